@@ -1,0 +1,37 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'kysely';
+import type { Db } from './database.js';
+
+const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
+/** Serialises concurrent starts against one PostgreSQL server. */
+const MIGRATION_LOCK_KEY = 7_405_221;
+
+/** Applies, in name order, every SQL file of migrations/ not yet recorded; each in its own transaction. */
+export async function migrate(db: Db): Promise<string[]> {
+  const files = (await readdir(MIGRATIONS_DIR)).filter((name) => name.endsWith('.sql')).sort();
+  return db.connection().execute(async (conn) => {
+    await sql`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`.execute(conn);
+    try {
+      await sql`create table if not exists schema_migrations (
+        name text primary key,
+        applied_at timestamptz not null default now()
+      )`.execute(conn);
+      const done = await sql<{ name: string }>`select name from schema_migrations`.execute(conn);
+      const applied = new Set(done.rows.map((row) => row.name));
+      const ran: string[] = [];
+      for (const name of files) {
+        if (applied.has(name)) continue;
+        const text = await readFile(`${MIGRATIONS_DIR}${name}`, 'utf8');
+        await conn.transaction().execute(async (trx) => {
+          await sql.raw(text).execute(trx);
+          await sql`insert into schema_migrations (name) values (${name})`.execute(trx);
+        });
+        ran.push(name);
+      }
+      return ran;
+    } finally {
+      await sql`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`.execute(conn);
+    }
+  });
+}

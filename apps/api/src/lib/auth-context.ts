@@ -1,0 +1,16 @@
+import type { Role } from '@streamcloud/contract';
+
+/** Who is calling: the account a token acts as, and the admin behind it while impersonating. */
+export interface AuthContext {
+  accountId: string;
+  username: string;
+  role: Role;
+  sessionId: string;
+  /** Set while an admin impersonates accountId. */
+  actingAdminId: string | null;
+  actingAdminUsername: string | null;
+  /** The admin's own session an impersonation session was started from. */
+  parentSessionId: string | null;
+}
+
+export const isImpersonating = (auth: AuthContext) => auth.actingAdminId !== null;

@@ -1,0 +1,98 @@
+import type { AnyRoute, RouteDef } from '@streamcloud/contract';
+import { API_BASE } from '@streamcloud/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import { z } from 'zod';
+import type { AuthContext } from './auth-context.js';
+
+type Out<S> = NonNullable<S> extends z.ZodType ? z.output<NonNullable<S>> : undefined;
+
+export interface RouteInput<D extends AnyRoute> {
+  params: Out<D['params']>;
+  query: Out<D['query']>;
+  body: Out<D['body']>;
+  request: FastifyRequest;
+  reply: FastifyReply;
+}
+
+export interface AuthedRouteInput<D extends AnyRoute> extends RouteInput<D> {
+  auth: AuthContext;
+}
+
+// biome-ignore lint/suspicious/noConfusingVoidType: a 204 route's handler returns nothing
+type Result<D extends AnyRoute> = D['response'] extends z.ZodType ? z.input<D['response']> : void;
+
+type Handler<D extends AnyRoute> = D['auth'] extends 'user' | 'admin'
+  ? (input: AuthedRouteInput<D>) => Promise<Result<D>>
+  : (input: RouteInput<D>) => Promise<Result<D>>;
+
+const ErrorResponse = z.object({
+  message: z.string(),
+  code: z.string().optional(),
+  errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+});
+
+const authErrors: Record<RouteDef['auth'], number[]> = {
+  public: [],
+  user: [401],
+  admin: [401, 403],
+  node: [401],
+};
+
+/**
+ * Registers one route of the contract: its schemas validate the request and the response and
+ * document it in OpenAPI; the auth level picks the guard; the handler only calls the service.
+ */
+export function addRoute<D extends AnyRoute>(
+  app: FastifyInstance,
+  def: D,
+  handler: Handler<D>,
+  options: { rateLimit?: { max: number; timeWindow: string } } = {},
+): void {
+  const successStatus = def.status ?? (def.response === null ? 204 : 200);
+  const response: Record<number, z.ZodType> = {
+    [successStatus]: def.response ?? z.null().describe('No content'),
+  };
+  for (const status of [
+    ...new Set([...authErrors[def.auth as RouteDef['auth']], ...(def.errors ?? []), ...(def.body ? [400] : [])]),
+  ]) {
+    response[status] = ErrorResponse;
+  }
+  const route: RouteOptions = {
+    method: def.method,
+    url: `${API_BASE}${def.path}`,
+    schema: {
+      summary: def.summary,
+      tags: [def.tag],
+      ...(def.auth === 'public' ? {} : { security: [{ [def.auth === 'node' ? 'nodeToken' : 'bearer']: [] }] }),
+      ...(def.params ? { params: def.params } : {}),
+      ...(def.query ? { querystring: def.query } : {}),
+      ...(def.body ? { body: def.body } : {}),
+      response,
+    },
+    config: { auth: def.auth, ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}) },
+    handler: async (request, reply) => {
+      const input = {
+        params: request.params,
+        query: request.query,
+        body: request.body,
+        auth: request.auth,
+        request,
+        reply,
+      };
+      const result = await (handler as (input: unknown) => Promise<unknown>)(input);
+      reply.code(successStatus);
+      return successStatus === 204 ? reply.send() : result;
+    },
+  };
+  app.route(route);
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: RouteDef['auth'];
+  }
+  interface FastifyRequest {
+    /** Set by the auth guard on 'user' and 'admin' routes. */
+    auth: AuthContext;
+  }
+}

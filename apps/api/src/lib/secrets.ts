@@ -1,0 +1,19 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/** A secret kept in a file under the data directory, generated on first use (mode 0600). */
+export async function persistentSecret(dataDir: string, fileName: string): Promise<string> {
+  const path = join(dataDir, fileName);
+  try {
+    return (await readFile(path, 'utf8')).trim();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  await mkdir(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  await writeFile(path, `${secret}\n`, { mode: 0o600, flag: 'wx' }).catch(async (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EEXIST') throw error;
+  });
+  return (await readFile(path, 'utf8')).trim();
+}

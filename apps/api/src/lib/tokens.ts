@@ -1,0 +1,46 @@
+import { jwtVerify, SignJWT } from 'jose';
+
+const ALGORITHM = 'HS256';
+const ISSUER = 'streamcloud';
+const AUDIENCE = 'streamcloud-api';
+
+export interface TokenClaims {
+  accountId: string;
+  sessionId: string;
+}
+
+/** Signs and checks the API's bearer tokens; a token is only valid while its session is (checked elsewhere). */
+export class TokenSigner {
+  private readonly key: Uint8Array;
+
+  constructor(secret: string) {
+    this.key = new TextEncoder().encode(secret);
+  }
+
+  sign(claims: TokenClaims, expiresAt: Date): Promise<string> {
+    return new SignJWT({ sid: claims.sessionId })
+      .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
+      .setSubject(claims.accountId)
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setIssuedAt()
+      .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
+      .sign(this.key);
+  }
+
+  /** Answers the claims, or null for any token that is malformed, forged, expired or for another audience. */
+  async verify(token: string): Promise<TokenClaims | null> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, {
+        algorithms: [ALGORITHM],
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        requiredClaims: ['sub', 'sid', 'exp'],
+      });
+      if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string') return null;
+      return { accountId: payload.sub, sessionId: payload.sid };
+    } catch {
+      return null;
+    }
+  }
+}

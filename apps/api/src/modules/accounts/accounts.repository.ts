@@ -1,0 +1,78 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.js';
+import type { AccountsTable } from '../../db/schema.js';
+
+export type AccountRow = Omit<AccountsTable, 'created_at' | 'updated_at'> & { created_at: Date; updated_at: Date };
+export type NewAccount = Pick<AccountsTable, 'id' | 'username' | 'email' | 'role' | 'password_hash'>;
+
+const UNIQUE_VIOLATION = '23505';
+
+export class DuplicateUsernameError extends Error {}
+
+export class AccountsRepository {
+  constructor(private readonly db: Db) {}
+
+  list(): Promise<AccountRow[]> {
+    return this.db.selectFrom('accounts').selectAll().orderBy(sql`lower(username)`).execute();
+  }
+
+  async findById(id: string): Promise<AccountRow | null> {
+    return (await this.db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
+  }
+
+  async findByUsername(username: string): Promise<AccountRow | null> {
+    return (
+      (await this.db
+        .selectFrom('accounts')
+        .selectAll()
+        .where(sql`lower(username)`, '=', username.toLowerCase())
+        .executeTakeFirst()) ?? null
+    );
+  }
+
+  async count(): Promise<number> {
+    const row = await this.db
+      .selectFrom('accounts')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  async countAdmins(): Promise<number> {
+    const row = await this.db
+      .selectFrom('accounts')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('role', '=', 'ADMIN')
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  async insert(account: NewAccount): Promise<AccountRow> {
+    try {
+      return await this.db.insertInto('accounts').values(account).returningAll().executeTakeFirstOrThrow();
+    } catch (error) {
+      if ((error as { code?: string }).code === UNIQUE_VIOLATION) throw new DuplicateUsernameError();
+      throw error;
+    }
+  }
+
+  async update(
+    id: string,
+    changes: Partial<Pick<AccountsTable, 'email' | 'role' | 'password_hash'>>,
+    now: Date,
+  ): Promise<AccountRow | null> {
+    return (
+      (await this.db
+        .updateTable('accounts')
+        .set({ ...changes, updated_at: now })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirst()) ?? null
+    );
+  }
+
+  async delete(id: string): Promise<boolean> {
+    const result = await this.db.deleteFrom('accounts').where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+}

@@ -1,0 +1,211 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startTestApp, type TestAccount, type TestApp } from '../../../test/helpers.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+type Caller = 'anonymous' | 'USER itself' | 'USER other' | 'ADMIN' | 'ADMIN impersonating';
+
+interface World {
+  admin: TestAccount;
+  user: TestAccount;
+  other: TestAccount;
+  tokens: Record<Caller, string | undefined>;
+}
+
+let w: World;
+beforeEach(async () => {
+  await t.reset();
+  const admin = await t.createAccount('ADMIN', 'root');
+  const user = await t.createAccount('USER', 'alice');
+  const other = await t.createAccount('USER', 'bob');
+  const impersonating = await t.impersonate(admin, user);
+  w = {
+    admin,
+    user,
+    other,
+    tokens: {
+      anonymous: undefined,
+      'USER itself': user.token,
+      'USER other': other.token,
+      ADMIN: admin.token,
+      'ADMIN impersonating': impersonating,
+    },
+  };
+});
+
+const call = (caller: Caller, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
+  t.request({ method, url, token: w.tokens[caller], ...(payload ? { payload } : {}) });
+
+describe('role matrix', () => {
+  // "USER itself" owns the account under test (alice); "USER other" is bob; impersonating acts as alice.
+  const matrix: Array<{
+    name: string;
+    request: (w: World) => [Parameters<typeof call>[1], string, object?];
+    expected: Record<Caller, number>;
+  }> = [
+    {
+      name: 'GET /accounts',
+      request: () => ['GET', '/api/v1/accounts'],
+      expected: { anonymous: 401, 'USER itself': 403, 'USER other': 403, ADMIN: 200, 'ADMIN impersonating': 403 },
+    },
+    {
+      name: 'POST /accounts',
+      request: () => ['POST', '/api/v1/accounts', { username: `new-${Math.random()}`, password: 'secret1' }],
+      expected: { anonymous: 401, 'USER itself': 403, 'USER other': 403, ADMIN: 201, 'ADMIN impersonating': 403 },
+    },
+    {
+      name: 'GET /accounts/whoami',
+      request: () => ['GET', '/api/v1/accounts/whoami'],
+      expected: { anonymous: 401, 'USER itself': 200, 'USER other': 200, ADMIN: 200, 'ADMIN impersonating': 200 },
+    },
+    {
+      name: 'GET /accounts/{id}',
+      request: (w) => ['GET', `/api/v1/accounts/${w.user.id}`],
+      expected: { anonymous: 401, 'USER itself': 200, 'USER other': 403, ADMIN: 200, 'ADMIN impersonating': 200 },
+    },
+    {
+      name: 'PUT /accounts/{id}',
+      request: (w) => ['PUT', `/api/v1/accounts/${w.user.id}`, { email: 'alice@example.com' }],
+      expected: { anonymous: 401, 'USER itself': 403, 'USER other': 403, ADMIN: 200, 'ADMIN impersonating': 403 },
+    },
+    {
+      name: 'DELETE /accounts/{id}',
+      request: (w) => ['DELETE', `/api/v1/accounts/${w.other.id}`],
+      expected: { anonymous: 401, 'USER itself': 403, 'USER other': 403, ADMIN: 204, 'ADMIN impersonating': 403 },
+    },
+    {
+      name: 'GET /accounts/{id}/impersonate',
+      request: (w) => ['GET', `/api/v1/accounts/${w.other.id}/impersonate`],
+      expected: { anonymous: 401, 'USER itself': 403, 'USER other': 403, ADMIN: 200, 'ADMIN impersonating': 409 },
+    },
+    {
+      name: 'POST /impersonation/stop',
+      request: () => ['POST', '/api/v1/impersonation/stop'],
+      expected: { anonymous: 401, 'USER itself': 409, 'USER other': 409, ADMIN: 409, 'ADMIN impersonating': 204 },
+    },
+    {
+      name: 'POST /logout',
+      request: () => ['POST', '/api/v1/logout'],
+      expected: { anonymous: 401, 'USER itself': 204, 'USER other': 204, ADMIN: 204, 'ADMIN impersonating': 204 },
+    },
+  ];
+
+  for (const row of matrix) {
+    for (const caller of Object.keys(row.expected) as Caller[]) {
+      it(`${row.name} as ${caller} answers ${row.expected[caller]}`, async () => {
+        const [method, url, payload] = row.request(w);
+        const response = await call(caller, method, url, payload);
+        expect(response.statusCode).toBe(row.expected[caller]);
+      });
+    }
+  }
+});
+
+describe('GET /accounts', () => {
+  it('lists every account sorted by username, without password hashes', async () => {
+    const response = await call('ADMIN', 'GET', '/api/v1/accounts');
+    expect(response.json().map((a: { username: string }) => a.username)).toEqual(['alice', 'bob', 'root']);
+    expect(response.body).not.toContain('scrypt');
+    expect(response.json()[0]).toEqual({
+      id: w.user.id,
+      username: 'alice',
+      email: null,
+      role: 'USER',
+      createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
+  });
+});
+
+describe('POST /accounts', () => {
+  it('creates a USER by default with a trimmed username, which can then sign in', async () => {
+    const response = await call('ADMIN', 'POST', '/api/v1/accounts', { username: '  dave ', password: 'secret1' });
+    expect(response.statusCode).toBe(201);
+    expect(response.json()).toMatchObject({ username: 'dave', role: 'USER', email: null });
+    await expect(t.login('dave', 'secret1')).resolves.toEqual(expect.any(String));
+  });
+
+  it('creates an ADMIN with an email', async () => {
+    const response = await call('ADMIN', 'POST', '/api/v1/accounts', {
+      username: 'erin',
+      password: 'secret1',
+      role: 'ADMIN',
+      email: 'erin@example.com',
+    });
+    expect(response.json()).toMatchObject({ role: 'ADMIN', email: 'erin@example.com' });
+  });
+
+  it('answers 409 for a username taken in any case', async () => {
+    const response = await call('ADMIN', 'POST', '/api/v1/accounts', { username: 'ALICE', password: 'secret1' });
+    expect(response.statusCode).toBe(409);
+    expect(response.json()).toEqual({ message: 'Username already exists', code: 'USERNAME_TAKEN' });
+  });
+
+  it.each([
+    [{ password: 'secret1' }, 'body.username', 'Username is required'],
+    [{ username: 'x', password: '12345' }, 'body.password', 'Password must be at least 6 characters'],
+    [{ username: 'x', password: 'p'.repeat(129) }, 'body.password', 'Password must be at most 128 characters'],
+    [{ username: 'x', password: 'secret1', role: 'ROOT' }, 'body.role', expect.stringContaining('Invalid option')],
+    [{ username: 'x', password: 'secret1', email: 'nope' }, 'body.email', expect.any(String)],
+    [{ username: 'x', password: 'secret1', extra: 1 }, 'body', 'Unrecognized key: "extra"'],
+  ])('answers 400 for %j and changes nothing', async (payload, path, message) => {
+    const response = await call('ADMIN', 'POST', '/api/v1/accounts', payload);
+    expect(response.statusCode).toBe(400);
+    expect(response.json().errors).toContainEqual({ path, message });
+    const list = await call('ADMIN', 'GET', '/api/v1/accounts');
+    expect(list.json()).toHaveLength(3);
+  });
+});
+
+describe('GET /accounts/{id}', () => {
+  it('answers 404 for an unknown id and 400 for a malformed one', async () => {
+    expect((await call('ADMIN', 'GET', '/api/v1/accounts/00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
+    const malformed = await call('ADMIN', 'GET', '/api/v1/accounts/not-a-uuid');
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json().errors).toContainEqual({ path: 'params.id', message: 'Must be a UUID' });
+  });
+});
+
+describe('PUT and DELETE /accounts/{id}', () => {
+  it('changes a password so the old one no longer signs in', async () => {
+    const response = await call('ADMIN', 'PUT', `/api/v1/accounts/${w.user.id}`, { password: 'brand-new-1' });
+    expect(response.statusCode).toBe(200);
+    await expect(t.login('alice', 'brand-new-1')).resolves.toEqual(expect.any(String));
+    await expect(t.login('alice', w.user.password)).rejects.toThrow(/401/);
+  });
+
+  it('never removes or demotes the last admin, nor deletes oneself', async () => {
+    const demote = await call('ADMIN', 'PUT', `/api/v1/accounts/${w.admin.id}`, { role: 'USER' });
+    expect(demote.statusCode).toBe(409);
+    expect(demote.json().code).toBe('LAST_ADMIN');
+    const self = await call('ADMIN', 'DELETE', `/api/v1/accounts/${w.admin.id}`);
+    expect(self.statusCode).toBe(409);
+  });
+
+  it('answers 400 for an empty change and 404 for an unknown account', async () => {
+    expect((await call('ADMIN', 'PUT', `/api/v1/accounts/${w.user.id}`, {})).statusCode).toBe(400);
+    expect((await call('ADMIN', 'DELETE', '/api/v1/accounts/00000000-0000-4000-8000-000000000000')).statusCode).toBe(
+      404,
+    );
+  });
+});
+
+describe('first admin', () => {
+  it('is created only when no account exists, with a generated password when none is given', async () => {
+    expect(await t.app.services.accounts.ensureFirstAdmin(undefined, undefined)).toBeNull();
+    await t.reset();
+    const created = await t.app.services.accounts.ensureFirstAdmin(undefined, undefined);
+    expect(created).toEqual({ username: 'admin', generatedPassword: expect.stringMatching(/^[\w-]{16}$/) });
+    await expect(t.login('admin', created?.generatedPassword as string)).resolves.toEqual(expect.any(String));
+  });
+
+  it('takes the given credentials', async () => {
+    await t.reset();
+    const created = await t.app.services.accounts.ensureFirstAdmin('boss', 'given-password');
+    expect(created).toEqual({ username: 'boss', generatedPassword: null });
+    await expect(t.login('boss', 'given-password')).resolves.toEqual(expect.any(String));
+  });
+});

@@ -1,0 +1,167 @@
+import { randomUUID } from 'node:crypto';
+import type { Role } from '@streamcloud/contract';
+import type { AuthContext } from '../../lib/auth-context.js';
+import { isImpersonating } from '../../lib/auth-context.js';
+import type { Clock } from '../../lib/clock.js';
+import { conflict, forbidden, notFound, tooManyRequests, unauthorized } from '../../lib/errors.js';
+import { hashPassword, type ScryptCost, verifyPassword } from '../../lib/password.js';
+import type { TokenSigner } from '../../lib/tokens.js';
+import type { AccountsRepository } from '../accounts/accounts.repository.js';
+import type { AuditRepository } from '../audit/audit.repository.js';
+import type { LoginThrottleRepository } from './login-throttle.repository.js';
+import type { SessionsRepository } from './sessions.repository.js';
+
+export interface LoginThrottle {
+  windowSeconds: number;
+  maxFailuresPerUsername: number;
+  maxFailuresPerAddress: number;
+}
+
+export const DEFAULT_LOGIN_THROTTLE: LoginThrottle = {
+  windowSeconds: 15 * 60,
+  maxFailuresPerUsername: 5,
+  maxFailuresPerAddress: 20,
+};
+
+export const SESSION_TTL_SECONDS = 12 * 60 * 60;
+export const IMPERSONATION_TTL_SECONDS = 60 * 60;
+
+const INVALID_CREDENTIALS = 'Invalid username or password';
+const TOO_MANY_ATTEMPTS = 'Too many failed login attempts; try again later';
+
+export interface AuthServiceDeps {
+  accounts: AccountsRepository;
+  sessions: SessionsRepository;
+  throttle: LoginThrottleRepository;
+  audit: AuditRepository;
+  signer: TokenSigner;
+  clock: Clock;
+  scryptCost: ScryptCost;
+  loginThrottle: LoginThrottle;
+}
+
+/** Sign-in, sessions behind every token, and impersonation. */
+export class AuthService {
+  private dummyHash: Promise<string> | undefined;
+
+  constructor(private readonly deps: AuthServiceDeps) {}
+
+  async login(username: string, password: string, address: string): Promise<string> {
+    const { accounts, throttle, clock, loginThrottle } = this.deps;
+    const now = clock.now();
+    const userKey = `user:${username.toLowerCase()}`;
+    const addressKey = `address:${address}`;
+    const since = new Date(now.getTime() - loginThrottle.windowSeconds * 1000);
+    for (const [key, limit] of [
+      [userKey, loginThrottle.maxFailuresPerUsername],
+      [addressKey, loginThrottle.maxFailuresPerAddress],
+    ] as const) {
+      const { count, oldest } = await throttle.failuresSince(key, since);
+      if (count >= limit && oldest) {
+        const retryAfter = Math.max(1, Math.ceil((oldest.getTime() - since.getTime()) / 1000));
+        throw tooManyRequests(TOO_MANY_ATTEMPTS, retryAfter);
+      }
+    }
+    const account = await accounts.findByUsername(username);
+    // Without an account, still spend one hash so timing does not tell whether the username exists.
+    const valid = account
+      ? await verifyPassword(password, account.password_hash)
+      : await verifyPassword(password, await this.getDummyHash()).then(() => false);
+    if (!account || !valid) {
+      await throttle.record([userKey, addressKey], now);
+      await throttle.deleteBefore(since);
+      throw unauthorized(INVALID_CREDENTIALS);
+    }
+    await throttle.clear(userKey);
+    const token = await this.issue(account.id, account.role, null, SESSION_TTL_SECONDS);
+    await this.deps.audit.record({ actorId: account.id, actingAdminId: null, action: 'login' }, now);
+    return token;
+  }
+
+  /** The caller behind a bearer token, or null when the token or its session is not valid now. */
+  async authenticate(token: string): Promise<AuthContext | null> {
+    const claims = await this.deps.signer.verify(token);
+    if (!claims) return null;
+    return this.deps.sessions.findActive(claims.sessionId, claims.accountId, this.deps.clock.now());
+  }
+
+  /** Ends the presented session; ending an impersonation's session also ends the admin's own. */
+  async logout(auth: AuthContext): Promise<void> {
+    const now = this.deps.clock.now();
+    await this.deps.sessions.revoke([auth.sessionId, ...(auth.parentSessionId ? [auth.parentSessionId] : [])], now);
+    await this.deps.audit.record({ actorId: auth.accountId, actingAdminId: auth.actingAdminId, action: 'logout' }, now);
+  }
+
+  async startImpersonation(auth: AuthContext, targetId: string): Promise<string> {
+    if (isImpersonating(auth)) {
+      throw conflict(
+        'Already impersonating. Stop current impersonation before impersonating another user.',
+        'ALREADY_IMPERSONATING',
+      );
+    }
+    if (auth.role !== 'ADMIN') throw forbidden();
+    if (targetId === auth.accountId) throw conflict('You cannot impersonate yourself', 'SELF_IMPERSONATION');
+    const target = await this.deps.accounts.findById(targetId);
+    if (!target) throw notFound('Account');
+    const token = await this.issue(
+      target.id,
+      target.role,
+      { adminId: auth.accountId, parentSessionId: auth.sessionId },
+      IMPERSONATION_TTL_SECONDS,
+    );
+    await this.deps.audit.record(
+      {
+        actorId: auth.accountId,
+        actingAdminId: auth.accountId,
+        action: 'impersonation.start',
+        targetType: 'account',
+        targetId: target.id,
+        details: { adminId: auth.accountId, accountId: target.id },
+      },
+      this.deps.clock.now(),
+    );
+    return token;
+  }
+
+  async stopImpersonation(auth: AuthContext): Promise<void> {
+    if (!isImpersonating(auth)) throw conflict('Not impersonating', 'NOT_IMPERSONATING');
+    const now = this.deps.clock.now();
+    await this.deps.sessions.revoke([auth.sessionId], now);
+    await this.deps.audit.record(
+      {
+        actorId: auth.actingAdminId,
+        actingAdminId: auth.actingAdminId,
+        action: 'impersonation.stop',
+        targetType: 'account',
+        targetId: auth.accountId,
+        details: { adminId: auth.actingAdminId, accountId: auth.accountId },
+      },
+      now,
+    );
+  }
+
+  private async issue(
+    accountId: string,
+    role: Role,
+    impersonation: { adminId: string; parentSessionId: string } | null,
+    ttlSeconds: number,
+  ): Promise<string> {
+    const now = this.deps.clock.now();
+    const sessionId = randomUUID();
+    const expiresAt = new Date(now.getTime() + ttlSeconds * 1000);
+    await this.deps.sessions.insert({
+      id: sessionId,
+      account_id: accountId,
+      acting_admin_id: impersonation?.adminId ?? null,
+      parent_session_id: impersonation?.parentSessionId ?? null,
+      role_at_issue: role,
+      expires_at: expiresAt,
+    });
+    return this.deps.signer.sign({ accountId, sessionId }, expiresAt);
+  }
+
+  private getDummyHash(): Promise<string> {
+    this.dummyHash ??= hashPassword(randomUUID(), this.deps.scryptCost);
+    return this.dummyHash;
+  }
+}

@@ -1,0 +1,66 @@
+import type { Db } from '../../db/database.js';
+import type { SessionsTable } from '../../db/schema.js';
+import type { AuthContext } from '../../lib/auth-context.js';
+
+export type NewSession = Omit<SessionsTable, 'created_at' | 'revoked_at'>;
+
+export class SessionsRepository {
+  constructor(private readonly db: Db) {}
+
+  async insert(session: NewSession): Promise<void> {
+    await this.db.insertInto('sessions').values(session).execute();
+  }
+
+  /**
+   * The caller behind a session, or null when the session is revoked or expired, its account's role
+   * changed since issue, or (while impersonating) the admin is no longer an admin or its own session ended.
+   */
+  async findActive(sessionId: string, accountId: string, now: Date): Promise<AuthContext | null> {
+    const row = await this.db
+      .selectFrom('sessions as s')
+      .innerJoin('accounts as a', 'a.id', 's.account_id')
+      .leftJoin('accounts as admin', 'admin.id', 's.acting_admin_id')
+      .leftJoin('sessions as parent', 'parent.id', 's.parent_session_id')
+      .select([
+        's.id as sessionId',
+        's.account_id as accountId',
+        'a.username as username',
+        'a.role as role',
+        's.acting_admin_id as actingAdminId',
+        'admin.username as actingAdminUsername',
+        's.parent_session_id as parentSessionId',
+      ])
+      .where('s.id', '=', sessionId)
+      .where('s.account_id', '=', accountId)
+      .where('s.revoked_at', 'is', null)
+      .where('s.expires_at', '>', now)
+      .whereRef('a.role', '=', 's.role_at_issue')
+      .where((eb) =>
+        eb.or([
+          eb('s.parent_session_id', 'is', null),
+          eb.and([
+            eb('parent.revoked_at', 'is', null),
+            eb('parent.expires_at', '>', now),
+            eb('admin.role', '=', 'ADMIN'),
+            eb('parent.role_at_issue', '=', 'ADMIN'),
+          ]),
+        ]),
+      )
+      .executeTakeFirst();
+    return row ?? null;
+  }
+
+  async revoke(sessionIds: string[], now: Date): Promise<void> {
+    if (sessionIds.length === 0) return;
+    await this.db
+      .updateTable('sessions')
+      .set({ revoked_at: now })
+      .where('id', 'in', sessionIds)
+      .where('revoked_at', 'is', null)
+      .execute();
+  }
+
+  async deleteExpired(before: Date): Promise<void> {
+    await this.db.deleteFrom('sessions').where('expires_at', '<', before).execute();
+  }
+}

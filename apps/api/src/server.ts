@@ -1,0 +1,67 @@
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig } from './config.js';
+import { openDatabase } from './db/database.js';
+import { migrate } from './db/migrate.js';
+import { persistentSecret } from './lib/secrets.js';
+
+const DEFAULT_CONSOLE_DIR = fileURLToPath(new URL('../../console/dist', import.meta.url));
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const database = await openDatabase(
+    config.databaseUrl ? { url: config.databaseUrl } : { dataDir: join(config.dataDir, 'pglite') },
+  );
+  await migrate(database.db);
+  const secret = config.jwtSecret ?? (await persistentSecret(config.dataDir, 'jwt-secret'));
+  const app = await buildApp({
+    database,
+    secret,
+    logger: { level: config.logLevel },
+    consoleDir: config.consoleDir ?? DEFAULT_CONSOLE_DIR,
+    storagePrefix: process.env.CONSOLE_STORAGE_PREFIX ?? '',
+  });
+
+  const firstAdmin = await app.services.accounts.ensureFirstAdmin(config.adminUsername, config.adminPassword);
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'closing: in-flight requests finish, new ones get 503');
+    await app.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  await app.listen({ port: config.port, host: config.host });
+  const shownHost = config.host === '127.0.0.1' || config.host === '0.0.0.0' ? 'localhost' : config.host;
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const lines = [
+    '',
+    `Streamcloud is running on http://${shownHost}:${port}/ (database: ${database.engine})`,
+    `Sign in at http://${shownHost}:${port}/#/login`,
+  ];
+  if (firstAdmin?.generatedPassword) {
+    lines.push(
+      `First admin created: username "${firstAdmin.username}", password "${firstAdmin.generatedPassword}"`,
+      'This password is shown only once: sign in and keep it safe.',
+    );
+  } else if (firstAdmin) {
+    lines.push(`First admin created from ADMIN_USERNAME: "${firstAdmin.username}"`);
+  }
+  process.stdout.write(`${lines.join('\n')}\n\n`);
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(2);
+  }
+  process.stderr.write(`Streamcloud failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

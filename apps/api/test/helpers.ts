@@ -1,0 +1,121 @@
+import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import type { Role } from '@streamcloud/contract';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { type AppOptions, buildApp } from '../src/app.js';
+import { type DatabaseHandle, openDatabase } from '../src/db/database.js';
+import { TEMPLATE_DATABASE, withDatabase } from './global-setup.js';
+
+/** Cheap scrypt for tests; the production cost is asserted in password.test.ts. */
+export const TEST_SCRYPT = { N: 2 ** 10, r: 8, p: 1 };
+export const TEST_PASSWORD = 'correct-horse-1';
+
+/** A database for one test file: a fresh PGlite from the migrated dump, or a copy of the PostgreSQL template. */
+export async function openTestDatabase(): Promise<DatabaseHandle> {
+  const serverUrl = inject('databaseServerUrl');
+  if (serverUrl) {
+    const name = `streamcloud_test_${randomUUID().replaceAll('-', '')}`;
+    const admin = new pg.Client({ connectionString: serverUrl });
+    await admin.connect();
+    await admin.query(`create database ${name} template ${TEMPLATE_DATABASE}`);
+    await admin.end();
+    const handle = await openDatabase({ url: withDatabase(serverUrl, name) });
+    return {
+      ...handle,
+      close: async () => {
+        await handle.close();
+        const cleanup = new pg.Client({ connectionString: serverUrl });
+        await cleanup.connect();
+        await cleanup.query(`drop database if exists ${name} with (force)`);
+        await cleanup.end();
+      },
+    };
+  }
+  const dump = await readFile(inject('pgliteDumpPath'));
+  return openDatabase({ memory: true, loadDataDir: new Blob([dump]) });
+}
+
+/** Empties every table but the migrations record. */
+export async function resetDatabase(database: DatabaseHandle): Promise<void> {
+  const tables = await sql<{ tablename: string }>`
+    select tablename from pg_tables where schemaname = 'public' and tablename <> 'schema_migrations'`.execute(
+    database.db,
+  );
+  if (tables.rows.length === 0) return;
+  const list = tables.rows.map((row) => `"${row.tablename}"`).join(', ');
+  await sql.raw(`truncate table ${list} restart identity cascade`).execute(database.db);
+}
+
+export interface TestAccount {
+  id: string;
+  username: string;
+  password: string;
+  role: Role;
+  token: string;
+}
+
+export type TestApp = Awaited<ReturnType<typeof startTestApp>>;
+
+/** One app on one database per test file; call `reset()` between tests. */
+export async function startTestApp(options: Partial<AppOptions> = {}) {
+  const database = await openTestDatabase();
+  const app = await buildApp({
+    database,
+    secret: 'test-secret-of-at-least-32-characters!!',
+    scryptCost: TEST_SCRYPT,
+    loginFloodLimit: { max: 100_000, timeWindow: '1 minute' },
+    ...options,
+  });
+  await app.ready();
+  let counter = 0;
+
+  const request = (opts: InjectOptions & { token?: string }): Promise<LightMyRequestResponse> => {
+    const { token, headers, ...rest } = opts;
+    return app.inject({
+      ...rest,
+      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+    });
+  };
+
+  const login = async (username: string, password: string): Promise<string> => {
+    const response = await request({ method: 'POST', url: '/api/v1/login', payload: { username, password } });
+    if (response.statusCode !== 200) throw new Error(`login failed: ${response.statusCode} ${response.body}`);
+    return response.json().token as string;
+  };
+
+  /** Creates an account directly through the service, then signs it in through the API. */
+  const createAccount = async (
+    role: Role = 'USER',
+    username = `user-${++counter}-${randomUUID().slice(0, 8)}`,
+  ): Promise<TestAccount> => {
+    const account = await app.services.accounts.create(null, { username, password: TEST_PASSWORD, role });
+    return { id: account.id, username, password: TEST_PASSWORD, role, token: await login(username, TEST_PASSWORD) };
+  };
+
+  const impersonate = async (admin: TestAccount, target: TestAccount): Promise<string> => {
+    const response = await request({
+      method: 'GET',
+      url: `/api/v1/accounts/${target.id}/impersonate`,
+      token: admin.token,
+    });
+    if (response.statusCode !== 200) throw new Error(`impersonation failed: ${response.statusCode} ${response.body}`);
+    return response.json().token as string;
+  };
+
+  return {
+    app,
+    database,
+    request,
+    login,
+    createAccount,
+    impersonate,
+    reset: () => resetDatabase(database),
+    close: async () => {
+      await app.close();
+      await database.close();
+    },
+  };
+}

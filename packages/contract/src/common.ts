@@ -1,0 +1,29 @@
+import { z } from 'zod';
+
+/** Every error the API answers with has this shape. */
+export const ErrorBody = z.object({
+  message: z.string(),
+  code: z.string().optional(),
+  errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+});
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+export const Id = z.uuid({ message: 'Must be a UUID' });
+
+export const IdParams = z.strictObject({ id: Id });
+
+export const Role = z.enum(['ADMIN', 'USER']);
+export type Role = z.infer<typeof Role>;
+
+export const Timestamp = z.iso.datetime({ offset: true });
+
+/** Paging query for lists that answer with X-Total-Count. */
+export const PageQuery = z.strictObject({
+  offset: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(200).default(200),
+});
+
+export const TOTAL_COUNT_HEADER = 'X-Total-Count';
+export const ANTI_FORGERY_COOKIE = 'XSRF-TOKEN';
+export const ANTI_FORGERY_HEADER = 'X-XSRF-TOKEN';
+export const API_BASE = '/api/v1';

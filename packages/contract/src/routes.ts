@@ -1,0 +1,64 @@
+import type { z } from 'zod';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/**
+ * Who may call a route:
+ * - public: anyone;
+ * - user: any signed-in account (ownership is the service's business);
+ * - admin: signed-in ADMIN (USER gets 403);
+ * - node: a media node with its node token.
+ */
+export type RouteAuth = 'public' | 'user' | 'admin' | 'node';
+
+export interface RouteDef<
+  P extends z.ZodType | undefined = z.ZodType | undefined,
+  Q extends z.ZodType | undefined = z.ZodType | undefined,
+  B extends z.ZodType | undefined = z.ZodType | undefined,
+  R extends z.ZodType | null = z.ZodType | null,
+  A extends RouteAuth = RouteAuth,
+> {
+  method: HttpMethod;
+  /** Path under /api/v1, Fastify style (`/accounts/:id`). */
+  path: string;
+  summary: string;
+  tag: string;
+  auth: A;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Schema of the success body, or null for 204 No Content. */
+  response: R;
+  /** Success status; 200 by default, 204 when response is null. */
+  status?: number;
+  /** Extra documented error statuses besides the ones implied by auth. */
+  errors?: number[];
+}
+
+export function defineRoute<
+  P extends z.ZodType | undefined = undefined,
+  Q extends z.ZodType | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+  R extends z.ZodType | null = null,
+  A extends RouteAuth = RouteAuth,
+>(def: RouteDef<P, Q, B, R, A>): RouteDef<P, Q, B, R, A> {
+  return def;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the widest route definition, for generic helpers
+export type AnyRoute = RouteDef<any, any, any, any, any>;
+
+type InputOf<S> = NonNullable<S> extends z.ZodType ? z.input<NonNullable<S>> : undefined;
+export type ParamsOf<T extends AnyRoute> = InputOf<T['params']>;
+export type QueryOf<T extends AnyRoute> = InputOf<T['query']>;
+export type BodyOf<T extends AnyRoute> = InputOf<T['body']>;
+export type ResponseOf<T extends AnyRoute> = T['response'] extends z.ZodType ? z.output<T['response']> : undefined;
+
+/** Fills `:name` segments of a route path. */
+export function buildPath(path: string, params?: Record<string, string | number>): string {
+  return path.replace(/:([A-Za-z]+)/g, (_, name: string) => {
+    const value = params?.[name];
+    if (value === undefined) throw new Error(`Missing path parameter ${name}`);
+    return encodeURIComponent(String(value));
+  });
+}

@@ -1,0 +1,174 @@
+// Helpers shared by the start, test and bench scripts. Node built-ins only: they run before `npm install`.
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+export function log(message) {
+  process.stdout.write(`\n\x1b[1m== ${message}\x1b[0m\n`);
+}
+
+/** Runs a command to completion with inherited output; throws on a non-zero exit. */
+export function run(command, args, options = {}) {
+  const result = spawnSync(command, args, { stdio: 'inherit', cwd: ROOT, ...options });
+  if (result.status !== 0) {
+    throw new Error(`${command} ${args.join(' ')} failed (${result.status ?? result.signal})`);
+  }
+}
+
+const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
+
+/** Installs the npm dependencies when node_modules is missing or older than the lock file. */
+export function ensureNodeModules() {
+  const lock = join(ROOT, 'package-lock.json');
+  const installed = join(ROOT, 'node_modules', '.package-lock.json');
+  if (existsSync(installed) && (!existsSync(lock) || statSync(installed).mtimeMs >= statSync(lock).mtimeMs)) return;
+  log('Installing npm dependencies');
+  run('npm', existsSync(lock) ? ['ci', '--no-audit', '--no-fund'] : ['install', '--no-audit', '--no-fund']);
+}
+
+/** Installs a Debian package when its program is missing and we may (root); else says how. */
+export function ensureDebianPackage(program, pkg) {
+  if (existsSync(program)) return;
+  if (!isRoot()) {
+    throw new Error(`${program} is missing: install the Debian package "${pkg}" (sudo apt-get install -y ${pkg}).`);
+  }
+  log(`Installing Debian package ${pkg}`);
+  run('apt-get', ['update', '-qq']);
+  run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', pkg], {
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
+}
+
+/** True when a source tree has a file newer than the given time. */
+export function newerThan(dir, mtimeMs) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name === 'dist') continue;
+    const path = join(dir, entry.name);
+    if (entry.isDirectory() ? newerThan(path, mtimeMs) : statSync(path).mtimeMs > mtimeMs) return true;
+  }
+  return false;
+}
+
+/** Builds the console unless its build is newer than every source it comes from. */
+export function ensureConsoleBuilt({ force = false } = {}) {
+  const index = join(ROOT, 'apps/console/dist/index.html');
+  if (!force && existsSync(index)) {
+    const built = statSync(index).mtimeMs;
+    const sources = ['apps/console/src', 'apps/console/index.html', 'packages/contract/src'];
+    if (
+      !sources.some((source) => {
+        const path = join(ROOT, source);
+        return statSync(path).isDirectory() ? newerThan(path, built) : statSync(path).mtimeMs > built;
+      })
+    )
+      return;
+  }
+  log('Building the console');
+  run('npm', ['run', 'build', '-w', 'apps/console']);
+}
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function waitForHttp(url, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      const response = await fetch(url);
+      if (response.ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs / 1000} s`);
+}
+
+/** Starts the API server as a child process; resolves once /readyz answers. */
+export async function startServer(env) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  await Promise.race([
+    waitForHttp(`http://127.0.0.1:${env.PORT}/readyz`),
+    exited.then((code) => {
+      throw new Error(`the server exited early (${code})`);
+    }),
+  ]);
+  return {
+    url: `http://127.0.0.1:${env.PORT}`,
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+function findPgBin(name) {
+  const onPath = spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).stdout.trim();
+  if (onPath) return onPath;
+  const versions = existsSync('/usr/lib/postgresql') ? readdirSync('/usr/lib/postgresql').sort().reverse() : [];
+  for (const version of versions) {
+    const path = `/usr/lib/postgresql/${version}/bin/${name}`;
+    if (existsSync(path)) return path;
+  }
+  throw new Error(`${name} not found: install PostgreSQL 15 (Debian package postgresql-15).`);
+}
+
+/**
+ * Starts a throw-away PostgreSQL cluster in a temporary directory, on 127.0.0.1 only.
+ * PostgreSQL refuses to run as root, so as root the cluster belongs to the `postgres` user.
+ */
+export async function startPostgres() {
+  const initdb = findPgBin('initdb');
+  const pgCtl = findPgBin('pg_ctl');
+  const dir = mkdtempSync(join(tmpdir(), 'streamcloud-pg-'));
+  chmodSync(dir, 0o755);
+  const asPostgres = isRoot();
+  if (asPostgres) chownSync(dir, Number(idOf('-u')), Number(idOf('-g')));
+  const as = (bin, args) => (asPostgres ? ['runuser', ['-u', 'postgres', '--', bin, ...args]] : [bin, args]);
+  const dataDir = join(dir, 'data');
+  const port = await freePort();
+  run(...as(initdb, ['-D', dataDir, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8']), { stdio: 'ignore' });
+  run(
+    ...as(pgCtl, [
+      '-D',
+      dataDir,
+      '-l',
+      join(dir, 'log'),
+      '-w',
+      'start',
+      '-o',
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`,
+    ]),
+    { stdio: 'ignore' },
+  );
+  return {
+    url: `postgresql://postgres@127.0.0.1:${port}/postgres`,
+    stop() {
+      spawnSync(...as(pgCtl, ['-D', dataDir, '-m', 'fast', '-w', 'stop']), { stdio: 'ignore' });
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function idOf(flag) {
+  return spawnSync('id', [flag, 'postgres'], { encoding: 'utf8' }).stdout.trim();
+}

@@ -1,0 +1,76 @@
+// `npm test`: installs what is missing, then runs every suite: lint and types, unit, API on PGlite,
+// the same API suite on a real PostgreSQL server, and end to end in headless Chromium.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  ensureConsoleBuilt,
+  ensureDebianPackage,
+  ensureNodeModules,
+  freePort,
+  log,
+  run,
+  startPostgres,
+  startServer,
+} from './lib.mjs';
+
+const E2E_ADMIN = { username: 'admin', password: 'admin-password-1' };
+
+async function main() {
+  ensureNodeModules();
+  ensureDebianPackage('/usr/bin/chromium', 'chromium');
+
+  log('Lint and types');
+  run('npx', ['biome', 'check', '.']);
+  run('npx', ['tsc', '-b']);
+
+  log('Unit tests: contract and console');
+  run('npx', ['vitest', 'run'], { cwd: join(process.cwd(), 'packages/contract') });
+  run('npx', ['vitest', 'run'], { cwd: join(process.cwd(), 'apps/console') });
+
+  log('API tests on PGlite');
+  run('npx', ['vitest', 'run'], { cwd: join(process.cwd(), 'apps/api') });
+
+  log('API tests on PostgreSQL');
+  const postgres = await startPostgres();
+  try {
+    run('npx', ['vitest', 'run'], {
+      cwd: join(process.cwd(), 'apps/api'),
+      env: { ...process.env, TEST_DATABASE_URL: postgres.url },
+    });
+  } finally {
+    postgres.stop();
+  }
+
+  log('End-to-end tests in Chromium');
+  ensureConsoleBuilt({ force: true });
+  const dataDir = mkdtempSync(join(tmpdir(), 'streamcloud-e2e-'));
+  const port = await freePort();
+  const server = await startServer({
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    ADMIN_USERNAME: E2E_ADMIN.username,
+    ADMIN_PASSWORD: E2E_ADMIN.password,
+  });
+  try {
+    run('npx', ['playwright', 'test'], {
+      cwd: join(process.cwd(), 'e2e'),
+      env: {
+        ...process.env,
+        E2E_BASE_URL: server.url,
+        E2E_ADMIN_USERNAME: E2E_ADMIN.username,
+        E2E_ADMIN_PASSWORD: E2E_ADMIN.password,
+      },
+    });
+  } finally {
+    await server.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  log('All suites passed');
+}
+
+main().catch((error) => {
+  process.stderr.write(`\n${error.message}\n`);
+  process.exit(1);
+});
