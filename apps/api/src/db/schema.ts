@@ -43,9 +43,46 @@ export interface AuditLogTable {
   details: ColumnType<unknown, string | null | undefined, never>;
 }
 
+export interface NodesTable {
+  id: string;
+  name: string;
+  protocol: string;
+  hostname: string;
+  port: number;
+  bandwidth_limit_mbps: number;
+  public_ipv4: string | null;
+  private_ipv4: string | null;
+  location_code: string | null;
+  location_description: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  opened: boolean;
+  enabled: boolean;
+  token_hash: string;
+  created_at: CreatedAt;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+export interface NodeLoadSamplesTable {
+  node_id: string;
+  at: Date;
+  cpu_percent: number;
+  bandwidth_mbps: number;
+  sessions: number;
+}
+
+export interface NodeReportsTable {
+  node_id: string;
+  report_id: string;
+  received_at: ColumnType<Date, Date | undefined, never>;
+}
+
 export interface Database {
   accounts: AccountsTable;
   sessions: SessionsTable;
   login_failures: LoginFailuresTable;
   audit_log: AuditLogTable;
+  nodes: NodesTable;
+  node_load_samples: NodeLoadSamplesTable;
+  node_reports: NodeReportsTable;
 }

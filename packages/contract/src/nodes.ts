@@ -1,0 +1,196 @@
+import { z } from 'zod';
+import { Id, IdParams, Timestamp } from './common.js';
+import { defineRoute } from './routes.js';
+
+/** World regions, in the order the console lists them and the control plane assigns inputs. */
+export const REGION_ORDER = ['EU', 'NA', 'SA', 'AS', 'AF', 'AN', 'OC'] as const;
+export const RegionCode = z.enum(['AF', 'AN', 'AS', 'EU', 'NA', 'OC', 'SA']);
+export type RegionCode = z.infer<typeof RegionCode>;
+
+export const NODE_DEFAULTS = {
+  protocol: 'HTTP',
+  port: 4242,
+  bandwidthLimitMbps: 1000,
+  opened: false,
+  enabled: false,
+} as const;
+
+export const NodeRefreshMode = z.enum([
+  'ServerId',
+  'Location',
+  'Protocols',
+  'Streams',
+  'Triggers',
+  'Tags',
+  'Bandwidth',
+  'Sessions',
+  'EmergencyCleanup',
+  'TURN',
+  'EmergencyCleanupDisable',
+  'ALL',
+]);
+export type NodeRefreshMode = z.infer<typeof NodeRefreshMode>;
+
+const optionalText = (max: number, label: string) =>
+  z.string().trim().max(max, `${label} must be at most ${max} characters`).optional().nullable();
+
+export const GeoPoint = z.object({
+  latitude: z.number().min(-90).max(90),
+  longitude: z.number().min(-180).max(180),
+});
+export type GeoPoint = z.infer<typeof GeoPoint>;
+
+/** The node as an admin writes it (create and update). */
+export const NodeInput = z.strictObject({
+  name: z.string().trim().min(1, 'Name is required').max(255, 'Name must be at most 255 characters'),
+  connection: z.strictObject({
+    protocol: z
+      .string()
+      .trim()
+      .min(1, 'Protocol is required')
+      .max(16, 'Protocol must be at most 16 characters')
+      .default(NODE_DEFAULTS.protocol),
+    hostname: z.string().trim().min(1, 'Hostname is required').max(255, 'Hostname must be at most 255 characters'),
+    port: z.number().int().min(0, 'Port must be at least 0').max(65535, 'Port must be at most 65535').default(NODE_DEFAULTS.port),
+  }),
+  settings: z
+    .strictObject({
+      bandwidthLimitMbps: z.number().min(0, 'Bandwidth limit must be at least 0').default(NODE_DEFAULTS.bandwidthLimitMbps),
+      publicIPv4: optionalText(128, 'Public IPv4'),
+      privateIPv4: optionalText(128, 'Private IPv4'),
+    })
+    .default({ bandwidthLimitMbps: NODE_DEFAULTS.bandwidthLimitMbps }),
+  location: z
+    .strictObject({
+      code: optionalText(32, 'Location code'),
+      description: optionalText(128, 'Location description'),
+      geo: GeoPoint.nullable().optional(),
+    })
+    .default({}),
+  opened: z.boolean().default(NODE_DEFAULTS.opened),
+  enabled: z.boolean().default(NODE_DEFAULTS.enabled),
+});
+export type NodeInput = z.output<typeof NodeInput>;
+export type NodeInputDraft = z.input<typeof NodeInput>;
+
+/** What a node last reported about its load (null until it reports). */
+export const NodeLoad = z.object({
+  cpuPercent: z.number(),
+  bandwidthMbps: z.number(),
+  sessions: z.number().int(),
+  reportedAt: Timestamp,
+});
+export type NodeLoad = z.infer<typeof NodeLoad>;
+
+export const Node = z.object({
+  id: Id,
+  name: z.string(),
+  connection: z.object({ protocol: z.string(), hostname: z.string(), port: z.number().int() }),
+  settings: z.object({
+    bandwidthLimitMbps: z.number(),
+    publicIPv4: z.string().nullable(),
+    privateIPv4: z.string().nullable(),
+  }),
+  location: z.object({
+    code: z.string().nullable(),
+    description: z.string().nullable(),
+    geo: GeoPoint.nullable(),
+  }),
+  opened: z.boolean(),
+  enabled: z.boolean(),
+  load: NodeLoad.nullable(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+export type Node = z.infer<typeof Node>;
+
+/** Creation answers the node and its secret node token, shown this once. */
+export const NodeWithToken = Node.extend({ token: z.string() });
+export type NodeWithToken = z.infer<typeof NodeWithToken>;
+
+export const NodeRefreshRequest = z.strictObject({ mode: NodeRefreshMode });
+export const NodeRefreshResult = z.object({ mode: NodeRefreshMode, result: z.unknown() });
+export const NodeMetadata = z.record(z.string(), z.unknown());
+
+export const nodeRoutes = {
+  list: defineRoute({
+    method: 'GET',
+    path: '/nodes',
+    summary: 'List nodes (ADMIN)',
+    tag: 'nodes',
+    auth: 'admin',
+    response: z.array(Node),
+  }),
+  create: defineRoute({
+    method: 'POST',
+    path: '/nodes',
+    summary: 'Register a node (ADMIN); the answer carries its node token, shown only once',
+    tag: 'nodes',
+    auth: 'admin',
+    body: NodeInput,
+    response: NodeWithToken,
+    status: 201,
+  }),
+  get: defineRoute({
+    method: 'GET',
+    path: '/nodes/:id',
+    summary: 'One node (ADMIN)',
+    tag: 'nodes',
+    auth: 'admin',
+    params: IdParams,
+    response: Node,
+    errors: [404],
+  }),
+  update: defineRoute({
+    method: 'PUT',
+    path: '/nodes/:id',
+    summary: 'Change a node (ADMIN)',
+    tag: 'nodes',
+    auth: 'admin',
+    params: IdParams,
+    body: NodeInput,
+    response: Node,
+    errors: [404],
+  }),
+  delete: defineRoute({
+    method: 'DELETE',
+    path: '/nodes/:id',
+    summary: 'Remove a node (ADMIN); it leaves every node group it was in',
+    tag: 'nodes',
+    auth: 'admin',
+    params: IdParams,
+    response: null,
+    errors: [404],
+  }),
+  refresh: defineRoute({
+    method: 'POST',
+    path: '/nodes/:id/refresh',
+    summary: "Ask the node to refresh from one of the twelve modes (calls the node's control API)",
+    tag: 'nodes',
+    auth: 'admin',
+    params: IdParams,
+    body: NodeRefreshRequest,
+    response: NodeRefreshResult,
+    errors: [404, 502],
+  }),
+  metadata: defineRoute({
+    method: 'GET',
+    path: '/nodes/:id/metadata',
+    summary: "The node's own metadata (calls the node's control API)",
+    tag: 'nodes',
+    auth: 'admin',
+    params: IdParams,
+    response: NodeMetadata,
+    errors: [404, 502],
+  }),
+  reissueToken: defineRoute({
+    method: 'POST',
+    path: '/nodes/:id/token',
+    summary: 'Issue a new node token (ADMIN); the old one stops working at once',
+    tag: 'nodes',
+    auth: 'admin',
+    params: IdParams,
+    response: z.object({ token: z.string() }),
+    errors: [404],
+  }),
+};
