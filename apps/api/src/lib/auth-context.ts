@@ -14,3 +14,9 @@ export interface AuthContext {
 }
 
 export const isImpersonating = (auth: AuthContext) => auth.actingAdminId !== null;
+
+/** A media node calling the node-facing API with its node token. */
+export interface NodeIdentity {
+  id: string;
+  name: string;
+}

@@ -2,7 +2,7 @@ import type { AnyRoute, RouteDef } from '@streamcloud/contract';
 import { API_BASE } from '@streamcloud/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { z } from 'zod';
-import type { AuthContext } from './auth-context.js';
+import type { AuthContext, NodeIdentity } from './auth-context.js';
 
 type Out<S> = NonNullable<S> extends z.ZodType ? z.output<NonNullable<S>> : undefined;
 
@@ -18,12 +18,18 @@ export interface AuthedRouteInput<D extends AnyRoute> extends RouteInput<D> {
   auth: AuthContext;
 }
 
+export interface NodeRouteInput<D extends AnyRoute> extends RouteInput<D> {
+  node: NodeIdentity;
+}
+
 // biome-ignore lint/suspicious/noConfusingVoidType: a 204 route's handler returns nothing
 type Result<D extends AnyRoute> = D['response'] extends z.ZodType ? z.input<D['response']> : void;
 
 type Handler<D extends AnyRoute> = D['auth'] extends 'user' | 'admin'
   ? (input: AuthedRouteInput<D>) => Promise<Result<D>>
-  : (input: RouteInput<D>) => Promise<Result<D>>;
+  : D['auth'] extends 'node'
+    ? (input: NodeRouteInput<D>) => Promise<Result<D>>
+    : (input: RouteInput<D>) => Promise<Result<D>>;
 
 const ErrorResponse = z.object({
   message: z.string(),
@@ -76,6 +82,7 @@ export function addRoute<D extends AnyRoute>(
         query: request.query,
         body: request.body,
         auth: request.auth,
+        node: request.node,
         request,
         reply,
       };
@@ -94,5 +101,7 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the auth guard on 'user' and 'admin' routes. */
     auth: AuthContext;
+    /** Set by the auth guard on 'node' routes. */
+    node: NodeIdentity;
   }
 }

@@ -74,7 +74,8 @@ export async function registerSecurity(app: FastifyInstance, secret: string): Pr
 
   app.addHook('onSend', async (request, reply, payload) => {
     if (isApi(request)) reply.header('cache-control', 'no-store');
-    if (!tokens.isValid(request.cookies[ANTI_FORGERY_COOKIE])) {
+    // cookies is unset when an earlier onRequest hook answered before the cookie parser ran.
+    if (!tokens.isValid(request.cookies?.[ANTI_FORGERY_COOKIE])) {
       reply.setCookie(ANTI_FORGERY_COOKIE, tokens.issue(), {
         path: '/',
         sameSite: 'strict',

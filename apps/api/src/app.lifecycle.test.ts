@@ -1,0 +1,62 @@
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestDatabase } from '../test/helpers.js';
+import { buildApp } from './app.js';
+import type { DatabaseHandle } from './db/database.js';
+
+let database: DatabaseHandle;
+beforeAll(async () => {
+  database = await openTestDatabase();
+});
+afterAll(() => database.close());
+
+/** Sends raw HTTP on one connection and collects everything the server answers until it closes. */
+function openConnection(port: number) {
+  const socket = connect(port, '127.0.0.1');
+  let answer = '';
+  socket.on('data', (chunk) => {
+    answer += chunk.toString();
+  });
+  const closed = new Promise<string>((resolve, reject) => {
+    socket.on('error', reject);
+    socket.on('close', () => resolve(answer));
+  });
+  return { send: (request: string) => socket.write(request), closed };
+}
+
+const get = (path: string) => `GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`;
+
+describe('graceful shutdown', () => {
+  it('lets in-flight requests finish and answers 503 to requests that arrive while closing', async () => {
+    const app = await buildApp({ database, secret: 'lifecycle-secret-long-enough-for-tests' });
+    let started!: () => void;
+    const slowStarted = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    app.get('/slow', async () => {
+      started();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return { done: true };
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as { port: number };
+
+    const inFlight = openConnection(port);
+    inFlight.send(get('/slow'));
+    const late = openConnection(port);
+    // Half a request: the connection is busy, so closing does not drop it.
+    late.send('GET /healthz HTTP/1.1\r\nHost: x\r\n');
+    await slowStarted;
+    const closed = app.close();
+    late.send('\r\n');
+
+    const finished = await inFlight.closed;
+    expect(finished).toMatch(/^HTTP\/1\.1 200 /);
+    expect(finished).toContain('{"done":true}');
+    expect(finished.toLowerCase()).toContain('connection: close');
+    const refused = await late.closed;
+    expect(refused).toMatch(/^HTTP\/1\.1 503 /);
+    expect(refused).toContain('"code":"SHUTTING_DOWN"');
+    await closed;
+  });
+});
