@@ -1,0 +1,115 @@
+import { act, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { errorResponse, jsonResponse } from '@/test/fetch-mock';
+import { adminAccount, userAccount, whoAmI } from '@/test/fixtures';
+import { renderApp } from '@/test/render-app';
+import { ACCOUNT_UNAVAILABLE, NOT_PERMITTED } from './guards';
+import { NOT_AVAILABLE } from './routes/pending';
+
+const SCREENS: [path: string, title: string][] = [
+  ['/streams', 'Streams'],
+  ['/streams/view/s1', 'Stream dashboard'],
+  ['/streams/transcode/s1', 'Transcode editor'],
+  ['/streams/fallback/s1', 'Fallbacks'],
+  ['/streams/relay/s1', 'Relays'],
+  ['/streams/recording/s1', 'Recordings'],
+  ['/streams/metrics/s1', 'Stream metrics'],
+  ['/streams/account/a1', 'Account streams'],
+  ['/streams/create', 'Stream editor'],
+  ['/streams/update/s1', 'Stream editor'],
+  ['/billing/stream/s1', 'Stream billing'],
+  ['/billing/account', 'Account billing'],
+  ['/billing/account/a1', 'Account billing'],
+  ['/node-groups', 'Node groups'],
+  ['/node-groups/g1', 'Node group'],
+  ['/metrics', 'Metrics'],
+];
+
+const ADMIN_SCREENS: [path: string, title: string][] = [
+  ['/nodes', 'Nodes'],
+  ['/nodes/create', 'Node'],
+  ['/nodes/view/n1', 'Node'],
+  ['/storages', 'Storages'],
+  ['/storages/create', 'Storage'],
+  ['/storages/edit/x1', 'Storage'],
+];
+
+function signedIn(path: string, account = userAccount) {
+  return renderApp({
+    path,
+    currentToken: 'token',
+    handlers: {
+      'GET /api/v1/accounts/whoami': () => jsonResponse(whoAmI(account)),
+      'GET /api/v1/accounts': () => jsonResponse([adminAccount, userAccount]),
+    },
+  });
+}
+
+async function expectScreen(title: string, note: string) {
+  expect(await screen.findByRole('heading', { level: 1, name: title })).toBeTruthy();
+  expect(await screen.findByText(note)).toBeTruthy();
+}
+
+describe('routes', () => {
+  it.each(SCREENS)('%s shows the "%s" shell and says it is not available yet', async (path, title) => {
+    const { location } = signedIn(path);
+    await expectScreen(title, NOT_AVAILABLE);
+    expect(location()).toBe(path);
+  });
+
+  it.each(ADMIN_SCREENS)('%s is not permitted to a USER', async (path, title) => {
+    signedIn(path);
+    await expectScreen(title, NOT_PERMITTED);
+  });
+
+  // Built screens (nodes) have their own tests in their feature.
+  it.each(ADMIN_SCREENS.filter(([path]) => !path.startsWith('/nodes')))(
+    '%s shows its shell to an ADMIN',
+    async (path, title) => {
+      signedIn(path, adminAccount);
+      await expectScreen(title, NOT_AVAILABLE);
+    },
+  );
+
+  it('/accounts is not permitted to a USER and loads nothing', async () => {
+    const { mock } = signedIn('/accounts');
+    await expectScreen('Accounts', NOT_PERMITTED);
+    expect(mock.requests.map((request) => request.url.pathname)).not.toContain('/api/v1/accounts');
+  });
+
+  it('says so when the account behind an admin-only screen cannot be loaded', async () => {
+    const consoleError = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    renderApp({
+      path: '/nodes',
+      currentToken: 'token',
+      handlers: { 'GET /api/v1/accounts/whoami': () => errorResponse(500) },
+    });
+    await expectScreen('Nodes', ACCOUNT_UNAVAILABLE);
+    expect(consoleError).toHaveBeenCalled();
+  });
+
+  it.each(['/', '/nowhere', '/streams/a/b/c', '/billing'])('%s goes to /streams', async (path) => {
+    const { location } = signedIn(path);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Streams' })).toBeTruthy();
+    expect(location()).toBe('/streams');
+  });
+
+  it.each([...SCREENS, ...ADMIN_SCREENS, ['/accounts?sort=name', 'Accounts']])(
+    '%s sends a visitor to /login with a return parameter',
+    async (path) => {
+      const { location } = renderApp({ path });
+      expect(await screen.findByRole('heading', { name: 'Login' })).toBeTruthy();
+      expect(location()).toBe(`/login?${new URLSearchParams({ redirect: path })}`);
+    },
+  );
+
+  it('/streams?refresh=true reloads what is cached, then drops the parameter', async () => {
+    const { router, mock, location } = signedIn('/streams');
+    await screen.findByRole('button', { name: 'alice' });
+    const whoamiCalls = () => mock.requests.filter((request) => request.url.pathname.endsWith('/whoami')).length;
+    expect(whoamiCalls()).toBe(1);
+    await act(() => router.navigate('/streams?refresh=true'));
+    await waitFor(() => expect(location()).toBe('/streams'));
+    await waitFor(() => expect(whoamiCalls()).toBe(2));
+  });
+});

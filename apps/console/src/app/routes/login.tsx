@@ -1,0 +1,26 @@
+import Card from 'react-bootstrap/Card';
+import { useNavigate, useSearchParams } from 'react-router';
+import { LoginForm } from '@/features/auth/components/login-form';
+import { safeRedirect } from '../paths';
+
+export function LoginRoute() {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const target = safeRedirect(params.get('redirect'));
+
+  return (
+    <main className="login-page d-flex align-items-center justify-content-center bg-body-tertiary p-3">
+      <title>Login · Streamcloud</title>
+      <Card className="login-card shadow-sm">
+        <Card.Body className="p-4">
+          <p className="text-secondary mb-1">
+            <i className="bi bi-broadcast me-2" aria-hidden="true" />
+            Streamcloud
+          </p>
+          <h1 className="h3 mb-4">Login</h1>
+          <LoginForm onSuccess={() => navigate(target, { replace: true })} />
+        </Card.Body>
+      </Card>
+    </main>
+  );
+}

@@ -1,0 +1,18 @@
+import { type Account, type AccountCreate, accountRoutes } from '@streamcloud/contract';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { ApiClient } from '@/lib/api-client';
+import { useApi } from '@/lib/services-context';
+import { accountKeys } from './keys';
+
+export function createAccount(api: ApiClient, body: AccountCreate): Promise<Account> {
+  return api.call(accountRoutes.create, { body });
+}
+
+export function useCreateAccount() {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: AccountCreate) => createAccount(api, body),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: accountKeys.lists() }),
+  });
+}

@@ -1,0 +1,78 @@
+import type { Account } from '@streamcloud/contract';
+import Badge from 'react-bootstrap/Badge';
+import Button from 'react-bootstrap/Button';
+import Table from 'react-bootstrap/Table';
+import { Link, useNavigate } from 'react-router';
+import { Loading } from '@/components/ui/loading';
+import { useNotify } from '@/components/ui/notifications';
+import { useAccounts } from '../api/get-accounts';
+import { useWhoAmI } from '../api/get-whoami';
+import { useImpersonateAccount } from '../api/impersonate-account';
+
+export const IMPERSONATION_FAILED = 'Impersonation failed';
+
+function useImpersonateAction() {
+  const impersonate = useImpersonateAccount();
+  const notify = useNotify();
+  const navigate = useNavigate();
+  const run = async (account: Account) => {
+    try {
+      if (await impersonate.mutateAsync(account.id)) navigate('/');
+      else notify(IMPERSONATION_FAILED);
+    } catch (error) {
+      notify(error instanceof Error ? error.message : IMPERSONATION_FAILED);
+    }
+  };
+  return { run, pendingId: impersonate.isPending ? impersonate.variables : undefined };
+}
+
+export function AccountsTable() {
+  const accounts = useAccounts();
+  const me = useWhoAmI();
+  const impersonate = useImpersonateAction();
+
+  if (accounts.isPending) return <Loading />;
+  if (accounts.isError) return <p className="text-danger">The accounts could not be loaded.</p>;
+  if (accounts.data.length === 0) return <p>No accounts.</p>;
+
+  return (
+    <Table responsive hover className="align-middle">
+      <caption className="visually-hidden">Accounts</caption>
+      <thead>
+        <tr>
+          <th scope="col">Username</th>
+          <th scope="col">Email</th>
+          <th scope="col">Role</th>
+          <th scope="col">Actions</th>
+        </tr>
+      </thead>
+      <tbody>
+        {accounts.data.map((account) => (
+          <tr key={account.id}>
+            <td>{account.username}</td>
+            <td>{account.email}</td>
+            <td>
+              <Badge bg={account.role === 'ADMIN' ? 'primary' : 'secondary'}>{account.role}</Badge>
+            </td>
+            <td className="d-flex flex-wrap gap-2">
+              <Link className="btn btn-sm btn-outline-secondary" to={`/streams/account/${account.id}`}>
+                Streams
+              </Link>
+              <Link className="btn btn-sm btn-outline-secondary" to={`/billing/account/${account.id}`}>
+                Billing
+              </Link>
+              <Button
+                size="sm"
+                variant="outline-primary"
+                disabled={account.id === me.data?.id || impersonate.pendingId !== undefined}
+                onClick={() => void impersonate.run(account)}
+              >
+                Impersonate
+              </Button>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </Table>
+  );
+}

@@ -1,0 +1,107 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { AccountCreate, type AccountCreateInput } from '@streamcloud/contract';
+import { useState } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import { type FieldPath, type UseFormSetError, useForm } from 'react-hook-form';
+import { SelectField, TextField } from '@/components/ui/form-fields';
+import { isApiError } from '@/lib/api-error';
+import { useCreateAccount } from '../api/create-account';
+
+const FIELDS: readonly FieldPath<AccountCreateInput>[] = ['username', 'password', 'role', 'email'];
+
+const EMPTY: AccountCreateInput = { username: '', password: '', role: 'USER', email: '' };
+
+/** Puts the server's per-field messages under the matching inputs. */
+function showFieldErrors(error: unknown, setError: UseFormSetError<AccountCreateInput>) {
+  if (!isApiError(error)) return;
+  for (const item of error.errors ?? []) {
+    const field = FIELDS.find((name) => name === item.path.split('.').pop());
+    if (field) setError(field, { message: item.message });
+  }
+}
+
+export function CreateAccountForm() {
+  const createAccount = useCreateAccount();
+  const [failure, setFailure] = useState<{ detail?: string | undefined } | null>(null);
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<AccountCreateInput, unknown, AccountCreate>({
+    resolver: zodResolver(AccountCreate),
+    defaultValues: EMPTY,
+  });
+
+  const onSubmit = handleSubmit(async (values) => {
+    setFailure(null);
+    try {
+      await createAccount.mutateAsync(values);
+      reset(EMPTY);
+    } catch (error) {
+      showFieldErrors(error, setError);
+      setFailure({ detail: isApiError(error) ? error.serverMessage : undefined });
+    }
+  });
+
+  return (
+    <Card className="mb-4">
+      <Card.Body>
+        <Card.Title as="h2" className="h5">
+          New account
+        </Card.Title>
+        <form noValidate onSubmit={onSubmit} aria-label="New account">
+          {failure && (
+            <Alert variant="danger" className="py-2">
+              Invalid!
+            </Alert>
+          )}
+          {failure?.detail && <p className="small text-danger">{failure.detail}</p>}
+          <div className="row g-3">
+            <div className="col-md-3">
+              <TextField
+                id="account-username"
+                label="Username"
+                autoComplete="off"
+                error={errors.username?.message}
+                {...register('username')}
+              />
+            </div>
+            <div className="col-md-3">
+              <TextField
+                id="account-password"
+                label="Password"
+                type="password"
+                autoComplete="new-password"
+                error={errors.password?.message}
+                {...register('password')}
+              />
+            </div>
+            <div className="col-md-2">
+              <SelectField id="account-role" label="Role" error={errors.role?.message} {...register('role')}>
+                <option value="USER">USER</option>
+                <option value="ADMIN">ADMIN</option>
+              </SelectField>
+            </div>
+            <div className="col-md-4">
+              <TextField
+                id="account-email"
+                label="Email (optional)"
+                type="email"
+                autoComplete="off"
+                error={errors.email?.message}
+                {...register('email')}
+              />
+            </div>
+          </div>
+          <Button type="submit" disabled={isSubmitting}>
+            Create account
+          </Button>
+        </form>
+      </Card.Body>
+    </Card>
+  );
+}

@@ -1,0 +1,188 @@
+import { accountRoutes, authRoutes, defineRoute } from '@streamcloud/contract';
+import { describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { createFetchMock, emptyResponse, errorResponse, jsonResponse, networkFailure } from '@/test/fetch-mock';
+import { adminAccount, userAccount } from '@/test/fixtures';
+import { type ApiClientOptions, createApiClient } from './api-client';
+import { ApiError } from './api-error';
+
+const pagedRoute = defineRoute({
+  method: 'GET',
+  path: '/things',
+  summary: 'test route with a query',
+  tag: 'test',
+  auth: 'user',
+  query: z.object({ offset: z.number().optional(), tag: z.array(z.string()).optional() }),
+  response: z.array(z.string()),
+});
+
+function setup(handlers: Parameters<typeof createFetchMock>[0], options: Partial<ApiClientOptions> = {}) {
+  const mock = createFetchMock(handlers);
+  const onUnauthorized = vi.fn();
+  const api = createApiClient({
+    apiBase: '/api/v1/',
+    fetch: mock.fetch,
+    getToken: () => 'token-1',
+    onUnauthorized,
+    readCookies: () => 'theme=dark; XSRF-TOKEN=xsrf%20value; other=1',
+    ...options,
+  });
+  return { api, mock, onUnauthorized };
+}
+
+async function failure(promise: Promise<unknown>): Promise<ApiError> {
+  const error = await promise.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  expect(error).toBeInstanceOf(ApiError);
+  return error as ApiError;
+}
+
+describe('api client', () => {
+  it('builds the URL from the route table and parses the body with the route schema', async () => {
+    const { api, mock } = setup({
+      [`GET /api/v1/accounts/${userAccount.id}`]: () => jsonResponse({ ...userAccount, extra: 'dropped' }),
+    });
+    const account = await api.call(accountRoutes.get, { params: { id: userAccount.id } });
+    expect(account).toEqual(userAccount);
+    expect(mock.requests[0]?.url.pathname).toBe(`/api/v1/accounts/${userAccount.id}`);
+  });
+
+  it('sends the current token as a bearer header', async () => {
+    const { api, mock } = setup({ 'GET /api/v1/accounts': () => jsonResponse([adminAccount]) });
+    await api.call(accountRoutes.list);
+    expect(mock.requests[0]?.headers.get('Authorization')).toBe('Bearer token-1');
+  });
+
+  it('sends no authorization header without a token, or when the call says so', async () => {
+    const { api, mock } = setup(
+      {
+        'GET /api/v1/accounts': () => jsonResponse([]),
+        'POST /api/v1/login': () => jsonResponse({ token: 't' }),
+      },
+      { getToken: () => null },
+    );
+    await api.call(accountRoutes.list);
+    const withOverride = createApiClient({ apiBase: '/api/v1', fetch: mock.fetch, getToken: () => 'token-1' });
+    await withOverride.call(authRoutes.login, { body: { username: 'a', password: 'b' }, token: null });
+    expect(mock.requests.map((request) => request.headers.has('Authorization'))).toEqual([false, false]);
+  });
+
+  it('copies the anti-forgery cookie into the header on non-GET relative requests', async () => {
+    const { api, mock } = setup({
+      'POST /api/v1/accounts': () => jsonResponse(userAccount, 201),
+      'GET /api/v1/accounts': () => jsonResponse([]),
+    });
+    await api.call(accountRoutes.create, { body: { username: 'alice', password: 'secret1' } });
+    await api.call(accountRoutes.list);
+    const [post, get] = mock.requests;
+    expect(post?.headers.get('X-XSRF-TOKEN')).toBe('xsrf value');
+    expect(get?.headers.has('X-XSRF-TOKEN')).toBe(false);
+  });
+
+  it('never sends the anti-forgery header to an absolute URL', async () => {
+    const { api, mock } = setup(
+      { 'POST /api/v1/logout': () => emptyResponse() },
+      { apiBase: 'https://api.example.com/api/v1' },
+    );
+    await api.call(authRoutes.logout);
+    expect(mock.requests[0]?.url.href).toBe('https://api.example.com/api/v1/logout');
+    expect(mock.requests[0]?.headers.has('X-XSRF-TOKEN')).toBe(false);
+  });
+
+  it('sends no anti-forgery header when the cookie is absent', async () => {
+    const { api, mock } = setup({ 'POST /api/v1/logout': () => emptyResponse() }, { readCookies: () => '' });
+    await api.call(authRoutes.logout);
+    expect(mock.requests[0]?.headers.has('X-XSRF-TOKEN')).toBe(false);
+  });
+
+  it('sends a JSON body with its content type, and no content type without a body', async () => {
+    const { api, mock } = setup({
+      'POST /api/v1/login': () => jsonResponse({ token: 't' }),
+      'POST /api/v1/logout': () => emptyResponse(),
+    });
+    await api.call(authRoutes.login, { body: { username: 'a', password: 'b' } });
+    await api.call(authRoutes.logout);
+    const [login, logout] = mock.requests;
+    expect(login?.headers.get('Content-Type')).toBe('application/json');
+    expect(login?.body).toEqual({ username: 'a', password: 'b' });
+    expect(logout?.headers.has('Content-Type')).toBe(false);
+    expect(logout?.body).toBeUndefined();
+  });
+
+  it('answers undefined for a 204 route', async () => {
+    const { api } = setup({ 'POST /api/v1/logout': () => emptyResponse(204) });
+    await expect(api.call(authRoutes.logout)).resolves.toBeUndefined();
+  });
+
+  it('encodes the query and exposes the status and response headers', async () => {
+    const { api, mock } = setup({
+      'GET /api/v1/things': () => jsonResponse(['a'], 200, { 'X-Total-Count': '42' }),
+    });
+    const response = await api.send(pagedRoute, { query: { offset: 0, tag: ['x', 'y z'] } });
+    expect(mock.requests[0]?.url.search).toBe('?offset=0&tag=x&tag=y+z');
+    expect(response.data).toEqual(['a']);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('X-Total-Count')).toBe('42');
+  });
+
+  it('throws an ApiError with the server message, code and field errors', async () => {
+    const errors = [{ path: 'username', message: 'Taken' }];
+    const { api } = setup({
+      'POST /api/v1/accounts': () => errorResponse(409, 'Username already exists', { code: 'CONFLICT', errors }),
+    });
+    const error = await failure(api.call(accountRoutes.create, { body: { username: 'a', password: 'secret1' } }));
+    expect(error).toMatchObject({ status: 409, serverMessage: 'Username already exists', code: 'CONFLICT', errors });
+    expect(error.message).toBe('Username already exists');
+  });
+
+  it('throws an ApiError without a server message when the error body is not the error shape', async () => {
+    const { api } = setup({ 'GET /api/v1/accounts': () => new Response('<html>oops</html>', { status: 502 }) });
+    const error = await failure(api.call(accountRoutes.list));
+    expect(error.status).toBe(502);
+    expect(error.serverMessage).toBeUndefined();
+  });
+
+  it('throws an ApiError with status 0 when the request got no answer', async () => {
+    const { api } = setup({ 'GET /api/v1/accounts': networkFailure });
+    const error = await failure(api.call(accountRoutes.list));
+    expect(error.status).toBe(0);
+  });
+
+  it('rethrows an abort as it is', async () => {
+    const controller = new AbortController();
+    const { api } = setup({
+      'GET /api/v1/accounts': () => {
+        controller.abort();
+        throw new DOMException('Aborted', 'AbortError');
+      },
+    });
+    await expect(api.call(accountRoutes.list, { signal: controller.signal })).rejects.toHaveProperty(
+      'name',
+      'AbortError',
+    );
+  });
+
+  it('rejects a success body that does not match the route schema', async () => {
+    const { api } = setup({ 'GET /api/v1/accounts/whoami': () => jsonResponse({ id: 'not-a-uuid' }) });
+    const error = await failure(api.call(accountRoutes.whoami));
+    expect(error).toMatchObject({ status: 200, code: 'INVALID_RESPONSE' });
+  });
+
+  it('reports a 401 to an authenticated call as lost authentication', async () => {
+    const { api, onUnauthorized } = setup({ 'GET /api/v1/accounts': () => errorResponse(401, 'Expired') });
+    await failure(api.call(accountRoutes.list));
+    expect(onUnauthorized).toHaveBeenCalledOnce();
+  });
+
+  it('does not report a 401 to a call that carried no token, nor a 403', async () => {
+    const { api, onUnauthorized } = setup({
+      'POST /api/v1/login': () => errorResponse(401),
+      'GET /api/v1/accounts': () => errorResponse(403),
+    });
+    await failure(api.call(authRoutes.login, { body: { username: 'a', password: 'b' }, token: null }));
+    await failure(api.call(accountRoutes.list));
+    expect(onUnauthorized).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,65 @@
+import { type APIRequestContext, expect, type Page } from '@playwright/test';
+import { ANTI_FORGERY_COOKIE, ANTI_FORGERY_HEADER, type Role } from '@streamcloud/contract';
+
+export interface Credentials {
+  username: string;
+  password: string;
+}
+
+export interface TestAccount extends Credentials {
+  id: string;
+  role: Role;
+}
+
+export const ADMIN: Credentials = {
+  username: process.env.E2E_ADMIN_USERNAME ?? 'admin',
+  password: process.env.E2E_ADMIN_PASSWORD ?? 'admin-password-1',
+};
+
+/** A name no other test (nor an earlier run on the same database) uses. */
+export function uniqueName(prefix: string): string {
+  return `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+}
+
+/** Once the server has set the anti-forgery cookie, writes must echo it. */
+async function antiForgeryHeaders(request: APIRequestContext): Promise<Record<string, string>> {
+  const { cookies } = await request.storageState();
+  const cookie = cookies.find((item) => item.name === ANTI_FORGERY_COOKIE);
+  return cookie ? { [ANTI_FORGERY_HEADER]: cookie.value } : {};
+}
+
+export async function apiLogin(request: APIRequestContext, credentials: Credentials): Promise<string> {
+  const response = await request.post('/api/v1/login', {
+    data: credentials,
+    headers: await antiForgeryHeaders(request),
+  });
+  expect(response.status(), `login of ${credentials.username}`).toBe(200);
+  const { token } = (await response.json()) as { token: string };
+  return token;
+}
+
+/** Creates a fresh account through the API, as the admin. */
+export async function createAccount(request: APIRequestContext, role: Role = 'USER'): Promise<TestAccount> {
+  const adminToken = await apiLogin(request, ADMIN);
+  const credentials = { username: uniqueName(role.toLowerCase()), password: `pw-${uniqueName('secret')}` };
+  const response = await request.post('/api/v1/accounts', {
+    data: { ...credentials, role },
+    headers: { Authorization: `Bearer ${adminToken}`, ...(await antiForgeryHeaders(request)) },
+  });
+  expect(response.status(), 'account creation').toBe(201);
+  const { id } = (await response.json()) as { id: string };
+  return { ...credentials, id, role };
+}
+
+/** Fills in and submits the login form of the page being shown. */
+export async function submitLogin(page: Page, { username, password }: Credentials): Promise<void> {
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Login' }).click();
+}
+
+export async function loginViaUi(page: Page, credentials: Credentials): Promise<void> {
+  await page.goto('/#/login');
+  await submitLogin(page, credentials);
+  await expect(page.getByRole('button', { name: credentials.username, exact: true })).toBeVisible();
+}
