@@ -105,6 +105,29 @@ export async function startTestApp(options: Partial<AppOptions> = {}) {
     return response.json().token as string;
   };
 
+  /** Registers a node through the API (enabled and opened unless told otherwise); answers its id and token. */
+  const createNode = async (admin: TestAccount, overrides: Record<string, unknown> = {}) => {
+    const response = await request({
+      method: 'POST',
+      url: '/api/v1/nodes',
+      token: admin.token,
+      payload: {
+        name: `node-${++counter}`,
+        connection: { protocol: 'HTTP', hostname: `node${counter}.example.com`, port: 4242 },
+        enabled: true,
+        opened: true,
+        ...overrides,
+      },
+    });
+    if (response.statusCode !== 201) throw new Error(`node creation failed: ${response.statusCode} ${response.body}`);
+    const node = response.json();
+    return { id: node.id as string, name: node.name as string, token: node.token as string };
+  };
+
+  /** Sends one batch of node reports with a node token. */
+  const report = (nodeToken: string, reports: object[]) =>
+    request({ method: 'POST', url: '/api/v1/node/reports', token: nodeToken, payload: { reports } });
+
   return {
     app,
     database,
@@ -112,6 +135,8 @@ export async function startTestApp(options: Partial<AppOptions> = {}) {
     login,
     createAccount,
     impersonate,
+    createNode,
+    report,
     reset: () => resetDatabase(database),
     close: async () => {
       await app.close();

@@ -31,39 +31,82 @@ export const NodeRefreshMode = z.enum([
 ]);
 export type NodeRefreshMode = z.infer<typeof NodeRefreshMode>;
 
+/** Optional text: trimmed, at most `max` characters; an empty field is stored as null. */
 const optionalText = (max: number, label: string) =>
-  z.string().trim().max(max, `${label} must be at most ${max} characters`).optional().nullable();
+  z
+    .string()
+    .trim()
+    .max(max, `${label} must be at most ${max} characters`)
+    .transform((value) => (value === '' ? null : value))
+    .nullable()
+    .optional();
 
-export const GeoPoint = z.object({
-  latitude: z.number().min(-90).max(90),
-  longitude: z.number().min(-180).max(180),
+export const GeoPoint = z.strictObject({
+  latitude: z
+    .number({ error: 'Latitude is required' })
+    .min(-90, 'Latitude must be at least -90')
+    .max(90, 'Latitude must be at most 90'),
+  longitude: z
+    .number({ error: 'Longitude is required' })
+    .min(-180, 'Longitude must be at least -180')
+    .max(180, 'Longitude must be at most 180'),
 });
 export type GeoPoint = z.infer<typeof GeoPoint>;
 
-/** The node as an admin writes it (create and update). */
+/** Letters, digits, dots, dashes, underscores; an IPv6 address with or without brackets. */
+const HOSTNAME = /^(\[[0-9A-Fa-f:.]+\]|[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*|[A-Za-z0-9._-]+)$/;
+
+export const NODE_LIMITS = {
+  name: 255,
+  protocol: 16,
+  hostname: 255,
+  publicIPv4: 128,
+  privateIPv4: 128,
+  locationCode: 32,
+  locationDescription: 128,
+} as const;
+
+/** The node as an admin writes it (create and update); the form validates with the same schema. */
 export const NodeInput = z.strictObject({
-  name: z.string().trim().min(1, 'Name is required').max(255, 'Name must be at most 255 characters'),
+  name: z
+    .string({ error: 'Name is required' })
+    .trim()
+    .min(1, 'Name is required')
+    .max(NODE_LIMITS.name, `Name must be at most ${NODE_LIMITS.name} characters`),
   connection: z.strictObject({
     protocol: z
-      .string()
+      .string({ error: 'Protocol is required' })
       .trim()
       .min(1, 'Protocol is required')
-      .max(16, 'Protocol must be at most 16 characters')
+      .max(NODE_LIMITS.protocol, `Protocol must be at most ${NODE_LIMITS.protocol} characters`)
       .default(NODE_DEFAULTS.protocol),
-    hostname: z.string().trim().min(1, 'Hostname is required').max(255, 'Hostname must be at most 255 characters'),
-    port: z.number().int().min(0, 'Port must be at least 0').max(65535, 'Port must be at most 65535').default(NODE_DEFAULTS.port),
+    hostname: z
+      .string({ error: 'Hostname is required' })
+      .trim()
+      .min(1, 'Hostname is required')
+      .max(NODE_LIMITS.hostname, `Hostname must be at most ${NODE_LIMITS.hostname} characters`)
+      .regex(HOSTNAME, 'Hostname must be a host name or an IP address'),
+    port: z
+      .number({ error: 'Port is required' })
+      .int('Port must be a whole number')
+      .min(0, 'Port must be at least 0')
+      .max(65535, 'Port must be at most 65535')
+      .default(NODE_DEFAULTS.port),
   }),
   settings: z
     .strictObject({
-      bandwidthLimitMbps: z.number().min(0, 'Bandwidth limit must be at least 0').default(NODE_DEFAULTS.bandwidthLimitMbps),
-      publicIPv4: optionalText(128, 'Public IPv4'),
-      privateIPv4: optionalText(128, 'Private IPv4'),
+      bandwidthLimitMbps: z
+        .number({ error: 'Bandwidth limit is required' })
+        .min(0, 'Bandwidth limit must be at least 0')
+        .default(NODE_DEFAULTS.bandwidthLimitMbps),
+      publicIPv4: optionalText(NODE_LIMITS.publicIPv4, 'Public IPv4'),
+      privateIPv4: optionalText(NODE_LIMITS.privateIPv4, 'Private IPv4'),
     })
     .default({ bandwidthLimitMbps: NODE_DEFAULTS.bandwidthLimitMbps }),
   location: z
     .strictObject({
-      code: optionalText(32, 'Location code'),
-      description: optionalText(128, 'Location description'),
+      code: optionalText(NODE_LIMITS.locationCode, 'Location code'),
+      description: optionalText(NODE_LIMITS.locationDescription, 'Location description'),
       geo: GeoPoint.nullable().optional(),
     })
     .default({}),
@@ -107,6 +150,22 @@ export type Node = z.infer<typeof Node>;
 /** Creation answers the node and its secret node token, shown this once. */
 export const NodeWithToken = Node.extend({ token: z.string() });
 export type NodeWithToken = z.infer<typeof NodeWithToken>;
+
+/**
+ * Where a region code sorts in the node list: the REGION_ORDER codes first, in that order, then
+ * other codes alphabetically, then nodes without a code.
+ */
+export function compareRegionCodes(a: string | null, b: string | null): number {
+  const rank = (code: string | null) => {
+    if (!code) return REGION_ORDER.length + 1;
+    const index = (REGION_ORDER as readonly string[]).indexOf(code.toUpperCase());
+    return index === -1 ? REGION_ORDER.length : index;
+  };
+  return rank(a) - rank(b) || (a ?? '').toUpperCase().localeCompare((b ?? '').toUpperCase());
+}
+
+/** The 502 an unreachable node answers with. */
+export const NODE_UNREACHABLE = 'NODE_UNREACHABLE';
 
 export const NodeRefreshRequest = z.strictObject({ mode: NodeRefreshMode });
 export const NodeRefreshResult = z.object({ mode: NodeRefreshMode, result: z.unknown() });
@@ -165,7 +224,11 @@ export const nodeRoutes = {
   refresh: defineRoute({
     method: 'POST',
     path: '/nodes/:id/refresh',
-    summary: "Ask the node to refresh from one of the twelve modes (calls the node's control API)",
+    summary:
+      "Ask the node to refresh from one of the twelve modes: the control plane calls the node's control API " +
+      '`POST {protocol}://{hostname}:{port}/refresh` with `{mode}` (3 s timeout) and answers `{mode, result}`, ' +
+      "result being the node's JSON answer. An unreachable node, a timeout or a non-2xx answer gives 502 " +
+      '`NODE_UNREACHABLE` with a message naming the node.',
     tag: 'nodes',
     auth: 'admin',
     params: IdParams,
@@ -176,7 +239,10 @@ export const nodeRoutes = {
   metadata: defineRoute({
     method: 'GET',
     path: '/nodes/:id/metadata',
-    summary: "The node's own metadata (calls the node's control API)",
+    summary:
+      "The node's own metadata: the control plane calls the node's control API " +
+      '`GET {protocol}://{hostname}:{port}/metadata` (3 s timeout) and answers its JSON object as is. ' +
+      'An unreachable node, a timeout, a non-2xx or non-object answer gives 502 `NODE_UNREACHABLE`.',
     tag: 'nodes',
     auth: 'admin',
     params: IdParams,

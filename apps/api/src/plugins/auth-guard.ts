@@ -1,17 +1,39 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { NodeIdentity } from '../lib/auth-context.js';
 import { forbidden, unauthorized } from '../lib/errors.js';
 import type { AuthService } from '../modules/auth/auth.service.js';
 
 const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]+)$/;
 
-/** Resolves the bearer token on routes whose contract says 'user' or 'admin'. */
-export function registerAuthGuard(app: FastifyInstance, auth: AuthService): void {
+/** Resolves a media node's token (see modules/nodes). */
+export interface NodeAuthenticator {
+  authenticateNode(token: string): Promise<NodeIdentity | null>;
+}
+
+const bearerOf = (request: FastifyRequest) => {
+  const header = request.headers.authorization;
+  return header ? BEARER.exec(header)?.[1] : undefined;
+};
+
+/**
+ * Resolves the bearer token on routes whose contract says 'user' or 'admin' (an account's JWT) or
+ * 'node' (a media node's token). Neither kind of token is accepted where the other is expected.
+ */
+export function registerAuthGuard(app: FastifyInstance, auth: AuthService, nodes: NodeAuthenticator): void {
   app.decorateRequest('auth', null as never);
+  app.decorateRequest('node', null as never);
   app.addHook('onRequest', async (request) => {
     const level = request.routeOptions.config.auth;
+    if (level === 'node') {
+      const token = bearerOf(request);
+      if (!token) throw unauthorized('Node token required');
+      const node = await nodes.authenticateNode(token);
+      if (!node) throw unauthorized('Invalid node token');
+      request.node = node;
+      return;
+    }
     if (level !== 'user' && level !== 'admin') return;
-    const header = request.headers.authorization;
-    const token = header ? BEARER.exec(header)?.[1] : undefined;
+    const token = bearerOf(request);
     if (!token) throw unauthorized();
     const caller = await auth.authenticate(token);
     if (!caller) throw unauthorized('Invalid or expired token');

@@ -29,9 +29,6 @@ const ADMIN_SCREENS: [path: string, title: string][] = [
   ['/nodes', 'Nodes'],
   ['/nodes/create', 'Node'],
   ['/nodes/view/n1', 'Node'],
-  ['/storages', 'Storages'],
-  ['/storages/create', 'Storage'],
-  ['/storages/edit/x1', 'Storage'],
 ];
 
 function signedIn(path: string, account = userAccount) {

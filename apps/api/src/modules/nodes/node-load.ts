@@ -1,0 +1,30 @@
+import type { NodeReportsService, ReportHandler } from './node-reports.service.js';
+import { type LoadSample, NodesRepository } from './nodes.repository.js';
+
+/** How much load history is kept per node: enough for the autoscaler's longest window (300 s). */
+export const LOAD_HISTORY_MS = 60 * 60 * 1000;
+
+/**
+ * Load reports become load samples. A sample time in the future (a node's clock ahead of ours) is taken
+ * as the time of arrival, so it cannot hide later samples; two samples at one instant: the later wins.
+ */
+export const handleLoadReports: ReportHandler<'load'> = async ({ db, node, receivedAt }, reports) => {
+  const byInstant = new Map<number, LoadSample>();
+  for (const report of reports) {
+    const measured = report.at ? new Date(report.at) : receivedAt;
+    const at = measured.getTime() > receivedAt.getTime() ? receivedAt : measured;
+    byInstant.set(at.getTime(), {
+      at,
+      cpu_percent: report.cpuPercent,
+      bandwidth_mbps: report.bandwidthMbps,
+      sessions: report.sessions,
+    });
+  }
+  const nodes = new NodesRepository(db);
+  await nodes.upsertLoadSamples(node.id, [...byInstant.values()]);
+  await nodes.pruneLoadSamples(node.id, new Date(receivedAt.getTime() - LOAD_HISTORY_MS));
+};
+
+export function registerLoadReports(reports: NodeReportsService): void {
+  reports.registerReportHandler('load', handleLoadReports);
+}

@@ -1,0 +1,32 @@
+import type { Db } from '../../db/database.js';
+
+/** The report ids each node has sent, for idempotency. */
+export class NodeReportsRepository {
+  constructor(private readonly db: Db) {}
+
+  /**
+   * Records report ids not seen before from this node and answers those that were new; ids already
+   * recorded are left alone. The ids must be distinct.
+   */
+  async claim(nodeId: string, reports: Array<{ id: string; kind: string }>, receivedAt: Date): Promise<Set<string>> {
+    if (reports.length === 0) return new Set();
+    const rows = await this.db
+      .insertInto('node_reports')
+      .values(
+        reports.map((report) => ({
+          node_id: nodeId,
+          report_id: report.id,
+          kind: report.kind,
+          received_at: receivedAt,
+        })),
+      )
+      .onConflict((oc) => oc.columns(['node_id', 'report_id']).doNothing())
+      .returning('report_id')
+      .execute();
+    return new Set(rows.map((row) => row.report_id));
+  }
+
+  async prune(nodeId: string, before: Date): Promise<void> {
+    await this.db.deleteFrom('node_reports').where('node_id', '=', nodeId).where('received_at', '<', before).execute();
+  }
+}

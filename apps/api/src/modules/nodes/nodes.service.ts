@@ -1,0 +1,159 @@
+import { randomUUID } from 'node:crypto';
+import type { Node, NodeInput, NodeRefreshMode, NodeWithToken } from '@streamcloud/contract';
+import type { AuthContext, NodeIdentity } from '../../lib/auth-context.js';
+import type { Clock } from '../../lib/clock.js';
+import { notFound } from '../../lib/errors.js';
+import type { NodeAuthenticator } from '../../plugins/auth-guard.js';
+import type { AuditRepository } from '../audit/audit.repository.js';
+import type { NodeControlClient } from './node-control.client.js';
+import { generateNodeToken, hashNodeToken, looksLikeNodeToken } from './node-token.js';
+import type { LoadSampleRow, NodeFields, NodeRow, NodesRepository } from './nodes.repository.js';
+
+export interface NodesServiceDeps {
+  nodes: NodesRepository;
+  control: NodeControlClient;
+  audit: AuditRepository;
+  clock: Clock;
+}
+
+export function toNode(row: NodeRow, load: LoadSampleRow | null): Node {
+  return {
+    id: row.id,
+    name: row.name,
+    connection: { protocol: row.protocol, hostname: row.hostname, port: row.port },
+    settings: {
+      bandwidthLimitMbps: row.bandwidth_limit_mbps,
+      publicIPv4: row.public_ipv4,
+      privateIPv4: row.private_ipv4,
+    },
+    location: {
+      code: row.location_code,
+      description: row.location_description,
+      geo:
+        row.latitude !== null && row.longitude !== null ? { latitude: row.latitude, longitude: row.longitude } : null,
+    },
+    opened: row.opened,
+    enabled: row.enabled,
+    load: load
+      ? {
+          cpuPercent: load.cpu_percent,
+          bandwidthMbps: load.bandwidth_mbps,
+          sessions: load.sessions,
+          reportedAt: load.at.toISOString(),
+        }
+      : null,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+function toFields(input: NodeInput): NodeFields {
+  return {
+    name: input.name,
+    protocol: input.connection.protocol,
+    hostname: input.connection.hostname,
+    port: input.connection.port,
+    bandwidth_limit_mbps: input.settings.bandwidthLimitMbps,
+    public_ipv4: input.settings.publicIPv4 ?? null,
+    private_ipv4: input.settings.privateIPv4 ?? null,
+    location_code: input.location.code ?? null,
+    location_description: input.location.description ?? null,
+    latitude: input.location.geo?.latitude ?? null,
+    longitude: input.location.geo?.longitude ?? null,
+    opened: input.opened,
+    enabled: input.enabled,
+  };
+}
+
+/** Nodes are the platform's servers: admin only (the route guard answers USER with 403). */
+export class NodesService implements NodeAuthenticator {
+  constructor(private readonly deps: NodesServiceDeps) {}
+
+  async list(): Promise<Node[]> {
+    const [rows, loads] = await Promise.all([this.deps.nodes.list(), this.deps.nodes.latestLoads()]);
+    return rows.map((row) => toNode(row, loads.get(row.id) ?? null));
+  }
+
+  async get(id: string): Promise<Node> {
+    const row = await this.find(id);
+    return toNode(row, await this.deps.nodes.latestLoad(id));
+  }
+
+  async create(auth: AuthContext, input: NodeInput): Promise<NodeWithToken> {
+    const token = generateNodeToken();
+    const row = await this.deps.nodes.insert(
+      { ...toFields(input), id: randomUUID(), token_hash: hashNodeToken(token) },
+      this.deps.clock.now(),
+    );
+    await this.audit(auth, 'node.create', row.id, { name: row.name });
+    return { ...toNode(row, null), token };
+  }
+
+  async update(auth: AuthContext, id: string, input: NodeInput): Promise<Node> {
+    const row = await this.deps.nodes.update(id, toFields(input), this.deps.clock.now());
+    if (!row) throw notFound('Node');
+    await this.audit(auth, 'node.update', id, { name: row.name });
+    return toNode(row, await this.deps.nodes.latestLoad(id));
+  }
+
+  async delete(auth: AuthContext, id: string): Promise<void> {
+    const row = await this.find(id);
+    await this.deps.nodes.delete(id);
+    await this.audit(auth, 'node.delete', id, { name: row.name });
+  }
+
+  /** A new token; the old one stops working at once. */
+  async reissueToken(auth: AuthContext, id: string): Promise<{ token: string }> {
+    const token = generateNodeToken();
+    const row = await this.deps.nodes.update(id, { token_hash: hashNodeToken(token) }, this.deps.clock.now());
+    if (!row) throw notFound('Node');
+    await this.audit(auth, 'node.token.reissue', id, { name: row.name });
+    return { token };
+  }
+
+  async refresh(
+    auth: AuthContext,
+    id: string,
+    mode: NodeRefreshMode,
+  ): Promise<{ mode: NodeRefreshMode; result: unknown }> {
+    const row = await this.find(id);
+    const result = await this.deps.control.refresh(row, mode);
+    await this.audit(auth, 'node.refresh', id, { name: row.name, mode });
+    return { mode, result };
+  }
+
+  async metadata(id: string): Promise<Record<string, unknown>> {
+    return this.deps.control.metadata(await this.find(id));
+  }
+
+  /** The node a node token belongs to, or null. */
+  async authenticateNode(token: string): Promise<NodeIdentity | null> {
+    if (!looksLikeNodeToken(token)) return null;
+    return this.deps.nodes.findByTokenHash(hashNodeToken(token));
+  }
+
+  /** What a node sees of itself on the node-facing API. */
+  whoami(node: NodeIdentity): Promise<Node> {
+    return this.get(node.id);
+  }
+
+  private async find(id: string): Promise<NodeRow> {
+    const row = await this.deps.nodes.findById(id);
+    if (!row) throw notFound('Node');
+    return row;
+  }
+
+  private audit(auth: AuthContext, action: string, targetId: string, details: Record<string, unknown>) {
+    return this.deps.audit.record(
+      {
+        actorId: auth.accountId,
+        actingAdminId: auth.actingAdminId,
+        action,
+        targetType: 'node',
+        targetId,
+        details,
+      },
+      this.deps.clock.now(),
+    );
+  }
+}

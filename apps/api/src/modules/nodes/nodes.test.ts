@@ -1,0 +1,527 @@
+import { NODE_DEFAULTS, NodeRefreshMode } from '@streamcloud/contract';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startTestApp, type TestAccount, type TestApp } from '../../../test/helpers.js';
+import {
+  closedPort,
+  DEFAULT_STUB_METADATA,
+  type NodeStub,
+  type NodeStubBehaviour,
+  startNodeStub,
+} from '../../../test/node-stub.js';
+
+const CONTROL_TIMEOUT_MS = 400;
+
+let t: TestApp;
+let stub: NodeStub;
+beforeAll(async () => {
+  t = await startTestApp({ nodeControlTimeoutMs: CONTROL_TIMEOUT_MS });
+  stub = await startNodeStub();
+});
+afterAll(async () => {
+  await stub.close();
+  await t.close();
+});
+
+type Caller = 'anonymous' | 'USER' | 'ADMIN' | 'ADMIN impersonating';
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+interface World {
+  admin: TestAccount;
+  user: TestAccount;
+  tokens: Record<Caller, string | undefined>;
+}
+
+let w: World;
+beforeEach(async () => {
+  await t.reset();
+  stub.set({ metadata: DEFAULT_STUB_METADATA, status: 200, delayMs: 0, rawBody: undefined });
+  stub.calls.length = 0;
+  const admin = await t.createAccount('ADMIN', 'root');
+  const user = await t.createAccount('USER', 'alice');
+  w = {
+    admin,
+    user,
+    tokens: {
+      anonymous: undefined,
+      USER: user.token,
+      ADMIN: admin.token,
+      'ADMIN impersonating': await t.impersonate(admin, user),
+    },
+  };
+});
+
+const call = (caller: Caller, method: Method, url: string, payload?: object) =>
+  t.request({ method, url, token: w.tokens[caller], ...(payload ? { payload } : {}) });
+
+const validNode = (overrides: Record<string, unknown> = {}) => ({
+  name: 'edge-1',
+  connection: { protocol: 'HTTP', hostname: stub.hostname, port: stub.port },
+  settings: { bandwidthLimitMbps: 1000, publicIPv4: '203.0.113.10', privateIPv4: '10.0.0.10' },
+  location: { code: 'EU', description: 'Frankfurt', geo: { latitude: 50.11, longitude: 8.68 } },
+  opened: false,
+  enabled: false,
+  ...overrides,
+});
+
+const createNode = async (overrides: Record<string, unknown> = {}) => {
+  const response = await call('ADMIN', 'POST', '/api/v1/nodes', validNode(overrides));
+  expect(response.statusCode).toBe(201);
+  return response.json() as { id: string; token: string; name: string } & Record<string, unknown>;
+};
+
+const listNodes = async () => (await call('ADMIN', 'GET', '/api/v1/nodes')).json() as Array<Record<string, unknown>>;
+
+describe('role matrix', () => {
+  const matrix: Array<{ name: string; request: (nodeId: string) => [Method, string, object?]; ok: number }> = [
+    { name: 'GET /nodes', request: () => ['GET', '/api/v1/nodes'], ok: 200 },
+    { name: 'POST /nodes', request: () => ['POST', '/api/v1/nodes', validNode({ name: 'other' })], ok: 201 },
+    { name: 'GET /nodes/{id}', request: (id) => ['GET', `/api/v1/nodes/${id}`], ok: 200 },
+    {
+      name: 'PUT /nodes/{id}',
+      request: (id) => ['PUT', `/api/v1/nodes/${id}`, validNode({ name: 'renamed' })],
+      ok: 200,
+    },
+    { name: 'DELETE /nodes/{id}', request: (id) => ['DELETE', `/api/v1/nodes/${id}`], ok: 204 },
+    {
+      name: 'POST /nodes/{id}/refresh',
+      request: (id) => ['POST', `/api/v1/nodes/${id}/refresh`, { mode: 'ALL' }],
+      ok: 200,
+    },
+    { name: 'GET /nodes/{id}/metadata', request: (id) => ['GET', `/api/v1/nodes/${id}/metadata`], ok: 200 },
+    { name: 'POST /nodes/{id}/token', request: (id) => ['POST', `/api/v1/nodes/${id}/token`], ok: 200 },
+  ];
+  const expected = (ok: number): Record<Caller, number> => ({
+    anonymous: 401,
+    USER: 403,
+    ADMIN: ok,
+    'ADMIN impersonating': 403,
+  });
+
+  for (const row of matrix) {
+    for (const [caller, status] of Object.entries(expected(row.ok)) as Array<[Caller, number]>) {
+      it(`${row.name} as ${caller} answers ${status}`, async () => {
+        const node = await createNode();
+        const [method, url, payload] = row.request(node.id);
+        const response = await call(caller, method, url, payload);
+        expect(response.statusCode).toBe(status);
+        if (status >= 400) expect(response.json().message).toEqual(expect.any(String));
+        if (status === 403 || status === 401) {
+          // Nothing changed: the node is still there as created, and the stub was not called.
+          expect((await call('ADMIN', 'GET', `/api/v1/nodes/${node.id}`)).json().name).toBe('edge-1');
+          expect(await listNodes()).toHaveLength(1);
+          expect(stub.calls).toEqual([]);
+        }
+      });
+    }
+  }
+
+  it('a node token is refused on every admin node route (401)', async () => {
+    const node = await createNode();
+    for (const row of matrix) {
+      const [method, url, payload] = row.request(node.id);
+      const response = await t.request({ method, url, token: node.token, ...(payload ? { payload } : {}) });
+      expect(response.statusCode, row.name).toBe(401);
+    }
+    const whoami = await t.request({ method: 'GET', url: '/api/v1/accounts/whoami', token: node.token });
+    expect(whoami.statusCode).toBe(401);
+  });
+
+  it('answers 404 for an unknown node and 400 for a malformed id on every route with an id', async () => {
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    for (const row of matrix.filter((r) => r.name.includes('{id}'))) {
+      const [method, url, payload] = row.request(unknown);
+      const response = await call('ADMIN', method, url, payload);
+      expect(response.statusCode, row.name).toBe(404);
+      expect(response.json()).toEqual({ message: 'Node not found', code: 'NOT_FOUND' });
+      const [m2, u2, p2] = row.request('not-a-uuid');
+      expect((await call('ADMIN', m2, u2, p2)).statusCode, row.name).toBe(400);
+    }
+  });
+});
+
+describe('POST /nodes', () => {
+  it('stores every section 3 field and answers the node with its token', async () => {
+    const created = await createNode();
+    expect(created).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      name: 'edge-1',
+      connection: { protocol: 'HTTP', hostname: '127.0.0.1', port: stub.port },
+      settings: { bandwidthLimitMbps: 1000, publicIPv4: '203.0.113.10', privateIPv4: '10.0.0.10' },
+      location: { code: 'EU', description: 'Frankfurt', geo: { latitude: 50.11, longitude: 8.68 } },
+      opened: false,
+      enabled: false,
+      load: null,
+      createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      updatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      token: expect.stringMatching(/^scn_[A-Za-z0-9_-]{43}$/),
+    });
+    const { token, ...node } = created;
+    expect((await call('ADMIN', 'GET', `/api/v1/nodes/${created.id}`)).json()).toEqual(node);
+  });
+
+  it('applies the defaults: HTTP, port 4242, 1000 Mbps, opened and enabled false, no location', async () => {
+    const response = await call('ADMIN', 'POST', '/api/v1/nodes', {
+      name: 'bare',
+      connection: { hostname: 'node.example' },
+    });
+    expect(response.statusCode).toBe(201);
+    expect(response.json()).toMatchObject({
+      connection: { protocol: NODE_DEFAULTS.protocol, hostname: 'node.example', port: 4242 },
+      settings: { bandwidthLimitMbps: 1000, publicIPv4: null, privateIPv4: null },
+      location: { code: null, description: null, geo: null },
+      opened: false,
+      enabled: false,
+    });
+  });
+
+  it('trims text and stores empty optional fields as null', async () => {
+    const response = await call(
+      'ADMIN',
+      'POST',
+      '/api/v1/nodes',
+      validNode({
+        name: '  spaced  ',
+        settings: { bandwidthLimitMbps: 0, publicIPv4: '', privateIPv4: '   ' },
+        location: { code: '', description: '', geo: null },
+      }),
+    );
+    expect(response.json()).toMatchObject({
+      name: 'spaced',
+      settings: { bandwidthLimitMbps: 0, publicIPv4: null, privateIPv4: null },
+      location: { code: null, description: null, geo: null },
+    });
+  });
+
+  it('never shows the token again, and stores only its hash', async () => {
+    const created = await createNode();
+    const got = (await call('ADMIN', 'GET', `/api/v1/nodes/${created.id}`)).body;
+    const list = (await call('ADMIN', 'GET', '/api/v1/nodes')).body;
+    for (const body of [got, list]) {
+      expect(body).not.toContain(created.token);
+      expect(body).not.toContain('token');
+    }
+    const row = await t.database.db.selectFrom('nodes').select('token_hash').executeTakeFirstOrThrow();
+    expect(row.token_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(row.token_hash).not.toContain(created.token);
+    expect(list).not.toContain(row.token_hash);
+  });
+
+  it('gives every node its own token', async () => {
+    const a = await createNode({ name: 'a' });
+    const b = await createNode({ name: 'b' });
+    expect(a.token).not.toBe(b.token);
+  });
+
+  it('is audited with the acting admin', async () => {
+    const created = await createNode();
+    const [entry] = await t.app.services.audit.list(1);
+    expect(entry).toMatchObject({
+      action: 'node.create',
+      actor_id: w.admin.id,
+      target_type: 'node',
+      target_id: created.id,
+    });
+  });
+});
+
+describe('field limits (section 5), on create and on update', () => {
+  const at = (path: string, value: unknown) => {
+    const body = validNode() as Record<string, unknown>;
+    const keys = path.split('.');
+    let target = body;
+    for (const key of keys.slice(0, -1)) {
+      target[key] = { ...(target[key] as object) };
+      target = target[key] as Record<string, unknown>;
+    }
+    const last = keys[keys.length - 1] as string;
+    if (value === undefined) delete target[last];
+    else target[last] = value;
+    return body;
+  };
+  const long = (n: number) => 'a'.repeat(n);
+
+  const invalid: Array<[string, unknown, string]> = [
+    ['name', undefined, 'Name is required'],
+    ['name', '', 'Name is required'],
+    ['name', '   ', 'Name is required'],
+    ['name', long(256), 'Name must be at most 255 characters'],
+    ['connection.protocol', '', 'Protocol is required'],
+    ['connection.protocol', long(17), 'Protocol must be at most 16 characters'],
+    ['connection.hostname', undefined, 'Hostname is required'],
+    ['connection.hostname', '', 'Hostname is required'],
+    ['connection.hostname', long(256), 'Hostname must be at most 255 characters'],
+    ['connection.hostname', 'evil.example/path', 'Hostname must be a host name or an IP address'],
+    ['connection.port', -1, 'Port must be at least 0'],
+    ['connection.port', 65536, 'Port must be at most 65535'],
+    ['connection.port', 80.5, 'Port must be a whole number'],
+    ['connection.port', '4242', 'Port is required'],
+    ['settings.bandwidthLimitMbps', -1, 'Bandwidth limit must be at least 0'],
+    ['settings.bandwidthLimitMbps', null, 'Bandwidth limit is required'],
+    ['settings.publicIPv4', long(129), 'Public IPv4 must be at most 128 characters'],
+    ['settings.privateIPv4', long(129), 'Private IPv4 must be at most 128 characters'],
+    ['location.code', long(33), 'Location code must be at most 32 characters'],
+    ['location.description', long(129), 'Location description must be at most 128 characters'],
+    ['location.geo.latitude', 90.5, 'Latitude must be at most 90'],
+    ['location.geo.latitude', -91, 'Latitude must be at least -90'],
+    ['location.geo.longitude', 180.5, 'Longitude must be at most 180'],
+    ['location.geo.longitude', undefined, 'Longitude is required'],
+  ];
+
+  for (const [path, value, message] of invalid) {
+    it(`${path} = ${JSON.stringify(value)?.slice(0, 20)} → 400 '${message}', nothing changed`, async () => {
+      const created = await call('ADMIN', 'POST', '/api/v1/nodes', at(path, value));
+      expect(created.statusCode).toBe(400);
+      expect(created.json().code).toBe('VALIDATION');
+      expect(created.json().errors).toContainEqual({ path: `body.${path}`, message });
+      expect(await listNodes()).toEqual([]);
+
+      const node = await createNode();
+      const before = (await call('ADMIN', 'GET', `/api/v1/nodes/${node.id}`)).json();
+      const updated = await call('ADMIN', 'PUT', `/api/v1/nodes/${node.id}`, at(path, value));
+      expect(updated.statusCode).toBe(400);
+      expect(updated.json().errors).toContainEqual({ path: `body.${path}`, message });
+      expect((await call('ADMIN', 'GET', `/api/v1/nodes/${node.id}`)).json()).toEqual(before);
+    });
+  }
+
+  it('accepts every limit exactly', async () => {
+    const response = await call(
+      'ADMIN',
+      'POST',
+      '/api/v1/nodes',
+      validNode({
+        name: long(255),
+        connection: { protocol: long(16), hostname: long(255), port: 0 },
+        settings: { bandwidthLimitMbps: 0, publicIPv4: long(128), privateIPv4: long(128) },
+        location: { code: long(32), description: long(128), geo: { latitude: -90, longitude: 180 } },
+      }),
+    );
+    expect(response.statusCode).toBe(201);
+    expect(response.json().connection).toEqual({ protocol: long(16), hostname: long(255), port: 0 });
+  });
+
+  it('accepts IPv4 and IPv6 addresses as hostname', async () => {
+    for (const hostname of ['192.0.2.1', '::1', '[2001:db8::1]', 'node-1.eu.example.com']) {
+      const response = await call('ADMIN', 'POST', '/api/v1/nodes', validNode({ connection: { hostname } }));
+      expect(response.statusCode, hostname).toBe(201);
+    }
+  });
+
+  it('refuses unknown fields, also nested ones', async () => {
+    for (const body of [
+      { ...validNode(), token: 'mine' },
+      validNode({ connection: { hostname: 'h', extra: 1 } }),
+      validNode({ settings: { bandwidthLimitMbps: 1, x: 1 } }),
+    ]) {
+      expect((await call('ADMIN', 'POST', '/api/v1/nodes', body)).statusCode).toBe(400);
+    }
+    expect(await listNodes()).toEqual([]);
+  });
+});
+
+describe('PUT /nodes/{id}', () => {
+  it('replaces the node and keeps its id, token and creation time', async () => {
+    const created = await createNode();
+    const response = await call(
+      'ADMIN',
+      'PUT',
+      `/api/v1/nodes/${created.id}`,
+      validNode({
+        name: 'edge-2',
+        connection: { protocol: 'HTTPS', hostname: 'edge-2.example', port: 8443 },
+        settings: { bandwidthLimitMbps: 2500, publicIPv4: null },
+        location: { code: 'NA', description: 'Toronto' },
+      }),
+    );
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({
+      id: created.id,
+      name: 'edge-2',
+      connection: { protocol: 'HTTPS', hostname: 'edge-2.example', port: 8443 },
+      settings: { bandwidthLimitMbps: 2500, publicIPv4: null, privateIPv4: null },
+      location: { code: 'NA', description: 'Toronto', geo: null },
+      createdAt: created.createdAt,
+    });
+    expect(response.json().token).toBeUndefined();
+    const whoami = await t.request({ method: 'GET', url: '/api/v1/node/whoami', token: created.token });
+    expect(whoami.json().name).toBe('edge-2');
+  });
+
+  it('sets opened and enabled independently', async () => {
+    const created = await createNode();
+    for (const [opened, enabled] of [
+      [true, false],
+      [false, true],
+      [true, true],
+      [false, false],
+    ]) {
+      const response = await call('ADMIN', 'PUT', `/api/v1/nodes/${created.id}`, validNode({ opened, enabled }));
+      expect(response.json()).toMatchObject({ opened, enabled });
+      expect((await call('ADMIN', 'GET', `/api/v1/nodes/${created.id}`)).json()).toMatchObject({ opened, enabled });
+    }
+    const both = await createNode({ name: 'x', opened: true, enabled: false });
+    expect(both).toMatchObject({ opened: true, enabled: false });
+  });
+});
+
+describe('DELETE /nodes/{id}', () => {
+  it('removes the node with its reports and samples; its token stops working', async () => {
+    const created = await createNode();
+    const report = await t.request({
+      method: 'POST',
+      url: '/api/v1/node/reports',
+      token: created.token,
+      payload: { reports: [{ id: 'r1', kind: 'load', cpuPercent: 5, bandwidthMbps: 1, sessions: 0 }] },
+    });
+    expect(report.statusCode).toBe(200);
+    expect((await call('ADMIN', 'DELETE', `/api/v1/nodes/${created.id}`)).statusCode).toBe(204);
+    expect((await call('ADMIN', 'GET', `/api/v1/nodes/${created.id}`)).statusCode).toBe(404);
+    expect((await call('ADMIN', 'DELETE', `/api/v1/nodes/${created.id}`)).statusCode).toBe(404);
+    expect(await t.database.db.selectFrom('node_load_samples').selectAll().execute()).toEqual([]);
+    expect(await t.database.db.selectFrom('node_reports').selectAll().execute()).toEqual([]);
+    const whoami = await t.request({ method: 'GET', url: '/api/v1/node/whoami', token: created.token });
+    expect(whoami.statusCode).toBe(401);
+  });
+});
+
+describe('POST /nodes/{id}/token', () => {
+  it('issues a new token once; the old one stops working at once', async () => {
+    const created = await createNode();
+    const response = await call('ADMIN', 'POST', `/api/v1/nodes/${created.id}/token`);
+    expect(response.statusCode).toBe(200);
+    const { token } = response.json();
+    expect(token).toMatch(/^scn_/);
+    expect(token).not.toBe(created.token);
+    const whoami = (tok: string) => t.request({ method: 'GET', url: '/api/v1/node/whoami', token: tok });
+    expect((await whoami(created.token)).statusCode).toBe(401);
+    expect((await whoami(token)).statusCode).toBe(200);
+    expect((await call('ADMIN', 'GET', `/api/v1/nodes/${created.id}`)).body).not.toContain(token);
+    const [entry] = await t.app.services.audit.list(1);
+    expect(entry).toMatchObject({ action: 'node.token.reissue', target_id: created.id });
+  });
+});
+
+describe('POST /nodes/{id}/refresh (node control API)', () => {
+  it('calls POST /refresh {mode} on the node and answers its result, for every mode', async () => {
+    const created = await createNode();
+    for (const mode of NodeRefreshMode.options) {
+      const response = await call('ADMIN', 'POST', `/api/v1/nodes/${created.id}/refresh`, { mode });
+      expect(response.statusCode, mode).toBe(200);
+      expect(response.json()).toEqual({ mode, result: { refreshed: mode } });
+    }
+    expect(stub.calls).toEqual(
+      NodeRefreshMode.options.map((mode) => ({ method: 'POST', path: '/refresh', body: { mode } })),
+    );
+    const [entry] = await t.app.services.audit.list(1);
+    expect(entry).toMatchObject({ action: 'node.refresh', target_id: created.id });
+  });
+
+  it('refuses an unknown or missing mode (400) without calling the node', async () => {
+    const created = await createNode();
+    for (const payload of [{ mode: 'Everything' }, {}, { mode: 'ALL', extra: true }]) {
+      const response = await call('ADMIN', 'POST', `/api/v1/nodes/${created.id}/refresh`, payload);
+      expect(response.statusCode).toBe(400);
+    }
+    expect(stub.calls).toEqual([]);
+  });
+
+  it('answers 502 NODE_UNREACHABLE naming the node when the node answers 500', async () => {
+    const created = await createNode();
+    stub.set({ status: 500 });
+    const response = await call('ADMIN', 'POST', `/api/v1/nodes/${created.id}/refresh`, { mode: 'Streams' });
+    expect(response.statusCode).toBe(502);
+    expect(response.json()).toEqual({
+      message: `Node edge-1 (127.0.0.1:${stub.port}) is unreachable: it answered HTTP 500`,
+      code: 'NODE_UNREACHABLE',
+    });
+  });
+});
+
+describe('GET /nodes/{id}/metadata (node control API)', () => {
+  it("answers the node's metadata", async () => {
+    const created = await createNode();
+    const response = await call('ADMIN', 'GET', `/api/v1/nodes/${created.id}/metadata`);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual(DEFAULT_STUB_METADATA);
+    expect(stub.calls).toEqual([{ method: 'GET', path: '/metadata', body: null }]);
+  });
+
+  it('answers 502 when nothing listens on the port', async () => {
+    const port = await closedPort();
+    const created = await createNode({ name: 'gone', connection: { hostname: '127.0.0.1', port } });
+    const response = await call('ADMIN', 'GET', `/api/v1/nodes/${created.id}/metadata`);
+    expect(response.statusCode).toBe(502);
+    expect(response.json()).toEqual({
+      message: `Node gone (127.0.0.1:${port}) is unreachable: connection refused`,
+      code: 'NODE_UNREACHABLE',
+    });
+    const refresh = await call('ADMIN', 'POST', `/api/v1/nodes/${created.id}/refresh`, { mode: 'ALL' });
+    expect(refresh.statusCode).toBe(502);
+  });
+
+  it('answers 502 within the timeout when the node is slow, never hangs', async () => {
+    const created = await createNode();
+    stub.set({ delayMs: CONTROL_TIMEOUT_MS * 5 });
+    const started = Date.now();
+    const response = await call('ADMIN', 'GET', `/api/v1/nodes/${created.id}/metadata`);
+    expect(Date.now() - started).toBeLessThan(CONTROL_TIMEOUT_MS * 4);
+    expect(response.statusCode).toBe(502);
+    expect(response.json().message).toBe(
+      `Node edge-1 (127.0.0.1:${stub.port}) is unreachable: no answer within ${CONTROL_TIMEOUT_MS} ms`,
+    );
+  });
+
+  it('answers 502 when the metadata is not a JSON object', async () => {
+    const created = await createNode();
+    const cases: Array<[Partial<NodeStubBehaviour>, string]> = [
+      [{ metadata: [1, 2] }, 'its metadata is not a JSON object'],
+      [{ rawBody: '<html>' }, 'its answer is not JSON'],
+      [{ status: 404 }, 'it answered HTTP 404'],
+    ];
+    for (const [change, reason] of cases) {
+      stub.set({ metadata: DEFAULT_STUB_METADATA, rawBody: undefined, status: 200 });
+      stub.set(change);
+      const response = await call('ADMIN', 'GET', `/api/v1/nodes/${created.id}/metadata`);
+      expect(response.statusCode).toBe(502);
+      expect(response.json().message).toBe(`Node edge-1 (127.0.0.1:${stub.port}) is unreachable: ${reason}`);
+    }
+  });
+
+  it('answers 502 for a protocol the control plane cannot speak', async () => {
+    const created = await createNode({ connection: { protocol: 'RTMP', hostname: '127.0.0.1', port: stub.port } });
+    const response = await call('ADMIN', 'GET', `/api/v1/nodes/${created.id}/metadata`);
+    expect(response.statusCode).toBe(502);
+    expect(response.json().message).toContain('its protocol RTMP is not HTTP or HTTPS');
+    expect(stub.calls).toEqual([]);
+  });
+});
+
+describe('GET /nodes', () => {
+  it('lists every node by name, with its latest load', async () => {
+    const b = await createNode({ name: 'b-node' });
+    await createNode({ name: 'A-node' });
+    await t.request({
+      method: 'POST',
+      url: '/api/v1/node/reports',
+      token: b.token,
+      payload: { reports: [{ id: '1', kind: 'load', cpuPercent: 42, bandwidthMbps: 300, sessions: 7 }] },
+    });
+    const list = await listNodes();
+    expect(list.map((node) => node.name)).toEqual(['A-node', 'b-node']);
+    expect(list[0]?.load).toBeNull();
+    expect(list[1]?.load).toMatchObject({ cpuPercent: 42, bandwidthMbps: 300, sessions: 7 });
+  });
+});
+
+describe('OpenAPI', () => {
+  it('documents the node routes and the node control API, and the node-facing routes under their own tag', async () => {
+    const doc = (await t.request({ method: 'GET', url: '/api/v1/openapi.json' })).json();
+    expect(doc.paths['/api/v1/nodes/{id}/metadata'].get.summary).toContain(
+      'GET {protocol}://{hostname}:{port}/metadata',
+    );
+    expect(doc.paths['/api/v1/nodes/{id}/refresh'].post.responses['502']).toBeDefined();
+    expect(doc.paths['/api/v1/node/reports'].post.tags).toEqual(['node-facing']);
+    expect(doc.paths['/api/v1/node/reports'].post.security).toEqual([{ nodeToken: [] }]);
+    expect(doc.paths['/api/v1/node/whoami'].get.tags).toEqual(['node-facing']);
+  });
+});

@@ -1,0 +1,7 @@
+/** Query keys of the nodes feature, narrowest last. */
+export const nodeKeys = {
+  all: ['nodes'] as const,
+  lists: () => [...nodeKeys.all, 'list'] as const,
+  details: () => [...nodeKeys.all, 'detail'] as const,
+  detail: (id: string) => [...nodeKeys.details(), id] as const,
+};

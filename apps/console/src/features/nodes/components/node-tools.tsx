@@ -1,0 +1,83 @@
+import { type Node, NodeRefreshMode } from '@streamcloud/contract';
+import { useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import { SelectField } from '@/components/ui/form-fields';
+import { useNotify } from '@/components/ui/notifications';
+import { isApiError } from '@/lib/api-error';
+import { useNodeMetadataRequest } from '../api/get-node-metadata';
+import { useRefreshNode } from '../api/refresh-node';
+import { NodeMetadataView } from './node-metadata-view';
+
+export const METADATA_FAILED = 'Something wrong with node metadata request';
+
+/** Refresh from a chosen mode, and a live metadata request: both reach the node itself. */
+export function NodeTools({ node }: { node: Node }) {
+  const notify = useNotify();
+  const refresh = useRefreshNode();
+  const metadata = useNodeMetadataRequest();
+  const [mode, setMode] = useState<NodeRefreshMode>('ALL');
+
+  const runRefresh = async () => {
+    try {
+      await refresh.mutateAsync({ id: node.id, mode });
+      notify('OK', 'success');
+    } catch (error) {
+      console.error(`Refreshing node ${node.name} (${mode}) failed`, error);
+    }
+  };
+
+  const requestMetadata = async () => {
+    try {
+      await metadata.mutateAsync(node.id);
+    } catch (error) {
+      console.error(`The metadata request of node ${node.name} failed`, error);
+      notify(METADATA_FAILED);
+    }
+  };
+
+  return (
+    <Card className="mb-3">
+      <Card.Body>
+        <Card.Title as="h2" className="h5">
+          Node control
+        </Card.Title>
+        <div className="row align-items-end">
+          <div className="col-md-5">
+            <SelectField
+              id="node-refresh-mode"
+              label="Refresh mode"
+              value={mode}
+              onChange={(event) => setMode(NodeRefreshMode.parse(event.target.value))}
+            >
+              {NodeRefreshMode.options.map((option) => (
+                <option key={option} value={option}>
+                  {option}
+                </option>
+              ))}
+            </SelectField>
+          </div>
+          <div className="col-md-7 d-flex flex-wrap gap-2 mb-3">
+            <Button variant="outline-primary" disabled={refresh.isPending} onClick={() => void runRefresh()}>
+              Refresh
+            </Button>
+            <Button variant="outline-secondary" disabled={metadata.isPending} onClick={() => void requestMetadata()}>
+              Metadata
+            </Button>
+          </div>
+        </div>
+        {metadata.isSuccess && (
+          <section aria-labelledby="node-metadata-title">
+            <h3 id="node-metadata-title" className="h6">
+              Metadata
+            </h3>
+            <NodeMetadataView metadata={metadata.data} />
+          </section>
+        )}
+        {metadata.isError && isApiError(metadata.error) && metadata.error.serverMessage && (
+          <p className="small text-danger mb-0">{metadata.error.serverMessage}</p>
+        )}
+      </Card.Body>
+    </Card>
+  );
+}

@@ -1,0 +1,79 @@
+import type { Node } from '@streamcloud/contract';
+import Table from 'react-bootstrap/Table';
+import { Link } from 'react-router';
+import { Loading } from '@/components/ui/loading';
+import { PageShell } from '@/components/ui/page-shell';
+import { useNodes } from '../api/get-nodes';
+import { NodeStatusBadges } from './node-status-badges';
+import { groupNodesByRegion, type RegionGroup } from './region-groups';
+
+function loadText(node: Node): string {
+  if (!node.load) return '—';
+  const { cpuPercent, bandwidthMbps, sessions } = node.load;
+  return `CPU ${cpuPercent.toFixed(0)} % · ${bandwidthMbps.toFixed(1)} Mbps · ${sessions} sessions`;
+}
+
+function RegionSection({ group }: { group: RegionGroup }) {
+  const headingId = `region-${group.code ?? 'none'}`;
+  return (
+    <section aria-labelledby={headingId} className="mb-4">
+      <h2 id={headingId} className="h5">
+        {group.title}
+      </h2>
+      <Table responsive hover className="align-middle">
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Address</th>
+            <th scope="col">Location</th>
+            <th scope="col">Status</th>
+            <th scope="col">Load</th>
+          </tr>
+        </thead>
+        <tbody>
+          {group.nodes.map((node) => (
+            <tr key={node.id}>
+              <td>
+                <Link to={`/nodes/view/${node.id}`}>{node.name}</Link>
+              </td>
+              <td className="text-break">
+                {node.connection.protocol.toLowerCase()}://{node.connection.hostname}:{node.connection.port}
+              </td>
+              <td>{node.location.description}</td>
+              <td>
+                <NodeStatusBadges opened={node.opened} enabled={node.enabled} />
+              </td>
+              <td className="small text-secondary">{loadText(node)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </Table>
+    </section>
+  );
+}
+
+/** /nodes: every node, grouped by world region. */
+export function NodesScreen() {
+  const nodes = useNodes();
+  return (
+    <PageShell
+      title="Nodes"
+      actions={
+        <Link className="btn btn-primary" to="/nodes/create">
+          <i className="bi bi-plus-lg me-1" aria-hidden="true" />
+          Add node
+        </Link>
+      }
+    >
+      {nodes.isPending ? (
+        <Loading />
+      ) : nodes.isError ? (
+        <p className="text-danger">The nodes could not be loaded.</p>
+      ) : nodes.data.length === 0 ? (
+        <p>No nodes yet.</p>
+      ) : (
+        groupNodesByRegion(nodes.data).map((group) => <RegionSection key={group.code ?? ''} group={group} />)
+      )}
+    </PageShell>
+  );
+}

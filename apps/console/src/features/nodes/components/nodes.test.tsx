@@ -1,0 +1,280 @@
+import type { Node } from '@streamcloud/contract';
+import { screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
+import { emptyResponse, errorResponse, type Handler, jsonResponse } from '@/test/fetch-mock';
+import { adminAccount, whoAmI } from '@/test/fixtures';
+import { renderApp } from '@/test/render-app';
+import { groupNodesByRegion } from './region-groups';
+
+let sequence = 0;
+function node(name: string, code: string | null, extra: Partial<Node> = {}): Node {
+  sequence += 1;
+  return {
+    id: `00000000-0000-4000-8000-${String(sequence).padStart(12, '0')}`,
+    name,
+    connection: { protocol: 'HTTP', hostname: `${name}.example`, port: 4242 },
+    settings: { bandwidthLimitMbps: 1000, publicIPv4: null, privateIPv4: null },
+    location: { code, description: code ? `${name} city` : null, geo: null },
+    opened: false,
+    enabled: true,
+    load: null,
+    createdAt: '2025-01-01T00:00:00.000Z',
+    updatedAt: '2025-01-01T00:00:00.000Z',
+    ...extra,
+  };
+}
+
+const edge = node('edge-1', 'EU', {
+  settings: { bandwidthLimitMbps: 2500, publicIPv4: '203.0.113.1', privateIPv4: null },
+  location: { code: 'EU', description: 'Frankfurt', geo: { latitude: 50.1, longitude: 8.7 } },
+});
+const NODE_URL = `/api/v1/nodes/${edge.id}`;
+
+function renderNodes(path: string, handlers: Record<string, Handler> = {}) {
+  return renderApp({
+    path,
+    currentToken: 'admin-token',
+    handlers: {
+      'GET /api/v1/accounts/whoami': () => jsonResponse(whoAmI(adminAccount)),
+      [`GET ${NODE_URL}`]: () => jsonResponse(edge),
+      ...handlers,
+    },
+  });
+}
+
+const input = (label: string) => screen.getByLabelText(label) as HTMLInputElement;
+const alerts = () => screen.queryAllByRole('alert').map((alert) => alert.textContent);
+
+let consoleError: MockInstance<typeof console.error>;
+beforeEach(() => {
+  consoleError = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+});
+afterEach(() => consoleError.mockRestore());
+
+describe('groupNodesByRegion', () => {
+  it('orders EU, NA, SA, AS, AF, AN, OC, then other codes, then nodes without a code', () => {
+    const nodes = [
+      node('x', null),
+      node('oc', 'OC'),
+      node('zz', 'ZZ'),
+      node('as', 'as'),
+      node('eu-2', 'EU'),
+      node('an', 'AN'),
+      node('af', 'AF'),
+      node('mars', 'MARS'),
+      node('sa', 'SA'),
+      node('na', 'NA'),
+      node('eu-1', 'eu'),
+    ];
+    const groups = groupNodesByRegion(nodes);
+    expect(groups.map((group) => group.title)).toEqual([
+      'Europe (EU)',
+      'North America (NA)',
+      'South America (SA)',
+      'Asia (AS)',
+      'Africa (AF)',
+      'Antarctica (AN)',
+      'Oceania (OC)',
+      'MARS',
+      'ZZ',
+      'No region',
+    ]);
+    expect(groups[0]?.nodes.map((item) => item.name)).toEqual(['eu-2', 'eu-1']);
+  });
+});
+
+describe('/nodes', () => {
+  it('lists the nodes under one heading per region, rows linking to the node', async () => {
+    renderNodes('/nodes', {
+      'GET /api/v1/nodes': () =>
+        jsonResponse([
+          node('tokyo', 'AS'),
+          edge,
+          node('toronto', 'NA', {
+            load: { cpuPercent: 12, bandwidthMbps: 30, sessions: 4, reportedAt: '2025-01-01T00:00:00.000Z' },
+          }),
+        ]),
+    });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Nodes' })).toBeTruthy();
+    await screen.findByRole('link', { name: 'edge-1' });
+    const headings = screen.getAllByRole('heading', { level: 2 }).map((heading) => heading.textContent);
+    expect(headings).toEqual(['Europe (EU)', 'North America (NA)', 'Asia (AS)']);
+    expect(screen.getByRole('link', { name: 'edge-1' }).getAttribute('href')).toBe(`/nodes/view/${edge.id}`);
+    expect(screen.getByRole('link', { name: 'Add node' }).getAttribute('href')).toBe('/nodes/create');
+    const toronto = within(screen.getByRole('region', { name: 'North America (NA)' }));
+    expect(toronto.getByText('CPU 12 % · 30.0 Mbps · 4 sessions')).toBeTruthy();
+  });
+
+  it('says so when there is no node', async () => {
+    renderNodes('/nodes', { 'GET /api/v1/nodes': () => jsonResponse([]) });
+    expect(await screen.findByText('No nodes yet.')).toBeTruthy();
+  });
+});
+
+describe('/nodes/create', () => {
+  it('starts from the defaults: HTTP, 4242, 1000 Mbps, not opened, not enabled', async () => {
+    renderNodes('/nodes/create');
+    await screen.findByRole('heading', { level: 1, name: 'New node' });
+    expect(input('Protocol').value).toBe('HTTP');
+    expect(input('Port').value).toBe('4242');
+    expect(input('Bandwidth limit (Mbps)').value).toBe('1000');
+    expect(input('Opened').checked).toBe(false);
+    expect(input('Enabled').checked).toBe(false);
+    for (const label of ['Name', 'Hostname', 'Public IPv4', 'Private IPv4', 'Location code']) {
+      expect(input(label).value).toBe('');
+    }
+    expect(input('Location description').value).toBe('');
+  });
+
+  it('shows the section 5 messages and sends nothing while invalid', async () => {
+    const { user, mock } = renderNodes('/nodes/create');
+    await user.clear(await screen.findByLabelText('Port'));
+    await user.clear(input('Protocol'));
+    await user.type(input('Protocol'), 'X'.repeat(17));
+    await user.clear(input('Bandwidth limit (Mbps)'));
+    await user.type(input('Bandwidth limit (Mbps)'), '-1');
+    await user.type(input('Location code'), 'C'.repeat(33));
+    await user.type(input('Latitude'), '12');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Name is required')).toBeTruthy();
+    expect(screen.getByText('Hostname is required')).toBeTruthy();
+    expect(screen.getByText('Port is required')).toBeTruthy();
+    expect(screen.getByText('Protocol must be at most 16 characters')).toBeTruthy();
+    expect(screen.getByText('Bandwidth limit must be at least 0')).toBeTruthy();
+    expect(screen.getByText('Location code must be at most 32 characters')).toBeTruthy();
+    expect(screen.getByText('Longitude is required')).toBeTruthy();
+    expect(mock.requests.some((request) => request.method === 'POST')).toBe(false);
+  });
+
+  it("saves, alerts 'OK', opens the new node and shows its token once", async () => {
+    const created = node('new-node', 'NA');
+    const { user, mock, location } = renderNodes('/nodes/create', {
+      'POST /api/v1/nodes': () => jsonResponse({ ...created, token: 'scn_secret-token' }, 201),
+      [`GET /api/v1/nodes/${created.id}`]: () => jsonResponse(created),
+    });
+    await user.type(await screen.findByLabelText('Name'), ' new-node ');
+    await user.type(input('Hostname'), 'new-node.example');
+    await user.type(input('Location code'), 'NA');
+    await user.click(input('Enabled'));
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+
+    await waitFor(() => expect(location()).toBe(`/nodes/view/${created.id}`));
+    expect(((await screen.findByLabelText('Node token')) as HTMLInputElement).value).toBe('scn_secret-token');
+    expect(alerts()).toContain('OK');
+    expect(mock.requests.find((request) => request.method === 'POST')?.body).toEqual({
+      name: 'new-node',
+      connection: { protocol: 'HTTP', hostname: 'new-node.example', port: 4242 },
+      settings: { bandwidthLimitMbps: 1000, publicIPv4: null, privateIPv4: null },
+      location: { code: 'NA', description: null, geo: null },
+      opened: false,
+      enabled: true,
+    });
+    await user.click(screen.getByRole('button', { name: 'Done' }));
+    expect(screen.queryByLabelText('Node token')).toBeNull();
+  });
+
+  it('sends a failed save only to the console', async () => {
+    const { user } = renderNodes('/nodes/create', { 'POST /api/v1/nodes': () => errorResponse(500, 'Broken') });
+    await user.type(await screen.findByLabelText('Name'), 'n');
+    await user.type(input('Hostname'), 'h');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(consoleError).toHaveBeenCalled());
+    expect(alerts()).toEqual([]);
+  });
+});
+
+describe('/nodes/view/{id}', () => {
+  it("shows the node's fields and saves changes with 'OK'", async () => {
+    const { user, mock } = renderNodes(`/nodes/view/${edge.id}`, {
+      [`PUT ${NODE_URL}`]: ({ body }) => jsonResponse({ ...edge, ...(body as object) }),
+    });
+    await screen.findByRole('heading', { level: 1, name: 'edge-1' });
+    expect(input('Hostname').value).toBe('edge-1.example');
+    expect(input('Bandwidth limit (Mbps)').value).toBe('2500');
+    expect(input('Public IPv4').value).toBe('203.0.113.1');
+    expect(input('Location description').value).toBe('Frankfurt');
+    expect(input('Latitude').value).toBe('50.1');
+    expect(input('Enabled').checked).toBe(true);
+    expect(screen.queryByLabelText('Node token')).toBeNull();
+
+    await user.click(input('Opened'));
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByRole('alert')).toHaveProperty('textContent', 'OK');
+    const put = mock.requests.find((request) => request.method === 'PUT');
+    expect(put?.body).toMatchObject({
+      opened: true,
+      enabled: true,
+      location: { geo: { latitude: 50.1, longitude: 8.7 } },
+    });
+  });
+
+  it("refreshes from the chosen mode with 'OK'; a failure goes to the console only", async () => {
+    let fail = false;
+    const { user, mock } = renderNodes(`/nodes/view/${edge.id}`, {
+      [`POST ${NODE_URL}/refresh`]: ({ body }) =>
+        fail ? errorResponse(502, 'unreachable') : jsonResponse({ ...(body as object), result: null }),
+    });
+    await user.selectOptions(await screen.findByLabelText('Refresh mode'), 'Streams');
+    await user.click(screen.getByRole('button', { name: 'Refresh' }));
+    expect(await screen.findByRole('alert')).toHaveProperty('textContent', 'OK');
+    expect(mock.requests.find((request) => request.url.pathname.endsWith('/refresh'))?.body).toEqual({
+      mode: 'Streams',
+    });
+
+    fail = true;
+    await user.click(screen.getByRole('button', { name: 'Dismiss notification' }));
+    await user.click(screen.getByRole('button', { name: 'Refresh' }));
+    await waitFor(() => expect(consoleError).toHaveBeenCalled());
+    expect(alerts()).toEqual([]);
+  });
+
+  it('shows the metadata, or the spec text when the request fails', async () => {
+    let fail = false;
+    const { user } = renderNodes(`/nodes/view/${edge.id}`, {
+      [`GET ${NODE_URL}/metadata`]: () =>
+        fail
+          ? errorResponse(502, 'Node edge-1 (edge-1.example:4242) is unreachable: connection refused')
+          : jsonResponse({ serverId: 'srv-7', protocols: ['RTMP', 'SRT'] }),
+    });
+    await user.click(await screen.findByRole('button', { name: 'Metadata' }));
+    const metadata = within(await screen.findByRole('region', { name: 'Metadata' }));
+    expect(metadata.getByText('serverId')).toBeTruthy();
+    expect(metadata.getByText('srv-7')).toBeTruthy();
+
+    fail = true;
+    await user.click(screen.getByRole('button', { name: 'Metadata' }));
+    expect(await screen.findByRole('alert')).toHaveProperty(
+      'textContent',
+      'Something wrong with node metadata request',
+    );
+    expect(screen.getByText('Node edge-1 (edge-1.example:4242) is unreachable: connection refused')).toBeTruthy();
+  });
+
+  it('re-issues the token after a confirmation', async () => {
+    const { user } = renderNodes(`/nodes/view/${edge.id}`, {
+      [`POST ${NODE_URL}/token`]: () => jsonResponse({ token: 'scn_new' }),
+    });
+    await user.click(await screen.findByRole('button', { name: 'Re-issue token' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Ok' }));
+    await waitFor(() => expect(input('Node token').value).toBe('scn_new'));
+  });
+
+  it('deletes after a confirmation and goes back to the list', async () => {
+    const { user, mock, location } = renderNodes(`/nodes/view/${edge.id}`, {
+      [`DELETE ${NODE_URL}`]: () => emptyResponse(),
+      'GET /api/v1/nodes': () => jsonResponse([]),
+    });
+    await user.click(await screen.findByRole('button', { name: 'Delete' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Cancel' }));
+    expect(mock.requests.some((request) => request.method === 'DELETE')).toBe(false);
+    await user.click(screen.getByRole('button', { name: 'Delete' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Ok' }));
+    await waitFor(() => expect(location()).toBe('/nodes'));
+    expect(mock.requests.some((request) => request.method === 'DELETE')).toBe(true);
+  });
+
+  it('says so when the node does not exist', async () => {
+    renderNodes(`/nodes/view/${edge.id}`, { [`GET ${NODE_URL}`]: () => errorResponse(404, 'Node not found') });
+    expect(await screen.findByText('This node does not exist.')).toBeTruthy();
+  });
+});

@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { Timestamp } from './common.js';
+import { Node } from './nodes.js';
+import { defineRoute } from './routes.js';
+import { StreamStateReport } from './streams.js';
+
+/**
+ * The node-facing API: what a media node calls with its node token (`Authorization: Bearer <token>`).
+ * Reports come in batches; each report carries an id chosen by the node, and a report the control
+ * plane has already accepted from that node is counted as a duplicate and changes nothing, so a node
+ * may resend a batch whose answer it did not get. Report ids are remembered for 24 hours.
+ */
+export const NODE_REPORT_BATCH_MAX = 500;
+export const NODE_REPORT_ID_MAX = 128;
+
+const reportBase = {
+  id: z
+    .string({ error: 'Report id is required' })
+    .min(1, 'Report id is required')
+    .max(NODE_REPORT_ID_MAX, `Report id must be at most ${NODE_REPORT_ID_MAX} characters`),
+  /** When the node measured it; the time of arrival when absent. */
+  at: Timestamp.optional(),
+};
+
+/** The node's load, for the node list and the autoscaler. */
+export const LoadReport = z.strictObject({
+  ...reportBase,
+  kind: z.literal('load'),
+  cpuPercent: z.number().min(0, 'cpuPercent must be at least 0').max(100, 'cpuPercent must be at most 100'),
+  bandwidthMbps: z.number().min(0, 'bandwidthMbps must be at least 0'),
+  sessions: z.number().int('sessions must be a whole number').min(0, 'sessions must be at least 0'),
+});
+export type LoadReport = z.infer<typeof LoadReport>;
+
+/** Every report kind; later kinds (stream state, usage, metrics) join this union. */
+export const NodeReport = z.discriminatedUnion('kind', [LoadReport, StreamStateReport]);
+export type NodeReport = z.infer<typeof NodeReport>;
+export type NodeReportKind = NodeReport['kind'];
+
+export const NodeReportBatch = z.strictObject({
+  reports: z
+    .array(NodeReport)
+    .min(1, 'At least one report is required')
+    .max(NODE_REPORT_BATCH_MAX, `At most ${NODE_REPORT_BATCH_MAX} reports per batch`),
+});
+export type NodeReportBatch = z.infer<typeof NodeReportBatch>;
+
+export const NodeReportBatchResult = z.object({
+  /** Reports applied by this call. */
+  accepted: z.number().int(),
+  /** Reports already received earlier (or twice in this batch), ignored. */
+  duplicates: z.number().int(),
+});
+export type NodeReportBatchResult = z.infer<typeof NodeReportBatchResult>;
+
+export const nodeReportRoutes = {
+  whoami: defineRoute({
+    method: 'GET',
+    path: '/node/whoami',
+    summary: "The calling node's own record (lets a media node check its node token)",
+    tag: 'node-facing',
+    auth: 'node',
+    response: Node,
+  }),
+  report: defineRoute({
+    method: 'POST',
+    path: '/node/reports',
+    summary:
+      'Send a batch of reports (1 to 500), each discriminated by its `kind`. Idempotent by report id per node: ' +
+      'a report already received counts as a duplicate and changes nothing. The batch is applied all or nothing.',
+    tag: 'node-facing',
+    auth: 'node',
+    body: NodeReportBatch,
+    response: NodeReportBatchResult,
+  }),
+};
