@@ -13,7 +13,39 @@ describe('loadConfig', () => {
       jwtSecret: undefined,
       logLevel: 'info',
       consoleDir: undefined,
+      gslbHostname: 'localhost',
+      storageEncryptionKey: undefined,
+      statistics: { prometheusUrl: undefined, scrapeToken: undefined, rawRetentionDays: 7, minuteRetentionDays: 45 },
+      nodeSilenceSeconds: 15,
+      localMediaNode: { enabled: false, hostname: 'localhost', port: 4242 },
     });
+  });
+
+  it('reads and checks the media node variables', () => {
+    expect(
+      loadConfig({ NODE_SILENCE_SECONDS: '6', LOCAL_MEDIA_NODE: 'on', LOCAL_MEDIA_NODE_HOSTNAME: 'media.example.com', LOCAL_MEDIA_NODE_PORT: '4343' }),
+    ).toMatchObject({ nodeSilenceSeconds: 6, localMediaNode: { enabled: true, hostname: 'media.example.com', port: 4343 } });
+    expect(() => loadConfig({ NODE_SILENCE_SECONDS: '1' })).toThrow(/NODE_SILENCE_SECONDS/);
+    expect(() => loadConfig({ LOCAL_MEDIA_NODE: 'yes' })).toThrow(/LOCAL_MEDIA_NODE: must be on or off/);
+  });
+
+  it('reads and checks the usage and metrics variables', () => {
+    expect(
+      loadConfig({
+        PROMETHEUS_URL: 'http://prometheus:9090',
+        METRICS_TOKEN: 's'.repeat(16),
+        METRICS_RETENTION_DAYS: '3',
+        METRICS_MINUTE_RETENTION_DAYS: '60',
+      }).statistics,
+    ).toEqual({
+      prometheusUrl: 'http://prometheus:9090',
+      scrapeToken: 's'.repeat(16),
+      rawRetentionDays: 3,
+      minuteRetentionDays: 60,
+    });
+    expect(() => loadConfig({ PROMETHEUS_URL: 'ftp://x' })).toThrow(/PROMETHEUS_URL: must be an http\(s\) URL/);
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN: must be at least 16 characters/);
+    expect(() => loadConfig({ METRICS_RETENTION_DAYS: '0' })).toThrow(/METRICS_RETENTION_DAYS/);
   });
 
   it('reads every variable', () => {
@@ -48,6 +80,7 @@ describe('loadConfig', () => {
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL: must start with postgres:// or postgresql://'],
     [{ JWT_SECRET: 'short' }, 'JWT_SECRET: must be at least 32 characters'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ GSLB_HOSTNAME: 'bad host/name' }, 'GSLB_HOSTNAME: must be a host name'],
     [{ ADMIN_USERNAME: 'boss' }, 'ADMIN_PASSWORD: ADMIN_USERNAME and ADMIN_PASSWORD must be set together'],
     [{ ADMIN_USERNAME: 'boss', ADMIN_PASSWORD: '123' }, 'ADMIN_PASSWORD: must be at least 6 characters'],
   ])('refuses %j with a message naming the variable', (env, text) => {

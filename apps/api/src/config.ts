@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ENCRYPTION_KEY_BYTES, parseEncryptionKey } from './lib/secret-box.js';
 
 const LogLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
 
@@ -16,6 +17,30 @@ const EnvSchema = z
     JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     LOG_LEVEL: LogLevel.default('info'),
     CONSOLE_DIR: z.string().min(1).optional(),
+    GSLB_HOSTNAME: z
+      .string()
+      .regex(/^[A-Za-z0-9.-]+$/, 'must be a host name')
+      .max(255)
+      .default('localhost'),
+    STORAGE_ENCRYPTION_KEY: z
+      .string()
+      .refine(
+        (value) => parseEncryptionKey(value) !== null,
+        `must be ${ENCRYPTION_KEY_BYTES} bytes in base64 (generate one with: openssl rand -base64 ${ENCRYPTION_KEY_BYTES})`,
+      )
+      .optional(),
+    PROMETHEUS_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+    METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').max(256).optional(),
+    METRICS_RETENTION_DAYS: z.coerce.number().int('must be a whole number').min(1).max(3650).default(7),
+    METRICS_MINUTE_RETENTION_DAYS: z.coerce.number().int('must be a whole number').min(1).max(3650).default(45),
+    NODE_SILENCE_SECONDS: z.coerce.number().int('must be a whole number').min(2).max(3600).default(15),
+    LOCAL_MEDIA_NODE: z.enum(['on', 'off'], { error: 'must be on or off' }).default('off'),
+    LOCAL_MEDIA_NODE_HOSTNAME: z
+      .string()
+      .regex(/^[A-Za-z0-9.-]+$/, 'must be a host name')
+      .max(255)
+      .default('localhost'),
+    LOCAL_MEDIA_NODE_PORT: z.coerce.number().int().min(1).max(65535).default(4242),
   })
   .refine((env) => (env.ADMIN_USERNAME === undefined) === (env.ADMIN_PASSWORD === undefined), {
     message: 'ADMIN_USERNAME and ADMIN_PASSWORD must be set together',
@@ -32,6 +57,21 @@ export type Config = {
   jwtSecret: string | undefined;
   logLevel: z.infer<typeof LogLevel>;
   consoleDir: string | undefined;
+  /** Host of the global load-balancing ingest endpoints. */
+  gslbHostname: string;
+  /** Key of the storage secrets' encryption; when unset, one is generated once under dataDir. */
+  storageEncryptionKey: Buffer | undefined;
+  /** Usage and metrics: Prometheus to read series from, the /metrics scrape token, retention in days. */
+  statistics: {
+    prometheusUrl: string | undefined;
+    scrapeToken: string | undefined;
+    rawRetentionDays: number;
+    minuteRetentionDays: number;
+  };
+  /** A node with no report for this long has its Ingestion inputs set to Error. */
+  nodeSilenceSeconds: number;
+  /** The media node `npm start` runs on this machine (scripts/start.mjs turns it on). */
+  localMediaNode: { enabled: boolean; hostname: string; port: number };
 };
 
 export class ConfigError extends Error {}
@@ -55,5 +95,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jwtSecret: e.JWT_SECRET,
     logLevel: e.LOG_LEVEL,
     consoleDir: e.CONSOLE_DIR,
+    gslbHostname: e.GSLB_HOSTNAME,
+    storageEncryptionKey: e.STORAGE_ENCRYPTION_KEY
+      ? (parseEncryptionKey(e.STORAGE_ENCRYPTION_KEY) ?? undefined)
+      : undefined,
+    statistics: {
+      prometheusUrl: e.PROMETHEUS_URL,
+      scrapeToken: e.METRICS_TOKEN,
+      rawRetentionDays: e.METRICS_RETENTION_DAYS,
+      minuteRetentionDays: e.METRICS_MINUTE_RETENTION_DAYS,
+    },
+    nodeSilenceSeconds: e.NODE_SILENCE_SECONDS,
+    localMediaNode: { enabled: e.LOCAL_MEDIA_NODE === 'on', hostname: e.LOCAL_MEDIA_NODE_HOSTNAME, port: e.LOCAL_MEDIA_NODE_PORT },
   };
 }

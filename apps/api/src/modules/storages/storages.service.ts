@@ -1,0 +1,224 @@
+import { randomUUID } from 'node:crypto';
+import type { Storage, StorageCheckResult, StorageCreate, StorageSaved, StorageUpdate } from '@streamcloud/contract';
+import type { AuthContext } from '../../lib/auth-context.js';
+import type { Clock } from '../../lib/clock.js';
+import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
+import { type SecretBox, SecretBoxError } from '../../lib/secret-box.js';
+import type { AccountsRepository } from '../accounts/accounts.repository.js';
+import type { AuditRepository } from '../audit/audit.repository.js';
+import type { S3Target } from './s3-connection.js';
+import type { StorageUsage } from './storage-usage.js';
+import { StorageReferencedError, type StorageRow, type StoragesRepository } from './storages.repository.js';
+
+export interface ConnectionChecker {
+  check(target: S3Target): Promise<StorageCheckResult>;
+}
+
+export interface StoragesServiceDeps {
+  storages: StoragesRepository;
+  accounts: AccountsRepository;
+  audit: AuditRepository;
+  clock: Clock;
+  /** Seals the secret access keys; the storage id is the additional data. */
+  secrets: SecretBox;
+  checker: ConnectionChecker;
+  /** Answers whether recordings use a storage (the recordings module implements it). */
+  usage: StorageUsage;
+}
+
+export function toStorage(row: StorageRow): Storage {
+  return {
+    id: row.id,
+    name: row.name,
+    type: row.type,
+    accessKeyId: row.access_key_id,
+    secretAccessKeySet: row.secret_access_key_enc !== '',
+    regionName: row.region_name,
+    bucket: row.bucket,
+    path: row.path,
+    endpoint: row.endpoint,
+    ownerId: row.owner_id,
+    ownerUsername: row.owner_username,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+const UNDECRYPTABLE: StorageCheckResult = {
+  ok: false,
+  checks: [
+    {
+      name: 'bucket',
+      ok: false,
+      message:
+        'The stored secret access key cannot be decrypted (was the storage encryption key changed?): enter the secret again',
+    },
+    { name: 'write', ok: false, message: 'Not tried: the bucket is not reachable' },
+    { name: 'cleanup', ok: false, message: 'Not tried: nothing was written' },
+  ],
+};
+
+/**
+ * Storages belong to an account. A USER sees and changes only its own (another account's answers 404);
+ * an ADMIN sees every account's and may create one for any account. The secret access key is sealed
+ * before it reaches the repository and is opened only to talk to S3; it is never answered or audited.
+ */
+export class StoragesService {
+  constructor(private readonly deps: StoragesServiceDeps) {}
+
+  async list(auth: AuthContext, ownerId: string | undefined): Promise<Storage[]> {
+    if (auth.role === 'ADMIN') return (await this.deps.storages.list(ownerId)).map(toStorage);
+    if (ownerId !== undefined && ownerId !== auth.accountId) return [];
+    return (await this.deps.storages.list(auth.accountId)).map(toStorage);
+  }
+
+  async get(auth: AuthContext, id: string): Promise<Storage> {
+    return toStorage(await this.findVisible(auth, id));
+  }
+
+  async create(auth: AuthContext, input: StorageCreate, options: { check: boolean }): Promise<StorageSaved> {
+    const ownerId = input.ownerId ?? auth.accountId;
+    if (ownerId !== auth.accountId) {
+      if (auth.role !== 'ADMIN') throw forbidden('Only administrators may create a storage for another account');
+      if (!(await this.deps.accounts.findById(ownerId)))
+        throw badRequest('Owner account does not exist', 'UNKNOWN_OWNER');
+    }
+    const id = randomUUID();
+    const row = await this.deps.storages.insert({
+      id,
+      owner_id: ownerId,
+      ...this.columns(input),
+      secret_access_key_enc: this.deps.secrets.seal(input.secretAccessKey, id),
+    });
+    await this.audit(auth, 'storage.create', row, { secretAccessKeyChanged: true });
+    return this.saved(row, options.check);
+  }
+
+  async update(
+    auth: AuthContext,
+    id: string,
+    input: StorageUpdate,
+    options: { check: boolean },
+  ): Promise<StorageSaved> {
+    const existing = await this.findVisible(auth, id);
+    const row = await this.deps.storages.update(
+      id,
+      {
+        ...this.columns(input),
+        secret_access_key_enc:
+          input.secretAccessKey !== undefined
+            ? this.deps.secrets.seal(input.secretAccessKey, id)
+            : existing.secret_access_key_enc,
+      },
+      this.deps.clock.now(),
+    );
+    if (!row) throw notFound('Storage');
+    const changed = (['name', 'type', 'accessKeyId', 'regionName', 'bucket', 'path', 'endpoint'] as const).filter(
+      (field) => toStorage(existing)[field] !== toStorage(row)[field],
+    );
+    await this.audit(auth, 'storage.update', row, {
+      changed,
+      secretAccessKeyChanged: input.secretAccessKey !== undefined,
+    });
+    return this.saved(row, options.check);
+  }
+
+  async delete(auth: AuthContext, id: string): Promise<void> {
+    const existing = await this.findVisible(auth, id);
+    const recordings = await this.deps.usage.recordingsUsing(id);
+    if (recordings > 0) throw this.inUse(recordings);
+    try {
+      if (!(await this.deps.storages.delete(id))) throw notFound('Storage');
+    } catch (error) {
+      if (error instanceof StorageReferencedError) throw this.inUse(null);
+      throw error;
+    }
+    await this.audit(auth, 'storage.delete', existing, {});
+  }
+
+  /** The connection check with the stored credentials; every failure is part of the answer. */
+  async check(auth: AuthContext, id: string): Promise<StorageCheckResult> {
+    return this.runCheck(await this.findVisible(auth, id));
+  }
+
+  /**
+   * Where and with which credentials to upload to a storage (for the recordings module and the nodes
+   * that upload). Callers check ownership first, e.g. with `get`. Throws when the secret cannot be opened.
+   */
+  async uploadTarget(id: string): Promise<S3Target> {
+    const row = await this.deps.storages.findById(id);
+    if (!row) throw notFound('Storage');
+    return this.target(row);
+  }
+
+  private async findVisible(auth: AuthContext, id: string): Promise<StorageRow> {
+    const row = await this.deps.storages.findById(id);
+    if (!row || (auth.role !== 'ADMIN' && row.owner_id !== auth.accountId)) throw notFound('Storage');
+    return row;
+  }
+
+  private columns(input: StorageCreate | StorageUpdate) {
+    return {
+      name: input.name,
+      type: input.type,
+      access_key_id: input.accessKeyId,
+      region_name: input.regionName,
+      bucket: input.bucket,
+      path: input.path,
+      endpoint: input.type === 'AmazonS3Compatible' ? input.endpoint : null,
+    };
+  }
+
+  private target(row: StorageRow): S3Target {
+    return {
+      type: row.type,
+      accessKeyId: row.access_key_id,
+      secretAccessKey: this.deps.secrets.open(row.secret_access_key_enc, row.id),
+      regionName: row.region_name,
+      bucket: row.bucket,
+      path: row.path,
+      endpoint: row.endpoint,
+    };
+  }
+
+  private async runCheck(row: StorageRow): Promise<StorageCheckResult> {
+    let target: S3Target;
+    try {
+      target = this.target(row);
+    } catch (error) {
+      if (error instanceof SecretBoxError) return UNDECRYPTABLE;
+      throw error;
+    }
+    return this.deps.checker.check(target);
+  }
+
+  private async saved(row: StorageRow, check: boolean): Promise<StorageSaved> {
+    const result = check ? await this.runCheck(row) : null;
+    const failed = result?.checks.find((entry) => !entry.ok);
+    return {
+      ...toStorage(row),
+      check: result,
+      warning:
+        result && !result.ok ? `Saved, but the connection check failed: ${failed?.message ?? 'unknown reason'}` : null,
+    };
+  }
+
+  private inUse(recordings: number | null) {
+    const what = recordings === null ? 'a recording' : recordings === 1 ? '1 recording' : `${recordings} recordings`;
+    return conflict(`The storage is used by ${what} and cannot be deleted`, 'STORAGE_IN_USE');
+  }
+
+  private audit(auth: AuthContext, action: string, row: StorageRow, details: Record<string, unknown>) {
+    return this.deps.audit.record(
+      {
+        actorId: auth.accountId,
+        actingAdminId: auth.actingAdminId,
+        action,
+        targetType: 'storage',
+        targetId: row.id,
+        details: { name: row.name, type: row.type, bucket: row.bucket, ownerId: row.owner_id, ...details },
+      },
+      this.deps.clock.now(),
+    );
+  }
+}

@@ -1,0 +1,63 @@
+import { DEFAULT_S3_REGION, STORAGE_TYPE_LABELS, type Storage } from '@streamcloud/contract';
+import Table from 'react-bootstrap/Table';
+import { Link } from 'react-router';
+import { Loading } from '@/components/ui/loading';
+import { PageShell } from '@/components/ui/page-shell';
+import { useStorages } from '../api/get-storages';
+
+/** Where the storage is: the endpoint of an S3-compatible server, or the AWS region. */
+function location(storage: Storage): string {
+  if (storage.type === 'AmazonS3Compatible') return storage.endpoint ?? '';
+  return storage.regionName ?? DEFAULT_S3_REGION;
+}
+
+/** /storages: the account's storages (every account's for an ADMIN), each linking to its form. */
+export function StoragesScreen() {
+  const storages = useStorages();
+  return (
+    <PageShell
+      title="Storages"
+      actions={
+        <Link className="btn btn-primary" to="/storages/create">
+          <i className="bi bi-plus-lg me-1" aria-hidden="true" />
+          Add storage
+        </Link>
+      }
+    >
+      {storages.isPending ? (
+        <Loading />
+      ) : storages.isError ? (
+        <p className="text-danger">The storages could not be loaded.</p>
+      ) : storages.data.length === 0 ? (
+        <p>No storages yet.</p>
+      ) : (
+        <Table responsive hover className="align-middle">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Type</th>
+              <th scope="col">Bucket</th>
+              <th scope="col">Path</th>
+              <th scope="col">Endpoint or region</th>
+              <th scope="col">Owner</th>
+            </tr>
+          </thead>
+          <tbody>
+            {storages.data.map((storage) => (
+              <tr key={storage.id}>
+                <td>
+                  <Link to={`/storages/edit/${storage.id}`}>{storage.name}</Link>
+                </td>
+                <td>{STORAGE_TYPE_LABELS[storage.type]}</td>
+                <td className="text-break">{storage.bucket}</td>
+                <td className="text-break">{storage.path}</td>
+                <td className="text-break">{location(storage)}</td>
+                <td>{storage.ownerUsername}</td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      )}
+    </PageShell>
+  );
+}
