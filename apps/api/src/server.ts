@@ -4,32 +4,59 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
+import { persistentEncryptionKey } from './lib/secret-box.js';
 import { persistentSecret } from './lib/secrets.js';
+import { startLocalMediaNode } from './local-media-node.js';
+import { loadScalingConfig } from './modules/node-groups/providers/config.js';
+import { createScalingProviders } from './modules/node-groups/providers/index.js';
 
+/** How often inputs that wait for a node are assigned to one that became available. */
+const STREAM_ASSIGN_INTERVAL_MS = 5000;
+/** How often expired metric samples are dropped. */
+const METRICS_RETENTION_INTERVAL_MS = 10 * 60 * 1000;
 const DEFAULT_CONSOLE_DIR = fileURLToPath(new URL('../../console/dist', import.meta.url));
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  const scaling = loadScalingConfig(process.env, { port: config.port });
   const database = await openDatabase(
     config.databaseUrl ? { url: config.databaseUrl } : { dataDir: join(config.dataDir, 'pglite') },
   );
   await migrate(database.db);
   const secret = config.jwtSecret ?? (await persistentSecret(config.dataDir, 'jwt-secret'));
+  const storageEncryptionKey =
+    config.storageEncryptionKey ?? (await persistentEncryptionKey(config.dataDir, 'storage-encryption-key'));
   const app = await buildApp({
     database,
     secret,
+    storageEncryptionKey,
     logger: { level: config.logLevel },
     consoleDir: config.consoleDir ?? DEFAULT_CONSOLE_DIR,
     storagePrefix: process.env.CONSOLE_STORAGE_PREFIX ?? '',
+    gslbHostname: config.gslbHostname,
+    streamAssignIntervalMs: STREAM_ASSIGN_INTERVAL_MS,
+    nodeSilenceMs: config.nodeSilenceSeconds * 1000,
+    statistics: { ...config.statistics, retentionIntervalMs: METRICS_RETENTION_INTERVAL_MS },
+    scaling: {
+      autoscale: scaling.enabled,
+      autoscaler: {
+        intervalMs: scaling.intervalSeconds * 1000,
+        sampleMaxAgeMs: scaling.sampleMaxAgeSeconds * 1000,
+        eventRetentionMs: scaling.eventRetentionDays * 24 * 3600_000,
+      },
+      providers: createScalingProviders(scaling),
+    },
   });
 
   const firstAdmin = await app.services.accounts.ensureFirstAdmin(config.adminUsername, config.adminPassword);
 
   let closing = false;
+  let localNode: { stop(): Promise<void> } | null = null;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'closing: in-flight requests finish, new ones get 503');
+    await localNode?.stop();
     await app.close();
     await database.close();
     process.exit(0);
@@ -53,6 +80,19 @@ async function main(): Promise<void> {
     );
   } else if (firstAdmin) {
     lines.push(`First admin created from ADMIN_USERNAME: "${firstAdmin.username}"`);
+  }
+  if (config.localMediaNode.enabled) {
+    const say = (line: string) => process.stdout.write(`${line}\n`);
+    localNode = await startLocalMediaNode({
+      nodes: app.services.nodes,
+      controlPlaneUrl: `http://${config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host}:${port}`,
+      hostname: config.localMediaNode.hostname,
+      port: config.localMediaNode.port,
+      say,
+    }).catch((error: unknown) => {
+      say(`The local media node could not be started: ${error instanceof Error ? error.message : String(error)}`);
+      return null;
+    });
   }
   process.stdout.write(`${lines.join('\n')}\n\n`);
 }

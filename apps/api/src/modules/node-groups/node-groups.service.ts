@@ -1,0 +1,332 @@
+import { randomUUID } from 'node:crypto';
+import type {
+  AllocateResult,
+  NodeGroup,
+  NodeGroupCreate,
+  NodeGroupResource,
+  NodeGroupUpdate,
+  PersistentNodeCandidate,
+  ScalingEvent,
+  ScalingRule,
+  ScalingRuleInput,
+} from '@streamcloud/contract';
+import type { AuthContext } from '../../lib/auth-context.js';
+import type { Clock } from '../../lib/clock.js';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
+import type { AuditRepository } from '../audit/audit.repository.js';
+import type { NodesRepository } from '../nodes/nodes.repository.js';
+import { toNode } from '../nodes/nodes.service.js';
+import type {
+  NodeGroupFields,
+  NodeGroupRow,
+  NodeGroupsRepository,
+  ResourceRow,
+  ScalingEventRow,
+  ScalingRuleFields,
+  ScalingRuleRow,
+} from './node-groups.repository.js';
+import type { ResourcesCallback } from './resources-callback.js';
+import type { ScalingExecutor } from './scaling-actions.js';
+
+export interface NodeGroupsServiceDeps {
+  repository: NodeGroupsRepository;
+  nodes: NodesRepository;
+  executor: ScalingExecutor;
+  callback: ResourcesCallback;
+  audit: AuditRepository;
+  clock: Clock;
+}
+
+export function toScalingRule(row: ScalingRuleRow): ScalingRule {
+  return {
+    id: row.id,
+    enabled: row.enabled,
+    actionTimeout: row.action_timeout,
+    condition: {
+      type: row.condition_type,
+      settings: { type: row.settings_type, comparison: row.comparison, value: row.value, duration: row.duration },
+    },
+    action: {
+      type: row.action_type,
+      settings: {
+        provider: row.provider,
+        value: row.provider_value,
+        bandwidthLimitMbps: row.bandwidth_limit_mbps,
+        amount: row.amount,
+      },
+    },
+    lastActionAt: row.last_action_at ? row.last_action_at.toISOString() : null,
+  };
+}
+
+export function toScalingEvent(row: ScalingEventRow): ScalingEvent {
+  return {
+    id: row.id,
+    at: row.at.toISOString(),
+    type: row.type,
+    ruleId: row.rule_id,
+    action: row.action,
+    provider: row.provider,
+    success: row.success,
+    message: row.message,
+    details: (row.details as Record<string, unknown> | null) ?? null,
+  };
+}
+
+function ruleFields(input: ScalingRuleInput): ScalingRuleFields {
+  return {
+    enabled: input.enabled,
+    action_timeout: input.actionTimeout,
+    condition_type: input.condition.type,
+    settings_type: input.condition.settings.type,
+    comparison: input.condition.settings.comparison,
+    value: input.condition.settings.value,
+    duration: input.condition.settings.duration,
+    action_type: input.action.type,
+    provider: input.action.settings.provider,
+    provider_value: input.action.settings.value,
+    bandwidth_limit_mbps: input.action.settings.bandwidthLimitMbps,
+    amount: input.action.settings.amount,
+  };
+}
+
+const RESOURCE_ORDER = { Persistent: 0, Allocated: 1 } as const;
+const notInGroup = () => new AppError(404, 'NOT_FOUND', 'The node is not in this node group');
+
+/**
+ * Node groups: ADMIN sees and changes every group. A USER sees the groups it owns, read-only: any
+ * change of its own group is 403, and every other group (another owner's or the streaming cloud's
+ * own) does not exist for it (404).
+ */
+export class NodeGroupsService {
+  constructor(private readonly deps: NodeGroupsServiceDeps) {}
+
+  async list(auth: AuthContext): Promise<NodeGroup[]> {
+    const rows = await this.deps.repository.listGroups(auth.role === 'ADMIN' ? undefined : auth.accountId);
+    return this.hydrate(rows);
+  }
+
+  async get(auth: AuthContext, id: string): Promise<NodeGroup> {
+    return this.one(await this.visible(auth, id));
+  }
+
+  async create(auth: AuthContext, input: NodeGroupCreate): Promise<NodeGroup> {
+    await this.assertOwner(input.ownerId);
+    const id = randomUUID();
+    await this.deps.repository.insertGroup(
+      id,
+      {
+        name: input.name,
+        description: input.description ?? null,
+        assignment: input.assignment,
+        owner_id: input.ownerId,
+        on_resources_change_callback_uri: input.onResourcesChangeCallbackUri ?? null,
+      },
+      this.deps.clock.now(),
+    );
+    await this.audit(auth, 'node-group.create', id, { name: input.name, ownerId: input.ownerId });
+    return this.get(auth, id);
+  }
+
+  async update(auth: AuthContext, id: string, input: NodeGroupUpdate): Promise<NodeGroup> {
+    await this.writable(auth, id);
+    if (input.ownerId) await this.assertOwner(input.ownerId);
+    const changes: Partial<NodeGroupFields> = {
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.description !== undefined ? { description: input.description } : {}),
+      ...(input.assignment !== undefined ? { assignment: input.assignment } : {}),
+      ...(input.ownerId !== undefined ? { owner_id: input.ownerId } : {}),
+      ...(input.onResourcesChangeCallbackUri !== undefined
+        ? { on_resources_change_callback_uri: input.onResourcesChangeCallbackUri }
+        : {}),
+      ...(input.scalable !== undefined ? { scalable: input.scalable } : {}),
+    };
+    if (!(await this.deps.repository.updateGroup(id, changes, this.deps.clock.now()))) throw notFound('Node group');
+    await this.audit(auth, 'node-group.update', id, { fields: Object.keys(input), ...pick(input, 'scalable') });
+    return this.get(auth, id);
+  }
+
+  /** Deletes the group, its rules and its events; its nodes stay (allocated instances keep running). */
+  async delete(auth: AuthContext, id: string): Promise<void> {
+    const group = await this.writable(auth, id);
+    await this.deps.repository.deleteGroup(id);
+    await this.audit(auth, 'node-group.delete', id, { name: group.name });
+  }
+
+  async addRule(auth: AuthContext, id: string, input: ScalingRuleInput): Promise<ScalingRule> {
+    await this.writable(auth, id);
+    const row = await this.deps.repository.insertRule(randomUUID(), id, ruleFields(input), this.deps.clock.now());
+    await this.audit(auth, 'scaling-rule.create', id, { ruleId: row.id });
+    return toScalingRule(row);
+  }
+
+  async updateRule(auth: AuthContext, id: string, ruleId: string, input: ScalingRuleInput): Promise<ScalingRule> {
+    await this.writable(auth, id);
+    const row = await this.deps.repository.updateRule(id, ruleId, ruleFields(input), this.deps.clock.now());
+    if (!row) throw notFound('Scaling rule');
+    await this.audit(auth, 'scaling-rule.update', id, { ruleId, enabled: input.enabled });
+    return toScalingRule(row);
+  }
+
+  async deleteRule(auth: AuthContext, id: string, ruleId: string): Promise<void> {
+    await this.writable(auth, id);
+    if (!(await this.deps.repository.deleteRule(id, ruleId))) throw notFound('Scaling rule');
+    await this.audit(auth, 'scaling-rule.delete', id, { ruleId });
+  }
+
+  /** Makes the node Persistent in the group (idempotent; an Allocated member becomes Persistent). */
+  async attachNode(auth: AuthContext, id: string, nodeId: string): Promise<void> {
+    await this.writable(auth, id);
+    if (!(await this.deps.repository.nodeExists(nodeId))) throw notFound('Node');
+    const existing = await this.deps.repository.findResource(id, nodeId);
+    if (existing?.type === 'Persistent') return;
+    await this.deps.repository.upsertPersistent(randomUUID(), id, nodeId, this.deps.clock.now());
+    await this.audit(auth, 'node-group.node.attach', id, { nodeId, was: existing?.type ?? null });
+    this.deps.callback.notify(id);
+  }
+
+  /** Takes the node out of the group; the node itself (and an allocated instance) stays. */
+  async detachNode(auth: AuthContext, id: string, nodeId: string): Promise<void> {
+    await this.writable(auth, id);
+    if (!(await this.deps.repository.deleteResource(id, nodeId))) throw notInGroup();
+    await this.audit(auth, 'node-group.node.detach', id, { nodeId });
+    this.deps.callback.notify(id);
+  }
+
+  /** Every node with the groups it is in, for the persistent-node picker (ADMIN; the route checks). */
+  async persistentNodeCandidates(): Promise<PersistentNodeCandidate[]> {
+    const [rows, memberships] = await Promise.all([this.deps.nodes.list(), this.deps.repository.memberships()]);
+    const loads = await this.deps.repository.latestLoads(rows.map((row) => row.id));
+    const groups = new Map<string, PersistentNodeCandidate['groups']>();
+    for (const membership of memberships) {
+      const list = groups.get(membership.node_id) ?? [];
+      list.push({ id: membership.group_id, name: membership.group_name, type: membership.type });
+      groups.set(membership.node_id, list);
+    }
+    return rows.map((row) => ({ node: toNode(row, loads.get(row.id) ?? null), groups: groups.get(row.id) ?? [] }));
+  }
+
+  async scalingEvents(auth: AuthContext, id: string, limit: number): Promise<ScalingEvent[]> {
+    await this.visible(auth, id);
+    return (await this.deps.repository.listEvents(id, limit)).map(toScalingEvent);
+  }
+
+  /**
+   * 'Allocate node': one node now, from the provider of the group's first enabled Increase rule (else
+   * its first Increase rule, else its first rule), with that rule's value and bandwidth limit.
+   */
+  async allocate(auth: AuthContext, id: string): Promise<AllocateResult> {
+    const group = await this.writable(auth, id);
+    const rules = await this.deps.repository.rulesOf([id]);
+    const rule =
+      rules.find((r) => r.action_type === 'Increase' && r.enabled) ??
+      rules.find((r) => r.action_type === 'Increase') ??
+      rules[0];
+    if (!rule) {
+      throw conflict(
+        'Add a scaling rule first: the node group allocates from the provider of its rules',
+        'NO_PROVIDER',
+      );
+    }
+    const result = await this.deps.executor.increase({
+      group: { id, name: group.name },
+      ruleId: null,
+      action: 'Allocate',
+      provider: rule.provider,
+      count: 1,
+      value: rule.provider_value,
+      bandwidthLimitMbps: rule.bandwidth_limit_mbps,
+      actor: { actorId: auth.accountId, actingAdminId: auth.actingAdminId },
+    });
+    if (result.error && result.nodeIds.length === 0) {
+      throw result.error.notConfigured
+        ? new AppError(503, 'PROVIDER_NOT_CONFIGURED', result.error.message)
+        : new AppError(502, 'PROVIDER_FAILED', result.error.message);
+    }
+    const allocated = new Set(result.nodeIds);
+    const resources = (await this.one(group)).resources.filter((resource) => allocated.has(resource.node.id));
+    return { event: toScalingEvent(result.event), resources };
+  }
+
+  // Visibility and hydration
+
+  /** The group if the caller may see it: ADMIN any, USER only its own; 404 otherwise. */
+  private async visible(auth: AuthContext, id: string): Promise<NodeGroupRow> {
+    const row = await this.deps.repository.findGroup(id);
+    if (!row || (auth.role !== 'ADMIN' && row.owner_id !== auth.accountId)) throw notFound('Node group');
+    return row;
+  }
+
+  /** The group if the caller may change it: ADMIN only; a USER's own group is 403, any other 404. */
+  private async writable(auth: AuthContext, id: string): Promise<NodeGroupRow> {
+    const row = await this.visible(auth, id);
+    if (auth.role !== 'ADMIN') throw forbidden('Only administrators can change node groups');
+    return row;
+  }
+
+  private async assertOwner(ownerId: string | null): Promise<void> {
+    if (ownerId && !(await this.deps.repository.accountExists(ownerId))) {
+      throw badRequest('The owner account does not exist', 'OWNER_NOT_FOUND');
+    }
+  }
+
+  private async one(row: NodeGroupRow): Promise<NodeGroup> {
+    const [group] = await this.hydrate([row]);
+    if (!group) throw notFound('Node group');
+    return group;
+  }
+
+  private async hydrate(rows: NodeGroupRow[]): Promise<NodeGroup[]> {
+    const ids = rows.map((row) => row.id);
+    const [rules, resources] = await Promise.all([
+      this.deps.repository.rulesOf(ids),
+      this.deps.repository.resourcesOf(ids),
+    ]);
+    const loads = await this.deps.repository.latestLoads([...new Set(resources.map(({ node }) => node.id))]);
+    return rows.map((row) => ({
+      id: row.id,
+      name: row.name,
+      description: row.description,
+      assignment: row.assignment,
+      ownerId: row.owner_id,
+      owner: row.owner_id && row.owner_username ? { id: row.owner_id, username: row.owner_username } : null,
+      onResourcesChangeCallbackUri: row.on_resources_change_callback_uri,
+      scalable: row.scalable,
+      scalingRules: rules.filter((rule) => rule.group_id === row.id).map(toScalingRule),
+      resources: resources
+        .filter(({ resource }) => resource.group_id === row.id)
+        .sort((a, b) => RESOURCE_ORDER[a.resource.type] - RESOURCE_ORDER[b.resource.type])
+        .map(({ resource, node }) => toResource(resource, toNode(node, loads.get(node.id) ?? null))),
+      createdAt: row.created_at.toISOString(),
+      updatedAt: row.updated_at.toISOString(),
+    }));
+  }
+
+  private audit(auth: AuthContext, action: string, targetId: string, details: Record<string, unknown>) {
+    return this.deps.audit.record(
+      {
+        actorId: auth.accountId,
+        actingAdminId: auth.actingAdminId,
+        action,
+        targetType: 'node-group',
+        targetId,
+        details,
+      },
+      this.deps.clock.now(),
+    );
+  }
+}
+
+function toResource(resource: ResourceRow, node: NodeGroupResource['node']): NodeGroupResource {
+  return {
+    id: resource.id,
+    type: resource.type,
+    node,
+    provider: resource.provider,
+    externalId: resource.external_id,
+    createdAt: resource.created_at.toISOString(),
+  };
+}
+
+const pick = <T extends object, K extends keyof T>(value: T, key: K) =>
+  value[key] !== undefined ? { [key]: value[key] } : {};

@@ -1,0 +1,13 @@
+/** Query keys of the node groups feature, narrowest last. */
+export const nodeGroupKeys = {
+  all: ['node-groups'] as const,
+  lists: () => [...nodeGroupKeys.all, 'list'] as const,
+  details: () => [...nodeGroupKeys.all, 'detail'] as const,
+  detail: (id: string) => [...nodeGroupKeys.details(), id] as const,
+  events: (id: string) => [...nodeGroupKeys.detail(id), 'events'] as const,
+  persistentNodes: () => [...nodeGroupKeys.all, 'persistent-nodes'] as const,
+  /** The accounts an admin picks an owner from. */
+  owners: () => [...nodeGroupKeys.all, 'owners'] as const,
+  /** The signed-in account, for its role. */
+  me: () => [...nodeGroupKeys.all, 'me'] as const,
+};

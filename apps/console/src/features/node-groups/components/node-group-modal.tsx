@@ -1,0 +1,155 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  NO_OWNER,
+  NODE_GROUP_ASSIGNMENTS,
+  type NodeGroup,
+  NodeGroupCreate,
+  type NodeGroupCreateInput,
+} from '@streamcloud/contract';
+import { useEffect } from 'react';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import Modal from 'react-bootstrap/Modal';
+import { useForm } from 'react-hook-form';
+import { SelectField, TextField } from '@/components/ui/form-fields';
+import { useNotify } from '@/components/ui/notifications';
+import { messageOr } from '@/lib/api-error';
+import { useCreateNodeGroup } from '../api/create-node-group';
+import { useOwners } from '../api/get-owners';
+import { useUpdateNodeGroup } from '../api/update-node-group';
+import { NODE_GROUP_ERRORS } from './error-texts';
+
+type Values = NodeGroupCreateInput;
+
+const EMPTY: Values = {
+  name: '',
+  description: '',
+  assignment: 'Common',
+  ownerId: NO_OWNER,
+  onResourcesChangeCallbackUri: '',
+};
+
+function valuesOf(group: NodeGroup | undefined): Values {
+  if (!group) return EMPTY;
+  return {
+    name: group.name,
+    description: group.description ?? '',
+    assignment: group.assignment,
+    ownerId: group.ownerId ?? NO_OWNER,
+    onResourcesChangeCallbackUri: group.onResourcesChangeCallbackUri ?? '',
+  };
+}
+
+export interface NodeGroupModalProps {
+  show: boolean;
+  /** The group to edit; a new group when absent. */
+  group?: NodeGroup;
+  onHide: () => void;
+  onSaved?: (group: NodeGroup) => void;
+}
+
+/** Create or edit a node group (ADMIN); closes by its close button, Escape or a click on the backdrop. */
+export function NodeGroupModal({ show, group, onHide, onSaved }: NodeGroupModalProps) {
+  const notify = useNotify();
+  const owners = useOwners(show);
+  const create = useCreateNodeGroup();
+  const update = useUpdateNodeGroup();
+  const form = useForm<Values, unknown, NodeGroupCreate>({
+    resolver: zodResolver(NodeGroupCreate),
+    mode: 'onChange',
+    defaultValues: valuesOf(group),
+  });
+  const { register, handleSubmit, reset, formState } = form;
+  const errors = formState.errors;
+  const pending = create.isPending || update.isPending;
+
+  useEffect(() => {
+    if (show) reset(valuesOf(group));
+  }, [show, group, reset]);
+
+  const submit = handleSubmit(async (values) => {
+    const body = {
+      name: values.name,
+      description: values.description ?? null,
+      assignment: values.assignment,
+      ownerId: values.ownerId ?? NO_OWNER,
+      onResourcesChangeCallbackUri: values.onResourcesChangeCallbackUri ?? null,
+    };
+    try {
+      const saved = group ? await update.mutateAsync({ id: group.id, body }) : await create.mutateAsync(body);
+      onHide();
+      onSaved?.(saved);
+    } catch (error) {
+      notify(messageOr(error, group ? NODE_GROUP_ERRORS.update : NODE_GROUP_ERRORS.create));
+    }
+  });
+
+  const sortedOwners = [...(owners.data ?? [])].sort((a, b) =>
+    a.username.localeCompare(b.username, undefined, { sensitivity: 'base' }),
+  );
+  const titleId = 'node-group-modal-title';
+  return (
+    <Modal show={show} onHide={onHide} aria-labelledby={titleId}>
+      <Form noValidate onSubmit={submit}>
+        <Modal.Header closeButton closeLabel="Close">
+          <Modal.Title id={titleId}>{group ? 'Edit node group' : 'Create node group'}</Modal.Title>
+        </Modal.Header>
+        <Modal.Body>
+          <TextField id="node-group-name" label="Name" error={errors.name?.message} {...register('name')} />
+          <Form.Group className="mb-3" controlId="node-group-description">
+            <Form.Label>Description</Form.Label>
+            <Form.Control
+              as="textarea"
+              rows={3}
+              {...register('description')}
+              isInvalid={Boolean(errors.description)}
+              aria-invalid={errors.description ? true : undefined}
+            />
+            {errors.description && (
+              <Form.Control.Feedback type="invalid">{errors.description.message}</Form.Control.Feedback>
+            )}
+          </Form.Group>
+          <SelectField
+            id="node-group-assignment"
+            label="Assignment"
+            error={errors.assignment?.message}
+            {...register('assignment')}
+          >
+            {NODE_GROUP_ASSIGNMENTS.map((assignment) => (
+              <option key={assignment} value={assignment}>
+                {assignment}
+              </option>
+            ))}
+          </SelectField>
+          <SelectField id="node-group-owner" label="Owner" error={errors.ownerId?.message} {...register('ownerId')}>
+            <option value={NO_OWNER}>Streaming Cloud</option>
+            {sortedOwners.map((account) => (
+              <option key={account.id} value={account.id}>
+                {account.username}
+              </option>
+            ))}
+            {group?.owner && !sortedOwners.some((account) => account.id === group.owner?.id) && (
+              <option value={group.owner.id}>{group.owner.username}</option>
+            )}
+          </SelectField>
+          <TextField
+            id="node-group-callback"
+            label="Resources change callback URI"
+            type="url"
+            placeholder="https://"
+            error={errors.onResourcesChangeCallbackUri?.message}
+            {...register('onResourcesChangeCallbackUri')}
+          />
+        </Modal.Body>
+        <Modal.Footer>
+          <Button variant="secondary" onClick={onHide}>
+            Cancel
+          </Button>
+          <Button type="submit" variant="primary" disabled={!formState.isValid || pending}>
+            {group ? 'Save' : 'Create'}
+          </Button>
+        </Modal.Footer>
+      </Form>
+    </Modal>
+  );
+}

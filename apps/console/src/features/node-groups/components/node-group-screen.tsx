@@ -1,0 +1,135 @@
+import { useEffect, useState } from 'react';
+import Card from 'react-bootstrap/Card';
+import Dropdown from 'react-bootstrap/Dropdown';
+import Form from 'react-bootstrap/Form';
+import { useNavigate, useParams } from 'react-router';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { Loading } from '@/components/ui/loading';
+import { useNotify } from '@/components/ui/notifications';
+import { PageShell } from '@/components/ui/page-shell';
+import { messageOr } from '@/lib/api-error';
+import { useDeleteNodeGroup } from '../api/delete-node-group';
+import { useIsAdmin } from '../api/get-me';
+import { useNodeGroup } from '../api/get-node-group';
+import { useUpdateNodeGroup } from '../api/update-node-group';
+import { AssignmentBadge } from './assignment-badge';
+import { NODE_GROUP_ERRORS } from './error-texts';
+import { NodeGroupModal } from './node-group-modal';
+import { NodesCard } from './nodes-card';
+import { ScalingCard } from './scaling-card';
+import { ScalingEventsCard } from './scaling-events-card';
+
+/** /node-groups/{id}: the group's settings, scaling rules, nodes and recent scaling events. */
+export function NodeGroupScreen() {
+  const { id = '' } = useParams();
+  const navigate = useNavigate();
+  const notify = useNotify();
+  const isAdmin = useIsAdmin() ?? false;
+  const group = useNodeGroup(id);
+  const update = useUpdateNodeGroup();
+  const remove = useDeleteNodeGroup();
+  const [editing, setEditing] = useState(false);
+  const [confirmingDelete, setConfirmingDelete] = useState(false);
+
+  const loadError = group.error;
+  useEffect(() => {
+    if (loadError) notify(messageOr(loadError, NODE_GROUP_ERRORS.load));
+  }, [loadError, notify]);
+
+  if (group.isPending) {
+    return (
+      <PageShell title="Node group">
+        <Loading />
+      </PageShell>
+    );
+  }
+  if (group.isError) {
+    return (
+      <PageShell title="Node group">
+        <p className="text-danger">{messageOr(group.error, NODE_GROUP_ERRORS.load)}</p>
+      </PageShell>
+    );
+  }
+  const data = group.data;
+
+  const toggleScaling = () =>
+    update.mutate(
+      { id: data.id, body: { scalable: !data.scalable } },
+      { onError: (error) => notify(messageOr(error, NODE_GROUP_ERRORS.update)) },
+    );
+
+  const confirmDelete = () => {
+    setConfirmingDelete(false);
+    remove.mutate(data.id, {
+      onSuccess: () => navigate('/node-groups'),
+      onError: (error) => notify(messageOr(error, NODE_GROUP_ERRORS.delete)),
+    });
+  };
+
+  return (
+    <PageShell
+      title={data.name}
+      actions={
+        isAdmin && (
+          <Dropdown align="end">
+            <Dropdown.Toggle variant="outline-secondary" id="node-group-settings">
+              <i className="bi bi-gear me-1" aria-hidden="true" />
+              Settings
+            </Dropdown.Toggle>
+            <Dropdown.Menu>
+              <Dropdown.Item as="button" onClick={() => setEditing(true)}>
+                Edit
+              </Dropdown.Item>
+              <Dropdown.Item as="button" className="text-danger" onClick={() => setConfirmingDelete(true)}>
+                Delete
+              </Dropdown.Item>
+            </Dropdown.Menu>
+          </Dropdown>
+        )
+      }
+    >
+      <div className="d-flex flex-wrap align-items-center gap-2 mb-3 mt-n2">
+        <AssignmentBadge assignment={data.assignment} />
+        {isAdmin && (
+          <span className="text-secondary">
+            Owner: <span className="fw-semibold">{data.owner?.username ?? 'Streaming Cloud'}</span>
+          </span>
+        )}
+      </div>
+      {data.description && <p className="text-break">{data.description}</p>}
+
+      <Card className="mb-3" as="section">
+        <Card.Header>
+          <h2 id="settings-card-title" className="h6 mb-0">
+            Settings
+          </h2>
+        </Card.Header>
+        <Card.Body className="d-flex align-items-center gap-2">
+          <Form.Check
+            type="switch"
+            id="node-group-scalable"
+            label="Scaling"
+            checked={update.isPending ? (update.variables.body.scalable ?? data.scalable) : data.scalable}
+            disabled={!isAdmin || update.isPending}
+            onChange={toggleScaling}
+          />
+          <span className="text-secondary" aria-hidden="true">
+            {data.scalable ? 'On' : 'Off'}
+          </span>
+        </Card.Body>
+      </Card>
+
+      <ScalingCard group={data} isAdmin={isAdmin} />
+      <NodesCard group={data} isAdmin={isAdmin} />
+      <ScalingEventsCard groupId={data.id} />
+
+      {isAdmin && <NodeGroupModal show={editing} group={data} onHide={() => setEditing(false)} />}
+      <ConfirmDialog
+        show={confirmingDelete}
+        message={`Delete the node group "${data.name}"? Its nodes are kept.`}
+        onConfirm={confirmDelete}
+        onCancel={() => setConfirmingDelete(false)}
+      />
+    </PageShell>
+  );
+}

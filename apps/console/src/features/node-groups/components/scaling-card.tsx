@@ -1,0 +1,130 @@
+import type { NodeGroup, ScalingRule } from '@streamcloud/contract';
+import { useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import Form from 'react-bootstrap/Form';
+import ListGroup from 'react-bootstrap/ListGroup';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { useNotify } from '@/components/ui/notifications';
+import { messageOr } from '@/lib/api-error';
+import { useDeleteScalingRule } from '../api/delete-scaling-rule';
+import { useUpdateScalingRule } from '../api/update-scaling-rule';
+import { NODE_GROUP_ERRORS } from './error-texts';
+import { describeRule, describeRuleDetails, ruleToDraft } from './format';
+import { ScalingRuleModal } from './scaling-rule-modal';
+
+function RuleRow({
+  groupId,
+  rule,
+  index,
+  isAdmin,
+  onEdit,
+  onRemove,
+}: {
+  groupId: string;
+  rule: ScalingRule;
+  index: number;
+  isAdmin: boolean;
+  onEdit: () => void;
+  onRemove: () => void;
+}) {
+  const notify = useNotify();
+  const update = useUpdateScalingRule(groupId);
+  const textId = `rule-${rule.id}-text`;
+  const toggle = () =>
+    update.mutate(
+      { ruleId: rule.id, body: { ...ruleToDraft(rule), enabled: !rule.enabled } },
+      { onError: (error) => notify(messageOr(error, NODE_GROUP_ERRORS.toggleRule)) },
+    );
+  return (
+    <ListGroup.Item as="li" aria-label={`Rule ${index + 1}`} className="d-flex flex-wrap align-items-center gap-3">
+      <div className="flex-grow-1">
+        <div id={textId}>{describeRule(rule)}</div>
+        <div className="small text-secondary">{describeRuleDetails(rule)}</div>
+      </div>
+      <Form.Check
+        type="switch"
+        id={`rule-${rule.id}-enabled`}
+        label="Enabled"
+        checked={update.isPending ? (update.variables.body.enabled ?? rule.enabled) : rule.enabled}
+        disabled={!isAdmin || update.isPending}
+        onChange={toggle}
+        aria-describedby={textId}
+      />
+      {isAdmin && (
+        <div className="d-flex gap-2">
+          <Button size="sm" variant="outline-secondary" onClick={onEdit} aria-describedby={textId}>
+            Edit
+          </Button>
+          <Button size="sm" variant="outline-danger" onClick={onRemove} aria-describedby={textId}>
+            Remove
+          </Button>
+        </div>
+      )}
+    </ListGroup.Item>
+  );
+}
+
+/** The Scaling card: the group's rules; admins add, edit and remove them; each has an enabled toggle. */
+export function ScalingCard({ group, isAdmin }: { group: NodeGroup; isAdmin: boolean }) {
+  const notify = useNotify();
+  const remove = useDeleteScalingRule(group.id);
+  const [editing, setEditing] = useState<{ rule?: ScalingRule } | null>(null);
+  const [removing, setRemoving] = useState<ScalingRule | null>(null);
+
+  const confirmRemove = () => {
+    const rule = removing;
+    setRemoving(null);
+    if (!rule) return;
+    remove.mutate(rule.id, { onError: (error) => notify(messageOr(error, NODE_GROUP_ERRORS.deleteRule)) });
+  };
+
+  return (
+    <Card className="mb-3" as="section">
+      <Card.Header className="d-flex align-items-center justify-content-between">
+        <h2 id="scaling-card-title" className="h6 mb-0">
+          Scaling
+        </h2>
+        {isAdmin && (
+          <Button size="sm" variant="primary" onClick={() => setEditing({})}>
+            <i className="bi bi-plus-lg me-1" aria-hidden="true" />
+            Add rule
+          </Button>
+        )}
+      </Card.Header>
+      {group.scalingRules.length === 0 ? (
+        <Card.Body>
+          <p className="mb-0 text-secondary">No scaling rules.</p>
+        </Card.Body>
+      ) : (
+        <ListGroup as="ol" variant="flush" aria-label="Scaling rules">
+          {group.scalingRules.map((rule, index) => (
+            <RuleRow
+              key={rule.id}
+              groupId={group.id}
+              rule={rule}
+              index={index}
+              isAdmin={isAdmin}
+              onEdit={() => setEditing({ rule })}
+              onRemove={() => setRemoving(rule)}
+            />
+          ))}
+        </ListGroup>
+      )}
+      {isAdmin && (
+        <ScalingRuleModal
+          show={editing !== null}
+          groupId={group.id}
+          {...(editing?.rule ? { rule: editing.rule } : {})}
+          onHide={() => setEditing(null)}
+        />
+      )}
+      <ConfirmDialog
+        show={removing !== null}
+        message={removing ? `Remove the scaling rule "${describeRule(removing)}"?` : ''}
+        onConfirm={confirmRemove}
+        onCancel={() => setRemoving(null)}
+      />
+    </Card>
+  );
+}

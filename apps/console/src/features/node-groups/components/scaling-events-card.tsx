@@ -1,0 +1,56 @@
+import Badge from 'react-bootstrap/Badge';
+import Card from 'react-bootstrap/Card';
+import Table from 'react-bootstrap/Table';
+import { Loading } from '@/components/ui/loading';
+import { messageOr } from '@/lib/api-error';
+import { useScalingEvents } from '../api/get-scaling-events';
+import { formatEventTime } from './format';
+
+/** The autoscaler's recent decisions, provider calls and callback deliveries for the group. */
+export function ScalingEventsCard({ groupId }: { groupId: string }) {
+  const events = useScalingEvents(groupId);
+  return (
+    <Card className="mb-3" as="section">
+      <Card.Header>
+        <h2 id="events-card-title" className="h6 mb-0">
+          Recent scaling events
+        </h2>
+      </Card.Header>
+      <Card.Body>
+        {events.isPending ? (
+          <Loading />
+        ) : events.isError ? (
+          <p className="text-danger mb-0">{messageOr(events.error, 'The scaling events could not be loaded.')}</p>
+        ) : events.data.length === 0 ? (
+          <p className="text-secondary mb-0">No scaling events yet.</p>
+        ) : (
+          <Table responsive size="sm" className="mb-0 align-middle" aria-labelledby="events-card-title">
+            <thead>
+              <tr>
+                <th scope="col">Time</th>
+                <th scope="col">Event</th>
+                <th scope="col">Result</th>
+                <th scope="col">Details</th>
+              </tr>
+            </thead>
+            <tbody>
+              {events.data.map((event) => (
+                <tr key={event.id}>
+                  <td className="text-nowrap">{formatEventTime(event)}</td>
+                  <td className="text-nowrap">
+                    {event.type} · {event.action}
+                    {event.provider ? ` · ${event.provider}` : ''}
+                  </td>
+                  <td>
+                    <Badge bg={event.success ? 'success' : 'danger'}>{event.success ? 'OK' : 'Failed'}</Badge>
+                  </td>
+                  <td className="text-break">{event.message}</td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+        )}
+      </Card.Body>
+    </Card>
+  );
+}

@@ -1,0 +1,251 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  defaultScalingRule,
+  SCALING_LIMITS,
+  ScalingActionType,
+  ScalingComparison,
+  ScalingConditionType,
+  ScalingProviderName,
+  type ScalingRule,
+  type ScalingRuleDraft,
+  ScalingRuleInput,
+  settingsTypeFor,
+} from '@streamcloud/contract';
+import { useEffect } from 'react';
+import Button from 'react-bootstrap/Button';
+import Col from 'react-bootstrap/Col';
+import Form from 'react-bootstrap/Form';
+import Modal from 'react-bootstrap/Modal';
+import Row from 'react-bootstrap/Row';
+import { useForm } from 'react-hook-form';
+import { SelectField, TextField } from '@/components/ui/form-fields';
+import { useNotify } from '@/components/ui/notifications';
+import { messageOr } from '@/lib/api-error';
+import { useAddScalingRule } from '../api/add-scaling-rule';
+import { useUpdateScalingRule } from '../api/update-scaling-rule';
+import { NODE_GROUP_ERRORS } from './error-texts';
+import { CONDITION_LABELS, formatBitrate, ruleToDraft } from './format';
+
+/** Number inputs: an empty field is "missing" (the schema says "… is required"), not NaN. */
+const asNumber = { setValueAs: (value: unknown) => (value === '' || value === null ? undefined : Number(value)) };
+
+export interface ScalingRuleModalProps {
+  show: boolean;
+  groupId: string;
+  /** The rule to edit; a new rule when absent. */
+  rule?: ScalingRule;
+  onHide: () => void;
+}
+
+/**
+ * Add or edit a scaling rule (ADMIN). Changing the condition type resets the condition's settings
+ * (GroupFull: type None; the averages: type Liner). Submit is disabled while the rule is invalid.
+ */
+export function ScalingRuleModal({ show, groupId, rule, onHide }: ScalingRuleModalProps) {
+  const notify = useNotify();
+  const add = useAddScalingRule(groupId);
+  const update = useUpdateScalingRule(groupId);
+  const form = useForm<ScalingRuleDraft, unknown, ScalingRuleInput>({
+    resolver: zodResolver(ScalingRuleInput),
+    mode: 'onChange',
+    defaultValues: rule ? ruleToDraft(rule) : defaultScalingRule(),
+  });
+  const { register, handleSubmit, reset, setValue, watch, formState } = form;
+  const errors = formState.errors;
+  const pending = add.isPending || update.isPending;
+
+  useEffect(() => {
+    if (show) reset(rule ? ruleToDraft(rule) : defaultScalingRule());
+  }, [show, rule, reset]);
+
+  const settingsType = watch('condition.settings.type');
+  const bandwidth = watch('action.settings.bandwidthLimitMbps');
+  const defaults = defaultScalingRule().condition.settings;
+
+  const submit = handleSubmit(async (values) => {
+    try {
+      if (rule) await update.mutateAsync({ ruleId: rule.id, body: values });
+      else await add.mutateAsync(values);
+      onHide();
+    } catch (error) {
+      notify(messageOr(error, rule ? NODE_GROUP_ERRORS.updateRule : NODE_GROUP_ERRORS.addRule));
+    }
+  });
+
+  const conditionType = register('condition.type', {
+    onChange: (event: { target: { value: string } }) => {
+      const type = ScalingConditionType.safeParse(event.target.value);
+      if (!type.success) return;
+      setValue(
+        'condition.settings',
+        { ...defaults, type: settingsTypeFor(type.data) },
+        { shouldValidate: true, shouldDirty: true },
+      );
+    },
+  });
+
+  const titleId = 'scaling-rule-modal-title';
+  return (
+    <Modal show={show} onHide={onHide} size="lg" aria-labelledby={titleId}>
+      <Form noValidate onSubmit={submit}>
+        <Modal.Header closeButton closeLabel="Close">
+          <Modal.Title id={titleId}>{rule ? 'Edit scaling rule' : 'Add scaling rule'}</Modal.Title>
+        </Modal.Header>
+        <Modal.Body>
+          <Form.Check type="switch" id="rule-enabled" label="Enabled" className="mb-3" {...register('enabled')} />
+          <fieldset className="mb-2">
+            <legend className="h6">Condition</legend>
+            <Row>
+              <Col md={6}>
+                <SelectField
+                  id="rule-condition-type"
+                  label="Condition type"
+                  error={errors.condition?.type?.message}
+                  {...conditionType}
+                >
+                  {ScalingConditionType.options.map((type) => (
+                    <option key={type} value={type}>
+                      {CONDITION_LABELS[type]}
+                    </option>
+                  ))}
+                </SelectField>
+              </Col>
+              <Col md={6}>
+                <Form.Group className="mb-3" controlId="rule-settings-type">
+                  <Form.Label>Settings type</Form.Label>
+                  <Form.Control readOnly plaintext value={settingsType ?? ''} />
+                  {errors.condition?.settings?.type && (
+                    <div className="invalid-feedback d-block">{errors.condition.settings.type.message}</div>
+                  )}
+                </Form.Group>
+              </Col>
+              <Col md={4}>
+                <SelectField
+                  id="rule-comparison"
+                  label="Comparison"
+                  error={errors.condition?.settings?.comparison?.message}
+                  {...register('condition.settings.comparison')}
+                >
+                  {ScalingComparison.options.map((comparison) => (
+                    <option key={comparison} value={comparison}>
+                      {comparison}
+                    </option>
+                  ))}
+                </SelectField>
+              </Col>
+              <Col md={4}>
+                <TextField
+                  id="rule-value"
+                  label="Value (%)"
+                  type="number"
+                  min={SCALING_LIMITS.value.min}
+                  max={SCALING_LIMITS.value.max}
+                  step="any"
+                  error={errors.condition?.settings?.value?.message}
+                  {...register('condition.settings.value', asNumber)}
+                />
+              </Col>
+              <Col md={4}>
+                <TextField
+                  id="rule-duration"
+                  label="Duration (seconds)"
+                  type="number"
+                  min={SCALING_LIMITS.duration.min}
+                  max={SCALING_LIMITS.duration.max}
+                  error={errors.condition?.settings?.duration?.message}
+                  {...register('condition.settings.duration', asNumber)}
+                />
+              </Col>
+            </Row>
+          </fieldset>
+          <fieldset className="mb-2">
+            <legend className="h6">Action</legend>
+            <Row>
+              <Col md={6}>
+                <SelectField
+                  id="rule-action-type"
+                  label="Action type"
+                  error={errors.action?.type?.message}
+                  {...register('action.type')}
+                >
+                  {ScalingActionType.options.map((type) => (
+                    <option key={type} value={type}>
+                      {type}
+                    </option>
+                  ))}
+                </SelectField>
+              </Col>
+              <Col md={6}>
+                <SelectField
+                  id="rule-provider"
+                  label="Provider"
+                  error={errors.action?.settings?.provider?.message}
+                  {...register('action.settings.provider')}
+                >
+                  {ScalingProviderName.options.map((provider) => (
+                    <option key={provider} value={provider}>
+                      {provider}
+                    </option>
+                  ))}
+                </SelectField>
+              </Col>
+              <Col md={6}>
+                <TextField
+                  id="rule-provider-value"
+                  label="Provider value (instance type, size or shape)"
+                  error={errors.action?.settings?.value?.message}
+                  {...register('action.settings.value')}
+                />
+              </Col>
+              <Col md={6}>
+                <TextField
+                  id="rule-bandwidth"
+                  label="Bandwidth limit (Mbps)"
+                  type="number"
+                  min={SCALING_LIMITS.bandwidthLimitMbps.min}
+                  step="any"
+                  error={errors.action?.settings?.bandwidthLimitMbps?.message}
+                  aria-describedby="rule-bandwidth-human"
+                  {...register('action.settings.bandwidthLimitMbps', asNumber)}
+                />
+                <Form.Text id="rule-bandwidth-human" className="d-block mt-n2 mb-3">
+                  {typeof bandwidth === 'number' ? formatBitrate(bandwidth) : ''}
+                </Form.Text>
+              </Col>
+              <Col md={6}>
+                <TextField
+                  id="rule-amount"
+                  label="Amount"
+                  type="number"
+                  min={SCALING_LIMITS.amount.min}
+                  max={SCALING_LIMITS.amount.max}
+                  error={errors.action?.settings?.amount?.message}
+                  {...register('action.settings.amount', asNumber)}
+                />
+              </Col>
+              <Col md={6}>
+                <TextField
+                  id="rule-timeout"
+                  label="Action timeout (seconds)"
+                  type="number"
+                  min={SCALING_LIMITS.actionTimeout.min}
+                  max={SCALING_LIMITS.actionTimeout.max}
+                  error={errors.actionTimeout?.message}
+                  {...register('actionTimeout', asNumber)}
+                />
+              </Col>
+            </Row>
+          </fieldset>
+        </Modal.Body>
+        <Modal.Footer>
+          <Button variant="secondary" onClick={onHide}>
+            Cancel
+          </Button>
+          <Button type="submit" variant="primary" disabled={!formState.isValid || pending}>
+            {rule ? 'Save' : 'Add'}
+          </Button>
+        </Modal.Footer>
+      </Form>
+    </Modal>
+  );
+}
