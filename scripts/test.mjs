@@ -9,12 +9,15 @@ import {
   ensureNodeModules,
   freePort,
   log,
+  ROOT,
   run,
   startPostgres,
   startServer,
 } from './lib.mjs';
 
 const E2E_ADMIN = { username: 'admin', password: 'admin-password-1' };
+const TYPED_PROJECTS = ['packages/contract', 'apps/api', 'apps/console', 'e2e'];
+const at = (dir) => join(ROOT, dir);
 
 async function main() {
   ensureNodeModules();
@@ -22,20 +25,20 @@ async function main() {
 
   log('Lint and types');
   run('npx', ['biome', 'check', '.']);
-  run('npx', ['tsc', '-b']);
+  for (const project of TYPED_PROJECTS) run('npx', ['tsc', '-p', project, '--noEmit']);
 
   log('Unit tests: contract and console');
-  run('npx', ['vitest', 'run'], { cwd: join(process.cwd(), 'packages/contract') });
-  run('npx', ['vitest', 'run'], { cwd: join(process.cwd(), 'apps/console') });
+  run('npx', ['vitest', 'run'], { cwd: at('packages/contract') });
+  run('npx', ['vitest', 'run'], { cwd: at('apps/console') });
 
   log('API tests on PGlite');
-  run('npx', ['vitest', 'run'], { cwd: join(process.cwd(), 'apps/api') });
+  run('npx', ['vitest', 'run'], { cwd: at('apps/api') });
 
   log('API tests on PostgreSQL');
   const postgres = await startPostgres();
   try {
     run('npx', ['vitest', 'run'], {
-      cwd: join(process.cwd(), 'apps/api'),
+      cwd: at('apps/api'),
       env: { ...process.env, TEST_DATABASE_URL: postgres.url },
     });
   } finally {
@@ -52,10 +55,12 @@ async function main() {
     DATA_DIR: dataDir,
     ADMIN_USERNAME: E2E_ADMIN.username,
     ADMIN_PASSWORD: E2E_ADMIN.password,
+    // Every spec signs in from 127.0.0.1; the per-address flood limit is not what e2e tests.
+    LOGIN_RATE_LIMIT: '10000',
   });
   try {
     run('npx', ['playwright', 'test'], {
-      cwd: join(process.cwd(), 'e2e'),
+      cwd: at('e2e'),
       env: {
         ...process.env,
         E2E_BASE_URL: server.url,

@@ -14,6 +14,7 @@ describe('loadConfig', () => {
       logLevel: 'info',
       consoleDir: undefined,
       gslbHostname: 'localhost',
+      loginRateLimit: 60,
       storageEncryptionKey: undefined,
       statistics: { prometheusUrl: undefined, scrapeToken: undefined, rawRetentionDays: 7, minuteRetentionDays: 45 },
       nodeSilenceSeconds: 15,
@@ -81,6 +82,7 @@ describe('loadConfig', () => {
     [{ JWT_SECRET: 'short' }, 'JWT_SECRET: must be at least 32 characters'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ GSLB_HOSTNAME: 'bad host/name' }, 'GSLB_HOSTNAME: must be a host name'],
+    [{ LOGIN_RATE_LIMIT: '0' }, 'LOGIN_RATE_LIMIT: must be at least 1'],
     [{ ADMIN_USERNAME: 'boss' }, 'ADMIN_PASSWORD: ADMIN_USERNAME and ADMIN_PASSWORD must be set together'],
     [{ ADMIN_USERNAME: 'boss', ADMIN_PASSWORD: '123' }, 'ADMIN_PASSWORD: must be at least 6 characters'],
   ])('refuses %j with a message naming the variable', (env, text) => {

@@ -17,6 +17,7 @@ const EnvSchema = z
     JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     LOG_LEVEL: LogLevel.default('info'),
     CONSOLE_DIR: z.string().min(1).optional(),
+    LOGIN_RATE_LIMIT: z.coerce.number().int().min(1, 'must be at least 1').default(60),
     GSLB_HOSTNAME: z
       .string()
       .regex(/^[A-Za-z0-9.-]+$/, 'must be a host name')
@@ -59,6 +60,8 @@ export type Config = {
   consoleDir: string | undefined;
   /** Host of the global load-balancing ingest endpoints. */
   gslbHostname: string;
+  /** Login requests per minute and address, failed or not. */
+  loginRateLimit: number;
   /** Key of the storage secrets' encryption; when unset, one is generated once under dataDir. */
   storageEncryptionKey: Buffer | undefined;
   /** Usage and metrics: Prometheus to read series from, the /metrics scrape token, retention in days. */
@@ -96,6 +99,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     consoleDir: e.CONSOLE_DIR,
     gslbHostname: e.GSLB_HOSTNAME,
+    loginRateLimit: e.LOGIN_RATE_LIMIT,
     storageEncryptionKey: e.STORAGE_ENCRYPTION_KEY
       ? (parseEncryptionKey(e.STORAGE_ENCRYPTION_KEY) ?? undefined)
       : undefined,
