@@ -1,10 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
+import { StreamsScreen } from '@/features/streams/components/streams-screen';
 import { HOME } from '../paths';
-import { PendingScreen } from './pending';
 
-/** /streams; `?refresh=…` reloads everything cached, then drops the parameter. */
+/** /streams; `?refresh=…` reloads the list (and everything else cached), then drops the parameter. */
 export function StreamsRoute() {
   const [params] = useSearchParams();
   const refresh = params.has('refresh');
@@ -13,9 +13,14 @@ export function StreamsRoute() {
 
   useEffect(() => {
     if (!refresh) return;
-    void queryClient.invalidateQueries();
-    navigate(HOME, { replace: true });
+    let left = false;
+    void queryClient.invalidateQueries().finally(() => {
+      if (!left) navigate(HOME, { replace: true });
+    });
+    return () => {
+      left = true;
+    };
   }, [refresh, queryClient, navigate]);
 
-  return <PendingScreen title="Streams" />;
+  return <StreamsScreen />;
 }

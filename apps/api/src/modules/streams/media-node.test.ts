@@ -1,0 +1,142 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startTestApp, type TestAccount, type TestApp } from '../../../test/helpers.js';
+
+/** What the media node relies on: its reported ports in the URLs, cleared sessions, and the heartbeat rule. */
+let t: TestApp;
+/** The clock runs with the real one (tokens are checked against it), shifted by `offset`. */
+let offset = 0;
+beforeAll(async () => {
+  t = await startTestApp({ clock: { now: () => new Date(Date.now() + offset) } });
+});
+afterAll(() => t.close());
+
+let admin: TestAccount;
+let owner: TestAccount;
+beforeEach(async () => {
+  offset = 0;
+  await t.reset();
+  admin = await t.createAccount('ADMIN', 'root');
+  owner = await t.createAccount('USER', 'alice');
+});
+
+const createInput = async (payload: object) => {
+  const response = await t.request({ method: 'POST', url: '/api/v1/inputs', token: owner.token, payload });
+  if (response.statusCode !== 201) throw new Error(`create failed: ${response.statusCode} ${response.body}`);
+  return response.json();
+};
+const setPorts = (token: string, ports: object) =>
+  t.request({ method: 'PUT', url: '/api/v1/node/media', token, payload: { ports } });
+
+describe('PUT /node/media (the ports a node reports)', () => {
+  it('puts the reported ports into the push and playback URLs; other nodes keep the defaults', async () => {
+    const node = await t.createNode(admin, {
+      connection: { protocol: 'HTTP', hostname: 'media.example.com', port: 4343 },
+    });
+    const before = await createInput({ format: 'RTMP' });
+    expect(before.connection.uri).toBe(`rtmp://media.example.com:1935/live/${encodeURIComponent(before.name)}`);
+
+    const answer = await setPorts(node.token, { rtmp: 11935, srt: 19710, rtsp: 18554 });
+    expect(answer.statusCode).toBe(200);
+    expect(answer.json()).toEqual({ ports: { rtmp: 11935, srt: 19710, rtsp: 18554 } });
+    const rtmp = await t.request({ method: 'GET', url: `/api/v1/inputs/${before.id}`, token: owner.token });
+    expect(rtmp.json().connection.uri).toBe(`rtmp://media.example.com:11935/live/${encodeURIComponent(before.name)}`);
+    const srt = await createInput({ format: 'SRT' });
+    expect(srt.connection.uri).toBe(`srt://media.example.com:19710?streamid=${encodeURIComponent(srt.name)}`);
+    const webrtc = await createInput({ format: 'WebRTC' });
+    expect(webrtc.connection.signallingUri).toBe(
+      `http://media.example.com:4343/whip/${encodeURIComponent(webrtc.name)}`,
+    );
+    const output = await t.request({
+      method: 'POST',
+      url: '/api/v1/outputs',
+      token: owner.token,
+      payload: { streamId: before.id, format: 'RTMP' },
+    });
+    expect(output.json().connection.uri).toMatch(/^rtmp:\/\/media\.example\.com:11935\/live\/out%2B/);
+
+    // A port reported as 0 (service off) falls back to the default in URLs; a second report replaces the first.
+    await setPorts(node.token, { rtmp: 0, srt: 29710, rtsp: 0 });
+    const again = await t.request({ method: 'GET', url: `/api/v1/inputs/${before.id}`, token: owner.token });
+    expect(again.json().connection.uri).toBe(`rtmp://media.example.com:1935/live/${encodeURIComponent(before.name)}`);
+  });
+
+  it('takes only a node token and valid ports', async () => {
+    const node = await t.createNode(admin);
+    expect((await setPorts(admin.token, { rtmp: 1, srt: 2, rtsp: 3 })).statusCode).toBe(401);
+    expect(
+      (await t.request({ method: 'PUT', url: '/api/v1/node/media', payload: { ports: { rtmp: 1, srt: 2, rtsp: 3 } } }))
+        .statusCode,
+    ).toBe(401);
+    const bad = await setPorts(node.token, { rtmp: 70000, srt: 2, rtsp: 3 });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toContain('RTMP port must be at most 65535');
+    expect((await setPorts(node.token, { rtmp: 1, srt: 2 })).statusCode).toBe(400);
+  });
+});
+
+describe('GET /node/inputs: cleared sessions', () => {
+  it('tells the node when an output’s sessions were cleared', async () => {
+    const node = await t.createNode(admin);
+    const input = await createInput({ format: 'RTMP' });
+    const output = (
+      await t.request({
+        method: 'POST',
+        url: '/api/v1/outputs',
+        token: owner.token,
+        payload: { streamId: input.id, format: 'HLS' },
+      })
+    ).json();
+    const read = async () =>
+      (await t.request({ method: 'GET', url: '/api/v1/node/inputs', token: node.token })).json()[0].outputs[0];
+    expect((await read()).sessionsClearedAt).toBeNull();
+    offset = 300_000;
+    const before = Date.now() + offset;
+    expect(
+      (await t.request({ method: 'DELETE', url: `/api/v1/outputs/${output.id}/sessions`, token: owner.token }))
+        .statusCode,
+    ).toBe(204);
+    const cleared = Date.parse((await read()).sessionsClearedAt);
+    expect(cleared).toBeGreaterThanOrEqual(before);
+    expect(cleared).toBeLessThan(before + 5000);
+  });
+});
+
+describe('a node whose heartbeat is lost', () => {
+  const ingest = (token: string, streamId: string) =>
+    t.report(token, [{ id: randomUUID(), kind: 'stream-state', streamId, status: 'Ingestion' }]);
+  const heartbeat = (token: string) =>
+    t.report(token, [{ id: randomUUID(), kind: 'load', cpuPercent: 1, bandwidthMbps: 1, sessions: 1 }]);
+  const statusOf = async (id: string) =>
+    (await t.request({ method: 'GET', url: `/api/v1/inputs/${id}`, token: owner.token })).json();
+
+  it('has its Ingestion inputs set to Error once no report came for the silence time; reporting nodes keep theirs', async () => {
+    const silent = await t.createNode(admin, { name: 'silent' });
+    const first = await createInput({ format: 'RTMP' });
+    const alive = await t.createNode(admin, { name: 'alive' });
+    const second = await createInput({ format: 'RTMP' });
+    expect([first.nodeId, second.nodeId]).toEqual([silent.id, alive.id]);
+    expect((await ingest(silent.token, first.id)).statusCode).toBe(200);
+    expect((await ingest(alive.token, second.id)).statusCode).toBe(200);
+
+    offset = 10_000;
+    await heartbeat(alive.token);
+    expect(await t.app.services.streams.expireSilentNodes(15_000)).toBe(0);
+
+    offset = 16_000;
+    expect(await t.app.services.streams.expireSilentNodes(15_000)).toBe(1);
+    const expired = await statusOf(first.id);
+    expect(expired.status).toBe('Error');
+    expect(expired.statusMessages[0]).toMatchObject({
+      level: 'error',
+      text: 'Node silent stopped reporting for 15 s: the push is lost',
+    });
+    expect((await statusOf(second.id)).status).toBe('Ingestion');
+
+    // Idempotent: nothing left in Ingestion on the silent node.
+    expect(await t.app.services.streams.expireSilentNodes(15_000)).toBe(0);
+    // The node comes back and its push resumes.
+    expect((await ingest(silent.token, first.id)).statusCode).toBe(200);
+    expect((await statusOf(first.id)).status).toBe('Ingestion');
+  });
+});

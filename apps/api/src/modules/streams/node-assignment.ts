@@ -1,0 +1,50 @@
+import { type GeoPoint, REGION_ORDER, type RegionCode } from '@streamcloud/contract';
+
+export interface CandidateNode {
+  id: string;
+  regionCode: string | null;
+  geo: GeoPoint | null;
+  /** Inputs already assigned: the tie-breaker. */
+  inputCount: number;
+}
+
+export interface StreamerPlace {
+  geo: GeoPoint | null;
+  region: RegionCode | null;
+}
+
+const EARTH_RADIUS_KM = 6371;
+
+export function distanceKm(a: GeoPoint, b: GeoPoint): number {
+  const rad = Math.PI / 180;
+  const dLat = (b.latitude - a.latitude) * rad;
+  const dLon = (b.longitude - a.longitude) * rad;
+  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.latitude * rad) * Math.cos(b.latitude * rad) * Math.sin(dLon / 2) ** 2;
+  return 2 * EARTH_RADIUS_KM * Math.asin(Math.sqrt(h));
+}
+
+const regionRank = (code: string | null) => {
+  const rank = REGION_ORDER.indexOf((code ?? '') as RegionCode);
+  return rank === -1 ? REGION_ORDER.length : rank;
+};
+
+/**
+ * Picks the node for a new input among the enabled and opened ones: the nearest by distance when the
+ * streamer's place and the node's are known; else a node in the streamer's region; else by the region
+ * order EU, NA, SA, AS, AF, AN, OC, then others. Ties go to the node with fewer inputs.
+ */
+export function chooseNode(candidates: CandidateNode[], streamer: StreamerPlace): CandidateNode | null {
+  if (candidates.length === 0) return null;
+  const score = (node: CandidateNode): [number, number, number] => {
+    const distance = streamer.geo && node.geo ? distanceKm(streamer.geo, node.geo) : Number.POSITIVE_INFINITY;
+    const sameRegion = streamer.region !== null && node.regionCode?.toUpperCase() === streamer.region ? 0 : 1;
+    return [distance, sameRegion * 100 + regionRank(node.regionCode?.toUpperCase() ?? null), node.inputCount];
+  };
+  return [...candidates].sort((a, b) => {
+    const [da, ra, ca] = score(a);
+    const [db, rb, cb] = score(b);
+    if (da !== db) return da - db;
+    if (ra !== rb) return ra - rb;
+    return ca - cb;
+  })[0] as CandidateNode;
+}

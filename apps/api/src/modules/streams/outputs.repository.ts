@@ -1,0 +1,88 @@
+import type { Db } from '../../db/database.js';
+import type { OutputSessionsTable, OutputsTable } from '../../db/schema.js';
+
+export type OutputRow = Omit<OutputsTable, 'created_at'> & { created_at: Date };
+export type SessionRow = Omit<OutputSessionsTable, 'output_id'>;
+
+export class OutputsRepository {
+  constructor(private readonly db: Db) {}
+
+  async insert(output: Omit<OutputRow, 'created_at'>): Promise<OutputRow> {
+    return this.db.insertInto('outputs').values(output).returningAll().executeTakeFirstOrThrow();
+  }
+
+  /** An output with the owner of its input, for ownership checks. */
+  async findWithOwner(id: string): Promise<(OutputRow & { owner_id: string; node_id: string | null }) | null> {
+    return (
+      (await this.db
+        .selectFrom('outputs as o')
+        .innerJoin('inputs as i', 'i.id', 'o.input_id')
+        .selectAll('o')
+        .select(['i.owner_id', 'i.node_id'])
+        .where('o.id', '=', id)
+        .executeTakeFirst()) ?? null
+    );
+  }
+
+  async list(inputId: string, offset: number, limit: number) {
+    const [rows, total] = await Promise.all([
+      this.db
+        .selectFrom('outputs')
+        .selectAll()
+        .where('input_id', '=', inputId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .offset(offset)
+        .limit(limit)
+        .execute(),
+      this.db
+        .selectFrom('outputs')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('input_id', '=', inputId)
+        .executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(total.count) };
+  }
+
+  async sessionsOf(outputIds: string[]): Promise<Map<string, SessionRow[]>> {
+    const sessions = new Map<string, SessionRow[]>(outputIds.map((id) => [id, []]));
+    if (outputIds.length === 0) return sessions;
+    const rows = await this.db
+      .selectFrom('output_sessions')
+      .selectAll()
+      .where('output_id', 'in', outputIds)
+      .orderBy('started_at')
+      .execute();
+    for (const { output_id, ...session } of rows) sessions.get(output_id)?.push(session);
+    return sessions;
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.db.deleteFrom('outputs').where('id', '=', id).execute();
+  }
+
+  /** Forgets the sessions and records when, so the node serving the output disconnects them. */
+  async clearSessions(id: string, at: Date): Promise<void> {
+    await this.db.deleteFrom('output_sessions').where('output_id', '=', id).execute();
+    await this.db.updateTable('outputs').set({ sessions_cleared_at: at }).where('id', '=', id).execute();
+  }
+
+  /** Replaces the sessions of outputs that belong to the given input (reports name outputs by id). */
+  async replaceSessions(inputId: string, outputId: string, sessions: SessionRow[]): Promise<boolean> {
+    const owned = await this.db
+      .selectFrom('outputs')
+      .select('id')
+      .where('id', '=', outputId)
+      .where('input_id', '=', inputId)
+      .executeTakeFirst();
+    if (!owned) return false;
+    await this.db.deleteFrom('output_sessions').where('output_id', '=', outputId).execute();
+    if (sessions.length > 0) {
+      await this.db
+        .insertInto('output_sessions')
+        .values(sessions.map((session) => ({ ...session, output_id: outputId })))
+        .execute();
+    }
+    return true;
+  }
+}

@@ -1,0 +1,265 @@
+import type { MediaPorts, TranscodeTrack } from '@streamcloud/contract';
+import { type Kysely, sql, type Transaction } from 'kysely';
+import type { Db } from '../../db/database.js';
+import type { Database, InputStatusMessagesTable, InputsTable, InputTracksTable } from '../../db/schema.js';
+
+export type InputRow = Omit<InputsTable, 'created_at' | 'updated_at' | 'parameters' | 'output'> & {
+  parameters: Record<string, unknown>;
+  output: { version: 2; passthrough: boolean; tracks: TranscodeTrack[] };
+  created_at: Date;
+  updated_at: Date;
+};
+export type NewInput = Omit<InputRow, 'created_at' | 'updated_at'>;
+export type StatusMessageRow = Omit<InputStatusMessagesTable, 'id' | 'input_id'>;
+export type TrackRow = Omit<InputTracksTable, 'input_id' | 'source'>;
+
+export interface NodeHostRow {
+  id: string;
+  name: string;
+  protocol: string;
+  hostname: string;
+  port: number;
+  media_ports: MediaPorts | null;
+  location_code: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  input_count: number;
+}
+
+/** Status messages kept per input: the dashboard shows the recent ones. */
+export const STATUS_MESSAGES_KEPT = 50;
+
+type Executor = Kysely<Database> | Transaction<Database>;
+
+const summaryColumns = [
+  'id',
+  'owner_id',
+  'caption',
+  'format',
+  'status',
+  'access',
+  'name',
+  'node_id',
+  'created_at',
+] as const;
+
+export class StreamsRepository {
+  constructor(private readonly db: Db) {}
+
+  transaction<T>(work: (repository: StreamsRepository) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute((trx) => work(new StreamsRepository(trx as unknown as Db)));
+  }
+
+  async insert(input: NewInput): Promise<void> {
+    await this.db
+      .insertInto('inputs')
+      .values({ ...input, parameters: JSON.stringify(input.parameters), output: JSON.stringify(input.output) })
+      .execute();
+  }
+
+  async findById(id: string): Promise<InputRow | null> {
+    return (
+      ((await this.db.selectFrom('inputs').selectAll().where('id', '=', id).executeTakeFirst()) as
+        | InputRow
+        | undefined) ?? null
+    );
+  }
+
+  /** One page in the list's order (format, then caption or id), and the total. */
+  async list(ownerId: string | null, offset: number, limit: number) {
+    const scoped = (executor: Executor) => {
+      const query = executor.selectFrom('inputs');
+      return ownerId ? query.where('owner_id', '=', ownerId) : query;
+    };
+    const [rows, total] = await Promise.all([
+      scoped(this.db)
+        .select(summaryColumns)
+        .orderBy('format')
+        .orderBy(sql`coalesce(lower(caption), id::text)`)
+        .orderBy('id')
+        .offset(offset)
+        .limit(limit)
+        .execute(),
+      scoped(this.db)
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(total.count) };
+  }
+
+  async update(
+    id: string,
+    changes: Partial<
+      Pick<InputRow, 'caption' | 'status' | 'streamer_ip' | 'streamer_latitude' | 'streamer_longitude' | 'node_id'>
+    >,
+    now: Date,
+  ): Promise<void> {
+    await this.db
+      .updateTable('inputs')
+      .set({ ...changes, updated_at: now })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async delete(id: string): Promise<boolean> {
+    const result = await this.db.deleteFrom('inputs').where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  async addMessage(inputId: string, message: StatusMessageRow): Promise<void> {
+    await this.db
+      .insertInto('input_status_messages')
+      .values({ input_id: inputId, ...message })
+      .execute();
+    await this.db
+      .deleteFrom('input_status_messages')
+      .where('input_id', '=', inputId)
+      .where(
+        'id',
+        '<',
+        this.db
+          .selectFrom('input_status_messages')
+          .select('id')
+          .where('input_id', '=', inputId)
+          .orderBy('id', 'desc')
+          .offset(STATUS_MESSAGES_KEPT - 1)
+          .limit(1),
+      )
+      .execute();
+  }
+
+  async messages(inputId: string): Promise<StatusMessageRow[]> {
+    return this.db
+      .selectFrom('input_status_messages')
+      .select(['at', 'level', 'text'])
+      .where('input_id', '=', inputId)
+      .orderBy('id', 'desc')
+      .limit(STATUS_MESSAGES_KEPT)
+      .execute();
+  }
+
+  async tracks(inputId: string, source: 'incoming' | 'outgoing'): Promise<TrackRow[]> {
+    return this.db
+      .selectFrom('input_tracks')
+      .select(['idx', 'type', 'codec', 'width', 'height', 'bps', 'channels', 'rate'])
+      .where('input_id', '=', inputId)
+      .where('source', '=', source)
+      .orderBy('idx')
+      .execute();
+  }
+
+  async replaceTracks(inputId: string, source: 'incoming' | 'outgoing', tracks: TrackRow[]): Promise<void> {
+    await this.db.deleteFrom('input_tracks').where('input_id', '=', inputId).where('source', '=', source).execute();
+    if (tracks.length === 0) return;
+    await this.db
+      .insertInto('input_tracks')
+      .values(tracks.map((track) => ({ ...track, input_id: inputId, source })))
+      .execute();
+  }
+
+  /** Enabled and opened nodes with how many inputs each carries. */
+  async candidateNodes(): Promise<NodeHostRow[]> {
+    return this.nodeHosts().where('n.enabled', '=', true).where('n.opened', '=', true).execute();
+  }
+
+  async nodeHost(nodeId: string): Promise<NodeHostRow | null> {
+    return (await this.nodeHosts().where('n.id', '=', nodeId).executeTakeFirst()) ?? null;
+  }
+
+  /** Records the ports a node's media services listen on (the node reports them). */
+  async setMediaPorts(nodeId: string, ports: MediaPorts): Promise<void> {
+    await this.db
+      .insertInto('node_media_ports')
+      .values({ node_id: nodeId, ports: JSON.stringify(ports), updated_at: new Date() })
+      .onConflict((oc) => oc.column('node_id').doUpdateSet({ ports: JSON.stringify(ports), updated_at: new Date() }))
+      .execute();
+  }
+
+  /** Inputs in Ingestion on a node that has sent no report at all since `since` (its heartbeat is lost). */
+  async ingestingOnSilentNodes(since: Date): Promise<{ id: string; node_name: string }[]> {
+    return this.db
+      .selectFrom('inputs as i')
+      .innerJoin('nodes as n', 'n.id', 'i.node_id')
+      .select(['i.id', 'n.name as node_name'])
+      .where('i.status', '=', 'Ingestion')
+      .where(({ exists, not, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('node_reports as r')
+              .select('r.node_id')
+              .whereRef('r.node_id', '=', 'i.node_id')
+              .where('r.received_at', '>=', since),
+          ),
+        ),
+      )
+      .execute();
+  }
+
+  private nodeHosts() {
+    return this.db
+      .selectFrom('nodes as n')
+      .select([
+        'n.id',
+        'n.name',
+        'n.protocol',
+        'n.hostname',
+        'n.port',
+        (eb) =>
+          eb.selectFrom('node_media_ports as m').select('m.ports').whereRef('m.node_id', '=', 'n.id').as('media_ports'),
+        'n.location_code',
+        'n.latitude',
+        'n.longitude',
+        (eb) =>
+          eb
+            .selectFrom('inputs as i')
+            .select((inner) => inner.fn.countAll<number>().as('count'))
+            .whereRef('i.node_id', '=', 'n.id')
+            .as('input_count'),
+      ])
+      .$narrowType<{ input_count: number }>();
+  }
+
+  /** Inputs waiting for a node, oldest first. */
+  async unassigned(limit: number): Promise<InputRow[]> {
+    return (await this.db
+      .selectFrom('inputs')
+      .selectAll()
+      .where('node_id', 'is', null)
+      .orderBy('created_at')
+      .limit(limit)
+      .execute()) as InputRow[];
+  }
+
+  /** The inputs a node serves, for the node-facing API. */
+  async ofNode(nodeId: string): Promise<InputRow[]> {
+    return (await this.db
+      .selectFrom('inputs')
+      .selectAll()
+      .where('node_id', '=', nodeId)
+      .orderBy('id')
+      .execute()) as InputRow[];
+  }
+
+  async ingressName(inputId: string): Promise<string | null> {
+    const row = await this.db
+      .selectFrom('ingress_endpoints')
+      .select('name')
+      .where('input_id', '=', inputId)
+      .executeTakeFirst();
+    return row?.name ?? null;
+  }
+
+  /** False when the input already has one. */
+  async insertIngress(inputId: string, name: string): Promise<boolean> {
+    const result = await this.db
+      .insertInto('ingress_endpoints')
+      .values({ input_id: inputId, name })
+      .onConflict((oc) => oc.column('input_id').doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+  }
+
+  async setGslb(inputId: string, now: Date): Promise<void> {
+    await this.db.updateTable('inputs').set({ gslb: true, updated_at: now }).where('id', '=', inputId).execute();
+  }
+}

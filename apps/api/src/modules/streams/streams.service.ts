@@ -1,0 +1,353 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import {
+  type AssignedInput,
+  DEFAULT_ADJUSTABLE_TRACKS,
+  type IngressEndpoint,
+  type Location,
+  type MediaPorts,
+  makeStreamName,
+  outputModeOfName,
+  PASSTHROUGH_PREFIX,
+  type RegionCode,
+  type StreamInput,
+  type StreamInputCreate,
+  type StreamInputSummary,
+  type StreamInputUpdate,
+  type StreamStateReport,
+  type TrackInfo,
+} from '@streamcloud/contract';
+import type { Db } from '../../db/database.js';
+import type { AuthContext, NodeIdentity } from '../../lib/auth-context.js';
+import type { Clock } from '../../lib/clock.js';
+import { conflict, forbidden, notFound } from '../../lib/errors.js';
+import type { AuditRepository } from '../audit/audit.repository.js';
+import type { GeoLocator } from '../info/geo-locator.js';
+import type { ReportContext } from '../nodes/node-reports.service.js';
+import { ingestConnection } from './connections.js';
+import { chooseNode } from './node-assignment.js';
+import { OutputsRepository } from './outputs.repository.js';
+import { toStreamInput, toSummary } from './stream-mapper.js';
+import { type InputRow, StreamsRepository } from './streams.repository.js';
+
+export interface StreamsServiceDeps {
+  db: Db;
+  audit: AuditRepository;
+  geo: GeoLocator;
+  clock: Clock;
+  /** Host name of the global load-balancing ingest (GSLB). */
+  gslbHostname: string;
+}
+
+const NO_NODE_MESSAGE = 'No node is available: the stream will be assigned as soon as one is';
+const newToken = () => randomBytes(24).toString('base64url');
+
+/** Stream inputs: creation and node assignment, the owner's reads and changes, and what nodes report. */
+export class StreamsService {
+  private readonly inputs: StreamsRepository;
+
+  constructor(private readonly deps: StreamsServiceDeps) {
+    this.inputs = new StreamsRepository(deps.db);
+  }
+
+  async list(auth: AuthContext, account: string | undefined, offset: number, limit: number) {
+    const ownerId = auth.role === 'ADMIN' ? (account ?? null) : auth.accountId;
+    if (auth.role !== 'ADMIN' && account !== undefined && account !== auth.accountId) throw notFound('Account');
+    const { rows, total } = await this.inputs.list(ownerId, offset, limit);
+    return { items: rows.map((row) => toSummary(row as InputRow)) as StreamInputSummary[], total };
+  }
+
+  async get(auth: AuthContext, id: string): Promise<StreamInput> {
+    return this.present(await this.owned(auth, id));
+  }
+
+  async create(auth: AuthContext, body: StreamInputCreate): Promise<StreamInput> {
+    const ownerId = body.ownerId ?? auth.accountId;
+    if (ownerId !== auth.accountId && auth.role !== 'ADMIN') {
+      throw forbidden('Only administrators create streams for other accounts');
+    }
+    const now = this.deps.clock.now();
+    const id = randomUUID();
+    const place = this.placeOf(body.streamer?.ipAddress, body.streamer?.geoLocation ?? null);
+    const node = chooseNode(
+      (await this.inputs.candidateNodes()).map((candidate) => ({
+        id: candidate.id,
+        regionCode: candidate.location_code,
+        geo:
+          candidate.latitude !== null && candidate.longitude !== null
+            ? { latitude: candidate.latitude, longitude: candidate.longitude }
+            : null,
+        inputCount: candidate.input_count,
+      })),
+      place,
+    );
+    const adjustable = !body.output.passthrough;
+    const row = {
+      id,
+      owner_id: ownerId,
+      caption: body.caption || null,
+      format: body.format,
+      status: node ? ('Idle' as const) : ('Pending' as const),
+      access: body.access,
+      access_token:
+        body.access === 'Public' ? null : body.access === 'Private' && body.accessToken ? body.accessToken : newToken(),
+      name: makeStreamName(adjustable ? 'in' : PASSTHROUGH_PREFIX, randomUUID()),
+      callback_uri: body.callbackUri ?? null,
+      streamer_ip: body.streamer?.ipAddress || null,
+      streamer_latitude: place.geo?.latitude ?? null,
+      streamer_longitude: place.geo?.longitude ?? null,
+      gslb: body.gslb,
+      parameters: {},
+      node_id: node?.id ?? null,
+      output: {
+        version: 2 as const,
+        passthrough: !adjustable,
+        tracks: body.output.tracks ?? (adjustable ? DEFAULT_ADJUSTABLE_TRACKS : []),
+      },
+    };
+    await this.inputs.transaction(async (inputs) => {
+      await inputs.insert(row);
+      await inputs.addMessage(
+        id,
+        node
+          ? { at: now, level: 'info', text: 'Stream created' }
+          : { at: now, level: 'warning', text: NO_NODE_MESSAGE },
+      );
+      if (body.gslb) await inputs.insertIngress(id, makeStreamName('as', randomUUID()));
+    });
+    await this.audit(auth, 'input.create', id, { format: row.format, access: row.access });
+    return this.get(auth, id);
+  }
+
+  async update(auth: AuthContext, id: string, body: StreamInputUpdate): Promise<StreamInput> {
+    const row = await this.owned(auth, id);
+    const now = this.deps.clock.now();
+    if (body.state === 'Idle' && row.status !== 'Ingestion' && row.status !== 'Pending') {
+      throw conflict(`A stream can be stopped only in Ingestion or Pending; it is ${row.status}`, 'INVALID_STATE');
+    }
+    const place = body.streamer ? this.placeOf(body.streamer.ipAddress, body.streamer.geoLocation ?? null) : null;
+    await this.inputs.transaction(async (inputs) => {
+      await inputs.update(
+        id,
+        {
+          ...(body.caption !== undefined ? { caption: body.caption || null } : {}),
+          ...(body.state ? { status: 'Idle' as const } : {}),
+          ...(body.streamer
+            ? {
+                streamer_ip: body.streamer.ipAddress || null,
+                streamer_latitude: place?.geo?.latitude ?? null,
+                streamer_longitude: place?.geo?.longitude ?? null,
+              }
+            : {}),
+        },
+        now,
+      );
+      if (body.state) await inputs.addMessage(id, { at: now, level: 'info', text: `Stopped by ${auth.username}` });
+    });
+    await this.audit(auth, body.state ? 'input.stop' : 'input.update', id, { fields: Object.keys(body) });
+    return this.get(auth, id);
+  }
+
+  /** Deletes the input; its outputs, messages, tracks and everything attached go with it (cascade). */
+  async delete(auth: AuthContext, id: string): Promise<void> {
+    await this.owned(auth, id);
+    await this.inputs.delete(id);
+    await this.audit(auth, 'input.delete', id, {});
+  }
+
+  async tracks(auth: AuthContext, id: string, source: 'incoming' | 'outgoing'): Promise<TrackInfo[]> {
+    await this.owned(auth, id);
+    return this.inputs.tracks(id, source);
+  }
+
+  async provisionIngress(auth: AuthContext, streamId: string): Promise<IngressEndpoint> {
+    await this.owned(auth, streamId);
+    const created = await this.inputs.transaction(async (inputs) => {
+      const inserted = await inputs.insertIngress(streamId, makeStreamName('as', randomUUID()));
+      if (inserted) await inputs.setGslb(streamId, this.deps.clock.now());
+      return inserted;
+    });
+    if (!created) throw conflict('The ingress endpoint of this stream already exists', 'INGRESS_EXISTS');
+    await this.audit(auth, 'ingress.create', streamId, {});
+    return this.ingress(auth, streamId);
+  }
+
+  async ingress(auth: AuthContext, streamId: string): Promise<IngressEndpoint> {
+    const row = await this.owned(auth, streamId);
+    const name = await this.inputs.ingressName(streamId);
+    if (!name) throw notFound('Ingress endpoint');
+    const connection = ingestConnection(
+      row.format === 'Internode' ? 'RTMP' : (row.format as StreamInput['format']),
+      { protocol: 'HTTPS', hostname: this.deps.gslbHostname, port: 443, nodeName: this.deps.gslbHostname },
+      name,
+    );
+    const uri = 'uri' in connection ? connection.uri : 'signallingUri' in connection ? connection.signallingUri : '';
+    return { streamId, name, connection: { uri } };
+  }
+
+  location(ipAddress: string): Location {
+    const location = this.deps.geo.locate(ipAddress);
+    if (!location) throw notFound('Location');
+    return { ipAddress: location.ipAddress, description: location.description, geo: location.geo };
+  }
+
+  /** Assigns inputs that wait for a node to the best enabled and opened node, if any. Answers how many. */
+  async assignWaiting(limit = 100): Promise<number> {
+    const waiting = await this.inputs.unassigned(limit);
+    if (waiting.length === 0) return 0;
+    const candidates = await this.inputs.candidateNodes();
+    if (candidates.length === 0) return 0;
+    const counts = new Map(candidates.map((node) => [node.id, node.input_count]));
+    let assigned = 0;
+    for (const input of waiting) {
+      const node = chooseNode(
+        candidates.map((candidate) => ({
+          id: candidate.id,
+          regionCode: candidate.location_code,
+          geo:
+            candidate.latitude !== null && candidate.longitude !== null
+              ? { latitude: candidate.latitude, longitude: candidate.longitude }
+              : null,
+          inputCount: counts.get(candidate.id) ?? 0,
+        })),
+        this.placeOf(
+          input.streamer_ip,
+          input.streamer_latitude !== null && input.streamer_longitude !== null
+            ? { latitude: input.streamer_latitude, longitude: input.streamer_longitude }
+            : null,
+        ),
+      );
+      if (!node) break;
+      const now = this.deps.clock.now();
+      const name = candidates.find((candidate) => candidate.id === node.id)?.name ?? node.id;
+      await this.inputs.transaction(async (inputs) => {
+        await inputs.update(
+          input.id,
+          { node_id: node.id, ...(input.status === 'Pending' ? { status: 'Idle' as const } : {}) },
+          now,
+        );
+        await inputs.addMessage(input.id, { at: now, level: 'info', text: `Assigned to node ${name}` });
+      });
+      counts.set(node.id, (counts.get(node.id) ?? 0) + 1);
+      assigned++;
+    }
+    return assigned;
+  }
+
+  /** Node-facing: the node tells the ports of its media services; its push and playback URLs use them. */
+  async setMediaPorts(node: NodeIdentity, ports: MediaPorts): Promise<{ ports: MediaPorts }> {
+    await this.inputs.setMediaPorts(node.id, ports);
+    return { ports };
+  }
+
+  /**
+   * A node that sent no report (its load heartbeat comes every 5 s) for `silenceMs` is taken as gone:
+   * its inputs in Ingestion become Error with a message. Answers how many inputs changed.
+   */
+  async expireSilentNodes(silenceMs: number): Promise<number> {
+    const now = this.deps.clock.now();
+    const rows = await this.inputs.ingestingOnSilentNodes(new Date(now.getTime() - silenceMs));
+    for (const row of rows) {
+      await this.inputs.transaction(async (inputs) => {
+        const current = await inputs.findById(row.id);
+        if (current?.status !== 'Ingestion') return;
+        await inputs.update(row.id, { status: 'Error' }, now);
+        await inputs.addMessage(row.id, {
+          at: now,
+          level: 'error',
+          text: `Node ${row.node_name} stopped reporting for ${Math.round(silenceMs / 1000)} s: the push is lost`,
+        });
+      });
+    }
+    return rows.length;
+  }
+
+  /** Node-facing: the inputs a node serves, with what it needs to admit pushes and plays. */
+  async assignedInputs(node: NodeIdentity): Promise<AssignedInput[]> {
+    const rows = await this.inputs.ofNode(node.id);
+    const outputs = new OutputsRepository(this.deps.db);
+    return Promise.all(
+      rows.map(async (row) => ({
+        id: row.id,
+        name: row.name,
+        format: row.format as AssignedInput['format'],
+        status: row.status,
+        access: row.access,
+        accessToken: row.access_token,
+        outputMode: outputModeOfName(row.name),
+        outputs: (await outputs.list(row.id, 0, 10_000)).rows.map((output) => ({
+          id: output.id,
+          name: output.name,
+          format: output.format as AssignedInput['outputs'][number]['format'],
+          accessToken: output.access_token,
+          sessionsClearedAt: output.sessions_cleared_at?.toISOString() ?? null,
+        })),
+        ingressName: await this.inputs.ingressName(row.id),
+      })),
+    );
+  }
+
+  /** Node-facing: applies stream-state reports inside the batch's transaction. */
+  readonly applyStateReports = async (context: ReportContext, reports: StreamStateReport[]): Promise<void> => {
+    const inputs = new StreamsRepository(context.db);
+    const outputs = new OutputsRepository(context.db);
+    for (const report of reports) {
+      const row = await inputs.findById(report.streamId);
+      // A report about an input this node does not serve (deleted, or moved) changes nothing.
+      if (!row || row.node_id !== context.node.id) continue;
+      const at = report.at ? new Date(report.at) : context.receivedAt;
+      if (report.status && report.status !== row.status)
+        await inputs.update(row.id, { status: report.status }, context.receivedAt);
+      if (report.message)
+        await inputs.addMessage(row.id, { at, level: report.message.level, text: report.message.text });
+      for (const source of ['incoming', 'outgoing'] as const) {
+        const tracks = report.tracks?.[source];
+        if (tracks) await inputs.replaceTracks(row.id, source, tracks);
+      }
+      for (const output of report.outputs ?? []) {
+        await outputs.replaceSessions(
+          row.id,
+          output.outputId,
+          output.sessions.map((session) => ({
+            session_id: session.id,
+            ip_address: session.ipAddress,
+            started_at: new Date(session.startedAt),
+            bytes: session.bytes,
+          })),
+        );
+      }
+    }
+  };
+
+  /** The input when the caller may see it: its owner or an ADMIN; anyone else gets 404. */
+  async owned(auth: AuthContext, id: string): Promise<InputRow> {
+    const row = await this.inputs.findById(id);
+    if (!row || (auth.role !== 'ADMIN' && row.owner_id !== auth.accountId)) throw notFound('Stream');
+    return row;
+  }
+
+  private async present(row: InputRow): Promise<StreamInput> {
+    const [messages, node] = await Promise.all([
+      this.inputs.messages(row.id),
+      row.node_id ? this.inputs.nodeHost(row.node_id) : Promise.resolve(null),
+    ]);
+    return toStreamInput(row, messages, node);
+  }
+
+  private placeOf(
+    ipAddress: string | null | undefined,
+    geo: { latitude: number; longitude: number } | null,
+  ): {
+    geo: { latitude: number; longitude: number } | null;
+    region: RegionCode | null;
+  } {
+    const located = ipAddress ? this.deps.geo.locate(ipAddress) : null;
+    return { geo: geo ?? located?.geo ?? null, region: located?.region ?? null };
+  }
+
+  private audit(auth: AuthContext, action: string, targetId: string, details: Record<string, unknown>) {
+    return this.deps.audit.record(
+      { actorId: auth.accountId, actingAdminId: auth.actingAdminId, action, targetType: 'input', targetId, details },
+      this.deps.clock.now(),
+    );
+  }
+}

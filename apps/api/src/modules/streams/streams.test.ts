@@ -1,0 +1,595 @@
+import { randomUUID } from 'node:crypto';
+import { DEFAULT_ADJUSTABLE_TRACKS } from '@streamcloud/contract';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startTestApp, type TestAccount, type TestApp } from '../../../test/helpers.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+type Caller = 'anonymous' | 'USER owner' | 'USER other' | 'ADMIN' | 'ADMIN impersonating owner';
+let admin: TestAccount;
+let owner: TestAccount;
+let other: TestAccount;
+let tokens: Record<Caller, string | undefined>;
+
+beforeEach(async () => {
+  await t.reset();
+  admin = await t.createAccount('ADMIN', 'root');
+  owner = await t.createAccount('USER', 'alice');
+  other = await t.createAccount('USER', 'bob');
+  tokens = {
+    anonymous: undefined,
+    'USER owner': owner.token,
+    'USER other': other.token,
+    ADMIN: admin.token,
+    'ADMIN impersonating owner': await t.impersonate(admin, owner),
+  };
+});
+
+const createInput = async (token: string, payload: object = {}) => {
+  const response = await t.request({ method: 'POST', url: '/api/v1/inputs', token, payload });
+  if (response.statusCode !== 201) throw new Error(`create failed: ${response.statusCode} ${response.body}`);
+  return response.json();
+};
+const setStatus = async (nodeToken: string, streamId: string, status: string, message?: object) => {
+  const response = await t.report(nodeToken, [
+    { id: randomUUID(), kind: 'stream-state', streamId, status, ...(message ? { message } : {}) },
+  ]);
+  expect(response.statusCode).toBe(200);
+};
+
+describe('role matrix', () => {
+  const rows: Array<{
+    name: string;
+    call: (ids: { input: string; output: string }) => [string, string, object?];
+    expected: Record<Caller, number>;
+  }> = [
+    {
+      name: 'GET /inputs',
+      call: () => ['GET', '/api/v1/inputs'],
+      expected: { anonymous: 401, 'USER owner': 200, 'USER other': 200, ADMIN: 200, 'ADMIN impersonating owner': 200 },
+    },
+    {
+      name: 'POST /inputs',
+      call: () => ['POST', '/api/v1/inputs', { caption: 'x' }],
+      expected: { anonymous: 401, 'USER owner': 201, 'USER other': 201, ADMIN: 201, 'ADMIN impersonating owner': 201 },
+    },
+    {
+      name: 'GET /inputs/{id}',
+      call: ({ input }) => ['GET', `/api/v1/inputs/${input}`],
+      expected: { anonymous: 401, 'USER owner': 200, 'USER other': 404, ADMIN: 200, 'ADMIN impersonating owner': 200 },
+    },
+    {
+      name: 'PUT /inputs/{id}',
+      call: ({ input }) => ['PUT', `/api/v1/inputs/${input}`, { caption: 'renamed' }],
+      expected: { anonymous: 401, 'USER owner': 200, 'USER other': 404, ADMIN: 200, 'ADMIN impersonating owner': 200 },
+    },
+    {
+      name: 'DELETE /inputs/{id}',
+      call: ({ input }) => ['DELETE', `/api/v1/inputs/${input}`],
+      expected: { anonymous: 401, 'USER owner': 204, 'USER other': 404, ADMIN: 204, 'ADMIN impersonating owner': 204 },
+    },
+    {
+      name: 'POST /outputs',
+      call: ({ input }) => ['POST', '/api/v1/outputs', { streamId: input }],
+      expected: { anonymous: 401, 'USER owner': 201, 'USER other': 404, ADMIN: 201, 'ADMIN impersonating owner': 201 },
+    },
+    {
+      name: 'GET /outputs',
+      call: ({ input }) => ['GET', `/api/v1/outputs?streamId=${input}`],
+      expected: { anonymous: 401, 'USER owner': 200, 'USER other': 404, ADMIN: 200, 'ADMIN impersonating owner': 200 },
+    },
+    {
+      name: 'DELETE /outputs/{id}/sessions',
+      call: ({ output }) => ['DELETE', `/api/v1/outputs/${output}/sessions`],
+      expected: { anonymous: 401, 'USER owner': 204, 'USER other': 404, ADMIN: 204, 'ADMIN impersonating owner': 204 },
+    },
+    {
+      name: 'DELETE /outputs/{id}',
+      call: ({ output }) => ['DELETE', `/api/v1/outputs/${output}`],
+      expected: { anonymous: 401, 'USER owner': 204, 'USER other': 404, ADMIN: 204, 'ADMIN impersonating owner': 204 },
+    },
+    {
+      name: 'GET /info/location',
+      call: () => ['GET', '/api/v1/info/location?ipAddress=81.2.69.160'],
+      expected: { anonymous: 401, 'USER owner': 200, 'USER other': 200, ADMIN: 200, 'ADMIN impersonating owner': 200 },
+    },
+    {
+      name: 'GET /info/stream/{id}/incoming',
+      call: ({ input }) => ['GET', `/api/v1/info/stream/${input}/incoming`],
+      expected: { anonymous: 401, 'USER owner': 200, 'USER other': 404, ADMIN: 200, 'ADMIN impersonating owner': 200 },
+    },
+    {
+      name: 'POST /gslb/input',
+      call: ({ input }) => ['POST', '/api/v1/gslb/input', { streamId: input }],
+      expected: { anonymous: 401, 'USER owner': 201, 'USER other': 404, ADMIN: 201, 'ADMIN impersonating owner': 201 },
+    },
+    {
+      name: 'GET /gslb/input/stream/{id}',
+      call: ({ input }) => ['GET', `/api/v1/gslb/input/stream/${input}`],
+      expected: { anonymous: 401, 'USER owner': 404, 'USER other': 404, ADMIN: 404, 'ADMIN impersonating owner': 404 },
+    },
+  ];
+  for (const row of rows) {
+    for (const caller of Object.keys(row.expected) as Caller[]) {
+      it(`${row.name} as ${caller} answers ${row.expected[caller]}`, async () => {
+        const input = await createInput(owner.token);
+        const output = (
+          await t.request({
+            method: 'POST',
+            url: '/api/v1/outputs',
+            token: owner.token,
+            payload: { streamId: input.id },
+          })
+        ).json();
+        const [method, url, payload] = row.call({ input: input.id, output: output.id });
+        const response = await t.request({
+          method: method as 'GET',
+          url,
+          token: tokens[caller],
+          ...(payload ? { payload } : {}),
+        });
+        expect(response.statusCode, response.body).toBe(row.expected[caller]);
+      });
+    }
+  }
+});
+
+describe('POST /inputs', () => {
+  it('creates with the defaults: WebRTC, adjustable transcoding, Public, Pending without a node', async () => {
+    const input = await createInput(owner.token);
+    expect(input).toMatchObject({
+      ownerId: owner.id,
+      format: 'WebRTC',
+      access: 'Public',
+      accessToken: null,
+      outputMode: 'AdjustableTranscode',
+      status: 'Pending',
+      connection: null,
+      nodeId: null,
+      gslb: false,
+      output: { version: 2, passthrough: false, tracks: DEFAULT_ADJUSTABLE_TRACKS },
+    });
+    expect(input.name).toMatch(/^in\+[0-9a-f-]{36}$/);
+    expect(input.statusMessages[0]).toMatchObject({
+      level: 'warning',
+      text: 'No node is available: the stream will be assigned as soon as one is',
+    });
+  });
+
+  it('assigns an enabled and opened node and builds the connection per format', async () => {
+    const node = await t.createNode(admin, {
+      connection: { protocol: 'HTTP', hostname: 'edge.example.com', port: 4242 },
+    });
+    await t.createNode(admin, { enabled: false });
+    const expectations: Array<[string, object]> = [
+      [
+        'WebRTC',
+        { signallingUri: expect.stringMatching(/^http:\/\/edge\.example\.com:4242\/whip\/in%2B[0-9a-f-]{36}$/) },
+      ],
+      ['RTMP', { uri: expect.stringMatching(/^rtmp:\/\/edge\.example\.com:1935\/live\/in%2B/) }],
+      ['RTSP', { uri: expect.stringMatching(/^rtsp:\/\/edge\.example\.com:8554\/live\/in%2B/) }],
+      ['SRT', { uri: expect.stringMatching(/^srt:\/\/edge\.example\.com:9710\?streamid=in%2B/) }],
+      ['Internode', { hostname: 'edge.example.com', streamNode: node.name }],
+    ];
+    for (const [format, connection] of expectations) {
+      const input = await createInput(owner.token, { format });
+      expect(input.status).toBe('Idle');
+      expect(input.nodeId).toBe(node.id);
+      expect(input.connection).toEqual(connection);
+    }
+  });
+
+  it('picks the node nearest the streamer', async () => {
+    await t.createNode(admin, { name: 'ny', location: { code: 'NA', geo: { latitude: 40.7, longitude: -74 } } });
+    const london = await t.createNode(admin, {
+      name: 'ldn',
+      location: { code: 'EU', geo: { latitude: 51.5, longitude: -0.1 } },
+    });
+    const input = await createInput(owner.token, { streamer: { ipAddress: '81.2.69.160' } });
+    expect(input.nodeId).toBe(london.id);
+    expect(input.streamer).toEqual({
+      ipAddress: '81.2.69.160',
+      geoLocation: { latitude: expect.any(Number), longitude: expect.any(Number) },
+    });
+  });
+
+  it('names passthrough streams so the parser reads them as passthrough', async () => {
+    const input = await createInput(owner.token, { output: { passthrough: true } });
+    expect(input.outputMode).toBe('Passthrough');
+    expect(input.name).toMatch(/^pt\+/);
+    expect(input.output.tracks).toEqual([]);
+  });
+
+  it('generates tokens for private modes and keeps a given one only for Private', async () => {
+    const ingoing = await createInput(owner.token, { access: 'PrivateIngoing' });
+    expect(ingoing.accessToken).toMatch(/^[\w-]{32}$/);
+    const given = await createInput(owner.token, { access: 'Private', accessToken: 'my-token.1' });
+    expect(given.accessToken).toBe('my-token.1');
+    const generated = await createInput(owner.token, { access: 'Private', accessToken: '' });
+    expect(generated.accessToken).toMatch(/^[\w-]{32}$/);
+    const publicInput = await createInput(owner.token, { access: 'Public', accessToken: 'ignored' });
+    expect(publicInput.accessToken).toBeNull();
+  });
+
+  it('lets an ADMIN create for another account, not a USER', async () => {
+    expect((await createInput(admin.token, { ownerId: other.id })).ownerId).toBe(other.id);
+    const refused = await t.request({
+      method: 'POST',
+      url: '/api/v1/inputs',
+      token: owner.token,
+      payload: { ownerId: other.id },
+    });
+    expect(refused.statusCode).toBe(403);
+  });
+
+  it.each([
+    [{ format: 'HLS' }, 'body.format'],
+    [{ access: 'Secret' }, 'body.access'],
+    [{ caption: 'c'.repeat(256) }, 'body.caption'],
+    [{ callbackUri: 'ftp://x' }, 'body.callbackUri'],
+    [{ callbackUri: `https://x.example/${'a'.repeat(260)}` }, 'body.callbackUri'],
+    [{ streamer: { ipAddress: '999.1.1.1' } }, 'body.streamer.ipAddress'],
+    [{ accessToken: 'has spaces' }, 'body.accessToken'],
+    [{ output: { version: 3, passthrough: false } }, 'body.output.version'],
+    [{ surprise: true }, 'body'],
+  ])('answers 400 for %j and creates nothing', async (payload, path) => {
+    const response = await t.request({ method: 'POST', url: '/api/v1/inputs', token: owner.token, payload });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().errors.map((e: { path: string }) => e.path)).toContain(path);
+    const list = await t.request({ method: 'GET', url: '/api/v1/inputs', token: owner.token });
+    expect(list.headers['x-total-count']).toBe('0');
+  });
+});
+
+describe('GET /inputs', () => {
+  it('pages in the list order with X-Total-Count, each USER seeing only its own', async () => {
+    await createInput(owner.token, { format: 'RTMP', caption: 'beta' });
+    await createInput(owner.token, { format: 'RTMP', caption: 'Alpha' });
+    await createInput(owner.token, { format: 'SRT', caption: 'zulu' });
+    await createInput(other.token, { caption: 'not yours' });
+    const page = await t.request({ method: 'GET', url: '/api/v1/inputs?offset=0&limit=2', token: owner.token });
+    expect(page.headers['x-total-count']).toBe('3');
+    expect(page.json().map((s: { caption: string }) => s.caption)).toEqual(['Alpha', 'beta']);
+    const rest = await t.request({ method: 'GET', url: '/api/v1/inputs?offset=2&limit=2', token: owner.token });
+    expect(rest.json().map((s: { caption: string }) => s.caption)).toEqual(['zulu']);
+    const all = await t.request({ method: 'GET', url: '/api/v1/inputs', token: admin.token });
+    expect(all.headers['x-total-count']).toBe('4');
+  });
+
+  it('filters by account for ADMIN; a USER naming another account gets 404', async () => {
+    await createInput(owner.token);
+    await createInput(other.token);
+    const filtered = await t.request({ method: 'GET', url: `/api/v1/inputs?account=${other.id}`, token: admin.token });
+    expect(filtered.json()).toHaveLength(1);
+    expect(filtered.json()[0].ownerId).toBe(other.id);
+    expect(
+      (await t.request({ method: 'GET', url: `/api/v1/inputs?account=${other.id}`, token: owner.token })).statusCode,
+    ).toBe(404);
+    expect(
+      (await t.request({ method: 'GET', url: `/api/v1/inputs?account=${owner.id}`, token: owner.token })).statusCode,
+    ).toBe(200);
+  });
+
+  it('refuses a limit over 200', async () => {
+    const response = await t.request({ method: 'GET', url: '/api/v1/inputs?limit=201', token: owner.token });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().errors[0].path).toBe('querystring.limit');
+  });
+});
+
+describe('PUT /inputs/{id}', () => {
+  it('changes caption and streamer; refuses creation-time fields with 400', async () => {
+    const input = await createInput(owner.token);
+    const changed = await t.request({
+      method: 'PUT',
+      url: `/api/v1/inputs/${input.id}`,
+      token: owner.token,
+      payload: { caption: 'Main stage', streamer: { ipAddress: '81.2.69.160' } },
+    });
+    expect(changed.json()).toMatchObject({ caption: 'Main stage', streamer: { ipAddress: '81.2.69.160' } });
+    for (const field of ['format', 'access', 'gslb', 'callbackUri', 'output', 'accessToken']) {
+      const refused = await t.request({
+        method: 'PUT',
+        url: `/api/v1/inputs/${input.id}`,
+        token: owner.token,
+        payload: { [field]: 'RTMP' },
+      });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().errors).toContainEqual({
+        path: `body.${field}`,
+        message: `${field} can be set only when the stream is created`,
+      });
+    }
+    expect(
+      (
+        await t.request({
+          method: 'PUT',
+          url: `/api/v1/inputs/${input.id}`,
+          token: owner.token,
+          payload: { state: 'Ingestion' },
+        })
+      ).statusCode,
+    ).toBe(400);
+  });
+
+  it('stops only in Ingestion or Pending, else 409', async () => {
+    const node = await t.createNode(admin);
+    const input = await createInput(owner.token);
+    expect(input.status).toBe('Idle');
+    const idle = await t.request({
+      method: 'PUT',
+      url: `/api/v1/inputs/${input.id}`,
+      token: owner.token,
+      payload: { state: 'Idle' },
+    });
+    expect(idle.statusCode).toBe(409);
+    expect(idle.json().message).toBe('A stream can be stopped only in Ingestion or Pending; it is Idle');
+    await setStatus(node.token, input.id, 'Ingestion');
+    const stopped = await t.request({
+      method: 'PUT',
+      url: `/api/v1/inputs/${input.id}`,
+      token: owner.token,
+      payload: { state: 'Idle' },
+    });
+    expect(stopped.statusCode).toBe(200);
+    expect(stopped.json().status).toBe('Idle');
+    expect(stopped.json().statusMessages[0].text).toBe('Stopped by alice');
+  });
+});
+
+describe('node reports and assignment', () => {
+  it('drives a stream through every status with messages, tracks and sessions', async () => {
+    const node = await t.createNode(admin);
+    const input = await createInput(owner.token, { format: 'RTMP' });
+    const output = (
+      await t.request({
+        method: 'POST',
+        url: '/api/v1/outputs',
+        token: owner.token,
+        payload: { streamId: input.id, format: 'HLS' },
+      })
+    ).json();
+    for (const status of ['Ingestion', 'Fallback', 'Error', 'Idle']) {
+      await setStatus(node.token, input.id, status, {
+        level: status === 'Error' ? 'error' : 'info',
+        text: `now ${status}`,
+      });
+      const current = (
+        await t.request({ method: 'GET', url: `/api/v1/inputs/${input.id}`, token: owner.token })
+      ).json();
+      expect(current.status).toBe(status);
+      expect(current.statusMessages[0].text).toBe(`now ${status}`);
+    }
+    const track = {
+      idx: 0,
+      type: 'Video',
+      codec: 'H264',
+      width: 1280,
+      height: 720,
+      bps: 2_000_000,
+      channels: null,
+      rate: 30,
+    };
+    await t.report(node.token, [
+      {
+        id: randomUUID(),
+        kind: 'stream-state',
+        streamId: input.id,
+        tracks: { incoming: [track] },
+        outputs: [
+          {
+            outputId: output.id,
+            sessions: [{ id: 's1', ipAddress: '203.0.113.9', startedAt: '2026-11-26T10:00:00.000Z', bytes: 1000 }],
+          },
+        ],
+      },
+    ]);
+    expect(
+      (await t.request({ method: 'GET', url: `/api/v1/info/stream/${input.id}/incoming`, token: owner.token })).json(),
+    ).toEqual([track]);
+    expect(
+      (await t.request({ method: 'GET', url: `/api/v1/info/stream/${input.id}/outgoing`, token: owner.token })).json(),
+    ).toEqual([]);
+    const outputs = await t.request({ method: 'GET', url: `/api/v1/outputs?streamId=${input.id}`, token: owner.token });
+    expect(outputs.json()[0].sessions).toEqual([
+      { id: 's1', ipAddress: '203.0.113.9', startedAt: '2026-11-26T10:00:00.000Z', bytes: 1000 },
+    ]);
+    expect(
+      (await t.request({ method: 'DELETE', url: `/api/v1/outputs/${output.id}/sessions`, token: owner.token }))
+        .statusCode,
+    ).toBe(204);
+    expect(
+      (await t.request({ method: 'GET', url: `/api/v1/outputs?streamId=${input.id}`, token: owner.token })).json()[0]
+        .sessions,
+    ).toEqual([]);
+  });
+
+  it("ignores reports about another node's stream", async () => {
+    const mine = await t.createNode(admin);
+    const input = await createInput(owner.token);
+    const stranger = await t.createNode(admin, { enabled: false });
+    const response = await t.report(stranger.token, [
+      { id: randomUUID(), kind: 'stream-state', streamId: input.id, status: 'Ingestion' },
+    ]);
+    expect(response.statusCode).toBe(200);
+    expect(
+      (await t.request({ method: 'GET', url: `/api/v1/inputs/${input.id}`, token: owner.token })).json().status,
+    ).toBe('Idle');
+    expect(mine.id).toBe(input.nodeId);
+  });
+
+  it('refuses a user token on the node-facing API and validates reports', async () => {
+    const node = await t.createNode(admin);
+    const input = await createInput(owner.token);
+    expect((await t.report(owner.token, [{ id: 'x', kind: 'stream-state', streamId: input.id }])).statusCode).toBe(401);
+    const invalid = await t.report(node.token, [
+      { id: 'x', kind: 'stream-state', streamId: input.id, status: 'Pending' },
+    ]);
+    expect(invalid.statusCode).toBe(400);
+  });
+
+  it('assigns waiting inputs once a node becomes available', async () => {
+    const input = await createInput(owner.token);
+    expect(await t.app.services.streams.assignWaiting()).toBe(0);
+    const node = await t.createNode(admin);
+    expect(await t.app.services.streams.assignWaiting()).toBe(1);
+    const assigned = (await t.request({ method: 'GET', url: `/api/v1/inputs/${input.id}`, token: owner.token })).json();
+    expect(assigned).toMatchObject({ status: 'Idle', nodeId: node.id });
+    expect(assigned.statusMessages[0].text).toBe(`Assigned to node ${node.name}`);
+  });
+
+  it('tells a node its inputs with their outputs and tokens', async () => {
+    const node = await t.createNode(admin);
+    const input = await createInput(owner.token, { access: 'Private', accessToken: 'secret-1' });
+    const output = (
+      await t.request({ method: 'POST', url: '/api/v1/outputs', token: owner.token, payload: { streamId: input.id } })
+    ).json();
+    const response = await t.request({ method: 'GET', url: '/api/v1/node/inputs', token: node.token });
+    expect(response.json()).toEqual([
+      {
+        id: input.id,
+        name: input.name,
+        format: 'WebRTC',
+        status: 'Idle',
+        access: 'Private',
+        accessToken: 'secret-1',
+        outputMode: 'AdjustableTranscode',
+        outputs: [
+          {
+            id: output.id,
+            name: output.name,
+            format: 'RTMP',
+            accessToken: expect.stringMatching(/^[\w-]{32}$/),
+            sessionsClearedAt: null,
+          },
+        ],
+        ingressName: null,
+      },
+    ]);
+    expect((await t.request({ method: 'GET', url: '/api/v1/node/inputs', token: owner.token })).statusCode).toBe(401);
+  });
+});
+
+describe('outputs', () => {
+  it('pages 4 at a time with X-Total-Count and builds playback endpoints', async () => {
+    await t.createNode(admin, { connection: { protocol: 'HTTP', hostname: 'edge.example.com', port: 4242 } });
+    const input = await createInput(owner.token);
+    const formats = ['RTMP', 'WebRTC', 'HLS', 'SRT', 'RTMP'];
+    for (const format of formats) {
+      await t.request({
+        method: 'POST',
+        url: '/api/v1/outputs',
+        token: owner.token,
+        payload: { streamId: input.id, format },
+      });
+    }
+    const first = await t.request({ method: 'GET', url: `/api/v1/outputs?streamId=${input.id}`, token: owner.token });
+    expect(first.headers['x-total-count']).toBe('5');
+    expect(first.json()).toHaveLength(4);
+    const [rtmp, webrtc, hls, srt] = first.json();
+    expect(rtmp.name).toMatch(/^out\+[0-9a-f-]{36}$/);
+    expect(rtmp.connection.uri).toMatch(/^rtmp:\/\/edge\.example\.com:1935\/live\/out%2B/);
+    expect(webrtc.connection.signallingUri).toMatch(/^http:\/\/edge\.example\.com:4242\/whep\/out%2B/);
+    expect(hls.connection.uri).toMatch(/^http:\/\/edge\.example\.com:4242\/hls\/out%2B.+\/index\.m3u8$/);
+    expect(srt.connection.uri).toMatch(/^srt:\/\/edge\.example\.com:9710\?streamid=out%2B/);
+    const second = await t.request({
+      method: 'GET',
+      url: `/api/v1/outputs?streamId=${input.id}&offset=4`,
+      token: owner.token,
+    });
+    expect(second.json()).toHaveLength(1);
+  });
+
+  it('answers 400 without a streamId and for a bad format', async () => {
+    expect((await t.request({ method: 'GET', url: '/api/v1/outputs', token: owner.token })).statusCode).toBe(400);
+    const input = await createInput(owner.token);
+    expect(
+      (
+        await t.request({
+          method: 'POST',
+          url: '/api/v1/outputs',
+          token: owner.token,
+          payload: { streamId: input.id, format: 'FLV' },
+        })
+      ).statusCode,
+    ).toBe(400);
+  });
+});
+
+describe('DELETE /inputs/{id}', () => {
+  it('deletes the input with its outputs, messages, tracks and ingress endpoint', async () => {
+    const input = await createInput(owner.token, { gslb: true });
+    await t.request({ method: 'POST', url: '/api/v1/outputs', token: owner.token, payload: { streamId: input.id } });
+    expect(
+      (await t.request({ method: 'DELETE', url: `/api/v1/inputs/${input.id}`, token: owner.token })).statusCode,
+    ).toBe(204);
+    for (const table of ['outputs', 'input_status_messages', 'ingress_endpoints'] as const) {
+      const rows = await t.database.db.selectFrom(table).selectAll().execute();
+      expect(rows, table).toEqual([]);
+    }
+    expect((await t.request({ method: 'GET', url: `/api/v1/inputs/${input.id}`, token: owner.token })).statusCode).toBe(
+      404,
+    );
+  });
+});
+
+describe('GSLB ingress endpoint', () => {
+  it('is provisioned once, named as+<uuid>', async () => {
+    const input = await createInput(owner.token, { format: 'RTMP' });
+    const created = await t.request({
+      method: 'POST',
+      url: '/api/v1/gslb/input',
+      token: owner.token,
+      payload: { streamId: input.id },
+    });
+    expect(created.statusCode).toBe(201);
+    expect(created.json()).toEqual({
+      streamId: input.id,
+      name: expect.stringMatching(/^as\+[0-9a-f-]{36}$/),
+      connection: { uri: expect.stringMatching(/^rtmp:\/\/localhost:1935\/live\/as%2B/) },
+    });
+    expect(
+      (await t.request({ method: 'GET', url: `/api/v1/gslb/input/stream/${input.id}`, token: owner.token })).json(),
+    ).toEqual(created.json());
+    expect(
+      (
+        await t.request({
+          method: 'POST',
+          url: '/api/v1/gslb/input',
+          token: owner.token,
+          payload: { streamId: input.id },
+        })
+      ).statusCode,
+    ).toBe(409);
+    expect(
+      (await t.request({ method: 'GET', url: `/api/v1/inputs/${input.id}`, token: owner.token })).json().gslb,
+    ).toBe(true);
+  });
+});
+
+describe('GET /info/location', () => {
+  it('locates public addresses and answers 404 for private ones', async () => {
+    const found = await t.request({
+      method: 'GET',
+      url: '/api/v1/info/location?ipAddress=81.2.69.160',
+      token: owner.token,
+    });
+    expect(found.json()).toEqual({
+      ipAddress: '81.2.69.160',
+      description: 'Bracknell, England, United Kingdom',
+      geo: expect.any(Object),
+    });
+    expect(
+      (await t.request({ method: 'GET', url: '/api/v1/info/location?ipAddress=192.168.1.20', token: owner.token }))
+        .statusCode,
+    ).toBe(404);
+    expect((await t.request({ method: 'GET', url: '/api/v1/info/location', token: owner.token })).statusCode).toBe(404);
+    expect(
+      (await t.request({ method: 'GET', url: '/api/v1/info/location?ipAddress=nope', token: owner.token })).statusCode,
+    ).toBe(400);
+  });
+});

@@ -1,0 +1,12 @@
+/** Query keys of the streams feature, narrowest last. */
+export const streamKeys = {
+  all: ['streams'] as const,
+  lists: () => [...streamKeys.all, 'list'] as const,
+  /** One account's streams (ADMIN), or the caller's own when no account is given. */
+  list: (account: string | null) => [...streamKeys.lists(), { account }] as const,
+  details: () => [...streamKeys.all, 'detail'] as const,
+  detail: (id: string) => [...streamKeys.details(), id] as const,
+  outputs: (streamId: string) => [...streamKeys.all, 'outputs', streamId] as const,
+  ingress: (streamId: string) => [...streamKeys.all, 'ingress', streamId] as const,
+  location: (ipAddress: string) => [...streamKeys.all, 'location', ipAddress] as const,
+};

@@ -1,0 +1,48 @@
+import { useEffect, useState } from 'react';
+import Button from 'react-bootstrap/Button';
+
+async function copyText(text: string): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch (error) {
+    console.error('Copying to the clipboard failed', error);
+    return false;
+  }
+}
+
+/** Copies a text to the clipboard and says so for a moment. */
+export function CopyButton({ text, label }: { text: string; label: string }) {
+  const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
+  useEffect(() => {
+    if (state === 'idle') return;
+    const timer = setTimeout(() => setState('idle'), 2000);
+    return () => clearTimeout(timer);
+  }, [state]);
+  return (
+    <Button
+      variant="outline-secondary"
+      size="sm"
+      aria-label={label}
+      title={label}
+      onClick={() => void copyText(text).then((ok) => setState(ok ? 'copied' : 'failed'))}
+    >
+      <i className={`bi ${state === 'copied' ? 'bi-clipboard-check' : 'bi-clipboard'}`} aria-hidden="true" />
+      <span className="ms-1 small" aria-live="polite">
+        {state === 'copied' ? 'Copied' : state === 'failed' ? 'Copy failed' : 'Copy'}
+      </span>
+    </Button>
+  );
+}
+
+/** A read-only value with its copy button. */
+export function CopyableValue({ value, label }: { value: string; label: string }) {
+  return (
+    <div className="d-flex align-items-center gap-2" style={{ minWidth: 0 }}>
+      <code className="text-break flex-grow-1" style={{ minWidth: 0 }}>
+        {value}
+      </code>
+      <CopyButton text={value} label={label} />
+    </div>
+  );
+}

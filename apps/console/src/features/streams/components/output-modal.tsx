@@ -1,0 +1,109 @@
+import { OutputFormat, StreamOutputCreate } from '@streamcloud/contract';
+import { type FormEvent, useEffect, useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import Modal from 'react-bootstrap/Modal';
+import { SelectField, TextField } from '@/components/ui/form-fields';
+import { useNotify } from '@/components/ui/notifications';
+import { messageOr } from '@/lib/api-error';
+import { type OutputCreateBody, useCreateOutput } from '../api/create-output';
+import { STREAM_ERRORS } from '../utils/messages';
+
+type OutputFormatName = OutputCreateBody['format'];
+
+/** Default RTMP; WebRTC when the viewer watches in a browser. */
+export function defaultOutputFormat(browser: boolean): NonNullable<OutputFormatName> {
+  return browser ? 'WebRTC' : 'RTMP';
+}
+
+export function toOutputBody(streamId: string, format: string, callbackUri: string): OutputCreateBody {
+  const uri = callbackUri.trim();
+  return { streamId, format: format as OutputFormatName, ...(uri ? { callbackUri: uri } : {}) };
+}
+
+/** Creates a viewer output (POST /outputs). */
+export function OutputModal({ streamId, show, onHide }: { streamId: string; show: boolean; onHide: () => void }) {
+  const notify = useNotify();
+  const create = useCreateOutput();
+  const [browser, setBrowser] = useState(false);
+  const [format, setFormat] = useState<string>(defaultOutputFormat(false));
+  const [callbackUri, setCallbackUri] = useState('');
+  const [error, setError] = useState<string | undefined>();
+
+  useEffect(() => {
+    if (!show) return;
+    setBrowser(false);
+    setFormat(defaultOutputFormat(false));
+    setCallbackUri('');
+    setError(undefined);
+  }, [show]);
+
+  const onBrowser = (next: boolean) => {
+    setBrowser(next);
+    setFormat(defaultOutputFormat(next));
+  };
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    const body = toOutputBody(streamId, format, callbackUri);
+    const parsed = StreamOutputCreate.safeParse(body);
+    if (!parsed.success) {
+      setError(parsed.error.issues.find((issue) => issue.path[0] === 'callbackUri')?.message);
+      return;
+    }
+    setError(undefined);
+    create.mutate(body, {
+      onSuccess: onHide,
+      onError: (failure) => notify(messageOr(failure, STREAM_ERRORS.outputCreation)),
+    });
+  };
+
+  return (
+    <Modal show={show} onHide={onHide} aria-labelledby="output-modal-title">
+      <Form noValidate onSubmit={onSubmit} aria-label="Create viewer">
+        <Modal.Header closeButton closeLabel="Close">
+          <Modal.Title id="output-modal-title">Create viewer</Modal.Title>
+        </Modal.Header>
+        <Modal.Body>
+          <Form.Check
+            type="switch"
+            id="output-browser"
+            label="Browser"
+            className="mb-3"
+            checked={browser}
+            onChange={(event) => onBrowser(event.target.checked)}
+          />
+          <SelectField
+            id="output-format"
+            label="Format"
+            value={format}
+            onChange={(event) => setFormat(event.target.value)}
+          >
+            {OutputFormat.options.map((option) => (
+              <option key={option} value={option}>
+                {option}
+              </option>
+            ))}
+          </SelectField>
+          <TextField
+            id="output-callback-uri"
+            label="Callback URI"
+            type="url"
+            autoComplete="off"
+            value={callbackUri}
+            error={error}
+            onChange={(event) => setCallbackUri(event.target.value)}
+          />
+        </Modal.Body>
+        <Modal.Footer>
+          <Button variant="secondary" onClick={onHide}>
+            Cancel
+          </Button>
+          <Button type="submit" variant="primary" disabled={create.isPending}>
+            Create
+          </Button>
+        </Modal.Footer>
+      </Form>
+    </Modal>
+  );
+}

@@ -1,0 +1,346 @@
+import type { StreamInput, StreamStatus } from '@streamcloud/contract';
+import { screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
+import { emptyResponse, errorResponse, type Handler, jsonResponse } from '@/test/fetch-mock';
+import { userAccount, whoAmI } from '@/test/fixtures';
+import { renderApp } from '@/test/render-app';
+import { streamInput, streamOutput, uuid } from './stream-fixtures';
+
+const ID = uuid(42);
+const STREAM_URL = `/api/v1/inputs/${ID}`;
+
+function renderDashboard(
+  stream: Partial<StreamInput> = {},
+  handlers: Record<string, Handler> = {},
+  path = `/streams/view/${ID}`,
+) {
+  let current = streamInput({ id: ID, ...stream });
+  const rendered = renderApp({
+    path,
+    currentToken: 'user-token',
+    handlers: {
+      'GET /api/v1/accounts/whoami': () => jsonResponse(whoAmI(userAccount)),
+      [`GET ${STREAM_URL}`]: () => jsonResponse(current),
+      'GET /api/v1/outputs': () => jsonResponse([], 200, { 'X-Total-Count': '0' }),
+      [`PUT ${STREAM_URL}`]: ({ body }) => {
+        const update = body as { caption?: string; state?: string };
+        current = {
+          ...current,
+          ...(update.caption !== undefined ? { caption: update.caption || null } : {}),
+          ...(update.state ? { status: 'Idle' as const } : {}),
+        };
+        return jsonResponse(current);
+      },
+      ...handlers,
+    },
+  });
+  return rendered;
+}
+
+const toolbar = () => within(screen.getByRole('toolbar', { name: 'Stream actions' }));
+const region = (name: string) => within(screen.getByRole('region', { name }));
+
+function isEnabled(name: string | RegExp): boolean {
+  const element = toolbar().queryByRole('button', { name }) ?? toolbar().getByRole('link', { name });
+  return !(element as HTMLButtonElement).disabled && element.getAttribute('aria-disabled') !== 'true';
+}
+
+let consoleError: MockInstance<typeof console.error>;
+beforeEach(() => {
+  consoleError = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+});
+afterEach(() => consoleError.mockRestore());
+
+const BUTTONS = [
+  'Billing',
+  'Stop',
+  'Transcoding',
+  'Snapshots',
+  'Recordings',
+  'Relays',
+  /^GSLB/,
+  'Fallback',
+  'Update',
+  'Delete',
+];
+
+type Case = [StreamStatus, 'AdjustableTranscode' | 'Passthrough', boolean[], boolean];
+// Billing, Stop, Transcoding, Snapshots, Recordings, Relays, GSLB, Fallback, Update, Delete; Record.
+const CASES: Case[] = [
+  ['Pending', 'AdjustableTranscode', [true, true, true, true, true, true, true, true, false, true], false],
+  ['Idle', 'AdjustableTranscode', [true, false, true, true, true, true, true, true, true, true], false],
+  ['Idle', 'Passthrough', [true, false, false, true, true, true, true, true, true, true], false],
+  ['Ingestion', 'AdjustableTranscode', [true, true, false, false, true, true, true, true, false, true], true],
+  ['Error', 'AdjustableTranscode', [true, false, false, false, false, false, false, true, true, true], false],
+  ['Fallback', 'Passthrough', [true, false, false, true, true, true, true, true, false, true], false],
+];
+
+describe('stream dashboard', { timeout: 20_000 }, () => {
+  it.each(CASES)('%s (%s) enables exactly the section 4 buttons', async (status, outputMode, expected, record) => {
+    renderDashboard({ status, outputMode });
+    expect(await screen.findByTestId('stream-status')).toBeTruthy();
+    expect(screen.getByTestId('stream-status').textContent).toBe(status);
+    expect(BUTTONS.map(isEnabled)).toEqual(expected);
+    expect(!(screen.getByRole('button', { name: 'Record' }) as HTMLButtonElement).disabled).toBe(record);
+  });
+
+  it('links the header buttons to their pages', async () => {
+    renderDashboard();
+    await screen.findByTestId('stream-status');
+    const href = (name: string) => toolbar().getByRole('link', { name }).getAttribute('href');
+    expect(href('Billing')).toBe(`/billing/stream/${ID}`);
+    expect(href('Transcoding')).toBe(`/streams/transcode/${ID}`);
+    expect(href('Recordings')).toBe(`/streams/recording/${ID}`);
+    expect(href('Relays')).toBe(`/streams/relay/${ID}`);
+    expect(href('Fallback')).toBe(`/streams/fallback/${ID}`);
+  });
+
+  it('shows the Pending callout', async () => {
+    renderDashboard({ status: 'Pending', connection: null });
+    expect((await screen.findByRole('note', { name: 'Stream status' })).textContent).toContain('pending');
+    expect(region('Input').getByText(/waiting for a media node/)).toBeTruthy();
+  });
+
+  it('shows the Ingestion callout, the snapshots and the recordings and relays cards', async () => {
+    renderDashboard({ status: 'Ingestion' });
+    expect((await screen.findByRole('note', { name: 'Stream status' })).textContent).toContain('live');
+    expect(screen.getByRole('region', { name: 'Recordings and Relays' })).toBeTruthy();
+    expect(screen.getByRole('region', { name: 'Snapshots' })).toBeTruthy();
+  });
+
+  it('in Error shows no callout, no recordings and relays card, no snapshots', async () => {
+    renderDashboard({ status: 'Error' });
+    await screen.findByTestId('stream-status');
+    expect(screen.queryByRole('note', { name: 'Stream status' })).toBeNull();
+    expect(screen.queryByRole('region', { name: 'Recordings and Relays' })).toBeNull();
+    expect(screen.queryByRole('region', { name: 'Snapshots' })).toBeNull();
+  });
+
+  it('fills the streamer and input cards; the token only for private modes; the GSLB endpoint', async () => {
+    renderDashboard(
+      {
+        access: 'Private',
+        accessToken: 'tok-9',
+        gslb: true,
+        callbackUri: 'https://example.com/cb',
+        streamer: { ipAddress: '8.8.8.8', geoLocation: null },
+        format: 'SRT',
+        connection: { uri: 'srt://edge.example:9710?streamid=in%2Bxyz' },
+        statusMessages: [{ at: '2025-01-01T00:00:00.000Z', level: 'warning', text: 'No node is available' }],
+      },
+      {
+        [`GET /api/v1/gslb/input/stream/${ID}`]: () =>
+          jsonResponse({ streamId: ID, name: 'as+1', connection: { uri: 'srt://gslb.example:9710?streamid=as%2B1' } }),
+      },
+    );
+    await screen.findByTestId('stream-status');
+    expect(region('Streamer').getByText('8.8.8.8')).toBeTruthy();
+    expect(region('Streamer').getByText('https://example.com/cb')).toBeTruthy();
+    expect(region('Input').getByText('in+xyz')).toBeTruthy();
+    expect(region('Input').getByText('tok-9')).toBeTruthy();
+    expect(await region('Input').findByText('srt://gslb.example:9710?streamid=as%2B1')).toBeTruthy();
+    expect(region('Messages').getByText('No node is available')).toBeTruthy();
+  });
+
+  it('shows no token for public streams', async () => {
+    renderDashboard({ access: 'Public' });
+    await screen.findByTestId('stream-status');
+    expect(region('Input').queryByText('Access token')).toBeNull();
+  });
+
+  it('saves the caption on Enter', async () => {
+    const { user, mock } = renderDashboard({ caption: 'Old' });
+    await user.click(await screen.findByTitle('Click me to change'));
+    const input = screen.getByRole('textbox', { name: 'Caption' });
+    await user.clear(input);
+    await user.type(input, 'New caption{Enter}');
+    expect(await screen.findByTitle('Click me to change')).toBeTruthy();
+    await waitFor(() => expect(screen.getByTitle('Click me to change').textContent).toContain('New caption'));
+    const puts = mock.requests.filter((request) => request.method === 'PUT');
+    expect(puts.map((request) => request.body)).toEqual([{ caption: 'New caption' }]);
+  });
+
+  it('saves the caption on blur', async () => {
+    const { user, mock } = renderDashboard({ caption: null });
+    await user.click(await screen.findByTitle('Click me to change'));
+    await user.type(screen.getByRole('textbox', { name: 'Caption' }), 'Blurred');
+    await user.click(screen.getByTestId('stream-status'));
+    await waitFor(() => expect(screen.getByTitle('Click me to change').textContent).toContain('Blurred'));
+    expect(mock.requests.filter((request) => request.method === 'PUT').map((request) => request.body)).toEqual([
+      { caption: 'Blurred' },
+    ]);
+  });
+
+  it('says so when the caption cannot be saved', async () => {
+    const { user } = renderDashboard({ caption: 'Old' }, { [`PUT ${STREAM_URL}`]: () => errorResponse(500, '') });
+    await user.click(await screen.findByTitle('Click me to change'));
+    await user.type(screen.getByRole('textbox', { name: 'Caption' }), ' more{Enter}');
+    expect((await screen.findByRole('alert')).textContent).toBe('Something wrong on stream caption update!');
+  });
+
+  it('stops a stream in Ingestion with state Idle', async () => {
+    const { user, mock } = renderDashboard({ status: 'Ingestion' });
+    await screen.findByTestId('stream-status');
+    await user.click(toolbar().getByRole('button', { name: 'Stop' }));
+    await waitFor(() => expect(screen.getByTestId('stream-status').textContent).toBe('Idle'));
+    expect(mock.requests.find((request) => request.method === 'PUT')?.body).toEqual({ state: 'Idle' });
+  });
+
+  it('prefers the server message when stopping fails', async () => {
+    const { user } = renderDashboard(
+      { status: 'Pending' },
+      { [`PUT ${STREAM_URL}`]: () => errorResponse(409, 'A stream can be stopped only in Ingestion or Pending') },
+    );
+    await screen.findByTestId('stream-status');
+    await user.click(toolbar().getByRole('button', { name: 'Stop' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('A stream can be stopped only in Ingestion or Pending');
+  });
+
+  it('deletes after the confirm and goes to /streams', async () => {
+    const { user, location } = renderDashboard(
+      {},
+      {
+        [`DELETE ${STREAM_URL}`]: () => emptyResponse(),
+        'GET /api/v1/inputs': () => jsonResponse([], 200, { 'X-Total-Count': '0' }),
+      },
+    );
+    await screen.findByTestId('stream-status');
+    await user.click(toolbar().getByRole('button', { name: 'Delete' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog.textContent).toContain('Do you really want to delete stream? This cannot be undone.');
+    await user.click(within(dialog).getByRole('button', { name: 'Ok' }));
+    await waitFor(() => expect(location()).toBe('/streams'));
+  });
+
+  it('only logs a failed deletion', async () => {
+    const { user, location } = renderDashboard({}, { [`DELETE ${STREAM_URL}`]: () => errorResponse(500, 'boom') });
+    await screen.findByTestId('stream-status');
+    await user.click(toolbar().getByRole('button', { name: 'Delete' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Ok' }));
+    await waitFor(() => expect(consoleError).toHaveBeenCalledWith('Stream deletion failed', expect.anything()));
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(location()).toBe(`/streams/view/${ID}`);
+  });
+
+  it('says so when the stream cannot be loaded', async () => {
+    renderDashboard({}, { [`GET ${STREAM_URL}`]: () => errorResponse(500, '') });
+    expect((await screen.findByRole('alert')).textContent).toBe('Something wrong with stream loading');
+    const deleteButton = toolbar().getByRole('button', { name: 'Delete' }) as HTMLButtonElement;
+    expect(deleteButton.disabled).toBe(true);
+  });
+
+  it('updates the streamer only, with the creation-time fields locked', async () => {
+    const { user, mock } = renderDashboard({ status: 'Idle', caption: 'Cap', callbackUri: null });
+    await screen.findByTestId('stream-status');
+    await user.click(toolbar().getByRole('button', { name: 'Update' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Update stream' });
+    for (const label of ['Caption', 'Format', 'Output', 'Access', 'Callback URI']) {
+      expect((within(dialog).getByLabelText(label) as HTMLInputElement).disabled).toBe(true);
+    }
+    expect((within(dialog).getByLabelText('GSLB') as HTMLInputElement).disabled).toBe(true);
+    await user.type(within(dialog).getByLabelText('Streamer IP'), '10.1.2.3');
+    await user.click(within(dialog).getByRole('button', { name: 'Update' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(mock.requests.find((request) => request.method === 'PUT')?.body).toEqual({
+      streamer: { ipAddress: '10.1.2.3' },
+    });
+  });
+
+  it('reports a failed update', async () => {
+    const { user } = renderDashboard({ status: 'Error' }, { [`PUT ${STREAM_URL}`]: () => errorResponse(500, '') });
+    await screen.findByTestId('stream-status');
+    await user.click(toolbar().getByRole('button', { name: 'Update' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Update' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Something wrong on stream updating');
+  });
+
+  it('provisions the GSLB endpoint, and reports a failure', async () => {
+    const { user, mock } = renderDashboard({}, { 'POST /api/v1/gslb/input': () => errorResponse(500, '') });
+    await screen.findByTestId('stream-status');
+    await user.click(toolbar().getByRole('button', { name: /^GSLB/ }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('beta')).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: 'Provision' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Something wrong with ingress endpoint creation');
+    expect(mock.requests.find((request) => request.method === 'POST')?.body).toEqual({ streamId: ID });
+  });
+
+  it('says honestly that snapshot settings are not available yet', async () => {
+    const { user } = renderDashboard();
+    await screen.findByTestId('stream-status');
+    await user.click(toolbar().getByRole('button', { name: 'Snapshots' }));
+    expect((await screen.findByRole('dialog')).textContent).toContain('not available yet');
+  });
+
+  it('/streams/update/{id} opens the update modal over the dashboard', async () => {
+    renderDashboard({ status: 'Idle' }, {}, `/streams/update/${ID}`);
+    expect(await screen.findByRole('dialog', { name: 'Update stream' })).toBeTruthy();
+  });
+});
+
+describe('viewers', { timeout: 20_000 }, () => {
+  it("lists 4 per page with 'Load more', clears sessions, deletes and reports failures", async () => {
+    const outputs = Array.from({ length: 5 }, (_, index) =>
+      streamOutput(ID, index, {
+        sessions: [{ id: `s${index}`, ipAddress: null, startedAt: '2025-01-01T00:00:00.000Z', bytes: 1 }],
+      }),
+    );
+    const { user, mock } = renderDashboard(
+      {},
+      {
+        'GET /api/v1/outputs': ({ url }) => {
+          const offset = Number(url.searchParams.get('offset'));
+          return jsonResponse(outputs.slice(offset, offset + 4), 200, { 'X-Total-Count': '5' });
+        },
+        [`DELETE /api/v1/outputs/${outputs[0]?.id}/sessions`]: () => emptyResponse(),
+        [`DELETE /api/v1/outputs/${outputs[1]?.id}/sessions`]: () => errorResponse(500, ''),
+        [`DELETE /api/v1/outputs/${outputs[2]?.id}`]: () => errorResponse(500, ''),
+      },
+    );
+    const viewers = await screen.findByRole('list', { name: 'Viewers' });
+    expect(within(viewers).getAllByRole('listitem')).toHaveLength(4);
+    await user.click(screen.getByRole('button', { name: 'Load more' }));
+    await waitFor(() =>
+      expect(within(screen.getByRole('list', { name: 'Viewers' })).getAllByRole('listitem')).toHaveLength(5),
+    );
+    expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
+
+    const item = (index: number) => within(screen.getByRole('listitem', { name: `Viewer ${outputs[index]?.name}` }));
+    await user.click(item(0).getByRole('button', { name: 'Clear sessions' }));
+    await waitFor(() =>
+      expect(
+        mock.requests.some((request) => request.method === 'DELETE' && request.url.pathname.endsWith('/sessions')),
+      ).toBe(true),
+    );
+    await user.click(item(1).getByRole('button', { name: 'Clear sessions' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Something wrong with sessions cleanup');
+    await user.click(screen.getByRole('button', { name: 'Dismiss notification' }));
+    await user.click(item(2).getByRole('button', { name: 'Delete' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Something wrong with output delete');
+  });
+
+  it('creates a viewer: RTMP by default, WebRTC in browser mode', async () => {
+    const created = streamOutput(ID, 1, { format: 'WebRTC' });
+    const { user, mock } = renderDashboard({}, { 'POST /api/v1/outputs': () => jsonResponse(created, 201) });
+    await screen.findByTestId('stream-status');
+    await user.click(screen.getByRole('button', { name: 'Add viewer' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Create viewer' });
+    expect((within(dialog).getByLabelText('Format') as HTMLSelectElement).value).toBe('RTMP');
+    await user.click(within(dialog).getByLabelText('Browser'));
+    expect((within(dialog).getByLabelText('Format') as HTMLSelectElement).value).toBe('WebRTC');
+    await user.click(within(dialog).getByRole('button', { name: 'Create' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(mock.requests.find((request) => request.method === 'POST')?.body).toEqual({
+      streamId: ID,
+      format: 'WebRTC',
+    });
+  });
+
+  it('reports a failed viewer creation', async () => {
+    const { user } = renderDashboard({}, { 'POST /api/v1/outputs': () => errorResponse(500, '') });
+    await screen.findByTestId('stream-status');
+    await user.click(screen.getByRole('button', { name: 'Add viewer' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Create' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Something wrong with output creation');
+  });
+});

@@ -1,0 +1,180 @@
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { Loading } from '@/components/ui/loading';
+import { useNotify } from '@/components/ui/notifications';
+import { PageShell } from '@/components/ui/page-shell';
+import { messageOr } from '@/lib/api-error';
+import { useDeleteStream } from '../api/delete-stream';
+import { useIngress } from '../api/get-ingress';
+import { useStream } from '../api/get-stream';
+import { useUpdateStream } from '../api/update-stream';
+import { dashboardActions } from '../utils/dashboard-actions';
+import { DELETE_STREAM_QUESTION, STREAM_ERRORS } from '../utils/messages';
+import { useErrorNotice } from '../utils/use-error-notice';
+import { CaptionEditor } from './caption-editor';
+import { DashboardCard } from './dashboard-card';
+import { DashboardToolbar } from './dashboard-toolbar';
+import { GslbDialog } from './gslb-dialog';
+import { InputCard } from './input-card';
+import { MessagesCard } from './messages-card';
+import { NotAvailableModal } from './not-available-modal';
+import { StreamCallout } from './stream-callout';
+import { StreamModal } from './stream-modal';
+import { StreamStatusBadge } from './stream-status-badge';
+import { StreamerCard } from './streamer-card';
+import { ViewersCard } from './viewers-card';
+
+export const LATER = {
+  snapshots: 'Snapshot settings are not available yet: they come with the snapshots feature.',
+  snapshotPreviews: 'Snapshot previews are not available yet: they come with the snapshots feature.',
+  recording: 'Starting a recording from here is not available yet: it comes with the recordings feature.',
+  recordingsAndRelays:
+    'Recordings and relays are not available yet: they come with the recordings and relays features.',
+  metrics: 'The metrics panel is not available yet: it comes with the stream metrics feature.',
+} as const;
+
+type Dialog = 'update' | 'delete' | 'gslb' | 'snapshots' | 'record' | null;
+
+export interface StreamDashboardProps {
+  id: string;
+  /** Opens the update modal once the stream is loaded (/streams/update/{id}). */
+  startUpdating?: boolean;
+  onUpdateClosed?: () => void;
+}
+
+/** /streams/view/{id}: everything about one stream, polled every 5 seconds while the page is shown. */
+export function StreamDashboard({ id, startUpdating = false, onUpdateClosed }: StreamDashboardProps) {
+  const navigate = useNavigate();
+  const notify = useNotify();
+  const query = useStream(id);
+  const stream = query.data;
+  useErrorNotice(query.error, STREAM_ERRORS.loading);
+  const ingress = useIngress(id, stream?.gslb ?? false);
+  const update = useUpdateStream();
+  const remove = useDeleteStream();
+  const [dialog, setDialog] = useState<Dialog>(startUpdating ? 'update' : null);
+  const actions = dashboardActions(stream);
+
+  const close = () => {
+    if (dialog === 'update') onUpdateClosed?.();
+    setDialog(null);
+  };
+
+  const saveCaption = (caption: string) =>
+    update.mutate({ id, body: { caption } }, { onError: (error) => notify(messageOr(error, STREAM_ERRORS.caption)) });
+
+  const stop = () =>
+    update.mutate(
+      { id, body: { state: 'Idle' } },
+      { onError: (error) => notify(messageOr(error, STREAM_ERRORS.stopping)) },
+    );
+
+  const confirmDelete = () => {
+    setDialog(null);
+    remove.mutate(id, {
+      onSuccess: () => navigate('/streams'),
+      // Deletion errors are only logged.
+      onError: (error) => console.error('Stream deletion failed', error),
+    });
+  };
+
+  const status = stream?.status;
+  const showsSnapshots = status === 'Ingestion' || status === 'Fallback';
+
+  return (
+    <PageShell
+      title="Stream dashboard"
+      actions={
+        <DashboardToolbar
+          streamId={id}
+          actions={actions}
+          stopping={update.isPending && update.variables?.body.state === 'Idle'}
+          onStop={stop}
+          onSnapshots={() => setDialog('snapshots')}
+          onGslb={() => setDialog('gslb')}
+          onUpdate={() => setDialog('update')}
+          onDelete={() => setDialog('delete')}
+        />
+      }
+    >
+      {!stream ? (
+        query.isError ? (
+          <p className="text-danger">{STREAM_ERRORS.loading}</p>
+        ) : (
+          <Loading />
+        )
+      ) : (
+        <>
+          <div className="d-flex flex-wrap align-items-start gap-3 mb-3">
+            <div className="flex-grow-1" style={{ minWidth: 0 }}>
+              <CaptionEditor caption={stream.caption} placeholder={stream.id} onSave={saveCaption} />
+              {stream.caption && <div className="small text-secondary font-monospace">{stream.id}</div>}
+              <div className="mt-1 d-flex flex-wrap align-items-center gap-2">
+                <span>
+                  Status: <strong data-testid="stream-status">{stream.status}</strong>
+                </span>
+                <StreamStatusBadge status={stream.status} />
+                <span className="text-secondary small">{stream.format}</span>
+              </div>
+            </div>
+            <button
+              type="button"
+              className="btn btn-danger btn-sm"
+              disabled={!actions.record}
+              onClick={() => setDialog('record')}
+            >
+              <i className="bi bi-record-circle me-1" aria-hidden="true" />
+              Record
+            </button>
+          </div>
+
+          <StreamCallout status={stream.status} />
+
+          {showsSnapshots && (
+            <DashboardCard title="Snapshots">
+              <p className="text-secondary mb-0">{LATER.snapshotPreviews}</p>
+            </DashboardCard>
+          )}
+
+          <div className="row">
+            <div className="col-lg-6">
+              <StreamerCard stream={stream} />
+              <InputCard stream={stream} ingress={ingress.data} />
+              <MessagesCard messages={stream.statusMessages} />
+            </div>
+            <div className="col-lg-6">
+              <ViewersCard streamId={stream.id} />
+              {stream.status !== 'Error' && (
+                <DashboardCard title="Recordings and Relays">
+                  <p className="text-secondary mb-0">{LATER.recordingsAndRelays}</p>
+                </DashboardCard>
+              )}
+              <DashboardCard title="Metrics">
+                <p className="text-secondary mb-0">{LATER.metrics}</p>
+              </DashboardCard>
+            </div>
+          </div>
+        </>
+      )}
+
+      {stream && (
+        <StreamModal show={dialog === 'update'} mode="update" stream={stream} onHide={close} onSaved={close} />
+      )}
+      <ConfirmDialog
+        show={dialog === 'delete'}
+        message={DELETE_STREAM_QUESTION}
+        onConfirm={confirmDelete}
+        onCancel={close}
+      />
+      <GslbDialog show={dialog === 'gslb'} streamId={id} endpoint={ingress.data} onHide={close} />
+      <NotAvailableModal
+        show={dialog === 'snapshots'}
+        title="Snapshot settings"
+        text={LATER.snapshots}
+        onHide={close}
+      />
+      <NotAvailableModal show={dialog === 'record'} title="Recording" text={LATER.recording} onHide={close} />
+    </PageShell>
+  );
+}

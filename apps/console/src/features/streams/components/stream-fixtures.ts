@@ -1,0 +1,56 @@
+import type { StreamInput, StreamInputSummary, StreamOutput } from '@streamcloud/contract';
+
+let sequence = 0;
+const AT = '2025-01-01T00:00:00.000Z';
+
+export function uuid(n: number): string {
+  return `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+}
+
+/** A stream as GET /inputs/{id} answers it. */
+export function streamInput(extra: Partial<StreamInput> = {}): StreamInput {
+  sequence += 1;
+  const id = extra.id ?? uuid(1000 + sequence);
+  return {
+    id,
+    ownerId: uuid(2),
+    caption: null,
+    format: 'RTMP',
+    status: 'Idle',
+    access: 'Public',
+    accessToken: null,
+    outputMode: 'AdjustableTranscode',
+    name: `in+${uuid(5000 + sequence)}`,
+    callbackUri: null,
+    streamer: { ipAddress: null, geoLocation: null },
+    gslb: false,
+    parameters: {},
+    statusMessages: [],
+    connection: { uri: `rtmp://edge.example:1935/live/in+${uuid(5000 + sequence)}` },
+    nodeId: uuid(9),
+    output: { version: 2, passthrough: false, tracks: [] },
+    createdAt: AT,
+    updatedAt: AT,
+    ...extra,
+  };
+}
+
+export function summaryOf(stream: StreamInput): StreamInputSummary {
+  const { id, ownerId, caption, format, status, access, outputMode, name, nodeId, createdAt } = stream;
+  return { id, ownerId, caption, format, status, access, outputMode, name, nodeId, createdAt };
+}
+
+export function streamOutput(streamId: string, n: number, extra: Partial<StreamOutput> = {}): StreamOutput {
+  return {
+    id: uuid(7000 + n),
+    streamId,
+    format: 'RTMP',
+    name: `out+${uuid(8000 + n)}`,
+    connection: { uri: `rtmp://edge.example:1935/live/out+${uuid(8000 + n)}` },
+    viewer: { ipAddress: null, geoLocation: null, accessToken: null },
+    callbackUri: null,
+    sessions: [],
+    createdAt: AT,
+    ...extra,
+  };
+}

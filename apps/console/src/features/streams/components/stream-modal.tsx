@@ -1,0 +1,248 @@
+import {
+  AccessMode,
+  type GeoPoint,
+  InputFormat,
+  OutputModeEnum,
+  type StreamInput,
+  StreamInputCreate,
+  StreamInputUpdate,
+} from '@streamcloud/contract';
+import { useEffect } from 'react';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import Modal from 'react-bootstrap/Modal';
+import { type FieldErrors, type Resolver, useForm, useWatch } from 'react-hook-form';
+import { SelectField, TextField } from '@/components/ui/form-fields';
+import { useNotify } from '@/components/ui/notifications';
+import { messageOr } from '@/lib/api-error';
+import { useCreateStream } from '../api/create-stream';
+import { useLocation } from '../api/get-location';
+import { useUpdateStream } from '../api/update-stream';
+import { LOCATION_UNDETERMINED, STREAM_ERRORS } from '../utils/messages';
+import {
+  FIELD_OF_PATH,
+  isIpAddress,
+  NEW_STREAM_VALUES,
+  type StreamFormValues,
+  sendsAccessToken,
+  showsAccessToken,
+  toCreateBody,
+  toStreamFormValues,
+  toUpdateBody,
+} from '../utils/stream-form';
+import { ACCESS_LABELS, OUTPUT_MODE_LABELS } from '../utils/stream-list';
+import { LOCATION_LOOKUP_DEBOUNCE_MS, useDebouncedValue } from '../utils/use-debounced-value';
+
+export type StreamModalMode = 'create' | 'update';
+
+/** The contract's schemas validate the body the form would send; their messages land on the fields. */
+function streamResolver(mode: StreamModalMode, ownerId: string | null): Resolver<StreamFormValues> {
+  return async (values) => {
+    const result =
+      mode === 'create'
+        ? StreamInputCreate.safeParse(toCreateBody(values, null, ownerId))
+        : StreamInputUpdate.safeParse(toUpdateBody(values, null));
+    if (result.success) return { values, errors: {} };
+    const errors: FieldErrors<StreamFormValues> = {};
+    for (const issue of result.error.issues) {
+      const field = FIELD_OF_PATH[issue.path.join('.')];
+      if (field && !errors[field]) errors[field] = { type: 'validation', message: issue.message };
+    }
+    return { values: {}, errors };
+  };
+}
+
+type LocationState =
+  | { kind: 'none' }
+  | { kind: 'looking' }
+  | { kind: 'found'; description: string; geo: GeoPoint }
+  | { kind: 'undetermined' };
+
+/** The streamer's location, looked up 500 ms after the address stops changing. */
+export function useStreamerLocation(ipAddress: string): LocationState {
+  const typed = ipAddress.trim();
+  const settled = useDebouncedValue(typed, LOCATION_LOOKUP_DEBOUNCE_MS);
+  const lookup = useLocation(settled !== '' && isIpAddress(settled) ? settled : null);
+  if (typed === '') return { kind: 'none' };
+  if (settled !== typed) return { kind: 'looking' };
+  if (!isIpAddress(settled)) return { kind: 'undetermined' };
+  if (lookup.isPending) return { kind: 'looking' };
+  if (lookup.isError || !lookup.data?.description) return { kind: 'undetermined' };
+  return { kind: 'found', description: lookup.data.description, geo: lookup.data.geo };
+}
+
+function LocationText({ state }: { state: LocationState }) {
+  if (state.kind === 'none') return null;
+  const text =
+    state.kind === 'looking'
+      ? 'Looking up the location...'
+      : state.kind === 'found'
+        ? state.description
+        : LOCATION_UNDETERMINED;
+  return (
+    <p className="small text-secondary mt-n2 mb-3" aria-live="polite" data-testid="streamer-location">
+      <i className="bi bi-geo-alt me-1" aria-hidden="true" />
+      {text}
+    </p>
+  );
+}
+
+export interface StreamModalProps {
+  show: boolean;
+  mode: StreamModalMode;
+  /** The stream being updated. */
+  stream?: StreamInput | undefined;
+  /** ADMIN on an account's list: the account the new stream belongs to. */
+  ownerId?: string | null;
+  onHide: () => void;
+  onSaved: (stream: StreamInput) => void;
+}
+
+/** Creates a stream, or updates one (only the streamer can change after creation). */
+export function StreamModal({ show, mode, stream, ownerId = null, onHide, onSaved }: StreamModalProps) {
+  const notify = useNotify();
+  const create = useCreateStream();
+  const update = useUpdateStream();
+  const updating = mode === 'update';
+  const initial = updating && stream ? toStreamFormValues(stream) : NEW_STREAM_VALUES;
+  const {
+    register,
+    handleSubmit,
+    reset,
+    control,
+    formState: { errors, isSubmitting },
+  } = useForm<StreamFormValues>({ resolver: streamResolver(mode, ownerId), defaultValues: initial });
+
+  // Every opening starts from the defaults, or from the stream as it is now.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only an opening resets the form
+  useEffect(() => {
+    if (show) reset(updating && stream ? toStreamFormValues(stream) : NEW_STREAM_VALUES);
+  }, [show, reset]);
+
+  const access = useWatch({ control, name: 'access' });
+  const streamerIp = useWatch({ control, name: 'streamerIp' }) ?? '';
+  // Looked up only while the modal is open.
+  const location = useStreamerLocation(show ? streamerIp : '');
+  const geo = location.kind === 'found' ? location.geo : null;
+
+  const onSubmit = handleSubmit(async (values) => {
+    try {
+      const saved =
+        updating && stream
+          ? await update.mutateAsync({ id: stream.id, body: toUpdateBody(values, geo) })
+          : await create.mutateAsync(toCreateBody(values, geo, ownerId));
+      onSaved(saved);
+    } catch (error) {
+      console.error(updating ? 'Stream update failed' : 'Stream creation failed', error);
+      notify(messageOr(error, updating ? STREAM_ERRORS.updating : STREAM_ERRORS.creation));
+    }
+  });
+
+  return (
+    <Modal show={show} onHide={onHide} aria-labelledby="stream-modal-title" size="lg">
+      <Form noValidate onSubmit={onSubmit} aria-label={updating ? 'Update stream' : 'Create stream'}>
+        <Modal.Header closeButton closeLabel="Close">
+          <Modal.Title id="stream-modal-title">{updating ? 'Update stream' : 'Create stream'}</Modal.Title>
+        </Modal.Header>
+        <Modal.Body>
+          {updating && (
+            <p className="small text-secondary">
+              Caption, format, output, access, GSLB and callback URI are set when the stream is created and cannot be
+              changed.
+            </p>
+          )}
+          <TextField
+            id="stream-caption"
+            label="Caption"
+            autoComplete="off"
+            disabled={updating}
+            error={errors.caption?.message}
+            {...register('caption')}
+          />
+          <div className="row">
+            <div className="col-md-4">
+              <SelectField id="stream-format" label="Format" disabled={updating} {...register('format')}>
+                {InputFormat.options.map((format) => (
+                  <option key={format} value={format}>
+                    {format}
+                  </option>
+                ))}
+              </SelectField>
+            </div>
+            <div className="col-md-4">
+              <SelectField id="stream-output" label="Output" disabled={updating} {...register('output')}>
+                {OutputModeEnum.options.map((mode) => (
+                  <option key={mode} value={mode}>
+                    {OUTPUT_MODE_LABELS[mode]}
+                  </option>
+                ))}
+              </SelectField>
+            </div>
+            <div className="col-md-4">
+              <SelectField id="stream-access" label="Access" disabled={updating} {...register('access')}>
+                {AccessMode.options.map((mode) => (
+                  <option key={mode} value={mode}>
+                    {ACCESS_LABELS[mode]}
+                  </option>
+                ))}
+              </SelectField>
+            </div>
+          </div>
+          {showsAccessToken(access) && (
+            <>
+              <TextField
+                id="stream-access-token"
+                label="Access token"
+                autoComplete="off"
+                disabled={updating || !sendsAccessToken(access)}
+                error={errors.accessToken?.message}
+                {...register('accessToken')}
+              />
+              <p className="form-text mt-n2 mb-3">
+                {updating
+                  ? 'The access token cannot be changed.'
+                  : sendsAccessToken(access)
+                    ? 'Leave it blank to have one generated.'
+                    : 'For Private ingoing access the token is generated by the server.'}
+              </p>
+            </>
+          )}
+          <Form.Check
+            type="switch"
+            id="stream-gslb"
+            label="GSLB"
+            className="mb-3"
+            disabled={updating}
+            {...register('gslb')}
+          />
+          <TextField
+            id="stream-callback-uri"
+            label="Callback URI"
+            type="url"
+            autoComplete="off"
+            disabled={updating}
+            error={errors.callbackUri?.message}
+            {...register('callbackUri')}
+          />
+          <TextField
+            id="stream-streamer-ip"
+            label="Streamer IP"
+            autoComplete="off"
+            inputMode="decimal"
+            error={errors.streamerIp?.message}
+            {...register('streamerIp')}
+          />
+          <LocationText state={location} />
+        </Modal.Body>
+        <Modal.Footer>
+          <Button variant="secondary" onClick={onHide}>
+            Cancel
+          </Button>
+          <Button type="submit" variant="primary" disabled={isSubmitting}>
+            {updating ? 'Update' : 'Create'}
+          </Button>
+        </Modal.Footer>
+      </Form>
+    </Modal>
+  );
+}

@@ -1,0 +1,125 @@
+import type { StreamOutput } from '@streamcloud/contract';
+import { useState } from 'react';
+import Badge from 'react-bootstrap/Badge';
+import Button from 'react-bootstrap/Button';
+import { Loading } from '@/components/ui/loading';
+import { useNotify } from '@/components/ui/notifications';
+import { messageOr } from '@/lib/api-error';
+import { useClearOutputSessions } from '../api/clear-output-sessions';
+import { useDeleteOutput } from '../api/delete-output';
+import { useOutputs } from '../api/get-outputs';
+import { STREAM_ERRORS } from '../utils/messages';
+import { outputEndpoint } from '../utils/stream-connection';
+import { CopyableValue } from './copy-button';
+import { DashboardCard } from './dashboard-card';
+import { OutputModal } from './output-modal';
+
+function OutputItem({
+  output,
+  onClear,
+  onDelete,
+  busy,
+}: {
+  output: StreamOutput;
+  onClear: () => void;
+  onDelete: () => void;
+  busy: boolean;
+}) {
+  const endpoint = outputEndpoint(output);
+  const sessions = output.sessions.length;
+  return (
+    <li className="list-group-item" aria-label={`Viewer ${output.name}`} data-output-id={output.id}>
+      <div className="d-flex flex-wrap align-items-center gap-2 mb-1">
+        <Badge bg="secondary">{output.format}</Badge>
+        <code className="small text-break">{output.name}</code>
+        <span className="ms-auto small text-secondary">{sessions === 1 ? '1 session' : `${sessions} sessions`}</span>
+      </div>
+      {endpoint && <CopyableValue value={endpoint} label="Copy viewer endpoint" />}
+      <div className="d-flex gap-2 mt-2">
+        <Button size="sm" variant="outline-secondary" onClick={onClear} disabled={busy}>
+          Clear sessions
+        </Button>
+        <Button size="sm" variant="outline-danger" onClick={onDelete} disabled={busy}>
+          Delete
+        </Button>
+      </div>
+    </li>
+  );
+}
+
+/** The stream's outputs, 4 per page, with 'Load more', session cleanup, delete and creation. */
+export function ViewersCard({ streamId }: { streamId: string }) {
+  const notify = useNotify();
+  const outputs = useOutputs(streamId);
+  const clear = useClearOutputSessions(streamId);
+  const remove = useDeleteOutput(streamId);
+  const [creating, setCreating] = useState(false);
+  const [busyId, setBusyId] = useState<string | null>(null);
+
+  const pages = outputs.data?.pages ?? [];
+  const seen = new Set<string>();
+  const items = pages.flatMap((page) => page.items).filter((output) => !seen.has(output.id) && seen.add(output.id));
+  const total = pages.at(-1)?.total ?? 0;
+
+  const onClear = (id: string) => {
+    setBusyId(id);
+    clear.mutate(id, {
+      onError: (error) => notify(messageOr(error, STREAM_ERRORS.sessionsCleanup)),
+      onSettled: () => setBusyId(null),
+    });
+  };
+  const onDelete = (id: string) => {
+    setBusyId(id);
+    remove.mutate(id, {
+      onError: (error) => notify(messageOr(error, STREAM_ERRORS.outputDelete)),
+      onSettled: () => setBusyId(null),
+    });
+  };
+
+  return (
+    <DashboardCard
+      title="Viewers"
+      actions={
+        <Button size="sm" variant="outline-primary" onClick={() => setCreating(true)}>
+          <i className="bi bi-plus-lg me-1" aria-hidden="true" />
+          Add viewer
+        </Button>
+      }
+    >
+      {outputs.isPending ? (
+        <Loading />
+      ) : items.length === 0 ? (
+        <p className="text-secondary mb-0">
+          {outputs.isError ? 'The viewers could not be loaded.' : 'No viewers yet.'}
+        </p>
+      ) : (
+        <>
+          <p className="small text-secondary">{`${items.length} of ${total} viewers`}</p>
+          <ul className="list-group" aria-label="Viewers">
+            {items.map((output) => (
+              <OutputItem
+                key={output.id}
+                output={output}
+                busy={busyId === output.id}
+                onClear={() => onClear(output.id)}
+                onDelete={() => onDelete(output.id)}
+              />
+            ))}
+          </ul>
+          {items.length < total && (
+            <Button
+              className="mt-2"
+              size="sm"
+              variant="link"
+              onClick={() => void outputs.fetchNextPage()}
+              disabled={outputs.isFetchingNextPage}
+            >
+              Load more
+            </Button>
+          )}
+        </>
+      )}
+      <OutputModal streamId={streamId} show={creating} onHide={() => setCreating(false)} />
+    </DashboardCard>
+  );
+}

@@ -1,0 +1,8 @@
+import { useParams } from 'react-router';
+import { StreamDashboard } from '../components/stream-dashboard';
+
+/** /streams/view/{id}; a new id starts a new dashboard (nothing is carried over). */
+export function StreamDashboardRoute() {
+  const { id = '' } = useParams();
+  return <StreamDashboard key={id} id={id} />;
+}

@@ -1,0 +1,16 @@
+/** Section 8's fallback texts of the streams area (the server's message is shown when it sent one). */
+export const STREAM_ERRORS = {
+  creation: 'Something wrong with stream creation',
+  loading: 'Something wrong with stream loading',
+  stopping: 'Something wrong on stream stopping',
+  updating: 'Something wrong on stream updating',
+  caption: 'Something wrong on stream caption update!',
+  outputCreation: 'Something wrong with output creation',
+  sessionsCleanup: 'Something wrong with sessions cleanup',
+  outputDelete: 'Something wrong with output delete',
+  ingressCreation: 'Something wrong with ingress endpoint creation',
+} as const;
+
+export const DELETE_STREAM_QUESTION = 'Do you really want to delete stream? This cannot be undone.';
+export const LOCATION_UNDETERMINED = 'Your location undetermined, you will be directed to the free resources zone';
+export const CAPTION_TOOLTIP = 'Click me to change';

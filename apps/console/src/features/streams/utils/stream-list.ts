@@ -1,0 +1,148 @@
+import {
+  type AccessMode,
+  InputFormat,
+  OutputModeEnum,
+  type StreamInputSummary,
+  StreamStatus,
+} from '@streamcloud/contract';
+
+export type OutputMode = StreamInputSummary['outputMode'];
+
+/** The processing names the console shows for an output mode. */
+export const OUTPUT_MODE_LABELS: Record<OutputMode, string> = {
+  AdjustableTranscode: 'Adjustable transcoding',
+  Passthrough: 'Passthrough',
+};
+
+export const ACCESS_LABELS: Record<AccessMode, string> = {
+  Public: 'Public',
+  PrivateIngoing: 'Private ingoing',
+  Private: 'Private',
+};
+
+const ACCESS_TOOLTIPS: Record<AccessMode, string> = {
+  Public: 'Anyone may push and play the stream',
+  PrivateIngoing: 'Pushing the stream needs its access token',
+  Private: 'Pushing and playing the stream need its access token',
+};
+
+export const UNKNOWN_ACCESS_MODE = 'Unknown access mode';
+
+export function accessLabel(access: string): string {
+  return ACCESS_LABELS[access as AccessMode] ?? access;
+}
+
+export function accessTooltip(access: string): string {
+  return ACCESS_TOOLTIPS[access as AccessMode] ?? UNKNOWN_ACCESS_MODE;
+}
+
+export interface FilterOption<T extends string> {
+  value: T;
+  label: string;
+}
+
+export const FORMAT_OPTIONS: FilterOption<StreamInputSummary['format']>[] = InputFormat.options.map((value) => ({
+  value,
+  label: value,
+}));
+export const STATUS_OPTIONS: FilterOption<StreamInputSummary['status']>[] = StreamStatus.options.map((value) => ({
+  value,
+  label: value,
+}));
+export const OUTPUT_MODE_OPTIONS: FilterOption<OutputMode>[] = OutputModeEnum.options.map((value) => ({
+  value,
+  label: OUTPUT_MODE_LABELS[value],
+}));
+
+export interface StreamFilters {
+  search: string;
+  formats: readonly StreamInputSummary['format'][];
+  statuses: readonly StreamInputSummary['status'][];
+  outputModes: readonly OutputMode[];
+}
+
+export const NO_FILTERS: StreamFilters = { search: '', formats: [], statuses: [], outputModes: [] };
+
+/** A dropdown's caption: the selected names joined by commas, or 'All'. */
+export function filterCaption<T extends string>(options: readonly FilterOption<T>[], selected: readonly T[]): string {
+  const names = options.filter((option) => selected.includes(option.value)).map((option) => option.label);
+  return names.length === 0 ? 'All' : names.join(', ');
+}
+
+/** Case-insensitive match of the trimmed text against the id or the caption. */
+export function matchesSearch(stream: Pick<StreamInputSummary, 'id' | 'caption'>, search: string): boolean {
+  const needle = search.trim().toLowerCase();
+  if (needle === '') return true;
+  return stream.id.toLowerCase().includes(needle) || (stream.caption ?? '').toLowerCase().includes(needle);
+}
+
+/** An empty selection lets everything through. */
+export function matchesFilters(stream: StreamInputSummary, filters: StreamFilters): boolean {
+  return (
+    (filters.formats.length === 0 || filters.formats.includes(stream.format)) &&
+    (filters.statuses.length === 0 || filters.statuses.includes(stream.status)) &&
+    (filters.outputModes.length === 0 || filters.outputModes.includes(stream.outputMode)) &&
+    matchesSearch(stream, filters.search)
+  );
+}
+
+/** What a stream is listed by: its caption, or its id when it has none. */
+export function sortName(stream: Pick<StreamInputSummary, 'id' | 'caption'>): string {
+  return stream.caption || stream.id;
+}
+
+/** Sorted by format, then caption or id (case-insensitive), then id; a new array. */
+export function sortStreams<T extends Pick<StreamInputSummary, 'id' | 'caption' | 'format'>>(
+  streams: readonly T[],
+): T[] {
+  const keyed = streams.map((stream) => ({ stream, name: sortName(stream).toLowerCase() }));
+  keyed.sort(
+    (a, b) =>
+      compareText(a.stream.format, b.stream.format) ||
+      compareText(a.name, b.name) ||
+      compareText(a.stream.id, b.stream.id),
+  );
+  return keyed.map((item) => item.stream);
+}
+
+function compareText(a: string, b: string): number {
+  if (a === b) return 0;
+  return a < b ? -1 : 1;
+}
+
+/** The loaded pages as one list: each stream once, sorted. */
+export function mergePages(pages: readonly (readonly StreamInputSummary[])[]): StreamInputSummary[] {
+  const byId = new Map<string, StreamInputSummary>();
+  for (const page of pages) for (const stream of page) byId.set(stream.id, stream);
+  return sortStreams([...byId.values()]);
+}
+
+export interface ListedStream {
+  stream: StreamInputSummary;
+  isNew: boolean;
+}
+
+/**
+ * What the list shows: the just-created stream first (marked new), then the others in their order;
+ * all of them through the search and the filters.
+ */
+export function visibleStreams(
+  sorted: readonly StreamInputSummary[],
+  filters: StreamFilters,
+  created: StreamInputSummary | null,
+): ListedStream[] {
+  const result: ListedStream[] = [];
+  if (created) {
+    const latest = sorted.find((stream) => stream.id === created.id) ?? created;
+    if (matchesFilters(latest, filters)) result.push({ stream: latest, isNew: true });
+  }
+  for (const stream of sorted) {
+    if (stream.id !== created?.id && matchesFilters(stream, filters)) result.push({ stream, isNew: false });
+  }
+  return result;
+}
+
+/** Adds or removes a value of a multi-select. */
+export function toggleValue<T>(values: readonly T[], value: T): T[] {
+  return values.includes(value) ? values.filter((item) => item !== value) : [...values, value];
+}

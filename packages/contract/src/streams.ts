@@ -1,0 +1,447 @@
+import { z } from 'zod';
+import { Id, IdParams, PageQuery, Timestamp } from './common.js';
+import { GeoPoint } from './nodes.js';
+import { defineRoute } from './routes.js';
+import { Scte35Mode, TranscodeTrack, TranscodeTracks } from './transcode.js';
+
+/** Formats a stream can be pushed in; the wider list is not offered (see docs/decisions.md). */
+export const InputFormat = z.enum(['WebRTC', 'RTMP', 'RTSP', 'SRT', 'Internode']);
+export type InputFormat = z.infer<typeof InputFormat>;
+/** The wider format list some payloads carry. */
+export const WIDER_FORMATS = ['WRTS', 'HESP', 'HLS', 'CMAF', 'HLS_CMAF', 'DASH_CMAF'] as const;
+
+export const StreamStatus = z.enum(['Pending', 'Idle', 'Ingestion', 'Error', 'Fallback']);
+export type StreamStatus = z.infer<typeof StreamStatus>;
+
+export const AccessMode = z.enum(['Public', 'PrivateIngoing', 'Private']);
+export type AccessMode = z.infer<typeof AccessMode>;
+export const PRIVATE_ACCESS_MODES: readonly AccessMode[] = ['PrivateIngoing', 'Private'];
+
+export const OutputModeEnum = z.enum(['AdjustableTranscode', 'Passthrough']);
+
+export const STREAMS_PAGE_SIZE = 200;
+export const OUTPUTS_PAGE_SIZE = 4;
+export const CAPTION_MAX = 255;
+export const CALLBACK_URI_MAX = 255;
+export const ACCESS_TOKEN_MAX = 128;
+export const STREAM_CREATION_DEFAULTS = { format: 'WebRTC', output: 'AdjustableTranscode', access: 'Public' } as const;
+
+/** The ladder a new adjustable-transcoding stream starts with (bitrates in kbps). */
+export const DEFAULT_ADJUSTABLE_TRACKS: TranscodeTrack[] = [
+  {
+    type: 'H264',
+    width: 1280,
+    height: 720,
+    framerate: 30,
+    settings: { bitrate: 2000, speedPreset: 'superfast', tune: 'zerolatency', keyIntMax: 60 },
+  },
+  {
+    type: 'H264',
+    width: 854,
+    height: 480,
+    framerate: 30,
+    settings: { bitrate: 1200, speedPreset: 'superfast', tune: 'zerolatency', keyIntMax: 60 },
+  },
+  { type: 'VP8', width: 1280, height: 720, framerate: 30, settings: { bitrate: 2000, keyMaxDist: 60 } },
+  { type: 'VP8', width: 854, height: 480, framerate: 30, settings: { bitrate: 1200, keyMaxDist: 60 } },
+  { type: 'AAC', rate: 48000, channels: 2, settings: { bitrate: 128 } },
+  { type: 'Opus', rate: 48000, channels: 2, settings: { bitrate: 128 } },
+];
+
+const callbackUri = z
+  .url({ protocol: /^https?$/, error: 'Callback URI must be an http(s) URL' })
+  .max(CALLBACK_URI_MAX, `Callback URI must be at most ${CALLBACK_URI_MAX} characters`);
+
+export const Streamer = z.strictObject({
+  ipAddress: z.union([z.ipv4({ error: 'IP address must be IPv4 or IPv6' }), z.ipv6(), z.literal('')]).optional(),
+  geoLocation: GeoPoint.nullable().optional(),
+});
+export type Streamer = z.infer<typeof Streamer>;
+
+export const StatusMessage = z.object({
+  at: Timestamp,
+  level: z.enum(['info', 'warning', 'error']),
+  text: z.string(),
+});
+export type StatusMessage = z.infer<typeof StatusMessage>;
+
+/** Where to push: WebRTC signals over WHIP, Internode names a node, the others have a uri. */
+export const InputConnection = z.union([
+  z.object({ signallingUri: z.string() }),
+  z.object({ hostname: z.string(), streamNode: z.string() }),
+  z.object({ uri: z.string() }),
+]);
+export type InputConnection = z.infer<typeof InputConnection>;
+
+/**
+ * The transcode configuration as the stream carries it. The overlay image itself is served only by
+ * GET /inputs/{id}/output (see transcode.ts), so the dashboard's poll stays small.
+ */
+export const StreamOutputConfig = z.object({
+  version: z.literal(2),
+  passthrough: z.boolean(),
+  scte35: z.object({ mode: Scte35Mode }).optional(),
+  epochTimeEncoder: z.object({ enabled: z.boolean() }).optional(),
+  overlay: z.object({ offsetX: z.number(), offsetY: z.number() }).nullable().optional(),
+  tracks: z.array(TranscodeTrack),
+});
+
+export const StreamInput = z.object({
+  id: Id,
+  ownerId: Id,
+  caption: z.string().nullable(),
+  format: InputFormat,
+  status: StreamStatus,
+  access: AccessMode,
+  /** Only for private access modes. */
+  accessToken: z.string().nullable(),
+  outputMode: OutputModeEnum,
+  name: z.string(),
+  callbackUri: z.string().nullable(),
+  streamer: z.object({ ipAddress: z.string().nullable(), geoLocation: GeoPoint.nullable() }),
+  gslb: z.boolean(),
+  parameters: z.record(z.string(), z.unknown()),
+  statusMessages: z.array(StatusMessage),
+  /** Null while Pending without a node. */
+  connection: InputConnection.nullable(),
+  nodeId: Id.nullable(),
+  output: StreamOutputConfig,
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+export type StreamInput = z.infer<typeof StreamInput>;
+
+/** A row of the stream list: what the list shows and filters on, without the dashboard's detail. */
+export const StreamInputSummary = StreamInput.pick({
+  id: true,
+  ownerId: true,
+  caption: true,
+  format: true,
+  status: true,
+  access: true,
+  outputMode: true,
+  name: true,
+  nodeId: true,
+  createdAt: true,
+});
+export type StreamInputSummary = z.infer<typeof StreamInputSummary>;
+
+export const StreamInputCreate = z.strictObject({
+  format: InputFormat.default(STREAM_CREATION_DEFAULTS.format),
+  access: AccessMode.default(STREAM_CREATION_DEFAULTS.access),
+  /** Only for Private; blank means generated by the server. */
+  accessToken: z
+    .string()
+    .trim()
+    .max(ACCESS_TOKEN_MAX, `Access token must be at most ${ACCESS_TOKEN_MAX} characters`)
+    .regex(/^[\w.~-]*$/, 'Access token may hold letters, digits and . _ ~ - only')
+    .optional(),
+  caption: z.string().trim().max(CAPTION_MAX, `Caption must be at most ${CAPTION_MAX} characters`).optional(),
+  gslb: z.boolean().default(false),
+  callbackUri: callbackUri.optional(),
+  streamer: Streamer.optional(),
+  output: z
+    .strictObject({
+      version: z.literal(2).default(2),
+      passthrough: z.boolean(),
+      tracks: TranscodeTracks.optional(),
+    })
+    .default({ version: 2, passthrough: false }),
+  /** ADMIN only: create for another account. */
+  ownerId: Id.optional(),
+});
+export type StreamInputCreate = z.output<typeof StreamInputCreate>;
+export type StreamInputCreateDraft = z.input<typeof StreamInputCreate>;
+
+const creationOnly = (field: string) =>
+  z.never({ error: `${field} can be set only when the stream is created` }).optional();
+
+/** Only state (Idle = stop), streamer and caption change after creation. */
+export const StreamInputUpdate = z.strictObject({
+  state: z.literal('Idle', { error: 'state can only be set to Idle (stop)' }).optional(),
+  streamer: Streamer.optional(),
+  caption: z.string().trim().max(CAPTION_MAX, `Caption must be at most ${CAPTION_MAX} characters`).optional(),
+  format: creationOnly('format'),
+  access: creationOnly('access'),
+  accessToken: creationOnly('accessToken'),
+  gslb: creationOnly('gslb'),
+  callbackUri: creationOnly('callbackUri'),
+  output: creationOnly('output'),
+  ownerId: creationOnly('ownerId'),
+});
+export type StreamInputUpdate = z.output<typeof StreamInputUpdate>;
+
+export const InputListQuery = PageQuery.extend({
+  /** ADMIN: the streams of one account; USER always sees only its own. */
+  account: Id.optional(),
+});
+
+/** Viewer (playback) formats. */
+export const OutputFormat = z.enum(['WebRTC', 'RTMP', 'SRT', 'HLS']);
+export type OutputFormat = z.infer<typeof OutputFormat>;
+
+export const OutputSession = z.object({
+  id: z.string(),
+  ipAddress: z.string().nullable(),
+  startedAt: Timestamp,
+  bytes: z.number(),
+});
+
+export const StreamOutput = z.object({
+  id: Id,
+  streamId: Id,
+  format: OutputFormat,
+  name: z.string(),
+  connection: z.object({ uri: z.string().optional(), signallingUri: z.string().optional() }).nullable(),
+  viewer: z.object({
+    ipAddress: z.string().nullable(),
+    geoLocation: GeoPoint.nullable(),
+    accessToken: z.string().nullable(),
+  }),
+  callbackUri: z.string().nullable(),
+  sessions: z.array(OutputSession),
+  createdAt: Timestamp,
+});
+export type StreamOutput = z.infer<typeof StreamOutput>;
+
+export const StreamOutputCreate = z.strictObject({
+  streamId: Id,
+  format: OutputFormat.default('RTMP'),
+  callbackUri: callbackUri.optional(),
+  viewer: Streamer.optional(),
+});
+export type StreamOutputCreate = z.output<typeof StreamOutputCreate>;
+
+export const OutputListQuery = z.strictObject({
+  streamId: Id,
+  offset: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(200).default(OUTPUTS_PAGE_SIZE),
+});
+
+export const Location = z.object({ ipAddress: z.string(), description: z.string(), geo: GeoPoint });
+export type Location = z.infer<typeof Location>;
+
+export const TrackInfo = z.object({
+  idx: z.number().int(),
+  type: z.enum(['Video', 'Audio']),
+  codec: z.string(),
+  width: z.number().int().nullable(),
+  height: z.number().int().nullable(),
+  bps: z.number().nullable(),
+  channels: z.number().int().nullable(),
+  rate: z.number().nullable(),
+});
+export type TrackInfo = z.infer<typeof TrackInfo>;
+
+export const TrackSource = z.enum(['incoming', 'outgoing']);
+
+export const IngressEndpoint = z.object({ streamId: Id, name: z.string(), connection: z.object({ uri: z.string() }) });
+export type IngressEndpoint = z.infer<typeof IngressEndpoint>;
+
+const streamIdParams = z.strictObject({ streamId: Id });
+
+export const streamRoutes = {
+  list: defineRoute({
+    method: 'GET',
+    path: '/inputs',
+    summary: 'Streams of the caller (ADMIN: all, or one account with ?account=), paged; total in X-Total-Count',
+    tag: 'streams',
+    auth: 'user',
+    query: InputListQuery,
+    response: z.array(StreamInputSummary),
+    errors: [404],
+  }),
+  create: defineRoute({
+    method: 'POST',
+    path: '/inputs',
+    summary: 'Register a stream input; it is assigned to the nearest enabled and opened node, or stays Pending',
+    tag: 'streams',
+    auth: 'user',
+    body: StreamInputCreate,
+    response: StreamInput,
+    status: 201,
+    errors: [404],
+  }),
+  get: defineRoute({
+    method: 'GET',
+    path: '/inputs/:id',
+    summary: 'One stream input',
+    tag: 'streams',
+    auth: 'user',
+    params: IdParams,
+    response: StreamInput,
+    errors: [404],
+  }),
+  update: defineRoute({
+    method: 'PUT',
+    path: '/inputs/:id',
+    summary: 'Change caption or streamer, or stop (state Idle; only in Ingestion or Pending, else 409)',
+    tag: 'streams',
+    auth: 'user',
+    params: IdParams,
+    body: StreamInputUpdate,
+    response: StreamInput,
+    errors: [404, 409],
+  }),
+  delete: defineRoute({
+    method: 'DELETE',
+    path: '/inputs/:id',
+    summary: 'Delete a stream input and everything attached to it, in one transaction',
+    tag: 'streams',
+    auth: 'user',
+    params: IdParams,
+    response: null,
+    errors: [404],
+  }),
+  createOutput: defineRoute({
+    method: 'POST',
+    path: '/outputs',
+    summary: 'Create a viewer output (playback endpoint) of a stream',
+    tag: 'outputs',
+    auth: 'user',
+    body: StreamOutputCreate,
+    response: StreamOutput,
+    status: 201,
+    errors: [404],
+  }),
+  listOutputs: defineRoute({
+    method: 'GET',
+    path: '/outputs',
+    summary: "A stream's outputs, paged; total in X-Total-Count",
+    tag: 'outputs',
+    auth: 'user',
+    query: OutputListQuery,
+    response: z.array(StreamOutput),
+    errors: [404],
+  }),
+  clearOutputSessions: defineRoute({
+    method: 'DELETE',
+    path: '/outputs/:id/sessions',
+    summary: "Clear an output's viewer sessions",
+    tag: 'outputs',
+    auth: 'user',
+    params: IdParams,
+    response: null,
+    errors: [404],
+  }),
+  deleteOutput: defineRoute({
+    method: 'DELETE',
+    path: '/outputs/:id',
+    summary: 'Delete a viewer output',
+    tag: 'outputs',
+    auth: 'user',
+    params: IdParams,
+    response: null,
+    errors: [404],
+  }),
+  location: defineRoute({
+    method: 'GET',
+    path: '/info/location',
+    summary: "Where an IP address is (the caller's address when none is given); 404 when unknown or private",
+    tag: 'info',
+    auth: 'user',
+    query: z.strictObject({ ipAddress: z.union([z.ipv4(), z.ipv6()]).optional() }),
+    response: Location,
+    errors: [404],
+  }),
+  streamInfo: defineRoute({
+    method: 'GET',
+    path: '/info/stream/:streamId/:type',
+    summary: 'Track information of a stream by source: incoming or outgoing',
+    tag: 'info',
+    auth: 'user',
+    params: z.strictObject({ streamId: Id, type: TrackSource }),
+    response: z.array(TrackInfo),
+    errors: [404],
+  }),
+  createIngress: defineRoute({
+    method: 'POST',
+    path: '/gslb/input',
+    summary: 'Provision the global load-balancing ingest endpoint of a stream (beta)',
+    tag: 'gslb',
+    auth: 'user',
+    body: streamIdParams,
+    response: IngressEndpoint,
+    status: 201,
+    errors: [404, 409],
+  }),
+  getIngress: defineRoute({
+    method: 'GET',
+    path: '/gslb/input/stream/:streamId',
+    summary: "A stream's global load-balancing ingest endpoint",
+    tag: 'gslb',
+    auth: 'user',
+    params: streamIdParams,
+    response: IngressEndpoint,
+    errors: [404],
+  }),
+};
+
+/** Node-facing: what a node reports about one input it serves (any field may be left out). */
+export const StreamStateReport = z.strictObject({
+  id: z.string().min(1, 'Report id is required').max(128, 'Report id must be at most 128 characters'),
+  at: Timestamp.optional(),
+  kind: z.literal('stream-state'),
+  streamId: Id,
+  status: z.enum(['Idle', 'Ingestion', 'Error', 'Fallback']).optional(),
+  message: z.strictObject({ level: StatusMessage.shape.level, text: z.string().min(1).max(1000) }).optional(),
+  tracks: z
+    .strictObject({
+      incoming: z.array(TrackInfo.strict()).max(32).optional(),
+      outgoing: z.array(TrackInfo.strict()).max(32).optional(),
+    })
+    .optional(),
+  outputs: z
+    .array(
+      z.strictObject({
+        outputId: Id,
+        sessions: z
+          .array(
+            z.strictObject({
+              id: z.string().min(1).max(128),
+              ipAddress: z.string().max(64).nullable(),
+              startedAt: Timestamp,
+              bytes: z.number().min(0),
+            }),
+          )
+          .max(10_000),
+      }),
+    )
+    .max(1000)
+    .optional(),
+});
+export type StreamStateReport = z.infer<typeof StreamStateReport>;
+
+/** Node-facing: an input as the node that serves it needs to know it (to admit or refuse a push). */
+export const AssignedInput = z.object({
+  id: Id,
+  name: z.string(),
+  format: InputFormat,
+  status: StreamStatus,
+  access: AccessMode,
+  accessToken: z.string().nullable(),
+  outputMode: OutputModeEnum,
+  outputs: z.array(
+    z.object({
+      id: Id,
+      name: z.string(),
+      format: OutputFormat,
+      accessToken: z.string().nullable(),
+      /** When the output's sessions were last cleared: the node disconnects its viewers when this changes. */
+      sessionsClearedAt: Timestamp.nullable(),
+    }),
+  ),
+  ingressName: z.string().nullable(),
+});
+export type AssignedInput = z.infer<typeof AssignedInput>;
+
+export const nodeStreamRoutes = {
+  inputs: defineRoute({
+    method: 'GET',
+    path: '/node/inputs',
+    summary: 'The inputs assigned to the calling node, with their outputs and access tokens',
+    tag: 'node-facing',
+    auth: 'node',
+    response: z.array(AssignedInput),
+  }),
+};
