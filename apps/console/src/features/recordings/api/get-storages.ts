@@ -1,0 +1,18 @@
+import { type Storage, storageRoutes } from '@streamcloud/contract';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { ApiClient } from '@/lib/api-client';
+import { useApi } from '@/lib/services-context';
+import { recordingKeys } from './keys';
+
+/** The storages a recording may use: the caller's own (every account's for an ADMIN). */
+export function getStorages(api: ApiClient, signal?: AbortSignal): Promise<Storage[]> {
+  return api.call(storageRoutes.list, signal ? { signal } : {});
+}
+
+export function storagesQueryOptions(api: ApiClient) {
+  return queryOptions({ queryKey: recordingKeys.storages(), queryFn: ({ signal }) => getStorages(api, signal) });
+}
+
+export function useStorages() {
+  return useQuery(storagesQueryOptions(useApi()));
+}

@@ -1,0 +1,466 @@
+import {
+  FILE_NAME_TOOLTIP,
+  MP4_TOOLTIP,
+  type Recording,
+  type Storage,
+  type StreamInput,
+  type TrackInfo,
+} from '@streamcloud/contract';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { describe, expect, it } from 'vitest';
+import { AppProvider } from '@/app/provider';
+import { createQueryClient } from '@/lib/query-client';
+import { createAppServices } from '@/lib/services';
+import { createFetchMock, emptyResponse, errorResponse, type Handler, jsonResponse } from '@/test/fetch-mock';
+import { userAccount, whoAmI } from '@/test/fixtures';
+import { MemoryStorage } from '@/test/memory-storage';
+import { renderApp } from '@/test/render-app';
+import { RecordButton } from './record-button';
+import { StreamRecordingsList } from './stream-recordings-list';
+
+const STREAM_ID = '00000000-0000-4000-8000-000000000051';
+const STORAGE: Storage = {
+  id: '00000000-0000-4000-8000-00000000a001',
+  name: 'Archive',
+  type: 'AmazonS3',
+  accessKeyId: 'AKID',
+  secretAccessKeySet: true,
+  regionName: null,
+  bucket: 'media',
+  path: 'live',
+  endpoint: null,
+  ownerId: userAccount.id,
+  ownerUsername: 'alice',
+  createdAt: '2025-01-01T00:00:00.000Z',
+  updatedAt: '2025-01-01T00:00:00.000Z',
+};
+const STREAM: StreamInput = {
+  id: STREAM_ID,
+  ownerId: userAccount.id,
+  caption: 'Main stage',
+  format: 'RTMP',
+  status: 'Ingestion',
+  access: 'Public',
+  accessToken: null,
+  outputMode: 'AdjustableTranscode',
+  name: `in+${STREAM_ID}`,
+  callbackUri: null,
+  streamer: { ipAddress: null, geoLocation: null },
+  gslb: false,
+  parameters: {},
+  statusMessages: [],
+  connection: { uri: `rtmp://edge.example.com:1935/live/in+${STREAM_ID}` },
+  nodeId: null,
+  output: { version: 2, passthrough: false, tracks: [] },
+  createdAt: '2025-01-01T00:00:00.000Z',
+  updatedAt: '2025-01-01T00:00:00.000Z',
+};
+
+let counter = 0;
+function recording(changes: Partial<Recording> = {}): Recording {
+  counter += 1;
+  return {
+    id: `00000000-0000-4000-8000-${String(counter).padStart(12, '0')}`,
+    streamId: STREAM_ID,
+    fileName: `rec-${counter}_{uuid}`,
+    fileFormat: 'MKV',
+    storageId: STORAGE.id,
+    autostart: false,
+    callbackUri: null,
+    capture: {
+      source: 'Incoming',
+      tracks: [
+        { type: 'Video', idx: null, codec: null, resolution: null, bitrate: null },
+        { type: 'Audio', idx: null, codec: null, resolution: null, bitrate: null },
+      ],
+    },
+    state: 'Recording',
+    duration: 61,
+    length: 1_500_000,
+    uploaded: 0,
+    messages: [],
+    stopRequested: false,
+    createdAt: '2025-01-01T00:00:00.000Z',
+    updatedAt: '2025-01-01T00:00:00.000Z',
+    ...changes,
+  };
+}
+
+const LIST_URL = `GET /api/v1/recordings/stream/${STREAM_ID}`;
+
+function renderDashboard(list: Recording[], handlers: Record<string, Handler> = {}) {
+  return renderApp({
+    path: `/streams/recording/${STREAM_ID}`,
+    currentToken: 'token',
+    handlers: {
+      'GET /api/v1/accounts/whoami': () => jsonResponse(whoAmI(userAccount)),
+      [LIST_URL]: () => jsonResponse(list),
+      'GET /api/v1/storages': () => jsonResponse([STORAGE]),
+      [`GET /api/v1/inputs/${STREAM_ID}`]: () => jsonResponse(STREAM),
+      ...handlers,
+    },
+  });
+}
+
+/** One component outside the routes (the pieces the stream dashboard mounts). */
+function renderPiece(element: React.ReactNode, handlers: Record<string, Handler>) {
+  const mock = createFetchMock(handlers);
+  const services = createAppServices(
+    { apiBase: '/api/v1', storagePrefix: '' },
+    {
+      fetch: mock.fetch,
+      storage: new MemoryStorage(),
+      queryClient: createQueryClient({ retry: false }),
+      readCookies: () => '',
+    },
+  );
+  const router = createMemoryRouter([{ path: '*', element }]);
+  render(
+    <AppProvider services={services}>
+      <RouterProvider router={router} />
+    </AppProvider>,
+  );
+  return { mock, user: userEvent.setup() };
+}
+
+const item = (fileName: string) => screen.getByText(fileName, { selector: 'code' }).closest('li') as HTMLElement;
+const button = (scope: HTMLElement, name: string) => within(scope).getByRole('button', { name }) as HTMLButtonElement;
+const alerts = () => screen.queryAllByRole('alert').map((alert) => alert.textContent);
+
+describe('/streams/recording/{id}', () => {
+  it('lists the autostarting recordings first, then the others', async () => {
+    const plain = recording({ fileName: 'plain' });
+    const auto = recording({ fileName: 'auto_{uuid}', autostart: true });
+    renderDashboard([plain, auto]);
+    const groups = await screen.findAllByRole('region');
+    expect(groups.map((group) => group.getAttribute('aria-label'))).toEqual(['Autostarting', 'Other recordings']);
+    expect(within(groups[0] as HTMLElement).getByText('auto_{uuid}')).toBeTruthy();
+    expect(within(groups[1] as HTMLElement).getByText('plain')).toBeTruthy();
+    expect(within(item('plain')).getByText('Storage: Archive')).toBeTruthy();
+  });
+
+  it('enables Stop only in Recording and Delete only in Completed or Error', async () => {
+    const states = ['Recording', 'Uploading', 'Completed', 'Error'] as const;
+    renderDashboard(states.map((state) => recording({ fileName: `file-${state}`, state })));
+    await screen.findByText('file-Recording');
+    const expected = {
+      Recording: [true, false],
+      Uploading: [false, false],
+      Completed: [false, true],
+      Error: [false, true],
+    };
+    for (const state of states) {
+      const row = item(`file-${state}`);
+      expect([!button(row, 'Stop').disabled, !button(row, 'Delete').disabled]).toEqual(expected[state]);
+    }
+  });
+
+  it('stops once per session', async () => {
+    const running = recording({ fileName: 'running' });
+    const { user, mock } = renderDashboard([running], {
+      [`PUT /api/v1/recordings/${running.id}/stop`]: () => jsonResponse({ ...running }),
+    });
+    await screen.findByText('running');
+    await user.click(button(item('running'), 'Stop'));
+    await waitFor(() => expect(button(item('running'), 'Stop').disabled).toBe(true));
+    const stops = mock.requests.filter((request) => request.method === 'PUT');
+    expect(stops).toHaveLength(1);
+    expect(stops[0]?.body).toBeUndefined();
+  });
+
+  it("says 'Something wrong with recording stop' and 'Something wrong with recording delete' without a server message", async () => {
+    const running = recording({ fileName: 'running' });
+    const done = recording({ fileName: 'done', state: 'Completed' });
+    const { user } = renderDashboard([running, done], {
+      [`PUT /api/v1/recordings/${running.id}/stop`]: () => jsonResponse({}, 500),
+      [`DELETE /api/v1/recordings/${done.id}`]: () => jsonResponse({}, 500),
+    });
+    await screen.findByText('running');
+    await user.click(button(item('running'), 'Stop'));
+    await waitFor(() => expect(alerts()).toContain('Something wrong with recording stop'));
+    expect(button(item('running'), 'Stop').disabled).toBe(false);
+    await user.click(button(item('done'), 'Delete'));
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog.textContent).toContain('Do you really want to delete recording? This cannot be undone.');
+    await user.click(within(dialog).getByRole('button', { name: 'Ok' }));
+    await waitFor(() => expect(alerts()).toContain('Something wrong with recording delete'));
+  });
+
+  it("shows the server's message when there is one, and deletes after confirming", async () => {
+    const done = recording({ fileName: 'done', state: 'Error' });
+    let deleted = false;
+    const { user } = renderDashboard([done], {
+      [`DELETE /api/v1/recordings/${done.id}`]: () => {
+        deleted = true;
+        return emptyResponse();
+      },
+    });
+    await screen.findByText('done');
+    await user.click(button(item('done'), 'Delete'));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Ok' }));
+    await waitFor(() => expect(deleted).toBe(true));
+  });
+
+  it('loads the info view: the recording, then its stream, then its storage', async () => {
+    const one = recording({
+      fileName: 'show_{year}',
+      messages: [{ at: '2025-01-01T00:00:00.000Z', level: 'info', text: 'Created by alice' }],
+    });
+    const { user, mock } = renderDashboard([one], {
+      [`GET /api/v1/recordings/${one.id}`]: () => jsonResponse(one),
+      [`GET /api/v1/storages/${STORAGE.id}`]: () => jsonResponse(STORAGE),
+    });
+    await screen.findByText('show_{year}');
+    await user.click(button(item('show_{year}'), 'Info'));
+    const dialog = await screen.findByRole('dialog');
+    await within(dialog).findByText('Main stage');
+    await within(dialog).findByText('Amazon S3: media/live');
+    const order = mock.requests
+      .map((request) => request.url.pathname)
+      .filter((path) =>
+        [`/api/v1/recordings/${one.id}`, `/api/v1/inputs/${STREAM_ID}`, `/api/v1/storages/${STORAGE.id}`].includes(
+          path,
+        ),
+      );
+    expect(order).toEqual([
+      `/api/v1/recordings/${one.id}`,
+      `/api/v1/inputs/${STREAM_ID}`,
+      `/api/v1/storages/${STORAGE.id}`,
+    ]);
+    expect(within(dialog).getByText('00:01:01')).toBeTruthy();
+    expect(within(dialog).getByText('1.5 MB')).toBeTruthy();
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+});
+
+describe('recording form', () => {
+  const openCreate = async (handlers: Record<string, Handler> = {}) => {
+    const rendered = renderDashboard([], handlers);
+    await screen.findByText('No recordings yet.');
+    await rendered.user.click(screen.getByRole('button', { name: 'Add recording' }));
+    const form = await screen.findByRole('form', { name: 'Recording' });
+    return { ...rendered, form: within(form) };
+  };
+
+  it('starts with the uuid template, MKV, no autostart and the preset All; submit disabled until valid', async () => {
+    const { form } = await openCreate();
+    expect((form.getByLabelText('Stream ID') as HTMLInputElement).value).toBe(STREAM_ID);
+    expect((form.getByLabelText('File name') as HTMLInputElement).value).toBe('{uuid}');
+    expect((form.getByLabelText('File format') as HTMLSelectElement).value).toBe('MKV');
+    expect((form.getByLabelText('Autostart') as HTMLInputElement).checked).toBe(false);
+    expect(form.getByRole('button', { name: 'All' }).getAttribute('aria-pressed')).toBe('true');
+    expect(form.getByRole('button', { name: 'Best resolution' }).getAttribute('aria-pressed')).toBe('false');
+    expect(form.getAllByText('All')).toHaveLength(3);
+    await waitFor(() =>
+      expect((form.getByRole('button', { name: 'Create' }) as HTMLButtonElement).disabled).toBe(true),
+    );
+    expect(form.getByRole('button', { name: 'UUID' }).getAttribute('aria-pressed')).toBe('true');
+  });
+
+  it('toggles placeholders, shows the live example and the counter against 254', async () => {
+    const { form, user } = await openCreate();
+    const name = form.getByLabelText('File name') as HTMLInputElement;
+    await user.clear(name);
+    await user.type(name, 'live');
+    await user.click(form.getByRole('button', { name: 'Stream name' }));
+    expect(name.value).toBe('live_{streamName}');
+    await waitFor(() => expect(form.getByTestId('file-name-example').textContent).toBe(`live_in+${STREAM_ID}`));
+    expect(form.getByText(`${`live_in+${STREAM_ID}`.length} / 254`)).toBeTruthy();
+    await user.click(form.getByRole('button', { name: 'Stream name' }));
+    expect(name.value).toBe('live');
+    await user.click(form.getByLabelText('Autostart'));
+    expect(form.getByTestId('file-name-example').textContent).toMatch(/^live_[0-9a-f-]{36}$/);
+    await user.click(form.getByLabelText('Autostart'));
+    await user.clear(name);
+    await user.click(name);
+    await user.paste('x'.repeat(255));
+    expect(form.getByText('255 / 254')).toBeTruthy();
+    expect(form.getByText('Longer than 254 characters: the name will be truncated and a uuid appended.')).toBeTruthy();
+    expect(form.getByTestId('file-name-example').textContent).toHaveLength(254);
+    await user.type(name, 'y');
+    expect(await form.findByText('File name must be at most 255 characters')).toBeTruthy();
+    await user.clear(name);
+    expect(await form.findByText('File name is required')).toBeTruthy();
+  });
+
+  it('shows the tooltips of section 5', async () => {
+    const { form, user } = await openCreate();
+    await user.hover(form.getByRole('button', { name: 'About file names' }));
+    expect((await screen.findByRole('tooltip')).textContent).toBe(FILE_NAME_TOOLTIP);
+    expect(FILE_NAME_TOOLTIP).toContain('gets a uuid appended');
+    expect(FILE_NAME_TOOLTIP).toContain('250 characters');
+    await user.unhover(form.getByRole('button', { name: 'About file names' }));
+    await user.hover(form.getByRole('button', { name: 'About file formats' }));
+    await waitFor(() => expect(screen.getByRole('tooltip').textContent).toBe(MP4_TOOLTIP));
+  });
+
+  it('creates with the chosen storage; an empty callback URI is left out', async () => {
+    let body: unknown;
+    const { form, user } = await openCreate({
+      'POST /api/v1/recordings': (request) => {
+        body = request.body;
+        return jsonResponse(recording(), 201);
+      },
+    });
+    await user.selectOptions(form.getByLabelText('Storage'), 'Archive (media)');
+    await waitFor(() =>
+      expect((form.getByRole('button', { name: 'Create' }) as HTMLButtonElement).disabled).toBe(false),
+    );
+    await user.click(form.getByRole('button', { name: 'Create' }));
+    await waitFor(() => expect(screen.queryByRole('form', { name: 'Recording' })).toBeNull());
+    expect(body).toEqual({
+      streamId: STREAM_ID,
+      fileName: '{uuid}',
+      fileFormat: 'MKV',
+      storageId: STORAGE.id,
+      autostart: false,
+      capture: {
+        source: 'Incoming',
+        tracks: [
+          { type: 'Video', idx: null, codec: null, resolution: null, bitrate: null },
+          { type: 'Audio', idx: null, codec: null, resolution: null, bitrate: null },
+        ],
+      },
+    });
+  });
+
+  it("says 'Something wrong with recording creation' when saving fails without a message", async () => {
+    const { form, user } = await openCreate({ 'POST /api/v1/recordings': () => jsonResponse({}, 500) });
+    await user.selectOptions(form.getByLabelText('Storage'), 'Archive (media)');
+    await user.click(form.getByRole('button', { name: 'Create' }));
+    await waitFor(() => expect(alerts()).toContain('Something wrong with recording creation'));
+    expect(screen.getByRole('form', { name: 'Recording' })).toBeTruthy();
+  });
+
+  it('applies the presets: Best resolution, and Current tracks from the reported tracks', async () => {
+    const tracks: TrackInfo[] = [
+      { idx: 0, type: 'Video', codec: 'H264', width: 1280, height: 720, bps: 2e6, channels: null, rate: null },
+      { idx: 1, type: 'Audio', codec: 'AAC', width: null, height: null, bps: 128e3, channels: 2, rate: 48000 },
+    ];
+    const { form, user, mock } = await openCreate({
+      [`GET /api/v1/info/stream/${STREAM_ID}/incoming`]: () => jsonResponse(tracks),
+      [`GET /api/v1/info/stream/${STREAM_ID}/outgoing`]: () => jsonResponse([]),
+    });
+    await user.click(form.getByRole('button', { name: 'Best resolution' }));
+    expect(form.getByText('best resolution')).toBeTruthy();
+    await user.click(form.getByRole('button', { name: 'Current tracks' }));
+    expect(await form.findByText('track #0')).toBeTruthy();
+    expect(form.getByText('track #1')).toBeTruthy();
+    expect(form.getByRole('button', { name: 'Current tracks' }).getAttribute('aria-pressed')).toBe('true');
+    await user.selectOptions(form.getByLabelText('Source'), 'Outgoing');
+    expect(await form.findByText('The stream has no current tracks for this source.')).toBeTruthy();
+    expect(mock.requests.some((request) => request.url.pathname.endsWith('/outgoing'))).toBe(true);
+  });
+
+  it('edits a selector in the track selector modal with the section 5 rules; MP4 drops disallowed codecs', async () => {
+    const { form, user } = await openCreate();
+    await user.click(form.getByRole('button', { name: 'Edit track 2' }));
+    let selector = within(await screen.findByRole('form', { name: 'Track selector' }));
+    expect(selector.getByTestId('selector-description').textContent).toBe('All');
+    await user.selectOptions(selector.getByLabelText('Codec'), 'Opus');
+    await user.selectOptions(selector.getByLabelText('Bitrate condition'), 'Greater');
+    expect(selector.getByText('Bitrate must be above 0 for an Approximate, Greater or Less condition')).toBeTruthy();
+    expect((selector.getByRole('button', { name: 'Save track' }) as HTMLButtonElement).disabled).toBe(true);
+    await user.type(selector.getByLabelText('Bitrate (kbps)'), '96');
+    expect(selector.getByTestId('selector-description').textContent).toBe('Opus, over 96 kbps');
+    await user.click(selector.getByRole('button', { name: 'Save track' }));
+    await waitFor(() => expect(screen.queryByRole('form', { name: 'Track selector' })).toBeNull());
+    expect(form.getByText('Opus, over 96 kbps')).toBeTruthy();
+    expect(form.getByRole('button', { name: 'All' }).getAttribute('aria-pressed')).toBe('false');
+
+    await user.click(form.getByRole('button', { name: 'Add track' }));
+    selector = within(await screen.findByRole('form', { name: 'Track selector' }));
+    await user.selectOptions(selector.getByLabelText('Resolution condition'), 'Exact');
+    expect(selector.getByText('Width is required for an Exact or Approximate resolution')).toBeTruthy();
+    await user.type(selector.getByLabelText('Width'), '1280');
+    await user.type(selector.getByLabelText('Height'), '720');
+    await user.click(selector.getByRole('button', { name: 'Save track' }));
+    expect(await form.findByText('1280x720')).toBeTruthy();
+
+    await user.selectOptions(form.getByLabelText('File format'), 'MP4');
+    expect(form.queryByText('Opus, over 96 kbps')).toBeNull();
+    expect(form.getByText(`1 track selector was dropped: ${MP4_TOOLTIP}`)).toBeTruthy();
+    await user.click(form.getByRole('button', { name: 'Add track' }));
+    selector = within(await screen.findByRole('form', { name: 'Track selector' }));
+    await user.selectOptions(selector.getByLabelText('Type'), 'Audio');
+    const codecs = Array.from((selector.getByLabelText('Codec') as HTMLSelectElement).options).map(
+      (option) => option.value,
+    );
+    expect(codecs).toEqual(['', 'AAC', 'MP3']);
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('form', { name: 'Track selector' })).toBeNull());
+    expect(screen.getByRole('form', { name: 'Recording' })).toBeTruthy();
+  });
+
+  it('edits with no preset selected, the format and autostart locked, and sends only what may change', async () => {
+    const existing = recording({ fileName: 'show_{uuid}', autostart: true, callbackUri: 'https://hooks.example/r' });
+    let body: unknown;
+    const { user } = renderDashboard([existing], {
+      [`PUT /api/v1/recordings/${existing.id}`]: (request) => {
+        body = request.body;
+        return jsonResponse(existing);
+      },
+    });
+    await screen.findByText('show_{uuid}');
+    await user.click(button(item('show_{uuid}'), 'Edit'));
+    const form = within(await screen.findByRole('form', { name: 'Recording' }));
+    for (const preset of ['All', 'Best resolution', 'Current tracks']) {
+      expect(form.getByRole('button', { name: preset }).getAttribute('aria-pressed')).toBe('false');
+    }
+    expect((form.getByLabelText('File format') as HTMLSelectElement).disabled).toBe(true);
+    expect((form.getByLabelText('Autostart') as HTMLInputElement).disabled).toBe(true);
+    expect((form.getByLabelText('Autostart') as HTMLInputElement).checked).toBe(true);
+    await user.clear(form.getByLabelText('Callback URI'));
+    await user.click(form.getByRole('button', { name: 'Update' }));
+    await waitFor(() => expect(body).toBeDefined());
+    expect(body).toEqual({ fileName: 'show_{uuid}', storageId: STORAGE.id, capture: existing.capture });
+  });
+
+  it("says 'Something wrong with recording updating' when an update fails without a message", async () => {
+    const existing = recording({ fileName: 'edit-me' });
+    const { user } = renderDashboard([existing], {
+      [`PUT /api/v1/recordings/${existing.id}`]: () => jsonResponse({}, 500),
+    });
+    await screen.findByText('edit-me');
+    await user.click(button(item('edit-me'), 'Edit'));
+    const form = within(await screen.findByRole('form', { name: 'Recording' }));
+    await user.click(form.getByRole('button', { name: 'Update' }));
+    await waitFor(() => expect(alerts()).toContain('Something wrong with recording updating'));
+  });
+});
+
+describe('pieces for the stream dashboard', () => {
+  it("RecordButton opens the form; a failure reads 'Something wrong with recording start'", async () => {
+    const { user } = renderPiece(<RecordButton streamId={STREAM_ID} enabled />, {
+      'GET /api/v1/storages': () => jsonResponse([STORAGE]),
+      [`GET /api/v1/inputs/${STREAM_ID}`]: () => jsonResponse(STREAM),
+      'POST /api/v1/recordings': () => errorResponse(500, ''),
+    });
+    await user.click(screen.getByRole('button', { name: 'Record' }));
+    const form = within(await screen.findByRole('form', { name: 'Recording' }));
+    await user.selectOptions(form.getByLabelText('Storage'), 'Archive (media)');
+    await user.click(form.getByRole('button', { name: 'Create' }));
+    await waitFor(() => expect(alerts()).toContain('Something wrong with recording start'));
+  });
+
+  it('RecordButton is disabled when the dashboard says so', () => {
+    renderPiece(<RecordButton streamId={STREAM_ID} enabled={false} />, {});
+    expect((screen.getByRole('button', { name: 'Record' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('StreamRecordingsList lists the recordings, autostarting first, with a link to the dashboard', async () => {
+    renderPiece(<StreamRecordingsList streamId={STREAM_ID} />, {
+      [LIST_URL]: () =>
+        jsonResponse([recording({ fileName: 'later' }), recording({ fileName: 'first', autostart: true })]),
+    });
+    await screen.findByText('first');
+    const names = screen.getAllByRole('listitem').map((row) => within(row).getByText(/later|first/).textContent);
+    expect(names).toEqual(['first', 'later']);
+    expect(screen.getByRole('link', { name: 'Manage recordings' }).getAttribute('href')).toBe(
+      `/streams/recording/${STREAM_ID}`,
+    );
+  });
+});
