@@ -1,0 +1,88 @@
+import type { SnapshotDirection, SnapshotSettings } from '@streamcloud/contract';
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.js';
+
+export interface SnapshotImageRow {
+  content_type: 'image/png' | 'image/jpeg';
+  data: Uint8Array;
+  taken_at: Date;
+}
+
+export class SnapshotsRepository {
+  constructor(private readonly db: Db) {}
+
+  async settings(inputId: string, direction: SnapshotDirection): Promise<SnapshotSettings | null> {
+    return (
+      (await this.db
+        .selectFrom('snapshot_settings')
+        .select(['format', 'quality', 'interval'])
+        .where('input_id', '=', inputId)
+        .where('direction', '=', direction)
+        .executeTakeFirst()) ?? null
+    );
+  }
+
+  async saveSettings(
+    inputId: string,
+    direction: SnapshotDirection,
+    settings: SnapshotSettings,
+    now: Date,
+  ): Promise<void> {
+    await this.db
+      .insertInto('snapshot_settings')
+      .values({ input_id: inputId, direction, ...settings, updated_at: now })
+      .onConflict((oc) => oc.columns(['input_id', 'direction']).doUpdateSet({ ...settings, updated_at: now }))
+      .execute();
+  }
+
+  /** Turns a direction off: its settings and its latest image go. */
+  async deleteSettings(inputId: string, direction: SnapshotDirection): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .deleteFrom('snapshot_images')
+        .where('input_id', '=', inputId)
+        .where('direction', '=', direction)
+        .execute();
+      await trx
+        .deleteFrom('snapshot_settings')
+        .where('input_id', '=', inputId)
+        .where('direction', '=', direction)
+        .execute();
+    });
+  }
+
+  async image(inputId: string, direction: SnapshotDirection): Promise<SnapshotImageRow | null> {
+    return (
+      (await this.db
+        .selectFrom('snapshot_images')
+        .select(['content_type', 'data', 'taken_at'])
+        .where('input_id', '=', inputId)
+        .where('direction', '=', direction)
+        .executeTakeFirst()) ?? null
+    );
+  }
+
+  /** Keeps the latest image only: an image taken before the stored one changes nothing. */
+  async saveImage(
+    inputId: string,
+    direction: SnapshotDirection,
+    image: SnapshotImageRow,
+    receivedAt: Date,
+  ): Promise<void> {
+    await this.db
+      .insertInto('snapshot_images')
+      .values({ input_id: inputId, direction, ...image, received_at: receivedAt })
+      .onConflict((oc) =>
+        oc
+          .columns(['input_id', 'direction'])
+          .doUpdateSet({
+            content_type: image.content_type,
+            data: image.data,
+            taken_at: image.taken_at,
+            received_at: receivedAt,
+          })
+          .where(sql<boolean>`snapshot_images.taken_at <= excluded.taken_at`),
+      )
+      .execute();
+  }
+}

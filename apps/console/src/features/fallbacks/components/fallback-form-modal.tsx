@@ -1,0 +1,206 @@
+import {
+  FALLBACK_LABEL_MAX,
+  FALLBACK_SOURCES,
+  FALLBACK_TYPES,
+  type Fallback,
+  type FallbackInputDraft,
+  type FallbackResourceType,
+  type FallbackType,
+  SLATE_IMAGE_LIMITS,
+} from '@streamcloud/contract';
+import { type ChangeEvent, useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import Modal from 'react-bootstrap/Modal';
+import { useForm, useWatch } from 'react-hook-form';
+import { SelectField, TextField } from '@/components/ui/form-fields';
+import { useNotify } from '@/components/ui/notifications';
+import { readImageFile } from '@/lib/image-file';
+import {
+  defaultSource,
+  type FallbackFormValues,
+  fallbackResolver,
+  NEW_FALLBACK_VALUES,
+  toBody,
+  toFormValues,
+} from './fallback-form-values';
+
+const SOURCE_LABELS: Record<FallbackResourceType, string> = {
+  DATA_URI: 'Uploaded image',
+  URL: 'URL',
+  STORAGE: 'Storage object',
+};
+
+export interface FallbackFormProps {
+  streamId: string;
+  /** The fallback being edited; absent when adding one. */
+  fallback?: Fallback;
+  /** Saves; a rejection keeps the form open (the caller tells why). */
+  onSave: (body: FallbackInputDraft) => Promise<void>;
+  onCancel: () => void;
+}
+
+function FallbackForm({ streamId, fallback, onSave, onCancel }: FallbackFormProps) {
+  const notify = useNotify();
+  const [reading, setReading] = useState(false);
+  const {
+    register,
+    handleSubmit,
+    control,
+    setValue,
+    getValues,
+    formState: { errors, isValid, isSubmitting },
+  } = useForm<FallbackFormValues>({
+    resolver: fallbackResolver(streamId),
+    defaultValues: fallback ? toFormValues(fallback) : NEW_FALLBACK_VALUES,
+    mode: 'onChange',
+  });
+  const type = useWatch({ control, name: 'type' });
+  const source = useWatch({ control, name: 'source' });
+  const data = useWatch({ control, name: 'data' });
+  const label = useWatch({ control, name: 'label' });
+  const sources = type === '' ? [] : FALLBACK_SOURCES[type];
+
+  const typeField = register('type', {
+    onChange: (event: ChangeEvent<HTMLSelectElement>) => {
+      const next = event.target.value as FallbackType | '';
+      if (next === '' || !FALLBACK_SOURCES[next].includes(source as FallbackResourceType)) {
+        setValue('source', defaultSource(next));
+        setValue('data', '', { shouldValidate: true });
+      }
+    },
+  });
+  const sourceField = register('source', {
+    onChange: () => setValue('data', '', { shouldValidate: true }),
+  });
+
+  const pick = async (event: ChangeEvent<HTMLInputElement>) => {
+    const input = event.currentTarget;
+    const file = input.files?.[0];
+    if (!file) return;
+    setReading(true);
+    try {
+      const result = await readImageFile(file, SLATE_IMAGE_LIMITS);
+      if (result.ok) setValue('data', result.dataUri, { shouldValidate: true, shouldDirty: true });
+      else notify(result.message);
+    } finally {
+      setReading(false);
+      input.value = '';
+    }
+  };
+
+  const submit = handleSubmit(async (values) => {
+    try {
+      await onSave(toBody(streamId, values));
+    } catch {
+      // The caller has said why; the form stays as it is.
+    }
+  });
+
+  return (
+    <form noValidate onSubmit={submit} aria-label="Fallback">
+      <Modal.Header closeButton closeLabel="Close">
+        <Modal.Title id="fallback-form-title">{fallback ? 'Edit fallback' : 'Add fallback'}</Modal.Title>
+      </Modal.Header>
+      <Modal.Body>
+        <SelectField
+          id="fallback-type"
+          label="Type"
+          defaultValue={getValues('type')}
+          error={errors.type?.message}
+          {...typeField}
+        >
+          <option value="">Choose a type</option>
+          {FALLBACK_TYPES.map((value) => (
+            <option key={value} value={value}>
+              {value}
+            </option>
+          ))}
+        </SelectField>
+        <TextField
+          id="fallback-label"
+          label="Label"
+          autoComplete="off"
+          error={errors.label?.message}
+          aria-describedby="fallback-label-count"
+          {...register('label')}
+        />
+        <Form.Text id="fallback-label-count" className="d-block mt-n2 mb-3">
+          {label.length}/{FALLBACK_LABEL_MAX}
+        </Form.Text>
+        {type !== '' && (
+          <SelectField
+            key={type}
+            id="fallback-source"
+            label="Source"
+            defaultValue={getValues('source')}
+            error={errors.source?.message}
+            {...sourceField}
+          >
+            {sources.map((value) => (
+              <option key={value} value={value}>
+                {SOURCE_LABELS[value]}
+              </option>
+            ))}
+          </SelectField>
+        )}
+        {type !== '' && source === 'DATA_URI' && (
+          <Form.Group className="mb-3" controlId="fallback-slate-file">
+            <Form.Label>Slate image</Form.Label>
+            <Form.Control
+              type="file"
+              accept="image/png,image/jpeg"
+              disabled={reading}
+              isInvalid={Boolean(errors.data)}
+              aria-describedby="fallback-slate-help"
+              onChange={(event) => void pick(event as ChangeEvent<HTMLInputElement>)}
+            />
+            <Form.Text id="fallback-slate-help">PNG or JPEG, at most 5 MB and 1920x1080 px.</Form.Text>
+            {errors.data && <Form.Control.Feedback type="invalid">{errors.data.message}</Form.Control.Feedback>}
+            {data.startsWith('data:') && (
+              <img src={data} alt="Slate preview" className="img-thumbnail d-block mt-2" style={{ maxWidth: 240 }} />
+            )}
+          </Form.Group>
+        )}
+        {type !== '' && source === 'URL' && (
+          <TextField
+            id="fallback-url"
+            label="URL"
+            type="url"
+            autoComplete="off"
+            placeholder={type === 'Input' ? 'rtmp://backup.example.com/live/key' : 'https://cdn.example.com/slate.png'}
+            error={errors.data?.message}
+            {...register('data')}
+          />
+        )}
+        {type !== '' && source === 'STORAGE' && (
+          <TextField
+            id="fallback-storage"
+            label="Storage object"
+            autoComplete="off"
+            placeholder="<storage id>/<object key>"
+            error={errors.data?.message}
+            {...register('data')}
+          />
+        )}
+      </Modal.Body>
+      <Modal.Footer>
+        <Button variant="secondary" onClick={onCancel}>
+          Cancel
+        </Button>
+        <Button type="submit" disabled={!isValid || isSubmitting || reading}>
+          {isSubmitting ? 'Saving…' : 'Save'}
+        </Button>
+      </Modal.Footer>
+    </form>
+  );
+}
+
+/** Adds or edits a fallback; closes by its close button, Escape or the backdrop. */
+export function FallbackFormModal({ show, ...props }: FallbackFormProps & { show: boolean }) {
+  return (
+    <Modal show={show} onHide={props.onCancel} centered aria-labelledby="fallback-form-title">
+      {show && <FallbackForm {...props} />}
+    </Modal>
+  );
+}

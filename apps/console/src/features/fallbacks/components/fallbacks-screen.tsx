@@ -1,0 +1,193 @@
+import { FALLBACK_STATE_VARIANTS, type Fallback, type FallbackInputDraft } from '@streamcloud/contract';
+import { useState } from 'react';
+import Badge from 'react-bootstrap/Badge';
+import Button from 'react-bootstrap/Button';
+import Table from 'react-bootstrap/Table';
+import { Link, useParams } from 'react-router';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { Loading } from '@/components/ui/loading';
+import { useNotify } from '@/components/ui/notifications';
+import { PageShell } from '@/components/ui/page-shell';
+import { errorStatus, messageOr } from '@/lib/api-error';
+import { useCreateFallback } from '../api/create-fallback';
+import { useDeleteFallback } from '../api/delete-fallback';
+import { useFallbacks } from '../api/get-fallbacks';
+import { useUpdateFallback } from '../api/update-fallback';
+import { FallbackFormModal } from './fallback-form-modal';
+
+/** Section 8's texts when the server gives no message. */
+export const CREATE_FAILED = 'Something wrong with fallback creating';
+export const UPDATE_FAILED = 'Something wrong with fallback updating';
+export const DELETE_FAILED = 'Something wrong with fallback delete';
+export const DELETE_QUESTION = 'Do you really want to delete fallback? This cannot be undone.';
+
+type Editing = { mode: 'add' } | { mode: 'edit'; fallback: Fallback } | null;
+
+function Source({ fallback }: { fallback: Fallback }) {
+  const resource = fallback.settings.resources[0];
+  if (!resource) return <span className="text-secondary">None</span>;
+  if (resource.type === 'DATA_URI') {
+    return (
+      <img
+        src={resource.data}
+        alt={`Slate of ${fallback.label ?? fallback.id}`}
+        className="img-thumbnail"
+        style={{ maxHeight: 48 }}
+      />
+    );
+  }
+  return (
+    <span className="text-break">
+      <span className="text-secondary me-1">{resource.type === 'URL' ? 'URL' : 'Storage'}:</span>
+      {resource.data}
+    </span>
+  );
+}
+
+function FallbackRows({
+  streamId,
+  fallbacks,
+  onEdit,
+  onDelete,
+}: {
+  streamId: string;
+  fallbacks: Fallback[];
+  onEdit: (fallback: Fallback) => void;
+  onDelete: (fallback: Fallback) => void;
+}) {
+  if (fallbacks.length === 0) return <p className="text-secondary">No fallbacks yet.</p>;
+  return (
+    <Table responsive className="align-middle" aria-label={`Fallbacks of stream ${streamId}`}>
+      <thead>
+        <tr>
+          <th scope="col">Label</th>
+          <th scope="col">Type</th>
+          <th scope="col">Source</th>
+          <th scope="col">State</th>
+          <th scope="col">
+            <span className="visually-hidden">Actions</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {fallbacks.map((fallback) => {
+          const name = fallback.label ?? fallback.id;
+          return (
+            <tr key={fallback.id}>
+              <td>{fallback.label ?? <span className="text-secondary">{fallback.id}</span>}</td>
+              <td>{fallback.type}</td>
+              <td>
+                <Source fallback={fallback} />
+              </td>
+              <td>
+                <Badge bg={FALLBACK_STATE_VARIANTS[fallback.state]}>{fallback.state}</Badge>
+                {fallback.message && <div className="small text-secondary">{fallback.message}</div>}
+              </td>
+              <td className="text-end text-nowrap">
+                <Button
+                  size="sm"
+                  variant="outline-secondary"
+                  className="me-2"
+                  aria-label={`Edit fallback ${name}`}
+                  onClick={() => onEdit(fallback)}
+                >
+                  <i className="bi bi-pencil" aria-hidden="true" /> Edit
+                </Button>
+                <Button
+                  size="sm"
+                  variant="outline-danger"
+                  aria-label={`Delete fallback ${name}`}
+                  onClick={() => onDelete(fallback)}
+                >
+                  <i className="bi bi-trash" aria-hidden="true" /> Delete
+                </Button>
+              </td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </Table>
+  );
+}
+
+/** /streams/fallback/{id}: the stream's fallbacks with their states; add, edit, delete; back to the dashboard. */
+export function FallbacksScreen() {
+  const { id: streamId = '' } = useParams();
+  const fallbacks = useFallbacks(streamId);
+  const createFallback = useCreateFallback();
+  const updateFallback = useUpdateFallback();
+  const deleteFallback = useDeleteFallback();
+  const notify = useNotify();
+  const [editing, setEditing] = useState<Editing>(null);
+  const [deleting, setDeleting] = useState<Fallback | null>(null);
+
+  const save = async (body: FallbackInputDraft) => {
+    try {
+      if (editing?.mode === 'edit') await updateFallback.mutateAsync({ id: editing.fallback.id, body });
+      else await createFallback.mutateAsync(body);
+      setEditing(null);
+    } catch (error) {
+      notify(messageOr(error, editing?.mode === 'edit' ? UPDATE_FAILED : CREATE_FAILED));
+      throw error;
+    }
+  };
+
+  const remove = async () => {
+    const target = deleting;
+    setDeleting(null);
+    if (!target) return;
+    try {
+      await deleteFallback.mutateAsync({ id: target.id, streamId });
+    } catch (error) {
+      notify(messageOr(error, DELETE_FAILED));
+    }
+  };
+
+  return (
+    <PageShell
+      title="Fallbacks"
+      actions={
+        <div className="d-flex flex-wrap gap-2">
+          <Link className="btn btn-outline-secondary" to={`/streams/view/${streamId}`}>
+            <i className="bi bi-arrow-left me-1" aria-hidden="true" />
+            Back
+          </Link>
+          <Button disabled={!fallbacks.isSuccess} onClick={() => setEditing({ mode: 'add' })}>
+            <i className="bi bi-plus-lg me-1" aria-hidden="true" />
+            Add fallback
+          </Button>
+        </div>
+      }
+    >
+      {fallbacks.isPending && <Loading />}
+      {fallbacks.isError && (
+        <p className="text-danger">
+          {errorStatus(fallbacks.error) === 404 ? 'This stream does not exist.' : 'The fallbacks could not be loaded.'}
+        </p>
+      )}
+      {fallbacks.isSuccess && (
+        <FallbackRows
+          streamId={streamId}
+          fallbacks={fallbacks.data}
+          onEdit={(fallback) => setEditing({ mode: 'edit', fallback })}
+          onDelete={setDeleting}
+        />
+      )}
+      <FallbackFormModal
+        key={editing?.mode === 'edit' ? editing.fallback.id : 'new'}
+        show={editing !== null}
+        streamId={streamId}
+        {...(editing?.mode === 'edit' ? { fallback: editing.fallback } : {})}
+        onSave={save}
+        onCancel={() => setEditing(null)}
+      />
+      <ConfirmDialog
+        show={deleting !== null}
+        title="Delete fallback"
+        message={DELETE_QUESTION}
+        onConfirm={() => void remove()}
+        onCancel={() => setDeleting(null)}
+      />
+    </PageShell>
+  );
+}

@@ -1,0 +1,17 @@
+import { useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import { SnapshotSettingsModal } from './snapshot-settings-modal';
+
+/** The dashboard's Snapshots action: a button that opens the snapshot settings (disabled in Error or Ingestion). */
+export function SnapshotSettingsButton({ streamId, disabled }: { streamId: string; disabled: boolean }) {
+  const [show, setShow] = useState(false);
+  return (
+    <>
+      <Button variant="outline-secondary" disabled={disabled} onClick={() => setShow(true)}>
+        <i className="bi bi-camera me-1" aria-hidden="true" />
+        Snapshots
+      </Button>
+      <SnapshotSettingsModal streamId={streamId} show={show} onHide={() => setShow(false)} />
+    </>
+  );
+}

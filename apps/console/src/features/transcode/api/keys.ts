@@ -1,0 +1,6 @@
+/** Query keys of the transcode feature, narrowest last. */
+export const transcodeKeys = {
+  all: ['transcode'] as const,
+  output: (streamId: string) => [...transcodeKeys.all, 'output', streamId] as const,
+  stream: (streamId: string) => [...transcodeKeys.all, 'stream', streamId] as const,
+};

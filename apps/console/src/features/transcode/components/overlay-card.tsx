@@ -1,0 +1,123 @@
+import { OVERLAY_IMAGE_LIMITS, Overlay, type TranscodeConfig } from '@streamcloud/contract';
+import { type ChangeEvent, useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import { TextField } from '@/components/ui/form-fields';
+import { useNotify } from '@/components/ui/notifications';
+import { readImageFile } from '@/lib/image-file';
+import { CollapsibleCard } from './collapsible-card';
+
+type Offset = 'offsetX' | 'offsetY';
+
+const offsetText = (value: number) => (Number.isNaN(value) ? '' : String(value));
+const offsetOf = (text: string) => (text.trim() === '' ? Number.NaN : Number(text));
+
+function offsetError(field: Offset, text: string): string | undefined {
+  const result = Overlay.shape[field].safeParse(text.trim() === '' ? undefined : Number(text));
+  return result.success ? undefined : result.error.issues[0]?.message;
+}
+
+export interface OverlayCardProps {
+  config: TranscodeConfig;
+  disabled: boolean;
+  onChange: (config: TranscodeConfig) => void;
+}
+
+/** The overlay logo: a PNG or JPEG up to 1 MB (refused when both sides exceed 360 px), its offsets, a preview. */
+export function OverlayCard({ config, disabled, onChange }: OverlayCardProps) {
+  const notify = useNotify();
+  const { overlay } = config;
+  const [texts, setTexts] = useState<Record<Offset, string>>(() => ({
+    offsetX: overlay ? offsetText(overlay.offsetX) : '0',
+    offsetY: overlay ? offsetText(overlay.offsetY) : '0',
+  }));
+  const [reading, setReading] = useState(false);
+
+  const pick = async (event: ChangeEvent<HTMLInputElement>) => {
+    const input = event.currentTarget;
+    const file = input.files?.[0];
+    if (!file) return;
+    setReading(true);
+    try {
+      const result = await readImageFile(file, OVERLAY_IMAGE_LIMITS);
+      if (!result.ok) {
+        notify(result.message);
+        return;
+      }
+      const offsets = overlay ? { offsetX: overlay.offsetX, offsetY: overlay.offsetY } : { offsetX: 0, offsetY: 0 };
+      if (!overlay) setTexts({ offsetX: '0', offsetY: '0' });
+      onChange({ ...config, overlay: { data: result.dataUri, ...offsets } });
+    } finally {
+      setReading(false);
+      // The same file may be picked again after a rejection or a removal.
+      input.value = '';
+    }
+  };
+
+  const setOffset = (field: Offset, text: string) => {
+    setTexts((current) => ({ ...current, [field]: text }));
+    if (overlay) onChange({ ...config, overlay: { ...overlay, [field]: offsetOf(text) } });
+  };
+
+  const remove = () => {
+    setTexts({ offsetX: '0', offsetY: '0' });
+    onChange({ ...config, overlay: null });
+  };
+
+  return (
+    <CollapsibleCard title="Overlay">
+      <Form.Group className="mb-3" controlId="transcode-overlay-file">
+        <Form.Label>Overlay image</Form.Label>
+        <Form.Control
+          type="file"
+          accept="image/png,image/jpeg"
+          disabled={disabled || reading}
+          aria-describedby="transcode-overlay-help"
+          onChange={(event) => void pick(event as ChangeEvent<HTMLInputElement>)}
+        />
+        <Form.Text id="transcode-overlay-help">PNG or JPEG, at most 1 MB and 360x360 px.</Form.Text>
+      </Form.Group>
+      {overlay ? (
+        <div className="d-flex flex-wrap gap-4 align-items-start">
+          <figure className="mb-0">
+            <img
+              src={overlay.data}
+              alt="Overlay preview"
+              className="img-thumbnail overlay-preview"
+              style={{ maxWidth: 180, maxHeight: 180 }}
+            />
+          </figure>
+          <div>
+            <TextField
+              id="transcode-overlay-offset-x"
+              label="Offset X"
+              type="number"
+              min={0}
+              step={1}
+              value={texts.offsetX}
+              disabled={disabled}
+              error={offsetError('offsetX', texts.offsetX)}
+              onChange={(event) => setOffset('offsetX', event.target.value)}
+            />
+            <TextField
+              id="transcode-overlay-offset-y"
+              label="Offset Y"
+              type="number"
+              min={0}
+              step={1}
+              value={texts.offsetY}
+              disabled={disabled}
+              error={offsetError('offsetY', texts.offsetY)}
+              onChange={(event) => setOffset('offsetY', event.target.value)}
+            />
+            <Button variant="outline-danger" disabled={disabled} onClick={remove}>
+              Remove overlay
+            </Button>
+          </div>
+        </div>
+      ) : (
+        <p className="text-secondary mb-0">No overlay.</p>
+      )}
+    </CollapsibleCard>
+  );
+}

@@ -1,0 +1,274 @@
+import {
+  AUDIO_CODECS,
+  type AudioTrack,
+  EDITOR_H264_SPEED_PRESETS,
+  EDITOR_VIDEO_CODECS,
+  H264_SPEED_PRESETS,
+  H264_TUNES,
+  optionLabel,
+  type VideoTrack,
+} from '@streamcloud/contract';
+import { useEffect, useRef } from 'react';
+import Button from 'react-bootstrap/Button';
+import Modal from 'react-bootstrap/Modal';
+import { useForm, useWatch } from 'react-hook-form';
+import { SelectField, TextField } from '@/components/ui/form-fields';
+import {
+  type AudioTrackValues,
+  audioResolver,
+  audioTrackOf,
+  audioValues,
+  keyIntervalDefault,
+  type VideoTrackValues,
+  videoResolver,
+  videoTrackOf,
+  videoValues,
+} from '../utils/track-form';
+
+interface TrackModalProps<T> {
+  /** The track being edited or added; null closes the modal. */
+  track: T | null;
+  mode: 'add' | 'edit';
+  onSave: (track: T) => void;
+  onCancel: () => void;
+}
+
+function Footer({ onCancel, canSave }: { onCancel: () => void; canSave: boolean }) {
+  return (
+    <Modal.Footer>
+      <Button variant="secondary" onClick={onCancel}>
+        Cancel
+      </Button>
+      <Button type="submit" disabled={!canSave}>
+        Save track
+      </Button>
+    </Modal.Footer>
+  );
+}
+
+function VideoTrackForm({ track, mode, onSave, onCancel }: TrackModalProps<VideoTrack> & { track: VideoTrack }) {
+  const {
+    register,
+    handleSubmit,
+    control,
+    setValue,
+    getValues,
+    trigger,
+    formState: { errors, isValid },
+  } = useForm<VideoTrackValues>({ resolver: videoResolver, defaultValues: videoValues(track), mode: 'onChange' });
+  const type = useWatch({ control, name: 'type' });
+  const previousType = useRef(type);
+
+  // Run the rules at once, so a track that breaks one cannot be saved before it is touched.
+  useEffect(() => {
+    void trigger();
+  }, [trigger]);
+
+  useEffect(() => {
+    const before = previousType.current;
+    previousType.current = type;
+    if (before !== type && (before === 'H264' || type === 'H264')) {
+      setValue('keyInterval', keyIntervalDefault(type), { shouldValidate: true });
+    }
+  }, [type, setValue]);
+
+  const submit = handleSubmit((values) => onSave(videoTrackOf(values) as VideoTrack));
+  // VP9 is offered only for a track that already is VP9 (the editor offers H264 and VP8).
+  const codecs: readonly VideoTrack['type'][] =
+    track.type === 'VP9' ? [...EDITOR_VIDEO_CODECS, 'VP9'] : EDITOR_VIDEO_CODECS;
+  const presets =
+    track.type === 'H264' && !EDITOR_H264_SPEED_PRESETS.includes(track.settings.speedPreset)
+      ? H264_SPEED_PRESETS.filter(
+          (value) => EDITOR_H264_SPEED_PRESETS.includes(value) || value === track.settings.speedPreset,
+        )
+      : EDITOR_H264_SPEED_PRESETS;
+
+  return (
+    <form noValidate onSubmit={submit} aria-label="Video track">
+      <Modal.Header closeButton closeLabel="Close">
+        <Modal.Title id="video-track-title">{mode === 'add' ? 'Add video track' : 'Edit video track'}</Modal.Title>
+      </Modal.Header>
+      <Modal.Body>
+        <SelectField
+          id="video-track-codec"
+          label="Codec"
+          defaultValue={getValues('type')}
+          error={errors.type?.message}
+          {...register('type')}
+        >
+          {codecs.map((codec) => (
+            <option key={codec} value={codec}>
+              {codec}
+            </option>
+          ))}
+        </SelectField>
+        <div className="row">
+          <div className="col">
+            <TextField
+              id="video-track-width"
+              label="Width"
+              type="number"
+              min={0}
+              step={1}
+              error={errors.width?.message}
+              {...register('width', { deps: 'height' })}
+            />
+          </div>
+          <div className="col">
+            <TextField
+              id="video-track-height"
+              label="Height"
+              type="number"
+              min={0}
+              step={1}
+              error={errors.height?.message}
+              {...register('height', { deps: 'width' })}
+            />
+          </div>
+        </div>
+        <TextField
+          id="video-track-framerate"
+          label="Frame rate"
+          type="number"
+          min={1}
+          error={errors.framerate?.message}
+          {...register('framerate')}
+        />
+        <TextField
+          id="video-track-bitrate"
+          label="Bitrate (kbps)"
+          type="number"
+          min={100}
+          step={1}
+          error={errors.bitrate?.message}
+          {...register('bitrate')}
+        />
+        {type === 'H264' && (
+          <>
+            <SelectField
+              id="video-track-speed-preset"
+              label="Speed preset"
+              defaultValue={getValues('speedPreset')}
+              error={errors.speedPreset?.message}
+              {...register('speedPreset')}
+            >
+              {presets.map((value) => (
+                <option key={value} value={value}>
+                  {optionLabel(value)}
+                </option>
+              ))}
+            </SelectField>
+            <SelectField
+              id="video-track-tune"
+              label="Tune"
+              defaultValue={getValues('tune')}
+              error={errors.tune?.message}
+              {...register('tune')}
+            >
+              {H264_TUNES.map((value) => (
+                <option key={value} value={value}>
+                  {optionLabel(value)}
+                </option>
+              ))}
+            </SelectField>
+          </>
+        )}
+        <TextField
+          id="video-track-key-interval"
+          label={type === 'H264' ? 'Key interval' : 'Key distance'}
+          type="number"
+          min={0}
+          step={1}
+          error={errors.keyInterval?.message}
+          {...register('keyInterval')}
+        />
+      </Modal.Body>
+      <Footer onCancel={onCancel} canSave={isValid} />
+    </form>
+  );
+}
+
+function AudioTrackForm({ track, mode, onSave, onCancel }: TrackModalProps<AudioTrack> & { track: AudioTrack }) {
+  const {
+    register,
+    handleSubmit,
+    getValues,
+    trigger,
+    formState: { errors, isValid },
+  } = useForm<AudioTrackValues>({ resolver: audioResolver, defaultValues: audioValues(track), mode: 'onChange' });
+
+  useEffect(() => {
+    void trigger();
+  }, [trigger]);
+
+  const submit = handleSubmit((values) => onSave(audioTrackOf(values) as AudioTrack));
+  return (
+    <form noValidate onSubmit={submit} aria-label="Audio track">
+      <Modal.Header closeButton closeLabel="Close">
+        <Modal.Title id="audio-track-title">{mode === 'add' ? 'Add audio track' : 'Edit audio track'}</Modal.Title>
+      </Modal.Header>
+      <Modal.Body>
+        <SelectField
+          id="audio-track-codec"
+          label="Codec"
+          defaultValue={getValues('type')}
+          error={errors.type?.message}
+          {...register('type', { onChange: () => void trigger() })}
+        >
+          {AUDIO_CODECS.map((codec) => (
+            <option key={codec} value={codec}>
+              {codec}
+            </option>
+          ))}
+        </SelectField>
+        <TextField
+          id="audio-track-rate"
+          label="Rate (Hz)"
+          type="number"
+          min={800}
+          max={192000}
+          step={1}
+          error={errors.rate?.message}
+          {...register('rate')}
+        />
+        <TextField
+          id="audio-track-channels"
+          label="Channels"
+          type="number"
+          min={1}
+          max={2}
+          step={1}
+          error={errors.channels?.message}
+          {...register('channels')}
+        />
+        <TextField
+          id="audio-track-bitrate"
+          label="Bitrate (kbps)"
+          type="number"
+          min={1}
+          step={1}
+          error={errors.bitrate?.message}
+          {...register('bitrate')}
+        />
+      </Modal.Body>
+      <Footer onCancel={onCancel} canSave={isValid} />
+    </form>
+  );
+}
+
+/** Adds or edits one video track; the rules of section 5 show under the fields and keep Save disabled. */
+export function VideoTrackModal(props: TrackModalProps<VideoTrack>) {
+  return (
+    <Modal show={props.track !== null} onHide={props.onCancel} centered aria-labelledby="video-track-title">
+      {props.track && <VideoTrackForm {...props} track={props.track} />}
+    </Modal>
+  );
+}
+
+export function AudioTrackModal(props: TrackModalProps<AudioTrack>) {
+  return (
+    <Modal show={props.track !== null} onHide={props.onCancel} centered aria-labelledby="audio-track-title">
+      {props.track && <AudioTrackForm {...props} track={props.track} />}
+    </Modal>
+  );
+}

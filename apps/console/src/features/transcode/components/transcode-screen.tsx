@@ -1,0 +1,54 @@
+import type { ReactNode } from 'react';
+import { Link, useParams } from 'react-router';
+import { Loading } from '@/components/ui/loading';
+import { PageShell } from '@/components/ui/page-shell';
+import { errorStatus } from '@/lib/api-error';
+import { useOutput } from '../api/get-output';
+import { useTranscodedStream } from '../api/get-stream';
+import { TranscodeEditor } from './transcode-editor';
+
+function Frame({ id, children }: { id: string; children: ReactNode }) {
+  return (
+    <PageShell
+      title="Transcode editor"
+      actions={
+        <Link className="btn btn-outline-secondary" to={`/streams/view/${id}`}>
+          <i className="bi bi-arrow-left me-1" aria-hidden="true" />
+          Back
+        </Link>
+      }
+    >
+      {children}
+    </PageShell>
+  );
+}
+
+function LoadEditor({ id }: { id: string }) {
+  const output = useOutput(id);
+  const stream = useTranscodedStream(id);
+  if (output.isPending || stream.isPending) {
+    return (
+      <Frame id={id}>
+        <Loading />
+      </Frame>
+    );
+  }
+  if (output.isError) {
+    return (
+      <Frame id={id}>
+        <p className="text-danger">
+          {errorStatus(output.error) === 404
+            ? 'This stream does not exist.'
+            : 'The transcode configuration could not be loaded.'}
+        </p>
+      </Frame>
+    );
+  }
+  return <TranscodeEditor streamId={id} loaded={output.data} stream={stream.data} />;
+}
+
+/** /streams/transcode/{id}; a new id starts a new editor (nothing is carried over). */
+export function TranscodeScreen() {
+  const { id = '' } = useParams();
+  return <LoadEditor key={id} id={id} />;
+}
