@@ -1,0 +1,91 @@
+import { mkdtempSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** Where the node's media services listen; the node tells the control plane (PUT /node/media). */
+export interface MediaPorts {
+  rtmp: number;
+  srt: number;
+  rtsp: number;
+}
+
+export interface NodeConfig {
+  controlPlaneUrl: string;
+  nodeToken: string;
+  /** Port of the node control API; WHIP and HLS are served on it too. */
+  port: number;
+  /** Address every listener binds to. */
+  bindHost: string;
+  /** The name viewers and streamers reach this node by (shown in /metadata). */
+  publicHostname: string;
+  mediaPorts: MediaPorts;
+  dataDir: string;
+  /** A push that ends is reported Idle only after this long without a new push of the same input. */
+  reconnectGraceMs: number;
+  /** Load, metrics and usage are reported this often. */
+  reportIntervalMs: number;
+  /** The assigned inputs (stop requests, new outputs, cleared sessions) are read this often. */
+  pollIntervalMs: number;
+  ffmpeg: string;
+  ffprobe: string;
+  nginx: string;
+  nginxRtmpModule: string;
+  logLevel: 'silent' | 'error' | 'info' | 'debug';
+}
+
+export class ConfigError extends Error {}
+
+const port = (env: NodeJS.ProcessEnv, key: string, fallback: number): number => {
+  const raw = env[key];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0 || value > 65535)
+    throw new ConfigError(`${key} must be a port number (0 to 65535)`);
+  return value;
+};
+
+const millis = (env: NodeJS.ProcessEnv, key: string, fallback: number): number => {
+  const raw = env[key];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 50)
+    throw new ConfigError(`${key} must be a number of milliseconds (at least 50)`);
+  return value;
+};
+
+/** Reads the node's environment; see apps/media-node/README.md for every variable. */
+export function loadNodeConfig(env: NodeJS.ProcessEnv = process.env): NodeConfig {
+  const controlPlaneUrl = env.CONTROL_PLANE_URL?.replace(/\/+$/, '');
+  if (!controlPlaneUrl || !/^https?:\/\//i.test(controlPlaneUrl)) {
+    throw new ConfigError(
+      'CONTROL_PLANE_URL must be the http(s) URL of the control plane (e.g. http://localhost:8080)',
+    );
+  }
+  const nodeToken = env.NODE_TOKEN;
+  if (!nodeToken?.startsWith('scn_'))
+    throw new ConfigError('NODE_TOKEN must be the node token shown when the node was registered');
+  const logLevel = env.NODE_LOG_LEVEL ?? 'info';
+  if (!['silent', 'error', 'info', 'debug'].includes(logLevel))
+    throw new ConfigError('NODE_LOG_LEVEL must be silent, error, info or debug');
+  return {
+    controlPlaneUrl,
+    nodeToken,
+    port: port(env, 'NODE_PORT', 4242),
+    bindHost: env.NODE_BIND || '0.0.0.0',
+    publicHostname: env.NODE_HOSTNAME || hostname(),
+    mediaPorts: {
+      rtmp: port(env, 'RTMP_PORT', 1935),
+      srt: port(env, 'SRT_PORT', 9710),
+      rtsp: port(env, 'RTSP_PORT', 8554),
+    },
+    dataDir: env.MEDIA_DATA_DIR || mkdtempSync(join(tmpdir(), 'streamcloud-media-')),
+    reconnectGraceMs: millis(env, 'RECONNECT_GRACE_MS', 5000),
+    reportIntervalMs: millis(env, 'REPORT_INTERVAL_MS', 5000),
+    pollIntervalMs: millis(env, 'POLL_INTERVAL_MS', 2000),
+    ffmpeg: env.FFMPEG_PATH || '/usr/bin/ffmpeg',
+    ffprobe: env.FFPROBE_PATH || '/usr/bin/ffprobe',
+    nginx: env.NGINX_PATH || '/usr/sbin/nginx',
+    nginxRtmpModule: env.NGINX_RTMP_MODULE || '/usr/lib/nginx/modules/ngx_rtmp_module.so',
+    logLevel: logLevel as NodeConfig['logLevel'],
+  };
+}

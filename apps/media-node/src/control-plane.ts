@@ -1,0 +1,157 @@
+import { randomUUID } from 'node:crypto';
+import type { AssignedInput, Node, NodeReport, SnapshotSettings } from '@streamcloud/contract';
+import type { MediaPorts } from './config.js';
+import type { Logger } from './log.js';
+
+/** A report as the node queues it: the queue gives it its id. */
+export type ReportBody = NodeReport extends infer R ? (R extends NodeReport ? Omit<R, 'id'> : never) : never;
+
+export class ControlPlaneError extends Error {
+  constructor(
+    message: string,
+    readonly status: number | null,
+  ) {
+    super(message);
+  }
+}
+
+/** The node-facing API of the control plane (docs/node-control-api.md), called with the node token. */
+export class ControlPlaneClient {
+  constructor(
+    private readonly baseUrl: string,
+    private readonly token: string,
+    private readonly timeoutMs = 5000,
+  ) {}
+
+  whoami(): Promise<Node> {
+    return this.call('GET', '/api/v1/node/whoami') as Promise<Node>;
+  }
+
+  inputs(): Promise<AssignedInput[]> {
+    return this.call('GET', '/api/v1/node/inputs') as Promise<AssignedInput[]>;
+  }
+
+  snapshotSettings(inputId: string): Promise<{ incoming: SnapshotSettings | null; outgoing: SnapshotSettings | null }> {
+    return this.call('GET', `/api/v1/node/inputs/${inputId}/snapshots`) as Promise<{
+      incoming: SnapshotSettings | null;
+      outgoing: SnapshotSettings | null;
+    }>;
+  }
+
+  setMediaPorts(ports: MediaPorts): Promise<unknown> {
+    return this.call('PUT', '/api/v1/node/media', { ports });
+  }
+
+  report(reports: NodeReport[]): Promise<unknown> {
+    return this.call('POST', '/api/v1/node/reports', { reports });
+  }
+
+  private async call(method: string, path: string, body?: unknown): Promise<unknown> {
+    let response: Response;
+    try {
+      response = await fetch(`${this.baseUrl}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${this.token}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+    } catch (error) {
+      throw new ControlPlaneError(`${method} ${path}: ${error instanceof Error ? error.message : String(error)}`, null);
+    }
+    const text = await response.text();
+    if (!response.ok)
+      throw new ControlPlaneError(
+        `${method} ${path} answered ${response.status}: ${text.slice(0, 300)}`,
+        response.status,
+      );
+    return text ? JSON.parse(text) : null;
+  }
+}
+
+/**
+ * Sends reports in batches. Each report gets an id (`<boot id>-<sequence>`) when queued; a batch that
+ * fails for a reason other than a 400 is resent as it was (the control plane counts repeats as
+ * duplicates). `flushed()` resolves once everything queued so far is delivered or dropped.
+ */
+export class Reporter {
+  private readonly bootId = randomUUID().slice(0, 8);
+  private sequence = 0;
+  private queue: NodeReport[] = [];
+  private sending: Promise<void> | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly client: ControlPlaneClient,
+    private readonly log: Logger,
+    private readonly delayMs = 100,
+  ) {}
+
+  /** Highest sequence number the control plane has accepted (reports are delivered in order). */
+  delivered = 0;
+
+  /** Queues a report; answers its sequence number. */
+  send(report: ReportBody): number {
+    const sequence = ++this.sequence;
+    if (this.closed) return sequence;
+    this.queue.push({ ...report, id: `${this.bootId}-${sequence}` } as NodeReport);
+    this.schedule(this.delayMs);
+    return sequence;
+  }
+
+  /** Resolves once every report queued before the call was sent (or dropped). */
+  async flushed(): Promise<void> {
+    for (let attempt = 0; attempt < 50 && (this.queue.length > 0 || this.sending); attempt++) {
+      if (!this.sending) this.flush();
+      await this.sending;
+    }
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.timer || this.closed) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.flush();
+    }, delayMs);
+    this.timer.unref();
+  }
+
+  private flush(): void {
+    if (this.sending || this.queue.length === 0) return;
+    const batch = this.queue.splice(0, 100);
+    this.sending = this.client
+      .report(batch)
+      .then(
+        () => {
+          const last = batch[batch.length - 1];
+          if (last) this.delivered = Math.max(this.delivered, Number(last.id.slice(this.bootId.length + 1)));
+        },
+        (error: unknown) => {
+          const status = error instanceof ControlPlaneError ? error.status : null;
+          if (status === 400 || status === 413) {
+            this.log.error(`a report batch was refused and dropped: ${String(error)}`);
+            const last = batch[batch.length - 1];
+            if (last) this.delivered = Math.max(this.delivered, Number(last.id.slice(this.bootId.length + 1)));
+          } else {
+            this.log.error(`reporting failed, will retry: ${String(error)}`);
+            this.queue.unshift(...batch);
+            // Keep memory bounded while the control plane is away: the oldest load/metrics go first.
+            if (this.queue.length > 5000) this.queue.splice(0, this.queue.length - 5000);
+            this.schedule(2000);
+          }
+        },
+      )
+      .finally(() => {
+        this.sending = null;
+        if (this.queue.length > 0) this.schedule(this.delayMs);
+      });
+  }
+}

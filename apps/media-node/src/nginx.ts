@@ -1,0 +1,144 @@
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { createConnection } from 'node:net';
+import { join } from 'node:path';
+import { type GuardedChild, lastLine, spawnGuarded } from './child.js';
+import type { Logger } from './log.js';
+
+export interface NginxOptions {
+  nginx: string;
+  rtmpModule: string;
+  dataDir: string;
+  /** Loopback port nginx-rtmp listens on; only the node's RTMP proxy and its own relays reach it. */
+  rtmpPort: number;
+  /** Base URL of the publish/play callbacks (the node's control API, loopback, with a secret path). */
+  hookBaseUrl: string;
+  /** HLS fragment length in seconds (cut at the publisher's keyframes). */
+  hlsFragmentSeconds: number;
+}
+
+export const RTMP_APP = 'live';
+
+/**
+ * nginx with Debian's libnginx-mod-rtmp: the RTMP server behind the node's RTMP proxy. It asks the node
+ * before every publish and play (HTTP callbacks; a 3xx renames the stream, anything but 2xx/3xx refuses),
+ * tells it when they end, and packages every published stream as HLS under `<dataDir>/hls/<raw name>/`.
+ */
+export class NginxRtmp {
+  private child: GuardedChild | null = null;
+  readonly hlsDir: string;
+  private stderr = '';
+
+  constructor(
+    private readonly options: NginxOptions,
+    private readonly log: Logger,
+  ) {
+    this.hlsDir = join(options.dataDir, 'hls');
+  }
+
+  static available(options: Pick<NginxOptions, 'nginx' | 'rtmpModule'>): string | null {
+    if (!existsSync(options.nginx)) return `${options.nginx} is missing (Debian package nginx-light)`;
+    if (!existsSync(options.rtmpModule)) return `${options.rtmpModule} is missing (Debian package libnginx-mod-rtmp)`;
+    return null;
+  }
+
+  async start(): Promise<void> {
+    const { dataDir } = this.options;
+    await mkdir(join(dataDir, 'nginx'), { recursive: true });
+    await mkdir(this.hlsDir, { recursive: true });
+    const confPath = join(dataDir, 'nginx', 'nginx.conf');
+    await writeFile(confPath, this.config());
+    const child = spawnGuarded(this.options.nginx, [
+      '-e',
+      join(dataDir, 'nginx', 'error.log'),
+      '-p',
+      join(dataDir, 'nginx'),
+      '-c',
+      confPath,
+    ]);
+    child.stderr.on('data', (chunk: Buffer) => {
+      this.stderr = (this.stderr + chunk.toString()).slice(-4000);
+    });
+    this.child = child;
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline) {
+      if (!child.running) throw new Error(`nginx did not start: ${lastLine(this.stderr) || 'it exited'}`);
+      if (await canConnect(this.options.rtmpPort)) {
+        void child.exited.then((code) => {
+          if (this.child === child) this.log.error(`nginx exited (${code}): ${lastLine(this.stderr)}`);
+        });
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await child.stop();
+    throw new Error('nginx did not listen within 10 s');
+  }
+
+  get running(): boolean {
+    return this.child?.running ?? false;
+  }
+
+  get pid(): number | undefined {
+    return this.child?.process.pid;
+  }
+
+  async stop(): Promise<void> {
+    const child = this.child;
+    this.child = null;
+    await child?.stop();
+  }
+
+  private config(): string {
+    const { dataDir, rtmpPort, hookBaseUrl, hlsFragmentSeconds, rtmpModule } = this.options;
+    const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+    return `# Written by the media node at every start; do not edit.
+load_module ${rtmpModule};
+${isRoot ? 'user root;' : ''}
+worker_processes 1;
+daemon off;
+pid ${join(dataDir, 'nginx', 'nginx.pid')};
+error_log ${join(dataDir, 'nginx', 'error.log')} warn;
+events { worker_connections 4096; }
+rtmp {
+  server {
+    listen 127.0.0.1:${rtmpPort};
+    chunk_size 4096;
+    ping 10s;
+    ping_timeout 10s;
+    application ${RTMP_APP} {
+      live on;
+      # Players may join only a stream that is being published, and leave when it ends.
+      idle_streams off;
+      # A publisher that sends no media for 10 s is dropped.
+      drop_idle_publisher 10s;
+      wait_key on;
+      wait_video on;
+      notify_method post;
+      on_publish ${hookBaseUrl}/publish;
+      on_publish_done ${hookBaseUrl}/publish_done;
+      on_play ${hookBaseUrl}/play;
+      on_play_done ${hookBaseUrl}/play_done;
+      hls on;
+      hls_path ${this.hlsDir};
+      hls_nested on;
+      hls_fragment ${hlsFragmentSeconds}s;
+      hls_playlist_length ${hlsFragmentSeconds * 6}s;
+      hls_cleanup on;
+    }
+  }
+}
+`;
+  }
+}
+
+function canConnect(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}

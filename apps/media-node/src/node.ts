@@ -1,0 +1,480 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type Node, NodeRefreshMode } from '@streamcloud/contract';
+import type { NodeConfig } from './config.js';
+import { ControlPlaneClient, Reporter } from './control-plane.js';
+import { CpuMeter } from './cpu.js';
+import { HlsServer, text } from './hls.js';
+import { InputDirectory } from './inputs.js';
+import type { Logger } from './log.js';
+import { NginxRtmp } from './nginx.js';
+import { type ProxiedConnection, RtmpProxy } from './rtmp-proxy.js';
+import { SrtIngest } from './srt.js';
+import { type PublishSession, StreamManager } from './streams.js';
+import { WhipIngest } from './whip.js';
+
+export const NODE_VERSION = '1.0.0';
+const BODY_LIMIT = 256 * 1024;
+/** HLS fragment length (s): fragments are cut at the publisher's keyframes, so a 1 s keyframe interval gives 1 s fragments. */
+const HLS_FRAGMENT_SECONDS = 1;
+
+const freeLoopbackPort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+
+/**
+ * A media node: the control API (metadata, refresh, HLS, WHIP) on its port, RTMP through nginx-rtmp
+ * behind a byte-counting proxy, SRT through ffmpeg, WebRTC through werift; it reports to the control
+ * plane with its node token.
+ */
+export class MediaNode {
+  readonly client: ControlPlaneClient;
+  readonly reporter: Reporter;
+  readonly directory = new InputDirectory();
+  readonly manager: StreamManager;
+  private readonly hookSecret = randomBytes(18).toString('base64url');
+  /** Internal pushes (SRT and WebRTC relays into nginx) carry this as `relay=`. */
+  readonly relaySecret = randomBytes(18).toString('base64url');
+  private nginx: NginxRtmp | null = null;
+  private proxy: RtmpProxy | null = null;
+  private srt: SrtIngest | null = null;
+  private whip: WhipIngest | null = null;
+  private hls: HlsServer | null = null;
+  private server: Server | null = null;
+  private timers: NodeJS.Timeout[] = [];
+  private identity: Node | null = null;
+  private readonly cpu = new CpuMeter();
+  private readonly pushesByAlias = new Map<string, PublishSession>();
+  private readonly viewersByAlias = new Map<string, string>();
+  private readonly startedAt = Date.now();
+  private internalRtmpPort = 0;
+  /** What could not start (missing tools): the node runs without it and says so in /metadata. */
+  readonly problems: string[] = [];
+  port = 0;
+  ports = { rtmp: 0, srt: 0, rtsp: 0 };
+
+  constructor(
+    readonly config: NodeConfig,
+    private readonly log: Logger,
+  ) {
+    this.client = new ControlPlaneClient(config.controlPlaneUrl, config.nodeToken);
+    this.reporter = new Reporter(this.client, log);
+    this.manager = new StreamManager({
+      directory: this.directory,
+      client: this.client,
+      reporter: this.reporter,
+      log,
+      hlsDir: `${config.dataDir}/hls`,
+      ffmpeg: config.ffmpeg,
+      ffprobe: config.ffprobe,
+      reconnectGraceMs: config.reconnectGraceMs,
+      refreshDirectory: () => this.refreshNow(),
+    });
+  }
+
+  async start(): Promise<void> {
+    const { config } = this;
+    this.identity = await this.client.whoami();
+    this.log.info(`node token accepted: this is node "${this.identity.name}" (${this.identity.id})`);
+    this.server = createServer((request, response) => {
+      this.route(request, response).catch((error: unknown) => {
+        this.log.error(
+          `${request.method} ${request.url}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+        );
+        if (!response.headersSent) text(response, 500, 'Internal error');
+        else response.destroy();
+      });
+    });
+    await new Promise<void>((resolve, reject) => {
+      this.server?.once('error', reject);
+      this.server?.listen(config.port, config.bindHost, () => resolve());
+    });
+    this.port = (this.server.address() as AddressInfo).port;
+    this.ports.rtsp = config.mediaPorts.rtsp;
+
+    const ffmpegMissing =
+      existsSync(config.ffmpeg) && existsSync(config.ffprobe)
+        ? null
+        : `${config.ffmpeg} or ${config.ffprobe} is missing (Debian package ffmpeg)`;
+    const nginxMissing = NginxRtmp.available({ nginx: config.nginx, rtmpModule: config.nginxRtmpModule });
+    if (ffmpegMissing) this.problems.push(ffmpegMissing);
+    if (nginxMissing) this.problems.push(nginxMissing);
+    if (!nginxMissing) {
+      this.internalRtmpPort = await freeLoopbackPort();
+      this.nginx = new NginxRtmp(
+        {
+          nginx: config.nginx,
+          rtmpModule: config.nginxRtmpModule,
+          dataDir: config.dataDir,
+          rtmpPort: this.internalRtmpPort,
+          hookBaseUrl: `http://127.0.0.1:${this.port}/_nginx/${this.hookSecret}`,
+          hlsFragmentSeconds: HLS_FRAGMENT_SECONDS,
+        },
+        this.log,
+      );
+      await this.nginx.start();
+      this.proxy = new RtmpProxy(this.internalRtmpPort);
+      this.proxy.onClose = (connection) => this.rtmpConnectionClosed(connection);
+      this.ports.rtmp = await this.proxy.listen(config.mediaPorts.rtmp, config.bindHost);
+      this.hls = new HlsServer(this.manager, `${config.dataDir}/hls`);
+      if (!ffmpegMissing) {
+        const relayUrl = (inputId: string) =>
+          `rtmp://127.0.0.1:${this.internalRtmpPort}/live/${inputId}?relay=${this.relaySecret}`;
+        this.srt = new SrtIngest({
+          ffmpeg: config.ffmpeg,
+          port: config.mediaPorts.srt,
+          bindHost: config.bindHost,
+          manager: this.manager,
+          log: this.log,
+          relayUrl,
+        });
+        this.ports.srt = await this.srt.start();
+        this.whip = new WhipIngest({
+          ffmpeg: config.ffmpeg,
+          manager: this.manager,
+          log: this.log,
+          relayUrl,
+          dataDir: config.dataDir,
+        });
+      }
+    }
+    for (const problem of this.problems) this.log.error(`media disabled: ${problem}`);
+
+    await this.client
+      .setMediaPorts(this.ports)
+      .catch((error: unknown) => this.log.error(`could not tell the control plane the media ports: ${String(error)}`));
+    await this.poll();
+    this.manager.resync();
+    this.sendLoad();
+    this.timers.push(
+      setInterval(() => void this.poll(), config.pollIntervalMs),
+      setInterval(() => this.sendLoad(), config.reportIntervalMs),
+    );
+    for (const timer of this.timers) timer.unref();
+    this.log.info(
+      `listening: control API and HLS/WHIP on ${config.bindHost}:${this.port}, RTMP ${this.ports.rtmp || 'off'}, SRT ${this.ports.srt || 'off'}`,
+    );
+  }
+
+  async stop(): Promise<void> {
+    for (const timer of this.timers) clearInterval(timer);
+    this.manager.shutdown();
+    await this.reporter.flushed();
+    this.reporter.close();
+    this.hls?.close();
+    await this.whip?.close();
+    await this.srt?.close();
+    await this.proxy?.close();
+    await this.nginx?.stop();
+    this.server?.closeAllConnections();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  private refreshing: Promise<void> | null = null;
+  private lastRefresh = 0;
+
+  /** An extra read of the assigned inputs for a push naming an unknown stream: at most one at a time, twice a second. */
+  private refreshNow(): Promise<void> {
+    if (this.refreshing) return this.refreshing;
+    if (Date.now() - this.lastRefresh < 500) return Promise.resolve();
+    this.refreshing = this.poll().finally(() => {
+      this.lastRefresh = Date.now();
+      this.refreshing = null;
+    });
+    return this.refreshing;
+  }
+
+  /** Reads the assigned inputs and lets the manager act on Stop and cleared sessions. */
+  async poll(): Promise<void> {
+    const delivered = this.reporter.delivered;
+    try {
+      this.directory.replace(await this.client.inputs());
+      this.manager.reconcile(delivered);
+    } catch (error) {
+      this.log.error(`reading the assigned inputs failed: ${String(error)}`);
+    }
+  }
+
+  private sendLoad(): void {
+    const { bandwidthMbps, sessions } = this.manager.tick();
+    this.reporter.send({
+      kind: 'load',
+      at: new Date().toISOString(),
+      cpuPercent: Math.round(this.cpu.sample() * 100) / 100,
+      bandwidthMbps,
+      sessions,
+    });
+  }
+
+  metadata(): Record<string, unknown> {
+    const host = this.config.publicHostname;
+    return {
+      serverId: this.identity?.id ?? null,
+      name: this.identity?.name ?? null,
+      version: NODE_VERSION,
+      hostname: host,
+      location: this.identity?.location ?? null,
+      uptimeSeconds: Math.round((Date.now() - this.startedAt) / 1000),
+      protocols: {
+        RTMP: this.ports.rtmp
+          ? { port: this.ports.rtmp, ingest: `rtmp://${host}:${this.ports.rtmp}/live/<name>`, playback: true }
+          : null,
+        SRT: this.ports.srt
+          ? { port: this.ports.srt, ingest: `srt://${host}:${this.ports.srt}?streamid=<name>`, concurrentPushes: 1 }
+          : null,
+        WebRTC: this.whip ? { whip: `http://${host}:${this.port}/whip/<name>`, whep: false } : null,
+        HLS: this.hls
+          ? {
+              playback: `http://${host}:${this.port}/hls/<output name>/index.m3u8`,
+              fragmentSeconds: HLS_FRAGMENT_SECONDS,
+            }
+          : null,
+        RTSP: null,
+      },
+      mediaPorts: this.ports,
+      streams: this.manager.activePushes().map((session) => ({
+        id: session.input.id,
+        name: session.input.name,
+        protocol: session.protocol,
+        since: session.startedAt.toISOString(),
+        bytesIn: session.handle.bytesIn(),
+      })),
+      sessions: this.manager.viewerCount(),
+      emergencyCleanup: this.manager.emergency,
+      problems: this.problems,
+    };
+  }
+
+  /** The twelve refresh modes, as far as they apply to this node (docs/decisions.md, '## Media node'). */
+  async refresh(mode: NodeRefreshMode): Promise<Record<string, unknown>> {
+    switch (mode) {
+      case 'ServerId':
+      case 'Location': {
+        this.identity = await this.client.whoami();
+        return mode === 'ServerId'
+          ? { serverId: this.identity.id, name: this.identity.name }
+          : { location: this.identity.location };
+      }
+      case 'Protocols':
+        await this.client.setMediaPorts(this.ports);
+        return { mediaPorts: this.ports, protocols: this.metadata().protocols, problems: this.problems };
+      case 'Streams':
+        await this.poll();
+        return { inputs: this.manager.resync(), pushes: this.manager.activePushes().length };
+      case 'Sessions':
+        this.manager.resync();
+        return { sessions: this.manager.viewerCount() };
+      case 'Bandwidth':
+        this.sendLoad();
+        return { reported: true };
+      case 'EmergencyCleanup':
+        this.manager.emergency = true;
+        return { emergencyCleanup: true, ...this.manager.cleanup() };
+      case 'EmergencyCleanupDisable':
+        this.manager.emergency = false;
+        return { emergencyCleanup: false };
+      case 'Triggers':
+      case 'Tags':
+      case 'TURN':
+        return { applied: false, reason: `${mode} does not apply to this node` };
+      case 'ALL': {
+        this.identity = await this.client.whoami();
+        await this.client.setMediaPorts(this.ports);
+        await this.poll();
+        const inputs = this.manager.resync();
+        this.sendLoad();
+        return { serverId: this.identity.id, inputs, sessions: this.manager.viewerCount(), mediaPorts: this.ports };
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------ HTTP
+
+  private async route(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const url = new URL(request.url ?? '/', 'http://node');
+    const segments = url.pathname.split('/').filter(Boolean);
+    const method = request.method ?? 'GET';
+    if (segments[0] === '_nginx') return this.nginxHook(request, response, segments);
+    if (method === 'OPTIONS') {
+      response.writeHead(204, {
+        'access-control-allow-origin': '*',
+        'access-control-allow-methods': 'GET, POST, DELETE, PATCH, OPTIONS',
+        'access-control-allow-headers': 'authorization, content-type',
+        'access-control-expose-headers': 'location',
+      });
+      response.end();
+      return;
+    }
+    if (method === 'GET' && url.pathname === '/metadata') return json(response, 200, this.metadata());
+    if (method === 'POST' && url.pathname === '/refresh') {
+      const body = await readBody(request);
+      let mode: NodeRefreshMode;
+      try {
+        mode = NodeRefreshMode.parse((JSON.parse(body.toString() || '{}') as { mode?: unknown }).mode);
+      } catch {
+        return text(response, 400, `mode must be one of ${NodeRefreshMode.options.join(', ')}`);
+      }
+      return json(response, 200, { mode, ...(await this.refresh(mode)) });
+    }
+    if (method === 'GET' && segments[0] === 'hls') {
+      if (!this.hls) return text(response, 503, 'HLS is not available on this node');
+      return this.hls.handle(request, response, segments.slice(1).map(safeDecode), url.searchParams);
+    }
+    if (segments[0] === 'whip') {
+      if (!this.whip) return text(response, 503, 'WebRTC ingest is not available on this node');
+      return this.whip.handle(
+        request,
+        response,
+        segments.slice(1).map(safeDecode),
+        url.searchParams,
+        await readBody(request),
+      );
+    }
+    if (segments[0] === 'whep')
+      return text(response, 501, 'WebRTC playback (WHEP) is not offered by this node: use HLS or RTMP');
+    return text(response, 404, 'Not found');
+  }
+
+  /** nginx-rtmp's callbacks (loopback only, secret path): 2xx admits, 3xx renames, anything else refuses. */
+  private async nginxHook(request: IncomingMessage, response: ServerResponse, segments: string[]): Promise<void> {
+    const remote = request.socket.remoteAddress ?? '';
+    if (segments[1] !== this.hookSecret || !(remote === '127.0.0.1' || remote === '::ffff:127.0.0.1'))
+      return text(response, 404, 'Not found');
+    const form = new URLSearchParams((await readBody(request)).toString());
+    const call = segments[2];
+    const name = form.get('name') ?? '';
+    const addr = form.get('addr') ?? '';
+    const refuse = () => {
+      response.writeHead(403);
+      response.end();
+    };
+    const rename = (to: string) => {
+      response.writeHead(302, { location: to });
+      response.end();
+    };
+    const ok = () => {
+      response.writeHead(200);
+      response.end();
+    };
+    if (call === 'publish') {
+      if (form.get('relay') !== null) {
+        // SRT and WebRTC relays push under the input id with the relay secret; the front end admitted them.
+        return form.get('relay') === this.relaySecret && addr === '127.0.0.1' ? ok() : refuse();
+      }
+      const connection = this.proxy?.byAddress(addr);
+      if (!connection || connection.closed) return refuse();
+      const admitted = await this.manager.admitPush('RTMP', name, form.get('token'), connection.remoteAddress);
+      if (!admitted.ok) {
+        this.manager.refusePush(admitted);
+        return refuse();
+      }
+      const session = this.manager.startPush(admitted.input, 'RTMP', {
+        rawName: name,
+        remoteAddress: connection.remoteAddress,
+        bytesIn: () => connection.bytesFromClient,
+        bytesOut: () => connection.bytesToClient,
+        kick: () => connection.close(),
+      });
+      this.pushesByAlias.set(addr, session);
+      // The live stream is renamed to the input id, so players of every output name can be sent to it.
+      return rename(admitted.input.id);
+    }
+    if (call === 'publish_done') {
+      const session = this.pushesByAlias.get(addr);
+      if (session) {
+        this.pushesByAlias.delete(addr);
+        const connection = this.proxy?.byAddress(addr);
+        this.manager.endPush(
+          session,
+          session.firstFragmentAt === null ? 'no media arrived' : (connection?.error ?? null),
+        );
+      }
+      return ok();
+    }
+    if (call === 'play') {
+      const connection = this.proxy?.byAddress(addr);
+      if (!connection || connection.closed) return refuse();
+      const admitted = this.manager.admitPlay('RTMP', name, form.get('token'));
+      if (!admitted.ok) {
+        this.log.info(`RTMP play of ${name} refused: ${admitted.reason}`);
+        return refuse();
+      }
+      const id = `rtmp-${connection.id}-${form.get('clientid') ?? '0'}`;
+      this.manager.startViewer({
+        id,
+        inputId: admitted.input.id,
+        outputId: admitted.outputId,
+        format: 'RTMP',
+        ipAddress: connection.remoteAddress || null,
+        bytesOut: () => connection.bytesToClient,
+        bytesIn: () => connection.bytesFromClient,
+        kick: () => connection.close(),
+      });
+      this.viewersByAlias.set(addr, id);
+      return rename(admitted.input.id);
+    }
+    if (call === 'play_done') {
+      const id = this.viewersByAlias.get(addr);
+      if (id) {
+        this.viewersByAlias.delete(addr);
+        this.manager.endViewer(id);
+      }
+      return ok();
+    }
+    return ok();
+  }
+
+  /** The RTMP client's TCP connection closed: whatever it did ends with it (nginx may not say so, e.g. if it died). */
+  private rtmpConnectionClosed(connection: ProxiedConnection): void {
+    const session = this.pushesByAlias.get(connection.alias);
+    if (session) {
+      this.pushesByAlias.delete(connection.alias);
+      this.manager.endPush(session, session.firstFragmentAt === null ? 'no media arrived' : connection.error);
+    }
+    const viewer = this.viewersByAlias.get(connection.alias);
+    if (viewer) {
+      this.viewersByAlias.delete(connection.alias);
+      this.manager.endViewer(viewer);
+    }
+  }
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+function json(response: ServerResponse, status: number, body: unknown): void {
+  const data = JSON.stringify(body);
+  response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) });
+  response.end(data);
+}
+
+function readBody(request: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > BODY_LIMIT) {
+        reject(new Error('request body too large'));
+        request.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    request.on('end', () => resolve(Buffer.concat(chunks)));
+    request.on('error', reject);
+  });
+}

@@ -1,0 +1,113 @@
+import type { SnapshotSettings, TrackInfo } from '@streamcloud/contract';
+import { runTool } from './child.js';
+
+interface ProbeStream {
+  index: number;
+  codec_type?: string;
+  codec_name?: string;
+  width?: number;
+  height?: number;
+  avg_frame_rate?: string;
+  r_frame_rate?: string;
+  sample_rate?: string;
+  channels?: number;
+  bit_rate?: string;
+}
+
+interface ProbePacket {
+  stream_index: number;
+  size: string;
+  duration_time?: string;
+}
+
+const CODEC_NAMES: Record<string, string> = {
+  h264: 'H264',
+  hevc: 'H265',
+  vp8: 'VP8',
+  vp9: 'VP9',
+  av1: 'AV1',
+  aac: 'AAC',
+  opus: 'Opus',
+  mp3: 'MP3',
+};
+
+const rate = (fraction: string | undefined): number | null => {
+  if (!fraction) return null;
+  const [num, den] = fraction.split('/').map(Number);
+  if (!num || !den) return null;
+  return Math.round((num / den) * 100) / 100;
+};
+
+/**
+ * Track information of a media file (an HLS fragment of the live stream): codec, size, frame or sample
+ * rate, channels, and each track's bitrate from its packets (sizes over durations).
+ */
+export async function probeTracks(ffprobe: string, file: string): Promise<TrackInfo[]> {
+  const out = await runTool(
+    ffprobe,
+    [
+      '-v',
+      'error',
+      '-print_format',
+      'json',
+      '-show_streams',
+      '-show_entries',
+      'packet=stream_index,size,duration_time',
+      file,
+    ],
+    10_000,
+  );
+  const parsed = JSON.parse(out.toString()) as { streams?: ProbeStream[]; packets?: ProbePacket[] };
+  const sizes = new Map<number, { bytes: number; seconds: number }>();
+  for (const packet of parsed.packets ?? []) {
+    const entry = sizes.get(packet.stream_index) ?? { bytes: 0, seconds: 0 };
+    entry.bytes += Number(packet.size) || 0;
+    entry.seconds += Number(packet.duration_time) || 0;
+    sizes.set(packet.stream_index, entry);
+  }
+  const tracks: TrackInfo[] = [];
+  for (const stream of parsed.streams ?? []) {
+    if (stream.codec_type !== 'video' && stream.codec_type !== 'audio') continue;
+    const measured = sizes.get(stream.index);
+    const bps =
+      measured && measured.seconds > 0
+        ? Math.round((measured.bytes * 8) / measured.seconds)
+        : stream.bit_rate
+          ? Number(stream.bit_rate)
+          : null;
+    const video = stream.codec_type === 'video';
+    tracks.push({
+      idx: tracks.length,
+      type: video ? 'Video' : 'Audio',
+      codec: CODEC_NAMES[stream.codec_name ?? ''] ?? (stream.codec_name ?? 'unknown').toUpperCase(),
+      width: video ? (stream.width ?? null) : null,
+      height: video ? (stream.height ?? null) : null,
+      bps,
+      channels: video ? null : (stream.channels ?? null),
+      rate: video
+        ? (rate(stream.avg_frame_rate) ?? rate(stream.r_frame_rate))
+        : stream.sample_rate
+          ? Number(stream.sample_rate)
+          : null,
+    });
+  }
+  return tracks;
+}
+
+/** Longest side of a snapshot per quality, and the JPEG quantiser (2 best .. 31 worst). */
+const QUALITY = { Low: { side: 320, q: 12 }, Medium: { side: 640, q: 5 }, High: { side: 1280, q: 2 } } as const;
+
+/** One image from the first frame of a media file (a fragment starts with a keyframe). */
+export async function snapshot(ffmpeg: string, file: string, settings: SnapshotSettings): Promise<Buffer> {
+  const { side, q } = QUALITY[settings.quality];
+  const scale = `scale='if(gt(iw,ih),min(${side},iw),-2)':'if(gt(iw,ih),-2,min(${side},ih))'`;
+  const format =
+    settings.format === 'PNG'
+      ? ['-c:v', 'png', '-f', 'image2pipe']
+      : ['-c:v', 'mjpeg', '-q:v', String(q), '-f', 'image2pipe'];
+  return runTool(
+    ffmpeg,
+    ['-v', 'error', '-nostdin', '-i', file, '-frames:v', '1', '-vf', scale, ...format, 'pipe:1'],
+    10_000,
+  );
+}

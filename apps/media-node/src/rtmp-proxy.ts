@@ -1,0 +1,115 @@
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
+
+/** One client connection through the proxy. */
+export interface ProxiedConnection {
+  id: number;
+  /** The client's own address (nginx sees only the loopback alias below). */
+  remoteAddress: string;
+  /** The unique loopback address the proxy connects to nginx from: nginx's callbacks name it as `addr`. */
+  alias: string;
+  /** Bytes the client sent (upload) and received (download), counted at the TCP payload level. */
+  bytesFromClient: number;
+  bytesToClient: number;
+  openedAt: number;
+  closed: boolean;
+  /** How the connection ended: null while open or after a clean close. */
+  error: string | null;
+  close(): void;
+}
+
+/**
+ * The node's public RTMP port: a byte-counting TCP relay in front of nginx-rtmp (which listens on
+ * loopback only). Each client connection reaches nginx from its own loopback address (127.77.x.y,
+ * Linux routes all of 127/8 to the loopback interface), so nginx's publish/play callbacks, which carry
+ * the peer address, name the exact connection: the node learns the client's real address, counts its
+ * bytes exactly (billing), and disconnects it by closing the socket. The relay never reads RTMP.
+ */
+export class RtmpProxy {
+  private server: Server | null = null;
+  private nextId = 0;
+  private readonly byAlias = new Map<string, ProxiedConnection>();
+  onClose: (connection: ProxiedConnection) => void = () => undefined;
+
+  constructor(private readonly upstreamPort: number) {}
+
+  listen(port: number, host: string): Promise<number> {
+    const server = createServer((socket) => this.accept(socket));
+    this.server = server;
+    return new Promise((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => {
+        server.off('error', reject);
+        const address = server.address();
+        resolve(typeof address === 'object' && address ? address.port : port);
+      });
+    });
+  }
+
+  byAddress(alias: string): ProxiedConnection | undefined {
+    return this.byAlias.get(alias);
+  }
+
+  get connections(): ProxiedConnection[] {
+    return [...this.byAlias.values()];
+  }
+
+  async close(): Promise<void> {
+    for (const connection of this.byAlias.values()) connection.close();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  private freeAlias(): string {
+    for (let attempt = 0; attempt < 65_536; attempt++) {
+      const n = this.nextId++ % 65_024;
+      const alias = `127.77.${2 + Math.floor(n / 254)}.${1 + (n % 254)}`;
+      if (!this.byAlias.has(alias)) return alias;
+    }
+    throw new Error('no free loopback alias');
+  }
+
+  private accept(client: Socket): void {
+    const alias = this.freeAlias();
+    const upstream = createConnection({ host: '127.0.0.1', port: this.upstreamPort, localAddress: alias });
+    client.setNoDelay(true);
+    upstream.setNoDelay(true);
+    const connection: ProxiedConnection = {
+      id: this.nextId,
+      remoteAddress: (client.remoteAddress ?? '').replace(/^::ffff:/, ''),
+      alias,
+      bytesFromClient: 0,
+      bytesToClient: 0,
+      openedAt: Date.now(),
+      closed: false,
+      error: null,
+      close: () => {
+        client.destroy();
+        upstream.destroy();
+      },
+    };
+    this.byAlias.set(alias, connection);
+    const finish = (error?: Error) => {
+      if (error && !connection.error && !connection.closed) connection.error = error.message;
+      if (connection.closed) return;
+      connection.closed = true;
+      client.destroy();
+      upstream.destroy();
+      // The alias stays taken a moment so late callbacks still find the connection.
+      setTimeout(() => this.byAlias.delete(alias), 10_000).unref();
+      this.onClose(connection);
+    };
+    client.on('data', (chunk: Buffer) => {
+      connection.bytesFromClient += chunk.length;
+      if (!upstream.write(chunk)) client.pause();
+    });
+    upstream.on('data', (chunk: Buffer) => {
+      connection.bytesToClient += chunk.length;
+      if (!client.write(chunk)) upstream.pause();
+    });
+    upstream.on('drain', () => client.resume());
+    client.on('drain', () => upstream.resume());
+    client.on('error', finish);
+    upstream.on('error', finish);
+    client.on('close', () => finish());
+    upstream.on('close', () => finish());
+  }
+}

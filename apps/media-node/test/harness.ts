@@ -1,0 +1,312 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createConnection, createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * End-to-end harness on loopback: the real control plane (apps/api, PGlite in a temp dir) and real
+ * media nodes, each its own process (no app imports another), driven over HTTP like an operator would.
+ */
+export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+export const ADMIN = { username: 'admin', password: 'admin-password-1' };
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Polls `read` until `accept` holds; throws with the last value after `timeoutMs`. */
+export async function waitFor<T>(
+  read: () => Promise<T>,
+  accept: (value: T) => boolean,
+  timeoutMs: number,
+  what: string,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: T | undefined;
+  while (Date.now() < deadline) {
+    try {
+      last = await read();
+      if (accept(last)) return last;
+    } catch (error) {
+      last = error as T;
+    }
+    await sleep(200);
+  }
+  throw new Error(`${what} within ${timeoutMs} ms; last: ${JSON.stringify(last)?.slice(0, 500)}`);
+}
+
+function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs: number, name: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(
+      () => reject(new Error(`${name} did not start within ${timeoutMs} ms:\n${out.slice(-2000)}`)),
+      timeoutMs,
+    );
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = pattern.exec(out);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[0]);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (process.env.MEDIA_TEST_VERBOSE) process.stderr.write(chunk);
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${name} exited (${code}) while starting:\n${out.slice(-2000)}`));
+    });
+  });
+}
+
+export interface ControlPlane {
+  url: string;
+  token: string;
+  api<T = unknown>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }>;
+  stop(): Promise<void>;
+}
+
+export async function startControlPlane(env: Record<string, string> = {}): Promise<ControlPlane> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'streamcloud-media-test-'));
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      ADMIN_USERNAME: ADMIN.username,
+      ADMIN_PASSWORD: ADMIN.password,
+      LOG_LEVEL: 'warn',
+      LOCAL_MEDIA_NODE: 'off',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  await waitForLine(child, /Streamcloud is running/, 90_000, 'the control plane');
+  const url = `http://127.0.0.1:${port}`;
+  const login = await fetch(`${url}/api/v1/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(ADMIN),
+  });
+  const { token } = (await login.json()) as { token: string };
+  return {
+    url,
+    token,
+    async api<T>(method: string, path: string, body?: unknown) {
+      const response = await fetch(`${url}/api/v1${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await response.text();
+      let parsed: unknown = text;
+      try {
+        parsed = text ? JSON.parse(text) : null;
+      } catch {
+        // not JSON
+      }
+      return { status: response.status, body: parsed as T };
+    },
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await Promise.race([exited, sleep(10_000)]);
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface RunningNode {
+  id: string;
+  name: string;
+  port: number;
+  rtmpPort: number;
+  srtPort: number;
+  process: ChildProcess;
+  /** SIGTERM and wait (a clean stop). */
+  stop(): Promise<void>;
+  /** SIGKILL: the node dies without a word. */
+  kill(): Promise<void>;
+}
+
+/** Registers a node (enabled, opened) and runs a media node process with its token. */
+export async function startMediaNode(
+  plane: ControlPlane,
+  name: string,
+  env: Record<string, string> = {},
+): Promise<RunningNode> {
+  const port = await freePort();
+  const rtmpPort = await freePort();
+  const srtPort = await freePort();
+  const created = await plane.api<{ id: string; token: string }>('POST', '/nodes', {
+    name,
+    connection: { protocol: 'HTTP', hostname: '127.0.0.1', port },
+    enabled: true,
+    opened: true,
+  });
+  if (created.status !== 201)
+    throw new Error(`node registration failed: ${created.status} ${JSON.stringify(created.body)}`);
+  return runMediaNode(plane, { id: created.body.id, name, token: created.body.token, port, rtmpPort, srtPort }, env);
+}
+
+export async function runMediaNode(
+  plane: ControlPlane,
+  node: { id: string; name: string; token: string; port: number; rtmpPort: number; srtPort: number },
+  env: Record<string, string> = {},
+): Promise<RunningNode> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'streamcloud-media-node-'));
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/media-node/src/main.ts'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      CONTROL_PLANE_URL: plane.url,
+      NODE_TOKEN: node.token,
+      NODE_PORT: String(node.port),
+      NODE_BIND: '127.0.0.1',
+      NODE_HOSTNAME: '127.0.0.1',
+      RTMP_PORT: String(node.rtmpPort),
+      SRT_PORT: String(node.srtPort),
+      MEDIA_DATA_DIR: dataDir,
+      RECONNECT_GRACE_MS: '2000',
+      NODE_LOG_LEVEL: process.env.MEDIA_TEST_VERBOSE ? 'debug' : 'error',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  await waitForLine(child, /media node ready/, 60_000, `media node ${node.name}`);
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const end = async (signal: NodeJS.Signals) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    await Promise.race([exited, sleep(15_000)]);
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  return { ...node, process: child, stop: () => end('SIGTERM'), kill: () => end('SIGKILL') };
+}
+
+export interface Push {
+  /** Resolves with ffmpeg's exit code. */
+  exited: Promise<number | null>;
+  stderr: () => string;
+  stop(): void;
+}
+
+/** ffmpeg's test pattern (320x240 at 15 fps, a keyframe a second, a sine tone) pushed for `seconds`. */
+export function pushTestPattern(url: string, format: 'flv' | 'mpegts', seconds: number): Push {
+  const child = spawn(
+    'ffmpeg',
+    [
+      '-hide_banner',
+      '-nostdin',
+      '-loglevel',
+      'error',
+      '-re',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=320x240:rate=15',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=440:sample_rate=44100',
+      '-t',
+      String(seconds),
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-g',
+      '15',
+      '-c:a',
+      'aac',
+      '-f',
+      format,
+      url,
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  return {
+    exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))),
+    stderr: () => stderr,
+    stop: () => child.kill('SIGKILL'),
+  };
+}
+
+/** Runs a tool to completion: its exit code and output. */
+export function runTool(
+  command: string,
+  args: string[],
+  timeoutMs: number,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** A TCP relay that counts what the publisher sends: the reference for the billing check. */
+export async function countingRelay(
+  targetPort: number,
+): Promise<{ port: number; bytes: () => number; firstByteAt: () => number | null; close(): Promise<void> }> {
+  let bytes = 0;
+  let firstByteAt: number | null = null;
+  const server: Server = createServer((client) => {
+    const upstream = createConnection({ host: '127.0.0.1', port: targetPort });
+    client.on('data', (chunk: Buffer) => {
+      bytes += chunk.length;
+      firstByteAt ??= Date.now();
+    });
+    client.pipe(upstream);
+    upstream.pipe(client);
+    client.on('error', () => upstream.destroy());
+    upstream.on('error', () => client.destroy());
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  return {
+    port: typeof address === 'object' && address ? address.port : 0,
+    bytes: () => bytes,
+    firstByteAt: () => firstByteAt,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

@@ -1,0 +1,449 @@
+import { spawn } from 'node:child_process';
+import { createSocket } from 'node:dgram';
+import type { StreamInput, StreamOutput } from '@streamcloud/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MediaStreamTrack, RTCPeerConnection, RtpPacket } from 'werift';
+import {
+  type ControlPlane,
+  countingRelay,
+  freePort,
+  pushTestPattern,
+  type RunningNode,
+  runTool,
+  sleep,
+  startControlPlane,
+  startMediaNode,
+  waitFor,
+} from './harness.js';
+
+/**
+ * The media node end to end on loopback: the real control plane, real media nodes, ffmpeg as the
+ * streamer and the player. One control plane and one main node serve every test (they run in order).
+ */
+let plane: ControlPlane;
+let node: RunningNode;
+
+const createStream = async (body: Record<string, unknown>): Promise<StreamInput> => {
+  const created = await plane.api<StreamInput>('POST', '/inputs', { output: { passthrough: true }, ...body });
+  expect(created.status).toBe(201);
+  return created.body;
+};
+const getStream = async (id: string) => (await plane.api<StreamInput>('GET', `/inputs/${id}`)).body;
+const createOutput = async (streamId: string, format: string): Promise<StreamOutput> => {
+  const created = await plane.api<StreamOutput>('POST', '/outputs', { streamId, format });
+  expect(created.status).toBe(201);
+  return created.body;
+};
+const uriOf = (stream: StreamInput) => {
+  const connection = stream.connection as { uri?: string; signallingUri?: string } | null;
+  return connection?.uri ?? connection?.signallingUri ?? '';
+};
+const window = () => {
+  const from = new Date(Date.now() - 3600_000).toISOString();
+  const to = new Date(Date.now() + 3600_000).toISOString();
+  return `from/${from}/to/${to}`;
+};
+type Usage = { streams: { incoming: { upload: number }[]; outgoing: { download: number }[] }[] };
+const uploaded = async (streamId: string) => {
+  const usage = (await plane.api<Usage>('GET', `/statistics/stream/${streamId}/${window()}`)).body;
+  return (usage.streams ?? []).flatMap((stream) => stream.incoming).reduce((sum, session) => sum + session.upload, 0);
+};
+const messages = async (id: string) => (await getStream(id)).statusMessages.map((message) => message.text);
+
+beforeAll(async () => {
+  plane = await startControlPlane({ NODE_SILENCE_SECONDS: '4' });
+  node = await startMediaNode(plane, 'media-1');
+}, 150_000);
+
+afterAll(async () => {
+  await node?.stop();
+  await plane?.stop();
+});
+
+describe('RTMP', () => {
+  it('goes live from a push to the shown URL: Ingestion, tracks, HLS and RTMP playback, snapshots, metrics, exact billing, then Idle', async () => {
+    const stream = await createStream({ format: 'RTMP', caption: 'pattern' });
+    expect(uriOf(stream)).toBe(`rtmp://127.0.0.1:${node.rtmpPort}/live/${encodeURIComponent(stream.name)}`);
+    const hls = await createOutput(stream.id, 'HLS');
+    const rtmp = await createOutput(stream.id, 'RTMP');
+    expect(
+      (
+        await plane.api('PUT', `/snapshots/stream/${stream.id}/incoming`, {
+          format: 'JPEG',
+          quality: 'Low',
+          interval: 1,
+        })
+      ).status,
+    ).toBe(200);
+
+    // The publisher goes through a counting relay: the reference for the billed bytes.
+    const relay = await countingRelay(node.rtmpPort);
+    const push = pushTestPattern(uriOf(stream).replace(`:${node.rtmpPort}/`, `:${relay.port}/`), 'flv', 9);
+    const live = await waitFor(
+      () => getStream(stream.id),
+      (s) => s.status === 'Ingestion',
+      8000,
+      'Ingestion',
+    );
+    expect(live.statusMessages[0]?.text).toMatch(/^Push started over RTMP from 127\.0\.0\.1/);
+    const firstByte = relay.firstByteAt();
+    expect(firstByte).not.toBeNull();
+    expect(Date.now() - (firstByte ?? 0)).toBeLessThan(3000);
+
+    const tracks = await waitFor(
+      async () =>
+        (
+          await plane.api<
+            { type: string; codec: string; width: number | null; channels: number | null; bps: number | null }[]
+          >('GET', `/info/stream/${stream.id}/incoming`)
+        ).body,
+      (list) => Array.isArray(list) && list.length === 2,
+      8000,
+      'track info',
+    );
+    expect(tracks).toEqual([
+      expect.objectContaining({ type: 'Video', codec: 'H264', width: 320, height: 240, rate: 15 }),
+      expect.objectContaining({ type: 'Audio', codec: 'AAC', channels: 1, rate: 44100 }),
+    ]);
+    expect(tracks[0]?.bps).toBeGreaterThan(10_000);
+
+    const probe = await runTool(
+      'ffprobe',
+      ['-v', 'error', '-show_entries', 'stream=codec_name,width', '-of', 'csv=p=0', hls.connection?.uri ?? ''],
+      15_000,
+    );
+    expect(probe.code).toBe(0);
+    expect(probe.stdout).toContain('h264,320');
+    const pull = await runTool(
+      'ffmpeg',
+      ['-v', 'error', '-i', rtmp.connection?.uri ?? '', '-t', '1', '-f', 'null', '-'],
+      15_000,
+    );
+    expect(pull.code).toBe(0);
+
+    const image = await waitFor(
+      () =>
+        fetch(`${plane.url}/api/v1/snapshots/stream/${stream.id}/incoming/image`, {
+          headers: { authorization: `Bearer ${plane.token}` },
+        }),
+      (response) => response.status === 200,
+      8000,
+      'a snapshot',
+    );
+    const bytes = Buffer.from(await image.arrayBuffer());
+    expect(bytes.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+
+    const sessions = await waitFor(
+      async () => (await plane.api<StreamOutput[]>('GET', `/outputs?streamId=${stream.id}`)).body,
+      (outputs) => outputs.some((output) => output.format === 'HLS' && output.sessions.length > 0),
+      8000,
+      'the HLS viewer session',
+    );
+    expect(sessions.find((output) => output.format === 'HLS')?.sessions[0]).toMatchObject({ ipAddress: '127.0.0.1' });
+
+    expect(await push.exited).toBe(0);
+    await relay.close();
+    const idle = await waitFor(
+      () => getStream(stream.id),
+      (s) => s.status === 'Idle',
+      8000,
+      'Idle after the push',
+    );
+    expect(idle.statusMessages[0]?.text).toBe('Push ended');
+
+    const sent = relay.bytes();
+    const billed = await waitFor(
+      () => uploaded(stream.id),
+      (value) => value >= sent * 0.99,
+      8000,
+      'the billed bytes',
+    );
+    expect(Math.abs(billed - sent) / sent).toBeLessThan(0.01);
+    const metrics = (
+      await plane.api<{ result: { values: [number, number][] }[] }>(
+        'GET',
+        `/statistics/stream/${stream.id}/${window()}?metrics=IncomingBitrate`,
+      )
+    ).body;
+    expect(metrics.result.flatMap((series) => series.values).some(([, value]) => Number(value) > 0)).toBe(true);
+  });
+
+  it('disconnects the publisher when the stream is stopped from the console', async () => {
+    const stream = await createStream({ format: 'RTMP' });
+    const push = pushTestPattern(uriOf(stream), 'flv', 60);
+    await waitFor(
+      () => getStream(stream.id),
+      (s) => s.status === 'Ingestion',
+      8000,
+      'Ingestion',
+    );
+    await sleep(500);
+    const stoppedAt = Date.now();
+    expect((await plane.api('PUT', `/inputs/${stream.id}`, { state: 'Idle' })).status).toBe(200);
+    const code = await Promise.race([push.exited, sleep(8000).then(() => 'still pushing' as const)]);
+    push.stop();
+    expect(code).not.toBe('still pushing');
+    expect(Date.now() - stoppedAt).toBeLessThan(6000);
+    await sleep(2500);
+    expect((await getStream(stream.id)).status).toBe('Idle');
+  });
+
+  it('refuses a wrong name, another node’s stream and a private stream without its token, and bills none of them', async () => {
+    const other = await plane.api<{ id: string }>('POST', '/nodes', {
+      name: 'media-2',
+      connection: { protocol: 'HTTP', hostname: '127.0.0.2', port: await freePort() },
+      enabled: true,
+      opened: true,
+      location: { code: 'EU' },
+    });
+    // The main node has no region: a stream without a streamer place goes to the EU node first.
+    const foreign = await createStream({ format: 'RTMP' });
+    expect(foreign.nodeId).toBe(other.body.id);
+    await plane.api('PUT', `/nodes/${other.body.id}`, {
+      name: 'media-2',
+      connection: { protocol: 'HTTP', hostname: '127.0.0.2', port: 1 },
+      enabled: false,
+      opened: false,
+    });
+    const privateStream = await createStream({ format: 'RTMP', access: 'Private' });
+    expect(privateStream.nodeId).toBe(node.id);
+    expect(privateStream.accessToken).toBeTruthy();
+    const base = `rtmp://127.0.0.1:${node.rtmpPort}/live/`;
+    const attempts = [
+      `${base}pt%2B00000000-0000-4000-8000-000000000000`,
+      `${base}${encodeURIComponent(foreign.name)}`,
+      uriOf(privateStream),
+      `${uriOf(privateStream)}?token=wrong-token`,
+    ];
+    for (const url of attempts) {
+      const push = pushTestPattern(url, 'flv', 20);
+      const code = await Promise.race([push.exited, sleep(8000).then(() => 'still pushing' as const)]);
+      push.stop();
+      expect(code, url).not.toBe(0);
+      expect(code, url).not.toBe('still pushing');
+    }
+    await waitFor(
+      () => messages(privateStream.id),
+      (texts) =>
+        texts.includes('Push from 127.0.0.1 refused: missing access token') &&
+        texts.includes('Push from 127.0.0.1 refused: wrong access token'),
+      5000,
+      'the refusals among the status messages',
+    );
+    expect((await getStream(privateStream.id)).status).toBe('Idle');
+    await sleep(1000);
+    expect(await uploaded(privateStream.id)).toBe(0);
+    expect(await uploaded(foreign.id)).toBe(0);
+
+    // With its token the same private stream goes live.
+    const push = pushTestPattern(`${uriOf(privateStream)}?token=${privateStream.accessToken}`, 'flv', 3);
+    await waitFor(
+      () => getStream(privateStream.id),
+      (s) => s.status === 'Ingestion',
+      8000,
+      'Ingestion with the token',
+    );
+    push.stop();
+    await push.exited;
+  });
+
+  it('disconnects the viewers of an output whose sessions are cleared', async () => {
+    const stream = await createStream({ format: 'RTMP' });
+    const output = await createOutput(stream.id, 'HLS');
+    const push = pushTestPattern(uriOf(stream), 'flv', 30);
+    await waitFor(
+      () => getStream(stream.id),
+      (s) => s.status === 'Ingestion',
+      8000,
+      'Ingestion',
+    );
+    const first = await waitFor(
+      () => fetch(output.connection?.uri ?? '', { redirect: 'manual' }),
+      (r) => r.status === 302,
+      8000,
+      'the HLS redirect',
+    );
+    const playlist = new URL(first.headers.get('location') ?? '', output.connection?.uri ?? '').toString();
+    await waitFor(
+      () => fetch(playlist),
+      (response) => response.status === 200,
+      8000,
+      'the playlist',
+    );
+    await waitFor(
+      async () => (await plane.api<StreamOutput[]>('GET', `/outputs?streamId=${stream.id}`)).body,
+      (outputs) => (outputs[0]?.sessions.length ?? 0) === 1,
+      8000,
+      'the session in the control plane',
+    );
+    expect((await plane.api('DELETE', `/outputs/${output.id}/sessions`)).status).toBe(204);
+    await waitFor(
+      () => fetch(playlist),
+      (response) => response.status === 410,
+      8000,
+      'the session to be ended',
+    );
+    push.stop();
+    await push.exited;
+  });
+});
+
+describe('SRT', () => {
+  it('takes a push with the name in streamid (and the token after it) to Ingestion, then Idle', async () => {
+    const stream = await createStream({ format: 'SRT', access: 'PrivateIngoing' });
+    expect(uriOf(stream)).toBe(`srt://127.0.0.1:${node.srtPort}?streamid=${encodeURIComponent(stream.name)}`);
+    const push = pushTestPattern(`${uriOf(stream)}${encodeURIComponent(`?token=${stream.accessToken}`)}`, 'mpegts', 5);
+    const live = await waitFor(
+      () => getStream(stream.id),
+      (s) => s.status === 'Ingestion',
+      8000,
+      'Ingestion',
+    );
+    expect(live.statusMessages[0]?.text).toBe('Push started over SRT');
+    await push.exited;
+    await waitFor(
+      () => getStream(stream.id),
+      (s) => s.status === 'Idle',
+      10_000,
+      'Idle after the push',
+    );
+    expect(await uploaded(stream.id)).toBeGreaterThan(50_000);
+  });
+});
+
+describe('WebRTC', () => {
+  it('takes a WHIP push from a werift publisher (VP8) to Ingestion with H.264 tracks', async () => {
+    const stream = await createStream({ format: 'WebRTC', access: 'PrivateIngoing' });
+    const whip = uriOf(stream);
+    expect(whip).toBe(`http://127.0.0.1:${node.port}/whip/${encodeURIComponent(stream.name)}`);
+
+    // ffmpeg encodes VP8 into RTP on a local port; the werift publisher sends those packets.
+    const rtpPort = await freePort();
+    const socket = createSocket('udp4');
+    await new Promise<void>((resolve) => socket.bind(rtpPort, '127.0.0.1', resolve));
+    const track = new MediaStreamTrack({ kind: 'video' });
+    socket.on('message', (data) => track.writeRtp(RtpPacket.deSerialize(data)));
+    const pc = new RTCPeerConnection({ iceAdditionalHostAddresses: ['127.0.0.1'], iceUseIpv6: false });
+    pc.addTransceiver(track, { direction: 'sendonly' });
+    await pc.setLocalDescription(await pc.createOffer());
+
+    const refused = await fetch(whip, {
+      method: 'POST',
+      headers: { 'content-type': 'application/sdp' },
+      body: pc.localDescription?.sdp,
+    });
+    expect(refused.status).toBe(401);
+    const answer = await fetch(whip, {
+      method: 'POST',
+      headers: { 'content-type': 'application/sdp', authorization: `Bearer ${stream.accessToken}` },
+      body: pc.localDescription?.sdp,
+    });
+    expect(answer.status).toBe(201);
+    const location = answer.headers.get('location') ?? '';
+    expect(location).toMatch(/^\/whip\//);
+    await pc.setRemoteDescription({ type: 'answer', sdp: await answer.text() });
+
+    const encoder = pushTestPatternVp8(rtpPort);
+    try {
+      await waitFor(
+        () => getStream(stream.id),
+        (s) => s.status === 'Ingestion',
+        15_000,
+        'Ingestion',
+      );
+      const tracks = await waitFor(
+        async () =>
+          (await plane.api<{ codec: string; width: number | null }[]>('GET', `/info/stream/${stream.id}/incoming`))
+            .body,
+        (list) => Array.isArray(list) && list.some((t) => t.codec === 'H264' && t.width === 320),
+        20_000,
+        'H.264 tracks from the WebRTC push',
+      );
+      expect(tracks.length).toBeGreaterThan(0);
+      expect((await fetch(new URL(location, whip), { method: 'DELETE' })).status).toBe(200);
+      await waitFor(
+        () => getStream(stream.id),
+        (s) => s.status === 'Idle',
+        10_000,
+        'Idle after DELETE',
+      );
+    } finally {
+      encoder.stop();
+      await pc.close();
+      socket.close();
+    }
+  });
+});
+
+describe('a media node that dies', () => {
+  it('takes its streams out of Ingestion within the silence bound while the control plane goes on', async () => {
+    const doomed = await startMediaNode(plane, 'media-doomed');
+    // Only the doomed node takes new streams now.
+    await plane.api('PUT', `/nodes/${node.id}`, {
+      name: 'media-1',
+      connection: { protocol: 'HTTP', hostname: '127.0.0.1', port: node.port },
+      enabled: false,
+      opened: false,
+    });
+    const stream = await createStream({ format: 'RTMP' });
+    expect(stream.nodeId).toBe(doomed.id);
+    const push = pushTestPattern(uriOf(stream), 'flv', 60);
+    await waitFor(
+      () => getStream(stream.id),
+      (s) => s.status === 'Ingestion',
+      8000,
+      'Ingestion',
+    );
+    const killedAt = Date.now();
+    await doomed.kill();
+    const after = await waitFor(
+      () => getStream(stream.id),
+      (s) => s.status !== 'Ingestion',
+      15_000,
+      'leaving Ingestion',
+    );
+    expect(after.status).toBe('Error');
+    expect(after.statusMessages[0]?.text).toMatch(/^Node media-doomed stopped reporting for 4 s/);
+    expect(Date.now() - killedAt).toBeLessThan(12_000);
+    push.stop();
+    expect((await fetch(`${plane.url}/readyz`)).status).toBe(200);
+    expect((await plane.api('GET', '/inputs')).status).toBe(200);
+  });
+});
+
+/** VP8 RTP of the test pattern to a local UDP port (what a browser would send over WebRTC). */
+function pushTestPatternVp8(port: number): { stop(): void } {
+  const child = spawn(
+    'ffmpeg',
+    [
+      '-hide_banner',
+      '-nostdin',
+      '-loglevel',
+      'error',
+      '-re',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=320x240:rate=15',
+      '-t',
+      '60',
+      '-c:v',
+      'libvpx',
+      '-deadline',
+      'realtime',
+      '-cpu-used',
+      '8',
+      '-b:v',
+      '300k',
+      '-g',
+      '15',
+      '-f',
+      'rtp',
+      '-payload_type',
+      '96',
+      `rtp://127.0.0.1:${port}?pkt_size=1200`,
+    ],
+    { stdio: 'ignore' },
+  );
+  return { stop: () => child.kill('SIGKILL') };
+}

@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // Media tests push real streams through ffmpeg and nginx: one file at a time on two cores.
+    testTimeout: 60_000,
+    hookTimeout: 90_000,
+    fileParallelism: false,
+    maxWorkers: 1,
+  },
+});
