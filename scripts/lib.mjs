@@ -44,6 +44,27 @@ export function ensureDebianPackage(program, pkg) {
   });
 }
 
+/** The media node's Debian tools: ffmpeg (ffprobe too), nginx and its RTMP module. */
+export const MEDIA_TOOLS = [
+  ['/usr/bin/ffmpeg', 'ffmpeg'],
+  ['/usr/sbin/nginx', 'nginx-light'],
+  ['/usr/lib/nginx/modules/ngx_rtmp_module.so', 'libnginx-mod-rtmp'],
+];
+
+/** Installs the media tools that are missing in one apt run (as root); throws saying how otherwise. */
+export function ensureMediaTools() {
+  const missing = MEDIA_TOOLS.filter(([program]) => !existsSync(program)).map(([, pkg]) => pkg);
+  if (missing.length === 0) return;
+  if (!isRoot()) {
+    throw new Error(`The media tools are missing: install them (sudo apt-get install -y ${missing.join(' ')}).`);
+  }
+  log(`Installing Debian packages ${missing.join(' ')}`);
+  run('apt-get', ['update', '-qq']);
+  run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing], {
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
+}
+
 /** True when a source tree has a file newer than the given time. */
 export function newerThan(dir, mtimeMs) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {

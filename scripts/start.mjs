@@ -1,12 +1,27 @@
 // `npm start`: installs what is missing, builds the console when its sources changed, and runs the
-// console and API on http://localhost:8080 (PGlite under ./data unless DATABASE_URL is set).
+// console and API on http://localhost:8080 (PGlite under ./data unless DATABASE_URL is set), with one
+// local media node (RTMP 1935, SRT 9710, WHIP/HLS on 4242) registered and enabled automatically.
+// LOCAL_MEDIA_NODE=off runs the control plane alone.
 import { spawn } from 'node:child_process';
-import { ensureConsoleBuilt, ensureNodeModules, ROOT } from './lib.mjs';
+import { ensureConsoleBuilt, ensureMediaTools, ensureNodeModules, ROOT } from './lib.mjs';
 
 ensureNodeModules();
 ensureConsoleBuilt();
+const localMediaNode = process.env.LOCAL_MEDIA_NODE ?? 'on';
+if (localMediaNode === 'on') {
+  try {
+    ensureMediaTools();
+  } catch (error) {
+    // The control plane starts anyway; it says again that the local media node is not running.
+    process.stderr.write(`${error.message}\n`);
+  }
+}
 
-const server = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], { cwd: ROOT, stdio: 'inherit' });
+const server = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
+  cwd: ROOT,
+  stdio: 'inherit',
+  env: { ...process.env, LOCAL_MEDIA_NODE: localMediaNode },
+});
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => server.kill(signal));
 }

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import {
   ensureConsoleBuilt,
   ensureDebianPackage,
+  ensureMediaTools,
   ensureNodeModules,
   freePort,
   log,
@@ -16,12 +17,13 @@ import {
 } from './lib.mjs';
 
 const E2E_ADMIN = { username: 'admin', password: 'admin-password-1' };
-const TYPED_PROJECTS = ['packages/contract', 'apps/api', 'apps/console', 'e2e'];
+const TYPED_PROJECTS = ['packages/contract', 'apps/api', 'apps/console', 'apps/media-node', 'e2e'];
 const at = (dir) => join(ROOT, dir);
 
 async function main() {
   ensureNodeModules();
   ensureDebianPackage('/usr/bin/chromium', 'chromium');
+  ensureMediaTools();
 
   log('Lint and types');
   run('npx', ['biome', 'check', '.']);
@@ -44,6 +46,9 @@ async function main() {
   } finally {
     postgres.stop();
   }
+
+  log('Media node end to end (ffmpeg, nginx-rtmp, werift on loopback)');
+  run('npx', ['vitest', 'run'], { cwd: at('apps/media-node') });
 
   log('End-to-end tests in Chromium');
   ensureConsoleBuilt({ force: true });

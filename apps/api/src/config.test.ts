@@ -24,8 +24,16 @@ describe('loadConfig', () => {
 
   it('reads and checks the media node variables', () => {
     expect(
-      loadConfig({ NODE_SILENCE_SECONDS: '6', LOCAL_MEDIA_NODE: 'on', LOCAL_MEDIA_NODE_HOSTNAME: 'media.example.com', LOCAL_MEDIA_NODE_PORT: '4343' }),
-    ).toMatchObject({ nodeSilenceSeconds: 6, localMediaNode: { enabled: true, hostname: 'media.example.com', port: 4343 } });
+      loadConfig({
+        NODE_SILENCE_SECONDS: '6',
+        LOCAL_MEDIA_NODE: 'on',
+        LOCAL_MEDIA_NODE_HOSTNAME: 'media.example.com',
+        LOCAL_MEDIA_NODE_PORT: '4343',
+      }),
+    ).toMatchObject({
+      nodeSilenceSeconds: 6,
+      localMediaNode: { enabled: true, hostname: 'media.example.com', port: 4343 },
+    });
     expect(() => loadConfig({ NODE_SILENCE_SECONDS: '1' })).toThrow(/NODE_SILENCE_SECONDS/);
     expect(() => loadConfig({ LOCAL_MEDIA_NODE: 'yes' })).toThrow(/LOCAL_MEDIA_NODE: must be on or off/);
   });

@@ -110,6 +110,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       minuteRetentionDays: e.METRICS_MINUTE_RETENTION_DAYS,
     },
     nodeSilenceSeconds: e.NODE_SILENCE_SECONDS,
-    localMediaNode: { enabled: e.LOCAL_MEDIA_NODE === 'on', hostname: e.LOCAL_MEDIA_NODE_HOSTNAME, port: e.LOCAL_MEDIA_NODE_PORT },
+    localMediaNode: {
+      enabled: e.LOCAL_MEDIA_NODE === 'on',
+      hostname: e.LOCAL_MEDIA_NODE_HOSTNAME,
+      port: e.LOCAL_MEDIA_NODE_PORT,
+    },
   };
 }

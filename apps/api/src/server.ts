@@ -34,6 +34,7 @@ async function main(): Promise<void> {
     consoleDir: config.consoleDir ?? DEFAULT_CONSOLE_DIR,
     storagePrefix: process.env.CONSOLE_STORAGE_PREFIX ?? '',
     gslbHostname: config.gslbHostname,
+    loginFloodLimit: { max: config.loginRateLimit, timeWindow: '1 minute' },
     streamAssignIntervalMs: STREAM_ASSIGN_INTERVAL_MS,
     nodeSilenceMs: config.nodeSilenceSeconds * 1000,
     statistics: { ...config.statistics, retentionIntervalMs: METRICS_RETENTION_INTERVAL_MS },

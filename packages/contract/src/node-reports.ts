@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import { Timestamp } from './common.js';
+import { FallbackStateReport } from './fallbacks.js';
 import { Node } from './nodes.js';
+import { RecordingStateReport } from './recordings.js';
+import { RelayStateReport } from './relays.js';
 import { defineRoute } from './routes.js';
+import { SnapshotReport } from './snapshots.js';
+import { MetricsReport, UsageReport } from './statistics.js';
 import { StreamStateReport } from './streams.js';
 
 /**
@@ -12,6 +17,8 @@ import { StreamStateReport } from './streams.js';
  */
 export const NODE_REPORT_BATCH_MAX = 500;
 export const NODE_REPORT_ID_MAX = 128;
+/** Snapshot reports carry images (up to 5 MB each, base64): report bodies may be this large. */
+export const NODE_REPORT_BODY_LIMIT = 16 * 1024 * 1024;
 
 const reportBase = {
   id: z
@@ -32,8 +39,17 @@ export const LoadReport = z.strictObject({
 });
 export type LoadReport = z.infer<typeof LoadReport>;
 
-/** Every report kind; later kinds (stream state, usage, metrics) join this union. */
-export const NodeReport = z.discriminatedUnion('kind', [LoadReport, StreamStateReport]);
+/** Every report kind; later kinds join this union. */
+export const NodeReport = z.discriminatedUnion('kind', [
+  LoadReport,
+  StreamStateReport,
+  UsageReport,
+  MetricsReport,
+  FallbackStateReport,
+  SnapshotReport,
+  RecordingStateReport,
+  RelayStateReport,
+]);
 export type NodeReport = z.infer<typeof NodeReport>;
 export type NodeReportKind = NodeReport['kind'];
 
@@ -72,5 +88,6 @@ export const nodeReportRoutes = {
     auth: 'node',
     body: NodeReportBatch,
     response: NodeReportBatchResult,
+    errors: [413],
   }),
 };

@@ -1,3 +1,4 @@
+import type { TranscodeTrack } from '@streamcloud/contract';
 import type { ColumnType, Generated } from 'kysely';
 
 type CreatedAt = ColumnType<Date, Date | undefined, never>;
@@ -63,6 +64,13 @@ export interface NodesTable {
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }
 
+/** The ports a node's media services listen on, as the node reported them (no row: the defaults). */
+export interface NodeMediaPortsTable {
+  node_id: string;
+  ports: ColumnType<{ rtmp: number; srt: number; rtsp: number }, string, string>;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
 export interface NodeLoadSamplesTable {
   node_id: string;
   at: Date;
@@ -74,7 +82,324 @@ export interface NodeLoadSamplesTable {
 export interface NodeReportsTable {
   node_id: string;
   report_id: string;
+  kind: string;
   received_at: ColumnType<Date, Date | undefined, never>;
+}
+
+export interface NodeGroupsTable {
+  id: string;
+  name: string;
+  description: string | null;
+  assignment: 'Common' | 'Ingestion' | 'Outgoing';
+  owner_id: string | null;
+  on_resources_change_callback_uri: string | null;
+  scalable: ColumnType<boolean, boolean | undefined, boolean>;
+  created_at: CreatedAt;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+export interface ScalingRulesTable {
+  id: string;
+  group_id: string;
+  enabled: boolean;
+  action_timeout: number;
+  condition_type: 'CPUGroupAvg' | 'BWGroupAvg' | 'GroupFull';
+  settings_type: 'None' | 'Liner';
+  comparison: 'More' | 'Less';
+  value: number;
+  duration: number;
+  action_type: 'Increase' | 'Reduce';
+  provider: 'AWS' | 'DigitalOcean' | 'Oracle';
+  provider_value: string | null;
+  bandwidth_limit_mbps: number;
+  amount: number;
+  last_action_at: Date | null;
+  created_at: CreatedAt;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+export interface NodeGroupResourcesTable {
+  id: string;
+  group_id: string;
+  node_id: string;
+  type: 'Persistent' | 'Allocated';
+  provider: string | null;
+  external_id: string | null;
+  created_at: CreatedAt;
+}
+
+export interface ScalingEventsTable {
+  id: Generated<number>;
+  group_id: string;
+  rule_id: string | null;
+  at: Date;
+  type: 'Decision' | 'ProviderCall' | 'Callback';
+  action: string;
+  provider: string | null;
+  success: boolean;
+  message: string;
+  details: ColumnType<unknown, string | null | undefined, never>;
+}
+
+export interface StoragesTable {
+  id: string;
+  owner_id: string;
+  name: string;
+  type: 'AmazonS3' | 'AmazonS3Compatible';
+  access_key_id: string;
+  /** AES-256-GCM ciphertext of the secret access key (lib/secret-box.ts); never the secret itself. */
+  secret_access_key_enc: string;
+  region_name: string | null;
+  bucket: string;
+  path: string | null;
+  endpoint: string | null;
+  created_at: CreatedAt;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+export interface InputsTable {
+  id: string;
+  owner_id: string;
+  caption: string | null;
+  format: string;
+  status: 'Pending' | 'Idle' | 'Ingestion' | 'Error' | 'Fallback';
+  access: 'Public' | 'PrivateIngoing' | 'Private';
+  access_token: string | null;
+  name: string;
+  callback_uri: string | null;
+  streamer_ip: string | null;
+  streamer_latitude: number | null;
+  streamer_longitude: number | null;
+  gslb: boolean;
+  parameters: ColumnType<Record<string, unknown>, string | undefined, string>;
+  node_id: string | null;
+  output: ColumnType<{ version: 2; passthrough: boolean; tracks: TranscodeTrack[] }, string, string>;
+  created_at: CreatedAt;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+export interface InputStatusMessagesTable {
+  id: Generated<number>;
+  input_id: string;
+  at: Date;
+  level: 'info' | 'warning' | 'error';
+  text: string;
+}
+
+export interface InputTracksTable {
+  input_id: string;
+  source: 'incoming' | 'outgoing';
+  idx: number;
+  type: 'Video' | 'Audio';
+  codec: string;
+  width: number | null;
+  height: number | null;
+  bps: number | null;
+  channels: number | null;
+  rate: number | null;
+}
+
+export interface OutputsTable {
+  id: string;
+  input_id: string;
+  format: string;
+  name: string;
+  callback_uri: string | null;
+  viewer_ip: string | null;
+  viewer_latitude: number | null;
+  viewer_longitude: number | null;
+  access_token: string | null;
+  /** When the output's sessions were last cleared; the node disconnects its viewers when this changes. */
+  sessions_cleared_at: Date | null;
+  created_at: CreatedAt;
+}
+
+export interface OutputSessionsTable {
+  output_id: string;
+  session_id: string;
+  ip_address: string | null;
+  started_at: Date;
+  bytes: number;
+}
+
+export interface IngressEndpointsTable {
+  input_id: string;
+  name: string;
+  created_at: CreatedAt;
+}
+
+// Usage and metrics (0007): no foreign keys, so billing data outlives streams, accounts and nodes.
+export interface UsageStreamsTable {
+  stream_id: string;
+  account_id: string;
+  protocol: string;
+  processing: 'Transcode' | 'Passthrough';
+  name: string;
+  caption: string | null;
+  first_seen_at: ColumnType<Date, Date | undefined, never>;
+}
+
+export interface UsageNodesTable {
+  node_id: string;
+  name: string;
+}
+
+export interface UsageRecordsTable {
+  id: Generated<number>;
+  received_at: Date;
+  at: Date;
+  node_id: string;
+  stream_id: string;
+  account_id: string;
+  protocol: string;
+  processing: string;
+  kind: 'incoming' | 'internode' | 'outgoing';
+  session_id: string | null;
+  started_at: Date | null;
+  duration: number;
+  upload: number;
+  download: number;
+}
+
+export interface UsageHourlyTable {
+  stream_id: string;
+  hour: Date;
+  node_id: string;
+  kind: 'incoming' | 'internode' | 'outgoing';
+  session_id: string;
+  account_id: string;
+  protocol: string;
+  processing: string;
+  started_at: Date | null;
+  ended_at: Date;
+  duration: number;
+  upload: number;
+  download: number;
+}
+
+export interface UsageDailyTable {
+  account_id: string;
+  day: ColumnType<Date, string, string>;
+  kind: string;
+  protocol: string;
+  processing: string;
+  duration: number;
+  upload: number;
+  download: number;
+}
+
+export interface MetricSamplesTable {
+  at: Date;
+  stream_id: string;
+  node_id: string;
+  name: string;
+  location: string;
+  value: number;
+  account_id: string;
+  protocol: string;
+  processing: string;
+}
+
+export interface MetricRollupTable {
+  stream_id: string;
+  name: string;
+  node_id: string;
+  location: string;
+  account_id: string;
+  protocol: string;
+  processing: string;
+  sum: number;
+  count: number;
+  max: number;
+}
+
+export interface MetricAccountRollupTable {
+  account_id: string;
+  name: string;
+  protocol: string;
+  processing: string;
+  value: number;
+}
+
+export interface InputOverlaysTable {
+  input_id: string;
+  content_type: 'image/png' | 'image/jpeg';
+  data: Uint8Array;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+export interface FallbacksTable {
+  id: string;
+  input_id: string;
+  type: 'Slate' | 'Input' | 'Video';
+  label: string | null;
+  state: ColumnType<'Error' | 'Ingestion' | 'Pending', 'Error' | 'Ingestion' | 'Pending' | undefined>;
+  message: string | null;
+  resources: ColumnType<Array<{ type: 'DATA_URI' | 'URL' | 'STORAGE'; data: string }>, string, string>;
+  created_at: CreatedAt;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+export interface SnapshotSettingsTable {
+  input_id: string;
+  direction: 'incoming' | 'outgoing';
+  format: 'JPEG' | 'PNG';
+  quality: 'Low' | 'Medium' | 'High';
+  interval: number;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+export interface SnapshotImagesTable {
+  input_id: string;
+  direction: 'incoming' | 'outgoing';
+  content_type: 'image/png' | 'image/jpeg';
+  data: Uint8Array;
+  taken_at: Date;
+  received_at: Date;
+}
+
+export interface RecordingsTable {
+  id: string;
+  input_id: string;
+  storage_id: string;
+  file_name: string;
+  file_format: 'MKV' | 'MP4';
+  autostart: boolean;
+  callback_uri: string | null;
+  capture: ColumnType<import('@streamcloud/contract').Capture, string, string>;
+  state: 'Recording' | 'Uploading' | 'Completed' | 'Error';
+  duration: ColumnType<number, number | undefined, number>;
+  length: ColumnType<number, number | undefined, number>;
+  uploaded: ColumnType<number, number | undefined, number>;
+  stop_requested_at: Date | null;
+  created_at: CreatedAt;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+export interface RelaysTable {
+  id: string;
+  input_id: string;
+  format: 'RTMP' | 'CMAF' | 'UDPTS';
+  autostart: boolean;
+  callback_uri: string | null;
+  capture: ColumnType<import('@streamcloud/contract').Capture, string, string>;
+  /** The destination without the RTMP key. */
+  output: ColumnType<Record<string, unknown>, string, string>;
+  /** The sealed RTMP stream key (lib/secret-box.ts), null without one. */
+  key_enc: string | null;
+  state: 'Relaying' | 'Completed' | 'Error';
+  uploaded: ColumnType<number, number | undefined, number>;
+  stop_requested_at: Date | null;
+  created_at: CreatedAt;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+/** Status messages of recordings and relays (the latest few are kept). */
+export interface OwnedMessagesTable {
+  id: Generated<number>;
+  at: Date;
+  level: 'info' | 'warning' | 'error';
+  text: string;
 }
 
 export interface Database {
@@ -83,6 +408,36 @@ export interface Database {
   login_failures: LoginFailuresTable;
   audit_log: AuditLogTable;
   nodes: NodesTable;
+  inputs: InputsTable;
+  input_status_messages: InputStatusMessagesTable;
+  input_tracks: InputTracksTable;
+  outputs: OutputsTable;
+  output_sessions: OutputSessionsTable;
+  ingress_endpoints: IngressEndpointsTable;
   node_load_samples: NodeLoadSamplesTable;
+  node_media_ports: NodeMediaPortsTable;
   node_reports: NodeReportsTable;
+  node_groups: NodeGroupsTable;
+  scaling_rules: ScalingRulesTable;
+  node_group_resources: NodeGroupResourcesTable;
+  scaling_events: ScalingEventsTable;
+  storages: StoragesTable;
+  usage_streams: UsageStreamsTable;
+  usage_nodes: UsageNodesTable;
+  usage_records: UsageRecordsTable;
+  usage_hourly: UsageHourlyTable;
+  usage_daily: UsageDailyTable;
+  metric_samples: MetricSamplesTable;
+  metric_minutes: MetricRollupTable & { minute: Date };
+  metric_hours: MetricRollupTable & { hour: Date };
+  metric_account_minutes: MetricAccountRollupTable & { minute: Date };
+  metric_account_hours: MetricAccountRollupTable & { hour: Date };
+  input_overlays: InputOverlaysTable;
+  fallbacks: FallbacksTable;
+  snapshot_settings: SnapshotSettingsTable;
+  snapshot_images: SnapshotImagesTable;
+  recordings: RecordingsTable;
+  recording_messages: OwnedMessagesTable & { recording_id: string };
+  relays: RelaysTable;
+  relay_messages: OwnedMessagesTable & { relay_id: string };
 }

@@ -52,7 +52,13 @@ export function addRoute<D extends AnyRoute>(
   app: FastifyInstance,
   def: D,
   handler: Handler<D>,
-  options: { rateLimit?: { max: number; timeWindow: string } } = {},
+  options: {
+    rateLimit?: { max: number; timeWindow: string };
+    /** Raises the body limit (1 MiB by default) for routes that carry images. */
+    bodyLimit?: number;
+    /** Replaces the `no-store` every API answer gets (plugins/security.ts), e.g. `no-cache` for images. */
+    cacheControl?: string;
+  } = {},
 ): void {
   const successStatus = def.status ?? (def.response === null ? 204 : 200);
   const response: Record<number, z.ZodType> = {
@@ -75,7 +81,12 @@ export function addRoute<D extends AnyRoute>(
       ...(def.body ? { body: def.body } : {}),
       response,
     },
-    config: { auth: def.auth, ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}) },
+    ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
+    config: {
+      auth: def.auth,
+      ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
+      ...(options.cacheControl ? { cacheControl: options.cacheControl } : {}),
+    },
     handler: async (request, reply) => {
       const input = {
         params: request.params,
@@ -97,6 +108,8 @@ export function addRoute<D extends AnyRoute>(
 declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: RouteDef['auth'];
+    /** The Cache-Control of this route's answers; API answers are `no-store` otherwise. */
+    cacheControl?: string;
   }
   interface FastifyRequest {
     /** Set by the auth guard on 'user' and 'admin' routes. */

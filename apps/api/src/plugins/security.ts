@@ -73,7 +73,12 @@ export async function registerSecurity(app: FastifyInstance, secret: string): Pr
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
-    if (isApi(request)) reply.header('cache-control', 'no-store');
+    // A route may name its own for its successful answers (addRoute's cacheControl option), e.g.
+    // `no-cache` for snapshot images; errors stay no-store.
+    if (isApi(request)) {
+      const own = reply.statusCode < 400 ? request.routeOptions.config?.cacheControl : undefined;
+      reply.header('cache-control', own ?? 'no-store');
+    }
     // cookies is unset when an earlier onRequest hook answered before the cookie parser ran.
     if (!tokens.isValid(request.cookies?.[ANTI_FORGERY_COOKIE])) {
       reply.setCookie(ANTI_FORGERY_COOKIE, tokens.issue(), {

@@ -1,12 +1,25 @@
 import { Navigate, type RouteObject } from 'react-router';
 import { AccountsScreen } from '@/features/accounts/components/accounts-screen';
+import { AccountBillingScreen } from '@/features/billing/components/account-billing-screen';
+import { StreamBillingScreen } from '@/features/billing/components/stream-billing-screen';
+import { FallbacksScreen } from '@/features/fallbacks/components/fallbacks-screen';
+import { MetricsDashboard, StreamMetricsScreen } from '@/features/metrics';
+import { NodeGroupScreen } from '@/features/node-groups/components/node-group-screen';
+import { NodeGroupsScreen } from '@/features/node-groups/components/node-groups-screen';
 import { NodeScreen } from '@/features/nodes/components/node-screen';
 import { NodesScreen } from '@/features/nodes/components/nodes-screen';
+import { RecordingsScreen } from '@/features/recordings/components/recordings-screen';
+import { RelaysScreen } from '@/features/relays/components/relays-screen';
+import { StorageScreen } from '@/features/storages/components/storage-screen';
+import { StoragesScreen } from '@/features/storages/components/storages-screen';
+import { AccountStreamsRoute } from '@/features/streams/routes/account-streams-route';
+import { TranscodeScreen } from '@/features/transcode/components/transcode-screen';
 import { RequireAdmin, RequireAuth } from './guards';
 import { AppLayout } from './layout/app-layout';
 import { HOME } from './paths';
 import { LoginRoute } from './routes/login';
 import { PendingScreen } from './routes/pending';
+import { StreamDashboardPage, StreamEditorPage } from './routes/stream-dashboard';
 import { StreamsRoute } from './routes/streams';
 
 interface PendingRoute {
@@ -16,26 +29,7 @@ interface PendingRoute {
 }
 
 /** Routes of the spec whose screens later issues build. */
-export const PENDING_ROUTES: readonly PendingRoute[] = [
-  { path: 'streams/view/:id', title: 'Stream dashboard' },
-  { path: 'streams/transcode/:id', title: 'Transcode editor' },
-  { path: 'streams/fallback/:id', title: 'Fallbacks' },
-  { path: 'streams/relay/:id', title: 'Relays' },
-  { path: 'streams/recording/:id', title: 'Recordings' },
-  { path: 'streams/metrics/:id', title: 'Stream metrics' },
-  { path: 'streams/account/:id', title: 'Account streams' },
-  { path: 'streams/:mode', title: 'Stream editor' },
-  { path: 'streams/:mode/:id', title: 'Stream editor' },
-  { path: 'billing/stream/:id', title: 'Stream billing' },
-  { path: 'billing/account', title: 'Account billing' },
-  { path: 'billing/account/:id', title: 'Account billing' },
-  { path: 'node-groups', title: 'Node groups' },
-  { path: 'node-groups/:id', title: 'Node group' },
-  { path: 'storages', title: 'Storages', adminOnly: true },
-  { path: 'storages/:mode', title: 'Storage', adminOnly: true },
-  { path: 'storages/:mode/:id', title: 'Storage', adminOnly: true },
-  { path: 'metrics', title: 'Metrics' },
-];
+export const PENDING_ROUTES: readonly PendingRoute[] = [];
 
 function pendingRoute({ path, title, adminOnly }: PendingRoute): RouteObject {
   const screen = <PendingScreen title={title} />;
@@ -54,6 +48,21 @@ export const appRoutes: RouteObject[] = [
     children: [
       { index: true, element: <Navigate to={HOME} replace /> },
       { path: 'streams', element: <StreamsRoute /> },
+      { path: 'streams/view/:id', element: <StreamDashboardPage /> },
+      { path: 'streams/transcode/:id', element: <TranscodeScreen /> },
+      { path: 'streams/fallback/:id', element: <FallbacksScreen /> },
+      { path: 'streams/recording/:id', element: <RecordingsScreen /> },
+      { path: 'streams/relay/:id', element: <RelaysScreen /> },
+      {
+        path: 'streams/account/:id',
+        element: (
+          <RequireAdmin title="Account streams">
+            <AccountStreamsRoute />
+          </RequireAdmin>
+        ),
+      },
+      { path: 'streams/:mode', element: <StreamEditorPage /> },
+      { path: 'streams/:mode/:id', element: <StreamEditorPage /> },
       {
         path: 'accounts',
         element: (
@@ -78,6 +87,17 @@ export const appRoutes: RouteObject[] = [
           </RequireAdmin>
         ),
       })),
+      // Storages belong to an account: a USER manages its own, an ADMIN every account's.
+      // Node groups: a USER sees its own read-only, an ADMIN every group.
+      { path: 'node-groups', element: <NodeGroupsScreen /> },
+      { path: 'node-groups/:id', element: <NodeGroupScreen /> },
+      { path: 'storages', element: <StoragesScreen /> },
+      ...['storages/:mode', 'storages/:mode/:id'].map((path) => ({ path, element: <StorageScreen /> })),
+      // Usage and metrics: a USER sees its own account's, an ADMIN any account's (the API decides).
+      { path: 'streams/metrics/:id', element: <StreamMetricsScreen /> },
+      { path: 'billing/stream/:id', element: <StreamBillingScreen /> },
+      ...['billing/account', 'billing/account/:id'].map((path) => ({ path, element: <AccountBillingScreen /> })),
+      { path: 'metrics', element: <MetricsDashboard /> },
       ...PENDING_ROUTES.map(pendingRoute),
       { path: '*', element: <Navigate to={HOME} replace /> },
     ],

@@ -1,4 +1,4 @@
-import { accountRoutes, authRoutes, defineRoute } from '@streamcloud/contract';
+import { accountRoutes, authRoutes, defineRoute, snapshotRoutes } from '@streamcloud/contract';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createFetchMock, emptyResponse, errorResponse, jsonResponse, networkFailure } from '@/test/fetch-mock';
@@ -184,5 +184,29 @@ describe('api client', () => {
     await failure(api.call(authRoutes.login, { body: { username: 'a', password: 'b' }, token: null }));
     await failure(api.call(accountRoutes.list));
     expect(onUnauthorized).not.toHaveBeenCalled();
+  });
+
+  it('answers the bytes of an image route as a Blob with its type, and its errors as ApiError', async () => {
+    const bytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47]);
+    const image = '/api/v1/snapshots/stream/s1/incoming/image';
+    const { api, mock } = setup({
+      [`GET ${image}`]: (request) =>
+        request.url.searchParams.get('t') === 'gone'
+          ? errorResponse(404, 'Snapshot not found')
+          : new Response(bytes, { status: 200, headers: { 'Content-Type': 'image/png' } }),
+    });
+    const blob = await api.blob(snapshotRoutes.image, {
+      params: { streamId: 's1', direction: 'incoming' },
+      query: { t: '1' },
+    });
+    expect(blob.type).toBe('image/png');
+    expect(new Uint8Array(await blob.arrayBuffer())).toEqual(bytes);
+    expect(mock.requests[0]?.headers.get('Authorization')).toBe('Bearer token-1');
+    expect(mock.requests[0]?.headers.get('Accept')).toBe('image/*');
+    const error = await failure(
+      api.blob(snapshotRoutes.image, { params: { streamId: 's1', direction: 'incoming' }, query: { t: 'gone' } }),
+    );
+    expect(error.status).toBe(404);
+    expect(error.serverMessage).toBe('Snapshot not found');
   });
 });

@@ -44,6 +44,8 @@ export interface ApiClient {
   call<R extends AnyRoute>(route: R, ...args: CallArgs<R>): Promise<ResponseOf<R>>;
   /** Like call, with the status and response headers (e.g. X-Total-Count). */
   send<R extends AnyRoute>(route: R, ...args: CallArgs<R>): Promise<ApiResponse<R>>;
+  /** Calls a route that answers bytes (a snapshot image) and answers them as a Blob with their type. */
+  blob<R extends AnyRoute>(route: R, ...args: CallArgs<R>): Promise<Blob>;
 }
 
 export interface ApiClientOptions {
@@ -112,12 +114,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const base = options.apiBase.replace(/\/+$/, '');
   const readCookies = options.readCookies ?? defaultCookies;
 
-  async function send<R extends AnyRoute>(route: R, ...args: CallArgs<R>): Promise<ApiResponse<R>> {
+  /** Sends the request; answers the response when it is a success, else throws its ApiError. */
+  async function fetchRoute<R extends AnyRoute>(route: R, args: CallArgs<R>, accept: string): Promise<Response> {
     const opts: Partial<CallOptions<AnyRoute>> = args[0] ?? {};
     const url = `${base}${buildPath(route.path, opts.params as Record<string, string> | undefined)}${queryString(opts.query)}`;
     const token = opts.token === undefined ? options.getToken() : opts.token;
 
-    const headers = new Headers({ Accept: 'application/json' });
+    const headers = new Headers({ Accept: accept });
     if (token) headers.set('Authorization', `Bearer ${token}`);
     if (route.method !== 'GET' && isRelativeUrl(url)) {
       const antiForgery = readCookie(ANTI_FORGERY_COOKIE, readCookies());
@@ -141,6 +144,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       if (response.status === 401 && token) options.onUnauthorized?.();
       throw await errorFromResponse(response);
     }
+    return response;
+  }
+
+  async function send<R extends AnyRoute>(route: R, ...args: CallArgs<R>): Promise<ApiResponse<R>> {
+    const response = await fetchRoute(route, args, 'application/json');
     const data = (await successBody(route, response)) as ResponseOf<R>;
     return { data, status: response.status, headers: response.headers };
   }
@@ -149,6 +157,14 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     send,
     async call(route, ...args) {
       return (await send(route, ...args)).data;
+    },
+    async blob(route, ...args) {
+      const response = await fetchRoute(route, args, 'image/*');
+      try {
+        return await response.blob();
+      } catch (cause) {
+        throw new ApiError({ status: response.status, code: 'INVALID_RESPONSE', cause });
+      }
     },
   };
 }

@@ -60,7 +60,7 @@ export function createFetchMock(handlers: Record<string, Handler> = {}): FetchMo
       };
       mock.requests.push(request);
       const key = `${method} ${url.pathname}`;
-      const handler = table.get(key);
+      const handler = table.get(key) ?? prefixHandler(table, key);
       if (!handler) {
         mock.unhandled.push(key);
         throw new Error(`Unhandled request ${key}`);
@@ -70,6 +70,14 @@ export function createFetchMock(handlers: Record<string, Handler> = {}): FetchMo
   };
   live.add(mock);
   return mock;
+}
+
+/** A handler keyed "METHOD /path/*" answers every path under that prefix. */
+function prefixHandler(table: Map<string, Handler>, key: string): Handler | undefined {
+  for (const [pattern, handler] of table) {
+    if (pattern.endsWith('/*') && key.startsWith(pattern.slice(0, -1))) return handler;
+  }
+  return undefined;
 }
 
 /** Called after each test: every request must have had a handler. */

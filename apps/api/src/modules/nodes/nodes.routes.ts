@@ -1,4 +1,4 @@
-import { nodeReportRoutes, nodeRoutes } from '@streamcloud/contract';
+import { NODE_REPORT_BODY_LIMIT, nodeReportRoutes, nodeRoutes } from '@streamcloud/contract';
 import type { FastifyInstance } from 'fastify';
 import { addRoute } from '../../lib/route.js';
 import type { NodeReportsService } from './node-reports.service.js';
@@ -16,5 +16,7 @@ export function registerNodeRoutes(app: FastifyInstance, nodes: NodesService, re
 
   // The node-facing API: called by media nodes with their node token.
   addRoute(app, nodeReportRoutes.whoami, ({ node }) => nodes.whoami(node));
-  addRoute(app, nodeReportRoutes.report, ({ node, body }) => reports.receive(node, body));
+  addRoute(app, nodeReportRoutes.report, ({ node, body }) => reports.receive(node, body), {
+    bodyLimit: NODE_REPORT_BODY_LIMIT,
+  });
 }

@@ -102,6 +102,53 @@ export class NodesService implements NodeAuthenticator {
     await this.audit(auth, 'node.delete', id, { name: row.name });
   }
 
+  /**
+   * The media node `npm start` runs on this machine: the node with this name, hostname and port is
+   * reused (enabled, opened, and given a fresh token, since no token is kept in clear), else registered.
+   * Audited without an actor, like the first admin.
+   */
+  async ensureLocalNode(spec: { name: string; hostname: string; port: number }): Promise<NodeWithToken> {
+    const token = generateNodeToken();
+    const now = this.deps.clock.now();
+    const existing = (await this.deps.nodes.list()).find(
+      (row) => row.name === spec.name && row.hostname === spec.hostname && row.port === spec.port,
+    );
+    const row = existing
+      ? await this.deps.nodes.update(
+          existing.id,
+          { token_hash: hashNodeToken(token), enabled: true, opened: true },
+          now,
+        )
+      : await this.deps.nodes.insert(
+          {
+            ...toFields({
+              name: spec.name,
+              connection: { protocol: 'HTTP', hostname: spec.hostname, port: spec.port },
+              settings: { bandwidthLimitMbps: 1000 },
+              location: {},
+              opened: true,
+              enabled: true,
+            }),
+            id: randomUUID(),
+            token_hash: hashNodeToken(token),
+          },
+          now,
+        );
+    if (!row) throw notFound('Node');
+    await this.deps.audit.record(
+      {
+        actorId: null,
+        actingAdminId: null,
+        action: existing ? 'node.token.reissue' : 'node.create',
+        targetType: 'node',
+        targetId: row.id,
+        details: { name: row.name, local: true },
+      },
+      now,
+    );
+    return { ...toNode(row, null), token };
+  }
+
   /** A new token; the old one stops working at once. */
   async reissueToken(auth: AuthContext, id: string): Promise<{ token: string }> {
     const token = generateNodeToken();

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { emptyResponse, errorResponse, jsonResponse } from '@/test/fetch-mock';
-import { adminAccount, userAccount, whoAmI } from '@/test/fixtures';
+import { adminAccount, EMPTY_PAGE_DATA, userAccount, whoAmI } from '@/test/fixtures';
 import { renderApp } from '@/test/render-app';
 
 const USER_LINKS = [
@@ -37,7 +37,10 @@ describe('top navigation bar', () => {
     renderApp({
       path: '/metrics',
       currentToken: 'user-token',
-      handlers: { 'GET /api/v1/accounts/whoami': () => jsonResponse(whoAmI(userAccount)) },
+      handlers: {
+        ...EMPTY_PAGE_DATA,
+        'GET /api/v1/accounts/whoami': () => jsonResponse(whoAmI(userAccount)),
+      },
     });
     await screen.findByRole('button', { name: 'alice' });
     expect(linkNames()).toEqual([['Streamcloud', '/'], ...USER_LINKS]);
@@ -50,7 +53,10 @@ describe('top navigation bar', () => {
     renderApp({
       path: '/streams',
       currentToken: 'admin-token',
-      handlers: { 'GET /api/v1/accounts/whoami': () => jsonResponse(whoAmI(adminAccount)) },
+      handlers: {
+        ...EMPTY_PAGE_DATA,
+        'GET /api/v1/accounts/whoami': () => jsonResponse(whoAmI(adminAccount)),
+      },
     });
     await screen.findByRole('button', { name: 'admin' });
     expect(linkNames()).toEqual(
@@ -63,7 +69,10 @@ describe('top navigation bar', () => {
     const { user } = renderApp({
       path: '/streams',
       currentToken: 'user-token',
-      handlers: { 'GET /api/v1/accounts/whoami': () => jsonResponse(whoAmI(userAccount)) },
+      handlers: {
+        ...EMPTY_PAGE_DATA,
+        'GET /api/v1/accounts/whoami': () => jsonResponse(whoAmI(userAccount)),
+      },
     });
     const toggle = await screen.findByRole('button', { name: 'Toggle navigation' });
     expect(toggle.getAttribute('aria-expanded')).toBe('false');
@@ -78,7 +87,10 @@ describe('top navigation bar', () => {
     const { user } = renderApp({
       path: '/streams',
       currentToken: 'user-token',
-      handlers: { 'GET /api/v1/accounts/whoami': () => jsonResponse(whoAmI(userAccount)) },
+      handlers: {
+        ...EMPTY_PAGE_DATA,
+        'GET /api/v1/accounts/whoami': () => jsonResponse(whoAmI(userAccount)),
+      },
     });
     await user.click(await screen.findByRole('button', { name: 'alice' }));
     expect(await screen.findByRole('button', { name: 'Logout' })).toBeTruthy();
@@ -91,6 +103,7 @@ describe('top navigation bar', () => {
       path: '/streams',
       currentToken: 'user-token',
       handlers: {
+        ...EMPTY_PAGE_DATA,
         'GET /api/v1/accounts/whoami': () => jsonResponse(whoAmI(userAccount)),
         'POST /api/v1/logout': () => emptyResponse(),
       },
@@ -109,6 +122,7 @@ describe('top navigation bar', () => {
       currentToken: 'imp-token',
       originalToken: 'admin-token',
       handlers: {
+        ...EMPTY_PAGE_DATA,
         'GET /api/v1/accounts/whoami': ({ headers }) =>
           jsonResponse(
             headers.get('Authorization') === 'Bearer imp-token'
@@ -135,7 +149,10 @@ describe('top navigation bar', () => {
     const { location, storage } = renderApp({
       path: '/metrics',
       currentToken: 'expired-token',
-      handlers: { 'GET /api/v1/accounts/whoami': () => errorResponse(401, 'Session expired') },
+      handlers: {
+        ...EMPTY_PAGE_DATA,
+        'GET /api/v1/accounts/whoami': () => errorResponse(401, 'Session expired'),
+      },
     });
     expect(await screen.findByRole('heading', { name: 'Login' })).toBeTruthy();
     expect(location()).toBe('/login?redirect=%2Fmetrics');

@@ -2,10 +2,11 @@ import { screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { LOGIN_ERRORS } from '@/lib/auth-store';
 import { errorResponse, type Handler, jsonResponse, networkFailure } from '@/test/fetch-mock';
-import { userAccount, whoAmI } from '@/test/fixtures';
+import { EMPTY_PAGE_DATA, userAccount, whoAmI } from '@/test/fixtures';
 import { renderApp } from '@/test/render-app';
 
 const signedInHandlers = (login: Handler = () => jsonResponse({ token: 'user-token' })) => ({
+  ...EMPTY_PAGE_DATA,
   'POST /api/v1/login': login,
   'GET /api/v1/accounts/whoami': () => jsonResponse(whoAmI(userAccount)),
 });

@@ -22,6 +22,9 @@ function renderDashboard(
       'GET /api/v1/accounts/whoami': () => jsonResponse(whoAmI(userAccount)),
       [`GET ${STREAM_URL}`]: () => jsonResponse(current),
       'GET /api/v1/outputs': () => jsonResponse([], 200, { 'X-Total-Count': '0' }),
+      [`GET /api/v1/recordings/stream/${ID}`]: () => jsonResponse([]),
+      [`GET /api/v1/relays/stream/${ID}`]: () => jsonResponse([]),
+      [`GET /api/v1/snapshots/stream/${ID}/*`]: () => errorResponse(404, 'Snapshot settings not found'),
       [`PUT ${STREAM_URL}`]: ({ body }) => {
         const update = body as { caption?: string; state?: string };
         current = {
@@ -265,11 +268,11 @@ describe('stream dashboard', { timeout: 20_000 }, () => {
     expect(mock.requests.find((request) => request.method === 'POST')?.body).toEqual({ streamId: ID });
   });
 
-  it('says honestly that snapshot settings are not available yet', async () => {
+  it('opens the snapshot settings from the Snapshots button', async () => {
     const { user } = renderDashboard();
     await screen.findByTestId('stream-status');
     await user.click(toolbar().getByRole('button', { name: 'Snapshots' }));
-    expect((await screen.findByRole('dialog')).textContent).toContain('not available yet');
+    expect(await screen.findByRole('dialog', { name: 'Snapshot settings' })).toBeTruthy();
   });
 
   it('/streams/update/{id} opens the update modal over the dashboard', async () => {

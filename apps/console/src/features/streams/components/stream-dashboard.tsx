@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import type { StreamStatus } from '@streamcloud/contract';
+import { type ReactNode, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Loading } from '@/components/ui/loading';
@@ -36,15 +37,31 @@ export const LATER = {
 
 type Dialog = 'update' | 'delete' | 'gslb' | 'snapshots' | 'record' | null;
 
+/**
+ * What other features show on the dashboard. A feature never imports a sibling, so the app layer
+ * (app/routes/stream-dashboard.tsx) fills these in.
+ */
+export interface StreamDashboardSlots {
+  /** The recording button; enabled only in Ingestion, never in Error. */
+  recordButton?: (props: { streamId: string; enabled: boolean }) => ReactNode;
+  /** The body of the Recordings and Relays card (hidden in Error). */
+  recordingsAndRelays?: (props: { streamId: string }) => ReactNode;
+  /** The snapshot settings modal, opened by the Snapshots button. */
+  snapshotSettings?: (props: { streamId: string; show: boolean; onHide: () => void }) => ReactNode;
+  /** The incoming and outgoing previews, shown only in Ingestion or Fallback. */
+  snapshotPreviews?: (props: { streamId: string; status: StreamStatus }) => ReactNode;
+}
+
 export interface StreamDashboardProps {
   id: string;
+  slots?: StreamDashboardSlots;
   /** Opens the update modal once the stream is loaded (/streams/update/{id}). */
   startUpdating?: boolean;
   onUpdateClosed?: () => void;
 }
 
 /** /streams/view/{id}: everything about one stream, polled every 5 seconds while the page is shown. */
-export function StreamDashboard({ id, startUpdating = false, onUpdateClosed }: StreamDashboardProps) {
+export function StreamDashboard({ id, slots = {}, startUpdating = false, onUpdateClosed }: StreamDashboardProps) {
   const navigate = useNavigate();
   const notify = useNotify();
   const query = useStream(id);
@@ -118,22 +135,30 @@ export function StreamDashboard({ id, startUpdating = false, onUpdateClosed }: S
                 <span className="text-secondary small">{stream.format}</span>
               </div>
             </div>
-            <button
-              type="button"
-              className="btn btn-danger btn-sm"
-              disabled={!actions.record}
-              onClick={() => setDialog('record')}
-            >
-              <i className="bi bi-record-circle me-1" aria-hidden="true" />
-              Record
-            </button>
+            {slots.recordButton ? (
+              slots.recordButton({ streamId: stream.id, enabled: actions.record })
+            ) : (
+              <button
+                type="button"
+                className="btn btn-danger btn-sm"
+                disabled={!actions.record}
+                onClick={() => setDialog('record')}
+              >
+                <i className="bi bi-record-circle me-1" aria-hidden="true" />
+                Record
+              </button>
+            )}
           </div>
 
           <StreamCallout status={stream.status} />
 
           {showsSnapshots && (
             <DashboardCard title="Snapshots">
-              <p className="text-secondary mb-0">{LATER.snapshotPreviews}</p>
+              {slots.snapshotPreviews ? (
+                slots.snapshotPreviews({ streamId: stream.id, status: stream.status })
+              ) : (
+                <p className="text-secondary mb-0">{LATER.snapshotPreviews}</p>
+              )}
             </DashboardCard>
           )}
 
@@ -147,7 +172,11 @@ export function StreamDashboard({ id, startUpdating = false, onUpdateClosed }: S
               <ViewersCard streamId={stream.id} />
               {stream.status !== 'Error' && (
                 <DashboardCard title="Recordings and Relays">
-                  <p className="text-secondary mb-0">{LATER.recordingsAndRelays}</p>
+                  {slots.recordingsAndRelays ? (
+                    slots.recordingsAndRelays({ streamId: stream.id })
+                  ) : (
+                    <p className="text-secondary mb-0">{LATER.recordingsAndRelays}</p>
+                  )}
                 </DashboardCard>
               )}
               <DashboardCard title="Metrics">
@@ -168,12 +197,16 @@ export function StreamDashboard({ id, startUpdating = false, onUpdateClosed }: S
         onCancel={close}
       />
       <GslbDialog show={dialog === 'gslb'} streamId={id} endpoint={ingress.data} onHide={close} />
-      <NotAvailableModal
-        show={dialog === 'snapshots'}
-        title="Snapshot settings"
-        text={LATER.snapshots}
-        onHide={close}
-      />
+      {slots.snapshotSettings ? (
+        slots.snapshotSettings({ streamId: id, show: dialog === 'snapshots', onHide: close })
+      ) : (
+        <NotAvailableModal
+          show={dialog === 'snapshots'}
+          title="Snapshot settings"
+          text={LATER.snapshots}
+          onHide={close}
+        />
+      )}
       <NotAvailableModal show={dialog === 'record'} title="Recording" text={LATER.recording} onHide={close} />
     </PageShell>
   );

@@ -1,8 +1,8 @@
 import { useParams } from 'react-router';
-import { StreamDashboard } from '../components/stream-dashboard';
+import { StreamDashboard, type StreamDashboardSlots } from '../components/stream-dashboard';
 
 /** /streams/view/{id}; a new id starts a new dashboard (nothing is carried over). */
-export function StreamDashboardRoute() {
+export function StreamDashboardRoute({ slots }: { slots?: StreamDashboardSlots }) {
   const { id = '' } = useParams();
-  return <StreamDashboard key={id} id={id} />;
+  return <StreamDashboard key={id} id={id} slots={slots} />;
 }

@@ -1,5 +1,5 @@
 import { Navigate, useNavigate, useParams } from 'react-router';
-import { StreamDashboard } from '../components/stream-dashboard';
+import { StreamDashboard, type StreamDashboardSlots } from '../components/stream-dashboard';
 import { streamViewPath } from '../components/stream-item';
 import { StreamsScreen } from '../components/streams-screen';
 
@@ -8,7 +8,7 @@ import { StreamsScreen } from '../components/streams-screen';
  * opens it over the list and /streams/update/{id} over the stream's dashboard. Other modes go to
  * /streams, like every unknown path.
  */
-export function StreamEditorRoute() {
+export function StreamEditorRoute({ slots }: { slots?: StreamDashboardSlots }) {
   const { mode, id } = useParams();
   const navigate = useNavigate();
   if (mode === 'create' && !id) {
@@ -19,6 +19,7 @@ export function StreamEditorRoute() {
       <StreamDashboard
         key={id}
         id={id}
+        slots={slots}
         startUpdating
         onUpdateClosed={() => navigate(streamViewPath(id), { replace: true })}
       />

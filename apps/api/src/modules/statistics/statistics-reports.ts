@@ -1,0 +1,191 @@
+import type { MetricsReport, UsageReport } from '@streamcloud/contract';
+import type { ReportContext, ReportHandler } from '../nodes/node-reports.service.js';
+import { type MetricSample, MetricsRepository, SESSIONS_METRIC } from './metrics.repository.js';
+import { type HourlyUsage, type StreamIdentity, type UsageRecord, UsageRepository } from './usage.repository.js';
+
+const HOUR_MS = 3_600_000;
+
+/** When a report was measured: its `at`, but never later than its arrival (a node's clock may run ahead). */
+const measuredAt = (report: { at?: string | undefined }, receivedAt: Date): Date => {
+  if (!report.at) return receivedAt;
+  const at = new Date(report.at);
+  return at.getTime() > receivedAt.getTime() ? receivedAt : at;
+};
+
+const identitiesOf = (context: ReportContext, reports: Array<{ streamId: string }>) =>
+  new UsageRepository(context.db).identities([...new Set(reports.map((report) => report.streamId))]);
+
+/**
+ * Usage reports become raw records, and are added to the hourly rollup (per stream, hour, node, kind and
+ * incoming session) and the daily account rollup. Usage of a stream never seen (no input, no earlier
+ * usage) changes nothing; any node may report a stream (edges serve and relay streams they do not ingest).
+ */
+export const handleUsageReports: ReportHandler<'usage'> = async (context, reports) => {
+  const { db, node, receivedAt } = context;
+  const usage = new UsageRepository(db);
+  const streams = await identitiesOf(context, reports);
+  const records: UsageRecord[] = [];
+  for (const report of reports) {
+    const stream = streams.get(report.streamId);
+    if (!stream) continue;
+    records.push(...recordsOf(report, stream, node.id, measuredAt(report, receivedAt), receivedAt));
+  }
+  if (records.length === 0) return;
+  await usage.rememberNode(node.id, node.name);
+  await usage.insertRecords(records);
+  await usage.addHourly(hourlyOf(records));
+  await usage.addDaily(dailyOf(records));
+};
+
+function recordsOf(
+  report: UsageReport,
+  stream: StreamIdentity,
+  nodeId: string,
+  at: Date,
+  receivedAt: Date,
+): UsageRecord[] {
+  const base = {
+    received_at: receivedAt,
+    at,
+    node_id: nodeId,
+    stream_id: stream.streamId,
+    account_id: stream.accountId,
+    protocol: stream.protocol,
+    processing: stream.processing,
+  };
+  const records: UsageRecord[] = (report.incoming ?? []).map((session) => ({
+    ...base,
+    kind: 'incoming',
+    session_id: session.sessionId,
+    started_at: new Date(session.startedAt),
+    duration: session.duration,
+    upload: session.upload,
+    download: session.download,
+  }));
+  for (const kind of ['internode', 'outgoing'] as const) {
+    const traffic = report[kind];
+    if (!traffic) continue;
+    records.push({ ...base, kind, session_id: null, started_at: null, ...traffic });
+  }
+  return records;
+}
+
+function hourlyOf(records: UsageRecord[]): HourlyUsage[] {
+  const rows = new Map<string, HourlyUsage>();
+  for (const record of records) {
+    const hour = new Date(Math.floor(record.at.getTime() / HOUR_MS) * HOUR_MS);
+    const session = record.session_id ?? '';
+    const key = [record.stream_id, hour.getTime(), record.node_id, record.kind, session].join('|');
+    const row = rows.get(key);
+    if (row) {
+      row.duration += record.duration;
+      row.upload += record.upload;
+      row.download += record.download;
+      if (record.started_at && (!row.started_at || record.started_at < row.started_at))
+        row.started_at = record.started_at;
+      if (record.at > row.ended_at) row.ended_at = record.at;
+    } else {
+      rows.set(key, {
+        stream_id: record.stream_id,
+        hour,
+        node_id: record.node_id,
+        kind: record.kind,
+        session_id: session,
+        account_id: record.account_id,
+        protocol: record.protocol,
+        processing: record.processing,
+        started_at: record.started_at,
+        ended_at: record.at,
+        duration: record.duration,
+        upload: record.upload,
+        download: record.download,
+      });
+    }
+  }
+  return [...rows.values()];
+}
+
+function dailyOf(records: UsageRecord[]) {
+  const rows = new Map<
+    string,
+    {
+      account_id: string;
+      day: string;
+      kind: string;
+      protocol: string;
+      processing: string;
+      duration: number;
+      upload: number;
+      download: number;
+    }
+  >();
+  for (const record of records) {
+    const day = record.at.toISOString().slice(0, 10);
+    const key = [record.account_id, day, record.kind, record.protocol, record.processing].join('|');
+    const row = rows.get(key);
+    if (row) {
+      row.duration += record.duration;
+      row.upload += record.upload;
+      row.download += record.download;
+    } else {
+      rows.set(key, {
+        account_id: record.account_id,
+        day,
+        kind: record.kind,
+        protocol: record.protocol,
+        processing: record.processing,
+        duration: record.duration,
+        upload: record.upload,
+        download: record.download,
+      });
+    }
+  }
+  return [...rows.values()];
+}
+
+/**
+ * Metrics reports become raw samples (one per stream, metric and instant, labelled by the node and a
+ * location: the stream's, the report's, else the node's location code) and are added to the rollups.
+ * Samples of a stream never seen change nothing.
+ */
+export const handleMetricsReports: ReportHandler<'metrics'> = async (context, reports) => {
+  const { db, node, receivedAt } = context;
+  const metrics = new MetricsRepository(db);
+  const streams = await identitiesOf(
+    context,
+    reports.flatMap((report) => report.streams),
+  );
+  const nodeLocation = (await metrics.nodeLocation(node.id)) ?? '';
+  const samples: MetricSample[] = [];
+  for (const report of reports) samples.push(...samplesOf(report, streams, node.id, nodeLocation, receivedAt));
+  await metrics.add(samples);
+};
+
+function samplesOf(
+  report: MetricsReport,
+  streams: Map<string, StreamIdentity>,
+  nodeId: string,
+  nodeLocation: string,
+  receivedAt: Date,
+): MetricSample[] {
+  const at = measuredAt(report, receivedAt);
+  const samples: MetricSample[] = [];
+  for (const entry of report.streams) {
+    const stream = streams.get(entry.streamId);
+    if (!stream) continue;
+    const base = {
+      at,
+      stream_id: stream.streamId,
+      node_id: nodeId,
+      location: entry.location ?? report.location ?? nodeLocation,
+      account_id: stream.accountId,
+      protocol: stream.protocol,
+      processing: stream.processing,
+    };
+    for (const [name, value] of Object.entries(entry.values)) {
+      if (value !== undefined) samples.push({ ...base, name, value });
+    }
+    if (entry.sessions !== undefined) samples.push({ ...base, name: SESSIONS_METRIC, value: entry.sessions });
+  }
+  return samples;
+}

@@ -1,0 +1,148 @@
+import type { ReportMode } from '@streamcloud/contract';
+import { useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import { useParams } from 'react-router';
+import { Loading } from '@/components/ui/loading';
+import { PageShell } from '@/components/ui/page-shell';
+import { messageOr } from '@/lib/api-error';
+import { downloadText } from '@/lib/download';
+import { currentMonth, endOfDayUtc, isDateInput, startOfDayUtc } from '@/lib/format';
+import { useBillingAccount } from '../api/get-account';
+import { type AccountUsageParams, useAccountUsage } from '../api/get-account-usage';
+import { accountCsv, accountCsvFileName } from '../csv';
+import {
+  PROCESSING_CHOICES,
+  PROTOCOL_CHOICES,
+  type ProcessingChoice,
+  type ProtocolChoice,
+  processingOf,
+  protocolOf,
+} from '../report-model';
+import './billing.css';
+import { ChoiceDropdown } from './choice-dropdown';
+import { type DateRange, DateRangeFields } from './date-range-fields';
+import { PrintStatement } from './print-statement';
+import { ReportModeSelector } from './report-mode-selector';
+import { UsageReport } from './usage-report';
+
+export const INVALID_RANGE = 'Pick a From date on or before the To date (yyyy-mm-dd).';
+
+/** What a search asked for: the request and the dates as picked (for the statement and the file name). */
+interface Search {
+  params: AccountUsageParams;
+  range: DateRange;
+}
+
+/** /billing/account and /billing/account/{id}: the account report; Search loads it, nothing loads before. */
+export function AccountBillingScreen() {
+  const { id } = useParams();
+  const account = useBillingAccount(id ?? null);
+  const [range, setRange] = useState<DateRange>(() => currentMonth());
+  const [protocol, setProtocol] = useState<ProtocolChoice>('All');
+  const [processing, setProcessing] = useState<ProcessingChoice>('All');
+  const [mode, setMode] = useState<ReportMode>('Total');
+  const [search, setSearch] = useState<Search | null>(null);
+  const [rangeError, setRangeError] = useState<string | null>(null);
+  const usage = useAccountUsage(search?.params ?? null);
+  // Without an id the report is the signed-in account's own, so its id must be known first.
+  const accountId = id ?? account.data?.id;
+
+  const onSearch = () => {
+    if (!isDateInput(range.from) || !isDateInput(range.to) || range.from > range.to) {
+      setRangeError(INVALID_RANGE);
+      return;
+    }
+    setRangeError(null);
+    const params: AccountUsageParams = {
+      from: startOfDayUtc(range.from).toISOString(),
+      to: endOfDayUtc(range.to).toISOString(),
+      account: accountId ?? null,
+      protocol: protocolOf(protocol),
+      processing: processingOf(processing),
+    };
+    if (search && JSON.stringify(search.params) === JSON.stringify(params)) void usage.refetch();
+    else setSearch({ params, range });
+  };
+
+  const report = search && usage.data && !usage.isPlaceholderData ? usage.data : null;
+  const username = account.data?.username ?? '';
+
+  return (
+    <>
+      <div className="billing-screen">
+        <PageShell title="Account billing">
+          {username ? <p className="text-secondary">{username}</p> : null}
+          <div className="d-flex flex-wrap align-items-center gap-2 mb-3">
+            <DateRangeFields value={range} onChange={setRange} />
+            <ChoiceDropdown
+              id="billing-protocol"
+              caption="Protocol"
+              choices={PROTOCOL_CHOICES}
+              value={protocol}
+              onChange={setProtocol}
+            />
+            <ChoiceDropdown
+              id="billing-processing"
+              caption="Processing"
+              choices={PROCESSING_CHOICES}
+              value={processing}
+              onChange={setProcessing}
+            />
+            <Button onClick={onSearch} disabled={!accountId}>
+              <i className="bi bi-search me-1" aria-hidden="true" />
+              Search
+            </Button>
+            <Button variant="outline-secondary" onClick={() => window.print()} disabled={!report}>
+              <i className="bi bi-printer me-1" aria-hidden="true" />
+              Print
+            </Button>
+            <Button
+              variant="outline-secondary"
+              disabled={!report || !search}
+              onClick={() =>
+                report &&
+                search &&
+                downloadText(
+                  accountCsvFileName(username, search.range.from, search.range.to),
+                  accountCsv(report.streams),
+                )
+              }
+            >
+              <i className="bi bi-filetype-csv me-1" aria-hidden="true" />
+              Export CSV
+            </Button>
+          </div>
+          <div className="mb-3">
+            <ReportModeSelector value={mode} onChange={setMode} />
+          </div>
+          {rangeError ? <p className="text-danger">{rangeError}</p> : null}
+          {account.isError ? (
+            <p className="text-danger">{messageOr(account.error, 'The account could not be loaded.')}</p>
+          ) : null}
+          {usage.isFetching ? (
+            <Loading />
+          ) : usage.isError ? (
+            <p className="text-danger">{messageOr(usage.error, 'The report could not be loaded.')}</p>
+          ) : report ? (
+            <section aria-label="Usage report">
+              <UsageReport streams={report.streams} mode={mode} concurrentSessions={report.concurrentSessions} />
+            </section>
+          ) : (
+            <p className="text-secondary">Pick a period and press Search.</p>
+          )}
+        </PageShell>
+      </div>
+      {report && search ? (
+        <PrintStatement
+          from={search.range.from}
+          to={search.range.to}
+          accountName={username}
+          accountId={accountId ?? ''}
+          streams={report.streams}
+          mode={mode}
+          concurrentSessions={report.concurrentSessions}
+        />
+      ) : null}
+    </>
+  );
+}

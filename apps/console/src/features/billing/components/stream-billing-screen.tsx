@@ -1,0 +1,114 @@
+import type { ReportMode } from '@streamcloud/contract';
+import { useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import { Link, useParams } from 'react-router';
+import { Loading } from '@/components/ui/loading';
+import { PageShell } from '@/components/ui/page-shell';
+import { messageOr } from '@/lib/api-error';
+import { downloadText } from '@/lib/download';
+import { currentMonth, endOfDayUtc, isDateInput, startOfDayUtc } from '@/lib/format';
+import { useBillingAccount } from '../api/get-account';
+import { useBillingStream } from '../api/get-stream';
+import { type StreamUsageParams, useStreamUsage } from '../api/get-stream-usage';
+import { STREAM_CSV_FILE_NAME, streamCsv } from '../csv';
+import { INVALID_RANGE } from './account-billing-screen';
+import './billing.css';
+import { type DateRange, DateRangeFields } from './date-range-fields';
+import { PrintStatement } from './print-statement';
+import { ReportModeSelector } from './report-mode-selector';
+import { UsageReport } from './usage-report';
+
+const paramsOf = (range: DateRange): StreamUsageParams => ({
+  from: startOfDayUtc(range.from).toISOString(),
+  to: endOfDayUtc(range.to).toISOString(),
+});
+
+/** /billing/stream/{id}: one stream's report (also a deleted stream's); loads on opening, Search reloads. */
+export function StreamBillingScreen() {
+  const { id = '' } = useParams();
+  const [range, setRange] = useState<DateRange>(() => currentMonth());
+  const [searched, setSearched] = useState<DateRange>(range);
+  const [mode, setMode] = useState<ReportMode>('Total');
+  const [rangeError, setRangeError] = useState<string | null>(null);
+  const usage = useStreamUsage(id, paramsOf(searched));
+  const stream = useBillingStream(id);
+  const accountId = usage.data?.streams[0]?.accountId ?? stream.data?.ownerId ?? null;
+  const account = useBillingAccount(accountId, accountId !== null);
+  const caption = stream.data?.caption ?? usage.data?.streams[0]?.caption ?? null;
+
+  const onSearch = () => {
+    if (!isDateInput(range.from) || !isDateInput(range.to) || range.from > range.to) {
+      setRangeError(INVALID_RANGE);
+      return;
+    }
+    setRangeError(null);
+    if (range.from === searched.from && range.to === searched.to) void usage.refetch();
+    else setSearched(range);
+  };
+
+  const report = usage.data ?? null;
+
+  return (
+    <>
+      <div className="billing-screen">
+        <PageShell
+          title="Stream billing"
+          actions={
+            <Link className="btn btn-outline-secondary" to={`/streams/view/${id}`}>
+              <i className="bi bi-arrow-left me-1" aria-hidden="true" />
+              Back to stream
+            </Link>
+          }
+        >
+          <p className="text-secondary text-break">
+            {caption ? `${caption} · ` : ''}
+            {id}
+          </p>
+          <div className="d-flex flex-wrap align-items-center gap-2 mb-3">
+            <DateRangeFields value={range} onChange={setRange} />
+            <Button onClick={onSearch}>
+              <i className="bi bi-search me-1" aria-hidden="true" />
+              Search
+            </Button>
+            <Button variant="outline-secondary" onClick={() => window.print()} disabled={!report}>
+              <i className="bi bi-printer me-1" aria-hidden="true" />
+              Print
+            </Button>
+            <Button
+              variant="outline-secondary"
+              disabled={!report}
+              onClick={() => report && downloadText(STREAM_CSV_FILE_NAME, streamCsv(report.streams))}
+            >
+              <i className="bi bi-filetype-csv me-1" aria-hidden="true" />
+              Export CSV
+            </Button>
+          </div>
+          <div className="mb-3">
+            <ReportModeSelector value={mode} onChange={setMode} />
+          </div>
+          {rangeError ? <p className="text-danger">{rangeError}</p> : null}
+          {usage.isFetching ? (
+            <Loading />
+          ) : usage.isError ? (
+            <p className="text-danger">{messageOr(usage.error, 'The report could not be loaded.')}</p>
+          ) : report ? (
+            <section aria-label="Usage report">
+              <UsageReport streams={report.streams} mode={mode} />
+            </section>
+          ) : null}
+        </PageShell>
+      </div>
+      {report ? (
+        <PrintStatement
+          from={searched.from}
+          to={searched.to}
+          accountName={account.data?.username ?? ''}
+          accountId={accountId ?? ''}
+          streams={report.streams}
+          mode={mode}
+          subject={caption ? `${caption} (${id})` : id}
+        />
+      ) : null}
+    </>
+  );
+}

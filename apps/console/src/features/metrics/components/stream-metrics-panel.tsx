@@ -1,0 +1,189 @@
+import type { MetricSeries, StatisticMetric } from '@streamcloud/contract';
+import { useId, useState } from 'react';
+import Form from 'react-bootstrap/Form';
+import ToggleButton from 'react-bootstrap/ToggleButton';
+import ToggleButtonGroup from 'react-bootstrap/ToggleButtonGroup';
+import { Link } from 'react-router';
+import { messageOr } from '@/lib/api-error';
+import { formatBitrate, formatCount, formatRtt } from '@/lib/format';
+import { useStreamMetrics } from '../api/get-stream-metrics';
+import { PANEL_DEFAULT_MINUTES, PANEL_PRESETS, presetMinutes } from '../presets';
+import './metrics.css';
+import { type ChartSeries, TimeSeriesChart } from './time-series-chart';
+
+interface ChartDef {
+  key: string;
+  label: string;
+  /** The series in Totals mode and in Detailed mode (per location). */
+  total: StatisticMetric;
+  detailed: StatisticMetric;
+  format: (value: number) => string;
+  stepped?: boolean;
+  byDefault: boolean;
+}
+
+export const PANEL_CHARTS: readonly ChartDef[] = [
+  {
+    key: 'incoming',
+    label: 'Incoming bitrate',
+    total: 'IncomingTotal',
+    detailed: 'IncomingBitrate',
+    format: formatBitrate,
+    byDefault: true,
+  },
+  {
+    key: 'viewers',
+    label: 'Viewers',
+    total: 'ConcurrentViewersTotal',
+    detailed: 'ConcurrentViewers',
+    format: formatCount,
+    stepped: true,
+    byDefault: true,
+  },
+  {
+    key: 'outgoing',
+    label: 'Outgoing bitrate',
+    total: 'OutgoingBitrateTotal',
+    detailed: 'OutgoingBitrate',
+    format: formatBitrate,
+    byDefault: true,
+  },
+  {
+    key: 'packets-sent',
+    label: 'Packets sent',
+    total: 'IncomingPacketsSent',
+    detailed: 'IncomingPacketsSent',
+    format: formatCount,
+    byDefault: false,
+  },
+  {
+    key: 'packets-lost',
+    label: 'Packets lost',
+    total: 'IncomingPacketsLost',
+    detailed: 'IncomingPacketsLost',
+    format: formatCount,
+    byDefault: false,
+  },
+  {
+    key: 'packets-retransmitted',
+    label: 'Packets retransmitted',
+    total: 'IncomingPacketsRetrans',
+    detailed: 'IncomingPacketsRetrans',
+    format: formatCount,
+    byDefault: false,
+  },
+  {
+    key: 'packets-dropped',
+    label: 'Packets dropped',
+    total: 'IncomingPacketsDropped',
+    detailed: 'IncomingPacketsDropped',
+    format: formatCount,
+    byDefault: false,
+  },
+  { key: 'rtt', label: 'RTT', total: 'IncomingRTT', detailed: 'IncomingRTT', format: formatRtt, byDefault: false },
+];
+
+const seriesLabel = (series: MetricSeries) =>
+  series.metric.labels.location
+    ? `${series.metric.labels.name} (${series.metric.labels.location})`
+    : series.metric.labels.name;
+
+/**
+ * A stream's metrics: compact on the stream dashboard (5 minutes by default), full at /streams/metrics/{id}
+ * (30 minutes). Reloads when the duration, Totals/Detailed or the chart selection changes, and every 10 s.
+ */
+export function StreamMetricsPanel({ streamId, compact = false }: { streamId: string; compact?: boolean }) {
+  const id = useId();
+  const [minutes, setMinutes] = useState<number>(compact ? PANEL_DEFAULT_MINUTES.compact : PANEL_DEFAULT_MINUTES.full);
+  const [detailed, setDetailed] = useState(false);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(
+    () => new Set(PANEL_CHARTS.filter((chart) => chart.byDefault).map((chart) => chart.key)),
+  );
+  const charts = PANEL_CHARTS.filter((chart) => selected.has(chart.key));
+  const metricOf = (chart: ChartDef) => (detailed ? chart.detailed : chart.total);
+  const query = useStreamMetrics(streamId, { minutes, metrics: [...new Set(charts.map(metricOf))] });
+  const result = query.isPlaceholderData ? [] : (query.data?.result ?? []);
+  const loading = query.isPending || query.isPlaceholderData;
+
+  const toggle = (key: string, on: boolean) =>
+    setSelected((current) => {
+      const next = new Set(current);
+      if (on) next.add(key);
+      else next.delete(key);
+      return next;
+    });
+
+  const seriesOf = (chart: ChartDef): ChartSeries[] =>
+    result
+      .filter((series) => series.metric.labels.name === metricOf(chart))
+      .map((series) => ({ label: seriesLabel(series), values: series.values }));
+
+  return (
+    <section className="card mb-3" aria-label="Stream metrics">
+      <div className="card-header d-flex flex-wrap align-items-center gap-3">
+        <h2 className="h6 mb-0 me-auto">Metrics</h2>
+        <ToggleButtonGroup
+          type="radio"
+          name={`${id}-mode`}
+          value={detailed ? 'Detailed' : 'Totals'}
+          onChange={(value: string) => setDetailed(value === 'Detailed')}
+          aria-label="Series"
+        >
+          <ToggleButton id={`${id}-totals`} value="Totals" variant="outline-secondary" size="sm">
+            Totals
+          </ToggleButton>
+          <ToggleButton id={`${id}-detailed`} value="Detailed" variant="outline-secondary" size="sm">
+            Detailed
+          </ToggleButton>
+        </ToggleButtonGroup>
+        <Form.Group controlId={`${id}-duration`} className="d-flex align-items-center gap-2">
+          <Form.Label className="mb-0">Duration</Form.Label>
+          <Form.Select size="sm" value={minutes} onChange={(event) => setMinutes(presetMinutes(event.target.value))}>
+            {PANEL_PRESETS.map((preset) => (
+              <option key={preset.minutes} value={preset.minutes}>
+                {preset.label}
+              </option>
+            ))}
+          </Form.Select>
+        </Form.Group>
+        {compact ? (
+          <Link to={`/streams/metrics/${streamId}`} className="small">
+            Full view
+          </Link>
+        ) : null}
+      </div>
+      <div className="card-body">
+        <fieldset className="d-flex flex-wrap gap-3 mb-3">
+          <legend className="visually-hidden">Charts</legend>
+          {PANEL_CHARTS.map((chart) => (
+            <Form.Check
+              key={chart.key}
+              type="switch"
+              id={`${id}-chart-${chart.key}`}
+              label={chart.label}
+              checked={selected.has(chart.key)}
+              onChange={(event) => toggle(chart.key, event.target.checked)}
+            />
+          ))}
+        </fieldset>
+        {query.isError ? (
+          <p className="text-danger">{messageOr(query.error, 'The metrics could not be loaded.')}</p>
+        ) : null}
+        <div className={compact ? 'row row-cols-1 row-cols-lg-2 g-3' : ''}>
+          {charts.map((chart) => (
+            <div key={chart.key} className={compact ? 'col' : undefined}>
+              <TimeSeriesChart
+                title={chart.label}
+                series={seriesOf(chart)}
+                format={chart.format}
+                stepped={chart.stepped ?? false}
+                height={compact ? 160 : 260}
+                loading={loading}
+              />
+            </div>
+          ))}
+        </div>
+      </div>
+    </section>
+  );
+}
