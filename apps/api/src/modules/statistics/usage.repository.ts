@@ -1,10 +1,4 @@
-import {
-  type InputFormat,
-  outputModeOfName,
-  type ProcessingType,
-  protocolOfFormat,
-  type StreamUsage,
-} from '@streamcloud/contract';
+import { type InputFormat, outputModeOfName, type ProcessingType, protocolOfFormat } from '@streamcloud/contract';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { UsageHourlyTable, UsageRecordsTable } from '../../db/schema.js';
@@ -222,10 +216,10 @@ export class UsageRepository {
 
   /**
    * Usage within [from, to] at hour resolution (every hour the window touches), summed per stream, node,
-   * kind and incoming session, and shaped into the answer's stream entries, all on the database (one row
-   * per stream, its lists as JSON): the driver parses little, however many sessions there are.
+   * kind and incoming session and rendered as the answer's `streams` JSON array, all on the database: a
+   * report can be megabytes, and this way it is built once and never parsed or re-serialized on its way out.
    */
-  async usage(scope: UsageScope, from: Date, to: Date): Promise<StreamUsage[]> {
+  async usageJson(scope: UsageScope, from: Date, to: Date): Promise<string> {
     const filters = [
       sql`h.hour >= date_trunc('hour', ${from}::timestamptz, 'UTC')`,
       sql`h.hour <= ${to}::timestamptz`,
@@ -234,12 +228,14 @@ export class UsageRepository {
       ...(scope.protocol ? [sql`h.protocol = ${scope.protocol}`] : []),
       ...(scope.processing ? [sql`h.processing = ${scope.processing}`] : []),
     ];
+    const iso = (column: string) =>
+      sql`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
     const traffic = (kind: 'internode' | 'outgoing') => sql`coalesce(
-        json_agg(json_build_object('nodeId', d.node_id, 'node', d.node_name, 'duration', d.duration,
-                                   'upload', d.upload, 'download', d.download)
-                 order by d.node_name, d.node_id) filter (where d.kind = ${kind}),
+        json_agg(json_build_object('nodeId', node_id, 'node', node_name, 'duration', duration,
+                                   'upload', upload, 'download', download)) filter (where kind = ${kind}),
         '[]')`;
-    const result = await sql<StreamUsage>`
+    // The lists keep the order of the sorted input (sessions by start, nodes by name).
+    const result = await sql<{ streams: string }>`
       with u as (
         select h.stream_id, h.node_id, h.kind, h.session_id, min(h.started_at) as started_at,
                max(h.ended_at) as ended_at, sum(h.duration) as duration, sum(h.upload) as upload,
@@ -252,31 +248,33 @@ export class UsageRepository {
         from u
         left join nodes n on n.id = u.node_id
         left join usage_nodes un on un.node_id = u.node_id
+        order by u.stream_id, u.kind, u.started_at, node_name, u.node_id, u.session_id
+      ), per_stream as (
+        select stream_id,
+               coalesce(sum(duration) filter (where kind = 'incoming'), 0) as duration,
+               coalesce(
+                 json_agg(json_build_object('sessionId', session_id, 'nodeId', node_id, 'node', node_name,
+                                            'started', ${iso('started_at')}, 'ended', ${iso('ended_at')},
+                                            'duration', duration, 'upload', upload, 'download', download))
+                   filter (where kind = 'incoming'),
+                 '[]') as incoming,
+               ${traffic('internode')} as internode,
+               ${traffic('outgoing')} as outgoing
+        from d
+        group by stream_id
       )
-      select s.stream_id as "streamId", coalesce(i.caption, s.caption) as caption, s.account_id as "accountId",
-             s.protocol, s.processing,
-             coalesce(sum(d.duration) filter (where d.kind = 'incoming'), 0) as duration,
-             coalesce(
-               json_agg(json_build_object('sessionId', d.session_id, 'nodeId', d.node_id, 'node', d.node_name,
-                                          'started', d.started_at, 'ended', d.ended_at,
-                                          'duration', d.duration, 'upload', d.upload, 'download', d.download)
-                        order by d.started_at, d.node_id, d.session_id) filter (where d.kind = 'incoming'),
-               '[]') as incoming,
-             ${traffic('internode')} as internode,
-             ${traffic('outgoing')} as outgoing
-      from d
-      join usage_streams s on s.stream_id = d.stream_id
-      left join inputs i on i.id = d.stream_id
-      group by s.stream_id, i.caption, s.caption, s.account_id, s.protocol, s.processing
-      order by s.stream_id`.execute(this.db);
-    // JSON renders timestamps in the session's time zone: the answer's are UTC ('…Z').
-    for (const stream of result.rows) {
-      for (const session of stream.incoming) {
-        session.started = new Date(session.started).toISOString();
-        session.ended = new Date(session.ended).toISOString();
-      }
-    }
-    return result.rows;
+      select coalesce(
+               json_agg(json_build_object('streamId', p.stream_id, 'caption', coalesce(i.caption, s.caption),
+                                          'accountId', s.account_id, 'protocol', s.protocol,
+                                          'processing', s.processing, 'duration', p.duration,
+                                          'incoming', p.incoming, 'internode', p.internode,
+                                          'outgoing', p.outgoing)
+                        order by p.stream_id),
+               '[]')::text as streams
+      from per_stream p
+      join usage_streams s on s.stream_id = p.stream_id
+      left join inputs i on i.id = p.stream_id`.execute(this.db);
+    return result.rows[0]?.streams ?? '[]';
   }
 
   /** Totals per account, kind, protocol and processing since the beginning (the /metrics counters). */

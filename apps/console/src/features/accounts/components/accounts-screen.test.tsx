@@ -2,7 +2,7 @@ import type { Account } from '@streamcloud/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { errorResponse, type Handler, jsonResponse, networkFailure } from '@/test/fetch-mock';
-import { adminAccount, userAccount, whoAmI } from '@/test/fixtures';
+import { adminAccount, EMPTY_PAGE_DATA, userAccount, whoAmI } from '@/test/fixtures';
 import { renderApp } from '@/test/render-app';
 
 const IMPERSONATE = `GET /api/v1/accounts/${userAccount.id}/impersonate`;
@@ -73,6 +73,7 @@ describe('accounts screen', () => {
 
   it('impersonates an account and goes to the root route', async () => {
     const { user, location, services } = renderAccounts({
+      ...EMPTY_PAGE_DATA,
       [IMPERSONATE]: () => jsonResponse({ token: 'imp-token' }),
     });
     await user.click((await rowOf('alice')).getByRole('button', { name: 'Impersonate' }));

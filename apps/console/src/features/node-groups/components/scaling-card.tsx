@@ -31,11 +31,19 @@ function RuleRow({
   const notify = useNotify();
   const update = useUpdateScalingRule(groupId);
   const textId = `rule-${rule.id}-text`;
-  const toggle = () =>
+  // Shown at once and kept until the group is reloaded, so the switch never flips back meanwhile.
+  const [pendingEnabled, setPendingEnabled] = useState<boolean | null>(null);
+  const toggle = () => {
+    const enabled = !rule.enabled;
+    setPendingEnabled(enabled);
     update.mutate(
-      { ruleId: rule.id, body: { ...ruleToDraft(rule), enabled: !rule.enabled } },
-      { onError: (error) => notify(messageOr(error, NODE_GROUP_ERRORS.toggleRule)) },
+      { ruleId: rule.id, body: { ...ruleToDraft(rule), enabled } },
+      {
+        onError: (error) => notify(messageOr(error, NODE_GROUP_ERRORS.toggleRule)),
+        onSettled: () => setPendingEnabled(null),
+      },
     );
+  };
   return (
     <ListGroup.Item as="li" aria-label={`Rule ${index + 1}`} className="d-flex flex-wrap align-items-center gap-3">
       <div className="flex-grow-1">
@@ -46,7 +54,7 @@ function RuleRow({
         type="switch"
         id={`rule-${rule.id}-enabled`}
         label="Enabled"
-        checked={update.isPending ? (update.variables.body.enabled ?? rule.enabled) : rule.enabled}
+        checked={pendingEnabled ?? rule.enabled}
         disabled={!isAdmin || update.isPending}
         onChange={toggle}
         aria-describedby={textId}
