@@ -1,3 +1,4 @@
+import { StreamMetricsPanel } from '@/features/metrics';
 import { RecordButton } from '@/features/recordings/components/record-button';
 import { StreamRecordingsList } from '@/features/recordings/components/stream-recordings-list';
 import { StreamRelaysList } from '@/features/relays/components/stream-relays-list';
@@ -18,6 +19,7 @@ const slots: StreamDashboardSlots = {
   ),
   snapshotSettings: (props) => <SnapshotSettingsModal {...props} />,
   snapshotPreviews: (props) => <SnapshotPreviews {...props} />,
+  metricsPanel: ({ streamId }) => <StreamMetricsPanel streamId={streamId} compact />,
 };
 
 export function StreamDashboardPage() {

@@ -24,6 +24,7 @@ function renderDashboard(
       'GET /api/v1/outputs': () => jsonResponse([], 200, { 'X-Total-Count': '0' }),
       [`GET /api/v1/recordings/stream/${ID}`]: () => jsonResponse([]),
       [`GET /api/v1/relays/stream/${ID}`]: () => jsonResponse([]),
+      'GET /api/v1/statistics/*': () => jsonResponse({ result: [] }),
       [`GET /api/v1/snapshots/stream/${ID}/*`]: () => errorResponse(404, 'Snapshot settings not found'),
       [`PUT ${STREAM_URL}`]: ({ body }) => {
         const update = body as { caption?: string; state?: string };

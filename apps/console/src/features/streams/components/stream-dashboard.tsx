@@ -19,23 +19,13 @@ import { DashboardToolbar } from './dashboard-toolbar';
 import { GslbDialog } from './gslb-dialog';
 import { InputCard } from './input-card';
 import { MessagesCard } from './messages-card';
-import { NotAvailableModal } from './not-available-modal';
 import { StreamCallout } from './stream-callout';
 import { StreamModal } from './stream-modal';
 import { StreamStatusBadge } from './stream-status-badge';
 import { StreamerCard } from './streamer-card';
 import { ViewersCard } from './viewers-card';
 
-export const LATER = {
-  snapshots: 'Snapshot settings are not available yet: they come with the snapshots feature.',
-  snapshotPreviews: 'Snapshot previews are not available yet: they come with the snapshots feature.',
-  recording: 'Starting a recording from here is not available yet: it comes with the recordings feature.',
-  recordingsAndRelays:
-    'Recordings and relays are not available yet: they come with the recordings and relays features.',
-  metrics: 'The metrics panel is not available yet: it comes with the stream metrics feature.',
-} as const;
-
-type Dialog = 'update' | 'delete' | 'gslb' | 'snapshots' | 'record' | null;
+type Dialog = 'update' | 'delete' | 'gslb' | 'snapshots' | null;
 
 /**
  * What other features show on the dashboard. A feature never imports a sibling, so the app layer
@@ -43,25 +33,27 @@ type Dialog = 'update' | 'delete' | 'gslb' | 'snapshots' | 'record' | null;
  */
 export interface StreamDashboardSlots {
   /** The recording button; enabled only in Ingestion, never in Error. */
-  recordButton?: (props: { streamId: string; enabled: boolean }) => ReactNode;
+  recordButton: (props: { streamId: string; enabled: boolean }) => ReactNode;
   /** The body of the Recordings and Relays card (hidden in Error). */
-  recordingsAndRelays?: (props: { streamId: string }) => ReactNode;
+  recordingsAndRelays: (props: { streamId: string }) => ReactNode;
   /** The snapshot settings modal, opened by the Snapshots button. */
-  snapshotSettings?: (props: { streamId: string; show: boolean; onHide: () => void }) => ReactNode;
+  snapshotSettings: (props: { streamId: string; show: boolean; onHide: () => void }) => ReactNode;
   /** The incoming and outgoing previews, shown only in Ingestion or Fallback. */
-  snapshotPreviews?: (props: { streamId: string; status: StreamStatus }) => ReactNode;
+  snapshotPreviews: (props: { streamId: string; status: StreamStatus }) => ReactNode;
+  /** The compact metrics panel (it draws its own card). */
+  metricsPanel: (props: { streamId: string }) => ReactNode;
 }
 
 export interface StreamDashboardProps {
   id: string;
-  slots?: StreamDashboardSlots;
+  slots: StreamDashboardSlots;
   /** Opens the update modal once the stream is loaded (/streams/update/{id}). */
   startUpdating?: boolean;
   onUpdateClosed?: () => void;
 }
 
 /** /streams/view/{id}: everything about one stream, polled every 5 seconds while the page is shown. */
-export function StreamDashboard({ id, slots = {}, startUpdating = false, onUpdateClosed }: StreamDashboardProps) {
+export function StreamDashboard({ id, slots, startUpdating = false, onUpdateClosed }: StreamDashboardProps) {
   const navigate = useNavigate();
   const notify = useNotify();
   const query = useStream(id);
@@ -135,30 +127,14 @@ export function StreamDashboard({ id, slots = {}, startUpdating = false, onUpdat
                 <span className="text-secondary small">{stream.format}</span>
               </div>
             </div>
-            {slots.recordButton ? (
-              slots.recordButton({ streamId: stream.id, enabled: actions.record })
-            ) : (
-              <button
-                type="button"
-                className="btn btn-danger btn-sm"
-                disabled={!actions.record}
-                onClick={() => setDialog('record')}
-              >
-                <i className="bi bi-record-circle me-1" aria-hidden="true" />
-                Record
-              </button>
-            )}
+            {slots.recordButton({ streamId: stream.id, enabled: actions.record })}
           </div>
 
           <StreamCallout status={stream.status} />
 
           {showsSnapshots && (
             <DashboardCard title="Snapshots">
-              {slots.snapshotPreviews ? (
-                slots.snapshotPreviews({ streamId: stream.id, status: stream.status })
-              ) : (
-                <p className="text-secondary mb-0">{LATER.snapshotPreviews}</p>
-              )}
+              {slots.snapshotPreviews({ streamId: stream.id, status: stream.status })}
             </DashboardCard>
           )}
 
@@ -172,16 +148,10 @@ export function StreamDashboard({ id, slots = {}, startUpdating = false, onUpdat
               <ViewersCard streamId={stream.id} />
               {stream.status !== 'Error' && (
                 <DashboardCard title="Recordings and Relays">
-                  {slots.recordingsAndRelays ? (
-                    slots.recordingsAndRelays({ streamId: stream.id })
-                  ) : (
-                    <p className="text-secondary mb-0">{LATER.recordingsAndRelays}</p>
-                  )}
+                  {slots.recordingsAndRelays({ streamId: stream.id })}
                 </DashboardCard>
               )}
-              <DashboardCard title="Metrics">
-                <p className="text-secondary mb-0">{LATER.metrics}</p>
-              </DashboardCard>
+              {slots.metricsPanel({ streamId: stream.id })}
             </div>
           </div>
         </>
@@ -197,17 +167,7 @@ export function StreamDashboard({ id, slots = {}, startUpdating = false, onUpdat
         onCancel={close}
       />
       <GslbDialog show={dialog === 'gslb'} streamId={id} endpoint={ingress.data} onHide={close} />
-      {slots.snapshotSettings ? (
-        slots.snapshotSettings({ streamId: id, show: dialog === 'snapshots', onHide: close })
-      ) : (
-        <NotAvailableModal
-          show={dialog === 'snapshots'}
-          title="Snapshot settings"
-          text={LATER.snapshots}
-          onHide={close}
-        />
-      )}
-      <NotAvailableModal show={dialog === 'record'} title="Recording" text={LATER.recording} onHide={close} />
+      {slots.snapshotSettings({ streamId: id, show: dialog === 'snapshots', onHide: close })}
     </PageShell>
   );
 }

@@ -8,7 +8,7 @@ import { StreamsScreen } from '../components/streams-screen';
  * opens it over the list and /streams/update/{id} over the stream's dashboard. Other modes go to
  * /streams, like every unknown path.
  */
-export function StreamEditorRoute({ slots }: { slots?: StreamDashboardSlots }) {
+export function StreamEditorRoute({ slots }: { slots: StreamDashboardSlots }) {
   const { mode, id } = useParams();
   const navigate = useNavigate();
   if (mode === 'create' && !id) {
