@@ -140,6 +140,9 @@ test('stream metrics panel: default charts, toggles, Detailed, duration, and cha
   expect(spanOf((await fiveMinutes).url())).toBe(5 * MINUTE);
 
   const chart = panel.getByRole('figure', { name: 'Incoming bitrate' }).locator('.uplot');
+  // The duration change redraws the chart: measure it once it is back.
+  await expect(chart).toBeVisible();
+  await expect.poll(async () => (await chart.boundingBox())?.width ?? 0).toBeGreaterThan(0);
   const wide = (await chart.boundingBox())?.width ?? 0;
   await page.setViewportSize({ width: 700, height: 800 });
   await expect.poll(async () => (await chart.boundingBox())?.width ?? 0).toBeLessThan(wide);
