@@ -31,7 +31,7 @@ async function freshUser(page: Page, request: Parameters<typeof apiLogin>[0]): P
 const streamList = (page: Page) => page.getByRole('list', { name: 'Streams' });
 const rows = (page: Page) => streamList(page).getByRole('listitem');
 const toolbar = (page: Page) => page.getByRole('toolbar', { name: 'Stream actions' });
-const alert = (page: Page, text: string) => page.getByRole('alert').filter({ hasText: text });
+const alertWith = (page: Page, text: string) => page.getByRole('alert').filter({ hasText: text });
 
 /** The stream list, reloaded (`?refresh` reloads it, then drops the parameter). */
 async function openStreamList(page: Page) {
@@ -517,6 +517,6 @@ test('delete asks for confirmation; Cancel keeps the stream, Ok deletes it and g
 test('a dashboard that cannot load says so', async ({ page, request }) => {
   await freshUser(page, request);
   await page.goto('/#/streams/view/00000000-0000-4000-8000-000000000000');
-  await expect(alert(page, 'Stream not found').or(alert(page, 'Something wrong with stream loading'))).toBeVisible();
+  await expect(alertWith(page, 'Stream not found').or(alertWith(page, 'Something wrong with stream loading'))).toBeVisible();
   await expect(actionControl(page, 'Delete')).toBeDisabled();
 });
