@@ -517,6 +517,8 @@ test('delete asks for confirmation; Cancel keeps the stream, Ok deletes it and g
 test('a dashboard that cannot load says so', async ({ page, request }) => {
   await freshUser(page, request);
   await page.goto('/#/streams/view/00000000-0000-4000-8000-000000000000');
-  await expect(alertWith(page, 'Stream not found').or(alertWith(page, 'Something wrong with stream loading'))).toBeVisible();
+  await expect(
+    alertWith(page, 'Stream not found').or(alertWith(page, 'Something wrong with stream loading')),
+  ).toBeVisible();
   await expect(actionControl(page, 'Delete')).toBeDisabled();
 });
