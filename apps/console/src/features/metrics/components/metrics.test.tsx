@@ -53,40 +53,13 @@ const dashboardAnswer = (request: RecordedRequest): Response => {
   return jsonResponse({ result });
 };
 
-/** happy-dom has no 2D canvas: uPlot draws on a context that accepts everything. */
-function fakeContext(): CanvasRenderingContext2D {
-  const noop = () => undefined;
-  return new Proxy({} as Record<string | symbol, unknown>, {
-    get: (target, key) => (key in target ? target[key] : key === 'measureText' ? () => ({ width: 0 }) : noop),
-    set: (target, key, value) => {
-      target[key] = value;
-      return true;
-    },
-  }) as unknown as CanvasRenderingContext2D;
-}
-
-/** Nor Path2D: a path that records nothing. */
-class FakePath2D {
-  moveTo() {}
-  lineTo() {}
-  rect() {}
-  arc() {}
-  closePath() {}
-  bezierCurveTo() {}
-  addPath() {}
-}
-
+// The fake canvas charts draw on comes from src/test/setup.ts.
 beforeEach(() => {
-  vi.stubGlobal('Path2D', FakePath2D);
-  vi.spyOn(HTMLCanvasElement.prototype, 'getContext').mockImplementation(
-    fakeContext as unknown as typeof HTMLCanvasElement.prototype.getContext,
-  );
   vi.useFakeTimers({ toFake: ['Date'] });
   vi.setSystemTime(NOW);
 });
 afterEach(() => {
   vi.useRealTimers();
-  vi.unstubAllGlobals();
 });
 
 const metricCalls = (requests: RecordedRequest[]) =>
