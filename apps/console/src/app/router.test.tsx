@@ -51,8 +51,8 @@ function signedIn(path: string, account = userAccount) {
 }
 
 async function expectScreen(title: string, note: string) {
-  expect(await screen.findByRole('heading', { level: 1, name: title })).toBeTruthy();
-  expect(await screen.findByText(note)).toBeTruthy();
+  await screen.findByRole('heading', { level: 1, name: title });
+  await screen.findByText(note);
 }
 
 describe('routes', () => {
@@ -95,7 +95,7 @@ describe('routes', () => {
 
   it.each(['/', '/nowhere', '/streams/a/b/c', '/billing'])('%s goes to /streams', async (path) => {
     const { location } = signedIn(path);
-    expect(await screen.findByRole('heading', { level: 1, name: 'Streams' })).toBeTruthy();
+    await screen.findByRole('heading', { level: 1, name: 'Streams' });
     expect(location()).toBe('/streams');
   });
 
@@ -108,7 +108,7 @@ describe('routes', () => {
     ['/accounts?sort=name', 'Accounts'],
   ])('%s sends a visitor to /login with a return parameter', async (path) => {
     const { location } = renderApp({ path });
-    expect(await screen.findByRole('heading', { name: 'Login' })).toBeTruthy();
+    await screen.findByRole('heading', { name: 'Login' });
     expect(location()).toBe(`/login?${new URLSearchParams({ redirect: path })}`);
   });
 

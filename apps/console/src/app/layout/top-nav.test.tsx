@@ -79,7 +79,7 @@ describe('top navigation bar', () => {
     await user.click(toggle);
     expect(toggle.getAttribute('aria-expanded')).toBe('true');
     await user.click(navigation().getByRole('link', { name: 'Metrics' }));
-    expect(await screen.findByRole('heading', { level: 1, name: 'Metrics' })).toBeTruthy();
+    await screen.findByRole('heading', { level: 1, name: 'Metrics' });
     expect(toggle.getAttribute('aria-expanded')).toBe('false');
   });
 
@@ -93,7 +93,7 @@ describe('top navigation bar', () => {
       },
     });
     await user.click(await screen.findByRole('button', { name: 'alice' }));
-    expect(await screen.findByRole('button', { name: 'Logout' })).toBeTruthy();
+    await screen.findByRole('button', { name: 'Logout' });
     expect(screen.queryByRole('button', { name: 'Stop Impersonation' })).toBeNull();
     expect(screen.queryByText('Impersonating')).toBeNull();
   });
@@ -110,7 +110,7 @@ describe('top navigation bar', () => {
     });
     await user.click(await screen.findByRole('button', { name: 'alice' }));
     await user.click(await screen.findByRole('button', { name: 'Logout' }));
-    expect(await screen.findByRole('heading', { name: 'Login' })).toBeTruthy();
+    await screen.findByRole('heading', { name: 'Login' });
     expect(location()).toBe('/login');
     expect(storage.items.size).toBe(0);
     await waitFor(() => expect(mock.requests.at(-1)?.headers.get('Authorization')).toBe('Bearer user-token'));
@@ -132,15 +132,15 @@ describe('top navigation bar', () => {
         'POST /api/v1/impersonation/stop': () => emptyResponse(),
       },
     });
-    expect(await screen.findByText('Impersonating')).toBeTruthy();
+    await screen.findByText('Impersonating');
     expect(navigation().queryByRole('link', { name: 'Accounts' })).toBeNull();
     await user.click(await screen.findByRole('button', { name: 'alice' }));
     await user.click(await screen.findByRole('button', { name: 'Stop Impersonation' }));
 
-    expect(await screen.findByRole('button', { name: 'admin' })).toBeTruthy();
+    await screen.findByRole('button', { name: 'admin' });
     await waitFor(() => expect(location()).toBe('/streams'));
     expect(screen.queryByText('Impersonating')).toBeNull();
-    expect(navigation().getByRole('link', { name: 'Accounts' })).toBeTruthy();
+    expect(navigation().getByRole('link', { name: 'Accounts' }).getAttribute('href')).toBe('/accounts');
     const stop = mock.requests.find((request) => request.url.pathname === '/api/v1/impersonation/stop');
     expect(stop?.headers.get('Authorization')).toBe('Bearer imp-token');
   });
@@ -154,7 +154,7 @@ describe('top navigation bar', () => {
         'GET /api/v1/accounts/whoami': () => errorResponse(401, 'Session expired'),
       },
     });
-    expect(await screen.findByRole('heading', { name: 'Login' })).toBeTruthy();
+    await screen.findByRole('heading', { name: 'Login' });
     expect(location()).toBe('/login?redirect=%2Fmetrics');
     expect(storage.items.size).toBe(0);
   });

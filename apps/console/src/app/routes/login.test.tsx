@@ -26,7 +26,7 @@ afterEach(() => consoleError.mockRestore());
 describe('login screen', () => {
   it('has labelled fields, a Login button and no navigation bar', async () => {
     renderApp({ path: '/login' });
-    expect(await screen.findByRole('heading', { name: 'Login' })).toBeTruthy();
+    await screen.findByRole('heading', { name: 'Login' });
     expect(screen.getByRole('textbox', { name: 'Username' })).toBe(screen.getByLabelText('Username'));
     expect(screen.getByLabelText('Password').getAttribute('type')).toBe('password');
     expect(screen.queryByRole('navigation')).toBeNull();
@@ -35,8 +35,8 @@ describe('login screen', () => {
   it('requires both fields, with the spec texts, and calls nothing', async () => {
     const { user, mock } = renderApp({ path: '/login' });
     await user.click(await screen.findByRole('button', { name: 'Login' }));
-    expect(await screen.findByText('Username is required')).toBeTruthy();
-    expect(screen.getByText('Password is required')).toBeTruthy();
+    await screen.findByText('Username is required');
+    screen.getByText('Password is required');
     expect(screen.getByLabelText('Username').getAttribute('aria-invalid')).toBe('true');
     expect(mock.requests).toHaveLength(0);
   });
@@ -44,7 +44,7 @@ describe('login screen', () => {
   it('counts a username of blanks as missing', async () => {
     const { user, mock } = renderApp({ path: '/login' });
     await fillIn(user, '   ', 'secret');
-    expect(await screen.findByText('Username is required')).toBeTruthy();
+    await screen.findByText('Username is required');
     expect(screen.queryByText('Password is required')).toBeNull();
     expect(mock.requests).toHaveLength(0);
   });
@@ -52,7 +52,7 @@ describe('login screen', () => {
   it('signs in with the trimmed username and goes to the redirect target', async () => {
     const { user, mock, location } = renderApp({ path: '/login?redirect=%2Fmetrics', handlers: signedInHandlers() });
     await fillIn(user, '  alice  ', 'secret');
-    expect(await screen.findByRole('heading', { name: 'Metrics' })).toBeTruthy();
+    await screen.findByRole('heading', { name: 'Metrics' });
     expect(location()).toBe('/metrics');
     expect(mock.requests[0]?.body).toEqual({ username: 'alice', password: 'secret' });
   });
@@ -60,7 +60,7 @@ describe('login screen', () => {
   it('goes to the root (then /streams) without a redirect target', async () => {
     const { user, location } = renderApp({ path: '/login', handlers: signedInHandlers() });
     await fillIn(user, 'alice', 'secret');
-    expect(await screen.findByRole('heading', { name: 'Streams' })).toBeTruthy();
+    await screen.findByRole('heading', { name: 'Streams' });
     expect(location()).toBe('/streams');
   });
 

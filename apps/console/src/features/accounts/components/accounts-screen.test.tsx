@@ -53,12 +53,12 @@ afterEach(() => consoleError.mockRestore());
 describe('accounts screen', () => {
   it('lists accounts with links to their streams and billing', async () => {
     renderAccounts();
-    expect(await screen.findByRole('heading', { level: 1, name: 'Accounts' })).toBeTruthy();
+    await screen.findByRole('heading', { level: 1, name: 'Accounts' });
     const row = await rowOf('alice');
-    expect(row.getByRole('cell', { name: 'USER' })).toBeTruthy();
+    row.getByRole('cell', { name: 'USER' });
     expect(row.getByRole('link', { name: 'Streams' }).getAttribute('href')).toBe(`/streams/account/${userAccount.id}`);
     expect(row.getByRole('link', { name: 'Billing' }).getAttribute('href')).toBe(`/billing/account/${userAccount.id}`);
-    expect((await rowOf('admin')).getByRole('cell', { name: 'admin@example.com' })).toBeTruthy();
+    (await rowOf('admin')).getByRole('cell', { name: 'admin@example.com' });
   });
 
   it('does not offer to impersonate oneself', async () => {
@@ -77,10 +77,10 @@ describe('accounts screen', () => {
       [IMPERSONATE]: () => jsonResponse({ token: 'imp-token' }),
     });
     await user.click((await rowOf('alice')).getByRole('button', { name: 'Impersonate' }));
-    expect(await screen.findByText('Impersonating')).toBeTruthy();
+    await screen.findByText('Impersonating');
     await waitFor(() => expect(location()).toBe('/streams'));
     expect(services.auth.getState()).toMatchObject({ currentToken: 'imp-token', originalToken: 'admin-token' });
-    expect(await screen.findByRole('button', { name: 'alice' })).toBeTruthy();
+    await screen.findByRole('button', { name: 'alice' });
   });
 
   it.each([
@@ -103,7 +103,7 @@ describe('accounts screen', () => {
     await user.type(screen.getByLabelText('Email (optional)'), 'bob@example.com');
     await user.click(screen.getByRole('button', { name: 'Create account' }));
 
-    expect(await screen.findByRole('cell', { name: 'bob' })).toBeTruthy();
+    await screen.findByRole('cell', { name: 'bob' });
     const post = mock.requests.find((request) => request.method === 'POST');
     expect(post?.body).toEqual({ username: 'bob', password: 'secret1', role: 'USER', email: 'bob@example.com' });
     expect((screen.getByLabelText('Username') as HTMLInputElement).value).toBe('');
@@ -125,8 +125,8 @@ describe('accounts screen', () => {
     const { user, mock } = renderAccounts();
     await user.type(await screen.findByLabelText('Password'), '12345');
     await user.click(screen.getByRole('button', { name: 'Create account' }));
-    expect(await screen.findByText('Username is required')).toBeTruthy();
-    expect(screen.getByText('Password must be at least 6 characters')).toBeTruthy();
+    await screen.findByText('Username is required');
+    screen.getByText('Password must be at least 6 characters');
     expect(mock.requests.some((request) => request.method === 'POST')).toBe(false);
   });
 
@@ -139,7 +139,7 @@ describe('accounts screen', () => {
     await user.type(screen.getByLabelText('Password'), 'secret1');
     await user.click(screen.getByRole('button', { name: 'Create account' }));
     expect((await screen.findByRole('alert')).textContent).toBe('Invalid!');
-    expect(screen.getByText('Already taken')).toBeTruthy();
-    expect(screen.getByText('Username already exists')).toBeTruthy();
+    screen.getByText('Already taken');
+    screen.getByText('Username already exists');
   });
 });

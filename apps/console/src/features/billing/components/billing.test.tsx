@@ -67,11 +67,11 @@ const statisticsCalls = (requests: { url: URL }[]) =>
 describe('account billing', () => {
   it('starts on the current month, loads nothing until Search, then shows the totals', async () => {
     const { mock, user } = accountBilling();
-    expect(await screen.findByRole('heading', { level: 1, name: 'Account billing' })).toBeTruthy();
+    await screen.findByRole('heading', { level: 1, name: 'Account billing' });
     expect((screen.getByLabelText('From') as HTMLInputElement).value).toBe(month.from);
     expect((screen.getByLabelText('To') as HTMLInputElement).value).toBe(month.to);
-    expect(screen.getByRole('button', { name: 'Protocol' })).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Processing' })).toBeTruthy();
+    screen.getByRole('button', { name: 'Protocol' });
+    screen.getByRole('button', { name: 'Processing' });
     await screen.findByText('alice');
     expect(statisticsCalls(mock.requests)).toHaveLength(0);
     expect((screen.getByRole('button', { name: 'Export CSV' }) as HTMLButtonElement).disabled).toBe(true);
@@ -81,9 +81,9 @@ describe('account billing', () => {
     const [call] = statisticsCalls(mock.requests);
     expect(call?.url.searchParams.get('account')).toBe(userAccount.id);
     const totals = within(region).getByRole('table', { name: 'Usage totals' });
-    expect(within(totals).getByRole('row', { name: /Incoming 01:30:00 3\.0 0\.0 3\.0/ })).toBeTruthy();
-    expect(within(totals).getByRole('row', { name: /Outgoing 00:50:00 0\.0 6\.0 6\.0/ })).toBeTruthy();
-    expect(within(region).getByText('7')).toBeTruthy();
+    within(totals).getByRole('row', { name: /Incoming 01:30:00 3\.0 0\.0 3\.0/ });
+    within(totals).getByRole('row', { name: /Outgoing 00:50:00 0\.0 6\.0 6\.0/ });
+    within(region).getByText('7');
     expect(within(region).queryByRole('table', { name: 'Usage per stream' })).toBeNull();
   });
 
@@ -94,18 +94,14 @@ describe('account billing', () => {
     const region = await screen.findByRole('region', { name: 'Usage report' });
     await user.click(screen.getByRole('radio', { name: 'Detailed' }));
     const perStream = within(region).getByRole('table', { name: 'Usage per stream' });
-    expect(
-      within(perStream).getByRole('row', { name: /Main camera.*RTMP Passthrough 01:30:00 3\.0 1\.5 6\.0/ }),
-    ).toBeTruthy();
+    within(perStream).getByRole('row', { name: /Main camera.*RTMP Passthrough 01:30:00 3\.0 1\.5 6\.0/ });
     expect(within(region).queryByRole('table', { name: 'Usage of Main camera' })).toBeNull();
     await user.click(screen.getByRole('radio', { name: 'Very detailed' }));
     const details = within(region).getByRole('table', { name: 'Usage of Main camera' });
-    expect(
-      within(details).getByRole('row', {
-        name: 'Incoming edge-eu 05/03/2024 10:00:00 05/03/2024 11:30:00 01:30:00 3.0 0.0',
-      }),
-    ).toBeTruthy();
-    expect(within(details).getByRole('row', { name: 'Internode edge-na 00:30:00 0.0 1.5' })).toBeTruthy();
+    within(details).getByRole('row', {
+      name: 'Incoming edge-eu 05/03/2024 10:00:00 05/03/2024 11:30:00 01:30:00 3.0 0.0',
+    });
+    within(details).getByRole('row', { name: 'Internode edge-na 00:30:00 0.0 1.5' });
     await user.click(screen.getByRole('radio', { name: 'Totals' }));
     expect(within(region).queryByRole('table', { name: 'Usage per stream' })).toBeNull();
     expect(statisticsCalls(mock.requests)).toHaveLength(1);
@@ -117,7 +113,7 @@ describe('account billing', () => {
     mock.on(`GET ${usagePath}`, () => jsonResponse({ streams: [], concurrentSessions: 0 }));
     await user.click(screen.getByRole('button', { name: 'Protocol' }));
     await user.click(await screen.findByRole('button', { name: 'RTMP' }));
-    expect(screen.getByRole('button', { name: 'Protocol: RTMP' })).toBeTruthy();
+    screen.getByRole('button', { name: 'Protocol: RTMP' });
     await user.click(screen.getByRole('button', { name: 'Processing' }));
     await user.click(await screen.findByRole('button', { name: 'Transcode' }));
     await user.click(screen.getByRole('button', { name: 'Search' }));
@@ -128,7 +124,7 @@ describe('account billing', () => {
     const toggle = screen.getByRole('button', { name: 'Protocol: RTMP' });
     await user.click(toggle);
     await user.click(await within(toggle.parentElement as HTMLElement).findByRole('button', { name: 'All' }));
-    expect(screen.getByRole('button', { name: 'Protocol' })).toBeTruthy();
+    screen.getByRole('button', { name: 'Protocol' });
   });
 
   it('shows Loading... while the report loads, and searches again on a second Search', async () => {
@@ -143,7 +139,7 @@ describe('account billing', () => {
         }),
     );
     await user.click(screen.getByRole('button', { name: 'Search' }));
-    expect(await screen.findByText('Loading...')).toBeTruthy();
+    await screen.findByText('Loading...');
     release();
     await screen.findByRole('region', { name: 'Usage report' });
     mock.on(`GET ${usagePath}`, () => jsonResponse(report));
@@ -194,7 +190,7 @@ describe('account billing', () => {
     });
     mock.on(`GET ${usagePath}`, () => errorResponse(404, 'Account not found'));
     await user.click(await screen.findByRole('button', { name: 'Search' }));
-    expect(await screen.findByText('Account not found')).toBeTruthy();
+    await screen.findByText('Account not found');
   });
 });
 
@@ -213,8 +209,8 @@ describe('stream billing', () => {
       },
     });
     const region = await screen.findByRole('region', { name: 'Usage report' });
-    expect(within(region).getByRole('table', { name: 'Usage totals' })).toBeTruthy();
-    expect(screen.getByText(`Main camera · ${STREAM}`)).toBeTruthy();
+    within(region).getByRole('table', { name: 'Usage totals' });
+    screen.getByText(`Main camera · ${STREAM}`);
     await user.click(screen.getByRole('button', { name: 'Export CSV' }));
     expect(downloadText).toHaveBeenCalledWith('Report.csv', 'Duration,01:30:00\r\nIncoming,3.00\r\nEgress,7.50\r\n');
     await waitFor(() => expect(document.querySelector('.billing-print')?.textContent).toContain('Namealice'));

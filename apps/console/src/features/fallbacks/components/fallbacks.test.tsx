@@ -83,9 +83,9 @@ describe('/streams/fallback/{id}', { timeout: 20_000 }, () => {
     expect(rowOf('Be right back').getByText('Pending').className).toContain('bg-primary');
     expect(rowOf('Backup feed').getByText('Ingestion').className).toContain('bg-success');
     expect(rowOf('Loop').getByText('Error').className).toContain('bg-danger');
-    expect(rowOf('Loop').getByText('File not found')).toBeTruthy();
-    expect(rowOf('Be right back').getByRole('img', { name: 'Slate of Be right back' })).toBeTruthy();
-    expect(rowOf('Backup feed').getByText('rtmp://backup.example.com/live/b')).toBeTruthy();
+    rowOf('Loop').getByText('File not found');
+    rowOf('Be right back').getByRole('img', { name: 'Slate of Be right back' });
+    rowOf('Backup feed').getByText('rtmp://backup.example.com/live/b');
     expect(screen.getByRole('link', { name: 'Back' }).getAttribute('href')).toBe(`/streams/view/${STREAM}`);
     expect(mock.requests[1]?.url.search).toBe(`?streamId=${STREAM}`);
   });
@@ -111,7 +111,7 @@ describe('/streams/fallback/{id}', { timeout: 20_000 }, () => {
     await user.upload(upload, png(10, 10, 5_000_001));
     await waitFor(() => expect(alerts()).toContain('Maximum size allowed is 5 Mb'));
     await user.upload(upload, png(1920, 1080));
-    expect(await within(dialog).findByRole('img', { name: 'Slate preview' })).toBeTruthy();
+    await within(dialog).findByRole('img', { name: 'Slate preview' });
     await waitFor(() => expect(save.disabled).toBe(false));
     await user.click(save);
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
@@ -129,10 +129,10 @@ describe('/streams/fallback/{id}', { timeout: 20_000 }, () => {
     const dialog = await screen.findByRole('dialog', { name: 'Add fallback' });
     await user.selectOptions(within(dialog).getByLabelText('Type'), 'Input');
     await user.type(within(dialog).getByLabelText('URL'), 'ftp://example.com/x');
-    expect(await within(dialog).findByText('URL must be a rtmp, rtmps, rtsp, srt, http, https URL')).toBeTruthy();
+    await within(dialog).findByText('URL must be a rtmp, rtmps, rtsp, srt, http, https URL');
     await user.click(within(dialog).getByLabelText('Label'));
     await user.paste('x'.repeat(251));
-    expect(await within(dialog).findByText('Label must be at most 250 characters')).toBeTruthy();
+    await within(dialog).findByText('Label must be at most 250 characters');
     expect((within(dialog).getByRole('button', { name: 'Save' }) as HTMLButtonElement).disabled).toBe(true);
     await user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
@@ -150,7 +150,7 @@ describe('/streams/fallback/{id}', { timeout: 20_000 }, () => {
     answer = new Response('', { status: 500 });
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(alerts()).toContain('Something wrong with fallback creating'));
-    expect(screen.getByRole('dialog', { name: 'Add fallback' })).toBeTruthy();
+    screen.getByRole('dialog', { name: 'Add fallback' });
   });
 
   it("edits a fallback; a failure alerts 'Something wrong with fallback updating'", async () => {

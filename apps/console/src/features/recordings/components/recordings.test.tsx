@@ -136,9 +136,9 @@ describe('/streams/recording/{id}', () => {
     renderDashboard([plain, auto]);
     const groups = await screen.findAllByRole('region');
     expect(groups.map((group) => group.getAttribute('aria-label'))).toEqual(['Autostarting', 'Other recordings']);
-    expect(within(groups[0] as HTMLElement).getByText('auto_{uuid}')).toBeTruthy();
-    expect(within(groups[1] as HTMLElement).getByText('plain')).toBeTruthy();
-    expect(within(item('plain')).getByText('Storage: Archive')).toBeTruthy();
+    within(groups[0] as HTMLElement).getByText('auto_{uuid}');
+    within(groups[1] as HTMLElement).getByText('plain');
+    within(item('plain')).getByText('Storage: Archive');
   });
 
   it('enables Stop only in Recording and Delete only in Completed or Error', async () => {
@@ -229,8 +229,8 @@ describe('/streams/recording/{id}', () => {
       `/api/v1/inputs/${STREAM_ID}`,
       `/api/v1/storages/${STORAGE.id}`,
     ]);
-    expect(within(dialog).getByText('00:01:01')).toBeTruthy();
-    expect(within(dialog).getByText('1.5 MB')).toBeTruthy();
+    within(dialog).getByText('00:01:01');
+    within(dialog).getByText('1.5 MB');
     await user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
@@ -268,7 +268,7 @@ describe('recording form', () => {
     await user.click(form.getByRole('button', { name: 'Stream name' }));
     expect(name.value).toBe('live_{streamName}');
     await waitFor(() => expect(form.getByTestId('file-name-example').textContent).toBe(`live_in+${STREAM_ID}`));
-    expect(form.getByText(`${`live_in+${STREAM_ID}`.length} / 254`)).toBeTruthy();
+    form.getByText(`${`live_in+${STREAM_ID}`.length} / 254`);
     await user.click(form.getByRole('button', { name: 'Stream name' }));
     expect(name.value).toBe('live');
     await user.click(form.getByLabelText('Autostart'));
@@ -277,13 +277,13 @@ describe('recording form', () => {
     await user.clear(name);
     await user.click(name);
     await user.paste('x'.repeat(255));
-    expect(form.getByText('255 / 254')).toBeTruthy();
-    expect(form.getByText('Longer than 254 characters: the name will be truncated and a uuid appended.')).toBeTruthy();
+    form.getByText('255 / 254');
+    form.getByText('Longer than 254 characters: the name will be truncated and a uuid appended.');
     expect(form.getByTestId('file-name-example').textContent).toHaveLength(254);
     await user.type(name, 'y');
-    expect(await form.findByText('File name must be at most 255 characters')).toBeTruthy();
+    await form.findByText('File name must be at most 255 characters');
     await user.clear(name);
-    expect(await form.findByText('File name is required')).toBeTruthy();
+    await form.findByText('File name is required');
   });
 
   it('shows the tooltips of section 5', async () => {
@@ -332,7 +332,7 @@ describe('recording form', () => {
     await user.selectOptions(form.getByLabelText('Storage'), 'Archive (media)');
     await user.click(form.getByRole('button', { name: 'Create' }));
     await waitFor(() => expect(alerts()).toContain('Something wrong with recording creation'));
-    expect(screen.getByRole('form', { name: 'Recording' })).toBeTruthy();
+    screen.getByRole('form', { name: 'Recording' });
   });
 
   it('applies the presets: Best resolution, and Current tracks from the reported tracks', async () => {
@@ -345,13 +345,13 @@ describe('recording form', () => {
       [`GET /api/v1/info/stream/${STREAM_ID}/outgoing`]: () => jsonResponse([]),
     });
     await user.click(form.getByRole('button', { name: 'Best resolution' }));
-    expect(form.getByText('best resolution')).toBeTruthy();
+    form.getByText('best resolution');
     await user.click(form.getByRole('button', { name: 'Current tracks' }));
-    expect(await form.findByText('track #0')).toBeTruthy();
-    expect(form.getByText('track #1')).toBeTruthy();
+    await form.findByText('track #0');
+    form.getByText('track #1');
     expect(form.getByRole('button', { name: 'Current tracks' }).getAttribute('aria-pressed')).toBe('true');
     await user.selectOptions(form.getByLabelText('Source'), 'Outgoing');
-    expect(await form.findByText('The stream has no current tracks for this source.')).toBeTruthy();
+    await form.findByText('The stream has no current tracks for this source.');
     expect(mock.requests.some((request) => request.url.pathname.endsWith('/outgoing'))).toBe(true);
   });
 
@@ -362,27 +362,27 @@ describe('recording form', () => {
     expect(selector.getByTestId('selector-description').textContent).toBe('All');
     await user.selectOptions(selector.getByLabelText('Codec'), 'Opus');
     await user.selectOptions(selector.getByLabelText('Bitrate condition'), 'Greater');
-    expect(selector.getByText('Bitrate must be above 0 for an Approximate, Greater or Less condition')).toBeTruthy();
+    selector.getByText('Bitrate must be above 0 for an Approximate, Greater or Less condition');
     expect((selector.getByRole('button', { name: 'Save track' }) as HTMLButtonElement).disabled).toBe(true);
     await user.type(selector.getByLabelText('Bitrate (kbps)'), '96');
     expect(selector.getByTestId('selector-description').textContent).toBe('Opus, over 96 kbps');
     await user.click(selector.getByRole('button', { name: 'Save track' }));
     await waitFor(() => expect(screen.queryByRole('form', { name: 'Track selector' })).toBeNull());
-    expect(form.getByText('Opus, over 96 kbps')).toBeTruthy();
+    form.getByText('Opus, over 96 kbps');
     expect(form.getByRole('button', { name: 'All' }).getAttribute('aria-pressed')).toBe('false');
 
     await user.click(form.getByRole('button', { name: 'Add track' }));
     selector = within(await screen.findByRole('form', { name: 'Track selector' }));
     await user.selectOptions(selector.getByLabelText('Resolution condition'), 'Exact');
-    expect(selector.getByText('Width is required for an Exact or Approximate resolution')).toBeTruthy();
+    selector.getByText('Width is required for an Exact or Approximate resolution');
     await user.type(selector.getByLabelText('Width'), '1280');
     await user.type(selector.getByLabelText('Height'), '720');
     await user.click(selector.getByRole('button', { name: 'Save track' }));
-    expect(await form.findByText('1280x720')).toBeTruthy();
+    await form.findByText('1280x720');
 
     await user.selectOptions(form.getByLabelText('File format'), 'MP4');
     expect(form.queryByText('Opus, over 96 kbps')).toBeNull();
-    expect(form.getByText(`1 track selector was dropped: ${MP4_TOOLTIP}`)).toBeTruthy();
+    form.getByText(`1 track selector was dropped: ${MP4_TOOLTIP}`);
     await user.click(form.getByRole('button', { name: 'Add track' }));
     selector = within(await screen.findByRole('form', { name: 'Track selector' }));
     await user.selectOptions(selector.getByLabelText('Type'), 'Audio');
@@ -392,7 +392,7 @@ describe('recording form', () => {
     expect(codecs).toEqual(['', 'AAC', 'MP3']);
     await user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('form', { name: 'Track selector' })).toBeNull());
-    expect(screen.getByRole('form', { name: 'Recording' })).toBeTruthy();
+    screen.getByRole('form', { name: 'Recording' });
   });
 
   it('edits with no preset selected, the format and autostart locked, and sends only what may change', async () => {

@@ -90,9 +90,9 @@ describe('/streams/relay/{id}', () => {
     renderDashboard([plain, auto]);
     const groups = await screen.findAllByRole('region');
     expect(groups.map((group) => group.getAttribute('aria-label'))).toEqual(['Autostarting', 'Other relays']);
-    expect(within(groups[0] as HTMLElement).getByText('rtmp://live.example.com/app')).toBeTruthy();
-    expect(within(groups[0] as HTMLElement).getByText('Stream key: ••••••••')).toBeTruthy();
-    expect(within(groups[1] as HTMLElement).getByText('udp://239.1.1.1:8888')).toBeTruthy();
+    within(groups[0] as HTMLElement).getByText('rtmp://live.example.com/app');
+    within(groups[0] as HTMLElement).getByText('Stream key: ••••••••');
+    within(groups[1] as HTMLElement).getByText('udp://239.1.1.1:8888');
   });
 
   it('enables Stop only in Relaying (once) and Delete only in Completed or Error', async () => {
@@ -147,9 +147,9 @@ describe('/streams/relay/{id}', () => {
     await screen.findByText('rtmp://live.example.com/app');
     await user.click(button(item(done.id), 'Info'));
     const dialog = await screen.findByRole('dialog');
-    expect(await within(dialog).findByText('Main stage')).toBeTruthy();
-    expect(within(dialog).getByText('••••••••')).toBeTruthy();
-    expect(within(dialog).getByText('2.5 kB')).toBeTruthy();
+    await within(dialog).findByText('Main stage');
+    within(dialog).getByText('••••••••');
+    within(dialog).getByText('2.5 kB');
     await user.click(within(dialog).getByRole('button', { name: 'Close' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     await user.click(button(item(done.id), 'Delete'));
@@ -181,9 +181,9 @@ describe('relay form', () => {
     await waitFor(() => expect(submit(form).disabled).toBe(true));
     const server = form.getByLabelText('Server');
     await user.type(server, 'x');
-    expect(await form.findByText(RELAY_MESSAGES.serverUrl)).toBeTruthy();
+    await form.findByText(RELAY_MESSAGES.serverUrl);
     await user.clear(server);
-    expect(await form.findByText(RELAY_MESSAGES.serverRequired)).toBeTruthy();
+    await form.findByText(RELAY_MESSAGES.serverRequired);
     await user.type(server, 'rtmp://live.example.com/app');
     await user.type(form.getByLabelText('Callback URI'), '   ');
     await waitFor(() => expect(submit(form).disabled).toBe(false));
@@ -204,10 +204,10 @@ describe('relay form', () => {
     const endpoint = form.getByLabelText('Endpoint');
     await user.type(endpoint, 'h');
     await user.clear(endpoint);
-    expect(await form.findByText(RELAY_MESSAGES.endpointRequired)).toBeTruthy();
+    await form.findByText(RELAY_MESSAGES.endpointRequired);
     await user.type(endpoint, 'https://ingest.example.com/pub');
     await user.type(form.getByLabelText('Video timescale'), '96001');
-    expect(await form.findByText(RELAY_MESSAGES.timescale('Video timescale'))).toBeTruthy();
+    await form.findByText(RELAY_MESSAGES.timescale('Video timescale'));
     expect(submit(form).disabled).toBe(true);
     await user.clear(form.getByLabelText('Video timescale'));
     await user.type(form.getByLabelText('Video timescale'), '90000');
@@ -225,12 +225,12 @@ describe('relay form', () => {
     await user.selectOptions(form.getByLabelText('Format'), 'UDP (MPEG-TS)');
     expect((form.getByLabelText('Port') as HTMLInputElement).value).toBe('8888');
     await user.type(form.getByLabelText('IP address'), '300.1.1.1');
-    expect(await form.findByText(RELAY_MESSAGES.ipAddress)).toBeTruthy();
+    await form.findByText(RELAY_MESSAGES.ipAddress);
     await user.clear(form.getByLabelText('IP address'));
     await user.type(form.getByLabelText('IP address'), '239.1.1.1');
     await user.clear(form.getByLabelText('Port'));
     await user.type(form.getByLabelText('Port'), '65536');
-    expect(await form.findByText(RELAY_MESSAGES.port)).toBeTruthy();
+    await form.findByText(RELAY_MESSAGES.port);
     await user.clear(form.getByLabelText('Port'));
     await user.type(form.getByLabelText('Port'), '5000');
     await user.selectOptions(form.getByLabelText('Capture source'), 'Outgoing');
@@ -248,7 +248,7 @@ describe('relay form', () => {
     const { form, user } = await openCreate();
     await user.click(form.getByLabelText('Callback URI'));
     await user.paste(`https://x.example/${'a'.repeat(250)}`);
-    expect(await form.findByText('Callback URI must be at most 255 characters')).toBeTruthy();
+    await form.findByText('Callback URI must be at most 255 characters');
   });
 
   it("says 'Something wrong with relay creation' when saving fails without a message", async () => {

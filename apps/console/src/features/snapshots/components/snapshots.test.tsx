@@ -72,14 +72,14 @@ describe('snapshot settings', { timeout: 20_000 }, () => {
     await user.click(outgoing.getByLabelText('Enable outgoing snapshots'));
     await user.clear(outgoing.getByLabelText('Interval (seconds)'));
     await user.type(outgoing.getByLabelText('Interval (seconds)'), '31');
-    expect(await outgoing.findByText('Interval must be at most 30')).toBeTruthy();
+    await outgoing.findByText('Interval must be at most 30');
     const save = within(dialog).getByRole('button', { name: 'Save' }) as HTMLButtonElement;
     expect(save.disabled).toBe(true);
     await user.clear(outgoing.getByLabelText('Interval (seconds)'));
     await user.type(outgoing.getByLabelText('Interval (seconds)'), '0');
-    expect(await outgoing.findByText('Interval must be at least 1')).toBeTruthy();
+    await outgoing.findByText('Interval must be at least 1');
     await user.clear(outgoing.getByLabelText('Interval (seconds)'));
-    expect(await outgoing.findByText('Interval is required')).toBeTruthy();
+    await outgoing.findByText('Interval is required');
     await user.type(outgoing.getByLabelText('Interval (seconds)'), '30');
     await waitFor(() => expect(save.disabled).toBe(false));
     await user.click(save);
@@ -108,7 +108,7 @@ describe('snapshot settings', { timeout: 20_000 }, () => {
     answer = new Response('', { status: 503 });
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(alerts()).toContain('Something wrong with snapshot settings update'));
-    expect(screen.getByRole('dialog', { name: 'Snapshot settings' })).toBeTruthy();
+    screen.getByRole('dialog', { name: 'Snapshot settings' });
     await user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });

@@ -74,14 +74,14 @@ describe('/storages', () => {
     expect(link.getAttribute('href')).toBe(`/storages/edit/${STORAGE.id}`);
     expect(screen.getByRole('link', { name: 'Add storage' }).getAttribute('href')).toBe('/storages/create');
     const archive = within(screen.getByRole('link', { name: 'Archive' }).closest('tr') as HTMLElement);
-    expect(archive.getByText('Amazon S3')).toBeTruthy();
-    expect(archive.getByText('eu-west-1')).toBeTruthy();
-    expect(screen.getByText('S3-compatible')).toBeTruthy();
+    archive.getByText('Amazon S3');
+    archive.getByText('eu-west-1');
+    screen.getByText('S3-compatible');
   });
 
   it('says so when there is no storage', async () => {
     renderStorages('/storages', { 'GET /api/v1/storages': () => jsonResponse([]) });
-    expect(await screen.findByText('No storages yet.')).toBeTruthy();
+    await screen.findByText('No storages yet.');
   });
 });
 
@@ -92,23 +92,23 @@ describe('/storages/create', { timeout: 20_000 }, () => {
     await screen.findByRole('heading', { level: 1, name: 'New storage' });
     expect(screen.queryByLabelText('Endpoint')).toBeNull();
     await user.click(screen.getByRole('button', { name: 'Save' }));
-    expect(await screen.findByText('Name is required')).toBeTruthy();
+    await screen.findByText('Name is required');
     for (const message of [
       'Type is required',
       'Access key ID is required',
       'Secret access key is required',
       'Bucket is required',
     ]) {
-      expect(screen.getByText(message)).toBeTruthy();
+      screen.getByText(message);
     }
     await user.click(input('Name'));
     await user.paste('x'.repeat(256));
     await user.selectOptions(input('Type'), 'S3-compatible');
     await user.click(screen.getByRole('button', { name: 'Save' }));
-    expect(await screen.findByText('Endpoint is required for S3-compatible storage')).toBeTruthy();
-    expect(screen.getByText('Name must be at most 255 characters')).toBeTruthy();
+    await screen.findByText('Endpoint is required for S3-compatible storage');
+    screen.getByText('Name must be at most 255 characters');
     await user.type(input('Endpoint'), 'minio.local:9000');
-    expect(await screen.findByText('Endpoint must be a valid http or https URL')).toBeTruthy();
+    await screen.findByText('Endpoint must be a valid http or https URL');
     expect(mock.requests.some((request) => request.method === 'POST')).toBe(false);
   });
 
@@ -136,7 +136,7 @@ describe('/storages/create', { timeout: 20_000 }, () => {
       path: 'live',
       endpoint: 'http://127.0.0.1:9000',
     });
-    expect(await screen.findByRole('heading', { name: 'Connection check: OK' })).toBeTruthy();
+    await screen.findByRole('heading', { name: 'Connection check: OK' });
     expect(alerts()).toContain('Storage saved');
   });
 
@@ -177,7 +177,7 @@ describe('/storages/create', { timeout: 20_000 }, () => {
     await user.type(input('Access key ID'), 'k');
     await user.type(input('Secret access key'), 's');
     await user.click(screen.getByRole('button', { name: 'Save' }));
-    expect(await screen.findByText('Bucket is taken')).toBeTruthy();
+    await screen.findByText('Bucket is taken');
   });
 });
 
@@ -191,7 +191,8 @@ describe('/storages/edit/{id}', { timeout: 20_000 }, () => {
     expect(input('Endpoint').value).toBe('http://127.0.0.1:9000');
     expect(input('Bucket').value).toBe('media');
     expect(input('Secret access key').value).toBe('');
-    expect(screen.getByText(/A secret access key is set\. Leave this blank to keep it/)).toBeTruthy();
+    const secretHelp = screen.getByText(/A secret access key is set\. Leave this blank to keep it/);
+    expect(input('Secret access key').getAttribute('aria-describedby')).toBe(secretHelp.id);
     await user.clear(input('Name'));
     await user.type(input('Name'), 'Renamed');
     await user.click(screen.getByRole('button', { name: 'Save' }));
@@ -200,7 +201,7 @@ describe('/storages/edit/{id}', { timeout: 20_000 }, () => {
       name: 'Renamed',
       secretAccessKey: '',
     });
-    expect(await screen.findByRole('heading', { level: 1, name: 'Renamed' })).toBeTruthy();
+    await screen.findByRole('heading', { level: 1, name: 'Renamed' });
   });
 
   it('checks the connection and shows each check plainly', async () => {
@@ -227,7 +228,7 @@ describe('/storages/edit/{id}', { timeout: 20_000 }, () => {
     });
     await user.click(await screen.findByRole('button', { name: 'Delete' }));
     const dialog = await screen.findByRole('dialog');
-    expect(within(dialog).getByText(/Delete storage Recordings\?/)).toBeTruthy();
+    within(dialog).getByText(/Delete storage Recordings\?/);
     await user.click(within(dialog).getByRole('button', { name: 'Ok' }));
     await waitFor(() => expect(location()).toBe('/storages'));
     expect(mock.requests.some((request) => request.method === 'DELETE')).toBe(true);
@@ -241,7 +242,7 @@ describe('/storages/edit/{id}', { timeout: 20_000 }, () => {
     await user.click(await screen.findByRole('button', { name: 'Delete' }));
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Ok' }));
     await waitFor(() => expect(alerts()).toEqual(['Something wrong']));
-    expect(screen.getByText('The storage is used by 2 recordings and cannot be deleted')).toBeTruthy();
+    screen.getByText('The storage is used by 2 recordings and cannot be deleted');
     expect(location()).toBe(`/storages/edit/${STORAGE.id}`);
   });
 
@@ -257,11 +258,11 @@ describe('/storages/edit/{id}', { timeout: 20_000 }, () => {
     renderStorages(`/storages/edit/${STORAGE.id}`, {
       [`GET ${STORAGE_URL}`]: () => errorResponse(404, 'Storage not found'),
     });
-    expect(await screen.findByText('This storage does not exist.')).toBeTruthy();
+    await screen.findByText('This storage does not exist.');
   });
 
   it('an ADMIN sees the owner of a customer’s storage', async () => {
     renderStorages(`/storages/edit/${STORAGE.id}`, {}, adminAccount);
-    expect(await screen.findByText('Owner: alice')).toBeTruthy();
+    await screen.findByText('Owner: alice');
   });
 });

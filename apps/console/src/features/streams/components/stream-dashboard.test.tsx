@@ -82,7 +82,7 @@ const CASES: Case[] = [
 describe('stream dashboard', { timeout: 20_000 }, () => {
   it.each(CASES)('%s (%s) enables exactly the section 4 buttons', async (status, outputMode, expected, record) => {
     renderDashboard({ status, outputMode });
-    expect(await screen.findByTestId('stream-status')).toBeTruthy();
+    await screen.findByTestId('stream-status');
     expect(screen.getByTestId('stream-status').textContent).toBe(status);
     expect(BUTTONS.map(isEnabled)).toEqual(expected);
     expect(!(screen.getByRole('button', { name: 'Record' }) as HTMLButtonElement).disabled).toBe(record);
@@ -102,14 +102,14 @@ describe('stream dashboard', { timeout: 20_000 }, () => {
   it('shows the Pending callout', async () => {
     renderDashboard({ status: 'Pending', connection: null });
     expect((await screen.findByRole('note', { name: 'Stream status' })).textContent).toContain('pending');
-    expect(region('Input').getByText(/waiting for a media node/)).toBeTruthy();
+    region('Input').getByText(/waiting for a media node/);
   });
 
   it('shows the Ingestion callout, the snapshots and the recordings and relays cards', async () => {
     renderDashboard({ status: 'Ingestion' });
     expect((await screen.findByRole('note', { name: 'Stream status' })).textContent).toContain('live');
-    expect(screen.getByRole('region', { name: 'Recordings and Relays' })).toBeTruthy();
-    expect(screen.getByRole('region', { name: 'Snapshots' })).toBeTruthy();
+    screen.getByRole('region', { name: 'Recordings and Relays' });
+    screen.getByRole('region', { name: 'Snapshots' });
   });
 
   it('in Error shows no callout, no recordings and relays card, no snapshots', async () => {
@@ -138,12 +138,12 @@ describe('stream dashboard', { timeout: 20_000 }, () => {
       },
     );
     await screen.findByTestId('stream-status');
-    expect(region('Streamer').getByText('8.8.8.8')).toBeTruthy();
-    expect(region('Streamer').getByText('https://example.com/cb')).toBeTruthy();
-    expect(region('Input').getByText('in+xyz')).toBeTruthy();
-    expect(region('Input').getByText('tok-9')).toBeTruthy();
-    expect(await region('Input').findByText('srt://gslb.example:9710?streamid=as%2B1')).toBeTruthy();
-    expect(region('Messages').getByText('No node is available')).toBeTruthy();
+    region('Streamer').getByText('8.8.8.8');
+    region('Streamer').getByText('https://example.com/cb');
+    region('Input').getByText('in+xyz');
+    region('Input').getByText('tok-9');
+    await region('Input').findByText('srt://gslb.example:9710?streamid=as%2B1');
+    region('Messages').getByText('No node is available');
   });
 
   it('shows no token for public streams', async () => {
@@ -158,7 +158,7 @@ describe('stream dashboard', { timeout: 20_000 }, () => {
     const input = screen.getByRole('textbox', { name: 'Caption' });
     await user.clear(input);
     await user.type(input, 'New caption{Enter}');
-    expect(await screen.findByTitle('Click me to change')).toBeTruthy();
+    await screen.findByTitle('Click me to change');
     await waitFor(() => expect(screen.getByTitle('Click me to change').textContent).toContain('New caption'));
     const puts = mock.requests.filter((request) => request.method === 'PUT');
     expect(puts.map((request) => request.body)).toEqual([{ caption: 'New caption' }]);
@@ -263,7 +263,7 @@ describe('stream dashboard', { timeout: 20_000 }, () => {
     await screen.findByTestId('stream-status');
     await user.click(toolbar().getByRole('button', { name: /^GSLB/ }));
     const dialog = await screen.findByRole('dialog');
-    expect(within(dialog).getByText('beta')).toBeTruthy();
+    within(dialog).getByText('beta');
     await user.click(within(dialog).getByRole('button', { name: 'Provision' }));
     expect((await screen.findByRole('alert')).textContent).toBe('Something wrong with ingress endpoint creation');
     expect(mock.requests.find((request) => request.method === 'POST')?.body).toEqual({ streamId: ID });
@@ -273,12 +273,12 @@ describe('stream dashboard', { timeout: 20_000 }, () => {
     const { user } = renderDashboard();
     await screen.findByTestId('stream-status');
     await user.click(toolbar().getByRole('button', { name: 'Snapshots' }));
-    expect(await screen.findByRole('dialog', { name: 'Snapshot settings' })).toBeTruthy();
+    await screen.findByRole('dialog', { name: 'Snapshot settings' });
   });
 
   it('/streams/update/{id} opens the update modal over the dashboard', async () => {
     renderDashboard({ status: 'Idle' }, {}, `/streams/update/${ID}`);
-    expect(await screen.findByRole('dialog', { name: 'Update stream' })).toBeTruthy();
+    await screen.findByRole('dialog', { name: 'Update stream' });
   });
 });
 

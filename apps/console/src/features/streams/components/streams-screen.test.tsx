@@ -64,7 +64,7 @@ describe('stream list', { timeout: 20_000 }, () => {
       `/streams/view/${bare.id}`,
       `/streams/view/${morning.id}`,
     ]);
-    expect(screen.getByText('3 of 3 streams loaded')).toBeTruthy();
+    screen.getByText('3 of 3 streams loaded');
   });
 
   it('shows the status badge, the caption with its id line (or the id alone), format and access badge', async () => {
@@ -75,7 +75,7 @@ describe('stream list', { timeout: 20_000 }, () => {
     expect(newsRow?.textContent).toContain(news.id);
     expect(newsRow?.textContent).toContain('Public · Passthrough');
     expect(bareRow?.querySelector('[data-status="Pending"]')?.className).toContain('bg-primary');
-    expect(bareRow?.querySelector('[data-status="Pending"] .spinner-border')).toBeTruthy();
+    expect(bareRow?.querySelector('[data-status="Pending"] .spinner-border')).not.toBeNull();
     expect(bareRow?.textContent).toContain('Private · Adjustable transcoding');
     expect(bareRow?.textContent?.match(new RegExp(bare.id, 'g'))).toHaveLength(1);
   });
@@ -109,8 +109,8 @@ describe('stream list', { timeout: 20_000 }, () => {
 
     await user.click(screen.getByRole('button', { name: 'Processing: All' }));
     await user.click(screen.getByRole('checkbox', { name: 'Adjustable transcoding' }));
-    expect(screen.getByRole('button', { name: 'Processing: Adjustable transcoding' })).toBeTruthy();
-    expect(await screen.findByText('No stream matches.')).toBeTruthy();
+    screen.getByRole('button', { name: 'Processing: Adjustable transcoding' });
+    await screen.findByText('No stream matches.');
   });
 
   it('starts the filters collapsed in a window narrower than 992 px', async () => {
@@ -163,9 +163,9 @@ describe('stream list', { timeout: 20_000 }, () => {
       'GET /api/v1/inputs': ({ url }) =>
         url.searchParams.get('offset') === '200' ? listAnswer([last], 201) : listAnswer(first, 201),
     });
-    expect(await screen.findByText('200 of 201 streams loaded')).toBeTruthy();
+    await screen.findByText('200 of 201 streams loaded');
     await user.click(screen.getByRole('button', { name: 'More' }));
-    expect(await screen.findByText('201 of 201 streams loaded')).toBeTruthy();
+    await screen.findByText('201 of 201 streams loaded');
     expect(screen.queryByRole('button', { name: 'More' })).toBeNull();
     const queries = mock.requests.filter((request) => request.url.pathname === '/api/v1/inputs');
     expect(queries.map((request) => request.url.search)).toEqual(['?offset=0&limit=200', '?offset=200&limit=200']);
@@ -190,7 +190,7 @@ describe('stream list', { timeout: 20_000 }, () => {
       { 'GET /api/v1/accounts/whoami': () => jsonResponse(whoAmI(adminAccount)) },
       `/streams/account/${userAccount.id}`,
     );
-    expect(await screen.findByRole('heading', { level: 1, name: 'Account streams' })).toBeTruthy();
+    await screen.findByRole('heading', { level: 1, name: 'Account streams' });
     await screen.findByRole('list', { name: 'Streams' });
     const query = mock.requests.find((request) => request.url.pathname === '/api/v1/inputs');
     expect(query?.url.searchParams.get('account')).toBe(userAccount.id);
@@ -234,9 +234,9 @@ describe('stream creation', { timeout: 20_000 }, () => {
     await user.click(within(dialog).getByRole('button', { name: 'Create' }));
 
     const connection = await screen.findByRole('dialog', { name: 'Connection' });
-    expect(within(connection).getByText('http://edge.example:4242/whip/in+abc')).toBeTruthy();
-    expect(within(connection).getByRole('button', { name: 'Copy endpoint' })).toBeTruthy();
-    expect(within(connection).getByRole('button', { name: 'Copy token' })).toBeTruthy();
+    within(connection).getByText('http://edge.example:4242/whip/in+abc');
+    within(connection).getByRole('button', { name: 'Copy endpoint' });
+    within(connection).getByRole('button', { name: 'Copy token' });
     expect(within(connection).getByRole('link', { name: 'View Stream' }).getAttribute('href')).toBe(
       `/streams/view/${created.id}`,
     );
@@ -278,19 +278,17 @@ describe('stream creation', { timeout: 20_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Create stream' }));
     const dialog = await screen.findByRole('dialog');
     await user.type(within(dialog).getByLabelText('Streamer IP'), '8.8.8.8');
-    expect(await within(dialog).findByText('Mountain View, US', undefined, { timeout: 2000 })).toBeTruthy();
+    await within(dialog).findByText('Mountain View, US', undefined, { timeout: 2000 });
     const lookups = () => mock.requests.filter((request) => request.url.pathname === '/api/v1/info/location');
     expect(lookups()).toHaveLength(1);
 
     await user.clear(within(dialog).getByLabelText('Streamer IP'));
     await user.type(within(dialog).getByLabelText('Streamer IP'), '10.0.0.1');
-    expect(
-      await within(dialog).findByText(
-        'Your location undetermined, you will be directed to the free resources zone',
-        undefined,
-        { timeout: 2000 },
-      ),
-    ).toBeTruthy();
+    await within(dialog).findByText(
+      'Your location undetermined, you will be directed to the free resources zone',
+      undefined,
+      { timeout: 2000 },
+    );
     expect(lookups()).toHaveLength(2);
   });
 

@@ -147,7 +147,7 @@ describe('/streams/transcode/{id}', { timeout: 20_000 }, () => {
     const check = async (label: string, value: string, message: string) => {
       await user.clear(field(dialog, label));
       if (value) await user.type(field(dialog, label), value);
-      expect(await within(dialog).findByText(message)).toBeTruthy();
+      await within(dialog).findByText(message);
       expect(save.disabled).toBe(true);
     };
     await check('Width', '1280', 'Width and height must both be set or both be empty');
@@ -187,7 +187,7 @@ describe('/streams/transcode/{id}', { timeout: 20_000 }, () => {
     const check = async (label: string, value: string, message: string) => {
       await user.clear(field(dialog, label));
       await user.type(field(dialog, label), value);
-      expect(await within(dialog).findByText(message)).toBeTruthy();
+      await within(dialog).findByText(message);
       expect(save.disabled).toBe(true);
     };
     await check('Rate (Hz)', '799', 'Rate must be at least 800');
@@ -208,7 +208,7 @@ describe('/streams/transcode/{id}', { timeout: 20_000 }, () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(region('Audio tracks').getByRole('row', { name: 'Audio track 1' }).textContent).toContain('MP3');
     await user.click(region('Audio tracks').getByRole('button', { name: 'Remove audio track 1' }));
-    expect(region('Audio tracks').getByText('No audio tracks.')).toBeTruthy();
+    region('Audio tracks').getByText('No audio tracks.');
     expect(saveButton().disabled).toBe(false);
   });
 
@@ -280,7 +280,7 @@ describe('/streams/transcode/{id}', { timeout: 20_000 }, () => {
   ])('cannot change the stream when %o', async (stream, notice) => {
     renderEditor({}, stream);
     await loaded();
-    expect(screen.getByText(notice)).toBeTruthy();
+    screen.getByText(notice);
     expect(
       (region('Video tracks').getByRole('button', { name: 'Add video track' }) as HTMLButtonElement).disabled,
     ).toBe(true);
@@ -329,6 +329,6 @@ describe('/streams/transcode/{id}', { timeout: 20_000 }, () => {
       [`GET ${URL_OUTPUT}`]: () => errorResponse(404, 'Stream not found'),
       [`GET /api/v1/inputs/${ID}`]: () => errorResponse(404, 'Stream not found'),
     });
-    expect(await screen.findByText('This stream does not exist.')).toBeTruthy();
+    await screen.findByText('This stream does not exist.');
   });
 });
