@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestApp, type TestAccount, type TestApp } from '../../../test/helpers.js';
+import {
+  adminOnly,
+  ownerOnly,
+  type Roles,
+  roleMatrixTests,
+  signedIn,
+  startTestApp,
+  type TestApp,
+} from '../../../test/helpers.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -7,102 +15,54 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-type Caller = 'anonymous' | 'USER itself' | 'USER other' | 'ADMIN' | 'ADMIN impersonating';
-
-interface World {
-  admin: TestAccount;
-  user: TestAccount;
-  other: TestAccount;
-  tokens: Record<Caller, string | undefined>;
-}
-
-let w: World;
+let roles: Roles;
 beforeEach(async () => {
   await t.reset();
-  const admin = await t.createAccount('ADMIN', 'root');
-  const user = await t.createAccount('USER', 'alice');
-  const other = await t.createAccount('USER', 'bob');
-  const impersonating = await t.impersonate(admin, user);
-  w = {
-    admin,
-    user,
-    other,
-    tokens: {
-      anonymous: undefined,
-      'USER itself': user.token,
-      'USER other': other.token,
-      ADMIN: admin.token,
-      'ADMIN impersonating': impersonating,
-    },
-  };
+  roles = await t.roleMatrix();
 });
 
-const call = (caller: Caller, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
-  t.request({ method, url, token: w.tokens[caller], ...(payload ? { payload } : {}) });
+const call = (...args: Parameters<Roles['call']>) => roles.call(...args);
 
 describe('role matrix', () => {
-  // "USER itself" owns the account under test (alice); "USER other" is bob; impersonating acts as alice.
-  const matrix: Array<{
-    name: string;
-    request: (w: World) => [Parameters<typeof call>[1], string, object?];
-    expected: Record<Caller, number>;
-  }> = [
-    {
-      name: 'GET /accounts',
-      request: () => ['GET', '/api/v1/accounts'],
-      expected: { anonymous: 401, 'USER itself': 403, 'USER other': 403, ADMIN: 200, 'ADMIN impersonating': 403 },
-    },
-    {
-      name: 'POST /accounts',
-      request: () => ['POST', '/api/v1/accounts', { username: `new-${Math.random()}`, password: 'secret1' }],
-      expected: { anonymous: 401, 'USER itself': 403, 'USER other': 403, ADMIN: 201, 'ADMIN impersonating': 403 },
-    },
-    {
-      name: 'GET /accounts/whoami',
-      request: () => ['GET', '/api/v1/accounts/whoami'],
-      expected: { anonymous: 401, 'USER itself': 200, 'USER other': 200, ADMIN: 200, 'ADMIN impersonating': 200 },
-    },
-    {
-      name: 'GET /accounts/{id}',
-      request: (w) => ['GET', `/api/v1/accounts/${w.user.id}`],
-      expected: { anonymous: 401, 'USER itself': 200, 'USER other': 403, ADMIN: 200, 'ADMIN impersonating': 200 },
-    },
-    {
-      name: 'PUT /accounts/{id}',
-      request: (w) => ['PUT', `/api/v1/accounts/${w.user.id}`, { email: 'alice@example.com' }],
-      expected: { anonymous: 401, 'USER itself': 403, 'USER other': 403, ADMIN: 200, 'ADMIN impersonating': 403 },
-    },
-    {
-      name: 'DELETE /accounts/{id}',
-      request: (w) => ['DELETE', `/api/v1/accounts/${w.other.id}`],
-      expected: { anonymous: 401, 'USER itself': 403, 'USER other': 403, ADMIN: 204, 'ADMIN impersonating': 403 },
-    },
-    {
-      name: 'GET /accounts/{id}/impersonate',
-      request: (w) => ['GET', `/api/v1/accounts/${w.other.id}/impersonate`],
-      expected: { anonymous: 401, 'USER itself': 403, 'USER other': 403, ADMIN: 200, 'ADMIN impersonating': 409 },
-    },
-    {
-      name: 'POST /impersonation/stop',
-      request: () => ['POST', '/api/v1/impersonation/stop'],
-      expected: { anonymous: 401, 'USER itself': 409, 'USER other': 409, ADMIN: 409, 'ADMIN impersonating': 204 },
-    },
-    {
-      name: 'POST /logout',
-      request: () => ['POST', '/api/v1/logout'],
-      expected: { anonymous: 401, 'USER itself': 204, 'USER other': 204, ADMIN: 204, 'ADMIN impersonating': 204 },
-    },
-  ];
-
-  for (const row of matrix) {
-    for (const caller of Object.keys(row.expected) as Caller[]) {
-      it(`${row.name} as ${caller} answers ${row.expected[caller]}`, async () => {
-        const [method, url, payload] = row.request(w);
-        const response = await call(caller, method, url, payload);
-        expect(response.statusCode).toBe(row.expected[caller]);
-      });
-    }
-  }
+  // The account under test is the owner's (alice); "USER other" is bob; impersonating acts as alice.
+  roleMatrixTests(
+    [
+      { name: 'GET /accounts', call: () => ['GET', '/api/v1/accounts'], expected: adminOnly(200) },
+      {
+        name: 'POST /accounts',
+        call: () => ['POST', '/api/v1/accounts', { username: `new-${Math.random()}`, password: 'secret1' }],
+        expected: adminOnly(201),
+      },
+      { name: 'GET /accounts/whoami', call: () => ['GET', '/api/v1/accounts/whoami'], expected: signedIn(200) },
+      {
+        name: 'GET /accounts/{id}',
+        call: () => ['GET', `/api/v1/accounts/${roles.owner.id}`],
+        expected: { ...ownerOnly(200), 'USER other': 403 },
+      },
+      {
+        name: 'PUT /accounts/{id}',
+        call: () => ['PUT', `/api/v1/accounts/${roles.owner.id}`, { email: 'alice@example.com' }],
+        expected: adminOnly(200),
+      },
+      {
+        name: 'DELETE /accounts/{id}',
+        call: () => ['DELETE', `/api/v1/accounts/${roles.other.id}`],
+        expected: adminOnly(204),
+      },
+      {
+        name: 'GET /accounts/{id}/impersonate',
+        call: () => ['GET', `/api/v1/accounts/${roles.other.id}/impersonate`],
+        expected: { ...adminOnly(200), 'ADMIN impersonating owner': 409 },
+      },
+      {
+        name: 'POST /impersonation/stop',
+        call: () => ['POST', '/api/v1/impersonation/stop'],
+        expected: { ...signedIn(409), 'ADMIN impersonating owner': 204 },
+      },
+      { name: 'POST /logout', call: () => ['POST', '/api/v1/logout'], expected: signedIn(204) },
+    ],
+    { roles: () => roles },
+  );
 });
 
 describe('GET /accounts', () => {
@@ -111,7 +71,7 @@ describe('GET /accounts', () => {
     expect(response.json().map((a: { username: string }) => a.username)).toEqual(['alice', 'bob', 'root']);
     expect(response.body).not.toContain('scrypt');
     expect(response.json()[0]).toEqual({
-      id: w.user.id,
+      id: roles.owner.id,
       username: 'alice',
       email: null,
       role: 'USER',
@@ -171,22 +131,22 @@ describe('GET /accounts/{id}', () => {
 
 describe('PUT and DELETE /accounts/{id}', () => {
   it('changes a password so the old one no longer signs in', async () => {
-    const response = await call('ADMIN', 'PUT', `/api/v1/accounts/${w.user.id}`, { password: 'brand-new-1' });
+    const response = await call('ADMIN', 'PUT', `/api/v1/accounts/${roles.owner.id}`, { password: 'brand-new-1' });
     expect(response.statusCode).toBe(200);
     await expect(t.login('alice', 'brand-new-1')).resolves.toEqual(expect.any(String));
-    await expect(t.login('alice', w.user.password)).rejects.toThrow(/401/);
+    await expect(t.login('alice', roles.owner.password)).rejects.toThrow(/401/);
   });
 
   it('never removes or demotes the last admin, nor deletes oneself', async () => {
-    const demote = await call('ADMIN', 'PUT', `/api/v1/accounts/${w.admin.id}`, { role: 'USER' });
+    const demote = await call('ADMIN', 'PUT', `/api/v1/accounts/${roles.admin.id}`, { role: 'USER' });
     expect(demote.statusCode).toBe(409);
     expect(demote.json().code).toBe('LAST_ADMIN');
-    const self = await call('ADMIN', 'DELETE', `/api/v1/accounts/${w.admin.id}`);
+    const self = await call('ADMIN', 'DELETE', `/api/v1/accounts/${roles.admin.id}`);
     expect(self.statusCode).toBe(409);
   });
 
   it('answers 400 for an empty change and 404 for an unknown account', async () => {
-    expect((await call('ADMIN', 'PUT', `/api/v1/accounts/${w.user.id}`, {})).statusCode).toBe(400);
+    expect((await call('ADMIN', 'PUT', `/api/v1/accounts/${roles.owner.id}`, {})).statusCode).toBe(400);
     expect((await call('ADMIN', 'DELETE', '/api/v1/accounts/00000000-0000-4000-8000-000000000000')).statusCode).toBe(
       404,
     );

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestApp, type TestAccount, type TestApp } from '../../../test/helpers.js';
+import { ownerOnly, type Roles, roleMatrixTests, startTestApp, type TestApp } from '../../../test/helpers.js';
 import { dataUri, makeJpeg, makePng } from '../../../test/images.js';
 
 let t: TestApp;
@@ -10,27 +10,14 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-type Caller = 'anonymous' | 'USER owner' | 'USER other' | 'ADMIN' | 'ADMIN impersonating owner';
-let admin: TestAccount;
-let owner: TestAccount;
-let other: TestAccount;
-let tokens: Record<Caller, string | undefined>;
+let roles: Roles;
 
 beforeEach(async () => {
   await t.reset();
-  admin = await t.createAccount('ADMIN', 'root');
-  owner = await t.createAccount('USER', 'alice');
-  other = await t.createAccount('USER', 'bob');
-  tokens = {
-    anonymous: undefined,
-    'USER owner': owner.token,
-    'USER other': other.token,
-    ADMIN: admin.token,
-    'ADMIN impersonating owner': await t.impersonate(admin, owner),
-  };
+  roles = await t.roleMatrix();
 });
 
-const createInput = async (token = owner.token) => {
+const createInput = async (token = roles.owner.token) => {
   const response = await t.request({ method: 'POST', url: '/api/v1/inputs', token, payload: {} });
   if (response.statusCode !== 201) throw new Error(`create failed: ${response.statusCode} ${response.body}`);
   return response.json() as { id: string; nodeId: string | null };
@@ -42,9 +29,9 @@ const slate = (streamId: string, bytes: Buffer = makePng(64, 36), extra: object 
   settings: { resources: [{ type: 'DATA_URI', data: dataUri(bytes) }] },
   ...extra,
 });
-const create = (payload: object, token = owner.token) =>
+const create = (payload: object, token = roles.owner.token) =>
   t.request({ method: 'POST', url: '/api/v1/fallbacks', token, payload });
-const list = (streamId: string, token = owner.token) =>
+const list = (streamId: string, token = roles.owner.token) =>
   t.request({ method: 'GET', url: `/api/v1/fallbacks?streamId=${streamId}`, token });
 const insertStorage = async (ownerId: string) => {
   const id = randomUUID();
@@ -54,71 +41,61 @@ const insertStorage = async (ownerId: string) => {
 };
 
 describe('role matrix', () => {
-  const rows: Array<{
-    name: string;
-    call: (ids: { input: string; fallback: string }) => [string, string, object?];
-    expected: Record<Caller, number>;
-  }> = [
+  roleMatrixTests<{ input: string; fallback: string }>(
+    [
+      {
+        name: 'POST /fallbacks',
+        call: ({ input }) => ['POST', '/api/v1/fallbacks', slate(input)],
+        expected: ownerOnly(201),
+      },
+      {
+        name: 'PUT /fallbacks/{id}',
+        call: ({ input, fallback }) => [
+          'PUT',
+          `/api/v1/fallbacks/${fallback}`,
+          slate(input, undefined, { label: 'Changed' }),
+        ],
+        expected: ownerOnly(200),
+      },
+      {
+        name: 'GET /fallbacks?streamId=',
+        call: ({ input }) => ['GET', `/api/v1/fallbacks?streamId=${input}`],
+        expected: ownerOnly(200),
+      },
+      {
+        name: 'DELETE /fallbacks/{id}',
+        call: ({ fallback }) => ['DELETE', `/api/v1/fallbacks/${fallback}`],
+        expected: ownerOnly(204),
+      },
+    ],
     {
-      name: 'POST /fallbacks',
-      call: ({ input }) => ['POST', '/api/v1/fallbacks', slate(input)],
-      expected: { anonymous: 401, 'USER owner': 201, 'USER other': 404, ADMIN: 201, 'ADMIN impersonating owner': 201 },
-    },
-    {
-      name: 'PUT /fallbacks/{id}',
-      call: ({ input, fallback }) => [
-        'PUT',
-        `/api/v1/fallbacks/${fallback}`,
-        slate(input, undefined, { label: 'Changed' }),
-      ],
-      expected: { anonymous: 401, 'USER owner': 200, 'USER other': 404, ADMIN: 200, 'ADMIN impersonating owner': 200 },
-    },
-    {
-      name: 'GET /fallbacks?streamId=',
-      call: ({ input }) => ['GET', `/api/v1/fallbacks?streamId=${input}`],
-      expected: { anonymous: 401, 'USER owner': 200, 'USER other': 404, ADMIN: 200, 'ADMIN impersonating owner': 200 },
-    },
-    {
-      name: 'DELETE /fallbacks/{id}',
-      call: ({ fallback }) => ['DELETE', `/api/v1/fallbacks/${fallback}`],
-      expected: { anonymous: 401, 'USER owner': 204, 'USER other': 404, ADMIN: 204, 'ADMIN impersonating owner': 204 },
-    },
-  ];
-  for (const row of rows) {
-    for (const caller of Object.keys(row.expected) as Caller[]) {
-      it(`${row.name} as ${caller} answers ${row.expected[caller]}`, async () => {
+      roles: () => roles,
+      subject: async () => {
         const input = await createInput();
         const fallback = (await create(slate(input.id))).json();
-        const [method, url, payload] = row.call({ input: input.id, fallback: fallback.id });
-        const response = await t.request({
-          method: method as 'GET',
-          url,
-          token: tokens[caller],
-          ...(payload ? { payload } : {}),
-        });
-        expect(response.statusCode, response.body).toBe(row.expected[caller]);
-      });
-    }
-  }
+        return { input: input.id, fallback: fallback.id };
+      },
+    },
+  );
 
   it('GET /node/inputs/{id}/fallbacks answers the serving node only, and no user token', async () => {
-    const node = await t.createNode(admin);
+    const node = await t.createNode(roles.admin);
     const input = await createInput();
     await create(slate(input.id));
-    const stranger = await t.createNode(admin, { enabled: false });
+    const stranger = await t.createNode(roles.admin, { enabled: false });
     const url = `/api/v1/node/inputs/${input.id}/fallbacks`;
     const mine = await t.request({ method: 'GET', url, token: node.token });
     expect(mine.statusCode).toBe(200);
     expect(mine.json()).toHaveLength(1);
     expect((await t.request({ method: 'GET', url, token: stranger.token })).statusCode).toBe(404);
-    expect((await t.request({ method: 'GET', url, token: owner.token })).statusCode).toBe(401);
+    expect((await t.request({ method: 'GET', url, token: roles.owner.token })).statusCode).toBe(401);
   });
 });
 
 describe('fallbacks', () => {
   it('creates each type Pending, lists them oldest first, updates and deletes', async () => {
     const input = await createInput();
-    const storage = await insertStorage(owner.id);
+    const storage = await insertStorage(roles.owner.id);
     const png = makePng(1920, 1080);
     const first = await create(slate(input.id, png));
     expect(first.statusCode, first.body).toBe(201);
@@ -153,7 +130,7 @@ describe('fallbacks', () => {
     const changed = await t.request({
       method: 'PUT',
       url: `/api/v1/fallbacks/${live.json().id}`,
-      token: owner.token,
+      token: roles.owner.token,
       payload: {
         streamId: input.id,
         type: 'Video',
@@ -165,12 +142,12 @@ describe('fallbacks', () => {
     expect(changed.json()).toMatchObject({ type: 'Video', label: 'Now a video', state: 'Pending' });
 
     expect(
-      (await t.request({ method: 'DELETE', url: `/api/v1/fallbacks/${first.json().id}`, token: owner.token }))
+      (await t.request({ method: 'DELETE', url: `/api/v1/fallbacks/${first.json().id}`, token: roles.owner.token }))
         .statusCode,
     ).toBe(204);
     expect((await list(input.id)).json()).toHaveLength(2);
     expect(
-      (await t.request({ method: 'DELETE', url: `/api/v1/fallbacks/${first.json().id}`, token: owner.token }))
+      (await t.request({ method: 'DELETE', url: `/api/v1/fallbacks/${first.json().id}`, token: roles.owner.token }))
         .statusCode,
     ).toBe(404);
     const audit = await sql<{
@@ -209,7 +186,7 @@ describe('fallbacks', () => {
 
   it("refuses a storage that is not the stream owner's, and a change of stream", async () => {
     const input = await createInput();
-    const foreign = await insertStorage(other.id);
+    const foreign = await insertStorage(roles.other.id);
     const refused = await create({
       streamId: input.id,
       type: 'Video',
@@ -222,7 +199,7 @@ describe('fallbacks', () => {
     const moved = await t.request({
       method: 'PUT',
       url: `/api/v1/fallbacks/${fallback.id}`,
-      token: owner.token,
+      token: roles.owner.token,
       payload: slate(another.id),
     });
     expect(moved.statusCode).toBe(400);
@@ -232,10 +209,10 @@ describe('fallbacks', () => {
   });
 
   it('takes states from the node serving the stream only; an update makes it Pending again', async () => {
-    const node = await t.createNode(admin);
+    const node = await t.createNode(roles.admin);
     const input = await createInput();
     const fallback = (await create(slate(input.id))).json();
-    const stranger = await t.createNode(admin, { enabled: false });
+    const stranger = await t.createNode(roles.admin, { enabled: false });
     expect(
       (
         await t.report(stranger.token, [
@@ -261,7 +238,7 @@ describe('fallbacks', () => {
     const updated = await t.request({
       method: 'PUT',
       url: `/api/v1/fallbacks/${fallback.id}`,
-      token: owner.token,
+      token: roles.owner.token,
       payload: slate(input.id),
     });
     expect(updated.json()).toMatchObject({ state: 'Pending', message: null });
@@ -270,7 +247,7 @@ describe('fallbacks', () => {
   it('goes with its stream', async () => {
     const input = await createInput();
     await create(slate(input.id));
-    await t.request({ method: 'DELETE', url: `/api/v1/inputs/${input.id}`, token: owner.token });
+    await t.request({ method: 'DELETE', url: `/api/v1/inputs/${input.id}`, token: roles.owner.token });
     const rows = await sql<{ count: number }>`select count(*)::int as count from fallbacks`.execute(t.database.db);
     expect(rows.rows[0]?.count).toBe(0);
   });

@@ -1,6 +1,16 @@
 import type { NodeGroup, ScalingEvent } from '@streamcloud/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestApp, type TestAccount, type TestApp } from '../../../test/helpers.js';
+import {
+  adminOnly,
+  type MatrixRow,
+  type Method,
+  ownerOnly,
+  type Roles,
+  roleMatrixTests,
+  signedIn,
+  startTestApp,
+  type TestApp,
+} from '../../../test/helpers.js';
 import { AwsProvider } from './providers/aws.js';
 import { unconfiguredScaling } from './providers/config.js';
 import { ProviderError, providerRegistry } from './providers/provider.js';
@@ -36,15 +46,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-type Caller = 'anonymous' | 'USER owner' | 'USER other' | 'ADMIN impersonating' | 'ADMIN';
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-const CALLERS: Caller[] = ['anonymous', 'USER owner', 'USER other', 'ADMIN impersonating', 'ADMIN'];
-
-interface World {
-  admin: TestAccount;
-  alice: TestAccount;
-  bob: TestAccount;
-  tokens: Record<Caller, string | undefined>;
+/** The role matrix's accounts: alice is the owner, bob the other account. */
+interface World extends Roles {
   /** alice's group, with one rule and one attached node. */
   group: NodeGroup;
   ruleId: string;
@@ -64,8 +67,7 @@ const validRule = (overrides: Record<string, unknown> = {}) => ({
 });
 
 let w: World;
-const call = (caller: Caller, method: Method, url: string, payload?: object) =>
-  t.request({ method, url, token: w.tokens[caller], ...(payload ? { payload } : {}) });
+const call = (...args: Parameters<Roles['call']>) => w.call(...args);
 const admin = (method: Method, url: string, payload?: object) => call('ADMIN', method, url, payload);
 
 async function createNode(name: string, bandwidthLimitMbps = 1000): Promise<string> {
@@ -93,23 +95,9 @@ beforeEach(async () => {
   aws.failWith = null;
   callbacks.length = 0;
   callbackStatus = 200;
-  const root = await t.createAccount('ADMIN', 'root');
-  const alice = await t.createAccount('USER', 'alice');
-  const bob = await t.createAccount('USER', 'bob');
-  w = {
-    admin: root,
-    alice,
-    bob,
-    tokens: {
-      anonymous: undefined,
-      'USER owner': alice.token,
-      'USER other': bob.token,
-      'ADMIN impersonating': await t.impersonate(root, alice),
-      ADMIN: root.token,
-    },
-  } as World;
-  w.group = await createGroup({ name: 'Alice edge', assignment: 'Outgoing', ownerId: alice.id });
-  w.bobGroup = await createGroup({ name: 'Bob ingest', assignment: 'Ingestion', ownerId: bob.id });
+  w = (await t.roleMatrix()) as World;
+  w.group = await createGroup({ name: 'Alice edge', assignment: 'Outgoing', ownerId: w.owner.id });
+  w.bobGroup = await createGroup({ name: 'Bob ingest', assignment: 'Ingestion', ownerId: w.other.id });
   w.cloudGroup = await createGroup({ name: 'Cloud', assignment: 'Common', ownerId: 'NONE' });
   const rule = await admin('POST', `/api/v1/node-groups/${w.group.id}/scaling-rule`, validRule());
   expect(rule.statusCode, rule.body).toBe(201);
@@ -120,98 +108,84 @@ beforeEach(async () => {
 });
 
 describe('role matrix', () => {
-  const cases: Array<{
-    name: string;
-    request: () => [Method, string, object?];
-    expected: Record<Caller, number>;
-  }> = [
+  /** An ADMIN changes a group; its owner may only read it (403), another account does not see it (404). */
+  const adminChanges = (ok: number) => ({ ...adminOnly(ok), 'USER other': 404 });
+  const cases: MatrixRow<undefined>[] = [
     {
       name: 'GET /node-groups',
-      request: () => ['GET', '/api/v1/node-groups'],
-      expected: { anonymous: 401, 'USER owner': 200, 'USER other': 200, 'ADMIN impersonating': 200, ADMIN: 200 },
+      call: () => ['GET', '/api/v1/node-groups'],
+      expected: signedIn(200),
     },
     {
       name: 'POST /node-groups',
-      request: () => ['POST', '/api/v1/node-groups', { name: 'New', assignment: 'Common' }],
-      expected: { anonymous: 401, 'USER owner': 403, 'USER other': 403, 'ADMIN impersonating': 403, ADMIN: 201 },
+      call: () => ['POST', '/api/v1/node-groups', { name: 'New', assignment: 'Common' }],
+      expected: adminOnly(201),
     },
     {
       name: 'GET /node-groups/persistent/node',
-      request: () => ['GET', '/api/v1/node-groups/persistent/node'],
-      expected: { anonymous: 401, 'USER owner': 403, 'USER other': 403, 'ADMIN impersonating': 403, ADMIN: 200 },
+      call: () => ['GET', '/api/v1/node-groups/persistent/node'],
+      expected: adminOnly(200),
     },
     {
       name: 'GET /node-groups/{id}',
-      request: () => ['GET', `/api/v1/node-groups/${w.group.id}`],
-      expected: { anonymous: 401, 'USER owner': 200, 'USER other': 404, 'ADMIN impersonating': 200, ADMIN: 200 },
+      call: () => ['GET', `/api/v1/node-groups/${w.group.id}`],
+      expected: ownerOnly(200),
     },
     {
       name: 'PUT /node-groups/{id}',
-      request: () => ['PUT', `/api/v1/node-groups/${w.group.id}`, { scalable: true }],
-      expected: { anonymous: 401, 'USER owner': 403, 'USER other': 404, 'ADMIN impersonating': 403, ADMIN: 200 },
+      call: () => ['PUT', `/api/v1/node-groups/${w.group.id}`, { scalable: true }],
+      expected: adminChanges(200),
     },
     {
       name: 'DELETE /node-groups/{id}',
-      request: () => ['DELETE', `/api/v1/node-groups/${w.group.id}`],
-      expected: { anonymous: 401, 'USER owner': 403, 'USER other': 404, 'ADMIN impersonating': 403, ADMIN: 204 },
+      call: () => ['DELETE', `/api/v1/node-groups/${w.group.id}`],
+      expected: adminChanges(204),
     },
     {
       name: 'POST /node-groups/{id}/scaling-rule',
-      request: () => ['POST', `/api/v1/node-groups/${w.group.id}/scaling-rule`, validRule()],
-      expected: { anonymous: 401, 'USER owner': 403, 'USER other': 404, 'ADMIN impersonating': 403, ADMIN: 201 },
+      call: () => ['POST', `/api/v1/node-groups/${w.group.id}/scaling-rule`, validRule()],
+      expected: adminChanges(201),
     },
     {
       name: 'PUT /node-groups/{id}/scaling-rule/{ruleId}',
-      request: () => [
-        'PUT',
-        `/api/v1/node-groups/${w.group.id}/scaling-rule/${w.ruleId}`,
-        validRule({ enabled: false }),
-      ],
-      expected: { anonymous: 401, 'USER owner': 403, 'USER other': 404, 'ADMIN impersonating': 403, ADMIN: 200 },
+      call: () => ['PUT', `/api/v1/node-groups/${w.group.id}/scaling-rule/${w.ruleId}`, validRule({ enabled: false })],
+      expected: adminChanges(200),
     },
     {
       name: 'DELETE /node-groups/{id}/scaling-rule/{ruleId}',
-      request: () => ['DELETE', `/api/v1/node-groups/${w.group.id}/scaling-rule/${w.ruleId}`],
-      expected: { anonymous: 401, 'USER owner': 403, 'USER other': 404, 'ADMIN impersonating': 403, ADMIN: 204 },
+      call: () => ['DELETE', `/api/v1/node-groups/${w.group.id}/scaling-rule/${w.ruleId}`],
+      expected: adminChanges(204),
     },
     {
       name: 'PUT /node-groups/{id}/node/{nodeId}',
-      request: () => ['PUT', `/api/v1/node-groups/${w.group.id}/node/${w.freeNodeId}`],
-      expected: { anonymous: 401, 'USER owner': 403, 'USER other': 404, 'ADMIN impersonating': 403, ADMIN: 204 },
+      call: () => ['PUT', `/api/v1/node-groups/${w.group.id}/node/${w.freeNodeId}`],
+      expected: adminChanges(204),
     },
     {
       name: 'DELETE /node-groups/{id}/node/{nodeId}',
-      request: () => ['DELETE', `/api/v1/node-groups/${w.group.id}/node/${w.attachedNodeId}`],
-      expected: { anonymous: 401, 'USER owner': 403, 'USER other': 404, 'ADMIN impersonating': 403, ADMIN: 204 },
+      call: () => ['DELETE', `/api/v1/node-groups/${w.group.id}/node/${w.attachedNodeId}`],
+      expected: adminChanges(204),
     },
     {
       name: 'GET /node-groups/{id}/scaling-events',
-      request: () => ['GET', `/api/v1/node-groups/${w.group.id}/scaling-events`],
-      expected: { anonymous: 401, 'USER owner': 200, 'USER other': 404, 'ADMIN impersonating': 200, ADMIN: 200 },
+      call: () => ['GET', `/api/v1/node-groups/${w.group.id}/scaling-events`],
+      expected: ownerOnly(200),
     },
     {
       name: 'POST /node-groups/{id}/allocate',
-      request: () => ['POST', `/api/v1/node-groups/${w.group.id}/allocate`],
-      expected: { anonymous: 401, 'USER owner': 403, 'USER other': 404, 'ADMIN impersonating': 403, ADMIN: 201 },
+      call: () => ['POST', `/api/v1/node-groups/${w.group.id}/allocate`],
+      expected: adminChanges(201),
     },
   ];
 
-  for (const { name, request, expected } of cases) {
-    it(name, async () => {
-      // ADMIN last: its call may delete what the others were refused.
-      for (const caller of CALLERS) {
-        const [method, url, payload] = request();
-        const response = await call(caller, method, url, payload);
-        expect(response.statusCode, `${caller}: ${response.body}`).toBe(expected[caller]);
-      }
-    });
-  }
+  // One test per endpoint, calling as each caller in turn (ADMIN last: its call may delete what the others were refused).
+  roleMatrixTests(cases, { roles: () => w, oneTestPerRow: true });
 
   it('a refused write changes nothing', async () => {
     const before = (await admin('GET', `/api/v1/node-groups/${w.group.id}`)).json();
     await call('USER owner', 'PUT', `/api/v1/node-groups/${w.group.id}`, { name: 'hijacked', scalable: true });
     await call('USER other', 'DELETE', `/api/v1/node-groups/${w.group.id}`);
-    await call('ADMIN impersonating', 'DELETE', `/api/v1/node-groups/${w.group.id}/scaling-rule/${w.ruleId}`);
+    await call('ADMIN impersonating owner', 'DELETE', `/api/v1/node-groups/${w.group.id}/scaling-rule/${w.ruleId}`);
     await call('USER owner', 'DELETE', `/api/v1/node-groups/${w.group.id}/node/${w.attachedNodeId}`);
     expect((await admin('GET', `/api/v1/node-groups/${w.group.id}`)).json()).toEqual(before);
   });
@@ -219,7 +193,7 @@ describe('role matrix', () => {
   it('a USER lists only the groups it owns; an ADMIN lists all, with owners', async () => {
     const alice = (await call('USER owner', 'GET', '/api/v1/node-groups')).json() as NodeGroup[];
     expect(alice.map((group) => group.name)).toEqual(['Alice edge']);
-    const impersonating = (await call('ADMIN impersonating', 'GET', '/api/v1/node-groups')).json() as NodeGroup[];
+    const impersonating = (await call('ADMIN impersonating owner', 'GET', '/api/v1/node-groups')).json() as NodeGroup[];
     expect(impersonating.map((group) => group.name)).toEqual(['Alice edge']);
     const all = (await admin('GET', '/api/v1/node-groups')).json() as NodeGroup[];
     expect(all.map((group) => [group.name, group.owner?.username ?? null])).toEqual([
@@ -263,15 +237,15 @@ describe('node group fields and limits', () => {
       name: '  Edge EU  ',
       description: 'Frankfurt edge',
       assignment: 'Outgoing',
-      ownerId: w.bob.id,
+      ownerId: w.other.id,
       onResourcesChangeCallbackUri: 'https://hooks.example.com/groups',
     });
     expect(group).toMatchObject({
       name: 'Edge EU',
       description: 'Frankfurt edge',
       assignment: 'Outgoing',
-      ownerId: w.bob.id,
-      owner: { id: w.bob.id, username: 'bob' },
+      ownerId: w.other.id,
+      owner: { id: w.other.id, username: 'bob' },
       onResourcesChangeCallbackUri: 'https://hooks.example.com/groups',
       scalable: false,
       scalingRules: [],
@@ -631,7 +605,7 @@ describe('nodes of a group', () => {
   });
 
   it("deleting the owner's account deletes its groups, never the nodes", async () => {
-    expect((await admin('DELETE', `/api/v1/accounts/${w.alice.id}`)).statusCode).toBe(204);
+    expect((await admin('DELETE', `/api/v1/accounts/${w.owner.id}`)).statusCode).toBe(204);
     expect((await admin('GET', `/api/v1/node-groups/${w.group.id}`)).statusCode).toBe(404);
     expect((await admin('GET', `/api/v1/nodes/${w.attachedNodeId}`)).statusCode).toBe(200);
   });

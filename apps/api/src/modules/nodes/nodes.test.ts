@@ -1,6 +1,13 @@
 import { NODE_DEFAULTS, NodeRefreshMode } from '@streamcloud/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestApp, type TestAccount, type TestApp } from '../../../test/helpers.js';
+import {
+  adminOnly,
+  type MatrixRow,
+  type Roles,
+  roleMatrixTests,
+  startTestApp,
+  type TestApp,
+} from '../../../test/helpers.js';
 import {
   closedPort,
   DEFAULT_STUB_METADATA,
@@ -22,36 +29,15 @@ afterAll(async () => {
   await t.close();
 });
 
-type Caller = 'anonymous' | 'USER' | 'ADMIN' | 'ADMIN impersonating';
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-
-interface World {
-  admin: TestAccount;
-  user: TestAccount;
-  tokens: Record<Caller, string | undefined>;
-}
-
-let w: World;
+let roles: Roles;
 beforeEach(async () => {
   await t.reset();
   stub.set({ metadata: DEFAULT_STUB_METADATA, status: 200, delayMs: 0, rawBody: undefined });
   stub.calls.length = 0;
-  const admin = await t.createAccount('ADMIN', 'root');
-  const user = await t.createAccount('USER', 'alice');
-  w = {
-    admin,
-    user,
-    tokens: {
-      anonymous: undefined,
-      USER: user.token,
-      ADMIN: admin.token,
-      'ADMIN impersonating': await t.impersonate(admin, user),
-    },
-  };
+  roles = await t.roleMatrix();
 });
 
-const call = (caller: Caller, method: Method, url: string, payload?: object) =>
-  t.request({ method, url, token: w.tokens[caller], ...(payload ? { payload } : {}) });
+const call = (...args: Parameters<Roles['call']>) => roles.call(...args);
 
 const validNode = (overrides: Record<string, unknown> = {}) => ({
   name: 'edge-1',
@@ -72,53 +58,50 @@ const createNode = async (overrides: Record<string, unknown> = {}) => {
 const listNodes = async () => (await call('ADMIN', 'GET', '/api/v1/nodes')).json() as Array<Record<string, unknown>>;
 
 describe('role matrix', () => {
-  const matrix: Array<{ name: string; request: (nodeId: string) => [Method, string, object?]; ok: number }> = [
-    { name: 'GET /nodes', request: () => ['GET', '/api/v1/nodes'], ok: 200 },
-    { name: 'POST /nodes', request: () => ['POST', '/api/v1/nodes', validNode({ name: 'other' })], ok: 201 },
-    { name: 'GET /nodes/{id}', request: (id) => ['GET', `/api/v1/nodes/${id}`], ok: 200 },
+  const matrix: MatrixRow<string>[] = [
+    { name: 'GET /nodes', call: () => ['GET', '/api/v1/nodes'], expected: adminOnly(200) },
+    {
+      name: 'POST /nodes',
+      call: () => ['POST', '/api/v1/nodes', validNode({ name: 'other' })],
+      expected: adminOnly(201),
+    },
+    { name: 'GET /nodes/{id}', call: (id) => ['GET', `/api/v1/nodes/${id}`], expected: adminOnly(200) },
     {
       name: 'PUT /nodes/{id}',
-      request: (id) => ['PUT', `/api/v1/nodes/${id}`, validNode({ name: 'renamed' })],
-      ok: 200,
+      call: (id) => ['PUT', `/api/v1/nodes/${id}`, validNode({ name: 'renamed' })],
+      expected: adminOnly(200),
     },
-    { name: 'DELETE /nodes/{id}', request: (id) => ['DELETE', `/api/v1/nodes/${id}`], ok: 204 },
+    { name: 'DELETE /nodes/{id}', call: (id) => ['DELETE', `/api/v1/nodes/${id}`], expected: adminOnly(204) },
     {
       name: 'POST /nodes/{id}/refresh',
-      request: (id) => ['POST', `/api/v1/nodes/${id}/refresh`, { mode: 'ALL' }],
-      ok: 200,
+      call: (id) => ['POST', `/api/v1/nodes/${id}/refresh`, { mode: 'ALL' }],
+      expected: adminOnly(200),
     },
-    { name: 'GET /nodes/{id}/metadata', request: (id) => ['GET', `/api/v1/nodes/${id}/metadata`], ok: 200 },
-    { name: 'POST /nodes/{id}/token', request: (id) => ['POST', `/api/v1/nodes/${id}/token`], ok: 200 },
+    {
+      name: 'GET /nodes/{id}/metadata',
+      call: (id) => ['GET', `/api/v1/nodes/${id}/metadata`],
+      expected: adminOnly(200),
+    },
+    { name: 'POST /nodes/{id}/token', call: (id) => ['POST', `/api/v1/nodes/${id}/token`], expected: adminOnly(200) },
   ];
-  const expected = (ok: number): Record<Caller, number> => ({
-    anonymous: 401,
-    USER: 403,
-    ADMIN: ok,
-    'ADMIN impersonating': 403,
+  roleMatrixTests(matrix, {
+    roles: () => roles,
+    subject: async () => (await createNode()).id,
+    check: async (response, _caller, nodeId) => {
+      if (response.statusCode >= 400) expect(response.json().message).toEqual(expect.any(String));
+      if (response.statusCode === 403 || response.statusCode === 401) {
+        // Nothing changed: the node is still there as created, and the stub was not called.
+        expect((await call('ADMIN', 'GET', `/api/v1/nodes/${nodeId}`)).json().name).toBe('edge-1');
+        expect(await listNodes()).toHaveLength(1);
+        expect(stub.calls).toEqual([]);
+      }
+    },
   });
-
-  for (const row of matrix) {
-    for (const [caller, status] of Object.entries(expected(row.ok)) as Array<[Caller, number]>) {
-      it(`${row.name} as ${caller} answers ${status}`, async () => {
-        const node = await createNode();
-        const [method, url, payload] = row.request(node.id);
-        const response = await call(caller, method, url, payload);
-        expect(response.statusCode).toBe(status);
-        if (status >= 400) expect(response.json().message).toEqual(expect.any(String));
-        if (status === 403 || status === 401) {
-          // Nothing changed: the node is still there as created, and the stub was not called.
-          expect((await call('ADMIN', 'GET', `/api/v1/nodes/${node.id}`)).json().name).toBe('edge-1');
-          expect(await listNodes()).toHaveLength(1);
-          expect(stub.calls).toEqual([]);
-        }
-      });
-    }
-  }
 
   it('a node token is refused on every admin node route (401)', async () => {
     const node = await createNode();
     for (const row of matrix) {
-      const [method, url, payload] = row.request(node.id);
+      const [method, url, payload] = row.call(node.id);
       const response = await t.request({ method, url, token: node.token, ...(payload ? { payload } : {}) });
       expect(response.statusCode, row.name).toBe(401);
     }
@@ -129,11 +112,11 @@ describe('role matrix', () => {
   it('answers 404 for an unknown node and 400 for a malformed id on every route with an id', async () => {
     const unknown = '00000000-0000-4000-8000-000000000000';
     for (const row of matrix.filter((r) => r.name.includes('{id}'))) {
-      const [method, url, payload] = row.request(unknown);
+      const [method, url, payload] = row.call(unknown);
       const response = await call('ADMIN', method, url, payload);
       expect(response.statusCode, row.name).toBe(404);
       expect(response.json()).toEqual({ message: 'Node not found', code: 'NOT_FOUND' });
-      const [m2, u2, p2] = row.request('not-a-uuid');
+      const [m2, u2, p2] = row.call('not-a-uuid');
       expect((await call('ADMIN', m2, u2, p2)).statusCode, row.name).toBe(400);
     }
   });
@@ -217,7 +200,7 @@ describe('POST /nodes', () => {
     const [entry] = await t.app.services.audit.list(1);
     expect(entry).toMatchObject({
       action: 'node.create',
-      actor_id: w.admin.id,
+      actor_id: roles.admin.id,
       target_type: 'node',
       target_id: created.id,
     });

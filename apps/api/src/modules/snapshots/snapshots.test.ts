@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestApp, type TestAccount, type TestApp } from '../../../test/helpers.js';
+import {
+  type MatrixRow,
+  ownerOnly,
+  type Roles,
+  roleMatrixTests,
+  startTestApp,
+  type TestApp,
+} from '../../../test/helpers.js';
 import { makeJpeg, makePng } from '../../../test/images.js';
 
 let t: TestApp;
@@ -10,28 +17,15 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-type Caller = 'anonymous' | 'USER owner' | 'USER other' | 'ADMIN' | 'ADMIN impersonating owner';
-let admin: TestAccount;
-let owner: TestAccount;
-let other: TestAccount;
-let tokens: Record<Caller, string | undefined>;
+let roles: Roles;
 
 beforeEach(async () => {
   await t.reset();
-  admin = await t.createAccount('ADMIN', 'root');
-  owner = await t.createAccount('USER', 'alice');
-  other = await t.createAccount('USER', 'bob');
-  tokens = {
-    anonymous: undefined,
-    'USER owner': owner.token,
-    'USER other': other.token,
-    ADMIN: admin.token,
-    'ADMIN impersonating owner': await t.impersonate(admin, owner),
-  };
+  roles = await t.roleMatrix();
 });
 
 const createInput = async () => {
-  const response = await t.request({ method: 'POST', url: '/api/v1/inputs', token: owner.token, payload: {} });
+  const response = await t.request({ method: 'POST', url: '/api/v1/inputs', token: roles.owner.token, payload: {} });
   if (response.statusCode !== 201) throw new Error(`create failed: ${response.statusCode} ${response.body}`);
   return response.json() as { id: string };
 };
@@ -41,7 +35,7 @@ const put = (streamId: string, payload: unknown, direction = 'incoming') =>
   t.request({
     method: 'PUT',
     url: url(streamId, direction),
-    token: owner.token,
+    token: roles.owner.token,
     payload: JSON.stringify(payload),
     headers: { 'content-type': 'application/json' },
   });
@@ -55,74 +49,64 @@ const snapshot = (streamId: string, image: Buffer, extra: object = {}) => ({
 });
 
 describe('role matrix', () => {
-  const rows: Array<{
-    name: string;
-    call: (id: string) => [string, string, object?];
-    expected: Record<Caller, number>;
-  }> = [
+  const rows: MatrixRow<string>[] = [
     {
       name: 'GET settings',
       call: (id) => ['GET', url(id)],
-      expected: { anonymous: 401, 'USER owner': 200, 'USER other': 404, ADMIN: 200, 'ADMIN impersonating owner': 200 },
+      expected: ownerOnly(200),
     },
     {
       name: 'PUT settings',
       call: (id) => ['PUT', url(id, 'outgoing'), settings],
-      expected: { anonymous: 401, 'USER owner': 200, 'USER other': 404, ADMIN: 200, 'ADMIN impersonating owner': 200 },
+      expected: ownerOnly(200),
     },
     {
       name: 'DELETE settings',
       call: (id) => ['DELETE', url(id)],
-      expected: { anonymous: 401, 'USER owner': 204, 'USER other': 404, ADMIN: 204, 'ADMIN impersonating owner': 204 },
+      expected: ownerOnly(204),
     },
     {
       name: 'GET image',
       call: (id) => ['GET', `${url(id)}/image`],
-      expected: { anonymous: 401, 'USER owner': 200, 'USER other': 404, ADMIN: 200, 'ADMIN impersonating owner': 200 },
+      expected: ownerOnly(200),
     },
   ];
-  for (const row of rows) {
-    for (const caller of Object.keys(row.expected) as Caller[]) {
-      it(`${row.name} as ${caller} answers ${row.expected[caller]}`, async () => {
-        const node = await t.createNode(admin);
-        const input = await createInput();
-        await put(input.id, settings);
-        await t.report(node.token, [snapshot(input.id, makePng(32, 18))]);
-        const [method, target, payload] = row.call(input.id);
-        const response = await t.request({
-          method: method as 'GET',
-          url: target,
-          token: tokens[caller],
-          ...(payload ? { payload } : {}),
-        });
-        expect(response.statusCode, response.body).toBe(row.expected[caller]);
-      });
-    }
-  }
+  roleMatrixTests(rows, {
+    roles: () => roles,
+    subject: async () => {
+      const node = await t.createNode(roles.admin);
+      const input = await createInput();
+      await put(input.id, settings);
+      await t.report(node.token, [snapshot(input.id, makePng(32, 18))]);
+      return input.id;
+    },
+  });
 
   it('GET /node/inputs/{id}/snapshots answers the serving node only, and no user token', async () => {
-    const node = await t.createNode(admin);
+    const node = await t.createNode(roles.admin);
     const input = await createInput();
     await put(input.id, settings);
-    const stranger = await t.createNode(admin, { enabled: false });
+    const stranger = await t.createNode(roles.admin, { enabled: false });
     const target = `/api/v1/node/inputs/${input.id}/snapshots`;
     expect((await t.request({ method: 'GET', url: target, token: node.token })).json()).toEqual({
       incoming: settings,
       outgoing: null,
     });
     expect((await t.request({ method: 'GET', url: target, token: stranger.token })).statusCode).toBe(404);
-    expect((await t.request({ method: 'GET', url: target, token: owner.token })).statusCode).toBe(401);
+    expect((await t.request({ method: 'GET', url: target, token: roles.owner.token })).statusCode).toBe(401);
   });
 });
 
 describe('snapshot settings', () => {
   it('round-trips per direction; null and DELETE turn a direction off', async () => {
     const input = await createInput();
-    expect((await t.request({ method: 'GET', url: url(input.id), token: owner.token })).json()).toBeNull();
+    expect((await t.request({ method: 'GET', url: url(input.id), token: roles.owner.token })).json()).toBeNull();
     expect((await put(input.id, settings)).json()).toEqual(settings);
     expect((await put(input.id, { format: 'JPEG', quality: 'Low', interval: 30 }, 'outgoing')).statusCode).toBe(200);
-    expect((await t.request({ method: 'GET', url: url(input.id), token: owner.token })).json()).toEqual(settings);
-    expect((await t.request({ method: 'GET', url: url(input.id, 'outgoing'), token: owner.token })).json()).toEqual({
+    expect((await t.request({ method: 'GET', url: url(input.id), token: roles.owner.token })).json()).toEqual(settings);
+    expect(
+      (await t.request({ method: 'GET', url: url(input.id, 'outgoing'), token: roles.owner.token })).json(),
+    ).toEqual({
       format: 'JPEG',
       quality: 'Low',
       interval: 30,
@@ -130,11 +114,13 @@ describe('snapshot settings', () => {
     const off = await put(input.id, null);
     expect(off.statusCode).toBe(200);
     expect(off.json()).toBeNull();
-    expect((await t.request({ method: 'GET', url: url(input.id), token: owner.token })).json()).toBeNull();
-    expect((await t.request({ method: 'DELETE', url: url(input.id, 'outgoing'), token: owner.token })).statusCode).toBe(
-      204,
-    );
-    expect((await t.request({ method: 'GET', url: url(input.id, 'outgoing'), token: owner.token })).json()).toBeNull();
+    expect((await t.request({ method: 'GET', url: url(input.id), token: roles.owner.token })).json()).toBeNull();
+    expect(
+      (await t.request({ method: 'DELETE', url: url(input.id, 'outgoing'), token: roles.owner.token })).statusCode,
+    ).toBe(204);
+    expect(
+      (await t.request({ method: 'GET', url: url(input.id, 'outgoing'), token: roles.owner.token })).json(),
+    ).toBeNull();
   });
 
   it('checks the form rules: interval a whole number 1 to 30, format and quality required', async () => {
@@ -154,19 +140,19 @@ describe('snapshot settings', () => {
       expect(response.json().message).toBe(`Invalid request: ${message}`);
     }
     for (const interval of [1, 30]) expect((await put(input.id, { ...settings, interval })).statusCode).toBe(200);
-    expect((await t.request({ method: 'GET', url: url(input.id, 'sideways'), token: owner.token })).statusCode).toBe(
-      400,
-    );
+    expect(
+      (await t.request({ method: 'GET', url: url(input.id, 'sideways'), token: roles.owner.token })).statusCode,
+    ).toBe(400);
   });
 });
 
 describe('snapshot images', () => {
   it('answers 404 until the serving node sends one, then the latest bytes with no-cache', async () => {
-    const node = await t.createNode(admin);
+    const node = await t.createNode(roles.admin);
     const input = await createInput();
     await put(input.id, settings);
     const image = `${url(input.id)}/image`;
-    const none = await t.request({ method: 'GET', url: image, token: owner.token });
+    const none = await t.request({ method: 'GET', url: image, token: roles.owner.token });
     expect(none.statusCode).toBe(404);
     expect(none.headers['cache-control']).toBe('no-store');
 
@@ -174,21 +160,21 @@ describe('snapshot images', () => {
     expect(
       (await t.report(node.token, [snapshot(input.id, first, { at: '2020-01-01T10:00:00.000Z' })])).statusCode,
     ).toBe(200);
-    const answer = await t.request({ method: 'GET', url: `${image}?t=${Date.now()}`, token: owner.token });
+    const answer = await t.request({ method: 'GET', url: `${image}?t=${Date.now()}`, token: roles.owner.token });
     expect(answer.statusCode).toBe(200);
     expect(answer.headers['content-type']).toBe('image/png');
     expect(answer.headers['cache-control']).toBe('no-cache');
     expect(answer.rawPayload.equals(first)).toBe(true);
     // Every other answer stays no-store.
-    expect((await t.request({ method: 'GET', url: url(input.id), token: owner.token })).headers['cache-control']).toBe(
-      'no-store',
-    );
+    expect(
+      (await t.request({ method: 'GET', url: url(input.id), token: roles.owner.token })).headers['cache-control'],
+    ).toBe('no-store');
 
     const second = makeJpeg(1280, 720, { bytes: 4000 });
     await t.report(node.token, [snapshot(input.id, second, { at: '2020-01-01T10:00:05.000Z' })]);
     const older = makePng(8, 8);
     await t.report(node.token, [snapshot(input.id, older, { at: '2020-01-01T09:59:00.000Z' })]);
-    const latest = await t.request({ method: 'GET', url: image, token: owner.token });
+    const latest = await t.request({ method: 'GET', url: image, token: roles.owner.token });
     expect(latest.headers['content-type']).toBe('image/jpeg');
     expect(latest.rawPayload.equals(second)).toBe(true);
     const rows = await sql<{ count: number }>`select count(*)::int as count from snapshot_images`.execute(
@@ -198,31 +184,31 @@ describe('snapshot images', () => {
   });
 
   it('keeps images only for directions that take snapshots, from the node serving the stream', async () => {
-    const node = await t.createNode(admin);
+    const node = await t.createNode(roles.admin);
     const input = await createInput();
     await t.report(node.token, [snapshot(input.id, makePng(4, 4))]);
-    expect((await t.request({ method: 'GET', url: `${url(input.id)}/image`, token: owner.token })).statusCode).toBe(
-      404,
-    );
+    expect(
+      (await t.request({ method: 'GET', url: `${url(input.id)}/image`, token: roles.owner.token })).statusCode,
+    ).toBe(404);
     await put(input.id, settings);
-    const stranger = await t.createNode(admin, { enabled: false });
+    const stranger = await t.createNode(roles.admin, { enabled: false });
     await t.report(stranger.token, [snapshot(input.id, makePng(4, 4))]);
-    expect((await t.request({ method: 'GET', url: `${url(input.id)}/image`, token: owner.token })).statusCode).toBe(
-      404,
-    );
+    expect(
+      (await t.request({ method: 'GET', url: `${url(input.id)}/image`, token: roles.owner.token })).statusCode,
+    ).toBe(404);
     await t.report(node.token, [snapshot(input.id, makePng(4, 4))]);
-    expect((await t.request({ method: 'GET', url: `${url(input.id)}/image`, token: owner.token })).statusCode).toBe(
-      200,
-    );
+    expect(
+      (await t.request({ method: 'GET', url: `${url(input.id)}/image`, token: roles.owner.token })).statusCode,
+    ).toBe(200);
     // Turning the direction off drops its image.
-    await t.request({ method: 'DELETE', url: url(input.id), token: owner.token });
-    expect((await t.request({ method: 'GET', url: `${url(input.id)}/image`, token: owner.token })).statusCode).toBe(
-      404,
-    );
+    await t.request({ method: 'DELETE', url: url(input.id), token: roles.owner.token });
+    expect(
+      (await t.request({ method: 'GET', url: `${url(input.id)}/image`, token: roles.owner.token })).statusCode,
+    ).toBe(404);
   });
 
   it('refuses a batch whose snapshot is not a PNG or a JPEG, by its bytes', async () => {
-    const node = await t.createNode(admin);
+    const node = await t.createNode(roles.admin);
     const input = await createInput();
     await put(input.id, settings);
     const response = await t.report(node.token, [
@@ -242,23 +228,23 @@ describe('snapshot images', () => {
   });
 
   it('takes report bodies larger than the default limit (a 2 MB snapshot)', async () => {
-    const node = await t.createNode(admin);
+    const node = await t.createNode(roles.admin);
     const input = await createInput();
     await put(input.id, settings);
     const big = makePng(64, 36, { bytes: 2_000_000 });
     const response = await t.report(node.token, [snapshot(input.id, big)]);
     expect(response.statusCode, response.body).toBe(200);
     expect(
-      (await t.request({ method: 'GET', url: `${url(input.id)}/image`, token: owner.token })).rawPayload.length,
+      (await t.request({ method: 'GET', url: `${url(input.id)}/image`, token: roles.owner.token })).rawPayload.length,
     ).toBe(2_000_000);
   });
 
   it('goes with its stream', async () => {
-    const node = await t.createNode(admin);
+    const node = await t.createNode(roles.admin);
     const input = await createInput();
     await put(input.id, settings);
     await t.report(node.token, [snapshot(input.id, makePng(4, 4))]);
-    await t.request({ method: 'DELETE', url: `/api/v1/inputs/${input.id}`, token: owner.token });
+    await t.request({ method: 'DELETE', url: `/api/v1/inputs/${input.id}`, token: roles.owner.token });
     const rows = await sql<{ images: number; settings: number }>`select
       (select count(*)::int from snapshot_images) as images, (select count(*)::int from snapshot_settings) as settings`.execute(
       t.database.db,

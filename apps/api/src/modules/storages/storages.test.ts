@@ -1,6 +1,14 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestApp, type TestAccount, type TestApp } from '../../../test/helpers.js';
+import {
+  type MatrixRow,
+  ownerOnly,
+  type Roles,
+  roleMatrixTests,
+  signedIn,
+  startTestApp,
+  type TestApp,
+} from '../../../test/helpers.js';
 import { type LocalS3Server, startLocalS3 } from '../../../test/s3-server.js';
 import type { StorageUsage } from './storage-usage.js';
 
@@ -22,14 +30,8 @@ afterAll(async () => {
   await Promise.all([t.close(), s3.close()]);
 });
 
-type Caller = 'anonymous' | 'USER owner' | 'USER other' | 'ADMIN' | 'ADMIN impersonating';
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-
-interface World {
-  admin: TestAccount;
-  user: TestAccount;
-  other: TestAccount;
-  tokens: Record<Caller, string | undefined>;
+/** The role matrix's accounts and alice's storage. */
+interface World extends Roles {
   /** alice's storage */
   storageId: string;
 }
@@ -49,89 +51,61 @@ let w: World;
 beforeEach(async () => {
   await t.reset();
   inUse.clear();
-  const admin = await t.createAccount('ADMIN', 'root');
-  const user = await t.createAccount('USER', 'alice');
-  const other = await t.createAccount('USER', 'bob');
-  const impersonating = await t.impersonate(admin, user);
-  const created = await t.request({
-    method: 'POST',
-    url: '/api/v1/storages',
-    token: user.token,
-    payload: compatible(),
-  });
+  const roles = await t.roleMatrix();
+  const created = await roles.call('USER owner', 'POST', '/api/v1/storages', compatible());
   expect(created.statusCode).toBe(201);
-  w = {
-    admin,
-    user,
-    other,
-    storageId: created.json().id,
-    tokens: {
-      anonymous: undefined,
-      'USER owner': user.token,
-      'USER other': other.token,
-      ADMIN: admin.token,
-      'ADMIN impersonating': impersonating,
-    },
-  };
+  w = { ...roles, storageId: created.json().id };
 });
 
-const call = (caller: Caller, method: Method, url: string, payload?: object) =>
-  t.request({ method, url, token: w.tokens[caller], ...(payload ? { payload } : {}) });
+const call = (...args: Parameters<Roles['call']>) => w.call(...args);
 
 const row = async (id: string) =>
   (await sql<Record<string, unknown>>`select * from storages where id = ${id}`.execute(t.database.db)).rows[0];
 
 describe('role matrix', () => {
   // The storage under test belongs to alice ("USER owner"); "USER other" is bob; impersonating acts as alice.
-  const matrix: Array<{
-    name: string;
-    request: (w: World) => [Method, string, object?];
-    expected: Record<Caller, number>;
-  }> = [
+  const matrix: MatrixRow<World>[] = [
     {
       name: 'GET /storages',
-      request: () => ['GET', '/api/v1/storages'],
-      expected: { anonymous: 401, 'USER owner': 200, 'USER other': 200, ADMIN: 200, 'ADMIN impersonating': 200 },
+      call: () => ['GET', '/api/v1/storages'],
+      expected: signedIn(200),
     },
     {
       name: 'POST /storages',
-      request: () => ['POST', '/api/v1/storages', compatible({ name: 'Another' })],
-      expected: { anonymous: 401, 'USER owner': 201, 'USER other': 201, ADMIN: 201, 'ADMIN impersonating': 201 },
+      call: () => ['POST', '/api/v1/storages', compatible({ name: 'Another' })],
+      expected: signedIn(201),
     },
     {
       name: 'GET /storages/{id}',
-      request: (w) => ['GET', `/api/v1/storages/${w.storageId}`],
-      expected: { anonymous: 401, 'USER owner': 200, 'USER other': 404, ADMIN: 200, 'ADMIN impersonating': 200 },
+      call: (w) => ['GET', `/api/v1/storages/${w.storageId}`],
+      expected: ownerOnly(200),
     },
     {
       name: 'PUT /storages/{id}',
-      request: (w) => ['PUT', `/api/v1/storages/${w.storageId}`, compatible({ name: 'Renamed', secretAccessKey: '' })],
-      expected: { anonymous: 401, 'USER owner': 200, 'USER other': 404, ADMIN: 200, 'ADMIN impersonating': 200 },
+      call: (w) => ['PUT', `/api/v1/storages/${w.storageId}`, compatible({ name: 'Renamed', secretAccessKey: '' })],
+      expected: ownerOnly(200),
     },
     {
       name: 'DELETE /storages/{id}',
-      request: (w) => ['DELETE', `/api/v1/storages/${w.storageId}`],
-      expected: { anonymous: 401, 'USER owner': 204, 'USER other': 404, ADMIN: 204, 'ADMIN impersonating': 204 },
+      call: (w) => ['DELETE', `/api/v1/storages/${w.storageId}`],
+      expected: ownerOnly(204),
     },
     {
       name: 'POST /storages/{id}/check',
-      request: (w) => ['POST', `/api/v1/storages/${w.storageId}/check`],
-      expected: { anonymous: 401, 'USER owner': 200, 'USER other': 404, ADMIN: 200, 'ADMIN impersonating': 200 },
+      call: (w) => ['POST', `/api/v1/storages/${w.storageId}/check`],
+      expected: ownerOnly(200),
     },
   ];
 
-  for (const entry of matrix) {
-    for (const caller of Object.keys(entry.expected) as Caller[]) {
-      it(`${entry.name} as ${caller} answers ${entry.expected[caller]}`, async () => {
-        const [method, url, payload] = entry.request(w);
-        const response = await call(caller, method, url, payload);
-        expect(response.statusCode, response.body).toBe(entry.expected[caller]);
-        if (response.statusCode === 404)
-          expect(response.json()).toEqual({ message: 'Storage not found', code: 'NOT_FOUND' });
-        if (response.statusCode === 401) expect(response.json().code).toBe('UNAUTHORIZED');
-      });
-    }
-  }
+  roleMatrixTests(matrix, {
+    roles: () => w,
+    subject: async () => w,
+    check: (response) => {
+      if (response.statusCode === 404)
+        expect(response.json()).toEqual({ message: 'Storage not found', code: 'NOT_FOUND' });
+      if (response.statusCode === 401) expect(response.json().code).toBe('UNAUTHORIZED');
+    },
+  });
 
   it('a USER of another account changes nothing of the owner’s storage', async () => {
     await call('USER other', 'PUT', `/api/v1/storages/${w.storageId}`, compatible({ name: 'Hijacked' }));
@@ -157,7 +131,10 @@ describe('GET /storages', () => {
   it('a USER sees only its own storages, sorted by name', async () => {
     expect(names(await call('USER owner', 'GET', '/api/v1/storages'))).toEqual(['archive', 'Recordings']);
     expect(names(await call('USER other', 'GET', '/api/v1/storages'))).toEqual(['bob bucket']);
-    expect(names(await call('ADMIN impersonating', 'GET', '/api/v1/storages'))).toEqual(['archive', 'Recordings']);
+    expect(names(await call('ADMIN impersonating owner', 'GET', '/api/v1/storages'))).toEqual([
+      'archive',
+      'Recordings',
+    ]);
   });
 
   it('an ADMIN sees every account’s, with the owner, and may filter by owner', async () => {
@@ -167,7 +144,7 @@ describe('GET /storages', () => {
       ownerId: w.other.id,
       ownerUsername: 'bob',
     });
-    expect(names(await call('ADMIN', 'GET', `/api/v1/storages?ownerId=${w.user.id}`))).toEqual([
+    expect(names(await call('ADMIN', 'GET', `/api/v1/storages?ownerId=${w.owner.id}`))).toEqual([
       'archive',
       'Recordings',
     ]);
@@ -193,7 +170,7 @@ describe('POST /storages', () => {
       bucket: 'media',
       path: 'live/recordings',
       endpoint: s3.endpoint,
-      ownerId: w.user.id,
+      ownerId: w.owner.id,
       ownerUsername: 'alice',
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       updatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
@@ -257,13 +234,13 @@ describe('POST /storages', () => {
     expect(denied.statusCode).toBe(403);
     expect(denied.json().message).toBe('Only administrators may create a storage for another account');
     const impersonated = await call(
-      'ADMIN impersonating',
+      'ADMIN impersonating owner',
       'POST',
       '/api/v1/storages',
       compatible({ ownerId: w.other.id }),
     );
     expect(impersonated.statusCode).toBe(403);
-    const self = await call('USER owner', 'POST', '/api/v1/storages?check=false', compatible({ ownerId: w.user.id }));
+    const self = await call('USER owner', 'POST', '/api/v1/storages?check=false', compatible({ ownerId: w.owner.id }));
     expect(self.statusCode).toBe(201);
     const count = await sql<{ n: number }>`select count(*)::int as n from storages`.execute(t.database.db);
     expect(count.rows[0]?.n).toBe(2);
@@ -498,10 +475,15 @@ describe('the secret access key', () => {
   });
 
   it('writes made while impersonating record the acting admin', async () => {
-    await call('ADMIN impersonating', 'PUT', `/api/v1/storages/${w.storageId}?check=false`, compatible({ name: 'X' }));
+    await call(
+      'ADMIN impersonating owner',
+      'PUT',
+      `/api/v1/storages/${w.storageId}?check=false`,
+      compatible({ name: 'X' }),
+    );
     const audit = await sql<{ actor_id: string; acting_admin_id: string | null }>`
       select actor_id, acting_admin_id from audit_log where action = 'storage.update'`.execute(t.database.db);
-    expect(audit.rows).toEqual([{ actor_id: w.user.id, acting_admin_id: w.admin.id }]);
+    expect(audit.rows).toEqual([{ actor_id: w.owner.id, acting_admin_id: w.admin.id }]);
   });
 });
 

@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { DEFAULT_ADJUSTABLE_TRACKS } from '@streamcloud/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestApp, type TestAccount, type TestApp } from '../../../test/helpers.js';
+import {
+  type MatrixRow,
+  ownerOnly,
+  type Roles,
+  roleMatrixTests,
+  signedIn,
+  startTestApp,
+  type TestApp,
+} from '../../../test/helpers.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -9,24 +17,11 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-type Caller = 'anonymous' | 'USER owner' | 'USER other' | 'ADMIN' | 'ADMIN impersonating owner';
-let admin: TestAccount;
-let owner: TestAccount;
-let other: TestAccount;
-let tokens: Record<Caller, string | undefined>;
+let roles: Roles;
 
 beforeEach(async () => {
   await t.reset();
-  admin = await t.createAccount('ADMIN', 'root');
-  owner = await t.createAccount('USER', 'alice');
-  other = await t.createAccount('USER', 'bob');
-  tokens = {
-    anonymous: undefined,
-    'USER owner': owner.token,
-    'USER other': other.token,
-    ADMIN: admin.token,
-    'ADMIN impersonating owner': await t.impersonate(admin, owner),
-  };
+  roles = await t.roleMatrix();
 });
 
 const createInput = async (token: string, payload: object = {}) => {
@@ -42,107 +37,93 @@ const setStatus = async (nodeToken: string, streamId: string, status: string, me
 };
 
 describe('role matrix', () => {
-  const rows: Array<{
-    name: string;
-    call: (ids: { input: string; output: string }) => [string, string, object?];
-    expected: Record<Caller, number>;
-  }> = [
+  const rows: MatrixRow<{ input: string; output: string }>[] = [
     {
       name: 'GET /inputs',
       call: () => ['GET', '/api/v1/inputs'],
-      expected: { anonymous: 401, 'USER owner': 200, 'USER other': 200, ADMIN: 200, 'ADMIN impersonating owner': 200 },
+      expected: signedIn(200),
     },
     {
       name: 'POST /inputs',
       call: () => ['POST', '/api/v1/inputs', { caption: 'x' }],
-      expected: { anonymous: 401, 'USER owner': 201, 'USER other': 201, ADMIN: 201, 'ADMIN impersonating owner': 201 },
+      expected: signedIn(201),
     },
     {
       name: 'GET /inputs/{id}',
       call: ({ input }) => ['GET', `/api/v1/inputs/${input}`],
-      expected: { anonymous: 401, 'USER owner': 200, 'USER other': 404, ADMIN: 200, 'ADMIN impersonating owner': 200 },
+      expected: ownerOnly(200),
     },
     {
       name: 'PUT /inputs/{id}',
       call: ({ input }) => ['PUT', `/api/v1/inputs/${input}`, { caption: 'renamed' }],
-      expected: { anonymous: 401, 'USER owner': 200, 'USER other': 404, ADMIN: 200, 'ADMIN impersonating owner': 200 },
+      expected: ownerOnly(200),
     },
     {
       name: 'DELETE /inputs/{id}',
       call: ({ input }) => ['DELETE', `/api/v1/inputs/${input}`],
-      expected: { anonymous: 401, 'USER owner': 204, 'USER other': 404, ADMIN: 204, 'ADMIN impersonating owner': 204 },
+      expected: ownerOnly(204),
     },
     {
       name: 'POST /outputs',
       call: ({ input }) => ['POST', '/api/v1/outputs', { streamId: input }],
-      expected: { anonymous: 401, 'USER owner': 201, 'USER other': 404, ADMIN: 201, 'ADMIN impersonating owner': 201 },
+      expected: ownerOnly(201),
     },
     {
       name: 'GET /outputs',
       call: ({ input }) => ['GET', `/api/v1/outputs?streamId=${input}`],
-      expected: { anonymous: 401, 'USER owner': 200, 'USER other': 404, ADMIN: 200, 'ADMIN impersonating owner': 200 },
+      expected: ownerOnly(200),
     },
     {
       name: 'DELETE /outputs/{id}/sessions',
       call: ({ output }) => ['DELETE', `/api/v1/outputs/${output}/sessions`],
-      expected: { anonymous: 401, 'USER owner': 204, 'USER other': 404, ADMIN: 204, 'ADMIN impersonating owner': 204 },
+      expected: ownerOnly(204),
     },
     {
       name: 'DELETE /outputs/{id}',
       call: ({ output }) => ['DELETE', `/api/v1/outputs/${output}`],
-      expected: { anonymous: 401, 'USER owner': 204, 'USER other': 404, ADMIN: 204, 'ADMIN impersonating owner': 204 },
+      expected: ownerOnly(204),
     },
     {
       name: 'GET /info/location',
       call: () => ['GET', '/api/v1/info/location?ipAddress=81.2.69.160'],
-      expected: { anonymous: 401, 'USER owner': 200, 'USER other': 200, ADMIN: 200, 'ADMIN impersonating owner': 200 },
+      expected: signedIn(200),
     },
     {
       name: 'GET /info/stream/{id}/incoming',
       call: ({ input }) => ['GET', `/api/v1/info/stream/${input}/incoming`],
-      expected: { anonymous: 401, 'USER owner': 200, 'USER other': 404, ADMIN: 200, 'ADMIN impersonating owner': 200 },
+      expected: ownerOnly(200),
     },
     {
       name: 'POST /gslb/input',
       call: ({ input }) => ['POST', '/api/v1/gslb/input', { streamId: input }],
-      expected: { anonymous: 401, 'USER owner': 201, 'USER other': 404, ADMIN: 201, 'ADMIN impersonating owner': 201 },
+      expected: ownerOnly(201),
     },
     {
       name: 'GET /gslb/input/stream/{id}',
       call: ({ input }) => ['GET', `/api/v1/gslb/input/stream/${input}`],
-      expected: { anonymous: 401, 'USER owner': 404, 'USER other': 404, ADMIN: 404, 'ADMIN impersonating owner': 404 },
+      expected: signedIn(404),
     },
   ];
-  for (const row of rows) {
-    for (const caller of Object.keys(row.expected) as Caller[]) {
-      it(`${row.name} as ${caller} answers ${row.expected[caller]}`, async () => {
-        const input = await createInput(owner.token);
-        const output = (
-          await t.request({
-            method: 'POST',
-            url: '/api/v1/outputs',
-            token: owner.token,
-            payload: { streamId: input.id },
-          })
-        ).json();
-        const [method, url, payload] = row.call({ input: input.id, output: output.id });
-        const response = await t.request({
-          method: method as 'GET',
-          url,
-          token: tokens[caller],
-          ...(payload ? { payload } : {}),
-        });
-        expect(response.statusCode, response.body).toBe(row.expected[caller]);
+  roleMatrixTests(rows, {
+    roles: () => roles,
+    subject: async () => {
+      const input = await createInput(roles.owner.token);
+      const output = await t.request({
+        method: 'POST',
+        url: '/api/v1/outputs',
+        token: roles.owner.token,
+        payload: { streamId: input.id },
       });
-    }
-  }
+      return { input: input.id, output: output.json().id };
+    },
+  });
 });
 
 describe('POST /inputs', () => {
   it('creates with the defaults: WebRTC, adjustable transcoding, Public, Pending without a node', async () => {
-    const input = await createInput(owner.token);
+    const input = await createInput(roles.owner.token);
     expect(input).toMatchObject({
-      ownerId: owner.id,
+      ownerId: roles.owner.id,
       format: 'WebRTC',
       access: 'Public',
       accessToken: null,
@@ -161,10 +142,10 @@ describe('POST /inputs', () => {
   });
 
   it('assigns an enabled and opened node and builds the connection per format', async () => {
-    const node = await t.createNode(admin, {
+    const node = await t.createNode(roles.admin, {
       connection: { protocol: 'HTTP', hostname: 'edge.example.com', port: 4242 },
     });
-    await t.createNode(admin, { enabled: false });
+    await t.createNode(roles.admin, { enabled: false });
     const expectations: Array<[string, object]> = [
       [
         'WebRTC',
@@ -176,7 +157,7 @@ describe('POST /inputs', () => {
       ['Internode', { hostname: 'edge.example.com', streamNode: node.name }],
     ];
     for (const [format, connection] of expectations) {
-      const input = await createInput(owner.token, { format });
+      const input = await createInput(roles.owner.token, { format });
       expect(input.status).toBe('Idle');
       expect(input.nodeId).toBe(node.id);
       expect(input.connection).toEqual(connection);
@@ -184,12 +165,12 @@ describe('POST /inputs', () => {
   });
 
   it('picks the node nearest the streamer', async () => {
-    await t.createNode(admin, { name: 'ny', location: { code: 'NA', geo: { latitude: 40.7, longitude: -74 } } });
-    const london = await t.createNode(admin, {
+    await t.createNode(roles.admin, { name: 'ny', location: { code: 'NA', geo: { latitude: 40.7, longitude: -74 } } });
+    const london = await t.createNode(roles.admin, {
       name: 'ldn',
       location: { code: 'EU', geo: { latitude: 51.5, longitude: -0.1 } },
     });
-    const input = await createInput(owner.token, { streamer: { ipAddress: '81.2.69.160' } });
+    const input = await createInput(roles.owner.token, { streamer: { ipAddress: '81.2.69.160' } });
     expect(input.nodeId).toBe(london.id);
     expect(input.streamer).toEqual({
       ipAddress: '81.2.69.160',
@@ -198,30 +179,30 @@ describe('POST /inputs', () => {
   });
 
   it('names passthrough streams so the parser reads them as passthrough', async () => {
-    const input = await createInput(owner.token, { output: { passthrough: true } });
+    const input = await createInput(roles.owner.token, { output: { passthrough: true } });
     expect(input.outputMode).toBe('Passthrough');
     expect(input.name).toMatch(/^pt\+/);
     expect(input.output.tracks).toEqual([]);
   });
 
   it('generates tokens for private modes and keeps a given one only for Private', async () => {
-    const ingoing = await createInput(owner.token, { access: 'PrivateIngoing' });
+    const ingoing = await createInput(roles.owner.token, { access: 'PrivateIngoing' });
     expect(ingoing.accessToken).toMatch(/^[\w-]{32}$/);
-    const given = await createInput(owner.token, { access: 'Private', accessToken: 'my-token.1' });
+    const given = await createInput(roles.owner.token, { access: 'Private', accessToken: 'my-token.1' });
     expect(given.accessToken).toBe('my-token.1');
-    const generated = await createInput(owner.token, { access: 'Private', accessToken: '' });
+    const generated = await createInput(roles.owner.token, { access: 'Private', accessToken: '' });
     expect(generated.accessToken).toMatch(/^[\w-]{32}$/);
-    const publicInput = await createInput(owner.token, { access: 'Public', accessToken: 'ignored' });
+    const publicInput = await createInput(roles.owner.token, { access: 'Public', accessToken: 'ignored' });
     expect(publicInput.accessToken).toBeNull();
   });
 
   it('lets an ADMIN create for another account, not a USER', async () => {
-    expect((await createInput(admin.token, { ownerId: other.id })).ownerId).toBe(other.id);
+    expect((await createInput(roles.admin.token, { ownerId: roles.other.id })).ownerId).toBe(roles.other.id);
     const refused = await t.request({
       method: 'POST',
       url: '/api/v1/inputs',
-      token: owner.token,
-      payload: { ownerId: other.id },
+      token: roles.owner.token,
+      payload: { ownerId: roles.other.id },
     });
     expect(refused.statusCode).toBe(403);
   });
@@ -237,45 +218,51 @@ describe('POST /inputs', () => {
     [{ output: { version: 3, passthrough: false } }, 'body.output.version'],
     [{ surprise: true }, 'body'],
   ])('answers 400 for %j and creates nothing', async (payload, path) => {
-    const response = await t.request({ method: 'POST', url: '/api/v1/inputs', token: owner.token, payload });
+    const response = await t.request({ method: 'POST', url: '/api/v1/inputs', token: roles.owner.token, payload });
     expect(response.statusCode).toBe(400);
     expect(response.json().errors.map((e: { path: string }) => e.path)).toContain(path);
-    const list = await t.request({ method: 'GET', url: '/api/v1/inputs', token: owner.token });
+    const list = await t.request({ method: 'GET', url: '/api/v1/inputs', token: roles.owner.token });
     expect(list.headers['x-total-count']).toBe('0');
   });
 });
 
 describe('GET /inputs', () => {
   it('pages in the list order with X-Total-Count, each USER seeing only its own', async () => {
-    await createInput(owner.token, { format: 'RTMP', caption: 'beta' });
-    await createInput(owner.token, { format: 'RTMP', caption: 'Alpha' });
-    await createInput(owner.token, { format: 'SRT', caption: 'zulu' });
-    await createInput(other.token, { caption: 'not yours' });
-    const page = await t.request({ method: 'GET', url: '/api/v1/inputs?offset=0&limit=2', token: owner.token });
+    await createInput(roles.owner.token, { format: 'RTMP', caption: 'beta' });
+    await createInput(roles.owner.token, { format: 'RTMP', caption: 'Alpha' });
+    await createInput(roles.owner.token, { format: 'SRT', caption: 'zulu' });
+    await createInput(roles.other.token, { caption: 'not yours' });
+    const page = await t.request({ method: 'GET', url: '/api/v1/inputs?offset=0&limit=2', token: roles.owner.token });
     expect(page.headers['x-total-count']).toBe('3');
     expect(page.json().map((s: { caption: string }) => s.caption)).toEqual(['Alpha', 'beta']);
-    const rest = await t.request({ method: 'GET', url: '/api/v1/inputs?offset=2&limit=2', token: owner.token });
+    const rest = await t.request({ method: 'GET', url: '/api/v1/inputs?offset=2&limit=2', token: roles.owner.token });
     expect(rest.json().map((s: { caption: string }) => s.caption)).toEqual(['zulu']);
-    const all = await t.request({ method: 'GET', url: '/api/v1/inputs', token: admin.token });
+    const all = await t.request({ method: 'GET', url: '/api/v1/inputs', token: roles.admin.token });
     expect(all.headers['x-total-count']).toBe('4');
   });
 
   it('filters by account for ADMIN; a USER naming another account gets 404', async () => {
-    await createInput(owner.token);
-    await createInput(other.token);
-    const filtered = await t.request({ method: 'GET', url: `/api/v1/inputs?account=${other.id}`, token: admin.token });
+    await createInput(roles.owner.token);
+    await createInput(roles.other.token);
+    const filtered = await t.request({
+      method: 'GET',
+      url: `/api/v1/inputs?account=${roles.other.id}`,
+      token: roles.admin.token,
+    });
     expect(filtered.json()).toHaveLength(1);
-    expect(filtered.json()[0].ownerId).toBe(other.id);
+    expect(filtered.json()[0].ownerId).toBe(roles.other.id);
     expect(
-      (await t.request({ method: 'GET', url: `/api/v1/inputs?account=${other.id}`, token: owner.token })).statusCode,
+      (await t.request({ method: 'GET', url: `/api/v1/inputs?account=${roles.other.id}`, token: roles.owner.token }))
+        .statusCode,
     ).toBe(404);
     expect(
-      (await t.request({ method: 'GET', url: `/api/v1/inputs?account=${owner.id}`, token: owner.token })).statusCode,
+      (await t.request({ method: 'GET', url: `/api/v1/inputs?account=${roles.owner.id}`, token: roles.owner.token }))
+        .statusCode,
     ).toBe(200);
   });
 
   it('refuses a limit over 200', async () => {
-    const response = await t.request({ method: 'GET', url: '/api/v1/inputs?limit=201', token: owner.token });
+    const response = await t.request({ method: 'GET', url: '/api/v1/inputs?limit=201', token: roles.owner.token });
     expect(response.statusCode).toBe(400);
     expect(response.json().errors[0].path).toBe('querystring.limit');
   });
@@ -283,11 +270,11 @@ describe('GET /inputs', () => {
 
 describe('PUT /inputs/{id}', () => {
   it('changes caption and streamer; refuses creation-time fields with 400', async () => {
-    const input = await createInput(owner.token);
+    const input = await createInput(roles.owner.token);
     const changed = await t.request({
       method: 'PUT',
       url: `/api/v1/inputs/${input.id}`,
-      token: owner.token,
+      token: roles.owner.token,
       payload: { caption: 'Main stage', streamer: { ipAddress: '81.2.69.160' } },
     });
     expect(changed.json()).toMatchObject({ caption: 'Main stage', streamer: { ipAddress: '81.2.69.160' } });
@@ -295,7 +282,7 @@ describe('PUT /inputs/{id}', () => {
       const refused = await t.request({
         method: 'PUT',
         url: `/api/v1/inputs/${input.id}`,
-        token: owner.token,
+        token: roles.owner.token,
         payload: { [field]: 'RTMP' },
       });
       expect(refused.statusCode).toBe(400);
@@ -309,7 +296,7 @@ describe('PUT /inputs/{id}', () => {
         await t.request({
           method: 'PUT',
           url: `/api/v1/inputs/${input.id}`,
-          token: owner.token,
+          token: roles.owner.token,
           payload: { state: 'Ingestion' },
         })
       ).statusCode,
@@ -317,13 +304,13 @@ describe('PUT /inputs/{id}', () => {
   });
 
   it('stops only in Ingestion or Pending, else 409', async () => {
-    const node = await t.createNode(admin);
-    const input = await createInput(owner.token);
+    const node = await t.createNode(roles.admin);
+    const input = await createInput(roles.owner.token);
     expect(input.status).toBe('Idle');
     const idle = await t.request({
       method: 'PUT',
       url: `/api/v1/inputs/${input.id}`,
-      token: owner.token,
+      token: roles.owner.token,
       payload: { state: 'Idle' },
     });
     expect(idle.statusCode).toBe(409);
@@ -332,7 +319,7 @@ describe('PUT /inputs/{id}', () => {
     const stopped = await t.request({
       method: 'PUT',
       url: `/api/v1/inputs/${input.id}`,
-      token: owner.token,
+      token: roles.owner.token,
       payload: { state: 'Idle' },
     });
     expect(stopped.statusCode).toBe(200);
@@ -343,13 +330,13 @@ describe('PUT /inputs/{id}', () => {
 
 describe('node reports and assignment', () => {
   it('drives a stream through every status with messages, tracks and sessions', async () => {
-    const node = await t.createNode(admin);
-    const input = await createInput(owner.token, { format: 'RTMP' });
+    const node = await t.createNode(roles.admin);
+    const input = await createInput(roles.owner.token, { format: 'RTMP' });
     const output = (
       await t.request({
         method: 'POST',
         url: '/api/v1/outputs',
-        token: owner.token,
+        token: roles.owner.token,
         payload: { streamId: input.id, format: 'HLS' },
       })
     ).json();
@@ -359,7 +346,7 @@ describe('node reports and assignment', () => {
         text: `now ${status}`,
       });
       const current = (
-        await t.request({ method: 'GET', url: `/api/v1/inputs/${input.id}`, token: owner.token })
+        await t.request({ method: 'GET', url: `/api/v1/inputs/${input.id}`, token: roles.owner.token })
       ).json();
       expect(current.status).toBe(status);
       expect(current.statusMessages[0].text).toBe(`now ${status}`);
@@ -389,43 +376,54 @@ describe('node reports and assignment', () => {
       },
     ]);
     expect(
-      (await t.request({ method: 'GET', url: `/api/v1/info/stream/${input.id}/incoming`, token: owner.token })).json(),
+      (
+        await t.request({ method: 'GET', url: `/api/v1/info/stream/${input.id}/incoming`, token: roles.owner.token })
+      ).json(),
     ).toEqual([track]);
     expect(
-      (await t.request({ method: 'GET', url: `/api/v1/info/stream/${input.id}/outgoing`, token: owner.token })).json(),
+      (
+        await t.request({ method: 'GET', url: `/api/v1/info/stream/${input.id}/outgoing`, token: roles.owner.token })
+      ).json(),
     ).toEqual([]);
-    const outputs = await t.request({ method: 'GET', url: `/api/v1/outputs?streamId=${input.id}`, token: owner.token });
+    const outputs = await t.request({
+      method: 'GET',
+      url: `/api/v1/outputs?streamId=${input.id}`,
+      token: roles.owner.token,
+    });
     expect(outputs.json()[0].sessions).toEqual([
       { id: 's1', ipAddress: '203.0.113.9', startedAt: '2026-11-26T10:00:00.000Z', bytes: 1000 },
     ]);
     expect(
-      (await t.request({ method: 'DELETE', url: `/api/v1/outputs/${output.id}/sessions`, token: owner.token }))
+      (await t.request({ method: 'DELETE', url: `/api/v1/outputs/${output.id}/sessions`, token: roles.owner.token }))
         .statusCode,
     ).toBe(204);
     expect(
-      (await t.request({ method: 'GET', url: `/api/v1/outputs?streamId=${input.id}`, token: owner.token })).json()[0]
-        .sessions,
+      (
+        await t.request({ method: 'GET', url: `/api/v1/outputs?streamId=${input.id}`, token: roles.owner.token })
+      ).json()[0].sessions,
     ).toEqual([]);
   });
 
   it("ignores reports about another node's stream", async () => {
-    const mine = await t.createNode(admin);
-    const input = await createInput(owner.token);
-    const stranger = await t.createNode(admin, { enabled: false });
+    const mine = await t.createNode(roles.admin);
+    const input = await createInput(roles.owner.token);
+    const stranger = await t.createNode(roles.admin, { enabled: false });
     const response = await t.report(stranger.token, [
       { id: randomUUID(), kind: 'stream-state', streamId: input.id, status: 'Ingestion' },
     ]);
     expect(response.statusCode).toBe(200);
     expect(
-      (await t.request({ method: 'GET', url: `/api/v1/inputs/${input.id}`, token: owner.token })).json().status,
+      (await t.request({ method: 'GET', url: `/api/v1/inputs/${input.id}`, token: roles.owner.token })).json().status,
     ).toBe('Idle');
     expect(mine.id).toBe(input.nodeId);
   });
 
   it('refuses a user token on the node-facing API and validates reports', async () => {
-    const node = await t.createNode(admin);
-    const input = await createInput(owner.token);
-    expect((await t.report(owner.token, [{ id: 'x', kind: 'stream-state', streamId: input.id }])).statusCode).toBe(401);
+    const node = await t.createNode(roles.admin);
+    const input = await createInput(roles.owner.token);
+    expect(
+      (await t.report(roles.owner.token, [{ id: 'x', kind: 'stream-state', streamId: input.id }])).statusCode,
+    ).toBe(401);
     const invalid = await t.report(node.token, [
       { id: 'x', kind: 'stream-state', streamId: input.id, status: 'Pending' },
     ]);
@@ -433,20 +431,27 @@ describe('node reports and assignment', () => {
   });
 
   it('assigns waiting inputs once a node becomes available', async () => {
-    const input = await createInput(owner.token);
+    const input = await createInput(roles.owner.token);
     expect(await t.app.services.streams.assignWaiting()).toBe(0);
-    const node = await t.createNode(admin);
+    const node = await t.createNode(roles.admin);
     expect(await t.app.services.streams.assignWaiting()).toBe(1);
-    const assigned = (await t.request({ method: 'GET', url: `/api/v1/inputs/${input.id}`, token: owner.token })).json();
+    const assigned = (
+      await t.request({ method: 'GET', url: `/api/v1/inputs/${input.id}`, token: roles.owner.token })
+    ).json();
     expect(assigned).toMatchObject({ status: 'Idle', nodeId: node.id });
     expect(assigned.statusMessages[0].text).toBe(`Assigned to node ${node.name}`);
   });
 
   it('tells a node its inputs with their outputs and tokens', async () => {
-    const node = await t.createNode(admin);
-    const input = await createInput(owner.token, { access: 'Private', accessToken: 'secret-1' });
+    const node = await t.createNode(roles.admin);
+    const input = await createInput(roles.owner.token, { access: 'Private', accessToken: 'secret-1' });
     const output = (
-      await t.request({ method: 'POST', url: '/api/v1/outputs', token: owner.token, payload: { streamId: input.id } })
+      await t.request({
+        method: 'POST',
+        url: '/api/v1/outputs',
+        token: roles.owner.token,
+        payload: { streamId: input.id },
+      })
     ).json();
     const response = await t.request({ method: 'GET', url: '/api/v1/node/inputs', token: node.token });
     expect(response.json()).toEqual([
@@ -470,24 +475,30 @@ describe('node reports and assignment', () => {
         ingressName: null,
       },
     ]);
-    expect((await t.request({ method: 'GET', url: '/api/v1/node/inputs', token: owner.token })).statusCode).toBe(401);
+    expect((await t.request({ method: 'GET', url: '/api/v1/node/inputs', token: roles.owner.token })).statusCode).toBe(
+      401,
+    );
   });
 });
 
 describe('outputs', () => {
   it('pages 4 at a time with X-Total-Count and builds playback endpoints', async () => {
-    await t.createNode(admin, { connection: { protocol: 'HTTP', hostname: 'edge.example.com', port: 4242 } });
-    const input = await createInput(owner.token);
+    await t.createNode(roles.admin, { connection: { protocol: 'HTTP', hostname: 'edge.example.com', port: 4242 } });
+    const input = await createInput(roles.owner.token);
     const formats = ['RTMP', 'WebRTC', 'HLS', 'SRT', 'RTMP'];
     for (const format of formats) {
       await t.request({
         method: 'POST',
         url: '/api/v1/outputs',
-        token: owner.token,
+        token: roles.owner.token,
         payload: { streamId: input.id, format },
       });
     }
-    const first = await t.request({ method: 'GET', url: `/api/v1/outputs?streamId=${input.id}`, token: owner.token });
+    const first = await t.request({
+      method: 'GET',
+      url: `/api/v1/outputs?streamId=${input.id}`,
+      token: roles.owner.token,
+    });
     expect(first.headers['x-total-count']).toBe('5');
     expect(first.json()).toHaveLength(4);
     const [rtmp, webrtc, hls, srt] = first.json();
@@ -499,20 +510,20 @@ describe('outputs', () => {
     const second = await t.request({
       method: 'GET',
       url: `/api/v1/outputs?streamId=${input.id}&offset=4`,
-      token: owner.token,
+      token: roles.owner.token,
     });
     expect(second.json()).toHaveLength(1);
   });
 
   it('answers 400 without a streamId and for a bad format', async () => {
-    expect((await t.request({ method: 'GET', url: '/api/v1/outputs', token: owner.token })).statusCode).toBe(400);
-    const input = await createInput(owner.token);
+    expect((await t.request({ method: 'GET', url: '/api/v1/outputs', token: roles.owner.token })).statusCode).toBe(400);
+    const input = await createInput(roles.owner.token);
     expect(
       (
         await t.request({
           method: 'POST',
           url: '/api/v1/outputs',
-          token: owner.token,
+          token: roles.owner.token,
           payload: { streamId: input.id, format: 'FLV' },
         })
       ).statusCode,
@@ -522,28 +533,33 @@ describe('outputs', () => {
 
 describe('DELETE /inputs/{id}', () => {
   it('deletes the input with its outputs, messages, tracks and ingress endpoint', async () => {
-    const input = await createInput(owner.token, { gslb: true });
-    await t.request({ method: 'POST', url: '/api/v1/outputs', token: owner.token, payload: { streamId: input.id } });
+    const input = await createInput(roles.owner.token, { gslb: true });
+    await t.request({
+      method: 'POST',
+      url: '/api/v1/outputs',
+      token: roles.owner.token,
+      payload: { streamId: input.id },
+    });
     expect(
-      (await t.request({ method: 'DELETE', url: `/api/v1/inputs/${input.id}`, token: owner.token })).statusCode,
+      (await t.request({ method: 'DELETE', url: `/api/v1/inputs/${input.id}`, token: roles.owner.token })).statusCode,
     ).toBe(204);
     for (const table of ['outputs', 'input_status_messages', 'ingress_endpoints'] as const) {
       const rows = await t.database.db.selectFrom(table).selectAll().execute();
       expect(rows, table).toEqual([]);
     }
-    expect((await t.request({ method: 'GET', url: `/api/v1/inputs/${input.id}`, token: owner.token })).statusCode).toBe(
-      404,
-    );
+    expect(
+      (await t.request({ method: 'GET', url: `/api/v1/inputs/${input.id}`, token: roles.owner.token })).statusCode,
+    ).toBe(404);
   });
 });
 
 describe('GSLB ingress endpoint', () => {
   it('is provisioned once, named as+<uuid>', async () => {
-    const input = await createInput(owner.token, { format: 'RTMP' });
+    const input = await createInput(roles.owner.token, { format: 'RTMP' });
     const created = await t.request({
       method: 'POST',
       url: '/api/v1/gslb/input',
-      token: owner.token,
+      token: roles.owner.token,
       payload: { streamId: input.id },
     });
     expect(created.statusCode).toBe(201);
@@ -553,20 +569,22 @@ describe('GSLB ingress endpoint', () => {
       connection: { uri: expect.stringMatching(/^rtmp:\/\/localhost:1935\/live\/as%2B/) },
     });
     expect(
-      (await t.request({ method: 'GET', url: `/api/v1/gslb/input/stream/${input.id}`, token: owner.token })).json(),
+      (
+        await t.request({ method: 'GET', url: `/api/v1/gslb/input/stream/${input.id}`, token: roles.owner.token })
+      ).json(),
     ).toEqual(created.json());
     expect(
       (
         await t.request({
           method: 'POST',
           url: '/api/v1/gslb/input',
-          token: owner.token,
+          token: roles.owner.token,
           payload: { streamId: input.id },
         })
       ).statusCode,
     ).toBe(409);
     expect(
-      (await t.request({ method: 'GET', url: `/api/v1/inputs/${input.id}`, token: owner.token })).json().gslb,
+      (await t.request({ method: 'GET', url: `/api/v1/inputs/${input.id}`, token: roles.owner.token })).json().gslb,
     ).toBe(true);
   });
 });
@@ -576,7 +594,7 @@ describe('GET /info/location', () => {
     const found = await t.request({
       method: 'GET',
       url: '/api/v1/info/location?ipAddress=81.2.69.160',
-      token: owner.token,
+      token: roles.owner.token,
     });
     expect(found.json()).toEqual({
       ipAddress: '81.2.69.160',
@@ -584,12 +602,20 @@ describe('GET /info/location', () => {
       geo: expect.any(Object),
     });
     expect(
-      (await t.request({ method: 'GET', url: '/api/v1/info/location?ipAddress=192.168.1.20', token: owner.token }))
-        .statusCode,
+      (
+        await t.request({
+          method: 'GET',
+          url: '/api/v1/info/location?ipAddress=192.168.1.20',
+          token: roles.owner.token,
+        })
+      ).statusCode,
     ).toBe(404);
-    expect((await t.request({ method: 'GET', url: '/api/v1/info/location', token: owner.token })).statusCode).toBe(404);
     expect(
-      (await t.request({ method: 'GET', url: '/api/v1/info/location?ipAddress=nope', token: owner.token })).statusCode,
+      (await t.request({ method: 'GET', url: '/api/v1/info/location', token: roles.owner.token })).statusCode,
+    ).toBe(404);
+    expect(
+      (await t.request({ method: 'GET', url: '/api/v1/info/location?ipAddress=nope', token: roles.owner.token }))
+        .statusCode,
     ).toBe(400);
   });
 });

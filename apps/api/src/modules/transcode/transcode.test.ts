@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { DEFAULT_ADJUSTABLE_TRACKS } from '@streamcloud/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestApp, type TestAccount, type TestApp } from '../../../test/helpers.js';
+import {
+  type MatrixRow,
+  ownerOnly,
+  type Roles,
+  roleMatrixTests,
+  startTestApp,
+  type TestApp,
+} from '../../../test/helpers.js';
 import { dataUri, makeJpeg, makePng } from '../../../test/images.js';
 
 let t: TestApp;
@@ -11,34 +18,21 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-type Caller = 'anonymous' | 'USER owner' | 'USER other' | 'ADMIN' | 'ADMIN impersonating owner';
-let admin: TestAccount;
-let owner: TestAccount;
-let other: TestAccount;
-let tokens: Record<Caller, string | undefined>;
+let roles: Roles;
 
 beforeEach(async () => {
   await t.reset();
-  admin = await t.createAccount('ADMIN', 'root');
-  owner = await t.createAccount('USER', 'alice');
-  other = await t.createAccount('USER', 'bob');
-  tokens = {
-    anonymous: undefined,
-    'USER owner': owner.token,
-    'USER other': other.token,
-    ADMIN: admin.token,
-    'ADMIN impersonating owner': await t.impersonate(admin, owner),
-  };
+  roles = await t.roleMatrix();
 });
 
 const createInput = async (payload: object = {}) => {
-  const response = await t.request({ method: 'POST', url: '/api/v1/inputs', token: owner.token, payload });
+  const response = await t.request({ method: 'POST', url: '/api/v1/inputs', token: roles.owner.token, payload });
   if (response.statusCode !== 201) throw new Error(`create failed: ${response.statusCode} ${response.body}`);
   return response.json() as { id: string; nodeId: string | null };
 };
-const getOutput = (id: string, token = owner.token) =>
+const getOutput = (id: string, token = roles.owner.token) =>
   t.request({ method: 'GET', url: `/api/v1/inputs/${id}/output`, token });
-const putOutput = (id: string, payload: object, token = owner.token) =>
+const putOutput = (id: string, payload: object, token = roles.owner.token) =>
   t.request({ method: 'PUT', url: `/api/v1/inputs/${id}/output`, token, payload });
 
 const h264 = {
@@ -56,42 +50,27 @@ const overlay = (bytes: Buffer, mediaType = 'image/png') => ({
 });
 
 describe('role matrix', () => {
-  const rows: Array<{
-    name: string;
-    call: (id: string) => [string, string, object?];
-    expected: Record<Caller, number>;
-  }> = [
+  const rows: MatrixRow<string>[] = [
     {
       name: 'GET /inputs/{id}/output',
       call: (id) => ['GET', `/api/v1/inputs/${id}/output`],
-      expected: { anonymous: 401, 'USER owner': 200, 'USER other': 404, ADMIN: 200, 'ADMIN impersonating owner': 200 },
+      expected: ownerOnly(200),
     },
     {
       name: 'PUT /inputs/{id}/output',
       call: (id) => ['PUT', `/api/v1/inputs/${id}/output`, { tracks: [h264] }],
-      expected: { anonymous: 401, 'USER owner': 200, 'USER other': 404, ADMIN: 200, 'ADMIN impersonating owner': 200 },
+      expected: ownerOnly(200),
     },
   ];
-  for (const row of rows) {
-    for (const caller of Object.keys(row.expected) as Caller[]) {
-      it(`${row.name} as ${caller} answers ${row.expected[caller]}`, async () => {
-        const input = await createInput();
-        const [method, url, payload] = row.call(input.id);
-        const response = await t.request({
-          method: method as 'GET',
-          url,
-          token: tokens[caller],
-          ...(payload ? { payload } : {}),
-        });
-        expect(response.statusCode, response.body).toBe(row.expected[caller]);
-      });
-    }
-  }
+  roleMatrixTests(rows, {
+    roles: () => roles,
+    subject: async () => (await createInput()).id,
+  });
 
   it('GET /node/inputs/{id}/output answers the serving node only, and no user token', async () => {
-    const node = await t.createNode(admin);
+    const node = await t.createNode(roles.admin);
     const input = await createInput();
-    const stranger = await t.createNode(admin, { enabled: false });
+    const stranger = await t.createNode(roles.admin, { enabled: false });
     expect(
       (await t.request({ method: 'GET', url: `/api/v1/node/inputs/${input.id}/output`, token: node.token })).statusCode,
     ).toBe(200);
@@ -100,7 +79,7 @@ describe('role matrix', () => {
         .statusCode,
     ).toBe(404);
     expect(
-      (await t.request({ method: 'GET', url: `/api/v1/node/inputs/${input.id}/output`, token: owner.token }))
+      (await t.request({ method: 'GET', url: `/api/v1/node/inputs/${input.id}/output`, token: roles.owner.token }))
         .statusCode,
     ).toBe(401);
     expect((await t.request({ method: 'GET', url: `/api/v1/node/inputs/${input.id}/output` })).statusCode).toBe(401);
@@ -140,13 +119,15 @@ describe('GET and PUT /inputs/{id}/output', () => {
     expect(saved.json()).toEqual(config);
     expect((await getOutput(input.id)).json()).toEqual(config);
     // The stream's own answer carries the offsets, not the image.
-    const stream = (await t.request({ method: 'GET', url: `/api/v1/inputs/${input.id}`, token: owner.token })).json();
+    const stream = (
+      await t.request({ method: 'GET', url: `/api/v1/inputs/${input.id}`, token: roles.owner.token })
+    ).json();
     expect(stream.output).toEqual({ ...config, overlay: { offsetX: 10, offsetY: 20 } });
     const audit = await sql<{
       action: string;
       actor_id: string;
     }>`select action, actor_id from audit_log where action = 'input.output.update'`.execute(t.database.db);
-    expect(audit.rows).toEqual([{ action: 'input.output.update', actor_id: owner.id }]);
+    expect(audit.rows).toEqual([{ action: 'input.output.update', actor_id: roles.owner.id }]);
   });
 
   it('maps the legacy ad-marker flag to Passthrough when no mode is given', async () => {
@@ -174,7 +155,7 @@ describe('GET and PUT /inputs/{id}/output', () => {
   });
 
   it('refuses while the stream is in Ingestion and for passthrough streams (409)', async () => {
-    const node = await t.createNode(admin);
+    const node = await t.createNode(roles.admin);
     const input = await createInput();
     await t.report(node.token, [{ id: randomUUID(), kind: 'stream-state', streamId: input.id, status: 'Ingestion' }]);
     const ingesting = await putOutput(input.id, { tracks: [h264] });
@@ -192,7 +173,7 @@ describe('GET and PUT /inputs/{id}/output', () => {
   });
 
   it('tells the serving node the configuration with the overlay image', async () => {
-    const node = await t.createNode(admin);
+    const node = await t.createNode(roles.admin);
     const input = await createInput();
     const config = { tracks: [aac], overlay: overlay(makeJpeg(100, 50, { bytes: 2000 }), 'image/jpeg') };
     await putOutput(input.id, config);
@@ -204,7 +185,7 @@ describe('GET and PUT /inputs/{id}/output', () => {
     const input = await createInput();
     await putOutput(input.id, { tracks: [], overlay: overlay(makePng(10, 10)) });
     expect(
-      (await t.request({ method: 'DELETE', url: `/api/v1/inputs/${input.id}`, token: owner.token })).statusCode,
+      (await t.request({ method: 'DELETE', url: `/api/v1/inputs/${input.id}`, token: roles.owner.token })).statusCode,
     ).toBe(204);
     const rows = await sql<{ count: number }>`select count(*)::int as count from input_overlays`.execute(t.database.db);
     expect(rows.rows[0]?.count).toBe(0);
