@@ -3,6 +3,7 @@ import {
   currentMonth,
   endOfDayUtc,
   formatBitrate,
+  formatBytes,
   formatCount,
   formatCsvDateTime,
   formatDate,
@@ -65,6 +66,20 @@ describe('bit rates, base 10 with ps', () => {
     expect(formatRtt(40.4)).toBe('40 ms');
     expect(formatCount(3)).toBe('3');
     expect(formatCount(2.345)).toBe('2.35');
+  });
+});
+
+describe('sizes, base 10', () => {
+  it.each([
+    [-5, '0 B'],
+    [950, '950 B'],
+    [1200, '1.2 kB'],
+    [2500, '2.5 kB'],
+    [1_500_000, '1.5 MB'],
+    [3_456_789, '3.46 MB'],
+    [7e15, '7000 TB'],
+  ])('%d bytes read %s', (bytes, text) => {
+    expect(formatBytes(bytes)).toBe(text);
   });
 });
 

@@ -35,19 +35,33 @@ export function formatDuration(totalSeconds: number): string {
   return `${days} ${days === 1 ? 'day' : 'days'} ${clock(seconds % DAY_SECONDS)}`;
 }
 
+/** Divides by 1000 until the value is under 1000 or the units run out: the value and its unit's index. */
+function scaleDecimal(value: number, unitCount: number): { value: number; unit: number } {
+  let scaled = Math.max(0, value);
+  let unit = 0;
+  while (scaled >= 1000 && unit < unitCount - 1) {
+    scaled /= 1000;
+    unit += 1;
+  }
+  return { value: scaled, unit };
+}
+
 const BITRATE_UNITS = ['bps', 'kbps', 'mbps', 'gbps', 'tbps'] as const;
 
 /** A bit rate in base-10 units with 'ps': 950 bps, 1.2 kbps, 2 mbps, 1.05 gbps (at most 2 decimals). */
 export function formatBitrate(bitsPerSecond: number): string {
-  let value = Math.max(0, bitsPerSecond);
-  let unit = 0;
-  while (value >= 1000 && unit < BITRATE_UNITS.length - 1) {
-    value /= 1000;
-    unit += 1;
-  }
+  const { value, unit } = scaleDecimal(bitsPerSecond, BITRATE_UNITS.length);
   const rounded = Math.round(value * 100) / 100;
   if (rounded >= 1000 && unit < BITRATE_UNITS.length - 1) return `1 ${BITRATE_UNITS[unit + 1]}`;
   return `${rounded} ${BITRATE_UNITS[unit]}`;
+}
+
+const SIZE_UNITS = ['B', 'kB', 'MB', 'GB', 'TB'] as const;
+
+/** A size in base-10 units (section 9): 950 B, 1.2 kB, 3.45 MB (at most 2 decimals). */
+export function formatBytes(bytes: number): string {
+  const { value, unit } = scaleDecimal(bytes, SIZE_UNITS.length);
+  return `${Math.round(value * 100) / 100} ${SIZE_UNITS[unit]}`;
 }
 
 /** Round-trip time in milliseconds. */
