@@ -2,7 +2,9 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
 import autocannon from 'autocannon';
+import pg from 'pg';
 import { freePort, ROOT, startPostgres, startServer, waitForHttp } from '../scripts/lib.mjs';
 
 export const BENCH_ADMIN = { username: 'bench-admin', password: 'bench-password-1' };
@@ -35,22 +37,28 @@ export async function startHello() {
   };
 }
 
-/** Starts the real API (PGlite in a temp dir, or the given PostgreSQL) with a known admin. */
+/**
+ * Starts the real API (PGlite in a temp dir, or the given PostgreSQL) with a known admin. `sql(fn)` hands
+ * fn a `query(text, params)` straight on the database, to generate bench data in SQL: a pg client on
+ * PostgreSQL; on PGlite, which has one session, the server is stopped meanwhile and started again after.
+ */
 export async function startApi(engine, extraEnv = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'streamcloud-bench-'));
   const postgres = engine === 'postgres' ? await startPostgres() : null;
-  const port = await freePort();
-  const server = await startServer({
-    PORT: String(port),
+  const env = {
     DATA_DIR: dataDir,
     ADMIN_USERNAME: BENCH_ADMIN.username,
     ADMIN_PASSWORD: BENCH_ADMIN.password,
     LOG_LEVEL: 'error',
     ...(postgres ? { DATABASE_URL: postgres.url } : {}),
     ...extraEnv,
-  });
+  };
+  const start = async () => startServer({ ...env, PORT: String(await freePort()) });
+  let server = await start();
   return {
-    url: server.url,
+    get url() {
+      return server.url;
+    },
     databaseUrl: postgres?.url,
     dataDir,
     async login(username = BENCH_ADMIN.username, password = BENCH_ADMIN.password) {
@@ -62,12 +70,62 @@ export async function startApi(engine, extraEnv = {}) {
       if (!response.ok) throw new Error(`bench login failed: ${response.status}`);
       return (await response.json()).token;
     },
+    async sql(fn) {
+      if (postgres) {
+        const client = new pg.Client({ connectionString: postgres.url });
+        await client.connect();
+        try {
+          return await fn(async (text, params) => (await client.query(text, params)).rows);
+        } finally {
+          await client.end();
+        }
+      }
+      await server.stop();
+      const db = await PGlite.create(join(dataDir, 'pglite'));
+      try {
+        return await fn(async (text, params) => (await db.query(text, params)).rows);
+      } finally {
+        await db.close();
+        server = await start();
+      }
+    },
     async stop() {
       await server.stop();
       postgres?.stop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Calls the API as `token`; answers the JSON body, throwing unless the status is `expected`. */
+export async function callApi(api, token, method, path, body, expected = 200) {
+  const response = await fetch(`${api.url}/api/v1${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  if (response.status !== expected) throw new Error(`${method} ${path} answered ${response.status}`);
+  return response.json();
+}
+
+/**
+ * Makes count - 1 copies of one input's row in SQL, each with its own id, name, caption ('Bench 00001' …)
+ * and format (taken in turn from `formats`): fast, and whatever the columns are.
+ */
+export async function copyInput(query, templateId, count, formats) {
+  await query(
+    `insert into inputs
+     select (jsonb_populate_record(null::inputs, to_jsonb(t) || jsonb_build_object(
+       'id', gen_random_uuid(),
+       'name', (case when i % 3 = 0 then 'pt+' else 'in+' end) || gen_random_uuid(),
+       'caption', 'Bench ' || lpad(i::text, 5, '0'),
+       'format', ($3::text[])[i % array_length($3::text[], 1) + 1]
+     ))).*
+     from inputs t, generate_series(1, $2::int - 1) as i
+     where t.id = $1`,
+    [templateId, count, formats],
+  );
+  await query('analyze inputs');
 }
 
 export function printTable(title, rows) {

@@ -1,17 +1,12 @@
 // Issue 4, console half: with 10,000 streams, how long the stream list takes in Chromium from its first
 // request to the rows painted, and from a search keystroke to the filtered rows painted.
-import pg from 'pg';
 import { chromium } from 'playwright-core';
 import { ensureConsoleBuilt } from '../scripts/lib.mjs';
-import { BENCH_ADMIN, printTable, startApi } from './lib.mjs';
+import { BENCH_ADMIN, callApi, copyInput, printTable, startApi } from './lib.mjs';
 
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 10_000);
-/**
- * postgres (default): one input is created over the API, the rest are copies of it made in SQL (fast,
- * and whatever the columns are). pglite: every input over the API, CONCURRENCY at a time (slow).
- */
+/** One input is created over the API, the rest are copies of it made in SQL. */
 const ENGINE = process.env.BENCH_ENGINE ?? 'postgres';
-const CONCURRENCY = Number(process.env.BENCH_INSERT_CONCURRENCY ?? 16);
 const SEARCH = process.env.BENCH_SEARCH ?? '0420';
 // The flags of e2e/playwright.config.ts.
 const CHROMIUM_ARGS = [
@@ -24,54 +19,7 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
-const FORMATS = ['WebRTC', 'RTMP', 'RTSP', 'SRT', 'Internode'];
-const caption = (index) => `Bench ${String(index).padStart(5, '0')}`;
-
-async function createInput(apiUrl, token, index) {
-  const response = await fetch(`${apiUrl}/api/v1/inputs`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      caption: caption(index),
-      format: FORMATS[index % FORMATS.length],
-      output: { passthrough: index % 3 === 0 },
-    }),
-  });
-  if (response.status !== 201) throw new Error(`input creation answered ${response.status}`);
-  return (await response.json()).id;
-}
-
-/** POST /inputs, CONCURRENCY at a time. */
-async function createStreamsOverApi(apiUrl, token, count) {
-  let next = 0;
-  const worker = async () => {
-    while (next < count) await createInput(apiUrl, token, next++);
-  };
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-}
-
-/** One input over the API, then count - 1 copies of its row in SQL with their own id, name, caption, format. */
-async function createStreamsInSql(apiUrl, databaseUrl, token, count) {
-  const template = await createInput(apiUrl, token, 0);
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    await client.query(
-      `insert into inputs
-       select (jsonb_populate_record(null::inputs, to_jsonb(t) || jsonb_build_object(
-         'id', gen_random_uuid(),
-         'name', (case when i % 3 = 0 then 'pt+' else 'in+' end) || gen_random_uuid(),
-         'caption', 'Bench ' || lpad(i::text, 5, '0'),
-         'format', ($3::text[])[i % 5 + 1]
-       ))).*
-       from inputs t, generate_series(1, $2::int - 1) as i
-       where t.id = $1`,
-      [template, count, FORMATS],
-    );
-  } finally {
-    await client.end();
-  }
-}
+const FORMATS = ['WebRTC', 'RTMP', 'SRT'];
 
 /**
  * In the page: marks when the stream list first has rows on screen (two animation frames after they
@@ -134,8 +82,8 @@ export default async function streamsConsoleBench() {
   try {
     const token = await api.login();
     const insertStart = performance.now();
-    if (api.databaseUrl) await createStreamsInSql(api.url, api.databaseUrl, token, STREAMS);
-    else await createStreamsOverApi(api.url, token, STREAMS);
+    const template = await callApi(api, token, 'POST', '/inputs', { caption: 'Bench 00000', format: 'RTMP' }, 201);
+    await api.sql((query) => copyInput(query, template.id, STREAMS, FORMATS));
     const insertSeconds = (performance.now() - insertStart) / 1000;
 
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -192,9 +140,7 @@ export default async function streamsConsoleBench() {
 
     printTable(`Stream list in Chromium with ${STREAMS} streams`, [
       {
-        measure: api.databaseUrl
-          ? `create ${STREAMS} inputs (PostgreSQL: 1 over the API, the rest in SQL), s`
-          : `create ${STREAMS} inputs over the API (${CONCURRENCY} at a time), s`,
+        measure: `create ${STREAMS} inputs on ${ENGINE} (1 over the API, the rest in SQL), s`,
         value: insertSeconds.toFixed(1),
       },
       {

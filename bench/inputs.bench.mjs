@@ -1,0 +1,69 @@
+// Issue 4, API half: GET /api/v1/inputs?limit=200 (the list's page) and GET /api/v1/inputs/{id} with
+// 100,000 inputs in the database, on PGlite and on PostgreSQL, beside a bare Fastify hello-world measured in
+// the same run: the ratio is the figure. The inputs belong to one USER (the owner's list, its index) and
+// are generated in SQL from one input created over the API.
+//
+// Environment: BENCH_INPUTS (100000), BENCH_INPUTS_ENGINES (pglite,postgres), BENCH_DURATION, BENCH_CONNECTIONS.
+import { BENCH_ADMIN, callApi, copyInput, load, printTable, startApi, startHello } from './lib.mjs';
+
+const INPUTS = Number(process.env.BENCH_INPUTS ?? 100_000);
+const ENGINES = (process.env.BENCH_INPUTS_ENGINES ?? 'pglite,postgres').split(',');
+const FORMATS = ['WebRTC', 'RTMP', 'SRT'];
+const USER = { username: 'bench-user', password: 'bench-password-1' };
+
+async function fill(api) {
+  const admin = await api.login(BENCH_ADMIN.username, BENCH_ADMIN.password);
+  await callApi(api, admin, 'POST', '/accounts', { ...USER, role: 'USER' }, 201);
+  const user = await api.login(USER.username, USER.password);
+  const template = await callApi(api, user, 'POST', '/inputs', { caption: 'Bench 00000', format: 'RTMP' }, 201);
+  const started = performance.now();
+  await api.sql((query) => copyInput(query, template.id, INPUTS, FORMATS));
+  process.stdout.write(`  ${INPUTS.toLocaleString('en')} inputs in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+}
+
+/** A stream from the middle of the list, so the single read is not the template's (cached) row. */
+async function middleInputId(api, token) {
+  const response = await fetch(`${api.url}/api/v1/inputs?offset=${Math.floor(INPUTS / 2)}&limit=1`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  const total = Number(response.headers.get('x-total-count'));
+  if (total !== INPUTS) throw new Error(`the list counts ${total} inputs, not ${INPUTS}`);
+  const [input] = await response.json();
+  return input.id;
+}
+
+export default async function inputsBench() {
+  const rows = [];
+  for (const engine of ENGINES) {
+    const hello = await startHello();
+    const baseline = await load(hello.url, { title: 'hello' });
+    await hello.stop();
+    process.stdout.write(`\n${engine}: generating\n`);
+    const api = await startApi(engine);
+    try {
+      await fill(api);
+      const token = await api.login(USER.username, USER.password);
+      const headers = { authorization: `Bearer ${token}` };
+      const id = await middleInputId(api, token);
+      const measures = [
+        ['GET /inputs?limit=200', `${api.url}/api/v1/inputs?limit=200`],
+        [`GET /inputs?offset=${INPUTS / 2}&limit=200`, `${api.url}/api/v1/inputs?offset=${INPUTS / 2}&limit=200`],
+        ['GET /inputs/{id}', `${api.url}/api/v1/inputs/${id}`],
+      ];
+      for (const [name, url] of measures) {
+        const result = await load(url, { headers, title: `${name} on ${engine}` });
+        rows.push({
+          engine,
+          request: name,
+          'req/s': Math.round(result.rps),
+          'p99 ms': result.p99,
+          'hello req/s': Math.round(baseline.rps),
+          'ratio to hello': (result.rps / baseline.rps).toFixed(3),
+        });
+      }
+    } finally {
+      await api.stop();
+    }
+  }
+  printTable(`The inputs API with ${INPUTS.toLocaleString('en')} inputs of one account, beside a hello-world`, rows);
+}
