@@ -18,7 +18,9 @@ async function fill(api) {
   const template = await callApi(api, user, 'POST', '/inputs', { caption: 'Bench 00000', format: 'RTMP' }, 201);
   const started = performance.now();
   await api.sql((query) => copyInput(query, template.id, INPUTS, FORMATS));
-  process.stdout.write(`  ${INPUTS.toLocaleString('en')} inputs in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+  process.stdout.write(
+    `  ${INPUTS.toLocaleString('en')} inputs in ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
+  );
 }
 
 /** A stream from the middle of the list, so the single read is not the template's (cached) row. */

@@ -99,6 +99,13 @@ export function generation(records, sessionEvery) {
          from usage_records
          group by stream_id, date_trunc('hour', at, 'UTC'), node_id, kind, coalesce(session_id, ''), account_id,
                   protocol, processing;
+       insert into usage_stream_daily (stream_id, day, node_id, kind, session_id, account_id, protocol, processing,
+                                       started_at, ended_at, duration, upload, download)
+         select stream_id, (at at time zone 'UTC')::date, node_id, kind, coalesce(session_id, ''), account_id,
+                protocol, processing, min(started_at), max(at), sum(duration), sum(upload), sum(download)
+         from usage_records
+         group by stream_id, (at at time zone 'UTC')::date, node_id, kind, coalesce(session_id, ''), account_id,
+                  protocol, processing;
        insert into usage_daily (account_id, day, kind, protocol, processing, duration, upload, download)
          select account_id, (at at time zone 'UTC')::date, kind, protocol, processing,
                 sum(duration), sum(upload), sum(download)
