@@ -151,6 +151,14 @@ export function roleMatrixTests<Subject = undefined>(
   }
 }
 
+/** A 400 whose errors name `path`, with `message` when given. */
+export function expectValidationError(response: LightMyRequestResponse, path: string, message?: string): void {
+  expect(response.statusCode, response.body).toBe(400);
+  expect(response.json().errors, response.body).toContainEqual(
+    message === undefined ? expect.objectContaining({ path }) : { path, message },
+  );
+}
+
 /** One app on one database per test file; call `reset()` between tests. */
 export async function startTestApp(options: Partial<AppOptions> = {}) {
   const database = await openTestDatabase();

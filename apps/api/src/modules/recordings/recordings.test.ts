@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { MP4_TOOLTIP } from '@streamcloud/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestApp, type TestAccount, type TestApp } from '../../../test/helpers.js';
+import { expectValidationError, signedIn, startTestApp, type TestApp } from '../../../test/helpers.js';
+import { StreamJobWorld, streamJobAccessTests } from '../../../test/stream-jobs.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -9,25 +10,9 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-type Caller = 'anonymous' | 'USER owner' | 'USER other' | 'ADMIN' | 'ADMIN impersonating owner';
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-
-let admin: TestAccount;
-let owner: TestAccount;
-let other: TestAccount;
-let tokens: Record<Caller, string | undefined>;
-let node: { id: string; name: string; token: string };
-let streamId: string;
+const w = new StreamJobWorld(() => t, { path: 'recordings', reportKind: 'recording-state', reportKey: 'recordingId' });
+const { call, createStream, report, stateOf } = w;
 let storageId: string;
-
-const call = (token: string | undefined, method: Method, url: string, payload?: object) =>
-  t.request({ method, url: `/api/v1${url}`, token, ...(payload ? { payload } : {}) });
-
-const createStream = async (token: string) => {
-  const response = await call(token, 'POST', '/inputs', { format: 'RTMP' });
-  if (response.statusCode !== 201) throw new Error(`stream: ${response.statusCode} ${response.body}`);
-  return response.json().id as string;
-};
 
 const createStorage = async (token: string, name = 'Bucket') => {
   const response = await call(token, 'POST', '/storages?check=false', {
@@ -43,126 +28,55 @@ const createStorage = async (token: string, name = 'Bucket') => {
 };
 
 const capture = { source: 'Incoming', tracks: [{ type: 'Video' }, { type: 'Audio' }] };
-const body = (overrides: object = {}) => ({ streamId, storageId, capture, ...overrides });
+const body = (overrides: object = {}) => ({ streamId: w.streamId, storageId, capture, ...overrides });
 
-const createRecording = async (overrides: object = {}, token = owner.token) => {
+const createRecording = async (overrides: object = {}, token = w.owner.token) => {
   const response = await call(token, 'POST', '/recordings', body(overrides));
   if (response.statusCode !== 201) throw new Error(`recording: ${response.statusCode} ${response.body}`);
   return response.json();
 };
 
-const report = async (recordingId: string, fields: object, nodeToken = node.token) => {
-  const response = await t.report(nodeToken, [{ id: randomUUID(), kind: 'recording-state', recordingId, ...fields }]);
-  expect(response.statusCode, response.body).toBe(200);
-};
-
-const stateOf = async (id: string) => (await call(owner.token, 'GET', `/recordings/${id}`)).json().state as string;
-
 beforeEach(async () => {
-  await t.reset();
-  admin = await t.createAccount('ADMIN', 'root');
-  owner = await t.createAccount('USER', 'alice');
-  other = await t.createAccount('USER', 'bob');
-  tokens = {
-    anonymous: undefined,
-    'USER owner': owner.token,
-    'USER other': other.token,
-    ADMIN: admin.token,
-    'ADMIN impersonating owner': await t.impersonate(admin, owner),
-  };
-  node = await t.createNode(admin);
-  streamId = await createStream(owner.token);
-  storageId = await createStorage(owner.token);
+  await w.setUp();
+  storageId = await createStorage(w.owner.token);
 });
 
 describe('role matrix', () => {
-  const all = (success: number, other = 404): Record<Caller, number> => ({
-    anonymous: 401,
-    'USER owner': success,
-    'USER other': other,
-    ADMIN: success,
-    'ADMIN impersonating owner': success,
-  });
-  const rows: Array<{
-    name: string;
-    /** Puts the recording in the state the call needs. */
-    prepare?: (id: string) => Promise<void>;
-    call: (id: string) => [Method, string, object?];
-    expected: Record<Caller, number>;
-  }> = [
-    { name: 'POST /recordings', call: () => ['POST', '/recordings', body()], expected: all(201) },
-    { name: 'GET /recordings', call: () => ['GET', '/recordings'], expected: all(200, 200) },
-    {
-      name: 'GET /recordings/stream/{streamId}',
-      call: () => ['GET', `/recordings/stream/${streamId}`],
-      expected: all(200),
-    },
-    {
-      name: 'GET /recordings/stream/{streamId}?profile=ACTIVE',
-      call: () => ['GET', `/recordings/stream/${streamId}?profile=ACTIVE`],
-      expected: all(200),
-    },
-    { name: 'GET /recordings/{id}', call: (id) => ['GET', `/recordings/${id}`], expected: all(200) },
-    {
-      name: 'PUT /recordings/{id}',
-      call: (id) => ['PUT', `/recordings/${id}`, { fileName: 'renamed_{uuid}', storageId, capture }],
-      expected: all(200),
-    },
-    { name: 'PUT /recordings/{id}/stop', call: (id) => ['PUT', `/recordings/${id}/stop`], expected: all(200) },
-    {
-      name: 'DELETE /recordings/{id}',
-      prepare: (id) => report(id, { state: 'Completed' }),
-      call: (id) => ['DELETE', `/recordings/${id}`],
-      expected: all(204),
-    },
-  ];
-  for (const row of rows) {
-    for (const caller of Object.keys(row.expected) as Caller[]) {
-      it(`${row.name} as ${caller} answers ${row.expected[caller]}`, async () => {
-        const recording = await createRecording();
-        await row.prepare?.(recording.id);
-        const [method, url, payload] = row.call(recording.id);
-        const response = await call(tokens[caller], method, url, payload);
-        expect(response.statusCode, response.body).toBe(row.expected[caller]);
-      });
-    }
-  }
-
-  it('GET /node/recordings answers a node token only', async () => {
-    expect((await call(undefined, 'GET', '/node/recordings')).statusCode).toBe(401);
-    expect((await call(owner.token, 'GET', '/node/recordings')).statusCode).toBe(401);
-    expect((await call(admin.token, 'GET', '/node/recordings')).statusCode).toBe(401);
-    expect((await call(node.token, 'GET', '/node/recordings')).statusCode).toBe(200);
+  streamJobAccessTests(w, {
+    create: (streamId) => body({ streamId }),
+    update: () => ({ fileName: 'renamed_{uuid}', storageId, capture }),
+    createJob: async () => (await createRecording()).id,
+    moreRows: [{ name: 'GET /recordings', call: () => ['GET', '/api/v1/recordings'], expected: signedIn(200) }],
   });
 
   it("refuses another account's storage with 404, for a USER and an impersonating ADMIN", async () => {
-    const bobs = await createStorage(other.token, 'Not yours');
-    for (const token of [owner.token, tokens['ADMIN impersonating owner']]) {
+    const bobs = await createStorage(w.other.token, 'Not yours');
+    for (const token of [w.owner.token, w.tokens['ADMIN impersonating owner']]) {
       const response = await call(token, 'POST', '/recordings', body({ storageId: bobs }));
       expect(response.statusCode).toBe(404);
       expect(response.json().message).toBe('Storage not found');
     }
     const recording = await createRecording();
-    const update = await call(owner.token, 'PUT', `/recordings/${recording.id}`, {
+    const update = await call(w.owner.token, 'PUT', `/recordings/${recording.id}`, {
       fileName: 'x',
       storageId: bobs,
       capture,
     });
     expect(update.statusCode).toBe(404);
-    expect((await call(owner.token, 'POST', '/recordings', body({ storageId: randomUUID() }))).statusCode).toBe(404);
+    expect((await call(w.owner.token, 'POST', '/recordings', body({ storageId: randomUUID() }))).statusCode).toBe(404);
   });
 
   it("refuses an ADMIN a storage of another account than the stream's (400)", async () => {
-    const bobs = await createStorage(other.token, 'Bob');
-    const response = await call(admin.token, 'POST', '/recordings', body({ storageId: bobs }));
+    const bobs = await createStorage(w.other.token, 'Bob');
+    const response = await call(w.admin.token, 'POST', '/recordings', body({ storageId: bobs }));
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ code: 'STORAGE_OF_ANOTHER_ACCOUNT' });
   });
 
   it('records the impersonating admin in the audit log', async () => {
-    const recording = await createRecording({}, tokens['ADMIN impersonating owner']);
+    const recording = await createRecording({}, w.tokens['ADMIN impersonating owner']);
     const entry = (await t.app.services.audit.list(20)).find((row) => row.action === 'recording.create');
-    expect(entry).toMatchObject({ actor_id: owner.id, acting_admin_id: admin.id, target_id: recording.id });
+    expect(entry).toMatchObject({ actor_id: w.owner.id, acting_admin_id: w.admin.id, target_id: recording.id });
   });
 });
 
@@ -170,7 +84,7 @@ describe('POST /recordings', () => {
   it('creates with the defaults: uuid template, MKV, no autostart, state Recording', async () => {
     const recording = await createRecording();
     expect(recording).toMatchObject({
-      streamId,
+      streamId: w.streamId,
       storageId,
       fileName: '{uuid}',
       fileFormat: 'MKV',
@@ -222,17 +136,7 @@ describe('POST /recordings', () => {
     [{ storageId: '' }, 'body.storageId', 'Storage is required'],
     [{ surprise: 1 }, 'body', undefined],
   ])('answers 400 for %j', async (overrides, path, message) => {
-    const response = await call(owner.token, 'POST', '/recordings', body(overrides));
-    expect(response.statusCode).toBe(400);
-    const error = response.json().errors.find((item: { path: string }) => item.path === path);
-    expect(error, response.body).toBeTruthy();
-    if (message) expect(error.message).toBe(message);
-  });
-
-  it('answers 404 for a stream of another account or none', async () => {
-    const bobsStream = await createStream(other.token);
-    expect((await call(owner.token, 'POST', '/recordings', body({ streamId: bobsStream }))).statusCode).toBe(404);
-    expect((await call(owner.token, 'POST', '/recordings', body({ streamId: randomUUID() }))).statusCode).toBe(404);
+    expectValidationError(await call(w.owner.token, 'POST', '/recordings', body(overrides)), path, message);
   });
 });
 
@@ -246,23 +150,23 @@ describe('reads', () => {
     await report(uploading.id, { state: 'Uploading' });
     await report(done.id, { state: 'Completed' });
     await report(failed.id, { state: 'Error' });
-    const all = (await call(owner.token, 'GET', `/recordings/stream/${streamId}`)).json();
+    const all = (await call(w.owner.token, 'GET', `/recordings/stream/${w.streamId}`)).json();
     expect(all.map((r: { id: string }) => r.id)).toEqual([auto.id, first.id, uploading.id, done.id, failed.id]);
-    const active = (await call(owner.token, 'GET', `/recordings/stream/${streamId}?profile=ACTIVE`)).json();
+    const active = (await call(w.owner.token, 'GET', `/recordings/stream/${w.streamId}?profile=ACTIVE`)).json();
     expect(active.map((r: { id: string }) => r.id)).toEqual([auto.id, first.id, uploading.id]);
-    const listed = await call(owner.token, 'GET', '/recordings?profile=ACTIVE');
+    const listed = await call(w.owner.token, 'GET', '/recordings?profile=ACTIVE');
     expect(listed.headers['x-total-count']).toBe('3');
-    expect((await call(owner.token, 'GET', '/recordings?profile=ALL')).statusCode).toBe(400);
+    expect((await call(w.owner.token, 'GET', '/recordings?profile=ALL')).statusCode).toBe(400);
   });
 
   it("shows a USER only its own recordings; an ADMIN every account's", async () => {
     await createRecording();
-    const bobsStream = await createStream(other.token);
-    const bobsStorage = await createStorage(other.token);
-    await createRecording({ streamId: bobsStream, storageId: bobsStorage }, other.token);
-    expect((await call(owner.token, 'GET', '/recordings')).json()).toHaveLength(1);
-    expect((await call(other.token, 'GET', '/recordings')).json()).toHaveLength(1);
-    const everything = await call(admin.token, 'GET', '/recordings');
+    const bobsStream = await createStream(w.other.token);
+    const bobsStorage = await createStorage(w.other.token);
+    await createRecording({ streamId: bobsStream, storageId: bobsStorage }, w.other.token);
+    expect((await call(w.owner.token, 'GET', '/recordings')).json()).toHaveLength(1);
+    expect((await call(w.other.token, 'GET', '/recordings')).json()).toHaveLength(1);
+    const everything = await call(w.admin.token, 'GET', '/recordings');
     expect(everything.json()).toHaveLength(2);
     expect(everything.headers['x-total-count']).toBe('2');
   });
@@ -271,9 +175,9 @@ describe('reads', () => {
 describe('PUT /recordings/{id}', () => {
   it('changes file name, storage, callback URI and capture; the name keeps the autostart rule', async () => {
     const recording = await createRecording({ autostart: true, callbackUri: 'https://hooks.example/rec' });
-    const second = await createStorage(owner.token, 'Second');
-    const response = await call(owner.token, 'PUT', `/recordings/${recording.id}`, {
-      streamId,
+    const second = await createStorage(w.owner.token, 'Second');
+    const response = await call(w.owner.token, 'PUT', `/recordings/${recording.id}`, {
+      streamId: w.streamId,
       fileName: 'evening',
       fileFormat: 'MKV',
       autostart: true,
@@ -292,13 +196,13 @@ describe('PUT /recordings/{id}', () => {
   it('keeps file format and autostart fixed (400)', async () => {
     const recording = await createRecording({ fileFormat: 'MP4' });
     const change = (fields: object) =>
-      call(owner.token, 'PUT', `/recordings/${recording.id}`, { fileName: 'x', storageId, capture, ...fields });
+      call(w.owner.token, 'PUT', `/recordings/${recording.id}`, { fileName: 'x', storageId, capture, ...fields });
     const format = await change({ fileFormat: 'MKV' });
     expect(format.statusCode).toBe(400);
     expect(format.json().message).toBe('File format can be set only when the recording is created');
     const autostart = await change({ autostart: true });
     expect(autostart.json().message).toBe('Autostart can be set only when the recording is created');
-    const otherStream = await change({ streamId: await createStream(owner.token) });
+    const otherStream = await change({ streamId: await createStream(w.owner.token) });
     expect(otherStream.statusCode).toBe(400);
     const codec = await change({ capture: { source: 'Incoming', tracks: [{ type: 'Audio', codec: 'Opus' }] } });
     expect(codec.statusCode).toBe(400);
@@ -312,45 +216,45 @@ describe('states reported by nodes, stop and delete', () => {
     await report(recording.id, { duration: 12.5, length: 1_000_000, messages: [{ level: 'info', text: 'Writing' }] });
     await report(recording.id, { state: 'Uploading', uploaded: 500_000 });
     await report(recording.id, { state: 'Completed', uploaded: 1_000_000 });
-    const done = (await call(owner.token, 'GET', `/recordings/${recording.id}`)).json();
+    const done = (await call(w.owner.token, 'GET', `/recordings/${recording.id}`)).json();
     expect(done).toMatchObject({ state: 'Completed', duration: 12.5, length: 1_000_000, uploaded: 1_000_000 });
     expect(done.messages.map((message: { text: string }) => message.text)).toEqual(['Writing', 'Created by alice']);
   });
 
   it('allows stop only in Recording, once; the node then uploads', async () => {
     const recording = await createRecording();
-    const stopped = await call(owner.token, 'PUT', `/recordings/${recording.id}/stop`);
+    const stopped = await call(w.owner.token, 'PUT', `/recordings/${recording.id}/stop`);
     expect(stopped.statusCode).toBe(200);
     expect(stopped.json()).toMatchObject({ state: 'Recording', stopRequested: true });
     expect(stopped.json().messages[0].text).toBe('Stopped by alice');
-    const again = await call(owner.token, 'PUT', `/recordings/${recording.id}/stop`);
+    const again = await call(w.owner.token, 'PUT', `/recordings/${recording.id}/stop`);
     expect(again.statusCode).toBe(200);
     expect(again.json().messages.filter((m: { text: string }) => m.text.startsWith('Stopped'))).toHaveLength(1);
     for (const state of ['Uploading', 'Completed']) {
       await report(recording.id, { state });
-      const refused = await call(owner.token, 'PUT', `/recordings/${recording.id}/stop`);
+      const refused = await call(w.owner.token, 'PUT', `/recordings/${recording.id}/stop`);
       expect(refused.statusCode).toBe(409);
       expect(refused.json().message).toBe(`A recording can be stopped only while Recording; it is ${state}`);
     }
     const failed = await createRecording();
     await report(failed.id, { state: 'Error' });
-    expect((await call(owner.token, 'PUT', `/recordings/${failed.id}/stop`)).statusCode).toBe(409);
+    expect((await call(w.owner.token, 'PUT', `/recordings/${failed.id}/stop`)).statusCode).toBe(409);
   });
 
   it('allows delete only in Completed or Error', async () => {
     const recording = await createRecording();
     for (const state of ['Recording', 'Uploading']) {
       if (state !== 'Recording') await report(recording.id, { state });
-      const refused = await call(owner.token, 'DELETE', `/recordings/${recording.id}`);
+      const refused = await call(w.owner.token, 'DELETE', `/recordings/${recording.id}`);
       expect(refused.statusCode).toBe(409);
       expect(refused.json().message).toBe(`A recording can be deleted only when Completed or Error; it is ${state}`);
     }
     await report(recording.id, { state: 'Completed' });
-    expect((await call(owner.token, 'DELETE', `/recordings/${recording.id}`)).statusCode).toBe(204);
-    expect((await call(owner.token, 'GET', `/recordings/${recording.id}`)).statusCode).toBe(404);
+    expect((await call(w.owner.token, 'DELETE', `/recordings/${recording.id}`)).statusCode).toBe(204);
+    expect((await call(w.owner.token, 'GET', `/recordings/${recording.id}`)).statusCode).toBe(404);
     const failed = await createRecording();
     await report(failed.id, { state: 'Error' });
-    expect((await call(owner.token, 'DELETE', `/recordings/${failed.id}`)).statusCode).toBe(204);
+    expect((await call(w.owner.token, 'DELETE', `/recordings/${failed.id}`)).statusCode).toBe(204);
   });
 
   it('ignores a state the rules do not allow, and reports from a node that does not serve the stream', async () => {
@@ -363,7 +267,7 @@ describe('states reported by nodes, stop and delete', () => {
     await report(recording.id, { state: 'Recording' });
     expect(await stateOf(recording.id)).toBe('Completed');
 
-    const stranger = await t.createNode(admin, { enabled: false });
+    const stranger = await t.createNode(w.admin, { enabled: false });
     const fresh = await createRecording();
     await report(fresh.id, { state: 'Error' }, stranger.token);
     expect(await stateOf(fresh.id)).toBe('Recording');
@@ -373,9 +277,9 @@ describe('states reported by nodes, stop and delete', () => {
     const recording = await createRecording({ autostart: true });
     await report(recording.id, { state: 'Completed', duration: 10, length: 10, uploaded: 10 });
     await report(recording.id, { state: 'Recording', duration: 1 });
-    const again = (await call(owner.token, 'GET', `/recordings/${recording.id}`)).json();
+    const again = (await call(w.owner.token, 'GET', `/recordings/${recording.id}`)).json();
     expect(again).toMatchObject({ state: 'Recording', duration: 1, length: 0, uploaded: 0 });
-    await call(owner.token, 'PUT', `/recordings/${recording.id}/stop`);
+    await call(w.owner.token, 'PUT', `/recordings/${recording.id}/stop`);
     await report(recording.id, { state: 'Completed' });
     await report(recording.id, { state: 'Recording' });
     expect(await stateOf(recording.id)).toBe('Completed');
@@ -389,12 +293,12 @@ describe('node-facing GET /node/recordings', () => {
     const done = await createRecording();
     await report(done.id, { state: 'Completed' });
     await report(auto.id, { state: 'Completed' });
-    const otherNode = await t.createNode(admin);
-    const list = (await call(node.token, 'GET', '/node/recordings')).json();
+    const otherNode = await t.createNode(w.admin);
+    const list = (await call(w.node.token, 'GET', '/node/recordings')).json();
     expect(list.map((r: { id: string }) => r.id).sort()).toEqual([running.id, auto.id].sort());
-    const stream = (await call(owner.token, 'GET', `/inputs/${streamId}`)).json();
+    const stream = (await call(w.owner.token, 'GET', `/inputs/${w.streamId}`)).json();
     expect(list.find((r: { id: string }) => r.id === running.id)).toMatchObject({
-      streamId,
+      streamId: w.streamId,
       streamName: stream.name,
       fileName: 'show_{datetime}',
       fileFormat: 'MP4',
@@ -414,22 +318,22 @@ describe('node-facing GET /node/recordings', () => {
 describe('storages and deletion', () => {
   it('refuses to delete a storage a recording uses (409), until the recording is deleted', async () => {
     const recording = await createRecording();
-    const refused = await call(owner.token, 'DELETE', `/storages/${storageId}`);
+    const refused = await call(w.owner.token, 'DELETE', `/storages/${storageId}`);
     expect(refused.statusCode).toBe(409);
     expect(refused.json().message).toBe('The storage is used by 1 recording and cannot be deleted');
     await report(recording.id, { state: 'Completed' });
-    await call(owner.token, 'DELETE', `/recordings/${recording.id}`);
-    expect((await call(owner.token, 'DELETE', `/storages/${storageId}`)).statusCode).toBe(204);
+    await call(w.owner.token, 'DELETE', `/recordings/${recording.id}`);
+    expect((await call(w.owner.token, 'DELETE', `/storages/${storageId}`)).statusCode).toBe(204);
   });
 
   it('deletes the recordings with their stream, and an account with its streams, recordings and storages', async () => {
     const recording = await createRecording();
-    expect((await call(owner.token, 'DELETE', `/inputs/${streamId}`)).statusCode).toBe(204);
-    expect((await call(owner.token, 'GET', `/recordings/${recording.id}`)).statusCode).toBe(404);
+    expect((await call(w.owner.token, 'DELETE', `/inputs/${w.streamId}`)).statusCode).toBe(204);
+    expect((await call(w.owner.token, 'GET', `/recordings/${recording.id}`)).statusCode).toBe(404);
 
-    const stream = await createStream(owner.token);
+    const stream = await createStream(w.owner.token);
     await createRecording({ streamId: stream });
-    expect((await call(admin.token, 'DELETE', `/accounts/${owner.id}`)).statusCode).toBe(204);
-    expect((await call(admin.token, 'GET', '/recordings')).json()).toEqual([]);
+    expect((await call(w.admin.token, 'DELETE', `/accounts/${w.owner.id}`)).statusCode).toBe(204);
+    expect((await call(w.admin.token, 'GET', '/recordings')).json()).toEqual([]);
   });
 });

@@ -1,0 +1,161 @@
+import type { Db } from '../../db/database.js';
+import type { RecordingsTable, RelaysTable } from '../../db/schema.js';
+
+export type StreamJobState = RecordingsTable['state'] | RelaysTable['state'];
+
+/**
+ * Where one kind of stream job lives: recordings and relays are jobs on a stream that the stream's node
+ * runs for the stream's account, each with its latest status messages.
+ */
+export interface StreamJobTables {
+  jobs: 'recordings' | 'relays';
+  messages: 'recording_messages' | 'relay_messages';
+  /** The messages' column naming their job. */
+  messageKey: 'recording_id' | 'relay_id';
+  /** The columns kept as JSON. */
+  json: readonly ('capture' | 'output')[];
+  /** The states a node runs or finishes a job in (it also runs autostarting jobs not stopped). */
+  active: readonly StreamJobState[];
+}
+
+/** A job with what its input says about who owns it and which node serves it. */
+export type Owned<Row> = Row & { owner_id: string; node_id: string | null; input_name: string };
+
+export interface MessageRow {
+  at: Date;
+  level: 'info' | 'warning' | 'error';
+  text: string;
+}
+
+/** Messages kept per job: the dashboard shows the recent ones. */
+export const STREAM_JOB_MESSAGES_KEPT = 50;
+
+/**
+ * The queries recordings and relays share, on the columns both tables have. A subclass names its tables
+ * and takes the database alone in its constructor (`on` and `transaction` make it anew on another one).
+ */
+export class StreamJobsRepository<Row extends { id: string }, New extends { id: string }, Changes extends object> {
+  constructor(
+    protected readonly db: Db,
+    private readonly tables: StreamJobTables,
+  ) {}
+
+  /** The same repository on another connection, such as a node report batch's transaction. */
+  on(db: Db): this {
+    return new (this.constructor as new (db: Db) => this)(db);
+  }
+
+  transaction<T>(work: (repository: this) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute((trx) => work(this.on(trx as unknown as Db)));
+  }
+
+  protected owned() {
+    return this.db
+      .selectFrom(this.db.dynamic.table(this.tables.jobs).as('r'))
+      .innerJoin('inputs as i', 'i.id', 'r.input_id')
+      .selectAll('r')
+      .select(['i.owner_id', 'i.node_id', 'i.name as input_name']);
+  }
+
+  async insert(job: New): Promise<void> {
+    await this.db
+      .insertInto(this.tables.jobs)
+      // New is the row of the subclass's own table, which the compiler cannot tell from the union here.
+      .values({ ...job, ...this.json(job) } as never)
+      .execute();
+  }
+
+  async findById(id: string): Promise<Owned<Row> | null> {
+    return ((await this.owned().where('r.id', '=', id).executeTakeFirst()) as Owned<Row> | undefined) ?? null;
+  }
+
+  /** A stream's jobs (the active ones only, or all), autostarting first, then by creation. */
+  async listByInput(inputId: string, activeOnly: boolean): Promise<Owned<Row>[]> {
+    let query = this.owned().where('r.input_id', '=', inputId);
+    if (activeOnly) query = query.where('r.state', 'in', this.tables.active);
+    return (await query
+      .orderBy('r.autostart', 'desc')
+      .orderBy('r.created_at')
+      .orderBy('r.id')
+      .execute()) as Owned<Row>[];
+  }
+
+  /** What a node runs or finishes: active jobs, and autostarting ones not stopped, on its inputs. */
+  async ofNode(nodeId: string): Promise<Owned<Row>[]> {
+    return (await this.owned()
+      .where('i.node_id', '=', nodeId)
+      .where((eb) =>
+        eb.or([
+          eb('r.state', 'in', this.tables.active),
+          eb.and([eb('r.autostart', '=', true), eb('r.stop_requested_at', 'is', null)]),
+        ]),
+      )
+      .orderBy('r.created_at')
+      .orderBy('r.id')
+      .execute()) as Owned<Row>[];
+  }
+
+  async update(id: string, changes: Changes, now: Date): Promise<void> {
+    await this.db
+      .updateTable(this.tables.jobs)
+      .set({ ...changes, ...this.json(changes), updated_at: now })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async delete(id: string): Promise<boolean> {
+    const result = await this.db.deleteFrom(this.tables.jobs).where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  /** Adds messages and keeps the latest STREAM_JOB_MESSAGES_KEPT. */
+  async addMessages(jobId: string, messages: MessageRow[]): Promise<void> {
+    if (messages.length === 0) return;
+    const { messages: table, messageKey: key } = this.tables;
+    await this.db
+      .insertInto(table)
+      .values(messages.map((message) => ({ [key]: jobId, ...message })) as never)
+      .execute();
+    const ofJob = this.db.dynamic.ref(key);
+    await this.db
+      .deleteFrom(table)
+      .where(ofJob, '=', jobId)
+      .where(
+        'id',
+        '<',
+        this.db
+          .selectFrom(table)
+          .select('id')
+          .where(ofJob, '=', jobId)
+          .orderBy('id', 'desc')
+          .offset(STREAM_JOB_MESSAGES_KEPT - 1)
+          .limit(1),
+      )
+      .execute();
+  }
+
+  /** The messages of some jobs, newest first. */
+  async messages(jobIds: string[]): Promise<Map<string, MessageRow[]>> {
+    const byJob = new Map<string, MessageRow[]>(jobIds.map((id) => [id, []]));
+    if (jobIds.length === 0) return byJob;
+    const { messages: table, messageKey: key } = this.tables;
+    const rows = await this.db
+      .selectFrom(table)
+      .select((eb) => [eb.ref(key).as('job_id'), 'at', 'level', 'text'])
+      .where(this.db.dynamic.ref(key), 'in', jobIds)
+      .orderBy('id', 'desc')
+      .execute();
+    for (const { job_id, ...message } of rows) byJob.get(job_id as string)?.push(message);
+    return byJob;
+  }
+
+  /** The JSON columns among `values`, as JSON text. */
+  private json(values: object): Record<string, string> {
+    const json: Record<string, string> = {};
+    for (const column of this.tables.json) {
+      const value = (values as Record<string, unknown>)[column];
+      if (value) json[column] = JSON.stringify(value);
+    }
+    return json;
+  }
+}

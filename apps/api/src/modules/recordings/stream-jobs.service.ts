@@ -1,0 +1,232 @@
+import type { Capture } from '@streamcloud/contract';
+import type { AuthContext } from '../../lib/auth-context.js';
+import type { Clock } from '../../lib/clock.js';
+import { conflict, notFound } from '../../lib/errors.js';
+import type { AuditRepository } from '../audit/audit.repository.js';
+import type { ReportContext } from '../nodes/node-reports.service.js';
+import type { StreamsService } from '../streams/streams.service.js';
+import type { MessageRow, Owned, StreamJobState, StreamJobsRepository } from './stream-jobs.repository.js';
+
+export interface StreamJobsServiceDeps {
+  streams: Pick<StreamsService, 'owned'>;
+  audit: AuditRepository;
+  clock: Clock;
+}
+
+/** The columns every stream job has. */
+export interface StreamJobRow {
+  id: string;
+  input_id: string;
+  autostart: boolean;
+  callback_uri: string | null;
+  capture: Capture;
+  state: StreamJobState;
+  uploaded: number;
+  stop_requested_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** What the API answers of every stream job. */
+export function streamJobView<Row extends StreamJobRow>(row: Row, messages: MessageRow[]) {
+  return {
+    id: row.id,
+    streamId: row.input_id,
+    autostart: row.autostart,
+    callbackUri: row.callback_uri,
+    capture: row.capture,
+    state: row.state as Row['state'],
+    uploaded: row.uploaded,
+    messages: messages.map((message) => ({ at: message.at.toISOString(), level: message.level, text: message.text })),
+    stopRequested: row.stop_requested_at !== null,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+/** What the node serving the stream is told of every stream job. */
+export function nodeStreamJobView<Row extends StreamJobRow>(row: Owned<Row>) {
+  return {
+    id: row.id,
+    streamId: row.input_id,
+    streamName: row.input_name,
+    autostart: row.autostart,
+    capture: row.capture,
+    state: row.state as Row['state'],
+    stopRequested: row.stop_requested_at !== null,
+    callbackUri: row.callback_uri,
+  };
+}
+
+/** The progress figures a node reports; a new run starts them at 0. */
+type Counter = 'duration' | 'length' | 'uploaded';
+
+/** What a node reports about a job, besides naming it. */
+export interface StreamJobReport {
+  at?: string;
+  state?: StreamJobState;
+  messages?: Array<{ level: MessageRow['level']; text: string }>;
+}
+
+/** What tells one kind of stream job from the other. */
+export interface StreamJobKind<Row, Job, Report> {
+  /** As in texts, audit actions and the audit's target type: 'recording'. */
+  noun: 'recording' | 'relay';
+  /** As in 404s: 'Recording'. */
+  entity: 'Recording' | 'Relay';
+  /** The state a job runs in. Reporting it after Completed or Error starts a new run. */
+  running: StreamJobState;
+  /** Where a node may move a job from a running state (any state may stay as it is). */
+  next: Partial<Record<StreamJobState, readonly StreamJobState[]>>;
+  /** The progress figures of a report. */
+  counters: readonly Counter[];
+  /** The job a report is about. */
+  reportedJob: (report: Report) => string;
+  present: (row: Owned<Row>, messages: MessageRow[]) => Job;
+}
+
+/**
+ * Which state a node may report from which: along `next` from a running state, and back to the running
+ * state after Completed or Error for an autostarting job that was not stopped (a new run).
+ */
+export function streamJobTransitionAllowed(
+  kind: Pick<StreamJobKind<unknown, unknown, unknown>, 'running' | 'next'>,
+  row: Pick<StreamJobRow, 'state' | 'autostart' | 'stop_requested_at'>,
+  to: StreamJobState,
+): boolean {
+  if (row.state === to) return true;
+  if (row.state === 'Completed' || row.state === 'Error') {
+    return to === kind.running && row.autostart && row.stop_requested_at === null;
+  }
+  return kind.next[row.state]?.includes(to) ?? false;
+}
+
+/**
+ * What recordings and relays share: they belong to their stream's account (the stream's owner and ADMIN
+ * see and change them, anyone else gets 404), a user may stop them while running and delete them once
+ * Completed or Error, and the node serving the stream reports their state.
+ */
+export abstract class StreamJobsService<
+  Row extends StreamJobRow,
+  New extends { id: string },
+  Changes extends object,
+  Job,
+  Report extends StreamJobReport,
+> {
+  protected constructor(
+    protected readonly jobs: StreamJobsRepository<Row, New, Changes>,
+    private readonly kind: StreamJobKind<Row, Job, Report>,
+    private readonly base: StreamJobsServiceDeps,
+  ) {}
+
+  async get(auth: AuthContext, id: string): Promise<Job> {
+    return this.present(await this.owned(auth, id));
+  }
+
+  async listByStream(auth: AuthContext, streamId: string, active: boolean): Promise<Job[]> {
+    await this.base.streams.owned(auth, streamId);
+    return this.presentAll(await this.jobs.listByInput(streamId, active));
+  }
+
+  /** Asks the node to stop; only while running. Asking again changes nothing. */
+  async stop(auth: AuthContext, id: string): Promise<Job> {
+    const { noun, running } = this.kind;
+    const row = await this.owned(auth, id);
+    if (row.state !== running) {
+      throw conflict(`A ${noun} can be stopped only while ${running}; it is ${row.state}`, 'INVALID_STATE');
+    }
+    if (row.stop_requested_at === null) {
+      const now = this.base.clock.now();
+      await this.jobs.transaction(async (jobs) => {
+        await jobs.update(id, { stop_requested_at: now } as Changes, now);
+        await jobs.addMessages(id, [{ at: now, level: 'info', text: `Stopped by ${auth.username}` }]);
+      });
+      await this.audit(auth, 'stop', id, {});
+    }
+    return this.get(auth, id);
+  }
+
+  async delete(auth: AuthContext, id: string): Promise<void> {
+    const row = await this.owned(auth, id);
+    if (row.state !== 'Completed' && row.state !== 'Error') {
+      throw conflict(
+        `A ${this.kind.noun} can be deleted only when Completed or Error; it is ${row.state}`,
+        'INVALID_STATE',
+      );
+    }
+    if (!(await this.jobs.delete(id))) throw notFound(this.kind.entity);
+    await this.audit(auth, 'delete', id, { streamId: row.input_id });
+  }
+
+  /**
+   * Node-facing: applies state reports inside the batch's transaction. A report about a job of a stream
+   * this node does not serve, or with a state the rules do not allow from the current one (a stale or
+   * out-of-order report), changes nothing.
+   */
+  readonly applyStateReports = async (context: ReportContext, reports: Report[]): Promise<void> => {
+    const { running, counters, reportedJob } = this.kind;
+    const jobs = this.jobs.on(context.db);
+    for (const report of reports) {
+      const row = await jobs.findById(reportedJob(report));
+      if (!row || row.node_id !== context.node.id) continue;
+      const state = report.state ?? row.state;
+      if (!streamJobTransitionAllowed(this.kind, row, state)) continue;
+      const newRun = state === running && row.state !== running;
+      const progress = Object.fromEntries(
+        counters.map((counter) => [
+          counter,
+          (report as Partial<Record<Counter, number>>)[counter] ??
+            (newRun ? 0 : (row as unknown as Record<Counter, number>)[counter]),
+        ]),
+      );
+      await jobs.update(row.id, { state, ...progress } as Changes, context.receivedAt);
+      const at = report.at ? new Date(report.at) : context.receivedAt;
+      await jobs.addMessages(
+        row.id,
+        (report.messages ?? []).map((message) => ({ at, level: message.level, text: message.text })),
+      );
+    }
+  };
+
+  /** Inserts a new job in its first state with its first message, then audits its creation. */
+  protected async add(auth: AuthContext, job: New, details: Record<string, unknown>): Promise<Job> {
+    const now = this.base.clock.now();
+    await this.jobs.transaction(async (jobs) => {
+      await jobs.insert(job);
+      await jobs.addMessages(job.id, [{ at: now, level: 'info', text: `Created by ${auth.username}` }]);
+    });
+    await this.audit(auth, 'create', job.id, details);
+    return this.get(auth, job.id);
+  }
+
+  protected async owned(auth: AuthContext, id: string): Promise<Owned<Row>> {
+    const row = await this.jobs.findById(id);
+    if (!row || (auth.role !== 'ADMIN' && row.owner_id !== auth.accountId)) throw notFound(this.kind.entity);
+    return row;
+  }
+
+  protected async presentAll(rows: Owned<Row>[]): Promise<Job[]> {
+    const messages = await this.jobs.messages(rows.map((row) => row.id));
+    return rows.map((row) => this.kind.present(row, messages.get(row.id) ?? []));
+  }
+
+  /** Records `<noun>.<action>` on the job, with the caller and the impersonating admin. */
+  protected audit(auth: AuthContext, action: string, targetId: string, details: Record<string, unknown>) {
+    return this.base.audit.record(
+      {
+        actorId: auth.accountId,
+        actingAdminId: auth.actingAdminId,
+        action: `${this.kind.noun}.${action}`,
+        targetType: this.kind.noun,
+        targetId,
+        details,
+      },
+      this.base.clock.now(),
+    );
+  }
+
+  private async present(row: Owned<Row>): Promise<Job> {
+    const messages = await this.jobs.messages([row.id]);
+    return this.kind.present(row, messages.get(row.id) ?? []);
+  }
+}
