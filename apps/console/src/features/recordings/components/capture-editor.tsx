@@ -14,6 +14,7 @@ import {
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
+import { FieldBox } from '@/components/ui/field-box';
 import { SelectField } from '@/components/ui/form-fields';
 import { useNotify } from '@/components/ui/notifications';
 import { messageOr } from '@/lib/api-error';
@@ -97,8 +98,7 @@ export function CaptureEditor({
   };
 
   return (
-    <fieldset className="border rounded p-3 mb-3" aria-describedby={error ? 'capture-error' : undefined}>
-      <legend className="fs-6 float-none w-auto px-1 mb-0">Capture</legend>
+    <FieldBox legend="Capture" aria-describedby={error ? 'capture-error' : undefined}>
       <SelectField
         id="capture-source"
         label="Source"
@@ -194,6 +194,6 @@ export function CaptureEditor({
         onSave={save}
         onHide={() => setEditing(null)}
       />
-    </fieldset>
+    </FieldBox>
   );
 }

@@ -1,7 +1,6 @@
 import type { Recording } from '@streamcloud/contract';
-import Modal from 'react-bootstrap/Modal';
-import { useNotify } from '@/components/ui/notifications';
-import { messageOr } from '@/lib/api-error';
+import { JobModal } from '@/components/stream-jobs/job-modal';
+import { useSaveAndClose } from '@/components/stream-jobs/use-save-and-close';
 import { useCreateRecording } from '../api/create-recording';
 import { useUpdateRecording } from '../api/update-recording';
 import { RECORDING_ERRORS } from '../utils/messages';
@@ -30,27 +29,26 @@ export function RecordingFormModal({
 }: RecordingFormModalProps) {
   const create = useCreateRecording();
   const update = useUpdateRecording();
-  const notify = useNotify();
-
-  const save = async (values: RecordingFormValues) => {
-    try {
-      const saved = recording
-        ? await update.mutateAsync({ id: recording.id, body: toUpdateBody(values) })
-        : await create.mutateAsync(toCreateBody(values));
+  const save = useSaveAndClose(
+    (values: RecordingFormValues) =>
+      recording
+        ? update.mutateAsync({ id: recording.id, body: toUpdateBody(values) })
+        : create.mutateAsync(toCreateBody(values)),
+    recording ? RECORDING_ERRORS.update : createFailedText,
+    (saved) => {
       onSaved?.(saved);
       onHide();
-    } catch (error) {
-      notify(messageOr(error, recording ? RECORDING_ERRORS.update : createFailedText));
-      throw error;
-    }
-  };
+    },
+  );
 
   return (
-    <Modal show={show} onHide={onHide} size="lg" aria-labelledby="recording-form-title">
-      <Modal.Header closeButton closeLabel="Close">
-        <Modal.Title id="recording-form-title">{recording ? 'Edit recording' : 'New recording'}</Modal.Title>
-      </Modal.Header>
-      {show && <RecordingForm streamId={streamId} recording={recording} onSave={save} onCancel={onHide} />}
-    </Modal>
+    <JobModal
+      show={show}
+      onHide={onHide}
+      titleId="recording-form-title"
+      title={recording ? 'Edit recording' : 'New recording'}
+    >
+      {show && <RecordingForm streamId={streamId} job={recording} onSave={save} onCancel={onHide} />}
+    </JobModal>
   );
 }

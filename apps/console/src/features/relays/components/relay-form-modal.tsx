@@ -1,7 +1,6 @@
 import type { Relay } from '@streamcloud/contract';
-import Modal from 'react-bootstrap/Modal';
-import { useNotify } from '@/components/ui/notifications';
-import { messageOr } from '@/lib/api-error';
+import { JobModal } from '@/components/stream-jobs/job-modal';
+import { useSaveAndClose } from '@/components/stream-jobs/use-save-and-close';
 import { useCreateRelay } from '../api/create-relay';
 import { useUpdateRelay } from '../api/update-relay';
 import { RELAY_ERRORS } from '../utils/messages';
@@ -20,25 +19,18 @@ export interface RelayFormModalProps {
 export function RelayFormModal({ show, streamId, relay, onHide }: RelayFormModalProps) {
   const create = useCreateRelay();
   const update = useUpdateRelay();
-  const notify = useNotify();
-
-  const save = async (values: RelayFormValues) => {
-    try {
-      if (relay) await update.mutateAsync({ id: relay.id, body: toUpdateBody(values, relay) });
-      else await create.mutateAsync(toBody(values));
-      onHide();
-    } catch (error) {
-      notify(messageOr(error, relay ? RELAY_ERRORS.update : RELAY_ERRORS.creation));
-      throw error;
-    }
-  };
+  const save = useSaveAndClose(
+    (values: RelayFormValues) =>
+      relay
+        ? update.mutateAsync({ id: relay.id, body: toUpdateBody(values, relay) })
+        : create.mutateAsync(toBody(values)),
+    relay ? RELAY_ERRORS.update : RELAY_ERRORS.creation,
+    onHide,
+  );
 
   return (
-    <Modal show={show} onHide={onHide} size="lg" aria-labelledby="relay-form-title">
-      <Modal.Header closeButton closeLabel="Close">
-        <Modal.Title id="relay-form-title">{relay ? 'Edit relay' : 'New relay'}</Modal.Title>
-      </Modal.Header>
-      {show && <RelayForm streamId={streamId} relay={relay} onSave={save} onCancel={onHide} />}
-    </Modal>
+    <JobModal show={show} onHide={onHide} titleId="relay-form-title" title={relay ? 'Edit relay' : 'New relay'}>
+      {show && <RelayForm streamId={streamId} job={relay} onSave={save} onCancel={onHide} />}
+    </JobModal>
   );
 }

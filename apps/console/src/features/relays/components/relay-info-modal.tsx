@@ -1,25 +1,49 @@
-import { describeSelector, RELAY_FORMAT_LABELS } from '@streamcloud/contract';
-import type { ReactNode } from 'react';
-import Modal from 'react-bootstrap/Modal';
+import { describeSelector, RELAY_FORMAT_LABELS, type Relay } from '@streamcloud/contract';
+import { InfoRow, NONE, orNone } from '@/components/stream-jobs/info-row';
+import { JobInfoList } from '@/components/stream-jobs/job-info-list';
+import { JobInfoModal } from '@/components/stream-jobs/job-info-modal';
+import { JobStream } from '@/components/stream-jobs/job-stream';
 import { Loading } from '@/components/ui/loading';
-import { formatDateTime } from '@/lib/format';
 import { useRelay } from '../api/get-relay';
 import { useStream } from '../api/get-stream';
 import { MASKED_KEY } from '../utils/messages';
-import { formatBytes } from '../utils/units';
+import { RELAYS } from '../utils/relays-feature';
 import { RelayStateBadge } from './relay-state-badge';
 
-function Row({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <>
-      <dt className="col-sm-4 text-secondary fw-normal">{label}</dt>
-      <dd className="col-sm-8 text-break">{children}</dd>
-    </>
-  );
+/** Where the relay sends the stream, a row a setting of its format; the RTMP key only ever masked. */
+function DestinationRows({ relay }: { relay: Relay }) {
+  switch (relay.format) {
+    case 'RTMP':
+      return (
+        <>
+          <InfoRow label="Server">
+            <code>{relay.output.server}</code>
+          </InfoRow>
+          <InfoRow label="Stream key">{relay.output.keySet ? MASKED_KEY : NONE}</InfoRow>
+        </>
+      );
+    case 'CMAF':
+      return (
+        <>
+          <InfoRow label="Endpoint">
+            <code>{relay.output.endpoint}</code>
+          </InfoRow>
+          <InfoRow label="Unified Streaming Platform">{relay.output.unifiedStreamingPlatform ? 'Yes' : 'No'}</InfoRow>
+          <InfoRow label="Event ID">{orNone(relay.output.eventID)}</InfoRow>
+          <InfoRow label="Video timescale">{orNone(relay.output.videoTimescale)}</InfoRow>
+          <InfoRow label="Audio timescale">{orNone(relay.output.audioTimescale)}</InfoRow>
+          <InfoRow label="Meta timescale">{orNone(relay.output.metaTimescale)}</InfoRow>
+        </>
+      );
+    case 'UDPTS':
+      return (
+        <>
+          <InfoRow label="IP address">{relay.output.ipAddress}</InfoRow>
+          <InfoRow label="Port">{relay.output.port}</InfoRow>
+        </>
+      );
+  }
 }
-
-const none = <span className="text-secondary">None</span>;
-const orNone = (value: string | number | null) => (value === null || value === '' ? none : String(value));
 
 /** Loads the relay, then its stream. */
 function RelayInfo({ id }: { id: string }) {
@@ -29,85 +53,32 @@ function RelayInfo({ id }: { id: string }) {
   if (relay.isError) return <p className="text-danger mb-0">The relay could not be loaded.</p>;
   const data = relay.data;
   return (
-    <dl className="row mb-0">
-      <Row label="State">
-        <RelayStateBadge state={data.state} />
-        {data.stopRequested && data.state === 'Relaying' && <span className="ms-2 small">stopping…</span>}
-      </Row>
-      <Row label="Relay ID">
-        <code>{data.id}</code>
-      </Row>
-      <Row label="Stream">
-        {stream.data ? (
-          <>
-            {stream.data.caption ?? <code>{stream.data.id}</code>}
-            <div className="small text-secondary font-monospace">{stream.data.name}</div>
-          </>
-        ) : (
-          <code>{data.streamId}</code>
-        )}
-      </Row>
-      <Row label="Format">{RELAY_FORMAT_LABELS[data.format]}</Row>
-      {data.format === 'RTMP' && (
+    <JobInfoList
+      job={data}
+      idLabel="Relay ID"
+      badge={<RelayStateBadge state={data.state} />}
+      runningState={RELAYS.runningState}
+      stream={<JobStream streamId={data.streamId} stream={stream} />}
+      destination={
         <>
-          <Row label="Server">
-            <code>{data.output.server}</code>
-          </Row>
-          <Row label="Stream key">{data.output.keySet ? MASKED_KEY : none}</Row>
+          <InfoRow label="Format">{RELAY_FORMAT_LABELS[data.format]}</InfoRow>
+          <DestinationRows relay={data} />
         </>
-      )}
-      {data.format === 'CMAF' && (
+      }
+      capture={
         <>
-          <Row label="Endpoint">
-            <code>{data.output.endpoint}</code>
-          </Row>
-          <Row label="Unified Streaming Platform">{data.output.unifiedStreamingPlatform ? 'Yes' : 'No'}</Row>
-          <Row label="Event ID">{orNone(data.output.eventID)}</Row>
-          <Row label="Video timescale">{orNone(data.output.videoTimescale)}</Row>
-          <Row label="Audio timescale">{orNone(data.output.audioTimescale)}</Row>
-          <Row label="Meta timescale">{orNone(data.output.metaTimescale)}</Row>
+          {data.capture.source}:{' '}
+          {data.capture.tracks.map((selector) => `${selector.type} ${describeSelector(selector)}`).join('; ')}
         </>
-      )}
-      {data.format === 'UDPTS' && (
-        <>
-          <Row label="IP address">{data.output.ipAddress}</Row>
-          <Row label="Port">{data.output.port}</Row>
-        </>
-      )}
-      <Row label="Autostart">{data.autostart ? 'Yes' : 'No'}</Row>
-      <Row label="Callback URI">{orNone(data.callbackUri)}</Row>
-      <Row label="Capture">
-        {data.capture.source}:{' '}
-        {data.capture.tracks.map((selector) => `${selector.type} ${describeSelector(selector)}`).join('; ')}
-      </Row>
-      <Row label="Uploaded">{formatBytes(data.uploaded)}</Row>
-      <Row label="Created">{formatDateTime(data.createdAt)}</Row>
-      <Row label="Updated">{formatDateTime(data.updatedAt)}</Row>
-      <Row label="Messages">
-        {data.messages.length === 0 ? (
-          none
-        ) : (
-          <ul className="list-unstyled mb-0 small">
-            {data.messages.map((message, index) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: messages have no id
-              <li key={index}>
-                <span className="text-secondary">{formatDateTime(message.at)}</span> {message.text}
-              </li>
-            ))}
-          </ul>
-        )}
-      </Row>
-    </dl>
+      }
+    />
   );
 }
 
 export function RelayInfoModal({ id, onHide }: { id: string | null; onHide: () => void }) {
   return (
-    <Modal show={id !== null} onHide={onHide} size="lg" aria-labelledby="relay-info-title">
-      <Modal.Header closeButton closeLabel="Close">
-        <Modal.Title id="relay-info-title">Relay</Modal.Title>
-      </Modal.Header>
-      <Modal.Body>{id && <RelayInfo id={id} />}</Modal.Body>
-    </Modal>
+    <JobInfoModal id={id} onHide={onHide} titleId="relay-info-title" title="Relay">
+      {(shown) => <RelayInfo id={shown} />}
+    </JobInfoModal>
   );
 }

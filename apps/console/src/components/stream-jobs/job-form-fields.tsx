@@ -1,0 +1,46 @@
+import type { ComponentProps } from 'react';
+import Form from 'react-bootstrap/Form';
+import type { UseFormRegisterReturn } from 'react-hook-form';
+import { TextField } from '@/components/ui/form-fields';
+
+/**
+ * A control fixed after creation: shown with its stored value, not registered (a disabled input has no
+ * value in the form).
+ */
+export const fixedCheck = (checked: boolean) => ({ checked, disabled: true, readOnly: true }) as const;
+export const fixedSelect = (value: string) => ({ value, disabled: true, onChange: () => undefined }) as const;
+
+/** `noun` ('recording') prefixes the control's id: `recording-stream-id`. */
+type Registered = UseFormRegisterReturn & { noun: string; error: string | undefined };
+
+/** The job's stream, read-only. */
+export function StreamIdField({ noun, error, ...registration }: Registered) {
+  return <TextField id={`${noun}-stream-id`} label="Stream ID" readOnly error={error} {...registration} />;
+}
+
+/** Where the node reports the job's events; empty for none. */
+export function CallbackUriField({ noun, error, ...registration }: Registered) {
+  return (
+    <TextField
+      id={`${noun}-callback-uri`}
+      label="Callback URI"
+      type="url"
+      placeholder={`https://example.com/${noun}-events`}
+      autoComplete="off"
+      error={error}
+      {...registration}
+    />
+  );
+}
+
+type CheckInput = Omit<ComponentProps<typeof Form.Check>, 'id' | 'type' | 'label'>;
+
+/** Start the job each time the stream starts ingesting; `help` says so in the feature's words. */
+export function AutostartField({ noun, help, ...check }: CheckInput & { noun: string; help: string }) {
+  return (
+    <Form.Group className="mb-3" controlId={`${noun}-autostart`}>
+      <Form.Check type="checkbox" label="Autostart" {...check} />
+      <Form.Text>{help}</Form.Text>
+    </Form.Group>
+  );
+}

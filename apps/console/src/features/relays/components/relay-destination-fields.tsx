@@ -1,0 +1,143 @@
+import { type RelayFormat, TIMESCALE_MAX, UDP_PORT_MAX } from '@streamcloud/contract';
+import Form from 'react-bootstrap/Form';
+import type { FieldErrors, UseFormRegister } from 'react-hook-form';
+import { FieldBox } from '@/components/ui/field-box';
+import { TextField } from '@/components/ui/form-fields';
+import { MASKED_KEY } from '../utils/messages';
+import type { RelayFormValues } from '../utils/relay-form-values';
+
+interface FieldsProps {
+  register: UseFormRegister<RelayFormValues>;
+  errors: FieldErrors<RelayFormValues>;
+}
+
+/** The RTMP server and stream key; a stored key is never shown, and a blank one keeps it. */
+function RtmpFields({ register, errors, keySet }: FieldsProps & { keySet: boolean }) {
+  return (
+    <FieldBox legend="RTMP destination">
+      <TextField
+        id="relay-server"
+        label="Server"
+        placeholder="rtmp://live.example.com/app"
+        autoComplete="off"
+        error={errors.server?.message}
+        {...register('server')}
+      />
+      <Form.Group className="mb-0" controlId="relay-key">
+        <Form.Label>Stream key</Form.Label>
+        <Form.Control
+          type="password"
+          autoComplete="new-password"
+          placeholder={keySet ? `${MASKED_KEY} (hidden)` : undefined}
+          isInvalid={Boolean(errors.key)}
+          aria-describedby={keySet ? 'relay-key-help' : undefined}
+          {...register('key')}
+        />
+        {keySet && (
+          <Form.Text id="relay-key-help">
+            A stream key is set and shown masked. Leave this blank to keep it, or type a new one to replace it.
+          </Form.Text>
+        )}
+        {errors.key && <Form.Control.Feedback type="invalid">{errors.key.message}</Form.Control.Feedback>}
+      </Form.Group>
+    </FieldBox>
+  );
+}
+
+const TIMESCALES = [
+  ['videoTimescale', 'Video timescale'],
+  ['audioTimescale', 'Audio timescale'],
+  ['metaTimescale', 'Meta timescale'],
+] as const;
+
+/** The CMAF ingest endpoint and its options. */
+function CmafFields({ register, errors }: FieldsProps) {
+  return (
+    <FieldBox legend="CMAF destination">
+      <TextField
+        id="relay-endpoint"
+        label="Endpoint"
+        type="url"
+        placeholder="https://ingest.example.com/pub/channel.isml"
+        autoComplete="off"
+        error={errors.endpoint?.message}
+        {...register('endpoint')}
+      />
+      <Form.Group className="mb-3" controlId="relay-usp">
+        <Form.Check type="checkbox" label="Unified Streaming Platform" {...register('unifiedStreamingPlatform')} />
+      </Form.Group>
+      <TextField
+        id="relay-event-id"
+        label="Event ID"
+        autoComplete="off"
+        error={errors.eventID?.message}
+        {...register('eventID')}
+      />
+      <div className="row">
+        {TIMESCALES.map(([name, label]) => (
+          <div key={name} className="col-sm-4">
+            <TextField
+              id={`relay-${name}`}
+              label={label}
+              type="number"
+              min={0}
+              max={TIMESCALE_MAX}
+              step={1}
+              error={errors[name]?.message}
+              {...register(name)}
+            />
+          </div>
+        ))}
+      </div>
+      <Form.Text>Timescales are 0 to {TIMESCALE_MAX}; leave one blank for the node's default.</Form.Text>
+    </FieldBox>
+  );
+}
+
+/** The UDP address and port the MPEG-TS goes to. */
+function UdpFields({ register, errors }: FieldsProps) {
+  return (
+    <FieldBox legend="UDP destination">
+      <div className="row">
+        <div className="col-sm-8">
+          <TextField
+            id="relay-ip-address"
+            label="IP address"
+            placeholder="239.0.0.1"
+            autoComplete="off"
+            error={errors.ipAddress?.message}
+            {...register('ipAddress')}
+          />
+        </div>
+        <div className="col-sm-4">
+          <TextField
+            id="relay-port"
+            label="Port"
+            type="number"
+            min={0}
+            max={UDP_PORT_MAX}
+            step={1}
+            error={errors.port?.message}
+            {...register('port')}
+          />
+        </div>
+      </div>
+    </FieldBox>
+  );
+}
+
+/** Where the relay sends the stream: the chosen format's fields. */
+export function RelayDestinationFields({
+  format,
+  keySet,
+  ...props
+}: FieldsProps & { format: RelayFormat; keySet: boolean }) {
+  switch (format) {
+    case 'RTMP':
+      return <RtmpFields {...props} keySet={keySet} />;
+    case 'CMAF':
+      return <CmafFields {...props} />;
+    case 'UDPTS':
+      return <UdpFields {...props} />;
+  }
+}
