@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { Role } from '@streamcloud/contract';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import { sql } from 'kysely';
+import { type KyselyPlugin, sql } from 'kysely';
 import pg from 'pg';
 import { expect, inject, it } from 'vitest';
 import { type AppOptions, buildApp } from '../src/app.js';
@@ -162,8 +162,16 @@ export function expectValidationError(response: LightMyRequestResponse, path: st
 /** One app on one database per test file; call `reset()` between tests. */
 export async function startTestApp(options: Partial<AppOptions> = {}) {
   const database = await openTestDatabase();
+  let queries = 0;
+  const countQueries: KyselyPlugin = {
+    transformQuery: (args) => args.node,
+    transformResult: async (args) => {
+      queries++;
+      return args.result;
+    },
+  };
   const app = await buildApp({
-    database,
+    database: { ...database, db: database.db.withPlugin(countQueries) },
     secret: 'test-secret-of-at-least-32-characters!!',
     scryptCost: TEST_SCRYPT,
     loginFloodLimit: { max: 100_000, timeWindow: '1 minute' },
@@ -245,6 +253,13 @@ export async function startTestApp(options: Partial<AppOptions> = {}) {
     return { admin, owner, other, tokens, call };
   };
 
+  /** How many SQL statements the app ran during `work`. */
+  const queryCount = async (work: () => Promise<unknown>): Promise<number> => {
+    const before = queries;
+    await work();
+    return queries - before;
+  };
+
   return {
     app,
     database,
@@ -255,6 +270,7 @@ export async function startTestApp(options: Partial<AppOptions> = {}) {
     createNode,
     report,
     roleMatrix,
+    queryCount,
     reset: () => resetDatabase(database),
     close: async () => {
       await app.close();

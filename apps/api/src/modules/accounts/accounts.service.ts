@@ -39,11 +39,15 @@ export class AccountsService {
     return toAccount(row);
   }
 
+  /** The caller's account, as authentication read it with the session: no query of its own then. */
   async whoami(auth: AuthContext): Promise<WhoAmI> {
-    const row = await this.deps.accounts.findById(auth.accountId);
-    if (!row) throw notFound('Account');
+    const account = auth.account ?? (await this.accountOf(auth.accountId));
     return {
-      ...toAccount(row),
+      id: auth.accountId,
+      username: auth.username,
+      email: account.email,
+      role: auth.role,
+      createdAt: account.createdAt.toISOString(),
       impersonatedBy:
         auth.actingAdminId && auth.actingAdminUsername
           ? { id: auth.actingAdminId, username: auth.actingAdminUsername }
@@ -140,5 +144,12 @@ export class AccountsService {
       },
       this.deps.clock.now(),
     );
+  }
+
+  /** For a caller authentication did not read the account of. */
+  private async accountOf(id: string): Promise<NonNullable<AuthContext['account']>> {
+    const row = await this.deps.accounts.findById(id);
+    if (!row) throw notFound('Account');
+    return { email: row.email, createdAt: row.created_at };
   }
 }

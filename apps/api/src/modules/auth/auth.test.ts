@@ -290,6 +290,31 @@ describe('impersonation', () => {
   });
 });
 
+describe('GET /api/v1/accounts/whoami', () => {
+  const whoami = (token: string) => t.request({ method: 'GET', url: '/api/v1/accounts/whoami', token });
+
+  it('answers from the session lookup alone: one query per request', async () => {
+    const user = await t.createAccount('USER', 'alice');
+    let answer: Awaited<ReturnType<typeof whoami>> | undefined;
+    expect(await t.queryCount(async () => (answer = await whoami(user.token)))).toBe(1);
+    const account = await t.request({ method: 'GET', url: `/api/v1/accounts/${user.id}`, token: user.token });
+    expect(answer?.json()).toEqual({ ...account.json(), impersonatedBy: null });
+  });
+
+  it("answers the account's email as changed, on the very next request", async () => {
+    const admin = await t.createAccount('ADMIN');
+    const user = await t.createAccount('USER');
+    const changed = await t.request({
+      method: 'PUT',
+      url: `/api/v1/accounts/${user.id}`,
+      token: admin.token,
+      payload: { email: 'new@example.com' },
+    });
+    expect(changed.statusCode).toBe(200);
+    expect((await whoami(user.token)).json().email).toBe('new@example.com');
+  });
+});
+
 describe('revocation on account changes', () => {
   it('revokes tokens of a demoted or deleted account on the next request', async () => {
     const boss = await t.createAccount('ADMIN');

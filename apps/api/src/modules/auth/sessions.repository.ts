@@ -4,6 +4,17 @@ import type { AuthContext } from '../../lib/auth-context.js';
 
 export type NewSession = Omit<SessionsTable, 'created_at' | 'revoked_at'>;
 
+declare module '../../lib/auth-context.js' {
+  interface AuthContext {
+    /**
+     * The rest of the account, read by authentication's session lookup with the fields above (so on
+     * every request, never older than it): whoami answers from it without a query of its own. Absent
+     * on a context made otherwise.
+     */
+    account?: { email: string | null; createdAt: Date };
+  }
+}
+
 export class SessionsRepository {
   constructor(private readonly db: Db) {}
 
@@ -12,8 +23,9 @@ export class SessionsRepository {
   }
 
   /**
-   * The caller behind a session, or null when the session is revoked or expired, its account's role
-   * changed since issue, or (while impersonating) the admin is no longer an admin or its own session ended.
+   * The caller behind a session with its account, or null when the session is revoked or expired, its
+   * account deleted or its role changed since issue, or (while impersonating) the admin is no longer an
+   * admin or its own session ended.
    */
   async findActive(sessionId: string, accountId: string, now: Date): Promise<AuthContext | null> {
     const row = await this.db
@@ -26,6 +38,8 @@ export class SessionsRepository {
         's.account_id as accountId',
         'a.username as username',
         'a.role as role',
+        'a.email',
+        'a.created_at',
         's.acting_admin_id as actingAdminId',
         'admin.username as actingAdminUsername',
         's.parent_session_id as parentSessionId',
@@ -47,7 +61,9 @@ export class SessionsRepository {
         ]),
       )
       .executeTakeFirst();
-    return row ?? null;
+    if (!row) return null;
+    const { email, created_at, ...caller } = row;
+    return { ...caller, account: { email, createdAt: created_at } };
   }
 
   async revoke(sessionIds: string[], now: Date): Promise<void> {
