@@ -152,9 +152,7 @@ describe('POST /inputs', () => {
         { signallingUri: expect.stringMatching(/^http:\/\/edge\.example\.com:4242\/whip\/in%2B[0-9a-f-]{36}$/) },
       ],
       ['RTMP', { uri: expect.stringMatching(/^rtmp:\/\/edge\.example\.com:1935\/live\/in%2B/) }],
-      ['RTSP', { uri: expect.stringMatching(/^rtsp:\/\/edge\.example\.com:8554\/live\/in%2B/) }],
       ['SRT', { uri: expect.stringMatching(/^srt:\/\/edge\.example\.com:9710\?streamid=in%2B/) }],
-      ['Internode', { hostname: 'edge.example.com', streamNode: node.name }],
     ];
     for (const [format, connection] of expectations) {
       const input = await createInput(roles.owner.token, { format });
@@ -209,6 +207,8 @@ describe('POST /inputs', () => {
 
   it.each([
     [{ format: 'HLS' }, 'body.format'],
+    [{ format: 'RTSP' }, 'body.format'],
+    [{ format: 'Internode' }, 'body.format'],
     [{ access: 'Secret' }, 'body.access'],
     [{ caption: 'c'.repeat(256) }, 'body.caption'],
     [{ callbackUri: 'ftp://x' }, 'body.callbackUri'],
@@ -221,6 +221,12 @@ describe('POST /inputs', () => {
     const response = await t.request({ method: 'POST', url: '/api/v1/inputs', token: roles.owner.token, payload });
     expect(response.statusCode).toBe(400);
     expect(response.json().errors.map((e: { path: string }) => e.path)).toContain(path);
+    if (path === 'body.format') {
+      expect(response.json().errors).toContainEqual({
+        path: 'body.format',
+        message: 'Format must be WebRTC, RTMP or SRT: the media nodes take no other push',
+      });
+    }
     const list = await t.request({ method: 'GET', url: '/api/v1/inputs', token: roles.owner.token });
     expect(list.headers['x-total-count']).toBe('0');
   });

@@ -3,6 +3,7 @@ import {
   type GeoPoint,
   InputFormat,
   OutputModeEnum,
+  PUSH_FORMATS,
   type StreamInput,
   StreamInputCreate,
   StreamInputUpdate,
@@ -162,7 +163,7 @@ export function StreamModal({ show, mode, stream, ownerId = null, onHide, onSave
           <div className="row">
             <div className="col-md-4">
               <SelectField id="stream-format" label="Format" disabled={updating} {...register('format')}>
-                {InputFormat.options.map((format) => (
+                {(updating ? InputFormat.options : PUSH_FORMATS).map((format) => (
                   <option key={format} value={format}>
                     {format}
                   </option>

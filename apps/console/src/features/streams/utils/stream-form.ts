@@ -3,6 +3,7 @@ import {
   DEFAULT_ADJUSTABLE_TRACKS,
   type GeoPoint,
   type InputFormat,
+  type PushFormat,
   STREAM_CREATION_DEFAULTS,
   type StreamInput,
   type StreamInputCreateDraft,
@@ -84,7 +85,8 @@ export function toCreateBody(
   const passthrough = values.output === 'Passthrough';
   const ip = text(values.streamerIp);
   return {
-    format: values.format,
+    // The resolver checks the body with StreamInputCreate: only a push format gets through.
+    format: values.format as PushFormat,
     access: values.access,
     ...(sendsAccessToken(values.access) && token ? { accessToken: token } : {}),
     ...(caption ? { caption } : {}),
