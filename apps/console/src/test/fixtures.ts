@@ -1,4 +1,4 @@
-import type { Account, WhoAmI } from '@streamcloud/contract';
+import type { Account, StreamInput, WhoAmI } from '@streamcloud/contract';
 import type { Handler } from './fetch-mock';
 import { jsonResponse } from './fetch-mock';
 
@@ -32,3 +32,29 @@ export const EMPTY_PAGE_DATA: Record<string, Handler> = {
   'GET /api/v1/inputs': () => jsonResponse([], 200, { 'X-Total-Count': '0' }),
   'GET /api/v1/statistics/*': () => jsonResponse({ result: [] }),
 };
+
+/** A user's RTMP stream in Ingestion, as GET /inputs/{id} answers it; `changes` override any field. */
+export function streamInput(id: string, changes: Partial<StreamInput> = {}): StreamInput {
+  return {
+    id,
+    ownerId: userAccount.id,
+    caption: 'Main stage',
+    format: 'RTMP',
+    status: 'Ingestion',
+    access: 'Public',
+    accessToken: null,
+    outputMode: 'AdjustableTranscode',
+    name: `in+${id}`,
+    callbackUri: null,
+    streamer: { ipAddress: null, geoLocation: null },
+    gslb: false,
+    parameters: {},
+    statusMessages: [],
+    connection: { uri: `rtmp://edge.example.com:1935/live/in+${id}` },
+    nodeId: null,
+    output: { version: 2, passthrough: false, tracks: [] },
+    createdAt: CREATED_AT,
+    updatedAt: CREATED_AT,
+    ...changes,
+  };
+}

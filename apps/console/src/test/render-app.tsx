@@ -5,10 +5,10 @@ import { AppRouter } from '@/app/app';
 import { AppProvider } from '@/app/provider';
 import { appRoutes } from '@/app/router';
 import { CURRENT_TOKEN_KEY, ORIGINAL_TOKEN_KEY } from '@/lib/auth-store';
-import { createQueryClient } from '@/lib/query-client';
-import { createAppServices } from '@/lib/services';
-import { createFetchMock, type Handler } from './fetch-mock';
+import { type Handler, jsonResponse } from './fetch-mock';
+import { userAccount, whoAmI } from './fixtures';
 import { MemoryStorage } from './memory-storage';
+import { createTestServices } from './test-services';
 
 export interface RenderAppOptions {
   path?: string;
@@ -22,11 +22,7 @@ export function renderApp({ path = '/', handlers = {}, currentToken, originalTok
   const storage = new MemoryStorage();
   if (currentToken) storage.setItem(CURRENT_TOKEN_KEY, currentToken);
   if (originalToken) storage.setItem(ORIGINAL_TOKEN_KEY, originalToken);
-  const mock = createFetchMock(handlers);
-  const services = createAppServices(
-    { apiBase: '/api/v1', storagePrefix: '' },
-    { fetch: mock.fetch, storage, queryClient: createQueryClient({ retry: false }), readCookies: () => '' },
-  );
+  const { mock, services } = createTestServices(handlers, storage);
   const router = createMemoryRouter(appRoutes, { initialEntries: [path] });
   const user = userEvent.setup();
   render(
@@ -36,4 +32,13 @@ export function renderApp({ path = '/', handlers = {}, currentToken, originalTok
   );
   const location = () => `${router.state.location.pathname}${router.state.location.search}`;
   return { router, services, mock, storage, user, location };
+}
+
+/** The console at `path`, signed in as the user alice (whoami answered), with the test's `handlers`. */
+export function renderAsUser(path: string, handlers: Record<string, Handler> = {}) {
+  return renderApp({
+    path,
+    currentToken: 'token',
+    handlers: { 'GET /api/v1/accounts/whoami': () => jsonResponse(whoAmI(userAccount)), ...handlers },
+  });
 }

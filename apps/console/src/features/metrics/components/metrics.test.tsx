@@ -1,16 +1,10 @@
 import type { MetricsResponse } from '@streamcloud/contract';
-import { render, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import { MemoryRouter } from 'react-router';
+import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AppProvider } from '@/app/provider';
 import { createApiClient } from '@/lib/api-client';
-import { createQueryClient } from '@/lib/query-client';
-import { createAppServices } from '@/lib/services';
-import { createFetchMock, type Handler, jsonResponse, type RecordedRequest } from '@/test/fetch-mock';
-import { userAccount, whoAmI } from '@/test/fixtures';
-import { MemoryStorage } from '@/test/memory-storage';
-import { renderApp } from '@/test/render-app';
+import { type Handler, jsonResponse, type RecordedRequest } from '@/test/fetch-mock';
+import { renderAsUser } from '@/test/render-app';
+import { renderPiece } from '@/test/render-piece';
 import { dashboardMetricsQueryOptions } from '../api/get-dashboard-metrics';
 import { streamMetricsQueryOptions } from '../api/get-stream-metrics';
 import { StreamMetricsPanel } from './stream-metrics-panel';
@@ -67,14 +61,9 @@ const metricCalls = (requests: RecordedRequest[]) =>
 
 describe('metrics dashboard', () => {
   function dashboard(handlers: Record<string, Handler> = {}) {
-    return renderApp({
-      path: '/metrics',
-      currentToken: 'token',
-      handlers: {
-        'GET /api/v1/accounts/whoami': () => jsonResponse(whoAmI(userAccount)),
-        [`GET ${windowPath(NOW - 12 * 3600_000, NOW)}`]: dashboardAnswer,
-        ...handlers,
-      },
+    return renderAsUser('/metrics', {
+      [`GET ${windowPath(NOW - 12 * 3600_000, NOW)}`]: dashboardAnswer,
+      ...handlers,
     });
   }
 
@@ -163,7 +152,7 @@ describe('metrics dashboard', () => {
 
 describe('stream metrics panel', () => {
   function panel(compact: boolean, minutes: number) {
-    const mock = createFetchMock({
+    return renderPiece(<StreamMetricsPanel streamId={STREAM} compact={compact} />, {
       [`GET ${windowPath(NOW - minutes * 60_000, NOW, STREAM)}`]: (request) => {
         const names = (request.url.searchParams.get('metrics') ?? '').split(',');
         return jsonResponse({
@@ -178,23 +167,6 @@ describe('stream metrics panel', () => {
         });
       },
     });
-    const services = createAppServices(
-      { apiBase: '/api/v1', storagePrefix: '' },
-      {
-        fetch: mock.fetch,
-        storage: new MemoryStorage(),
-        queryClient: createQueryClient({ retry: false }),
-        readCookies: () => '',
-      },
-    );
-    render(
-      <AppProvider services={services}>
-        <MemoryRouter>
-          <StreamMetricsPanel streamId={STREAM} compact={compact} />
-        </MemoryRouter>
-      </AppProvider>,
-    );
-    return { mock, user: userEvent.setup() };
   }
   const lastMetrics = (requests: RecordedRequest[]) => metricCalls(requests).at(-1)?.url.searchParams.get('metrics');
 

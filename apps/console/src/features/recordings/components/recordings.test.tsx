@@ -1,22 +1,10 @@
-import {
-  FILE_NAME_TOOLTIP,
-  MP4_TOOLTIP,
-  type Recording,
-  type Storage,
-  type StreamInput,
-  type TrackInfo,
-} from '@streamcloud/contract';
-import { render, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { FILE_NAME_TOOLTIP, MP4_TOOLTIP, type Recording, type Storage, type TrackInfo } from '@streamcloud/contract';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { AppProvider } from '@/app/provider';
-import { createQueryClient } from '@/lib/query-client';
-import { createAppServices } from '@/lib/services';
-import { createFetchMock, emptyResponse, errorResponse, type Handler, jsonResponse } from '@/test/fetch-mock';
-import { userAccount, whoAmI } from '@/test/fixtures';
-import { MemoryStorage } from '@/test/memory-storage';
-import { renderApp } from '@/test/render-app';
+import { emptyResponse, errorResponse, type Handler, jsonResponse } from '@/test/fetch-mock';
+import { streamInput, userAccount } from '@/test/fixtures';
+import { renderAsUser } from '@/test/render-app';
+import { renderPiece } from '@/test/render-piece';
 import { RecordButton } from './record-button';
 import { StreamRecordingsList } from './stream-recordings-list';
 
@@ -36,27 +24,7 @@ const STORAGE: Storage = {
   createdAt: '2025-01-01T00:00:00.000Z',
   updatedAt: '2025-01-01T00:00:00.000Z',
 };
-const STREAM: StreamInput = {
-  id: STREAM_ID,
-  ownerId: userAccount.id,
-  caption: 'Main stage',
-  format: 'RTMP',
-  status: 'Ingestion',
-  access: 'Public',
-  accessToken: null,
-  outputMode: 'AdjustableTranscode',
-  name: `in+${STREAM_ID}`,
-  callbackUri: null,
-  streamer: { ipAddress: null, geoLocation: null },
-  gslb: false,
-  parameters: {},
-  statusMessages: [],
-  connection: { uri: `rtmp://edge.example.com:1935/live/in+${STREAM_ID}` },
-  nodeId: null,
-  output: { version: 2, passthrough: false, tracks: [] },
-  createdAt: '2025-01-01T00:00:00.000Z',
-  updatedAt: '2025-01-01T00:00:00.000Z',
-};
+const STREAM = streamInput(STREAM_ID);
 
 let counter = 0;
 function recording(changes: Partial<Recording> = {}): Recording {
@@ -91,38 +59,12 @@ function recording(changes: Partial<Recording> = {}): Recording {
 const LIST_URL = `GET /api/v1/recordings/stream/${STREAM_ID}`;
 
 function renderDashboard(list: Recording[], handlers: Record<string, Handler> = {}) {
-  return renderApp({
-    path: `/streams/recording/${STREAM_ID}`,
-    currentToken: 'token',
-    handlers: {
-      'GET /api/v1/accounts/whoami': () => jsonResponse(whoAmI(userAccount)),
-      [LIST_URL]: () => jsonResponse(list),
-      'GET /api/v1/storages': () => jsonResponse([STORAGE]),
-      [`GET /api/v1/inputs/${STREAM_ID}`]: () => jsonResponse(STREAM),
-      ...handlers,
-    },
+  return renderAsUser(`/streams/recording/${STREAM_ID}`, {
+    [LIST_URL]: () => jsonResponse(list),
+    'GET /api/v1/storages': () => jsonResponse([STORAGE]),
+    [`GET /api/v1/inputs/${STREAM_ID}`]: () => jsonResponse(STREAM),
+    ...handlers,
   });
-}
-
-/** One component outside the routes (the pieces the stream dashboard mounts). */
-function renderPiece(element: React.ReactNode, handlers: Record<string, Handler>) {
-  const mock = createFetchMock(handlers);
-  const services = createAppServices(
-    { apiBase: '/api/v1', storagePrefix: '' },
-    {
-      fetch: mock.fetch,
-      storage: new MemoryStorage(),
-      queryClient: createQueryClient({ retry: false }),
-      readCookies: () => '',
-    },
-  );
-  const router = createMemoryRouter([{ path: '*', element }]);
-  render(
-    <AppProvider services={services}>
-      <RouterProvider router={router} />
-    </AppProvider>,
-  );
-  return { mock, user: userEvent.setup() };
 }
 
 const item = (fileName: string) => screen.getByText(fileName, { selector: 'code' }).closest('li') as HTMLElement;

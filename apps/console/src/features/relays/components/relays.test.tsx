@@ -1,38 +1,14 @@
-import { RELAY_MESSAGES, type Relay, type StreamInput } from '@streamcloud/contract';
-import { render, screen, waitFor, within } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { RELAY_MESSAGES, type Relay } from '@streamcloud/contract';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { AppProvider } from '@/app/provider';
-import { createQueryClient } from '@/lib/query-client';
-import { createAppServices } from '@/lib/services';
-import { createFetchMock, emptyResponse, type Handler, jsonResponse } from '@/test/fetch-mock';
-import { userAccount, whoAmI } from '@/test/fixtures';
-import { MemoryStorage } from '@/test/memory-storage';
-import { renderApp } from '@/test/render-app';
+import { emptyResponse, type Handler, jsonResponse } from '@/test/fetch-mock';
+import { streamInput } from '@/test/fixtures';
+import { renderAsUser } from '@/test/render-app';
+import { renderPiece } from '@/test/render-piece';
 import { StreamRelaysList } from './stream-relays-list';
 
 const STREAM_ID = '00000000-0000-4000-8000-000000000052';
-const STREAM: StreamInput = {
-  id: STREAM_ID,
-  ownerId: userAccount.id,
-  caption: 'Main stage',
-  format: 'RTMP',
-  status: 'Ingestion',
-  access: 'Public',
-  accessToken: null,
-  outputMode: 'AdjustableTranscode',
-  name: `in+${STREAM_ID}`,
-  callbackUri: null,
-  streamer: { ipAddress: null, geoLocation: null },
-  gslb: false,
-  parameters: {},
-  statusMessages: [],
-  connection: { uri: `rtmp://edge.example.com:1935/live/in+${STREAM_ID}` },
-  nodeId: null,
-  output: { version: 2, passthrough: false, tracks: [] },
-  createdAt: '2025-01-01T00:00:00.000Z',
-  updatedAt: '2025-01-01T00:00:00.000Z',
-};
+const STREAM = streamInput(STREAM_ID);
 
 const CAPTURE: Relay['capture'] = {
   source: 'Incoming',
@@ -67,15 +43,10 @@ const udp = (changes: Partial<Relay> = {}, ipAddress = '239.1.1.1'): Relay =>
 const LIST_URL = `GET /api/v1/relays/stream/${STREAM_ID}`;
 
 function renderDashboard(list: Relay[], handlers: Record<string, Handler> = {}) {
-  return renderApp({
-    path: `/streams/relay/${STREAM_ID}`,
-    currentToken: 'token',
-    handlers: {
-      'GET /api/v1/accounts/whoami': () => jsonResponse(whoAmI(userAccount)),
-      [LIST_URL]: () => jsonResponse(list),
-      [`GET /api/v1/inputs/${STREAM_ID}`]: () => jsonResponse(STREAM),
-      ...handlers,
-    },
+  return renderAsUser(`/streams/relay/${STREAM_ID}`, {
+    [LIST_URL]: () => jsonResponse(list),
+    [`GET /api/v1/inputs/${STREAM_ID}`]: () => jsonResponse(STREAM),
+    ...handlers,
   });
 }
 
@@ -303,22 +274,9 @@ describe('relay form', () => {
 
 describe('StreamRelaysList', () => {
   it('lists the relays, autostarting first, with a link to the relay dashboard', async () => {
-    const mock = createFetchMock({ [LIST_URL]: () => jsonResponse([udp(), rtmp({ autostart: true })]) });
-    const services = createAppServices(
-      { apiBase: '/api/v1', storagePrefix: '' },
-      {
-        fetch: mock.fetch,
-        storage: new MemoryStorage(),
-        queryClient: createQueryClient({ retry: false }),
-        readCookies: () => '',
-      },
-    );
-    const router = createMemoryRouter([{ path: '*', element: <StreamRelaysList streamId={STREAM_ID} /> }]);
-    render(
-      <AppProvider services={services}>
-        <RouterProvider router={router} />
-      </AppProvider>,
-    );
+    renderPiece(<StreamRelaysList streamId={STREAM_ID} />, {
+      [LIST_URL]: () => jsonResponse([udp(), rtmp({ autostart: true })]),
+    });
     await screen.findByText('rtmp://live.example.com/app');
     const rows = screen.getAllByRole('listitem').map((row) => row.textContent ?? '');
     expect(rows[0]).toContain('RTMP');

@@ -4,10 +4,8 @@ import userEvent from '@testing-library/user-event';
 import type { ReactElement } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppProvider } from '@/app/provider';
-import { createQueryClient } from '@/lib/query-client';
-import { createAppServices } from '@/lib/services';
-import { createFetchMock, errorResponse, type Handler, jsonResponse } from '@/test/fetch-mock';
-import { MemoryStorage } from '@/test/memory-storage';
+import { errorResponse, type Handler, jsonResponse } from '@/test/fetch-mock';
+import { createTestServices } from '@/test/test-services';
 import { SnapshotPreviews } from './snapshot-previews';
 import { SnapshotSettingsButton } from './snapshot-settings-button';
 
@@ -16,16 +14,7 @@ const BASE = `/api/v1/snapshots/stream/${STREAM}`;
 
 /** The components alone, as the dashboard mounts them, over a mocked fetch. */
 function renderWith(element: ReactElement, handlers: Record<string, Handler>) {
-  const mock = createFetchMock(handlers);
-  const services = createAppServices(
-    { apiBase: '/api/v1', storagePrefix: '' },
-    {
-      fetch: mock.fetch,
-      storage: new MemoryStorage(),
-      queryClient: createQueryClient({ retry: false }),
-      readCookies: () => '',
-    },
-  );
+  const { mock, services } = createTestServices(handlers);
   const view = render(<AppProvider services={services}>{element}</AppProvider>);
   return { mock, user: userEvent.setup(), view, services };
 }

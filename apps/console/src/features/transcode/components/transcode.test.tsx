@@ -2,33 +2,13 @@ import { DEFAULT_ADJUSTABLE_TRACKS, type StreamInput, type TranscodeConfig } fro
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { errorResponse, type Handler, jsonResponse, type RecordedRequest } from '@/test/fetch-mock';
-import { userAccount, whoAmI } from '@/test/fixtures';
-import { renderApp } from '@/test/render-app';
+import { streamInput } from '@/test/fixtures';
+import { renderAsUser } from '@/test/render-app';
 
 const ID = '00000000-0000-4000-8000-00000000b001';
 const URL_OUTPUT = `/api/v1/inputs/${ID}/output`;
 
-const STREAM: StreamInput = {
-  id: ID,
-  ownerId: userAccount.id,
-  caption: 'Main stage',
-  format: 'RTMP',
-  status: 'Idle',
-  access: 'Public',
-  accessToken: null,
-  outputMode: 'AdjustableTranscode',
-  name: `in+${ID}`,
-  callbackUri: null,
-  streamer: { ipAddress: null, geoLocation: null },
-  gslb: false,
-  parameters: {},
-  statusMessages: [],
-  connection: { uri: `rtmp://edge.example.com:1935/live/in+${ID}` },
-  nodeId: null,
-  output: { version: 2, passthrough: false, tracks: [] },
-  createdAt: '2025-01-01T00:00:00.000Z',
-  updatedAt: '2025-01-01T00:00:00.000Z',
-};
+const STREAM = streamInput(ID, { status: 'Idle' });
 
 const CONFIG: TranscodeConfig = {
   version: 2,
@@ -40,15 +20,10 @@ const CONFIG: TranscodeConfig = {
 };
 
 function renderEditor(handlers: Record<string, Handler> = {}, stream: Partial<StreamInput> = {}, config = CONFIG) {
-  return renderApp({
-    path: `/streams/transcode/${ID}`,
-    currentToken: 'token',
-    handlers: {
-      'GET /api/v1/accounts/whoami': () => jsonResponse(whoAmI(userAccount)),
-      [`GET /api/v1/inputs/${ID}`]: () => jsonResponse({ ...STREAM, ...stream }),
-      [`GET ${URL_OUTPUT}`]: () => jsonResponse(config),
-      ...handlers,
-    },
+  return renderAsUser(`/streams/transcode/${ID}`, {
+    [`GET /api/v1/inputs/${ID}`]: () => jsonResponse({ ...STREAM, ...stream }),
+    [`GET ${URL_OUTPUT}`]: () => jsonResponse(config),
+    ...handlers,
   });
 }
 
