@@ -3,13 +3,6 @@ import Form from 'react-bootstrap/Form';
 import type { UseFormRegisterReturn } from 'react-hook-form';
 import { TextField } from '@/components/ui/form-fields';
 
-/**
- * A control fixed after creation: shown with its stored value, not registered (a disabled input has no
- * value in the form).
- */
-export const fixedCheck = (checked: boolean) => ({ checked, disabled: true, readOnly: true }) as const;
-export const fixedSelect = (value: string) => ({ value, disabled: true, onChange: () => undefined }) as const;
-
 /** `noun` ('recording') prefixes the control's id: `recording-stream-id`. */
 type Registered = UseFormRegisterReturn & { noun: string; error: string | undefined };
 

@@ -9,13 +9,8 @@ import {
 import { useState } from 'react';
 import Form from 'react-bootstrap/Form';
 import { Controller, useWatch } from 'react-hook-form';
-import {
-  AutostartField,
-  CallbackUriField,
-  fixedCheck,
-  fixedSelect,
-  StreamIdField,
-} from '@/components/stream-jobs/job-form-fields';
+import { fixedCheck, fixedSelect } from '@/components/stream-jobs/fixed-control';
+import { AutostartField, CallbackUriField, StreamIdField } from '@/components/stream-jobs/job-form-fields';
 import { JobFormFrame } from '@/components/stream-jobs/job-form-frame';
 import { type JobFormProps, type JobFormSetup, useJobForm } from '@/components/stream-jobs/use-job-form';
 import { bodySchemaResolver } from '@/lib/form-errors';

@@ -1,12 +1,7 @@
 import { CAPTURE_SOURCES, RELAY_FORMAT_LABELS, RELAY_FORMATS, type Relay, RelayCreate } from '@streamcloud/contract';
 import { useWatch } from 'react-hook-form';
-import {
-  AutostartField,
-  CallbackUriField,
-  fixedCheck,
-  fixedSelect,
-  StreamIdField,
-} from '@/components/stream-jobs/job-form-fields';
+import { fixedCheck, fixedSelect } from '@/components/stream-jobs/fixed-control';
+import { AutostartField, CallbackUriField, StreamIdField } from '@/components/stream-jobs/job-form-fields';
 import { JobFormFrame } from '@/components/stream-jobs/job-form-frame';
 import { type JobFormProps, type JobFormSetup, useJobForm } from '@/components/stream-jobs/use-job-form';
 import { SelectField } from '@/components/ui/form-fields';
