@@ -102,6 +102,62 @@ describe('GET /node/inputs: cleared sessions', () => {
   });
 });
 
+describe('GET /node/inputs: many pushes at once', () => {
+  it('answers every input with its own outputs and ingress name, in as many queries for 8 inputs as for 1', async () => {
+    const node = await t.createNode(admin);
+    const read = async () => {
+      let answer: Array<{ id: string; outputs: Array<{ id: string }>; ingressName: string | null }> = [];
+      const queries = await t.queryCount(async () => {
+        answer = (await t.request({ method: 'GET', url: '/api/v1/node/inputs', token: node.token })).json();
+      });
+      return { answer, queries };
+    };
+    const addOutputs = async (streamId: string, count: number) => {
+      for (let i = 0; i < count; i++) {
+        const response = await t.request({
+          method: 'POST',
+          url: '/api/v1/outputs',
+          token: owner.token,
+          payload: { streamId, format: 'HLS' },
+        });
+        expect(response.statusCode).toBe(201);
+      }
+    };
+    const first = await createInput({ format: 'RTMP' });
+    await addOutputs(first.id, 2);
+    const one = await read();
+    expect(one.answer).toHaveLength(1);
+
+    const others = [];
+    for (let i = 0; i < 7; i++) {
+      const input = await createInput({ format: 'RTMP' });
+      await addOutputs(input.id, i % 3);
+      others.push(input);
+    }
+    const gslb = await t.request({
+      method: 'POST',
+      url: '/api/v1/gslb/input',
+      token: owner.token,
+      payload: { streamId: others[0].id },
+    });
+    expect(gslb.statusCode).toBe(201);
+    const eight = await read();
+    expect(eight.queries).toBe(one.queries);
+    expect(eight.answer.map((input) => input.id)).toEqual([first, ...others].map((input) => input.id).sort());
+    for (const input of eight.answer) {
+      const listed = await t.request({
+        method: 'GET',
+        url: `/api/v1/outputs?streamId=${input.id}`,
+        token: owner.token,
+      });
+      expect(input.outputs.map((output) => output.id)).toEqual(
+        listed.json().map((output: { id: string }) => output.id),
+      );
+      expect(input.ingressName).toBe(input.id === others[0].id ? gslb.json().name : null);
+    }
+  });
+});
+
 describe('a node whose heartbeat is lost', () => {
   const ingest = (token: string, streamId: string) =>
     t.report(token, [{ id: randomUUID(), kind: 'stream-state', streamId, status: 'Ingestion' }]);

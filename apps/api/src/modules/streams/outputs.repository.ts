@@ -44,6 +44,21 @@ export class OutputsRepository {
     return { rows, total: Number(total.count) };
   }
 
+  /** The outputs of some inputs, each input's in creation order (the order of `list`). */
+  async ofInputs(inputIds: string[]): Promise<Map<string, OutputRow[]>> {
+    const outputs = new Map<string, OutputRow[]>(inputIds.map((id) => [id, []]));
+    if (inputIds.length === 0) return outputs;
+    const rows = await this.db
+      .selectFrom('outputs')
+      .selectAll()
+      .where('input_id', 'in', inputIds)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    for (const row of rows) outputs.get(row.input_id)?.push(row);
+    return outputs;
+  }
+
   async sessionsOf(outputIds: string[]): Promise<Map<string, SessionRow[]>> {
     const sessions = new Map<string, SessionRow[]>(outputIds.map((id) => [id, []]));
     if (outputIds.length === 0) return sessions;

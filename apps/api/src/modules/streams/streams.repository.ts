@@ -230,14 +230,16 @@ export class StreamsRepository {
       .execute()) as InputRow[];
   }
 
-  /** The inputs a node serves, for the node-facing API. */
-  async ofNode(nodeId: string): Promise<InputRow[]> {
+  /** The inputs a node serves, for the node-facing API, each with its GSLB ingress name (null without one). */
+  async ofNode(nodeId: string): Promise<Array<InputRow & { ingress_name: string | null }>> {
     return (await this.db
-      .selectFrom('inputs')
-      .selectAll()
-      .where('node_id', '=', nodeId)
-      .orderBy('id')
-      .execute()) as InputRow[];
+      .selectFrom('inputs as i')
+      .leftJoin('ingress_endpoints as e', 'e.input_id', 'i.id')
+      .selectAll('i')
+      .select('e.name as ingress_name')
+      .where('i.node_id', '=', nodeId)
+      .orderBy('i.id')
+      .execute()) as Array<InputRow & { ingress_name: string | null }>;
   }
 
   async ingressName(inputId: string): Promise<string | null> {

@@ -261,29 +261,27 @@ export class StreamsService {
     return rows.length;
   }
 
-  /** Node-facing: the inputs a node serves, with what it needs to admit pushes and plays. */
+  /** Node-facing: the inputs a node serves, with what it needs to admit pushes and plays (two queries in all). */
   async assignedInputs(node: NodeIdentity): Promise<AssignedInput[]> {
     const rows = await this.inputs.ofNode(node.id);
-    const outputs = new OutputsRepository(this.deps.db);
-    return Promise.all(
-      rows.map(async (row) => ({
-        id: row.id,
-        name: row.name,
-        format: row.format as AssignedInput['format'],
-        status: row.status,
-        access: row.access,
-        accessToken: row.access_token,
-        outputMode: outputModeOfName(row.name),
-        outputs: (await outputs.list(row.id, 0, 10_000)).rows.map((output) => ({
-          id: output.id,
-          name: output.name,
-          format: output.format as AssignedInput['outputs'][number]['format'],
-          accessToken: output.access_token,
-          sessionsClearedAt: output.sessions_cleared_at?.toISOString() ?? null,
-        })),
-        ingressName: await this.inputs.ingressName(row.id),
+    const outputs = await new OutputsRepository(this.deps.db).ofInputs(rows.map((row) => row.id));
+    return rows.map((row) => ({
+      id: row.id,
+      name: row.name,
+      format: row.format as AssignedInput['format'],
+      status: row.status,
+      access: row.access,
+      accessToken: row.access_token,
+      outputMode: outputModeOfName(row.name),
+      outputs: (outputs.get(row.id) ?? []).map((output) => ({
+        id: output.id,
+        name: output.name,
+        format: output.format as AssignedInput['outputs'][number]['format'],
+        accessToken: output.access_token,
+        sessionsClearedAt: output.sessions_cleared_at?.toISOString() ?? null,
       })),
-    );
+      ingressName: row.ingress_name,
+    }));
   }
 
   /** Node-facing: applies stream-state reports inside the batch's transaction. */
