@@ -169,11 +169,16 @@ export async function startMediaNode(
   });
   if (created.status !== 201)
     throw new Error(`node registration failed: ${created.status} ${JSON.stringify(created.body)}`);
-  return runMediaNode(plane, { id: created.body.id, name, token: created.body.token, port, rtmpPort, srtPort }, env);
+  return runMediaNode(
+    plane.url,
+    { id: created.body.id, name, token: created.body.token, port, rtmpPort, srtPort },
+    env,
+  );
 }
 
+/** Runs a media node process for a registered node, reporting to the control plane at `controlPlaneUrl`. */
 export async function runMediaNode(
-  plane: ControlPlane,
+  controlPlaneUrl: string,
   node: { id: string; name: string; token: string; port: number; rtmpPort: number; srtPort: number },
   env: Record<string, string> = {},
 ): Promise<RunningNode> {
@@ -182,7 +187,7 @@ export async function runMediaNode(
     cwd: ROOT,
     env: {
       ...process.env,
-      CONTROL_PLANE_URL: plane.url,
+      CONTROL_PLANE_URL: controlPlaneUrl,
       NODE_TOKEN: node.token,
       NODE_PORT: String(node.port),
       NODE_BIND: '127.0.0.1',
