@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
 import InputGroup from 'react-bootstrap/InputGroup';
+import { TitledCard } from '@/components/ui/titled-card';
 
 /** A node token, shown this once, with a copy button. */
 export function NodeTokenCard({ token, onDone }: { token: string; onDone: () => void }) {
@@ -20,32 +20,27 @@ export function NodeTokenCard({ token, onDone }: { token: string; onDone: () => 
   };
 
   return (
-    <Card border="warning" className="mb-3">
-      <Card.Body>
-        <Card.Title as="h2" className="h5">
-          Node token
-        </Card.Title>
-        <p>
-          Copy this token now: it is shown only once. The node sends it as{' '}
-          <code>Authorization: Bearer &lt;token&gt;</code> to the node-facing API.
-        </p>
-        <Form.Label htmlFor="node-token">Node token</Form.Label>
-        <InputGroup className="mb-2">
-          <Form.Control
-            id="node-token"
-            readOnly
-            value={token}
-            className="font-monospace"
-            onFocus={(event) => event.currentTarget.select()}
-          />
-          <Button variant="outline-secondary" onClick={() => void copy()}>
-            {copied ? 'Copied' : 'Copy'}
-          </Button>
-        </InputGroup>
-        <Button variant="secondary" size="sm" onClick={onDone}>
-          Done
+    <TitledCard border="warning" title="Node token">
+      <p>
+        Copy this token now: it is shown only once. The node sends it as{' '}
+        <code>Authorization: Bearer &lt;token&gt;</code> to the node-facing API.
+      </p>
+      <Form.Label htmlFor="node-token">Node token</Form.Label>
+      <InputGroup className="mb-2">
+        <Form.Control
+          id="node-token"
+          readOnly
+          value={token}
+          className="font-monospace"
+          onFocus={(event) => event.currentTarget.select()}
+        />
+        <Button variant="outline-secondary" onClick={() => void copy()}>
+          {copied ? 'Copied' : 'Copy'}
         </Button>
-      </Card.Body>
-    </Card>
+      </InputGroup>
+      <Button variant="secondary" size="sm" onClick={onDone}>
+        Done
+      </Button>
+    </TitledCard>
   );
 }

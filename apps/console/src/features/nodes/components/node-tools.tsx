@@ -1,9 +1,9 @@
 import { type Node, NodeRefreshMode } from '@streamcloud/contract';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import Card from 'react-bootstrap/Card';
 import { SelectField } from '@/components/ui/form-fields';
 import { useNotify } from '@/components/ui/notifications';
+import { TitledCard } from '@/components/ui/titled-card';
 import { isApiError } from '@/lib/api-error';
 import { useNodeMetadataRequest } from '../api/get-node-metadata';
 import { useRefreshNode } from '../api/refresh-node';
@@ -37,47 +37,42 @@ export function NodeTools({ node }: { node: Node }) {
   };
 
   return (
-    <Card className="mb-3">
-      <Card.Body>
-        <Card.Title as="h2" className="h5">
-          Node control
-        </Card.Title>
-        <div className="row align-items-end">
-          <div className="col-md-5">
-            <SelectField
-              id="node-refresh-mode"
-              label="Refresh mode"
-              value={mode}
-              onChange={(event) => setMode(NodeRefreshMode.parse(event.target.value))}
-            >
-              {NodeRefreshMode.options.map((option) => (
-                <option key={option} value={option}>
-                  {option}
-                </option>
-              ))}
-            </SelectField>
-          </div>
-          <div className="col-md-7 d-flex flex-wrap gap-2 mb-3">
-            <Button variant="outline-primary" disabled={refresh.isPending} onClick={() => void runRefresh()}>
-              Refresh
-            </Button>
-            <Button variant="outline-secondary" disabled={metadata.isPending} onClick={() => void requestMetadata()}>
-              Metadata
-            </Button>
-          </div>
+    <TitledCard title="Node control">
+      <div className="row align-items-end">
+        <div className="col-md-5">
+          <SelectField
+            id="node-refresh-mode"
+            label="Refresh mode"
+            value={mode}
+            onChange={(event) => setMode(NodeRefreshMode.parse(event.target.value))}
+          >
+            {NodeRefreshMode.options.map((option) => (
+              <option key={option} value={option}>
+                {option}
+              </option>
+            ))}
+          </SelectField>
         </div>
-        {metadata.isSuccess && (
-          <section aria-labelledby="node-metadata-title">
-            <h3 id="node-metadata-title" className="h6">
-              Metadata
-            </h3>
-            <NodeMetadataView metadata={metadata.data} />
-          </section>
-        )}
-        {metadata.isError && isApiError(metadata.error) && metadata.error.serverMessage && (
-          <p className="small text-danger mb-0">{metadata.error.serverMessage}</p>
-        )}
-      </Card.Body>
-    </Card>
+        <div className="col-md-7 d-flex flex-wrap gap-2 mb-3">
+          <Button variant="outline-primary" disabled={refresh.isPending} onClick={() => void runRefresh()}>
+            Refresh
+          </Button>
+          <Button variant="outline-secondary" disabled={metadata.isPending} onClick={() => void requestMetadata()}>
+            Metadata
+          </Button>
+        </div>
+      </div>
+      {metadata.isSuccess && (
+        <section aria-labelledby="node-metadata-title">
+          <h3 id="node-metadata-title" className="h6">
+            Metadata
+          </h3>
+          <NodeMetadataView metadata={metadata.data} />
+        </section>
+      )}
+      {metadata.isError && isApiError(metadata.error) && metadata.error.serverMessage && (
+        <p className="small text-danger mb-0">{metadata.error.serverMessage}</p>
+      )}
+    </TitledCard>
   );
 }
