@@ -10,7 +10,7 @@ import {
 } from '@streamcloud/contract';
 import { useState } from 'react';
 import Form from 'react-bootstrap/Form';
-import { InfoTip } from './info-tip';
+import { TippedLabel } from './info-tip';
 
 export interface FileNameFieldProps {
   value: string;
@@ -39,10 +39,7 @@ export function FileNameField({ value, onChange, onBlur, error, autostart, strea
 
   return (
     <Form.Group className="mb-3" controlId="recording-file-name">
-      <div className="d-flex align-items-center">
-        <Form.Label className="mb-1">File name</Form.Label>
-        <InfoTip label="About file names" text={FILE_NAME_TOOLTIP} />
-      </div>
+      <TippedLabel tip={{ label: 'About file names', text: FILE_NAME_TOOLTIP }}>File name</TippedLabel>
       <Form.Control
         value={value}
         autoComplete="off"

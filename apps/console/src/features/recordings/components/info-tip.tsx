@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import Form from 'react-bootstrap/Form';
 import OverlayTrigger from 'react-bootstrap/OverlayTrigger';
 import Tooltip from 'react-bootstrap/Tooltip';
 
@@ -11,5 +12,15 @@ export function InfoTip({ label, text }: { label: string; text: string }) {
         <i className="bi bi-info-circle" aria-hidden="true" />
       </button>
     </OverlayTrigger>
+  );
+}
+
+/** A form label followed by its info tip (inside a Form.Group, so the label is bound to its control). */
+export function TippedLabel({ children, tip }: { children: string; tip: { label: string; text: string } }) {
+  return (
+    <div className="d-flex align-items-center">
+      <Form.Label className="mb-1">{children}</Form.Label>
+      <InfoTip label={tip.label} text={tip.text} />
+    </div>
   );
 }

@@ -25,7 +25,7 @@ import {
 } from '../utils/recording-form-values';
 import { CaptureEditor } from './capture-editor';
 import { FileNameField } from './file-name-field';
-import { InfoTip } from './info-tip';
+import { TippedLabel } from './info-tip';
 import { StorageField } from './storage-field';
 
 const SETUP: JobFormSetup<Recording, RecordingFormValues> = {
@@ -86,10 +86,7 @@ export function RecordingForm(props: RecordingFormProps) {
         )}
       />
       <Form.Group className="mb-3" controlId="recording-file-format">
-        <div className="d-flex align-items-center">
-          <Form.Label className="mb-1">File format</Form.Label>
-          <InfoTip label="About file formats" text={MP4_TOOLTIP} />
-        </div>
+        <TippedLabel tip={{ label: 'About file formats', text: MP4_TOOLTIP }}>File format</TippedLabel>
         <Form.Select
           {...(recording
             ? fixedSelect(recording.fileFormat)
