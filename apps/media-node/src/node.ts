@@ -228,7 +228,7 @@ export class MediaNode {
           ? { port: this.ports.rtmp, ingest: `rtmp://${host}:${this.ports.rtmp}/live/<name>`, playback: true }
           : null,
         SRT: this.ports.srt
-          ? { port: this.ports.srt, ingest: `srt://${host}:${this.ports.srt}?streamid=<name>`, concurrentPushes: 1 }
+          ? { port: this.ports.srt, ingest: `srt://${host}:${this.ports.srt}?streamid=<name>` }
           : null,
         WebRTC: this.whip ? { whip: `http://${host}:${this.port}/whip/<name>`, whep: false } : null,
         HLS: this.hls

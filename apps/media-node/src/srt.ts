@@ -1,3 +1,4 @@
+import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
 import { type GuardedChild, lastLine, spawnGuarded } from './child.js';
 import { splitNameAndToken } from './inputs.js';
 import type { Logger } from './log.js';
@@ -14,37 +15,120 @@ export interface SrtOptions {
 }
 
 const STREAM_ID = /accept streamid \[(.*)\], length \d+/;
+/** A caller whose listener has not accepted it by then is dropped (ffmpeg's listen_timeout, in µs). */
+const ACCEPT_TIMEOUT_US = 10_000_000;
+
+/** An SRT handshake: a control packet (top bit set) of type 0. Only a handshake opens a new caller. */
+export function isSrtHandshake(packet: Buffer): boolean {
+  return packet.length >= 16 && ((packet[0] ?? 0) & 0x80) !== 0 && (packet.readUInt16BE(0) & 0x7fff) === 0;
+}
+
+const bound = (socket: Socket, port: number, host: string) =>
+  new Promise<number>((resolve, reject) => {
+    socket.once('error', reject);
+    socket.bind(port, host, () => {
+      socket.off('error', reject);
+      resolve(socket.address().port);
+    });
+  });
+
+/** A UDP port free on loopback right now (for a listener that binds it a moment later). */
+async function freeUdpPort(): Promise<number> {
+  const probe = createSocket('udp4');
+  const port = await bound(probe, 0, '127.0.0.1');
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
 
 /**
- * SRT ingest with ffmpeg's libsrt listener: one ffmpeg listens on the SRT port and logs the caller's
- * stream id when it accepts; the node admits or refuses it (a refused caller is dropped by ending that
- * ffmpeg). An admitted push is read as raw bytes (counted exactly for billing) and piped into a second
- * ffmpeg that remuxes the MPEG-TS to RTMP into nginx, which packages HLS and serves players like any
- * RTMP push. ffmpeg's listener takes one caller at a time: the port takes one SRT push at a time, and
- * listens again as soon as that push ends.
+ * SRT ingest with ffmpeg's libsrt listener, one per caller. ffmpeg's listener takes a single caller, so
+ * the node owns the public SRT port itself (UDP) and forwards each caller's datagrams, by its address, to
+ * a listener of its own on a loopback port, and that listener's answers back to the caller: any number of
+ * SRT pushes at once, and the caller's real address is known. The listener logs the caller's stream id
+ * when it accepts; the node admits or refuses it (a refused caller is dropped by ending its ffmpeg).
  */
 export class SrtIngest {
-  private listener: GuardedChild | null = null;
+  private socket: Socket | null = null;
+  private readonly callers = new Map<string, SrtCaller>();
   private closed = false;
-  private port = 0;
 
   constructor(private readonly o: SrtOptions) {}
 
   async start(): Promise<number> {
-    this.port = this.o.port;
-    this.listen();
-    return this.port;
+    const socket = createSocket('udp4');
+    const port = await bound(socket, this.o.port, this.o.bindHost);
+    socket.on('message', (packet, from) => this.receive(packet, from));
+    socket.on('error', (error) => this.o.log.error(`the SRT port failed: ${error.message}`));
+    this.socket = socket;
+    return port;
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    await this.listener?.stop();
+    await Promise.all([...this.callers.values()].map((caller) => caller.stop()));
+    await new Promise<void>((resolve) => (this.socket ? this.socket.close(() => resolve()) : resolve()));
   }
 
-  private listen(): void {
-    if (this.closed) return;
-    const host = this.o.bindHost === '0.0.0.0' ? '0.0.0.0' : this.o.bindHost;
-    const listener = spawnGuarded(this.o.ffmpeg, [
+  private receive(packet: Buffer, from: RemoteInfo): void {
+    const key = `${from.address}:${from.port}`;
+    let caller = this.callers.get(key);
+    if (!caller) {
+      if (this.closed || !isSrtHandshake(packet)) return;
+      caller = new SrtCaller(this.o, from, (reply) => this.socket?.send(reply, from.port, from.address));
+      this.callers.set(key, caller);
+      void caller.ended.then(() => this.callers.delete(key));
+    }
+    caller.forward(packet);
+  }
+}
+
+/** One caller: its loopback forwarder and its own ffmpeg listener, admitted or refused by stream id. */
+class SrtCaller {
+  readonly ended: Promise<void>;
+  private forwarder: Socket | null = null;
+  private listenerPort = 0;
+  private listener: GuardedChild | null = null;
+  private stopped = false;
+
+  constructor(
+    private readonly o: SrtOptions,
+    private readonly from: RemoteInfo,
+    private readonly reply: (packet: Buffer) => void,
+  ) {
+    this.ended = this.run().catch((error: Error) => this.o.log.error(`an SRT caller failed: ${error.message}`));
+  }
+
+  /** Until the listener is up the caller's handshakes go nowhere: SRT repeats them every 250 ms. */
+  forward(packet: Buffer): void {
+    if (this.forwarder && this.listenerPort) this.forwarder.send(packet, this.listenerPort, '127.0.0.1');
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.listener?.stop();
+    await this.ended;
+  }
+
+  private async run(): Promise<void> {
+    const forwarder = createSocket('udp4');
+    await bound(forwarder, 0, '127.0.0.1');
+    forwarder.on('message', (packet) => this.reply(packet));
+    forwarder.on('error', () => undefined);
+    this.forwarder = forwarder;
+    try {
+      const port = await freeUdpPort();
+      if (this.stopped) return;
+      await this.listen(port);
+    } finally {
+      this.forwarder = null;
+      forwarder.close();
+    }
+  }
+
+  private async listen(port: number): Promise<void> {
+    const o = this.o;
+    const remoteAddress = this.from.address;
+    const listener = spawnGuarded(o.ffmpeg, [
       '-hide_banner',
       '-nostdin',
       '-loglevel',
@@ -52,7 +136,7 @@ export class SrtIngest {
       '-f',
       'data',
       '-i',
-      `srt://${host}:${this.port}?mode=listener&latency=200000`,
+      `srt://127.0.0.1:${port}?mode=listener&latency=200000&listen_timeout=${ACCEPT_TIMEOUT_US}`,
       '-map',
       '0',
       '-c',
@@ -62,6 +146,7 @@ export class SrtIngest {
       'pipe:1',
     ]);
     this.listener = listener;
+    this.listenerPort = port;
     let log = '';
     let session: PublishSession | null = null;
     let relay: GuardedChild | null = null;
@@ -86,16 +171,16 @@ export class SrtIngest {
     });
     const admit = async (streamId: string) => {
       const { name, token } = splitNameAndToken(streamId);
-      const admitted = await this.o.manager.admitPush('SRT', name, token, null);
+      const admitted = await o.manager.admitPush('SRT', name, token, remoteAddress);
       if (!listener.running) return;
       if (!admitted.ok) {
-        this.o.manager.refusePush(admitted);
+        o.manager.refusePush(admitted);
         kicked = true;
         void listener.stop();
         return;
       }
       relay = spawnGuarded(
-        this.o.ffmpeg,
+        o.ffmpeg,
         [
           '-hide_banner',
           '-nostdin',
@@ -109,8 +194,7 @@ export class SrtIngest {
           'copy',
           '-f',
           'flv',
-          this.o.relayUrl(admitted.input.id),
-        ],
+        ].concat(o.relayUrl(admitted.input.id)),
         { extraPipe: true },
       );
       let relayLog = '';
@@ -126,9 +210,9 @@ export class SrtIngest {
         if (thisRelay === relay) relay = null;
       });
       for (const buffered of pending.splice(0)) relay.extra?.write(buffered);
-      session = this.o.manager.startPush(admitted.input, 'SRT', {
+      session = o.manager.startPush(admitted.input, 'SRT', {
         rawName: admitted.input.id,
-        remoteAddress: null,
+        remoteAddress,
         bytesIn: () => bytesIn,
         bytesOut: () => 0,
         kick: () => {
@@ -137,20 +221,18 @@ export class SrtIngest {
         },
       });
     };
-    void listener.exited.then(async (code) => {
-      const current = relay;
-      if (current) {
-        current.extra?.end();
-        // The relay drains what it was given, then ends; it is stopped if it lingers.
-        await Promise.race([current.exited, new Promise((resolve) => setTimeout(resolve, 3000))]);
-        await current.stop();
-      }
-      if (session) this.o.manager.endPush(session, relayFailure ?? (bytesIn === 0 ? 'no media arrived' : null));
-      else if (!kicked && code !== 0 && !this.closed) {
-        this.o.log.error(`the SRT listener ended (${code}): ${lastLine(log)}`);
-        await new Promise((resolve) => setTimeout(resolve, 1000));
-      }
-      if (this.listener === listener) this.listen();
-    });
+
+    const code = await listener.exited;
+    const current = relay as GuardedChild | null;
+    if (current) {
+      current.extra?.end();
+      // The relay drains what it was given, then ends; it is stopped if it lingers.
+      await Promise.race([current.exited, new Promise((resolve) => setTimeout(resolve, 3000))]);
+      await current.stop();
+    }
+    if (session) o.manager.endPush(session, relayFailure ?? (bytesIn === 0 ? 'no media arrived' : null));
+    else if (accepted && !kicked && code !== 0 && !this.stopped) {
+      o.log.error(`the SRT listener for ${remoteAddress} ended (${code}): ${lastLine(log)}`);
+    }
   }
 }

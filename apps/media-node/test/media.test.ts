@@ -299,7 +299,7 @@ describe('SRT', () => {
       8000,
       'Ingestion',
     );
-    expect(live.statusMessages[0]?.text).toBe('Push started over SRT');
+    expect(live.statusMessages[0]?.text).toBe('Push started over SRT from 127.0.0.1');
     await push.exited;
     await waitFor(
       () => getStream(stream.id),
@@ -308,6 +308,24 @@ describe('SRT', () => {
       'Idle after the push',
     );
     expect(await uploaded(stream.id)).toBeGreaterThan(50_000);
+  });
+
+  it('takes several SRT pushes at once on the one port, and refuses a wrong name without disturbing them', async () => {
+    const streams = [await createStream({ format: 'SRT' }), await createStream({ format: 'SRT' })];
+    const pushes = streams.map((stream) => pushTestPattern(uriOf(stream), 'mpegts', 8));
+    for (const stream of streams) {
+      await waitFor(
+        () => getStream(stream.id),
+        (s) => s.status === 'Ingestion',
+        10_000,
+        'Ingestion of every SRT push',
+      );
+    }
+    const wrong = pushTestPattern(`srt://127.0.0.1:${node.srtPort}?streamid=in%2Bnobody`, 'mpegts', 8);
+    expect(await Promise.race([wrong.exited, sleep(6000).then(() => 'still pushing')])).not.toBe('still pushing');
+    wrong.stop();
+    for (const stream of streams) expect((await getStream(stream.id)).status).toBe('Ingestion');
+    for (const push of pushes) expect(await push.exited).toBe(0);
   });
 });
 
