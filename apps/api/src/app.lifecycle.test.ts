@@ -21,7 +21,7 @@ function openConnection(port: number) {
     socket.on('error', reject);
     socket.on('close', () => resolve(answer));
   });
-  return { send: (request: string) => socket.write(request), closed };
+  return { send: (request: string) => socket.write(request), destroy: () => socket.destroy(), closed };
 }
 
 const get = (path: string) => `GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`;
@@ -58,5 +58,30 @@ describe('graceful shutdown', () => {
     expect(refused).toMatch(/^HTTP\/1\.1 503 /);
     expect(refused).toContain('"code":"SHUTTING_DOWN"');
     await closed;
+  });
+
+  it('counts a request whose client went away as in flight until its handler answers', async () => {
+    const app = await buildApp({ database, secret: 'lifecycle-secret-long-enough-for-tests' });
+    let started!: () => void;
+    const slowStarted = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    let handlerDone = false;
+    app.get('/abandoned', async () => {
+      started();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      handlerDone = true;
+      return { done: true };
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as { port: number };
+
+    const abandoned = openConnection(port);
+    abandoned.send(get('/abandoned'));
+    await slowStarted;
+    abandoned.destroy();
+    await app.close();
+    await app.requestsDrained(5000);
+    expect(handlerDone).toBe(true);
   });
 });

@@ -59,6 +59,7 @@ async function main(): Promise<void> {
     app.log.info({ signal }, 'closing: in-flight requests finish, new ones get 503');
     await localNode?.stop();
     await app.close();
+    await app.requestsDrained(10_000);
     await database.close();
     process.exit(0);
   };
