@@ -277,6 +277,23 @@ export interface UsageHourlyTable {
   download: number;
 }
 
+/** usage_hourly summed per UTC day: the whole days of a report's window. */
+export interface UsageStreamDailyTable {
+  stream_id: string;
+  day: ColumnType<Date, string, string>;
+  node_id: string;
+  kind: 'incoming' | 'internode' | 'outgoing';
+  session_id: string;
+  account_id: string;
+  protocol: string;
+  processing: string;
+  started_at: Date | null;
+  ended_at: Date;
+  duration: number;
+  upload: number;
+  download: number;
+}
+
 export interface UsageDailyTable {
   account_id: string;
   day: ColumnType<Date, string, string>;
@@ -426,6 +443,7 @@ export interface Database {
   usage_nodes: UsageNodesTable;
   usage_records: UsageRecordsTable;
   usage_hourly: UsageHourlyTable;
+  usage_stream_daily: UsageStreamDailyTable;
   usage_daily: UsageDailyTable;
   metric_samples: MetricSamplesTable;
   metric_minutes: MetricRollupTable & { minute: Date };

@@ -1,7 +1,13 @@
 import type { MetricsReport, UsageReport } from '@streamcloud/contract';
 import type { ReportContext, ReportHandler } from '../nodes/node-reports.service.js';
 import { type MetricSample, MetricsRepository, SESSIONS_METRIC } from './metrics.repository.js';
-import { type HourlyUsage, type StreamIdentity, type UsageRecord, UsageRepository } from './usage.repository.js';
+import {
+  type HourlyUsage,
+  type StreamDailyUsage,
+  type StreamIdentity,
+  type UsageRecord,
+  UsageRepository,
+} from './usage.repository.js';
 
 const HOUR_MS = 3_600_000;
 
@@ -17,7 +23,7 @@ const identitiesOf = (context: ReportContext, reports: Array<{ streamId: string 
 
 /**
  * Usage reports become raw records, and are added to the hourly rollup (per stream, hour, node, kind and
- * incoming session) and the daily account rollup. Usage of a stream never seen (no input, no earlier
+ * incoming session), its per-day sums (the whole days of a report's window) and the daily account rollup. Usage of a stream never seen (no input, no earlier
  * usage) changes nothing; any node may report a stream (edges serve and relay streams they do not ingest).
  */
 export const handleUsageReports: ReportHandler<'usage'> = async (context, reports) => {
@@ -33,7 +39,9 @@ export const handleUsageReports: ReportHandler<'usage'> = async (context, report
   if (records.length === 0) return;
   await usage.rememberNode(node.id, node.name);
   await usage.insertRecords(records);
-  await usage.addHourly(hourlyOf(records));
+  const hourly = hourlyOf(records);
+  await usage.addHourly(hourly);
+  await usage.addStreamDaily(streamDailyOf(hourly));
   await usage.addDaily(dailyOf(records));
 };
 
@@ -100,6 +108,27 @@ function hourlyOf(records: UsageRecord[]): HourlyUsage[] {
         upload: record.upload,
         download: record.download,
       });
+    }
+  }
+  return [...rows.values()];
+}
+
+/** The hourly rows summed per UTC day, as the hourly rollup sums them per hour. */
+function streamDailyOf(hourly: HourlyUsage[]): StreamDailyUsage[] {
+  const rows = new Map<string, StreamDailyUsage>();
+  for (const hour of hourly) {
+    const day = hour.hour.toISOString().slice(0, 10);
+    const key = [hour.stream_id, day, hour.node_id, hour.kind, hour.session_id].join('|');
+    const row = rows.get(key);
+    if (row) {
+      row.duration += hour.duration;
+      row.upload += hour.upload;
+      row.download += hour.download;
+      if (hour.started_at && (!row.started_at || hour.started_at < row.started_at)) row.started_at = hour.started_at;
+      if (hour.ended_at > row.ended_at) row.ended_at = hour.ended_at;
+    } else {
+      const { hour: _hour, ...rest } = hour;
+      rows.set(key, { ...rest, day });
     }
   }
   return [...rows.values()];

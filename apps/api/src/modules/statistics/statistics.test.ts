@@ -257,6 +257,91 @@ describe('usage', () => {
     expect(await window(start + 3 * HOUR, start + 4 * HOUR)).toBe(0);
   });
 
+  it('a window of whole days and partial edge days answers as hour by hour', async () => {
+    const nodeA = await t.createNode(admin, { name: 'edge-eu' });
+    const nodeB = await t.createNode(admin, { name: 'edge-na' });
+    const rtmp = await createInput(owner.token, { format: 'RTMP' });
+    // Four days from d0 (midnight, four days ago); a publish session from 21:00 on d0 and traffic on node B.
+    const d0 = day - 2 * DAY;
+    const started = d0 + 21 * HOUR;
+    // d0 21:30 and 22:30, d1 03:00 and 23:59, d2 12:00, d3 00:30, 01:45 and 02:10.
+    const minutes = [1290, 1350, 1620, 2879, 3600, 4350, 4425, 4450];
+    // Delta n: 2^n (distinct sums for every subset), measured at d0 + minutes[n].
+    const deltas = minutes.map((minute, n) => ({ at: d0 + minute * 60_000, amount: 2 ** n }));
+    await sent(
+      nodeA.token,
+      deltas.map(({ at, amount }, n) => ({
+        id: `in-${n}`,
+        kind: 'usage',
+        at: iso(at),
+        streamId: rtmp.id,
+        incoming: [session('pub', started, 10 * amount, 1000 * amount, amount)],
+      })),
+    );
+    await sent(
+      nodeB.token,
+      deltas.map(({ at, amount }, n) => ({
+        id: `out-${n}`,
+        kind: 'usage',
+        at: iso(at),
+        streamId: rtmp.id,
+        internode: { duration: 20 * amount, upload: 0, download: 3000 * amount },
+        outgoing: { duration: 30 * amount, upload: 5 * amount, download: 7000 * amount },
+      })),
+    );
+    // Today's rule: every delta measured in an hour the window touches.
+    const expected = (a: number, b: number) => {
+      const hour = (ms: number) => Math.floor(ms / HOUR) * HOUR;
+      const inside = deltas.filter(({ at }) => hour(at) >= hour(a) && hour(at) <= b);
+      if (inside.length === 0) return [];
+      const total = inside.reduce((sum, { amount }) => sum + amount, 0);
+      const ended = Math.max(...inside.map(({ at }) => at));
+      return [
+        {
+          streamId: rtmp.id,
+          caption: null,
+          accountId: owner.id,
+          protocol: 'InputRTMP',
+          processing: expect.any(String),
+          duration: 10 * total,
+          incoming: [
+            {
+              sessionId: 'pub',
+              nodeId: nodeA.id,
+              node: 'edge-eu',
+              started: iso(started),
+              ended: iso(ended),
+              duration: 10 * total,
+              upload: 1000 * total,
+              download: total,
+            },
+          ],
+          internode: [{ nodeId: nodeB.id, node: 'edge-na', duration: 20 * total, upload: 0, download: 3000 * total }],
+          outgoing: [
+            { nodeId: nodeB.id, node: 'edge-na', duration: 30 * total, upload: 5 * total, download: 7000 * total },
+          ],
+        },
+      ];
+    };
+    const windows: Array<[string, number, number]> = [
+      ['edge hours around two whole days', d0 + 22 * HOUR + 10 * 60_000, d0 + 3 * DAY + HOUR + 5 * 60_000],
+      ['whole days only', d0 + DAY, d0 + 3 * DAY - 1],
+      ['midnight to midnight', d0 + DAY, d0 + 3 * DAY],
+      ['no whole day', d0 + DAY + 2 * HOUR, d0 + 2 * DAY + 23 * HOUR - 1],
+      ['one whole day and the next hour', d0 + DAY - 1, d0 + 2 * DAY + 30 * 60_000],
+      ['every day', d0, d0 + 4 * DAY - 1],
+      ['hours of one day', d0 + 21 * HOUR + 59 * 60_000, d0 + 22 * HOUR],
+      ['nothing', d0 + 4 * HOUR, d0 + 20 * HOUR],
+    ];
+    for (const [name, a, b] of windows) {
+      const response = await get(`/api/v1/statistics/stream/from/${iso(a)}/to/${iso(b)}`, owner.token);
+      expect(response.statusCode, name).toBe(200);
+      expect(response.json().streams, name).toEqual(expected(a, b));
+      const stream = await get(`/api/v1/statistics/stream/${rtmp.id}/from/${iso(a)}/to/${iso(b)}`, admin.token);
+      expect(stream.json().streams, name).toEqual(expected(a, b));
+    }
+  });
+
   it('outlives the deletion of the stream and of the account', async () => {
     const { rtmp, nodeA, start } = await scenario();
     expect(

@@ -1,7 +1,7 @@
 import { type InputFormat, outputModeOfName, type ProcessingType, protocolOfFormat } from '@streamcloud/contract';
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/database.js';
-import type { UsageHourlyTable, UsageRecordsTable } from '../../db/schema.js';
+import type { UsageHourlyTable, UsageRecordsTable, UsageStreamDailyTable } from '../../db/schema.js';
 
 /** Who a stream is for billing: fixed when it first reports, kept after the input or its account is gone. */
 export interface StreamIdentity {
@@ -15,6 +15,7 @@ export interface StreamIdentity {
 
 export type UsageRecord = Omit<UsageRecordsTable, 'id'>;
 export type HourlyUsage = UsageHourlyTable;
+export type StreamDailyUsage = Omit<UsageStreamDailyTable, 'day'> & { day: string };
 
 /** What the statistics calls filter on. `accountId` null: every account. */
 export interface UsageScope {
@@ -28,6 +29,29 @@ const CHUNK = 2000;
 function* chunks<T>(rows: T[], size = CHUNK): Generator<T[]> {
   for (let start = 0; start < rows.length; start += size) yield rows.slice(start, start + size);
 }
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+
+/**
+ * The hours a usage window touches, [firstHour, lastHour], split into the whole UTC days among them
+ * ([firstDay, endDay), none when there is no whole day) and the hours before and after them.
+ */
+export function usageWindow(from: Date, to: Date) {
+  const firstHour = Math.floor(from.getTime() / HOUR_MS) * HOUR_MS;
+  const lastHour = Math.floor(to.getTime() / HOUR_MS) * HOUR_MS;
+  const firstDay = Math.ceil(firstHour / DAY_MS) * DAY_MS;
+  const endDay = Math.floor((lastHour + HOUR_MS) / DAY_MS) * DAY_MS;
+  return { firstHour, lastHour, days: firstDay < endDay ? { firstDay, endDay } : null };
+}
+
+const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** A float8 as JSON: its text (what to_json writes) when finite, else what to_json makes of it (a string). */
+const jsonNumber = (value: RawBuilder<unknown>) =>
+  sql`case when ${value} > '-Infinity' and ${value} < 'Infinity' then (${value})::text else to_json(${value})::text end`;
+const jsonTime = (column: RawBuilder<unknown>) =>
+  sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 export const processingOfName = (name: string): ProcessingType =>
   outputModeOfName(name) === 'AdjustableTranscode' ? 'Transcode' : 'Passthrough';
@@ -186,6 +210,25 @@ export class UsageRepository {
     }
   }
 
+  /** Adds deltas to the per-stream daily rollup (usage_hourly per day); the rows must have distinct keys. */
+  async addStreamDaily(rows: StreamDailyUsage[]): Promise<void> {
+    for (const part of chunks(rows)) {
+      await this.db
+        .insertInto('usage_stream_daily')
+        .values(part)
+        .onConflict((oc) =>
+          oc.columns(['stream_id', 'day', 'node_id', 'kind', 'session_id']).doUpdateSet({
+            duration: sql`usage_stream_daily.duration + excluded.duration`,
+            upload: sql`usage_stream_daily.upload + excluded.upload`,
+            download: sql`usage_stream_daily.download + excluded.download`,
+            started_at: sql`least(usage_stream_daily.started_at, excluded.started_at)`,
+            ended_at: sql`greatest(usage_stream_daily.ended_at, excluded.ended_at)`,
+          }),
+        )
+        .execute();
+    }
+  }
+
   /** Adds deltas to the daily account rollup; the rows must have distinct keys. */
   async addDaily(
     rows: Array<{
@@ -218,63 +261,92 @@ export class UsageRepository {
    * Usage within [from, to] at hour resolution (every hour the window touches), summed per stream, node,
    * kind and incoming session and rendered as the answer's `streams` JSON array, all on the database: a
    * report can be megabytes, and this way it is built once and never parsed or re-serialized on its way out.
+   * The whole days of the window are read from the daily rollup, the hours of its partial edge days from the
+   * hourly one.
+   *
+   * The text is built by concatenation, not json_build_object / json_agg: those look up each value's type
+   * on every call, and the ordered json_agg sorted every stream's JSON again (on disk, past work_mem); the
+   * all-accounts month report spent most of its time there. The narrow rows are sorted once (streams by id,
+   * then each list's order: sessions by start, nodes by name) and string_agg keeps that order; the stream's
+   * identity joins once per stream.
    */
   async usageJson(scope: UsageScope, from: Date, to: Date): Promise<string> {
-    const filters = [
-      sql`h.hour >= date_trunc('hour', ${from}::timestamptz, 'UTC')`,
-      sql`h.hour <= ${to}::timestamptz`,
-      ...(scope.accountId ? [sql`h.account_id = ${scope.accountId}`] : []),
-      ...(scope.streamId ? [sql`h.stream_id = ${scope.streamId}`] : []),
-      ...(scope.protocol ? [sql`h.protocol = ${scope.protocol}`] : []),
-      ...(scope.processing ? [sql`h.processing = ${scope.processing}`] : []),
+    const scoped = [
+      ...(scope.accountId ? [sql`r.account_id = ${scope.accountId}`] : []),
+      ...(scope.streamId ? [sql`r.stream_id = ${scope.streamId}`] : []),
+      ...(scope.protocol ? [sql`r.protocol = ${scope.protocol}`] : []),
+      ...(scope.processing ? [sql`r.processing = ${scope.processing}`] : []),
     ];
-    const iso = (column: string) =>
-      sql`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+    const where = (range: RawBuilder<unknown>) => sql.join([range, ...scoped], sql` and `);
+    const { firstHour, lastHour, days } = usageWindow(from, to);
+    const columns = sql`r.stream_id, r.node_id, r.kind, r.session_id, r.started_at, r.ended_at, r.duration,
+                        r.upload, r.download`;
+    const hours = days
+      ? sql`((r.hour >= ${new Date(firstHour)} and r.hour < ${new Date(days.firstDay)})
+             or (r.hour >= ${new Date(days.endDay)} and r.hour <= ${new Date(lastHour)}))`
+      : sql`r.hour >= ${new Date(firstHour)} and r.hour <= ${new Date(lastHour)}`;
+    const rows = days
+      ? sql`select ${columns} from usage_stream_daily r
+            where ${where(sql`r.day >= ${dayOf(days.firstDay)}::date and r.day < ${dayOf(days.endDay)}::date`)}
+            union all
+            select ${columns} from usage_hourly r where ${where(hours)}`
+      : sql`select ${columns} from usage_hourly r where ${where(hours)}`;
     const traffic = (kind: 'internode' | 'outgoing') => sql`coalesce(
-        json_agg(json_build_object('nodeId', node_id, 'node', node_name, 'duration', duration,
-                                   'upload', upload, 'download', download)) filter (where kind = ${kind}),
-        '[]')`;
-    // The lists keep the order of the sorted input (sessions by start, nodes by name).
-    const result = await sql<{ streams: string }>`
+        string_agg('{' || d.node_json || ',"duration":' || ${jsonNumber(sql`d.duration`)}
+                   || ',"upload":' || ${jsonNumber(sql`d.upload`)} || ',"download":' || ${jsonNumber(sql`d.download`)}
+                   || '}', ',') filter (where d.kind = ${kind}),
+        '')`;
+    const result = await sql<{ streams: string | null }>`
       with u as (
-        select h.stream_id, h.node_id, h.kind, h.session_id, min(h.started_at) as started_at,
-               max(h.ended_at) as ended_at, sum(h.duration) as duration, sum(h.upload) as upload,
-               sum(h.download) as download
-        from usage_hourly h
-        where ${sql.join(filters, sql` and `)}
-        group by h.stream_id, h.node_id, h.kind, h.session_id
+        select r.stream_id, r.node_id, r.kind, r.session_id, min(r.started_at) as started_at,
+               max(r.ended_at) as ended_at, sum(r.duration) as duration, sum(r.upload) as upload,
+               sum(r.download) as download
+        from (${rows}) r
+        group by r.stream_id, r.node_id, r.kind, r.session_id
+      ), node_names as (
+        select coalesce(n.id, un.node_id) as node_id, coalesce(n.name, un.name) as name,
+               '"nodeId":"' || coalesce(n.id, un.node_id)::text || '","node":'
+                 || to_json(coalesce(n.name, un.name))::text as node_json
+        from nodes n
+        full join usage_nodes un on un.node_id = n.id
       ), d as (
-        select u.*, coalesce(n.name, un.name, u.node_id::text) as node_name
+        select u.*, coalesce(nn.name, u.node_id::text) as node_name,
+               coalesce(nn.node_json, '"nodeId":"' || u.node_id::text || '","node":"' || u.node_id::text || '"')
+                 as node_json
         from u
-        left join nodes n on n.id = u.node_id
-        left join usage_nodes un on un.node_id = u.node_id
+        left join node_names nn on nn.node_id = u.node_id
         order by u.stream_id, u.kind, u.started_at, node_name, u.node_id, u.session_id
       ), per_stream as (
-        select stream_id,
-               coalesce(sum(duration) filter (where kind = 'incoming'), 0) as duration,
+        select d.stream_id, coalesce(sum(d.duration) filter (where d.kind = 'incoming'), 0) as duration,
                coalesce(
-                 json_agg(json_build_object('sessionId', session_id, 'nodeId', node_id, 'node', node_name,
-                                            'started', ${iso('started_at')}, 'ended', ${iso('ended_at')},
-                                            'duration', duration, 'upload', upload, 'download', download))
-                   filter (where kind = 'incoming'),
-                 '[]') as incoming,
+                 string_agg('{"sessionId":' || to_json(d.session_id)::text || ',' || d.node_json
+                            || ',"started":' || coalesce('"' || ${jsonTime(sql`d.started_at`)} || '"', 'null')
+                            || ',"ended":"' || ${jsonTime(sql`d.ended_at`)}
+                            || '","duration":' || ${jsonNumber(sql`d.duration`)}
+                            || ',"upload":' || ${jsonNumber(sql`d.upload`)}
+                            || ',"download":' || ${jsonNumber(sql`d.download`)} || '}', ',')
+                   filter (where d.kind = 'incoming'),
+                 '') as incoming,
                ${traffic('internode')} as internode,
                ${traffic('outgoing')} as outgoing
         from d
-        group by stream_id
+        group by d.stream_id
       )
-      select coalesce(
-               json_agg(json_build_object('streamId', p.stream_id, 'caption', coalesce(i.caption, s.caption),
-                                          'accountId', s.account_id, 'protocol', s.protocol,
-                                          'processing', s.processing, 'duration', p.duration,
-                                          'incoming', p.incoming, 'internode', p.internode,
-                                          'outgoing', p.outgoing)
-                        order by p.stream_id),
-               '[]')::text as streams
-      from per_stream p
-      join usage_streams s on s.stream_id = p.stream_id
-      left join inputs i on i.id = p.stream_id`.execute(this.db);
-    return result.rows[0]?.streams ?? '[]';
+      select string_agg(p.stream, ',') as streams
+      from (
+        select '{"streamId":"' || p.stream_id::text || '","caption":'
+               || coalesce(to_json(coalesce(i.caption, s.caption))::text, 'null')
+               || ',"accountId":"' || s.account_id::text || '","protocol":' || to_json(s.protocol)::text
+               || ',"processing":' || to_json(s.processing)::text || ',"duration":' || ${jsonNumber(sql`p.duration`)}
+               || ',"incoming":[' || p.incoming || '],"internode":[' || p.internode
+               || '],"outgoing":[' || p.outgoing || ']}' as stream
+        from per_stream p
+        join usage_streams s on s.stream_id = p.stream_id
+        left join inputs i on i.id = p.stream_id
+        order by p.stream_id
+      ) p`.execute(this.db);
+    // The brackets are added here: on the database they would copy the whole text twice more.
+    return `[${result.rows[0]?.streams ?? ''}]`;
   }
 
   /** Totals per account, kind, protocol and processing since the beginning (the /metrics counters). */
