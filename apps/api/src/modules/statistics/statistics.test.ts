@@ -342,6 +342,43 @@ describe('usage', () => {
     }
   });
 
+  it('answers the streams in id order, across the id ranges the report is rendered in', async () => {
+    const node = await t.createNode(admin, { name: 'edge' });
+    // Streams known from earlier usage only (their inputs are gone), at both ends of both halves of the ids.
+    const ids = [
+      'ffffffff-ffff-4fff-bfff-ffffffffffff',
+      '00000000-0000-4000-8000-000000000001',
+      '80000000-0000-4000-8000-000000000000',
+      '7fffffff-ffff-4fff-bfff-ffffffffffff',
+      '9a000000-0000-4000-8000-000000000000',
+    ];
+    await sql`insert into usage_streams (stream_id, account_id, protocol, processing, name)
+              select id::uuid, ${owner.id}, 'InputRTMP', 'Passthrough', 'pt+' || id
+              from unnest(${ids}::text[]) as id`.execute(t.database.db);
+    await sent(
+      node.token,
+      ids.map((streamId, n) => ({
+        id: `u${n}`,
+        kind: 'usage',
+        at: iso(day + HOUR),
+        streamId,
+        outgoing: { duration: 60, upload: 0, download: n + 1 },
+      })),
+    );
+    for (const url of [usageUrl(), usageUrl(`?account=${owner.id}`)]) {
+      const streams = (await get(url, admin.token)).json().streams as Array<{
+        streamId: string;
+        outgoing: Array<{ download: number }>;
+      }>;
+      expect(streams.map((stream) => stream.streamId)).toEqual([...ids].sort());
+      for (const stream of streams) {
+        expect(stream.outgoing).toEqual([
+          { nodeId: node.id, node: 'edge', duration: 60, upload: 0, download: ids.indexOf(stream.streamId) + 1 },
+        ]);
+      }
+    }
+  });
+
   it('outlives the deletion of the stream and of the account', async () => {
     const { rtmp, nodeA, start } = await scenario();
     expect(

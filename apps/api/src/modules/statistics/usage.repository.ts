@@ -37,7 +37,7 @@ const DAY_MS = 24 * HOUR_MS;
  * The hours a usage window touches, [firstHour, lastHour], split into the whole UTC days among them
  * ([firstDay, endDay), none when there is no whole day) and the hours before and after them.
  */
-export function usageWindow(from: Date, to: Date) {
+function usageWindow(from: Date, to: Date) {
   const firstHour = Math.floor(from.getTime() / HOUR_MS) * HOUR_MS;
   const lastHour = Math.floor(to.getTime() / HOUR_MS) * HOUR_MS;
   const firstDay = Math.ceil(firstHour / DAY_MS) * DAY_MS;
@@ -46,6 +46,17 @@ export function usageWindow(from: Date, to: Date) {
 }
 
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** Stream ids in [from, below); an open end is unbounded. */
+interface StreamRange {
+  from?: string;
+  below?: string;
+}
+/** The parts a report over many streams is rendered in: stream ids are random (version 4) uuids. */
+const STREAM_RANGES: StreamRange[] = [
+  { below: '80000000-0000-0000-0000-000000000000' },
+  { from: '80000000-0000-0000-0000-000000000000' },
+];
 
 /** A float8 as JSON: its text (what to_json writes) when finite, else what to_json makes of it (a string). */
 const jsonNumber = (value: RawBuilder<unknown>) =>
@@ -269,15 +280,29 @@ export class UsageRepository {
    * all-accounts month report spent most of its time there. The narrow rows are sorted once (streams by id,
    * then each list's order: sessions by start, nodes by name) and string_agg keeps that order; the stream's
    * identity joins once per stream.
+   *
+   * A report over many streams is rendered in parts, ranges of stream ids, one query each: on PostgreSQL
+   * they run side by side on their own connections (PGlite takes them in turn). A stream is whole within its
+   * part and the parts follow in id order, so together they are the same array. Each part reads its own
+   * snapshot: a usage report arriving meanwhile may count in one part and not yet in another.
    */
   async usageJson(scope: UsageScope, from: Date, to: Date): Promise<string> {
+    const parts: StreamRange[] = scope.streamId ? [{}] : STREAM_RANGES;
+    const texts = await Promise.all(parts.map((range) => this.usagePart(scope, range, from, to)));
+    return `[${texts.filter((text) => text !== null).join(',')}]`;
+  }
+
+  /** The streams of one id range rendered as JSON array elements (without the brackets); null when none. */
+  private async usagePart(scope: UsageScope, range: StreamRange, from: Date, to: Date): Promise<string | null> {
     const scoped = [
       ...(scope.accountId ? [sql`r.account_id = ${scope.accountId}`] : []),
       ...(scope.streamId ? [sql`r.stream_id = ${scope.streamId}`] : []),
       ...(scope.protocol ? [sql`r.protocol = ${scope.protocol}`] : []),
       ...(scope.processing ? [sql`r.processing = ${scope.processing}`] : []),
+      ...(range.from ? [sql`r.stream_id >= ${range.from}::uuid`] : []),
+      ...(range.below ? [sql`r.stream_id < ${range.below}::uuid`] : []),
     ];
-    const where = (range: RawBuilder<unknown>) => sql.join([range, ...scoped], sql` and `);
+    const where = (period: RawBuilder<unknown>) => sql.join([period, ...scoped], sql` and `);
     const { firstHour, lastHour, days } = usageWindow(from, to);
     const columns = sql`r.stream_id, r.node_id, r.kind, r.session_id, r.started_at, r.ended_at, r.duration,
                         r.upload, r.download`;
@@ -345,8 +370,7 @@ export class UsageRepository {
         left join inputs i on i.id = p.stream_id
         order by p.stream_id
       ) p`.execute(this.db);
-    // The brackets are added here: on the database they would copy the whole text twice more.
-    return `[${result.rows[0]?.streams ?? ''}]`;
+    return result.rows[0]?.streams ?? null;
   }
 
   /** Totals per account, kind, protocol and processing since the beginning (the /metrics counters). */
