@@ -48,7 +48,7 @@ export class HlsServer {
     const [rawName, file] = segments;
     if (!rawName || !file || segments.length !== 2 || !FILE.test(file)) return text(response, 404, 'Not found');
     const token = query.get('token');
-    const admitted = this.manager.admitPlay('HLS', rawName, token);
+    const admitted = await this.manager.admitPlay('HLS', rawName, token);
     if (!admitted.ok) return text(response, admitted.status, admitted.reason);
     const sid = query.get('sid');
     if (sid && this.kicked.has(sid)) return text(response, 410, 'This session was ended');

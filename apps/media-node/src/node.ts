@@ -13,6 +13,7 @@ import { NginxRtmp } from './nginx.js';
 import { type ProxiedConnection, RtmpProxy } from './rtmp-proxy.js';
 import { SrtIngest } from './srt.js';
 import { type PublishSession, StreamManager } from './streams.js';
+import { WhepPlayback } from './whep.js';
 import { WhipIngest } from './whip.js';
 
 export const NODE_VERSION = '1.0.0';
@@ -31,7 +32,7 @@ const freeLoopbackPort = (): Promise<number> =>
   });
 
 /**
- * A media node: the control API (metadata, refresh, HLS, WHIP) on its port, RTMP through nginx-rtmp
+ * A media node: the control API (metadata, refresh, HLS, WHIP, WHEP) on its port, RTMP through nginx-rtmp
  * behind a byte-counting proxy, SRT through ffmpeg, WebRTC through werift; it reports to the control
  * plane with its node token.
  */
@@ -41,12 +42,13 @@ export class MediaNode {
   readonly directory = new InputDirectory();
   readonly manager: StreamManager;
   private readonly hookSecret = randomBytes(18).toString('base64url');
-  /** Internal pushes (SRT and WebRTC relays into nginx) carry this as `relay=`. */
+  /** Internal pushes (SRT and WebRTC relays into nginx) and plays (WebRTC playback) carry this as `relay=`. */
   readonly relaySecret = randomBytes(18).toString('base64url');
   private nginx: NginxRtmp | null = null;
   private proxy: RtmpProxy | null = null;
   private srt: SrtIngest | null = null;
   private whip: WhipIngest | null = null;
+  private whep: WhepPlayback | null = null;
   private hls: HlsServer | null = null;
   private server: Server | null = null;
   private timers: NodeJS.Timeout[] = [];
@@ -144,6 +146,12 @@ export class MediaNode {
           relayUrl,
           dataDir: config.dataDir,
         });
+        this.whep = new WhepPlayback({
+          ffmpeg: config.ffmpeg,
+          manager: this.manager,
+          log: this.log,
+          playUrl: relayUrl,
+        });
       }
     }
     for (const problem of this.problems) this.log.error(`media disabled: ${problem}`);
@@ -160,7 +168,7 @@ export class MediaNode {
     );
     for (const timer of this.timers) timer.unref();
     this.log.info(
-      `listening: control API and HLS/WHIP on ${config.bindHost}:${this.port}, RTMP ${this.ports.rtmp || 'off'}, SRT ${this.ports.srt || 'off'}`,
+      `listening: control API and HLS/WHIP/WHEP on ${config.bindHost}:${this.port}, RTMP ${this.ports.rtmp || 'off'}, SRT ${this.ports.srt || 'off'}`,
     );
   }
 
@@ -170,7 +178,8 @@ export class MediaNode {
     await this.reporter.flushed();
     this.reporter.close();
     this.hls?.close();
-    await this.whip?.close();
+    this.whip?.close();
+    this.whep?.close();
     await this.srt?.close();
     await this.proxy?.close();
     await this.nginx?.stop();
@@ -179,17 +188,28 @@ export class MediaNode {
   }
 
   private refreshing: Promise<void> | null = null;
-  private lastRefresh = 0;
+  private queuedRefresh: Promise<void> | null = null;
+  private lastRefreshAt = 0;
 
-  /** An extra read of the assigned inputs for a push naming an unknown stream: at most one at a time, twice a second. */
+  /**
+   * An extra read of the assigned inputs for a push or play naming an unknown stream or output: it starts
+   * after the call (a read already going on may have missed what was created a moment ago), at most
+   * one at a time and twice a second; callers meanwhile share it.
+   */
   private refreshNow(): Promise<void> {
-    if (this.refreshing) return this.refreshing;
-    if (Date.now() - this.lastRefresh < 500) return Promise.resolve();
-    this.refreshing = this.poll().finally(() => {
-      this.lastRefresh = Date.now();
-      this.refreshing = null;
-    });
-    return this.refreshing;
+    this.queuedRefresh ??= (async () => {
+      await this.refreshing;
+      const wait = this.lastRefreshAt + 500 - Date.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      this.queuedRefresh = null;
+      this.lastRefreshAt = Date.now();
+      const refreshing = this.poll().finally(() => {
+        if (this.refreshing === refreshing) this.refreshing = null;
+      });
+      this.refreshing = refreshing;
+      await refreshing;
+    })();
+    return this.queuedRefresh;
   }
 
   /** Reads the assigned inputs and lets the manager act on Stop and cleared sessions. */
@@ -230,7 +250,12 @@ export class MediaNode {
         SRT: this.ports.srt
           ? { port: this.ports.srt, ingest: `srt://${host}:${this.ports.srt}?streamid=<name>` }
           : null,
-        WebRTC: this.whip ? { whip: `http://${host}:${this.port}/whip/<name>`, whep: false } : null,
+        WebRTC: this.whip
+          ? {
+              whip: `http://${host}:${this.port}/whip/<name>`,
+              whep: this.whep ? `http://${host}:${this.port}/whep/<output name>` : false,
+            }
+          : null,
         HLS: this.hls
           ? {
               playback: `http://${host}:${this.port}/hls/<output name>/index.m3u8`,
@@ -338,8 +363,16 @@ export class MediaNode {
         await readBody(request),
       );
     }
-    if (segments[0] === 'whep')
-      return text(response, 501, 'WebRTC playback (WHEP) is not offered by this node: use HLS or RTMP');
+    if (segments[0] === 'whep') {
+      if (!this.whep) return text(response, 503, 'WebRTC playback is not available on this node');
+      return this.whep.handle(
+        request,
+        response,
+        segments.slice(1).map(safeDecode),
+        url.searchParams,
+        await readBody(request),
+      );
+    }
     return text(response, 404, 'Not found');
   }
 
@@ -400,9 +433,12 @@ export class MediaNode {
       return ok();
     }
     if (call === 'play') {
+      // The node's own players (the WebRTC feeds) play the input id with the relay secret.
+      if (form.get('relay') !== null)
+        return form.get('relay') === this.relaySecret && addr === '127.0.0.1' ? ok() : refuse();
       const connection = this.proxy?.byAddress(addr);
       if (!connection || connection.closed) return refuse();
-      const admitted = this.manager.admitPlay('RTMP', name, form.get('token'));
+      const admitted = await this.manager.admitPlay('RTMP', name, form.get('token'));
       if (!admitted.ok) {
         this.log.info(`RTMP play of ${name} refused: ${admitted.reason}`);
         return refuse();

@@ -15,6 +15,8 @@ import type { Logger } from './log.js';
 import { probeTracks, snapshot } from './probe.js';
 
 export type PushProtocol = 'RTMP' | 'SRT' | 'WebRTC';
+/** The output formats the node plays: RTMP (nginx), HLS (nginx's fragments), WebRTC (WHEP). */
+export type PlayFormat = 'RTMP' | 'HLS' | 'WebRTC';
 
 /** What a protocol front end hands over for one accepted push. */
 export interface PublishHandle {
@@ -41,6 +43,8 @@ export interface PublishSession {
   ingestionSeq: number;
   stoppedByControlPlane: boolean;
   firstFragmentAt: number | null;
+  /** The push's tracks as ffprobe read them from its first fragment; null until then. */
+  tracks: TrackInfo[] | null;
   reported: { bytesIn: number; bytesOut: number; at: number };
 }
 
@@ -48,7 +52,7 @@ export interface ViewerSession {
   id: string;
   inputId: string;
   outputId: string;
-  format: 'RTMP' | 'HLS';
+  format: PlayFormat;
   ipAddress: string | null;
   startedAt: Date;
   bytesOut(): number;
@@ -92,6 +96,7 @@ export class StreamManager {
   private readonly snapshotters = new Map<string, Snapshotter>();
   private readonly dirtyOutputs = new Set<string>();
   private outputsTimer: NodeJS.Timeout | null = null;
+  private readonly pushEndListeners: ((session: PublishSession) => void)[] = [];
   emergency = false;
   private lastTick = Date.now();
 
@@ -153,6 +158,7 @@ export class StreamManager {
       ingestionSeq: 0,
       stoppedByControlPlane: false,
       firstFragmentAt: null,
+      tracks: null,
       reported: { bytesIn: 0, bytesOut: 0, at: now },
     };
     this.pushes.set(input.id, session);
@@ -179,8 +185,10 @@ export class StreamManager {
     this.snapshotters.delete(session.input.id);
     this.o.log.info(`push of ${session.input.name} ended${failure ? `: ${failure}` : ''}`);
     this.reportUsage();
-    // The viewers' sessions end with the push (nginx drops RTMP players itself; HLS players may come back).
+    // The viewers' sessions end with the push (nginx drops RTMP players itself; HLS players may come back;
+    // WebRTC viewers are closed by the listener).
     for (const viewer of [...this.viewers.values()]) if (viewer.inputId === session.input.id) this.endViewer(viewer.id);
+    for (const listener of this.pushEndListeners) listener(session);
     if (this.pushes.get(session.input.id) === session) this.pushes.delete(session.input.id);
     if (session.stoppedByControlPlane) return;
     const timer = setTimeout(() => {
@@ -197,6 +205,11 @@ export class StreamManager {
     this.grace.set(session.input.id, { timer, session });
   }
 
+  /** Calls `listener` whenever a push ends (after its viewers' sessions ended). */
+  onPushEnd(listener: (session: PublishSession) => void): void {
+    this.pushEndListeners.push(listener);
+  }
+
   push(inputId: string): PublishSession | undefined {
     const session = this.pushes.get(inputId);
     return session && !session.ended ? session : undefined;
@@ -208,14 +221,21 @@ export class StreamManager {
 
   // ------------------------------------------------------------------ viewers
 
-  admitPlay(
-    format: 'RTMP' | 'HLS',
+  /** Whether a player may watch the output `name` in `format` (an unknown name re-reads the assigned inputs first). */
+  async admitPlay(
+    format: PlayFormat,
     name: string,
     token: string | null,
-  ):
+  ): Promise<
     | { ok: true; input: AssignedInput; outputId: string; push: PublishSession }
-    | { ok: false; status: number; reason: string } {
-    const found = this.o.directory.output(name);
+    | { ok: false; status: number; reason: string }
+  > {
+    let found = this.o.directory.output(name);
+    if (!found && this.o.refreshDirectory) {
+      // An output created since the last poll plays at once.
+      await this.o.refreshDirectory();
+      found = this.o.directory.output(name);
+    }
     if (!found || found.output.format !== format)
       return { ok: false, status: 404, reason: `no ${format} output named ${name}` };
     if (this.emergency) return { ok: false, status: 503, reason: 'the node is in emergency cleanup' };
@@ -526,6 +546,7 @@ export class StreamManager {
         snapshotter.start();
         try {
           const tracks: TrackInfo[] = await probeTracks(this.o.ffprobe, fragment);
+          session.tracks = tracks;
           if (!session.ended) this.state(session.input.id, { tracks: { incoming: tracks, outgoing: tracks } });
         } catch (error) {
           this.o.log.error(`probing ${session.input.name} failed: ${String(error)}`);

@@ -1,0 +1,209 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { RTCPeerConnection, RTCRtpCodecParameters } from 'werift';
+import { text } from './hls.js';
+
+/**
+ * What is shared by WebRTC ingest (WHIP) and playback (WHEP): the codecs, the peer connection, and the
+ * HTTP signalling of RFC 9725 / the WHEP draft, which are the same for both directions.
+ */
+
+/** The only codecs the node negotiates, both ways: VP8 video and Opus audio. */
+export const VP8 = { payloadType: 96, mimeType: 'video/VP8', clockRate: 90000, rtpmap: 'VP8/90000' } as const;
+export const OPUS = {
+  payloadType: 111,
+  mimeType: 'audio/opus',
+  clockRate: 48000,
+  channels: 2,
+  rtpmap: 'opus/48000/2',
+} as const;
+
+/** A WebRTC connection that stays disconnected this long is over. */
+const DISCONNECT_GRACE_MS = 5000;
+/** An answered offer whose connection does not come up within this is dropped. */
+const CONNECT_TIMEOUT_MS = 20_000;
+
+/** werift's peer connection with VP8 and Opus only; host candidates include loopback, IPv4 only. */
+export function createPeerConnection(): RTCPeerConnection {
+  return new RTCPeerConnection({
+    codecs: {
+      video: [
+        new RTCRtpCodecParameters({
+          mimeType: VP8.mimeType,
+          clockRate: VP8.clockRate,
+          payloadType: VP8.payloadType,
+          rtcpFeedback: [{ type: 'nack' }, { type: 'nack', parameter: 'pli' }],
+        }),
+      ],
+      audio: [
+        new RTCRtpCodecParameters({
+          mimeType: OPUS.mimeType,
+          clockRate: OPUS.clockRate,
+          channels: OPUS.channels,
+          payloadType: OPUS.payloadType,
+        }),
+      ],
+    },
+    iceAdditionalHostAddresses: ['127.0.0.1'],
+    iceUseIpv6: false,
+  });
+}
+
+/**
+ * A counter of the bytes a connected peer connection sends and receives as SRTP/SRTCP (the media that
+ * crosses the network); it keeps counting what was sent until the connection closed.
+ */
+export function peerBytes(pc: RTCPeerConnection): () => { sent: number; received: number } {
+  const transports = new Set(pc.getTransceivers().map((transceiver) => transceiver.dtlsTransport));
+  return () => {
+    let sent = 0;
+    let received = 0;
+    for (const transport of transports) {
+      sent += transport.bytesSent;
+      received += transport.bytesReceived;
+    }
+    return { sent, received };
+  };
+}
+
+/** One WHIP or WHEP session: its peer connection, from the POST of the offer until it ends. */
+export interface PeerSession {
+  readonly id: string;
+  /** The stream or output name of the URL. */
+  readonly name: string;
+  readonly pc: RTCPeerConnection;
+  readonly remoteAddress: string | null;
+  /** The WebRTC connection came up (at least once). */
+  connected: boolean;
+  ended: boolean;
+}
+
+export type Admission<A> = { ok: true; admitted: A } | { ok: false; status: number; message: string };
+
+/**
+ * An HTTP signalling endpoint at `/<path>/<name>`: `POST` with an SDP offer answers 201 with the SDP
+ * answer (every candidate of the node included: no trickle, so PATCH is 405) and the session's
+ * `Location: /<path>/<name>/<session>`; `DELETE` there ends the session. Subclasses admit the offer,
+ * attach their media to the peer connection, and act when it is connected and when it ends; a
+ * connection that fails, closes, stays disconnected 5 s or never comes up within 20 s ends the session.
+ */
+export abstract class WebRtcEndpoint<S extends PeerSession, A> {
+  private readonly sessions = new Map<string, S>();
+
+  constructor(
+    private readonly path: 'whip' | 'whep',
+    /** What the node accepts, for the answer to an offer that cannot be answered. */
+    private readonly accepts: string,
+  ) {}
+
+  /** Whether the offer to `name` may go on (token, stream state), or the status and message refusing it. */
+  protected abstract admit(
+    request: IncomingMessage,
+    name: string,
+    token: string | null,
+    remoteAddress: string | null,
+  ): Promise<Admission<A>>;
+  /** The endpoint's session around the new peer connection, before the offer is applied. */
+  protected abstract open(base: PeerSession, admitted: A): Promise<S>;
+  /** The WebRTC connection is up (the first time). */
+  protected abstract connected(session: S): void;
+  /** The session is over (its peer connection is closing): release what it holds. */
+  protected abstract closed(session: S, failure: string | null): void;
+
+  /** Ends a session once: closes its peer connection and lets the subclass clean up. */
+  end(session: S, failure: string | null = null): void {
+    if (session.ended) return;
+    session.ended = true;
+    this.sessions.delete(session.id);
+    void session.pc.close().catch(() => undefined);
+    this.closed(session, failure);
+  }
+
+  close(): void {
+    for (const session of [...this.sessions.values()]) this.end(session);
+  }
+
+  async handle(
+    request: IncomingMessage,
+    response: ServerResponse,
+    segments: string[],
+    query: URLSearchParams,
+    body: Buffer,
+  ): Promise<void> {
+    const [name, sessionId] = segments;
+    const label = this.path.toUpperCase();
+    const cors = { 'access-control-allow-origin': '*', 'access-control-expose-headers': 'location' };
+    if (!name || segments.length > 2) return text(response, 404, 'Not found');
+    if (request.method === 'DELETE' && sessionId) {
+      const session = this.sessions.get(sessionId);
+      if (!session || session.name !== name) return text(response, 404, `No such ${label} session`);
+      this.end(session);
+      response.writeHead(200, cors);
+      response.end();
+      return;
+    }
+    if (request.method === 'PATCH' && sessionId) {
+      // Trickle ICE is not needed: the answer carries every candidate of this node.
+      response.writeHead(405, { ...cors, allow: 'DELETE' });
+      response.end();
+      return;
+    }
+    if (request.method !== 'POST' || sessionId) return text(response, 405, 'Use POST with an SDP offer');
+    if (!(request.headers['content-type'] ?? '').startsWith('application/sdp'))
+      return text(response, 415, 'The offer must be application/sdp');
+    const bearer = /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? '')?.[1]?.trim() ?? null;
+    const remoteAddress = (request.socket.remoteAddress ?? '').replace(/^::ffff:/, '') || null;
+    const admission = await this.admit(request, name, bearer ?? query.get('token'), remoteAddress);
+    if (!admission.ok) return text(response, admission.status, admission.message);
+
+    const pc = createPeerConnection();
+    const id = randomUUID();
+    const session = await this.open(
+      { id, name, pc, remoteAddress, connected: false, ended: false },
+      admission.admitted,
+    );
+    this.sessions.set(id, session);
+    let disconnectTimer: NodeJS.Timeout | null = null;
+    pc.connectionStateChange.subscribe((state) => {
+      if (state === 'connected') {
+        if (disconnectTimer) clearTimeout(disconnectTimer);
+        disconnectTimer = null;
+        if (!session.connected && !session.ended) {
+          session.connected = true;
+          this.connected(session);
+        }
+      } else if (state === 'failed') {
+        this.end(session, 'the WebRTC connection failed');
+      } else if (state === 'closed') {
+        this.end(session);
+      } else if (state === 'disconnected' && !disconnectTimer) {
+        disconnectTimer = setTimeout(() => this.end(session, 'the WebRTC connection was lost'), DISCONNECT_GRACE_MS);
+        disconnectTimer.unref();
+      }
+    });
+    try {
+      await pc.setRemoteDescription({ type: 'offer', sdp: body.toString() });
+      const answer = await pc.createAnswer();
+      await pc.setLocalDescription(answer);
+      if (!pc.getTransceivers().some((transceiver) => transceiver.codecs.length > 0))
+        throw new Error('no media in the offer uses these codecs');
+    } catch (error) {
+      this.end(session);
+      return text(
+        response,
+        400,
+        `The offer cannot be answered (${this.accepts}): ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+    if (session.ended) return text(response, 409, `The ${label} session ended before it was answered`);
+    response.writeHead(201, {
+      ...cors,
+      'content-type': 'application/sdp',
+      location: `/${this.path}/${encodeURIComponent(name)}/${id}`,
+    });
+    response.end(pc.localDescription?.sdp ?? '');
+    setTimeout(() => {
+      if (!session.connected) this.end(session);
+    }, CONNECT_TIMEOUT_MS).unref();
+  }
+}

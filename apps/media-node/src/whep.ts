@@ -1,0 +1,343 @@
+import { createSocket, type Socket } from 'node:dgram';
+import type { IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { MediaStream, MediaStreamTrack, RtpPacket, Vp8RtpPayload } from 'werift';
+import { type GuardedChild, lastLine, spawnGuarded } from './child.js';
+import type { Logger } from './log.js';
+import type { PublishSession, StreamManager } from './streams.js';
+import { type Admission, OPUS, type PeerSession, peerBytes, VP8, WebRtcEndpoint } from './webrtc.js';
+
+export interface WhepOptions {
+  ffmpeg: string;
+  manager: StreamManager;
+  log: Logger;
+  /** The live stream of an input on the node's internal nginx-rtmp, for the node's own players. */
+  playUrl: (inputId: string) => string;
+}
+
+/** WebRTC viewers get at most this picture height and frame rate (bounds the VP8 encoder's CPU). */
+const MAX_HEIGHT = 720;
+const MAX_FPS = 30;
+/** libvpx's realtime speed, fixed: the feed takes about 0.4 of a core for 720p30, 0.06 for 320x240 at 15 fps (docs/decisions.md). */
+const VP8_SPEED = -10;
+/** VP8 bitrate: the source's video bitrate with this margin (VP8 needs more than H.264), within the bounds. */
+const VIDEO_BITRATE = { factor: 1.25, min: 400_000, max: 2_500_000, unknown: 1_500_000 };
+/** How long the feed waits for the push's probed tracks (they come with its first HLS fragment). */
+const TRACKS_WAIT_MS = 3000;
+
+interface Admitted {
+  outputId: string;
+  push: PublishSession;
+  token: string | null;
+}
+
+interface WhepSession extends PeerSession {
+  outputId: string;
+  push: PublishSession;
+  token: string | null;
+  video: MediaStreamTrack;
+  audio: MediaStreamTrack;
+  feed: StreamFeed;
+  /** Video is forwarded from a keyframe on: before it, a decoder has nothing to start from. */
+  waitingForKeyframe: boolean;
+  /** The viewer session's id in the stream manager, once the connection is up. */
+  viewerId: string | null;
+}
+
+/**
+ * WebRTC playback over WHEP: `POST /whep/<output name>` with a recvonly SDP offer (`Authorization:
+ * Bearer <output token>` or `?token=` for a Private stream's output) answers 201 with the answer and the
+ * session's `Location`; `DELETE` there ends it (signalling in `webrtc.ts`). While a stream has WebRTC
+ * viewers, one ffmpeg (`StreamFeed`) pulls it from nginx-rtmp and encodes VP8 (a keyframe a second)
+ * and Opus into RTP on loopback; every viewer's werift track sends those packets, video from a keyframe on.
+ */
+export class WhepPlayback extends WebRtcEndpoint<WhepSession, Admitted> {
+  private readonly feeds = new Map<string, StreamFeed>();
+
+  constructor(private readonly o: WhepOptions) {
+    super('whep', 'a recvonly offer with VP8 video and/or Opus audio is expected');
+    o.manager.onPushEnd((push) => {
+      const feed = this.feeds.get(push.input.id);
+      if (feed?.push === push) for (const session of [...feed.viewers]) this.end(session);
+    });
+  }
+
+  protected async admit(_request: IncomingMessage, name: string, token: string | null): Promise<Admission<Admitted>> {
+    const admitted = await this.o.manager.admitPlay('WebRTC', name, token);
+    if (!admitted.ok) {
+      this.o.log.info(`WHEP play of ${name} refused: ${admitted.reason}`);
+      // A missing or wrong token is 401 for WHEP, as for WHIP.
+      return { ok: false, status: admitted.status === 403 ? 401 : admitted.status, message: admitted.reason };
+    }
+    return { ok: true, admitted: { outputId: admitted.outputId, push: admitted.push, token } };
+  }
+
+  protected async open(base: PeerSession, admitted: Admitted): Promise<WhepSession> {
+    const stream = new MediaStream();
+    const video = new MediaStreamTrack({ kind: 'video' });
+    const audio = new MediaStreamTrack({ kind: 'audio' });
+    // Sending transceivers made before the offer is applied take its m-lines of their kind.
+    base.pc.addTransceiver(video, { direction: 'sendonly', streams: [stream] });
+    base.pc.addTransceiver(audio, { direction: 'sendonly', streams: [stream] });
+    const session: WhepSession = {
+      ...base,
+      ...admitted,
+      video,
+      audio,
+      feed: this.feed(admitted.push),
+      waitingForKeyframe: true,
+      viewerId: null,
+    };
+    session.feed.viewers.add(session);
+    return session;
+  }
+
+  protected connected(session: WhepSession): void {
+    void this.startViewer(session);
+  }
+
+  /** The viewer counts as a session of its output once its connection is up (if it still may watch). */
+  private async startViewer(session: WhepSession): Promise<void> {
+    const again = await this.o.manager.admitPlay('WebRTC', session.name, session.token);
+    if (session.ended) return;
+    if (!again.ok || again.push !== session.push) {
+      this.end(session);
+      return;
+    }
+    const bytes = peerBytes(session.pc);
+    session.viewerId = `whep-${session.id}`;
+    this.o.manager.startViewer({
+      id: session.viewerId,
+      inputId: session.push.input.id,
+      outputId: session.outputId,
+      format: 'WebRTC',
+      ipAddress: session.remoteAddress,
+      bytesOut: () => bytes().sent,
+      bytesIn: () => bytes().received,
+      kick: () => this.end(session),
+    });
+    this.o.log.info(`WHEP viewer of ${session.name} connected from ${session.remoteAddress ?? 'an unknown address'}`);
+  }
+
+  protected closed(session: WhepSession, failure: string | null): void {
+    session.video.stop();
+    session.audio.stop();
+    if (session.viewerId) this.o.manager.endViewer(session.viewerId);
+    const { feed } = session;
+    feed.viewers.delete(session);
+    if (feed.viewers.size === 0) {
+      feed.stop();
+      if (this.feeds.get(feed.push.input.id) === feed) this.feeds.delete(feed.push.input.id);
+    }
+    if (failure) this.o.log.info(`WHEP viewer of ${session.name} left: ${failure}`);
+  }
+
+  /** The stream's running feed, or a new one. */
+  private feed(push: PublishSession): StreamFeed {
+    const running = this.feeds.get(push.input.id);
+    if (running && running.push === push && !running.stopped) return running;
+    const feed = new StreamFeed(push, this.o, (failure) => {
+      if (this.feeds.get(push.input.id) === feed) this.feeds.delete(push.input.id);
+      for (const session of [...feed.viewers]) this.end(session, failure);
+    });
+    this.feeds.set(push.input.id, feed);
+    feed.start().catch((error: unknown) => feed.fail(`the WebRTC feed could not start: ${String(error)}`));
+    return feed;
+  }
+}
+
+/**
+ * One stream's WebRTC media: an ffmpeg pulls the live stream from nginx-rtmp and sends VP8 and Opus RTP
+ * to two loopback UDP sockets of the node, which hand every packet to each connected viewer's tracks.
+ */
+class StreamFeed {
+  readonly viewers = new Set<WhepSession>();
+  stopped = false;
+  private firstVideo = false;
+  private ffmpeg: GuardedChild | null = null;
+  private readonly sockets: Socket[] = [];
+
+  constructor(
+    readonly push: PublishSession,
+    private readonly o: WhepOptions,
+    private readonly onFailure: (failure: string) => void,
+  ) {}
+
+  async start(): Promise<void> {
+    const [videoPort, audioPort] = await Promise.all([
+      this.listen((data) => this.forwardVideo(data)),
+      this.listen((data) => this.forwardAudio(data)),
+    ]);
+    const tracks = await this.tracks();
+    if (this.stopped) return;
+    const video = tracks.find((track) => track.type === 'Video');
+    const hasAudio = tracks.some((track) => track.type === 'Audio');
+    const bitrate = video?.bps
+      ? Math.round(Math.min(VIDEO_BITRATE.max, Math.max(VIDEO_BITRATE.min, video.bps * VIDEO_BITRATE.factor)))
+      : VIDEO_BITRATE.unknown;
+    // RTCP goes to the same socket (and is dropped there) rather than to whatever owns the next port.
+    const rtp = (port: number) => `rtp://127.0.0.1:${port}?pkt_size=1200&rtcpport=${port}`;
+    const args = [
+      '-hide_banner',
+      '-nostdin',
+      '-loglevel',
+      'error',
+      // nginx starts a player at a keyframe; 0.2 s of it finds both tracks (`-fflags nobuffer` only made it slower).
+      '-analyzeduration',
+      '200000',
+      '-rtmp_live',
+      'live',
+      '-i',
+      this.o.playUrl(this.push.input.id),
+    ];
+    if (video || tracks.length === 0) {
+      args.push(
+        '-map',
+        '0:v:0',
+        '-vf',
+        `scale=-2:'min(${MAX_HEIGHT},ih)'`,
+        '-fpsmax',
+        String(MAX_FPS),
+        '-pix_fmt',
+        'yuv420p',
+        '-c:v',
+        'libvpx',
+        // One thread: libvpx's VP8 threads spin while they wait, which burns a busy machine's CPU.
+        '-threads',
+        '1',
+        '-deadline',
+        'realtime',
+        // A fixed speed (negative): a positive value would let libvpx spend up to a share of every frame's time.
+        '-cpu-used',
+        String(VP8_SPEED),
+        '-lag-in-frames',
+        '0',
+        '-auto-alt-ref',
+        '0',
+        '-error-resilient',
+        '1',
+        '-b:v',
+        String(bitrate),
+        '-maxrate',
+        String(bitrate),
+        '-bufsize',
+        String(bitrate),
+        // A keyframe every second: a viewer who joins gets a picture within about a second.
+        '-force_key_frames',
+        'expr:gte(t,n_forced*1)',
+        '-g',
+        String(MAX_FPS * 2),
+        '-payload_type',
+        String(VP8.payloadType),
+        '-f',
+        'rtp',
+        rtp(videoPort),
+      );
+    }
+    if (hasAudio || tracks.length === 0) {
+      args.push(
+        '-map',
+        '0:a:0',
+        '-c:a',
+        'libopus',
+        '-b:a',
+        '96k',
+        '-ar',
+        String(OPUS.clockRate),
+        '-ac',
+        String(OPUS.channels),
+        '-payload_type',
+        String(OPUS.payloadType),
+        '-f',
+        'rtp',
+        rtp(audioPort),
+      );
+    }
+    const ffmpeg = spawnGuarded(this.o.ffmpeg, args);
+    this.ffmpeg = ffmpeg;
+    let log = '';
+    ffmpeg.stderr.on('data', (chunk: Buffer) => {
+      log = (log + chunk.toString()).slice(-4000);
+    });
+    this.o.log.debug(`WHEP feed of ${this.push.input.name} started (VP8 at ${bitrate} b/s)`);
+    void ffmpeg.exited.then((code) => {
+      if (this.stopped) return;
+      // nginx ends its players when the push ends: that is no failure.
+      if (code === 0) this.fail('the stream ended', false);
+      else this.fail(`encoding for WebRTC failed: ${lastLine(log) || `ffmpeg exited with ${code}`}`);
+    });
+  }
+
+  /** The feed cannot go on: it stops, and its viewers' sessions end. */
+  fail(failure: string, isError = true): void {
+    if (this.stopped) return;
+    if (isError) this.o.log.error(`WHEP feed of ${this.push.input.name}: ${failure}`);
+    this.stop();
+    this.onFailure(failure);
+  }
+
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    void this.ffmpeg?.stop();
+    for (const socket of this.sockets) socket.close();
+    this.o.log.debug(`WHEP feed of ${this.push.input.name} stopped`);
+  }
+
+  /** The push's tracks; an empty list when they are not known after a short wait. */
+  private async tracks() {
+    const deadline = Date.now() + TRACKS_WAIT_MS;
+    while (!this.push.tracks && !this.push.ended && !this.stopped && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    return this.push.tracks ?? [];
+  }
+
+  private listen(onPacket: (data: Buffer) => void): Promise<number> {
+    const socket = createSocket('udp4');
+    this.sockets.push(socket);
+    socket.on('message', onPacket);
+    return new Promise((resolve, reject) => {
+      socket.once('error', reject);
+      socket.bind(0, '127.0.0.1', () => resolve((socket.address() as AddressInfo).port));
+    });
+  }
+
+  private forwardVideo(data: Buffer): void {
+    if (data.length < 12 || isRtcp(data)) return;
+    if (!this.firstVideo) {
+      this.firstVideo = true;
+      this.o.log.debug(`WHEP feed of ${this.push.input.name}: first VP8 packet`);
+    }
+    let keyframeStart: boolean | null = null;
+    for (const viewer of this.viewers) {
+      if (!viewer.connected || viewer.ended) continue;
+      if (viewer.waitingForKeyframe) {
+        keyframeStart ??= startsKeyframe(data);
+        if (!keyframeStart) continue;
+        viewer.waitingForKeyframe = false;
+      }
+      viewer.video.writeRtp(data);
+    }
+  }
+
+  private forwardAudio(data: Buffer): void {
+    if (data.length < 12 || isRtcp(data)) return;
+    for (const viewer of this.viewers) if (viewer.connected && !viewer.ended) viewer.audio.writeRtp(data);
+  }
+}
+
+/** RTCP (sender reports) rather than RTP: payload types 200–204 with the marker bit. */
+function isRtcp(data: Buffer): boolean {
+  const type = data[1] ?? 0;
+  return type >= 200 && type <= 204;
+}
+
+/** Whether an RTP packet of VP8 starts a keyframe (first packet of partition 0 with the P bit clear). */
+function startsKeyframe(data: Buffer): boolean {
+  try {
+    const vp8 = Vp8RtpPayload.deSerialize(RtpPacket.deSerialize(data).payload);
+    return vp8.payloadHeaderExist && vp8.isKeyframe;
+  } catch {
+    return false;
+  }
+}
