@@ -2,7 +2,7 @@ import { ACTIVE_RECORDING_STATES, type Capture } from '@streamcloud/contract';
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { RecordingsTable } from '../../db/schema.js';
-import { type Owned, StreamJobsRepository } from './stream-jobs.repository.js';
+import { type Owned, StreamJobsRepository } from '../stream-jobs/stream-jobs.repository.js';
 
 export type RecordingRow = Selectable<RecordingsTable> & { capture: Capture };
 export type OwnedRecordingRow = Owned<RecordingRow>;

@@ -18,6 +18,13 @@ import { SecretBoxError } from '../../lib/secret-box.js';
 import type { AuditRepository } from '../audit/audit.repository.js';
 import type { StorageUsage } from '../storages/storage-usage.js';
 import type { StoragesService } from '../storages/storages.service.js';
+import type { MessageRow } from '../stream-jobs/stream-jobs.repository.js';
+import {
+  nodeStreamJobView,
+  type StreamJobKind,
+  StreamJobsService,
+  streamJobView,
+} from '../stream-jobs/stream-jobs.service.js';
 import type { InputRow } from '../streams/streams.repository.js';
 import type { StreamsService } from '../streams/streams.service.js';
 import {
@@ -27,8 +34,6 @@ import {
   type RecordingRow,
   RecordingsRepository,
 } from './recordings.repository.js';
-import type { MessageRow } from './stream-jobs.repository.js';
-import { nodeStreamJobView, type StreamJobKind, StreamJobsService, streamJobView } from './stream-jobs.service.js';
 
 export interface RecordingsServiceDeps {
   db: Db;

@@ -2,7 +2,7 @@ import { ACTIVE_RELAY_STATES, type Capture } from '@streamcloud/contract';
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { RelaysTable } from '../../db/schema.js';
-import { type Owned, StreamJobsRepository } from '../recordings/stream-jobs.repository.js';
+import { type Owned, StreamJobsRepository } from '../stream-jobs/stream-jobs.repository.js';
 
 export type RelayRow = Selectable<RelaysTable> & { capture: Capture; output: Record<string, unknown> };
 export type OwnedRelayRow = Owned<RelayRow>;

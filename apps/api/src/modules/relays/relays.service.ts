@@ -15,13 +15,13 @@ import type { Clock } from '../../lib/clock.js';
 import { badRequest } from '../../lib/errors.js';
 import { type SecretBox, SecretBoxError } from '../../lib/secret-box.js';
 import type { AuditRepository } from '../audit/audit.repository.js';
-import type { MessageRow } from '../recordings/stream-jobs.repository.js';
+import type { MessageRow } from '../stream-jobs/stream-jobs.repository.js';
 import {
   nodeStreamJobView,
   type StreamJobKind,
   StreamJobsService,
   streamJobView,
-} from '../recordings/stream-jobs.service.js';
+} from '../stream-jobs/stream-jobs.service.js';
 import type { StreamsService } from '../streams/streams.service.js';
 import {
   type NewRelay,
