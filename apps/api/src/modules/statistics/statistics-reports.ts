@@ -78,99 +78,96 @@ function recordsOf(
   return records;
 }
 
-function hourlyOf(records: UsageRecord[]): HourlyUsage[] {
-  const rows = new Map<string, HourlyUsage>();
-  for (const record of records) {
-    const hour = new Date(Math.floor(record.at.getTime() / HOUR_MS) * HOUR_MS);
-    const session = record.session_id ?? '';
-    const key = [record.stream_id, hour.getTime(), record.node_id, record.kind, session].join('|');
+/** Sums items into rows by key: an item makes the row of a new key and is added to the row of a known one. */
+function sumByKey<Item, Row>(
+  items: Item[],
+  keyOf: (item: Item) => string,
+  rowOf: (item: Item) => Row,
+  add: (row: Row, item: Item) => void,
+): Row[] {
+  const rows = new Map<string, Row>();
+  for (const item of items) {
+    const key = keyOf(item);
     const row = rows.get(key);
-    if (row) {
-      row.duration += record.duration;
-      row.upload += record.upload;
-      row.download += record.download;
-      if (record.started_at && (!row.started_at || record.started_at < row.started_at))
-        row.started_at = record.started_at;
-      if (record.at > row.ended_at) row.ended_at = record.at;
-    } else {
-      rows.set(key, {
-        stream_id: record.stream_id,
-        hour,
-        node_id: record.node_id,
-        kind: record.kind,
-        session_id: session,
-        account_id: record.account_id,
-        protocol: record.protocol,
-        processing: record.processing,
-        started_at: record.started_at,
-        ended_at: record.at,
-        duration: record.duration,
-        upload: record.upload,
-        download: record.download,
-      });
-    }
+    if (row) add(row, item);
+    else rows.set(key, rowOf(item));
   }
   return [...rows.values()];
 }
+
+type Amounts = Pick<UsageRecord, 'duration' | 'upload' | 'download'>;
+type SessionSpan = Pick<HourlyUsage, 'started_at' | 'ended_at'>;
+
+function addAmounts(row: Amounts, item: Amounts) {
+  row.duration += item.duration;
+  row.upload += item.upload;
+  row.download += item.download;
+}
+
+/** Widens a row's span to take in a session that started at `startedAt` (if known) and reached `endedAt`. */
+function widenSpan(row: SessionSpan, startedAt: Date | null, endedAt: Date) {
+  if (startedAt && (!row.started_at || startedAt < row.started_at)) row.started_at = startedAt;
+  if (endedAt > row.ended_at) row.ended_at = endedAt;
+}
+
+const hourOf = (record: UsageRecord) => new Date(Math.floor(record.at.getTime() / HOUR_MS) * HOUR_MS);
+
+const hourlyOf = (records: UsageRecord[]): HourlyUsage[] =>
+  sumByKey(
+    records,
+    (record) =>
+      [record.stream_id, hourOf(record).getTime(), record.node_id, record.kind, record.session_id ?? ''].join('|'),
+    (record) => ({
+      stream_id: record.stream_id,
+      hour: hourOf(record),
+      node_id: record.node_id,
+      kind: record.kind,
+      session_id: record.session_id ?? '',
+      account_id: record.account_id,
+      protocol: record.protocol,
+      processing: record.processing,
+      started_at: record.started_at,
+      ended_at: record.at,
+      duration: record.duration,
+      upload: record.upload,
+      download: record.download,
+    }),
+    (row, record) => {
+      addAmounts(row, record);
+      widenSpan(row, record.started_at, record.at);
+    },
+  );
+
+const dayOf = (at: Date) => at.toISOString().slice(0, 10);
 
 /** The hourly rows summed per UTC day, as the hourly rollup sums them per hour. */
-function streamDailyOf(hourly: HourlyUsage[]): StreamDailyUsage[] {
-  const rows = new Map<string, StreamDailyUsage>();
-  for (const hour of hourly) {
-    const day = hour.hour.toISOString().slice(0, 10);
-    const key = [hour.stream_id, day, hour.node_id, hour.kind, hour.session_id].join('|');
-    const row = rows.get(key);
-    if (row) {
-      row.duration += hour.duration;
-      row.upload += hour.upload;
-      row.download += hour.download;
-      if (hour.started_at && (!row.started_at || hour.started_at < row.started_at)) row.started_at = hour.started_at;
-      if (hour.ended_at > row.ended_at) row.ended_at = hour.ended_at;
-    } else {
-      const { hour: _hour, ...rest } = hour;
-      rows.set(key, { ...rest, day });
-    }
-  }
-  return [...rows.values()];
-}
+const streamDailyOf = (hourly: HourlyUsage[]): StreamDailyUsage[] =>
+  sumByKey(
+    hourly,
+    (hour) => [hour.stream_id, dayOf(hour.hour), hour.node_id, hour.kind, hour.session_id].join('|'),
+    ({ hour, ...rest }) => ({ ...rest, day: dayOf(hour) }),
+    (row, hour) => {
+      addAmounts(row, hour);
+      widenSpan(row, hour.started_at, hour.ended_at);
+    },
+  );
 
-function dailyOf(records: UsageRecord[]) {
-  const rows = new Map<
-    string,
-    {
-      account_id: string;
-      day: string;
-      kind: string;
-      protocol: string;
-      processing: string;
-      duration: number;
-      upload: number;
-      download: number;
-    }
-  >();
-  for (const record of records) {
-    const day = record.at.toISOString().slice(0, 10);
-    const key = [record.account_id, day, record.kind, record.protocol, record.processing].join('|');
-    const row = rows.get(key);
-    if (row) {
-      row.duration += record.duration;
-      row.upload += record.upload;
-      row.download += record.download;
-    } else {
-      rows.set(key, {
-        account_id: record.account_id,
-        day,
-        kind: record.kind,
-        protocol: record.protocol,
-        processing: record.processing,
-        duration: record.duration,
-        upload: record.upload,
-        download: record.download,
-      });
-    }
-  }
-  return [...rows.values()];
-}
+const dailyOf = (records: UsageRecord[]) =>
+  sumByKey(
+    records,
+    (record) => [record.account_id, dayOf(record.at), record.kind, record.protocol, record.processing].join('|'),
+    (record) => ({
+      account_id: record.account_id,
+      day: dayOf(record.at),
+      kind: record.kind,
+      protocol: record.protocol,
+      processing: record.processing,
+      duration: record.duration,
+      upload: record.upload,
+      download: record.download,
+    }),
+    addAmounts,
+  );
 
 /**
  * Metrics reports become raw samples (one per stream, metric and instant, labelled by the node and a

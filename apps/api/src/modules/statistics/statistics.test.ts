@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestApp, type TestAccount, type TestApp } from '../../../test/helpers.js';
+import {
+  ownerOnly,
+  type Roles,
+  roleMatrixTests,
+  signedIn,
+  startTestApp,
+  type TestAccount,
+  type TestApp,
+} from '../../../test/helpers.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -16,11 +24,10 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-type Caller = 'anonymous' | 'USER owner' | 'USER other' | 'ADMIN' | 'ADMIN impersonating owner';
+let roles: Roles;
 let admin: TestAccount;
 let owner: TestAccount;
 let other: TestAccount;
-let tokens: Record<Caller, string | undefined>;
 /** Midnight (UTC) two days ago: the day the fixtures happen on. */
 let day: number;
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -30,16 +37,8 @@ let to: string;
 beforeEach(async () => {
   offsetMs = 0;
   await t.reset();
-  admin = await t.createAccount('ADMIN', 'root');
-  owner = await t.createAccount('USER', 'alice');
-  other = await t.createAccount('USER', 'bob');
-  tokens = {
-    anonymous: undefined,
-    'USER owner': owner.token,
-    'USER other': other.token,
-    ADMIN: admin.token,
-    'ADMIN impersonating owner': await t.impersonate(admin, owner),
-  };
+  roles = await t.roleMatrix();
+  ({ admin, owner, other } = roles);
   day = Math.floor(Date.now() / DAY) * DAY - 2 * DAY;
   from = iso(day);
   to = iso(day + DAY - 1);
@@ -127,51 +126,41 @@ const accountMetricsUrl = (id: string, query = '?metrics=IncomingTotal') =>
   `/api/v1/statistics/account/${id}/metrics/from/${from}/to/${to}${query}`;
 
 describe('role matrix', () => {
-  const rows: Array<{
-    name: string;
-    url: (ids: { input: string; owner: string }) => string;
-    expected: Record<Caller, number>;
-  }> = [
+  const read = (url: string): ['GET', string] => ['GET', url];
+  roleMatrixTests<{ input: string; owner: string }>(
+    [
+      { name: 'GET /statistics/stream/from/to', call: () => read(usageUrl()), expected: signedIn(200) },
+      {
+        name: 'GET /statistics/stream/from/to?account=owner',
+        call: ({ owner }) => read(usageUrl(`?account=${owner}`)),
+        expected: ownerOnly(200),
+      },
+      {
+        name: 'GET /statistics/stream/from/to?metrics',
+        call: ({ owner }) => read(usageUrl(`?metrics=IncomingTotal&account=${owner}`)),
+        expected: ownerOnly(200),
+      },
+      {
+        name: 'GET /statistics/stream/{id}/from/to',
+        call: ({ input }) => read(streamUrl(input)),
+        expected: ownerOnly(200),
+      },
+      {
+        name: 'GET /statistics/stream/{id}/from/to?metrics',
+        call: ({ input }) => read(streamUrl(input, '?metrics=IncomingBitrate')),
+        expected: ownerOnly(200),
+      },
+      {
+        name: 'GET /statistics/account/{id}/metrics/from/to',
+        call: ({ owner }) => read(accountMetricsUrl(owner)),
+        expected: ownerOnly(200),
+      },
+    ],
     {
-      name: 'GET /statistics/stream/from/to',
-      url: () => usageUrl(),
-      expected: { anonymous: 401, 'USER owner': 200, 'USER other': 200, ADMIN: 200, 'ADMIN impersonating owner': 200 },
+      roles: () => roles,
+      subject: async () => ({ input: (await createInput(owner.token)).id, owner: owner.id }),
     },
-    {
-      name: 'GET /statistics/stream/from/to?account=owner',
-      url: ({ owner }) => usageUrl(`?account=${owner}`),
-      expected: { anonymous: 401, 'USER owner': 200, 'USER other': 404, ADMIN: 200, 'ADMIN impersonating owner': 200 },
-    },
-    {
-      name: 'GET /statistics/stream/from/to?metrics',
-      url: ({ owner }) => usageUrl(`?metrics=IncomingTotal&account=${owner}`),
-      expected: { anonymous: 401, 'USER owner': 200, 'USER other': 404, ADMIN: 200, 'ADMIN impersonating owner': 200 },
-    },
-    {
-      name: 'GET /statistics/stream/{id}/from/to',
-      url: ({ input }) => streamUrl(input),
-      expected: { anonymous: 401, 'USER owner': 200, 'USER other': 404, ADMIN: 200, 'ADMIN impersonating owner': 200 },
-    },
-    {
-      name: 'GET /statistics/stream/{id}/from/to?metrics',
-      url: ({ input }) => streamUrl(input, '?metrics=IncomingBitrate'),
-      expected: { anonymous: 401, 'USER owner': 200, 'USER other': 404, ADMIN: 200, 'ADMIN impersonating owner': 200 },
-    },
-    {
-      name: 'GET /statistics/account/{id}/metrics/from/to',
-      url: ({ owner }) => accountMetricsUrl(owner),
-      expected: { anonymous: 401, 'USER owner': 200, 'USER other': 404, ADMIN: 200, 'ADMIN impersonating owner': 200 },
-    },
-  ];
-  for (const row of rows) {
-    for (const caller of Object.keys(row.expected) as Caller[]) {
-      it(`${row.name} as ${caller} answers ${row.expected[caller]}`, async () => {
-        const input = await createInput(owner.token);
-        const response = await get(row.url({ input: input.id, owner: owner.id }), tokens[caller]);
-        expect(response.statusCode, response.body).toBe(row.expected[caller]);
-      });
-    }
-  }
+  );
 
   it('a node token is not accepted on the statistics calls', async () => {
     const node = await t.createNode(admin);

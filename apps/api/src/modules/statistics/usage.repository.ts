@@ -204,36 +204,32 @@ export class UsageRepository {
 
   /** Adds deltas to the hourly rollup; the rows must have distinct keys. */
   async addHourly(rows: HourlyUsage[]): Promise<void> {
-    for (const part of chunks(rows)) {
-      await this.db
-        .insertInto('usage_hourly')
-        .values(part)
-        .onConflict((oc) =>
-          oc.columns(['stream_id', 'hour', 'node_id', 'kind', 'session_id']).doUpdateSet({
-            duration: sql`usage_hourly.duration + excluded.duration`,
-            upload: sql`usage_hourly.upload + excluded.upload`,
-            download: sql`usage_hourly.download + excluded.download`,
-            started_at: sql`least(usage_hourly.started_at, excluded.started_at)`,
-            ended_at: sql`greatest(usage_hourly.ended_at, excluded.ended_at)`,
-          }),
-        )
-        .execute();
-    }
+    await this.addSessionRollup('usage_hourly', 'hour', rows);
   }
 
   /** Adds deltas to the per-stream daily rollup (usage_hourly per day); the rows must have distinct keys. */
   async addStreamDaily(rows: StreamDailyUsage[]): Promise<void> {
+    await this.addSessionRollup('usage_stream_daily', 'day', rows);
+  }
+
+  /** The two per-session rollups differ only in their table and period column. */
+  private async addSessionRollup(
+    table: 'usage_hourly' | 'usage_stream_daily',
+    period: 'hour' | 'day',
+    rows: Array<HourlyUsage | StreamDailyUsage>,
+  ): Promise<void> {
+    const current = (column: string) => sql.ref(`${table}.${column}`);
     for (const part of chunks(rows)) {
       await this.db
-        .insertInto('usage_stream_daily')
+        .insertInto(table)
         .values(part)
         .onConflict((oc) =>
-          oc.columns(['stream_id', 'day', 'node_id', 'kind', 'session_id']).doUpdateSet({
-            duration: sql`usage_stream_daily.duration + excluded.duration`,
-            upload: sql`usage_stream_daily.upload + excluded.upload`,
-            download: sql`usage_stream_daily.download + excluded.download`,
-            started_at: sql`least(usage_stream_daily.started_at, excluded.started_at)`,
-            ended_at: sql`greatest(usage_stream_daily.ended_at, excluded.ended_at)`,
+          oc.columns(['stream_id', period, 'node_id', 'kind', 'session_id']).doUpdateSet({
+            duration: sql`${current('duration')} + excluded.duration`,
+            upload: sql`${current('upload')} + excluded.upload`,
+            download: sql`${current('download')} + excluded.download`,
+            started_at: sql`least(${current('started_at')}, excluded.started_at)`,
+            ended_at: sql`greatest(${current('ended_at')}, excluded.ended_at)`,
           }),
         )
         .execute();
