@@ -113,14 +113,21 @@ export async function callApi(api, token, method, path, body, expected = 200) {
  * and format (taken in turn from `formats`): fast, and whatever the columns are.
  */
 export async function copyInput(query, templateId, count, formats) {
+  const copied = {
+    id: 'gen_random_uuid()',
+    name: `(case when i % 3 = 0 then 'pt+' else 'in+' end) || gen_random_uuid()`,
+    caption: `'Bench ' || lpad(i::text, 5, '0')`,
+    format: '($3::text[])[i % array_length($3::text[], 1) + 1]',
+  };
+  const columns = (
+    await query(
+      `select column_name from information_schema.columns
+       where table_schema = current_schema() and table_name = 'inputs' order by ordinal_position`,
+    )
+  ).map((row) => row.column_name);
   await query(
-    `insert into inputs
-     select (jsonb_populate_record(null::inputs, to_jsonb(t) || jsonb_build_object(
-       'id', gen_random_uuid(),
-       'name', (case when i % 3 = 0 then 'pt+' else 'in+' end) || gen_random_uuid(),
-       'caption', 'Bench ' || lpad(i::text, 5, '0'),
-       'format', ($3::text[])[i % array_length($3::text[], 1) + 1]
-     ))).*
+    `insert into inputs (${columns.map((column) => `"${column}"`).join(', ')})
+     select ${columns.map((column) => copied[column] ?? `t."${column}"`).join(', ')}
      from inputs t, generate_series(1, $2::int - 1) as i
      where t.id = $1`,
     [templateId, count, formats],

@@ -294,6 +294,12 @@ export interface UsageStreamDailyTable {
   download: number;
 }
 
+/** Inputs per account, kept by triggers on inputs (migration 0011). */
+export interface InputCountsTable {
+  owner_id: string;
+  count: string | number;
+}
+
 export interface UsageDailyTable {
   account_id: string;
   day: ColumnType<Date, string, string>;
@@ -426,6 +432,7 @@ export interface Database {
   audit_log: AuditLogTable;
   nodes: NodesTable;
   inputs: InputsTable;
+  input_counts: InputCountsTable;
   input_status_messages: InputStatusMessagesTable;
   input_tracks: InputTracksTable;
   outputs: OutputsTable;

@@ -1,7 +1,7 @@
 import type { MediaPorts, TranscodeTrack } from '@streamcloud/contract';
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
-import type { Database, InputStatusMessagesTable, InputsTable, InputTracksTable } from '../../db/schema.js';
+import type { InputStatusMessagesTable, InputsTable, InputTracksTable } from '../../db/schema.js';
 
 export type InputRow = Omit<InputsTable, 'created_at' | 'updated_at' | 'parameters' | 'output'> & {
   parameters: Record<string, unknown>;
@@ -28,8 +28,6 @@ export interface NodeHostRow {
 
 /** Status messages kept per input: the dashboard shows the recent ones. */
 export const STATUS_MESSAGES_KEPT = 50;
-
-type Executor = Kysely<Database> | Transaction<Database>;
 
 const summaryColumns = [
   'id',
@@ -65,26 +63,21 @@ export class StreamsRepository {
     );
   }
 
-  /** One page in the list's order (format, then caption or id), and the total. */
+  /** One page in the list's order (format, then caption or id), and the total (kept in input_counts). */
   async list(ownerId: string | null, offset: number, limit: number) {
-    const scoped = (executor: Executor) => {
-      const query = executor.selectFrom('inputs');
-      return ownerId ? query.where('owner_id', '=', ownerId) : query;
-    };
+    const page = this.db.selectFrom('inputs').select(summaryColumns);
+    const counts = this.db.selectFrom('input_counts').select((eb) => eb.fn.sum<string | null>('count').as('count'));
     const [rows, total] = await Promise.all([
-      scoped(this.db)
-        .select(summaryColumns)
+      (ownerId ? page.where('owner_id', '=', ownerId) : page)
         .orderBy('format')
         .orderBy(sql`coalesce(lower(caption), id::text)`)
         .orderBy('id')
         .offset(offset)
         .limit(limit)
         .execute(),
-      scoped(this.db)
-        .select((eb) => eb.fn.countAll<number>().as('count'))
-        .executeTakeFirstOrThrow(),
+      (ownerId ? counts.where('owner_id', '=', ownerId) : counts).executeTakeFirstOrThrow(),
     ]);
-    return { rows, total: Number(total.count) };
+    return { rows, total: Number(total.count ?? 0) };
   }
 
   async update(

@@ -247,6 +247,22 @@ describe('GET /inputs', () => {
     expect(all.headers['x-total-count']).toBe('4');
   });
 
+  it('keeps the total true through deletes of an input and of a whole account', async () => {
+    const total = async (token: string, query = '') =>
+      (await t.request({ method: 'GET', url: `/api/v1/inputs${query}`, token })).headers['x-total-count'];
+    const first = await createInput(roles.owner.token);
+    await createInput(roles.owner.token);
+    await createInput(roles.other.token);
+    expect(await total(roles.admin.token)).toBe('3');
+    const removed = await t.request({ method: 'DELETE', url: `/api/v1/inputs/${first.id}`, token: roles.owner.token });
+    expect(removed.statusCode).toBe(204);
+    expect(await total(roles.owner.token)).toBe('1');
+    const gone = await t.request({ method: 'DELETE', url: `/api/v1/accounts/${roles.other.id}`, token: roles.admin.token });
+    expect(gone.statusCode).toBe(204);
+    expect(await total(roles.admin.token)).toBe('1');
+    expect(await total(roles.admin.token, `?account=${roles.other.id}`)).toBe('0');
+  });
+
   it('filters by account for ADMIN; a USER naming another account gets 404', async () => {
     await createInput(roles.owner.token);
     await createInput(roles.other.token);
