@@ -132,19 +132,22 @@ export abstract class WebRtcEndpoint<S extends PeerSession, A> {
   ): Promise<void> {
     const [name, sessionId] = segments;
     const label = this.path.toUpperCase();
-    const cors = { 'access-control-allow-origin': '*', 'access-control-expose-headers': 'location' };
+    // Web pages on other origins publish and play (the node answers their preflight): every answer,
+    // a refusal too, is theirs to read.
+    response.setHeader('access-control-allow-origin', '*');
+    response.setHeader('access-control-expose-headers', 'location');
     if (!name || segments.length > 2) return text(response, 404, 'Not found');
     if (request.method === 'DELETE' && sessionId) {
       const session = this.sessions.get(sessionId);
       if (!session || session.name !== name) return text(response, 404, `No such ${label} session`);
       this.end(session);
-      response.writeHead(200, cors);
+      response.writeHead(200);
       response.end();
       return;
     }
     if (request.method === 'PATCH' && sessionId) {
       // Trickle ICE is not needed: the answer carries every candidate of this node.
-      response.writeHead(405, { ...cors, allow: 'DELETE' });
+      response.writeHead(405, { allow: 'DELETE' });
       response.end();
       return;
     }
@@ -197,7 +200,6 @@ export abstract class WebRtcEndpoint<S extends PeerSession, A> {
     }
     if (session.ended) return text(response, 409, `The ${label} session ended before it was answered`);
     response.writeHead(201, {
-      ...cors,
       'content-type': 'application/sdp',
       location: `/${this.path}/${encodeURIComponent(name)}/${id}`,
     });
