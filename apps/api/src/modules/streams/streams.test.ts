@@ -257,7 +257,11 @@ describe('GET /inputs', () => {
     const removed = await t.request({ method: 'DELETE', url: `/api/v1/inputs/${first.id}`, token: roles.owner.token });
     expect(removed.statusCode).toBe(204);
     expect(await total(roles.owner.token)).toBe('1');
-    const gone = await t.request({ method: 'DELETE', url: `/api/v1/accounts/${roles.other.id}`, token: roles.admin.token });
+    const gone = await t.request({
+      method: 'DELETE',
+      url: `/api/v1/accounts/${roles.other.id}`,
+      token: roles.admin.token,
+    });
     expect(gone.statusCode).toBe(204);
     expect(await total(roles.admin.token)).toBe('1');
     expect(await total(roles.admin.token, `?account=${roles.other.id}`)).toBe('0');
