@@ -132,7 +132,8 @@ export async function copyInput(query, templateId, count, formats) {
      where t.id = $1`,
     [templateId, count, formats],
   );
-  await query('analyze inputs');
+  // As autovacuum (db/vacuum.ts on PGlite) would have left the table by the time it is read.
+  await query('vacuum analyze inputs');
 }
 
 export function printTable(title, rows) {

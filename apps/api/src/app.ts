@@ -3,6 +3,7 @@ import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { DatabaseHandle } from './db/database.js';
+import { vacuumWhereDue } from './db/vacuum.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { OWASP_SCRYPT, type ScryptCost } from './lib/password.js';
 import { PeriodicJob } from './lib/periodic.js';
@@ -88,6 +89,8 @@ export interface AppOptions {
   nodeSilenceMs?: number;
   /** Usage and metrics: Prometheus, the scrape token, retention (modules/statistics). */
   statistics?: StatisticsOptions;
+  /** How often PGlite's tables past autovacuum's thresholds are vacuumed (db/vacuum.ts); only when set. */
+  vacuumIntervalMs?: number;
 }
 
 export interface AppServices {
@@ -198,6 +201,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
   app.addHook('onClose', () => assigner.stop());
   const statistics = createStatisticsModule({ db, clock, log: app.log, nodeReports, options: options.statistics });
   app.addHook('onClose', () => statistics.retention.stop());
+  const vacuum = new PeriodicJob(
+    () => vacuumWhereDue(db),
+    options.vacuumIntervalMs ?? 0,
+    (error) => app.log.error({ err: error }, 'vacuuming the embedded database failed'),
+  );
+  app.addHook('onClose', () => vacuum.stop());
   const transcode = new TranscodeService({ db, streams, audit, clock });
   const fallbacks = new FallbacksService({ db, streams, audit, clock });
   const snapshots = new SnapshotsService({ db, streams, audit, clock });
@@ -231,6 +240,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
   if (options.scaling?.autoscale) app.addHook('onReady', async () => nodeGroups.autoscaler.start());
   if (options.streamAssignIntervalMs) app.addHook('onReady', async () => assigner.start());
   if (options.statistics?.retentionIntervalMs) app.addHook('onReady', async () => statistics.retention.start());
+  if (options.vacuumIntervalMs && options.database.engine === 'pglite')
+    app.addHook('onReady', async () => vacuum.start());
   const services: AppServices = {
     accounts,
     auth,

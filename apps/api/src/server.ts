@@ -14,6 +14,8 @@ import { createScalingProviders } from './modules/node-groups/providers/index.js
 const STREAM_ASSIGN_INTERVAL_MS = 5000;
 /** How often expired metric samples are dropped. */
 const METRICS_RETENTION_INTERVAL_MS = 10 * 60 * 1000;
+/** autovacuum's own pace (autovacuum_naptime), for PGlite, which has none. */
+const PGLITE_VACUUM_INTERVAL_MS = 60 * 1000;
 const DEFAULT_CONSOLE_DIR = fileURLToPath(new URL('../../console/dist', import.meta.url));
 
 async function main(): Promise<void> {
@@ -38,6 +40,7 @@ async function main(): Promise<void> {
     streamAssignIntervalMs: STREAM_ASSIGN_INTERVAL_MS,
     nodeSilenceMs: config.nodeSilenceSeconds * 1000,
     statistics: { ...config.statistics, retentionIntervalMs: METRICS_RETENTION_INTERVAL_MS },
+    vacuumIntervalMs: PGLITE_VACUUM_INTERVAL_MS,
     scaling: {
       autoscale: scaling.enabled,
       autoscaler: {
