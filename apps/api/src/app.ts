@@ -145,7 +145,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
     sessions: new SessionsRepository(db),
     throttle: new LoginThrottleRepository(db),
     audit,
-    signer: new TokenSigner(deriveKey(options.secret, 'jwt')),
+    signer: new TokenSigner(deriveKey(options.secret, 'jwt'), clock),
     clock,
     scryptCost,
     loginThrottle: options.loginThrottle ?? DEFAULT_LOGIN_THROTTLE,

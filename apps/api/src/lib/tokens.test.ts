@@ -35,4 +35,13 @@ describe('TokenSigner', () => {
       await signer.verify(await base().setProtectedHeader({ alg: 'HS256' }).setAudience('streamcloud-api').sign(key)),
     ).toEqual(claims);
   });
+
+  it('judges expiry by its clock, as sessions are', async () => {
+    let now = new Date('2020-01-01T10:00:00Z');
+    const clocked = new TokenSigner(secret, { now: () => now });
+    const token = await clocked.sign(claims, new Date('2020-01-01T11:00:00Z'));
+    expect(await clocked.verify(token)).toEqual(claims);
+    now = new Date('2020-01-01T11:00:01Z');
+    expect(await clocked.verify(token)).toBeNull();
+  });
 });

@@ -1,4 +1,5 @@
 import { jwtVerify, SignJWT } from 'jose';
+import { type Clock, systemClock } from './clock.js';
 
 const ALGORITHM = 'HS256';
 const ISSUER = 'streamcloud';
@@ -9,11 +10,17 @@ export interface TokenClaims {
   sessionId: string;
 }
 
-/** Signs and checks the API's bearer tokens; a token is only valid while its session is (checked elsewhere). */
+/**
+ * Signs and checks the API's bearer tokens; a token is only valid while its session is (checked elsewhere).
+ * Issue and expiry times follow the app's clock, as the sessions' do.
+ */
 export class TokenSigner {
   private readonly key: Uint8Array;
 
-  constructor(secret: string) {
+  constructor(
+    secret: string,
+    private readonly clock: Clock = systemClock,
+  ) {
     this.key = new TextEncoder().encode(secret);
   }
 
@@ -23,7 +30,7 @@ export class TokenSigner {
       .setSubject(claims.accountId)
       .setIssuer(ISSUER)
       .setAudience(AUDIENCE)
-      .setIssuedAt()
+      .setIssuedAt(this.clock.now())
       .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
       .sign(this.key);
   }
@@ -36,6 +43,7 @@ export class TokenSigner {
         issuer: ISSUER,
         audience: AUDIENCE,
         requiredClaims: ['sub', 'sid', 'exp'],
+        currentDate: this.clock.now(),
       });
       if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string') return null;
       return { accountId: payload.sub, sessionId: payload.sid };
