@@ -1,5 +1,5 @@
 import type { APIRequestContext } from '@playwright/test';
-import { expect } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import type { Location, NodeWithToken } from '@streamcloud/contract';
 // The media node's own test harness starts a real node process (nginx-rtmp, ffmpeg, werift) on loopback.
 import { freePort, type RunningNode, runMediaNode } from '../../apps/media-node/test/harness';
@@ -17,7 +17,7 @@ export interface LocalMediaNode extends RunningNode {
 }
 
 /** Registers a node on 127.0.0.1 where STREAMER_IP is located, and runs a real media node process for it. */
-export async function startLocalMediaNode(
+async function startLocalMediaNode(
   request: APIRequestContext,
   controlPlaneUrl: string,
 ): Promise<LocalMediaNode> {
@@ -52,5 +52,26 @@ export async function startLocalMediaNode(
       const deleted = await request.delete(`/api/v1/nodes/${node.id}`, { headers });
       expect(deleted.status(), 'node deletion').toBe(204);
     },
+  };
+}
+
+/**
+ * One local media node for a spec file: started before its first test, removed after its last. Answers
+ * a getter for the running node.
+ */
+export function useLocalMediaNode(): () => LocalMediaNode {
+  let node: LocalMediaNode | undefined;
+  let request: APIRequestContext | undefined;
+  test.beforeAll(async ({ playwright, baseURL }) => {
+    request = await playwright.request.newContext({ baseURL });
+    node = await startLocalMediaNode(request, baseURL ?? '');
+  });
+  test.afterAll(async () => {
+    await node?.remove();
+    await request?.dispose();
+  });
+  return () => {
+    if (!node) throw new Error('the media node is not running');
+    return node;
   };
 }

@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { apiLogin, createAccount, loginViaUi } from '../support/accounts';
-import { type LocalMediaNode, pushTestPattern, runTool, STREAMER_IP, startLocalMediaNode } from '../support/media';
+import { pushTestPattern, runTool, STREAMER_IP, useLocalMediaNode } from '../support/media';
 import { authHeaders } from '../support/streams';
 
 // A real media node on loopback and ffmpeg's test pattern: nothing here is reported by the test itself.
@@ -8,14 +8,7 @@ test.describe.configure({ timeout: 180_000 });
 
 const legend = (page: Page, chart: string) => page.getByRole('table', { name: `${chart} legend` });
 
-let node: LocalMediaNode;
-test.beforeAll(async ({ playwright, baseURL }) => {
-  const request = await playwright.request.newContext({ baseURL });
-  node = await startLocalMediaNode(request, baseURL ?? '');
-});
-test.afterAll(async () => {
-  await node?.remove();
-});
+const node = useLocalMediaNode();
 
 test('a stream pushed with ffmpeg to the shown URL goes live: Ingestion, snapshot, bitrate, HLS, Idle, billing', async ({
   page,
@@ -36,7 +29,7 @@ test('a stream pushed with ffmpeg to the shown URL goes live: Ingestion, snapsho
   await dialog.getByRole('button', { name: 'Create' }).click();
   const connection = page.getByRole('dialog', { name: 'Connection' });
   const endpoint = connection.locator('code');
-  await expect(endpoint).toHaveText(new RegExp(`^rtmp://127\\.0\\.0\\.1:${node.rtmpPort}/live/in%2B[0-9a-f-]{36}$`));
+  await expect(endpoint).toHaveText(new RegExp(`^rtmp://127\\.0\\.0\\.1:${node().rtmpPort}/live/in%2B[0-9a-f-]{36}$`));
   const pushUrl = (await endpoint.textContent()) ?? '';
   await connection.getByRole('link', { name: 'View Stream' }).click();
   await expect(page).toHaveURL(/#\/streams\/view\/[0-9a-f-]{36}$/);

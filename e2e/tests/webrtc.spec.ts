@@ -1,19 +1,12 @@
 import { expect, type Page, test } from '@playwright/test';
 import { createAccount, loginViaUi } from '../support/accounts';
-import { type LocalMediaNode, STREAMER_IP, startLocalMediaNode } from '../support/media';
+import { STREAMER_IP, useLocalMediaNode } from '../support/media';
 
 // WebRTC in a real browser against a real media node: Chromium publishes over WHIP and plays over WHEP,
 // from the console's page, so every signalling call crosses origins (the node is on another port).
 test.describe.configure({ timeout: 180_000 });
 
-let node: LocalMediaNode;
-test.beforeAll(async ({ playwright, baseURL }) => {
-  const request = await playwright.request.newContext({ baseURL });
-  node = await startLocalMediaNode(request, baseURL ?? '');
-});
-test.afterAll(async () => {
-  await node?.remove();
-});
+const node = useLocalMediaNode();
 
 declare global {
   interface Window {
@@ -126,7 +119,7 @@ test('Chromium publishes over WHIP to the shown URL and another page plays it ov
   await expect(dialog.getByTestId('streamer-location')).not.toHaveText(/Looking up/);
   await dialog.getByRole('button', { name: 'Create' }).click();
   const endpoint = page.getByRole('dialog', { name: 'Connection' }).locator('code');
-  await expect(endpoint).toHaveText(new RegExp(`^http://127\\.0\\.0\\.1:${node.port}/whip/in%2B[0-9a-f-]{36}$`));
+  await expect(endpoint).toHaveText(new RegExp(`^http://127\\.0\\.0\\.1:${node().port}/whip/in%2B[0-9a-f-]{36}$`));
   const whip = (await endpoint.textContent()) ?? '';
   await page.getByRole('dialog', { name: 'Connection' }).getByRole('link', { name: 'View Stream' }).click();
   await expect(page.getByTestId('stream-status')).toHaveText('Idle');
@@ -138,7 +131,7 @@ test('Chromium publishes over WHIP to the shown URL and another page plays it ov
   await create.getByLabel('Format').selectOption('WebRTC');
   await create.getByRole('button', { name: 'Create' }).click();
   await expect(create).toBeHidden();
-  const whepUrl = viewers.getByText(new RegExp(`^http://127\\.0\\.0\\.1:${node.port}/whep/out%2B[0-9a-f-]{36}$`));
+  const whepUrl = viewers.getByText(new RegExp(`^http://127\\.0\\.0\\.1:${node().port}/whep/out%2B[0-9a-f-]{36}$`));
   await expect(whepUrl).toBeVisible();
   const whep = (await whepUrl.textContent()) ?? '';
 

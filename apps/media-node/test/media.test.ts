@@ -571,8 +571,9 @@ describe('WHEP', () => {
     const stream = await createStream({ format: 'RTMP', access: 'Private' });
     const output = await createOutput(stream.id, 'WebRTC');
     const whep = output.connection?.signallingUri ?? '';
-    const token = output.viewer.accessToken;
-    expect(token).toBeTruthy();
+    const token = output.viewer.accessToken ?? '';
+    // 24 random bytes, base64url.
+    expect(token).toMatch(/^[\w-]{32}$/);
     const { pc, offer } = viewer();
     const sdp = await offer();
     try {
@@ -581,7 +582,7 @@ describe('WHEP', () => {
       expect(await refused.text()).toContain('missing playback token');
       expect((await post(whep, sdp, { authorization: 'Bearer wrong' })).status).toBe(401);
       // With its token the offer passes the check (and finds the stream not live).
-      const admitted = await post(`${whep}?token=${encodeURIComponent(token ?? '')}`, sdp);
+      const admitted = await post(`${whep}?token=${encodeURIComponent(token)}`, sdp);
       expect(admitted.status).toBe(404);
       expect(await admitted.text()).toContain('not live');
     } finally {
