@@ -353,19 +353,10 @@ export class MediaNode {
       if (!this.hls) return text(response, 503, 'HLS is not available on this node');
       return this.hls.handle(request, response, segments.slice(1).map(safeDecode), url.searchParams);
     }
-    if (segments[0] === 'whip') {
-      if (!this.whip) return text(response, 503, 'WebRTC ingest is not available on this node');
-      return this.whip.handle(
-        request,
-        response,
-        segments.slice(1).map(safeDecode),
-        url.searchParams,
-        await readBody(request),
-      );
-    }
-    if (segments[0] === 'whep') {
-      if (!this.whep) return text(response, 503, 'WebRTC playback is not available on this node');
-      return this.whep.handle(
+    if (segments[0] === 'whip' || segments[0] === 'whep') {
+      const [endpoint, what] = segments[0] === 'whip' ? [this.whip, 'ingest'] : [this.whep, 'playback'];
+      if (!endpoint) return text(response, 503, `WebRTC ${what} is not available on this node`);
+      return endpoint.handle(
         request,
         response,
         segments.slice(1).map(safeDecode),
