@@ -160,11 +160,11 @@ export class StreamsRepository {
   }
 
   /** Records the ports a node's media services listen on (the node reports them). */
-  async setMediaPorts(nodeId: string, ports: MediaPorts): Promise<void> {
+  async setMediaPorts(nodeId: string, ports: MediaPorts, now: Date): Promise<void> {
     await this.db
       .insertInto('node_media_ports')
-      .values({ node_id: nodeId, ports: JSON.stringify(ports), updated_at: new Date() })
-      .onConflict((oc) => oc.column('node_id').doUpdateSet({ ports: JSON.stringify(ports), updated_at: new Date() }))
+      .values({ node_id: nodeId, ports: JSON.stringify(ports), updated_at: now })
+      .onConflict((oc) => oc.column('node_id').doUpdateSet({ ports: JSON.stringify(ports), updated_at: now }))
       .execute();
   }
 

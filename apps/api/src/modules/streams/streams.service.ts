@@ -235,7 +235,7 @@ export class StreamsService {
 
   /** Node-facing: the node tells the ports of its media services; its push and playback URLs use them. */
   async setMediaPorts(node: NodeIdentity, ports: MediaPorts): Promise<{ ports: MediaPorts }> {
-    await this.inputs.setMediaPorts(node.id, ports);
+    await this.inputs.setMediaPorts(node.id, ports, this.deps.clock.now());
     return { ports };
   }
 
