@@ -116,3 +116,22 @@ describe('PGlite upkeep', () => {
     }
   });
 });
+
+describe('request logging', () => {
+  it('logs the requests of people at info, and the polling of media nodes only when it fails', async () => {
+    const lines: string[] = [];
+    const app = await buildApp({
+      database,
+      secret: 'lifecycle-secret-long-enough-for-tests',
+      logger: { level: 'info', stream: { write: (line: string) => lines.push(line) } },
+    });
+    try {
+      await app.inject({ method: 'GET', url: '/healthz' });
+      await app.inject({ method: 'GET', url: '/api/v1/node/inputs' });
+      const urls = lines.map((line) => (JSON.parse(line) as { req?: { url: string } }).req?.url).filter(Boolean);
+      expect(urls).toEqual(['/healthz']);
+    } finally {
+      await app.close();
+    }
+  });
+});

@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
+import { API_BASE } from '@streamcloud/contract';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { DatabaseHandle } from './db/database.js';
@@ -130,6 +131,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // Media nodes poll and report every few seconds: their requests are logged only when something fails.
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith(`${API_BASE}/node/`)) route.logLevel = 'warn';
+  });
   // The API speaks JSON only: anything else is refused with 415 rather than validated as a string.
   app.removeContentTypeParser('text/plain');
   registerErrorHandler(app);
