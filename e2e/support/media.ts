@@ -17,10 +17,7 @@ export interface LocalMediaNode extends RunningNode {
 }
 
 /** Registers a node on 127.0.0.1 where STREAMER_IP is located, and runs a real media node process for it. */
-async function startLocalMediaNode(
-  request: APIRequestContext,
-  controlPlaneUrl: string,
-): Promise<LocalMediaNode> {
+async function startLocalMediaNode(request: APIRequestContext, controlPlaneUrl: string): Promise<LocalMediaNode> {
   const adminToken = await apiLogin(request, ADMIN);
   const headers = await authHeaders(request, adminToken);
   const located = await request.get(`/api/v1/info/location?ipAddress=${STREAMER_IP}`, { headers });
