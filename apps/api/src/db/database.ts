@@ -37,6 +37,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
             : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
       },
     });
+    // An idle connection the server ends (a restart, an administrator, a dropped database) is an error the
+    // pool emits; it drops that client and connects anew on demand. Unheard, the error would end the process.
+    pool.on('error', (error) => console.warn(`database: an idle connection ended (${error.message})`));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, engine: 'postgres', close: () => db.destroy() };
   }
