@@ -1,4 +1,4 @@
-import { type APIRequestContext, expect } from '@playwright/test';
+import { type APIRequestContext, expect, type Locator, type Page } from '@playwright/test';
 import {
   ANTI_FORGERY_COOKIE,
   ANTI_FORGERY_HEADER,
@@ -155,4 +155,15 @@ export async function withNoOpenNode<T>(request: APIRequestContext, action: () =
   } finally {
     await setOpened(true);
   }
+}
+
+/** On a stream dashboard: creates a viewer in `format` through the viewer-creation modal; answers the Viewers card. */
+export async function addViewerInConsole(page: Page, format: StreamOutput['format']): Promise<Locator> {
+  const viewers = page.getByRole('region', { name: 'Viewers' });
+  await viewers.getByRole('button', { name: 'Add viewer' }).click();
+  const create = page.getByRole('dialog', { name: 'Create viewer' });
+  await create.getByLabel('Format').selectOption(format);
+  await create.getByRole('button', { name: 'Create' }).click();
+  await expect(create).toBeHidden();
+  return viewers;
 }

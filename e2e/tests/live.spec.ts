@@ -1,7 +1,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import { apiLogin, createAccount, loginViaUi } from '../support/accounts';
 import { pushTestPattern, runTool, STREAMER_IP, useLocalMediaNode } from '../support/media';
-import { authHeaders } from '../support/streams';
+import { addViewerInConsole, authHeaders } from '../support/streams';
 
 // A real media node on loopback and ffmpeg's test pattern: nothing here is reported by the test itself.
 test.describe.configure({ timeout: 180_000 });
@@ -58,12 +58,7 @@ test('a stream pushed with ffmpeg to the shown URL goes live: Ingestion, snapsho
     ).toBeVisible({ timeout: 30_000 });
 
     // A viewer output in HLS: the endpoint the card shows plays.
-    const viewers = page.getByRole('region', { name: 'Viewers' });
-    await viewers.getByRole('button', { name: 'Add viewer' }).click();
-    const create = page.getByRole('dialog', { name: 'Create viewer' });
-    await create.getByLabel('Format').selectOption('HLS');
-    await create.getByRole('button', { name: 'Create' }).click();
-    await expect(create).toBeHidden();
+    const viewers = await addViewerInConsole(page, 'HLS');
     const hls = viewers.getByText(/^http:\/\/127\.0\.0\.1:\d+\/hls\/.+\.m3u8$/);
     await expect(hls).toBeVisible();
     const probe = await runTool(

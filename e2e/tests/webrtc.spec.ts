@@ -1,6 +1,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import { createAccount, loginViaUi } from '../support/accounts';
 import { STREAMER_IP, useLocalMediaNode } from '../support/media';
+import { addViewerInConsole } from '../support/streams';
 
 // WebRTC in a real browser against a real media node: Chromium publishes over WHIP and plays over WHEP,
 // from the console's page, so every signalling call crosses origins (the node is on another port).
@@ -125,12 +126,7 @@ test('Chromium publishes over WHIP to the shown URL and another page plays it ov
   await expect(page.getByTestId('stream-status')).toHaveText('Idle');
 
   // A WebRTC viewer made in the console while the stream is Idle.
-  const viewers = page.getByRole('region', { name: 'Viewers' });
-  await viewers.getByRole('button', { name: 'Add viewer' }).click();
-  const create = page.getByRole('dialog', { name: 'Create viewer' });
-  await create.getByLabel('Format').selectOption('WebRTC');
-  await create.getByRole('button', { name: 'Create' }).click();
-  await expect(create).toBeHidden();
+  const viewers = await addViewerInConsole(page, 'WebRTC');
   const whepUrl = viewers.getByText(new RegExp(`^http://127\\.0\\.0\\.1:${node().port}/whep/out%2B[0-9a-f-]{36}$`));
   await expect(whepUrl).toBeVisible();
   const whep = (await whepUrl.textContent()) ?? '';
