@@ -2,6 +2,7 @@ import type { MetricsReport, UsageReport } from '@streamcloud/contract';
 import type { ReportContext, ReportHandler } from '../nodes/node-reports.service.js';
 import { type MetricSample, MetricsRepository, SESSIONS_METRIC } from './metrics.repository.js';
 import {
+  type DailyUsage,
   type HourlyUsage,
   type StreamDailyUsage,
   type StreamIdentity,
@@ -152,7 +153,7 @@ const streamDailyOf = (hourly: HourlyUsage[]): StreamDailyUsage[] =>
     },
   );
 
-const dailyOf = (records: UsageRecord[]) =>
+const dailyOf = (records: UsageRecord[]): DailyUsage[] =>
   sumByKey(
     records,
     (record) => [record.account_id, dayOf(record.at), record.kind, record.protocol, record.processing].join('|'),

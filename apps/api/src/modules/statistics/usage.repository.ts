@@ -1,7 +1,7 @@
 import { type InputFormat, outputModeOfName, type ProcessingType, protocolOfFormat } from '@streamcloud/contract';
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/database.js';
-import type { UsageHourlyTable, UsageRecordsTable, UsageStreamDailyTable } from '../../db/schema.js';
+import type { UsageDailyTable, UsageHourlyTable, UsageRecordsTable, UsageStreamDailyTable } from '../../db/schema.js';
 
 /** Who a stream is for billing: fixed when it first reports, kept after the input or its account is gone. */
 export interface StreamIdentity {
@@ -16,6 +16,7 @@ export interface StreamIdentity {
 export type UsageRecord = Omit<UsageRecordsTable, 'id'>;
 export type HourlyUsage = UsageHourlyTable;
 export type StreamDailyUsage = Omit<UsageStreamDailyTable, 'day'> & { day: string };
+export type DailyUsage = Omit<UsageDailyTable, 'day'> & { day: string };
 
 /** What the statistics calls filter on. `accountId` null: every account. */
 export interface UsageScope {
@@ -237,18 +238,7 @@ export class UsageRepository {
   }
 
   /** Adds deltas to the daily account rollup; the rows must have distinct keys. */
-  async addDaily(
-    rows: Array<{
-      account_id: string;
-      day: string;
-      kind: string;
-      protocol: string;
-      processing: string;
-      duration: number;
-      upload: number;
-      download: number;
-    }>,
-  ): Promise<void> {
+  async addDaily(rows: DailyUsage[]): Promise<void> {
     for (const part of chunks(rows)) {
       await this.db
         .insertInto('usage_daily')
