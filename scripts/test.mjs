@@ -1,5 +1,8 @@
 // `npm test`: installs what is missing, then runs every suite: lint and types, unit, API on PGlite,
-// the same API suite on a real PostgreSQL server, and end to end in headless Chromium.
+// the same API suite on a real PostgreSQL server, the media node, and end to end in headless Chromium.
+// `npm test -- <suite>[,<suite>…] [args…]` runs only the named suites (lint, unit, api-pglite,
+// api-postgres, media, e2e), passing the args to the suite's runner (vitest or playwright), e.g.
+// `npm test -- e2e tests/live.spec.ts` or `npm test -- media -t WHEP`.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,64 +23,79 @@ const E2E_ADMIN = { username: 'admin', password: 'admin-password-1' };
 const TYPED_PROJECTS = ['packages/contract', 'apps/api', 'apps/console', 'apps/media-node', 'e2e'];
 const at = (dir) => join(ROOT, dir);
 
+const SUITES = {
+  lint() {
+    log('Lint and types');
+    run('npx', ['biome', 'check', '.']);
+    for (const project of TYPED_PROJECTS) run('npx', ['tsc', '-p', project, '--noEmit']);
+  },
+  unit(args) {
+    log('Unit tests: contract and console');
+    run('npx', ['vitest', 'run', ...args], { cwd: at('packages/contract') });
+    run('npx', ['vitest', 'run', ...args], { cwd: at('apps/console') });
+  },
+  'api-pglite'(args) {
+    log('API tests on PGlite');
+    run('npx', ['vitest', 'run', ...args], { cwd: at('apps/api') });
+  },
+  async 'api-postgres'(args) {
+    log('API tests on PostgreSQL');
+    const postgres = await startPostgres();
+    try {
+      run('npx', ['vitest', 'run', ...args], {
+        cwd: at('apps/api'),
+        env: { ...process.env, TEST_DATABASE_URL: postgres.url },
+      });
+    } finally {
+      postgres.stop();
+    }
+  },
+  media(args) {
+    log('Media node end to end (ffmpeg, nginx-rtmp, werift on loopback)');
+    run('npx', ['vitest', 'run', ...args], { cwd: at('apps/media-node') });
+  },
+  async e2e(args) {
+    log('End-to-end tests in Chromium');
+    ensureConsoleBuilt({ force: true });
+    const dataDir = mkdtempSync(join(tmpdir(), 'streamcloud-e2e-'));
+    const port = await freePort();
+    const server = await startServer({
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      ADMIN_USERNAME: E2E_ADMIN.username,
+      ADMIN_PASSWORD: E2E_ADMIN.password,
+      // Every spec signs in from 127.0.0.1; the per-address flood limit is not what e2e tests.
+      LOGIN_RATE_LIMIT: '10000',
+    });
+    try {
+      run('npx', ['playwright', 'test', ...args], {
+        cwd: at('e2e'),
+        env: {
+          ...process.env,
+          E2E_BASE_URL: server.url,
+          E2E_ADMIN_USERNAME: E2E_ADMIN.username,
+          E2E_ADMIN_PASSWORD: E2E_ADMIN.password,
+        },
+      });
+    } finally {
+      await server.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  },
+};
+
 async function main() {
+  const [selection, ...args] = process.argv.slice(2);
+  const names = selection ? selection.split(',') : Object.keys(SUITES);
+  const unknown = names.filter((name) => !(name in SUITES));
+  if (unknown.length > 0)
+    throw new Error(`Unknown suite ${unknown.join(', ')}: pick from ${Object.keys(SUITES).join(', ')}`);
   ensureNodeModules();
-  ensureDebianPackage('/usr/bin/chromium', 'chromium');
-  ensureMediaTools();
-
-  log('Lint and types');
-  run('npx', ['biome', 'check', '.']);
-  for (const project of TYPED_PROJECTS) run('npx', ['tsc', '-p', project, '--noEmit']);
-
-  log('Unit tests: contract and console');
-  run('npx', ['vitest', 'run'], { cwd: at('packages/contract') });
-  run('npx', ['vitest', 'run'], { cwd: at('apps/console') });
-
-  log('API tests on PGlite');
-  run('npx', ['vitest', 'run'], { cwd: at('apps/api') });
-
-  log('API tests on PostgreSQL');
-  const postgres = await startPostgres();
-  try {
-    run('npx', ['vitest', 'run'], {
-      cwd: at('apps/api'),
-      env: { ...process.env, TEST_DATABASE_URL: postgres.url },
-    });
-  } finally {
-    postgres.stop();
-  }
-
-  log('Media node end to end (ffmpeg, nginx-rtmp, werift on loopback)');
-  run('npx', ['vitest', 'run'], { cwd: at('apps/media-node') });
-
-  log('End-to-end tests in Chromium');
-  ensureConsoleBuilt({ force: true });
-  const dataDir = mkdtempSync(join(tmpdir(), 'streamcloud-e2e-'));
-  const port = await freePort();
-  const server = await startServer({
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    ADMIN_USERNAME: E2E_ADMIN.username,
-    ADMIN_PASSWORD: E2E_ADMIN.password,
-    // Every spec signs in from 127.0.0.1; the per-address flood limit is not what e2e tests.
-    LOGIN_RATE_LIMIT: '10000',
-  });
-  try {
-    run('npx', ['playwright', 'test'], {
-      cwd: at('e2e'),
-      env: {
-        ...process.env,
-        E2E_BASE_URL: server.url,
-        E2E_ADMIN_USERNAME: E2E_ADMIN.username,
-        E2E_ADMIN_PASSWORD: E2E_ADMIN.password,
-      },
-    });
-  } finally {
-    await server.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-  log('All suites passed');
+  if (names.includes('e2e')) ensureDebianPackage('/usr/bin/chromium', 'chromium');
+  if (names.includes('media') || names.includes('e2e')) ensureMediaTools();
+  for (const name of names) await SUITES[name](selection ? args : []);
+  log(selection ? `Suites passed: ${names.join(', ')}` : 'All suites passed');
 }
 
 main().catch((error) => {
