@@ -81,7 +81,7 @@ export function loadNodeConfig(env: NodeJS.ProcessEnv = process.env): NodeConfig
     dataDir: env.MEDIA_DATA_DIR || mkdtempSync(join(tmpdir(), 'streamcloud-media-')),
     reconnectGraceMs: millis(env, 'RECONNECT_GRACE_MS', 5000),
     reportIntervalMs: millis(env, 'REPORT_INTERVAL_MS', 5000),
-    pollIntervalMs: millis(env, 'POLL_INTERVAL_MS', 2000),
+    pollIntervalMs: millis(env, 'POLL_INTERVAL_MS', 1500),
     ffmpeg: env.FFMPEG_PATH || '/usr/bin/ffmpeg',
     ffprobe: env.FFPROBE_PATH || '/usr/bin/ffprobe',
     nginx: env.NGINX_PATH || '/usr/sbin/nginx',

@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import type { StreamManager } from './streams.js';
+import type { StreamManager } from './streams/manager.js';
 
 /** An HLS viewer whose player has not asked for anything this long has left. */
 const HLS_SESSION_IDLE_MS = 20_000;
@@ -48,11 +48,11 @@ export class HlsServer {
     const [rawName, file] = segments;
     if (!rawName || !file || segments.length !== 2 || !FILE.test(file)) return text(response, 404, 'Not found');
     const token = query.get('token');
-    const admitted = await this.manager.admitPlay('HLS', rawName, token);
+    const admitted = await this.manager.admission.play('HLS', rawName, token);
     if (!admitted.ok) return text(response, admitted.status, admitted.reason);
     const sid = query.get('sid');
     if (sid && this.kicked.has(sid)) return text(response, 410, 'This session was ended');
-    const dir = join(this.hlsDir, admitted.push.handle.rawName);
+    const dir = join(this.hlsDir, admitted.push.outgoing.main.hlsName);
     if (!sid) {
       if (!file.endsWith('.m3u8')) return text(response, 403, 'Open the playlist first');
       const params = new URLSearchParams({
@@ -66,11 +66,11 @@ export class HlsServer {
     if (!/^hls-[\w-]{8,32}$/.test(sid)) return text(response, 400, 'Bad session id');
     let viewer = this.viewers.get(sid);
     // A session the manager ended (its push ended; the player came back) starts again under the same id.
-    if (!viewer || !this.manager.viewer(sid)) {
+    if (!viewer || !this.manager.viewers.get(sid)) {
       const state: HlsViewer = { sessionId: sid, bytes: 0, lastSeen: Date.now() };
       viewer = state;
       this.viewers.set(sid, state);
-      this.manager.startViewer({
+      this.manager.viewers.start({
         id: sid,
         inputId: admitted.input.id,
         outputId: admitted.outputId,
@@ -136,7 +136,7 @@ export class HlsServer {
     for (const [id, viewer] of this.viewers) {
       if (now - viewer.lastSeen < HLS_SESSION_IDLE_MS) continue;
       this.viewers.delete(id);
-      this.manager.endViewer(id);
+      this.manager.viewers.end(id);
     }
     // Kicked ids are remembered a while only.
     if (this.kicked.size > 10_000) this.kicked.clear();

@@ -1,6 +1,6 @@
-import type { AssignedInput } from '@streamcloud/contract';
+import { type AssignedInput, CONFIG_PARTS, type ConfigPart } from '@streamcloud/contract';
 
-export type AssignedOutput = AssignedInput['outputs'][number] & { sessionsClearedAt?: string | null };
+export type AssignedOutput = AssignedInput['outputs'][number];
 
 /** Names as streamers and players send them: `in+<uuid>`, `in%2B<uuid>` (URL-encoded once or twice). */
 export function normalizeName(raw: string): string {
@@ -29,9 +29,19 @@ export class InputDirectory {
   private inputs = new Map<string, AssignedInput>();
   private byName = new Map<string, AssignedInput>();
   private outputs = new Map<string, { input: AssignedInput; output: AssignedOutput }>();
-  loaded = false;
 
-  replace(inputs: AssignedInput[]): void {
+  /**
+   * Takes the control plane's new answer; answers, for each input known before, the parts of its
+   * configuration whose version changed (inputs without a change are left out).
+   */
+  replace(inputs: AssignedInput[]): Map<AssignedInput, Set<ConfigPart>> {
+    const changes = new Map<AssignedInput, Set<ConfigPart>>();
+    for (const input of inputs) {
+      const before = this.inputs.get(input.id);
+      if (!before) continue;
+      const parts = new Set(CONFIG_PARTS.filter((part) => before.versions[part] !== input.versions[part]));
+      if (parts.size > 0) changes.set(input, parts);
+    }
     this.inputs = new Map(inputs.map((input) => [input.id, input]));
     this.byName = new Map();
     this.outputs = new Map();
@@ -40,7 +50,7 @@ export class InputDirectory {
       if (input.ingressName) this.byName.set(input.ingressName.toLowerCase(), input);
       for (const output of input.outputs) this.outputs.set(output.name.toLowerCase(), { input, output });
     }
-    this.loaded = true;
+    return changes;
   }
 
   all(): AssignedInput[] {

@@ -10,9 +10,13 @@ import { HlsServer, text } from './hls.js';
 import { InputDirectory } from './inputs.js';
 import type { Logger } from './log.js';
 import { NginxRtmp } from './nginx.js';
+import { LivePipelines } from './pipelines/host.js';
+import type { NodeTools, PipelineReporter } from './pipelines/pipeline.js';
+import { snapshotsKind } from './pipelines/snapshots.js';
 import { type ProxiedConnection, RtmpProxy } from './rtmp-proxy.js';
 import { SrtIngest } from './srt.js';
-import { type PublishSession, StreamManager } from './streams.js';
+import { StreamManager } from './streams/manager.js';
+import type { LiveStream } from './streams/types.js';
 import { WhepPlayback } from './whep.js';
 import { WhipIngest } from './whip.js';
 
@@ -54,7 +58,9 @@ export class MediaNode {
   private timers: NodeJS.Timeout[] = [];
   private identity: Node | null = null;
   private readonly cpu = new CpuMeter();
-  private readonly pushesByAlias = new Map<string, PublishSession>();
+  private readonly pushesByAlias = new Map<string, LiveStream>();
+  /** Every kind of pipeline the node runs for live streams. */
+  private readonly pipelines: LivePipelines<unknown>[] = [];
   private readonly viewersByAlias = new Map<string, string>();
   private readonly startedAt = Date.now();
   private internalRtmpPort = 0;
@@ -71,15 +77,33 @@ export class MediaNode {
     this.reporter = new Reporter(this.client, log);
     this.manager = new StreamManager({
       directory: this.directory,
-      client: this.client,
       reporter: this.reporter,
       log,
-      hlsDir: `${config.dataDir}/hls`,
-      ffmpeg: config.ffmpeg,
+      hlsDir: this.tools.hlsDir,
       ffprobe: config.ffprobe,
       reconnectGraceMs: config.reconnectGraceMs,
       refreshDirectory: () => this.refreshNow(),
     });
+    const host = { log, tools: this.tools, reporterFor: (stream: LiveStream) => this.pipelineReporter(stream) };
+    this.pipelines.push(new LivePipelines(snapshotsKind(this.client), this.manager.events, host));
+  }
+
+  /** What pipelines use of the node: its tools, its HLS directory and internal RTMP URLs. */
+  private get tools(): NodeTools {
+    return {
+      ffmpeg: this.config.ffmpeg,
+      ffprobe: this.config.ffprobe,
+      hlsDir: `${this.config.dataDir}/hls`,
+      rtmpUrl: (name) => `rtmp://127.0.0.1:${this.internalRtmpPort}/live/${name}?relay=${this.relaySecret}`,
+    };
+  }
+
+  /** A pipeline's reports about its stream: status messages and node reports, through the one reporter. */
+  private pipelineReporter(stream: LiveStream): PipelineReporter {
+    return {
+      message: (level, text) => this.manager.state(stream.input.id, { message: { level, text } }),
+      send: (report) => this.reporter.send(report),
+    };
   }
 
   async start(): Promise<void> {
@@ -128,8 +152,7 @@ export class MediaNode {
       this.ports.rtmp = await this.proxy.listen(config.mediaPorts.rtmp, config.bindHost);
       this.hls = new HlsServer(this.manager, `${config.dataDir}/hls`);
       if (!ffmpegMissing) {
-        const relayUrl = (inputId: string) =>
-          `rtmp://127.0.0.1:${this.internalRtmpPort}/live/${inputId}?relay=${this.relaySecret}`;
+        const relayUrl = this.tools.rtmpUrl;
         this.srt = new SrtIngest({
           ffmpeg: config.ffmpeg,
           port: config.mediaPorts.srt,
@@ -175,6 +198,7 @@ export class MediaNode {
   async stop(): Promise<void> {
     for (const timer of this.timers) clearInterval(timer);
     this.manager.shutdown();
+    await Promise.all(this.pipelines.map((pipelines) => pipelines.stopAll()));
     await this.reporter.flushed();
     this.reporter.close();
     this.hls?.close();
@@ -216,15 +240,15 @@ export class MediaNode {
   async poll(): Promise<void> {
     const delivered = this.reporter.delivered;
     try {
-      this.directory.replace(await this.client.inputs());
-      this.manager.reconcile(delivered);
+      const changes = this.directory.replace(await this.client.inputs());
+      this.manager.reconcile(delivered, changes);
     } catch (error) {
       this.log.error(`reading the assigned inputs failed: ${String(error)}`);
     }
   }
 
   private sendLoad(): void {
-    const { bandwidthMbps, sessions } = this.manager.tick();
+    const { bandwidthMbps, sessions } = this.manager.usage.tick();
     this.reporter.send({
       kind: 'load',
       at: new Date().toISOString(),
@@ -272,8 +296,8 @@ export class MediaNode {
         since: session.startedAt.toISOString(),
         bytesIn: session.handle.bytesIn(),
       })),
-      sessions: this.manager.viewerCount(),
-      emergencyCleanup: this.manager.emergency,
+      sessions: this.manager.viewers.count,
+      emergencyCleanup: this.manager.admission.emergency,
       problems: this.problems,
     };
   }
@@ -296,15 +320,15 @@ export class MediaNode {
         return { inputs: this.manager.resync(), pushes: this.manager.activePushes().length };
       case 'Sessions':
         this.manager.resync();
-        return { sessions: this.manager.viewerCount() };
+        return { sessions: this.manager.viewers.count };
       case 'Bandwidth':
         this.sendLoad();
         return { reported: true };
       case 'EmergencyCleanup':
-        this.manager.emergency = true;
+        this.manager.admission.emergency = true;
         return { emergencyCleanup: true, ...this.manager.cleanup() };
       case 'EmergencyCleanupDisable':
-        this.manager.emergency = false;
+        this.manager.admission.emergency = false;
         return { emergencyCleanup: false };
       case 'Triggers':
       case 'Tags':
@@ -316,7 +340,7 @@ export class MediaNode {
         await this.poll();
         const inputs = this.manager.resync();
         this.sendLoad();
-        return { serverId: this.identity.id, inputs, sessions: this.manager.viewerCount(), mediaPorts: this.ports };
+        return { serverId: this.identity.id, inputs, sessions: this.manager.viewers.count, mediaPorts: this.ports };
       }
     }
   }
@@ -395,7 +419,7 @@ export class MediaNode {
       }
       const connection = this.proxy?.byAddress(addr);
       if (!connection || connection.closed) return refuse();
-      const admitted = await this.manager.admitPush('RTMP', name, form.get('token'), connection.remoteAddress);
+      const admitted = await this.manager.admission.push('RTMP', name, form.get('token'), connection.remoteAddress);
       if (!admitted.ok) {
         this.manager.refusePush(admitted);
         return refuse();
@@ -429,13 +453,13 @@ export class MediaNode {
         return form.get('relay') === this.relaySecret && addr === '127.0.0.1' ? ok() : refuse();
       const connection = this.proxy?.byAddress(addr);
       if (!connection || connection.closed) return refuse();
-      const admitted = await this.manager.admitPlay('RTMP', name, form.get('token'));
+      const admitted = await this.manager.admission.play('RTMP', name, form.get('token'));
       if (!admitted.ok) {
         this.log.info(`RTMP play of ${name} refused: ${admitted.reason}`);
         return refuse();
       }
       const id = `rtmp-${connection.id}-${form.get('clientid') ?? '0'}`;
-      this.manager.startViewer({
+      this.manager.viewers.start({
         id,
         inputId: admitted.input.id,
         outputId: admitted.outputId,
@@ -446,13 +470,13 @@ export class MediaNode {
         kick: () => connection.close(),
       });
       this.viewersByAlias.set(addr, id);
-      return rename(admitted.input.id);
+      return rename(admitted.push.outgoing.main.rtmpName);
     }
     if (call === 'play_done') {
       const id = this.viewersByAlias.get(addr);
       if (id) {
         this.viewersByAlias.delete(addr);
-        this.manager.endViewer(id);
+        this.manager.viewers.end(id);
       }
       return ok();
     }
@@ -469,7 +493,7 @@ export class MediaNode {
     const viewer = this.viewersByAlias.get(connection.alias);
     if (viewer) {
       this.viewersByAlias.delete(connection.alias);
-      this.manager.endViewer(viewer);
+      this.manager.viewers.end(viewer);
     }
   }
 }

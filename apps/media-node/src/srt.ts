@@ -2,7 +2,8 @@ import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
 import { type GuardedChild, lastLine, spawnGuarded } from './child.js';
 import { splitNameAndToken } from './inputs.js';
 import type { Logger } from './log.js';
-import type { PublishSession, StreamManager } from './streams.js';
+import type { StreamManager } from './streams/manager.js';
+import type { LiveStream } from './streams/types.js';
 
 export interface SrtOptions {
   ffmpeg: string;
@@ -148,7 +149,7 @@ class SrtCaller {
     this.listener = listener;
     this.listenerPort = port;
     let log = '';
-    let session: PublishSession | null = null;
+    let session: LiveStream | null = null;
     let relay: GuardedChild | null = null;
     let bytesIn = 0;
     let kicked = false;
@@ -171,7 +172,7 @@ class SrtCaller {
     });
     const admit = async (streamId: string) => {
       const { name, token } = splitNameAndToken(streamId);
-      const admitted = await o.manager.admitPush('SRT', name, token, remoteAddress);
+      const admitted = await o.manager.admission.push('SRT', name, token, remoteAddress);
       if (!listener.running) return;
       if (!admitted.ok) {
         o.manager.refusePush(admitted);

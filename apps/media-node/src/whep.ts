@@ -4,15 +4,16 @@ import type { AddressInfo } from 'node:net';
 import { MediaStream, MediaStreamTrack, RtpPacket, Vp8RtpPayload } from 'werift';
 import { type GuardedChild, lastLine, spawnGuarded } from './child.js';
 import type { Logger } from './log.js';
-import type { PublishSession, StreamManager } from './streams.js';
+import type { StreamManager } from './streams/manager.js';
+import type { LiveStream } from './streams/types.js';
 import { type Admission, OPUS, type PeerSession, peerBytes, VP8, WebRtcEndpoint } from './webrtc.js';
 
 export interface WhepOptions {
   ffmpeg: string;
   manager: StreamManager;
   log: Logger;
-  /** The live stream of an input on the node's internal nginx-rtmp, for the node's own players. */
-  playUrl: (inputId: string) => string;
+  /** A stream name on the node's internal nginx-rtmp, for the node's own players. */
+  playUrl: (name: string) => string;
 }
 
 /** WebRTC viewers get at most this picture height and frame rate (bounds the VP8 encoder's CPU). */
@@ -27,13 +28,13 @@ const TRACKS_WAIT_MS = 3000;
 
 interface Admitted {
   outputId: string;
-  push: PublishSession;
+  push: LiveStream;
   token: string | null;
 }
 
 interface WhepSession extends PeerSession {
   outputId: string;
-  push: PublishSession;
+  push: LiveStream;
   token: string | null;
   video: MediaStreamTrack;
   audio: MediaStreamTrack;
@@ -56,14 +57,16 @@ export class WhepPlayback extends WebRtcEndpoint<WhepSession, Admitted> {
 
   constructor(private readonly o: WhepOptions) {
     super('whep', 'a recvonly offer with VP8 video and/or Opus audio is expected');
-    o.manager.onPushEnd((push) => {
-      const feed = this.feeds.get(push.input.id);
-      if (feed?.push === push) for (const session of [...feed.viewers]) this.end(session);
+    o.manager.events.subscribe({
+      ended: (push) => {
+        const feed = this.feeds.get(push.input.id);
+        if (feed?.push === push) for (const session of [...feed.viewers]) this.end(session);
+      },
     });
   }
 
   protected async admit(_request: IncomingMessage, name: string, token: string | null): Promise<Admission<Admitted>> {
-    const admitted = await this.o.manager.admitPlay('WebRTC', name, token);
+    const admitted = await this.o.manager.admission.play('WebRTC', name, token);
     if (!admitted.ok) {
       this.o.log.info(`WHEP play of ${name} refused: ${admitted.reason}`);
       // A missing or wrong token is 401 for WHEP, as for WHIP.
@@ -98,7 +101,7 @@ export class WhepPlayback extends WebRtcEndpoint<WhepSession, Admitted> {
 
   /** The viewer counts as a session of its output once its connection is up (if it still may watch). */
   private async startViewer(session: WhepSession): Promise<void> {
-    const again = await this.o.manager.admitPlay('WebRTC', session.name, session.token);
+    const again = await this.o.manager.admission.play('WebRTC', session.name, session.token);
     if (session.ended) return;
     if (!again.ok || again.push !== session.push) {
       this.end(session);
@@ -106,7 +109,7 @@ export class WhepPlayback extends WebRtcEndpoint<WhepSession, Admitted> {
     }
     const bytes = peerBytes(session.pc);
     session.viewerId = `whep-${session.id}`;
-    this.o.manager.startViewer({
+    this.o.manager.viewers.start({
       id: session.viewerId,
       inputId: session.push.input.id,
       outputId: session.outputId,
@@ -122,7 +125,7 @@ export class WhepPlayback extends WebRtcEndpoint<WhepSession, Admitted> {
   protected closed(session: WhepSession, failure: string | null): void {
     session.video.stop();
     session.audio.stop();
-    if (session.viewerId) this.o.manager.endViewer(session.viewerId);
+    if (session.viewerId) this.o.manager.viewers.end(session.viewerId);
     const { feed } = session;
     feed.viewers.delete(session);
     if (feed.viewers.size === 0) {
@@ -133,7 +136,7 @@ export class WhepPlayback extends WebRtcEndpoint<WhepSession, Admitted> {
   }
 
   /** The stream's running feed, or a new one. */
-  private feed(push: PublishSession): StreamFeed {
+  private feed(push: LiveStream): StreamFeed {
     const running = this.feeds.get(push.input.id);
     if (running && running.push === push && !running.stopped) return running;
     const feed = new StreamFeed(push, this.o, (failure) => {
@@ -158,7 +161,7 @@ class StreamFeed {
   private readonly sockets: Socket[] = [];
 
   constructor(
-    readonly push: PublishSession,
+    readonly push: LiveStream,
     private readonly o: WhepOptions,
     private readonly onFailure: (failure: string) => void,
   ) {}
@@ -188,7 +191,7 @@ class StreamFeed {
       '-rtmp_live',
       'live',
       '-i',
-      this.o.playUrl(this.push.input.id),
+      this.o.playUrl(this.push.outgoing.main.rtmpName),
     ];
     if (video || tracks.length === 0) {
       args.push(

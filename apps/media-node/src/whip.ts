@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import type { AssignedInput } from '@streamcloud/contract';
 import { type GuardedChild, lastLine, spawnGuarded } from './child.js';
 import type { Logger } from './log.js';
-import type { PublishSession, StreamManager } from './streams.js';
+import type { StreamManager } from './streams/manager.js';
+import type { LiveStream } from './streams/types.js';
 import { type Admission, OPUS, type PeerSession, VP8, WebRtcEndpoint } from './webrtc.js';
 
 export interface WhipOptions {
@@ -23,7 +24,7 @@ interface WhipSession extends PeerSession {
   videoPort: number;
   audioPort: number;
   ffmpeg: GuardedChild | null;
-  push: PublishSession | null;
+  push: LiveStream | null;
   bytesIn: number;
 }
 
@@ -56,7 +57,7 @@ export class WhipIngest extends WebRtcEndpoint<WhipSession, AssignedInput> {
     token: string | null,
     remoteAddress: string | null,
   ): Promise<Admission<AssignedInput>> {
-    const admitted = await this.o.manager.admitPush('WebRTC', name, token, remoteAddress);
+    const admitted = await this.o.manager.admission.push('WebRTC', name, token, remoteAddress);
     if (admitted.ok) return { ok: true, admitted: admitted.input };
     this.o.manager.refusePush(admitted);
     const status = admitted.input ? (admitted.reason.includes('token') ? 401 : 409) : 404;
@@ -103,7 +104,7 @@ export class WhipIngest extends WebRtcEndpoint<WhipSession, AssignedInput> {
 
   private async startRelay(session: WhipSession): Promise<void> {
     const { input, remoteAddress, kinds, videoPort, audioPort } = session;
-    const again = await this.o.manager.admitPush('WebRTC', input.name, input.accessToken, remoteAddress);
+    const again = await this.o.manager.admission.push('WebRTC', input.name, input.accessToken, remoteAddress);
     if (!again.ok) {
       this.o.manager.refusePush(again);
       this.end(session);

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createConnection, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -81,6 +81,37 @@ export interface ControlPlane {
   stop(): Promise<void>;
 }
 
+/** A control plane another process started (the suite's global setup), driven with an admin token. */
+export function connectControlPlane(
+  url: string,
+  token: string,
+  stop: () => Promise<void> = async () => {},
+): ControlPlane {
+  return {
+    url,
+    token,
+    async api<T>(method: string, path: string, body?: unknown) {
+      const response = await fetch(`${url}/api/v1${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await response.text();
+      let parsed: unknown = text;
+      try {
+        parsed = text ? JSON.parse(text) : null;
+      } catch {
+        // not JSON
+      }
+      return { status: response.status, body: parsed as T };
+    },
+    stop,
+  };
+}
+
 export async function startControlPlane(env: Record<string, string> = {}): Promise<ControlPlane> {
   const dataDir = mkdtempSync(join(tmpdir(), 'streamcloud-media-test-'));
   const port = await freePort();
@@ -107,36 +138,14 @@ export async function startControlPlane(env: Record<string, string> = {}): Promi
     body: JSON.stringify(ADMIN),
   });
   const { token } = (await login.json()) as { token: string };
-  return {
-    url,
-    token,
-    async api<T>(method: string, path: string, body?: unknown) {
-      const response = await fetch(`${url}/api/v1${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${token}`,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await response.text();
-      let parsed: unknown = text;
-      try {
-        parsed = text ? JSON.parse(text) : null;
-      } catch {
-        // not JSON
-      }
-      return { status: response.status, body: parsed as T };
-    },
-    async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await Promise.race([exited, sleep(10_000)]);
-      }
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
+  return connectControlPlane(url, token, async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await Promise.race([exited, sleep(10_000)]);
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  });
 }
 
 export interface RunningNode {
@@ -218,40 +227,11 @@ export interface Push {
   stop(): void;
 }
 
-/** ffmpeg's test pattern (320x240 at 15 fps, a keyframe a second, a sine tone) pushed for `seconds`. */
-export function pushTestPattern(url: string, format: 'flv' | 'mpegts', seconds: number): Push {
-  const child = spawn(
-    'ffmpeg',
-    [
-      '-hide_banner',
-      '-nostdin',
-      '-loglevel',
-      'error',
-      '-re',
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc=size=320x240:rate=15',
-      '-f',
-      'lavfi',
-      '-i',
-      'sine=frequency=440:sample_rate=44100',
-      '-t',
-      String(seconds),
-      '-c:v',
-      'libx264',
-      '-preset',
-      'ultrafast',
-      '-g',
-      '15',
-      '-c:a',
-      'aac',
-      '-f',
-      format,
-      url,
-    ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
+/** ffmpeg with these arguments, its diagnostics kept; `stop()` kills it. */
+export function ffmpeg(args: string[]): Push {
+  const child = spawn('ffmpeg', ['-hide_banner', '-nostdin', '-loglevel', 'error', ...args], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
@@ -262,6 +242,52 @@ export function pushTestPattern(url: string, format: 'flv' | 'mpegts', seconds: 
     stop: () => child.kill('SIGKILL'),
   };
 }
+
+export interface PatternOptions {
+  /** Picture size and frame rate (320x240 at 15 fps). */
+  size?: string;
+  rate?: number;
+  /** The sine tone's sample rate (44100, mono). */
+  sampleRate?: number;
+}
+
+/** ffmpeg's test pattern (a keyframe a second, a sine tone) pushed in real time for `seconds`. */
+export function pushTestPattern(
+  url: string,
+  format: 'flv' | 'mpegts',
+  seconds: number,
+  options: PatternOptions = {},
+): Push {
+  const { size = '320x240', rate = 15, sampleRate = 44100 } = options;
+  return ffmpeg([
+    '-re',
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc=size=${size}:rate=${rate}`,
+    '-f',
+    'lavfi',
+    '-i',
+    `sine=frequency=440:sample_rate=${sampleRate}`,
+    '-t',
+    String(seconds),
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-g',
+    String(rate),
+    '-c:a',
+    'aac',
+    '-f',
+    format,
+    url,
+  ]);
+}
+
+/** An RTMP player (ffmpeg reading the stream at its pace and dropping it) for at most `seconds`. */
+export const playRtmp = (url: string, seconds: number): Push =>
+  ffmpeg(['-i', url, '-t', String(seconds), '-f', 'null', '-']);
 
 /** Runs a tool to completion: its exit code and output. */
 export function runTool(
@@ -314,4 +340,16 @@ export async function countingRelay(
     firstByteAt: () => firstByteAt,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** Whether a process whose command line `matches` runs on this machine (e.g. a node's encoder for a stream). */
+export function processRunning(matches: (command: string) => boolean): boolean {
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      if (matches(readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' '))) return true;
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return false;
 }

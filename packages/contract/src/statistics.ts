@@ -158,6 +158,11 @@ export const UsageReport = z.strictObject({
     .optional(),
   internode: TrafficDelta.optional(),
   outgoing: TrafficDelta.optional(),
+  /**
+   * What the node did with the stream in the interval: Transcode while a transcoding ladder ran, else
+   * Passthrough. Absent: by the stream's kind (an adjustable-transcode stream is Transcode).
+   */
+  processing: ProcessingType.optional(),
 });
 export type UsageReport = z.infer<typeof UsageReport>;
 

@@ -418,6 +418,19 @@ export const StreamStateReport = z.strictObject({
 });
 export type StreamStateReport = z.infer<typeof StreamStateReport>;
 
+/**
+ * What a node runs for an input, each part with its own version: a text that changes whenever that part's
+ * configuration changes (a digest of it), so a node polling `GET /node/inputs` re-reads only what changed.
+ * `config` is the transcode configuration (`/node/inputs/{id}/output`), `snapshots` the snapshot settings,
+ * `recordings`, `relays` and `fallbacks` the input's jobs of each kind, `outputs` the outputs listed here.
+ */
+export const CONFIG_PARTS = ['config', 'snapshots', 'recordings', 'relays', 'fallbacks', 'outputs'] as const;
+export type ConfigPart = (typeof CONFIG_PARTS)[number];
+export const ConfigVersions = z.object(
+  Object.fromEntries(CONFIG_PARTS.map((part) => [part, z.string()])) as Record<ConfigPart, z.ZodString>,
+);
+export type ConfigVersions = z.infer<typeof ConfigVersions>;
+
 /** Node-facing: an input as the node that serves it needs to know it (to admit or refuse a push). */
 export const AssignedInput = z.object({
   id: Id,
@@ -438,6 +451,7 @@ export const AssignedInput = z.object({
     }),
   ),
   ingressName: z.string().nullable(),
+  versions: ConfigVersions,
 });
 export type AssignedInput = z.infer<typeof AssignedInput>;
 

@@ -60,7 +60,7 @@ function recordsOf(
     stream_id: stream.streamId,
     account_id: stream.accountId,
     protocol: stream.protocol,
-    processing: stream.processing,
+    processing: report.processing ?? stream.processing,
   };
   const records: UsageRecord[] = (report.incoming ?? []).map((session) => ({
     ...base,

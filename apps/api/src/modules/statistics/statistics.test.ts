@@ -235,6 +235,35 @@ describe('usage', () => {
     expect(await ids(`?account=${other.id}`, admin.token)).toEqual([]);
   });
 
+  it('bills the processing the node reports: an adjustable stream whose ladder did not run is Passthrough', async () => {
+    const { webrtc, nodeA, start } = await scenario();
+    const idle = await createInput(owner.token, { format: 'RTMP' });
+    const report = (id: string, streamId: string, processing: string) => ({
+      id,
+      kind: 'usage',
+      at: iso(start + 40 * 60_000),
+      streamId,
+      processing,
+      incoming: [session(`${id}-s`, start + 35 * 60_000, 60, 1e6)],
+    });
+    expect(
+      await sent(nodeA.token, [report('p1', idle.id, 'Passthrough'), report('p2', webrtc.id, 'Transcode')]),
+    ).toEqual({
+      accepted: 2,
+      duplicates: 0,
+    });
+    const streams = (await get(usageUrl(), owner.token)).json().streams as { streamId: string; processing: string }[];
+    expect(streams.find((stream) => stream.streamId === idle.id)?.processing).toBe('Passthrough');
+    expect(streams.find((stream) => stream.streamId === webrtc.id)?.processing).toBe('Transcode');
+    const ids = async (query: string) =>
+      (await get(usageUrl(query), owner.token)).json().streams.map((stream: { streamId: string }) => stream.streamId);
+    expect(await ids('?processing=Transcode')).toEqual([webrtc.id]);
+    expect(await ids('?processing=Passthrough')).toContain(idle.id);
+    const daily = await sql<{ processing: string }>`select processing from usage_daily where processing = 'Passthrough'
+      and account_id = ${owner.id}`.execute(t.database.db);
+    expect(daily.rows.length).toBeGreaterThan(0);
+  });
+
   it('counts usage in the hour it was measured: a window touching the hour includes it', async () => {
     const { rtmp, start } = await scenario();
     const window = async (a: number, b: number) => {

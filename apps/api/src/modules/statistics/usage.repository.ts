@@ -231,6 +231,8 @@ export class UsageRepository {
             download: sql`${current('download')} + excluded.download`,
             started_at: sql`least(${current('started_at')}, excluded.started_at)`,
             ended_at: sql`greatest(${current('ended_at')}, excluded.ended_at)`,
+            // Transcode once a ladder ran in the period ('Transcode' > 'Passthrough').
+            processing: sql`greatest(${current('processing')}, excluded.processing)`,
           }),
         )
         .execute();
@@ -263,7 +265,8 @@ export class UsageRepository {
    *
    * The text is built by concatenation, not json_build_object / json_agg: those look up each value's type
    * on every call, and the ordered json_agg sorted every stream's JSON again (on disk, past work_mem); the
-   * all-accounts month report spent most of its time there. The narrow rows are sorted once (streams by id,
+   * all-accounts month report spent most of its time there. A stream's processing is what its rows in the
+   * window were billed as (Transcode when a ladder ran in any of them; 'Transcode' > 'Passthrough', so max). The narrow rows are sorted once (streams by id,
    * then each list's order: sessions by start, nodes by name) and string_agg keeps that order; the stream's
    * identity joins once per stream.
    *
@@ -291,7 +294,7 @@ export class UsageRepository {
     const where = (period: RawBuilder<unknown>) => sql.join([period, ...scoped], sql` and `);
     const { firstHour, lastHour, days } = usageWindow(from, to);
     const columns = sql`r.stream_id, r.node_id, r.kind, r.session_id, r.started_at, r.ended_at, r.duration,
-                        r.upload, r.download`;
+                        r.upload, r.download, r.processing`;
     const hours = days
       ? sql`((r.hour >= ${new Date(firstHour)} and r.hour < ${new Date(days.firstDay)})
              or (r.hour >= ${new Date(days.endDay)} and r.hour <= ${new Date(lastHour)}))`
@@ -311,7 +314,7 @@ export class UsageRepository {
       with u as (
         select r.stream_id, r.node_id, r.kind, r.session_id, min(r.started_at) as started_at,
                max(r.ended_at) as ended_at, sum(r.duration) as duration, sum(r.upload) as upload,
-               sum(r.download) as download
+               sum(r.download) as download, max(r.processing) as processing
         from (${rows}) r
         group by r.stream_id, r.node_id, r.kind, r.session_id
       ), node_names as (
@@ -329,6 +332,7 @@ export class UsageRepository {
         order by u.stream_id, u.kind, u.started_at, node_name, u.node_id, u.session_id
       ), per_stream as (
         select d.stream_id, coalesce(sum(d.duration) filter (where d.kind = 'incoming'), 0) as duration,
+               max(d.processing) as processing,
                coalesce(
                  string_agg('{"sessionId":' || to_json(d.session_id)::text || ',' || d.node_json
                             || ',"started":' || coalesce('"' || ${jsonTime(sql`d.started_at`)} || '"', 'null')
@@ -348,7 +352,7 @@ export class UsageRepository {
         select '{"streamId":"' || p.stream_id::text || '","caption":'
                || coalesce(to_json(coalesce(i.caption, s.caption))::text, 'null')
                || ',"accountId":"' || s.account_id::text || '","protocol":' || to_json(s.protocol)::text
-               || ',"processing":' || to_json(s.processing)::text || ',"duration":' || ${jsonNumber(sql`p.duration`)}
+               || ',"processing":' || to_json(p.processing)::text || ',"duration":' || ${jsonNumber(sql`p.duration`)}
                || ',"incoming":[' || p.incoming || '],"internode":[' || p.internode
                || '],"outgoing":[' || p.outgoing || ']}' as stream
         from per_stream p

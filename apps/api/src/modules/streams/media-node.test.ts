@@ -158,6 +158,57 @@ describe('GET /node/inputs: many pushes at once', () => {
   });
 });
 
+describe('GET /node/inputs: versions', () => {
+  it('changes the version of exactly the part that changed, and of nothing on a read', async () => {
+    const node = await t.createNode(admin);
+    const input = await createInput({ format: 'RTMP' });
+    const versions = async (): Promise<Record<string, string>> =>
+      (await t.request({ method: 'GET', url: '/api/v1/node/inputs', token: node.token })).json()[0].versions;
+    const as = (method: string, url: string, payload: object) =>
+      t.request({ method, url: `/api/v1${url}`, token: owner.token, payload });
+    let before = await versions();
+    expect(Object.keys(before).sort()).toEqual(['config', 'fallbacks', 'outputs', 'recordings', 'relays', 'snapshots']);
+    expect(await versions()).toEqual(before);
+    const changes: Array<[string, () => Promise<{ statusCode: number }>]> = [
+      [
+        'config',
+        () =>
+          as('PUT', `/inputs/${input.id}/output`, {
+            tracks: [{ type: 'AAC', rate: 48000, channels: 2, settings: { bitrate: 128 } }],
+          }),
+      ],
+      [
+        'snapshots',
+        () => as('PUT', `/snapshots/stream/${input.id}/incoming`, { format: 'JPEG', quality: 'Low', interval: 5 }),
+      ],
+      ['outputs', () => as('POST', '/outputs', { streamId: input.id, format: 'HLS' })],
+      [
+        'relays',
+        () => as('POST', '/relays', { streamId: input.id, format: 'UDPTS', output: { ipAddress: '239.1.2.3' } }),
+      ],
+      [
+        'fallbacks',
+        () =>
+          as('POST', '/fallbacks', {
+            streamId: input.id,
+            type: 'Input',
+            settings: { resources: [{ type: 'URL', data: 'rtmp://backup.example.com/live/key' }] },
+          }),
+      ],
+    ];
+    for (const [part, change] of changes) {
+      expect((await change()).statusCode, part).toBeLessThan(300);
+      const after = await versions();
+      const changed = Object.keys(after).filter((key) => after[key] !== before[key]);
+      expect(changed, part).toEqual([part]);
+      before = after;
+    }
+    // What the node reports back (state, tracks, sessions) changes no version.
+    await t.report(node.token, [{ id: randomUUID(), kind: 'stream-state', streamId: input.id, status: 'Ingestion' }]);
+    expect(await versions()).toEqual(before);
+  });
+});
+
 describe('a node whose heartbeat is lost', () => {
   const ingest = (token: string, streamId: string) =>
     t.report(token, [{ id: randomUUID(), kind: 'stream-state', streamId, status: 'Ingestion' }]);

@@ -26,6 +26,22 @@ export interface NodeHostRow {
   input_count: number;
 }
 
+/** The versions `GET /node/inputs` carries per input (contract `ConfigVersions`), as columns. */
+export interface AssignedVersions {
+  config_version: string;
+  snapshots_version: string;
+  recordings_version: string;
+  relays_version: string;
+  fallbacks_version: string;
+  outputs_version: string;
+}
+
+/** The md5 of the given columns of an input's rows in `table` (ordered by `orderBy`); '' hashed when it has none. */
+const digestOf = (table: string, columns: string[], orderBy = 'id') =>
+  sql<string>`(select md5(coalesce(string_agg(${sql.raw(
+    columns.map((column) => `coalesce(r.${column}::text, '')`).join(" || '|' || "),
+  )}, ',' order by r.${sql.raw(orderBy)}), '')) from ${sql.table(table)} r where r.input_id = i.id)`;
+
 /** Status messages kept per input: the dashboard shows the recent ones. */
 export const STATUS_MESSAGES_KEPT = 50;
 
@@ -223,16 +239,50 @@ export class StreamsRepository {
       .execute()) as InputRow[];
   }
 
-  /** The inputs a node serves, for the node-facing API, each with its GSLB ingress name (null without one). */
-  async ofNode(nodeId: string): Promise<Array<InputRow & { ingress_name: string | null }>> {
+  /**
+   * The inputs a node serves, for the node-facing API, each with its GSLB ingress name (null without one)
+   * and the versions of what the node runs for it: an md5 of the columns a node acts on (not of what nodes
+   * report back, such as a recording's progress), so a version changes exactly when the node must re-read.
+   */
+  async ofNode(nodeId: string): Promise<Array<InputRow & { ingress_name: string | null } & AssignedVersions>> {
     return (await this.db
       .selectFrom('inputs as i')
       .leftJoin('ingress_endpoints as e', 'e.input_id', 'i.id')
       .selectAll('i')
       .select('e.name as ingress_name')
+      .select([
+        sql<string>`md5(i.output::text || coalesce((select o.updated_at::text from input_overlays o where o.input_id = i.id), ''))`.as(
+          'config_version',
+        ),
+        digestOf('snapshot_settings', ['direction', 'format', 'quality', 'interval'], 'direction').as(
+          'snapshots_version',
+        ),
+        digestOf('recordings', [
+          'id',
+          'storage_id',
+          'file_name',
+          'file_format',
+          'autostart',
+          'capture',
+          'state',
+          'stop_requested_at',
+        ]).as('recordings_version'),
+        digestOf('relays', [
+          'id',
+          'format',
+          'autostart',
+          'capture',
+          'output',
+          'key_enc',
+          'state',
+          'stop_requested_at',
+        ]).as('relays_version'),
+        digestOf('fallbacks', ['id', 'type', 'resources']).as('fallbacks_version'),
+        digestOf('outputs', ['id', 'name', 'format', 'access_token', 'sessions_cleared_at']).as('outputs_version'),
+      ])
       .where('i.node_id', '=', nodeId)
       .orderBy('i.id')
-      .execute()) as Array<InputRow & { ingress_name: string | null }>;
+      .execute()) as Array<InputRow & { ingress_name: string | null } & AssignedVersions>;
   }
 
   async ingressName(inputId: string): Promise<string | null> {

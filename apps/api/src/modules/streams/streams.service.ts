@@ -281,6 +281,14 @@ export class StreamsService {
         sessionsClearedAt: output.sessions_cleared_at?.toISOString() ?? null,
       })),
       ingressName: row.ingress_name,
+      versions: {
+        config: row.config_version,
+        snapshots: row.snapshots_version,
+        recordings: row.recordings_version,
+        relays: row.relays_version,
+        fallbacks: row.fallbacks_version,
+        outputs: row.outputs_version,
+      },
     }));
   }
 

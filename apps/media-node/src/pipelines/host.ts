@@ -1,0 +1,141 @@
+import type { AssignedInput, ConfigPart } from '@streamcloud/contract';
+import type { Logger } from '../log.js';
+import type { StreamEvents } from '../streams/events.js';
+import type { LiveStream } from '../streams/types.js';
+import type { NodeTools, Pipeline, PipelineKind, PipelineReporter, StopReason } from './pipeline.js';
+
+/** A configuration that could not be read is tried again this long after. */
+const RELOAD_RETRY_MS = 3000;
+
+interface Running<C> {
+  stream: LiveStream;
+  pipeline: Pipeline<C> | null;
+  config: C | null;
+  /** Every start, update and stop of the stream's pipeline runs in turn on this chain. */
+  chain: Promise<void>;
+  retry: NodeJS.Timeout | null;
+  done: boolean;
+}
+
+/**
+ * Runs one kind of pipeline for every live stream that has a configuration for it: subscribes to the
+ * node's stream events, loads the configuration when a stream goes live (and when its version changes),
+ * and starts, updates and stops the stream's pipeline accordingly. Pipelines never see the events.
+ */
+export class LivePipelines<C> {
+  private readonly running = new Map<string, Running<C>>();
+
+  constructor(
+    private readonly kind: PipelineKind<C>,
+    events: StreamEvents,
+    private readonly o: {
+      log: Logger;
+      tools: NodeTools;
+      reporterFor: (stream: LiveStream) => PipelineReporter;
+    },
+  ) {
+    events.subscribe({
+      live: (stream) => this.live(stream),
+      ended: (stream) => this.end(stream.input.id, stream, 'push ended'),
+      configChanged: (input, parts) => this.changed(input, parts),
+    });
+  }
+
+  /** The pipeline of a live stream (for tests and /metadata). */
+  of(inputId: string): Pipeline<C> | null {
+    return this.running.get(inputId)?.pipeline ?? null;
+  }
+
+  /** Stops every pipeline (the node stops); resolves when they have stopped. */
+  async stopAll(): Promise<void> {
+    await Promise.all(
+      [...this.running.values()].map((entry) => this.end(entry.stream.input.id, entry.stream, 'node stopping')),
+    );
+  }
+
+  private live(stream: LiveStream): void {
+    const entry: Running<C> = {
+      stream,
+      pipeline: null,
+      config: null,
+      chain: Promise.resolve(),
+      retry: null,
+      done: false,
+    };
+    this.running.set(stream.input.id, entry);
+    this.reload(entry);
+  }
+
+  private changed(input: AssignedInput, parts: ReadonlySet<ConfigPart>): void {
+    const entry = this.running.get(input.id);
+    if (entry && parts.has(this.kind.part)) this.reload(entry);
+  }
+
+  private end(inputId: string, stream: LiveStream, reason: StopReason): Promise<void> {
+    const entry = this.running.get(inputId);
+    if (!entry || entry.stream !== stream) return Promise.resolve();
+    this.running.delete(inputId);
+    entry.done = true;
+    if (entry.retry) clearTimeout(entry.retry);
+    return this.enqueue(entry, async () => {
+      const { pipeline } = entry;
+      entry.pipeline = null;
+      await pipeline?.stop(reason);
+    });
+  }
+
+  /** Reads the stream's configuration and brings its pipeline in line with it. */
+  private reload(entry: Running<C>): void {
+    void this.enqueue(entry, async () => {
+      if (entry.done) return;
+      let config: C | null;
+      try {
+        config = await this.kind.load(entry.stream.input);
+      } catch (error) {
+        this.o.log.error(
+          `${this.kind.name} of ${entry.stream.input.name}: reading its configuration failed: ${String(error)}`,
+        );
+        entry.retry ??= setTimeout(() => {
+          entry.retry = null;
+          this.reload(entry);
+        }, RELOAD_RETRY_MS);
+        entry.retry.unref();
+        return;
+      }
+      if (entry.done) return;
+      if (config === null) {
+        const { pipeline } = entry;
+        entry.pipeline = null;
+        entry.config = null;
+        await pipeline?.stop('configuration removed');
+        return;
+      }
+      if (entry.pipeline && entry.config !== null && this.same(entry.config, config)) return;
+      entry.config = config;
+      if (entry.pipeline) {
+        await entry.pipeline.update(config);
+        return;
+      }
+      const pipeline = this.kind.create({
+        reporter: this.o.reporterFor(entry.stream),
+        log: this.o.log,
+        tools: this.o.tools,
+      });
+      entry.pipeline = pipeline;
+      await pipeline.start(entry.stream, config);
+    });
+  }
+
+  private same(a: C, b: C): boolean {
+    return this.kind.same ? this.kind.same(a, b) : JSON.stringify(a) === JSON.stringify(b);
+  }
+
+  private enqueue(entry: Running<C>, step: () => Promise<void>): Promise<void> {
+    entry.chain = entry.chain.then(step).catch((error: unknown) => {
+      this.o.log.error(
+        `${this.kind.name} of ${entry.stream.input.name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      );
+    });
+    return entry.chain;
+  }
+}

@@ -1,0 +1,59 @@
+import type { AssignedInput, ConfigPart, StatusMessage } from '@streamcloud/contract';
+import type { ReportBody } from '../control-plane.js';
+import type { Logger } from '../log.js';
+import type { LiveStream } from '../streams/types.js';
+
+/** Why a pipeline stops. */
+export type StopReason = 'push ended' | 'configuration removed' | 'node stopping' | 'gave up';
+
+/**
+ * One job the node runs for a live stream (transcoder, snapshots; recorder, relay, fallback player and edge
+ * puller follow the same shape). The host starts it when its stream goes live and it has a configuration,
+ * hands it every new configuration, and stops it with the push (or when its configuration is removed).
+ * `stop` must end every process and timer the pipeline started; `update` may restart what it runs.
+ */
+export interface Pipeline<C> {
+  start(stream: LiveStream, config: C): Promise<void> | void;
+  update(config: C): Promise<void> | void;
+  stop(reason: StopReason): Promise<void> | void;
+}
+
+/** How a pipeline tells the control plane about itself: all its reports go through here. */
+export interface PipelineReporter {
+  /** A status message on the stream (the dashboard's list), e.g. 'Transcoder failed: …'. */
+  message(level: StatusMessage['level'], text: string): void;
+  /** Any other node report (recording-state, relay-state, fallback-state, tracks …). */
+  send(report: ReportBody): void;
+}
+
+/** What a pipeline gets from the node: its stream's reporter, the log, and the node's tools and URLs. */
+export interface PipelineContext {
+  reporter: PipelineReporter;
+  log: Logger;
+  tools: NodeTools;
+}
+
+export interface NodeTools {
+  ffmpeg: string;
+  ffprobe: string;
+  /** Where nginx-rtmp writes the HLS fragments of a stream name: `<hlsDir>/<name>/`. */
+  hlsDir: string;
+  /** An internal RTMP URL of nginx-rtmp for the node's own players and publishers (with the relay secret). */
+  rtmpUrl(name: string): string;
+}
+
+/**
+ * A kind of pipeline: which part of an input's configuration it runs from (its version in
+ * `GET /node/inputs`), how it reads it, and how it makes a pipeline. `load` answers null when the input
+ * needs no pipeline of this kind (nothing configured); it is called when a stream goes live and again
+ * whenever the part's version changes while it is live.
+ */
+export interface PipelineKind<C> {
+  /** For logs and messages: 'transcoder', 'snapshots', 'recorder' … */
+  readonly name: string;
+  readonly part: ConfigPart;
+  load(input: AssignedInput): Promise<C | null>;
+  create(context: PipelineContext): Pipeline<C>;
+  /** Whether two configurations are the same (no update needed); JSON equality when absent. */
+  same?(a: C, b: C): boolean;
+}

@@ -1,0 +1,85 @@
+import type { AssignedInput, InputFormat } from '@streamcloud/contract';
+import { type InputDirectory, normalizeName, tokenMatches } from '../inputs.js';
+import type { LiveStream, PlayFormat, PushProtocol } from './types.js';
+
+export type PushRefusal = { ok: false; reason: string; input?: AssignedInput };
+export type PushAdmission = { ok: true; input: AssignedInput } | PushRefusal;
+export type PlayAdmission =
+  | { ok: true; input: AssignedInput; outputId: string; push: LiveStream }
+  | { ok: false; status: number; reason: string };
+
+const FORMAT_OF: Record<PushProtocol, InputFormat> = { RTMP: 'RTMP', SRT: 'SRT', WebRTC: 'WebRTC' };
+
+/**
+ * Who may push and who may play: the rules only (known stream, its format, its token, one push at a time,
+ * emergency cleanup), asked by every protocol front end. A name the node does not know re-reads the
+ * assigned inputs first, so a stream or output created a moment ago works at once.
+ */
+export class Admission {
+  /** Emergency cleanup: every push and play is refused until it is disabled. */
+  emergency = false;
+
+  constructor(
+    private readonly directory: InputDirectory,
+    /** The input's push going on, if any. */
+    private readonly livePush: (inputId: string) => LiveStream | undefined,
+    private readonly refreshDirectory?: () => Promise<void>,
+  ) {}
+
+  async push(
+    protocol: PushProtocol,
+    name: string,
+    token: string | null,
+    remoteAddress: string | null,
+  ): Promise<PushAdmission> {
+    let input = this.directory.input(name);
+    if (!input && this.refreshDirectory) {
+      await this.refreshDirectory();
+      input = this.directory.input(name);
+    }
+    const from = remoteAddress ? ` from ${remoteAddress}` : '';
+    if (!input) return { ok: false, reason: `no stream named ${normalizeName(name)} is served by this node` };
+    if (this.emergency) return { ok: false, input, reason: `Push${from} refused: the node is in emergency cleanup` };
+    if (input.format !== FORMAT_OF[protocol]) {
+      return {
+        ok: false,
+        input,
+        reason: `Push${from} refused: this stream takes ${input.format} pushes, not ${protocol}`,
+      };
+    }
+    if (input.access !== 'Public' && !tokenMatches(input.accessToken, token)) {
+      return { ok: false, input, reason: `Push${from} refused: ${token ? 'wrong' : 'missing'} access token` };
+    }
+    if (this.livePush(input.id))
+      return { ok: false, input, reason: `Push${from} refused: the stream is already being pushed` };
+    return { ok: true, input };
+  }
+
+  /** Whether a player may watch the output `name` in `format`, and the push it would watch. */
+  async play(format: PlayFormat, name: string, token: string | null): Promise<PlayAdmission> {
+    const found = await this.output(format, name, token);
+    if (!found.ok) return found;
+    const push = this.livePush(found.input.id);
+    if (!push) return { ok: false, status: 404, reason: 'the stream is not live' };
+    return { ...found, push };
+  }
+
+  /** The output `name` in `format` if this player may watch it, live or not. */
+  async output(
+    format: PlayFormat,
+    name: string,
+    token: string | null,
+  ): Promise<{ ok: true; input: AssignedInput; outputId: string } | { ok: false; status: number; reason: string }> {
+    let found = this.directory.output(name);
+    if (!found && this.refreshDirectory) {
+      await this.refreshDirectory();
+      found = this.directory.output(name);
+    }
+    if (!found || found.output.format !== format)
+      return { ok: false, status: 404, reason: `no ${format} output named ${name}` };
+    if (this.emergency) return { ok: false, status: 503, reason: 'the node is in emergency cleanup' };
+    if (!tokenMatches(found.output.accessToken, token))
+      return { ok: false, status: 403, reason: `${token ? 'wrong' : 'missing'} playback token` };
+    return { ok: true, input: found.input, outputId: found.output.id };
+  }
+}

@@ -1,0 +1,240 @@
+import { randomUUID } from 'node:crypto';
+import type { AssignedInput, ConfigPart, StreamStateReport, TrackInfo } from '@streamcloud/contract';
+import type { Reporter } from '../control-plane.js';
+import type { InputDirectory } from '../inputs.js';
+import type { Logger } from '../log.js';
+import { Admission, type PushRefusal } from './admission.js';
+import { StreamEvents } from './events.js';
+import { IncomingTracks } from './tracks.js';
+import type { LiveStream, PublishHandle, PushProtocol } from './types.js';
+import { UsageMeter } from './usage.js';
+import { Viewers } from './viewers.js';
+
+export interface StreamManagerOptions {
+  directory: InputDirectory;
+  reporter: Reporter;
+  log: Logger;
+  hlsDir: string;
+  ffprobe: string;
+  reconnectGraceMs: number;
+  /** Reads the assigned inputs again now (a push may name a stream created since the last poll). */
+  refreshDirectory?: () => Promise<void>;
+}
+
+export type StateFields = Omit<StreamStateReport, 'id' | 'kind' | 'streamId' | 'at'>;
+
+/**
+ * Coordinates the node's live streams: one push per input, the reconnect grace, Stop from the control
+ * plane, emergency cleanup and shutdown. The rules and the bookkeeping are its parts: `admission` (who may
+ * push and play), `viewers` (who watches), `usage` (metrics and billing), `events` (what pipelines and
+ * front ends subscribe to). Front ends (RTMP via nginx, SRT, WHIP) ask `admission.push`, then call
+ * `startPush`, and `endPush` when the push is over; players go through `admission.play` and `viewers`.
+ */
+export class StreamManager {
+  readonly events: StreamEvents;
+  readonly admission: Admission;
+  readonly viewers: Viewers;
+  readonly usage: UsageMeter;
+  private readonly pushes = new Map<string, LiveStream>();
+  /** Inputs whose push ended, waiting out the reconnect grace before they are reported Idle or Error. */
+  private readonly grace = new Map<string, { timer: NodeJS.Timeout; stream: LiveStream }>();
+
+  constructor(private readonly o: StreamManagerOptions) {
+    this.events = new StreamEvents(o.log);
+    this.admission = new Admission(o.directory, (inputId) => this.push(inputId), o.refreshDirectory);
+    this.viewers = new Viewers(o.directory, (streamId, fields) => this.state(streamId, fields));
+    this.usage = new UsageMeter(o.reporter, () => this.activePushes(), this.viewers);
+    this.events.subscribe(
+      new IncomingTracks({
+        hlsDir: o.hlsDir,
+        ffprobe: o.ffprobe,
+        log: o.log,
+        report: (stream, tracks) => this.reportTracks(stream, tracks),
+      }),
+    );
+  }
+
+  // ------------------------------------------------------------------ pushes
+
+  /** Reports a refused push on the stream it named (when that stream is ours) and logs it. */
+  refusePush(refusal: PushRefusal): void {
+    this.o.log.info(`push refused: ${refusal.reason}`);
+    if (refusal.input) this.state(refusal.input.id, { message: { level: 'warning', text: refusal.reason } });
+  }
+
+  startPush(input: AssignedInput, protocol: PushProtocol, handle: PublishHandle): LiveStream {
+    const waiting = this.grace.get(input.id);
+    if (waiting) {
+      clearTimeout(waiting.timer);
+      this.grace.delete(input.id);
+    }
+    const now = Date.now();
+    const source = { rtmpName: input.id, hlsName: handle.rawName };
+    const stream: LiveStream = {
+      id: randomUUID(),
+      input,
+      protocol,
+      handle,
+      startedAt: new Date(now),
+      ended: false,
+      failure: null,
+      ingestionSeq: 0,
+      stoppedByControlPlane: false,
+      firstFragmentAt: null,
+      tracks: null,
+      source,
+      outgoing: { main: source, renditions: null },
+      transcoding: false,
+      transcodedSinceReport: false,
+      reported: { bytesIn: 0, bytesOut: 0, at: now },
+    };
+    this.pushes.set(input.id, stream);
+    const from = handle.remoteAddress ? ` from ${handle.remoteAddress}` : '';
+    stream.ingestionSeq = this.state(input.id, {
+      status: 'Ingestion',
+      message: {
+        level: 'info',
+        text: waiting ? `Push resumed over ${protocol}${from}` : `Push started over ${protocol}${from}`,
+      },
+    });
+    this.o.log.info(`push of ${input.name} started over ${protocol}${from}`);
+    this.events.live(stream);
+    return stream;
+  }
+
+  /** The push is over: its last usage is reported now, its status after the reconnect grace. */
+  endPush(stream: LiveStream, failure: string | null = null): void {
+    if (stream.ended) return;
+    stream.ended = true;
+    stream.failure = failure;
+    this.o.log.info(`push of ${stream.input.name} ended${failure ? `: ${failure}` : ''}`);
+    this.usage.pushEnded(stream);
+    // The viewers' sessions end with the push (nginx drops RTMP players itself; HLS players may come back;
+    // WebRTC viewers are closed by their front end, which listens for the end).
+    for (const viewer of this.viewers.all()) if (viewer.inputId === stream.input.id) this.viewers.end(viewer.id);
+    this.events.ended(stream);
+    if (this.pushes.get(stream.input.id) === stream) this.pushes.delete(stream.input.id);
+    if (stream.stoppedByControlPlane) return;
+    const timer = setTimeout(() => {
+      this.grace.delete(stream.input.id);
+      if (this.pushes.has(stream.input.id)) return;
+      if (stream.failure)
+        this.state(stream.input.id, {
+          status: 'Error',
+          message: { level: 'error', text: `Push failed: ${stream.failure}` },
+        });
+      else this.state(stream.input.id, { status: 'Idle', message: { level: 'info', text: 'Push ended' } });
+      this.events.gone(stream.input.id);
+    }, this.o.reconnectGraceMs);
+    timer.unref();
+    this.grace.set(stream.input.id, { timer, stream });
+  }
+
+  /** The input's push going on, if any. */
+  push(inputId: string): LiveStream | undefined {
+    const stream = this.pushes.get(inputId);
+    return stream && !stream.ended ? stream : undefined;
+  }
+
+  activePushes(): LiveStream[] {
+    return [...this.pushes.values()].filter((stream) => !stream.ended);
+  }
+
+  /** Whether the input's push ended less than the reconnect grace ago (it may resume). */
+  inGrace(inputId: string): boolean {
+    return this.grace.has(inputId);
+  }
+
+  // ------------------------------------------------------------------ control plane
+
+  /**
+   * The assigned inputs were read again (every ~2 s): an input no longer ours, or Idle while we push it
+   * (Stop in the console), loses its publisher; viewers of cleared or deleted outputs are disconnected;
+   * pipelines hear of every part of a configuration that changed. `deliveredSeq` is the reporter's
+   * delivered sequence when the read was sent.
+   */
+  reconcile(deliveredSeq: number, changes: ReadonlyMap<AssignedInput, ReadonlySet<ConfigPart>>): void {
+    for (const stream of this.activePushes()) {
+      const input = this.o.directory.byId(stream.input.id);
+      if (!input) {
+        this.stop(stream);
+        continue;
+      }
+      stream.input = input;
+      if (input.status === 'Idle' && stream.ingestionSeq <= deliveredSeq) {
+        this.o.log.info(`${input.name} was stopped from the control plane: disconnecting its publisher`);
+        this.stop(stream);
+      }
+    }
+    this.viewers.reconcile();
+    for (const [input, parts] of changes) this.events.configChanged(input, parts);
+  }
+
+  /** Emergency cleanup: every publisher and viewer goes; new ones are refused until it is disabled. */
+  cleanup(): { pushes: number; viewers: number } {
+    const viewers = this.viewers.kick(() => true);
+    const pushes = this.activePushes();
+    for (const stream of pushes) {
+      stream.handle.kick();
+      this.endPush(stream, 'the node was cleaned up by an administrator');
+    }
+    return { pushes: pushes.length, viewers };
+  }
+
+  /** The node stops: every push and viewer goes, and the pushed streams are reported Idle at once. */
+  shutdown(): void {
+    this.viewers.kick(() => true);
+    for (const stream of this.activePushes()) {
+      this.stop(stream);
+      this.state(stream.input.id, {
+        status: 'Idle',
+        message: { level: 'warning', text: 'The node serving this stream stopped' },
+      });
+    }
+    for (const { timer, stream } of this.grace.values()) {
+      clearTimeout(timer);
+      this.state(stream.input.id, {
+        status: stream.failure ? 'Error' : 'Idle',
+        message: { level: 'info', text: 'Push ended' },
+      });
+    }
+    this.grace.clear();
+  }
+
+  /** Tells the control plane again what the node knows: states of inputs with pushes, and every output's sessions. */
+  resync(): number {
+    const ours = new Set(this.activePushes().map((stream) => stream.input.id));
+    for (const input of this.o.directory.all()) {
+      if (ours.has(input.id)) {
+        if (input.status !== 'Ingestion') this.state(input.id, { status: 'Ingestion' });
+      } else if (input.status === 'Ingestion' && !this.grace.has(input.id)) {
+        // Ingestion without a push here: left over from before this node (re)started.
+        this.state(input.id, {
+          status: 'Idle',
+          message: { level: 'info', text: 'The node serving this stream restarted: no push is going on' },
+        });
+      }
+      this.viewers.markChanged(input.id);
+    }
+    this.viewers.flush();
+    return this.o.directory.all().length;
+  }
+
+  // ------------------------------------------------------------------ reporting
+
+  /** Queues a stream-state report; answers the report's sequence number. */
+  state(streamId: string, fields: StateFields): number {
+    return this.o.reporter.send({ kind: 'stream-state', streamId, at: new Date().toISOString(), ...fields });
+  }
+
+  reportTracks(stream: LiveStream, tracks: { incoming?: TrackInfo[]; outgoing?: TrackInfo[] }): void {
+    this.state(stream.input.id, { tracks });
+  }
+
+  /** Ends a push the control plane no longer wants here: its publisher is disconnected, no status follows. */
+  private stop(stream: LiveStream): void {
+    stream.stoppedByControlPlane = true;
+    stream.handle.kick();
+    this.endPush(stream);
+  }
+}

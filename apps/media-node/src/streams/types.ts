@@ -1,0 +1,92 @@
+import type { AssignedInput, TrackInfo } from '@streamcloud/contract';
+
+export type PushProtocol = 'RTMP' | 'SRT' | 'WebRTC';
+/** The output formats the node plays: RTMP (nginx), HLS (nginx's fragments), WebRTC (WHEP). */
+export type PlayFormat = 'RTMP' | 'HLS' | 'WebRTC';
+
+/** What a protocol front end hands over for one accepted push. */
+export interface PublishHandle {
+  /** The stream's name inside nginx-rtmp: its HLS fragments are under `<hlsDir>/<rawName>/`. */
+  rawName: string;
+  remoteAddress: string | null;
+  /** Bytes the publisher sent to the node and the node sent back, since the push began. */
+  bytesIn(): number;
+  bytesOut(): number;
+  /** Disconnects the publisher at once. */
+  kick(): void;
+}
+
+/**
+ * One nginx-rtmp stream the node's viewers can be given: the push itself, or a rendition a pipeline
+ * publishes back into nginx (under the input id and a suffix). HLS fragments are under `<hlsDir>/<hlsName>/`.
+ */
+export interface MediaTrackSource {
+  /** The nginx-rtmp stream name RTMP players and the node's own players (WHEP, snapshots) are sent to. */
+  rtmpName: string;
+  /** The directory name of its HLS fragments. */
+  hlsName: string;
+}
+
+/** An HLS variant of a transcoded stream: one video rendition (and its audio), as the master playlist lists it. */
+export interface Rendition extends MediaTrackSource {
+  /** Path segment of its playlist under the output's URL: `/hls/<output>/<key>/index.m3u8`. */
+  key: string;
+  /** The configured bitrate of its video and audio together (b/s): the master playlist's BANDWIDTH. */
+  bandwidth: number;
+  /** Probed from its first fragment (RESOLUTION, CODECS); null until then. */
+  width: number | null;
+  height: number | null;
+  codecs: string | null;
+}
+
+/** What the stream's viewers get: the push as it came, or the renditions of its transcoder. */
+export interface Outgoing {
+  /** RTMP and WebRTC viewers and the outgoing snapshot get this (the top rendition, or the push). */
+  main: MediaTrackSource;
+  /** HLS variants; null: HLS plays `main` as one media playlist. */
+  renditions: Rendition[] | null;
+}
+
+/**
+ * A push going on: the live stream every part of the node works from (viewers, reports, pipelines).
+ * A push that ends and resumes within the reconnect grace is a new LiveStream of the same input.
+ */
+export interface LiveStream {
+  id: string;
+  input: AssignedInput;
+  protocol: PushProtocol;
+  handle: PublishHandle;
+  startedAt: Date;
+  ended: boolean;
+  /** Why the push failed; null while it goes on or when it ended cleanly. */
+  failure: string | null;
+  /** The reporter's sequence of the Ingestion report: a later Idle from the control plane is a Stop. */
+  ingestionSeq: number;
+  stoppedByControlPlane: boolean;
+  firstFragmentAt: number | null;
+  /** The push's tracks as ffprobe read them from its first fragment; null until then. */
+  tracks: TrackInfo[] | null;
+  /** The push as nginx carries it: the source every pipeline reads. */
+  source: MediaTrackSource;
+  /** What viewers get; a transcoder replaces it with its renditions while they run. */
+  outgoing: Outgoing;
+  /** A transcoder's ladder runs now (billed as processing Transcode). */
+  transcoding: boolean;
+  /** A ladder ran at some time since the last usage report. */
+  transcodedSinceReport: boolean;
+  reported: { bytesIn: number; bytesOut: number; at: number };
+}
+
+export interface ViewerSession {
+  id: string;
+  inputId: string;
+  outputId: string;
+  format: PlayFormat;
+  ipAddress: string | null;
+  startedAt: Date;
+  bytesOut(): number;
+  bytesIn(): number;
+  kick(): void;
+  ended: boolean;
+  reported: { bytesIn: number; bytesOut: number; at: number };
+}

@@ -1,0 +1,149 @@
+import type { NodeMetricName, ProcessingType } from '@streamcloud/contract';
+import type { Reporter } from '../control-plane.js';
+import type { LiveStream } from './types.js';
+import type { Viewers } from './viewers.js';
+
+interface IncomingDelta {
+  sessionId: string;
+  startedAt: string;
+  duration: number;
+  upload: number;
+  download: number;
+}
+
+/**
+ * Billing and metrics: every report interval, each stream's IncomingBitrate, OutgoingBitrate and
+ * ConcurrentViewers, and the usage deltas since the last report (each push's bytes and duration, the
+ * stream's viewer bytes); also a final usage report when a push ends. Answers the node's load figures.
+ */
+export class UsageMeter {
+  private lastTick = Date.now();
+  /** Pushes that ended since the last usage report: their last bytes are still owed. */
+  private ended: LiveStream[] = [];
+
+  constructor(
+    private readonly reporter: Reporter,
+    private readonly pushes: () => LiveStream[],
+    private readonly viewers: Viewers,
+  ) {}
+
+  /** The push ended: its last usage goes out now. */
+  pushEnded(stream: LiveStream): void {
+    this.ended.push(stream);
+    this.reportUsage();
+  }
+
+  /** Metrics and usage of the interval since the last call; answers the node's bandwidth and sessions. */
+  tick(): { bandwidthMbps: number; sessions: number } {
+    const now = Date.now();
+    const seconds = Math.max(0.001, (now - this.lastTick) / 1000);
+    this.lastTick = now;
+    const metrics = new Map<string, { values: Partial<Record<NodeMetricName, number>>; sessions: number }>();
+    const entry = (inputId: string) => {
+      let found = metrics.get(inputId);
+      if (!found) {
+        found = { values: { IncomingBitrate: 0, OutgoingBitrate: 0, ConcurrentViewers: 0 }, sessions: 0 };
+        metrics.set(inputId, found);
+      }
+      return found;
+    };
+    let totalBytes = 0;
+    const pushes = this.pushes();
+    for (const stream of pushes) {
+      const m = entry(stream.input.id);
+      const delta = stream.handle.bytesIn() - stream.reported.bytesIn;
+      m.values.IncomingBitrate = Math.round((delta * 8) / seconds);
+      m.sessions += 1;
+      totalBytes += delta + stream.handle.bytesOut() - stream.reported.bytesOut;
+    }
+    for (const viewer of this.viewers.all()) {
+      const m = entry(viewer.inputId);
+      const delta = viewer.bytesOut() - viewer.reported.bytesOut;
+      m.values.OutgoingBitrate = (m.values.OutgoingBitrate ?? 0) + Math.round((delta * 8) / seconds);
+      m.values.ConcurrentViewers = (m.values.ConcurrentViewers ?? 0) + 1;
+      m.sessions += 1;
+      totalBytes += delta;
+      this.viewers.markChanged(viewer.inputId);
+    }
+    this.reportUsage();
+    const streams = [...metrics.entries()].map(([streamId, m]) => ({
+      streamId,
+      sessions: m.sessions,
+      values: m.values,
+    }));
+    for (let i = 0; i < streams.length; i += 500)
+      this.reporter.send({ kind: 'metrics', streams: streams.slice(i, i + 500) });
+    this.viewers.flush();
+    return {
+      bandwidthMbps: (totalBytes * 8) / seconds / 1e6,
+      sessions: pushes.length + this.viewers.count,
+    };
+  }
+
+  /** Usage deltas since the last report: each push's bytes and duration, each stream's viewer bytes. */
+  reportUsage(): void {
+    const now = Date.now();
+    const byInput = new Map<
+      string,
+      {
+        processing?: ProcessingType;
+        incoming: IncomingDelta[];
+        out: { upload: number; download: number; duration: number };
+      }
+    >();
+    const entry = (inputId: string) => {
+      let found = byInput.get(inputId);
+      if (!found) {
+        found = { incoming: [], out: { upload: 0, download: 0, duration: 0 } };
+        byInput.set(inputId, found);
+      }
+      return found;
+    };
+    for (const stream of [...this.pushes(), ...this.ended]) {
+      const bytesIn = stream.handle.bytesIn();
+      const bytesOut = stream.handle.bytesOut();
+      const upload = bytesIn - stream.reported.bytesIn;
+      const download = bytesOut - stream.reported.bytesOut;
+      const duration = Math.max(0, (now - stream.reported.at) / 1000);
+      if (upload === 0 && download === 0 && duration < 0.5) continue;
+      stream.reported = { bytesIn, bytesOut, at: now };
+      const usage = entry(stream.input.id);
+      // Processing is Transcode for an interval in which a ladder ran, else Passthrough.
+      usage.processing =
+        usage.processing === 'Transcode' || stream.transcoding || stream.transcodedSinceReport
+          ? 'Transcode'
+          : 'Passthrough';
+      stream.transcodedSinceReport = stream.transcoding;
+      usage.incoming.push({
+        sessionId: stream.id,
+        startedAt: stream.startedAt.toISOString(),
+        duration,
+        upload,
+        download,
+      });
+    }
+    this.ended = [];
+    for (const viewer of [...this.viewers.all(), ...this.viewers.takeEnded()]) {
+      const bytesIn = viewer.bytesIn();
+      const bytesOut = viewer.bytesOut();
+      const upload = bytesIn - viewer.reported.bytesIn;
+      const download = bytesOut - viewer.reported.bytesOut;
+      const duration = Math.max(0, (now - viewer.reported.at) / 1000);
+      viewer.reported = { bytesIn, bytesOut, at: now };
+      if (upload === 0 && download === 0) continue;
+      const out = entry(viewer.inputId).out;
+      out.upload += upload;
+      out.download += download;
+      out.duration = Math.max(out.duration, duration);
+    }
+    for (const [streamId, usage] of byInput) {
+      this.reporter.send({
+        kind: 'usage',
+        streamId,
+        ...(usage.processing ? { processing: usage.processing } : {}),
+        ...(usage.incoming.length > 0 ? { incoming: usage.incoming } : {}),
+        ...(usage.out.upload + usage.out.download > 0 ? { outgoing: usage.out } : {}),
+      });
+    }
+  }
+}

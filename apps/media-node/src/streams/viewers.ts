@@ -1,0 +1,133 @@
+import type { StreamStateReport } from '@streamcloud/contract';
+import type { InputDirectory } from '../inputs.js';
+import type { ViewerSession } from './types.js';
+
+type StateFields = Omit<StreamStateReport, 'id' | 'kind' | 'streamId' | 'at'>;
+
+/**
+ * Everyone watching: one session per RTMP connection, HLS session id or WHEP peer, counted per output,
+ * disconnected when the control plane clears its output's sessions or deletes the output, and reported
+ * (the sessions of every output of a stream) whenever they change.
+ */
+export class Viewers {
+  private readonly sessions = new Map<string, ViewerSession>();
+  /** Sessions that ended since the last usage report: their last bytes are still owed. */
+  private ended: ViewerSession[] = [];
+  private readonly clearedSeen = new Map<string, string | null>();
+  private readonly dirty = new Set<string>();
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly directory: InputDirectory,
+    private readonly state: (streamId: string, fields: StateFields) => number,
+  ) {}
+
+  start(viewer: Omit<ViewerSession, 'ended' | 'reported' | 'startedAt'>): ViewerSession {
+    const session: ViewerSession = {
+      ...viewer,
+      startedAt: new Date(),
+      ended: false,
+      reported: { bytesIn: 0, bytesOut: 0, at: Date.now() },
+    };
+    this.sessions.set(session.id, session);
+    this.changed(session.inputId);
+    return session;
+  }
+
+  end(id: string): void {
+    const session = this.sessions.get(id);
+    if (!session || session.ended) return;
+    session.ended = true;
+    this.sessions.delete(id);
+    this.ended.push(session);
+    this.changed(session.inputId);
+  }
+
+  get(id: string): ViewerSession | undefined {
+    return this.sessions.get(id);
+  }
+
+  get count(): number {
+    return this.sessions.size;
+  }
+
+  all(): ViewerSession[] {
+    return [...this.sessions.values()];
+  }
+
+  /** The sessions that ended since the last call (their last bytes are reported once). */
+  takeEnded(): ViewerSession[] {
+    const ended = this.ended;
+    this.ended = [];
+    return ended;
+  }
+
+  /** Disconnects and ends the sessions `which` picks; answers how many. */
+  kick(which: (viewer: ViewerSession) => boolean): number {
+    let kicked = 0;
+    for (const viewer of this.all()) {
+      if (!which(viewer)) continue;
+      viewer.kick();
+      this.end(viewer.id);
+      kicked++;
+    }
+    return kicked;
+  }
+
+  /**
+   * The assigned inputs were read again: the viewers of an output that is gone (deleted, or its stream no
+   * longer served here) or whose sessions were cleared are disconnected at once.
+   */
+  reconcile(): void {
+    const outputs = new Set<string>();
+    for (const input of this.directory.all()) {
+      for (const output of input.outputs) {
+        outputs.add(output.id);
+        const cleared = output.sessionsClearedAt;
+        const seen = this.clearedSeen.get(output.id);
+        this.clearedSeen.set(output.id, cleared);
+        if (seen === undefined || seen === cleared) continue;
+        this.kick((viewer) => viewer.outputId === output.id);
+      }
+    }
+    for (const id of this.clearedSeen.keys()) if (!outputs.has(id)) this.clearedSeen.delete(id);
+    this.kick((viewer) => !outputs.has(viewer.outputId));
+  }
+
+  /** Marks every stream's sessions to be reported again (a resync), or just those of `inputId`. */
+  markChanged(inputId: string): void {
+    this.dirty.add(inputId);
+  }
+
+  /** The viewer sessions of every output of the inputs that changed, as the control plane shows them. */
+  flush(): void {
+    for (const inputId of this.dirty) {
+      const input = this.directory.byId(inputId);
+      if (!input) continue;
+      const outputs = input.outputs.map((output) => ({
+        outputId: output.id,
+        sessions: this.all()
+          .filter((viewer) => viewer.outputId === output.id)
+          .map((viewer) => ({
+            id: viewer.id,
+            ipAddress: viewer.ipAddress,
+            startedAt: viewer.startedAt.toISOString(),
+            bytes: viewer.bytesOut(),
+          })),
+      }));
+      if (outputs.length > 0) this.state(inputId, { outputs });
+    }
+    this.dirty.clear();
+  }
+
+  /** Sessions are reported a moment after they change, several changes at once. */
+  private changed(inputId: string): void {
+    this.dirty.add(inputId);
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.flush();
+    }, 300);
+    this.timer.unref();
+  }
+}

@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { playRtmp, pushTestPattern, sleep, waitFor } from './harness.js';
+import { streamsOf, uriOf, useMediaNode } from './streams.js';
+
+/** Viewers of a live stream: HLS sessions, clearing and deleting outputs. */
+const world = useMediaNode();
+const { api, createStream, createOutput, outputs, status, snapshot } = streamsOf(world);
+
+describe('HLS', () => {
+  it('disconnects the viewers of an output whose sessions are cleared', async () => {
+    const stream = await createStream({ format: 'RTMP' });
+    const output = await createOutput(stream.id, 'HLS');
+    const push = pushTestPattern(uriOf(stream), 'flv', 30);
+    await status(stream.id, 'Ingestion');
+    const first = await waitFor(
+      () => fetch(output.connection?.uri ?? '', { redirect: 'manual' }),
+      (r) => r.status === 302,
+      8000,
+      'the HLS redirect',
+    );
+    const playlist = new URL(first.headers.get('location') ?? '', output.connection?.uri ?? '').toString();
+    await waitFor(
+      () => fetch(playlist),
+      (response) => response.status === 200,
+      8000,
+      'the playlist',
+    );
+    await waitFor(
+      () => outputs(stream.id),
+      (outputs) => (outputs[0]?.sessions.length ?? 0) === 1,
+      8000,
+      'the session in the control plane',
+    );
+    expect((await api('DELETE', `/outputs/${output.id}/sessions`)).status).toBe(204);
+    await waitFor(
+      () => fetch(playlist),
+      (response) => response.status === 410,
+      8000,
+      'the session to be ended',
+    );
+    push.stop();
+    await push.exited;
+  });
+});
+
+describe('RTMP playback', () => {
+  it('disconnects the RTMP viewers of an output that is deleted', async () => {
+    const stream = await createStream({ format: 'RTMP' });
+    const output = await createOutput(stream.id, 'RTMP');
+    const push = pushTestPattern(uriOf(stream), 'flv', 30);
+    const player = playRtmp(output.connection?.uri ?? '', 30);
+    try {
+      await status(stream.id, 'Ingestion');
+      await waitFor(
+        () => outputs(stream.id),
+        (list) => list[0]?.sessions.length === 1,
+        8000,
+        'the RTMP viewer session',
+      );
+      expect((await api('DELETE', `/outputs/${output.id}`)).status).toBe(204);
+      expect(await Promise.race([player.exited, sleep(6000).then(() => 'still playing')])).not.toBe('still playing');
+    } finally {
+      player.stop();
+      push.stop();
+      await push.exited;
+    }
+  });
+});
+
+describe('snapshots', () => {
+  const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47]);
+  const JPEG = Buffer.from([0xff, 0xd8]);
+  const signature = (image: Buffer | null) => image?.subarray(0, image[0] === 0xff ? 2 : 4);
+
+  it('takes both directions on the same interval, and applies new settings while live', async () => {
+    const stream = await createStream({ format: 'RTMP' });
+    for (const direction of ['incoming', 'outgoing'])
+      expect(
+        (
+          await api('PUT', `/snapshots/stream/${stream.id}/${direction}`, {
+            format: 'PNG',
+            quality: 'Low',
+            interval: 1,
+          })
+        ).status,
+      ).toBe(200);
+    const push = pushTestPattern(uriOf(stream), 'flv', 20);
+    try {
+      await status(stream.id, 'Ingestion');
+      for (const direction of ['incoming', 'outgoing'] as const)
+        await waitFor(
+          () => snapshot(stream.id, direction),
+          (image) => signature(image)?.equals(PNG) === true,
+          8000,
+          `an ${direction} PNG`,
+        );
+      // The node hears of the change through the settings' version in GET /node/inputs (no 15 s re-read).
+      expect(
+        (await api('PUT', `/snapshots/stream/${stream.id}/outgoing`, { format: 'JPEG', quality: 'Low', interval: 1 }))
+          .status,
+      ).toBe(200);
+      await waitFor(
+        () => snapshot(stream.id, 'outgoing'),
+        (image) => signature(image)?.equals(JPEG) === true,
+        6000,
+        'an outgoing JPEG after the change',
+      );
+    } finally {
+      push.stop();
+      await push.exited;
+    }
+  });
+});

@@ -1,0 +1,99 @@
+import type { StreamInput, StreamOutput } from '@streamcloud/contract';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
+import { type ControlPlane, connectControlPlane, type RunningNode, startMediaNode, waitFor } from './harness.js';
+
+/**
+ * What every media test file shares: the suite's control plane (global setup), a media node of the file's
+ * own (started before its tests, removed after them with every node the file registered), and helpers to
+ * drive streams over the API like an operator would.
+ */
+export interface MediaWorld {
+  plane: ControlPlane;
+  node: RunningNode;
+}
+
+export function useMediaNode(name = 'media-1', env: Record<string, string> = {}): MediaWorld {
+  const world = {} as MediaWorld;
+  beforeAll(async () => {
+    const { url, token } = inject('controlPlane');
+    world.plane = connectControlPlane(url, token);
+    world.node = await startMediaNode(world.plane, name, env);
+  }, 60_000);
+  afterAll(async () => {
+    await world.node?.stop();
+    const nodes = (await world.plane.api<{ id: string }[]>('GET', '/nodes')).body;
+    for (const node of nodes) await world.plane.api('DELETE', `/nodes/${node.id}`);
+  });
+  return world;
+}
+
+/** API helpers bound to the world's control plane. */
+export function streamsOf(world: MediaWorld) {
+  const api = <T>(method: string, path: string, body?: unknown) => world.plane.api<T>(method, path, body);
+  const getStream = async (id: string) => (await api<StreamInput>('GET', `/inputs/${id}`)).body;
+  return {
+    api,
+    getStream,
+    async createStream(body: Record<string, unknown>): Promise<StreamInput> {
+      const created = await api<StreamInput>('POST', '/inputs', { output: { passthrough: true }, ...body });
+      expect(created.status).toBe(201);
+      return created.body;
+    },
+    async createOutput(streamId: string, format: string): Promise<StreamOutput> {
+      const created = await api<StreamOutput>('POST', '/outputs', { streamId, format });
+      expect(created.status).toBe(201);
+      return created.body;
+    },
+    outputs: async (streamId: string) => (await api<StreamOutput[]>('GET', `/outputs?streamId=${streamId}`)).body,
+    messages: async (id: string) => (await getStream(id)).statusMessages.map((message) => message.text),
+    /** Waits for the stream's status. */
+    status: (id: string, status: StreamInput['status'], timeoutMs = 8000) =>
+      waitFor(
+        () => getStream(id),
+        (stream) => stream.status === status,
+        timeoutMs,
+        status,
+      ),
+    /** Bytes billed as uploaded by the stream's publishers, and the processing they were billed with. */
+    async usage(streamId: string): Promise<{ upload: number; processing: string[] }> {
+      const from = new Date(Date.now() - 3600_000).toISOString();
+      const to = new Date(Date.now() + 3600_000).toISOString();
+      const answer = (
+        await api<{ streams: { processing: string; incoming: { upload: number }[] }[] }>(
+          'GET',
+          `/statistics/stream/${streamId}/from/${from}/to/${to}`,
+        )
+      ).body;
+      const streams = answer.streams ?? [];
+      return {
+        upload: streams.flatMap((stream) => stream.incoming).reduce((sum, session) => sum + session.upload, 0),
+        processing: streams.map((stream) => stream.processing),
+      };
+    },
+    /** The stream's latest snapshot image of a direction; null while it has none. */
+    async snapshot(streamId: string, direction: 'incoming' | 'outgoing'): Promise<Buffer | null> {
+      const response = await fetch(`${world.plane.url}/api/v1/snapshots/stream/${streamId}/${direction}/image`, {
+        headers: { authorization: `Bearer ${world.plane.token}` },
+      });
+      return response.status === 200 ? Buffer.from(await response.arrayBuffer()) : null;
+    },
+    /** A metric's samples of the stream in the last hour. */
+    async metric(streamId: string, name: string): Promise<number[]> {
+      const from = new Date(Date.now() - 3600_000).toISOString();
+      const to = new Date(Date.now() + 3600_000).toISOString();
+      const answer = (
+        await api<{ result: { values: [number, number][] }[] }>(
+          'GET',
+          `/statistics/stream/${streamId}/from/${from}/to/${to}?metrics=${name}`,
+        )
+      ).body;
+      return answer.result.flatMap((series) => series.values.map(([, value]) => Number(value)));
+    },
+  };
+}
+
+/** The push URL the console shows for a stream. */
+export const uriOf = (stream: StreamInput) => {
+  const connection = stream.connection as { uri?: string; signallingUri?: string } | null;
+  return connection?.uri ?? connection?.signallingUri ?? '';
+};

@@ -1,0 +1,294 @@
+import { spawn } from 'node:child_process';
+import { createSocket } from 'node:dgram';
+import { describe, expect, it } from 'vitest';
+import { MediaStreamTrack, RTCPeerConnection, RtpPacket, Vp8RtpPayload } from 'werift';
+import { freePort, processRunning, pushTestPattern, waitFor } from './harness.js';
+import { streamsOf, uriOf, useMediaNode } from './streams.js';
+
+/** WebRTC both ways: WHIP pushes from a werift publisher, WHEP playback to werift viewers. */
+const world = useMediaNode();
+const { api, createStream, createOutput, outputs, status } = streamsOf(world);
+/** Whether the node's VP8 encoder (the WHEP feed's ffmpeg) runs for this stream. */
+const feedRunning = (streamId: string) =>
+  processRunning((command) => command.includes('libvpx') && command.includes(streamId));
+
+describe('WHIP', () => {
+  it('takes a WHIP push from a werift publisher (VP8) to Ingestion with H.264 tracks', async () => {
+    const stream = await createStream({ format: 'WebRTC', access: 'PrivateIngoing' });
+    const whip = uriOf(stream);
+    expect(whip).toBe(`http://127.0.0.1:${world.node.port}/whip/${encodeURIComponent(stream.name)}`);
+
+    // ffmpeg encodes VP8 into RTP on a local port; the werift publisher sends those packets.
+    const rtpPort = await freePort();
+    const socket = createSocket('udp4');
+    await new Promise<void>((resolve) => socket.bind(rtpPort, '127.0.0.1', resolve));
+    const track = new MediaStreamTrack({ kind: 'video' });
+    socket.on('message', (data) => track.writeRtp(RtpPacket.deSerialize(data)));
+    const pc = new RTCPeerConnection({ iceAdditionalHostAddresses: ['127.0.0.1'], iceUseIpv6: false });
+    pc.addTransceiver(track, { direction: 'sendonly' });
+    await pc.setLocalDescription(await pc.createOffer());
+
+    const refused = await fetch(whip, {
+      method: 'POST',
+      headers: { 'content-type': 'application/sdp' },
+      body: pc.localDescription?.sdp,
+    });
+    expect(refused.status).toBe(401);
+    const answer = await fetch(whip, {
+      method: 'POST',
+      headers: { 'content-type': 'application/sdp', authorization: `Bearer ${stream.accessToken}` },
+      body: pc.localDescription?.sdp,
+    });
+    expect(answer.status).toBe(201);
+    const location = answer.headers.get('location') ?? '';
+    expect(location).toMatch(/^\/whip\//);
+    await pc.setRemoteDescription({ type: 'answer', sdp: await answer.text() });
+
+    const encoder = pushTestPatternVp8(rtpPort);
+    try {
+      await status(stream.id, 'Ingestion', 15_000);
+      const tracks = await waitFor(
+        async () =>
+          (await api<{ codec: string; width: number | null }[]>('GET', `/info/stream/${stream.id}/incoming`)).body,
+        (list) => Array.isArray(list) && list.some((t) => t.codec === 'H264' && t.width === 320),
+        20_000,
+        'H.264 tracks from the WebRTC push',
+      );
+      expect(tracks.length).toBeGreaterThan(0);
+      expect((await fetch(new URL(location, whip), { method: 'DELETE' })).status).toBe(200);
+      await status(stream.id, 'Idle', 10_000);
+    } finally {
+      encoder.stop();
+      await pc.close();
+      socket.close();
+    }
+  });
+});
+
+describe('WHEP', () => {
+  /** A werift viewer (recvonly video and audio) counting the RTP packets it gets. */
+  const viewer = () => {
+    const pc = new RTCPeerConnection({ iceAdditionalHostAddresses: ['127.0.0.1'], iceUseIpv6: false });
+    pc.addTransceiver('video', { direction: 'recvonly' });
+    pc.addTransceiver('audio', { direction: 'recvonly' });
+    const got = {
+      video: 0,
+      audio: 0,
+      firstVideoAt: 0,
+      lastPacketAt: 0,
+      firstVideoIsKeyframe: null as boolean | null,
+      codecs: new Set<string>(),
+    };
+    pc.onTrack.subscribe((track) => {
+      track.onReceiveRtp.subscribe((rtp) => {
+        got.lastPacketAt = Date.now();
+        if (track.codec) got.codecs.add(track.codec.mimeType.toLowerCase());
+        if (track.kind === 'audio') {
+          got.audio++;
+          return;
+        }
+        if (got.video === 0) {
+          got.firstVideoAt = Date.now();
+          const vp8 = Vp8RtpPayload.deSerialize(rtp.payload);
+          got.firstVideoIsKeyframe = vp8.payloadHeaderExist && vp8.isKeyframe;
+        }
+        got.video++;
+      });
+    });
+    const offer = async () => {
+      await pc.setLocalDescription(await pc.createOffer());
+      return pc.localDescription?.sdp ?? '';
+    };
+    return { pc, got, offer };
+  };
+  const post = (url: string, sdp: string, headers: Record<string, string> = {}) =>
+    fetch(url, { method: 'POST', headers: { 'content-type': 'application/sdp', ...headers }, body: sdp });
+
+  it('plays a live stream to werift viewers as VP8/Opus, counts them as sessions, and drops them when cleared', async () => {
+    const stream = await createStream({ format: 'RTMP' });
+    const output = await createOutput(stream.id, 'WebRTC');
+    const whep = output.connection?.signallingUri ?? '';
+    expect(whep).toBe(`http://127.0.0.1:${world.node.port}/whep/${encodeURIComponent(output.name)}`);
+    const metadata = (await (await fetch(`http://127.0.0.1:${world.node.port}/metadata`)).json()) as {
+      protocols: { WebRTC: { whep: string } };
+    };
+    expect(metadata.protocols.WebRTC.whep).toBe(`http://127.0.0.1:${world.node.port}/whep/<output name>`);
+
+    const first = viewer();
+    const offer = await first.offer();
+    const notLive = await post(whep, offer);
+    expect(notLive.status).toBe(404);
+    expect(await notLive.text()).toContain('not live');
+
+    const push = pushTestPattern(uriOf(stream), 'flv', 60);
+    const second = viewer();
+    const third = viewer();
+    try {
+      await status(stream.id, 'Ingestion');
+      const postedAt = Date.now();
+      const answer = await post(whep, offer);
+      expect(answer.status).toBe(201);
+      expect(answer.headers.get('content-type')).toBe('application/sdp');
+      const location = answer.headers.get('location') ?? '';
+      expect(location).toMatch(/^\/whep\/out%2B[^/]+\/[\w-]+$/);
+      expect((await fetch(new URL(location, whep), { method: 'PATCH' })).status).toBe(405);
+      await first.pc.setRemoteDescription({ type: 'answer', sdp: await answer.text() });
+      await waitFor(
+        async () => first.got,
+        (got) => got.video >= 30 && got.audio >= 10,
+        15_000,
+        'VP8 and Opus packets at the viewer',
+      );
+      expect(first.got.codecs).toEqual(new Set(['video/vp8', 'audio/opus']));
+      expect(first.got.firstVideoIsKeyframe).toBe(true);
+      // The first viewer waits for the feed's ffmpeg (pull, a keyframe of the push, probe) as well.
+      const firstMs = first.got.firstVideoAt - postedAt;
+      console.info(`WHEP: first viewer's first (key)frame ${firstMs} ms after its POST`);
+      expect(firstMs).toBeLessThan(6000);
+
+      // A viewer joining a running feed gets a keyframe within about a second.
+      const joinedAt = Date.now();
+      const joined = await post(whep, await second.offer());
+      expect(joined.status).toBe(201);
+      const secondLocation = joined.headers.get('location') ?? '';
+      await second.pc.setRemoteDescription({ type: 'answer', sdp: await joined.text() });
+      await waitFor(
+        async () => second.got,
+        (got) => got.video > 0,
+        5000,
+        "the second viewer's first video",
+      );
+      expect(second.got.firstVideoIsKeyframe).toBe(true);
+      const joinMs = second.got.firstVideoAt - joinedAt;
+      console.info(`WHEP: second viewer's first (key)frame ${joinMs} ms after its POST`);
+      expect(joinMs).toBeLessThan(2500);
+
+      const sessions = await waitFor(
+        () => outputs(stream.id),
+        (outputs) => outputs[0]?.sessions.length === 2,
+        8000,
+        'two WebRTC sessions',
+      );
+      expect(sessions[0]?.sessions[0]).toMatchObject({ ipAddress: '127.0.0.1' });
+      expect((await fetch(new URL(secondLocation, whep), { method: 'DELETE' })).status).toBe(200);
+      const one = await waitFor(
+        () => outputs(stream.id),
+        (outputs) => outputs[0]?.sessions.length === 1 && (outputs[0]?.sessions[0]?.bytes ?? 0) > 20_000,
+        8000,
+        'one WebRTC session with its bytes',
+      );
+      expect(one[0]?.sessions).toHaveLength(1);
+
+      expect((await api('DELETE', `/outputs/${output.id}/sessions`)).status).toBe(204);
+      await waitFor(
+        async () => ({ state: first.pc.connectionState, silentMs: Date.now() - first.got.lastPacketAt }),
+        ({ state, silentMs }) => state !== 'connected' || silentMs > 1500,
+        8000,
+        'the viewer to be disconnected',
+      );
+      await waitFor(
+        () => outputs(stream.id),
+        (outputs) => outputs[0]?.sessions.length === 0,
+        8000,
+        'no sessions after clearing',
+      );
+      // The last viewer gone, the stream's VP8 encoder stops.
+      await waitFor(
+        async () => feedRunning(stream.id),
+        (running) => !running,
+        8000,
+        'the WebRTC feed to stop',
+      );
+      expect((await post(`http://127.0.0.1:${world.node.port}/whep/out%2Bnobody`, offer)).status).toBe(404);
+
+      // A new viewer starts the feed again; the push ending ends its session.
+      const again = await post(whep, await third.offer());
+      expect(again.status).toBe(201);
+      await third.pc.setRemoteDescription({ type: 'answer', sdp: await again.text() });
+      await waitFor(
+        async () => third.got,
+        (got) => got.video > 0,
+        8000,
+        "the third viewer's first video",
+      );
+      push.stop();
+      await waitFor(
+        async () => ({ state: third.pc.connectionState, silentMs: Date.now() - third.got.lastPacketAt }),
+        ({ state, silentMs }) => state !== 'connected' || silentMs > 1500,
+        8000,
+        'the viewer to be disconnected when the push ends',
+      );
+      await waitFor(
+        async () => feedRunning(stream.id),
+        (running) => !running,
+        8000,
+        'the WebRTC feed to stop with the push',
+      );
+    } finally {
+      push.stop();
+      await push.exited;
+      await first.pc.close();
+      await second.pc.close();
+      await third.pc.close();
+    }
+  });
+
+  it("refuses a Private stream's output without its token", async () => {
+    const stream = await createStream({ format: 'RTMP', access: 'Private' });
+    const output = await createOutput(stream.id, 'WebRTC');
+    const whep = output.connection?.signallingUri ?? '';
+    const token = output.viewer.accessToken ?? '';
+    // 24 random bytes, base64url.
+    expect(token).toMatch(/^[\w-]{32}$/);
+    const { pc, offer } = viewer();
+    const sdp = await offer();
+    try {
+      const refused = await post(whep, sdp);
+      expect(refused.status).toBe(401);
+      expect(await refused.text()).toContain('missing playback token');
+      expect((await post(whep, sdp, { authorization: 'Bearer wrong' })).status).toBe(401);
+      // With its token the offer passes the check (and finds the stream not live).
+      const admitted = await post(`${whep}?token=${encodeURIComponent(token)}`, sdp);
+      expect(admitted.status).toBe(404);
+      expect(await admitted.text()).toContain('not live');
+    } finally {
+      await pc.close();
+    }
+  });
+});
+/** VP8 RTP of the test pattern to a local UDP port (what a browser would send over WebRTC). */
+function pushTestPatternVp8(port: number): { stop(): void } {
+  const child = spawn(
+    'ffmpeg',
+    [
+      '-hide_banner',
+      '-nostdin',
+      '-loglevel',
+      'error',
+      '-re',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=320x240:rate=15',
+      '-t',
+      '60',
+      '-c:v',
+      'libvpx',
+      '-deadline',
+      'realtime',
+      '-cpu-used',
+      '8',
+      '-b:v',
+      '300k',
+      '-g',
+      '15',
+      '-f',
+      'rtp',
+      '-payload_type',
+      '96',
+      `rtp://127.0.0.1:${port}?pkt_size=1200`,
+    ],
+    { stdio: 'ignore' },
+  );
+  return { stop: () => child.kill('SIGKILL') };
+}
