@@ -499,6 +499,14 @@ describe('node reports and assignment', () => {
           },
         ],
         ingressName: null,
+        versions: {
+          config: expect.stringMatching(/^[0-9a-f]{32}$/),
+          snapshots: expect.stringMatching(/^[0-9a-f]{32}$/),
+          recordings: expect.stringMatching(/^[0-9a-f]{32}$/),
+          relays: expect.stringMatching(/^[0-9a-f]{32}$/),
+          fallbacks: expect.stringMatching(/^[0-9a-f]{32}$/),
+          outputs: expect.stringMatching(/^[0-9a-f]{32}$/),
+        },
       },
     ]);
     expect((await t.request({ method: 'GET', url: '/api/v1/node/inputs', token: roles.owner.token })).statusCode).toBe(
