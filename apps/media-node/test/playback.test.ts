@@ -48,9 +48,9 @@ describe('RTMP playback', () => {
     const stream = await createStream({ format: 'RTMP' });
     const output = await createOutput(stream.id, 'RTMP');
     const push = pushTestPattern(uriOf(stream), 'flv', 30);
+    await status(stream.id, 'Ingestion');
     const player = playRtmp(output.connection?.uri ?? '', 30);
     try {
-      await status(stream.id, 'Ingestion');
       await waitFor(
         () => outputs(stream.id),
         (list) => list[0]?.sessions.length === 1,
