@@ -20,7 +20,7 @@ import {
 } from './lib.mjs';
 
 const E2E_ADMIN = { username: 'admin', password: 'admin-password-1' };
-const TYPED_PROJECTS = ['packages/contract', 'apps/api', 'apps/console', 'apps/media-node', 'e2e'];
+const TYPED_PROJECTS = ['packages/contract', 'packages/s3', 'apps/api', 'apps/console', 'apps/media-node', 'e2e'];
 const at = (dir) => join(ROOT, dir);
 
 const SUITES = {

@@ -2,10 +2,11 @@ import { readdir } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import type { StorageCheckResult } from '@streamcloud/contract';
+import { createS3Client, describeFailure, keyPrefix, type S3Target } from '@streamcloud/s3';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestAccount, type TestApp } from '../../../test/helpers.js';
 import { type LocalS3Server, startLocalS3 } from '../../../test/s3-server.js';
-import { createS3Client, describeFailure, keyPrefix, S3ConnectionChecker, type S3Target } from './s3-connection.js';
+import { S3ConnectionChecker } from './s3-connection.js';
 
 let t: TestApp;
 let s3: LocalS3Server;
