@@ -1,4 +1,3 @@
-import { createHmac } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
 import { API_BASE } from '@streamcloud/contract';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
@@ -9,6 +8,7 @@ import { type Clock, systemClock } from './lib/clock.js';
 import { OWASP_SCRYPT, type ScryptCost } from './lib/password.js';
 import { PeriodicJob } from './lib/periodic.js';
 import { SecretBox } from './lib/secret-box.js';
+import { deriveKey } from './lib/secrets.js';
 import { TokenSigner } from './lib/tokens.js';
 import { AccountsRepository } from './modules/accounts/accounts.repository.js';
 import { registerAccountRoutes } from './modules/accounts/accounts.routes.js';
@@ -115,8 +115,6 @@ export interface AppServices {
   recordings: RecordingsService;
   relays: RelaysService;
 }
-
-const deriveKey = (secret: string, purpose: string) => createHmac('sha256', secret).update(purpose).digest('base64url');
 
 /** The whole control plane as one Fastify instance: plugins, then modules, then one error handler. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance & { services: AppServices }> {

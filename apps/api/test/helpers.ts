@@ -12,6 +12,8 @@ import { TEMPLATE_DATABASE, withDatabase } from './global-setup.js';
 /** Cheap scrypt for tests; the production cost is asserted in password.test.ts. */
 export const TEST_SCRYPT = { N: 2 ** 10, r: 8, p: 1 };
 export const TEST_PASSWORD = 'correct-horse-1';
+/** The root secret of every test app (token and anti-forgery keys derive from it). */
+export const TEST_SECRET = 'test-secret-of-at-least-32-characters!!';
 
 /** A database for one test file: a fresh PGlite from the migrated dump, or a copy of the PostgreSQL template. */
 export async function openTestDatabase(): Promise<DatabaseHandle> {
@@ -172,7 +174,7 @@ export async function startTestApp(options: Partial<AppOptions> = {}) {
   };
   const app = await buildApp({
     database: { ...database, db: database.db.withPlugin(countQueries) },
-    secret: 'test-secret-of-at-least-32-characters!!',
+    secret: TEST_SECRET,
     scryptCost: TEST_SCRYPT,
     loginFloodLimit: { max: 100_000, timeWindow: '1 minute' },
     ...options,

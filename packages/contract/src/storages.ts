@@ -94,9 +94,12 @@ type Shape = {
 
 /** The rules between fields; each runs as soon as the fields it reads are valid, so the form shows them early. */
 function withTypeRules<T extends z.ZodType<Shape>>(schema: T) {
+  // A rule runs only on an object (a null or absent body has no fields to compare) whose fields it reads are valid.
   const validFields =
     (...names: string[]) =>
     (payload: z.core.ParsePayload) =>
+      typeof payload.value === 'object' &&
+      payload.value !== null &&
       !payload.issues.some((issue) => names.includes(String(issue.path?.[0])));
   const typeAndEndpointValid = validFields('type', 'endpoint');
   const typeAndRegionValid = validFields('type', 'regionName');

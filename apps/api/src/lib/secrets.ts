@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -17,3 +17,7 @@ export async function persistentSecret(dataDir: string, fileName: string): Promi
   });
   return (await readFile(path, 'utf8')).trim();
 }
+
+/** A key for one purpose (token signing, anti-forgery, …) derived from the root secret. */
+export const deriveKey = (secret: string, purpose: string): string =>
+  createHmac('sha256', secret).update(purpose).digest('base64url');

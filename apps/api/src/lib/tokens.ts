@@ -1,3 +1,4 @@
+import { Id } from '@streamcloud/contract';
 import { jwtVerify, SignJWT } from 'jose';
 import { type Clock, systemClock } from './clock.js';
 
@@ -35,7 +36,11 @@ export class TokenSigner {
       .sign(this.key);
   }
 
-  /** Answers the claims, or null for any token that is malformed, forged, expired or for another audience. */
+  /**
+   * Answers the claims, or null for any token that is malformed, forged, expired or for another audience.
+   * The subject and session must be UUIDs: they are looked up as such, and a token signed with a leaked or
+   * reused key could carry anything.
+   */
   async verify(token: string): Promise<TokenClaims | null> {
     try {
       const { payload } = await jwtVerify(token, this.key, {
@@ -45,8 +50,8 @@ export class TokenSigner {
         requiredClaims: ['sub', 'sid', 'exp'],
         currentDate: this.clock.now(),
       });
-      if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string') return null;
-      return { accountId: payload.sub, sessionId: payload.sid };
+      if (!Id.safeParse(payload.sub).success || !Id.safeParse(payload.sid).success) return null;
+      return { accountId: payload.sub as string, sessionId: payload.sid as string };
     } catch {
       return null;
     }

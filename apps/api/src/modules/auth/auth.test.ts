@@ -1,7 +1,9 @@
 import { ANTI_FORGERY_COOKIE, ANTI_FORGERY_HEADER } from '@streamcloud/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestApp, TEST_PASSWORD, type TestApp } from '../../../test/helpers.js';
+import { startTestApp, TEST_PASSWORD, TEST_SECRET, type TestApp } from '../../../test/helpers.js';
+import { deriveKey } from '../../lib/secrets.js';
+import { TokenSigner } from '../../lib/tokens.js';
 
 let t: TestApp;
 let now = new Date('2026-11-26T10:00:00Z');
@@ -154,6 +156,22 @@ describe('tokens', () => {
     expect((await t.request({ method: 'GET', url: '/api/v1/accounts/whoami', token: user.token })).statusCode).toBe(
       401,
     );
+  });
+
+  it('answers 401, not 500, for a validly signed token whose subject or session is not a UUID', async () => {
+    const user = await t.createAccount('USER');
+    const signer = new TokenSigner(deriveKey(TEST_SECRET, 'jwt'), clock);
+    const { sessionId } = (await signer.verify(user.token)) as { sessionId: string };
+    const expiresAt = new Date(now.getTime() + 3600_000);
+    for (const claims of [
+      { accountId: 'not-a-uuid', sessionId },
+      { accountId: user.id, sessionId: "x' or '1'='1" },
+      { accountId: user.id, sessionId: '' },
+    ]) {
+      const token = await signer.sign(claims, expiresAt);
+      const response = await t.request({ method: 'GET', url: '/api/v1/accounts/whoami', token });
+      expect(response.statusCode, response.body).toBe(401);
+    }
   });
 
   it('is never accepted from the URL', async () => {

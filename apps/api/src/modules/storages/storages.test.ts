@@ -331,6 +331,28 @@ describe('validation (section 5): 400 with the field and the rule, nothing saved
     });
   }
 
+  it('a null, absent or non-object body answers 400, not 500, and saves nothing', async () => {
+    const before = await row(w.storageId);
+    for (const [method, url] of [
+      ['POST', '/api/v1/storages'],
+      ['PUT', `/api/v1/storages/${w.storageId}`],
+    ] as const) {
+      for (const payload of ['null', undefined, '[]', '"text"', '42']) {
+        const response = await t.request({
+          method,
+          url,
+          token: w.owner.token,
+          ...(payload === undefined ? {} : { payload, headers: { 'content-type': 'application/json' } }),
+        });
+        expect(response.statusCode, `${method} ${payload}: ${response.body}`).toBe(400);
+        expect(response.json().errors).toContainEqual(expect.objectContaining({ path: 'body' }));
+      }
+    }
+    expect(await row(w.storageId)).toEqual(before);
+    const count = await sql<{ n: number }>`select count(*)::int as n from storages`.execute(t.database.db);
+    expect(count.rows[0]?.n).toBe(1);
+  });
+
   it('ownerId cannot be changed by an update', async () => {
     const response = await call('ADMIN', 'PUT', `/api/v1/storages/${w.storageId}`, compatible({ ownerId: w.other.id }));
     expect(response.statusCode).toBe(400);
