@@ -17,4 +17,5 @@ export * from './statistics.js';
 export * from './storages.js';
 export * from './stream-names.js';
 export * from './streams.js';
+export * from './text.js';
 export * from './transcode.js';

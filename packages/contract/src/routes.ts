@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { rejectMalformedText } from './text.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -42,7 +43,12 @@ export function defineRoute<
   R extends z.ZodType | null = null,
   A extends RouteAuth = RouteAuth,
 >(def: RouteDef<P, Q, B, R, A>): RouteDef<P, Q, B, R, A> {
-  return def;
+  // Every string a request carries is checked for NUL and unpaired surrogates (text.ts).
+  const guarded = { ...def };
+  if (def.params) guarded.params = rejectMalformedText(def.params);
+  if (def.query) guarded.query = rejectMalformedText(def.query);
+  if (def.body) guarded.body = rejectMalformedText(def.body);
+  return guarded;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the widest route definition, for generic helpers
