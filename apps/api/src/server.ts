@@ -7,6 +7,7 @@ import { migrate } from './db/migrate.js';
 import { persistentEncryptionKey } from './lib/secret-box.js';
 import { persistentSecret } from './lib/secrets.js';
 import { startLocalMediaNode } from './local-media-node.js';
+import type { AdminRecovery } from './modules/accounts/accounts.service.js';
 import { loadScalingConfig } from './modules/node-groups/providers/config.js';
 import { createScalingProviders } from './modules/node-groups/providers/index.js';
 
@@ -52,7 +53,7 @@ async function main(): Promise<void> {
     },
   });
 
-  const firstAdmin = await app.services.accounts.ensureFirstAdmin(config.adminUsername, config.adminPassword);
+  const admin = await app.services.accounts.ensureAdmin(config.adminUsername, config.adminPassword);
 
   let closing = false;
   let localNode: { stop(): Promise<void> } | null = null;
@@ -78,14 +79,7 @@ async function main(): Promise<void> {
     `Streamcloud is running on http://${shownHost}:${port}/ (database: ${database.engine})`,
     `Sign in at http://${shownHost}:${port}/#/login`,
   ];
-  if (firstAdmin?.generatedPassword) {
-    lines.push(
-      `First admin created: username "${firstAdmin.username}", password "${firstAdmin.generatedPassword}"`,
-      'This password is shown only once: sign in and keep it safe.',
-    );
-  } else if (firstAdmin) {
-    lines.push(`First admin created from ADMIN_USERNAME: "${firstAdmin.username}"`);
-  }
+  lines.push(...adminLines(admin));
   if (config.localMediaNode.enabled) {
     const say = (line: string) => process.stdout.write(`${line}\n`);
     localNode = await startLocalMediaNode({
@@ -100,6 +94,27 @@ async function main(): Promise<void> {
     });
   }
   process.stdout.write(`${lines.join('\n')}\n\n`);
+}
+
+/** What the start says about the admin account it created or restored, if any. */
+function adminLines(admin: AdminRecovery | null): string[] {
+  if (!admin) return [];
+  if (admin.action === 'none-left') {
+    return [
+      'No account has the ADMIN role any more: to restore one, restart with ADMIN_USERNAME and ADMIN_PASSWORD set',
+      '(an existing account of that name is promoted and its password replaced; otherwise the account is created).',
+    ];
+  }
+  const what = {
+    'created-first': 'First admin created',
+    created: 'No admin was left: admin created',
+    promoted: 'No admin was left: promoted to admin',
+  }[admin.action];
+  if (!admin.generatedPassword) return [`${what} from ADMIN_USERNAME: "${admin.username}"`];
+  return [
+    `${what}: username "${admin.username}", password "${admin.generatedPassword}"`,
+    'This password is shown only once: sign in and keep it safe.',
+  ];
 }
 
 main().catch((error: unknown) => {

@@ -12,6 +12,29 @@ export class DuplicateUsernameError extends Error {}
 export class AccountsRepository {
   constructor(private readonly db: Db) {}
 
+  /** Runs `work` in one transaction; the repositories it is handed are bound to that transaction. */
+  transaction<T>(work: (accounts: AccountsRepository, db: Db) => Promise<T>): Promise<T> {
+    return this.db
+      .transaction()
+      .execute((trx) => work(new AccountsRepository(trx as unknown as Db), trx as unknown as Db));
+  }
+
+  /**
+   * Locks every ADMIN row until the transaction ends and answers their ids: two transactions that each
+   * remove an admin take turns, and the second one counts what the first left (PostgreSQL re-reads a
+   * locked row changed meanwhile), so the last admin cannot be removed by two requests at once.
+   */
+  async lockAdmins(): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('accounts')
+      .select('id')
+      .where('role', '=', 'ADMIN')
+      .orderBy('id')
+      .forUpdate()
+      .execute();
+    return rows.map((row) => row.id);
+  }
+
   list(): Promise<AccountRow[]> {
     return this.db.selectFrom('accounts').selectAll().orderBy(sql`lower(username)`).execute();
   }

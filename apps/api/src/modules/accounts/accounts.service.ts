@@ -5,6 +5,7 @@ import type { Clock } from '../../lib/clock.js';
 import { conflict, forbidden, notFound } from '../../lib/errors.js';
 import { hashPassword, type ScryptCost } from '../../lib/password.js';
 import type { AuditRepository } from '../audit/audit.repository.js';
+import { SessionsRepository } from '../auth/sessions.repository.js';
 import { type AccountRow, type AccountsRepository, DuplicateUsernameError } from './accounts.repository.js';
 
 export interface AccountsServiceDeps {
@@ -23,6 +24,11 @@ export function toAccount(row: AccountRow): Account {
     createdAt: row.created_at.toISOString(),
   };
 }
+
+/** What `ensureAdmin` did at start, for the server to say. */
+export type AdminRecovery =
+  | { action: 'created-first' | 'created' | 'promoted'; username: string; generatedPassword: string | null }
+  | { action: 'none-left' };
 
 export class AccountsService {
   constructor(private readonly deps: AccountsServiceDeps) {}
@@ -61,46 +67,78 @@ export class AccountsService {
     return toAccount(row);
   }
 
+  /**
+   * A change of role revokes the account's tokens (sessions remember the role they were issued for); a new
+   * password revokes its other sessions too, keeping the caller's own when it changes its own password.
+   */
   async update(auth: AuthContext, id: string, input: AccountUpdate): Promise<Account> {
-    const existing = await this.deps.accounts.findById(id);
-    if (!existing) throw notFound('Account');
-    if (input.role === 'USER' && existing.role === 'ADMIN') await this.assertNotLastAdmin();
-    const row = await this.deps.accounts.update(
-      id,
-      {
-        ...(input.email !== undefined ? { email: input.email } : {}),
-        ...(input.role !== undefined ? { role: input.role } : {}),
-        ...(input.password !== undefined
-          ? { password_hash: await hashPassword(input.password, this.deps.scryptCost) }
-          : {}),
-      },
-      this.deps.clock.now(),
-    );
-    if (!row) throw notFound('Account');
+    // Hashing is slow: done before the transaction, so no lock waits for it.
+    const passwordHash =
+      input.password !== undefined ? await hashPassword(input.password, this.deps.scryptCost) : undefined;
+    const now = this.deps.clock.now();
+    const row = await this.deps.accounts.transaction(async (accounts, db) => {
+      if (!(await accounts.findById(id))) throw notFound('Account');
+      if (input.role === 'USER') await this.assertNotLastAdmin(accounts, id);
+      const row = await accounts.update(
+        id,
+        {
+          ...(input.email !== undefined ? { email: input.email } : {}),
+          ...(input.role !== undefined ? { role: input.role } : {}),
+          ...(passwordHash !== undefined ? { password_hash: passwordHash } : {}),
+        },
+        now,
+      );
+      if (!row) throw notFound('Account');
+      if (passwordHash !== undefined) {
+        await new SessionsRepository(db).revokeAccount(id, now, id === auth.accountId ? auth.sessionId : undefined);
+      }
+      return row;
+    });
     await this.audit(auth, 'account.update', id, {
       fields: Object.keys(input).filter((key) => key !== 'password' || input.password !== undefined),
     });
     return toAccount(row);
   }
 
+  /** Another account than one's own, not the last admin; of concurrent deletes one answers 204, the others 404. */
   async delete(auth: AuthContext, id: string): Promise<void> {
-    const existing = await this.deps.accounts.findById(id);
-    if (!existing) throw notFound('Account');
-    if (id === auth.accountId || id === auth.actingAdminId) throw conflict('You cannot delete your own account');
-    if (existing.role === 'ADMIN') await this.assertNotLastAdmin();
-    await this.deps.accounts.delete(id);
+    const existing = await this.deps.accounts.transaction(async (accounts) => {
+      const existing = await accounts.findById(id);
+      if (!existing) throw notFound('Account');
+      if (id === auth.accountId || id === auth.actingAdminId) throw conflict('You cannot delete your own account');
+      await this.assertNotLastAdmin(accounts, id);
+      if (!(await accounts.delete(id))) throw notFound('Account');
+      return existing;
+    });
     await this.audit(auth, 'account.delete', id, { username: existing.username });
   }
 
   /**
-   * Creates the first admin when no account exists yet: from the given credentials, or with a
-   * generated password that the caller prints once. Answers null when accounts already exist.
+   * Makes sure an admin exists, at start. With no account at all: the first admin, from the given
+   * credentials or with a generated password that the caller prints once. With accounts but no ADMIN left
+   * (the operator's way back without SQL): `username` is promoted to ADMIN — its password replaced when
+   * one is given, its sessions revoked — or created (with the given or a generated password); without a
+   * username it answers `noAdmin` so the caller says how to restore one. Answers null when an admin exists.
    */
-  async ensureFirstAdmin(
-    username: string | undefined,
-    password: string | undefined,
-  ): Promise<{ username: string; generatedPassword: string | null } | null> {
-    if ((await this.deps.accounts.count()) > 0) return null;
+  async ensureAdmin(username: string | undefined, password: string | undefined): Promise<AdminRecovery | null> {
+    const accounts = await this.deps.accounts.count();
+    if (accounts > 0 && (await this.deps.accounts.countAdmins()) > 0) return null;
+    if (accounts > 0 && username === undefined) return { action: 'none-left' };
+    const existing = accounts > 0 && username ? await this.deps.accounts.findByUsername(username) : null;
+    if (existing) {
+      const now = this.deps.clock.now();
+      const passwordHash = password ? await hashPassword(password, this.deps.scryptCost) : undefined;
+      await this.deps.accounts.transaction(async (repository, db) => {
+        await repository.update(
+          existing.id,
+          { role: 'ADMIN', ...(passwordHash ? { password_hash: passwordHash } : {}) },
+          now,
+        );
+        await new SessionsRepository(db).revokeAccount(existing.id, now);
+      });
+      await this.audit(null, 'account.update', existing.id, { role: 'ADMIN', recoveredAdmin: true });
+      return { action: 'promoted', username: existing.username, generatedPassword: null };
+    }
     const generatedPassword = password ? null : randomBytes(12).toString('base64url');
     const row = await this.insert({
       username: username ?? 'admin',
@@ -108,8 +146,12 @@ export class AccountsService {
       role: 'ADMIN',
       email: undefined,
     });
-    await this.audit(null, 'account.create', row.id, { username: row.username, role: row.role, firstAdmin: true });
-    return { username: row.username, generatedPassword };
+    await this.audit(null, 'account.create', row.id, {
+      username: row.username,
+      role: row.role,
+      ...(accounts === 0 ? { firstAdmin: true } : { recoveredAdmin: true }),
+    });
+    return { action: accounts === 0 ? 'created-first' : 'created', username: row.username, generatedPassword };
   }
 
   private async insert(input: AccountCreate): Promise<AccountRow> {
@@ -127,8 +169,10 @@ export class AccountsService {
     }
   }
 
-  private async assertNotLastAdmin(): Promise<void> {
-    if ((await this.deps.accounts.countAdmins()) <= 1)
+  /** Inside a transaction: refuses to remove `id` from the admins when it is the last one (locks them all). */
+  private async assertNotLastAdmin(accounts: AccountsRepository, id: string): Promise<void> {
+    const admins = await accounts.lockAdmins();
+    if (admins.includes(id) && admins.length <= 1)
       throw conflict('The last admin cannot be removed or demoted', 'LAST_ADMIN');
   }
 

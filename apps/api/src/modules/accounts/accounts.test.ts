@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { concurrently, expectOneWinner, raceForOne } from '../../../test/concurrency.js';
 import {
   adminOnly,
   ownerOnly,
@@ -155,17 +156,146 @@ describe('PUT and DELETE /accounts/{id}', () => {
 
 describe('first admin', () => {
   it('is created only when no account exists, with a generated password when none is given', async () => {
-    expect(await t.app.services.accounts.ensureFirstAdmin(undefined, undefined)).toBeNull();
+    expect(await t.app.services.accounts.ensureAdmin(undefined, undefined)).toBeNull();
     await t.reset();
-    const created = await t.app.services.accounts.ensureFirstAdmin(undefined, undefined);
-    expect(created).toEqual({ username: 'admin', generatedPassword: expect.stringMatching(/^[\w-]{16}$/) });
-    await expect(t.login('admin', created?.generatedPassword as string)).resolves.toEqual(expect.any(String));
+    const created = await t.app.services.accounts.ensureAdmin(undefined, undefined);
+    expect(created).toEqual({
+      action: 'created-first',
+      username: 'admin',
+      generatedPassword: expect.stringMatching(/^[\w-]{16}$/),
+    });
+    await expect(t.login('admin', (created as { generatedPassword: string }).generatedPassword)).resolves.toEqual(
+      expect.any(String),
+    );
   });
 
   it('takes the given credentials', async () => {
     await t.reset();
-    const created = await t.app.services.accounts.ensureFirstAdmin('boss', 'given-password');
-    expect(created).toEqual({ username: 'boss', generatedPassword: null });
+    const created = await t.app.services.accounts.ensureAdmin('boss', 'given-password');
+    expect(created).toEqual({ action: 'created-first', username: 'boss', generatedPassword: null });
     await expect(t.login('boss', 'given-password')).resolves.toEqual(expect.any(String));
   });
 });
+
+describe("no admin left (the operator's way back)", () => {
+  const dropAdmins = () => t.database.db.updateTable('accounts').set({ role: 'USER' }).execute();
+
+  it('says so at start when no ADMIN_USERNAME is given, and changes nothing', async () => {
+    await dropAdmins();
+    expect(await t.app.services.accounts.ensureAdmin(undefined, undefined)).toEqual({ action: 'none-left' });
+    expect((await call('ADMIN', 'GET', '/api/v1/accounts')).statusCode).toBe(401);
+  });
+
+  it('promotes the named account, replaces its password and revokes its sessions', async () => {
+    await dropAdmins();
+    const recovered = await t.app.services.accounts.ensureAdmin('Alice', 'recovered-1');
+    expect(recovered).toEqual({ action: 'promoted', username: 'alice', generatedPassword: null });
+    expect((await call('USER owner', 'GET', '/api/v1/accounts/whoami')).statusCode).toBe(401);
+    const token = await t.login('alice', 'recovered-1');
+    const list = await t.request({ method: 'GET', url: '/api/v1/accounts', token });
+    expect(list.statusCode).toBe(200);
+    expect(await t.app.services.accounts.ensureAdmin('bob', 'other-password')).toBeNull();
+  });
+
+  it('creates the named account as ADMIN when it does not exist', async () => {
+    await dropAdmins();
+    const recovered = await t.app.services.accounts.ensureAdmin('rescue', 'rescue-password');
+    expect(recovered).toEqual({ action: 'created', username: 'rescue', generatedPassword: null });
+    const token = await t.login('rescue', 'rescue-password');
+    expect((await t.request({ method: 'GET', url: '/api/v1/accounts', token })).statusCode).toBe(200);
+  });
+});
+
+describe('races (each "check, then write" in one transaction)', () => {
+  it('two admins demoting each other at once leave one admin', async () => {
+    const second = await t.createAccount('ADMIN', 'second-admin');
+    const responses = await concurrently(2, (index) =>
+      t.request({
+        method: 'PUT',
+        url: `/api/v1/accounts/${index === 0 ? second.id : roles.admin.id}`,
+        token: index === 0 ? roles.admin.token : second.token,
+        payload: { role: 'USER' },
+      }),
+    );
+    expectOneWinner(responses, { winner: 200, losers: [401, 409] });
+    expect(await adminCount()).toBe(1);
+  });
+
+  it('two admins deleting each other at once leave one admin', async () => {
+    const second = await t.createAccount('ADMIN', 'second-admin');
+    const responses = await concurrently(2, (index) =>
+      t.request({
+        method: 'DELETE',
+        url: `/api/v1/accounts/${index === 0 ? second.id : roles.admin.id}`,
+        token: index === 0 ? roles.admin.token : second.token,
+      }),
+    );
+    expectOneWinner(responses, { winner: 204, losers: [401, 409] });
+    expect(await adminCount()).toBe(1);
+  });
+
+  it('a ring of six simultaneous demotions leaves at least one admin', async () => {
+    const admins = [roles.admin];
+    for (let i = 1; i < 6; i++) admins.push(await t.createAccount('ADMIN', `ring-${i}`));
+    const responses = await concurrently(6, (index) =>
+      t.request({
+        method: 'PUT',
+        url: `/api/v1/accounts/${admins[(index + 1) % 6]?.id}`,
+        token: admins[index]?.token,
+        payload: { role: 'USER' },
+      }),
+    );
+    for (const response of responses) expect([200, 401, 409], response.body).toContain(response.statusCode);
+    expect(await adminCount()).toBeGreaterThanOrEqual(1);
+  });
+
+  it('concurrent deletes of one account answer 204 once and 404 to the others', async () => {
+    await raceForOne(
+      8,
+      () => t.request({ method: 'DELETE', url: `/api/v1/accounts/${roles.other.id}`, token: roles.admin.token }),
+      { winner: 204, losers: [404] },
+    );
+  });
+
+  it('concurrent creations of one username answer 201 once and 409 to the others', async () => {
+    await raceForOne(
+      8,
+      () =>
+        t.request({
+          method: 'POST',
+          url: '/api/v1/accounts',
+          token: roles.admin.token,
+          payload: { username: 'Twin', password: 'secret1' },
+        }),
+      { winner: 201, losers: [409] },
+    );
+  });
+});
+
+describe('a new password', () => {
+  it("revokes the account's other sessions and impersonations", async () => {
+    const second = await t.login('alice', roles.owner.password);
+    const impersonation = await t.impersonate(roles.admin, roles.owner);
+    const response = await call('ADMIN', 'PUT', `/api/v1/accounts/${roles.owner.id}`, { password: 'brand-new-1' });
+    expect(response.statusCode).toBe(200);
+    for (const token of [roles.owner.token, second, impersonation]) {
+      expect((await t.request({ method: 'GET', url: '/api/v1/accounts/whoami', token })).statusCode).toBe(401);
+    }
+    expect((await call('ADMIN', 'GET', '/api/v1/accounts/whoami')).statusCode).toBe(200);
+    expect((await call('USER other', 'GET', '/api/v1/accounts/whoami')).statusCode).toBe(200);
+  });
+
+  it("keeps the caller's own session when it changes its own password", async () => {
+    const elsewhere = await t.login('root', roles.admin.password);
+    const response = await call('ADMIN', 'PUT', `/api/v1/accounts/${roles.admin.id}`, { password: 'brand-new-1' });
+    expect(response.statusCode).toBe(200);
+    expect((await call('ADMIN', 'GET', '/api/v1/accounts/whoami')).statusCode).toBe(200);
+    const other = await t.request({ method: 'GET', url: '/api/v1/accounts/whoami', token: elsewhere });
+    expect(other.statusCode).toBe(401);
+  });
+});
+
+async function adminCount(): Promise<number> {
+  const rows = await t.database.db.selectFrom('accounts').select('id').where('role', '=', 'ADMIN').execute();
+  return rows.length;
+}

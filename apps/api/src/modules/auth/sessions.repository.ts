@@ -76,6 +76,17 @@ export class SessionsRepository {
       .execute();
   }
 
+  /** Revokes every session of an account (those it is impersonated in too), but `keep` when given. */
+  async revokeAccount(accountId: string, now: Date, keep?: string): Promise<void> {
+    let query = this.db
+      .updateTable('sessions')
+      .set({ revoked_at: now })
+      .where('account_id', '=', accountId)
+      .where('revoked_at', 'is', null);
+    if (keep) query = query.where('id', '<>', keep);
+    await query.execute();
+  }
+
   async deleteExpired(before: Date): Promise<void> {
     await this.db.deleteFrom('sessions').where('expires_at', '<', before).execute();
   }
