@@ -5,6 +5,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { DatabaseHandle } from './db/database.js';
 import { vacuumWhereDue } from './db/vacuum.js';
 import { type Clock, systemClock } from './lib/clock.js';
+import { HashingGate } from './lib/hashing-gate.js';
 import { OWASP_SCRYPT, type ScryptCost } from './lib/password.js';
 import { PeriodicJob } from './lib/periodic.js';
 import { SecretBox } from './lib/secret-box.js';
@@ -64,6 +65,8 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   clock?: Clock;
   scryptCost?: ScryptCost;
+  /** Bounds the password hashing done at once (lib/hashing-gate.ts); the default limits otherwise. */
+  hashing?: HashingGate;
   loginThrottle?: LoginThrottle;
   /** Login requests per address and window, failed or not. */
   loginFloodLimit?: { max: number; timeWindow: string };
@@ -141,6 +144,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
   const { db } = options.database;
   const clock = options.clock ?? systemClock;
   const scryptCost = options.scryptCost ?? OWASP_SCRYPT;
+  const hashing = options.hashing ?? new HashingGate();
   const accountsRepository = new AccountsRepository(db);
   const audit = new AuditRepository(db);
   const auth = new AuthService({
@@ -152,8 +156,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
     clock,
     scryptCost,
     loginThrottle: options.loginThrottle ?? DEFAULT_LOGIN_THROTTLE,
+    hashing,
   });
-  const accounts = new AccountsService({ accounts: accountsRepository, audit, clock, scryptCost });
+  const accounts = new AccountsService({ accounts: accountsRepository, audit, clock, scryptCost, hashing });
   const nodes = new NodesService({
     nodes: new NodesRepository(db),
     control: new NodeControlClient({ timeoutMs: options.nodeControlTimeoutMs }),

@@ -33,6 +33,12 @@ export interface LoginFailuresTable {
   at: ColumnType<Date, Date | undefined, never>;
 }
 
+export interface LoginTrustedAddressesTable {
+  account_id: string;
+  address: string;
+  last_success_at: Date;
+}
+
 export interface AuditLogTable {
   id: Generated<number>;
   at: ColumnType<Date, Date | undefined, never>;
@@ -429,6 +435,7 @@ export interface Database {
   accounts: AccountsTable;
   sessions: SessionsTable;
   login_failures: LoginFailuresTable;
+  login_trusted_addresses: LoginTrustedAddressesTable;
   audit_log: AuditLogTable;
   nodes: NodesTable;
   inputs: InputsTable;

@@ -3,6 +3,7 @@ import type { Account, AccountCreate, AccountUpdate, WhoAmI } from '@streamcloud
 import type { AuthContext } from '../../lib/auth-context.js';
 import type { Clock } from '../../lib/clock.js';
 import { conflict, forbidden, notFound } from '../../lib/errors.js';
+import type { HashingGate } from '../../lib/hashing-gate.js';
 import { hashPassword, type ScryptCost } from '../../lib/password.js';
 import type { AuditRepository } from '../audit/audit.repository.js';
 import { SessionsRepository } from '../auth/sessions.repository.js';
@@ -13,6 +14,8 @@ export interface AccountsServiceDeps {
   audit: AuditRepository;
   clock: Clock;
   scryptCost: ScryptCost;
+  /** Bounds the password hashing done at once (shared with sign-in). */
+  hashing: HashingGate;
 }
 
 export function toAccount(row: AccountRow): Account {
@@ -73,8 +76,7 @@ export class AccountsService {
    */
   async update(auth: AuthContext, id: string, input: AccountUpdate): Promise<Account> {
     // Hashing is slow: done before the transaction, so no lock waits for it.
-    const passwordHash =
-      input.password !== undefined ? await hashPassword(input.password, this.deps.scryptCost) : undefined;
+    const passwordHash = input.password !== undefined ? await this.hash(input.password) : undefined;
     const now = this.deps.clock.now();
     const row = await this.deps.accounts.transaction(async (accounts, db) => {
       if (!(await accounts.findById(id))) throw notFound('Account');
@@ -127,7 +129,7 @@ export class AccountsService {
     const existing = accounts > 0 && username ? await this.deps.accounts.findByUsername(username) : null;
     if (existing) {
       const now = this.deps.clock.now();
-      const passwordHash = password ? await hashPassword(password, this.deps.scryptCost) : undefined;
+      const passwordHash = password ? await this.hash(password) : undefined;
       await this.deps.accounts.transaction(async (repository, db) => {
         await repository.update(
           existing.id,
@@ -154,6 +156,10 @@ export class AccountsService {
     return { action: accounts === 0 ? 'created-first' : 'created', username: row.username, generatedPassword };
   }
 
+  private hash(password: string): Promise<string> {
+    return this.deps.hashing.run(() => hashPassword(password, this.deps.scryptCost));
+  }
+
   private async insert(input: AccountCreate): Promise<AccountRow> {
     try {
       return await this.deps.accounts.insert({
@@ -161,7 +167,7 @@ export class AccountsService {
         username: input.username,
         email: input.email ?? null,
         role: input.role,
-        password_hash: await hashPassword(input.password, this.deps.scryptCost),
+        password_hash: await this.hash(input.password),
       });
     } catch (error) {
       if (error instanceof DuplicateUsernameError) throw conflict('Username already exists', 'USERNAME_TAKEN');

@@ -4,6 +4,7 @@ import type { AuthContext } from '../../lib/auth-context.js';
 import { isImpersonating } from '../../lib/auth-context.js';
 import type { Clock } from '../../lib/clock.js';
 import { conflict, forbidden, notFound, tooManyRequests, unauthorized } from '../../lib/errors.js';
+import type { HashingGate } from '../../lib/hashing-gate.js';
 import { hashPassword, type ScryptCost, verifyPassword } from '../../lib/password.js';
 import type { TokenSigner } from '../../lib/tokens.js';
 import type { AccountsRepository } from '../accounts/accounts.repository.js';
@@ -13,14 +14,18 @@ import type { SessionsRepository } from './sessions.repository.js';
 
 export interface LoginThrottle {
   windowSeconds: number;
+  /** Failures per username from addresses it has not signed in from (and per username and address). */
   maxFailuresPerUsername: number;
   maxFailuresPerAddress: number;
+  /** How long a successful sign-in makes its address trusted for the account. */
+  trustedAddressSeconds: number;
 }
 
 export const DEFAULT_LOGIN_THROTTLE: LoginThrottle = {
   windowSeconds: 15 * 60,
   maxFailuresPerUsername: 5,
   maxFailuresPerAddress: 20,
+  trustedAddressSeconds: 30 * 24 * 3600,
 };
 
 export const SESSION_TTL_SECONDS = 12 * 60 * 60;
@@ -38,6 +43,8 @@ export interface AuthServiceDeps {
   clock: Clock;
   scryptCost: ScryptCost;
   loginThrottle: LoginThrottle;
+  /** Bounds the password hashing done at once. */
+  hashing: HashingGate;
 }
 
 /** Sign-in, sessions behind every token, and impersonation. */
@@ -46,33 +53,70 @@ export class AuthService {
 
   constructor(private readonly deps: AuthServiceDeps) {}
 
+  /**
+   * Signs in. Throttling counts failures per address, per username and per username and address; the
+   * per-username limit does not apply from an address the account signed in from before, so failures
+   * from elsewhere cannot lock the owner out. An attempt is counted as a failure before its password is
+   * checked — decided and counted in one transaction with its keys locked — so concurrent attempts
+   * cannot all pass the limit; a success takes its count back. Hashing waits in the bounded HashingGate,
+   * where trusted attempts go first.
+   */
   async login(username: string, password: string, address: string): Promise<string> {
     const { accounts, throttle, clock, loginThrottle } = this.deps;
     const now = clock.now();
-    const userKey = `user:${username.toLowerCase()}`;
-    const addressKey = `address:${address}`;
+    const name = username.toLowerCase();
+    const keys = { user: `user:${name}`, address: `address:${address}`, pair: `user-address:${name}|${address}` };
     const since = new Date(now.getTime() - loginThrottle.windowSeconds * 1000);
-    for (const [key, limit] of [
-      [userKey, loginThrottle.maxFailuresPerUsername],
-      [addressKey, loginThrottle.maxFailuresPerAddress],
-    ] as const) {
-      const { count, oldest } = await throttle.failuresSince(key, since);
-      if (count >= limit && oldest) {
-        const retryAfter = Math.max(1, Math.ceil((oldest.getTime() - since.getTime()) / 1000));
-        throw tooManyRequests(TOO_MANY_ATTEMPTS, retryAfter);
-      }
-    }
     const account = await accounts.findByUsername(username);
-    // Without an account, still spend one hash so timing does not tell whether the username exists.
-    const valid = account
-      ? await verifyPassword(password, account.password_hash)
-      : await verifyPassword(password, await this.getDummyHash()).then(() => false);
+    const trusted =
+      account !== null &&
+      (await throttle.isTrusted(
+        account.id,
+        address,
+        new Date(now.getTime() - loginThrottle.trustedAddressSeconds * 1000),
+      ));
+    const limits: Array<[string, number]> = [
+      [keys.address, loginThrottle.maxFailuresPerAddress],
+      [keys.pair, loginThrottle.maxFailuresPerUsername],
+      ...(trusted ? [] : [[keys.user, loginThrottle.maxFailuresPerUsername] as [string, number]]),
+    ];
+    const pending = await throttle.transaction(async (locked) => {
+      await locked.lock(Object.values(keys));
+      for (const [key, limit] of limits) {
+        const { count, oldest } = await locked.failuresSince(key, since);
+        if (count >= limit && oldest) {
+          const retryAfter = Math.max(1, Math.ceil((oldest.getTime() - since.getTime()) / 1000));
+          throw tooManyRequests(TOO_MANY_ATTEMPTS, retryAfter);
+        }
+      }
+      return locked.record(Object.values(keys), now);
+    });
+    let valid: boolean;
+    try {
+      // Without an account, still spend one hash so timing does not tell whether the username exists.
+      valid = await this.deps.hashing.run(
+        () =>
+          account
+            ? verifyPassword(password, account.password_hash)
+            : this.getDummyHash().then((hash) => verifyPassword(password, hash).then(() => false)),
+        trusted ? 'trusted' : 'normal',
+      );
+    } catch (error) {
+      await throttle.forget(pending);
+      throw error;
+    }
     if (!account || !valid) {
-      await throttle.record([userKey, addressKey], now);
       await throttle.deleteBefore(since);
       throw unauthorized(INVALID_CREDENTIALS);
     }
-    await throttle.clear(userKey);
+    await throttle.forget(pending);
+    await throttle.clear(keys.pair);
+    await throttle.trust(
+      account.id,
+      address,
+      now,
+      new Date(now.getTime() - loginThrottle.trustedAddressSeconds * 1000),
+    );
     const token = await this.issue(account.id, account.role, null, SESSION_TTL_SECONDS);
     await this.deps.audit.record({ actorId: account.id, actingAdminId: null, action: 'login' }, now);
     return token;

@@ -1,16 +1,21 @@
 import { ANTI_FORGERY_COOKIE, ANTI_FORGERY_HEADER } from '@streamcloud/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { concurrently } from '../../../test/concurrency.js';
 import { startTestApp, TEST_PASSWORD, TEST_SECRET, type TestApp } from '../../../test/helpers.js';
+import { HashingGate } from '../../lib/hashing-gate.js';
 import { deriveKey } from '../../lib/secrets.js';
 import { TokenSigner } from '../../lib/tokens.js';
 
 let t: TestApp;
 let now = new Date('2026-11-26T10:00:00Z');
 const clock = { now: () => now };
+/** Room for every concurrent sign-in of the throttle tests; the busy test fills it on purpose. */
+const HASHING_LIMITS = { concurrency: 2, queue: 64, trustedQueue: 64 };
+const hashing = new HashingGate(HASHING_LIMITS);
 
 beforeAll(async () => {
-  t = await startTestApp({ clock });
+  t = await startTestApp({ clock, hashing });
 });
 afterAll(() => t.close());
 beforeEach(async () => {
@@ -125,6 +130,61 @@ describe('POST /api/v1/login', () => {
     expect(blocked.statusCode).toBe(429);
     expect(blocked.headers['retry-after']).toBeDefined();
     expect((await login({ username: 'alice', password: TEST_PASSWORD }, '10.1.1.2')).statusCode).toBe(200);
+  });
+
+  it('counts concurrent failures for one username before deciding: 40 at once, only 5 are tried', async () => {
+    await t.createAccount('USER', 'alice');
+    const responses = await concurrently(40, (index) =>
+      login({ username: 'alice', password: 'wrong-one' }, `10.2.${Math.floor(index / 250)}.${(index % 250) + 1}`),
+    );
+    const statuses = responses.map((response) => response.statusCode);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(5);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(35);
+  });
+
+  it('counts concurrent failures from one address before deciding: 55 usernames at once, only 20 are tried', async () => {
+    const responses = await concurrently(55, (index) =>
+      login({ username: `guess-${index}`, password: 'wrong-one' }, '10.3.3.3'),
+    );
+    const statuses = responses.map((response) => response.statusCode);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(20);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(35);
+  });
+
+  it('does not lock the owner out from an address it signed in from before', async () => {
+    await t.createAccount('USER', 'alice');
+    expect((await login({ username: 'alice', password: TEST_PASSWORD }, '10.4.4.4')).statusCode).toBe(200);
+    for (let i = 0; i < 10; i++) {
+      expect([401, 429]).toContain((await login({ username: 'alice', password: 'wrong' }, `10.5.5.${i}`)).statusCode);
+    }
+    expect((await login({ username: 'alice', password: TEST_PASSWORD }, '10.6.6.6')).statusCode).toBe(429);
+    expect((await login({ username: 'alice', password: TEST_PASSWORD }, '10.4.4.4')).statusCode).toBe(200);
+    // From the trusted address, failures are limited per username and address.
+    for (let i = 0; i < 5; i++) {
+      expect((await login({ username: 'alice', password: 'wrong' }, '10.4.4.4')).statusCode).toBe(401);
+    }
+    expect((await login({ username: 'alice', password: TEST_PASSWORD }, '10.4.4.4')).statusCode).toBe(429);
+  });
+
+  it('answers 503 when the hashing queue is full, counting no failure, while a trusted sign-in still gets through', async () => {
+    await t.createAccount('USER', 'alice');
+    expect((await login({ username: 'alice', password: TEST_PASSWORD }, '10.7.7.7')).statusCode).toBe(200);
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const { concurrency, queue } = HASHING_LIMITS;
+    const occupying = Array.from({ length: concurrency + queue }, () => hashing.run(() => held));
+    const busy = await login({ username: 'alice', password: 'wrong-one' }, '10.8.8.8');
+    expect(busy.statusCode, busy.body).toBe(503);
+    expect(busy.headers['retry-after']).toBe('1');
+    expect(busy.json()).toEqual({ message: 'Too many sign-ins at once; try again in a moment', code: 'BUSY' });
+    const failures = await sql<{ n: number }>`select count(*)::int as n from login_failures`.execute(t.database.db);
+    expect(failures.rows[0]?.n).toBe(0);
+    const trusted = login({ username: 'alice', password: TEST_PASSWORD }, '10.7.7.7');
+    release();
+    await Promise.all(occupying);
+    expect((await trusted).statusCode).toBe(200);
   });
 
   it('stores passwords as salted scrypt hashes', async () => {
