@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
+import { DataDirInUseError, restrictDataDir } from './db/data-dir.js';
 import { openDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import { persistentEncryptionKey } from './lib/secret-box.js';
@@ -22,6 +23,7 @@ const DEFAULT_CONSOLE_DIR = fileURLToPath(new URL('../../console/dist', import.m
 async function main(): Promise<void> {
   const config = loadConfig();
   const scaling = loadScalingConfig(process.env, { port: config.port });
+  await restrictDataDir(config.dataDir, { recursive: false });
   const database = await openDatabase(
     config.databaseUrl ? { url: config.databaseUrl } : { dataDir: join(config.dataDir, 'pglite') },
   );
@@ -118,7 +120,7 @@ function adminLines(admin: AdminRecovery | null): string[] {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError) {
+  if (error instanceof ConfigError || error instanceof DataDirInUseError) {
     process.stderr.write(`${error.message}\n`);
     process.exit(2);
   }

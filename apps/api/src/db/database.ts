@@ -1,7 +1,7 @@
-import { mkdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { lockDataDir, restrictDataDir } from './data-dir.js';
 import { PGlitePool } from './pglite-pool.js';
 import type { Database } from './schema.js';
 
@@ -44,11 +44,23 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     return { db, engine: 'postgres', close: () => db.destroy() };
   }
   const dataDir = 'dataDir' in options ? options.dataDir : undefined;
-  if (dataDir) await mkdir(dataDir, { recursive: true });
-  const pglite = await PGlite.create(dataDir ?? 'memory://', {
-    parsers: { [INT8_OID]: toNumber, [NUMERIC_OID]: toNumber },
-    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
-  });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new PGlitePool(pglite) }) });
-  return { db, engine: 'pglite', pglite, close: () => db.destroy() };
+  // One server per data directory (two would lose each other's writes), and only its user may read it.
+  const lock = dataDir ? await lockDataDir(dataDir) : null;
+  try {
+    if (dataDir) await restrictDataDir(dataDir, { recursive: true });
+    const pglite = await PGlite.create(dataDir ?? 'memory://', {
+      parsers: { [INT8_OID]: toNumber, [NUMERIC_OID]: toNumber },
+      ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+    });
+    if (dataDir) await restrictDataDir(dataDir, { recursive: true });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new PGlitePool(pglite) }) });
+    const close = async () => {
+      await db.destroy();
+      await lock?.release();
+    };
+    return { db, engine: 'pglite', pglite, close };
+  } catch (error) {
+    await lock?.release();
+    throw error;
+  }
 }

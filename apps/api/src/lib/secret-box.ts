@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** AES-256 needs a 32-byte key. */
@@ -25,13 +25,14 @@ export function parseEncryptionKey(text: string): Buffer | null {
  */
 export async function persistentEncryptionKey(dataDir: string, fileName: string): Promise<Buffer> {
   const path = join(dataDir, fileName);
-  await mkdir(dataDir, { recursive: true });
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
   await writeFile(path, `${randomBytes(ENCRYPTION_KEY_BYTES).toString('base64')}\n`, {
     mode: 0o600,
     flag: 'wx',
   }).catch((error: NodeJS.ErrnoException) => {
     if (error.code !== 'EEXIST') throw error;
   });
+  await chmod(path, 0o600);
   const key = parseEncryptionKey(await readFile(path, 'utf8'));
   if (!key) throw new Error(`${path} does not hold a ${ENCRYPTION_KEY_BYTES}-byte key in base64`);
   return key;
