@@ -80,7 +80,13 @@ export function ensureConsoleBuilt({ force = false } = {}) {
   const index = join(ROOT, 'apps/console/dist/index.html');
   if (!force && existsSync(index)) {
     const built = statSync(index).mtimeMs;
-    const sources = ['apps/console/src', 'apps/console/index.html', 'packages/contract/src'];
+    const sources = [
+      'apps/console/src',
+      'apps/console/build',
+      'apps/console/index.html',
+      'apps/console/vite.config.ts',
+      'packages/contract/src',
+    ];
     if (
       !sources.some((source) => {
         const path = join(ROOT, source);

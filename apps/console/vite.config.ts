@@ -1,10 +1,11 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { precompress } from './build/precompress.ts';
 
 const API_SERVER = 'http://127.0.0.1:8080';
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress()],
   // Relative asset URLs: the console can be served from any path or a CDN.
   base: './',
   // `@/…` is src/… (tsconfig.json "paths").

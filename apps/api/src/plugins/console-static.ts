@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { relative, resolve, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 
@@ -7,7 +8,14 @@ export interface ConsoleRuntimeConfig {
   storagePrefix: string;
 }
 
-/** Serves the built console at `/` and its runtime configuration at `/config.json`. */
+/** Content-hashed build output: a changed file gets a new name, so it may be cached for good. */
+const HASHED_ASSETS = `assets${sep}`;
+
+/**
+ * Serves the built console at `/` and its runtime configuration at `/config.json`. The build writes a
+ * brotli (`.br`) and a gzip (`.gz`) copy beside every text file; the one the browser's Accept-Encoding
+ * prefers is sent (brotli first), the plain file otherwise, always with `Vary: Accept-Encoding`.
+ */
 export async function registerConsole(
   app: FastifyInstance,
   consoleDir: string | undefined,
@@ -23,12 +31,16 @@ export async function registerConsole(
     );
     return;
   }
+  const root = resolve(consoleDir);
   await app.register(fastifyStatic, {
-    root: consoleDir,
+    root,
     prefix: '/',
     wildcard: true,
+    preCompressed: true,
     setHeaders: (reply, path) => {
-      reply.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+      // index.html (and anything else unhashed) is revalidated on every load so a new build shows at once.
+      const hashed = relative(root, path).startsWith(HASHED_ASSETS);
+      reply.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
   });
 }
