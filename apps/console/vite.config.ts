@@ -21,7 +21,8 @@ export default defineConfig({
           groups: [
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/, priority: 3 },
             { name: 'ui', test: /node_modules[\\/](react-bootstrap|@restart|@popperjs|dom-helpers)[\\/]/, priority: 2 },
-            { name: 'vendor', test: /node_modules[\\/]/, priority: 1 },
+            // Icons (imported raw, a few hundred bytes each) stay with the screens that draw them.
+            { name: 'vendor', test: /node_modules[\\/](?!bootstrap-icons[\\/])/, priority: 1 },
           ],
         },
       },

@@ -1,8 +1,10 @@
+import broadcastIcon from 'bootstrap-icons/icons/broadcast.svg?raw';
 import { useState } from 'react';
 import Container from 'react-bootstrap/Container';
 import Nav from 'react-bootstrap/Nav';
 import Navbar from 'react-bootstrap/Navbar';
 import { Link, NavLink, useLocation } from 'react-router';
+import { Icon } from '@/components/ui/icon';
 import { useWhoAmI } from '@/features/accounts/api/get-whoami';
 import { UserMenu } from './user-menu';
 
@@ -41,7 +43,7 @@ export function TopNav() {
     >
       <Container fluid>
         <Navbar.Brand as={Link} to="/">
-          <i className="bi bi-broadcast me-2" aria-hidden="true" />
+          <Icon svg={broadcastIcon} className="me-2" />
           Streamcloud
         </Navbar.Brand>
         <Navbar.Toggle aria-controls="main-navigation" aria-expanded={expanded} />

@@ -1,5 +1,7 @@
+import broadcastIcon from 'bootstrap-icons/icons/broadcast.svg?raw';
 import Card from 'react-bootstrap/Card';
 import { useNavigate, useSearchParams } from 'react-router';
+import { Icon } from '@/components/ui/icon';
 import { LoginForm } from '@/features/auth/components/login-form';
 import { safeRedirect } from '../paths';
 
@@ -14,7 +16,7 @@ export function LoginRoute() {
       <Card className="login-card shadow-sm">
         <Card.Body className="p-4">
           <p className="text-secondary mb-1">
-            <i className="bi bi-broadcast me-2" aria-hidden="true" />
+            <Icon svg={broadcastIcon} className="me-2" />
             Streamcloud
           </p>
           <h1 className="h3 mb-4">Login</h1>

@@ -1,6 +1,11 @@
+import infoCircleIcon from 'bootstrap-icons/icons/info-circle.svg?raw';
+import pencilIcon from 'bootstrap-icons/icons/pencil.svg?raw';
+import stopCircleIcon from 'bootstrap-icons/icons/stop-circle.svg?raw';
+import trashIcon from 'bootstrap-icons/icons/trash.svg?raw';
 import type { ReactNode } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
+import { Icon } from '@/components/ui/icon';
 import type { JobActions, StreamJob } from './stream-job';
 
 /** What a feature shows of one job in its list. */
@@ -24,10 +29,10 @@ export interface JobListItemProps {
 }
 
 const BUTTONS: readonly { action: JobItemAction; label: string; variant: string; icon: string }[] = [
-  { action: 'info', label: 'Info', variant: 'outline-secondary', icon: 'bi-info-circle' },
-  { action: 'edit', label: 'Edit', variant: 'outline-primary', icon: 'bi-pencil' },
-  { action: 'stop', label: 'Stop', variant: 'outline-warning', icon: 'bi-stop-circle' },
-  { action: 'delete', label: 'Delete', variant: 'outline-danger', icon: 'bi-trash' },
+  { action: 'info', label: 'Info', variant: 'outline-secondary', icon: infoCircleIcon },
+  { action: 'edit', label: 'Edit', variant: 'outline-primary', icon: pencilIcon },
+  { action: 'stop', label: 'Stop', variant: 'outline-warning', icon: stopCircleIcon },
+  { action: 'delete', label: 'Delete', variant: 'outline-danger', icon: trashIcon },
 ];
 
 /** One job of a stream's list: its state, name, facts and latest message, with Info, Edit, Stop and Delete. */
@@ -57,7 +62,7 @@ export function JobListItem({ job, noun, summary, actions, on }: JobListItemProp
         <div className="d-flex flex-wrap gap-1">
           {BUTTONS.map(({ action, label, variant, icon }) => (
             <Button key={action} size="sm" variant={variant} disabled={!offered[action]} onClick={on[action]}>
-              <i className={`bi ${icon} me-1`} aria-hidden="true" />
+              <Icon svg={icon} className="me-1" />
               {label}
             </Button>
           ))}

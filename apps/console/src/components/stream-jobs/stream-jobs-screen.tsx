@@ -1,7 +1,9 @@
+import plusLgIcon from 'bootstrap-icons/icons/plus-lg.svg?raw';
 import { type ReactNode, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { Link, Navigate, useParams } from 'react-router';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { Icon } from '@/components/ui/icon';
 import { Loading } from '@/components/ui/loading';
 import { PageShell } from '@/components/ui/page-shell';
 import { errorStatus } from '@/lib/api-error';
@@ -80,7 +82,7 @@ function StreamJobsPage<T extends StreamJob>({
             Back to stream
           </Link>
           <Button onClick={() => setDialog({ kind: 'create' })} disabled={jobs.isError}>
-            <i className="bi bi-plus-lg me-1" aria-hidden="true" />
+            <Icon svg={plusLgIcon} className="me-1" />
             {texts.add}
           </Button>
         </div>

@@ -1,7 +1,11 @@
 import type { ReportMode } from '@streamcloud/contract';
+import filetypeCsvIcon from 'bootstrap-icons/icons/filetype-csv.svg?raw';
+import printerIcon from 'bootstrap-icons/icons/printer.svg?raw';
+import searchIcon from 'bootstrap-icons/icons/search.svg?raw';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { useParams } from 'react-router';
+import { Icon } from '@/components/ui/icon';
 import { Loading } from '@/components/ui/loading';
 import { PageShell } from '@/components/ui/page-shell';
 import { messageOr } from '@/lib/api-error';
@@ -89,11 +93,11 @@ export function AccountBillingScreen() {
               onChange={setProcessing}
             />
             <Button onClick={onSearch} disabled={!accountId}>
-              <i className="bi bi-search me-1" aria-hidden="true" />
+              <Icon svg={searchIcon} className="me-1" />
               Search
             </Button>
             <Button variant="outline-secondary" onClick={() => window.print()} disabled={!report}>
-              <i className="bi bi-printer me-1" aria-hidden="true" />
+              <Icon svg={printerIcon} className="me-1" />
               Print
             </Button>
             <Button
@@ -108,7 +112,7 @@ export function AccountBillingScreen() {
                 )
               }
             >
-              <i className="bi bi-filetype-csv me-1" aria-hidden="true" />
+              <Icon svg={filetypeCsvIcon} className="me-1" />
               Export CSV
             </Button>
           </div>

@@ -1,7 +1,12 @@
 import type { ReportMode } from '@streamcloud/contract';
+import arrowLeftIcon from 'bootstrap-icons/icons/arrow-left.svg?raw';
+import filetypeCsvIcon from 'bootstrap-icons/icons/filetype-csv.svg?raw';
+import printerIcon from 'bootstrap-icons/icons/printer.svg?raw';
+import searchIcon from 'bootstrap-icons/icons/search.svg?raw';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { Link, useParams } from 'react-router';
+import { Icon } from '@/components/ui/icon';
 import { Loading } from '@/components/ui/loading';
 import { PageShell } from '@/components/ui/page-shell';
 import { messageOr } from '@/lib/api-error';
@@ -55,7 +60,7 @@ export function StreamBillingScreen() {
           title="Stream billing"
           actions={
             <Link className="btn btn-outline-secondary" to={`/streams/view/${id}`}>
-              <i className="bi bi-arrow-left me-1" aria-hidden="true" />
+              <Icon svg={arrowLeftIcon} className="me-1" />
               Back to stream
             </Link>
           }
@@ -67,11 +72,11 @@ export function StreamBillingScreen() {
           <div className="d-flex flex-wrap align-items-center gap-2 mb-3">
             <DateRangeFields value={range} onChange={setRange} />
             <Button onClick={onSearch}>
-              <i className="bi bi-search me-1" aria-hidden="true" />
+              <Icon svg={searchIcon} className="me-1" />
               Search
             </Button>
             <Button variant="outline-secondary" onClick={() => window.print()} disabled={!report}>
-              <i className="bi bi-printer me-1" aria-hidden="true" />
+              <Icon svg={printerIcon} className="me-1" />
               Print
             </Button>
             <Button
@@ -79,7 +84,7 @@ export function StreamBillingScreen() {
               disabled={!report}
               onClick={() => report && downloadText(STREAM_CSV_FILE_NAME, streamCsv(report.streams))}
             >
-              <i className="bi bi-filetype-csv me-1" aria-hidden="true" />
+              <Icon svg={filetypeCsvIcon} className="me-1" />
               Export CSV
             </Button>
           </div>

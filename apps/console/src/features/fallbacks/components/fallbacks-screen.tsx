@@ -1,10 +1,15 @@
 import { FALLBACK_STATE_VARIANTS, type Fallback, type FallbackInputDraft } from '@streamcloud/contract';
+import arrowLeftIcon from 'bootstrap-icons/icons/arrow-left.svg?raw';
+import pencilIcon from 'bootstrap-icons/icons/pencil.svg?raw';
+import plusLgIcon from 'bootstrap-icons/icons/plus-lg.svg?raw';
+import trashIcon from 'bootstrap-icons/icons/trash.svg?raw';
 import { useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
 import { Link, useParams } from 'react-router';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { Icon } from '@/components/ui/icon';
 import { Loading } from '@/components/ui/loading';
 import { useNotify } from '@/components/ui/notifications';
 import { PageShell } from '@/components/ui/page-shell';
@@ -91,7 +96,7 @@ function FallbackRows({
                   aria-label={`Edit fallback ${name}`}
                   onClick={() => onEdit(fallback)}
                 >
-                  <i className="bi bi-pencil" aria-hidden="true" /> Edit
+                  <Icon svg={pencilIcon} /> Edit
                 </Button>
                 <Button
                   size="sm"
@@ -99,7 +104,7 @@ function FallbackRows({
                   aria-label={`Delete fallback ${name}`}
                   onClick={() => onDelete(fallback)}
                 >
-                  <i className="bi bi-trash" aria-hidden="true" /> Delete
+                  <Icon svg={trashIcon} /> Delete
                 </Button>
               </td>
             </tr>
@@ -149,11 +154,11 @@ export function FallbacksScreen() {
       actions={
         <div className="d-flex flex-wrap gap-2">
           <Link className="btn btn-outline-secondary" to={`/streams/view/${streamId}`}>
-            <i className="bi bi-arrow-left me-1" aria-hidden="true" />
+            <Icon svg={arrowLeftIcon} className="me-1" />
             Back
           </Link>
           <Button disabled={!fallbacks.isSuccess} onClick={() => setEditing({ mode: 'add' })}>
-            <i className="bi bi-plus-lg me-1" aria-hidden="true" />
+            <Icon svg={plusLgIcon} className="me-1" />
             Add fallback
           </Button>
         </div>

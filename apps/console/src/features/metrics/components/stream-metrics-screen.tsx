@@ -1,4 +1,6 @@
+import arrowLeftIcon from 'bootstrap-icons/icons/arrow-left.svg?raw';
 import { Link, useParams } from 'react-router';
+import { Icon } from '@/components/ui/icon';
 import { PageShell } from '@/components/ui/page-shell';
 import { StreamMetricsPanel } from './stream-metrics-panel';
 
@@ -10,7 +12,7 @@ export function StreamMetricsScreen() {
       title="Stream metrics"
       actions={
         <Link className="btn btn-outline-secondary" to={`/streams/view/${id}`}>
-          <i className="bi bi-arrow-left me-1" aria-hidden="true" />
+          <Icon svg={arrowLeftIcon} className="me-1" />
           Back to stream
         </Link>
       }

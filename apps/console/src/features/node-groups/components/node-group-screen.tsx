@@ -1,9 +1,11 @@
+import gearIcon from 'bootstrap-icons/icons/gear.svg?raw';
 import { useEffect, useState } from 'react';
 import Card from 'react-bootstrap/Card';
 import Dropdown from 'react-bootstrap/Dropdown';
 import Form from 'react-bootstrap/Form';
 import { useNavigate, useParams } from 'react-router';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { Icon } from '@/components/ui/icon';
 import { Loading } from '@/components/ui/loading';
 import { useNotify } from '@/components/ui/notifications';
 import { PageShell } from '@/components/ui/page-shell';
@@ -73,7 +75,7 @@ export function NodeGroupScreen() {
         isAdmin && (
           <Dropdown align="end">
             <Dropdown.Toggle variant="outline-secondary" id="node-group-settings">
-              <i className="bi bi-gear me-1" aria-hidden="true" />
+              <Icon svg={gearIcon} className="me-1" />
               Settings
             </Dropdown.Toggle>
             <Dropdown.Menu>

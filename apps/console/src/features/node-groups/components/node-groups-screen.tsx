@@ -1,8 +1,10 @@
 import type { NodeGroup } from '@streamcloud/contract';
+import plusLgIcon from 'bootstrap-icons/icons/plus-lg.svg?raw';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import ListGroup from 'react-bootstrap/ListGroup';
 import { Link } from 'react-router';
+import { Icon } from '@/components/ui/icon';
 import { Loading } from '@/components/ui/loading';
 import { PageShell } from '@/components/ui/page-shell';
 import { messageOr } from '@/lib/api-error';
@@ -68,7 +70,7 @@ export function NodeGroupsScreen() {
       actions={
         isAdmin && (
           <Button variant="primary" onClick={() => setCreating(true)}>
-            <i className="bi bi-plus-lg me-1" aria-hidden="true" />
+            <Icon svg={plusLgIcon} className="me-1" />
             Create node group
           </Button>
         )

@@ -1,10 +1,12 @@
 import type { NodeGroup, ScalingRule } from '@streamcloud/contract';
+import plusLgIcon from 'bootstrap-icons/icons/plus-lg.svg?raw';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
 import ListGroup from 'react-bootstrap/ListGroup';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { Icon } from '@/components/ui/icon';
 import { useNotify } from '@/components/ui/notifications';
 import { messageOr } from '@/lib/api-error';
 import { useDeleteScalingRule } from '../api/delete-scaling-rule';
@@ -95,7 +97,7 @@ export function ScalingCard({ group, isAdmin }: { group: NodeGroup; isAdmin: boo
         </h2>
         {isAdmin && (
           <Button size="sm" variant="primary" onClick={() => setEditing({})}>
-            <i className="bi bi-plus-lg me-1" aria-hidden="true" />
+            <Icon svg={plusLgIcon} className="me-1" />
             Add rule
           </Button>
         )}

@@ -1,6 +1,8 @@
 import type { Node } from '@streamcloud/contract';
+import plusLgIcon from 'bootstrap-icons/icons/plus-lg.svg?raw';
 import Table from 'react-bootstrap/Table';
 import { Link } from 'react-router';
+import { Icon } from '@/components/ui/icon';
 import { Loading } from '@/components/ui/loading';
 import { PageShell } from '@/components/ui/page-shell';
 import { useNodes } from '../api/get-nodes';
@@ -60,7 +62,7 @@ export function NodesScreen() {
       title="Nodes"
       actions={
         <Link className="btn btn-primary" to="/nodes/create">
-          <i className="bi bi-plus-lg me-1" aria-hidden="true" />
+          <Icon svg={plusLgIcon} className="me-1" />
           Add node
         </Link>
       }

@@ -11,11 +11,15 @@ import {
   type RecordingFileFormat,
   type TrackSelector,
 } from '@streamcloud/contract';
+import pencilIcon from 'bootstrap-icons/icons/pencil.svg?raw';
+import plusLgIcon from 'bootstrap-icons/icons/plus-lg.svg?raw';
+import xLgIcon from 'bootstrap-icons/icons/x-lg.svg?raw';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { FieldBox } from '@/components/ui/field-box';
 import { SelectField } from '@/components/ui/form-fields';
+import { Icon } from '@/components/ui/icon';
 import { useNotify } from '@/components/ui/notifications';
 import { messageOr } from '@/lib/api-error';
 import { useFetchStreamTracks } from '../api/get-stream-tracks';
@@ -139,7 +143,7 @@ export function CaptureEditor({
           disabled={tracks.length >= CAPTURE_TRACKS_MAX}
           onClick={() => setEditing({ index: null, selector: emptySelector('Video') })}
         >
-          <i className="bi bi-plus-lg me-1" aria-hidden="true" />
+          <Icon svg={plusLgIcon} className="me-1" />
           Add track
         </Button>
       </div>
@@ -165,7 +169,7 @@ export function CaptureEditor({
                   aria-label={`Edit track ${index + 1}`}
                   onClick={() => setEditing({ index, selector })}
                 >
-                  <i className="bi bi-pencil" aria-hidden="true" />
+                  <Icon svg={pencilIcon} />
                 </Button>
                 <Button
                   size="sm"
@@ -174,7 +178,7 @@ export function CaptureEditor({
                   aria-label={`Remove track ${index + 1}`}
                   onClick={() => remove(index)}
                 >
-                  <i className="bi bi-x-lg" aria-hidden="true" />
+                  <Icon svg={xLgIcon} />
                 </Button>
               </span>
             </li>

@@ -1,7 +1,9 @@
+import infoCircleIcon from 'bootstrap-icons/icons/info-circle.svg?raw';
 import { useId } from 'react';
 import Form from 'react-bootstrap/Form';
 import OverlayTrigger from 'react-bootstrap/OverlayTrigger';
 import Tooltip from 'react-bootstrap/Tooltip';
+import { Icon } from '@/components/ui/icon';
 
 /** An info icon that shows a tooltip on hover or focus; the button is named by `label`. */
 export function InfoTip({ label, text }: { label: string; text: string }) {
@@ -9,7 +11,7 @@ export function InfoTip({ label, text }: { label: string; text: string }) {
   return (
     <OverlayTrigger placement="top" overlay={<Tooltip id={id}>{text}</Tooltip>}>
       <button type="button" className="btn btn-link btn-sm p-0 ms-1 align-baseline" aria-label={label}>
-        <i className="bi bi-info-circle" aria-hidden="true" />
+        <Icon svg={infoCircleIcon} />
       </button>
     </OverlayTrigger>
   );

@@ -1,4 +1,6 @@
+import recordCircleIcon from 'bootstrap-icons/icons/record-circle.svg?raw';
 import { useState } from 'react';
+import { Icon } from '@/components/ui/icon';
 import { RECORDING_ERRORS } from '../utils/messages';
 import { RecordingFormModal } from './recording-form-modal';
 
@@ -24,7 +26,7 @@ export function RecordButton({ streamId, enabled }: { streamId: string; enabled:
   return (
     <>
       <button type="button" className="btn btn-danger btn-sm" disabled={!enabled} onClick={() => setOpen(true)}>
-        <i className="bi bi-record-circle me-1" aria-hidden="true" />
+        <Icon svg={recordCircleIcon} className="me-1" />
         Record
       </button>
       <StartRecordingModal show={open} streamId={streamId} onHide={() => setOpen(false)} />

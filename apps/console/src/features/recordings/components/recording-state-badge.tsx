@@ -1,5 +1,10 @@
 import type { RecordingState } from '@streamcloud/contract';
+import checkCircleIcon from 'bootstrap-icons/icons/check-circle.svg?raw';
+import cloudUploadIcon from 'bootstrap-icons/icons/cloud-upload.svg?raw';
+import exclamationTriangleIcon from 'bootstrap-icons/icons/exclamation-triangle.svg?raw';
+import recordCircleIcon from 'bootstrap-icons/icons/record-circle.svg?raw';
 import Badge from 'react-bootstrap/Badge';
+import { Icon } from '@/components/ui/icon';
 
 const VARIANT: Record<RecordingState, string> = {
   Recording: 'danger',
@@ -9,16 +14,16 @@ const VARIANT: Record<RecordingState, string> = {
 };
 
 const ICON: Record<RecordingState, string> = {
-  Recording: 'bi-record-circle',
-  Uploading: 'bi-cloud-upload',
-  Completed: 'bi-check-circle',
-  Error: 'bi-exclamation-triangle',
+  Recording: recordCircleIcon,
+  Uploading: cloudUploadIcon,
+  Completed: checkCircleIcon,
+  Error: exclamationTriangleIcon,
 };
 
 export function RecordingStateBadge({ state }: { state: RecordingState }) {
   return (
     <Badge bg={VARIANT[state]} text={state === 'Error' ? 'dark' : undefined}>
-      <i className={`bi ${ICON[state]} me-1`} aria-hidden="true" />
+      <Icon svg={ICON[state]} className="me-1" />
       {state}
     </Badge>
   );

@@ -1,6 +1,8 @@
 import { DEFAULT_S3_REGION, STORAGE_TYPE_LABELS, type Storage } from '@streamcloud/contract';
+import plusLgIcon from 'bootstrap-icons/icons/plus-lg.svg?raw';
 import Table from 'react-bootstrap/Table';
 import { Link } from 'react-router';
+import { Icon } from '@/components/ui/icon';
 import { Loading } from '@/components/ui/loading';
 import { PageShell } from '@/components/ui/page-shell';
 import { useStorages } from '../api/get-storages';
@@ -19,7 +21,7 @@ export function StoragesScreen() {
       title="Storages"
       actions={
         <Link className="btn btn-primary" to="/storages/create">
-          <i className="bi bi-plus-lg me-1" aria-hidden="true" />
+          <Icon svg={plusLgIcon} className="me-1" />
           Add storage
         </Link>
       }

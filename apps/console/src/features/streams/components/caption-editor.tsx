@@ -1,5 +1,7 @@
+import pencilIcon from 'bootstrap-icons/icons/pencil.svg?raw';
 import { type KeyboardEvent, useRef, useState } from 'react';
 import Form from 'react-bootstrap/Form';
+import { Icon } from '@/components/ui/icon';
 import { CAPTION_TOOLTIP } from '../utils/messages';
 
 export interface CaptionEditorProps {
@@ -65,7 +67,7 @@ export function CaptionEditor({ caption, placeholder, onSave, disabled = false }
       disabled={disabled}
     >
       {caption || <span className="text-secondary font-monospace fs-5">{placeholder}</span>}
-      <i className="bi bi-pencil ms-2 fs-6 text-secondary" aria-hidden="true" />
+      <Icon svg={pencilIcon} className="ms-2 fs-6 text-secondary" />
     </button>
   );
 }

@@ -1,5 +1,8 @@
+import clipboardIcon from 'bootstrap-icons/icons/clipboard.svg?raw';
+import clipboardCheckIcon from 'bootstrap-icons/icons/clipboard-check.svg?raw';
 import { useEffect, useState } from 'react';
 import Button from 'react-bootstrap/Button';
+import { Icon } from '@/components/ui/icon';
 
 async function copyText(text: string): Promise<boolean> {
   try {
@@ -27,7 +30,7 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
       title={label}
       onClick={() => void copyText(text).then((ok) => setState(ok ? 'copied' : 'failed'))}
     >
-      <i className={`bi ${state === 'copied' ? 'bi-clipboard-check' : 'bi-clipboard'}`} aria-hidden="true" />
+      <Icon svg={state === 'copied' ? clipboardCheckIcon : clipboardIcon} />
       <span className="ms-1 small" aria-live="polite">
         {state === 'copied' ? 'Copied' : state === 'failed' ? 'Copy failed' : 'Copy'}
       </span>

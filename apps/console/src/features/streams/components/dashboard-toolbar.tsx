@@ -1,8 +1,20 @@
+import cameraIcon from 'bootstrap-icons/icons/camera.svg?raw';
+import gearIcon from 'bootstrap-icons/icons/gear.svg?raw';
+import globeIcon from 'bootstrap-icons/icons/globe.svg?raw';
+import lifePreserverIcon from 'bootstrap-icons/icons/life-preserver.svg?raw';
+import pencilSquareIcon from 'bootstrap-icons/icons/pencil-square.svg?raw';
+import receiptIcon from 'bootstrap-icons/icons/receipt.svg?raw';
+import recordCircleIcon from 'bootstrap-icons/icons/record-circle.svg?raw';
+import shareIcon from 'bootstrap-icons/icons/share.svg?raw';
+import slidersIcon from 'bootstrap-icons/icons/sliders.svg?raw';
+import stopFillIcon from 'bootstrap-icons/icons/stop-fill.svg?raw';
+import trashIcon from 'bootstrap-icons/icons/trash.svg?raw';
 import type { ReactNode } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Dropdown from 'react-bootstrap/Dropdown';
 import { Link } from 'react-router';
+import { Icon } from '@/components/ui/icon';
 import type { DashboardActions } from '../utils/dashboard-actions';
 
 export interface DashboardToolbarProps {
@@ -32,7 +44,7 @@ function ActionLink({
 }) {
   const content = (
     <>
-      <i className={`bi ${icon} me-1`} aria-hidden="true" />
+      <Icon svg={icon} className="me-1" />
       {children}
     </>
   );
@@ -66,7 +78,7 @@ function ActionButton({
 }) {
   return (
     <Button variant={variant} size="sm" disabled={!enabled} onClick={onClick}>
-      <i className={`bi ${icon} me-1`} aria-hidden="true" />
+      <Icon svg={icon} className="me-1" />
       {children}
     </Button>
   );
@@ -85,43 +97,43 @@ export function DashboardToolbar({
 }: DashboardToolbarProps) {
   return (
     <div role="toolbar" aria-label="Stream actions" className="d-flex flex-wrap gap-2 align-items-center">
-      <ActionLink to={`/billing/stream/${streamId}`} enabled={actions.billing} icon="bi-receipt">
+      <ActionLink to={`/billing/stream/${streamId}`} enabled={actions.billing} icon={receiptIcon}>
         Billing
       </ActionLink>
-      <ActionButton enabled={actions.stop && !stopping} icon="bi-stop-fill" onClick={onStop}>
+      <ActionButton enabled={actions.stop && !stopping} icon={stopFillIcon} onClick={onStop}>
         Stop
       </ActionButton>
-      <ActionLink to={`/streams/transcode/${streamId}`} enabled={actions.transcoding} icon="bi-sliders">
+      <ActionLink to={`/streams/transcode/${streamId}`} enabled={actions.transcoding} icon={slidersIcon}>
         Transcoding
       </ActionLink>
-      <ActionButton enabled={actions.snapshots} icon="bi-camera" onClick={onSnapshots}>
+      <ActionButton enabled={actions.snapshots} icon={cameraIcon} onClick={onSnapshots}>
         Snapshots
       </ActionButton>
-      <ActionLink to={`/streams/recording/${streamId}`} enabled={actions.recordings} icon="bi-record-circle">
+      <ActionLink to={`/streams/recording/${streamId}`} enabled={actions.recordings} icon={recordCircleIcon}>
         Recordings
       </ActionLink>
-      <ActionLink to={`/streams/relay/${streamId}`} enabled={actions.relays} icon="bi-share">
+      <ActionLink to={`/streams/relay/${streamId}`} enabled={actions.relays} icon={shareIcon}>
         Relays
       </ActionLink>
       <Button variant="outline-secondary" size="sm" disabled={!actions.gslb} onClick={onGslb}>
-        <i className="bi bi-globe me-1" aria-hidden="true" />
+        <Icon svg={globeIcon} className="me-1" />
         GSLB{' '}
         <Badge bg="warning" text="dark">
           beta
         </Badge>
       </Button>
-      <ActionLink to={`/streams/fallback/${streamId}`} enabled={actions.fallback} icon="bi-life-preserver">
+      <ActionLink to={`/streams/fallback/${streamId}`} enabled={actions.fallback} icon={lifePreserverIcon}>
         Fallback
       </ActionLink>
-      <ActionButton enabled={actions.update} icon="bi-pencil-square" onClick={onUpdate}>
+      <ActionButton enabled={actions.update} icon={pencilSquareIcon} onClick={onUpdate}>
         Update
       </ActionButton>
-      <ActionButton enabled={actions.delete} icon="bi-trash" onClick={onDelete} variant="outline-danger">
+      <ActionButton enabled={actions.delete} icon={trashIcon} onClick={onDelete} variant="outline-danger">
         Delete
       </ActionButton>
       <Dropdown align="end">
         <Dropdown.Toggle variant="outline-secondary" size="sm" id="stream-settings-menu" aria-label="Settings">
-          <i className="bi bi-gear" aria-hidden="true" />
+          <Icon svg={gearIcon} />
         </Dropdown.Toggle>
         <Dropdown.Menu>
           <Dropdown.Item as={Link} to={`/streams/metrics/${streamId}`} disabled={!actions.metrics}>

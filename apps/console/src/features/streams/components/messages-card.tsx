@@ -1,4 +1,8 @@
 import type { StatusMessage } from '@streamcloud/contract';
+import exclamationTriangleIcon from 'bootstrap-icons/icons/exclamation-triangle.svg?raw';
+import infoCircleIcon from 'bootstrap-icons/icons/info-circle.svg?raw';
+import xOctagonIcon from 'bootstrap-icons/icons/x-octagon.svg?raw';
+import { Icon } from '@/components/ui/icon';
 import { DashboardCard } from './dashboard-card';
 
 const LEVEL_CLASS: Record<StatusMessage['level'], string> = {
@@ -7,10 +11,11 @@ const LEVEL_CLASS: Record<StatusMessage['level'], string> = {
   error: 'text-danger',
 };
 
-const LEVEL_ICON: Record<StatusMessage['level'], string> = {
-  info: 'bi-info-circle',
-  warning: 'bi-exclamation-triangle',
-  error: 'bi-x-octagon',
+/** The level is told by the icon alone, so the icon is named after it. */
+const LEVEL_ICON: Record<StatusMessage['level'], { svg: string; label: string }> = {
+  info: { svg: infoCircleIcon, label: 'Info' },
+  warning: { svg: exclamationTriangleIcon, label: 'Warning' },
+  error: { svg: xOctagonIcon, label: 'Error' },
 };
 
 /** The stream's status messages, newest first. */
@@ -26,7 +31,7 @@ export function MessagesCard({ messages }: { messages: StatusMessage[] }) {
             // Messages have no id; they are only ever appended, so their original place is a stable key.
             // biome-ignore lint/suspicious/noArrayIndexKey: see above
             <li key={`${message.at}-${newestFirst.length - index}`} className="mb-1">
-              <i className={`bi ${LEVEL_ICON[message.level]} me-1 ${LEVEL_CLASS[message.level]}`} aria-hidden="true" />
+              <Icon {...LEVEL_ICON[message.level]} className={`me-1 ${LEVEL_CLASS[message.level]}`} />
               <time dateTime={message.at} className="text-secondary me-2">
                 {new Date(message.at).toLocaleString()}
               </time>

@@ -1,4 +1,7 @@
 import type { StreamStatus } from '@streamcloud/contract';
+import broadcastIcon from 'bootstrap-icons/icons/broadcast.svg?raw';
+import hourglassSplitIcon from 'bootstrap-icons/icons/hourglass-split.svg?raw';
+import { Icon } from '@/components/ui/icon';
 
 export const PENDING_CALLOUT =
   'The stream is pending: it is waiting to be assigned to a media node. Its endpoint appears once it is.';
@@ -14,9 +17,9 @@ export function StreamCallout({ status }: { status: StreamStatus }) {
       aria-label="Stream status"
       className={`stream-callout ${ingestion ? 'stream-callout-ingestion' : ''} bg-body-tertiary rounded px-3 py-2 mb-3`}
     >
-      <i
-        className={`bi ${ingestion ? 'bi-broadcast text-success' : 'bi-hourglass-split text-primary'} me-2`}
-        aria-hidden="true"
+      <Icon
+        svg={ingestion ? broadcastIcon : hourglassSplitIcon}
+        className={`${ingestion ? 'text-success' : 'text-primary'} me-2`}
       />
       {ingestion ? INGESTION_CALLOUT : PENDING_CALLOUT}
     </div>

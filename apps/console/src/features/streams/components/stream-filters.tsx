@@ -1,7 +1,9 @@
+import funnelIcon from 'bootstrap-icons/icons/funnel.svg?raw';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Collapse from 'react-bootstrap/Collapse';
 import Form from 'react-bootstrap/Form';
+import { Icon } from '@/components/ui/icon';
 import {
   FORMAT_OPTIONS,
   NO_FILTERS,
@@ -45,7 +47,7 @@ export function StreamFiltersBar({ filters, onChange }: StreamFiltersBarProps) {
           aria-expanded={open}
           aria-controls="stream-filters"
         >
-          <i className="bi bi-funnel me-1" aria-hidden="true" />
+          <Icon svg={funnelIcon} className="me-1" />
           Filters{active > 0 ? ` (${active})` : ''}
         </Button>
         {active > 0 && (

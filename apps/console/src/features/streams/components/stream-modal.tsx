@@ -8,12 +8,14 @@ import {
   StreamInputCreate,
   StreamInputUpdate,
 } from '@streamcloud/contract';
+import geoAltIcon from 'bootstrap-icons/icons/geo-alt.svg?raw';
 import { useEffect } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import { type FieldErrors, type Resolver, useForm, useWatch } from 'react-hook-form';
 import { SelectField, TextField } from '@/components/ui/form-fields';
+import { Icon } from '@/components/ui/icon';
 import { useNotify } from '@/components/ui/notifications';
 import { messageOr } from '@/lib/api-error';
 import { useCreateStream } from '../api/create-stream';
@@ -82,7 +84,7 @@ function LocationText({ state }: { state: LocationState }) {
         : LOCATION_UNDETERMINED;
   return (
     <p className="small text-secondary mt-n2 mb-3" aria-live="polite" data-testid="streamer-location">
-      <i className="bi bi-geo-alt me-1" aria-hidden="true" />
+      <Icon svg={geoAltIcon} className="me-1" />
       {text}
     </p>
   );

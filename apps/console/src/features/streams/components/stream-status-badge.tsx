@@ -1,6 +1,11 @@
 import type { StreamStatus } from '@streamcloud/contract';
+import broadcastIcon from 'bootstrap-icons/icons/broadcast.svg?raw';
+import exclamationOctagonFillIcon from 'bootstrap-icons/icons/exclamation-octagon-fill.svg?raw';
+import lifePreserverIcon from 'bootstrap-icons/icons/life-preserver.svg?raw';
+import pauseFillIcon from 'bootstrap-icons/icons/pause-fill.svg?raw';
 import Badge from 'react-bootstrap/Badge';
 import Spinner from 'react-bootstrap/Spinner';
+import { Icon } from '@/components/ui/icon';
 import './streams.css';
 
 /**
@@ -19,28 +24,28 @@ export function StreamStatusBadge({ status }: { status: StreamStatus }) {
     case 'Idle':
       return (
         <Badge bg="light" text="dark" className="border d-inline-flex align-items-center gap-1" data-status={status}>
-          <i className="bi bi-pause-fill" aria-hidden="true" />
+          <Icon svg={pauseFillIcon} />
           Idle
         </Badge>
       );
     case 'Ingestion':
       return (
         <Badge bg="success" className="d-inline-flex align-items-center gap-1" data-status={status}>
-          <i className="bi bi-broadcast stream-pulse" aria-hidden="true" />
+          <Icon svg={broadcastIcon} className="stream-pulse" />
           Ingestion
         </Badge>
       );
     case 'Error':
       return (
         <Badge bg="danger" className="d-inline-flex align-items-center gap-1" data-status={status}>
-          <i className="bi bi-exclamation-octagon-fill" aria-hidden="true" />
+          <Icon svg={exclamationOctagonFillIcon} />
           Error
         </Badge>
       );
     case 'Fallback':
       return (
         <Badge bg="" className="stream-badge-fallback d-inline-flex align-items-center gap-1" data-status={status}>
-          <i className="bi bi-life-preserver" aria-hidden="true" />
+          <Icon svg={lifePreserverIcon} />
           Fallback
         </Badge>
       );

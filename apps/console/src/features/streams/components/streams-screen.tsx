@@ -1,6 +1,8 @@
 import type { StreamInput, StreamInputSummary } from '@streamcloud/contract';
+import plusLgIcon from 'bootstrap-icons/icons/plus-lg.svg?raw';
 import { useDeferredValue, useMemo, useState } from 'react';
 import Button from 'react-bootstrap/Button';
+import { Icon } from '@/components/ui/icon';
 import { Loading } from '@/components/ui/loading';
 import { PageShell } from '@/components/ui/page-shell';
 import { useStreams } from '../api/get-streams';
@@ -62,7 +64,7 @@ export function StreamsScreen({ accountId = null, startCreating = false, onCreat
         <div className="d-flex gap-2 align-items-center">
           <ViewModeToggle mode={mode} onChange={changeMode} />
           <Button variant="primary" onClick={() => setCreating(true)}>
-            <i className="bi bi-plus-lg me-1" aria-hidden="true" />
+            <Icon svg={plusLgIcon} className="me-1" />
             Create stream
           </Button>
         </div>

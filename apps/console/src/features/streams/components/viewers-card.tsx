@@ -1,7 +1,9 @@
 import type { StreamOutput } from '@streamcloud/contract';
+import plusLgIcon from 'bootstrap-icons/icons/plus-lg.svg?raw';
 import { useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
+import { Icon } from '@/components/ui/icon';
 import { Loading } from '@/components/ui/loading';
 import { useNotify } from '@/components/ui/notifications';
 import { messageOr } from '@/lib/api-error';
@@ -81,7 +83,7 @@ export function ViewersCard({ streamId }: { streamId: string }) {
       title="Viewers"
       actions={
         <Button size="sm" variant="outline-primary" onClick={() => setCreating(true)}>
-          <i className="bi bi-plus-lg me-1" aria-hidden="true" />
+          <Icon svg={plusLgIcon} className="me-1" />
           Add viewer
         </Button>
       }

@@ -1,6 +1,9 @@
+import chevronDownIcon from 'bootstrap-icons/icons/chevron-down.svg?raw';
+import chevronRightIcon from 'bootstrap-icons/icons/chevron-right.svg?raw';
 import { type ReactNode, useId, useState } from 'react';
 import Card from 'react-bootstrap/Card';
 import Collapse from 'react-bootstrap/Collapse';
+import { Icon } from '@/components/ui/icon';
 
 /** A card whose body folds away by its title button; open at first. */
 export function CollapsibleCard({
@@ -25,7 +28,7 @@ export function CollapsibleCard({
             aria-controls={`${id}-body`}
             onClick={() => setOpen((value) => !value)}
           >
-            <i className={`bi ${open ? 'bi-chevron-down' : 'bi-chevron-right'} me-2`} aria-hidden="true" />
+            <Icon svg={open ? chevronDownIcon : chevronRightIcon} className="me-2" />
             {title}
           </button>
         </h2>

@@ -10,10 +10,13 @@ import {
   VIDEO_PRESETS,
   type VideoTrack,
 } from '@streamcloud/contract';
+import pencilIcon from 'bootstrap-icons/icons/pencil.svg?raw';
+import trashIcon from 'bootstrap-icons/icons/trash.svg?raw';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Dropdown from 'react-bootstrap/Dropdown';
 import Table from 'react-bootstrap/Table';
+import { Icon } from '@/components/ui/icon';
 import { CollapsibleCard } from './collapsible-card';
 import { AudioTrackModal, VideoTrackModal } from './track-modal';
 
@@ -149,7 +152,7 @@ export function TracksCard({ kind, config, disabled, onChange }: TracksCardProps
                       aria-label={`Edit ${name}`}
                       onClick={() => setEditing({ index, track: track as TrackOf<typeof kind> })}
                     >
-                      <i className="bi bi-pencil" aria-hidden="true" /> Edit
+                      <Icon svg={pencilIcon} /> Edit
                     </Button>
                     <Button
                       size="sm"
@@ -158,7 +161,7 @@ export function TracksCard({ kind, config, disabled, onChange }: TracksCardProps
                       aria-label={`Remove ${name}`}
                       onClick={() => remove(index)}
                     >
-                      <i className="bi bi-trash" aria-hidden="true" /> Remove
+                      <Icon svg={trashIcon} /> Remove
                     </Button>
                   </td>
                 </tr>

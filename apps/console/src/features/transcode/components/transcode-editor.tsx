@@ -1,9 +1,11 @@
 import type { StreamInput, TranscodeConfig } from '@streamcloud/contract';
+import arrowLeftIcon from 'bootstrap-icons/icons/arrow-left.svg?raw';
 import { useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import { Link } from 'react-router';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { Icon } from '@/components/ui/icon';
 import { useNotify } from '@/components/ui/notifications';
 import { PageShell } from '@/components/ui/page-shell';
 import { errorStatus, isApiError } from '@/lib/api-error';
@@ -56,7 +58,7 @@ export function TranscodeEditor({ streamId, loaded: initial, stream }: Transcode
       actions={
         <div className="d-flex flex-wrap gap-2">
           <Link className="btn btn-outline-secondary" to={back}>
-            <i className="bi bi-arrow-left me-1" aria-hidden="true" />
+            <Icon svg={arrowLeftIcon} className="me-1" />
             Back
           </Link>
           <Button disabled={!dirty || problem !== null || disabled} onClick={() => void save()}>

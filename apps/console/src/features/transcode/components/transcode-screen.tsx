@@ -1,5 +1,7 @@
+import arrowLeftIcon from 'bootstrap-icons/icons/arrow-left.svg?raw';
 import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
+import { Icon } from '@/components/ui/icon';
 import { Loading } from '@/components/ui/loading';
 import { PageShell } from '@/components/ui/page-shell';
 import { errorStatus } from '@/lib/api-error';
@@ -13,7 +15,7 @@ function Frame({ id, children }: { id: string; children: ReactNode }) {
       title="Transcode editor"
       actions={
         <Link className="btn btn-outline-secondary" to={`/streams/view/${id}`}>
-          <i className="bi bi-arrow-left me-1" aria-hidden="true" />
+          <Icon svg={arrowLeftIcon} className="me-1" />
           Back
         </Link>
       }
