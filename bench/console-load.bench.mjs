@@ -11,7 +11,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import lighthouse from 'lighthouse';
 import puppeteer from 'puppeteer-core';
 import { ensureConsoleBuilt, ROOT } from '../scripts/lib.mjs';
-import { callApi, printTable, startApi } from './lib.mjs';
+import { CHROMIUM, callApi, printTable, startApi } from './lib.mjs';
 
 /** Lighthouse runs per page; the median run (by performance score) is reported. */
 const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
@@ -25,17 +25,6 @@ export const BUDGET = {
   scriptGzipBytes: 150 * KIB,
   styleGzipBytes: 30 * KIB,
 };
-// The flags of e2e/playwright.config.ts, headless.
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--headless=new',
-];
 const DIST = join(ROOT, 'apps/console/dist');
 
 const gzipSize = (bytes) => gzipSync(bytes, { level: 9 }).length;
@@ -161,7 +150,7 @@ function budgetFailures(page) {
 export default async function consoleLoadBench() {
   ensureConsoleBuilt({ force: true });
   const api = await startApi('pglite', { LOG_LEVEL: 'error', LOCAL_MEDIA_NODE: 'off' });
-  const browser = await puppeteer.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
+  const browser = await puppeteer.launch({ ...CHROMIUM, args: [...CHROMIUM.args, '--headless=new'] });
   try {
     const token = await api.login();
     for (let i = 1; i <= STREAMS; i += 1) {

@@ -5,11 +5,14 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import chromiumArgs from '../e2e/chromium-args.json' with { type: 'json' };
 import { freePort, ROOT, startPostgres, startServer, waitForHttp } from '../scripts/lib.mjs';
 
 export const BENCH_ADMIN = { username: 'bench-admin', password: 'bench-password-1' };
 export const DURATION_SECONDS = Number(process.env.BENCH_DURATION ?? 10);
 export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+/** Debian's Chromium and the flags of the end-to-end tests (e2e/playwright.config.ts). */
+export const CHROMIUM = { executablePath: '/usr/bin/chromium', args: chromiumArgs };
 
 /** Runs autocannon against one URL; answers req/s (mean) and latency percentiles in ms. */
 export async function load(url, { headers = {}, title } = {}) {

@@ -2,22 +2,12 @@
 // request to the rows painted, and from a search keystroke to the filtered rows painted.
 import { chromium } from 'playwright-core';
 import { ensureConsoleBuilt } from '../scripts/lib.mjs';
-import { BENCH_ADMIN, callApi, copyInput, printTable, startApi } from './lib.mjs';
+import { BENCH_ADMIN, CHROMIUM, callApi, copyInput, printTable, startApi } from './lib.mjs';
 
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 10_000);
 /** One input is created over the API, the rest are copies of it made in SQL. */
 const ENGINE = process.env.BENCH_ENGINE ?? 'postgres';
 const SEARCH = process.env.BENCH_SEARCH ?? '0420';
-// The flags of e2e/playwright.config.ts.
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 const FORMATS = ['WebRTC', 'RTMP', 'SRT'];
 
@@ -78,7 +68,7 @@ async function timeKeystroke(page, key) {
 export default async function streamsConsoleBench() {
   ensureConsoleBuilt();
   const api = await startApi(ENGINE, { LOG_LEVEL: 'error' });
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const browser = await chromium.launch(CHROMIUM);
   try {
     const token = await api.login();
     const insertStart = performance.now();

@@ -1,4 +1,6 @@
 import { defineConfig } from '@playwright/test';
+// Shared with the benchmarks that drive Chromium (bench/lib.mjs).
+import chromiumArgs from './chromium-args.json' with { type: 'json' };
 
 /**
  * End to end against a running server (scripts/test.mjs starts one with a fresh database and
@@ -20,15 +22,7 @@ export default defineConfig({
     trace: 'retain-on-failure',
     launchOptions: {
       executablePath: '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+      args: chromiumArgs,
     },
   },
 });
