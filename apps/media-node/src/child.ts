@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import type { Readable, Writable } from 'node:stream';
+import type { Duplex, Readable, Writable } from 'node:stream';
 
 /**
  * A media tool (nginx, ffmpeg) run under a watchdog shell: the shell holds a pipe from this process on
@@ -13,30 +13,36 @@ export interface GuardedChild {
   readonly stderr: Readable;
   /** fd 3, when asked for. */
   readonly extra: Writable | null;
+  /** fd 3 and up, as many as asked for (`extraPipes`): written by the node or read from the tool. */
+  readonly extras: Duplex[];
   /** Resolves with the tool's exit code (null when killed) once it has ended. */
   readonly exited: Promise<number | null>;
   readonly running: boolean;
   stop(): Promise<number | null>;
 }
 
-// An asynchronous list's stdin is /dev/null in a non-interactive shell: the pipe is kept on fd 9.
-const WATCHDOG = [
-  'exec 9<&0',
-  '"$@" </dev/null 9<&- & child=$!',
-  '( while read -r _ <&9; do :; done; kill -TERM $child 2>/dev/null; sleep 3; kill -KILL $child 2>/dev/null ) &',
-  'watch=$!',
-  'wait $child; code=$?',
-  'kill $watch 2>/dev/null',
-  'exit $code',
-].join('\n');
+// An asynchronous list's stdin is /dev/null in a non-interactive shell: the pipe is kept on fd 9. The
+// watcher holds none of the tool's pipes (output and extra ones): they close when the tool ends, not
+// after the watcher's 3 s.
+const watchdog = (extraPipes: number) =>
+  [
+    'exec 9<&0',
+    '"$@" </dev/null 9<&- & child=$!',
+    `( while read -r _ <&9; do :; done; kill -TERM $child 2>/dev/null; sleep 3; kill -KILL $child 2>/dev/null ) >/dev/null 2>&1 ${Array.from({ length: extraPipes }, (_, i) => `${3 + i}>&-`).join(' ')} &`,
+    'watch=$!',
+    'wait $child; code=$?',
+    'kill $watch 2>/dev/null',
+    'exit $code',
+  ].join('\n');
 
 export function spawnGuarded(
   command: string,
   args: string[],
-  options: { extraPipe?: boolean; cwd?: string } = {},
+  options: { extraPipe?: boolean; extraPipes?: number; cwd?: string } = {},
 ): GuardedChild {
-  const child = spawn('sh', ['-c', WATCHDOG, 'watchdog', command, ...args], {
-    stdio: options.extraPipe ? ['pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe'],
+  const extraPipes = options.extraPipes ?? (options.extraPipe ? 1 : 0);
+  const child = spawn('sh', ['-c', watchdog(extraPipes), 'watchdog', command, ...args], {
+    stdio: ['pipe', 'pipe', 'pipe', ...Array.from({ length: extraPipes }, () => 'pipe' as const)],
     cwd: options.cwd,
   });
   let running = true;
@@ -52,20 +58,23 @@ export function spawnGuarded(
     });
   });
   child.stdin?.on('error', () => undefined);
-  const extra = options.extraPipe ? (child.stdio[3] as Writable) : null;
-  extra?.on('error', () => undefined);
+  const extras = child.stdio.slice(3) as Duplex[];
+  for (const pipe of extras) pipe.on('error', () => undefined);
+  const extra = extras[0] ?? null;
   return {
     process: child,
     stdout: child.stdout as Readable,
     stderr: child.stderr as Readable,
     extra,
+    extras,
     exited,
     get running() {
       return running;
     },
     stop() {
       child.stdin?.end();
-      extra?.destroy();
+      // Half-closes the extra pipes: a tool reading one sees its end, one writing to it may still finish.
+      for (const pipe of extras) pipe.end();
       return exited;
     },
   };

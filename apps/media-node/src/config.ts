@@ -26,6 +26,8 @@ export interface NodeConfig {
   reportIntervalMs: number;
   /** The assigned inputs (stop requests, new outputs, cleared sessions) are read this often. */
   pollIntervalMs: number;
+  /** A relay whose destination keeps failing this long ends in Error. */
+  relayGiveUpMs: number;
   ffmpeg: string;
   ffprobe: string;
   nginx: string;
@@ -82,6 +84,7 @@ export function loadNodeConfig(env: NodeJS.ProcessEnv = process.env): NodeConfig
     reconnectGraceMs: millis(env, 'RECONNECT_GRACE_MS', 5000),
     reportIntervalMs: millis(env, 'REPORT_INTERVAL_MS', 5000),
     pollIntervalMs: millis(env, 'POLL_INTERVAL_MS', 1500),
+    relayGiveUpMs: millis(env, 'RELAY_GIVE_UP_MS', 600_000),
     ffmpeg: env.FFMPEG_PATH || '/usr/bin/ffmpeg',
     ffprobe: env.FFPROBE_PATH || '/usr/bin/ffprobe',
     nginx: env.NGINX_PATH || '/usr/sbin/nginx',

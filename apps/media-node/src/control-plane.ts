@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AssignedInput, Node, NodeReport, SnapshotSettings } from '@streamcloud/contract';
+import type { AssignedInput, Node, NodeRelay, NodeReport, SnapshotSettings } from '@streamcloud/contract';
 import type { MediaPorts } from './config.js';
 import type { Logger } from './log.js';
 
@@ -36,6 +36,11 @@ export class ControlPlaneClient {
       incoming: SnapshotSettings | null;
       outgoing: SnapshotSettings | null;
     }>;
+  }
+
+  /** The relays of the node's streams (RTMP keys in clear). */
+  relays(): Promise<NodeRelay[]> {
+    return this.call('GET', '/api/v1/node/relays') as Promise<NodeRelay[]>;
   }
 
   setMediaPorts(ports: MediaPorts): Promise<unknown> {

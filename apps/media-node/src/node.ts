@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { type Node, NodeRefreshMode } from '@streamcloud/contract';
 import type { NodeConfig } from './config.js';
 import { ControlPlaneClient, Reporter } from './control-plane.js';
@@ -12,6 +13,7 @@ import type { Logger } from './log.js';
 import { NginxRtmp } from './nginx.js';
 import { LivePipelines } from './pipelines/host.js';
 import type { NodeTools, PipelineReporter } from './pipelines/pipeline.js';
+import { relaysKind } from './pipelines/relay/relay.js';
 import { snapshotsKind } from './pipelines/snapshots.js';
 import { type ProxiedConnection, RtmpProxy } from './rtmp-proxy.js';
 import { SrtIngest } from './srt.js';
@@ -84,8 +86,25 @@ export class MediaNode {
       reconnectGraceMs: config.reconnectGraceMs,
       refreshDirectory: () => this.refreshNow(),
     });
-    const host = { log, tools: this.tools, reporterFor: (stream: LiveStream) => this.pipelineReporter(stream) };
-    this.pipelines.push(new LivePipelines(snapshotsKind(this.client), this.manager.events, host));
+    const host = {
+      log,
+      tools: this.tools,
+      reporterFor: (stream: LiveStream) => this.pipelineReporter(stream),
+      meter: this.manager.usage.meter.bind(this.manager.usage),
+    };
+    this.pipelines.push(
+      new LivePipelines(snapshotsKind(this.client), this.manager.events, host),
+      new LivePipelines(
+        relaysKind({
+          client: this.client,
+          events: this.manager.events,
+          secretsDir: join(config.dataDir, 'relays'),
+          failingForMs: config.relayGiveUpMs,
+        }),
+        this.manager.events,
+        host,
+      ),
+    );
   }
 
   /** What pipelines use of the node: its tools, its HLS directory and internal RTMP URLs. */

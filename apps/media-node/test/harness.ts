@@ -249,6 +249,8 @@ export interface PatternOptions {
   rate?: number;
   /** The sine tone's sample rate (44100, mono). */
   sampleRate?: number;
+  /** Frames from one keyframe to the next (`rate`: a keyframe a second). */
+  keyframeInterval?: number;
 }
 
 /** ffmpeg's test pattern (a keyframe a second, a sine tone) pushed in real time for `seconds`. */
@@ -258,7 +260,7 @@ export function pushTestPattern(
   seconds: number,
   options: PatternOptions = {},
 ): Push {
-  const { size = '320x240', rate = 15, sampleRate = 44100 } = options;
+  const { size = '320x240', rate = 15, sampleRate = 44100, keyframeInterval = rate } = options;
   return ffmpeg([
     '-re',
     '-f',
@@ -276,7 +278,7 @@ export function pushTestPattern(
     '-preset',
     'ultrafast',
     '-g',
-    String(rate),
+    String(keyframeInterval),
     '-c:a',
     'aac',
     '-f',

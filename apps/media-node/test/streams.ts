@@ -54,19 +54,22 @@ export function streamsOf(world: MediaWorld) {
         timeoutMs,
         status,
       ),
-    /** Bytes billed as uploaded by the stream's publishers, and the processing they were billed with. */
-    async usage(streamId: string): Promise<{ upload: number; processing: string[] }> {
+    /**
+     * Bytes billed as uploaded by the stream's publishers, bytes the node sent out for it (viewers and
+     * relays), and the processing they were billed with.
+     */
+    async usage(streamId: string): Promise<{ upload: number; outgoing: number; processing: string[] }> {
       const from = new Date(Date.now() - 3600_000).toISOString();
       const to = new Date(Date.now() + 3600_000).toISOString();
       const answer = (
-        await api<{ streams: { processing: string; incoming: { upload: number }[] }[] }>(
-          'GET',
-          `/statistics/stream/${streamId}/from/${from}/to/${to}`,
-        )
+        await api<{
+          streams: { processing: string; incoming: { upload: number }[]; outgoing: { download: number }[] }[];
+        }>('GET', `/statistics/stream/${streamId}/from/${from}/to/${to}`)
       ).body;
       const streams = answer.streams ?? [];
       return {
         upload: streams.flatMap((stream) => stream.incoming).reduce((sum, session) => sum + session.upload, 0),
+        outgoing: streams.flatMap((stream) => stream.outgoing).reduce((sum, node) => sum + node.download, 0),
         processing: streams.map((stream) => stream.processing),
       };
     },

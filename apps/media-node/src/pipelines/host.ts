@@ -2,7 +2,7 @@ import type { AssignedInput, ConfigPart } from '@streamcloud/contract';
 import type { Logger } from '../log.js';
 import type { StreamEvents } from '../streams/events.js';
 import type { LiveStream } from '../streams/types.js';
-import type { NodeTools, Pipeline, PipelineKind, PipelineReporter, StopReason } from './pipeline.js';
+import type { NodeTools, Pipeline, PipelineContext, PipelineKind, PipelineReporter, StopReason } from './pipeline.js';
 
 /** A configuration that could not be read is tried again this long after. */
 const RELOAD_RETRY_MS = 3000;
@@ -32,6 +32,7 @@ export class LivePipelines<C> {
       log: Logger;
       tools: NodeTools;
       reporterFor: (stream: LiveStream) => PipelineReporter;
+      meter: PipelineContext['meter'];
     },
   ) {
     events.subscribe({
@@ -51,6 +52,7 @@ export class LivePipelines<C> {
     await Promise.all(
       [...this.running.values()].map((entry) => this.end(entry.stream.input.id, entry.stream, 'node stopping')),
     );
+    await this.kind.shutdown?.();
   }
 
   private live(stream: LiveStream): void {
@@ -120,6 +122,7 @@ export class LivePipelines<C> {
         reporter: this.o.reporterFor(entry.stream),
         log: this.o.log,
         tools: this.o.tools,
+        meter: this.o.meter,
       });
       entry.pipeline = pipeline;
       await pipeline.start(entry.stream, config);

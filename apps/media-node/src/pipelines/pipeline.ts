@@ -2,6 +2,7 @@ import type { AssignedInput, ConfigPart, StatusMessage } from '@streamcloud/cont
 import type { ReportBody } from '../control-plane.js';
 import type { Logger } from '../log.js';
 import type { LiveStream } from '../streams/types.js';
+import type { OutgoingTraffic } from '../streams/usage.js';
 
 /** Why a pipeline stops. */
 export type StopReason = 'push ended' | 'configuration removed' | 'node stopping' | 'gave up';
@@ -31,6 +32,8 @@ export interface PipelineContext {
   reporter: PipelineReporter;
   log: Logger;
   tools: NodeTools;
+  /** Bills what the pipeline sends out for its stream (a relay's bytes) as the stream's outgoing usage. */
+  meter(traffic: OutgoingTraffic): () => void;
 }
 
 export interface NodeTools {
@@ -56,4 +59,6 @@ export interface PipelineKind<C> {
   create(context: PipelineContext): Pipeline<C>;
   /** Whether two configurations are the same (no update needed); JSON equality when absent. */
   same?(a: C, b: C): boolean;
+  /** The node stops, after every pipeline of the kind stopped: what the kind keeps between pushes ends. */
+  shutdown?(): Promise<void> | void;
 }

@@ -12,14 +12,33 @@ interface IncomingDelta {
 }
 
 /**
+ * Traffic the node sends for a stream to somewhere other than a viewer (a relay's destination): billed
+ * as the stream's outgoing usage and counted in its OutgoingBitrate, like viewers' traffic.
+ */
+export interface OutgoingTraffic {
+  readonly inputId: string;
+  /** Bytes sent to the destination and received from it so far. */
+  bytesOut(): number;
+  bytesIn(): number;
+}
+
+interface MeteredTraffic extends OutgoingTraffic {
+  reported: { bytesIn: number; bytesOut: number; at: number };
+  ended: boolean;
+}
+
+/**
  * Billing and metrics: every report interval, each stream's IncomingBitrate, OutgoingBitrate and
  * ConcurrentViewers, and the usage deltas since the last report (each push's bytes and duration, the
- * stream's viewer bytes); also a final usage report when a push ends. Answers the node's load figures.
+ * stream's viewer and relayed bytes); also a final usage report when a push ends. Answers the node's
+ * load figures.
  */
 export class UsageMeter {
   private lastTick = Date.now();
   /** Pushes that ended since the last usage report: their last bytes are still owed. */
   private ended: LiveStream[] = [];
+  /** Outgoing traffic other than viewers'; an ended one leaves after its last bytes are reported. */
+  private traffic = new Set<MeteredTraffic>();
 
   constructor(
     private readonly reporter: Reporter,
@@ -31,6 +50,21 @@ export class UsageMeter {
   pushEnded(stream: LiveStream): void {
     this.ended.push(stream);
     this.reportUsage();
+  }
+
+  /** Meters `traffic` from now on; answers the call that says it ended (its last bytes are reported next). */
+  meter(traffic: OutgoingTraffic): () => void {
+    const metered: MeteredTraffic = {
+      inputId: traffic.inputId,
+      bytesIn: () => traffic.bytesIn(),
+      bytesOut: () => traffic.bytesOut(),
+      reported: { bytesIn: 0, bytesOut: 0, at: Date.now() },
+      ended: false,
+    };
+    this.traffic.add(metered);
+    return () => {
+      metered.ended = true;
+    };
   }
 
   /** Metrics and usage of the interval since the last call; answers the node's bandwidth and sessions. */
@@ -64,6 +98,12 @@ export class UsageMeter {
       m.sessions += 1;
       totalBytes += delta;
       this.viewers.markChanged(viewer.inputId);
+    }
+    for (const traffic of this.traffic) {
+      const m = entry(traffic.inputId);
+      const delta = traffic.bytesOut() - traffic.reported.bytesOut;
+      m.values.OutgoingBitrate = (m.values.OutgoingBitrate ?? 0) + Math.round((delta * 8) / seconds);
+      totalBytes += delta;
     }
     this.reportUsage();
     const streams = [...metrics.entries()].map(([streamId, m]) => ({
@@ -123,19 +163,22 @@ export class UsageMeter {
       });
     }
     this.ended = [];
-    for (const viewer of [...this.viewers.all(), ...this.viewers.takeEnded()]) {
-      const bytesIn = viewer.bytesIn();
-      const bytesOut = viewer.bytesOut();
-      const upload = bytesIn - viewer.reported.bytesIn;
-      const download = bytesOut - viewer.reported.bytesOut;
-      const duration = Math.max(0, (now - viewer.reported.at) / 1000);
-      viewer.reported = { bytesIn, bytesOut, at: now };
+    // Viewers' and relays' traffic: what the node sent them is the stream's outgoing download.
+    const outgoing = [...this.viewers.all(), ...this.viewers.takeEnded(), ...this.traffic];
+    for (const sender of outgoing) {
+      const bytesIn = sender.bytesIn();
+      const bytesOut = sender.bytesOut();
+      const upload = bytesIn - sender.reported.bytesIn;
+      const download = bytesOut - sender.reported.bytesOut;
+      const duration = Math.max(0, (now - sender.reported.at) / 1000);
+      sender.reported = { bytesIn, bytesOut, at: now };
       if (upload === 0 && download === 0) continue;
-      const out = entry(viewer.inputId).out;
+      const out = entry(sender.inputId).out;
       out.upload += upload;
       out.download += download;
       out.duration = Math.max(out.duration, duration);
     }
+    for (const traffic of this.traffic) if (traffic.ended) this.traffic.delete(traffic);
     for (const [streamId, usage] of byInput) {
       this.reporter.send({
         kind: 'usage',

@@ -1,0 +1,214 @@
+import type { AssignedInput, NodeRelay } from '@streamcloud/contract';
+import type { ControlPlaneClient } from '../../control-plane.js';
+import type { StreamEvents } from '../../streams/events.js';
+import type { LiveStream } from '../../streams/types.js';
+import type { Pipeline, PipelineContext, PipelineKind, StopReason } from '../pipeline.js';
+import { CmafTarget } from './cmaf.js';
+import { RelayJob, type RelayReport } from './job.js';
+import { RtmpTarget } from './rtmp.js';
+import { type CapturedTrack, RelayFailure, type RelayTarget } from './target.js';
+import { UdpTarget } from './udp.js';
+
+/** Failures lasting this long end a relay in Error. */
+export const RELAY_GIVE_UP_MS = 10 * 60_000;
+
+export interface RelaysOptions {
+  client: Pick<ControlPlaneClient, 'relays'>;
+  events: StreamEvents;
+  /** A directory only the node's user reads: RTMP relays' preset files (stream keys) live there for a moment. */
+  secretsDir: string;
+  /** Failures lasting this long end a relay in Error (RELAY_GIVE_UP_MS). */
+  failingForMs?: number;
+}
+
+/**
+ * A relay whose push ended: it goes on if the push resumes within the reconnect grace, else it is
+ * Completed. Its uploaded bytes are known once its connection has closed.
+ */
+interface Paused {
+  inputId: string;
+  uploaded: Promise<number>;
+  report(fields: RelayReport): void;
+}
+
+/**
+ * Relays: while a stream's push is live, each of its relays (`GET /node/relays`: Relaying ones, and
+ * autostarting ones not stopped) sends the captured tracks to its destination. Stop disconnects and
+ * completes it; a relay that disappears from the configuration (deleted) is disconnected silently. When
+ * the push ends the relays pause; they go on if it resumes within the reconnect grace, else they are
+ * Completed (an autostarting relay starts a new run with the next push).
+ */
+export function relaysKind(o: RelaysOptions): PipelineKind<NodeRelay[]> {
+  const paused = new Map<string, Paused>();
+  const complete = (filter: (entry: Paused) => boolean, text: string) => {
+    for (const [relayId, entry] of paused) {
+      if (!filter(entry)) continue;
+      paused.delete(relayId);
+      void entry.uploaded.then((uploaded) =>
+        entry.report({ state: 'Completed', uploaded, messages: [{ level: 'info', text }] }),
+      );
+    }
+  };
+  o.events.subscribe({ gone: (inputId) => complete((entry) => entry.inputId === inputId, 'The push ended') });
+  const book: RelayBook = {
+    failingForMs: o.failingForMs ?? RELAY_GIVE_UP_MS,
+    target: (relay) => relayTarget(relay, o.secretsDir),
+    pause: (relayId, entry) => paused.set(relayId, entry),
+    resume: (relayId) => {
+      const entry = paused.get(relayId);
+      paused.delete(relayId);
+      return entry ? entry.uploaded : null;
+    },
+  };
+  return {
+    name: 'relays',
+    part: 'relays',
+    async load(input: AssignedInput) {
+      const relays = (await o.client.relays()).filter((relay) => relay.streamId === input.id);
+      // A paused relay no longer listed (deleted, or finished elsewhere) is forgotten.
+      for (const [relayId, entry] of paused)
+        if (entry.inputId === input.id && !relays.some((relay) => relay.id === relayId)) paused.delete(relayId);
+      return relays.length > 0 ? relays : null;
+    },
+    create: (context) => new StreamRelays(context, book),
+    same: (a, b) => JSON.stringify(a) === JSON.stringify(b),
+    shutdown: () => complete(() => true, 'The node serving this stream stopped'),
+  };
+}
+
+/** What the relays of every stream share: targets, the give-up time and the paused relays. */
+interface RelayBook {
+  failingForMs: number;
+  target(relay: NodeRelay): RelayTarget;
+  pause(relayId: string, entry: Paused): void;
+  /** A paused relay's uploaded bytes, and it is no longer paused; null when it was not paused. */
+  resume(relayId: string): Promise<number> | null;
+}
+
+/** The destination of a relay's settings. */
+export function relayTarget(relay: NodeRelay, secretsDir: string): RelayTarget {
+  switch (relay.format) {
+    case 'RTMP':
+      if (relay.output.keyUnreadable)
+        throw new RelayFailure('the stream key cannot be decrypted on the control plane: set it again', 'fatal');
+      return new RtmpTarget(relay.output, secretsDir);
+    case 'CMAF':
+      return new CmafTarget(relay.output);
+    case 'UDPTS':
+      return new UdpTarget(relay.output);
+  }
+}
+
+/**
+ * The tracks a relay takes from the stream. The source reaches the node through nginx-rtmp as FLV, so it
+ * has at most one video and one audio track: each is taken when the capture selects its type. Before the
+ * push's tracks are probed, targets that can do with it map them as optional (`0:v:0?`).
+ */
+export function capturedTracks(relay: NodeRelay, stream: LiveStream, target: RelayTarget): CapturedTrack[] | null {
+  const types = new Set(relay.capture.tracks.map((selector) => selector.type));
+  const probed = relay.capture.source === 'Incoming' || !stream.transcoding ? stream.tracks : null;
+  const wanted = (['Video', 'Audio'] as const).filter((type) => types.has(type));
+  const letter = (type: 'Video' | 'Audio') => (type === 'Video' ? 'v' : 'a');
+  if (probed) {
+    return wanted.flatMap((type) => {
+      const info = probed.find((track) => track.type === type);
+      return info ? [{ type, map: `0:${letter(type)}:0`, info }] : [];
+    });
+  }
+  if (target.needsTracks) return null;
+  return wanted.map((type) => ({ type, map: `0:${letter(type)}:0?`, info: null }));
+}
+
+const settingsOf = (relay: NodeRelay) =>
+  JSON.stringify({ format: relay.format, output: relay.output, capture: relay.capture });
+
+/** The relays of one live stream. */
+class StreamRelays implements Pipeline<NodeRelay[]> {
+  private stream: LiveStream | null = null;
+  private readonly jobs = new Map<string, RelayJob>();
+
+  constructor(
+    private readonly context: PipelineContext,
+    private readonly book: RelayBook,
+  ) {}
+
+  async start(stream: LiveStream, relays: NodeRelay[]): Promise<void> {
+    this.stream = stream;
+    await Promise.all(relays.map((relay) => this.add(relay)));
+  }
+
+  async update(relays: NodeRelay[]): Promise<void> {
+    const byId = new Map(relays.map((relay) => [relay.id, relay]));
+    await Promise.all(
+      [...this.jobs].map(async ([id, job]) => {
+        const relay = byId.get(id);
+        byId.delete(id);
+        if (!relay || relay.stopRequested) {
+          this.jobs.delete(id);
+          await job.stop(relay ? { how: 'stopped' } : { how: 'removed' });
+        } else if (settingsOf(relay) !== settingsOf(job.relay)) await job.restart(relay);
+        else job.relay = relay;
+      }),
+    );
+    await Promise.all([...byId.values()].map((relay) => this.add(relay)));
+  }
+
+  async stop(reason: StopReason): Promise<void> {
+    const stream = this.stream;
+    const jobs = [...this.jobs];
+    this.jobs.clear();
+    await Promise.all(
+      jobs.map(async ([relayId, job]) => {
+        if (reason === 'configuration removed') return job.stop({ how: 'removed' });
+        if (reason !== 'push ended' || stream?.stoppedByControlPlane)
+          return job.stop({ how: 'finished', message: this.endMessage(reason, stream) });
+        // Paused at once (the reconnect grace may end before the connection has closed).
+        const uploaded = job.stop({ how: 'paused' });
+        if (stream) this.book.pause(relayId, { inputId: stream.input.id, uploaded, report: this.reporter(relayId) });
+        await uploaded;
+      }),
+    );
+  }
+
+  private endMessage(reason: StopReason, stream: LiveStream | null): string {
+    if (reason === 'node stopping') return 'The node serving this stream stopped';
+    if (stream?.stoppedByControlPlane) return 'The stream was stopped';
+    return 'The push ended';
+  }
+
+  private async add(relay: NodeRelay): Promise<void> {
+    const stream = this.stream;
+    if (!stream) return;
+    const report = this.reporter(relay.id);
+    const paused = this.book.resume(relay.id);
+    const carried = paused === null ? null : await paused;
+    if (relay.stopRequested) {
+      if (relay.state === 'Relaying')
+        report({
+          state: 'Completed',
+          ...(carried === null ? {} : { uploaded: carried }),
+          messages: [{ level: 'info', text: 'Stopped' }],
+        });
+      return;
+    }
+    const job = new RelayJob(
+      relay,
+      stream,
+      {
+        context: this.context,
+        report,
+        target: this.book.target,
+        tracks: capturedTracks,
+        failingForMs: this.book.failingForMs,
+      },
+      carried ?? 0,
+    );
+    this.jobs.set(relay.id, job);
+    job.start(carried !== null);
+  }
+
+  private reporter(relayId: string): (fields: RelayReport) => void {
+    return (fields) =>
+      this.context.reporter.send({ kind: 'relay-state', relayId, at: new Date().toISOString(), ...fields });
+  }
+}

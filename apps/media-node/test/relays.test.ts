@@ -1,0 +1,348 @@
+import { createSocket } from 'node:dgram';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Relay } from '@streamcloud/contract';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  countingRelay,
+  ffmpeg,
+  freePort,
+  type Push,
+  processRunning,
+  pushTestPattern,
+  runTool,
+  waitFor,
+} from './harness.js';
+import { streamsOf, uriOf, useMediaNode } from './streams.js';
+
+/**
+ * Relays push a live stream to real receivers on loopback: an ffmpeg RTMP listener, a UDP socket and a
+ * small HTTP server taking CMAF ingest.
+ */
+const world = useMediaNode('relays-1');
+const { api, createStream, status, usage } = streamsOf(world);
+
+const dir = mkdtempSync(join(tmpdir(), 'streamcloud-relays-test-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A keyframe every half second: a relay joins the live stream at a keyframe. */
+const PUSH = { keyframeInterval: 7 } as const;
+
+const getRelay = async (id: string) => (await api<Relay>('GET', `/relays/${id}`)).body;
+const relayState = (id: string, state: Relay['state'], timeoutMs = 15_000) =>
+  waitFor(
+    () => getRelay(id),
+    (relay) => relay.state === state,
+    timeoutMs,
+    `relay ${state}`,
+  );
+const texts = (relay: Relay) => relay.messages.map((message) => message.text);
+
+async function createRelay(body: Record<string, unknown>): Promise<Relay> {
+  const created = await api<Relay>('POST', '/relays', body);
+  expect(created.status).toBe(201);
+  return created.body;
+}
+
+/** Whether something listens on a loopback TCP port (without connecting: an ffmpeg listener takes one client). */
+function tcpListening(port: number): boolean {
+  const hex = port.toString(16).toUpperCase().padStart(4, '0');
+  return readFileSync('/proc/net/tcp', 'utf8')
+    .split('\n')
+    .some((line) => {
+      const fields = line.trim().split(/\s+/);
+      return fields[1]?.endsWith(`:${hex}`) && fields[3] === '0A';
+    });
+}
+
+/** An ffmpeg RTMP listener on `port` writing what it receives (tracks copied) to `file`. */
+async function rtmpReceiver(port: number, file: string): Promise<Push> {
+  const receiver = ffmpeg(['-listen', '1', '-i', `rtmp://127.0.0.1:${port}/live/any`, '-c', 'copy', '-f', 'flv', file]);
+  await waitFor(async () => tcpListening(port), Boolean, 10_000, 'the RTMP receiver listening');
+  return receiver;
+}
+
+async function probe(file: string): Promise<{ codecs: string[]; duration: number }> {
+  const { stdout } = await runTool(
+    'ffprobe',
+    ['-v', 'error', '-show_entries', 'stream=codec_name:format=duration', '-of', 'json', file],
+    15_000,
+  );
+  const parsed = JSON.parse(stdout) as { streams: { codec_name: string }[]; format: { duration: string } };
+  return { codecs: parsed.streams.map((stream) => stream.codec_name).sort(), duration: Number(parsed.format.duration) };
+}
+
+describe('RTMP relays', () => {
+  it('relay the push to an RTMP server: its tracks and duration, bytes counted and billed, the key kept secret', async () => {
+    const receiverPort = await freePort();
+    const file = join(dir, 'rtmp.flv');
+    const receiver = await rtmpReceiver(receiverPort, file);
+    const counter = await countingRelay(receiverPort);
+    const key = `sk-relay-secret-${Date.now()}`;
+    const stream = await createStream({ format: 'RTMP' });
+    const relay = await createRelay({
+      streamId: stream.id,
+      format: 'RTMP',
+      output: { server: `rtmp://127.0.0.1:${counter.port}/live`, key },
+    });
+    try {
+      const push = pushTestPattern(uriOf(stream), 'flv', 5, PUSH);
+      await waitFor(
+        () => getRelay(relay.id),
+        (found) => found.uploaded > 0,
+        10_000,
+        'bytes uploaded',
+      );
+      // The key is on no command line (ffmpeg reads it from a preset file), nor in any message.
+      expect(processRunning((command) => command.includes(key))).toBe(false);
+      expect(processRunning((command) => command.includes(`127.0.0.1:${counter.port}`))).toBe(false);
+      await push.exited;
+      const done = await relayState(relay.id, 'Completed');
+      await receiver.exited;
+      expect(texts(done)).toContain('The push ended');
+      expect(texts(done)).toContain(`Relaying the incoming stream to rtmp://127.0.0.1:${counter.port}/live`);
+      expect(JSON.stringify(done)).not.toContain(key);
+      const received = await probe(file);
+      expect(received.codecs).toEqual(['aac', 'h264']);
+      expect(Math.abs(received.duration - 5)).toBeLessThanOrEqual(1);
+      expect(Math.abs(done.uploaded - counter.bytes()) / counter.bytes()).toBeLessThanOrEqual(0.02);
+      // Billed as the stream's outgoing traffic.
+      await waitFor(
+        async () => (await usage(stream.id)).outgoing,
+        (outgoing) => Math.abs(outgoing - done.uploaded) / done.uploaded <= 0.02,
+        10_000,
+        'the relayed bytes billed as outgoing',
+      );
+    } finally {
+      receiver.stop();
+      await counter.close();
+    }
+  });
+
+  it('retries a destination that is down with backoff, recovers when it comes up; Stop completes it at once', async () => {
+    const port = await freePort();
+    const file = join(dir, 'late.flv');
+    const stream = await createStream({ format: 'RTMP' });
+    const relay = await createRelay({
+      streamId: stream.id,
+      format: 'RTMP',
+      output: { server: `rtmp://127.0.0.1:${port}/live`, key: 'late' },
+    });
+    const push = pushTestPattern(uriOf(stream), 'flv', 60, PUSH);
+    let receiver: Push | null = null;
+    try {
+      await status(stream.id, 'Ingestion');
+      const refused = `connection refused by 127.0.0.1:${port}`;
+      const failing = await waitFor(
+        () => getRelay(relay.id),
+        (found) => texts(found).some((text) => text.includes('retrying in 2 s (attempt 2)')),
+        15_000,
+        'two failed attempts',
+      );
+      expect(texts(failing)).toContain(
+        `Relay to rtmp://127.0.0.1:${port}/live failed: ${refused}; retrying in 1 s (attempt 1)`,
+      );
+      expect(failing.state).toBe('Relaying');
+      receiver = await rtmpReceiver(port, file);
+      const recovered = await waitFor(
+        () => getRelay(relay.id),
+        (found) => texts(found).includes(`Relaying to rtmp://127.0.0.1:${port}/live again`) && found.uploaded > 0,
+        20_000,
+        'the relay recovered',
+      );
+      expect(recovered.state).toBe('Relaying');
+      await waitFor(
+        async () => statSync(file, { throwIfNoEntry: false })?.size ?? 0,
+        (size) => size > 10_000,
+        10_000,
+        'media at the receiver',
+      );
+
+      // Stop: Completed within 2 s of the request (the node's report against the API's own message),
+      // the receiver sees the end, and the relay can be deleted.
+      expect((await api('PUT', `/relays/${relay.id}/stop`)).status).toBe(200);
+      const stopped = await relayState(relay.id, 'Completed', 10_000);
+      const at = (text: string) => Date.parse(stopped.messages.find((m) => m.text.startsWith(text))?.at ?? '');
+      expect(at('Stopped: disconnected from') - at('Stopped by')).toBeLessThanOrEqual(2000);
+      expect(await receiver.exited).not.toBeUndefined();
+      expect((await probe(file)).codecs).toEqual(['aac', 'h264']);
+      expect((await api('DELETE', `/relays/${relay.id}`)).status).toBe(204);
+    } finally {
+      receiver?.stop();
+      push.stop();
+      await push.exited;
+    }
+  });
+});
+
+describe('UDP MPEG-TS relays', () => {
+  it('send the stream in 1316-byte datagrams; an autostarting relay runs again with the next push; deleting the stream stops it', async () => {
+    const socket = createSocket('udp4');
+    const datagrams: Buffer[] = [];
+    socket.on('message', (message) => datagrams.push(message));
+    await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
+    const stream = await createStream({ format: 'RTMP' });
+    const relay = await createRelay({
+      streamId: stream.id,
+      format: 'UDPTS',
+      autostart: true,
+      output: { ipAddress: '127.0.0.1', port: socket.address().port },
+    });
+    const relayRuns = (command: string) => command.includes(stream.id) && command.includes('mpegts');
+    let second: Push | null = null;
+    try {
+      const first = pushTestPattern(uriOf(stream), 'flv', 3, PUSH);
+      await first.exited;
+      const done = await relayState(relay.id, 'Completed');
+      expect(datagrams.length).toBeGreaterThan(20);
+      // Every datagram is 1316 bytes (seven TS packets) but the last, and every 188 bytes start with 0x47.
+      expect(datagrams.slice(0, -1).every((datagram) => datagram.length === 1316)).toBe(true);
+      const ts = Buffer.concat(datagrams);
+      expect(ts.length % 188).toBe(0);
+      for (let offset = 0; offset < ts.length; offset += 188) expect(ts[offset]).toBe(0x47);
+      expect(done.uploaded).toBe(ts.length);
+      const file = join(dir, 'udp.ts');
+      writeFileSync(file, ts);
+      expect((await probe(file)).codecs).toEqual(['aac', 'h264']);
+
+      // Autostart: the next push relays again, a new run.
+      const before = datagrams.length;
+      const started = `Relaying the incoming stream to udp://127.0.0.1:${socket.address().port}`;
+      expect(texts(done).filter((text) => text === started)).toHaveLength(1);
+      second = pushTestPattern(uriOf(stream), 'flv', 60, PUSH);
+      await waitFor(
+        () => getRelay(relay.id),
+        (found) => found.state === 'Relaying' && texts(found).filter((text) => text === started).length === 2,
+        15_000,
+        'a new run',
+      );
+      await waitFor(
+        async () => datagrams.length,
+        (count) => count > before,
+        10_000,
+        'datagrams of the new run',
+      );
+      expect(processRunning(relayRuns)).toBe(true);
+      expect((await api('DELETE', `/inputs/${stream.id}`)).status).toBe(204);
+      await waitFor(
+        async () => processRunning(relayRuns),
+        (running) => !running,
+        10_000,
+        'the relay stopped with its stream',
+      );
+    } finally {
+      second?.stop();
+      socket.close();
+    }
+  });
+});
+
+interface Received {
+  method: string;
+  path: string;
+  chunked: boolean;
+  body: Buffer;
+  done: boolean;
+}
+
+/** The top-level boxes of an MP4 byte stream: their types. */
+function boxes(data: Buffer): string[] {
+  const types: string[] = [];
+  for (let offset = 0; offset + 8 <= data.length; ) {
+    const size = data.readUInt32BE(offset);
+    types.push(data.toString('latin1', offset + 4, offset + 8));
+    if (size < 8) break;
+    offset += size;
+  }
+  return types;
+}
+
+/** The media timescale of the (only) track of a CMAF header: mdhd's, version 0 or 1. */
+function timescale(header: Buffer): number {
+  const at = header.indexOf('mdhd', 0, 'latin1');
+  const version = header[at + 4];
+  return header.readUInt32BE(at + 4 + 4 + (version === 1 ? 16 : 8));
+}
+
+describe('CMAF ingest relays', () => {
+  it('post each track as CMAF: DASH-IF (header, then a request per segment, the last lmsg) and Unified Streaming (one long POST, mfra)', async () => {
+    const requests: Received[] = [];
+    const server = createServer((request: IncomingMessage, response) => {
+      const received: Received = {
+        method: request.method ?? '',
+        path: decodeURIComponent(request.url ?? ''),
+        chunked: request.headers['transfer-encoding'] === 'chunked',
+        body: Buffer.alloc(0),
+        done: false,
+      };
+      requests.push(received);
+      request.on('data', (chunk: Buffer) => {
+        received.body = Buffer.concat([received.body, chunk]);
+      });
+      request.on('end', () => {
+        received.done = true;
+        response.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    const stream = await createStream({ format: 'RTMP' });
+    const dash = await createRelay({
+      streamId: stream.id,
+      format: 'CMAF',
+      output: { endpoint: `${base}/dash`, eventID: 'ev1', videoTimescale: 30000, audioTimescale: 48000 },
+    });
+    const usp = await createRelay({
+      streamId: stream.id,
+      format: 'CMAF',
+      output: { endpoint: `${base}/usp/channel.isml`, unifiedStreamingPlatform: true },
+    });
+    const push = pushTestPattern(uriOf(stream), 'flv', 60, PUSH);
+    const ofPath = (prefix: string, type: 'video' | 'audio') =>
+      requests.filter((request) => request.path.startsWith(prefix) && request.path.includes(`Streams(${type}-`));
+    try {
+      await waitFor(
+        async () => ofPath('/dash', 'video').length + ofPath('/dash', 'audio').length,
+        (count) => count >= 6,
+        20_000,
+        'DASH-IF segments',
+      );
+      expect((await api('PUT', `/relays/${dash.id}/stop`)).status).toBe(200);
+      await relayState(dash.id, 'Completed', 10_000);
+      push.stop();
+      await push.exited;
+      const completed = await relayState(usp.id, 'Completed');
+
+      for (const type of ['video', 'audio'] as const) {
+        const posts = ofPath('/dash', type);
+        expect(posts[0]?.path).toMatch(new RegExp(`^/dash/Events\\(ev1\\)/Streams\\(${type}-\\d+\\.cmf${type[0]}\\)$`));
+        expect(posts.every((post) => post.method === 'POST' && post.path === posts[0]?.path)).toBe(true);
+        expect(boxes(posts[0]?.body ?? Buffer.alloc(0))).toEqual(['ftyp', 'moov']);
+        expect(timescale(posts[0]?.body ?? Buffer.alloc(0))).toBe(type === 'video' ? 30000 : 48000);
+        for (const segment of posts.slice(1))
+          expect(boxes(segment.body)).toEqual(expect.arrayContaining(['moof', 'mdat']));
+        expect(boxes(posts[posts.length - 1]?.body ?? Buffer.alloc(0))[0]).toBe('styp');
+        expect(posts[posts.length - 1]?.body.includes('lmsg')).toBe(true);
+
+        const [long, ...more] = ofPath('/usp', type);
+        expect(more).toEqual([]);
+        expect(long?.path).toMatch(new RegExp(`^/usp/channel\\.isml/Streams\\(${type}-\\d+\\.cmf${type[0]}\\)$`));
+        expect(long?.chunked).toBe(true);
+        expect(long?.done).toBe(true);
+        const types = boxes(long?.body ?? Buffer.alloc(0));
+        expect(types.slice(0, 2)).toEqual(['ftyp', 'moov']);
+        expect(types).toEqual(expect.arrayContaining(['prft', 'moof', 'mdat']));
+        expect(types[types.length - 1]).toBe('mfra');
+        expect(timescale(long?.body ?? Buffer.alloc(0))).toBe(type === 'video' ? 90000 : 44100);
+      }
+      const posted = ofPath('/usp', 'video')[0]?.body.length ?? 0;
+      expect(completed.uploaded).toBeGreaterThan(posted);
+    } finally {
+      push.stop();
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+});
