@@ -31,15 +31,15 @@ export class InputDirectory {
   private outputs = new Map<string, { input: AssignedInput; output: AssignedOutput }>();
 
   /**
-   * Takes the control plane's new answer; answers, for each input known before, the parts of its
-   * configuration whose version changed (inputs without a change are left out).
+   * Takes the control plane's new answer; answers, for each input, the parts of its configuration whose
+   * version changed (inputs without a change are left out): every part of an input seen for the first
+   * time (at the node's start, or created since the last read), so what waits for it is acted on.
    */
   replace(inputs: AssignedInput[]): Map<AssignedInput, Set<ConfigPart>> {
     const changes = new Map<AssignedInput, Set<ConfigPart>>();
     for (const input of inputs) {
       const before = this.inputs.get(input.id);
-      if (!before) continue;
-      const parts = new Set(CONFIG_PARTS.filter((part) => before.versions[part] !== input.versions[part]));
+      const parts = new Set(CONFIG_PARTS.filter((part) => before?.versions[part] !== input.versions[part]));
       if (parts.size > 0) changes.set(input, parts);
     }
     this.inputs = new Map(inputs.map((input) => [input.id, input]));

@@ -98,6 +98,8 @@ export class MediaNode {
         relaysKind({
           client: this.client,
           events: this.manager.events,
+          live: (inputId) => this.manager.push(inputId) !== undefined,
+          send: (report) => this.reporter.send(report),
           secretsDir: join(config.dataDir, 'relays'),
           failingForMs: config.relayGiveUpMs,
         }),

@@ -164,10 +164,14 @@ describe('capture selection', () => {
     expect(captureInputArgs(origins, (name) => `rtmp://127.0.0.1:1/live/${name}?relay=s`)).toEqual([
       '-rtmp_live',
       'live',
+      '-analyzeduration',
+      '1000000',
       '-i',
       'rtmp://127.0.0.1:1/live/r2?relay=s',
       '-rtmp_live',
       'live',
+      '-analyzeduration',
+      '1000000',
       '-i',
       'rtmp://127.0.0.1:1/live/r0?relay=s',
     ]);

@@ -74,6 +74,19 @@ async function probe(file: string): Promise<{ codecs: string[]; duration: number
   return { codecs: parsed.streams.map((stream) => stream.codec_name).sort(), duration: Number(parsed.format.duration) };
 }
 
+describe('relays of a stream that is not live', () => {
+  it('wait for the push; Stop completes one at once, and it can be deleted', async () => {
+    const stream = await createStream({ format: 'RTMP' });
+    const relay = await createRelay({ streamId: stream.id, format: 'UDPTS', output: { ipAddress: '127.0.0.1' } });
+    expect(relay.state).toBe('Relaying');
+    expect((await api('DELETE', `/relays/${relay.id}`)).status).toBe(409);
+    expect((await api('PUT', `/relays/${relay.id}/stop`)).status).toBe(200);
+    const stopped = await relayState(relay.id, 'Completed', 8000);
+    expect(texts(stopped)).toContain('Stopped while the stream was not live');
+    expect((await api('DELETE', `/relays/${relay.id}`)).status).toBe(204);
+  });
+});
+
 describe('RTMP relays', () => {
   it('relay the push to an RTMP server: its tracks and duration, bytes counted and billed, the key kept secret', async () => {
     const receiverPort = await freePort();

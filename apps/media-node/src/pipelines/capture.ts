@@ -101,9 +101,20 @@ export function captureOrigins(selection: readonly CaptureCandidate[]): MediaTra
   return origins;
 }
 
-/** ffmpeg input arguments playing each origin live from nginx-rtmp (`urlOf` gives the node's internal URL). */
+/**
+ * ffmpeg input arguments playing each origin live from nginx-rtmp (`urlOf` gives the node's internal URL).
+ * nginx-rtmp's metadata does not say which tracks follow, so ffmpeg would look for more for 5 s before
+ * its first output; 1 s of the stream is enough to see them all.
+ */
 export function captureInputArgs(origins: readonly MediaTrackSource[], urlOf: (rtmpName: string) => string): string[] {
-  return origins.flatMap((origin) => ['-rtmp_live', 'live', '-i', urlOf(origin.rtmpName)]);
+  return origins.flatMap((origin) => [
+    '-rtmp_live',
+    'live',
+    '-analyzeduration',
+    '1000000',
+    '-i',
+    urlOf(origin.rtmpName),
+  ]);
 }
 
 /** One `-map` per selected track, into the inputs `captureInputArgs` made of `captureOrigins(selection)`. */

@@ -1,8 +1,8 @@
-import type { NodeRelay, RelayStateReport } from '@streamcloud/contract';
+import { describeSelector, type NodeRelay, type RelayStateReport, type TrackSelector } from '@streamcloud/contract';
 import type { LiveStream } from '../../streams/types.js';
-import type { PipelineContext } from '../pipeline.js';
+import type { NodeTools, PipelineContext } from '../pipeline.js';
 import { type SupervisedRun, Supervisor } from '../supervisor.js';
-import { type CapturedTrack, RelayFailure, type RelaySource, type RelayTarget, type TargetRun } from './target.js';
+import { RelayFailure, type RelaySource, type RelayTarget, type TargetRun } from './target.js';
 
 /** Reconnect waits: 1, 2, 4 … 30 s. */
 export const RELAY_BACKOFF_MS = [1000, 2000, 4000, 8000, 16000, 30_000];
@@ -29,8 +29,8 @@ export interface RelayJobOptions {
   report(fields: RelayReport): void;
   /** Builds the target of a relay's configuration (throws a fatal RelayFailure when it cannot work). */
   target(relay: NodeRelay): RelayTarget;
-  /** The captured tracks of the relay on the stream now; null while they cannot be told yet. */
-  tracks(relay: NodeRelay, stream: LiveStream, target: RelayTarget): CapturedTrack[] | null;
+  /** What the relay reads from the stream now; null while its tracks cannot be told yet. */
+  source(relay: NodeRelay, stream: LiveStream, target: RelayTarget, tools: NodeTools): RelaySource | null;
   /** Gives up after failures lasting this long (10 minutes). */
   failingForMs: number;
 }
@@ -52,6 +52,7 @@ export class RelayJob {
   private failedAttempts = 0;
   private progress: NodeJS.Timeout | null = null;
   private done = false;
+  private warnedUnmatched = '';
 
   constructor(
     public relay: NodeRelay,
@@ -172,10 +173,13 @@ export class RelayJob {
     let run: TargetRun | null = null;
     const ended = (async (): Promise<string | null> => {
       for (;;) {
-        const tracks = await this.waitForTracks(target, () => stopped);
+        const source = await this.waitForSource(target, () => stopped);
         if (stopped || this.stream.ended) return null;
-        if (!tracks) throw new RelayFailure("the stream's tracks could not be read", 'source');
-        run = this.startRun(target, { ffmpeg: this.o.context.tools.ffmpeg, inputArgs: this.inputArgs(), tracks });
+        if (!source) throw new RelayFailure("the stream's tracks could not be read", 'source');
+        if (source.tracks.length === 0)
+          throw new RelayFailure("the capture takes none of the stream's tracks", 'fatal');
+        this.warnUnmatched(source.unmatched);
+        run = this.startRun(target, source);
         const failure = await run.ended;
         this.o.context.log.debug(
           `relay ${this.relay.id} of ${this.stream.input.name}: a run ended${failure ? `: ${failure.message}` : ''}`,
@@ -226,21 +230,25 @@ export class RelayJob {
     return run;
   }
 
-  /** The source's tracks for a run, waiting (while the push goes on) for them to be probed when needed. */
-  private async waitForTracks(target: RelayTarget, stopped: () => boolean): Promise<CapturedTrack[] | null> {
+  /** What a run reads, waiting (while the push goes on) for the stream's tracks to be probed when needed. */
+  private async waitForSource(target: RelayTarget, stopped: () => boolean): Promise<RelaySource | null> {
     const deadline = Date.now() + SOURCE_GRACE_MS;
     for (;;) {
-      const tracks = this.o.tracks(this.relay, this.stream, target);
-      if (tracks || stopped() || this.stream.ended || Date.now() > deadline) return tracks;
+      const source = this.o.source(this.relay, this.stream, target, this.o.context.tools);
+      if (source || stopped() || this.stream.ended || Date.now() > deadline) return source;
       await new Promise((resolve) => setTimeout(resolve, SOURCE_RETRY_MS));
     }
   }
 
-  /** The stream in nginx-rtmp: the push as it came (Incoming) or what viewers get (Outgoing). */
-  private inputArgs(): string[] {
-    const source = this.relay.capture.source === 'Outgoing' ? this.stream.outgoing.main : this.stream.source;
-    // nginx-rtmp's metadata does not say which tracks follow: ffmpeg would look for more for 5 s.
-    return ['-rtmp_live', 'live', '-analyzeduration', '1000000', '-i', this.o.context.tools.rtmpUrl(source.rtmpName)];
+  /** Says once which selectors take no track of the stream (the others are relayed). */
+  private warnUnmatched(unmatched: number[]): void {
+    const key = unmatched.join(',');
+    if (unmatched.length === 0 || key === this.warnedUnmatched) return;
+    this.warnedUnmatched = key;
+    const which = unmatched.map((position) => describeSelector(this.relay.capture.tracks[position] as TrackSelector));
+    this.o.report({
+      messages: [{ level: 'warning', text: `No track of the stream matches: ${which.join('; ')}` }],
+    });
   }
 
   private reportProgress(): void {

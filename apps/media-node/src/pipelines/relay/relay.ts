@@ -1,12 +1,13 @@
-import type { AssignedInput, NodeRelay } from '@streamcloud/contract';
-import type { ControlPlaneClient } from '../../control-plane.js';
+import { type AssignedInput, type NodeRelay, selectorConstrains } from '@streamcloud/contract';
+import type { ControlPlaneClient, ReportBody } from '../../control-plane.js';
 import type { StreamEvents } from '../../streams/events.js';
 import type { LiveStream } from '../../streams/types.js';
-import type { Pipeline, PipelineContext, PipelineKind, StopReason } from '../pipeline.js';
+import { captureCandidates, captureInputArgs, captureMapArgs, captureOrigins, selectTracks } from '../capture.js';
+import type { NodeTools, Pipeline, PipelineContext, PipelineKind, StopReason } from '../pipeline.js';
 import { CmafTarget } from './cmaf.js';
 import { RelayJob, type RelayReport } from './job.js';
 import { RtmpTarget } from './rtmp.js';
-import { type CapturedTrack, RelayFailure, type RelayTarget } from './target.js';
+import { RelayFailure, type RelaySource, type RelayTarget } from './target.js';
 import { UdpTarget } from './udp.js';
 
 /** Failures lasting this long end a relay in Error. */
@@ -15,6 +16,10 @@ export const RELAY_GIVE_UP_MS = 10 * 60_000;
 export interface RelaysOptions {
   client: Pick<ControlPlaneClient, 'relays'>;
   events: StreamEvents;
+  /** Whether an input's push is live here now (its relays then run in its pipeline). */
+  live(inputId: string): boolean;
+  /** Sends a node report (relays of streams that are not live). */
+  send(report: ReportBody): void;
   /** A directory only the node's user reads: RTMP relays' preset files (stream keys) live there for a moment. */
   secretsDir: string;
   /** Failures lasting this long end a relay in Error (RELAY_GIVE_UP_MS). */
@@ -49,7 +54,46 @@ export function relaysKind(o: RelaysOptions): PipelineKind<NodeRelay[]> {
       );
     }
   };
-  o.events.subscribe({ gone: (inputId) => complete((entry) => entry.inputId === inputId, 'The push ended') });
+  // Relays of streams that are not live: a Stop completes them here (no pipeline runs them). Read in one
+  // request for every input whose relays changed meanwhile (at the node's start, that is all of them).
+  const idle = new Set<string>();
+  let sweeping: NodeJS.Timeout | null = null;
+  const sweep = async () => {
+    sweeping = null;
+    const inputs = new Set(idle);
+    idle.clear();
+    let relays: NodeRelay[];
+    try {
+      relays = await o.client.relays();
+    } catch {
+      return; // the next change of these inputs' relays tries again
+    }
+    for (const relay of relays) {
+      if (!inputs.has(relay.streamId) || o.live(relay.streamId)) continue;
+      if (!relay.stopRequested || relay.state !== 'Relaying') continue;
+      const entry = paused.get(relay.id);
+      paused.delete(relay.id);
+      const uploaded = entry ? { uploaded: await entry.uploaded } : {};
+      const text = entry ? 'Stopped' : 'Stopped while the stream was not live';
+      o.send({
+        kind: 'relay-state',
+        relayId: relay.id,
+        at: new Date().toISOString(),
+        state: 'Completed',
+        ...uploaded,
+        messages: [{ level: 'info', text }],
+      });
+    }
+  };
+  o.events.subscribe({
+    gone: (inputId) => complete((entry) => entry.inputId === inputId, 'The push ended'),
+    configChanged: (input, parts) => {
+      if (!parts.has('relays') || o.live(input.id)) return;
+      idle.add(input.id);
+      sweeping ??= setTimeout(() => void sweep(), 100);
+      sweeping.unref();
+    },
+  });
   const book: RelayBook = {
     failingForMs: o.failingForMs ?? RELAY_GIVE_UP_MS,
     target: (relay) => relayTarget(relay, o.secretsDir),
@@ -100,23 +144,37 @@ export function relayTarget(relay: NodeRelay, secretsDir: string): RelayTarget {
 }
 
 /**
- * The tracks a relay takes from the stream. The source reaches the node through nginx-rtmp as FLV, so it
- * has at most one video and one audio track: each is taken when the capture selects its type. Before the
- * push's tracks are probed, targets that can do with it map them as optional (`0:v:0?`).
+ * What a relay reads from the stream now: the captured tracks (pipelines/capture.ts) of its source —
+ * Incoming, the push; Outgoing, what viewers get — and the ffmpeg inputs and maps that read them. Before
+ * the push's tracks are probed, a capture that takes every track of its types (the default) starts at
+ * once, its maps optional (`0:v?`), unless the target needs to know the tracks; otherwise null (wait).
  */
-export function capturedTracks(relay: NodeRelay, stream: LiveStream, target: RelayTarget): CapturedTrack[] | null {
-  const types = new Set(relay.capture.tracks.map((selector) => selector.type));
-  const probed = relay.capture.source === 'Incoming' || !stream.transcoding ? stream.tracks : null;
-  const wanted = (['Video', 'Audio'] as const).filter((type) => types.has(type));
-  const letter = (type: 'Video' | 'Audio') => (type === 'Video' ? 'v' : 'a');
-  if (probed) {
-    return wanted.flatMap((type) => {
-      const info = probed.find((track) => track.type === type);
-      return info ? [{ type, map: `0:${letter(type)}:0`, info }] : [];
-    });
+export function relaySource(
+  relay: NodeRelay,
+  stream: LiveStream,
+  target: RelayTarget,
+  tools: NodeTools,
+): RelaySource | null {
+  const origin = relay.capture.source === 'Outgoing' ? stream.outgoing.main : stream.source;
+  const selectors = relay.capture.tracks;
+  const base = { ffmpeg: tools.ffmpeg, unmatched: [] as number[] };
+  if (stream.tracks) {
+    const selection = selectTracks(selectors, captureCandidates([{ source: origin, tracks: stream.tracks }]));
+    const maps = captureMapArgs(selection.tracks);
+    return {
+      ...base,
+      inputArgs: captureInputArgs(captureOrigins(selection.tracks), tools.rtmpUrl),
+      tracks: selection.tracks.map(({ track }, i) => ({ type: track.type, map: maps[2 * i + 1] ?? '', info: track })),
+      unmatched: selection.unmatched,
+    };
   }
-  if (target.needsTracks) return null;
-  return wanted.map((type) => ({ type, map: `0:${letter(type)}:0?`, info: null }));
+  if (target.needsTracks || selectors.some(selectorConstrains)) return null;
+  const types = [...new Set(selectors.map((selector) => selector.type))];
+  return {
+    ...base,
+    inputArgs: captureInputArgs([origin], tools.rtmpUrl),
+    tracks: types.map((type) => ({ type, map: `0:${type === 'Video' ? 'v' : 'a'}?`, info: null })),
+  };
 }
 
 const settingsOf = (relay: NodeRelay) =>
@@ -198,7 +256,7 @@ class StreamRelays implements Pipeline<NodeRelay[]> {
         context: this.context,
         report,
         target: this.book.target,
-        tracks: capturedTracks,
+        source: relaySource,
         failingForMs: this.book.failingForMs,
       },
       carried ?? 0,

@@ -22,19 +22,21 @@ export const asFailure = (error: unknown): RelayFailure =>
     ? error
     : new RelayFailure(error instanceof Error ? error.message : String(error), 'target');
 
-/** What a run reads: the ffmpeg input (the stream in nginx-rtmp) and the captured tracks. */
+/** What a run reads: the ffmpeg inputs (streams in nginx-rtmp) and the captured tracks. */
 export interface RelaySource {
   ffmpeg: string;
   /** ffmpeg's input arguments, e.g. `-rtmp_live live -i rtmp://…`. */
   inputArgs: string[];
-  /** The captured tracks: which of the source's tracks go to the destination. */
+  /** The captured tracks: which of the source's tracks go to the destination, in order. */
   tracks: CapturedTrack[];
+  /** Positions of the capture's selectors that matched no track. */
+  unmatched: number[];
 }
 
-/** One captured track: its type, the ffmpeg stream specifier of the input, and what ffprobe knows of it. */
+/** One captured track: its type, its ffmpeg stream specifier, and what ffprobe knows of it. */
 export interface CapturedTrack {
   type: 'Video' | 'Audio';
-  /** `0:v:0`; ends with `?` when the track may be absent (the push's tracks are not probed yet). */
+  /** `0:v:0`; `0:v?` (every track of the type, if any) while the push's tracks are not probed yet. */
   map: string;
   info: TrackInfo | null;
 }
