@@ -6,7 +6,7 @@ import { freePort, type RunningNode, runMediaNode } from '../../apps/media-node/
 import { ADMIN, apiLogin, uniqueName } from './accounts';
 import { authHeaders } from './streams';
 
-export { pushTestPattern, runTool } from '../../apps/media-node/test/harness';
+export { freePort, pushTestPattern, rtmpReceiver, runTool } from '../../apps/media-node/test/harness';
 
 /** An address the location lookup places; a node registered on that very spot takes the streams pushed from it. */
 export const STREAMER_IP = '81.2.69.160';

@@ -291,6 +291,24 @@ export function pushTestPattern(
 export const playRtmp = (url: string, seconds: number): Push =>
   ffmpeg(['-i', url, '-t', String(seconds), '-f', 'null', '-']);
 
+/** Whether something listens on a loopback TCP port (without connecting: an ffmpeg listener takes one client). */
+export function tcpListening(port: number): boolean {
+  const hex = port.toString(16).toUpperCase().padStart(4, '0');
+  return readFileSync('/proc/net/tcp', 'utf8')
+    .split('\n')
+    .some((line) => {
+      const fields = line.trim().split(/\s+/);
+      return fields[1]?.endsWith(`:${hex}`) && fields[3] === '0A';
+    });
+}
+
+/** An ffmpeg RTMP server (`-listen 1`) on a loopback port, writing what it receives (tracks copied) to `file`. */
+export async function rtmpReceiver(port: number, file: string): Promise<Push> {
+  const receiver = ffmpeg(['-listen', '1', '-i', `rtmp://127.0.0.1:${port}/live/any`, '-c', 'copy', '-f', 'flv', file]);
+  await waitFor(async () => tcpListening(port), Boolean, 10_000, 'the RTMP receiver listening');
+  return receiver;
+}
+
 /** Runs a tool to completion: its exit code and output. */
 export function runTool(
   command: string,

@@ -1,5 +1,5 @@
 import { createSocket } from 'node:dgram';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,11 +7,11 @@ import type { Relay } from '@streamcloud/contract';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   countingRelay,
-  ffmpeg,
   freePort,
   type Push,
   processRunning,
   pushTestPattern,
+  rtmpReceiver,
   runTool,
   waitFor,
 } from './harness.js';
@@ -44,24 +44,6 @@ async function createRelay(body: Record<string, unknown>): Promise<Relay> {
   const created = await api<Relay>('POST', '/relays', body);
   expect(created.status).toBe(201);
   return created.body;
-}
-
-/** Whether something listens on a loopback TCP port (without connecting: an ffmpeg listener takes one client). */
-function tcpListening(port: number): boolean {
-  const hex = port.toString(16).toUpperCase().padStart(4, '0');
-  return readFileSync('/proc/net/tcp', 'utf8')
-    .split('\n')
-    .some((line) => {
-      const fields = line.trim().split(/\s+/);
-      return fields[1]?.endsWith(`:${hex}`) && fields[3] === '0A';
-    });
-}
-
-/** An ffmpeg RTMP listener on `port` writing what it receives (tracks copied) to `file`. */
-async function rtmpReceiver(port: number, file: string): Promise<Push> {
-  const receiver = ffmpeg(['-listen', '1', '-i', `rtmp://127.0.0.1:${port}/live/any`, '-c', 'copy', '-f', 'flv', file]);
-  await waitFor(async () => tcpListening(port), Boolean, 10_000, 'the RTMP receiver listening');
-  return receiver;
 }
 
 async function probe(file: string): Promise<{ codecs: string[]; duration: number }> {
