@@ -20,7 +20,15 @@ import {
 } from './lib.mjs';
 
 const E2E_ADMIN = { username: 'admin', password: 'admin-password-1' };
-const TYPED_PROJECTS = ['packages/contract', 'packages/s3', 'apps/api', 'apps/console', 'apps/media-node', 'e2e'];
+const TYPED_PROJECTS = [
+  'packages/contract',
+  'packages/s3',
+  'packages/net-guard',
+  'apps/api',
+  'apps/console',
+  'apps/media-node',
+  'e2e',
+];
 const at = (dir) => join(ROOT, dir);
 
 const SUITES = {
@@ -30,8 +38,9 @@ const SUITES = {
     for (const project of TYPED_PROJECTS) run('npx', ['tsc', '-p', project, '--noEmit']);
   },
   unit(args) {
-    log('Unit tests: contract and console');
+    log('Unit tests: contract, net-guard and console');
     run('npx', ['vitest', 'run', ...args], { cwd: at('packages/contract') });
+    run('npx', ['vitest', 'run', ...args], { cwd: at('packages/net-guard') });
     run('npx', ['vitest', 'run', ...args], { cwd: at('apps/console') });
   },
   'api-pglite'(args) {
@@ -67,6 +76,8 @@ const SUITES = {
       ADMIN_PASSWORD: E2E_ADMIN.password,
       // Every spec signs in from 127.0.0.1; the per-address flood limit is not what e2e tests.
       LOGIN_RATE_LIMIT: '10000',
+      // The specs' S3 server and media nodes listen on loopback, as a self-hosted MinIO on a private network would.
+      ALLOW_PRIVATE_NETWORKS: 'on',
     });
     try {
       run('npx', ['playwright', 'test', ...args], {

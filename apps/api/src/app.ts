@@ -6,6 +6,7 @@ import type { DatabaseHandle } from './db/database.js';
 import { vacuumWhereDue } from './db/vacuum.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { HashingGate } from './lib/hashing-gate.js';
+import { DEFAULT_OUTBOUND, type Outbound } from './lib/outbound.js';
 import { OWASP_SCRYPT, type ScryptCost } from './lib/password.js';
 import { PeriodicJob } from './lib/periodic.js';
 import { SecretBox } from './lib/secret-box.js';
@@ -78,6 +79,8 @@ export interface AppOptions {
   scaling?: ScalingOptions;
   /** 32-byte key sealing storage secrets (server.ts: STORAGE_ENCRYPTION_KEY or a key file under DATA_DIR); derived from `secret` when absent. */
   storageEncryptionKey?: Buffer;
+  /** The guards of outbound connections; users' destinations public only, the operator's private too, by default. */
+  outbound?: Outbound;
   /** Timeout of each S3 call of a storage connection check (5 s by default). */
   storageCheckTimeoutMs?: number;
   /** Whether recordings use a storage; the recordings module's count by default. */
@@ -144,6 +147,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
   const { db } = options.database;
   const clock = options.clock ?? systemClock;
   const scryptCost = options.scryptCost ?? OWASP_SCRYPT;
+  const outbound = options.outbound ?? DEFAULT_OUTBOUND;
   const hashing = options.hashing ?? new HashingGate();
   const accountsRepository = new AccountsRepository(db);
   const audit = new AuditRepository(db);
@@ -161,13 +165,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
   const accounts = new AccountsService({ accounts: accountsRepository, audit, clock, scryptCost, hashing });
   const nodes = new NodesService({
     nodes: new NodesRepository(db),
-    control: new NodeControlClient({ timeoutMs: options.nodeControlTimeoutMs }),
+    control: new NodeControlClient({ timeoutMs: options.nodeControlTimeoutMs, fetch: outbound.operator.fetch }),
     audit,
     clock,
   });
   const nodeReports = new NodeReportsService({ db, clock });
   registerLoadReports(nodeReports);
-  const nodeGroups = createNodeGroupsModule({ db, audit, clock, log: app.log, options: options.scaling });
+  const nodeGroups = createNodeGroupsModule({
+    db,
+    audit,
+    clock,
+    log: app.log,
+    options: { fetch: outbound.users.fetch, ...options.scaling },
+  });
   app.addHook('onClose', async () => {
     await nodeGroups.autoscaler.stop();
     await nodeGroups.callback.idle();
@@ -183,7 +193,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
     audit,
     clock,
     secrets: secretBox,
-    checker: new S3ConnectionChecker(options.storageCheckTimeoutMs),
+    checker: new S3ConnectionChecker(options.storageCheckTimeoutMs, outbound.users.agents),
     usage: options.storageUsage ?? recordingsStorageUsage(db),
   });
 
@@ -207,7 +217,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
     (error) => app.log.error({ err: error }, 'assigning waiting inputs or expiring silent nodes failed'),
   );
   app.addHook('onClose', () => assigner.stop());
-  const statistics = createStatisticsModule({ db, clock, log: app.log, nodeReports, options: options.statistics });
+  const statistics = createStatisticsModule({
+    db,
+    clock,
+    log: app.log,
+    nodeReports,
+    fetch: outbound.operator.fetch,
+    options: options.statistics,
+  });
   app.addHook('onClose', () => statistics.retention.stop());
   const vacuum = new PeriodicJob(
     () => vacuumWhereDue(db),

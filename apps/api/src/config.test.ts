@@ -19,7 +19,13 @@ describe('loadConfig', () => {
       statistics: { prometheusUrl: undefined, scrapeToken: undefined, rawRetentionDays: 7, minuteRetentionDays: 45 },
       nodeSilenceSeconds: 15,
       localMediaNode: { enabled: false, hostname: 'localhost', port: 4242 },
+      allowPrivateNetworks: false,
     });
+  });
+
+  it("allows private networks for users' destinations only when told", () => {
+    expect(loadConfig({ ALLOW_PRIVATE_NETWORKS: 'on' }).allowPrivateNetworks).toBe(true);
+    expect(() => loadConfig({ ALLOW_PRIVATE_NETWORKS: 'yes' })).toThrow(/ALLOW_PRIVATE_NETWORKS: must be on or off/);
   });
 
   it('reads and checks the media node variables', () => {

@@ -42,6 +42,7 @@ const EnvSchema = z
       .max(255)
       .default('localhost'),
     LOCAL_MEDIA_NODE_PORT: z.coerce.number().int().min(1).max(65535).default(4242),
+    ALLOW_PRIVATE_NETWORKS: z.enum(['on', 'off'], { error: 'must be on or off' }).default('off'),
   })
   .refine((env) => (env.ADMIN_USERNAME === undefined) === (env.ADMIN_PASSWORD === undefined), {
     message: 'ADMIN_USERNAME and ADMIN_PASSWORD must be set together',
@@ -75,6 +76,8 @@ export type Config = {
   nodeSilenceSeconds: number;
   /** The media node `npm start` runs on this machine (scripts/start.mjs turns it on). */
   localMediaNode: { enabled: boolean; hostname: string; port: number };
+  /** Whether destinations users choose (storage endpoints, callbacks) may be private or loopback addresses. */
+  allowPrivateNetworks: boolean;
 };
 
 export class ConfigError extends Error {}
@@ -115,5 +118,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       hostname: e.LOCAL_MEDIA_NODE_HOSTNAME,
       port: e.LOCAL_MEDIA_NODE_PORT,
     },
+    allowPrivateNetworks: e.ALLOW_PRIVATE_NETWORKS === 'on',
   };
 }

@@ -5,6 +5,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { DataDirInUseError, restrictDataDir } from './db/data-dir.js';
 import { openDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
+import { createOutbound } from './lib/outbound.js';
 import { persistentEncryptionKey } from './lib/secret-box.js';
 import { persistentSecret } from './lib/secrets.js';
 import { startLocalMediaNode } from './local-media-node.js';
@@ -23,6 +24,7 @@ const DEFAULT_CONSOLE_DIR = fileURLToPath(new URL('../../console/dist', import.m
 async function main(): Promise<void> {
   const config = loadConfig();
   const scaling = loadScalingConfig(process.env, { port: config.port });
+  const outbound = createOutbound({ allowPrivateNetworks: config.allowPrivateNetworks });
   await restrictDataDir(config.dataDir, { recursive: false });
   const database = await openDatabase(
     config.databaseUrl ? { url: config.databaseUrl } : { dataDir: join(config.dataDir, 'pglite') },
@@ -35,6 +37,7 @@ async function main(): Promise<void> {
     database,
     secret,
     storageEncryptionKey,
+    outbound,
     logger: { level: config.logLevel },
     consoleDir: config.consoleDir ?? DEFAULT_CONSOLE_DIR,
     storagePrefix: process.env.CONSOLE_STORAGE_PREFIX ?? '',
@@ -51,7 +54,7 @@ async function main(): Promise<void> {
         sampleMaxAgeMs: scaling.sampleMaxAgeSeconds * 1000,
         eventRetentionMs: scaling.eventRetentionDays * 24 * 3600_000,
       },
-      providers: createScalingProviders(scaling),
+      providers: createScalingProviders(scaling, { fetch: outbound.operator.fetch }),
     },
   });
 

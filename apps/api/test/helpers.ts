@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { Role } from '@streamcloud/contract';
+import { createNetGuard, loopbackOnly } from '@streamcloud/net-guard';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { type KyselyPlugin, sql } from 'kysely';
 import pg from 'pg';
@@ -177,6 +178,8 @@ export async function startTestApp(options: Partial<AppOptions> = {}) {
     secret: TEST_SECRET,
     scryptCost: TEST_SCRYPT,
     loginFloodLimit: { max: 100_000, timeWindow: '1 minute' },
+    // Test receivers all listen on 127.0.0.1: nothing a test does can reach another address.
+    outbound: { users: createNetGuard(loopbackOnly), operator: createNetGuard(loopbackOnly) },
     ...options,
   });
   await app.ready();

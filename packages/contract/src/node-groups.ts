@@ -439,7 +439,7 @@ export const nodeGroupRoutes = {
     auth: 'user',
     params: NodeGroupNodeParams,
     response: null,
-    errors: [403, 404],
+    errors: [403, 404, 429],
   }),
   detachNode: defineRoute({
     method: 'DELETE',
@@ -449,7 +449,7 @@ export const nodeGroupRoutes = {
     auth: 'user',
     params: NodeGroupNodeParams,
     response: null,
-    errors: [403, 404],
+    errors: [403, 404, 429],
   }),
   scalingEvents: defineRoute({
     method: 'GET',
@@ -471,6 +471,6 @@ export const nodeGroupRoutes = {
     params: IdParams,
     response: AllocateResult,
     status: 201,
-    errors: [403, 404, 409, 502, 503],
+    errors: [403, 404, 409, 502, 503, 429],
   }),
 };

@@ -234,7 +234,7 @@ export const nodeRoutes = {
     params: IdParams,
     body: NodeRefreshRequest,
     response: NodeRefreshResult,
-    errors: [404, 502],
+    errors: [404, 502, 429],
   }),
   metadata: defineRoute({
     method: 'GET',
@@ -247,7 +247,7 @@ export const nodeRoutes = {
     auth: 'admin',
     params: IdParams,
     response: NodeMetadata,
-    errors: [404, 502],
+    errors: [404, 502, 429],
   }),
   reissueToken: defineRoute({
     method: 'POST',

@@ -227,7 +227,7 @@ export const storageRoutes = {
     body: StorageCreate,
     response: StorageSaved,
     status: 201,
-    errors: [403],
+    errors: [403, 429],
   }),
   get: defineRoute({
     method: 'GET',
@@ -250,7 +250,7 @@ export const storageRoutes = {
     query: StorageSaveQuery,
     body: StorageUpdate,
     response: StorageSaved,
-    errors: [404],
+    errors: [404, 429],
   }),
   delete: defineRoute({
     method: 'DELETE',

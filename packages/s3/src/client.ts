@@ -1,3 +1,5 @@
+import type { Agent as HttpAgent } from 'node:http';
+import type { Agent as HttpsAgent } from 'node:https';
 import { S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
 import { DEFAULT_S3_REGION, type StorageType } from '@streamcloud/contract';
 
@@ -40,6 +42,8 @@ export interface S3ClientOptions {
   timeoutMs?: number;
   /** Attempts of one call by the SDK itself (1: no retry; the caller decides). */
   maxAttempts?: number;
+  /** The agents every connection goes through: the guarded ones of @streamcloud/net-guard. */
+  agents?: { http: HttpAgent; https: HttpsAgent };
 }
 
 /**
@@ -55,7 +59,11 @@ export function s3ClientConfig(target: S3Target, options: S3ClientOptions = {}):
     credentials: { accessKeyId: target.accessKeyId, secretAccessKey: target.secretAccessKey },
     maxAttempts: options.maxAttempts ?? 1,
     followRegionRedirects: false,
-    requestHandler: { connectionTimeout: timeoutMs, requestTimeout: timeoutMs },
+    requestHandler: {
+      connectionTimeout: timeoutMs,
+      requestTimeout: timeoutMs,
+      ...(options.agents ? { httpAgent: options.agents.http, httpsAgent: options.agents.https } : {}),
+    },
   };
   if (target.type === 'AmazonS3Compatible') {
     return {

@@ -11,6 +11,17 @@ export interface SdkError {
 /** What was tried: reaching the bucket, writing an object, or removing it. */
 export type S3Operation = 'bucket' | 'write' | 'cleanup';
 
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EHOSTDOWN',
+  'EADDRNOTAVAIL',
+  'ERR_ADDRESS_BLOCKED',
+]);
+
 const TLS_ERROR = /^(CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|ERR_TLS_|ERR_SSL_|ERR_OSSL_)/;
 
 /**
@@ -32,10 +43,12 @@ export function describeFailure(
   if (name === 'TimeoutError' || name === 'AbortError' || code === 'ETIMEDOUT' || code === 'ESOCKETTIMEDOUT') {
     return `No answer from ${host} within ${timeoutMs / 1000} s: check the ${target.type === 'AmazonS3' ? 'region name' : 'endpoint'} and that the server is up`;
   }
-  if (code === 'ECONNREFUSED') return `Connection refused by ${host}: is the endpoint's host and port right?`;
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `Host ${host.replace(/:\d+$/, '')} not found (DNS)`;
+  // Refused, unknown, unreachable or not allowed (net-guard) read alike: an answer must not tell an open
+  // port from a closed one, nor a refused address from an unreachable one.
+  if (UNREACHABLE.has(code)) {
+    return `${host} cannot be reached from ${from}: check the ${target.type === 'AmazonS3' ? 'region name' : "endpoint's host and port"} (private, loopback and link-local addresses are refused unless the operator allows private networks)`;
+  }
   if (code === 'ECONNRESET' || code === 'EPIPE') return `The connection to ${host} was closed unexpectedly`;
-  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return `${host} cannot be reached from ${from}`;
   if (TLS_ERROR.test(code)) return `TLS failure talking to ${host}: ${e.message ?? code}`;
 
   const status = e.$metadata?.httpStatusCode;

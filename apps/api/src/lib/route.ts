@@ -53,7 +53,13 @@ export function addRoute<D extends AnyRoute>(
   def: D,
   handler: Handler<D>,
   options: {
-    rateLimit?: { max: number; timeWindow: string };
+    rateLimit?: {
+      max: number;
+      timeWindow: string;
+      keyGenerator?: (request: FastifyRequest) => string;
+      /** Requests the limit does not count. */
+      allowList?: (request: FastifyRequest) => boolean;
+    };
     /** Raises the body limit (1 MiB by default) for routes that carry images. */
     bodyLimit?: number;
     /** Replaces the `no-store` every API answer gets (plugins/security.ts), e.g. `no-cache` for images. */

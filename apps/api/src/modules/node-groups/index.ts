@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
+import { DEFAULT_OUTBOUND } from '../../lib/outbound.js';
 import type { AuditRepository } from '../audit/audit.repository.js';
 import { NodesRepository } from '../nodes/nodes.repository.js';
 import { Autoscaler, type AutoscalerOptions, DEFAULT_AUTOSCALER_OPTIONS } from './autoscaler.js';
@@ -19,7 +20,7 @@ export interface ScalingOptions {
   autoscaler?: Partial<AutoscalerOptions>;
   /** The providers; by default the three clouds unconfigured and the local provider. */
   providers?: ScalingProviders;
-  /** The fetch of the resources-change callback. */
+  /** The fetch of the resources-change callback: a guarded one (lib/outbound.ts), users' destinations. */
   fetch?: Fetch;
 }
 
@@ -42,7 +43,11 @@ export function createNodeGroupsModule(deps: {
   const repository = new NodeGroupsRepository(deps.db);
   const nodes = new NodesRepository(deps.db);
   const providers = options.providers ?? createScalingProviders(unconfiguredScaling());
-  const callback = new ResourcesCallback({ repository, clock: deps.clock, fetch: options.fetch ?? fetch });
+  const callback = new ResourcesCallback({
+    repository,
+    clock: deps.clock,
+    fetch: options.fetch ?? DEFAULT_OUTBOUND.users.fetch,
+  });
   const executor = new ScalingExecutor({
     repository,
     nodes,

@@ -1,5 +1,6 @@
 import { nodeGroupRoutes } from '@streamcloud/contract';
 import type { FastifyInstance } from 'fastify';
+import { ADMIN_OUTBOUND_RATE_LIMIT } from '../../lib/outbound.js';
 import { addRoute } from '../../lib/route.js';
 import type { NodeGroupsService } from './node-groups.service.js';
 
@@ -14,8 +15,10 @@ export function registerNodeGroupRoutes(app: FastifyInstance, groups: NodeGroups
   addRoute(app, r.addRule, ({ auth, params, body }) => groups.addRule(auth, params.id, body));
   addRoute(app, r.updateRule, ({ auth, params, body }) => groups.updateRule(auth, params.id, params.ruleId, body));
   addRoute(app, r.deleteRule, ({ auth, params }) => groups.deleteRule(auth, params.id, params.ruleId));
-  addRoute(app, r.attachNode, ({ auth, params }) => groups.attachNode(auth, params.id, params.nodeId));
-  addRoute(app, r.detachNode, ({ auth, params }) => groups.detachNode(auth, params.id, params.nodeId));
+  // A change of the group's nodes calls its callback URI; allocating calls the provider.
+  const outbound = { rateLimit: ADMIN_OUTBOUND_RATE_LIMIT };
+  addRoute(app, r.attachNode, ({ auth, params }) => groups.attachNode(auth, params.id, params.nodeId), outbound);
+  addRoute(app, r.detachNode, ({ auth, params }) => groups.detachNode(auth, params.id, params.nodeId), outbound);
   addRoute(app, r.scalingEvents, ({ auth, params, query }) => groups.scalingEvents(auth, params.id, query.limit));
-  addRoute(app, r.allocate, ({ auth, params }) => groups.allocate(auth, params.id));
+  addRoute(app, r.allocate, ({ auth, params }) => groups.allocate(auth, params.id), outbound);
 }

@@ -1,3 +1,4 @@
+import { isUnreachable } from '@streamcloud/net-guard';
 import type { Clock } from '../../lib/clock.js';
 import type { NodeGroupsRepository } from './node-groups.repository.js';
 import type { Fetch } from './providers/provider.js';
@@ -65,7 +66,7 @@ export class ResourcesCallback {
       success = response.ok;
       message = `Callback ${uri} answered ${response.status}`;
     } catch (error) {
-      message = `Callback ${uri} failed: ${error instanceof Error ? error.message : String(error)}`;
+      message = `Callback ${uri} failed: ${callbackFailure(error)}`;
     }
     await this.deps.repository
       .insertEvent({
@@ -81,4 +82,15 @@ export class ResourcesCallback {
       })
       .catch(() => undefined);
   }
+}
+
+/**
+ * Why a delivery failed, for the group's events (its owner reads them): refused, unknown, unreachable and
+ * not allowed (net-guard) read alike, so the events cannot be used to tell open ports from closed ones.
+ */
+function callbackFailure(error: unknown): string {
+  const name = (error as { name?: string }).name;
+  if (name === 'TimeoutError' || name === 'AbortError') return `no answer within ${CALLBACK_TIMEOUT_MS / 1000} s`;
+  if (isUnreachable(error)) return 'the host cannot be reached';
+  return error instanceof Error ? error.message : String(error);
 }

@@ -59,10 +59,10 @@ describe('NodeControlClient', () => {
     const client = new NodeControlClient({ timeoutMs: 2000 });
     const port = await closedPort();
     expect((await failure(client.metadata({ ...target(), port }))).message).toBe(
-      `Node stub (127.0.0.1:${port}) is unreachable: connection refused`,
+      `Node stub (127.0.0.1:${port}) is unreachable: host unreachable`,
     );
     expect((await failure(client.metadata({ ...target(), hostname: 'no-such-host.invalid' }))).message).toMatch(
-      /is unreachable: (host not found|no answer within 2 s)$/,
+      /is unreachable: (host unreachable|no answer within 2 s)$/,
     );
     stub.set({ status: 503 });
     expect(await failure(client.refresh(target(), 'ALL'))).toEqual({

@@ -1,5 +1,7 @@
 import { NODE_UNREACHABLE, type NodeRefreshMode } from '@streamcloud/contract';
+import { type GuardedFetch, isUnreachable } from '@streamcloud/net-guard';
 import { AppError } from '../../lib/errors.js';
+import { DEFAULT_OUTBOUND } from '../../lib/outbound.js';
 
 /** Where the control plane reaches a node's control API. */
 export interface NodeTarget {
@@ -14,6 +16,8 @@ export interface NodeControlOptions {
   timeoutMs?: number;
   /** Larger answers are refused; 1 MB by default. */
   maxAnswerBytes?: number;
+  /** The guarded fetch for the operator's destinations (lib/outbound.ts). */
+  fetch?: GuardedFetch;
 }
 
 export const NODE_CONTROL_TIMEOUT_MS = 3000;
@@ -31,10 +35,12 @@ class Unreachable extends Error {}
 export class NodeControlClient {
   private readonly timeoutMs: number;
   private readonly maxAnswerBytes: number;
+  private readonly fetch: GuardedFetch;
 
   constructor(options: NodeControlOptions = {}) {
     this.timeoutMs = options.timeoutMs ?? NODE_CONTROL_TIMEOUT_MS;
     this.maxAnswerBytes = options.maxAnswerBytes ?? MAX_ANSWER_BYTES;
+    this.fetch = options.fetch ?? DEFAULT_OUTBOUND.operator.fetch;
   }
 
   async metadata(node: NodeTarget): Promise<Record<string, unknown>> {
@@ -52,7 +58,7 @@ export class NodeControlClient {
   private async call(node: NodeTarget, method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
     try {
       const url = controlUrl(node, path);
-      const response = await fetch(url, {
+      const response = await this.fetch(url, {
         method,
         headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -79,26 +85,12 @@ export class NodeControlClient {
     if (error instanceof Unreachable) return error.message;
     const name = (error as { name?: string }).name;
     if (name === 'TimeoutError' || name === 'AbortError') return `no answer within ${formatDuration(this.timeoutMs)}`;
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    switch (cause?.code) {
-      case 'ECONNREFUSED':
-        return 'connection refused';
-      case 'ENOTFOUND':
-      case 'EAI_AGAIN':
-        return 'host not found';
-      case 'ECONNRESET':
-      case 'UND_ERR_SOCKET':
-        return 'connection closed by the node';
-      case 'EHOSTUNREACH':
-      case 'ENETUNREACH':
-        return 'host unreachable';
-      case 'UND_ERR_HEADERS_TIMEOUT':
-      case 'UND_ERR_BODY_TIMEOUT':
-        return `no answer within ${formatDuration(this.timeoutMs)}`;
-    }
-    if (cause && (cause as { name?: string }).name === 'TimeoutError') {
-      return `no answer within ${formatDuration(this.timeoutMs)}`;
-    }
+    const cause = (error as { cause?: { code?: string; message?: string; name?: string } }).cause;
+    const code = (error as { code?: string }).code ?? cause?.code;
+    if (code === 'ECONNRESET' || code === 'EPIPE') return 'connection closed by the node';
+    // Refused, unknown, unreachable or an address not allowed (net-guard) read alike.
+    if (isUnreachable(error)) return 'host unreachable';
+    if (cause?.name === 'TimeoutError') return `no answer within ${formatDuration(this.timeoutMs)}`;
     return cause?.message ?? (error instanceof Error ? error.message : String(error));
   }
 }

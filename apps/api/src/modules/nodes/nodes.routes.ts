@@ -1,5 +1,6 @@
 import { NODE_REPORT_BODY_LIMIT, nodeReportRoutes, nodeRoutes } from '@streamcloud/contract';
 import type { FastifyInstance } from 'fastify';
+import { ADMIN_OUTBOUND_RATE_LIMIT } from '../../lib/outbound.js';
 import { addRoute } from '../../lib/route.js';
 import type { NodeReportsService } from './node-reports.service.js';
 import type { NodesService } from './nodes.service.js';
@@ -10,8 +11,10 @@ export function registerNodeRoutes(app: FastifyInstance, nodes: NodesService, re
   addRoute(app, nodeRoutes.get, ({ params }) => nodes.get(params.id));
   addRoute(app, nodeRoutes.update, ({ auth, params, body }) => nodes.update(auth, params.id, body));
   addRoute(app, nodeRoutes.delete, ({ auth, params }) => nodes.delete(auth, params.id));
-  addRoute(app, nodeRoutes.refresh, ({ auth, params, body }) => nodes.refresh(auth, params.id, body.mode));
-  addRoute(app, nodeRoutes.metadata, ({ params }) => nodes.metadata(params.id));
+  // These two call the node's control API.
+  const outbound = { rateLimit: ADMIN_OUTBOUND_RATE_LIMIT };
+  addRoute(app, nodeRoutes.refresh, ({ auth, params, body }) => nodes.refresh(auth, params.id, body.mode), outbound);
+  addRoute(app, nodeRoutes.metadata, ({ params }) => nodes.metadata(params.id), outbound);
   addRoute(app, nodeRoutes.reissueToken, ({ auth, params }) => nodes.reissueToken(auth, params.id));
 
   // The node-facing API: called by media nodes with their node token.

@@ -435,7 +435,7 @@ describe('GET /nodes/{id}/metadata (node control API)', () => {
     const response = await call('ADMIN', 'GET', `/api/v1/nodes/${created.id}/metadata`);
     expect(response.statusCode).toBe(502);
     expect(response.json()).toEqual({
-      message: `Node gone (127.0.0.1:${port}) is unreachable: connection refused`,
+      message: `Node gone (127.0.0.1:${port}) is unreachable: host unreachable`,
       code: 'NODE_UNREACHABLE',
     });
     const refresh = await call('ADMIN', 'POST', `/api/v1/nodes/${created.id}/refresh`, { mode: 'ALL' });

@@ -1,3 +1,4 @@
+import type { GuardedFetch } from '@streamcloud/net-guard';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
@@ -29,6 +30,8 @@ export function createStatisticsModule(deps: {
   clock: Clock;
   log: FastifyBaseLogger;
   nodeReports: NodeReportsService;
+  /** The guarded fetch Prometheus is read with. */
+  fetch: GuardedFetch;
   options?: StatisticsOptions | undefined;
 }) {
   const options = deps.options ?? {};
@@ -37,7 +40,7 @@ export function createStatisticsModule(deps: {
   const service = new StatisticsService({
     db: deps.db,
     clock: deps.clock,
-    prometheus: options.prometheusUrl ? new PrometheusClient(options.prometheusUrl) : null,
+    prometheus: options.prometheusUrl ? new PrometheusClient(options.prometheusUrl, deps.fetch) : null,
     rawRetentionMs: DAYS(options.rawRetentionDays ?? DEFAULT_RAW_RETENTION_DAYS),
     minuteRetentionMs: DAYS(options.minuteRetentionDays ?? DEFAULT_MINUTE_RETENTION_DAYS),
   });

@@ -1,3 +1,4 @@
+import type { GuardedFetch } from '@streamcloud/net-guard';
 import { AppError } from '../../lib/errors.js';
 
 export interface PrometheusSeries {
@@ -11,8 +12,8 @@ export class PrometheusClient {
 
   constructor(
     url: string,
+    private readonly fetchFn: GuardedFetch,
     private readonly timeoutMs = 10_000,
-    private readonly fetchFn: typeof fetch = fetch,
   ) {
     this.base = url.replace(/\/+$/, '');
   }

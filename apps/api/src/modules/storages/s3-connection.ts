@@ -7,6 +7,7 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import type { StorageCheck, StorageCheckResult } from '@streamcloud/contract';
+import type { GuardedAgents } from '@streamcloud/net-guard';
 import {
   createS3Client,
   DEFAULT_CHECK_TIMEOUT_MS,
@@ -17,6 +18,8 @@ import {
   type SdkError,
 } from '@streamcloud/s3';
 
+import { DEFAULT_OUTBOUND } from '../../lib/outbound.js';
+
 export type { S3Target } from '@streamcloud/s3';
 
 /**
@@ -24,11 +27,15 @@ export type { S3Target } from '@streamcloud/s3';
  * storage's path, and removed again. Every outcome is an answer, never a thrown error.
  */
 export class S3ConnectionChecker {
-  constructor(private readonly timeoutMs = DEFAULT_CHECK_TIMEOUT_MS) {}
+  constructor(
+    private readonly timeoutMs = DEFAULT_CHECK_TIMEOUT_MS,
+    /** The guarded agents every S3 call goes through (lib/outbound.ts: users' destinations). */
+    private readonly agents: GuardedAgents = DEFAULT_OUTBOUND.users.agents,
+  ) {}
 
   async check(target: S3Target): Promise<StorageCheckResult> {
     const key = `${keyPrefix(target.path)}.streamcloud-check-${randomUUID()}`;
-    const client = createS3Client(target, { timeoutMs: this.timeoutMs });
+    const client = createS3Client(target, { timeoutMs: this.timeoutMs, agents: this.agents });
     const options = () => ({ abortSignal: AbortSignal.timeout(this.timeoutMs) });
     const checks: StorageCheck[] = [];
     try {

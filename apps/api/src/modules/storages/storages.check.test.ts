@@ -2,6 +2,7 @@ import { readdir } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import type { StorageCheckResult } from '@streamcloud/contract';
+import { createNetGuard, loopbackOnly } from '@streamcloud/net-guard';
 import { createS3Client, describeFailure, keyPrefix, type S3Target } from '@streamcloud/s3';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestAccount, type TestApp } from '../../../test/helpers.js';
@@ -127,7 +128,7 @@ describe('connection check against a real local S3 server', () => {
     expect(result.checks[0]).toEqual({
       name: 'bucket',
       ok: false,
-      message: `Connection refused by 127.0.0.1:${port}: is the endpoint's host and port right?`,
+      message: `127.0.0.1:${port} cannot be reached from the control plane: check the endpoint's host and port (private, loopback and link-local addresses are refused unless the operator allows private networks)`,
     });
   });
 
@@ -141,7 +142,9 @@ describe('connection check against a real local S3 server', () => {
     const { port } = silent.address() as { port: number };
     try {
       const started = Date.now();
-      const result = await new S3ConnectionChecker(300).check(target({ endpoint: `http://127.0.0.1:${port}` }));
+      const result = await new S3ConnectionChecker(300, createNetGuard(loopbackOnly).agents).check(
+        target({ endpoint: `http://127.0.0.1:${port}` }),
+      );
       expect(Date.now() - started).toBeLessThan(3_000);
       expect(result.checks[0]).toEqual({
         name: 'bucket',
@@ -164,7 +167,7 @@ describe('connection check against a real local S3 server', () => {
     });
     expect(response.statusCode).toBe(201);
     expect(response.json().warning).toBe(
-      `Saved, but the connection check failed: Connection refused by 127.0.0.1:${port}: is the endpoint's host and port right?`,
+      `Saved, but the connection check failed: 127.0.0.1:${port} cannot be reached from the control plane: check the endpoint's host and port (private, loopback and link-local addresses are refused unless the operator allows private networks)`,
     );
   });
 });
@@ -230,7 +233,20 @@ describe('failure messages', () => {
       },
       () => 'The bucket is in another region (eu-central-1) than us-east-1: check the region name',
     ],
-    ['host not found', 'bucket', { code: 'ENOTFOUND' }, () => 'Host 127.0.0.1 not found (DNS)'],
+    [
+      'host not found',
+      'bucket',
+      { code: 'ENOTFOUND' },
+      (host) =>
+        `${host} cannot be reached from the control plane: check the endpoint's host and port (private, loopback and link-local addresses are refused unless the operator allows private networks)`,
+    ],
+    [
+      'address not allowed',
+      'bucket',
+      { code: 'ERR_ADDRESS_BLOCKED' },
+      (host) =>
+        `${host} cannot be reached from the control plane: check the endpoint's host and port (private, loopback and link-local addresses are refused unless the operator allows private networks)`,
+    ],
     [
       'server failure',
       'bucket',

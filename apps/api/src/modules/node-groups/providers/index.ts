@@ -1,3 +1,4 @@
+import { DEFAULT_OUTBOUND } from '../../../lib/outbound.js';
 import { AwsProvider } from './aws.js';
 import type { ScalingConfig } from './config.js';
 import { DigitalOceanProvider } from './digitalocean.js';
@@ -10,7 +11,7 @@ export function createScalingProviders(
   config: ScalingConfig,
   options: { fetch?: Fetch; now?: () => Date } = {},
 ): ScalingProviders {
-  const fetchFn = options.fetch ?? fetch;
+  const fetchFn = options.fetch ?? DEFAULT_OUTBOUND.operator.fetch;
   const now = options.now ?? (() => new Date());
   const common = { controlPlaneUrl: config.controlPlaneUrl, nodeStartCommand: config.nodeStartCommand };
   return providerRegistry(

@@ -11,8 +11,11 @@
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { cpus, loadavg } from 'node:os';
+import { addressPolicy, createNetGuard } from '@streamcloud/net-guard';
 
 const env = process.env;
+// The control plane is the operator's: usually on this host or a private network.
+const controlPlane = createNetGuard(addressPolicy({ allowPrivate: true }));
 const startedAt = new Date().toISOString();
 const reportIntervalMs = Math.max(1, Number(env.STREAMCLOUD_REPORT_INTERVAL_SECONDS ?? 10)) * 1000;
 
@@ -55,7 +58,7 @@ async function report(): Promise<void> {
   if (!base || !env.STREAMCLOUD_NODE_TOKEN) return;
   const cpuPercent = Math.min(100, Math.max(0, ((loadavg()[0] ?? 0) / Math.max(1, cpus().length)) * 100));
   try {
-    await fetch(`${base.replace(/\/$/, '')}/api/v1/node/reports`, {
+    await controlPlane.fetch(`${base.replace(/\/$/, '')}/api/v1/node/reports`, {
       method: 'POST',
       headers: { authorization: `Bearer ${env.STREAMCLOUD_NODE_TOKEN}`, 'content-type': 'application/json' },
       body: JSON.stringify({

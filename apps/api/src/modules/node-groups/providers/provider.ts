@@ -1,4 +1,5 @@
 import type { ScalingProviderName } from '@streamcloud/contract';
+import type { GuardedFetch } from '@streamcloud/net-guard';
 
 /** The backend that runs a node: one of the clouds, or `local` (processes on this machine). */
 export type ProviderBackend = ScalingProviderName | 'local';
@@ -61,7 +62,8 @@ export interface ScalingProviders {
 }
 
 /** A fetch that answers with a short timeout; injected so tests can see the requests. */
-export type Fetch = typeof fetch;
+/** The guarded fetch of lib/outbound.ts (tests give fakes). */
+export type Fetch = GuardedFetch;
 
 export const PROVIDER_TIMEOUT_MS = 15_000;
 
