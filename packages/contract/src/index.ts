@@ -2,6 +2,7 @@ export * from './accounts.js';
 export * from './auth.js';
 export * from './capture.js';
 export * from './common.js';
+export * from './csv.js';
 export * from './fallbacks.js';
 export * from './filename-template.js';
 export * from './image-probe.js';

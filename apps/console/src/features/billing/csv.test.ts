@@ -66,6 +66,17 @@ describe('account CSV', () => {
     );
   });
 
+  it('neutralises node names a spreadsheet would run as formulas (OWASP)', () => {
+    const hostile: StreamUsage = {
+      ...(streams[1] as StreamUsage),
+      incoming: [{ ...(streams[1]?.incoming[0] as StreamUsage['incoming'][number]), node: "=cmd|' /C calc'!A0" }],
+      outgoing: [{ nodeId: N2, node: '=HYPERLINK("http://evil.example","x")', duration: 1, upload: 0, download: 0 }],
+    };
+    const lines = accountCsv([hostile]).split('\r\n');
+    expect(lines[1]?.split(',')[2]).toBe("'=cmd|' /C calc'!A0");
+    expect(lines[2]).toContain(',"\'=HYPERLINK(""http://evil.example"",""x"")",');
+  });
+
   it('has only the headers without usage', () => {
     expect(accountCsv([])).toBe('Stream ID,Type,Node,Start date,End date,Duration,Upload GB,Download GB\r\n');
   });

@@ -1,4 +1,4 @@
-import type { StreamUsage } from '@streamcloud/contract';
+import { csvRecord, type StreamUsage } from '@streamcloud/contract';
 import { formatCsvDateTime, formatDuration, gigabytes } from '@/lib/format';
 
 /** Records end with CRLF (RFC 4180). */
@@ -15,12 +15,8 @@ export const ACCOUNT_CSV_HEADERS = [
   'Download GB',
 ] as const;
 
-/** A field is quoted when it holds a comma, a quote or a line break; quotes are doubled. */
-function field(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
-}
-
-const record = (values: string[]) => values.map(field).join(',');
+/** RFC 4180 quoting, and formula-like cells neutralised (the contract's csvCell: one rule for every CSV). */
+const record = csvRecord;
 
 /**
  * The account report as CSV: the eight headers, then per stream its Incoming rows (one per session, with
