@@ -1,8 +1,11 @@
+import { execFileSync } from 'node:child_process';
 import { createSocket } from 'node:dgram';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
+import { createConnection, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer as createTlsServer } from 'node:tls';
 import type { Relay } from '@streamcloud/contract';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
@@ -18,14 +21,44 @@ import {
 import { streamsOf, uriOf, useMediaNode } from './streams.js';
 
 /**
- * Relays push a live stream to real receivers on loopback: an ffmpeg RTMP listener, a UDP socket and a
- * small HTTP server taking CMAF ingest.
+ * Relays push a live stream to real receivers on loopback: an ffmpeg RTMP listener (behind a TLS server
+ * for RTMPS, with a certificate the node is told to trust), a UDP socket and a small HTTP server taking
+ * CMAF ingest.
  */
-const world = useMediaNode('relays-1');
-const { api, createStream, status, usage } = streamsOf(world);
-
 const dir = mkdtempSync(join(tmpdir(), 'streamcloud-relays-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A self-signed certificate for 127.0.0.1 (openssl). */
+function certificate(name: string): { cert: string; key: string; file: string } {
+  const file = join(dir, `${name}.pem`);
+  const keyFile = join(dir, `${name}.key`);
+  execFileSync(
+    'openssl',
+    [
+      ...['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1'],
+      ...['-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', keyFile, '-out', file],
+    ],
+    { stdio: 'ignore' },
+  );
+  return { cert: readFileSync(file, 'utf8'), key: readFileSync(keyFile, 'utf8'), file };
+}
+const trusted = certificate('trusted');
+const untrusted = certificate('untrusted');
+
+const world = useMediaNode('relays-1', { NODE_EXTRA_CA_CERTS: trusted.file });
+const { api, createStream, status, usage } = streamsOf(world);
+
+/** A TLS server on `port` handing each connection to the plain TCP port `to` (an RTMPS front for a receiver). */
+async function tlsFront(port: number, to: number, { cert, key }: { cert: string; key: string }): Promise<Server> {
+  const server = createTlsServer({ cert, key }, (client) => {
+    const upstream = createConnection({ host: '127.0.0.1', port: to });
+    client.pipe(upstream).pipe(client);
+    client.on('error', () => upstream.destroy());
+    upstream.on('error', () => client.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return server;
+}
 
 /** A keyframe every half second: a relay joins the live stream at a keyframe. */
 const PUSH = { keyframeInterval: 7 } as const;
@@ -116,17 +149,19 @@ describe('RTMP relays', () => {
     }
   });
 
-  it('retries a destination that is down with backoff, recovers when it comes up; Stop completes it at once', async () => {
+  it('retries an RTMPS destination that is down with backoff, recovers when it comes up; Stop completes it at once', async () => {
     const port = await freePort();
+    const receiverPort = await freePort();
     const file = join(dir, 'late.flv');
     const stream = await createStream({ format: 'RTMP' });
     const relay = await createRelay({
       streamId: stream.id,
       format: 'RTMP',
-      output: { server: `rtmp://127.0.0.1:${port}/live`, key: 'late' },
+      output: { server: `rtmps://127.0.0.1:${port}/live`, key: 'late' },
     });
     const push = pushTestPattern(uriOf(stream), 'flv', 60, PUSH);
     let receiver: Push | null = null;
+    let front: Server | null = null;
     try {
       await status(stream.id, 'Ingestion');
       const refused = `connection refused by 127.0.0.1:${port}`;
@@ -137,13 +172,14 @@ describe('RTMP relays', () => {
         'two failed attempts',
       );
       expect(texts(failing)).toContain(
-        `Relay to rtmp://127.0.0.1:${port}/live failed: ${refused}; retrying in 1 s (attempt 1)`,
+        `Relay to rtmps://127.0.0.1:${port}/live failed: ${refused}; retrying in 1 s (attempt 1)`,
       );
       expect(failing.state).toBe('Relaying');
-      receiver = await rtmpReceiver(port, file);
+      receiver = await rtmpReceiver(receiverPort, file);
+      front = await tlsFront(port, receiverPort, trusted);
       const recovered = await waitFor(
         () => getRelay(relay.id),
-        (found) => texts(found).includes(`Relaying to rtmp://127.0.0.1:${port}/live again`) && found.uploaded > 0,
+        (found) => texts(found).includes(`Relaying to rtmps://127.0.0.1:${port}/live again`) && found.uploaded > 0,
         20_000,
         'the relay recovered',
       );
@@ -166,6 +202,32 @@ describe('RTMP relays', () => {
       expect((await api('DELETE', `/relays/${relay.id}`)).status).toBe(204);
     } finally {
       receiver?.stop();
+      front?.close();
+      push.stop();
+      await push.exited;
+    }
+  });
+
+  it('ends in Error at once when the destination cannot be trusted (its TLS certificate)', async () => {
+    const port = await freePort();
+    const front = await tlsFront(port, await freePort(), untrusted);
+    const stream = await createStream({ format: 'RTMP' });
+    const relay = await createRelay({
+      streamId: stream.id,
+      format: 'RTMP',
+      output: { server: `rtmps://127.0.0.1:${port}/live`, key: 'k' },
+    });
+    const push = pushTestPattern(uriOf(stream), 'flv', 30, PUSH);
+    try {
+      const failed = await relayState(relay.id, 'Error');
+      expect(texts(failed)[0]).toMatch(
+        new RegExp(
+          `^Relay to rtmps://127\\.0\\.0\\.1:${port}/live failed: the TLS certificate of 127\\.0\\.0\\.1:${port} is not valid`,
+        ),
+      );
+      expect(texts(failed).some((text) => text.includes('retrying'))).toBe(false);
+    } finally {
+      front.close();
       push.stop();
       await push.exited;
     }

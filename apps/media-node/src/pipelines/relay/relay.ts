@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { type AssignedInput, type NodeRelay, selectorConstrains } from '@streamcloud/contract';
 import type { ControlPlaneClient, ReportBody } from '../../control-plane.js';
 import type { StreamEvents } from '../../streams/events.js';
@@ -44,6 +45,8 @@ interface Paused {
  * Completed (an autostarting relay starts a new run with the next push).
  */
 export function relaysKind(o: RelaysOptions): PipelineKind<NodeRelay[]> {
+  // Preset files a node killed mid-relay left behind hold stream keys: none survives a start.
+  rmSync(o.secretsDir, { recursive: true, force: true });
   const paused = new Map<string, Paused>();
   const complete = (filter: (entry: Paused) => boolean, text: string) => {
     for (const [relayId, entry] of paused) {
