@@ -53,6 +53,7 @@ export class RelayJob {
   private progress: NodeJS.Timeout | null = null;
   private done = false;
   private warnedUnmatched = '';
+  private warnedDropped = false;
 
   constructor(
     public relay: NodeRelay,
@@ -179,6 +180,7 @@ export class RelayJob {
         if (source.tracks.length === 0)
           throw new RelayFailure("the capture takes none of the stream's tracks", 'fatal');
         this.warnUnmatched(source.unmatched);
+        this.warnDropped(source);
         run = this.startRun(target, source);
         const failure = await run.ended;
         this.o.context.log.debug(
@@ -238,6 +240,21 @@ export class RelayJob {
       if (source || stopped() || this.stream.ended || Date.now() > deadline) return source;
       await new Promise((resolve) => setTimeout(resolve, SOURCE_RETRY_MS));
     }
+  }
+
+  /** Says once how many of the captured tracks the destination cannot carry. */
+  private warnDropped(source: RelaySource): void {
+    if (source.dropped === 0 || this.warnedDropped) return;
+    this.warnedDropped = true;
+    const tracks = `${source.dropped} track${source.dropped === 1 ? '' : 's'}`;
+    this.o.report({
+      messages: [
+        {
+          level: 'warning',
+          text: `${this.relay.format} carries one video and one audio track: ${tracks} of the capture not relayed`,
+        },
+      ],
+    });
   }
 
   /** Says once which selectors take no track of the stream (the others are relayed). */

@@ -3,7 +3,14 @@ import { type AssignedInput, type NodeRelay, selectorConstrains } from '@streamc
 import type { ControlPlaneClient, ReportBody } from '../../control-plane.js';
 import type { StreamEvents } from '../../streams/events.js';
 import type { LiveStream } from '../../streams/types.js';
-import { captureCandidates, captureInputArgs, captureMapArgs, captureOrigins, selectTracks } from '../capture.js';
+import {
+  type CaptureCandidate,
+  captureCandidates,
+  captureInputArgs,
+  captureMapArgs,
+  captureOrigins,
+  selectTracks,
+} from '../capture.js';
 import type { NodeTools, Pipeline, PipelineContext, PipelineKind, StopReason } from '../pipeline.js';
 import { CmafTarget } from './cmaf.js';
 import { RelayJob, type RelayReport } from './job.js';
@@ -160,15 +167,17 @@ export function relaySource(
 ): RelaySource | null {
   const origin = relay.capture.source === 'Outgoing' ? stream.outgoing.main : stream.source;
   const selectors = relay.capture.tracks;
-  const base = { ffmpeg: tools.ffmpeg, unmatched: [] as number[] };
+  const base = { ffmpeg: tools.ffmpeg, unmatched: [] as number[], dropped: 0 };
   if (stream.tracks) {
     const selection = selectTracks(selectors, captureCandidates([{ source: origin, tracks: stream.tracks }]));
-    const maps = captureMapArgs(selection.tracks);
+    const taken = target.perType === undefined ? selection.tracks : firstOf(selection.tracks, target.perType);
+    const maps = captureMapArgs(taken);
     return {
       ...base,
-      inputArgs: captureInputArgs(captureOrigins(selection.tracks), tools.rtmpUrl),
-      tracks: selection.tracks.map(({ track }, i) => ({ type: track.type, map: maps[2 * i + 1] ?? '', info: track })),
+      inputArgs: captureInputArgs(captureOrigins(taken), tools.rtmpUrl),
+      tracks: taken.map(({ track }, i) => ({ type: track.type, map: maps[2 * i + 1] ?? '', info: track })),
       unmatched: selection.unmatched,
+      dropped: selection.tracks.length - taken.length,
     };
   }
   if (target.needsTracks || selectors.some(selectorConstrains)) return null;
@@ -178,6 +187,12 @@ export function relaySource(
     inputArgs: captureInputArgs([origin], tools.rtmpUrl),
     tracks: types.map((type) => ({ type, map: `0:${type === 'Video' ? 'v' : 'a'}?`, info: null })),
   };
+}
+
+/** The first `count` tracks of each type, in their order. */
+function firstOf(tracks: CaptureCandidate[], count: number): CaptureCandidate[] {
+  const seen = { Video: 0, Audio: 0 };
+  return tracks.filter(({ track }) => seen[track.type]++ < count);
 }
 
 const settingsOf = (relay: NodeRelay) =>

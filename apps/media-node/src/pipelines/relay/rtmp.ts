@@ -72,6 +72,8 @@ export function rtmpEndpoint(server: string, key: string | null): RtmpEndpoint {
 export class RtmpTarget implements RelayTarget {
   readonly label: string;
   readonly needsTracks = false;
+  /** FLV carries one video and one audio track. */
+  readonly perType = 1;
 
   constructor(
     private readonly output: { server: string; key: string | null },

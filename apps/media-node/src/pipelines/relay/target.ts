@@ -31,6 +31,8 @@ export interface RelaySource {
   tracks: CapturedTrack[];
   /** Positions of the capture's selectors that matched no track. */
   unmatched: number[];
+  /** Tracks the capture takes that the destination cannot carry (left out). */
+  dropped: number;
 }
 
 /** One captured track: its type, its ffmpeg stream specifier, and what ffprobe knows of it. */
@@ -58,6 +60,8 @@ export interface RelayTarget {
   readonly label: string;
   /** Whether it needs the source's tracks probed before a run (one output per track, codec checks). */
   readonly needsTracks: boolean;
+  /** How many tracks of each type it carries (RTMP, FLV: one video and one audio); absent: any. */
+  readonly perType?: number;
   /** One run; `flowing` is called once media reaches the destination. */
   run(source: RelaySource, flowing: () => void): TargetRun;
 }
