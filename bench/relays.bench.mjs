@@ -128,7 +128,8 @@ export default async function relaysBench() {
   try {
     const base = server.url;
     const token = await server.login();
-    node = await startNode(base, token, join(dir, 'node'));
+    // The destinations listen on loopback.
+    node = await startNode(base, token, join(dir, 'node'), { ALLOW_PRIVATE_NETWORKS: 'on' });
     const stream = (
       await api(base, token, 'POST', '/inputs', { format: 'RTMP', output: { passthrough: true }, caption: 'relayed' })
     ).body;

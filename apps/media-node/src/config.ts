@@ -28,6 +28,8 @@ export interface NodeConfig {
   pollIntervalMs: number;
   /** A relay whose destination keeps failing this long ends in Error. */
   relayGiveUpMs: number;
+  /** Relays may reach private and loopback addresses (and multicast groups): ALLOW_PRIVATE_NETWORKS=on. */
+  allowPrivateNetworks: boolean;
   ffmpeg: string;
   ffprobe: string;
   nginx: string;
@@ -66,6 +68,9 @@ export function loadNodeConfig(env: NodeJS.ProcessEnv = process.env): NodeConfig
   const nodeToken = env.NODE_TOKEN;
   if (!nodeToken?.startsWith('scn_'))
     throw new ConfigError('NODE_TOKEN must be the node token shown when the node was registered');
+  const allowPrivate = env.ALLOW_PRIVATE_NETWORKS || 'off';
+  if (allowPrivate !== 'on' && allowPrivate !== 'off')
+    throw new ConfigError('ALLOW_PRIVATE_NETWORKS must be on or off');
   const logLevel = env.NODE_LOG_LEVEL ?? 'info';
   if (!['silent', 'error', 'info', 'debug'].includes(logLevel))
     throw new ConfigError('NODE_LOG_LEVEL must be silent, error, info or debug');
@@ -85,6 +90,7 @@ export function loadNodeConfig(env: NodeJS.ProcessEnv = process.env): NodeConfig
     reportIntervalMs: millis(env, 'REPORT_INTERVAL_MS', 5000),
     pollIntervalMs: millis(env, 'POLL_INTERVAL_MS', 1500),
     relayGiveUpMs: millis(env, 'RELAY_GIVE_UP_MS', 600_000),
+    allowPrivateNetworks: allowPrivate === 'on',
     ffmpeg: env.FFMPEG_PATH || '/usr/bin/ffmpeg',
     ffprobe: env.FFPROBE_PATH || '/usr/bin/ffprobe',
     nginx: env.NGINX_PATH || '/usr/sbin/nginx',

@@ -13,6 +13,7 @@ import type { Logger } from './log.js';
 import { NginxRtmp } from './nginx.js';
 import { LivePipelines } from './pipelines/host.js';
 import type { NodeTools, PipelineReporter } from './pipelines/pipeline.js';
+import { relayPolicies } from './pipelines/relay/outbound.js';
 import { relaysKind } from './pipelines/relay/relay.js';
 import { snapshotsKind } from './pipelines/snapshots.js';
 import { type ProxiedConnection, RtmpProxy } from './rtmp-proxy.js';
@@ -101,6 +102,7 @@ export class MediaNode {
           live: (inputId) => this.manager.push(inputId) !== undefined,
           send: (report) => this.reporter.send(report),
           secretsDir: join(config.dataDir, 'relays'),
+          policies: relayPolicies({ allowPrivate: config.allowPrivateNetworks }),
           failingForMs: config.relayGiveUpMs,
         }),
         this.manager.events,

@@ -205,6 +205,8 @@ export async function runMediaNode(
       SRT_PORT: String(node.srtPort),
       MEDIA_DATA_DIR: dataDir,
       RECONNECT_GRACE_MS: '2000',
+      // The tests' relay destinations listen on loopback.
+      ALLOW_PRIVATE_NETWORKS: 'on',
       NODE_LOG_LEVEL: process.env.MEDIA_TEST_VERBOSE ? 'debug' : 'error',
       ...env,
     },

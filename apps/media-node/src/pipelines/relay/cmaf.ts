@@ -1,4 +1,5 @@
 import type { CmafOutput } from '@streamcloud/contract';
+import type { AddressPolicy } from '@streamcloud/net-guard';
 import { EMPTY_MFRA, Fmp4Splitter, lastSegment } from './fmp4.js';
 import { LongRunningIngest, SegmentIngest, type TrackIngest } from './http-ingest.js';
 import {
@@ -37,7 +38,10 @@ export class CmafTarget implements RelayTarget {
   readonly label: string;
   readonly needsTracks = true;
 
-  constructor(private readonly output: CmafOutput) {
+  constructor(
+    private readonly output: CmafOutput,
+    private readonly policy: AddressPolicy,
+  ) {
     this.label = output.endpoint;
   }
 
@@ -70,7 +74,7 @@ export class CmafTarget implements RelayTarget {
   }
 
   run(source: RelaySource, flowing: () => void): TargetRun {
-    return new CmafRun(this, source, this.output.unifiedStreamingPlatform, flowing);
+    return new CmafRun(this, source, this.output.unifiedStreamingPlatform, this.policy, flowing);
   }
 }
 
@@ -81,8 +85,14 @@ class CmafRun implements TargetRun {
   private stopping = false;
   private child: ReturnType<typeof relayFfmpeg>['child'] | null = null;
 
-  constructor(target: CmafTarget, source: RelaySource, longRunning: boolean, flowing: () => void) {
-    this.ended = this.go(target, source, longRunning, flowing).catch((error: unknown) =>
+  constructor(
+    target: CmafTarget,
+    source: RelaySource,
+    longRunning: boolean,
+    policy: AddressPolicy,
+    flowing: () => void,
+  ) {
+    this.ended = this.go(target, source, longRunning, policy, flowing).catch((error: unknown) =>
       error instanceof RelayFailure ? error : new RelayFailure(String(error), 'target'),
     );
   }
@@ -105,6 +115,7 @@ class CmafRun implements TargetRun {
     target: CmafTarget,
     source: RelaySource,
     longRunning: boolean,
+    policy: AddressPolicy,
     flowing: () => void,
   ): Promise<RelayFailure | null> {
     if (source.tracks.length === 0) throw new RelayFailure('the capture selects no track of the stream', 'fatal');
@@ -114,7 +125,7 @@ class CmafRun implements TargetRun {
     let started = false;
     const tracks = source.tracks.map((track, i) => {
       const url = target.trackUrl(trackName(track, i));
-      const ingest = longRunning ? new LongRunningIngest(url, 'POST') : new SegmentIngest(url, 'POST');
+      const ingest = longRunning ? new LongRunningIngest(url, policy) : new SegmentIngest(url, policy);
       ingest.onAccepted = flowing;
       this.ingests.push(ingest);
       void ingest.failed.then((failure) => this.fail(failure));

@@ -1,5 +1,6 @@
 import { Agent, type ClientRequest, type ClientRequestArgs, type IncomingMessage, request } from 'node:http';
 import type { Duplex } from 'node:stream';
+import type { AddressPolicy } from '@streamcloud/net-guard';
 import { connectOutbound, type OutboundConnection } from './outbound.js';
 import { asFailure, RelayFailure } from './target.js';
 
@@ -14,7 +15,10 @@ const USER_AGENT = 'Streamcloud-media-node DASH-IF-Ingest/1.1';
 class IngestAgent extends Agent {
   private readonly connections: OutboundConnection[] = [];
 
-  constructor(readonly url: URL) {
+  constructor(
+    readonly url: URL,
+    private readonly policy: AddressPolicy,
+  ) {
     super({ keepAlive: true, maxSockets: 1 });
     // Plain http.request serves https: URLs too: TLS is done by the connector.
     (this as unknown as { protocol: string }).protocol = url.protocol;
@@ -26,7 +30,7 @@ class IngestAgent extends Agent {
   ): undefined {
     const tls = this.url.protocol === 'https:';
     const port = this.url.port ? Number(this.url.port) : tls ? 443 : 80;
-    connectOutbound({ host: this.url.hostname.replace(/^\[|\]$/g, ''), port, tls }).then(
+    connectOutbound({ host: this.url.hostname.replace(/^\[|\]$/g, ''), port, tls }, this.policy).then(
       (connection) => {
         this.connections.push(connection);
         callback?.(null, connection.socket);
@@ -75,9 +79,9 @@ abstract class BaseIngest implements TrackIngest {
 
   constructor(
     protected readonly url: URL,
-    protected readonly method: 'POST' | 'PUT',
+    policy: AddressPolicy,
   ) {
-    this.agent = new IngestAgent(url);
+    this.agent = new IngestAgent(url, policy);
     this.failed = new Promise((resolve) => {
       this.reject = resolve;
     });
@@ -107,7 +111,7 @@ abstract class BaseIngest implements TrackIngest {
 
   protected open(headers: Record<string, string>): ClientRequest {
     return request(this.url, {
-      method: this.method,
+      method: 'POST',
       agent: this.agent,
       headers: { 'user-agent': USER_AGENT, ...headers },
     });

@@ -1,6 +1,6 @@
-import { lookup } from 'node:dns/promises';
-import { isIP, connect as netConnect, type Socket } from 'node:net';
+import { isIP, isIPv4, connect as netConnect, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
+import { type AddressPolicy, addressPolicy, BlockedAddressError, guardedLookup } from '@streamcloud/net-guard';
 import { RelayFailure } from './target.js';
 
 /** How long a connection to a destination may take (DNS and TLS included). */
@@ -20,15 +20,45 @@ export interface Destination {
   tls: boolean;
 }
 
+/** What a relay may not reach, in its message: it reads like the control plane's. */
+export const blocked = (host: string) =>
+  new RelayFailure(
+    `${host} cannot be reached from the media node (private, loopback and link-local addresses are refused unless the operator allows private networks)`,
+    'fatal',
+  );
+
+/** Where relays may connect and send, from the operator's setting (ALLOW_PRIVATE_NETWORKS). */
+export interface RelayPolicies {
+  /** RTMP and CMAF destinations: public addresses, private and loopback ones too when allowed. */
+  connections: AddressPolicy;
+  /**
+   * UDP destinations: the same, and multicast groups (which net-guard never connects to) when private
+   * networks are allowed — a group reaches the local network only, as a private address does.
+   */
+  datagrams: AddressPolicy;
+}
+
+export function relayPolicies(options: { allowPrivate: boolean }): RelayPolicies {
+  const connections = addressPolicy(options);
+  const multicast = (address: string) => isIPv4(address) && Number(address.split('.')[0]) >> 4 === 0xe;
+  return {
+    connections,
+    datagrams: { allows: (address) => (multicast(address) ? options.allowPrivate : connections.allows(address)) },
+  };
+}
+
 /**
- * Connects to a destination a user configured: resolves the name, then TCP (and TLS with the host name
- * for SNI and a verified certificate). Failures are RelayFailures whose text says what went wrong: an
- * unknown host is fatal, a refused or timed-out connection is worth retrying, a bad certificate is fatal.
+ * Connects to a destination a user configured: resolves the name (the node's address policy — packages/
+ * net-guard — checks every address it resolves to, and the connection goes to the checked one), then TCP
+ * (and TLS with the host name for SNI and a verified certificate). Failures are RelayFailures whose text
+ * says what went wrong: an unknown or refused host is fatal, a refused or timed-out connection is worth
+ * retrying, a bad certificate is fatal.
  */
-export async function connectOutbound(destination: Destination): Promise<OutboundConnection> {
+export async function connectOutbound(destination: Destination, policy: AddressPolicy): Promise<OutboundConnection> {
   const { host, port } = destination;
   const where = `${host}:${port}`;
-  const address = isIP(host) ? host : await resolve(host);
+  if (isIP(host) && !policy.allows(host)) throw blocked(host);
+  const address = isIP(host) ? host : await resolve(host, policy);
   const raw = await new Promise<Socket>((resolvePromise, reject) => {
     const socket = netConnect({ host: address, port });
     const fail = (error: Error) => {
@@ -67,15 +97,20 @@ export async function connectOutbound(destination: Destination): Promise<Outboun
   return { socket: secure, ...counting };
 }
 
-async function resolve(host: string): Promise<string> {
-  try {
-    return (await lookup(host)).address;
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOTFOUND' || code === 'ENODATA')
-      throw new RelayFailure(`the host ${host} was not found (DNS)`, 'fatal');
-    throw new RelayFailure(`the host ${host} could not be resolved (DNS: ${code ?? String(error)})`, 'target');
-  }
+function resolve(host: string, policy: AddressPolicy): Promise<string> {
+  return new Promise((done, reject) =>
+    guardedLookup(policy)(host, {}, (error, address) =>
+      error ? reject(resolveFailure(host, error)) : done(address as string),
+    ),
+  );
+}
+
+function resolveFailure(host: string, error: Error): RelayFailure {
+  if (error instanceof BlockedAddressError) return blocked(host);
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOTFOUND' || code === 'ENODATA')
+    return new RelayFailure(`the host ${host} was not found (DNS)`, 'fatal');
+  return new RelayFailure(`the host ${host} could not be resolved (DNS: ${code ?? String(error)})`, 'target');
 }
 
 /** A connection error as the relay's messages say it. */

@@ -14,6 +14,7 @@ import {
 import type { NodeTools, Pipeline, PipelineContext, PipelineKind, StopReason } from '../pipeline.js';
 import { CmafTarget } from './cmaf.js';
 import { RelayJob, type RelayReport } from './job.js';
+import type { RelayPolicies } from './outbound.js';
 import { RtmpTarget } from './rtmp.js';
 import { RelayFailure, type RelaySource, type RelayTarget } from './target.js';
 import { UdpTarget } from './udp.js';
@@ -30,6 +31,8 @@ export interface RelaysOptions {
   send(report: ReportBody): void;
   /** A directory only the node's user reads: RTMP relays' preset files (stream keys) live there for a moment. */
   secretsDir: string;
+  /** Where relays may connect and send (ALLOW_PRIVATE_NETWORKS). */
+  policies: RelayPolicies;
   /** Failures lasting this long end a relay in Error (RELAY_GIVE_UP_MS). */
   failingForMs?: number;
 }
@@ -106,7 +109,7 @@ export function relaysKind(o: RelaysOptions): PipelineKind<NodeRelay[]> {
   });
   const book: RelayBook = {
     failingForMs: o.failingForMs ?? RELAY_GIVE_UP_MS,
-    target: (relay) => relayTarget(relay, o.secretsDir),
+    target: (relay) => relayTarget(relay, o.secretsDir, o.policies),
     pause: (relayId, entry) => paused.set(relayId, entry),
     resume: (relayId) => {
       const entry = paused.get(relayId);
@@ -140,16 +143,16 @@ interface RelayBook {
 }
 
 /** The destination of a relay's settings. */
-export function relayTarget(relay: NodeRelay, secretsDir: string): RelayTarget {
+export function relayTarget(relay: NodeRelay, secretsDir: string, policies: RelayPolicies): RelayTarget {
   switch (relay.format) {
     case 'RTMP':
       if (relay.output.keyUnreadable)
         throw new RelayFailure('the stream key cannot be decrypted on the control plane: set it again', 'fatal');
-      return new RtmpTarget(relay.output, secretsDir);
+      return new RtmpTarget(relay.output, secretsDir, policies.connections);
     case 'CMAF':
-      return new CmafTarget(relay.output);
+      return new CmafTarget(relay.output, policies.connections);
     case 'UDPTS':
-      return new UdpTarget(relay.output);
+      return new UdpTarget(relay.output, policies.datagrams);
   }
 }
 

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, unlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
+import type { AddressPolicy } from '@streamcloud/net-guard';
 import { connectFailure, connectOutbound, type OutboundConnection } from './outbound.js';
 import {
   asFailure,
@@ -78,13 +79,14 @@ export class RtmpTarget implements RelayTarget {
   constructor(
     private readonly output: { server: string; key: string | null },
     private readonly secretsDir: string,
+    private readonly policy: AddressPolicy,
   ) {
     const url = new URL(output.server);
     this.label = `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
   }
 
   run(source: RelaySource, flowing: () => void): TargetRun {
-    return new RtmpRun(source, this.output, this.secretsDir, flowing);
+    return new RtmpRun(source, this.output, this.secretsDir, this.policy, flowing);
   }
 }
 
@@ -104,6 +106,7 @@ class RtmpRun implements TargetRun {
     private readonly source: RelaySource,
     private readonly output: { server: string; key: string | null },
     private readonly secretsDir: string,
+    private readonly policy: AddressPolicy,
     private readonly flowing: () => void,
   ) {
     this.ended = new Promise((resolve) => {
@@ -133,7 +136,7 @@ class RtmpRun implements TargetRun {
   private async begin(): Promise<void> {
     const endpoint = rtmpEndpoint(this.output.server, this.output.key);
     const where = `${endpoint.host}:${endpoint.port}`;
-    const upstream = await connectOutbound(endpoint);
+    const upstream = await connectOutbound(endpoint, this.policy);
     if (this.stopping) {
       upstream.socket.destroy();
       return this.fail(null);

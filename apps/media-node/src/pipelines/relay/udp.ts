@@ -1,4 +1,6 @@
 import { createSocket, type Socket } from 'node:dgram';
+import type { AddressPolicy } from '@streamcloud/net-guard';
+import { blocked } from './outbound.js';
 import {
   copyTracks,
   drained,
@@ -29,8 +31,12 @@ export class UdpTarget implements RelayTarget {
   readonly label: string;
   readonly needsTracks = false;
 
-  constructor(private readonly output: { ipAddress: string; port: number }) {
+  constructor(
+    private readonly output: { ipAddress: string; port: number },
+    policy: AddressPolicy,
+  ) {
     this.label = `udp://${output.ipAddress}:${output.port}`;
+    if (!policy.allows(output.ipAddress)) throw blocked(output.ipAddress);
   }
 
   run(source: RelaySource, flowing: () => void): TargetRun {
