@@ -208,16 +208,19 @@ describe('RTMP relays', () => {
     }
   });
 
-  it('ends in Error at once when the destination cannot be trusted (its TLS certificate)', async () => {
+  it('ends in Error at once when the destination cannot be trusted (its TLS certificate); new settings start a new run', async () => {
     const port = await freePort();
     const front = await tlsFront(port, await freePort(), untrusted);
     const stream = await createStream({ format: 'RTMP' });
     const relay = await createRelay({
       streamId: stream.id,
       format: 'RTMP',
+      autostart: true,
       output: { server: `rtmps://127.0.0.1:${port}/live`, key: 'k' },
     });
-    const push = pushTestPattern(uriOf(stream), 'flv', 30, PUSH);
+    const push = pushTestPattern(uriOf(stream), 'flv', 60, PUSH);
+    const receiverPort = await freePort();
+    const receiver = await rtmpReceiver(receiverPort, join(dir, 'fixed.flv'));
     try {
       const failed = await relayState(relay.id, 'Error');
       expect(texts(failed)[0]).toMatch(
@@ -226,7 +229,22 @@ describe('RTMP relays', () => {
         ),
       );
       expect(texts(failed).some((text) => text.includes('retrying'))).toBe(false);
+
+      // The autostarting relay stays with the node: new settings while the push goes on start a new run.
+      const updated = await api('PUT', `/relays/${relay.id}`, {
+        format: 'RTMP',
+        output: { server: `rtmp://127.0.0.1:${receiverPort}/live` },
+      });
+      expect(updated.status).toBe(200);
+      const running = await waitFor(
+        () => getRelay(relay.id),
+        (found) => found.state === 'Relaying' && found.uploaded > 0,
+        20_000,
+        'a new run with the new settings',
+      );
+      expect(texts(running)).toContain(`Relaying the incoming stream to rtmp://127.0.0.1:${receiverPort}/live`);
     } finally {
+      receiver.stop();
       front.close();
       push.stop();
       await push.exited;

@@ -7,6 +7,8 @@ import { asFailure, RelayFailure } from './target.js';
 /** Bytes a destination may leave unaccepted before the relay gives up on it (it cannot keep up). */
 const MAX_BACKLOG_BYTES = 64 * 1024 * 1024;
 const USER_AGENT = 'Streamcloud-media-node DASH-IF-Ingest/1.1';
+/** A segment's request that is not answered this long has failed. */
+const SEGMENT_TIMEOUT_MS = 30_000;
 
 /**
  * The HTTP connections of one ingest track, made through the relay's outbound connector (DNS, TLS with
@@ -144,6 +146,9 @@ export class SegmentIngest extends BaseIngest {
     if (this.failure) return Promise.resolve();
     return new Promise((resolve) => {
       const call = this.open({ 'content-type': 'video/mp4', 'content-length': String(data.length) });
+      call.setTimeout(SEGMENT_TIMEOUT_MS, () =>
+        call.destroy(new RelayFailure(`${this.url.origin} did not answer a segment within 30 s`, 'target')),
+      );
       call.on('error', (error) => {
         this.fail(error);
         resolve();

@@ -64,6 +64,11 @@ export class RelayJob {
     this.closedBytes = carried;
   }
 
+  /** It stopped or gave up: it runs no more. */
+  get finished(): boolean {
+    return this.done;
+  }
+
   get uploaded(): number {
     return this.closedBytes + (this.current?.bytesOut() ?? 0);
   }

@@ -225,8 +225,13 @@ class StreamRelays implements Pipeline<NodeRelay[]> {
         if (!relay || relay.stopRequested) {
           this.jobs.delete(id);
           await job.stop(relay ? { how: 'stopped' } : { how: 'removed' });
-        } else if (settingsOf(relay) !== settingsOf(job.relay)) await job.restart(relay);
-        else job.relay = relay;
+        } else if (settingsOf(relay) !== settingsOf(job.relay)) {
+          // New settings for one that gave up (an autostarting relay stays listed): a new run tries them.
+          if (job.finished) {
+            this.jobs.delete(id);
+            await this.add(relay);
+          } else await job.restart(relay);
+        } else job.relay = relay;
       }),
     );
     await Promise.all([...byId.values()].map((relay) => this.add(relay)));
@@ -251,7 +256,8 @@ class StreamRelays implements Pipeline<NodeRelay[]> {
 
   private endMessage(reason: StopReason, stream: LiveStream | null): string {
     if (reason === 'node stopping') return 'The node serving this stream stopped';
-    if (stream?.stoppedByControlPlane) return 'The stream was stopped';
+    // A Stop of the stream, its deletion, or the node stopping.
+    if (stream?.stoppedByControlPlane) return 'The push was disconnected';
     return 'The push ended';
   }
 
