@@ -15,6 +15,8 @@ import {
 
 /** The video track's timescale when none is set: 90 kHz, a multiple of every usual frame rate. */
 export const DEFAULT_VIDEO_TIMESCALE = 90_000;
+/** How long a stopping run may take to end its requests cleanly before they are cut. */
+const CLOSE_GRACE_MS = 2000;
 /** Audio fragments last this long (video fragments run from keyframe to keyframe). */
 const AUDIO_FRAGMENT_US = 2_000_000;
 /** Sample rates the AAC encoder takes: an audio timescale other than the source's rate resamples to one of them. */
@@ -105,10 +107,15 @@ class CmafRun implements TargetRun {
     return this.ingests.reduce((sum, ingest) => sum + ingest.bytesIn(), 0);
   }
 
+  /** Ends the tracks cleanly (last segment, end of the long requests) unless that takes over CLOSE_GRACE_MS. */
   async stop(): Promise<void> {
     this.stopping = true;
     await this.child?.stop();
-    await this.ended;
+    const timer = new Promise((resolve) => setTimeout(resolve, CLOSE_GRACE_MS).unref());
+    if ((await Promise.race([this.ended.then(() => 'ended'), timer])) !== 'ended') {
+      for (const ingest of this.ingests) ingest.abort();
+      await this.ended;
+    }
   }
 
   private async go(
