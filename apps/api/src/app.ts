@@ -52,6 +52,13 @@ import { registerStreamRoutes } from './modules/streams/streams.routes.js';
 import { StreamsService } from './modules/streams/streams.service.js';
 import { registerTranscodeRoutes } from './modules/transcode/transcode.routes.js';
 import { TranscodeService } from './modules/transcode/transcode.service.js';
+import {
+  createWebhooksModule,
+  registerWebhookRoutes,
+  type WebhookOptions,
+  type WebhooksModule,
+} from './modules/webhooks/index.js';
+import { webhooksOpenApi } from './modules/webhooks/openapi.js';
 import { registerAuthGuard } from './plugins/auth-guard.js';
 import { registerConsole } from './plugins/console-static.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
@@ -98,6 +105,8 @@ export interface AppOptions {
   statistics?: StatisticsOptions;
   /** How often PGlite's tables past autovacuum's thresholds are vacuumed (db/vacuum.ts); only when set. */
   vacuumIntervalMs?: number;
+  /** The dispatcher (runs only with `webhooks.dispatch`), its address policy and timings (modules/webhooks). */
+  webhooks?: WebhookOptions;
 }
 
 export interface AppServices {
@@ -120,6 +129,8 @@ export interface AppServices {
   snapshots: SnapshotsService;
   recordings: RecordingsService;
   relays: RelaysService;
+  /** The delivery log and secrets (`webhooks.service`), the outbox, and this process's dispatcher. */
+  webhooks: WebhooksModule;
 }
 
 /** The whole control plane as one Fastify instance: plugins, then modules, then one error handler. */
@@ -187,6 +198,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
   const secretBox = new SecretBox(
     options.storageEncryptionKey ?? Buffer.from(deriveKey(options.secret, 'storage-secrets'), 'base64url'),
   );
+  const webhooks = createWebhooksModule(app, {
+    database: options.database,
+    audit,
+    clock,
+    box: secretBox,
+    log: app.log,
+    ...(options.webhooks ? { options: options.webhooks } : {}),
+  });
   const storages = new StoragesService({
     storages: new StoragesRepository(db),
     accounts: accountsRepository,
@@ -204,6 +223,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
     geo,
     clock,
     gslbHostname: options.gslbHostname ?? 'localhost',
+    outbox: webhooks.outbox,
   });
   const outputs = new OutputsService({ db, streams, audit, geo, clock });
   nodeReports.registerReportHandler('stream-state', streams.applyStateReports);
@@ -244,7 +264,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
 
   await registerSecurity(app, deriveKey(options.secret, 'anti-forgery'));
   await app.register(rateLimit, { global: false });
-  await registerOpenApi(app);
+  await registerOpenApi(app, { webhooks: webhooksOpenApi() });
   registerAuthGuard(app, auth, nodes);
 
   registerHealthRoutes(app, options.database);
@@ -260,6 +280,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
   registerRecordingRoutes(app, recordings);
   registerRelayRoutes(app, relays);
   registerStatisticsRoutes(app, statistics.service, statistics.scrapeToken);
+  registerWebhookRoutes(app, webhooks.service);
   await registerConsole(app, options.consoleDir, { apiBase: '/api/v1', storagePrefix: options.storagePrefix ?? '' });
 
   if (options.scaling?.autoscale) app.addHook('onReady', async () => nodeGroups.autoscaler.start());
@@ -284,6 +305,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
     snapshots,
     recordings,
     relays,
+    webhooks,
   };
   return Object.assign(app as FastifyInstance, { services });
 }

@@ -20,12 +20,20 @@ describe('loadConfig', () => {
       nodeSilenceSeconds: 15,
       localMediaNode: { enabled: false, hostname: 'localhost', port: 4242 },
       allowPrivateNetworks: false,
+      callbackAllowPrivateNetworks: false,
     });
   });
 
   it("allows private networks for users' destinations only when told", () => {
     expect(loadConfig({ ALLOW_PRIVATE_NETWORKS: 'on' }).allowPrivateNetworks).toBe(true);
     expect(() => loadConfig({ ALLOW_PRIVATE_NETWORKS: 'yes' })).toThrow(/ALLOW_PRIVATE_NETWORKS: must be on or off/);
+  });
+
+  it('reads and checks CALLBACK_ALLOW_PRIVATE_NETWORKS', () => {
+    expect(loadConfig({ CALLBACK_ALLOW_PRIVATE_NETWORKS: 'on' }).callbackAllowPrivateNetworks).toBe(true);
+    expect(() => loadConfig({ CALLBACK_ALLOW_PRIVATE_NETWORKS: 'yes' })).toThrow(
+      /CALLBACK_ALLOW_PRIVATE_NETWORKS: must be on or off/,
+    );
   });
 
   it('reads and checks the media node variables', () => {

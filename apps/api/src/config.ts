@@ -43,6 +43,7 @@ const EnvSchema = z
       .default('localhost'),
     LOCAL_MEDIA_NODE_PORT: z.coerce.number().int().min(1).max(65535).default(4242),
     ALLOW_PRIVATE_NETWORKS: z.enum(['on', 'off'], { error: 'must be on or off' }).default('off'),
+    CALLBACK_ALLOW_PRIVATE_NETWORKS: z.enum(['on', 'off'], { error: 'must be on or off' }).default('off'),
   })
   .refine((env) => (env.ADMIN_USERNAME === undefined) === (env.ADMIN_PASSWORD === undefined), {
     message: 'ADMIN_USERNAME and ADMIN_PASSWORD must be set together',
@@ -78,6 +79,8 @@ export type Config = {
   localMediaNode: { enabled: boolean; hostname: string; port: number };
   /** Whether destinations users choose (storage endpoints, callbacks) may be private or loopback addresses. */
   allowPrivateNetworks: boolean;
+  /** Webhook callbacks (only) may reach private and loopback addresses (self-hosted receivers, tests). */
+  callbackAllowPrivateNetworks: boolean;
 };
 
 export class ConfigError extends Error {}
@@ -119,5 +122,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       port: e.LOCAL_MEDIA_NODE_PORT,
     },
     allowPrivateNetworks: e.ALLOW_PRIVATE_NETWORKS === 'on',
+    callbackAllowPrivateNetworks: e.CALLBACK_ALLOW_PRIVATE_NETWORKS === 'on',
   };
 }

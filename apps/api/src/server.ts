@@ -19,6 +19,8 @@ const STREAM_ASSIGN_INTERVAL_MS = 5000;
 const METRICS_RETENTION_INTERVAL_MS = 10 * 60 * 1000;
 /** autovacuum's own pace (autovacuum_naptime), for PGlite, which has none. */
 const PGLITE_VACUUM_INTERVAL_MS = 60 * 1000;
+/** How often webhook deliveries past the log's retention are dropped. */
+const WEBHOOK_RETENTION_INTERVAL_MS = 60 * 60 * 1000;
 const DEFAULT_CONSOLE_DIR = fileURLToPath(new URL('../../console/dist', import.meta.url));
 
 async function main(): Promise<void> {
@@ -47,6 +49,11 @@ async function main(): Promise<void> {
     nodeSilenceMs: config.nodeSilenceSeconds * 1000,
     statistics: { ...config.statistics, retentionIntervalMs: METRICS_RETENTION_INTERVAL_MS },
     vacuumIntervalMs: PGLITE_VACUUM_INTERVAL_MS,
+    webhooks: {
+      dispatch: true,
+      allowPrivateNetworks: config.callbackAllowPrivateNetworks,
+      retentionIntervalMs: WEBHOOK_RETENTION_INTERVAL_MS,
+    },
     scaling: {
       autoscale: scaling.enabled,
       autoscaler: {

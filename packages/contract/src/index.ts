@@ -20,3 +20,4 @@ export * from './stream-names.js';
 export * from './streams.js';
 export * from './text.js';
 export * from './transcode.js';
+export * from './webhooks.js';

@@ -287,6 +287,8 @@ export const RecordingStateReport = z.strictObject({
   duration: z.number().min(0, 'duration must be at least 0').optional(),
   length: z.number().min(0, 'length must be at least 0').optional(),
   uploaded: z.number().min(0, 'uploaded must be at least 0').optional(),
+  /** The key of the file in the storage's bucket, once the node knows it (recording.completed carries it). */
+  objectKey: z.string().min(1).max(1024, 'objectKey must be at most 1024 characters').optional(),
   messages: z
     .array(z.strictObject({ level: StatusMessage.shape.level, text: z.string().min(1).max(1000) }))
     .max(20)

@@ -391,6 +391,13 @@ export const StreamStateReport = z.strictObject({
   streamId: Id,
   status: z.enum(['Idle', 'Ingestion', 'Error', 'Fallback']).optional(),
   message: z.strictObject({ level: StatusMessage.shape.level, text: z.string().min(1).max(1000) }).optional(),
+  /** With status Ingestion: the push that started (its protocol and the publisher's address), for webhooks. */
+  push: z
+    .strictObject({
+      protocol: PushFormat,
+      remoteAddress: z.string().max(64, 'remoteAddress must be at most 64 characters').nullable(),
+    })
+    .optional(),
   tracks: z
     .strictObject({
       incoming: z.array(TrackInfo.strict()).max(32).optional(),

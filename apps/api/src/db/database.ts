@@ -1,5 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { lockDataDir, restrictDataDir } from './data-dir.js';
 import { PGlitePool } from './pglite-pool.js';
@@ -12,6 +12,12 @@ export interface DatabaseHandle {
   engine: 'pglite' | 'postgres';
   /** The embedded instance, when the engine is PGlite (for dumps in tests and tools). */
   pglite?: PGlite;
+  /**
+   * Calls `onNotify` on every NOTIFY of `channel` (sent by any process, delivered when its transaction
+   * commits) until the answered function is called. On PostgreSQL a dedicated connection listens and
+   * reconnects after a loss; notifications sent meanwhile are lost, so listeners also poll.
+   */
+  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -41,7 +47,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     // pool emits; it drops that client and connects anew on demand. Unheard, the error would end the process.
     pool.on('error', (error) => console.warn(`database: an idle connection ended (${error.message})`));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, engine: 'postgres', close: () => db.destroy() };
+    return {
+      db,
+      engine: 'postgres',
+      listen: (channel, onNotify) => listenOnPostgres(options.url, channel, onNotify),
+      close: () => db.destroy(),
+    };
   }
   const dataDir = 'dataDir' in options ? options.dataDir : undefined;
   // One server per data directory (two would lose each other's writes), and only its user may read it.
@@ -58,9 +69,62 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       await db.destroy();
       await lock?.release();
     };
-    return { db, engine: 'pglite', pglite, close };
+    const listen = async (channel: string, onNotify: () => void) => {
+      const unsubscribe = pglite.onNotification((name) => {
+        if (name === channel) onNotify();
+      });
+      // Through the pool, so it never lands inside another caller's open transaction.
+      await sql`listen ${sql.id(channel)}`.execute(db);
+      return async () => unsubscribe();
+    };
+    return { db, engine: 'pglite', pglite, listen, close };
   } catch (error) {
     await lock?.release();
     throw error;
   }
+}
+
+const LISTEN_RETRY_MS = 2_000;
+
+/** A connection of its own that LISTENs, reconnecting after a loss until the answered function stops it. */
+async function listenOnPostgres(url: string, channel: string, onNotify: () => void): Promise<() => Promise<void>> {
+  let stopped = false;
+  let client: pg.Client | null = null;
+  let retry: NodeJS.Timeout | undefined;
+  const connect = async (): Promise<void> => {
+    const next = new pg.Client({ connectionString: url });
+    next.on('notification', (message) => {
+      if (message.channel === channel) onNotify();
+    });
+    next.on('error', () => {
+      if (client === next) reconnect();
+    });
+    next.on('end', () => {
+      if (client === next) reconnect();
+    });
+    client = next;
+    await next.connect();
+    await next.query(`listen ${pg.escapeIdentifier(channel)}`);
+  };
+  const reconnect = () => {
+    client = null;
+    if (stopped || retry) return;
+    retry = setTimeout(() => {
+      retry = undefined;
+      if (stopped) return;
+      // Whatever was notified while the connection was down is looked for now.
+      connect()
+        .then(() => onNotify())
+        .catch(() => reconnect());
+    }, LISTEN_RETRY_MS);
+    retry.unref();
+  };
+  await connect().catch(() => reconnect());
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    const current = client;
+    client = null;
+    await current?.end().catch(() => undefined);
+  };
 }

@@ -401,6 +401,8 @@ export interface RecordingsTable {
   length: ColumnType<number, number | undefined, number>;
   uploaded: ColumnType<number, number | undefined, number>;
   stop_requested_at: Date | null;
+  /** The uploaded file's key in the bucket, once the node told it. */
+  object_key: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }
@@ -429,6 +431,46 @@ export interface OwnedMessagesTable {
   at: Date;
   level: 'info' | 'warning' | 'error';
   text: string;
+}
+
+export interface WebhookSecretsTable {
+  /** The account's id, or 'platform' for the platform's own node groups. */
+  scope: string;
+  account_id: string | null;
+  /** Sealed (lib/secret-box.ts) with the scope as context. */
+  secret: string;
+  previous_secret: string | null;
+  previous_expires_at: Date | null;
+  created_at: Date;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  seq: Generated<number>;
+  account_id: string | null;
+  type: import('@streamcloud/contract').WebhookEventType;
+  resource_type: import('@streamcloud/contract').WebhookResourceType;
+  resource_id: string | null;
+  stream_id: string | null;
+  url: string;
+  payload: string;
+  occurred_at: Date;
+  status: import('@streamcloud/contract').WebhookDeliveryStatus;
+  attempts: ColumnType<number, number | undefined, number>;
+  retry_step: ColumnType<number, number | undefined, number>;
+  next_attempt_at: Date | null;
+  claimed_by: string | null;
+  last_attempt_at: Date | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  delivered_at: Date | null;
+}
+
+export interface WebhookStreamPushesTable {
+  input_id: string;
+  protocol: string;
+  address: string | null;
+  started_at: Date;
 }
 
 export interface Database {
@@ -472,4 +514,7 @@ export interface Database {
   recording_messages: OwnedMessagesTable & { recording_id: string };
   relays: RelaysTable;
   relay_messages: OwnedMessagesTable & { relay_id: string };
+  webhook_secrets: WebhookSecretsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_stream_pushes: WebhookStreamPushesTable;
 }

@@ -5,7 +5,10 @@ import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 
 /** The OpenAPI 3.1 document, generated from the contract's zod schemas, and a page to browse it. */
-export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+export async function registerOpenApi(
+  app: FastifyInstance,
+  extra: { webhooks?: Record<string, unknown> } = {},
+): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -16,6 +19,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
           'Errors answer `{message, code?, errors?}`. Lists that page answer the total in `X-Total-Count`. ' +
           'Non-GET requests that carry the `XSRF-TOKEN` cookie must echo it in the `X-XSRF-TOKEN` header.',
       },
+      ...(extra.webhooks ? { webhooks: extra.webhooks } : {}),
       components: {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },

@@ -8,7 +8,7 @@ export type RecordingRow = Selectable<RecordingsTable> & { capture: Capture };
 export type OwnedRecordingRow = Owned<RecordingRow>;
 export type NewRecording = Omit<
   RecordingRow,
-  'created_at' | 'updated_at' | 'duration' | 'length' | 'uploaded' | 'stop_requested_at'
+  'created_at' | 'updated_at' | 'duration' | 'length' | 'uploaded' | 'stop_requested_at' | 'object_key'
 >;
 export type RecordingChanges = Partial<
   Pick<
@@ -22,6 +22,7 @@ export type RecordingChanges = Partial<
     | 'length'
     | 'uploaded'
     | 'stop_requested_at'
+    | 'object_key'
   >
 >;
 

@@ -82,15 +82,19 @@ export class OutputsRepository {
     await this.db.updateTable('outputs').set({ sessions_cleared_at: at }).where('id', '=', id).execute();
   }
 
-  /** Replaces the sessions of outputs that belong to the given input (reports name outputs by id). */
-  async replaceSessions(inputId: string, outputId: string, sessions: SessionRow[]): Promise<boolean> {
-    const owned = await this.db
-      .selectFrom('outputs')
-      .select('id')
-      .where('id', '=', outputId)
-      .where('input_id', '=', inputId)
-      .executeTakeFirst();
-    if (!owned) return false;
+  /** The output `id` when it belongs to the input `inputId` (reports name outputs by id). */
+  async findOfInput(inputId: string, id: string): Promise<OutputRow | null> {
+    return (
+      (await this.db
+        .selectFrom('outputs')
+        .selectAll()
+        .where('id', '=', id)
+        .where('input_id', '=', inputId)
+        .executeTakeFirst()) ?? null
+    );
+  }
+
+  async replaceSessions(outputId: string, sessions: SessionRow[]): Promise<void> {
     await this.db.deleteFrom('output_sessions').where('output_id', '=', outputId).execute();
     if (sessions.length > 0) {
       await this.db
@@ -98,6 +102,5 @@ export class OutputsRepository {
         .values(sessions.map((session) => ({ ...session, output_id: outputId })))
         .execute();
     }
-    return true;
   }
 }

@@ -6,9 +6,8 @@ import type { Clock } from '../../lib/clock.js';
 import { notFound } from '../../lib/errors.js';
 import type { AuditRepository } from '../audit/audit.repository.js';
 import type { GeoLocator } from '../info/geo-locator.js';
-import { playbackConnection } from './connections.js';
 import { type OutputRow, OutputsRepository, type SessionRow } from './outputs.repository.js';
-import { mediaHostOf } from './stream-mapper.js';
+import { toStreamOutput } from './stream-mapper.js';
 import { StreamsRepository } from './streams.repository.js';
 import type { StreamsService } from './streams.service.js';
 
@@ -57,21 +56,44 @@ export class OutputsService {
     const sessions = await this.outputs.sessionsOf(rows.map((row) => row.id));
     const node = input.node_id ? await this.inputs.nodeHost(input.node_id) : null;
     return {
-      items: rows.map((row) => this.toOutput(row, node, sessions.get(row.id) ?? [])),
+      items: rows.map((row) => toStreamOutput(row, node, sessions.get(row.id) ?? [])),
       total,
     };
   }
 
+  /** Ends the output's viewer sessions (output.session.ended for each); the node disconnects the viewers. */
   async clearSessions(auth: AuthContext, id: string): Promise<void> {
     await this.owned(auth, id);
-    await this.outputs.clearSessions(id, this.deps.clock.now());
+    const now = this.deps.clock.now();
+    await this.deps.db.transaction().execute(async (trx) => {
+      const db = trx as unknown as Db;
+      const found = await this.inOwnStream(db, id);
+      if (!found) return;
+      const outputs = new OutputsRepository(db);
+      const before = (await outputs.sessionsOf([id])).get(id) ?? [];
+      await outputs.clearSessions(id, now);
+      await this.deps.streams.webhooks.sessionsChanged(db, found.input, found.output, before, [], now);
+    });
     await this.audit(auth, 'output.sessions.clear', id, {});
   }
 
   async delete(auth: AuthContext, id: string): Promise<void> {
     await this.owned(auth, id);
-    await this.outputs.delete(id);
+    await this.deps.db.transaction().execute(async (trx) => {
+      const db = trx as unknown as Db;
+      const found = await this.inOwnStream(db, id);
+      if (!found) return;
+      await this.deps.streams.webhooks.outputDeleting(db, found.input, found.output, this.deps.clock.now());
+      await new OutputsRepository(db).delete(id);
+    });
     await this.audit(auth, 'output.delete', id, {});
+  }
+
+  /** The output and its stream, read on `db`. */
+  private async inOwnStream(db: Db, id: string) {
+    const output = await new OutputsRepository(db).findWithOwner(id);
+    const input = output ? await new StreamsRepository(db).findById(output.input_id) : null;
+    return output && input ? { output, input } : null;
   }
 
   private async owned(auth: AuthContext, id: string) {
@@ -81,38 +103,7 @@ export class OutputsService {
   }
 
   private async present(row: OutputRow, nodeId: string | null, sessions: SessionRow[]): Promise<StreamOutput> {
-    return this.toOutput(row, nodeId ? await this.inputs.nodeHost(nodeId) : null, sessions);
-  }
-
-  private toOutput(
-    row: OutputRow,
-    node: Awaited<ReturnType<StreamsRepository['nodeHost']>>,
-    sessions: SessionRow[],
-  ): StreamOutput {
-    const format = row.format as StreamOutput['format'];
-    return {
-      id: row.id,
-      streamId: row.input_id,
-      format,
-      name: row.name,
-      connection: node ? playbackConnection(format, mediaHostOf(node), row.name) : null,
-      viewer: {
-        ipAddress: row.viewer_ip,
-        geoLocation:
-          row.viewer_latitude !== null && row.viewer_longitude !== null
-            ? { latitude: row.viewer_latitude, longitude: row.viewer_longitude }
-            : null,
-        accessToken: row.access_token,
-      },
-      callbackUri: row.callback_uri,
-      sessions: sessions.map((session) => ({
-        id: session.session_id,
-        ipAddress: session.ip_address,
-        startedAt: session.started_at.toISOString(),
-        bytes: session.bytes,
-      })),
-      createdAt: row.created_at.toISOString(),
-    };
+    return toStreamOutput(row, nodeId ? await this.inputs.nodeHost(nodeId) : null, sessions);
   }
 
   private audit(auth: AuthContext, action: string, targetId: string, details: Record<string, unknown>) {

@@ -3,8 +3,10 @@ import {
   PRIVATE_ACCESS_MODES,
   type StreamInput,
   type StreamInputSummary,
+  type StreamOutput,
 } from '@streamcloud/contract';
-import { ingestConnection, type MediaHost } from './connections.js';
+import { ingestConnection, type MediaHost, playbackConnection } from './connections.js';
+import type { OutputRow, SessionRow } from './outputs.repository.js';
 import type { InputRow, NodeHostRow, StatusMessageRow } from './streams.repository.js';
 
 export const mediaHostOf = (node: NodeHostRow): MediaHost => ({
@@ -55,5 +57,33 @@ export function toStreamInput(row: InputRow, messages: StatusMessageRow[], node:
     connection: node ? ingestConnection(row.format as StreamInput['format'], mediaHostOf(node), row.name) : null,
     output: row.output,
     updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+/** An output as the API answers it; `node` serves its stream (null while the stream has none). */
+export function toStreamOutput(row: OutputRow, node: NodeHostRow | null, sessions: SessionRow[]): StreamOutput {
+  const format = row.format as StreamOutput['format'];
+  return {
+    id: row.id,
+    streamId: row.input_id,
+    format,
+    name: row.name,
+    connection: node ? playbackConnection(format, mediaHostOf(node), row.name) : null,
+    viewer: {
+      ipAddress: row.viewer_ip,
+      geoLocation:
+        row.viewer_latitude !== null && row.viewer_longitude !== null
+          ? { latitude: row.viewer_latitude, longitude: row.viewer_longitude }
+          : null,
+      accessToken: row.access_token,
+    },
+    callbackUri: row.callback_uri,
+    sessions: sessions.map((session) => ({
+      id: session.session_id,
+      ipAddress: session.ip_address,
+      startedAt: session.started_at.toISOString(),
+      bytes: session.bytes,
+    })),
+    createdAt: row.created_at.toISOString(),
   };
 }

@@ -58,7 +58,8 @@ const summaryColumns = [
 ] as const;
 
 export class StreamsRepository {
-  constructor(private readonly db: Db) {}
+  /** The connection it queries: a transaction's within `transaction`. */
+  constructor(readonly db: Db) {}
 
   transaction<T>(work: (repository: StreamsRepository) => Promise<T>): Promise<T> {
     return this.db.transaction().execute((trx) => work(new StreamsRepository(trx as unknown as Db)));

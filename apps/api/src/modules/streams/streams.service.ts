@@ -23,10 +23,12 @@ import { conflict, forbidden, notFound } from '../../lib/errors.js';
 import type { AuditRepository } from '../audit/audit.repository.js';
 import type { GeoLocator } from '../info/geo-locator.js';
 import type { ReportContext } from '../nodes/node-reports.service.js';
+import type { WebhookOutbox } from '../webhooks/index.js';
 import { ingestConnection } from './connections.js';
 import { chooseNode } from './node-assignment.js';
 import { OutputsRepository } from './outputs.repository.js';
 import { toStreamInput, toSummary } from './stream-mapper.js';
+import { StreamWebhooks } from './stream-webhooks.js';
 import { type InputRow, StreamsRepository } from './streams.repository.js';
 
 export interface StreamsServiceDeps {
@@ -36,6 +38,8 @@ export interface StreamsServiceDeps {
   clock: Clock;
   /** Host name of the global load-balancing ingest (GSLB). */
   gslbHostname: string;
+  /** Where the streams' and outputs' webhook events go. */
+  outbox: WebhookOutbox;
 }
 
 const NO_NODE_MESSAGE = 'No node is available: the stream will be assigned as soon as one is';
@@ -44,9 +48,12 @@ const newToken = () => randomBytes(24).toString('base64url');
 /** Stream inputs: creation and node assignment, the owner's reads and changes, and what nodes report. */
 export class StreamsService {
   private readonly inputs: StreamsRepository;
+  /** The webhook events of streams and outputs (the outputs service writes through it too). */
+  readonly webhooks: StreamWebhooks;
 
   constructor(private readonly deps: StreamsServiceDeps) {
     this.inputs = new StreamsRepository(deps.db);
+    this.webhooks = new StreamWebhooks(deps.outbox);
   }
 
   async list(auth: AuthContext, account: string | undefined, offset: number, limit: number) {
@@ -141,7 +148,11 @@ export class StreamsService {
         },
         now,
       );
-      if (body.state) await inputs.addMessage(id, { at: now, level: 'info', text: `Stopped by ${auth.username}` });
+      if (body.state) {
+        await inputs.addMessage(id, { at: now, level: 'info', text: `Stopped by ${auth.username}` });
+        const stopped = await inputs.findById(id);
+        if (stopped) await this.webhooks.statusChanged(inputs.db, stopped, row.status, { at: now });
+      }
     });
     await this.audit(auth, body.state ? 'input.stop' : 'input.update', id, { fields: Object.keys(body) });
     return this.get(auth, id);
@@ -150,7 +161,12 @@ export class StreamsService {
   /** Deletes the input; its outputs, messages, tracks and everything attached go with it (cascade). */
   async delete(auth: AuthContext, id: string): Promise<void> {
     await this.owned(auth, id);
-    await this.inputs.delete(id);
+    await this.inputs.transaction(async (inputs) => {
+      const row = await inputs.findById(id);
+      if (!row) return;
+      await this.webhooks.deleting(inputs.db, row, this.deps.clock.now());
+      await inputs.delete(id);
+    });
     await this.audit(auth, 'input.delete', id, {});
   }
 
@@ -250,11 +266,12 @@ export class StreamsService {
       await this.inputs.transaction(async (inputs) => {
         const current = await inputs.findById(row.id);
         if (current?.status !== 'Ingestion') return;
+        const text = `Node ${row.node_name} stopped reporting for ${Math.round(silenceMs / 1000)} s: the push is lost`;
         await inputs.update(row.id, { status: 'Error' }, now);
-        await inputs.addMessage(row.id, {
+        await inputs.addMessage(row.id, { at: now, level: 'error', text });
+        await this.webhooks.statusChanged(inputs.db, { ...current, status: 'Error', updated_at: now }, 'Ingestion', {
           at: now,
-          level: 'error',
-          text: `Node ${row.node_name} stopped reporting for ${Math.round(silenceMs / 1000)} s: the push is lost`,
+          message: text,
         });
       });
     }
@@ -305,21 +322,35 @@ export class StreamsService {
         await inputs.update(row.id, { status: report.status }, context.receivedAt);
       if (report.message)
         await inputs.addMessage(row.id, { at, level: report.message.level, text: report.message.text });
+      if (report.status && report.status !== row.status) {
+        await this.webhooks.statusChanged(
+          context.db,
+          { ...row, status: report.status, updated_at: context.receivedAt },
+          row.status,
+          {
+            at,
+            ...(report.message ? { message: report.message.text } : {}),
+            ...(report.push ? { push: report.push } : {}),
+          },
+        );
+      }
       for (const source of ['incoming', 'outgoing'] as const) {
         const tracks = report.tracks?.[source];
         if (tracks) await inputs.replaceTracks(row.id, source, tracks);
       }
       for (const output of report.outputs ?? []) {
-        await outputs.replaceSessions(
-          row.id,
-          output.outputId,
-          output.sessions.map((session) => ({
-            session_id: session.id,
-            ip_address: session.ipAddress,
-            started_at: new Date(session.startedAt),
-            bytes: session.bytes,
-          })),
-        );
+        const target = await outputs.findOfInput(row.id, output.outputId);
+        if (!target) continue;
+        const sessions = output.sessions.map((session) => ({
+          session_id: session.id,
+          ip_address: session.ipAddress,
+          started_at: new Date(session.startedAt),
+          bytes: session.bytes,
+        }));
+        // The sessions before are read only when a callback wants to hear of the change.
+        const before = target.callback_uri ? ((await outputs.sessionsOf([target.id])).get(target.id) ?? []) : [];
+        await outputs.replaceSessions(target.id, sessions);
+        await this.webhooks.sessionsChanged(context.db, row, target, before, sessions, context.receivedAt);
       }
     }
   };
