@@ -182,18 +182,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
   });
   const nodeReports = new NodeReportsService({ db, clock });
   registerLoadReports(nodeReports);
-  const nodeGroups = createNodeGroupsModule({
-    db,
-    audit,
-    clock,
-    log: app.log,
-    options: { fetch: outbound.users.fetch, ...options.scaling },
-  });
-  app.addHook('onClose', async () => {
-    await nodeGroups.autoscaler.stop();
-    await nodeGroups.callback.idle();
-    await nodeGroups.providers.close();
-  });
   // Storage secrets and relay stream keys are sealed with one key (each bound to its row as additional data).
   const secretBox = new SecretBox(
     options.storageEncryptionKey ?? Buffer.from(deriveKey(options.secret, 'storage-secrets'), 'base64url'),
@@ -205,6 +193,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
     box: secretBox,
     log: app.log,
     ...(options.webhooks ? { options: options.webhooks } : {}),
+  });
+  const nodeGroups = createNodeGroupsModule({
+    db,
+    audit,
+    clock,
+    log: app.log,
+    outbox: webhooks.outbox,
+    options: options.scaling,
+  });
+  app.addHook('onClose', async () => {
+    await nodeGroups.autoscaler.stop();
+    await nodeGroups.providers.close();
   });
   const storages = new StoragesService({
     storages: new StoragesRepository(db),
@@ -257,8 +257,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
   const snapshots = new SnapshotsService({ db, streams, audit, clock });
   nodeReports.registerReportHandler('fallback-state', fallbacks.applyStateReports);
   nodeReports.registerReportHandler('snapshot', snapshots.applyReports);
-  const recordings = new RecordingsService({ db, streams, storages, audit, clock });
-  const relays = new RelaysService({ db, streams, audit, clock, secrets: secretBox });
+  const recordings = new RecordingsService({ db, streams, storages, audit, clock, outbox: webhooks.outbox });
+  const relays = new RelaysService({ db, streams, audit, clock, secrets: secretBox, outbox: webhooks.outbox });
   nodeReports.registerReportHandler('recording-state', recordings.applyStateReports);
   nodeReports.registerReportHandler('relay-state', relays.applyStateReports);
 

@@ -25,14 +25,14 @@ import type {
   ScalingRuleFields,
   ScalingRuleRow,
 } from './node-groups.repository.js';
-import type { ResourcesCallback } from './resources-callback.js';
+import type { ResourcesChanges } from './resources-changed.js';
 import type { ScalingExecutor } from './scaling-actions.js';
 
 export interface NodeGroupsServiceDeps {
   repository: NodeGroupsRepository;
   nodes: NodesRepository;
   executor: ScalingExecutor;
-  callback: ResourcesCallback;
+  resources: ResourcesChanges;
   audit: AuditRepository;
   clock: Clock;
 }
@@ -91,6 +91,31 @@ function ruleFields(input: ScalingRuleInput): ScalingRuleFields {
 }
 
 const RESOURCE_ORDER = { Persistent: 0, Allocated: 1 } as const;
+
+/** Groups as the API answers them, with their rules and their nodes (and the nodes' latest load). */
+export async function presentGroups(repository: NodeGroupsRepository, rows: NodeGroupRow[]): Promise<NodeGroup[]> {
+  const ids = rows.map((row) => row.id);
+  const [rules, resources] = await Promise.all([repository.rulesOf(ids), repository.resourcesOf(ids)]);
+  const loads = await repository.latestLoads([...new Set(resources.map(({ node }) => node.id))]);
+  return rows.map((row) => ({
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    assignment: row.assignment,
+    ownerId: row.owner_id,
+    owner: row.owner_id && row.owner_username ? { id: row.owner_id, username: row.owner_username } : null,
+    onResourcesChangeCallbackUri: row.on_resources_change_callback_uri,
+    scalable: row.scalable,
+    scalingRules: rules.filter((rule) => rule.group_id === row.id).map(toScalingRule),
+    resources: resources
+      .filter(({ resource }) => resource.group_id === row.id)
+      .sort((a, b) => RESOURCE_ORDER[a.resource.type] - RESOURCE_ORDER[b.resource.type])
+      .map(({ resource, node }) => toResource(resource, toNode(node, loads.get(node.id) ?? null))),
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  }));
+}
+
 const notInGroup = () => new AppError(404, 'NOT_FOUND', 'The node is not in this node group');
 
 /**
@@ -103,7 +128,7 @@ export class NodeGroupsService {
 
   async list(auth: AuthContext): Promise<NodeGroup[]> {
     const rows = await this.deps.repository.listGroups(auth.role === 'ADMIN' ? undefined : auth.accountId);
-    return this.hydrate(rows);
+    return presentGroups(this.deps.repository, rows);
   }
 
   async get(auth: AuthContext, id: string): Promise<NodeGroup> {
@@ -180,17 +205,18 @@ export class NodeGroupsService {
     if (!(await this.deps.repository.nodeExists(nodeId))) throw notFound('Node');
     const existing = await this.deps.repository.findResource(id, nodeId);
     if (existing?.type === 'Persistent') return;
-    await this.deps.repository.upsertPersistent(randomUUID(), id, nodeId, this.deps.clock.now());
+    await this.deps.resources.change(id, async ({ groups }) => {
+      await groups.upsertPersistent(randomUUID(), id, nodeId, this.deps.clock.now());
+      return true;
+    });
     await this.audit(auth, 'node-group.node.attach', id, { nodeId, was: existing?.type ?? null });
-    this.deps.callback.notify(id);
   }
 
   /** Takes the node out of the group; the node itself (and an allocated instance) stays. */
   async detachNode(auth: AuthContext, id: string, nodeId: string): Promise<void> {
     await this.writable(auth, id);
-    if (!(await this.deps.repository.deleteResource(id, nodeId))) throw notInGroup();
+    if (!(await this.deps.resources.change(id, ({ groups }) => groups.deleteResource(id, nodeId)))) throw notInGroup();
     await this.audit(auth, 'node-group.node.detach', id, { nodeId });
-    this.deps.callback.notify(id);
   }
 
   /** Every node with the groups it is in, for the persistent-node picker (ADMIN; the route checks). */
@@ -271,35 +297,9 @@ export class NodeGroupsService {
   }
 
   private async one(row: NodeGroupRow): Promise<NodeGroup> {
-    const [group] = await this.hydrate([row]);
+    const [group] = await presentGroups(this.deps.repository, [row]);
     if (!group) throw notFound('Node group');
     return group;
-  }
-
-  private async hydrate(rows: NodeGroupRow[]): Promise<NodeGroup[]> {
-    const ids = rows.map((row) => row.id);
-    const [rules, resources] = await Promise.all([
-      this.deps.repository.rulesOf(ids),
-      this.deps.repository.resourcesOf(ids),
-    ]);
-    const loads = await this.deps.repository.latestLoads([...new Set(resources.map(({ node }) => node.id))]);
-    return rows.map((row) => ({
-      id: row.id,
-      name: row.name,
-      description: row.description,
-      assignment: row.assignment,
-      ownerId: row.owner_id,
-      owner: row.owner_id && row.owner_username ? { id: row.owner_id, username: row.owner_username } : null,
-      onResourcesChangeCallbackUri: row.on_resources_change_callback_uri,
-      scalable: row.scalable,
-      scalingRules: rules.filter((rule) => rule.group_id === row.id).map(toScalingRule),
-      resources: resources
-        .filter(({ resource }) => resource.group_id === row.id)
-        .sort((a, b) => RESOURCE_ORDER[a.resource.type] - RESOURCE_ORDER[b.resource.type])
-        .map(({ resource, node }) => toResource(resource, toNode(node, loads.get(node.id) ?? null))),
-      createdAt: row.created_at.toISOString(),
-      updatedAt: row.updated_at.toISOString(),
-    }));
   }
 
   private audit(auth: AuthContext, action: string, targetId: string, details: Record<string, unknown>) {

@@ -1,4 +1,5 @@
 import type { NodeGroup, ScalingEvent } from '@streamcloud/contract';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   adminOnly,
@@ -11,6 +12,7 @@ import {
   startTestApp,
   type TestApp,
 } from '../../../test/helpers.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../../../test/webhook-receiver.js';
 import { AwsProvider } from './providers/aws.js';
 import { unconfiguredScaling } from './providers/config.js';
 import { ProviderError, providerRegistry } from './providers/provider.js';
@@ -25,26 +27,25 @@ const unconfiguredOracle = new AwsProvider(unconfiguredScaling().aws, {
   controlPlaneUrl: null,
   nodeStartCommand: 'true',
 });
-const callbacks: Array<{ url: string; body: unknown }> = [];
-let callbackStatus = 200;
-
+let receiver: WebhookReceiver;
 let t: TestApp;
 beforeAll(async () => {
+  receiver = await startWebhookReceiver();
   t = await startTestApp({
+    webhooks: { allowPrivateNetworks: true },
     scaling: {
       // The "Oracle" name is served by an unconfigured AWS provider, to see the 503 path.
       providers: {
         ...providerRegistry([aws, digitalOcean]),
         forRule: (name) => (name === 'Oracle' ? unconfiguredOracle : name === 'AWS' ? aws : digitalOcean),
       },
-      fetch: async (url, init) => {
-        callbacks.push({ url: String(url), body: JSON.parse(String(init?.body)) });
-        return new Response(null, { status: callbackStatus });
-      },
     },
   });
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  await receiver.close();
+});
 
 /** The role matrix's accounts: alice is the owner, bob the other account. */
 interface World extends Roles {
@@ -93,8 +94,7 @@ beforeEach(async () => {
   aws.launches.length = 0;
   aws.terminated.length = 0;
   aws.failWith = null;
-  callbacks.length = 0;
-  callbackStatus = 200;
+  receiver.received.length = 0;
   w = (await t.roleMatrix()) as World;
   w.group = await createGroup({ name: 'Alice edge', assignment: 'Outgoing', ownerId: w.owner.id });
   w.bobGroup = await createGroup({ name: 'Bob ingest', assignment: 'Ingestion', ownerId: w.other.id });
@@ -610,31 +610,53 @@ describe('nodes of a group', () => {
     expect((await admin('GET', `/api/v1/nodes/${w.attachedNodeId}`)).statusCode).toBe(200);
   });
 
-  it('the resources callback hears of every change, and its delivery is a scaling event', async () => {
+  it('the resources callback hears of every change as a signed webhook, logged with the group', async () => {
     await admin('PUT', `/api/v1/node-groups/${w.group.id}`, {
-      onResourcesChangeCallbackUri: 'https://hooks.example.com/resources',
+      onResourcesChangeCallbackUri: `${receiver.url}/resources`,
     });
     await admin('PUT', nodeUrl(w.freeNodeId));
-    await t.app.services.scaling.callback.idle();
-    callbackStatus = 500;
+    receiver.answer(200, 500);
+    await t.app.services.webhooks.dispatcher.drain();
     await admin('DELETE', nodeUrl(w.attachedNodeId));
-    await t.app.services.scaling.callback.idle();
-    expect(callbacks.map((c) => c.url)).toEqual([
-      'https://hooks.example.com/resources',
-      'https://hooks.example.com/resources',
+    await t.app.services.webhooks.dispatcher.drain();
+    const secret = (await call('USER owner', 'GET', '/api/v1/webhooks/secret')).json().secret;
+    const bodies = receiver.received.map(
+      (request) =>
+        new Webhook(secret).verify(request.body, request.headers as Record<string, string>) as {
+          type: string;
+          data: NodeGroup;
+        },
+    );
+    expect(bodies.map((body) => [body.type, body.data.id, body.data.resources.map((r) => r.node.id)])).toEqual([
+      ['node-group.resources-changed', w.group.id, [w.attachedNodeId, w.freeNodeId]],
+      ['node-group.resources-changed', w.group.id, [w.freeNodeId]],
     ]);
-    expect(callbacks[0]?.body).toMatchObject({
-      event: 'node-group.resources-changed',
-      groupId: w.group.id,
-      resources: [
-        { type: 'Persistent', nodeId: w.attachedNodeId, name: 'edge-1', hostname: 'edge-1.example.net', port: 4242 },
-        { type: 'Persistent', nodeId: w.freeNodeId, name: 'edge-2' },
-      ],
+    expect(bodies[0]?.data.resources[0]).toMatchObject({
+      type: 'Persistent',
+      node: { name: 'edge-1', connection: { hostname: 'edge-1.example.net', port: 4242 } },
     });
-    const events = (await admin('GET', `/api/v1/node-groups/${w.group.id}/scaling-events`)).json() as ScalingEvent[];
-    expect(events.map((e) => [e.type, e.success, e.message])).toEqual([
-      ['Callback', false, 'Callback https://hooks.example.com/resources answered 500'],
-      ['Callback', true, 'Callback https://hooks.example.com/resources answered 200'],
+    const log = await call('USER owner', 'GET', `/api/v1/webhooks/deliveries?resourceId=${w.group.id}`);
+    expect(log.json().map((d: { status: string; lastStatusCode: number }) => [d.status, d.lastStatusCode])).toEqual([
+      ['Pending', 500],
+      ['Delivered', 200],
+    ]);
+  });
+
+  it("the streaming cloud's own groups are signed with the platform's secret, which only ADMIN sees", async () => {
+    await admin('PUT', `/api/v1/node-groups/${w.cloudGroup.id}`, {
+      onResourcesChangeCallbackUri: `${receiver.url}/cloud`,
+    });
+    await admin('PUT', `/api/v1/node-groups/${w.cloudGroup.id}/node/${w.freeNodeId}`);
+    await t.app.services.webhooks.dispatcher.drain();
+    const [request] = await receiver.waitFor(1);
+    const platform = await admin('GET', '/api/v1/webhooks/secret?account=platform');
+    expect(platform.json().accountId).toBeNull();
+    expect(
+      new Webhook(platform.json().secret).verify(request?.body ?? '', request?.headers as Record<string, string>),
+    ).toMatchObject({ type: 'node-group.resources-changed', data: { id: w.cloudGroup.id, ownerId: null } });
+    expect((await call('USER owner', 'GET', '/api/v1/webhooks/secret?account=platform')).statusCode).toBe(404);
+    expect((await admin('GET', '/api/v1/webhooks/deliveries?account=platform')).json()).toEqual([
+      expect.objectContaining({ accountId: null, resourceType: 'node-group', status: 'Delivered' }),
     ]);
   });
 });

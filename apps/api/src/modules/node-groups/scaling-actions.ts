@@ -6,7 +6,7 @@ import { generateNodeToken, hashNodeToken } from '../nodes/node-token.js';
 import type { NodesRepository } from '../nodes/nodes.repository.js';
 import type { NodeGroupsRepository, ScalingEventRow } from './node-groups.repository.js';
 import { ProviderError, type ScalingProviders } from './providers/provider.js';
-import type { ResourcesCallback } from './resources-callback.js';
+import type { ResourcesChanges } from './resources-changed.js';
 
 export interface ScalingActor {
   actorId: string | null;
@@ -58,7 +58,7 @@ export class ScalingExecutor {
       providers: ScalingProviders;
       audit: AuditRepository;
       clock: Clock;
-      callback: ResourcesCallback;
+      resources: ResourcesChanges;
     },
   ) {}
 
@@ -84,36 +84,39 @@ export class ScalingExecutor {
         });
         const now = clock.now();
         try {
-          await nodes.insert(
-            {
-              id: nodeId,
-              token_hash: hashNodeToken(token),
-              name,
-              protocol: instance.protocol,
-              hostname: instance.hostname,
-              port: instance.port,
-              bandwidth_limit_mbps: request.bandwidthLimitMbps,
-              public_ipv4: instance.publicIPv4,
-              private_ipv4: instance.privateIPv4,
-              location_code: null,
-              location_description: instance.locationDescription,
-              latitude: null,
-              longitude: null,
-              opened: true,
-              enabled: true,
-            },
-            now,
-          );
-          await repository.insertAllocated(
-            {
-              id: randomUUID(),
-              group_id: request.group.id,
-              node_id: nodeId,
-              provider: provider.name,
-              external_id: instance.externalId,
-            },
-            now,
-          );
+          await this.deps.resources.change(request.group.id, async ({ groups, nodes }) => {
+            await nodes.insert(
+              {
+                id: nodeId,
+                token_hash: hashNodeToken(token),
+                name,
+                protocol: instance.protocol,
+                hostname: instance.hostname,
+                port: instance.port,
+                bandwidth_limit_mbps: request.bandwidthLimitMbps,
+                public_ipv4: instance.publicIPv4,
+                private_ipv4: instance.privateIPv4,
+                location_code: null,
+                location_description: instance.locationDescription,
+                latitude: null,
+                longitude: null,
+                opened: true,
+                enabled: true,
+              },
+              now,
+            );
+            await groups.insertAllocated(
+              {
+                id: randomUUID(),
+                group_id: request.group.id,
+                node_id: nodeId,
+                provider: provider.name,
+                external_id: instance.externalId,
+              },
+              now,
+            );
+            return true;
+          });
         } catch (cause) {
           // The group may have been deleted meanwhile: do not leave an instance nobody knows of.
           await nodes.delete(nodeId).catch(() => undefined);
@@ -153,7 +156,6 @@ export class ScalingExecutor {
       nodeIds: started.map((item) => item.nodeId),
       ...(error ? { error: error.message } : {}),
     });
-    if (started.length > 0) this.deps.callback.notify(request.group.id);
     return { event, nodeIds: started.map((item) => item.nodeId), error };
   }
 
@@ -189,7 +191,7 @@ export class ScalingExecutor {
         const provider = this.deps.providers.byBackend(backend);
         if (!provider) throw new ProviderError(`No ${backend} scaling provider is configured`);
         if (resource.external_id) await provider.terminate(resource.external_id);
-        await nodes.delete(resource.node_id);
+        await this.deps.resources.change(request.group.id, ({ nodes }) => nodes.delete(resource.node_id));
         released++;
       } catch (cause) {
         error = cause instanceof Error ? cause.message : String(cause);
@@ -214,7 +216,6 @@ export class ScalingExecutor {
       requested: request.count,
       released,
     });
-    if (released > 0) this.deps.callback.notify(request.group.id);
     return events;
   }
 

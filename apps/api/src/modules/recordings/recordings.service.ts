@@ -27,6 +27,7 @@ import {
 } from '../stream-jobs/stream-jobs.service.js';
 import type { InputRow } from '../streams/streams.repository.js';
 import type { StreamsService } from '../streams/streams.service.js';
+import type { WebhookOutbox } from '../webhooks/index.js';
 import {
   type NewRecording,
   type OwnedRecordingRow,
@@ -41,6 +42,7 @@ export interface RecordingsServiceDeps {
   storages: Pick<StoragesService, 'get' | 'uploadTarget'>;
   audit: AuditRepository;
   clock: Clock;
+  outbox: WebhookOutbox;
 }
 
 export function toRecording(row: OwnedRecordingRow, messages: MessageRow[]): Recording {
@@ -62,7 +64,14 @@ const RECORDING: StreamJobKind<RecordingRow, Recording, RecordingStateReport> = 
   next: { Recording: ['Uploading', 'Completed', 'Error'], Uploading: ['Completed', 'Error'] },
   counters: ['duration', 'length', 'uploaded'],
   reportedJob: (report) => report.recordingId,
+  // A new run writes a new file: the last run's key is forgotten until the node tells the new one.
+  reportedColumns: (report, newRun) =>
+    report.objectKey ? { object_key: report.objectKey } : newRun ? { object_key: null } : {},
   present: toRecording,
+  events: { running: 'recording.started', Completed: 'recording.completed', Error: 'recording.error' },
+  completed: (row) => ({
+    file: { objectKey: row.object_key, size: row.length, duration: row.duration, storageId: row.storage_id },
+  }),
 };
 
 /** The recordings module's answer to the storages module: how many recordings use a storage. */

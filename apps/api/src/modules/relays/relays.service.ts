@@ -23,6 +23,7 @@ import {
   streamJobView,
 } from '../stream-jobs/stream-jobs.service.js';
 import type { StreamsService } from '../streams/streams.service.js';
+import type { WebhookOutbox } from '../webhooks/index.js';
 import {
   type NewRelay,
   type OwnedRelayRow,
@@ -38,6 +39,7 @@ export interface RelaysServiceDeps {
   clock: Clock;
   /** Seals RTMP stream keys; `relay:<id>` is the additional data. */
   secrets: SecretBox;
+  outbox: WebhookOutbox;
 }
 
 const keyContext = (relayId: string) => `relay:${relayId}`;
@@ -62,6 +64,7 @@ const RELAY: StreamJobKind<RelayRow, Relay, RelayStateReport> = {
   counters: ['uploaded'],
   reportedJob: (report) => report.relayId,
   present: toRelay,
+  events: { running: 'relay.relaying', Completed: 'relay.completed', Error: 'relay.error' },
 };
 
 /**

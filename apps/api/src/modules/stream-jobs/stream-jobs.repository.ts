@@ -36,7 +36,8 @@ export const STREAM_JOB_MESSAGES_KEPT = 50;
  */
 export class StreamJobsRepository<Row extends { id: string }, New extends { id: string }, Changes extends object> {
   constructor(
-    protected readonly db: Db,
+    /** The connection it queries: a transaction's within `transaction`. */
+    readonly db: Db,
     private readonly tables: StreamJobTables,
   ) {}
 

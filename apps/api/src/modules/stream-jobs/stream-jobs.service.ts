@@ -1,16 +1,20 @@
-import type { Capture } from '@streamcloud/contract';
+import type { Capture, WebhookEventType } from '@streamcloud/contract';
+import type { Db } from '../../db/database.js';
 import type { AuthContext } from '../../lib/auth-context.js';
 import type { Clock } from '../../lib/clock.js';
 import { conflict, notFound } from '../../lib/errors.js';
 import type { AuditRepository } from '../audit/audit.repository.js';
 import type { ReportContext } from '../nodes/node-reports.service.js';
 import type { StreamsService } from '../streams/streams.service.js';
+import type { WebhookOutbox } from '../webhooks/index.js';
 import type { MessageRow, Owned, StreamJobState, StreamJobsRepository } from './stream-jobs.repository.js';
 
 export interface StreamJobsServiceDeps {
   streams: Pick<StreamsService, 'owned'>;
   audit: AuditRepository;
   clock: Clock;
+  /** Where the jobs' webhook events go. */
+  outbox: WebhookOutbox;
 }
 
 /** The columns every stream job has. */
@@ -82,7 +86,13 @@ export interface StreamJobKind<Row, Job, Report> {
   counters: readonly Counter[];
   /** The job a report is about. */
   reportedJob: (report: Report) => string;
+  /** What else of a report is stored (a new run starts without it). */
+  reportedColumns?: (report: Report, newRun: boolean) => object;
   present: (row: Owned<Row>, messages: MessageRow[]) => Job;
+  /** The webhook event of each state a job enters: its running state (a run starts), Completed, Error. */
+  events: { running: WebhookEventType; Completed: WebhookEventType; Error: WebhookEventType };
+  /** What a job's Completed event adds to the job (a recording's file). */
+  completed?: (row: Owned<Row>) => object;
 }
 
 /**
@@ -179,14 +189,54 @@ export abstract class StreamJobsService<
             (newRun ? 0 : (row as unknown as Record<Counter, number>)[counter]),
         ]),
       );
-      await jobs.update(row.id, { state, ...progress } as Changes, context.receivedAt);
+      const columns = this.kind.reportedColumns?.(report, newRun) ?? {};
+      await jobs.update(row.id, { state, ...progress, ...columns } as Changes, context.receivedAt);
       const at = report.at ? new Date(report.at) : context.receivedAt;
       await jobs.addMessages(
         row.id,
         (report.messages ?? []).map((message) => ({ at, level: message.level, text: message.text })),
       );
+      if (state !== row.state || newRun) {
+        const error = report.messages?.filter((message) => message.level === 'error').at(-1)?.text;
+        await this.emit(
+          context.db,
+          { ...row, state, ...progress, ...columns, updated_at: context.receivedAt } as Owned<Row>,
+          at,
+          error,
+        );
+      }
     }
   };
+
+  /** The webhook event of the state `row` just entered, if it has one and the job a callback. */
+  private async emit(db: Db, row: Owned<Row>, at: Date, error?: string): Promise<void> {
+    const { events, running } = this.kind;
+    const type =
+      row.state === running
+        ? events.running
+        : row.state === 'Completed' || row.state === 'Error'
+          ? events[row.state]
+          : null;
+    if (!type || !row.callback_uri) return;
+    const messages = await this.jobs.on(db).messages([row.id]);
+    const job = this.kind.present(row, messages.get(row.id) ?? []) as object;
+    const extra =
+      row.state === 'Completed'
+        ? (this.kind.completed?.(row) ?? {})
+        : row.state === 'Error'
+          ? { error: { message: error ?? `The ${this.kind.noun} failed` } }
+          : {};
+    await this.base.outbox.emit(db, {
+      type,
+      accountId: row.owner_id,
+      resourceType: this.kind.noun,
+      resourceId: row.id,
+      streamId: row.input_id,
+      url: row.callback_uri,
+      occurredAt: at,
+      data: { ...job, ...extra } as never,
+    });
+  }
 
   /** Inserts a new job in its first state with its first message, then audits its creation. */
   protected async add(auth: AuthContext, job: New, details: Record<string, unknown>): Promise<Job> {
@@ -194,6 +244,9 @@ export abstract class StreamJobsService<
     await this.jobs.transaction(async (jobs) => {
       await jobs.insert(job);
       await jobs.addMessages(job.id, [{ at: now, level: 'info', text: `Created by ${auth.username}` }]);
+      // A job is created running: its run starts now.
+      const created = await jobs.findById(job.id);
+      if (created) await this.emit(jobs.db, created, now);
     });
     await this.audit(auth, 'create', job.id, details);
     return this.get(auth, job.id);

@@ -197,6 +197,10 @@ export class WebhooksRepository {
     });
   }
 
+  async accountExists(id: string): Promise<boolean> {
+    return (await this.db.selectFrom('accounts').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+  }
+
   async findSecret(scope: string): Promise<SecretRow | null> {
     return (
       (await this.db.selectFrom('webhook_secrets').selectAll().where('scope', '=', scope).executeTakeFirst()) ?? null

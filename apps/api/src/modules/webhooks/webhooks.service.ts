@@ -101,14 +101,14 @@ export class WebhooksService {
   }
 
   async secret(auth: AuthContext, account: AccountParam): Promise<WebhookSecret> {
-    const accountId = this.scopeAccount(auth, account);
+    const accountId = await this.scopeAccount(auth, account);
     const secret = await this.deps.secrets.show(scopeOf(accountId), accountId);
     await this.audit(auth, 'webhook.secret.show', 'account', accountId);
     return toSecret(secret);
   }
 
   async rotateSecret(auth: AuthContext, account: AccountParam): Promise<WebhookSecret> {
-    const accountId = this.scopeAccount(auth, account);
+    const accountId = await this.scopeAccount(auth, account);
     const secret = await this.deps.secrets.rotate(scopeOf(accountId), accountId);
     await this.audit(auth, 'webhook.secret.rotate', 'account', accountId);
     return toSecret(secret);
@@ -116,7 +116,7 @@ export class WebhooksService {
 
   /** Writes a webhook.test delivery to `url`: it is signed, retried and logged like any event. */
   async sendTest(auth: AuthContext, url: string, account: AccountParam): Promise<WebhookDelivery> {
-    const accountId = this.scopeAccount(auth, account);
+    const accountId = await this.scopeAccount(auth, account);
     const now = this.deps.clock.now();
     const [id] = await this.deps.outbox.emit(this.deps.db, {
       type: 'webhook.test',
@@ -146,9 +146,12 @@ export class WebhooksService {
   }
 
   /** Whose secret a request is about: the caller's own account unless an ADMIN names another (or the platform). */
-  private scopeAccount(auth: AuthContext, account: AccountParam): string | null {
+  private async scopeAccount(auth: AuthContext, account: AccountParam): Promise<string | null> {
     if (auth.role !== 'ADMIN') return this.ownAccount(auth, account);
-    return this.adminFilter(account) ?? auth.accountId;
+    const named = this.adminFilter(account);
+    if (named === undefined) return auth.accountId;
+    if (named !== null && !(await this.deps.repository.accountExists(named))) throw notFound('Account');
+    return named;
   }
 
   /** A USER filtering by a stream or resource of another account gets 404, as for the resource itself. */
