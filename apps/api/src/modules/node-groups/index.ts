@@ -45,7 +45,6 @@ export function createNodeGroupsModule(deps: {
   const resources = new ResourcesChanges({ db: deps.db, outbox: deps.outbox, clock: deps.clock });
   const executor = new ScalingExecutor({
     repository,
-    nodes,
     providers,
     audit: deps.audit,
     clock: deps.clock,

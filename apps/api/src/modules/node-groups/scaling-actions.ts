@@ -3,7 +3,6 @@ import type { ScalingProviderName } from '@streamcloud/contract';
 import type { Clock } from '../../lib/clock.js';
 import type { AuditRepository } from '../audit/audit.repository.js';
 import { generateNodeToken, hashNodeToken } from '../nodes/node-token.js';
-import type { NodesRepository } from '../nodes/nodes.repository.js';
 import type { NodeGroupsRepository, ScalingEventRow } from './node-groups.repository.js';
 import { ProviderError, type ScalingProviders } from './providers/provider.js';
 import type { ResourcesChanges } from './resources-changed.js';
@@ -54,7 +53,6 @@ export class ScalingExecutor {
   constructor(
     private readonly deps: {
       repository: NodeGroupsRepository;
-      nodes: NodesRepository;
       providers: ScalingProviders;
       audit: AuditRepository;
       clock: Clock;
@@ -63,7 +61,7 @@ export class ScalingExecutor {
   ) {}
 
   async increase(request: IncreaseRequest): Promise<IncreaseResult> {
-    const { repository, nodes, clock } = this.deps;
+    const { repository, clock } = this.deps;
     const started: Array<{ nodeId: string; externalId: string; hostname: string }> = [];
     let error: ProviderError | null = null;
     let backend: string = request.provider;
@@ -118,8 +116,8 @@ export class ScalingExecutor {
             return true;
           });
         } catch (cause) {
-          // The group may have been deleted meanwhile: do not leave an instance nobody knows of.
-          await nodes.delete(nodeId).catch(() => undefined);
+          // The group may have been deleted meanwhile (the node's rows roll back): do not leave an instance
+          // nobody knows of.
           await provider.terminate(instance.externalId).catch(() => undefined);
           throw cause;
         }
@@ -165,7 +163,7 @@ export class ScalingExecutor {
     count: number;
     actor: ScalingActor;
   }): Promise<ScalingEventRow[]> {
-    const { repository, nodes, clock } = this.deps;
+    const { repository, clock } = this.deps;
     const allocated = await repository.allocatedOf(request.group.id, request.count);
     if (allocated.length === 0) {
       return [
