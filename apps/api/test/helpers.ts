@@ -16,24 +16,35 @@ export const TEST_PASSWORD = 'correct-horse-1';
 /** The root secret of every test app (token and anti-forgery keys derive from it). */
 export const TEST_SECRET = 'test-secret-of-at-least-32-characters!!';
 
+/** A copy of the migrated PostgreSQL template on the test server (only with TEST_DATABASE_URL): its URL and a drop. */
+export async function createServerDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const serverUrl = inject('databaseServerUrl');
+  const name = `streamcloud_test_${randomUUID().replaceAll('-', '')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name} template ${TEMPLATE_DATABASE}`);
+  await admin.end();
+  return {
+    url: withDatabase(serverUrl, name),
+    drop: async () => {
+      const cleanup = new pg.Client({ connectionString: serverUrl });
+      await cleanup.connect();
+      await cleanup.query(`drop database if exists ${name} with (force)`);
+      await cleanup.end();
+    },
+  };
+}
+
 /** A database for one test file: a fresh PGlite from the migrated dump, or a copy of the PostgreSQL template. */
 export async function openTestDatabase(): Promise<DatabaseHandle> {
-  const serverUrl = inject('databaseServerUrl');
-  if (serverUrl) {
-    const name = `streamcloud_test_${randomUUID().replaceAll('-', '')}`;
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`create database ${name} template ${TEMPLATE_DATABASE}`);
-    await admin.end();
-    const handle = await openDatabase({ url: withDatabase(serverUrl, name) });
+  if (inject('databaseServerUrl')) {
+    const created = await createServerDatabase();
+    const handle = await openDatabase({ url: created.url });
     return {
       ...handle,
       close: async () => {
         await handle.close();
-        const cleanup = new pg.Client({ connectionString: serverUrl });
-        await cleanup.connect();
-        await cleanup.query(`drop database if exists ${name} with (force)`);
-        await cleanup.end();
+        await created.drop();
       },
     };
   }

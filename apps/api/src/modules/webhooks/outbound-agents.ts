@@ -18,8 +18,16 @@ export class ForbiddenAddressError extends Error {
   readonly code = 'ERR_FORBIDDEN_ADDRESS';
 }
 
-/** Address classes a callback may not reach unless private networks are allowed. */
+/** Address classes a callback may not reach unless private networks are allowed (the first that matches names it). */
 const FORBIDDEN: Array<[label: string, subnets: Array<[string, number, 'ipv4' | 'ipv6']>]> = [
+  [
+    'metadata',
+    [
+      ['169.254.169.254', 32, 'ipv4'],
+      ['100.100.100.200', 32, 'ipv4'],
+      ['fd00:ec2::254', 128, 'ipv6'],
+    ],
+  ],
   [
     'loopback',
     [
@@ -45,13 +53,6 @@ const FORBIDDEN: Array<[label: string, subnets: Array<[string, number, 'ipv4' | 
     ],
   ],
   [
-    'metadata',
-    [
-      ['100.100.100.200', 32, 'ipv4'],
-      ['fd00:ec2::254', 128, 'ipv6'],
-    ],
-  ],
-  [
     'unspecified, multicast or reserved',
     [
       ['0.0.0.0', 8, 'ipv4'],
@@ -74,7 +75,6 @@ export function forbiddenAddressClass(address: string): string | null {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
   const ip = mapped ?? address;
   const type = isIP(ip) === 6 ? 'ipv6' : 'ipv4';
-  if (ip.toLowerCase() === '169.254.169.254') return 'metadata';
   for (const [label, list] of LISTS) if (list.check(ip, type)) return label;
   return null;
 }
@@ -101,11 +101,11 @@ const guardedLookup: LookupFunction = (hostname, options, callback) => {
 type ConnectOptions = { host?: string | null; hostname?: string | null };
 
 /** An IP literal is connected to without a lookup: it is checked before connecting. */
-function checkLiteral(options: ConnectOptions): void {
+function literalRefusal(options: ConnectOptions): ForbiddenAddressError | null {
   const host = (options.hostname ?? options.host ?? '').replace(/^\[|\]$/g, '');
-  if (!isIP(host)) return;
+  if (!isIP(host)) return null;
   const label = forbiddenAddressClass(host);
-  if (label) throw refuse(host, label);
+  return label ? refuse(host, label) : null;
 }
 
 function guarded<A extends http.Agent>(AgentClass: new (options: https.AgentOptions) => A): A {
@@ -117,7 +117,9 @@ function guarded<A extends http.Agent>(AgentClass: new (options: https.AgentOpti
     options: ConnectOptions & Record<string, unknown>,
     callback: (error: Error | null, socket?: unknown) => void,
   ) => {
-    checkLiteral(options);
+    const refusal = literalRefusal(options);
+    // The agent hands the error to the request, which fails with it.
+    if (refusal) return void callback(refusal);
     return create({ ...options, lookup: guardedLookup } as never, callback as never);
   };
   return agent;

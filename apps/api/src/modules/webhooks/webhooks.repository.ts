@@ -64,7 +64,7 @@ export type LoggedDelivery = Pick<DeliveryRow, (typeof logColumns)[number]>;
 
 /** The outbox and delivery log, the signing secrets, and the pushes stream events remember. */
 export class WebhooksRepository {
-  constructor(private readonly db: Db) {}
+  constructor(readonly db: Db) {}
 
   /** Writes deliveries on `db`, which is the transaction of the change that causes them. */
   static async insert(db: Db, rows: NewDelivery[]): Promise<void> {
@@ -75,13 +75,20 @@ export class WebhooksRepository {
   /**
    * Takes up to `limit` due deliveries for this dispatcher: each is leased to it until `leaseUntil` (its
    * next_attempt_at), counted as attempted, and returned with its scope's secrets. Rows another
-   * dispatcher is claiming at the same moment are skipped, so each is taken by one only.
+   * dispatcher is claiming at the same moment are skipped, so each is taken by one only; a resource's
+   * event waits while an earlier one of the same resource is in flight, so receivers mostly get a
+   * resource's events in order.
    */
   async claimDue(now: Date, leaseUntil: Date, claimedBy: string, limit: number): Promise<ClaimedDelivery[]> {
     const result = await sql<ClaimedDelivery>`
       with due as (
-        select id from webhook_deliveries
+        select id from webhook_deliveries d
         where status = 'Pending' and next_attempt_at <= ${now}
+          -- a resource's events go one at a time: none while an earlier one of it is in flight
+          and not exists (
+            select 1 from webhook_deliveries e
+            where e.resource_id = d.resource_id and e.seq < d.seq and e.status = 'Pending' and e.claimed_by is not null
+          )
         order by next_attempt_at, seq
         limit ${limit}
         for update skip locked
