@@ -14,6 +14,7 @@ import { StorageScreen } from '@/features/storages/components/storage-screen';
 import { StoragesScreen } from '@/features/storages/components/storages-screen';
 import { AccountStreamsRoute } from '@/features/streams/routes/account-streams-route';
 import { TranscodeScreen } from '@/features/transcode/components/transcode-screen';
+import { DeliveryLog, WebhooksScreen } from '@/features/webhooks';
 import { RequireAdmin, RequireAuth } from './guards';
 import { AppLayout } from './layout/app-layout';
 import { HOME } from './paths';
@@ -36,6 +37,9 @@ function pendingRoute({ path, title, adminOnly }: PendingRoute): RouteObject {
   return { path, element: adminOnly ? <RequireAdmin title={title}>{screen}</RequireAdmin> : screen };
 }
 
+/** The callbacks a recording's or relay's info view lists (the webhooks feature's log of the job). */
+const jobCallbacks = (jobId: string) => <DeliveryLog filter={{ resourceId: jobId }} />;
+
 export const appRoutes: RouteObject[] = [
   { path: '/login', element: <LoginRoute /> },
   {
@@ -51,8 +55,8 @@ export const appRoutes: RouteObject[] = [
       { path: 'streams/view/:id', element: <StreamDashboardPage /> },
       { path: 'streams/transcode/:id', element: <TranscodeScreen /> },
       { path: 'streams/fallback/:id', element: <FallbacksScreen /> },
-      { path: 'streams/recording/:id', element: <RecordingsScreen /> },
-      { path: 'streams/relay/:id', element: <RelaysScreen /> },
+      { path: 'streams/recording/:id', element: <RecordingsScreen callbacks={jobCallbacks} /> },
+      { path: 'streams/relay/:id', element: <RelaysScreen callbacks={jobCallbacks} /> },
       {
         path: 'streams/account/:id',
         element: (
@@ -98,6 +102,16 @@ export const appRoutes: RouteObject[] = [
       { path: 'billing/stream/:id', element: <StreamBillingScreen /> },
       ...['billing/account', 'billing/account/:id'].map((path) => ({ path, element: <AccountBillingScreen /> })),
       { path: 'metrics', element: <MetricsDashboard /> },
+      // Webhooks: a USER sees its own account's, an ADMIN also any account's or the platform's.
+      { path: 'webhooks', element: <WebhooksScreen /> },
+      {
+        path: 'webhooks/account/:id',
+        element: (
+          <RequireAdmin title="Webhooks">
+            <WebhooksScreen />
+          </RequireAdmin>
+        ),
+      },
       ...PENDING_ROUTES.map(pendingRoute),
       { path: '*', element: <Navigate to={HOME} replace /> },
     ],

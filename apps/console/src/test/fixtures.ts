@@ -1,4 +1,4 @@
-import type { Account, StreamInput, WhoAmI } from '@streamcloud/contract';
+import type { Account, StreamInput, WebhookDelivery, WhoAmI } from '@streamcloud/contract';
 import type { Handler } from './fetch-mock';
 import { jsonResponse } from './fetch-mock';
 
@@ -58,3 +58,31 @@ export function streamInput(id: string, changes: Partial<StreamInput> = {}): Str
     ...changes,
   };
 }
+
+/** A delivered webhook of a user's stream, as GET /webhooks/deliveries answers it; `changes` override any field. */
+export function webhookDelivery(changes: Partial<WebhookDelivery> = {}): WebhookDelivery {
+  return {
+    id: '00000000-0000-4000-8000-0000000d0001',
+    accountId: userAccount.id,
+    type: 'stream.ingestion',
+    resourceType: 'stream',
+    resourceId: '00000000-0000-4000-8000-000000000051',
+    streamId: '00000000-0000-4000-8000-000000000051',
+    url: 'https://hooks.example.com/streamcloud',
+    occurredAt: '2025-01-01T10:00:00.000Z',
+    status: 'Delivered',
+    attempts: 1,
+    lastAttemptAt: '2025-01-01T10:00:00.100Z',
+    lastStatusCode: 200,
+    lastError: null,
+    nextAttemptAt: null,
+    deliveredAt: '2025-01-01T10:00:00.200Z',
+    ...changes,
+  };
+}
+
+/** GET /webhooks/deliveries answering `deliveries` as one page. */
+export const deliveriesResponse =
+  (...deliveries: WebhookDelivery[]) =>
+  () =>
+    jsonResponse(deliveries, 200, { 'X-Total-Count': String(deliveries.length) });

@@ -41,9 +41,10 @@ async function startServer(env: Record<string, string>): Promise<{ url: string; 
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  cleanups.push(() => killed(child));
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the server did not start:\n${output}`)), 90_000);
+    const timer = setTimeout(() => reject(new Error(`the server did not start:\n${output}`)), 180_000);
     const read = (chunk: Buffer) => {
       output += chunk.toString();
       const port = /running on http:\/\/localhost:(\d+)\//.exec(output)?.[1];
@@ -93,11 +94,10 @@ describe('durability', () => {
       env = { DATABASE_URL: database.url, JWT_SECRET: 'durability-secret-of-at-least-32-chars' };
     } else {
       const dataDir = await mkdtemp(join(tmpdir(), 'streamcloud-durability-'));
-      cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+      cleanups.push(() => rm(dataDir, { recursive: true, force: true, maxRetries: 5 }));
       env = { DATA_DIR: dataDir };
     }
     const first = await startServer(env);
-    cleanups.push(() => killed(first.process));
     const admin = (await http(first.url, null, 'POST', '/login', ADMIN)).token;
     const node = await http(first.url, admin, 'POST', '/nodes', {
       name: 'durable-node',
@@ -118,7 +118,6 @@ describe('durability', () => {
     receiver.release();
 
     const second = await startServer(env);
-    cleanups.push(() => killed(second.process));
     // On PostgreSQL another server could still hold the lease: it ends 15 s after the claim.
     const [, again] = await receiver.waitFor(2, 60_000);
     expect(again?.headers['webhook-id']).toBe(inFlight?.headers['webhook-id']);
@@ -134,7 +133,7 @@ describe('durability', () => {
         timeout: 10_000,
       })
       .toEqual([expect.objectContaining({ status: 'Delivered', attempts: 2, lastStatusCode: 200 })]);
-  }, 240_000);
+  }, 420_000);
 
   it.runIf(onPostgres)(
     'two API servers on one PostgreSQL deliver each event once',

@@ -10,6 +10,7 @@ const USER_LINKS = [
   ['Node groups', '/node-groups'],
   ['Metrics', '/metrics'],
   ['Billing', '/billing/account'],
+  ['Webhooks', '/webhooks'],
 ];
 const ADMIN_LINKS = [
   ['Nodes', '/nodes'],

@@ -21,6 +21,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { to: '/nodes', label: 'Nodes', adminOnly: true },
   { to: '/metrics', label: 'Metrics' },
   { to: '/billing/account', label: 'Billing' },
+  { to: '/webhooks', label: 'Webhooks' },
   { to: '/accounts', label: 'Accounts', adminOnly: true },
 ];
 

@@ -7,8 +7,9 @@ import { SnapshotSettingsModal } from '@/features/snapshots/components/snapshot-
 import type { StreamDashboardSlots } from '@/features/streams/components/stream-dashboard';
 import { StreamDashboardRoute } from '@/features/streams/routes/stream-dashboard-route';
 import { StreamEditorRoute } from '@/features/streams/routes/stream-editor-route';
+import { DeliveryLog } from '@/features/webhooks';
 
-/** The stream dashboard with what the recordings, relays, snapshots and metrics features add to it. */
+/** The stream dashboard with what the recordings, relays, snapshots, metrics and webhooks features add to it. */
 const slots: StreamDashboardSlots = {
   recordButton: ({ streamId, enabled }) => <RecordButton streamId={streamId} enabled={enabled} />,
   recordingsAndRelays: ({ streamId }) => (
@@ -20,6 +21,7 @@ const slots: StreamDashboardSlots = {
   snapshotSettings: (props) => <SnapshotSettingsModal {...props} />,
   snapshotPreviews: (props) => <SnapshotPreviews {...props} />,
   metricsPanel: ({ streamId }) => <StreamMetricsPanel streamId={streamId} compact />,
+  callbacks: ({ streamId }) => <DeliveryLog filter={{ streamId }} />,
 };
 
 export function StreamDashboardPage() {

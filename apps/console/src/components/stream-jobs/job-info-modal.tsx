@@ -10,13 +10,28 @@ export interface JobInfoModalProps {
   title: string;
   /** The info view of the job `id`, mounted while the modal is open. */
   children: (id: string) => ReactNode;
+  /** The webhooks sent for the job (the app fills it in from the webhooks feature). */
+  callbacks?: JobCallbacks;
 }
 
-/** A job's info view in a modal. */
-export function JobInfoModal({ id, onHide, titleId, title, children }: JobInfoModalProps) {
+/** The body of a job's Callbacks section. */
+export type JobCallbacks = (jobId: string) => ReactNode;
+
+/** A job's info view in a modal, and the callbacks sent for it. */
+export function JobInfoModal({ id, onHide, titleId, title, children, callbacks }: JobInfoModalProps) {
   return (
     <JobModal show={id !== null} onHide={onHide} titleId={titleId} title={title}>
-      <Modal.Body>{id && children(id)}</Modal.Body>
+      <Modal.Body>
+        {id && children(id)}
+        {id && callbacks && (
+          <section aria-labelledby={`${titleId}-callbacks`} className="mt-3">
+            <h3 id={`${titleId}-callbacks`} className="h6">
+              Callbacks
+            </h3>
+            {callbacks(id)}
+          </section>
+        )}
+      </Modal.Body>
     </JobModal>
   );
 }

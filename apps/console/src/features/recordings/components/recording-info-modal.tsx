@@ -1,7 +1,7 @@
 import { describeSelector, STORAGE_TYPE_LABELS } from '@streamcloud/contract';
 import { InfoRow } from '@/components/stream-jobs/info-row';
 import { JobInfoList } from '@/components/stream-jobs/job-info-list';
-import { JobInfoModal } from '@/components/stream-jobs/job-info-modal';
+import { type JobCallbacks, JobInfoModal } from '@/components/stream-jobs/job-info-modal';
 import { JobStream } from '@/components/stream-jobs/job-stream';
 import { Loading } from '@/components/ui/loading';
 import { formatBytes, formatDuration } from '@/lib/format';
@@ -73,9 +73,23 @@ function RecordingInfo({ id }: { id: string }) {
   );
 }
 
-export function RecordingInfoModal({ id, onHide }: { id: string | null; onHide: () => void }) {
+export function RecordingInfoModal({
+  id,
+  onHide,
+  callbacks,
+}: {
+  id: string | null;
+  onHide: () => void;
+  callbacks?: JobCallbacks | undefined;
+}) {
   return (
-    <JobInfoModal id={id} onHide={onHide} titleId="recording-info-title" title="Recording">
+    <JobInfoModal
+      id={id}
+      onHide={onHide}
+      titleId="recording-info-title"
+      title="Recording"
+      {...(callbacks ? { callbacks } : {})}
+    >
       {(shown) => <RecordingInfo id={shown} />}
     </JobInfoModal>
   );

@@ -1,4 +1,5 @@
 import type { Recording } from '@streamcloud/contract';
+import type { JobCallbacks } from '@/components/stream-jobs/job-info-modal';
 import type { JobSummary } from '@/components/stream-jobs/job-list-item';
 import { StreamJobsScreen } from '@/components/stream-jobs/stream-jobs-screen';
 import { formatBytes, formatDateTime, formatDuration } from '@/lib/format';
@@ -30,7 +31,7 @@ function summaryOf(recording: Recording, storageName: string | undefined): JobSu
 }
 
 /** /streams/recording/{id}: a stream's recordings, autostarting first, re-polled every 5 seconds. */
-export function RecordingsScreen() {
+export function RecordingsScreen({ callbacks }: { callbacks?: JobCallbacks } = {}) {
   const storages = useStorages();
   const storageNames = new Map((storages.data ?? []).map((storage) => [storage.id, storage.name]));
   return (
@@ -38,7 +39,7 @@ export function RecordingsScreen() {
       feature={RECORDINGS}
       summary={(recording) => summaryOf(recording, storageNames.get(recording.storageId))}
       renderForm={({ job, ...modal }) => <RecordingFormModal {...modal} recording={job} />}
-      renderInfo={(modal) => <RecordingInfoModal {...modal} />}
+      renderInfo={(modal) => <RecordingInfoModal {...modal} callbacks={callbacks} />}
     />
   );
 }

@@ -2,7 +2,7 @@ import { FILE_NAME_TOOLTIP, MP4_TOOLTIP, type Recording, type Storage, type Trac
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { emptyResponse, errorResponse, type Handler, jsonResponse } from '@/test/fetch-mock';
-import { streamInput, userAccount } from '@/test/fixtures';
+import { deliveriesResponse, streamInput, userAccount, webhookDelivery } from '@/test/fixtures';
 import { renderAsUser } from '@/test/render-app';
 import { renderPiece } from '@/test/render-piece';
 import { RecordButton } from './record-button';
@@ -153,6 +153,9 @@ describe('/streams/recording/{id}', () => {
     const { user, mock } = renderDashboard([one], {
       [`GET /api/v1/recordings/${one.id}`]: () => jsonResponse(one),
       [`GET /api/v1/storages/${STORAGE.id}`]: () => jsonResponse(STORAGE),
+      'GET /api/v1/webhooks/deliveries': deliveriesResponse(
+        webhookDelivery({ type: 'recording.started', resourceType: 'recording', resourceId: one.id }),
+      ),
     });
     await screen.findByText('show_{year}');
     await user.click(button(item('show_{year}'), 'Info'));
@@ -173,6 +176,11 @@ describe('/streams/recording/{id}', () => {
     ]);
     within(dialog).getByText('00:01:01');
     within(dialog).getByText('1.5 MB');
+    const callbacks = within(within(dialog).getByRole('region', { name: 'Callbacks' }));
+    await callbacks.findByText('recording.started');
+    expect(
+      mock.requests.find((request) => request.url.pathname === '/api/v1/webhooks/deliveries')?.url.search,
+    ).toContain(`resourceId=${one.id}`);
     await user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });

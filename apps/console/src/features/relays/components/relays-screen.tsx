@@ -1,4 +1,5 @@
 import { RELAY_FORMAT_LABELS, type Relay } from '@streamcloud/contract';
+import type { JobCallbacks } from '@/components/stream-jobs/job-info-modal';
 import type { JobSummary } from '@/components/stream-jobs/job-list-item';
 import { StreamJobsScreen } from '@/components/stream-jobs/stream-jobs-screen';
 import { formatBytes, formatDateTime } from '@/lib/format';
@@ -25,13 +26,13 @@ function summaryOf(relay: Relay): JobSummary {
 }
 
 /** /streams/relay/{id}: a stream's relays, autostarting first, re-polled every 5 seconds. */
-export function RelaysScreen() {
+export function RelaysScreen({ callbacks }: { callbacks?: JobCallbacks } = {}) {
   return (
     <StreamJobsScreen
       feature={RELAYS}
       summary={summaryOf}
       renderForm={({ job, ...modal }) => <RelayFormModal {...modal} relay={job} />}
-      renderInfo={(modal) => <RelayInfoModal {...modal} />}
+      renderInfo={(modal) => <RelayInfoModal {...modal} callbacks={callbacks} />}
     />
   );
 }

@@ -2,7 +2,7 @@ import { RELAY_MESSAGES, type Relay } from '@streamcloud/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { emptyResponse, type Handler, jsonResponse } from '@/test/fetch-mock';
-import { streamInput } from '@/test/fixtures';
+import { deliveriesResponse, streamInput, webhookDelivery } from '@/test/fixtures';
 import { renderAsUser } from '@/test/render-app';
 import { renderPiece } from '@/test/render-piece';
 import { StreamRelaysList } from './stream-relays-list';
@@ -110,6 +110,17 @@ describe('/streams/relay/{id}', () => {
     let deleted = false;
     const { user } = renderDashboard([done], {
       [`GET /api/v1/relays/${done.id}`]: () => jsonResponse(done),
+      'GET /api/v1/webhooks/deliveries': deliveriesResponse(
+        webhookDelivery({
+          type: 'relay.completed',
+          resourceType: 'relay',
+          resourceId: done.id,
+          status: 'Failed',
+          attempts: 7,
+          lastStatusCode: 503,
+          lastError: 'HTTP 503: busy',
+        }),
+      ),
       [`DELETE /api/v1/relays/${done.id}`]: () => {
         deleted = true;
         return emptyResponse();
@@ -121,6 +132,10 @@ describe('/streams/relay/{id}', () => {
     await within(dialog).findByText('Main stage');
     within(dialog).getByText('••••••••');
     within(dialog).getByText('2.5 kB');
+    const callbacks = within(within(dialog).getByRole('region', { name: 'Callbacks' }));
+    await callbacks.findByText('relay.completed');
+    callbacks.getByText('Failed');
+    callbacks.getByText('HTTP 503: busy');
     await user.click(within(dialog).getByRole('button', { name: 'Close' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     await user.click(button(item(done.id), 'Delete'));

@@ -2,7 +2,7 @@ import type { StreamInput, StreamStatus } from '@streamcloud/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { emptyResponse, errorResponse, type Handler, jsonResponse } from '@/test/fetch-mock';
-import { userAccount, whoAmI } from '@/test/fixtures';
+import { userAccount, webhookDelivery, whoAmI } from '@/test/fixtures';
 import { renderApp } from '@/test/render-app';
 import { streamInput, streamOutput, uuid } from './stream-fixtures';
 
@@ -26,6 +26,7 @@ function renderDashboard(
       [`GET /api/v1/relays/stream/${ID}`]: () => jsonResponse([]),
       'GET /api/v1/statistics/*': () => jsonResponse({ result: [] }),
       [`GET /api/v1/snapshots/stream/${ID}/*`]: () => errorResponse(404, 'Snapshot settings not found'),
+      'GET /api/v1/webhooks/deliveries': () => jsonResponse([], 200, { 'X-Total-Count': '0' }),
       [`PUT ${STREAM_URL}`]: ({ body }) => {
         const update = body as { caption?: string; state?: string };
         current = {
@@ -279,6 +280,34 @@ describe('stream dashboard', { timeout: 20_000 }, () => {
   it('/streams/update/{id} opens the update modal over the dashboard', async () => {
     renderDashboard({ status: 'Idle' }, {}, `/streams/update/${ID}`);
     await screen.findByRole('dialog', { name: 'Update stream' });
+  });
+});
+
+describe('callbacks', { timeout: 20_000 }, () => {
+  it('lists the webhooks of the stream and of its outputs, recordings and relays, 20 per page', async () => {
+    const first = Array.from({ length: 20 }, (_, index) =>
+      webhookDelivery({ id: uuid(1000 + index), type: index % 2 ? 'stream.idle' : 'stream.ingestion', streamId: ID }),
+    );
+    const last = webhookDelivery({
+      id: uuid(2000),
+      type: 'output.session.started',
+      resourceType: 'output',
+      streamId: ID,
+    });
+    const { user, mock } = renderDashboard(
+      {},
+      {
+        'GET /api/v1/webhooks/deliveries': ({ url }) =>
+          jsonResponse(url.searchParams.get('offset') === '20' ? [last] : first, 200, { 'X-Total-Count': '21' }),
+      },
+    );
+    const card = within(await screen.findByRole('region', { name: 'Callbacks' }));
+    await card.findAllByText('stream.ingestion');
+    expect(card.getAllByRole('row')).toHaveLength(21);
+    await user.click(card.getByRole('button', { name: 'Load more' }));
+    await card.findByText('output.session.started');
+    const asked = mock.requests.find((request) => request.url.pathname === '/api/v1/webhooks/deliveries');
+    expect(asked?.url.searchParams.get('streamId')).toBe(ID);
   });
 });
 

@@ -42,6 +42,8 @@ export interface StreamDashboardSlots {
   snapshotPreviews: (props: { streamId: string; status: StreamStatus }) => ReactNode;
   /** The compact metrics panel (it draws its own card). */
   metricsPanel: (props: { streamId: string }) => ReactNode;
+  /** The body of the Callbacks card: the webhooks sent for the stream and its outputs, recordings and relays. */
+  callbacks: (props: { streamId: string }) => ReactNode;
 }
 
 export interface StreamDashboardProps {
@@ -154,6 +156,7 @@ export function StreamDashboard({ id, slots, startUpdating = false, onUpdateClos
               {slots.metricsPanel({ streamId: stream.id })}
             </div>
           </div>
+          <DashboardCard title="Callbacks">{slots.callbacks({ streamId: stream.id })}</DashboardCard>
         </>
       )}
 

@@ -1,0 +1,66 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { WebhookTestBody } from '@streamcloud/contract';
+import Button from 'react-bootstrap/Button';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { TextField } from '@/components/ui/form-fields';
+import { useNotify } from '@/components/ui/notifications';
+import { TitledCard } from '@/components/ui/titled-card';
+import { isApiError, messageOr } from '@/lib/api-error';
+import { useSendTestEvent } from '../api/send-test-event';
+
+export const TEST_EVENT_TEXTS = {
+  sent: 'The test event is on its way: its delivery shows below.',
+  failed: 'The test event could not be sent.',
+} as const;
+
+const TestEventForm = z.object({ url: WebhookTestBody.shape.url });
+type TestEventValues = z.infer<typeof TestEventForm>;
+
+/** Sends a signed webhook.test event to a URL, to try a receiver. */
+export function TestEventCard({ account }: { account: string | undefined }) {
+  const send = useSendTestEvent(account);
+  const notify = useNotify();
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<TestEventValues>({ resolver: zodResolver(TestEventForm), defaultValues: { url: '' } });
+
+  const onSubmit = handleSubmit(async ({ url }) => {
+    try {
+      await send.mutateAsync(url);
+      notify(TEST_EVENT_TEXTS.sent, 'success');
+    } catch (error) {
+      const field = isApiError(error) ? error.errors?.find((item) => item.path.endsWith('url')) : undefined;
+      if (field) setError('url', { message: field.message });
+      else notify(messageOr(error, TEST_EVENT_TEXTS.failed));
+    }
+  });
+
+  return (
+    <TitledCard title="Send a test event">
+      <form
+        noValidate
+        onSubmit={onSubmit}
+        aria-label="Send a test event"
+        className="d-flex flex-wrap gap-2 align-items-start"
+      >
+        <div className="flex-grow-1" style={{ minWidth: '16rem' }}>
+          <TextField
+            id="webhook-test-url"
+            label="URL"
+            type="url"
+            placeholder="https://example.com/webhooks"
+            error={errors.url?.message}
+            {...register('url')}
+          />
+        </div>
+        <Button type="submit" className="align-self-end mb-3" disabled={isSubmitting}>
+          Send test event
+        </Button>
+      </form>
+    </TitledCard>
+  );
+}

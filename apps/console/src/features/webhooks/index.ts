@@ -1,0 +1,2 @@
+export { DeliveryLog } from './components/delivery-log';
+export { WebhooksScreen } from './components/webhooks-screen';
