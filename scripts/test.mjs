@@ -76,7 +76,7 @@ const SUITES = {
       ADMIN_PASSWORD: E2E_ADMIN.password,
       // Every spec signs in from 127.0.0.1; the per-address flood limit is not what e2e tests.
       LOGIN_RATE_LIMIT: '10000',
-      // The specs' S3 server and media nodes listen on loopback, as a self-hosted MinIO on a private network would.
+      // The specs' S3 server, media nodes and webhook receivers listen on loopback, as a self-hosted MinIO on a private network would.
       ALLOW_PRIVATE_NETWORKS: 'on',
     });
     try {

@@ -35,6 +35,8 @@ async function startServer(env: Record<string, string>): Promise<{ url: string; 
       LOG_LEVEL: 'warn',
       LOCAL_MEDIA_NODE: 'off',
       CALLBACK_ALLOW_PRIVATE_NETWORKS: 'on',
+      // The node here is the test: it never reports, and its stream must stay in Ingestion.
+      NODE_SILENCE_SECONDS: '3600',
       ADMIN_USERNAME: ADMIN.username,
       ADMIN_PASSWORD: ADMIN.password,
       ...env,
