@@ -1,6 +1,6 @@
-import type { APIRequestContext } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test } from '@playwright/test';
-import type { Location, NodeWithToken } from '@streamcloud/contract';
+import type { Location, NodeWithToken, PushFormat } from '@streamcloud/contract';
 // The media node's own test harness starts a real node process (nginx-rtmp, ffmpeg, werift) on loopback.
 import { freePort, type RunningNode, runMediaNode } from '../../apps/media-node/test/harness';
 import { ADMIN, apiLogin, uniqueName } from './accounts';
@@ -10,6 +10,35 @@ export { freePort, pushTestPattern, rtmpReceiver, runTool } from '../../apps/med
 
 /** An address the location lookup places; a node registered on that very spot takes the streams pushed from it. */
 export const STREAMER_IP = '81.2.69.160';
+
+/**
+ * Creates a stream in the console's modal with its streamer at STREAMER_IP (so the local media node takes
+ * it), then opens its dashboard from the Connection dialog. Answers the endpoint the dialog showed and the
+ * stream's id.
+ */
+export async function createStreamInConsole(
+  page: Page,
+  stream: { caption: string; format: PushFormat; callbackUri?: string },
+): Promise<{ endpoint: string; streamId: string }> {
+  await page.goto('/#/streams');
+  await page.getByRole('button', { name: 'Create stream' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Create stream' });
+  await dialog.getByLabel('Caption').fill(stream.caption);
+  if (stream.format === 'WebRTC') await expect(dialog.getByLabel('Format')).toHaveValue('WebRTC');
+  else await dialog.getByLabel('Format').selectOption(stream.format);
+  await dialog.getByLabel('Streamer IP').fill(STREAMER_IP);
+  if (stream.callbackUri) await dialog.getByLabel('Callback URI').fill(stream.callbackUri);
+  await expect(dialog.getByTestId('streamer-location')).not.toHaveText(/Looking up/);
+  await dialog.getByRole('button', { name: 'Create' }).click();
+  const connection = page.getByRole('dialog', { name: 'Connection' });
+  const shown = connection.locator('code');
+  await expect(shown).toHaveText(/\S/);
+  const endpoint = (await shown.textContent()) ?? '';
+  await connection.getByRole('link', { name: 'View Stream' }).click();
+  await expect(page).toHaveURL(/#\/streams\/view\/[0-9a-f-]{36}$/);
+  await expect(page.getByTestId('stream-status')).toHaveText('Idle');
+  return { endpoint, streamId: /view\/([0-9a-f-]{36})$/.exec(page.url())?.[1] ?? '' };
+}
 
 export interface LocalMediaNode extends RunningNode {
   /** Stops the process and deletes the node, so later specs never get streams assigned to it. */

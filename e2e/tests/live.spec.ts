@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { apiLogin, createAccount, loginViaUi } from '../support/accounts';
-import { pushTestPattern, runTool, STREAMER_IP, useLocalMediaNode } from '../support/media';
+import { createStreamInConsole, pushTestPattern, runTool, useLocalMediaNode } from '../support/media';
 import { addViewerInConsole, authHeaders } from '../support/streams';
 
 // A real media node on loopback and ffmpeg's test pattern: nothing here is reported by the test itself.
@@ -19,22 +19,11 @@ test('a stream pushed with ffmpeg to the shown URL goes live: Ingestion, snapsho
   await loginViaUi(page, account);
 
   // Created in the console, from where the streamer is: it lands on the node there.
-  await page.goto('/#/streams');
-  await page.getByRole('button', { name: 'Create stream' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Create stream' });
-  await dialog.getByLabel('Caption').fill('Live pattern');
-  await dialog.getByLabel('Format').selectOption('RTMP');
-  await dialog.getByLabel('Streamer IP').fill(STREAMER_IP);
-  await expect(dialog.getByTestId('streamer-location')).not.toHaveText(/Looking up/);
-  await dialog.getByRole('button', { name: 'Create' }).click();
-  const connection = page.getByRole('dialog', { name: 'Connection' });
-  const endpoint = connection.locator('code');
-  await expect(endpoint).toHaveText(new RegExp(`^rtmp://127\\.0\\.0\\.1:${node().rtmpPort}/live/in%2B[0-9a-f-]{36}$`));
-  const pushUrl = (await endpoint.textContent()) ?? '';
-  await connection.getByRole('link', { name: 'View Stream' }).click();
-  await expect(page).toHaveURL(/#\/streams\/view\/[0-9a-f-]{36}$/);
-  const streamId = /view\/([0-9a-f-]{36})$/.exec(page.url())?.[1] ?? '';
-  await expect(page.getByTestId('stream-status')).toHaveText('Idle');
+  const { endpoint: pushUrl, streamId } = await createStreamInConsole(page, {
+    caption: 'Live pattern',
+    format: 'RTMP',
+  });
+  expect(pushUrl).toMatch(new RegExp(`^rtmp://127\\.0\\.0\\.1:${node().rtmpPort}/live/in%2B[0-9a-f-]{36}$`));
 
   const headers = await authHeaders(request, token);
   const snapshots = await request.put(`/api/v1/snapshots/stream/${streamId}/incoming`, {

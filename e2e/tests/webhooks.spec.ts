@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { Webhook } from 'standardwebhooks';
 import { startWebhookReceiver, type WebhookReceiver } from '../../apps/api/test/webhook-receiver';
 import { createAccount, loginViaUi } from '../support/accounts';
-import { pushTestPattern, STREAMER_IP, useLocalMediaNode } from '../support/media';
+import { createStreamInConsole, pushTestPattern, useLocalMediaNode } from '../support/media';
 
 // A real media node on loopback, ffmpeg's test pattern and a webhook receiver on 127.0.0.1: the callbacks
 // are what the control plane sends for a real push.
@@ -30,21 +30,12 @@ test('a callback set in the stream modal hears the push start and end, signed, a
   const account = await createAccount(request);
   await loginViaUi(page, account);
 
-  await page.goto('/#/streams');
-  await page.getByRole('button', { name: 'Create stream' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Create stream' });
-  await dialog.getByLabel('Caption').fill('Hooked pattern');
-  await dialog.getByLabel('Format').selectOption('RTMP');
-  await dialog.getByLabel('Streamer IP').fill(STREAMER_IP);
-  await dialog.getByLabel('Callback URI').fill(`${receiver.url}/streamcloud`);
-  await expect(dialog.getByTestId('streamer-location')).not.toHaveText(/Looking up/);
-  await dialog.getByRole('button', { name: 'Create' }).click();
-  const connection = page.getByRole('dialog', { name: 'Connection' });
-  const endpoint = connection.locator('code');
-  await expect(endpoint).toHaveText(new RegExp(`^rtmp://127\\.0\\.0\\.1:${node().rtmpPort}/live/`));
-  const pushUrl = (await endpoint.textContent()) ?? '';
-  await connection.getByRole('link', { name: 'View Stream' }).click();
-  await expect(page.getByTestId('stream-status')).toHaveText('Idle');
+  const { endpoint: pushUrl } = await createStreamInConsole(page, {
+    caption: 'Hooked pattern',
+    format: 'RTMP',
+    callbackUri: `${receiver.url}/streamcloud`,
+  });
+  expect(pushUrl).toMatch(new RegExp(`^rtmp://127\\.0\\.0\\.1:${node().rtmpPort}/live/`));
   const callbacks = page.getByRole('region', { name: 'Callbacks' });
   await expect(callbacks).toContainText('No callbacks sent yet.');
 

@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { createAccount, loginViaUi } from '../support/accounts';
-import { STREAMER_IP, useLocalMediaNode } from '../support/media';
+import { createStreamInConsole, useLocalMediaNode } from '../support/media';
 import { addViewerInConsole } from '../support/streams';
 
 // WebRTC in a real browser against a real media node: Chromium publishes over WHIP and plays over WHEP,
@@ -111,19 +111,8 @@ test('Chromium publishes over WHIP to the shown URL and another page plays it ov
   const account = await createAccount(request);
   await loginViaUi(page, account);
 
-  await page.goto('/#/streams');
-  await page.getByRole('button', { name: 'Create stream' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Create stream' });
-  await dialog.getByLabel('Caption').fill('Browser camera');
-  await expect(dialog.getByLabel('Format')).toHaveValue('WebRTC');
-  await dialog.getByLabel('Streamer IP').fill(STREAMER_IP);
-  await expect(dialog.getByTestId('streamer-location')).not.toHaveText(/Looking up/);
-  await dialog.getByRole('button', { name: 'Create' }).click();
-  const endpoint = page.getByRole('dialog', { name: 'Connection' }).locator('code');
-  await expect(endpoint).toHaveText(new RegExp(`^http://127\\.0\\.0\\.1:${node().port}/whip/in%2B[0-9a-f-]{36}$`));
-  const whip = (await endpoint.textContent()) ?? '';
-  await page.getByRole('dialog', { name: 'Connection' }).getByRole('link', { name: 'View Stream' }).click();
-  await expect(page.getByTestId('stream-status')).toHaveText('Idle');
+  const { endpoint: whip } = await createStreamInConsole(page, { caption: 'Browser camera', format: 'WebRTC' });
+  expect(whip).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${node().port}/whip/in%2B[0-9a-f-]{36}$`));
 
   // A WebRTC viewer made in the console while the stream is Idle.
   const viewers = await addViewerInConsole(page, 'WebRTC');

@@ -17,6 +17,10 @@ export const mediaHostOf = (node: NodeHostRow): MediaHost => ({
   mediaPorts: node.media_ports,
 });
 
+/** A point from two nullable columns; null unless both are set. */
+export const geoPointOf = (latitude: number | null, longitude: number | null) =>
+  latitude !== null && longitude !== null ? { latitude, longitude } : null;
+
 const isPrivate = (row: Pick<InputRow, 'access'>) => PRIVATE_ACCESS_MODES.includes(row.access);
 
 export function toSummary(
@@ -46,10 +50,7 @@ export function toStreamInput(row: InputRow, messages: StatusMessageRow[], node:
     callbackUri: row.callback_uri,
     streamer: {
       ipAddress: row.streamer_ip,
-      geoLocation:
-        row.streamer_latitude !== null && row.streamer_longitude !== null
-          ? { latitude: row.streamer_latitude, longitude: row.streamer_longitude }
-          : null,
+      geoLocation: geoPointOf(row.streamer_latitude, row.streamer_longitude),
     },
     gslb: row.gslb,
     parameters: row.parameters,
@@ -71,10 +72,7 @@ export function toStreamOutput(row: OutputRow, node: NodeHostRow | null, session
     connection: node ? playbackConnection(format, mediaHostOf(node), row.name) : null,
     viewer: {
       ipAddress: row.viewer_ip,
-      geoLocation:
-        row.viewer_latitude !== null && row.viewer_longitude !== null
-          ? { latitude: row.viewer_latitude, longitude: row.viewer_longitude }
-          : null,
+      geoLocation: geoPointOf(row.viewer_latitude, row.viewer_longitude),
       accessToken: row.access_token,
     },
     callbackUri: row.callback_uri,

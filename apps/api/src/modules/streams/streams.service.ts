@@ -27,7 +27,7 @@ import type { WebhookOutbox } from '../webhooks/index.js';
 import { ingestConnection } from './connections.js';
 import { chooseNode } from './node-assignment.js';
 import { OutputsRepository } from './outputs.repository.js';
-import { toStreamInput, toSummary } from './stream-mapper.js';
+import { geoPointOf, toStreamInput, toSummary } from './stream-mapper.js';
 import { StreamWebhooks } from './stream-webhooks.js';
 import { type InputRow, StreamsRepository } from './streams.repository.js';
 
@@ -79,10 +79,7 @@ export class StreamsService {
       (await this.inputs.candidateNodes()).map((candidate) => ({
         id: candidate.id,
         regionCode: candidate.location_code,
-        geo:
-          candidate.latitude !== null && candidate.longitude !== null
-            ? { latitude: candidate.latitude, longitude: candidate.longitude }
-            : null,
+        geo: geoPointOf(candidate.latitude, candidate.longitude),
         inputCount: candidate.input_count,
       })),
       place,
@@ -219,18 +216,10 @@ export class StreamsService {
         candidates.map((candidate) => ({
           id: candidate.id,
           regionCode: candidate.location_code,
-          geo:
-            candidate.latitude !== null && candidate.longitude !== null
-              ? { latitude: candidate.latitude, longitude: candidate.longitude }
-              : null,
+          geo: geoPointOf(candidate.latitude, candidate.longitude),
           inputCount: counts.get(candidate.id) ?? 0,
         })),
-        this.placeOf(
-          input.streamer_ip,
-          input.streamer_latitude !== null && input.streamer_longitude !== null
-            ? { latitude: input.streamer_latitude, longitude: input.streamer_longitude }
-            : null,
-        ),
+        this.placeOf(input.streamer_ip, geoPointOf(input.streamer_latitude, input.streamer_longitude)),
       );
       if (!node) break;
       const now = this.deps.clock.now();

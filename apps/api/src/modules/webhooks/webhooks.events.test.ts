@@ -231,6 +231,15 @@ describe('outputs', () => {
 describe('recordings and relays', () => {
   const capture = { source: 'Incoming', tracks: [{ type: 'Video' }, { type: 'Audio' }] };
 
+  /** Two jobs, 'done' and 'failed', each created once the first's event arrived (so they arrive in order). */
+  const twoJobs = async (create: (callback: string) => Promise<{ id: string }>) => {
+    const done = await create('done');
+    await delivered(1);
+    const failed = await create('failed');
+    await delivered(2);
+    return { done, failed };
+  };
+
   it('a recording sends recording.started, then recording.completed with its file, or recording.error', async () => {
     const stream = await api(roles.owner.token, 'POST', '/inputs', { format: 'RTMP' });
     const storage = await api(roles.owner.token, 'POST', '/storages?check=false', {
@@ -247,10 +256,7 @@ describe('recordings and relays', () => {
         capture,
         callbackUri: `${receiver.url}/${callback}`,
       });
-    const done = await create('done');
-    await delivered(1);
-    const failed = await create('failed');
-    await delivered(2);
+    const { done, failed } = await twoJobs(create);
     await report(
       { kind: 'recording-state', recordingId: done.id, state: 'Uploading', duration: 61.5, length: 4_200_000 },
       {
@@ -299,10 +305,7 @@ describe('recordings and relays', () => {
         output: { ipAddress: '239.1.2.3' },
         callbackUri: `${receiver.url}/${callback}`,
       });
-    const done = await create('done');
-    await delivered(1);
-    const failed = await create('failed');
-    await delivered(2);
+    const { done, failed } = await twoJobs(create);
     await report(
       { kind: 'relay-state', relayId: done.id, state: 'Completed', uploaded: 1000 },
       { kind: 'relay-state', relayId: failed.id, state: 'Error' },

@@ -2,16 +2,20 @@ import type { ReactNode } from 'react';
 import Modal from 'react-bootstrap/Modal';
 import { JobModal } from './job-modal';
 
-export interface JobInfoModalProps {
+/** What a feature's info modal takes from the jobs screen. */
+export interface JobInfoModalOwnProps {
   /** The job shown; null when closed. */
   id: string | null;
   onHide: () => void;
+  /** The webhooks sent for the job (the app fills it in from the webhooks feature). */
+  callbacks?: JobCallbacks | undefined;
+}
+
+export interface JobInfoModalProps extends JobInfoModalOwnProps {
   titleId: string;
   title: string;
   /** The info view of the job `id`, mounted while the modal is open. */
   children: (id: string) => ReactNode;
-  /** The webhooks sent for the job (the app fills it in from the webhooks feature). */
-  callbacks?: JobCallbacks;
 }
 
 /** The body of a job's Callbacks section. */

@@ -1,7 +1,7 @@
 import { describeSelector, STORAGE_TYPE_LABELS } from '@streamcloud/contract';
 import { InfoRow } from '@/components/stream-jobs/info-row';
 import { JobInfoList } from '@/components/stream-jobs/job-info-list';
-import { type JobCallbacks, JobInfoModal } from '@/components/stream-jobs/job-info-modal';
+import { JobInfoModal, type JobInfoModalOwnProps } from '@/components/stream-jobs/job-info-modal';
 import { JobStream } from '@/components/stream-jobs/job-stream';
 import { Loading } from '@/components/ui/loading';
 import { formatBytes, formatDuration } from '@/lib/format';
@@ -73,23 +73,9 @@ function RecordingInfo({ id }: { id: string }) {
   );
 }
 
-export function RecordingInfoModal({
-  id,
-  onHide,
-  callbacks,
-}: {
-  id: string | null;
-  onHide: () => void;
-  callbacks?: JobCallbacks | undefined;
-}) {
+export function RecordingInfoModal(props: JobInfoModalOwnProps) {
   return (
-    <JobInfoModal
-      id={id}
-      onHide={onHide}
-      titleId="recording-info-title"
-      title="Recording"
-      {...(callbacks ? { callbacks } : {})}
-    >
+    <JobInfoModal {...props} titleId="recording-info-title" title="Recording">
       {(shown) => <RecordingInfo id={shown} />}
     </JobInfoModal>
   );

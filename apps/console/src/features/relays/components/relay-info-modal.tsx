@@ -1,7 +1,7 @@
 import { describeSelector, RELAY_FORMAT_LABELS, type Relay } from '@streamcloud/contract';
 import { InfoRow, NONE, orNone } from '@/components/stream-jobs/info-row';
 import { JobInfoList } from '@/components/stream-jobs/job-info-list';
-import { type JobCallbacks, JobInfoModal } from '@/components/stream-jobs/job-info-modal';
+import { JobInfoModal, type JobInfoModalOwnProps } from '@/components/stream-jobs/job-info-modal';
 import { JobStream } from '@/components/stream-jobs/job-stream';
 import { Loading } from '@/components/ui/loading';
 import { useRelay } from '../api/get-relay';
@@ -75,23 +75,9 @@ function RelayInfo({ id }: { id: string }) {
   );
 }
 
-export function RelayInfoModal({
-  id,
-  onHide,
-  callbacks,
-}: {
-  id: string | null;
-  onHide: () => void;
-  callbacks?: JobCallbacks | undefined;
-}) {
+export function RelayInfoModal(props: JobInfoModalOwnProps) {
   return (
-    <JobInfoModal
-      id={id}
-      onHide={onHide}
-      titleId="relay-info-title"
-      title="Relay"
-      {...(callbacks ? { callbacks } : {})}
-    >
+    <JobInfoModal {...props} titleId="relay-info-title" title="Relay">
       {(shown) => <RelayInfo id={shown} />}
     </JobInfoModal>
   );
