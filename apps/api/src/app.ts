@@ -191,6 +191,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
     audit,
     clock,
     box: secretBox,
+    users: outbound.users,
     log: app.log,
     ...(options.webhooks ? { options: options.webhooks } : {}),
   });

@@ -7,7 +7,7 @@ import { S3ConnectionChecker } from '../src/modules/storages/s3-connection.js';
 import { type Roles, startTestApp, type TestApp } from './helpers.js';
 import { type LocalS3Server, startLocalS3 } from './s3-server.js';
 
-// Issue 13, item 4: a USER's storage endpoint (and a group's callback URI) must not make the server
+// Issue 13, item 4: a USER's storage endpoint (and a callback URI) must not make the server
 // connect to loopback, private, link-local or metadata addresses, and the answer must not tell an open
 // port from a closed one. The app here has the production guards: private networks not allowed.
 
@@ -172,8 +172,8 @@ describe('storage endpoints', () => {
   });
 });
 
-describe('resources-change callbacks', () => {
-  it('never reach a refused address, and the event says only that the host cannot be reached', async () => {
+describe('callbacks', () => {
+  it('never reach a refused address, and the log says only that the receiver cannot be reached', async () => {
     const group = await roles.call('ADMIN', 'POST', '/api/v1/node-groups', {
       name: 'edge',
       assignment: 'Ingestion',
@@ -184,15 +184,16 @@ describe('resources-change callbacks', () => {
     const node = await t.createNode(roles.admin);
     const attached = await roles.call('ADMIN', 'PUT', `/api/v1/node-groups/${group.json().id}/node/${node.id}`);
     expect(attached.statusCode, attached.body).toBe(204);
-    await t.app.services.scaling.callback.idle();
-    const events = await roles.call('USER owner', 'GET', `/api/v1/node-groups/${group.json().id}/scaling-events`);
-    expect(events.json()).toContainEqual(
-      expect.objectContaining({
-        type: 'Callback',
-        success: false,
-        message: `Callback http://127.0.0.1:${receiverPort}/hook failed: the host cannot be reached`,
-      }),
-    );
+    const test = await roles.call('USER owner', 'POST', '/api/v1/webhooks/test', {
+      url: `http://localhost:${receiverPort}/test`,
+    });
+    expect(test.statusCode, test.body).toBe(202);
+    expect(await t.app.services.webhooks.dispatcher.drain()).toBe(2);
+    const log = await roles.call('USER owner', 'GET', '/api/v1/webhooks/deliveries');
+    expect(log.json().map((delivery: { lastError: string }) => delivery.lastError)).toEqual([
+      'The receiver cannot be reached',
+      'The receiver cannot be reached',
+    ]);
     expect(connections).toBe(0);
   });
 });

@@ -273,12 +273,13 @@ export const webhookRoutes = {
   redeliver: defineRoute({
     method: 'POST',
     path: '/webhooks/deliveries/:id/redeliver',
-    summary: 'Send the event again now (same id and body, new signature), with a fresh series of retries',
+    summary:
+      'Send the event again now (same id and body, new signature), with a fresh series of retries (10 a minute per account)',
     tag: 'webhooks',
     auth: 'user',
     params: IdParams,
     response: WebhookDelivery,
-    errors: [404],
+    errors: [404, 429],
   }),
   secret: defineRoute({
     method: 'GET',
@@ -303,12 +304,12 @@ export const webhookRoutes = {
   test: defineRoute({
     method: 'POST',
     path: '/webhooks/test',
-    summary: 'Send a webhook.test event to a URL, signed and logged like any event',
+    summary: 'Send a webhook.test event to a URL, signed and logged like any event (10 a minute per account)',
     tag: 'webhooks',
     auth: 'user',
     body: WebhookTestBody,
     response: WebhookDelivery,
     status: 202,
-    errors: [404],
+    errors: [404, 429],
   }),
 };

@@ -32,7 +32,6 @@ let t: TestApp;
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
   t = await startTestApp({
-    webhooks: { allowPrivateNetworks: true },
     scaling: {
       // The "Oracle" name is served by an unconfigured AWS provider, to see the 503 path.
       providers: {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import type { GuardedFetch } from '@streamcloud/net-guard';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../lib/clock.js';
 import { postJson } from './http-post.js';
-import type { OutboundAgents } from './outbound-agents.js';
 import { retryAt } from './retry-schedule.js';
 import { signedHeaders } from './signature.js';
 import type { SigningSecrets } from './signing-secrets.js';
@@ -44,7 +44,8 @@ export class WebhookDispatcher {
     private readonly deps: {
       repository: WebhooksRepository;
       secrets: SigningSecrets;
-      agents: OutboundAgents;
+      /** The guarded fetch of callbacks (lib/outbound.ts: users' destinations). */
+      fetch: GuardedFetch;
       clock: Clock;
       log?: FastifyBaseLogger;
       options: DispatcherOptions;
@@ -153,7 +154,7 @@ export class WebhookDispatcher {
   }
 
   private async attempt(delivery: ClaimedDelivery): Promise<void> {
-    const { options, clock, repository, agents } = this.deps;
+    const { options, clock, repository } = this.deps;
     const scope = scopeOf(delivery.account_id);
     const sealed = delivery.secret
       ? {
@@ -168,7 +169,7 @@ export class WebhookDispatcher {
       clock.now(),
       delivery.payload,
     );
-    const outcome = await postJson(delivery.url, delivery.payload, headers, agents, options.timeoutMs);
+    const outcome = await postJson(this.deps.fetch, delivery.url, delivery.payload, headers, options.timeoutMs);
     const at = clock.now();
     let result: AttemptResult;
     if (outcome.ok) {

@@ -1,8 +1,8 @@
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { addressPolicy, createNetGuard, loopbackOnly } from '@streamcloud/net-guard';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_RESPONSE_BYTES, postJson } from './http-post.js';
-import { createOutboundAgents, forbiddenAddressClass } from './outbound-agents.js';
 
 /** A local HTTP server answering as each test tells it. */
 let handler: RequestListener = (_request, response) => response.end();
@@ -12,8 +12,9 @@ const server = createServer((request, response) => {
   handler(request, response);
 });
 let base = '';
-const open = createOutboundAgents({ allowPrivateNetworks: true });
-const guarded = createOutboundAgents({ allowPrivateNetworks: false });
+/** What tests reach (loopback only), and the production guard of users' destinations (public only). */
+const open = createNetGuard(loopbackOnly);
+const guarded = createNetGuard(addressPolicy({ allowPrivate: false }));
 
 beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -23,55 +24,28 @@ afterEach(() => {
   hits.length = 0;
 });
 afterAll(async () => {
-  open.destroy();
-  guarded.destroy();
+  for (const { agents } of [open, guarded]) {
+    agents.http.destroy();
+    agents.https.destroy();
+  }
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
 });
 
+// The address classes themselves are net-guard's (packages/net-guard/src/address.test.ts); here, that the
+// dispatcher's requests go through the guard and what the log then says.
 describe('the address guard', () => {
-  it.each([
-    ['127.0.0.1', 'loopback'],
-    ['127.255.0.9', 'loopback'],
-    ['::1', 'loopback'],
-    ['10.1.2.3', 'private'],
-    ['172.16.0.1', 'private'],
-    ['172.31.255.255', 'private'],
-    ['192.168.1.1', 'private'],
-    ['100.64.0.1', 'private'],
-    ['fd12:3456::1', 'private'],
-    ['169.254.10.10', 'link-local'],
-    ['fe80::1', 'link-local'],
-    ['169.254.169.254', 'metadata'],
-    ['fd00:ec2::254', 'metadata'],
-    ['100.100.100.200', 'metadata'],
-    ['0.0.0.0', 'unspecified, multicast or reserved'],
-    ['224.0.0.1', 'unspecified, multicast or reserved'],
-    ['::', 'unspecified, multicast or reserved'],
-    ['::ffff:127.0.0.1', 'loopback'],
-    ['::ffff:10.0.0.1', 'private'],
-  ])('refuses %s (%s)', (address, label) => {
-    expect(forbiddenAddressClass(address)).toBe(label);
-  });
-
-  it.each(['203.0.113.7', '8.8.8.8', '172.32.0.1', '2001:db8::1', '2606:4700::1111'])('allows %s', (address) => {
-    expect(forbiddenAddressClass(address)).toBeNull();
-  });
-
   it('refuses a loopback literal and a name resolving to loopback, at connect time, before any byte is sent', async () => {
     for (const url of [`${base}/literal`, base.replace('127.0.0.1', 'localhost')]) {
-      const outcome = await postJson(url, '{}', {}, guarded, 2_000);
-      expect(outcome).toEqual({
-        ok: false,
-        statusCode: null,
-        error: expect.stringMatching(/^The address (127\.0\.0\.1|::1) may not be called \(loopback\)$/),
-      });
+      const outcome = await postJson(guarded.fetch, url, '{}', {}, 2_000);
+      // Read like any unreachable host, so the log cannot map which addresses answer.
+      expect(outcome).toEqual({ ok: false, statusCode: null, error: 'The receiver cannot be reached' });
     }
     expect(hits).toEqual([]);
   });
 
   it('lets everything through when private networks are allowed', async () => {
-    expect(await postJson(`${base}/ok`, '{}', {}, open, 2_000)).toEqual({ ok: true, statusCode: 200 });
+    expect(await postJson(open.fetch, `${base}/ok`, '{}', {}, 2_000)).toEqual({ ok: true, statusCode: 200 });
   });
 });
 
@@ -88,7 +62,7 @@ describe('POST', () => {
         response.writeHead(204).end();
       });
     };
-    expect(await postJson(`${base}/hook`, '{"a":1}', { 'webhook-id': 'e1' }, open, 2_000)).toEqual({
+    expect(await postJson(open.fetch, `${base}/hook`, '{"a":1}', { 'webhook-id': 'e1' }, 2_000)).toEqual({
       ok: true,
       statusCode: 204,
     });
@@ -103,7 +77,7 @@ describe('POST', () => {
       if (request.url === '/moved') response.writeHead(302, { location: `${base}/elsewhere` }).end();
       else response.end();
     };
-    expect(await postJson(`${base}/moved`, '{}', {}, open, 2_000)).toEqual({
+    expect(await postJson(open.fetch, `${base}/moved`, '{}', {}, 2_000)).toEqual({
       ok: false,
       statusCode: 302,
       error: `HTTP 302 (redirects are not followed: ${base}/elsewhere)`,
@@ -127,7 +101,7 @@ describe('POST', () => {
       response.on('close', () => undefined);
       write();
     };
-    const outcome = await postJson(`${base}/big`, '{}', {}, open, 5_000);
+    const outcome = await postJson(open.fetch, `${base}/big`, '{}', {}, 5_000);
     expect(outcome).toEqual({ ok: false, statusCode: 500, error: `HTTP 500: ${'x'.repeat(200)}` });
     expect(MAX_RESPONSE_BYTES).toBe(65_536);
     expect(written).toBeLessThan(8 * 1024 * 1024);
@@ -135,7 +109,7 @@ describe('POST', () => {
 
   it('gives up on a receiver that does not answer in time', async () => {
     handler = () => undefined;
-    expect(await postJson(`${base}/slow`, '{}', {}, open, 300)).toEqual({
+    expect(await postJson(open.fetch, `${base}/slow`, '{}', {}, 300)).toEqual({
       ok: false,
       statusCode: null,
       error: 'No answer within 0.3 s',
@@ -143,7 +117,7 @@ describe('POST', () => {
   });
 
   it('refuses what is not http(s)', async () => {
-    expect(await postJson('ftp://example.com/x', '{}', {}, open, 300)).toEqual({
+    expect(await postJson(open.fetch, 'ftp://example.com/x', '{}', {}, 300)).toEqual({
       ok: false,
       statusCode: null,
       error: 'Only http and https URLs are called',

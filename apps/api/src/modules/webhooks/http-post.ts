@@ -1,6 +1,4 @@
-import http from 'node:http';
-import https from 'node:https';
-import type { OutboundAgents } from './outbound-agents.js';
+import { type GuardedFetch, isUnreachable } from '@streamcloud/net-guard';
 
 /** At most this much of an answer is read; the rest is dropped with the connection. */
 export const MAX_RESPONSE_BYTES = 64 * 1024;
@@ -12,99 +10,70 @@ export type PostOutcome = { ok: true; statusCode: number } | { ok: false; status
 const USER_AGENT = 'Streamcloud-Webhooks/1.0';
 
 /**
- * POSTs a JSON body and answers how it went: 2xx is delivered, anything else (a redirect too: none is
- * followed) is a failure with a message for the delivery log. Never throws.
+ * POSTs a JSON body through the guarded fetch and answers how it went: 2xx is delivered, anything else
+ * (a redirect too: the guarded fetch never follows one) is a failure with a message for the delivery log.
+ * The whole exchange, answer included, has `timeoutMs`. Never throws.
  */
-export function postJson(
+export async function postJson(
+  fetch: GuardedFetch,
   url: string,
   body: string,
   headers: Record<string, string>,
-  agents: OutboundAgents,
   timeoutMs: number,
 ): Promise<PostOutcome> {
-  return new Promise((resolve) => {
-    let target: URL;
-    try {
-      target = new URL(url);
-    } catch {
-      resolve({ ok: false, statusCode: null, error: 'The URL is not valid' });
-      return;
-    }
-    if (target.protocol !== 'http:' && target.protocol !== 'https:') {
-      resolve({ ok: false, statusCode: null, error: 'Only http and https URLs are called' });
-      return;
-    }
-    let settled = false;
-    const finish = (outcome: PostOutcome) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      resolve(outcome);
-    };
-    const send = target.protocol === 'https:' ? https.request : http.request;
-    const request = send(
-      target,
-      {
-        method: 'POST',
-        agent: target.protocol === 'https:' ? agents.https : agents.http,
-        headers: {
-          ...headers,
-          'content-type': 'application/json',
-          'content-length': String(Buffer.byteLength(body)),
-          'user-agent': USER_AGENT,
-        },
-      },
-      (response) => {
-        const statusCode = response.statusCode ?? 0;
-        const chunks: Buffer[] = [];
-        let received = 0;
-        const done = () => {
-          if (statusCode >= 200 && statusCode < 300) return finish({ ok: true, statusCode });
-          const text = Buffer.concat(chunks).toString('utf8').trim().slice(0, BODY_EXCERPT_CHARS);
-          const redirect =
-            statusCode >= 300 && statusCode < 400
-              ? ` (redirects are not followed: ${response.headers.location ?? ''})`
-              : '';
-          finish({ ok: false, statusCode, error: `HTTP ${statusCode}${redirect}${text ? `: ${text}` : ''}` });
-        };
-        response.on('data', (chunk: Buffer) => {
-          if (received >= MAX_RESPONSE_BYTES) return;
-          chunks.push(chunk.subarray(0, MAX_RESPONSE_BYTES - received));
-          received += chunk.length;
-          if (received >= MAX_RESPONSE_BYTES) {
-            // Enough: the rest of an oversized answer is not read.
-            response.destroy();
-            done();
-          }
-        });
-        response.on('end', done);
-        response.on('error', () => done());
-        response.on('close', done);
-      },
-    );
-    const timer = setTimeout(() => {
-      request.destroy();
-      finish({ ok: false, statusCode: null, error: `No answer within ${timeoutMs / 1000} s` });
-    }, timeoutMs);
-    request.on('error', (error: NodeJS.ErrnoException) => {
-      finish({ ok: false, statusCode: null, error: describe(error) });
+  const signal = AbortSignal.timeout(timeoutMs);
+  try {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json', 'user-agent': USER_AGENT },
+      body,
+      signal,
     });
-    request.end(body);
-  });
+    const text = await readCapped(response);
+    if (response.ok) return { ok: true, statusCode: response.status };
+    const redirect =
+      response.status >= 300 && response.status < 400
+        ? ` (redirects are not followed: ${response.headers.get('location') ?? ''})`
+        : '';
+    const excerpt = text.trim().slice(0, BODY_EXCERPT_CHARS);
+    return {
+      ok: false,
+      statusCode: response.status,
+      error: `HTTP ${response.status}${redirect}${excerpt ? `: ${excerpt}` : ''}`,
+    };
+  } catch (error) {
+    return { ok: false, statusCode: null, error: describe(error, signal, timeoutMs) };
+  }
 }
 
-function describe(error: NodeJS.ErrnoException): string {
-  switch (error.code) {
-    case 'ECONNREFUSED':
-      return 'Connection refused';
-    case 'ENOTFOUND':
-    case 'EAI_AGAIN':
-      return 'The host name does not resolve';
-    case 'ECONNRESET':
-      return 'The connection was reset';
-    case 'ETIMEDOUT':
-      return 'The connection timed out';
-    default:
-      return error.message || 'The request failed';
+/** The answer's first MAX_RESPONSE_BYTES as text; the rest is not read (the connection is dropped). */
+async function readCapped(response: Response): Promise<string> {
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  try {
+    while (received < MAX_RESPONSE_BYTES) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value.subarray(0, MAX_RESPONSE_BYTES - received));
+      received += value.length;
+    }
+  } finally {
+    if (received >= MAX_RESPONSE_BYTES) await reader.cancel().catch(() => undefined);
+    reader.releaseLock();
   }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * Why the request failed. A refused address, a closed port and an unknown host read alike (the net-guard
+ * rule), so the log cannot be used to map which addresses answer.
+ */
+function describe(error: unknown, signal: AbortSignal, timeoutMs: number): string {
+  if (signal.aborted) return `No answer within ${timeoutMs / 1000} s`;
+  if (isUnreachable(error)) return 'The receiver cannot be reached';
+  if (error instanceof TypeError && /^Only http and https/.test(error.message))
+    return 'Only http and https URLs are called';
+  return error instanceof Error && error.message ? error.message : 'The request failed';
 }

@@ -1,4 +1,5 @@
 import { WEBHOOK_LOG_RETENTION_DAYS, WEBHOOK_TIMEOUT_SECONDS } from '@streamcloud/contract';
+import { addressPolicy, createNetGuard, type NetGuard } from '@streamcloud/net-guard';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { DatabaseHandle } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
@@ -6,7 +7,6 @@ import { PeriodicJob } from '../../lib/periodic.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { AuditRepository } from '../audit/audit.repository.js';
 import { type DispatcherOptions, WebhookDispatcher } from './dispatcher.js';
-import { createOutboundAgents, type OutboundAgents } from './outbound-agents.js';
 import { DEFAULT_RETRY_DELAYS_MS } from './retry-schedule.js';
 import { SigningSecrets } from './signing-secrets.js';
 import { WebhookOutbox } from './webhook-outbox.js';
@@ -20,10 +20,11 @@ export { registerWebhookRoutes } from './webhooks.routes.js';
 export interface WebhookOptions {
   /** Run this process's dispatcher (server.ts turns it on; tests drain it or turn it on). */
   dispatch?: boolean;
-  /** CALLBACK_ALLOW_PRIVATE_NETWORKS: callbacks may reach loopback, private and link-local addresses. */
+  /**
+   * CALLBACK_ALLOW_PRIVATE_NETWORKS: callbacks may reach private and loopback addresses even where the
+   * users' guard (ALLOW_PRIVATE_NETWORKS) refuses them. Link-local and metadata addresses never.
+   */
   allowPrivateNetworks?: boolean;
-  /** The outbound connections (by default guarded keep-alive agents). */
-  agents?: OutboundAgents;
   dispatcher?: Partial<DispatcherOptions>;
   /** How often deliveries past retention are dropped; only when set. */
   retentionIntervalMs?: number;
@@ -56,6 +57,8 @@ export function createWebhooksModule(
     audit: AuditRepository;
     clock: Clock;
     box: SecretBox;
+    /** The guard of the destinations users choose (lib/outbound.ts): callbacks are such destinations. */
+    users: NetGuard;
     log?: FastifyBaseLogger;
     options?: WebhookOptions;
   },
@@ -65,12 +68,13 @@ export function createWebhooksModule(
   const repository = new WebhooksRepository(db);
   const secrets = new SigningSecrets({ repository, box: deps.box, clock: deps.clock });
   const outbox = new WebhookOutbox(deps.clock);
-  const agents =
-    options.agents ?? createOutboundAgents({ allowPrivateNetworks: options.allowPrivateNetworks ?? false });
+  // A guard of the module's own when callbacks may reach private networks and other users' destinations may not.
+  const own = options.allowPrivateNetworks ? createNetGuard(addressPolicy({ allowPrivate: true })) : null;
+  const guard = own ?? deps.users;
   const dispatcher = new WebhookDispatcher({
     repository,
     secrets,
-    agents,
+    fetch: guard.fetch,
     clock: deps.clock,
     ...(deps.log ? { log: deps.log } : {}),
     options: { ...DEFAULT_DISPATCHER_OPTIONS, ...options.dispatcher },
@@ -99,7 +103,8 @@ export function createWebhooksModule(
     await unlisten?.();
     await retention.stop();
     await dispatcher.stop();
-    if (!options.agents) agents.destroy();
+    own?.agents.http.destroy();
+    own?.agents.https.destroy();
   });
   return { outbox, service, dispatcher, repository };
 }

@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createNetGuard, loopbackOnly } from '@streamcloud/net-guard';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { createServerDatabase, TEST_SCRYPT } from '../../../test/helpers.js';
@@ -151,7 +152,9 @@ describe('durability', () => {
             database: handle,
             secret: 'two-servers-secret-of-at-least-32-chars',
             scryptCost: TEST_SCRYPT,
-            webhooks: { dispatch: true, allowPrivateNetworks: true, dispatcher: { batchSize: 10 } },
+            // The receiver listens on 127.0.0.1: nothing else may be reached.
+            outbound: { users: createNetGuard(loopbackOnly), operator: createNetGuard(loopbackOnly) },
+            webhooks: { dispatch: true, dispatcher: { batchSize: 10 } },
           });
           await app.ready();
           cleanups.push(async () => {

@@ -13,7 +13,7 @@ let roles: Roles;
 let node: { id: string; token: string };
 
 beforeAll(async () => {
-  t = await startTestApp({ webhooks: { dispatch: true, allowPrivateNetworks: true } });
+  t = await startTestApp({ webhooks: { dispatch: true } });
   receiver = await startWebhookReceiver();
 });
 afterAll(async () => {

@@ -33,7 +33,7 @@ let receiver: WebhookReceiver;
 let roles: Roles;
 
 beforeAll(async () => {
-  t = await startTestApp({ clock, webhooks: { allowPrivateNetworks: true } });
+  t = await startTestApp({ clock });
   receiver = await startWebhookReceiver();
 });
 afterAll(async () => {
@@ -151,7 +151,7 @@ describe('delivery', () => {
       status: 'Pending',
       attempts: 1,
       lastStatusCode: null,
-      lastError: 'Connection refused',
+      lastError: 'The receiver cannot be reached',
     });
   });
 });
