@@ -71,8 +71,9 @@ export class FallbacksRepository {
       .execute();
   }
 
-  async delete(id: string): Promise<void> {
-    await this.db.deleteFrom('fallbacks').where('id', '=', id).execute();
+  async delete(id: string): Promise<boolean> {
+    const result = await this.db.deleteFrom('fallbacks').where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
   }
 
   async storageOwner(storageId: string): Promise<string | null> {

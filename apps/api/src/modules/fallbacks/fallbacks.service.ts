@@ -68,7 +68,7 @@ export class FallbacksService {
 
   async delete(auth: AuthContext, id: string): Promise<void> {
     const current = await this.owned(auth, id);
-    await this.fallbacks.delete(id);
+    if (!(await this.fallbacks.delete(id))) throw notFound('Fallback');
     await this.audit(auth, 'fallback.delete', id, { streamId: current.input_id });
   }
 

@@ -174,7 +174,7 @@ export class NodeGroupsService {
   /** Deletes the group, its rules and its events; its nodes stay (allocated instances keep running). */
   async delete(auth: AuthContext, id: string): Promise<void> {
     const group = await this.writable(auth, id);
-    await this.deps.repository.deleteGroup(id);
+    if (!(await this.deps.repository.deleteGroup(id))) throw notFound('Node group');
     await this.audit(auth, 'node-group.delete', id, { name: group.name });
   }
 

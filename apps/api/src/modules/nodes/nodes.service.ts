@@ -98,7 +98,7 @@ export class NodesService implements NodeAuthenticator {
 
   async delete(auth: AuthContext, id: string): Promise<void> {
     const row = await this.find(id);
-    await this.deps.nodes.delete(id);
+    if (!(await this.deps.nodes.delete(id))) throw notFound('Node');
     await this.audit(auth, 'node.delete', id, { name: row.name });
   }
 

@@ -4,6 +4,9 @@ import type { Db } from '../../db/database.js';
 import type { RecordingsTable } from '../../db/schema.js';
 import { type Owned, StreamJobsRepository } from '../stream-jobs/stream-jobs.repository.js';
 
+/** The storage a recording was to use was deleted meanwhile. */
+export class StorageGoneError extends Error {}
+
 export type RecordingRow = Selectable<RecordingsTable> & { capture: Capture };
 export type OwnedRecordingRow = Owned<RecordingRow>;
 export type NewRecording = Omit<
@@ -54,6 +57,26 @@ export class RecordingsRepository extends StreamJobsRepository<RecordingRow, New
       count.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
     ]);
     return { rows: items as OwnedRecordingRow[], total: Number(total.count) };
+  }
+
+  /**
+   * Inside a transaction: holds the recording's storage until it ends, so a concurrent delete of the
+   * storage waits and then finds the recording (409), or — deleted first — is seen here (StorageGoneError),
+   * instead of the deferred foreign key failing at commit.
+   */
+  async lockStorage(storageId: string): Promise<void> {
+    const row = await this.db
+      .selectFrom('storages')
+      .select('id')
+      .where('id', '=', storageId)
+      .forKeyShare()
+      .executeTakeFirst();
+    if (!row) throw new StorageGoneError();
+  }
+
+  override async insert(job: NewRecording): Promise<void> {
+    await this.lockStorage(job.storage_id);
+    await super.insert(job);
   }
 
   async countByStorage(storageId: string): Promise<number> {

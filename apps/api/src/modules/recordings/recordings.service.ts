@@ -13,7 +13,7 @@ import {
 import type { Db } from '../../db/database.js';
 import type { AuthContext, NodeIdentity } from '../../lib/auth-context.js';
 import type { Clock } from '../../lib/clock.js';
-import { badRequest } from '../../lib/errors.js';
+import { badRequest, notFound } from '../../lib/errors.js';
 import { SecretBoxError } from '../../lib/secret-box.js';
 import type { AuditRepository } from '../audit/audit.repository.js';
 import type { StorageUsage } from '../storages/storage-usage.js';
@@ -34,6 +34,7 @@ import {
   type RecordingChanges,
   type RecordingRow,
   RecordingsRepository,
+  StorageGoneError,
 } from './recordings.repository.js';
 
 export interface RecordingsServiceDeps {
@@ -102,20 +103,22 @@ export class RecordingsService extends StreamJobsService<
   async create(auth: AuthContext, body: RecordingCreate): Promise<Recording> {
     const stream = await this.deps.streams.owned(auth, body.streamId);
     await this.checkStorage(auth, stream, body.storageId);
-    return this.add(
-      auth,
-      {
-        id: randomUUID(),
-        input_id: stream.id,
-        storage_id: body.storageId,
-        file_name: body.fileName,
-        file_format: body.fileFormat,
-        autostart: body.autostart,
-        callback_uri: body.callbackUri ?? null,
-        capture: body.capture,
-        state: 'Recording',
-      },
-      { streamId: stream.id, storageId: body.storageId, fileFormat: body.fileFormat, autostart: body.autostart },
+    return storageStillThere(() =>
+      this.add(
+        auth,
+        {
+          id: randomUUID(),
+          input_id: stream.id,
+          storage_id: body.storageId,
+          file_name: body.fileName,
+          file_format: body.fileFormat,
+          autostart: body.autostart,
+          callback_uri: body.callbackUri ?? null,
+          capture: body.capture,
+          state: 'Recording',
+        },
+        { streamId: stream.id, storageId: body.storageId, fileFormat: body.fileFormat, autostart: body.autostart },
+      ),
     );
   }
 
@@ -145,15 +148,20 @@ export class RecordingsService extends StreamJobsService<
     if (body.storageId !== row.storage_id) {
       await this.checkStorage(auth, await this.deps.streams.owned(auth, row.input_id), body.storageId);
     }
-    await this.jobs.update(
-      id,
-      {
-        file_name: normalizeFileName(body.fileName, { autostart: row.autostart }),
-        storage_id: body.storageId,
-        callback_uri: body.callbackUri ?? null,
-        capture: body.capture,
-      },
-      this.deps.clock.now(),
+    await storageStillThere(() =>
+      this.recordings.transaction(async (recordings) => {
+        await recordings.lockStorage(body.storageId);
+        await recordings.update(
+          id,
+          {
+            file_name: normalizeFileName(body.fileName, { autostart: row.autostart }),
+            storage_id: body.storageId,
+            callback_uri: body.callbackUri ?? null,
+            capture: body.capture,
+          },
+          this.deps.clock.now(),
+        );
+      }),
     );
     await this.audit(auth, 'update', id, { storageId: body.storageId });
     return this.get(auth, id);
@@ -187,5 +195,15 @@ export class RecordingsService extends StreamJobsService<
       if (error instanceof SecretBoxError) return null;
       throw error;
     }
+  }
+}
+
+/** A storage deleted between the check and the write answers as if it had never been there. */
+async function storageStillThere<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof StorageGoneError) throw notFound('Storage');
+    throw error;
   }
 }

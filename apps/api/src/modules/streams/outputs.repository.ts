@@ -72,8 +72,9 @@ export class OutputsRepository {
     return sessions;
   }
 
-  async delete(id: string): Promise<void> {
-    await this.db.deleteFrom('outputs').where('id', '=', id).execute();
+  async delete(id: string): Promise<boolean> {
+    const result = await this.db.deleteFrom('outputs').where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
   }
 
   /** Forgets the sessions and records when, so the node serving the output disconnects them. */

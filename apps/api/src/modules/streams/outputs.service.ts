@@ -82,9 +82,10 @@ export class OutputsService {
     await this.deps.db.transaction().execute(async (trx) => {
       const db = trx as unknown as Db;
       const found = await this.inOwnStream(db, id);
-      if (!found) return;
+      if (!found) throw notFound('Output');
       await this.deps.streams.webhooks.outputDeleting(db, found.input, found.output, this.deps.clock.now());
-      await new OutputsRepository(db).delete(id);
+      // Of concurrent deletes, only the one that removed the row answers 204 (the others roll back their event).
+      if (!(await new OutputsRepository(db).delete(id))) throw notFound('Output');
     });
     await this.audit(auth, 'output.delete', id, {});
   }

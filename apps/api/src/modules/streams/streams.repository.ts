@@ -1,4 +1,4 @@
-import type { MediaPorts, TranscodeTrack } from '@streamcloud/contract';
+import type { MediaPorts, StreamStatus, TranscodeTrack } from '@streamcloud/contract';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { InputStatusMessagesTable, InputsTable, InputTracksTable } from '../../db/schema.js';
@@ -109,6 +109,17 @@ export class StreamsRepository {
       .set({ ...changes, updated_at: now })
       .where('id', '=', id)
       .execute();
+  }
+
+  /** Sets the input Idle if it is in one of `from`; answers whether it was. */
+  async stop(id: string, from: readonly StreamStatus[], now: Date): Promise<boolean> {
+    const result = await this.db
+      .updateTable('inputs')
+      .set({ status: 'Idle', updated_at: now })
+      .where('id', '=', id)
+      .where('status', 'in', from)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
   }
 
   async delete(id: string): Promise<boolean> {

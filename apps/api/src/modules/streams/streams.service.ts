@@ -14,6 +14,7 @@ import {
   type StreamInputSummary,
   type StreamInputUpdate,
   type StreamStateReport,
+  type StreamStatus,
   type TrackInfo,
 } from '@streamcloud/contract';
 import type { Db } from '../../db/database.js';
@@ -44,6 +45,9 @@ export interface StreamsServiceDeps {
 
 const NO_NODE_MESSAGE = 'No node is available: the stream will be assigned as soon as one is';
 const newToken = () => randomBytes(24).toString('base64url');
+
+/** The states a user may stop a stream in. */
+const STOPPABLE: readonly StreamStatus[] = ['Ingestion', 'Pending'];
 
 /** Stream inputs: creation and node assignment, the owner's reads and changes, and what nodes report. */
 export class StreamsService {
@@ -125,16 +129,15 @@ export class StreamsService {
   async update(auth: AuthContext, id: string, body: StreamInputUpdate): Promise<StreamInput> {
     const row = await this.owned(auth, id);
     const now = this.deps.clock.now();
-    if (body.state === 'Idle' && row.status !== 'Ingestion' && row.status !== 'Pending') {
-      throw conflict(`A stream can be stopped only in Ingestion or Pending; it is ${row.status}`, 'INVALID_STATE');
-    }
+    const notStoppable = (status: string) =>
+      conflict(`A stream can be stopped only in Ingestion or Pending; it is ${status}`, 'INVALID_STATE');
+    if (body.state === 'Idle' && !STOPPABLE.includes(row.status)) throw notStoppable(row.status);
     const place = body.streamer ? this.placeOf(body.streamer.ipAddress, body.streamer.geoLocation ?? null) : null;
     await this.inputs.transaction(async (inputs) => {
       await inputs.update(
         id,
         {
           ...(body.caption !== undefined ? { caption: body.caption || null } : {}),
-          ...(body.state ? { status: 'Idle' as const } : {}),
           ...(body.streamer
             ? {
                 streamer_ip: body.streamer.ipAddress || null,
@@ -146,6 +149,8 @@ export class StreamsService {
         now,
       );
       if (body.state) {
+        // The state is checked again by the write itself: of concurrent stops, one stops the stream.
+        if (!(await inputs.stop(id, STOPPABLE, now))) throw notStoppable('Idle');
         await inputs.addMessage(id, { at: now, level: 'info', text: `Stopped by ${auth.username}` });
         const stopped = await inputs.findById(id);
         if (stopped) await this.webhooks.statusChanged(inputs.db, stopped, row.status, { at: now });
@@ -160,9 +165,10 @@ export class StreamsService {
     await this.owned(auth, id);
     await this.inputs.transaction(async (inputs) => {
       const row = await inputs.findById(id);
-      if (!row) return;
+      if (!row) throw notFound('Stream');
       await this.webhooks.deleting(inputs.db, row, this.deps.clock.now());
-      await inputs.delete(id);
+      // Of concurrent deletes, only the one that removed the row answers 204 (the others roll back their event).
+      if (!(await inputs.delete(id))) throw notFound('Stream');
     });
     await this.audit(auth, 'input.delete', id, {});
   }
