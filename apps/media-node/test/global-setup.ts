@@ -7,7 +7,8 @@ import { startControlPlane } from './harness.js';
  * files run one at a time, so a file's streams are placed on its own node.
  */
 export default async function setup(project: TestProject) {
-  const plane = await startControlPlane({ NODE_SILENCE_SECONDS: '4' });
+  // Webhook receivers of the tests listen on loopback.
+  const plane = await startControlPlane({ NODE_SILENCE_SECONDS: '4', CALLBACK_ALLOW_PRIVATE_NETWORKS: 'on' });
   project.provide('controlPlane', { url: plane.url, token: plane.token });
   return () => plane.stop();
 }

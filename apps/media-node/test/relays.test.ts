@@ -73,6 +73,27 @@ const relayState = (id: string, state: Relay['state'], timeoutMs = 15_000) =>
   );
 const texts = (relay: Relay) => relay.messages.map((message) => message.text);
 
+/** A webhook receiver on loopback: the types of the events it was sent, in order. */
+async function callbacks(): Promise<{ uri: string; types: string[]; close(): void }> {
+  const types: string[] = [];
+  const server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => {
+      body += chunk.toString();
+    });
+    request.on('end', () => {
+      types.push((JSON.parse(body) as { type: string }).type);
+      response.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    uri: `http://127.0.0.1:${(server.address() as { port: number }).port}/hook`,
+    types,
+    close: () => server.close(),
+  };
+}
+
 async function createRelay(body: Record<string, unknown>): Promise<Relay> {
   const created = await api<Relay>('POST', '/relays', body);
   expect(created.status).toBe(201);
@@ -211,11 +232,13 @@ describe('RTMP relays', () => {
   it('ends in Error at once when the destination cannot be trusted (its TLS certificate); new settings start a new run', async () => {
     const port = await freePort();
     const front = await tlsFront(port, await freePort(), untrusted);
+    const hooks = await callbacks();
     const stream = await createStream({ format: 'RTMP' });
     const relay = await createRelay({
       streamId: stream.id,
       format: 'RTMP',
       autostart: true,
+      callbackUri: hooks.uri,
       output: { server: `rtmps://127.0.0.1:${port}/live`, key: 'k' },
     });
     const push = pushTestPattern(uriOf(stream), 'flv', 60, PUSH);
@@ -233,6 +256,7 @@ describe('RTMP relays', () => {
       // The autostarting relay stays with the node: new settings while the push goes on start a new run.
       const updated = await api('PUT', `/relays/${relay.id}`, {
         format: 'RTMP',
+        callbackUri: hooks.uri,
         output: { server: `rtmp://127.0.0.1:${receiverPort}/live` },
       });
       expect(updated.status).toBe(200);
@@ -243,7 +267,15 @@ describe('RTMP relays', () => {
         'a new run with the new settings',
       );
       expect(texts(running)).toContain(`Relaying the incoming stream to rtmp://127.0.0.1:${receiverPort}/live`);
+      await waitFor(
+        async () => hooks.types,
+        (types) => types.length >= 3,
+        15_000,
+        'the relay callbacks',
+      );
+      expect(hooks.types).toEqual(['relay.relaying', 'relay.error', 'relay.relaying']);
     } finally {
+      hooks.close();
       receiver.stop();
       front.close();
       push.stop();
@@ -258,11 +290,13 @@ describe('UDP MPEG-TS relays', () => {
     const datagrams: Buffer[] = [];
     socket.on('message', (message) => datagrams.push(message));
     await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
+    const hooks = await callbacks();
     const stream = await createStream({ format: 'RTMP' });
     const relay = await createRelay({
       streamId: stream.id,
       format: 'UDPTS',
       autostart: true,
+      callbackUri: hooks.uri,
       output: { ipAddress: '127.0.0.1', port: socket.address().port },
     });
     const relayRuns = (command: string) => command.includes(stream.id) && command.includes('mpegts');
@@ -300,6 +334,14 @@ describe('UDP MPEG-TS relays', () => {
         'datagrams of the new run',
       );
       expect(processRunning(relayRuns)).toBe(true);
+      // The callback heard each run start and end (created Relaying, the push's end, the next push).
+      await waitFor(
+        async () => hooks.types,
+        (types) => types.length >= 3,
+        15_000,
+        'the relay callbacks',
+      );
+      expect(hooks.types).toEqual(['relay.relaying', 'relay.completed', 'relay.relaying']);
       expect((await api('DELETE', `/inputs/${stream.id}`)).status).toBe(204);
       await waitFor(
         async () => processRunning(relayRuns),
@@ -310,6 +352,7 @@ describe('UDP MPEG-TS relays', () => {
     } finally {
       second?.stop();
       socket.close();
+      hooks.close();
     }
   });
 });
