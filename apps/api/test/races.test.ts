@@ -129,7 +129,9 @@ describe('one change of state wins', () => {
     await raceForOne(N, () => owner('PUT', `/inputs/${streamId}`, { state: 'Idle' }), { winner: 200, losers: [409] });
     const stream = (await owner('GET', `/inputs/${streamId}`)).json();
     expect(stream.status).toBe('Idle');
-    const stops = (stream.statusMessages as Array<{ text: string }>).filter((message) => message.text.startsWith('Stopped'));
+    const stops = (stream.statusMessages as Array<{ text: string }>).filter((message) =>
+      message.text.startsWith('Stopped'),
+    );
     expect(stops).toHaveLength(1);
   });
 
