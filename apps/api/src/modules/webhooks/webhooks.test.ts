@@ -32,8 +32,11 @@ let t: TestApp;
 let receiver: WebhookReceiver;
 let roles: Roles;
 
+/** Everything the API logs, at every level: secrets must never be in it. */
+const logged: string[] = [];
+
 beforeAll(async () => {
-  t = await startTestApp({ clock });
+  t = await startTestApp({ clock, logger: { level: 'trace', stream: { write: (line: string) => logged.push(line) } } });
   receiver = await startWebhookReceiver();
 });
 afterAll(async () => {
@@ -202,6 +205,26 @@ describe('signing secret', () => {
     expect(last?.headers['webhook-id']).toBe(later.id);
     expect(String(last?.headers['webhook-signature']).split(' ')).toHaveLength(1);
     expect((await owner('GET', '/webhooks/secret')).previousExpiresAt).toBeNull();
+  });
+
+  it('never appears in the API log, nor any signature made with it, through rotation and failing deliveries', async () => {
+    logged.length = 0;
+    const old = (await owner('GET', '/webhooks/secret')).secret;
+    const rotated = (await owner('POST', '/webhooks/secret/rotate', {})).secret;
+    receiver.answer(500);
+    await sendTest();
+    await drain();
+    advance(2 * MINUTE);
+    await drain();
+    expect(receiver.received).toHaveLength(2);
+    const signatures = receiver.received.flatMap((request) =>
+      String(request.headers['webhook-signature'])
+        .split(' ')
+        .map((signature) => signature.slice(3)),
+    );
+    expect(logged.length).toBeGreaterThan(0);
+    const log = logged.join('');
+    for (const secret of [old.slice(6), rotated.slice(6), ...signatures]) expect(log).not.toContain(secret);
   });
 });
 

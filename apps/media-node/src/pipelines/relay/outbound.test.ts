@@ -52,4 +52,13 @@ describe('relay destinations', () => {
     expect(closed.kind).toBe('target');
     expect(closed.message).toBe(`connection refused by 127.0.0.1:${port}`);
   });
+
+  it('ends at once (fatal) for a host that does not exist, naming DNS', async () => {
+    // .invalid names never resolve (RFC 6761).
+    const missing = await failure(
+      connectOutbound({ host: 'nowhere.invalid', port: 1935, tls: false }, lenient.connections),
+    );
+    expect(missing.kind).toBe('fatal');
+    expect(missing.message).toBe('the host nowhere.invalid was not found (DNS)');
+  });
 });
