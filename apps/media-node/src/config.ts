@@ -20,6 +20,8 @@ export interface NodeConfig {
   publicHostname: string;
   mediaPorts: MediaPorts;
   dataDir: string;
+  /** Recording files and their journal: keep it across restarts so unfinished uploads are finished. */
+  recordingsDir: string;
   /** A push that ends is reported Idle only after this long without a new push of the same input. */
   reconnectGraceMs: number;
   /** Load, metrics and usage are reported this often. */
@@ -74,6 +76,7 @@ export function loadNodeConfig(env: NodeJS.ProcessEnv = process.env): NodeConfig
   const logLevel = env.NODE_LOG_LEVEL ?? 'info';
   if (!['silent', 'error', 'info', 'debug'].includes(logLevel))
     throw new ConfigError('NODE_LOG_LEVEL must be silent, error, info or debug');
+  const dataDir = env.MEDIA_DATA_DIR || mkdtempSync(join(tmpdir(), 'streamcloud-media-'));
   return {
     controlPlaneUrl,
     nodeToken,
@@ -85,7 +88,8 @@ export function loadNodeConfig(env: NodeJS.ProcessEnv = process.env): NodeConfig
       srt: port(env, 'SRT_PORT', 9710),
       rtsp: port(env, 'RTSP_PORT', 8554),
     },
-    dataDir: env.MEDIA_DATA_DIR || mkdtempSync(join(tmpdir(), 'streamcloud-media-')),
+    dataDir,
+    recordingsDir: env.RECORDINGS_DIR || join(dataDir, 'recordings'),
     reconnectGraceMs: millis(env, 'RECONNECT_GRACE_MS', 5000),
     reportIntervalMs: millis(env, 'REPORT_INTERVAL_MS', 5000),
     pollIntervalMs: millis(env, 'POLL_INTERVAL_MS', 1500),

@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { AssignedInput, Node, NodeRelay, NodeReport, SnapshotSettings } from '@streamcloud/contract';
+import type {
+  AssignedInput,
+  Node,
+  NodeRecording,
+  NodeRelay,
+  NodeReport,
+  SnapshotSettings,
+} from '@streamcloud/contract';
 import type { MediaPorts } from './config.js';
 import type { Logger } from './log.js';
 
@@ -41,6 +48,11 @@ export class ControlPlaneClient {
   /** The relays of the node's streams (RTMP keys in clear). */
   relays(): Promise<NodeRelay[]> {
     return this.call('GET', '/api/v1/node/relays') as Promise<NodeRelay[]>;
+  }
+
+  /** The recordings to run or finish on the streams this node serves, with their storages' credentials. */
+  recordings(): Promise<NodeRecording[]> {
+    return this.call('GET', '/api/v1/node/recordings') as Promise<NodeRecording[]>;
   }
 
   setMediaPorts(ports: MediaPorts): Promise<unknown> {

@@ -13,6 +13,8 @@ import type { Logger } from './log.js';
 import { NginxRtmp } from './nginx.js';
 import { LivePipelines } from './pipelines/host.js';
 import type { NodeTools, PipelineReporter } from './pipelines/pipeline.js';
+import { Recordings } from './pipelines/recorder/recordings.js';
+import { recorderKind } from './pipelines/recorder.js';
 import { relayPolicies } from './pipelines/relay/outbound.js';
 import { relaysKind } from './pipelines/relay/relay.js';
 import { snapshotsKind } from './pipelines/snapshots.js';
@@ -48,6 +50,8 @@ export class MediaNode {
   readonly reporter: Reporter;
   readonly directory = new InputDirectory();
   readonly manager: StreamManager;
+  /** Every recording run of the node, from its push to its object in the storage (and across restarts). */
+  readonly recordings: Recordings;
   private readonly hookSecret = randomBytes(18).toString('base64url');
   /** Internal pushes (SRT and WebRTC relays into nginx) and plays (WebRTC playback) carry this as `relay=`. */
   readonly relaySecret = randomBytes(18).toString('base64url');
@@ -109,6 +113,17 @@ export class MediaNode {
         host,
       ),
     );
+    this.recordings = new Recordings({
+      client: this.client,
+      reporter: this.reporter,
+      inputs: () => this.directory.all(),
+      tools: this.tools,
+      log,
+      dir: config.recordingsDir,
+      from: () => `node ${this.identity?.name ?? config.publicHostname}`,
+    });
+    this.manager.events.subscribe(this.recordings);
+    this.pipelines.push(new LivePipelines(recorderKind(this.recordings), this.manager.events, host));
   }
 
   /** What pipelines use of the node: its tools, its HLS directory and internal RTMP URLs. */
@@ -206,6 +221,7 @@ export class MediaNode {
       .setMediaPorts(this.ports)
       .catch((error: unknown) => this.log.error(`could not tell the control plane the media ports: ${String(error)}`));
     await this.poll();
+    await this.recordings.start();
     this.manager.resync();
     this.sendLoad();
     this.timers.push(
@@ -220,6 +236,8 @@ export class MediaNode {
 
   async stop(): Promise<void> {
     for (const timer of this.timers) clearInterval(timer);
+    // Files being recorded are closed first (the journal keeps them for the next start), then pushes end.
+    await this.recordings.stop();
     this.manager.shutdown();
     await Promise.all(this.pipelines.map((pipelines) => pipelines.stopAll()));
     await this.reporter.flushed();

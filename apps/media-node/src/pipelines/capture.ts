@@ -7,12 +7,15 @@ import type {
   TrackSelector,
   TrackType,
 } from '@streamcloud/contract';
-import type { MediaTrackSource } from '../streams/types.js';
+import { probeTracks } from '../probe.js';
+import { newestFragment, poll } from '../streams/fragments.js';
+import type { LiveStream, MediaTrackSource } from '../streams/types.js';
 
 /**
  * What a capture (a recording's or a relay's) takes from a live stream: its selectors picked against the
  * tracks of the source (Incoming: the push; Outgoing: the transcoder's renditions), and the ffmpeg inputs
- * and `-map`s that read those tracks from nginx-rtmp. Pure: the caller probes and runs ffmpeg.
+ * and `-map`s that read those tracks from nginx-rtmp. Pure, but for `sourceOrigins`, which waits for a
+ * live stream's tracks to be probed; the caller runs ffmpeg.
  *
  * How a selector picks (docs/decisions.md, "Capture selection"): of the tracks of its type, those with
  * its idx and codec; then its resolution condition, then its bitrate condition:
@@ -124,6 +127,29 @@ export function captureMapArgs(selection: readonly CaptureCandidate[]): string[]
     '-map',
     `${origins.indexOf(candidate.origin)}:${candidate.track.type === 'Video' ? 'v' : 'a'}:${candidate.nth}`,
   ]);
+}
+
+/**
+ * Where a live stream's source is read from, once its tracks are known: Incoming is the push with its
+ * probed tracks; Outgoing is the transcoder's renditions (each probed from its first HLS fragment) while a
+ * ladder runs, else what viewers get, the push. Null when `going()` stops holding first.
+ */
+export async function sourceOrigins(
+  stream: LiveStream,
+  source: CaptureSource,
+  o: { hlsDir: string; ffprobe: string; going(): boolean },
+): Promise<CaptureOrigin[] | null> {
+  const tracks = await poll(async () => stream.tracks, o.going);
+  if (!tracks) return null;
+  const renditions = stream.outgoing.renditions;
+  if (source === 'Incoming' || !renditions) return [{ source: stream.source, tracks }];
+  const origins: CaptureOrigin[] = [];
+  for (const rendition of renditions) {
+    const fragment = await poll(() => newestFragment(o.hlsDir, rendition.hlsName, stream.startedAt.getTime()), o.going);
+    if (!fragment) return null;
+    origins.push({ source: rendition, tracks: await probeTracks(o.ffprobe, fragment) });
+  }
+  return origins;
 }
 
 /** The source's words in messages: 'the push' or 'the transcoded renditions'. */
