@@ -1,6 +1,7 @@
+import { createServer } from 'node:net';
 import type { Storage } from '@streamcloud/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pushTestPattern } from './harness.js';
+import { pushTestPattern, waitFor } from './harness.js';
 import {
   createRecording,
   createStorage,
@@ -15,7 +16,8 @@ import {
 import { streamsOf, uriOf, useMediaNode } from './streams.js';
 
 /** The recorder: real pushes recorded by the node into files and uploaded to a real local S3 server. */
-const world = useMediaNode('recorder');
+// A reconnect grace long enough for a second push to start within it on a busy machine.
+const world = useMediaNode('recorder', { RECONNECT_GRACE_MS: '4000' });
 const { api, createStream, status } = streamsOf(world);
 let s3: LocalS3Server;
 beforeAll(async () => {
@@ -91,4 +93,120 @@ describe('recording a push', () => {
       await slow.close();
     }
   }, 150_000);
+});
+
+describe('autostart', () => {
+  it('records each push into a new file, and a push that resumes within the grace into the same one', async () => {
+    const storage = await createStorage(api, s3, { path: 'auto' });
+    const stream = await createStream({ format: 'RTMP' });
+    const recording = await createRecording(api, {
+      streamId: stream.id,
+      storageId: storage.id,
+      fileName: 'show',
+      fileFormat: 'MP4',
+      autostart: true,
+      capture: ALL,
+    });
+    expect(recording.fileName).toBe('show_{uuid}');
+    const objects = () => listObjects(s3, 'recordings', 'auto/');
+
+    const first = pushTestPattern(uriOf(stream), 'flv', 4);
+    await status(stream.id, 'Ingestion');
+    await first.exited;
+    const resumed = pushTestPattern(uriOf(stream), 'flv', 4);
+    await resumed.exited;
+    const [one] = await waitFor(objects, (list) => list.length === 1, 30_000, 'the first object');
+    const third = pushTestPattern(uriOf(stream), 'flv', 4);
+    await third.exited;
+    const both = await waitFor(objects, (list) => list.length === 2, 30_000, 'the second object');
+    const two = both.find((object) => object.key !== one?.key);
+
+    for (const object of [one, two]) expect(object?.key).toMatch(/^auto\/show_[0-9a-f-]{36}\.mp4$/);
+    const firstFile = await probeFile(await downloadObject(s3, 'recordings', one?.key ?? ''));
+    const secondFile = await probeFile(await downloadObject(s3, 'recordings', two?.key ?? ''));
+    // Two pushes of 4 s in the first file, one in the second.
+    expect(firstFile.duration).toBeGreaterThan(6);
+    expect(secondFile.duration).toBeGreaterThan(2.5);
+    expect(secondFile.duration).toBeLessThan(5);
+    const { last } = await watchRecording(api, recording.id, (r) => r.state === 'Completed', 30_000);
+    expect(last.messages.filter((message) => message.text.startsWith('Uploaded '))).toHaveLength(2);
+    expect(last.messages.some((message) => message.text === 'Push resumed: recording on in the same file')).toBe(true);
+    expect(last.duration).toBeCloseTo(secondFile.duration, 0);
+  }, 120_000);
+});
+
+describe('storage failures', () => {
+  it("ends in Error with the storage's answer when the secret is wrong, and the recording can be deleted", async () => {
+    const storage = await createStorage(api, s3, { path: 'wrong', secretAccessKey: 'not-the-secret-key-0123456789' });
+    const stream = await createStream({ format: 'RTMP' });
+    const recording = await createRecording(api, {
+      streamId: stream.id,
+      storageId: storage.id,
+      fileFormat: 'MKV',
+      capture: ALL,
+    });
+    const push = pushTestPattern(uriOf(stream), 'flv', 3);
+    await status(stream.id, 'Ingestion');
+    await push.exited;
+    const { last } = await watchRecording(api, recording.id, (r) => r.state === 'Error', 30_000);
+    // Newest first: the refusal, after the upload began (the file was recorded).
+    expect(last.messages[1]?.text).toMatch(/^Uploading /);
+    expect(last.length).toBeGreaterThan(0);
+    expect(last.messages[0]).toMatchObject({
+      level: 'error',
+      text: expect.stringContaining(
+        'Upload failed: The secret access key is wrong: the server refused the request signature (SignatureDoesNotMatch)',
+      ),
+    });
+    expect(await listObjects(s3, 'recordings', 'wrong/')).toEqual([]);
+    expect((await api('DELETE', `/recordings/${recording.id}`)).status).toBe(204);
+    expect((await api('GET', `/recordings/${recording.id}`)).status).toBe(404);
+  }, 60_000);
+
+  it('retries a storage that does not answer, with backoff, and uploads once it does', async () => {
+    // A port nothing listens on yet: the first attempts are refused, then a relay to S3 opens there.
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const address = probe.address();
+        probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+      });
+    });
+    const storage = await createStorage(api, s3, { path: 'later', endpoint: `http://127.0.0.1:${port}` });
+    const stream = await createStream({ format: 'RTMP' });
+    const recording = await createRecording(api, {
+      streamId: stream.id,
+      storageId: storage.id,
+      fileFormat: 'MP4',
+      capture: ALL,
+    });
+    const push = pushTestPattern(uriOf(stream), 'flv', 3);
+    await status(stream.id, 'Ingestion');
+    await push.exited;
+    const retrying = await watchRecording(
+      api,
+      recording.id,
+      (r) =>
+        r.state !== 'Recording' &&
+        r.messages.some((message) => message.text.startsWith('Upload failed, trying again in')),
+      30_000,
+    ).catch(async (error) => {
+      throw new Error(
+        JSON.stringify((await api<{ messages: unknown }>('GET', `/recordings/${recording.id}`)).body.messages) +
+          String(error).slice(0, 100),
+      );
+    });
+    expect(retrying.last.state).toBe('Uploading');
+    const relay = await throttledRelay(s3.port, 10_000_000, port);
+    try {
+      const { last } = await watchRecording(api, recording.id, (r) => r.state !== 'Uploading', 60_000);
+      expect(last.state).toBe('Completed');
+      expect(last.messages.find((message) => message.text.startsWith('Upload failed, trying again in'))).toMatchObject({
+        level: 'warning',
+        text: expect.stringContaining(`Connection refused by 127.0.0.1:${port}`),
+      });
+      expect(await listObjects(s3, 'recordings', 'later/')).toHaveLength(1);
+    } finally {
+      await relay.close();
+    }
+  }, 90_000);
 });

@@ -140,6 +140,7 @@ export async function probeFile(file: string): Promise<ProbedFile> {
 export async function throttledRelay(
   targetPort: number,
   bytesPerSecond: number,
+  port = 0,
 ): Promise<{ endpoint: string; close(): Promise<void> }> {
   const sockets = new Set<Socket>();
   const server: Server = createServer((client) => {
@@ -167,11 +168,10 @@ export async function throttledRelay(
     client.on('error', close).on('close', close);
     upstream.on('error', close).on('close', close);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
   return {
-    endpoint: `http://127.0.0.1:${port}`,
+    endpoint: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : port}`,
     close: () => {
       for (const socket of sockets) socket.destroy();
       return new Promise<void>((resolve) => server.close(() => resolve()));

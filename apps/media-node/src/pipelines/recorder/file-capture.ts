@@ -1,6 +1,7 @@
 import { rename, rm, stat } from 'node:fs/promises';
 import type { RecordingFileFormat } from '@streamcloud/contract';
 import { type GuardedChild, lastLine, runTool, spawnGuarded } from '../../child.js';
+import type { Logger } from '../../log.js';
 import type { LiveStream, MediaTrackSource } from '../../streams/types.js';
 import { type CaptureCandidate, type CaptureOrigin, captureInputArgs } from '../capture.js';
 import { type SupervisedRun, Supervisor } from '../supervisor.js';
@@ -9,6 +10,10 @@ import { type SupervisedRun, Supervisor } from '../supervisor.js';
 const PENDING_MAX_BYTES = 32 * 1024 * 1024;
 /** A writer that does not end within this long after its input ended is stopped. */
 const WRITER_DRAIN_MS = 10_000;
+/** A reader whose push ended is given this long to send what it holds (nginx ends it with the push). */
+const READER_DRAIN_MS = 3000;
+/** How long ffmpeg looks at its input before it writes: nginx sends the codec headers first, so little. */
+const ANALYZE_US = '500000';
 
 export interface FileCaptureOptions {
   ffmpeg: string;
@@ -17,6 +22,7 @@ export interface FileCaptureOptions {
   rtmpUrl(name: string): string;
   file: string;
   format: RecordingFileFormat;
+  log: Logger;
   /** The capture cannot go on (the reader gave up, or the writer failed): its file holds what came so far. */
   onFailure(message: string): void;
 }
@@ -42,6 +48,7 @@ export class FileCapture {
   duration = 0;
   /** Keeps the reader of the current push running (a new one for each push). */
   private reader: Supervisor | null = null;
+  private readerProcess: GuardedChild | null = null;
   private writer: GuardedChild | null = null;
   private writerLog = '';
   private pending: Buffer[] = [];
@@ -53,13 +60,16 @@ export class FileCapture {
   /** Reads the origins of a live push (again, after a reconnect) into the file. */
   read(stream: LiveStream, origins: MediaTrackSource[]): void {
     if (this.finished) return;
-    this.pause();
+    const previous = this.pause();
     const reader = new Supervisor({
       run: () => this.startReader(stream, origins),
       onGiveUp: (failure) => this.o.onFailure(`reading the stream failed: ${failure}`),
     });
     this.reader = reader;
-    reader.start();
+    // One reader at a time into the writer: the next starts once the previous one is over.
+    void previous.then(() => {
+      if (this.reader === reader) reader.start();
+    });
   }
 
   /**
@@ -77,27 +87,26 @@ export class FileCapture {
     });
     writer.stdout.on('data', (chunk: Buffer) => this.progress(chunk.toString()));
     void writer.exited.then((code) => {
-      if (!this.finished)
-        this.o.onFailure(`writing the file failed: ${lastLine(this.writerLog) || `ffmpeg exited with ${code}`}`);
+      const failure = `writing the file failed: ${lastLine(this.writerLog) || `ffmpeg exited with ${code}`}`;
+      if (!this.finished) this.o.onFailure(failure);
+      else if (code !== 0) this.o.log.error(`${this.o.file}: ${failure}`);
     });
     for (const chunk of this.pending.splice(0)) writer.extra?.write(chunk);
     this.pendingBytes = 0;
   }
 
-  /** The push ended: the reader stops, the writer waits for the next one. */
-  pause(): void {
+  /** The push ended: the reader sends what it holds and stops; the writer waits for the next push. */
+  pause(): Promise<void> {
     const reader = this.reader;
     this.reader = null;
-    void reader?.stop();
+    return reader ? this.drain(reader) : Promise.resolve();
   }
 
   /** Ends the file: the reader stops, the writer drains what it was given and closes the file. */
   async finish(): Promise<void> {
     if (this.finished) return;
     this.finished = true;
-    const reader = this.reader;
-    this.reader = null;
-    await reader?.stop();
+    await this.pause();
     const writer = this.writer;
     if (!writer) return;
     writer.extra?.end();
@@ -113,6 +122,13 @@ export class FileCapture {
     );
   }
 
+  /** Waits a moment for the reader's process to end by itself (its push ended), then stops it. */
+  private async drain(reader: Supervisor): Promise<void> {
+    const process = this.readerProcess;
+    if (process) await Promise.race([process.exited, new Promise((resolve) => setTimeout(resolve, READER_DRAIN_MS))]);
+    await reader.stop();
+  }
+
   private startReader(stream: LiveStream, origins: MediaTrackSource[]): SupervisedRun {
     // The push ended before a restart: nothing to read until the next push (which gets a reader of its own).
     if (stream.ended || this.finished) return { ended: new Promise(() => {}), stop: async () => {} };
@@ -122,6 +138,8 @@ export class FileCapture {
       '-nostdin',
       '-loglevel',
       'error',
+      '-analyzeduration',
+      ANALYZE_US,
       ...captureInputArgs(origins, this.o.rtmpUrl),
       ...maps,
       '-c',
@@ -130,13 +148,20 @@ export class FileCapture {
       'mpegts',
       'pipe:1',
     ]);
+    this.readerProcess = reader;
     let log = '';
     reader.stderr.on('data', (chunk: Buffer) => {
       log = (log + chunk.toString()).slice(-4000);
     });
     reader.stdout.on('data', (chunk: Buffer) => this.take(chunk, reader));
+    let bytes = 0;
+    reader.stdout.on('data', (chunk: Buffer) => {
+      bytes += chunk.length;
+    });
     return {
       ended: reader.exited.then((code) => {
+        if (this.readerProcess === reader) this.readerProcess = null;
+        this.o.log.debug(`${this.o.file}: the reader of ${stream.input.name} ended (${code}) after ${bytes} bytes`);
         // nginx ends its players when the push ends: that is no failure.
         if (code === 0 || stream.ended) return null;
         return lastLine(log) || `ffmpeg exited with ${code}`;
@@ -201,6 +226,8 @@ export function writerArgs(
     'pipe:1',
     '-stats_period',
     '1',
+    '-analyzeduration',
+    ANALYZE_US,
     '-f',
     'mpegts',
     '-i',

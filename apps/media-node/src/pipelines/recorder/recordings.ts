@@ -128,7 +128,7 @@ export class Recordings implements StreamListener {
   }
 
   /** A recording of a stream that is not live may have been stopped (it then ends without a file). */
-  configChanged(input: AssignedInput, parts: ReadonlySet<ConfigPart>): void {
+  configChanged(_input: AssignedInput, parts: ReadonlySet<ConfigPart>): void {
     if (parts.has('recordings')) void this.refresh().catch(() => undefined);
   }
 

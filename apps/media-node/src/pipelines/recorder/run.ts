@@ -62,6 +62,8 @@ export class RecordingRun {
   /** The origins the writer was started with (set once: every push of the run is read the same way). */
   private origins: CaptureOrigin[] | null = null;
   private uploading: Promise<void> | null = null;
+  /** Pushes read into the file so far. */
+  private pushes = 0;
   private readonly aborter = new AbortController();
 
   private constructor(
@@ -112,6 +114,7 @@ export class RecordingRun {
       rtmpUrl: ctx.tools.rtmpUrl,
       file: ctx.journal.fileOf(record),
       format: record.format,
+      log: ctx.log,
       onFailure: (message) => void run.captureFailed(message),
     });
     run.attach(stream);
@@ -134,8 +137,8 @@ export class RecordingRun {
   /** Reads a live push into the file (the first one, or one that resumed within the grace). */
   attach(stream: LiveStream): void {
     const capture = this.capture;
-    if (!capture || this.state !== 'Recording') return;
-    if (this.stream && this.stream !== stream) this.say('info', 'Push resumed: recording on in the same file');
+    if (!capture || this.state !== 'Recording' || this.stream === stream) return;
+    if (this.pushes++ > 0) this.say('info', 'Push resumed: recording on in the same file');
     this.stream = stream;
     if (this.origins) {
       capture.read(
@@ -162,7 +165,7 @@ export class RecordingRun {
   detach(stream: LiveStream): void {
     if (this.stream !== stream) return;
     this.stream = null;
-    this.capture?.pause();
+    void this.capture?.pause();
   }
 
   /** Progress of a file being written. */
