@@ -151,6 +151,8 @@ export async function startControlPlane(env: Record<string, string> = {}): Promi
 export interface RunningNode {
   id: string;
   name: string;
+  /** The node token (to run the node again after a stop or a kill). */
+  token: string;
   port: number;
   rtmpPort: number;
   srtPort: number;

@@ -1,0 +1,91 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import {
+  connectControlPlane,
+  pushTestPattern,
+  type RunningNode,
+  runMediaNode,
+  startMediaNode,
+  waitFor,
+} from './harness.js';
+import {
+  createRecording,
+  createStorage,
+  downloadObject,
+  type LocalS3Server,
+  listObjects,
+  probeFile,
+  startLocalS3,
+  watchRecording,
+} from './recordings.js';
+import { type MediaWorld, streamsOf, uriOf } from './streams.js';
+
+/** Durability: a node killed with SIGKILL while recording finishes the upload after it restarts. */
+const world = {} as MediaWorld;
+const { api, createStream, status } = streamsOf(world);
+let s3: LocalS3Server;
+/** The node's data directory, kept across its restart. */
+const dataDir = mkdtempSync(join(tmpdir(), 'streamcloud-recorder-restart-'));
+
+beforeAll(async () => {
+  const { url, token } = inject('controlPlane');
+  world.plane = connectControlPlane(url, token);
+  [s3, world.node] = await Promise.all([
+    startLocalS3(['recordings']),
+    startMediaNode(world.plane, 'recorder-restart', { MEDIA_DATA_DIR: dataDir }),
+  ]);
+}, 60_000);
+afterAll(async () => {
+  await world.node?.stop();
+  for (const node of (await api<{ id: string }[]>('GET', '/nodes')).body) await api('DELETE', `/nodes/${node.id}`);
+  await s3?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('a node killed while recording', () => {
+  it('uploads the file recorded before the kill once it runs again, and removes it only then', async () => {
+    const storage = await createStorage(api, s3, { path: 'crash' });
+    const stream = await createStream({ format: 'RTMP' });
+    const recording = await createRecording(api, {
+      streamId: stream.id,
+      storageId: storage.id,
+      fileFormat: 'MP4',
+      capture: { source: 'Incoming', tracks: [{ type: 'Video' }, { type: 'Audio' }] },
+    });
+    const push = pushTestPattern(uriOf(stream), 'flv', 60);
+    await status(stream.id, 'Ingestion');
+    const before = await watchRecording(api, recording.id, (r) => r.duration >= 6, 30_000);
+    const node: RunningNode = world.node;
+    await node.kill();
+    push.stop();
+    const files = readdirSync(join(dataDir, 'recordings')).filter((name) => name.endsWith('.mp4'));
+    expect(files).toHaveLength(1);
+
+    world.node = await runMediaNode(world.plane.url, node, { MEDIA_DATA_DIR: dataDir });
+    const after = await watchRecording(
+      api,
+      recording.id,
+      (r) => r.state === 'Completed' || r.state === 'Error',
+      60_000,
+    );
+    expect(after.last.state).toBe('Completed');
+    expect(after.last.messages.map((message) => message.text)).toContain(
+      'The node restarted while recording: the file recorded so far is uploaded',
+    );
+    const [object] = await listObjects(s3, 'recordings', 'crash/');
+    expect(object?.size).toBe(after.last.length);
+    const file = await probeFile(await downloadObject(s3, 'recordings', object?.key ?? ''));
+    expect(file.streams.map((track) => track.codec_name)).toEqual(['h264', 'aac']);
+    expect(file.duration).toBeGreaterThanOrEqual(before.last.duration - 2);
+    expect(Math.abs(file.duration - after.last.duration)).toBeLessThan(1);
+    // The upload is confirmed: the file and its journal go.
+    await waitFor(
+      async () => readdirSync(join(dataDir, 'recordings')).filter((name) => name !== 'failed'),
+      (left) => left.length === 0,
+      10_000,
+      'the local file to be removed',
+    );
+  }, 120_000);
+});
