@@ -12,7 +12,7 @@ const PENDING_MAX_BYTES = 32 * 1024 * 1024;
 const WRITER_DRAIN_MS = 10_000;
 /** A reader whose push ended is given this long to send what it holds (nginx ends it with the push). */
 const READER_DRAIN_MS = 3000;
-/** How long ffmpeg looks at its input before it writes: nginx sends the codec headers first, so little. */
+/** How long the writer looks at the reader's MPEG-TS before it writes: the reader sends codec headers first. */
 const ANALYZE_US = '500000';
 
 export interface FileCaptureOptions {
@@ -138,8 +138,6 @@ export class FileCapture {
       '-nostdin',
       '-loglevel',
       'error',
-      '-analyzeduration',
-      ANALYZE_US,
       ...captureInputArgs(origins, this.o.rtmpUrl),
       ...maps,
       '-c',
