@@ -231,11 +231,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
   const nodeSilenceMs = options.nodeSilenceMs ?? 15_000;
   const assigner = new PeriodicJob(
     async () => {
+      // Recordings and relays whose node is gone move to Error (docs/decisions.md, "The stuck-item rule").
+      await recordings.expireLostNodes(nodeSilenceMs);
+      await relays.expireLostNodes(nodeSilenceMs);
       await streams.assignWaiting();
       await streams.expireSilentNodes(nodeSilenceMs);
     },
     options.streamAssignIntervalMs ?? 0,
-    (error) => app.log.error({ err: error }, 'assigning waiting inputs or expiring silent nodes failed'),
+    (error) =>
+      app.log.error({ err: error }, 'assigning waiting inputs, or expiring silent nodes and their jobs, failed'),
   );
   app.addHook('onClose', () => assigner.stop());
   const statistics = createStatisticsModule({

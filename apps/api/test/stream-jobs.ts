@@ -17,6 +17,9 @@ export interface StreamJobKind {
  */
 export class StreamJobWorld {
   roles!: Roles;
+  /** The app's clock runs with the real one (tokens are checked against it), shifted by this much. */
+  offset = 0;
+  readonly clock = { now: () => new Date(Date.now() + this.offset) };
   node!: { id: string; name: string; token: string };
   /** alice's stream, served by `node`. */
   streamId!: string;
@@ -35,12 +38,13 @@ export class StreamJobWorld {
   }
 
   constructor(
-    private readonly app: () => TestApp,
+    readonly app: () => TestApp,
     readonly kind: StreamJobKind,
   ) {}
 
   async setUp(): Promise<void> {
     const t = this.app();
+    this.offset = 0;
     await t.reset();
     this.roles = await t.roleMatrix();
     this.node = await t.createNode(this.roles.admin);
@@ -140,5 +144,89 @@ export function streamJobAccessTests(
       const response = await world.call(world.roles.owner.token, 'POST', `/${world.kind.path}`, jobs.create(streamId));
       expect(response.statusCode, response.body).toBe(404);
     }
+  });
+}
+
+/**
+ * The stuck-item rule shared by recordings and relays: a running job whose node was deleted or has been
+ * silent longer than the silence time moves to Error so it can be deleted; a recoverable kind's node that
+ * comes back may still finish it.
+ */
+export function streamJobLostNodeTests(
+  world: StreamJobWorld,
+  jobs: {
+    /** Makes one as the owner; answers its id. */
+    createJob: () => Promise<string>;
+    /** The stuck-item rule with a silence time; answers how many jobs moved. */
+    expire: (silenceMs: number) => Promise<number>;
+    noun: 'recording' | 'relay';
+    running: 'Recording' | 'Relaying';
+    /** Whether the node that comes back may still finish it (recordings). */
+    recoverable: boolean;
+  },
+): void {
+  const heartbeat = (token: string) =>
+    world.app().report(token, [{ id: randomUUID(), kind: 'load', cpuPercent: 1, bandwidthMbps: 1, sessions: 0 }]);
+  const get = async (id: string) => (await world.call(world.owner.token, 'GET', `/${world.kind.path}/${id}`)).json();
+  const lostText = (why: string) =>
+    `${why}: ${
+      jobs.recoverable
+        ? `the ${jobs.noun} cannot go on here (if the node comes back with its file, it is uploaded)`
+        : `the ${jobs.noun} is lost`
+    }`;
+
+  it(`moves a running ${jobs.noun} of a node silent longer than the silence time to Error, so it can be deleted`, async () => {
+    const running = await jobs.createJob();
+    const waiting = await jobs.createJob();
+    await world.report(running, { state: jobs.running });
+    world.offset = 10_000;
+    await heartbeat(world.node.token);
+    expect(await jobs.expire(15_000)).toBe(0);
+    world.offset = 26_000;
+    expect(await jobs.expire(15_000)).toBe(2);
+    for (const id of [running, waiting]) {
+      const job = await get(id);
+      expect(job.state).toBe('Error');
+      expect(job.messages[0]).toMatchObject({
+        level: 'error',
+        text: lostText(`Node ${world.node.name} stopped reporting for 15 s`),
+      });
+    }
+    expect(await jobs.expire(15_000)).toBe(0);
+    expect((await world.call(world.owner.token, 'DELETE', `/${world.kind.path}/${waiting}`)).statusCode).toBe(204);
+
+    // The node comes back: a recording's file is still uploaded; a relay's run is over.
+    const listed = (await world.call(world.node.token, 'GET', `/node/${world.kind.path}`)).json();
+    expect(listed.map((job: { id: string }) => job.id)).toEqual(jobs.recoverable ? [running] : []);
+    const after = jobs.recoverable ? 'Uploading' : 'Completed';
+    await world.report(running, { state: after });
+    expect(await world.stateOf(running)).toBe(jobs.recoverable ? after : 'Error');
+    if (jobs.recoverable) {
+      await world.report(running, { state: 'Completed' });
+      expect(await world.stateOf(running)).toBe('Completed');
+      expect((await world.call(world.node.token, 'GET', `/node/${world.kind.path}`)).json()).toEqual([]);
+    }
+  });
+
+  it(`moves a running ${jobs.noun} to Error when the node that ran it is deleted; a waiting one moves with its stream`, async () => {
+    const running = await jobs.createJob();
+    const waiting = await jobs.createJob();
+    await world.report(running, { state: jobs.running });
+    expect((await world.call(world.admin.token, 'DELETE', `/nodes/${world.node.id}`)).statusCode).toBe(204);
+    expect(await jobs.expire(15_000)).toBe(1);
+    const job = await get(running);
+    expect(job.state).toBe('Error');
+    expect(job.messages[0].text).toBe(lostText(`Node ${world.node.name} was deleted`));
+    expect(await world.stateOf(waiting)).toBe(jobs.running);
+    expect((await world.call(world.owner.token, 'DELETE', `/${world.kind.path}/${running}`)).statusCode).toBe(204);
+  });
+
+  it(`keeps the ${jobs.noun}s of a node that reports`, async () => {
+    const id = await jobs.createJob();
+    await world.report(id, { state: jobs.running });
+    world.offset = 20_000;
+    await heartbeat(world.node.token);
+    expect(await jobs.expire(15_000)).toBe(0);
+    expect(await world.stateOf(id)).toBe(jobs.running);
   });
 }

@@ -180,6 +180,11 @@ export const Recording = z.object({
   length: z.number(),
   /** Bytes uploaded to the storage. */
   uploaded: z.number(),
+  /**
+   * The key of the run's file in the storage's bucket (the storage's path, the rendered file name and the
+   * extension), from when the node starts the file; the object's size is `length` once Completed.
+   */
+  objectKey: z.string().nullable(),
   messages: z.array(StatusMessage),
   /** A stop was asked for; the node finishes the file and uploads it. */
   stopRequested: z.boolean(),

@@ -401,7 +401,13 @@ export interface RecordingsTable {
   length: ColumnType<number, number | undefined, number>;
   uploaded: ColumnType<number, number | undefined, number>;
   stop_requested_at: Date | null;
-  /** The uploaded file's key in the bucket, once the node told it. */
+  /** The node that runs it (its reports say so); null once that node is deleted, or before any report. */
+  runner_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** That node's name, kept after it is deleted. */
+  runner_name: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When it moved to Error because its node was deleted or went silent (null otherwise). */
+  runner_lost_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** The uploaded file's key in the bucket (the current run's), once the node told it. */
   object_key: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
   updated_at: ColumnType<Date, Date | undefined, Date>;
@@ -421,6 +427,12 @@ export interface RelaysTable {
   state: 'Relaying' | 'Completed' | 'Error';
   uploaded: ColumnType<number, number | undefined, number>;
   stop_requested_at: Date | null;
+  /** The node that runs it (its reports say so); null once that node is deleted, or before any report. */
+  runner_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** That node's name, kept after it is deleted. */
+  runner_name: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When it moved to Error because its node was deleted or went silent (null otherwise). */
+  runner_lost_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   created_at: CreatedAt;
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }

@@ -11,7 +11,16 @@ export type RecordingRow = Selectable<RecordingsTable> & { capture: Capture };
 export type OwnedRecordingRow = Owned<RecordingRow>;
 export type NewRecording = Omit<
   RecordingRow,
-  'created_at' | 'updated_at' | 'duration' | 'length' | 'uploaded' | 'stop_requested_at' | 'object_key'
+  | 'created_at'
+  | 'updated_at'
+  | 'duration'
+  | 'length'
+  | 'uploaded'
+  | 'stop_requested_at'
+  | 'runner_id'
+  | 'runner_name'
+  | 'runner_lost_at'
+  | 'object_key'
 >;
 export type RecordingChanges = Partial<
   Pick<
@@ -37,6 +46,8 @@ export class RecordingsRepository extends StreamJobsRepository<RecordingRow, New
       messageKey: 'recording_id',
       json: ['capture'],
       active: ACTIVE_RECORDING_STATES,
+      // The file of a run is on its node's disk: a node that comes back uploads it.
+      recoverable: true,
     });
   }
 

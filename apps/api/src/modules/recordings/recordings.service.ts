@@ -54,6 +54,7 @@ export function toRecording(row: OwnedRecordingRow, messages: MessageRow[]): Rec
     storageId: row.storage_id,
     duration: row.duration,
     length: row.length,
+    objectKey: row.object_key,
   };
 }
 

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { MP4_TOOLTIP } from '@streamcloud/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { expectValidationError, signedIn, startTestApp, type TestApp } from '../../../test/helpers.js';
-import { StreamJobWorld, streamJobAccessTests } from '../../../test/stream-jobs.js';
+import { StreamJobWorld, streamJobAccessTests, streamJobLostNodeTests } from '../../../test/stream-jobs.js';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ clock: w.clock });
 });
 afterAll(() => t.close());
 
@@ -283,6 +283,41 @@ describe('states reported by nodes, stop and delete', () => {
     await report(recording.id, { state: 'Completed' });
     await report(recording.id, { state: 'Recording' });
     expect(await stateOf(recording.id)).toBe('Completed');
+  });
+});
+
+describe('the file a node writes', () => {
+  it("keeps the key of the run's file as the node tells it, and forgets it when a new run starts", async () => {
+    const recording = await createRecording({ autostart: true });
+    expect(recording.objectKey).toBeNull();
+    await report(recording.id, { objectKey: 'live/show_1.mp4', duration: 1 });
+    await report(recording.id, { state: 'Completed', objectKey: 'live/show_1.mp4', length: 100, uploaded: 100 });
+    const done = (await call(w.owner.token, 'GET', `/recordings/${recording.id}`)).json();
+    expect(done).toMatchObject({ state: 'Completed', objectKey: 'live/show_1.mp4', length: 100 });
+    await report(recording.id, { state: 'Recording' });
+    expect((await call(w.owner.token, 'GET', `/recordings/${recording.id}`)).json().objectKey).toBeNull();
+    await report(recording.id, { objectKey: 'live/show_2.mp4' });
+    expect((await call(w.owner.token, 'GET', `/recordings/${recording.id}`)).json().objectKey).toBe('live/show_2.mp4');
+  });
+
+  it('refuses an object key over 1024 characters (400 naming the field)', async () => {
+    const recording = await createRecording();
+    const response = await t.report(w.node.token, [
+      { id: randomUUID(), kind: 'recording-state', recordingId: recording.id, objectKey: 'k'.repeat(1025) },
+    ]);
+    expect(response.statusCode).toBe(400);
+    expect(response.body).toContain('objectKey must be at most 1024 characters');
+    expect((await call(w.owner.token, 'GET', `/recordings/${recording.id}`)).json().objectKey).toBeNull();
+  });
+});
+
+describe('a node that is gone (the stuck-item rule)', () => {
+  streamJobLostNodeTests(w, {
+    createJob: async () => (await createRecording()).id,
+    expire: (silenceMs) => t.app.services.recordings.expireLostNodes(silenceMs),
+    noun: 'recording',
+    running: 'Recording',
+    recoverable: true,
   });
 });
 

@@ -6,7 +6,10 @@ import { type Owned, StreamJobsRepository } from '../stream-jobs/stream-jobs.rep
 
 export type RelayRow = Selectable<RelaysTable> & { capture: Capture; output: Record<string, unknown> };
 export type OwnedRelayRow = Owned<RelayRow>;
-export type NewRelay = Omit<RelayRow, 'created_at' | 'updated_at' | 'uploaded' | 'stop_requested_at'>;
+export type NewRelay = Omit<
+  RelayRow,
+  'created_at' | 'updated_at' | 'uploaded' | 'stop_requested_at' | 'runner_id' | 'runner_name' | 'runner_lost_at'
+>;
 export type RelayChanges = Partial<
   Pick<RelayRow, 'callback_uri' | 'capture' | 'output' | 'key_enc' | 'state' | 'uploaded' | 'stop_requested_at'>
 >;
@@ -19,6 +22,8 @@ export class RelaysRepository extends StreamJobsRepository<RelayRow, NewRelay, R
       messageKey: 'relay_id',
       json: ['capture', 'output'],
       active: ACTIVE_RELAY_STATES,
+      // A relay's run ends with its node: nothing is left to finish when the node comes back.
+      recoverable: false,
     });
   }
 }

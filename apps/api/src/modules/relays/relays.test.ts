@@ -2,11 +2,11 @@ import { RELAY_MESSAGES } from '@streamcloud/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { expectValidationError, startTestApp, type TestApp } from '../../../test/helpers.js';
-import { StreamJobWorld, streamJobAccessTests } from '../../../test/stream-jobs.js';
+import { StreamJobWorld, streamJobAccessTests, streamJobLostNodeTests } from '../../../test/stream-jobs.js';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ clock: w.clock });
 });
 afterAll(() => t.close());
 
@@ -38,6 +38,16 @@ describe('role matrix', () => {
     create: (streamId) => ({ streamId, ...UDP }),
     update: () => ({ ...UDP, output: { ipAddress: '10.0.0.1' } }),
     createJob: async () => (await createRelay(UDP)).id,
+  });
+});
+
+describe('a node that is gone (the stuck-item rule)', () => {
+  streamJobLostNodeTests(w, {
+    createJob: async () => (await createRelay(UDP)).id,
+    expire: (silenceMs) => t.app.services.relays.expireLostNodes(silenceMs),
+    noun: 'relay',
+    running: 'Relaying',
+    recoverable: false,
   });
 });
 

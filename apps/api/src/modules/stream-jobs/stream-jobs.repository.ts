@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { RecordingsTable, RelaysTable } from '../../db/schema.js';
 
@@ -16,6 +17,11 @@ export interface StreamJobTables {
   json: readonly ('capture' | 'output')[];
   /** The states a node runs or finishes a job in (it also runs autostarting jobs not stopped). */
   active: readonly StreamJobState[];
+  /**
+   * Whether a job whose node was lost can still be finished by that node when it comes back (a
+   * recording's file is on its disk): the node is then still told of it.
+   */
+  recoverable: boolean;
 }
 
 /** A job with what its input says about who owns it and which node serves it. */
@@ -25,6 +31,13 @@ export interface MessageRow {
   at: Date;
   level: 'info' | 'warning' | 'error';
   text: string;
+}
+
+/** An active job whose node is gone (deleted, or silent). */
+export interface LostJob {
+  id: string;
+  nodeName: string;
+  deleted: boolean;
 }
 
 /** Messages kept per job: the dashboard shows the recent ones. */
@@ -40,6 +53,16 @@ export class StreamJobsRepository<Row extends { id: string }, New extends { id: 
     readonly db: Db,
     private readonly tables: StreamJobTables,
   ) {}
+
+  /** The states a node runs or finishes a job in. */
+  get active(): readonly StreamJobState[] {
+    return this.tables.active;
+  }
+
+  /** Whether a job whose node was lost may still be finished by that node (see StreamJobTables). */
+  get recoverable(): boolean {
+    return this.tables.recoverable;
+  }
 
   /** The same repository on another connection, such as a node report batch's transaction. */
   on(db: Db): this {
@@ -81,7 +104,10 @@ export class StreamJobsRepository<Row extends { id: string }, New extends { id: 
       .execute()) as Owned<Row>[];
   }
 
-  /** What a node runs or finishes: active jobs, and autostarting ones not stopped, on its inputs. */
+  /**
+   * What a node runs or finishes: active jobs, and autostarting ones not stopped, on its inputs; and of a
+   * recoverable kind, the ones that moved to Error when this node was lost.
+   */
   async ofNode(nodeId: string): Promise<Owned<Row>[]> {
     return (await this.owned()
       .where('i.node_id', '=', nodeId)
@@ -89,11 +115,47 @@ export class StreamJobsRepository<Row extends { id: string }, New extends { id: 
         eb.or([
           eb('r.state', 'in', this.tables.active),
           eb.and([eb('r.autostart', '=', true), eb('r.stop_requested_at', 'is', null)]),
+          ...(this.tables.recoverable
+            ? [eb.and([eb('r.runner_id', '=', nodeId), eb('r.runner_lost_at', 'is not', null)])]
+            : []),
         ]),
       )
       .orderBy('r.created_at')
       .orderBy('r.id')
       .execute()) as Owned<Row>[];
+  }
+
+  /**
+   * Active jobs whose node is gone: the node that runs them was deleted, or it (for a job no node has
+   * reported on yet, the node serving its stream) has sent no report since `since` and existed before.
+   */
+  async onLostNodes(since: Date): Promise<LostJob[]> {
+    const rows = await this.db
+      .selectFrom(this.db.dynamic.table(this.tables.jobs).as('r'))
+      .innerJoin('inputs as i', 'i.id', 'r.input_id')
+      .leftJoin('nodes as n', (join) => join.on(sql<boolean>`n.id = coalesce(r.runner_id, i.node_id)`))
+      .select(['r.id', sql<string | null>`coalesce(n.name, r.runner_name)`.as('node_name'), 'n.id as node_id'])
+      .where('r.state', 'in', this.tables.active)
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('r.runner_id', 'is', null), eb('r.runner_name', 'is not', null)]),
+          eb.and([
+            eb('n.id', 'is not', null),
+            eb('n.created_at', '<', since),
+            eb.not(
+              eb.exists(
+                eb
+                  .selectFrom('node_reports as nr')
+                  .select('nr.node_id')
+                  .whereRef('nr.node_id', '=', 'n.id')
+                  .where('nr.received_at', '>=', since),
+              ),
+            ),
+          ]),
+        ]),
+      )
+      .execute();
+    return rows.map((row) => ({ id: row.id, nodeName: row.node_name ?? 'unknown', deleted: row.node_id === null }));
   }
 
   async update(id: string, changes: Changes, now: Date): Promise<void> {

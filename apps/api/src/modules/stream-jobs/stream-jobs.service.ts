@@ -27,6 +27,8 @@ export interface StreamJobRow {
   state: StreamJobState;
   uploaded: number;
   stop_requested_at: Date | null;
+  runner_id: string | null;
+  runner_lost_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -97,14 +99,19 @@ export interface StreamJobKind<Row, Job, Report> {
 
 /**
  * Which state a node may report from which: along `next` from a running state, and back to the running
- * state after Completed or Error for an autostarting job that was not stopped (a new run).
+ * state after Completed or Error for an autostarting job that was not stopped (a new run). A job that went
+ * to Error because its node was lost (`runner_lost_at`) may go on from where a run goes when that node
+ * comes back and reports it, if the kind is recoverable (a recording's file gets uploaded after all).
  */
 export function streamJobTransitionAllowed(
-  kind: Pick<StreamJobKind<unknown, unknown, unknown>, 'running' | 'next'>,
-  row: Pick<StreamJobRow, 'state' | 'autostart' | 'stop_requested_at'>,
+  kind: Pick<StreamJobKind<unknown, unknown, unknown>, 'running' | 'next'> & { recoverable?: boolean },
+  row: Pick<StreamJobRow, 'state' | 'autostart' | 'stop_requested_at' | 'runner_lost_at'>,
   to: StreamJobState,
 ): boolean {
   if (row.state === to) return true;
+  if (row.state === 'Error' && row.runner_lost_at !== null && kind.recoverable && to !== kind.running) {
+    return kind.next[kind.running]?.includes(to) ?? false;
+  }
   if (row.state === 'Completed' || row.state === 'Error') {
     return to === kind.running && row.autostart && row.stop_requested_at === null;
   }
@@ -180,8 +187,15 @@ export abstract class StreamJobsService<
       const row = await jobs.findById(reportedJob(report));
       if (!row || row.node_id !== context.node.id) continue;
       const state = report.state ?? row.state;
-      if (!streamJobTransitionAllowed(this.kind, row, state)) continue;
+      if (!streamJobTransitionAllowed({ ...this.kind, recoverable: this.jobs.recoverable }, row, state)) continue;
       const newRun = state === running && row.state !== running;
+      const columns = {
+        ...this.kind.reportedColumns?.(report, newRun),
+        // The reporting node runs it now (and is not lost).
+        runner_id: context.node.id,
+        runner_name: context.node.name,
+        runner_lost_at: null,
+      };
       const progress = Object.fromEntries(
         counters.map((counter) => [
           counter,
@@ -189,7 +203,6 @@ export abstract class StreamJobsService<
             (newRun ? 0 : (row as unknown as Record<Counter, number>)[counter]),
         ]),
       );
-      const columns = this.kind.reportedColumns?.(report, newRun) ?? {};
       await jobs.update(row.id, { state, ...progress, ...columns } as Changes, context.receivedAt);
       const at = report.at ? new Date(report.at) : context.receivedAt;
       await jobs.addMessages(
@@ -207,6 +220,36 @@ export abstract class StreamJobsService<
       }
     }
   };
+
+  /**
+   * The stuck-item rule: a job Recording, Uploading or Relaying whose node was deleted, or has sent
+   * nothing for `silenceMs`, would stay so for ever (only that node reports on it, and a running job
+   * cannot be deleted). It moves to Error with why, so its owner can delete it. Answers how many moved.
+   */
+  async expireLostNodes(silenceMs: number): Promise<number> {
+    const now = this.base.clock.now();
+    const { noun } = this.kind;
+    const lost = await this.jobs.onLostNodes(new Date(now.getTime() - silenceMs));
+    let moved = 0;
+    for (const job of lost) {
+      const why = job.deleted
+        ? `Node ${job.nodeName} was deleted`
+        : `Node ${job.nodeName} stopped reporting for ${Math.round(silenceMs / 1000)} s`;
+      const outlook = this.jobs.recoverable
+        ? `the ${noun} cannot go on here (if the node comes back with its file, it is uploaded)`
+        : `the ${noun} is lost`;
+      moved += await this.jobs.transaction(async (jobs) => {
+        const current = await jobs.findById(job.id);
+        if (!current || !this.jobs.active.includes(current.state)) return 0;
+        await jobs.update(job.id, { state: 'Error', runner_lost_at: now } as Changes, now);
+        const text = `${why}: ${outlook}`;
+        await jobs.addMessages(job.id, [{ at: now, level: 'error', text }]);
+        await this.emit(jobs.db, { ...current, state: 'Error', runner_lost_at: now, updated_at: now }, now, text);
+        return 1;
+      });
+    }
+    return moved;
+  }
 
   /** The webhook event of the state `row` just entered, if it has one and the job a callback. */
   private async emit(db: Db, row: Owned<Row>, at: Date, error?: string): Promise<void> {
