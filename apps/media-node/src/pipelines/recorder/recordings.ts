@@ -208,6 +208,7 @@ export class Recordings implements StreamListener {
       duration: Math.round(run.duration * 1000) / 1000,
       length: run.length,
       uploaded: run.state === 'Completed' ? (run.size ?? run.uploaded) : run.uploaded,
+      objectKey: run.record.objectKey,
       messages: run.takeMessages(MESSAGES_PER_REPORT),
     });
     if (run.done && run.messages.length === 0) {

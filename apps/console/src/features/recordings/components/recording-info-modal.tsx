@@ -1,5 +1,5 @@
 import { describeSelector, STORAGE_TYPE_LABELS } from '@streamcloud/contract';
-import { InfoRow } from '@/components/stream-jobs/info-row';
+import { InfoRow, NONE } from '@/components/stream-jobs/info-row';
 import { JobInfoList } from '@/components/stream-jobs/job-info-list';
 import { JobInfoModal, type JobInfoModalOwnProps } from '@/components/stream-jobs/job-info-modal';
 import { JobStream } from '@/components/stream-jobs/job-stream';
@@ -46,6 +46,18 @@ function RecordingInfo({ id }: { id: string }) {
                   {storage.data.path ? `/${storage.data.path}` : ''}
                 </div>
               </>
+            )}
+          </InfoRow>
+          <InfoRow label="Object">
+            {data.objectKey ? (
+              <>
+                <code>{data.objectKey}</code>
+                {data.state === 'Completed' && (
+                  <div className="small text-secondary">{formatBytes(data.length)} in the storage</div>
+                )}
+              </>
+            ) : (
+              NONE
             )}
           </InfoRow>
         </>

@@ -48,6 +48,7 @@ function recording(changes: Partial<Recording> = {}): Recording {
     duration: 61,
     length: 1_500_000,
     uploaded: 0,
+    objectKey: null,
     messages: [],
     stopRequested: false,
     createdAt: '2025-01-01T00:00:00.000Z',
@@ -148,6 +149,9 @@ describe('/streams/recording/{id}', () => {
   it('loads the info view: the recording, then its stream, then its storage', async () => {
     const one = recording({
       fileName: 'show_{year}',
+      state: 'Completed',
+      uploaded: 1_500_000,
+      objectKey: 'live/show_2026.mkv',
       messages: [{ at: '2025-01-01T00:00:00.000Z', level: 'info', text: 'Created by alice' }],
     });
     const { user, mock } = renderDashboard([one], {
@@ -175,7 +179,9 @@ describe('/streams/recording/{id}', () => {
       `/api/v1/storages/${STORAGE.id}`,
     ]);
     within(dialog).getByText('00:01:01');
-    within(dialog).getByText('1.5 MB');
+    within(dialog).getByText('live/show_2026.mkv');
+    within(dialog).getByText('1.5 MB in the storage');
+    expect(within(dialog).getAllByText('1.5 MB')).toHaveLength(2);
     const callbacks = within(within(dialog).getByRole('region', { name: 'Callbacks' }));
     await callbacks.findByText('recording.started');
     expect(
