@@ -64,13 +64,9 @@ describe('a node killed while recording', () => {
     expect(files).toHaveLength(1);
 
     world.node = await runMediaNode(world.plane.url, node, { MEDIA_DATA_DIR: dataDir });
-    const after = await watchRecording(
-      api,
-      recording.id,
-      (r) => r.state === 'Completed' || r.state === 'Error',
-      60_000,
-    );
-    expect(after.last.state).toBe('Completed');
+    // The suite's silence time is short (4 s): the control plane may have set it to Error meanwhile, and the
+    // node that comes back uploads it all the same.
+    const after = await watchRecording(api, recording.id, (r) => r.state === 'Completed', 60_000);
     expect(after.last.messages.map((message) => message.text)).toContain(
       'The node restarted while recording: the file recorded so far is uploaded',
     );
