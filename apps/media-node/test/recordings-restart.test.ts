@@ -11,12 +11,11 @@ import {
   waitFor,
 } from './harness.js';
 import {
-  createRecording,
-  createStorage,
   downloadObject,
   type LocalS3Server,
   listObjects,
   probeFile,
+  recordedStream,
   startLocalS3,
   watchRecording,
 } from './recordings.js';
@@ -24,7 +23,8 @@ import { type MediaWorld, streamsOf, uriOf } from './streams.js';
 
 /** Durability: a node killed with SIGKILL while recording finishes the upload after it restarts. */
 const world = {} as MediaWorld;
-const { api, createStream, status } = streamsOf(world);
+const streams = streamsOf(world);
+const { api, status } = streams;
 let s3: LocalS3Server;
 /** The node's data directory, kept across its restart. */
 const dataDir = mkdtempSync(join(tmpdir(), 'streamcloud-recorder-restart-'));
@@ -46,14 +46,12 @@ afterAll(async () => {
 
 describe('a node killed while recording', () => {
   it('uploads the file recorded before the kill once it runs again, and removes it only then', async () => {
-    const storage = await createStorage(api, s3, { path: 'crash' });
-    const stream = await createStream({ format: 'RTMP' });
-    const recording = await createRecording(api, {
-      streamId: stream.id,
-      storageId: storage.id,
-      fileFormat: 'MP4',
-      capture: { source: 'Incoming', tracks: [{ type: 'Video' }, { type: 'Audio' }] },
-    });
+    const { stream, recording } = await recordedStream(
+      streams,
+      s3,
+      { path: 'crash' },
+      { fileFormat: 'MP4', capture: { source: 'Incoming', tracks: [{ type: 'Video' }, { type: 'Audio' }] } },
+    );
     const push = pushTestPattern(uriOf(stream), 'flv', 60);
     await status(stream.id, 'Ingestion');
     const before = await watchRecording(api, recording.id, (r) => r.duration >= 6, 30_000);

@@ -9,6 +9,8 @@ import {
   type LocalS3Server,
   listObjects,
   probeFile,
+  pushFor,
+  recordedStream,
   startLocalS3,
   throttledRelay,
   watchRecording,
@@ -18,7 +20,8 @@ import { streamsOf, uriOf, useMediaNode } from './streams.js';
 /** The recorder: real pushes recorded by the node into files and uploaded to a real local S3 server. */
 // A reconnect grace long enough for a second push to start within it on a busy machine.
 const world = useMediaNode('recorder', { RECONNECT_GRACE_MS: '4000' });
-const { api, createStream, status } = streamsOf(world);
+const streams = streamsOf(world);
+const { api, createStream, status } = streams;
 let s3: LocalS3Server;
 beforeAll(async () => {
   s3 = await startLocalS3(['recordings']);
@@ -97,27 +100,25 @@ describe('recording a push', () => {
 
 describe('autostart', () => {
   it('records each push into a new file, and a push that resumes within the grace into the same one', async () => {
-    const storage = await createStorage(api, s3, { path: 'auto' });
-    const stream = await createStream({ format: 'RTMP' });
-    const recording = await createRecording(api, {
-      streamId: stream.id,
-      storageId: storage.id,
-      fileName: 'show',
-      fileFormat: 'MP4',
-      autostart: true,
-      capture: ALL,
-    });
+    const { stream, recording } = await recordedStream(
+      streams,
+      s3,
+      { path: 'auto' },
+      {
+        fileName: 'show',
+        fileFormat: 'MP4',
+        autostart: true,
+        capture: ALL,
+      },
+    );
     expect(recording.fileName).toBe('show_{uuid}');
     const objects = () => listObjects(s3, 'recordings', 'auto/');
 
-    const first = pushTestPattern(uriOf(stream), 'flv', 4);
-    await status(stream.id, 'Ingestion');
-    await first.exited;
+    await pushFor(streams, stream, 4);
     const resumed = pushTestPattern(uriOf(stream), 'flv', 4);
     await resumed.exited;
     const [one] = await waitFor(objects, (list) => list.length === 1, 30_000, 'the first object');
-    const third = pushTestPattern(uriOf(stream), 'flv', 4);
-    await third.exited;
+    await pushFor(streams, stream, 4);
     const both = await waitFor(objects, (list) => list.length === 2, 30_000, 'the second object');
     const two = both.find((object) => object.key !== one?.key);
 
@@ -137,17 +138,13 @@ describe('autostart', () => {
 
 describe('storage failures', () => {
   it("ends in Error with the storage's answer when the secret is wrong, and the recording can be deleted", async () => {
-    const storage = await createStorage(api, s3, { path: 'wrong', secretAccessKey: 'not-the-secret-key-0123456789' });
-    const stream = await createStream({ format: 'RTMP' });
-    const recording = await createRecording(api, {
-      streamId: stream.id,
-      storageId: storage.id,
-      fileFormat: 'MKV',
-      capture: ALL,
-    });
-    const push = pushTestPattern(uriOf(stream), 'flv', 3);
-    await status(stream.id, 'Ingestion');
-    await push.exited;
+    const { stream, recording } = await recordedStream(
+      streams,
+      s3,
+      { path: 'wrong', secretAccessKey: 'not-the-secret-key-0123456789' },
+      { fileFormat: 'MKV', capture: ALL },
+    );
+    await pushFor(streams, stream, 3);
     const { last } = await watchRecording(api, recording.id, (r) => r.state === 'Error', 30_000);
     // Newest first: the refusal, after the upload began (the file was recorded).
     expect(last.messages[1]?.text).toMatch(/^Uploading /);
@@ -171,17 +168,13 @@ describe('storage failures', () => {
         probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
       });
     });
-    const storage = await createStorage(api, s3, { path: 'later', endpoint: `http://127.0.0.1:${port}` });
-    const stream = await createStream({ format: 'RTMP' });
-    const recording = await createRecording(api, {
-      streamId: stream.id,
-      storageId: storage.id,
-      fileFormat: 'MP4',
-      capture: ALL,
-    });
-    const push = pushTestPattern(uriOf(stream), 'flv', 3);
-    await status(stream.id, 'Ingestion');
-    await push.exited;
+    const { stream, recording } = await recordedStream(
+      streams,
+      s3,
+      { path: 'later', endpoint: `http://127.0.0.1:${port}` },
+      { fileFormat: 'MP4', capture: ALL },
+    );
+    await pushFor(streams, stream, 3);
     const retrying = await watchRecording(
       api,
       recording.id,

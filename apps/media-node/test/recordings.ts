@@ -3,17 +3,18 @@ import { createConnection, createServer, type Server, type Socket } from 'node:n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
-import type { Recording, Storage } from '@streamcloud/contract';
+import type { Recording, Storage, StreamInput } from '@streamcloud/contract';
 import { createS3Client } from '@streamcloud/s3';
 import { type LocalS3Server, startLocalS3 } from '../../api/test/s3-server.js';
-import { runTool, waitFor } from './harness.js';
-import type { streamsOf } from './streams.js';
+import { pushTestPattern, runTool, waitFor } from './harness.js';
+import { type streamsOf, uriOf } from './streams.js';
 
 /** What the recordings tests share: the local S3 server, storages and recordings over the API, probing objects. */
 
 export { type LocalS3Server, startLocalS3 };
 
-type Api = ReturnType<typeof streamsOf>['api'];
+type Streams = ReturnType<typeof streamsOf>;
+type Api = Streams['api'];
 
 /** A storage of the caller's account on the local S3 server (under `path`), through the API. */
 export async function createStorage(
@@ -39,6 +40,29 @@ export async function createRecording(api: Api, body: Record<string, unknown>): 
   const created = await api<Recording>('POST', '/recordings', body);
   if (created.status !== 201) throw new Error(`recording: ${created.status} ${JSON.stringify(created.body)}`);
   return created.body;
+}
+
+/** A new RTMP stream recorded (by `recording`, a body of POST /recordings) to a new storage on the local S3 server. */
+export async function recordedStream(
+  streams: Streams,
+  s3: LocalS3Server,
+  storageOptions: Parameters<typeof createStorage>[2],
+  recording: Record<string, unknown>,
+): Promise<{ stream: StreamInput; storage: Storage; recording: Recording }> {
+  const storage = await createStorage(streams.api, s3, storageOptions);
+  const stream = await streams.createStream({ format: 'RTMP' });
+  return {
+    stream,
+    storage,
+    recording: await createRecording(streams.api, { streamId: stream.id, storageId: storage.id, ...recording }),
+  };
+}
+
+/** Pushes the test pattern for `seconds` and waits for the push to end. */
+export async function pushFor(streams: Streams, stream: StreamInput, seconds: number): Promise<void> {
+  const push = pushTestPattern(uriOf(stream), 'flv', seconds);
+  await streams.status(stream.id, 'Ingestion');
+  await push.exited;
 }
 
 /**
