@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { type Node, NodeRefreshMode } from '@streamcloud/contract';
+import { addressPolicy, guardedAgents } from '@streamcloud/net-guard';
 import type { NodeConfig } from './config.js';
 import { ControlPlaneClient, Reporter } from './control-plane.js';
 import { CpuMeter } from './cpu.js';
@@ -118,6 +119,8 @@ export class MediaNode {
       reporter: this.reporter,
       inputs: () => this.directory.all(),
       tools: this.tools,
+      // Storage endpoints are users' settings: private and loopback ones only when the operator allows them.
+      agents: guardedAgents(addressPolicy({ allowPrivate: config.allowPrivateNetworks })),
       log,
       dir: config.recordingsDir,
       from: () => `node ${this.identity?.name ?? config.publicHostname}`,

@@ -1,4 +1,5 @@
 import type { AssignedInput, ConfigPart, NodeRecording } from '@streamcloud/contract';
+import type { GuardedAgents } from '@streamcloud/net-guard';
 import type { ControlPlaneClient, Reporter } from '../../control-plane.js';
 import type { Logger } from '../../log.js';
 import type { StreamListener } from '../../streams/events.js';
@@ -18,6 +19,8 @@ export interface RecordingsOptions {
   /** The inputs the node serves, with the version of their recordings. */
   inputs(): readonly AssignedInput[];
   tools: NodeTools;
+  /** Uploads connect through these: net-guard's agents under the operator's address policy. */
+  agents: GuardedAgents;
   log: Logger;
   /** Where recordings are written and journaled. */
   dir: string;
@@ -236,6 +239,7 @@ export class Recordings implements StreamListener {
   private context() {
     return {
       tools: this.o.tools,
+      agents: this.o.agents,
       journal: this.journal,
       log: this.o.log,
       from: this.o.from,

@@ -10,6 +10,7 @@ import {
   type StatusMessage,
   type UploadTarget,
 } from '@streamcloud/contract';
+import type { GuardedAgents } from '@streamcloud/net-guard';
 import { keyPrefix } from '@streamcloud/s3';
 import type { Logger } from '../../log.js';
 import type { LiveStream } from '../../streams/types.js';
@@ -32,6 +33,8 @@ export type RunMessage = { level: StatusMessage['level']; text: string };
 
 export interface RunContext {
   tools: NodeTools;
+  /** Uploads connect through these (the operator's address policy). */
+  agents: GuardedAgents;
   journal: RecordingJournal;
   log: Logger;
   /** 'node eu-1': who records and uploads, for messages. */
@@ -299,6 +302,7 @@ export class RecordingRun {
     try {
       const { size } = await uploadFile({
         target,
+        agents: this.ctx.agents,
         key: record.objectKey,
         file: this.ctx.journal.fileOf(record),
         contentType: CONTENT_TYPES[record.format],

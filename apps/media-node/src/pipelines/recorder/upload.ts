@@ -4,6 +4,7 @@ import { Transform } from 'node:stream';
 import { HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type { UploadTarget } from '@streamcloud/contract';
+import type { GuardedAgents } from '@streamcloud/net-guard';
 import { createS3Client, describeFailure, isTransientFailure } from '@streamcloud/s3';
 
 /** Waits between attempts of an upload that failed for a reason that may pass (network, 5xx, throttling). */
@@ -16,6 +17,8 @@ const MAX_PARTS = 9000;
 
 export interface UploadRequest {
   target: UploadTarget;
+  /** Every connection to the storage goes through these (net-guard: the operator's address policy). */
+  agents: GuardedAgents;
   key: string;
   file: string;
   contentType: string;
@@ -35,14 +38,15 @@ export class UploadFailure extends Error {}
 /**
  * Uploads a finished file to the storage as one object (one PutObject, or multipart with
  * @aws-sdk/lib-storage and parts in parallel when it is larger than a part), confirms it with HeadObject (the object has the file's size), and answers that size.
- * Transient failures are retried with backoff; the rest end at once with the storage's answer.
+ * Transient failures are retried with backoff; the rest end at once with the storage's answer (an address
+ * the operator's policy refuses reads like one that cannot be reached, and is not retried).
  */
 export async function uploadFile(request: UploadRequest): Promise<{ size: number }> {
   const { target, key, file, signal } = request;
   const size = (await stat(file)).size;
   const backoff = request.backoffMs ?? UPLOAD_BACKOFF_MS;
   for (let attempt = 0; ; attempt++) {
-    const client = createS3Client(target, { timeoutMs: REQUEST_TIMEOUT_MS, maxAttempts: 3 });
+    const client = createS3Client(target, { timeoutMs: REQUEST_TIMEOUT_MS, maxAttempts: 3, agents: request.agents });
     try {
       request.onProgress(0);
       const partSize = Math.max(MIN_PART_BYTES, Math.ceil(size / MAX_PARTS));
