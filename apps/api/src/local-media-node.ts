@@ -19,6 +19,8 @@ export interface LocalMediaNodeOptions {
   controlPlaneUrl: string;
   hostname: string;
   port: number;
+  /** Where the node keeps its recording files and their journal (RECORDINGS_DIR, unless the environment sets it). */
+  recordingsDir: string;
   say: (line: string) => void;
 }
 
@@ -52,6 +54,7 @@ export async function startLocalMediaNode(options: LocalMediaNodeOptions): Promi
         NODE_TOKEN: node.token,
         NODE_PORT: String(options.port),
         NODE_HOSTNAME: options.hostname,
+        RECORDINGS_DIR: process.env.RECORDINGS_DIR || options.recordingsDir,
         NODE_LOG_PREFIX: 'media-node[local]',
       },
       stdio: ['ignore', 'inherit', 'inherit'],

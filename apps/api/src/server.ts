@@ -99,6 +99,8 @@ async function main(): Promise<void> {
       controlPlaneUrl: `http://${config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host}:${port}`,
       hostname: config.localMediaNode.hostname,
       port: config.localMediaNode.port,
+      // Recordings the node has not uploaded yet survive its restarts (and the server's).
+      recordingsDir: join(config.dataDir, 'recordings'),
       say,
     }).catch((error: unknown) => {
       say(`The local media node could not be started: ${error instanceof Error ? error.message : String(error)}`);
