@@ -11,8 +11,16 @@ import type {
 import { uniqueName } from './accounts';
 import { authHeaders, type TestNode } from './streams';
 
-/** An Amazon S3 storage of the caller's account, saved without the connection check (no S3 here). */
-export async function apiCreateStorage(request: APIRequestContext, token: string, name: string): Promise<Storage> {
+/**
+ * A storage of the caller's account, saved without the connection check: an Amazon S3 one that no test
+ * reaches, unless `settings` say otherwise (e.g. a local S3 server's endpoint and keys).
+ */
+export async function apiCreateStorage(
+  request: APIRequestContext,
+  token: string,
+  name: string,
+  settings: Record<string, unknown> = {},
+): Promise<Storage> {
   const response = await request.post('/api/v1/storages?check=false', {
     data: {
       name,
@@ -21,6 +29,7 @@ export async function apiCreateStorage(request: APIRequestContext, token: string
       secretAccessKey: 'e2e-secret',
       bucket: 'media',
       path: 'e2e',
+      ...settings,
     },
     headers: await authHeaders(request, token),
   });

@@ -10,15 +10,8 @@ import {
   startMediaNode,
   waitFor,
 } from './harness.js';
-import {
-  downloadObject,
-  type LocalS3Server,
-  listObjects,
-  probeFile,
-  recordedStream,
-  startLocalS3,
-  watchRecording,
-} from './recordings.js';
+import { recordedStream, watchRecording } from './recordings.js';
+import { downloadObject, type LocalS3Server, listObjects, probeFile, startLocalS3 } from './s3.js';
 import { type MediaWorld, streamsOf, uriOf } from './streams.js';
 
 /** Durability: a node killed with SIGKILL while recording finishes the upload after it restarts. */

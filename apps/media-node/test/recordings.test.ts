@@ -2,19 +2,8 @@ import { createServer } from 'node:net';
 import type { Storage } from '@streamcloud/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pushTestPattern, waitFor } from './harness.js';
-import {
-  createRecording,
-  createStorage,
-  downloadObject,
-  type LocalS3Server,
-  listObjects,
-  probeFile,
-  pushFor,
-  recordedStream,
-  startLocalS3,
-  throttledRelay,
-  watchRecording,
-} from './recordings.js';
+import { createRecording, createStorage, pushFor, recordedStream, watchRecording } from './recordings.js';
+import { downloadObject, type LocalS3Server, listObjects, probeFile, startLocalS3, throttledRelay } from './s3.js';
 import { streamsOf, uriOf, useMediaNode } from './streams.js';
 
 /** The recorder: real pushes recorded by the node into files and uploaded to a real local S3 server. */
@@ -195,7 +184,7 @@ describe('storage failures', () => {
       expect(last.state).toBe('Completed');
       expect(last.messages.find((message) => message.text.startsWith('Upload failed, trying again in'))).toMatchObject({
         level: 'warning',
-        text: expect.stringContaining(`Connection refused by 127.0.0.1:${port}`),
+        text: expect.stringContaining(`127.0.0.1:${port} cannot be reached from node recorder`),
       });
       expect(await listObjects(s3, 'recordings', 'later/')).toHaveLength(1);
     } finally {
