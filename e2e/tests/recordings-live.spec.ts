@@ -42,7 +42,7 @@ test('a recording created in the console records a live push: Recording, Uploadi
     const dialog = page.getByRole('dialog', { name: 'New recording' });
     await dialog.getByLabel('File name', { exact: true }).fill('console_{streamId}');
     await dialog.getByLabel('File format', { exact: true }).selectOption('MP4');
-    await dialog.getByLabel('Storage').selectOption({ label: storageName });
+    await dialog.getByLabel('Storage').selectOption({ label: `${storageName} (e2e-recordings)` });
     await dialog.getByRole('button', { name: 'Create' }).click();
     await expect(dialog).toBeHidden();
 
