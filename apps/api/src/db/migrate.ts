@@ -6,6 +6,11 @@ import type { Db } from './database.js';
 const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
 /** Serialises concurrent starts against one PostgreSQL server. */
 const MIGRATION_LOCK_KEY = 7_405_221;
+/**
+ * Migrations renumbered after they landed, by their name now → their former name: a database that
+ * applied one under its former name has it (two branches both landed a 0012; the later became 0013).
+ */
+const FORMER_NAMES: Readonly<Record<string, string>> = { '0013_webhooks.sql': '0012_webhooks.sql' };
 
 /** Applies, in name order, every SQL file of migrations/ not yet recorded; each in its own transaction. */
 export async function migrate(db: Db): Promise<string[]> {
@@ -22,6 +27,11 @@ export async function migrate(db: Db): Promise<string[]> {
       const ran: string[] = [];
       for (const name of files) {
         if (applied.has(name)) continue;
+        const former = FORMER_NAMES[name];
+        if (former && applied.has(former)) {
+          await sql`update schema_migrations set name = ${name} where name = ${former}`.execute(conn);
+          continue;
+        }
         const text = await readFile(`${MIGRATIONS_DIR}${name}`, 'utf8');
         await conn.transaction().execute(async (trx) => {
           await sql.raw(text).execute(trx);
