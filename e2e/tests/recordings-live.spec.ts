@@ -58,7 +58,7 @@ test('a recording created in the console records a live push: Recording, Uploadi
     const key = `console/console_${stream.id}.mp4`;
     await recording.getByRole('button', { name: 'Info' }).click();
     const info = page.getByRole('dialog', { name: 'Recording' });
-    await expect(info.getByText(key)).toBeVisible();
+    await expect(info.getByText(key, { exact: true })).toBeVisible();
     await expect(info.getByText(/ in the storage$/)).toBeVisible();
     const [object] = await listObjects(s3, 'e2e-recordings', 'console/');
     expect(object?.key).toBe(key);
