@@ -135,6 +135,31 @@ describe('one change of state wins', () => {
     expect(stops).toHaveLength(1);
   });
 
+  it('concurrent stops of a relay and of a recording: each answers 200, one "Stopped by" message and one audit entry', async () => {
+    const streamId = await createStream();
+    const jobs = {
+      relays: await created(
+        owner('POST', '/relays', { streamId, format: 'UDPTS', output: { ipAddress: '127.0.0.1' } }),
+      ),
+      recordings: await created(owner('POST', '/recordings', { streamId, storageId: await createStorage(), capture })),
+    };
+    for (const [path, id] of Object.entries(jobs)) {
+      const responses = await concurrently(N, () => owner('PUT', `/${path}/${id}/stop`));
+      for (const response of responses) expect(response.statusCode, response.body).toBe(200);
+      const job = (await owner('GET', `/${path}/${id}`)).json();
+      expect(job.stopRequested).toBe(true);
+      const stops = (job.messages as Array<{ text: string }>).filter((message) =>
+        message.text.startsWith('Stopped by'),
+      );
+      expect(stops).toHaveLength(1);
+      const { rows } = await sql<{ n: number }>`
+        select count(*)::int as n from audit_log where target_id = ${id} and action like '%stop%'`.execute(
+        t.database.db,
+      );
+      expect(rows[0]?.n).toBe(1);
+    }
+  });
+
   it('concurrent GSLB provisioning of one stream: one ingress endpoint, the others 409', async () => {
     const streamId = await createStream();
     await raceForOne(N, () => owner('POST', '/gslb/input', { streamId }), { winner: 201, losers: [409] });

@@ -166,6 +166,17 @@ export class StreamJobsRepository<Row extends { id: string }, New extends { id: 
       .execute();
   }
 
+  /** Marks a job as asked to stop unless it already is: answers whether this call marked it. */
+  async requestStop(id: string, now: Date): Promise<boolean> {
+    const result = await this.db
+      .updateTable(this.tables.jobs)
+      .set({ stop_requested_at: now, updated_at: now })
+      .where('id', '=', id)
+      .where('stop_requested_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
   async delete(id: string): Promise<boolean> {
     const result = await this.db.deleteFrom(this.tables.jobs).where('id', '=', id).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;

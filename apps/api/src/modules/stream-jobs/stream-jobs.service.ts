@@ -145,7 +145,10 @@ export abstract class StreamJobsService<
     return this.presentAll(await this.jobs.listByInput(streamId, active));
   }
 
-  /** Asks the node to stop; only while running. Asking again changes nothing. */
+  /**
+   * Asks the node to stop; only while running. Asking again changes nothing: of concurrent requests, the
+   * one whose update marks the job writes the message and the audit entry.
+   */
   async stop(auth: AuthContext, id: string): Promise<Job> {
     const { noun, running } = this.kind;
     const row = await this.owned(auth, id);
@@ -154,11 +157,12 @@ export abstract class StreamJobsService<
     }
     if (row.stop_requested_at === null) {
       const now = this.base.clock.now();
-      await this.jobs.transaction(async (jobs) => {
-        await jobs.update(id, { stop_requested_at: now } as Changes, now);
+      const marked = await this.jobs.transaction(async (jobs) => {
+        if (!(await jobs.requestStop(id, now))) return false;
         await jobs.addMessages(id, [{ at: now, level: 'info', text: `Stopped by ${auth.username}` }]);
+        return true;
       });
-      await this.audit(auth, 'stop', id, {});
+      if (marked) await this.audit(auth, 'stop', id, {});
     }
     return this.get(auth, id);
   }
