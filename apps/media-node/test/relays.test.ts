@@ -229,7 +229,7 @@ describe('RTMP relays', () => {
     }
   });
 
-  it('ends in Error at once when the destination cannot be trusted (its TLS certificate); new settings start a new run', async () => {
+  it('ends in Error at once when the destination cannot be trusted (its TLS certificate); a refused key is retried with a hint; new settings start a new run', async () => {
     const port = await freePort();
     const front = await tlsFront(port, await freePort(), untrusted);
     const hooks = await callbacks();
@@ -241,10 +241,26 @@ describe('RTMP relays', () => {
       callbackUri: hooks.uri,
       output: { server: `rtmps://127.0.0.1:${port}/live`, key: 'k' },
     });
+    // This node's own ingest (nginx-rtmp) hangs up on a stream name it does not know, as platforms do on
+    // a wrong key: retried, since a hang-up alone does not prove the key wrong (docs/decisions.md).
+    const ingest = `rtmp://127.0.0.1:${world.node.rtmpPort}/live`;
+    const wrongKey = await createRelay({
+      streamId: stream.id,
+      format: 'RTMP',
+      output: { server: ingest, key: 'not-a-stream' },
+    });
     const push = pushTestPattern(uriOf(stream), 'flv', 60, PUSH);
     const receiverPort = await freePort();
     const receiver = await rtmpReceiver(receiverPort, join(dir, 'fixed.flv'));
     try {
+      const hint = `Relay to ${ingest} failed: 127.0.0.1:${world.node.rtmpPort} closed the connection right after it opened (is the stream key right?); retrying in 1 s (attempt 1)`;
+      const refused = await waitFor(
+        () => getRelay(wrongKey.id),
+        (found) => texts(found).includes(hint),
+        15_000,
+        'the refused key retried',
+      );
+      expect(refused.state).toBe('Relaying');
       const failed = await relayState(relay.id, 'Error');
       expect(texts(failed)[0]).toMatch(
         new RegExp(
