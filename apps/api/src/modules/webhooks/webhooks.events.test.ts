@@ -321,4 +321,24 @@ describe('recordings and relays', () => {
     );
     expect(events.find((event) => event.type === 'relay.error')?.data.error).toEqual({ message: 'The relay failed' });
   });
+
+  it('a relay whose node is gone sends relay.error with the reason (the stuck-item rule)', async () => {
+    const stream = await api(roles.owner.token, 'POST', '/inputs', { format: 'RTMP' });
+    const relay = await api(roles.owner.token, 'POST', '/relays', {
+      streamId: stream.id,
+      format: 'UDPTS',
+      output: { ipAddress: '239.1.2.3' },
+      callbackUri: `${receiver.url}/relay`,
+    });
+    await report({ kind: 'relay-state', relayId: relay.id, state: 'Relaying', uploaded: 10 });
+    await api(roles.admin.token, 'DELETE', `/nodes/${node.id}`);
+    expect(await t.app.services.relays.expireLostNodes(15_000)).toBe(1);
+    const events = await delivered(2);
+    expect(events.map((event) => event.type)).toEqual(['relay.relaying', 'relay.error']);
+    expect(events[1]?.data).toMatchObject({
+      id: relay.id,
+      state: 'Error',
+      error: { message: expect.stringMatching(/^Node .+ was deleted: the relay is lost$/) },
+    });
+  });
 });
