@@ -49,6 +49,8 @@ export const MEDIA_TOOLS = [
   ['/usr/bin/ffmpeg', 'ffmpeg'],
   ['/usr/sbin/nginx', 'nginx-light'],
   ['/usr/lib/nginx/modules/ngx_rtmp_module.so', 'libnginx-mod-rtmp'],
+  // The transcoder's epoch time encoder draws with it.
+  ['/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf', 'fonts-dejavu-core'],
 ];
 
 /** Installs the media tools that are missing in one apt run (as root); throws saying how otherwise. */

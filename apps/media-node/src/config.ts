@@ -36,6 +36,8 @@ export interface NodeConfig {
   ffprobe: string;
   nginx: string;
   nginxRtmpModule: string;
+  /** The monospace font the transcoder's epoch time encoder draws with. */
+  font: string;
   logLevel: 'silent' | 'error' | 'info' | 'debug';
 }
 
@@ -99,6 +101,7 @@ export function loadNodeConfig(env: NodeJS.ProcessEnv = process.env): NodeConfig
     ffprobe: env.FFPROBE_PATH || '/usr/bin/ffprobe',
     nginx: env.NGINX_PATH || '/usr/sbin/nginx',
     nginxRtmpModule: env.NGINX_RTMP_MODULE || '/usr/lib/nginx/modules/ngx_rtmp_module.so',
+    font: env.FONT_PATH || '/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf',
     logLevel: logLevel as NodeConfig['logLevel'],
   };
 }

@@ -6,6 +6,7 @@ import type {
   NodeRelay,
   NodeReport,
   SnapshotSettings,
+  TranscodeConfig,
 } from '@streamcloud/contract';
 import type { MediaPorts } from './config.js';
 import type { Logger } from './log.js';
@@ -53,6 +54,10 @@ export class ControlPlaneClient {
   /** The recordings to run or finish on the streams this node serves, with their storages' credentials. */
   recordings(): Promise<NodeRecording[]> {
     return this.call('GET', '/api/v1/node/recordings') as Promise<NodeRecording[]>;
+  }
+
+  transcodeConfig(inputId: string): Promise<TranscodeConfig> {
+    return this.call('GET', `/api/v1/node/inputs/${inputId}/output`) as Promise<TranscodeConfig>;
   }
 
   setMediaPorts(ports: MediaPorts): Promise<unknown> {

@@ -1,13 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { StreamManager } from './streams/manager.js';
+import type { LiveStream, Rendition } from './streams/types.js';
 
 /** An HLS viewer whose player has not asked for anything this long has left. */
 const HLS_SESSION_IDLE_MS = 20_000;
+/** After the reconnect grace ends without a new push, the playlist ends with EXT-X-ENDLIST this long, then 404. */
+export const HLS_ENDED_LINGER_MS = 30_000;
+/** Fragments are deleted this long after they were written, a stream's directory when it was idle this long. */
+const FRAGMENT_KEEP_MS = 60_000;
+const DIRECTORY_KEEP_MS = 120_000;
 const FILE = /^[\w.-]+\.(ts|m3u8)$/;
+const RENDITION = /^[ra]\d{1,2}$/;
+/** nginx-rtmp names fragments by the system time (ms) they started at (`hls_fragment_naming system`). */
+const TIMED_FRAGMENT = /^(\d{13})\.ts$/;
 
 interface HlsViewer {
   sessionId: string;
@@ -15,24 +24,45 @@ interface HlsViewer {
   lastSeen: number;
 }
 
+/** The push an HLS output plays: the live one, or the last one while its playlist outlives it. */
+interface Played {
+  stream: LiveStream;
+  /** The reconnect grace ended without a new push: the playlist ends (EXT-X-ENDLIST). */
+  ended: boolean;
+}
+
 /**
  * HLS playback of outputs: `/hls/<output name>/index.m3u8` (the name URL-encoded, `?token=` for a
  * Private stream's output). The first playlist request is redirected to the same URL with a session id
- * (`sid`), which the playlist then carries into every fragment URL, so each viewer is one session with
- * its bytes counted. Files come from nginx-rtmp's HLS directory of the stream's current push.
+ * (`sid`), which every playlist then carries into its URLs, so each viewer is one session with its bytes
+ * counted. A transcoded stream's `index.m3u8` is a master playlist with one variant per rendition
+ * (`<key>/index.m3u8`); otherwise it is the push's media playlist. Playlists are nginx-rtmp's, with an
+ * EXT-X-PROGRAM-DATE-TIME per fragment (its name is the wall-clock time it started). They outlive a push
+ * that ends: unchanged during the reconnect grace (a resumed push continues them after an
+ * EXT-X-DISCONTINUITY, which nginx-rtmp writes), then ended with EXT-X-ENDLIST for 30 s.
  */
 export class HlsServer {
   private readonly viewers = new Map<string, HlsViewer>();
   /** Sessions cleared from the control plane: their requests get 410 from then on. */
   private readonly kicked = new Set<string>();
+  /** The last push of inputs that are not live: played during the grace and the linger after it. */
+  private readonly recent = new Map<string, Played & { endedAt: number }>();
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(
     private readonly manager: StreamManager,
     private readonly hlsDir: string,
   ) {
-    this.sweeper = setInterval(() => this.sweep(), 2000);
+    this.sweeper = setInterval(() => void this.sweep(), 2000);
     this.sweeper.unref();
+    manager.events.subscribe({
+      live: (stream) => this.recent.delete(stream.input.id),
+      ended: (stream) => this.recent.set(stream.input.id, { stream, ended: false, endedAt: 0 }),
+      gone: (inputId) => {
+        const last = this.recent.get(inputId);
+        if (last) Object.assign(last, { ended: true, endedAt: Date.now() });
+      },
+    });
   }
 
   close(): void {
@@ -45,14 +75,25 @@ export class HlsServer {
     segments: string[],
     query: URLSearchParams,
   ): Promise<void> {
-    const [rawName, file] = segments;
-    if (!rawName || !file || segments.length !== 2 || !FILE.test(file)) return text(response, 404, 'Not found');
+    // <output>/<file>, or <output>/<rendition>/<file> for a variant of a transcoded stream.
+    const [outputName, ...rest] = segments;
+    const file = rest[rest.length - 1];
+    const rendition = rest.length === 2 ? (rest[0] ?? null) : null;
+    if (
+      !outputName ||
+      !file ||
+      rest.length > 2 ||
+      !FILE.test(file) ||
+      (rendition !== null && !RENDITION.test(rendition))
+    )
+      return text(response, 404, 'Not found');
     const token = query.get('token');
-    const admitted = await this.manager.admission.play('HLS', rawName, token);
+    const admitted = await this.manager.admission.output('HLS', outputName, token);
     if (!admitted.ok) return text(response, admitted.status, admitted.reason);
+    const played = this.played(admitted.input.id);
+    if (!played) return text(response, 404, 'the stream is not live');
     const sid = query.get('sid');
     if (sid && this.kicked.has(sid)) return text(response, 410, 'This session was ended');
-    const dir = join(this.hlsDir, admitted.push.outgoing.main.hlsName);
     if (!sid) {
       if (!file.endsWith('.m3u8')) return text(response, 403, 'Open the playlist first');
       const params = new URLSearchParams({
@@ -64,16 +105,99 @@ export class HlsServer {
       return;
     }
     if (!/^hls-[\w-]{8,32}$/.test(sid)) return text(response, 400, 'Bad session id');
+    const viewer = this.viewer(sid, request, admitted.input.id, admitted.outputId);
+    const suffix = `?${new URLSearchParams({ sid, ...(token ? { token } : {}) })}`;
+    const { stream } = played;
+    if (file.endsWith('.m3u8')) {
+      const playlist = await this.playlist(played, rendition, suffix);
+      if (playlist === null) return text(response, 404, 'The stream has no playlist yet');
+      const body = Buffer.from(playlist);
+      viewer.bytes += body.length;
+      response.writeHead(200, {
+        'content-type': 'application/vnd.apple.mpegurl',
+        'cache-control': 'no-store',
+        'content-length': body.length,
+        'access-control-allow-origin': '*',
+      });
+      response.end(body);
+      return;
+    }
+    const dir = rendition ? this.renditionDir(stream, rendition) : join(this.hlsDir, stream.outgoing.main.hlsName);
+    const fragment = join(dir, file);
+    let size: number;
+    try {
+      size = (await stat(fragment)).size;
+    } catch {
+      return text(response, 404, 'No such fragment');
+    }
+    response.writeHead(200, {
+      'content-type': 'video/mp2t',
+      'content-length': size,
+      'cache-control': 'max-age=60',
+      'access-control-allow-origin': '*',
+    });
+    const reader = createReadStream(fragment);
+    reader.on('data', (chunk) => {
+      const state = this.viewers.get(viewer.sessionId);
+      if (state) state.bytes += chunk.length;
+    });
+    reader.on('error', () => response.destroy());
+    reader.pipe(response);
+  }
+
+  /** The push an input's outputs play now: live, in its reconnect grace, or ended less than the linger ago. */
+  private played(inputId: string): Played | null {
+    const live = this.manager.push(inputId);
+    if (live) return { stream: live, ended: false };
+    const last = this.recent.get(inputId);
+    if (!last) return null;
+    if (last.ended && Date.now() - last.endedAt > HLS_ENDED_LINGER_MS) {
+      this.recent.delete(inputId);
+      return null;
+    }
+    return last;
+  }
+
+  /**
+   * The playlist of `rendition` (a variant of the master), or the output's own `index.m3u8`: the master
+   * of a transcoded stream, else the media playlist of what viewers get. Null when there is none yet.
+   */
+  private async playlist(played: Played, rendition: string | null, suffix: string): Promise<string | null> {
+    const { stream, ended } = played;
+    const { renditions, main } = stream.outgoing;
+    if (rendition) {
+      const dir = this.renditionDir(stream, rendition);
+      const own = await readPlaylist(dir);
+      if (own !== null) return rewrite(own, { suffix, ended });
+      // The transcoder gave up (its renditions are gone): the variant plays the push as it came.
+      const source = await readPlaylist(join(this.hlsDir, stream.source.hlsName));
+      return source === null ? null : rewrite(source, { prefix: '../', suffix, ended });
+    }
+    if (renditions === null) {
+      const media = await readPlaylist(join(this.hlsDir, main.hlsName));
+      return media === null ? null : rewrite(media, { suffix, ended });
+    }
+    // Renditions are starting: the master comes once each has a fragment.
+    if (renditions.length === 0) return null;
+    return master(renditions, suffix);
+  }
+
+  /** A rendition's fragments: `<input id>_<key>`, whether or not the transcoder runs now. */
+  private renditionDir(stream: LiveStream, key: string): string {
+    return join(this.hlsDir, `${stream.input.id}_${key}`);
+  }
+
+  /** The session of `sid`: a player that comes back after its session ended starts it again under the same id. */
+  private viewer(sid: string, request: IncomingMessage, inputId: string, outputId: string): HlsViewer {
     let viewer = this.viewers.get(sid);
-    // A session the manager ended (its push ended; the player came back) starts again under the same id.
     if (!viewer || !this.manager.viewers.get(sid)) {
       const state: HlsViewer = { sessionId: sid, bytes: 0, lastSeen: Date.now() };
       viewer = state;
       this.viewers.set(sid, state);
       this.manager.viewers.start({
         id: sid,
-        inputId: admitted.input.id,
-        outputId: admitted.outputId,
+        inputId,
+        outputId,
         format: 'HLS',
         ipAddress: (request.socket.remoteAddress ?? '').replace(/^::ffff:/, '') || null,
         bytesOut: () => state.bytes,
@@ -85,53 +209,11 @@ export class HlsServer {
       });
     }
     viewer.lastSeen = Date.now();
-    const path = join(dir, file);
-    if (file.endsWith('.m3u8')) {
-      let playlist: string;
-      try {
-        playlist = await readFile(path, 'utf8');
-      } catch {
-        return text(response, 404, 'The stream has no playlist yet');
-      }
-      const suffix = `?${new URLSearchParams({ sid: viewer.sessionId, ...(token ? { token } : {}) })}`;
-      const body = Buffer.from(
-        playlist
-          .split('\n')
-          .map((line) => (line && !line.startsWith('#') ? `${line.trim()}${suffix}` : line))
-          .join('\n'),
-      );
-      viewer.bytes += body.length;
-      response.writeHead(200, {
-        'content-type': 'application/vnd.apple.mpegurl',
-        'cache-control': 'no-store',
-        'content-length': body.length,
-        'access-control-allow-origin': '*',
-      });
-      response.end(body);
-      return;
-    }
-    let size: number;
-    try {
-      size = (await stat(path)).size;
-    } catch {
-      return text(response, 404, 'No such fragment');
-    }
-    response.writeHead(200, {
-      'content-type': 'video/mp2t',
-      'content-length': size,
-      'cache-control': 'max-age=60',
-      'access-control-allow-origin': '*',
-    });
-    const stream = createReadStream(path);
-    stream.on('data', (chunk) => {
-      const state = this.viewers.get(viewer.sessionId);
-      if (state) state.bytes += chunk.length;
-    });
-    stream.on('error', () => response.destroy());
-    stream.pipe(response);
+    return viewer;
   }
 
-  private sweep(): void {
+  /** Idle sessions end; old fragments and the directories of streams long gone are deleted. */
+  private async sweep(): Promise<void> {
     const now = Date.now();
     for (const [id, viewer] of this.viewers) {
       if (now - viewer.lastSeen < HLS_SESSION_IDLE_MS) continue;
@@ -140,7 +222,74 @@ export class HlsServer {
     }
     // Kicked ids are remembered a while only.
     if (this.kicked.size > 10_000) this.kicked.clear();
+    let names: string[];
+    try {
+      names = await readdir(this.hlsDir);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      const dir = join(this.hlsDir, name);
+      try {
+        const files = await readdir(dir);
+        const playlist = await stat(join(dir, 'index.m3u8')).catch(() => null);
+        if (!playlist || now - playlist.mtimeMs > DIRECTORY_KEEP_MS) {
+          const newest = await Promise.all(files.map((entry) => stat(join(dir, entry)).then((info) => info.mtimeMs)));
+          if (newest.every((mtime) => now - mtime > DIRECTORY_KEEP_MS)) await rm(dir, { recursive: true, force: true });
+          continue;
+        }
+        for (const entry of files) {
+          if (!entry.endsWith('.ts')) continue;
+          const info = await stat(join(dir, entry));
+          if (now - info.mtimeMs > FRAGMENT_KEEP_MS) await rm(join(dir, entry), { force: true });
+        }
+      } catch {
+        // written or deleted meanwhile
+      }
+    }
   }
+}
+
+async function readPlaylist(dir: string): Promise<string | null> {
+  try {
+    return await readFile(join(dir, 'index.m3u8'), 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * nginx-rtmp's media playlist as the viewer gets it: every URI with `prefix` and the session `suffix`, an
+ * EXT-X-PROGRAM-DATE-TIME before each fragment named by its start time, and EXT-X-ENDLIST once the stream ended.
+ */
+export function rewrite(playlist: string, o: { prefix?: string; suffix: string; ended: boolean }): string {
+  const out: string[] = [];
+  const lines = playlist.split('\n').map((line) => line.trim());
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? '';
+    if (!line) continue;
+    if (line.startsWith('#EXTINF')) {
+      const uri = lines.slice(i + 1).find((next) => next && !next.startsWith('#')) ?? '';
+      const timed = TIMED_FRAGMENT.exec(uri);
+      if (timed) out.push(`#EXT-X-PROGRAM-DATE-TIME:${new Date(Number(timed[1])).toISOString()}`);
+    }
+    if (line === '#EXT-X-ENDLIST') continue;
+    out.push(line.startsWith('#') ? line : `${o.prefix ?? ''}${line}${o.suffix}`);
+  }
+  if (o.ended) out.push('#EXT-X-ENDLIST');
+  return `${out.join('\n')}\n`;
+}
+
+/** The master playlist of a transcoded stream: one variant per rendition (video, or audio only). */
+export function master(renditions: Rendition[], suffix: string): string {
+  const lines = ['#EXTM3U', '#EXT-X-VERSION:3', '#EXT-X-INDEPENDENT-SEGMENTS'];
+  for (const rendition of renditions) {
+    const attributes = [`BANDWIDTH=${rendition.bandwidth}`];
+    if (rendition.width && rendition.height) attributes.push(`RESOLUTION=${rendition.width}x${rendition.height}`);
+    if (rendition.codecs) attributes.push(`CODECS="${rendition.codecs}"`);
+    lines.push(`#EXT-X-STREAM-INF:${attributes.join(',')}`, `${rendition.key}/index.m3u8${suffix}`);
+  }
+  return `${lines.join('\n')}\n`;
 }
 
 export function text(response: ServerResponse, status: number, message: string): void {

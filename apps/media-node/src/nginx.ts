@@ -124,7 +124,10 @@ rtmp {
       hls_nested on;
       hls_fragment ${hlsFragmentSeconds}s;
       hls_playlist_length ${hlsFragmentSeconds * 6}s;
-      hls_cleanup on;
+      # Fragments are named by the wall-clock time (ms) they start at: the node's playlists give each its
+      # EXT-X-PROGRAM-DATE-TIME. The node deletes them itself, so they outlive a push's reconnect grace.
+      hls_fragment_naming system;
+      hls_cleanup off;
     }
   }
 }

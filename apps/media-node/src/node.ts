@@ -19,6 +19,7 @@ import { recorderKind } from './pipelines/recorder.js';
 import { relayPolicies } from './pipelines/relay/outbound.js';
 import { relaysKind } from './pipelines/relay/relay.js';
 import { snapshotsKind } from './pipelines/snapshots.js';
+import { transcoderKind } from './pipelines/transcoder/transcoder.js';
 import { type ProxiedConnection, RtmpProxy } from './rtmp-proxy.js';
 import { SrtIngest } from './srt.js';
 import { StreamManager } from './streams/manager.js';
@@ -99,6 +100,7 @@ export class MediaNode {
       meter: this.manager.usage.meter.bind(this.manager.usage),
     };
     this.pipelines.push(
+      new LivePipelines(transcoderKind(this.client), this.manager.events, host),
       new LivePipelines(snapshotsKind(this.client), this.manager.events, host),
       new LivePipelines(
         relaysKind({
@@ -134,6 +136,8 @@ export class MediaNode {
     return {
       ffmpeg: this.config.ffmpeg,
       ffprobe: this.config.ffprobe,
+      dataDir: this.config.dataDir,
+      font: this.config.font,
       hlsDir: `${this.config.dataDir}/hls`,
       rtmpUrl: (name) => `rtmp://127.0.0.1:${this.internalRtmpPort}/live/${name}?relay=${this.relaySecret}`,
     };
@@ -339,6 +343,12 @@ export class MediaNode {
         protocol: session.protocol,
         since: session.startedAt.toISOString(),
         bytesIn: session.handle.bytesIn(),
+        pipelines: Object.fromEntries(
+          this.pipelines.flatMap((pipelines) => {
+            const running = pipelines.of(session.input.id);
+            return running ? [[pipelines.name, running.describe?.() ?? {}]] : [];
+          }),
+        ),
       })),
       sessions: this.manager.viewers.count,
       emergencyCleanup: this.manager.admission.emergency,

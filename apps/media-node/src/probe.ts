@@ -5,6 +5,8 @@ interface ProbeStream {
   index: number;
   codec_type?: string;
   codec_name?: string;
+  profile?: string;
+  level?: number;
   width?: number;
   height?: number;
   avg_frame_rate?: string;
@@ -38,11 +40,38 @@ const rate = (fraction: string | undefined): number | null => {
   return Math.round((num / den) * 100) / 100;
 };
 
+/** RFC 6381 profile bytes of H.264 as x264 writes them (profile_idc, constraint flags). */
+const AVC_PROFILES: Record<string, string> = {
+  'Constrained Baseline': '42c0',
+  Baseline: '4200',
+  Main: '4d40',
+  High: '6400',
+};
+
+/** The HLS CODECS value of a probed stream (`avc1.64001f`, `mp4a.40.2`); null for what HLS does not name. */
+function codecsOf(stream: ProbeStream): string | null {
+  if (stream.codec_name === 'h264') {
+    const profile = AVC_PROFILES[stream.profile ?? ''] ?? '6400';
+    return `avc1.${profile}${(stream.level ?? 31).toString(16).padStart(2, '0')}`;
+  }
+  if (stream.codec_name === 'aac') return stream.profile === 'HE-AAC' ? 'mp4a.40.5' : 'mp4a.40.2';
+  if (stream.codec_name === 'mp3') return 'mp4a.40.34';
+  return null;
+}
+
+/** A probed track with what an HLS master playlist says of it. */
+export type ProbedTrack = TrackInfo & { codecs: string | null };
+
 /**
  * Track information of a media file (an HLS fragment of the live stream): codec, size, frame or sample
  * rate, channels, and each track's bitrate from its packets (sizes over durations).
  */
 export async function probeTracks(ffprobe: string, file: string): Promise<TrackInfo[]> {
+  return (await probeMedia(ffprobe, file)).map(({ codecs: _codecs, ...track }) => track);
+}
+
+/** `probeTracks`, with each track's HLS CODECS value. */
+export async function probeMedia(ffprobe: string, file: string): Promise<ProbedTrack[]> {
   const out = await runTool(
     ffprobe,
     [
@@ -65,7 +94,7 @@ export async function probeTracks(ffprobe: string, file: string): Promise<TrackI
     entry.seconds += Number(packet.duration_time) || 0;
     sizes.set(packet.stream_index, entry);
   }
-  const tracks: TrackInfo[] = [];
+  const tracks: ProbedTrack[] = [];
   for (const stream of parsed.streams ?? []) {
     if (stream.codec_type !== 'video' && stream.codec_type !== 'audio') continue;
     const measured = sizes.get(stream.index);
@@ -89,6 +118,7 @@ export async function probeTracks(ffprobe: string, file: string): Promise<TrackI
         : stream.sample_rate
           ? Number(stream.sample_rate)
           : null,
+      codecs: codecsOf(stream),
     });
   }
   return tracks;

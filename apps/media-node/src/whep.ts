@@ -1,6 +1,7 @@
 import { createSocket, type Socket } from 'node:dgram';
 import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { TrackInfo } from '@streamcloud/contract';
 import { MediaStream, MediaStreamTrack, RtpPacket, Vp8RtpPayload } from 'werift';
 import { type GuardedChild, lastLine, spawnGuarded } from './child.js';
 import type { Logger } from './log.js';
@@ -23,6 +24,11 @@ const MAX_FPS = 30;
 const VP8_SPEED = -10;
 /** VP8 bitrate: the source's video bitrate with this margin (VP8 needs more than H.264), within the bounds. */
 const VIDEO_BITRATE = { factor: 1.25, min: 400_000, max: 2_500_000, unknown: 1_500_000 };
+/** While the push goes on, a feed whose ffmpeg ended starts again after this, at most this many times in a row without video. */
+const RESPAWN_DELAY_MS = 500;
+const MAX_RESPAWNS = 5;
+/** The sample rates Opus encodes at. */
+const OPUS_RATES = [8000, 12_000, 16_000, 24_000, 48_000];
 /** How long the feed waits for the push's probed tracks (they come with its first HLS fragment). */
 const TRACKS_WAIT_MS = 3000;
 
@@ -150,8 +156,11 @@ export class WhepPlayback extends WebRtcEndpoint<WhepSession, Admitted> {
 }
 
 /**
- * One stream's WebRTC media: an ffmpeg pulls the live stream from nginx-rtmp and sends VP8 and Opus RTP
- * to two loopback UDP sockets of the node, which hand every packet to each connected viewer's tracks.
+ * One stream's WebRTC media: an ffmpeg pulls what the stream's viewers get from nginx-rtmp (the push, or
+ * its transcoder's top rendition) and sends VP8 and Opus RTP to two loopback UDP sockets of the node, which
+ * hand every packet to each connected viewer's tracks. The encoding follows the stream's ladder (its first
+ * VP8 and Opus tracks) when it has one. When that source ends while the push goes on (the transcoder
+ * started, or gave up), the ffmpeg starts again on the new one and the viewers carry on from a keyframe.
  */
 class StreamFeed {
   readonly viewers = new Set<WhepSession>();
@@ -159,6 +168,9 @@ class StreamFeed {
   private firstVideo = false;
   private ffmpeg: GuardedChild | null = null;
   private readonly sockets: Socket[] = [];
+  private ports: [number, number] = [0, 0];
+  /** ffmpeg starts since the last one that sent video. */
+  private respawns = 0;
 
   constructor(
     readonly push: LiveStream,
@@ -167,17 +179,26 @@ class StreamFeed {
   ) {}
 
   async start(): Promise<void> {
-    const [videoPort, audioPort] = await Promise.all([
+    this.ports = await Promise.all([
       this.listen((data) => this.forwardVideo(data)),
       this.listen((data) => this.forwardAudio(data)),
     ]);
     const tracks = await this.tracks();
     if (this.stopped) return;
+    this.spawn(tracks);
+  }
+
+  private spawn(tracks: TrackInfo[]): void {
+    const [videoPort, audioPort] = this.ports;
+    const source = this.push.outgoing.main;
     const video = tracks.find((track) => track.type === 'Video');
     const hasAudio = tracks.some((track) => track.type === 'Audio');
-    const bitrate = video?.bps
-      ? Math.round(Math.min(VIDEO_BITRATE.max, Math.max(VIDEO_BITRATE.min, video.bps * VIDEO_BITRATE.factor)))
-      : VIDEO_BITRATE.unknown;
+    const ladder = this.push.webrtc;
+    const bitrate = ladder?.video
+      ? ladder.video.bitrate
+      : video?.bps
+        ? Math.round(Math.min(VIDEO_BITRATE.max, Math.max(VIDEO_BITRATE.min, video.bps * VIDEO_BITRATE.factor)))
+        : VIDEO_BITRATE.unknown;
     // RTCP goes to the same socket (and is dropped there) rather than to whatever owns the next port.
     const rtp = (port: number) => `rtp://127.0.0.1:${port}?pkt_size=1200&rtcpport=${port}`;
     const args = [
@@ -191,16 +212,16 @@ class StreamFeed {
       '-rtmp_live',
       'live',
       '-i',
-      this.o.playUrl(this.push.outgoing.main.rtmpName),
+      this.o.playUrl(source.rtmpName),
     ];
     if (video || tracks.length === 0) {
       args.push(
         '-map',
         '0:v:0',
         '-vf',
-        `scale=-2:'min(${MAX_HEIGHT},ih)'`,
+        ladder?.video ? `scale=${ladder.video.width}:${ladder.video.height}` : `scale=-2:'min(${MAX_HEIGHT},ih)'`,
         '-fpsmax',
-        String(MAX_FPS),
+        String(ladder?.video?.framerate ?? MAX_FPS),
         '-pix_fmt',
         'yuv420p',
         '-c:v',
@@ -229,7 +250,7 @@ class StreamFeed {
         '-force_key_frames',
         'expr:gte(t,n_forced*1)',
         '-g',
-        String(MAX_FPS * 2),
+        String(ladder?.video?.keyInterval || MAX_FPS * 2),
         '-payload_type',
         String(VP8.payloadType),
         '-f',
@@ -238,17 +259,19 @@ class StreamFeed {
       );
     }
     if (hasAudio || tracks.length === 0) {
+      const audio = ladder?.audio;
       args.push(
         '-map',
         '0:a:0',
         '-c:a',
         'libopus',
         '-b:a',
-        '96k',
+        String(audio?.bitrate ?? 96_000),
+        // Opus over RTP runs a 48 kHz clock; the encoder takes the rates Opus has.
         '-ar',
-        String(OPUS.clockRate),
+        String(audio && OPUS_RATES.includes(audio.rate) ? audio.rate : OPUS.clockRate),
         '-ac',
-        String(OPUS.channels),
+        String(audio?.channels ?? OPUS.channels),
         '-payload_type',
         String(OPUS.payloadType),
         '-f',
@@ -262,12 +285,23 @@ class StreamFeed {
     ffmpeg.stderr.on('data', (chunk: Buffer) => {
       log = (log + chunk.toString()).slice(-4000);
     });
-    this.o.log.debug(`WHEP feed of ${this.push.input.name} started (VP8 at ${bitrate} b/s)`);
+    this.o.log.debug(`WHEP feed of ${this.push.input.name} started on ${source.rtmpName} (VP8 at ${bitrate} b/s)`);
     void ffmpeg.exited.then((code) => {
-      if (this.stopped) return;
-      // nginx ends its players when the push ends: that is no failure.
-      if (code === 0) this.fail('the stream ended', false);
-      else this.fail(`encoding for WebRTC failed: ${lastLine(log) || `ffmpeg exited with ${code}`}`);
+      if (this.stopped || this.ffmpeg !== ffmpeg) return;
+      // nginx ends its players when what they play ends: the push (no failure), or the source viewers get
+      // (the transcoder's renditions came, went, or restart): then the feed goes on with the current one.
+      if (this.push.ended) {
+        this.fail('the stream ended', false);
+        return;
+      }
+      if (++this.respawns > MAX_RESPAWNS) {
+        this.fail(`encoding for WebRTC failed: ${lastLine(log) || `ffmpeg exited with ${code}`}`);
+        return;
+      }
+      for (const viewer of this.viewers) viewer.waitingForKeyframe = true;
+      setTimeout(() => {
+        if (!this.stopped && !this.push.ended) this.spawn(tracks);
+      }, RESPAWN_DELAY_MS).unref();
     });
   }
 
@@ -307,6 +341,7 @@ class StreamFeed {
 
   private forwardVideo(data: Buffer): void {
     if (data.length < 12 || isRtcp(data)) return;
+    this.respawns = 0;
     if (!this.firstVideo) {
       this.firstVideo = true;
       this.o.log.debug(`WHEP feed of ${this.push.input.name}: first VP8 packet`);

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createConnection, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -180,11 +180,22 @@ export async function startMediaNode(
   });
   if (created.status !== 201)
     throw new Error(`node registration failed: ${created.status} ${JSON.stringify(created.body)}`);
-  return runMediaNode(
-    plane.url,
-    { id: created.body.id, name, token: created.body.token, port, rtmpPort, srtPort },
-    env,
-  );
+  const node = { id: created.body.id, name, token: created.body.token, port, rtmpPort, srtPort };
+  // A free port may be taken by another process before the node binds it: then the node gets new ones.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await runMediaNode(plane.url, node, env);
+    } catch (error) {
+      if (attempt === 3 || !String(error).includes('EADDRINUSE')) throw error;
+      Object.assign(node, { port: await freePort(), rtmpPort: await freePort(), srtPort: await freePort() });
+      await plane.api('PUT', `/nodes/${node.id}`, {
+        name,
+        connection: { protocol: 'HTTP', hostname: '127.0.0.1', port: node.port },
+        enabled: true,
+        opened: true,
+      });
+    }
+  }
 }
 
 /** Runs a media node process for a registered node, reporting to the control plane at `controlPlaneUrl`. */
@@ -255,6 +266,8 @@ export interface PatternOptions {
   sampleRate?: number;
   /** Frames from one keyframe to the next (`rate`: a keyframe a second). */
   keyframeInterval?: number;
+  /** The lavfi video source (testsrc). */
+  source?: string;
 }
 
 /** ffmpeg's test pattern (a keyframe a second, a sine tone) pushed in real time for `seconds`. */
@@ -264,13 +277,13 @@ export function pushTestPattern(
   seconds: number,
   options: PatternOptions = {},
 ): Push {
-  const { size = '320x240', rate = 15, sampleRate = 44100, keyframeInterval = rate } = options;
+  const { size = '320x240', rate = 15, sampleRate = 44100, keyframeInterval = rate, source = 'testsrc' } = options;
   return ffmpeg([
     '-re',
     '-f',
     'lavfi',
     '-i',
-    `testsrc=size=${size}:rate=${rate}`,
+    `${source}${source.includes('=') ? ':' : '='}size=${size}:rate=${rate}`,
     '-f',
     'lavfi',
     '-i',
@@ -366,14 +379,40 @@ export async function countingRelay(
   };
 }
 
-/** Whether a process whose command line `matches` runs on this machine (e.g. a node's encoder for a stream). */
-export function processRunning(matches: (command: string) => boolean): boolean {
+/** The processes whose command line `matches` (e.g. a node's encoder for a stream). */
+export function processIds(matches: (command: string) => boolean): number[] {
+  const found: number[] = [];
   for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
     try {
-      if (matches(readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' '))) return true;
+      if (matches(readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' '))) found.push(Number(pid));
     } catch {
       // ended meanwhile
     }
   }
-  return false;
+  return found;
+}
+
+export const processRunning = (matches: (command: string) => boolean): boolean => processIds(matches).length > 0;
+
+/** The colour (r, g, b) of one pixel of an image (PNG or JPEG bytes) or of a video's first picture, read with ffmpeg. */
+export async function pixelAt(image: Buffer, x: number, y: number): Promise<[number, number, number]> {
+  const dir = mkdtempSync(join(tmpdir(), 'streamcloud-pixel-'));
+  try {
+    const file = join(dir, 'image');
+    writeFileSync(file, image);
+    // The first picture as PNG first: a fragment of nginx-rtmp's HLS starts with a packet of parameter sets
+    // only, which ffmpeg's filters take for a 0x0 picture.
+    const picture = join(dir, 'picture.png');
+    await runTool('ffmpeg', ['-v', 'error', '-i', file, '-frames:v', '1', picture], 10_000);
+    const out = join(dir, 'pixel.rgb');
+    await runTool(
+      'ffmpeg',
+      ['-v', 'error', '-i', picture, '-vf', `crop=1:1:${x}:${y}`, '-f', 'rawvideo', '-pix_fmt', 'rgb24', out],
+      10_000,
+    );
+    const bytes = readFileSync(out);
+    return [bytes[0] ?? 0, bytes[1] ?? 0, bytes[2] ?? 0];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

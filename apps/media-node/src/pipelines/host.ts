@@ -42,6 +42,10 @@ export class LivePipelines<C> {
     });
   }
 
+  get name(): string {
+    return this.kind.name;
+  }
+
   /** The pipeline of a live stream (for tests and /metadata). */
   of(inputId: string): Pipeline<C> | null {
     return this.running.get(inputId)?.pipeline ?? null;

@@ -17,6 +17,8 @@ export interface Pipeline<C> {
   start(stream: LiveStream, config: C): Promise<void> | void;
   update(config: C): Promise<void> | void;
   stop(reason: StopReason): Promise<void> | void;
+  /** What it is doing, for the node's /metadata (e.g. the transcoder's speed). */
+  describe?(): Record<string, unknown>;
 }
 
 /** How a pipeline tells the control plane about itself: all its reports go through here. */
@@ -39,6 +41,10 @@ export interface PipelineContext {
 export interface NodeTools {
   ffmpeg: string;
   ffprobe: string;
+  /** The node's data directory: a pipeline keeps its files under `<dataDir>/<kind>/<input id>/`. */
+  dataDir: string;
+  /** The monospace font for text drawn into pictures. */
+  font: string;
   /** Where nginx-rtmp writes the HLS fragments of a stream name: `<hlsDir>/<name>/`. */
   hlsDir: string;
   /** An internal RTMP URL of nginx-rtmp for the node's own players and publishers (with the relay secret). */

@@ -82,6 +82,8 @@ class Snapshots implements Pipeline<SnapshotConfig> {
     if (!stream || this.stopped) return true;
     try {
       const { hlsDir } = this.context.tools;
+      // While the transcoder's renditions start there is no outgoing picture yet (not the push's: it would lack the overlay).
+      if (direction === 'outgoing' && stream.outgoing.renditions?.length === 0) return false;
       const source = direction === 'incoming' ? stream.source : stream.outgoing.main;
       const fragment = await newestFragment(hlsDir, source.hlsName, stream.startedAt.getTime());
       if (!fragment) return false;

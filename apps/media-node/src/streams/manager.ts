@@ -84,6 +84,7 @@ export class StreamManager {
       tracks: null,
       source,
       outgoing: { main: source, renditions: null },
+      webrtc: null,
       transcoding: false,
       transcodedSinceReport: false,
       reported: { bytesIn: 0, bytesOut: 0, at: now },
@@ -109,9 +110,11 @@ export class StreamManager {
     stream.failure = failure;
     this.o.log.info(`push of ${stream.input.name} ended${failure ? `: ${failure}` : ''}`);
     this.usage.pushEnded(stream);
-    // The viewers' sessions end with the push (nginx drops RTMP players itself; HLS players may come back;
-    // WebRTC viewers are closed by their front end, which listens for the end).
-    for (const viewer of this.viewers.all()) if (viewer.inputId === stream.input.id) this.viewers.end(viewer.id);
+    // RTMP and WebRTC viewers' sessions end with the push (nginx drops RTMP players itself; WebRTC viewers
+    // are closed by their front end, which listens for the end). HLS players keep their sessions: the
+    // playlist outlives the push (reconnect grace), and they end when idle.
+    for (const viewer of this.viewers.all())
+      if (viewer.inputId === stream.input.id && viewer.format !== 'HLS') this.viewers.end(viewer.id);
     this.events.ended(stream);
     if (this.pushes.get(stream.input.id) === stream) this.pushes.delete(stream.input.id);
     if (stream.stoppedByControlPlane) return;

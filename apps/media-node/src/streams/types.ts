@@ -39,6 +39,12 @@ export interface Rendition extends MediaTrackSource {
   codecs: string | null;
 }
 
+/** What the node's WebRTC feed encodes for a stream (from its ladder's VP8 and Opus tracks); defaults when null. */
+export interface WebRtcEncoding {
+  video: { width: number; height: number; framerate: number; bitrate: number; keyInterval: number } | null;
+  audio: { rate: number; channels: number; bitrate: number } | null;
+}
+
 /** What the stream's viewers get: the push as it came, or the renditions of its transcoder. */
 export interface Outgoing {
   /** RTMP and WebRTC viewers and the outgoing snapshot get this (the top rendition, or the push). */
@@ -70,6 +76,8 @@ export interface LiveStream {
   source: MediaTrackSource;
   /** What viewers get; a transcoder replaces it with its renditions while they run. */
   outgoing: Outgoing;
+  /** The WebRTC feed's encoding when the stream's ladder sets it; null: the feed's defaults. */
+  webrtc: WebRtcEncoding | null;
   /** A transcoder's ladder runs now (billed as processing Transcode). */
   transcoding: boolean;
   /** A ladder ran at some time since the last usage report. */

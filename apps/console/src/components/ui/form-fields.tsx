@@ -6,25 +6,37 @@ interface FieldFrame {
   id: string;
   label: string;
   error?: string | undefined;
+  /** A note under the control, which describes it. */
+  hint?: string | undefined;
 }
 
 function errorId(id: string) {
   return `${id}-error`;
 }
 
-function invalidProps(id: string, error: string | undefined) {
+function hintId(id: string) {
+  return `${id}-hint`;
+}
+
+function invalidProps(id: string, error: string | undefined, hint?: string) {
+  const describedBy = [error ? errorId(id) : null, hint ? hintId(id) : null].filter(Boolean).join(' ');
   return {
     isInvalid: Boolean(error),
     'aria-invalid': error ? true : undefined,
-    'aria-describedby': error ? errorId(id) : undefined,
+    'aria-describedby': describedBy || undefined,
   };
 }
 
-function Field({ id, label, error, children }: FieldFrame & { children: ReactNode }) {
+function Field({ id, label, error, hint, children }: FieldFrame & { children: ReactNode }) {
   return (
     <Form.Group className="mb-3" controlId={id}>
       <Form.Label>{label}</Form.Label>
       {children}
+      {hint && (
+        <Form.Text id={hintId(id)} muted>
+          {hint}
+        </Form.Text>
+      )}
       {error && (
         <Form.Control.Feedback type="invalid" id={errorId(id)}>
           {error}
@@ -49,10 +61,10 @@ export function TextField({ id, label, error, ...input }: TextFieldProps) {
 export type SelectFieldProps = FieldFrame & Omit<ComponentProps<'select'>, 'id' | 'size'>;
 
 /** A labelled select; the options are its children. */
-export function SelectField({ id, label, error, children, ...select }: SelectFieldProps) {
+export function SelectField({ id, label, error, hint, children, ...select }: SelectFieldProps) {
   return (
-    <Field id={id} label={label} error={error}>
-      <Form.Select {...select} {...invalidProps(id, error)}>
+    <Field id={id} label={label} error={error} hint={hint}>
+      <Form.Select {...select} {...invalidProps(id, error, hint)}>
         {children}
       </Form.Select>
     </Field>

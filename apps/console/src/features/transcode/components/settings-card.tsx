@@ -9,6 +9,11 @@ export interface SettingsCardProps {
   onChange: (config: TranscodeConfig) => void;
 }
 
+/** What the media nodes do with the ad-marker mode (docs/decisions.md, "SCTE-35"). */
+export const SCTE35_HINT =
+  'Ad markers (SCTE-35) are not carried yet: media nodes repackage every push through RTMP, which has no ' +
+  'SCTE-35, so Passthrough and SpliceMedia act as None.';
+
 /** Ad-marker (SCTE-35) mode and the epoch time encoder. */
 export function SettingsCard({ config, disabled, onChange }: SettingsCardProps) {
   return (
@@ -16,6 +21,7 @@ export function SettingsCard({ config, disabled, onChange }: SettingsCardProps) 
       <SelectField
         id="transcode-scte35-mode"
         label="Ad-marker mode"
+        hint={SCTE35_HINT}
         value={config.scte35.mode}
         disabled={disabled}
         onChange={(event) =>

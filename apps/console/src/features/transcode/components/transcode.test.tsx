@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { errorResponse, type Handler, jsonResponse, type RecordedRequest } from '@/test/fetch-mock';
 import { streamInput } from '@/test/fixtures';
 import { renderAsUser } from '@/test/render-app';
+import { SCTE35_HINT } from './settings-card';
 
 const ID = '00000000-0000-4000-8000-00000000b001';
 const URL_OUTPUT = `/api/v1/inputs/${ID}/output`;
@@ -68,6 +69,8 @@ describe('/streams/transcode/{id}', { timeout: 20_000 }, () => {
     expect(region('Video tracks').getByRole('row', { name: 'Video track 1' }).textContent).toContain('1280x720');
     expect(region('Audio tracks').getByRole('row', { name: 'Audio track 1' }).textContent).toContain('48000 Hz');
     const mode = screen.getByLabelText('Ad-marker mode') as HTMLSelectElement;
+    // What the nodes really do with the mode is said next to it.
+    expect(screen.getByRole('combobox', { name: 'Ad-marker mode', description: SCTE35_HINT })).toBe(mode);
     fireEvent.change(mode, { target: { value: 'SpliceMedia' } });
     expect(saveButton().disabled).toBe(false);
     fireEvent.change(mode, { target: { value: 'None' } });
