@@ -37,6 +37,8 @@ export interface Rendition extends MediaTrackSource {
   width: number | null;
   height: number | null;
   codecs: string | null;
+  /** Its tracks as ffprobe read them from its first fragment (what a capture of the renditions picks from). */
+  tracks: TrackInfo[];
 }
 
 /** What the node's WebRTC feed encodes for a stream (from its ladder's VP8 and Opus tracks); defaults when null. */

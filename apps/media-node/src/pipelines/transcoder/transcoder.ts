@@ -223,6 +223,7 @@ class Transcoder implements Pipeline<TranscodeConfig> {
           .map((track) => track.codecs)
           .filter(Boolean)
           .join(',') || null,
+      tracks: tracks.map(({ codecs: _codecs, ...track }) => track),
     };
   }
 
