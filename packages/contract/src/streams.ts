@@ -240,6 +240,7 @@ export const TrackInfo = z.object({
 export type TrackInfo = z.infer<typeof TrackInfo>;
 
 export const TrackSource = z.enum(['incoming', 'outgoing']);
+export type TrackSource = z.infer<typeof TrackSource>;
 
 export const IngressEndpoint = z.object({ streamId: Id, name: z.string(), connection: z.object({ uri: z.string() }) });
 export type IngressEndpoint = z.infer<typeof IngressEndpoint>;

@@ -7,6 +7,7 @@ export const streamKeys = {
   details: () => [...streamKeys.all, 'detail'] as const,
   detail: (id: string) => [...streamKeys.details(), id] as const,
   outputs: (streamId: string) => [...streamKeys.all, 'outputs', streamId] as const,
+  tracks: (streamId: string, type: 'incoming' | 'outgoing') => [...streamKeys.all, 'tracks', streamId, type] as const,
   ingress: (streamId: string) => [...streamKeys.all, 'ingress', streamId] as const,
   location: (ipAddress: string) => [...streamKeys.all, 'location', ipAddress] as const,
 };

@@ -27,6 +27,7 @@ function renderDashboard(
       'GET /api/v1/statistics/*': () => jsonResponse({ result: [] }),
       [`GET /api/v1/snapshots/stream/${ID}/*`]: () => errorResponse(404, 'Snapshot settings not found'),
       'GET /api/v1/webhooks/deliveries': () => jsonResponse([], 200, { 'X-Total-Count': '0' }),
+      [`GET /api/v1/info/stream/${ID}/*`]: () => jsonResponse([]),
       [`PUT ${STREAM_URL}`]: ({ body }) => {
         const update = body as { caption?: string; state?: string };
         current = {
@@ -145,6 +146,50 @@ describe('stream dashboard', { timeout: 20_000 }, () => {
     region('Input').getByText('tok-9');
     await region('Input').findByText('srt://gslb.example:9710?streamid=as%2B1');
     region('Messages').getByText('No node is available');
+  });
+
+  it('lists the incoming and outgoing tracks the node reported', async () => {
+    const track = (idx: number, width: number, height: number, bps: number) => ({
+      idx,
+      type: 'Video' as const,
+      codec: 'H264',
+      width,
+      height,
+      bps,
+      channels: null,
+      rate: 30,
+    });
+    const aac = {
+      idx: 2,
+      type: 'Audio' as const,
+      codec: 'AAC',
+      width: null,
+      height: null,
+      bps: 128_000,
+      channels: 2,
+      rate: 48000,
+    };
+    renderDashboard(
+      { status: 'Ingestion' },
+      {
+        [`GET /api/v1/info/stream/${ID}/incoming`]: () => jsonResponse([track(0, 1920, 1080, 6e6)]),
+        [`GET /api/v1/info/stream/${ID}/outgoing`]: () =>
+          jsonResponse([track(0, 1280, 720, 2.5e6), track(1, 640, 360, 8e5), aac]),
+      },
+    );
+    await screen.findByTestId('stream-status');
+    const incoming = await region('Tracks').findByRole('list', { name: 'Incoming tracks' });
+    expect(
+      within(incoming)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['H264, 1920x1080, 6 mbps']);
+    const outgoing = await region('Tracks').findByRole('list', { name: 'Outgoing tracks' });
+    expect(
+      within(outgoing)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['H264, 1280x720, 2.5 mbps', 'H264, 640x360, 800 kbps', 'AAC, 2 channels, 128 kbps']);
   });
 
   it('shows no token for public streams', async () => {

@@ -23,6 +23,7 @@ import { StreamCallout } from './stream-callout';
 import { StreamModal } from './stream-modal';
 import { StreamStatusBadge } from './stream-status-badge';
 import { StreamerCard } from './streamer-card';
+import { TracksCard } from './tracks-card';
 import { ViewersCard } from './viewers-card';
 
 type Dialog = 'update' | 'delete' | 'gslb' | 'snapshots' | null;
@@ -144,6 +145,7 @@ export function StreamDashboard({ id, slots, startUpdating = false, onUpdateClos
             <div className="col-lg-6">
               <StreamerCard stream={stream} />
               <InputCard stream={stream} ingress={ingress.data} />
+              <TracksCard streamId={stream.id} />
               <MessagesCard messages={stream.statusMessages} />
             </div>
             <div className="col-lg-6">
