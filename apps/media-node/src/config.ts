@@ -1,6 +1,4 @@
-import { mkdtempSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { hostname } from 'node:os';
 
 /** Where the node's media services listen; the node tells the control plane (PUT /node/media). */
 export interface MediaPorts {
@@ -19,8 +17,12 @@ export interface NodeConfig {
   /** The name viewers and streamers reach this node by (shown in /metadata). */
   publicHostname: string;
   mediaPorts: MediaPorts;
+  /** MEDIA_DATA_DIR; empty: a temporary directory the node makes at start and removes when it stops. */
   dataDir: string;
-  /** Recording files and their journal: keep it across restarts so unfinished uploads are finished. */
+  /**
+   * RECORDINGS_DIR, recording files and their journal: keep it across restarts so unfinished uploads are
+   * finished; empty: `<dataDir>/recordings`.
+   */
   recordingsDir: string;
   /** A push that ends is reported Idle only after this long without a new push of the same input. */
   reconnectGraceMs: number;
@@ -78,7 +80,6 @@ export function loadNodeConfig(env: NodeJS.ProcessEnv = process.env): NodeConfig
   const logLevel = env.NODE_LOG_LEVEL ?? 'info';
   if (!['silent', 'error', 'info', 'debug'].includes(logLevel))
     throw new ConfigError('NODE_LOG_LEVEL must be silent, error, info or debug');
-  const dataDir = env.MEDIA_DATA_DIR || mkdtempSync(join(tmpdir(), 'streamcloud-media-'));
   return {
     controlPlaneUrl,
     nodeToken,
@@ -90,8 +91,8 @@ export function loadNodeConfig(env: NodeJS.ProcessEnv = process.env): NodeConfig
       srt: port(env, 'SRT_PORT', 9710),
       rtsp: port(env, 'RTSP_PORT', 8554),
     },
-    dataDir,
-    recordingsDir: env.RECORDINGS_DIR || join(dataDir, 'recordings'),
+    dataDir: env.MEDIA_DATA_DIR ?? '',
+    recordingsDir: env.RECORDINGS_DIR ?? '',
     reconnectGraceMs: millis(env, 'RECONNECT_GRACE_MS', 5000),
     reportIntervalMs: millis(env, 'REPORT_INTERVAL_MS', 5000),
     pollIntervalMs: millis(env, 'POLL_INTERVAL_MS', 1500),

@@ -1,4 +1,5 @@
 import { ConfigError, loadNodeConfig } from './config.js';
+import { temporaryDataDir } from './data-dir.js';
 import { createLogger } from './log.js';
 import { MediaNode } from './node.js';
 
@@ -6,6 +7,13 @@ import { MediaNode } from './node.js';
 async function main(): Promise<void> {
   const config = loadNodeConfig();
   const log = createLogger(config.logLevel, process.env.NODE_LOG_PREFIX || 'media-node');
+  if (!config.dataDir) {
+    // Without MEDIA_DATA_DIR: a temporary directory of this process, gone when it exits.
+    const temporary = temporaryDataDir();
+    process.on('exit', () => temporary.remove());
+    for (const leftover of temporary.removedLeftovers) log.info(`removed ${leftover}, left by an earlier node`);
+    config.dataDir = temporary.path;
+  }
   const node = new MediaNode(config, log);
   let stopping = false;
   const stop = async (signal: string) => {

@@ -124,7 +124,7 @@ export class MediaNode {
       // Storage endpoints are users' settings: private and loopback ones only when the operator allows them.
       agents: guardedAgents(addressPolicy({ allowPrivate: config.allowPrivateNetworks })),
       log,
-      dir: config.recordingsDir,
+      dir: config.recordingsDir || join(config.dataDir, 'recordings'),
       from: () => `node ${this.identity?.name ?? config.publicHostname}`,
     });
     this.manager.events.subscribe(this.recordings);

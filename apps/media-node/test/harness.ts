@@ -238,6 +238,7 @@ export async function runMediaNode(
 export interface Push {
   /** Resolves with ffmpeg's exit code. */
   exited: Promise<number | null>;
+  running(): boolean;
   stderr: () => string;
   stop(): void;
 }
@@ -253,6 +254,7 @@ export function ffmpeg(args: string[]): Push {
   });
   return {
     exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))),
+    running: () => child.exitCode === null && child.signalCode === null,
     stderr: () => stderr,
     stop: () => child.kill('SIGKILL'),
   };

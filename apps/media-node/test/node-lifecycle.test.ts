@@ -1,3 +1,6 @@
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { pushTestPattern, startMediaNode, waitFor } from './harness.js';
 import { streamsOf, uriOf, useMediaNode } from './streams.js';
@@ -34,5 +37,44 @@ describe('a media node that dies', () => {
     push.stop();
     expect((await fetch(`${world.plane.url}/readyz`)).status).toBe(200);
     expect((await api('GET', '/inputs')).status).toBe(200);
+  });
+});
+
+describe('temporary folders', () => {
+  it('removes its own on exit, and on start the ones killed nodes left, never a live one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'streamcloud-tmp-test-'));
+    // Nodes started without MEDIA_DATA_DIR make theirs in TMPDIR.
+    const env = { MEDIA_DATA_DIR: '', TMPDIR: dir };
+    const nodeFolders = () =>
+      readdirSync(dir)
+        .filter((name) => /^streamcloud-media-[A-Za-z0-9]{6}$/.test(name))
+        .sort();
+    try {
+      // A node folder of a process that runs (this test's), and a folder of the same prefix that is no node's.
+      mkdirSync(join(dir, 'streamcloud-media-LiVe01'));
+      writeFileSync(
+        join(dir, 'streamcloud-media-LiVe01', 'owner.json'),
+        JSON.stringify({ pid: process.pid, startTime: null }),
+      );
+      mkdirSync(join(dir, 'streamcloud-media-test-other'));
+
+      const killed = await startMediaNode(world.plane, 'media-killed', env);
+      const [killedFolder] = nodeFolders().filter((name) => name !== 'streamcloud-media-LiVe01');
+      expect(killedFolder).toBeDefined();
+      await killed.kill();
+      // Killed, it could not clean up.
+      expect(nodeFolders()).toEqual(['streamcloud-media-LiVe01', killedFolder].sort());
+
+      const next = await startMediaNode(world.plane, 'media-next', env);
+      const folders = nodeFolders();
+      expect(folders).toHaveLength(2);
+      expect(folders).toContain('streamcloud-media-LiVe01');
+      expect(folders).not.toContain(killedFolder);
+      await next.stop();
+      expect(nodeFolders()).toEqual(['streamcloud-media-LiVe01']);
+      expect(existsSync(join(dir, 'streamcloud-media-test-other'))).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

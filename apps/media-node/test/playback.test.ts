@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { playRtmp, pushTestPattern, sleep, waitFor } from './harness.js';
+import { ffmpeg, type Push, playRtmp, pushTestPattern, sleep, waitFor } from './harness.js';
 import { streamsOf, uriOf, useMediaNode } from './streams.js';
 
 /** Viewers of a live stream: HLS sessions, clearing and deleting outputs. */
-const world = useMediaNode();
-const { api, createStream, createOutput, outputs, status, snapshot } = streamsOf(world);
+// A reconnect grace long enough for the 2 s drop of the HLS test.
+const world = useMediaNode('media-1', { RECONNECT_GRACE_MS: '4000' });
+const { api, createStream, createOutput, getStream, outputs, status, snapshot } = streamsOf(world);
 
 describe('HLS', () => {
   it('disconnects the viewers of an output whose sessions are cleared', async () => {
@@ -40,6 +41,75 @@ describe('HLS', () => {
     );
     push.stop();
     await push.exited;
+  });
+});
+
+describe('HLS through a reconnect', () => {
+  it('keeps the playlist through a 2 s drop, continues it after a discontinuity, then ends it with EXT-X-ENDLIST', async () => {
+    const stream = await createStream({ format: 'RTMP' });
+    const uri = (await createOutput(stream.id, 'HLS')).connection?.uri ?? '';
+    const first = pushTestPattern(uriOf(stream), 'flv', 30);
+    const answers: { status: number; text: string }[] = [];
+    let polling = true;
+    let reader: Push | null = null;
+    try {
+      await status(stream.id, 'Ingestion');
+      const redirect = await waitFor(
+        () => fetch(uri, { redirect: 'manual' }),
+        (response) => response.status === 302,
+        8000,
+        'the session redirect',
+      );
+      const playlist = new URL(redirect.headers.get('location') ?? '', uri).toString();
+      const fragmentsOf = (text: string) => text.split('\n').filter((line) => line && !line.startsWith('#'));
+      await waitFor(
+        async () => (await fetch(playlist)).text(),
+        (text) => fragmentsOf(text).length >= 2,
+        10_000,
+        'two fragments',
+      );
+      // A player: ffmpeg's HLS reader, and a poll of the playlist twice a second that keeps every answer.
+      reader = ffmpeg(['-i', playlist, '-f', 'null', '-']);
+      const poll = (async () => {
+        while (polling) {
+          const response = await fetch(playlist);
+          answers.push({ status: response.status, text: await response.text() });
+          await sleep(500);
+        }
+      })();
+      first.stop();
+      await first.exited;
+      // The streamer's network drops for 2 s (the scenario, not a wait for a state).
+      await sleep(2000);
+      expect(reader.running()).toBe(true);
+      const second = pushTestPattern(uriOf(stream), 'flv', 4);
+      // The resumed push continues the playlist: a fragment of the first push, a discontinuity, new fragments.
+      await waitFor(
+        async () => (await fetch(playlist)).text(),
+        (text) => /\.ts\?sid=[^\n]+\n#EXT-X-DISCONTINUITY\n/.test(text),
+        15_000,
+        'the resumed push after a discontinuity',
+      );
+      expect(await second.exited).toBe(0);
+      // The grace ends without a push: the playlist ends.
+      const ended = await waitFor(
+        async () => (await fetch(playlist)).text(),
+        (text) => text.trimEnd().endsWith('#EXT-X-ENDLIST'),
+        15_000,
+        'EXT-X-ENDLIST',
+      );
+      expect(fragmentsOf(ended).length).toBeGreaterThan(0);
+      expect(await reader.exited).toBe(0);
+      polling = false;
+      await poll;
+      expect(answers.length).toBeGreaterThan(10);
+      expect(answers.filter((answer) => answer.status !== 200)).toEqual([]);
+      expect((await getStream(stream.id)).status).toBe('Idle');
+    } finally {
+      polling = false;
+      first.stop();
+      reader?.stop();
+    }
   });
 });
 

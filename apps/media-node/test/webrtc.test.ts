@@ -123,6 +123,7 @@ describe('WHEP', () => {
     const push = pushTestPattern(uriOf(stream), 'flv', 60);
     const second = viewer();
     const third = viewer();
+    const fourth = viewer();
     try {
       await status(stream.id, 'Ingestion');
       const postedAt = Date.now();
@@ -211,6 +212,25 @@ describe('WHEP', () => {
         8000,
         "the third viewer's first video",
       );
+      // A viewer of another output of the stream is disconnected when that output is deleted; the third goes on.
+      const other = await createOutput(stream.id, 'WebRTC');
+      const joinedOther = await post(other.connection?.signallingUri ?? '', await fourth.offer());
+      expect(joinedOther.status).toBe(201);
+      await fourth.pc.setRemoteDescription({ type: 'answer', sdp: await joinedOther.text() });
+      await waitFor(
+        async () => fourth.got,
+        (got) => got.video > 0,
+        8000,
+        "the other output's viewer's first video",
+      );
+      expect((await api('DELETE', `/outputs/${other.id}`)).status).toBe(204);
+      await waitFor(
+        async () => ({ state: fourth.pc.connectionState, silentMs: Date.now() - fourth.got.lastPacketAt }),
+        ({ state, silentMs }) => state !== 'connected' || silentMs > 1500,
+        8000,
+        'the viewer of the deleted output to be disconnected',
+      );
+      expect(Date.now() - third.got.lastPacketAt).toBeLessThan(1000);
       push.stop();
       await waitFor(
         async () => ({ state: third.pc.connectionState, silentMs: Date.now() - third.got.lastPacketAt }),
@@ -230,6 +250,7 @@ describe('WHEP', () => {
       await first.pc.close();
       await second.pc.close();
       await third.pc.close();
+      await fourth.pc.close();
     }
   });
 

@@ -1,0 +1,160 @@
+// What the media benchmarks share: a media node process registered with the bench's API, a test clip to
+// push with -c copy (no encoder on the publisher's side), and the CPU of a process tree.
+import { spawn, spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { freePort, ROOT } from '../scripts/lib.mjs';
+
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** CPU seconds of a process and its descendants (Linux /proc): utime + stime + reaped children. */
+export function treeCpuSeconds(rootPid) {
+  const parent = new Map();
+  const ticks = new Map();
+  for (const name of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
+    try {
+      const text = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+      parent.set(Number(name), Number(fields[1]));
+      ticks.set(Number(name), Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  let total = 0;
+  for (const [pid, used] of ticks) {
+    for (let cursor = pid, depth = 0; cursor && depth < 64; depth++, cursor = parent.get(cursor)) {
+      if (cursor === rootPid) {
+        total += used;
+        break;
+      }
+    }
+  }
+  return total / 100;
+}
+
+/** The pids of processes whose command line `matches`. */
+export function processIds(matches) {
+  const found = [];
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      if (matches(readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' '))) found.push(Number(pid));
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return found;
+}
+
+/**
+ * A 20 s clip of the test pattern (testsrc2: motion everywhere) at a constant bitrate, a keyframe a second,
+ * AAC audio, to be pushed in a loop with -c copy.
+ */
+export function makeClip(dir, { size, rate, kbps }) {
+  const clip = join(dir, `pattern-${size}-${rate}.flv`);
+  const result = spawnSync('ffmpeg', [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc2=size=${size}:rate=${rate}`,
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=frequency=440',
+    '-t',
+    '20',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryfast',
+    '-b:v',
+    `${kbps}k`,
+    '-minrate',
+    `${kbps}k`,
+    '-maxrate',
+    `${kbps}k`,
+    '-bufsize',
+    `${kbps}k`,
+    '-x264-params',
+    'nal-hrd=cbr',
+    '-g',
+    String(rate),
+    '-c:a',
+    'aac',
+    '-b:a',
+    '96k',
+    '-f',
+    'flv',
+    clip,
+  ]);
+  if (result.status !== 0) throw new Error(`making the test clip failed: ${result.stderr}`);
+  return clip;
+}
+
+/** Pushes a clip in a loop, in real time, with -c copy. */
+export function pushClip(clip, url) {
+  return spawn(
+    'ffmpeg',
+    ['-hide_banner', '-loglevel', 'error', '-re', '-stream_loop', '-1', '-i', clip, '-c', 'copy', '-f', 'flv', url],
+    { stdio: ['ignore', 'ignore', process.env.BENCH_MEDIA_DEBUG ? 'inherit' : 'ignore'] },
+  );
+}
+
+export async function api(base, token, method, path, body) {
+  const response = await fetch(`${base}/api/v1${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : null };
+}
+
+/** Registers a node and runs a media node process for it; answers its pid, control port and `stop()`. */
+export async function startNode(base, token, dataDir) {
+  const port = await freePort();
+  const rtmpPort = await freePort();
+  const srtPort = await freePort();
+  const created = await api(base, token, 'POST', '/nodes', {
+    name: 'bench-node',
+    connection: { protocol: 'HTTP', hostname: '127.0.0.1', port },
+    enabled: true,
+    opened: true,
+  });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/media-node/src/main.ts'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      CONTROL_PLANE_URL: base,
+      NODE_TOKEN: created.body.token,
+      NODE_PORT: String(port),
+      NODE_BIND: '127.0.0.1',
+      NODE_HOSTNAME: '127.0.0.1',
+      RTMP_PORT: String(rtmpPort),
+      SRT_PORT: String(srtPort),
+      MEDIA_DATA_DIR: dataDir,
+      NODE_LOG_LEVEL: 'error',
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      if (out.includes('media node ready')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`the media node exited (${code})`)));
+  });
+  return {
+    pid: child.pid,
+    port,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', resolve);
+        child.kill('SIGTERM');
+      }),
+  };
+}
