@@ -234,8 +234,11 @@ export class HlsServer {
         const files = await readdir(dir);
         const playlist = await stat(join(dir, 'index.m3u8')).catch(() => null);
         if (!playlist || now - playlist.mtimeMs > DIRECTORY_KEEP_MS) {
-          const newest = await Promise.all(files.map((entry) => stat(join(dir, entry)).then((info) => info.mtimeMs)));
-          if (newest.every((mtime) => now - mtime > DIRECTORY_KEEP_MS)) await rm(dir, { recursive: true, force: true });
+          // Gone only when nothing in it, nor the directory itself (a push that just started), is recent.
+          const times = await Promise.all(
+            [dir, ...files.map((entry) => join(dir, entry))].map((path) => stat(path).then((info) => info.mtimeMs)),
+          );
+          if (times.every((mtime) => now - mtime > DIRECTORY_KEEP_MS)) await rm(dir, { recursive: true, force: true });
           continue;
         }
         for (const entry of files) {
