@@ -1,50 +1,14 @@
 // What the media benchmarks share: a media node process registered with the bench's API, a test clip to
 // push with -c copy (no encoder on the publisher's side), and the CPU of a process tree.
 import { spawn, spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { treeCpuSeconds } from '../apps/media-node/src/cpu.ts';
+import { processIds } from '../apps/media-node/test/harness.ts';
 import { freePort, ROOT } from '../scripts/lib.mjs';
 
+export { processIds, treeCpuSeconds };
+
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** CPU seconds of a process and its descendants (Linux /proc): utime + stime + reaped children. */
-export function treeCpuSeconds(rootPid) {
-  const parent = new Map();
-  const ticks = new Map();
-  for (const name of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
-    try {
-      const text = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-      parent.set(Number(name), Number(fields[1]));
-      ticks.set(Number(name), Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  let total = 0;
-  for (const [pid, used] of ticks) {
-    for (let cursor = pid, depth = 0; cursor && depth < 64; depth++, cursor = parent.get(cursor)) {
-      if (cursor === rootPid) {
-        total += used;
-        break;
-      }
-    }
-  }
-  return total / 100;
-}
-
-/** The pids of processes whose command line `matches`. */
-export function processIds(matches) {
-  const found = [];
-  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-    try {
-      if (matches(readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' '))) found.push(Number(pid));
-    } catch {
-      // ended meanwhile
-    }
-  }
-  return found;
-}
 
 /**
  * A 20 s clip of the test pattern (testsrc2: motion everywhere) at a constant bitrate, a keyframe a second,

@@ -2,4 +2,5 @@
 import { ensureNodeModules, run } from './lib.mjs';
 
 ensureNodeModules();
-run(process.execPath, ['bench/run.mjs', ...process.argv.slice(2)]);
+// tsx: the media benchmarks use the media node's own TypeScript helpers (its CPU meter).
+run(process.execPath, ['--import', 'tsx', 'bench/run.mjs', ...process.argv.slice(2)]);
