@@ -1,41 +1,22 @@
 // What the media benchmarks share: a real media node registered on the bench's API, a test clip, and the
 // CPU a process tree uses.
 import { spawn, spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+// The bench runs under tsx (scripts/bench.mjs): the node's CPU meter and the test harness's process lookup.
+import { treeCpuSeconds } from '../apps/media-node/src/cpu.ts';
+import { processIds } from '../apps/media-node/test/harness.ts';
 import { freePort, ROOT } from '../scripts/lib.mjs';
+
+export { processIds, treeCpuSeconds };
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** CPU seconds of a process and its descendants (Linux /proc): utime + stime + reaped children. */
-export function treeCpuSeconds(rootPid) {
-  const parent = new Map();
-  const ticks = new Map();
-  for (const name of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
-    try {
-      const text = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-      parent.set(Number(name), Number(fields[1]));
-      ticks.set(Number(name), Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  let total = 0;
-  for (const [pid, used] of ticks) {
-    for (let cursor = pid, depth = 0; cursor && depth < 64; depth++, cursor = parent.get(cursor)) {
-      if (cursor === rootPid) {
-        total += used;
-        break;
-      }
-    }
-  }
-  return total / 100;
-}
-
-/** A 20 s clip of the test pattern at 2 Mbps (640x360, 30 fps, a keyframe a second, AAC), pushed with -c copy. */
-export function makeClip(dir) {
-  const clip = join(dir, 'pattern-2mbps.flv');
+/**
+ * A 20 s clip of the test pattern (testsrc2: motion everywhere) at a constant bitrate, a keyframe a second,
+ * AAC, to be pushed with -c copy; by default 640x360 at 30 fps and 2 Mbps.
+ */
+export function makeClip(dir, { size = '640x360', rate = 30, kbps = 1900 } = {}) {
+  const clip = join(dir, `pattern-${size}-${rate}-${kbps}k.flv`);
   const result = spawnSync('ffmpeg', [
     '-hide_banner',
     '-loglevel',
@@ -43,7 +24,7 @@ export function makeClip(dir) {
     '-f',
     'lavfi',
     '-i',
-    'testsrc2=size=640x360:rate=30',
+    `testsrc2=size=${size}:rate=${rate}`,
     '-f',
     'lavfi',
     '-i',
@@ -55,17 +36,17 @@ export function makeClip(dir) {
     '-preset',
     'veryfast',
     '-b:v',
-    '1900k',
+    `${kbps}k`,
     '-minrate',
-    '1900k',
+    `${kbps}k`,
     '-maxrate',
-    '1900k',
+    `${kbps}k`,
     '-bufsize',
-    '1900k',
+    `${kbps}k`,
     '-x264-params',
     'nal-hrd=cbr',
     '-g',
-    '30',
+    String(rate),
     '-c:a',
     'aac',
     '-b:a',
@@ -76,6 +57,15 @@ export function makeClip(dir) {
   ]);
   if (result.status !== 0) throw new Error(`making the test clip failed: ${result.stderr}`);
   return clip;
+}
+
+/** Pushes a clip in a loop, in real time, with -c copy. */
+export function pushClip(clip, url) {
+  return spawn(
+    'ffmpeg',
+    ['-hide_banner', '-loglevel', 'error', '-re', '-stream_loop', '-1', '-i', clip, '-c', 'copy', '-f', 'flv', url],
+    { stdio: ['ignore', 'ignore', process.env.BENCH_MEDIA_DEBUG ? 'inherit' : 'ignore'] },
+  );
 }
 
 export async function api(base, token, method, path, body) {
@@ -125,6 +115,7 @@ export async function startNode(base, token, dataDir, env = {}) {
   });
   return {
     pid: child.pid,
+    port,
     stop: () =>
       new Promise((resolve) => {
         child.once('exit', resolve);

@@ -2,13 +2,12 @@
 // loopback. Per push: publish → Ingestion (as the API shows it), → first snapshot, → first HLS
 // fragment; and the media node's CPU (its whole process tree: node, nginx, snapshot ffmpegs) per
 // ingested stream without transcoding, over a 10 s window once every push is live.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { printTable, startApi } from './lib.mjs';
-import { api, makeClip, sleep, startNode, treeCpuSeconds } from './media-lib.mjs';
+import { api, makeClip, pushClip, sleep, startNode, treeCpuSeconds } from './media-lib.mjs';
 
 const COUNTS = (process.env.BENCH_MEDIA_COUNTS ?? '1,5,20').split(',').map(Number);
 const CPU_WINDOW_MS = Number(process.env.BENCH_MEDIA_CPU_WINDOW_MS ?? 10_000);
@@ -60,27 +59,7 @@ async function round(base, token, nodePid, clip, count) {
     streams.push({ stream, relay, hls: hls.connection.uri, ingestion: null, snapshot: null, fragment: null });
   }
   // Times count from the publisher's first byte (ffmpeg's own start-up is not the node's).
-  const pushes = streams.map((entry) => {
-    return spawn(
-      'ffmpeg',
-      [
-        '-hide_banner',
-        '-loglevel',
-        'error',
-        '-re',
-        '-stream_loop',
-        '-1',
-        '-i',
-        clip,
-        '-c',
-        'copy',
-        '-f',
-        'flv',
-        entry.relay.url,
-      ],
-      { stdio: ['ignore', 'ignore', process.env.BENCH_MEDIA_DEBUG ? 'inherit' : 'ignore'] },
-    );
-  });
+  const pushes = streams.map((entry) => pushClip(clip, entry.relay.url));
   const deadline = Date.now() + 60_000;
   while (
     Date.now() < deadline &&

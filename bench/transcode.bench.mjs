@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { printTable, startApi } from './lib.mjs';
-import { api, makeClip, processIds, pushClip, sleep, startNode, treeCpuSeconds } from './media-node.mjs';
+import { api, makeClip, processIds, pushClip, sleep, startNode, treeCpuSeconds } from './media-lib.mjs';
 
 const WINDOW_MS = Number(process.env.BENCH_TRANSCODE_WINDOW_MS ?? 10_000);
 const WARM_UP_MS = Number(process.env.BENCH_TRANSCODE_WARM_UP_MS ?? 12_000);
