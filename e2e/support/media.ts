@@ -1,10 +1,10 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test } from '@playwright/test';
-import type { Location, NodeWithToken, PushFormat } from '@streamcloud/contract';
+import type { Location, NodeWithToken, PushFormat, StreamInput } from '@streamcloud/contract';
 // The media node's own test harness starts a real node process (nginx-rtmp, ffmpeg, werift) on loopback.
 import { freePort, type RunningNode, runMediaNode } from '../../apps/media-node/test/harness';
-import { ADMIN, apiLogin, uniqueName } from './accounts';
-import { authHeaders } from './streams';
+import { ADMIN, apiLogin, createAccount, type TestAccount, uniqueName } from './accounts';
+import { apiCreateInput, authHeaders } from './streams';
 
 export { freePort, pushTestPattern, rtmpReceiver, runTool } from '../../apps/media-node/test/harness';
 
@@ -100,4 +100,19 @@ export function useLocalMediaNode(): () => LocalMediaNode {
     if (!node) throw new Error('the media node is not running');
     return node;
   };
+}
+
+/** A new account and an RTMP stream of it, created from where the local media node is, so the node serves it. */
+export async function accountWithStreamOnLocalNode(
+  request: APIRequestContext,
+  caption: string,
+): Promise<{ account: TestAccount; token: string; stream: StreamInput }> {
+  const account = await createAccount(request);
+  const token = await apiLogin(request, { username: account.username, password: account.password });
+  const stream = await apiCreateInput(request, token, {
+    format: 'RTMP',
+    caption,
+    streamer: { ipAddress: STREAMER_IP },
+  });
+  return { account, token, stream };
 }

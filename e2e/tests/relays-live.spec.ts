@@ -2,9 +2,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { apiLogin, createAccount, loginViaUi } from '../support/accounts';
-import { freePort, pushTestPattern, rtmpReceiver, runTool, STREAMER_IP, useLocalMediaNode } from '../support/media';
-import { apiCreateInput } from '../support/streams';
+import { loginViaUi } from '../support/accounts';
+import {
+  accountWithStreamOnLocalNode,
+  freePort,
+  pushTestPattern,
+  rtmpReceiver,
+  runTool,
+  useLocalMediaNode,
+} from '../support/media';
 
 // A real media node, a push by ffmpeg and an ffmpeg RTMP server as the relay's destination, all on loopback.
 test.describe.configure({ timeout: 150_000 });
@@ -23,13 +29,7 @@ test('an RTMP relay created in the console relays a live push: Relaying with gro
   page,
   request,
 }) => {
-  const account = await createAccount(request);
-  const token = await apiLogin(request, { username: account.username, password: account.password });
-  const stream = await apiCreateInput(request, token, {
-    format: 'RTMP',
-    caption: 'Relayed live',
-    streamer: { ipAddress: STREAMER_IP },
-  });
+  const { account, stream } = await accountWithStreamOnLocalNode(request, 'Relayed live');
   const pushUrl = (stream.connection as { uri: string }).uri;
   expect(pushUrl).toContain(`:${node().rtmpPort}/`);
   const dir = mkdtempSync(join(tmpdir(), 'streamcloud-e2e-relay-'));

@@ -1,7 +1,7 @@
 import { expect, type Page, test } from '@playwright/test';
-import { apiLogin, createAccount, loginViaUi } from '../support/accounts';
-import { pushTestPattern, STREAMER_IP, useLocalMediaNode } from '../support/media';
-import { addViewerInConsole, apiCreateInput } from '../support/streams';
+import { loginViaUi } from '../support/accounts';
+import { accountWithStreamOnLocalNode, pushTestPattern, useLocalMediaNode } from '../support/media';
+import { addViewerInConsole } from '../support/streams';
 
 // A real media node on loopback transcodes what ffmpeg pushes: the ladder is edited in the console.
 test.describe.configure({ timeout: 180_000 });
@@ -26,13 +26,7 @@ test('a ladder edited in the console is what the node encodes: outgoing tracks o
   page,
   request,
 }) => {
-  const account = await createAccount(request);
-  const token = await apiLogin(request, { username: account.username, password: account.password });
-  const stream = await apiCreateInput(request, token, {
-    format: 'RTMP',
-    caption: 'Ladder on air',
-    streamer: { ipAddress: STREAMER_IP },
-  });
+  const { account, stream } = await accountWithStreamOnLocalNode(request, 'Ladder on air');
   expect(stream.nodeId).toBe(node().id);
   await loginViaUi(page, account);
 
