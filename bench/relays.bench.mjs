@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../scripts/lib.mjs';
 import { printTable, startApi } from './lib.mjs';
-import { api, makeClip, sleep, startNode, treeCpuSeconds } from './media-lib.mjs';
+import { api, makeClip, pushClip, sleep, startNode, treeCpuSeconds } from './media-lib.mjs';
 
 const RTMP_COUNTS = (process.env.BENCH_RELAY_COUNTS ?? '1,10,25,50').split(',').map(Number);
 const UDP_COUNT = Number(process.env.BENCH_RELAY_UDP ?? 25);
@@ -133,13 +133,7 @@ export default async function relaysBench() {
     const stream = (
       await api(base, token, 'POST', '/inputs', { format: 'RTMP', output: { passthrough: true }, caption: 'relayed' })
     ).body;
-    push = spawn(
-      'ffmpeg',
-      ['-hide_banner', '-loglevel', 'error', '-re', '-stream_loop', '-1', '-i', clip, '-c', 'copy', '-f', 'flv'].concat(
-        stream.connection.uri,
-      ),
-      { stdio: 'ignore' },
-    );
+    push = pushClip(clip, stream.connection.uri);
     const deadline = Date.now() + 30_000;
     while ((await api(base, token, 'GET', `/inputs/${stream.id}`)).body.status !== 'Ingestion') {
       if (Date.now() > deadline) throw new Error('the push did not go live');
