@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { StreamInput } from '@streamcloud/contract';
 import { describe, expect, it } from 'vitest';
+import { probeTracks } from '../src/probe.js';
 import { pixelAt, processIds, pushTestPattern, runTool, waitFor } from './harness.js';
 import { streamsOf, uriOf, useMediaNode } from './streams.js';
 
@@ -80,40 +81,13 @@ async function newestFragmentOf(playlistUrl: string): Promise<string> {
   return new URL(fragments[fragments.length - 1] ?? '', playlist.url).toString();
 }
 
-/** ffprobe of one fragment: the video's size and codec, its bitrate from the packets, and the audio. */
+/** ffprobe of one fragment (the node's own probe: each track's bitrate from its packets): video and audio. */
 async function probeFragment(url: string) {
-  const probe = await runTool(
-    'ffprobe',
-    [
-      '-v',
-      'error',
-      '-print_format',
-      'json',
-      '-show_streams',
-      '-show_entries',
-      'packet=stream_index,size,duration_time',
-      url,
-    ],
-    15_000,
-  );
-  const parsed = JSON.parse(probe.stdout) as {
-    streams: {
-      index: number;
-      codec_type: string;
-      codec_name: string;
-      width?: number;
-      height?: number;
-      sample_rate?: string;
-      channels?: number;
-    }[];
-    packets: { stream_index: number; size: string; duration_time?: string }[];
+  const tracks = await probeTracks('ffprobe', url);
+  return {
+    video: tracks.find((track) => track.type === 'Video'),
+    audio: tracks.find((track) => track.type === 'Audio'),
   };
-  const video = parsed.streams.find((stream) => stream.codec_type === 'video');
-  const audio = parsed.streams.find((stream) => stream.codec_type === 'audio');
-  const packets = parsed.packets.filter((packet) => packet.stream_index === video?.index);
-  const bytes = packets.reduce((sum, packet) => sum + Number(packet.size), 0);
-  const seconds = packets.reduce((sum, packet) => sum + Number(packet.duration_time ?? 0), 0);
-  return { video, audio, bps: seconds > 0 ? (bytes * 8) / seconds : 0 };
 }
 
 /** The pids of the node's transcoder (the ffmpeg encoding H.264 into `<stream>_r0`). */
@@ -184,12 +158,13 @@ describe('an adjustable-transcode stream', () => {
         expect(Math.abs(Date.now() - (times[times.length - 1] ?? 0))).toBeLessThan(15_000);
         const probed = await probeFragment(await newestFragmentOf(variant.url));
         expect(probed.video).toMatchObject({
-          codec_name: 'h264',
+          codec: 'H264',
           width: expected[index]?.width,
           height: expected[index]?.height,
         });
-        expect(Math.abs(probed.bps - (expected[index]?.bps ?? 0)) / (expected[index]?.bps ?? 1)).toBeLessThan(0.2);
-        expect(probed.audio).toMatchObject({ codec_name: 'aac', sample_rate: '48000', channels: 2 });
+        const bps = probed.video?.bps ?? 0;
+        expect(Math.abs(bps - (expected[index]?.bps ?? 0)) / (expected[index]?.bps ?? 1)).toBeLessThan(0.2);
+        expect(probed.audio).toMatchObject({ codec: 'AAC', rate: 48000, channels: 2 });
         if (index === 2) {
           // The logo scales with the rendition: at half the source's size it sits at half its offsets.
           const fragment = Buffer.from(await (await fetch(await newestFragmentOf(variant.url))).arrayBuffer());
