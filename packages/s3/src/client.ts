@@ -87,6 +87,12 @@ const BUCKET_COMMANDS = new Set(['HeadBucketCommand', 'ListObjectsV2Command']);
 
 export function createS3Client(target: S3Target, options: S3ClientOptions = {}): S3Client {
   const client = new S3Client(s3ClientConfig(target, options));
+  if (options.agents) {
+    // The SDK's handler destroys its agents with the client, sockets in use included; given agents are
+    // the process's shared guarded ones, so that would cut every other call going through them (one
+    // recording's finished upload failed the uploads of all the others). Nothing else is the client's own.
+    client.destroy = () => undefined;
+  }
   if (target.type === 'AmazonS3Compatible') {
     const bucketRoot = `/${encodeURIComponent(target.bucket)}/`;
     client.middlewareStack.add(
