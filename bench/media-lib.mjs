@@ -68,6 +68,31 @@ export function pushClip(clip, url) {
   );
 }
 
+/** The node's process tree CPU over `ms`, in % of a core. */
+export async function cpuPercentOver(pid, ms) {
+  const before = treeCpuSeconds(pid);
+  const start = Date.now();
+  await sleep(ms);
+  return ((treeCpuSeconds(pid) - before) / ((Date.now() - start) / 1000)) * 100;
+}
+
+/** A passthrough RTMP stream pushed with the clip (looped) until it is live and has settled for 3 s. */
+export async function pushLiveStream(base, token, clip, caption) {
+  const stream = (await api(base, token, 'POST', '/inputs', { format: 'RTMP', output: { passthrough: true }, caption }))
+    .body;
+  const push = pushClip(clip, stream.connection.uri);
+  const deadline = Date.now() + 30_000;
+  while ((await api(base, token, 'GET', `/inputs/${stream.id}`)).body.status !== 'Ingestion') {
+    if (Date.now() > deadline) {
+      push.kill('SIGKILL');
+      throw new Error('the push did not go live');
+    }
+    await sleep(300);
+  }
+  await sleep(3000);
+  return { stream, push };
+}
+
 export async function api(base, token, method, path, body) {
   const response = await fetch(`${base}/api/v1${path}`, {
     method,

@@ -4,14 +4,13 @@
 // recorders' ffmpegs) per recording, and how many keep up with the stream (recorded duration growing with
 // the wall clock); then all are stopped and the time until every object is uploaded is taken. Apart, the
 // node's uploader alone (uploadFile: one PutObject, or multipart in parts of 8 MiB) on files of known size.
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { tsImport } from 'tsx/esm/api';
 import { printTable, startApi } from './lib.mjs';
-import { api, makeClip, sleep, startNode, treeCpuSeconds } from './media-lib.mjs';
+import { api, cpuPercentOver, makeClip, pushLiveStream, sleep, startNode } from './media-lib.mjs';
 
 const COUNTS = (process.env.BENCH_RECORDING_COUNTS ?? '1,5,10,20').split(',').map(Number);
 const WINDOW_MS = Number(process.env.BENCH_RECORDING_WINDOW_MS ?? 12_000);
@@ -97,26 +96,9 @@ export default async function recordingsBench() {
       ...s3.credentials,
     });
     if (storage.status !== 201) throw new Error(`storage creation answered ${storage.status}`);
-    const stream = (
-      await api(base, token, 'POST', '/inputs', { format: 'RTMP', output: { passthrough: true }, caption: 'recorded' })
-    ).body;
-    push = spawn(
-      'ffmpeg',
-      ['-hide_banner', '-loglevel', 'error', '-re', '-stream_loop', '-1', '-i', clip, '-c', 'copy', '-f', 'flv'].concat(
-        stream.connection.uri,
-      ),
-      { stdio: 'ignore' },
-    );
-    const deadline = Date.now() + 30_000;
-    while ((await api(base, token, 'GET', `/inputs/${stream.id}`)).body.status !== 'Ingestion') {
-      if (Date.now() > deadline) throw new Error('the push did not go live');
-      await sleep(300);
-    }
-    await sleep(3000);
-    const cpuBefore = treeCpuSeconds(node.pid);
-    const baselineStart = Date.now();
-    await sleep(WINDOW_MS);
-    const baseline = ((treeCpuSeconds(node.pid) - cpuBefore) / ((Date.now() - baselineStart) / 1000)) * 100;
+    let stream;
+    ({ stream, push } = await pushLiveStream(base, token, clip, 'recorded'));
+    const baseline = await cpuPercentOver(node.pid, WINDOW_MS);
 
     const rows = [{ recordings: 0, 'node CPU, % of a core': baseline.toFixed(1) }];
     for (const count of COUNTS) {
@@ -133,10 +115,7 @@ export default async function recordingsBench() {
       await until(base, token, stream.id, count, (r) => r.state === 'Recording' && r.length > 0, 'started writing');
       await sleep(REPORT_MS);
       const before = new Map((await recordingsOf(base, token, stream.id)).map((r) => [r.id, r]));
-      const cpuStart = treeCpuSeconds(node.pid);
-      const windowStart = Date.now();
-      await sleep(WINDOW_MS);
-      const cpuPercent = ((treeCpuSeconds(node.pid) - cpuStart) / ((Date.now() - windowStart) / 1000)) * 100;
+      const cpuPercent = await cpuPercentOver(node.pid, WINDOW_MS);
       await sleep(REPORT_MS + 500);
       // Recorded seconds per wall-clock second between two reports of each recording.
       const paces = (await recordingsOf(base, token, stream.id)).map((r) => {

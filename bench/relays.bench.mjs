@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../scripts/lib.mjs';
 import { printTable, startApi } from './lib.mjs';
-import { api, makeClip, pushClip, sleep, startNode, treeCpuSeconds } from './media-lib.mjs';
+import { api, cpuPercentOver, makeClip, pushLiveStream, sleep, startNode, treeCpuSeconds } from './media-lib.mjs';
 
 const RTMP_COUNTS = (process.env.BENCH_RELAY_COUNTS ?? '1,10,25,50').split(',').map(Number);
 const UDP_COUNT = Number(process.env.BENCH_RELAY_UDP ?? 25);
@@ -130,20 +130,9 @@ export default async function relaysBench() {
     const token = await server.login();
     // The destinations listen on loopback.
     node = await startNode(base, token, join(dir, 'node'), { ALLOW_PRIVATE_NETWORKS: 'on' });
-    const stream = (
-      await api(base, token, 'POST', '/inputs', { format: 'RTMP', output: { passthrough: true }, caption: 'relayed' })
-    ).body;
-    push = pushClip(clip, stream.connection.uri);
-    const deadline = Date.now() + 30_000;
-    while ((await api(base, token, 'GET', `/inputs/${stream.id}`)).body.status !== 'Ingestion') {
-      if (Date.now() > deadline) throw new Error('the push did not go live');
-      await sleep(300);
-    }
-    await sleep(3000);
-    const cpuBefore = treeCpuSeconds(node.pid);
-    const baselineStart = Date.now();
-    await sleep(WINDOW_MS);
-    const baseline = ((treeCpuSeconds(node.pid) - cpuBefore) / ((Date.now() - baselineStart) / 1000)) * 100;
+    let stream;
+    ({ stream, push } = await pushLiveStream(base, token, clip, 'relayed'));
+    const baseline = await cpuPercentOver(node.pid, WINDOW_MS);
 
     const rounds = [
       ...RTMP_COUNTS.map((count) => ({
