@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import type { Role } from '@streamcloud/contract';
+import type { Role, StreamInput } from '@streamcloud/contract';
 import { createNetGuard, loopbackOnly } from '@streamcloud/net-guard';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { type KyselyPlugin, sql } from 'kysely';
 import pg from 'pg';
-import { expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect, inject, it } from 'vitest';
 import { type AppOptions, buildApp } from '../src/app.js';
 import { type DatabaseHandle, openDatabase } from '../src/db/database.js';
+import type { Clock } from '../src/lib/clock.js';
 import { TEMPLATE_DATABASE, withDatabase } from './global-setup.js';
 
 /** Cheap scrypt for tests; the production cost is asserted in password.test.ts. */
@@ -71,7 +72,7 @@ export interface TestAccount {
   token: string;
 }
 
-export type TestApp = Awaited<ReturnType<typeof startTestApp>>;
+type App = Awaited<ReturnType<typeof buildApp>>;
 
 /**
  * Who calls each endpoint in the role matrix (docs/conventions.md): nobody, the USER who owns what the
@@ -173,54 +174,131 @@ export function expectValidationError(response: LightMyRequestResponse, path: st
   );
 }
 
-/** One app on one database per test file; call `reset()` between tests. */
-export async function startTestApp(options: Partial<AppOptions> = {}) {
-  const database = await openTestDatabase();
-  let queries = 0;
-  const countQueries: KyselyPlugin = {
-    transformQuery: (args) => args.node,
-    transformResult: async (args) => {
-      queries++;
-      return args.result;
-    },
-  };
-  const app = await buildApp({
-    database: { ...database, db: database.db.withPlugin(countQueries) },
-    secret: TEST_SECRET,
-    scryptCost: TEST_SCRYPT,
-    loginFloodLimit: { max: 100_000, timeWindow: '1 minute' },
-    // Test receivers all listen on 127.0.0.1: nothing a test does can reach another address.
-    outbound: { users: createNetGuard(loopbackOnly), operator: createNetGuard(loopbackOnly) },
-    ...options,
-  });
-  await app.ready();
-  let counter = 0;
+/**
+ * A clock the tests move: the real time (or `origin`) shifted by an offset. `useTestApp` puts it back to no
+ * offset before each test.
+ */
+export class TestClock implements Clock {
+  private offsetMs = 0;
 
-  const request = (opts: InjectOptions & { token?: string }): Promise<LightMyRequestResponse> => {
+  constructor(private readonly origin: () => number = Date.now) {}
+
+  now = (): Date => new Date(this.origin() + this.offsetMs);
+
+  /** Sets the clock `ms` ahead of its origin. */
+  shift(ms: number): void {
+    this.offsetMs = ms;
+  }
+
+  /** Moves the clock `ms` further. */
+  advance(ms: number): void {
+    this.offsetMs += ms;
+  }
+
+  reset(): void {
+    this.offsetMs = 0;
+  }
+}
+
+/** What a stream answers that the tests read. */
+export type TestStream = StreamInput;
+
+/**
+ * One app on one database. A test file gets it from `useTestApp()`, which starts and closes it with the
+ * file's own hooks; `startTestApp()` is for a test that needs an app of its own and closes it itself.
+ */
+export class TestApp {
+  private started: { app: App; database: DatabaseHandle; clock: AppOptions['clock'] } | undefined;
+  private queries = 0;
+  private counter = 0;
+  private rolesOfTest: Roles | undefined;
+
+  constructor(private readonly options: Partial<AppOptions> | (() => Partial<AppOptions>) = {}) {}
+
+  get app(): App {
+    return this.need().app;
+  }
+
+  get database(): DatabaseHandle {
+    return this.need().database;
+  }
+
+  /** The role matrix's accounts of the current test (`useTestApp(..., { roles: true })`). */
+  get roles(): Roles {
+    if (!this.rolesOfTest) throw new Error('No role matrix: call useTestApp(options, { roles: true })');
+    return this.rolesOfTest;
+  }
+
+  async start(): Promise<this> {
+    const database = await openTestDatabase();
+    const countQueries: KyselyPlugin = {
+      transformQuery: (args) => args.node,
+      transformResult: async (args) => {
+        this.queries++;
+        return args.result;
+      },
+    };
+    const options = typeof this.options === 'function' ? this.options() : this.options;
+    const app = await buildApp({
+      database: { ...database, db: database.db.withPlugin(countQueries) },
+      secret: TEST_SECRET,
+      scryptCost: TEST_SCRYPT,
+      loginFloodLimit: { max: 100_000, timeWindow: '1 minute' },
+      // Test receivers all listen on 127.0.0.1: nothing a test does can reach another address.
+      outbound: { users: createNetGuard(loopbackOnly), operator: createNetGuard(loopbackOnly) },
+      ...options,
+    });
+    await app.ready();
+    this.started = { app, database, clock: options.clock };
+    return this;
+  }
+
+  close = async (): Promise<void> => {
+    const started = this.started;
+    this.started = undefined;
+    if (!started) return;
+    await started.app.close();
+    await started.database.close();
+  };
+
+  /** Empties the database and puts a `TestClock` back; with `roles`, makes the role matrix's accounts anew. */
+  reset = async (options: { roles?: boolean | undefined } = {}): Promise<void> => {
+    if (this.need().clock instanceof TestClock) (this.need().clock as TestClock).reset();
+    await resetDatabase(this.database);
+    this.rolesOfTest = options.roles ? await this.roleMatrix() : undefined;
+  };
+
+  request = (opts: InjectOptions & { token?: string | undefined }): Promise<LightMyRequestResponse> => {
     const { token, headers, ...rest } = opts;
-    return app.inject({
+    return this.app.inject({
       ...rest,
       headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
     });
   };
 
-  const login = async (username: string, password: string): Promise<string> => {
-    const response = await request({ method: 'POST', url: '/api/v1/login', payload: { username, password } });
+  login = async (username: string, password: string): Promise<string> => {
+    const response = await this.request({ method: 'POST', url: '/api/v1/login', payload: { username, password } });
     if (response.statusCode !== 200) throw new Error(`login failed: ${response.statusCode} ${response.body}`);
     return response.json().token as string;
   };
 
   /** Creates an account directly through the service, then signs it in through the API. */
-  const createAccount = async (
+  createAccount = async (
     role: Role = 'USER',
-    username = `user-${++counter}-${randomUUID().slice(0, 8)}`,
+    username = `user-${++this.counter}-${randomUUID().slice(0, 8)}`,
   ): Promise<TestAccount> => {
-    const account = await app.services.accounts.create(null, { username, password: TEST_PASSWORD, role });
-    return { id: account.id, username, password: TEST_PASSWORD, role, token: await login(username, TEST_PASSWORD) };
+    const account = await this.app.services.accounts.create(null, { username, password: TEST_PASSWORD, role });
+    return {
+      id: account.id,
+      username,
+      password: TEST_PASSWORD,
+      role,
+      token: await this.login(username, TEST_PASSWORD),
+    };
   };
 
-  const impersonate = async (admin: TestAccount, target: TestAccount): Promise<string> => {
-    const response = await request({
+  impersonate = async (admin: TestAccount, target: TestAccount): Promise<string> => {
+    const response = await this.request({
       method: 'GET',
       url: `/api/v1/accounts/${target.id}/impersonate`,
       token: admin.token,
@@ -230,13 +308,14 @@ export async function startTestApp(options: Partial<AppOptions> = {}) {
   };
 
   /** Registers a node through the API (enabled and opened unless told otherwise); answers its id and token. */
-  const createNode = async (admin: TestAccount, overrides: Record<string, unknown> = {}) => {
-    const response = await request({
+  createNode = async (admin: TestAccount, overrides: Record<string, unknown> = {}) => {
+    const counter = ++this.counter;
+    const response = await this.request({
       method: 'POST',
       url: '/api/v1/nodes',
       token: admin.token,
       payload: {
-        name: `node-${++counter}`,
+        name: `node-${counter}`,
         connection: { protocol: 'HTTP', hostname: `node${counter}.example.com`, port: 4242 },
         enabled: true,
         opened: true,
@@ -248,49 +327,72 @@ export async function startTestApp(options: Partial<AppOptions> = {}) {
     return { id: node.id as string, name: node.name as string, token: node.token as string };
   };
 
+  /**
+   * Creates a stream (`POST /inputs`) with the token of the role matrix's owner unless told otherwise;
+   * the payload's fields replace the defaults (an adjustable RTMP stream).
+   */
+  createInput = async (payload: object = {}, token: string = this.roles.owner.token): Promise<TestStream> => {
+    const response = await this.request({ method: 'POST', url: '/api/v1/inputs', token, payload });
+    if (response.statusCode !== 201) throw new Error(`stream creation failed: ${response.statusCode} ${response.body}`);
+    return response.json() as TestStream;
+  };
+
   /** Sends one batch of node reports with a node token. */
-  const report = (nodeToken: string, reports: object[]) =>
-    request({ method: 'POST', url: '/api/v1/node/reports', token: nodeToken, payload: { reports } });
+  report = (nodeToken: string, reports: object[]) =>
+    this.request({ method: 'POST', url: '/api/v1/node/reports', token: nodeToken, payload: { reports } });
 
   /** The accounts of the role matrix: root (ADMIN), alice (the owner) and bob (another account). */
-  const roleMatrix = async (): Promise<Roles> => {
-    const admin = await createAccount('ADMIN', 'root');
-    const owner = await createAccount('USER', 'alice');
-    const other = await createAccount('USER', 'bob');
+  roleMatrix = async (): Promise<Roles> => {
+    const admin = await this.createAccount('ADMIN', 'root');
+    const owner = await this.createAccount('USER', 'alice');
+    const other = await this.createAccount('USER', 'bob');
     const tokens: Record<Caller, string | undefined> = {
       anonymous: undefined,
       'USER owner': owner.token,
       'USER other': other.token,
-      'ADMIN impersonating owner': await impersonate(admin, owner),
+      'ADMIN impersonating owner': await this.impersonate(admin, owner),
       ADMIN: admin.token,
     };
     const call = (caller: Caller, method: Method, url: string, payload?: object) =>
-      request({ method, url, token: tokens[caller], ...(payload ? { payload } : {}) });
+      this.request({ method, url, token: tokens[caller], ...(payload ? { payload } : {}) });
     return { admin, owner, other, tokens, call };
   };
 
   /** How many SQL statements the app ran during `work`. */
-  const queryCount = async (work: () => Promise<unknown>): Promise<number> => {
-    const before = queries;
+  queryCount = async (work: () => Promise<unknown>): Promise<number> => {
+    const before = this.queries;
     await work();
-    return queries - before;
+    return this.queries - before;
   };
 
-  return {
-    app,
-    database,
-    request,
-    login,
-    createAccount,
-    impersonate,
-    createNode,
-    report,
-    roleMatrix,
-    queryCount,
-    reset: () => resetDatabase(database),
-    close: async () => {
-      await app.close();
-      await database.close();
-    },
-  };
+  private need() {
+    if (!this.started) throw new Error('The test app is not started: use it inside a test or a hook');
+    return this.started;
+  }
+}
+
+export interface UseTestAppOptions {
+  /** Makes the role matrix's accounts before each test, as `t.roles`. */
+  roles?: boolean;
+}
+
+/**
+ * The app of one test file, the fastify/demo way: the call registers the file's own set-up and teardown.
+ * The app starts before the file's first test and closes after its last; before each test it is `reset`. Options may be a function, read when the app starts (after the hooks registered before
+ * this call, e.g. one starting a server the app calls).
+ */
+export function useTestApp(
+  options: Partial<AppOptions> | (() => Partial<AppOptions>) = {},
+  use: UseTestAppOptions = {},
+): TestApp {
+  const t = new TestApp(options);
+  beforeAll(() => t.start());
+  afterAll(() => t.close());
+  beforeEach(() => t.reset({ roles: use.roles }));
+  return t;
+}
+
+/** An app for one test, which closes it itself. */
+export function startTestApp(options: Partial<AppOptions> = {}): Promise<TestApp> {
+  return new TestApp(options).start();
 }

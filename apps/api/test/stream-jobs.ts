@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
-import { type MatrixRow, type Method, ownerOnly, type Roles, roleMatrixTests, type TestApp } from './helpers.js';
+import {
+  type MatrixRow,
+  type Method,
+  ownerOnly,
+  type Roles,
+  roleMatrixTests,
+  type TestApp,
+  TestClock,
+} from './helpers.js';
 
 /** Recordings and relays: jobs on a stream that the stream's node runs and reports on. */
 export interface StreamJobKind {
@@ -12,18 +20,20 @@ export interface StreamJobKind {
 }
 
 /**
- * What a stream job's test file works with: the role matrix's accounts, a node serving alice's stream,
- * and calls by token. `setUp()` in a `beforeEach` makes them anew on an emptied database.
+ * What a stream job's test file works with: the role matrix's accounts (`useTestApp(..., { roles: true })`),
+ * a node serving alice's stream, and calls by token. `setUp()` in a `beforeEach` makes the node and the
+ * stream anew.
  */
 export class StreamJobWorld {
-  roles!: Roles;
-  /** The app's clock runs with the real one (tokens are checked against it), shifted by this much. */
-  offset = 0;
-  readonly clock = { now: () => new Date(Date.now() + this.offset) };
+  /** The app's clock (`useTestApp(() => ({ clock: world.clock }))`): the real one, which tokens are checked against, shifted by the tests; each test starts unshifted. */
+  readonly clock = new TestClock();
   node!: { id: string; name: string; token: string };
   /** alice's stream, served by `node`. */
   streamId!: string;
 
+  get roles(): Roles {
+    return this.t.roles;
+  }
   get owner() {
     return this.roles.owner;
   }
@@ -38,32 +48,24 @@ export class StreamJobWorld {
   }
 
   constructor(
-    readonly app: () => TestApp,
+    readonly t: TestApp,
     readonly kind: StreamJobKind,
   ) {}
 
   async setUp(): Promise<void> {
-    const t = this.app();
-    this.offset = 0;
-    await t.reset();
-    this.roles = await t.roleMatrix();
-    this.node = await t.createNode(this.roles.admin);
+    this.node = await this.t.createNode(this.roles.admin);
     this.streamId = await this.createStream(this.roles.owner.token);
   }
 
   /** One call under /api/v1 with a user's token, a node's or none. */
   call = (token: string | undefined, method: Method, url: string, payload?: object) =>
-    this.app().request({ method, url: `/api/v1${url}`, token, ...(payload ? { payload } : {}) });
+    this.t.request({ method, url: `/api/v1${url}`, token, ...(payload ? { payload } : {}) });
 
-  createStream = async (token: string): Promise<string> => {
-    const response = await this.call(token, 'POST', '/inputs', { format: 'RTMP' });
-    if (response.statusCode !== 201) throw new Error(`stream: ${response.statusCode} ${response.body}`);
-    return response.json().id;
-  };
+  createStream = async (token: string): Promise<string> => (await this.t.createInput({ format: 'RTMP' }, token)).id;
 
   /** A state report about one job, from this world's node unless told otherwise. */
   report = async (id: string, fields: object, nodeToken = this.node.token): Promise<void> => {
-    const response = await this.app().report(nodeToken, [
+    const response = await this.t.report(nodeToken, [
       { id: randomUUID(), kind: this.kind.reportKind, [this.kind.reportKey]: id, ...fields },
     ]);
     expect(response.statusCode, response.body).toBe(200);
@@ -166,7 +168,7 @@ export function streamJobLostNodeTests(
   },
 ): void {
   const heartbeat = (token: string) =>
-    world.app().report(token, [{ id: randomUUID(), kind: 'load', cpuPercent: 1, bandwidthMbps: 1, sessions: 0 }]);
+    world.t.report(token, [{ id: randomUUID(), kind: 'load', cpuPercent: 1, bandwidthMbps: 1, sessions: 0 }]);
   const get = async (id: string) => (await world.call(world.owner.token, 'GET', `/${world.kind.path}/${id}`)).json();
   const lostText = (why: string) =>
     `${why}: ${
@@ -179,10 +181,10 @@ export function streamJobLostNodeTests(
     const running = await jobs.createJob();
     const waiting = await jobs.createJob();
     await world.report(running, { state: jobs.running });
-    world.offset = 10_000;
+    world.clock.shift(10_000);
     await heartbeat(world.node.token);
     expect(await jobs.expire(15_000)).toBe(0);
-    world.offset = 26_000;
+    world.clock.shift(26_000);
     expect(await jobs.expire(15_000)).toBe(2);
     for (const id of [running, waiting]) {
       const job = await get(id);
@@ -224,7 +226,7 @@ export function streamJobLostNodeTests(
   it(`keeps the ${jobs.noun}s of a node that reports`, async () => {
     const id = await jobs.createJob();
     await world.report(id, { state: jobs.running });
-    world.offset = 20_000;
+    world.clock.shift(20_000);
     await heartbeat(world.node.token);
     expect(await jobs.expire(15_000)).toBe(0);
     expect(await world.stateOf(id)).toBe(jobs.running);

@@ -1,28 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { concurrently, expectOneWinner, raceForOne } from '../../../test/concurrency.js';
-import {
-  adminOnly,
-  ownerOnly,
-  type Roles,
-  roleMatrixTests,
-  signedIn,
-  startTestApp,
-  type TestApp,
-} from '../../../test/helpers.js';
+import { adminOnly, ownerOnly, type Roles, roleMatrixTests, signedIn, useTestApp } from '../../../test/helpers.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
-
-let roles: Roles;
-beforeEach(async () => {
-  await t.reset();
-  roles = await t.roleMatrix();
-});
-
-const call = (...args: Parameters<Roles['call']>) => roles.call(...args);
+const t = useTestApp({}, { roles: true });
+const call = (...args: Parameters<Roles['call']>) => t.roles.call(...args);
 
 describe('role matrix', () => {
   // The account under test is the owner's (alice); "USER other" is bob; impersonating acts as alice.
@@ -37,22 +18,22 @@ describe('role matrix', () => {
       { name: 'GET /accounts/whoami', call: () => ['GET', '/api/v1/accounts/whoami'], expected: signedIn(200) },
       {
         name: 'GET /accounts/{id}',
-        call: () => ['GET', `/api/v1/accounts/${roles.owner.id}`],
+        call: () => ['GET', `/api/v1/accounts/${t.roles.owner.id}`],
         expected: { ...ownerOnly(200), 'USER other': 403 },
       },
       {
         name: 'PUT /accounts/{id}',
-        call: () => ['PUT', `/api/v1/accounts/${roles.owner.id}`, { email: 'alice@example.com' }],
+        call: () => ['PUT', `/api/v1/accounts/${t.roles.owner.id}`, { email: 'alice@example.com' }],
         expected: adminOnly(200),
       },
       {
         name: 'DELETE /accounts/{id}',
-        call: () => ['DELETE', `/api/v1/accounts/${roles.other.id}`],
+        call: () => ['DELETE', `/api/v1/accounts/${t.roles.other.id}`],
         expected: adminOnly(204),
       },
       {
         name: 'GET /accounts/{id}/impersonate',
-        call: () => ['GET', `/api/v1/accounts/${roles.other.id}/impersonate`],
+        call: () => ['GET', `/api/v1/accounts/${t.roles.other.id}/impersonate`],
         expected: { ...adminOnly(200), 'ADMIN impersonating owner': 409 },
       },
       {
@@ -62,7 +43,7 @@ describe('role matrix', () => {
       },
       { name: 'POST /logout', call: () => ['POST', '/api/v1/logout'], expected: signedIn(204) },
     ],
-    { roles: () => roles },
+    { roles: () => t.roles },
   );
 });
 
@@ -72,7 +53,7 @@ describe('GET /accounts', () => {
     expect(response.json().map((a: { username: string }) => a.username)).toEqual(['alice', 'bob', 'root']);
     expect(response.body).not.toContain('scrypt');
     expect(response.json()[0]).toEqual({
-      id: roles.owner.id,
+      id: t.roles.owner.id,
       username: 'alice',
       email: null,
       role: 'USER',
@@ -132,22 +113,22 @@ describe('GET /accounts/{id}', () => {
 
 describe('PUT and DELETE /accounts/{id}', () => {
   it('changes a password so the old one no longer signs in', async () => {
-    const response = await call('ADMIN', 'PUT', `/api/v1/accounts/${roles.owner.id}`, { password: 'brand-new-1' });
+    const response = await call('ADMIN', 'PUT', `/api/v1/accounts/${t.roles.owner.id}`, { password: 'brand-new-1' });
     expect(response.statusCode).toBe(200);
     await expect(t.login('alice', 'brand-new-1')).resolves.toEqual(expect.any(String));
-    await expect(t.login('alice', roles.owner.password)).rejects.toThrow(/401/);
+    await expect(t.login('alice', t.roles.owner.password)).rejects.toThrow(/401/);
   });
 
   it('never removes or demotes the last admin, nor deletes oneself', async () => {
-    const demote = await call('ADMIN', 'PUT', `/api/v1/accounts/${roles.admin.id}`, { role: 'USER' });
+    const demote = await call('ADMIN', 'PUT', `/api/v1/accounts/${t.roles.admin.id}`, { role: 'USER' });
     expect(demote.statusCode).toBe(409);
     expect(demote.json().code).toBe('LAST_ADMIN');
-    const self = await call('ADMIN', 'DELETE', `/api/v1/accounts/${roles.admin.id}`);
+    const self = await call('ADMIN', 'DELETE', `/api/v1/accounts/${t.roles.admin.id}`);
     expect(self.statusCode).toBe(409);
   });
 
   it('answers 400 for an empty change and 404 for an unknown account', async () => {
-    expect((await call('ADMIN', 'PUT', `/api/v1/accounts/${roles.owner.id}`, {})).statusCode).toBe(400);
+    expect((await call('ADMIN', 'PUT', `/api/v1/accounts/${t.roles.owner.id}`, {})).statusCode).toBe(400);
     expect((await call('ADMIN', 'DELETE', '/api/v1/accounts/00000000-0000-4000-8000-000000000000')).statusCode).toBe(
       404,
     );
@@ -212,8 +193,8 @@ describe('races (each "check, then write" in one transaction)', () => {
     const responses = await concurrently(2, (index) =>
       t.request({
         method: 'PUT',
-        url: `/api/v1/accounts/${index === 0 ? second.id : roles.admin.id}`,
-        token: index === 0 ? roles.admin.token : second.token,
+        url: `/api/v1/accounts/${index === 0 ? second.id : t.roles.admin.id}`,
+        token: index === 0 ? t.roles.admin.token : second.token,
         payload: { role: 'USER' },
       }),
     );
@@ -226,8 +207,8 @@ describe('races (each "check, then write" in one transaction)', () => {
     const responses = await concurrently(2, (index) =>
       t.request({
         method: 'DELETE',
-        url: `/api/v1/accounts/${index === 0 ? second.id : roles.admin.id}`,
-        token: index === 0 ? roles.admin.token : second.token,
+        url: `/api/v1/accounts/${index === 0 ? second.id : t.roles.admin.id}`,
+        token: index === 0 ? t.roles.admin.token : second.token,
       }),
     );
     expectOneWinner(responses, { winner: 204, losers: [401, 409] });
@@ -235,7 +216,7 @@ describe('races (each "check, then write" in one transaction)', () => {
   });
 
   it('a ring of six simultaneous demotions leaves at least one admin', async () => {
-    const admins = [roles.admin];
+    const admins = [t.roles.admin];
     for (let i = 1; i < 6; i++) admins.push(await t.createAccount('ADMIN', `ring-${i}`));
     const responses = await concurrently(6, (index) =>
       t.request({
@@ -252,7 +233,7 @@ describe('races (each "check, then write" in one transaction)', () => {
   it('concurrent deletes of one account answer 204 once and 404 to the others', async () => {
     await raceForOne(
       8,
-      () => t.request({ method: 'DELETE', url: `/api/v1/accounts/${roles.other.id}`, token: roles.admin.token }),
+      () => t.request({ method: 'DELETE', url: `/api/v1/accounts/${t.roles.other.id}`, token: t.roles.admin.token }),
       { winner: 204, losers: [404] },
     );
   });
@@ -264,7 +245,7 @@ describe('races (each "check, then write" in one transaction)', () => {
         t.request({
           method: 'POST',
           url: '/api/v1/accounts',
-          token: roles.admin.token,
+          token: t.roles.admin.token,
           payload: { username: 'Twin', password: 'secret1' },
         }),
       { winner: 201, losers: [409] },
@@ -274,11 +255,11 @@ describe('races (each "check, then write" in one transaction)', () => {
 
 describe('a new password', () => {
   it("revokes the account's other sessions and impersonations", async () => {
-    const second = await t.login('alice', roles.owner.password);
-    const impersonation = await t.impersonate(roles.admin, roles.owner);
-    const response = await call('ADMIN', 'PUT', `/api/v1/accounts/${roles.owner.id}`, { password: 'brand-new-1' });
+    const second = await t.login('alice', t.roles.owner.password);
+    const impersonation = await t.impersonate(t.roles.admin, t.roles.owner);
+    const response = await call('ADMIN', 'PUT', `/api/v1/accounts/${t.roles.owner.id}`, { password: 'brand-new-1' });
     expect(response.statusCode).toBe(200);
-    for (const token of [roles.owner.token, second, impersonation]) {
+    for (const token of [t.roles.owner.token, second, impersonation]) {
       expect((await t.request({ method: 'GET', url: '/api/v1/accounts/whoami', token })).statusCode).toBe(401);
     }
     expect((await call('ADMIN', 'GET', '/api/v1/accounts/whoami')).statusCode).toBe(200);
@@ -286,8 +267,8 @@ describe('a new password', () => {
   });
 
   it("keeps the caller's own session when it changes its own password", async () => {
-    const elsewhere = await t.login('root', roles.admin.password);
-    const response = await call('ADMIN', 'PUT', `/api/v1/accounts/${roles.admin.id}`, { password: 'brand-new-1' });
+    const elsewhere = await t.login('root', t.roles.admin.password);
+    const response = await call('ADMIN', 'PUT', `/api/v1/accounts/${t.roles.admin.id}`, { password: 'brand-new-1' });
     expect(response.statusCode).toBe(200);
     expect((await call('ADMIN', 'GET', '/api/v1/accounts/whoami')).statusCode).toBe(200);
     const other = await t.request({ method: 'GET', url: '/api/v1/accounts/whoami', token: elsewhere });

@@ -1,27 +1,17 @@
 import { ANTI_FORGERY_COOKIE, ANTI_FORGERY_HEADER } from '@streamcloud/contract';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { concurrently } from '../../../test/concurrency.js';
-import { startTestApp, TEST_PASSWORD, TEST_SECRET, type TestApp } from '../../../test/helpers.js';
+import { TEST_PASSWORD, TEST_SECRET, TestClock, useTestApp } from '../../../test/helpers.js';
 import { HashingGate } from '../../lib/hashing-gate.js';
 import { deriveKey } from '../../lib/secrets.js';
 import { TokenSigner } from '../../lib/tokens.js';
 
-let t: TestApp;
-let now = new Date('2026-11-26T10:00:00Z');
-const clock = { now: () => now };
+const clock = new TestClock(() => Date.parse('2026-11-26T10:00:00Z'));
 /** Room for every concurrent sign-in of the throttle tests; the busy test fills it on purpose. */
 const HASHING_LIMITS = { concurrency: 2, queue: 64, trustedQueue: 64 };
 const hashing = new HashingGate(HASHING_LIMITS);
-
-beforeAll(async () => {
-  t = await startTestApp({ clock, hashing });
-});
-afterAll(() => t.close());
-beforeEach(async () => {
-  now = new Date('2026-11-26T10:00:00Z');
-  await t.reset();
-});
+const t = useTestApp({ clock, hashing });
 
 const login = (payload: unknown, remoteAddress = '127.0.0.1') =>
   t.request({ method: 'POST', url: '/api/v1/login', payload: payload as object, remoteAddress });
@@ -117,7 +107,7 @@ describe('POST /api/v1/login', () => {
     await t.createAccount('USER', 'bob');
     expect((await login({ username: 'bob', password: TEST_PASSWORD }, '10.0.0.99')).statusCode).toBe(200);
     // After the window the username may try again.
-    now = new Date(now.getTime() + 15 * 60 * 1000 + 1000);
+    clock.advance(15 * 60 * 1000 + 1000);
     expect((await login({ username: 'alice', password: TEST_PASSWORD }, '10.0.0.99')).statusCode).toBe(200);
   });
 
@@ -212,7 +202,7 @@ describe('tokens', () => {
 
   it('expires with its session', async () => {
     const user = await t.createAccount('USER');
-    now = new Date(now.getTime() + 12 * 60 * 60 * 1000 + 1000);
+    clock.advance(12 * 60 * 60 * 1000 + 1000);
     expect((await t.request({ method: 'GET', url: '/api/v1/accounts/whoami', token: user.token })).statusCode).toBe(
       401,
     );
@@ -222,7 +212,7 @@ describe('tokens', () => {
     const user = await t.createAccount('USER');
     const signer = new TokenSigner(deriveKey(TEST_SECRET, 'jwt'), clock);
     const { sessionId } = (await signer.verify(user.token)) as { sessionId: string };
-    const expiresAt = new Date(now.getTime() + 3600_000);
+    const expiresAt = new Date(clock.now().getTime() + 3600_000);
     for (const claims of [
       { accountId: 'not-a-uuid', sessionId },
       { accountId: user.id, sessionId: "x' or '1'='1" },
@@ -306,7 +296,7 @@ describe('impersonation', () => {
     const admin = await t.createAccount('ADMIN');
     const user = await t.createAccount('USER');
     const token = await t.impersonate(admin, user);
-    now = new Date(now.getTime() + 60 * 60 * 1000 + 1000);
+    clock.advance(60 * 60 * 1000 + 1000);
     expect((await t.request({ method: 'GET', url: '/api/v1/accounts/whoami', token })).statusCode).toBe(401);
     expect((await t.request({ method: 'GET', url: '/api/v1/accounts/whoami', token: admin.token })).statusCode).toBe(
       200,

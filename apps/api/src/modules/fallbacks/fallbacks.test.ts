@@ -1,27 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ownerOnly, type Roles, roleMatrixTests, startTestApp, type TestApp } from '../../../test/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { ownerOnly, roleMatrixTests, useTestApp } from '../../../test/helpers.js';
 import { dataUri, makeJpeg, makePng } from '../../../test/images.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
-
-let roles: Roles;
-
-beforeEach(async () => {
-  await t.reset();
-  roles = await t.roleMatrix();
-});
-
-const createInput = async (token = roles.owner.token) => {
-  const response = await t.request({ method: 'POST', url: '/api/v1/inputs', token, payload: {} });
-  if (response.statusCode !== 201) throw new Error(`create failed: ${response.statusCode} ${response.body}`);
-  return response.json() as { id: string; nodeId: string | null };
-};
+const t = useTestApp({}, { roles: true });
 const slate = (streamId: string, bytes: Buffer = makePng(64, 36), extra: object = {}) => ({
   streamId,
   type: 'Slate',
@@ -29,9 +12,9 @@ const slate = (streamId: string, bytes: Buffer = makePng(64, 36), extra: object 
   settings: { resources: [{ type: 'DATA_URI', data: dataUri(bytes) }] },
   ...extra,
 });
-const create = (payload: object, token = roles.owner.token) =>
+const create = (payload: object, token = t.roles.owner.token) =>
   t.request({ method: 'POST', url: '/api/v1/fallbacks', token, payload });
-const list = (streamId: string, token = roles.owner.token) =>
+const list = (streamId: string, token = t.roles.owner.token) =>
   t.request({ method: 'GET', url: `/api/v1/fallbacks?streamId=${streamId}`, token });
 const insertStorage = async (ownerId: string) => {
   const id = randomUUID();
@@ -69,9 +52,9 @@ describe('role matrix', () => {
       },
     ],
     {
-      roles: () => roles,
+      roles: () => t.roles,
       subject: async () => {
-        const input = await createInput();
+        const input = await t.createInput();
         const fallback = (await create(slate(input.id))).json();
         return { input: input.id, fallback: fallback.id };
       },
@@ -79,23 +62,23 @@ describe('role matrix', () => {
   );
 
   it('GET /node/inputs/{id}/fallbacks answers the serving node only, and no user token', async () => {
-    const node = await t.createNode(roles.admin);
-    const input = await createInput();
+    const node = await t.createNode(t.roles.admin);
+    const input = await t.createInput();
     await create(slate(input.id));
-    const stranger = await t.createNode(roles.admin, { enabled: false });
+    const stranger = await t.createNode(t.roles.admin, { enabled: false });
     const url = `/api/v1/node/inputs/${input.id}/fallbacks`;
     const mine = await t.request({ method: 'GET', url, token: node.token });
     expect(mine.statusCode).toBe(200);
     expect(mine.json()).toHaveLength(1);
     expect((await t.request({ method: 'GET', url, token: stranger.token })).statusCode).toBe(404);
-    expect((await t.request({ method: 'GET', url, token: roles.owner.token })).statusCode).toBe(401);
+    expect((await t.request({ method: 'GET', url, token: t.roles.owner.token })).statusCode).toBe(401);
   });
 });
 
 describe('fallbacks', () => {
   it('creates each type Pending, lists them oldest first, updates and deletes', async () => {
-    const input = await createInput();
-    const storage = await insertStorage(roles.owner.id);
+    const input = await t.createInput();
+    const storage = await insertStorage(t.roles.owner.id);
     const png = makePng(1920, 1080);
     const first = await create(slate(input.id, png));
     expect(first.statusCode, first.body).toBe(201);
@@ -130,7 +113,7 @@ describe('fallbacks', () => {
     const changed = await t.request({
       method: 'PUT',
       url: `/api/v1/fallbacks/${live.json().id}`,
-      token: roles.owner.token,
+      token: t.roles.owner.token,
       payload: {
         streamId: input.id,
         type: 'Video',
@@ -142,12 +125,12 @@ describe('fallbacks', () => {
     expect(changed.json()).toMatchObject({ type: 'Video', label: 'Now a video', state: 'Pending' });
 
     expect(
-      (await t.request({ method: 'DELETE', url: `/api/v1/fallbacks/${first.json().id}`, token: roles.owner.token }))
+      (await t.request({ method: 'DELETE', url: `/api/v1/fallbacks/${first.json().id}`, token: t.roles.owner.token }))
         .statusCode,
     ).toBe(204);
     expect((await list(input.id)).json()).toHaveLength(2);
     expect(
-      (await t.request({ method: 'DELETE', url: `/api/v1/fallbacks/${first.json().id}`, token: roles.owner.token }))
+      (await t.request({ method: 'DELETE', url: `/api/v1/fallbacks/${first.json().id}`, token: t.roles.owner.token }))
         .statusCode,
     ).toBe(404);
     const audit = await sql<{
@@ -163,7 +146,7 @@ describe('fallbacks', () => {
   });
 
   it('checks the form rules: type, stream, label up to 250, data', async () => {
-    const input = await createInput();
+    const input = await t.createInput();
     const missing = await create({ settings: { resources: [] } });
     expect(missing.statusCode).toBe(400);
     expect(missing.json().errors).toEqual([
@@ -185,8 +168,8 @@ describe('fallbacks', () => {
   });
 
   it("refuses a storage that is not the stream owner's, and a change of stream", async () => {
-    const input = await createInput();
-    const foreign = await insertStorage(roles.other.id);
+    const input = await t.createInput();
+    const foreign = await insertStorage(t.roles.other.id);
     const refused = await create({
       streamId: input.id,
       type: 'Video',
@@ -195,11 +178,11 @@ describe('fallbacks', () => {
     expect(refused.statusCode).toBe(400);
     expect(refused.json().message).toBe(`Storage ${foreign} not found among the stream owner's storages`);
     const fallback = (await create(slate(input.id))).json();
-    const another = await createInput();
+    const another = await t.createInput();
     const moved = await t.request({
       method: 'PUT',
       url: `/api/v1/fallbacks/${fallback.id}`,
-      token: roles.owner.token,
+      token: t.roles.owner.token,
       payload: slate(another.id),
     });
     expect(moved.statusCode).toBe(400);
@@ -209,10 +192,10 @@ describe('fallbacks', () => {
   });
 
   it('takes states from the node serving the stream only; an update makes it Pending again', async () => {
-    const node = await t.createNode(roles.admin);
-    const input = await createInput();
+    const node = await t.createNode(t.roles.admin);
+    const input = await t.createInput();
     const fallback = (await create(slate(input.id))).json();
-    const stranger = await t.createNode(roles.admin, { enabled: false });
+    const stranger = await t.createNode(t.roles.admin, { enabled: false });
     expect(
       (
         await t.report(stranger.token, [
@@ -238,16 +221,16 @@ describe('fallbacks', () => {
     const updated = await t.request({
       method: 'PUT',
       url: `/api/v1/fallbacks/${fallback.id}`,
-      token: roles.owner.token,
+      token: t.roles.owner.token,
       payload: slate(input.id),
     });
     expect(updated.json()).toMatchObject({ state: 'Pending', message: null });
   });
 
   it('goes with its stream', async () => {
-    const input = await createInput();
+    const input = await t.createInput();
     await create(slate(input.id));
-    await t.request({ method: 'DELETE', url: `/api/v1/inputs/${input.id}`, token: roles.owner.token });
+    await t.request({ method: 'DELETE', url: `/api/v1/inputs/${input.id}`, token: t.roles.owner.token });
     const rows = await sql<{ count: number }>`select count(*)::int as count from fallbacks`.execute(t.database.db);
     expect(rows.rows[0]?.count).toBe(0);
   });
@@ -255,7 +238,7 @@ describe('fallbacks', () => {
 
 describe('slate image, judged by its bytes', () => {
   const refuse = async (bytes: Buffer, message: string, mediaType = 'image/png') => {
-    const input = await createInput();
+    const input = await t.createInput();
     const response = await create(
       slate(input.id, bytes, { settings: { resources: [{ type: 'DATA_URI', data: dataUri(bytes, mediaType) }] } }),
     );
@@ -264,7 +247,7 @@ describe('slate image, judged by its bytes', () => {
   };
 
   it('accepts 5 MB exactly, 1920x1080, and one side over the limit', async () => {
-    const input = await createInput();
+    const input = await t.createInput();
     const big = makeJpeg(1920, 1080, { bytes: 5_000_000 });
     const response = await create(
       slate(input.id, big, { settings: { resources: [{ type: 'DATA_URI', data: dataUri(big, 'image/jpeg') }] } }),

@@ -1,6 +1,6 @@
 import type { NodeGroup, ScalingEvent } from '@streamcloud/contract';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestApp, type TestAccount, type TestApp } from '../../../test/helpers.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { type TestAccount, useTestApp } from '../../../test/helpers.js';
 import { ProviderError } from './providers/provider.js';
 import { recordingProviders } from './providers/recording.js';
 
@@ -13,11 +13,7 @@ const advance = (seconds: number) => {
 const { registry, providers } = recordingProviders();
 const aws = providers.AWS;
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp({ clock, scaling: { providers: registry, autoscaler: { sampleMaxAgeMs: 60_000 } } });
-});
-afterAll(() => t.close());
+const t = useTestApp({ clock, scaling: { providers: registry, autoscaler: { sampleMaxAgeMs: 60_000 } } });
 
 let root: TestAccount;
 let group: NodeGroup;
@@ -103,7 +99,6 @@ const events = async () =>
 const resources = async () => ((await api('GET', `/api/v1/node-groups/${group.id}`)) as NodeGroup).resources;
 
 beforeEach(async () => {
-  await t.reset();
   aws.launches.length = 0;
   aws.terminated.length = 0;
   aws.failWith = null;

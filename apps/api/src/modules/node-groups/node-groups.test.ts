@@ -9,8 +9,7 @@ import {
   type Roles,
   roleMatrixTests,
   signedIn,
-  startTestApp,
-  type TestApp,
+  useTestApp,
 } from '../../../test/helpers.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../test/webhook-receiver.js';
 import { AwsProvider } from './providers/aws.js';
@@ -28,10 +27,13 @@ const unconfiguredOracle = new AwsProvider(unconfiguredScaling().aws, {
   nodeStartCommand: 'true',
 });
 let receiver: WebhookReceiver;
-let t: TestApp;
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
-  t = await startTestApp({
+});
+afterAll(() => receiver.close());
+
+const t = useTestApp(
+  {
     scaling: {
       // The "Oracle" name is served by an unconfigured AWS provider, to see the 503 path.
       providers: {
@@ -39,12 +41,9 @@ beforeAll(async () => {
         forRule: (name) => (name === 'Oracle' ? unconfiguredOracle : name === 'AWS' ? aws : digitalOcean),
       },
     },
-  });
-});
-afterAll(async () => {
-  await t.close();
-  await receiver.close();
-});
+  },
+  { roles: true },
+);
 
 /** The role matrix's accounts: alice is the owner, bob the other account. */
 interface World extends Roles {
@@ -89,12 +88,11 @@ async function createGroup(payload: object): Promise<NodeGroup> {
 }
 
 beforeEach(async () => {
-  await t.reset();
   aws.launches.length = 0;
   aws.terminated.length = 0;
   aws.failWith = null;
   receiver.received.length = 0;
-  w = (await t.roleMatrix()) as World;
+  w = t.roles as World;
   w.group = await createGroup({ name: 'Alice edge', assignment: 'Outgoing', ownerId: w.owner.id });
   w.bobGroup = await createGroup({ name: 'Bob ingest', assignment: 'Ingestion', ownerId: w.other.id });
   w.cloudGroup = await createGroup({ name: 'Cloud', assignment: 'Common', ownerId: 'NONE' });

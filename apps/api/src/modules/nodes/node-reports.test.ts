@@ -1,18 +1,12 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestApp, type TestAccount, type TestApp } from '../../../test/helpers.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { type TestAccount, TestClock, useTestApp } from '../../../test/helpers.js';
 import { LOAD_HISTORY_MS } from './node-load.js';
 import { NodeReportsService, REPORT_ID_RETENTION_MS } from './node-reports.service.js';
 
 /** A clock the tests move; it starts at the real time so sign-in works. */
-let offsetMs = 0;
-const clock = { now: () => new Date(Date.now() + offsetMs) };
-
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp({ clock });
-});
-afterAll(() => t.close());
+const clock = new TestClock();
+const t = useTestApp({ clock });
 
 interface World {
   admin: TestAccount;
@@ -33,8 +27,6 @@ const createNode = async (admin: TestAccount, name: string) => {
 };
 
 beforeEach(async () => {
-  offsetMs = 0;
-  await t.reset();
   const admin = await t.createAccount('ADMIN', 'root');
   const user = await t.createAccount('USER', 'alice');
   w = { admin, user, node: await createNode(admin, 'edge-1'), other: await createNode(admin, 'edge-2') };
@@ -156,7 +148,7 @@ describe('POST /node/reports', () => {
 
   it('forgets report ids after 24 hours', async () => {
     await send([load('old-id')]);
-    offsetMs = REPORT_ID_RETENTION_MS + 60_000;
+    clock.shift(REPORT_ID_RETENTION_MS + 60_000);
     expect((await send([load('old-id')])).json()).toEqual({ accepted: 1, duplicates: 0 });
   });
 

@@ -1,13 +1,6 @@
 import { NODE_DEFAULTS, NodeRefreshMode } from '@streamcloud/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  adminOnly,
-  type MatrixRow,
-  type Roles,
-  roleMatrixTests,
-  startTestApp,
-  type TestApp,
-} from '../../../test/helpers.js';
+import { adminOnly, type MatrixRow, type Roles, roleMatrixTests, useTestApp } from '../../../test/helpers.js';
 import {
   closedPort,
   DEFAULT_STUB_METADATA,
@@ -18,26 +11,19 @@ import {
 
 const CONTROL_TIMEOUT_MS = 400;
 
-let t: TestApp;
+const t = useTestApp({ nodeControlTimeoutMs: CONTROL_TIMEOUT_MS }, { roles: true });
 let stub: NodeStub;
 beforeAll(async () => {
-  t = await startTestApp({ nodeControlTimeoutMs: CONTROL_TIMEOUT_MS });
   stub = await startNodeStub();
 });
-afterAll(async () => {
-  await stub.close();
-  await t.close();
-});
+afterAll(() => stub.close());
 
-let roles: Roles;
-beforeEach(async () => {
-  await t.reset();
+beforeEach(() => {
   stub.set({ metadata: DEFAULT_STUB_METADATA, status: 200, delayMs: 0, rawBody: undefined });
   stub.calls.length = 0;
-  roles = await t.roleMatrix();
 });
 
-const call = (...args: Parameters<Roles['call']>) => roles.call(...args);
+const call = (...args: Parameters<Roles['call']>) => t.roles.call(...args);
 
 const validNode = (overrides: Record<string, unknown> = {}) => ({
   name: 'edge-1',
@@ -85,7 +71,7 @@ describe('role matrix', () => {
     { name: 'POST /nodes/{id}/token', call: (id) => ['POST', `/api/v1/nodes/${id}/token`], expected: adminOnly(200) },
   ];
   roleMatrixTests(matrix, {
-    roles: () => roles,
+    roles: () => t.roles,
     subject: async () => (await createNode()).id,
     check: async (response, _caller, nodeId) => {
       if (response.statusCode >= 400) expect(response.json().message).toEqual(expect.any(String));
@@ -200,7 +186,7 @@ describe('POST /nodes', () => {
     const [entry] = await t.app.services.audit.list(1);
     expect(entry).toMatchObject({
       action: 'node.create',
-      actor_id: roles.admin.id,
+      actor_id: t.roles.admin.id,
       target_type: 'node',
       target_id: created.id,
     });

@@ -1,16 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { MP4_TOOLTIP } from '@streamcloud/contract';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { expectValidationError, signedIn, startTestApp, type TestApp } from '../../../test/helpers.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { expectValidationError, signedIn, useTestApp } from '../../../test/helpers.js';
 import { StreamJobWorld, streamJobAccessTests, streamJobLostNodeTests } from '../../../test/stream-jobs.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp({ clock: w.clock });
-});
-afterAll(() => t.close());
-
-const w = new StreamJobWorld(() => t, { path: 'recordings', reportKind: 'recording-state', reportKey: 'recordingId' });
+const t = useTestApp(() => ({ clock: w.clock }), { roles: true });
+const w = new StreamJobWorld(t, { path: 'recordings', reportKind: 'recording-state', reportKey: 'recordingId' });
 const { call, createStream, report, stateOf } = w;
 let storageId: string;
 

@@ -1,16 +1,11 @@
 import { RELAY_MESSAGES } from '@streamcloud/contract';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { expectValidationError, startTestApp, type TestApp } from '../../../test/helpers.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { expectValidationError, useTestApp } from '../../../test/helpers.js';
 import { StreamJobWorld, streamJobAccessTests, streamJobLostNodeTests } from '../../../test/stream-jobs.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp({ clock: w.clock });
-});
-afterAll(() => t.close());
-
-const w = new StreamJobWorld(() => t, { path: 'relays', reportKind: 'relay-state', reportKey: 'relayId' });
+const t = useTestApp(() => ({ clock: w.clock }), { roles: true });
+const w = new StreamJobWorld(t, { path: 'relays', reportKind: 'relay-state', reportKey: 'relayId' });
 const { call, report, stateOf } = w;
 
 const RTMP = { format: 'RTMP', output: { server: 'rtmp://live.example.com/app', key: 'sk-live-1234' } };

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestApp, type TestAccount, type TestApp } from '../../../test/helpers.js';
+import { type TestAccount, useTestApp } from '../../../test/helpers.js';
 
 const SCRAPE_TOKEN = 'scrape-token-of-16-chars';
 
@@ -10,7 +10,6 @@ let prometheus: Server;
 let calls: URLSearchParams[] = [];
 let failing = false;
 
-let t: TestApp;
 beforeAll(async () => {
   prometheus = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://prometheus');
@@ -56,18 +55,19 @@ beforeAll(async () => {
       .end(JSON.stringify({ status: 'success', data: { resultType: 'matrix', result } }));
   });
   await new Promise<void>((resolve) => prometheus.listen(0, '127.0.0.1', resolve));
-  const { port } = prometheus.address() as AddressInfo;
-  t = await startTestApp({ statistics: { prometheusUrl: `http://127.0.0.1:${port}/`, scrapeToken: SCRAPE_TOKEN } });
 });
-afterAll(async () => {
-  await t.close();
-  await new Promise((resolve) => prometheus.close(resolve));
-});
+afterAll(() => new Promise((resolve) => prometheus.close(resolve)));
+// The app starts after the stand-in (whose port it is told) and closes before it.
+const t = useTestApp(() => ({
+  statistics: {
+    prometheusUrl: `http://127.0.0.1:${(prometheus.address() as AddressInfo).port}/`,
+    scrapeToken: SCRAPE_TOKEN,
+  },
+}));
 
 let admin: TestAccount;
 let owner: TestAccount;
 beforeEach(async () => {
-  await t.reset();
   calls = [];
   failing = false;
   admin = await t.createAccount('ADMIN', 'root');

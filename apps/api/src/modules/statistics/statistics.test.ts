@@ -1,30 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import {
   ownerOnly,
-  type Roles,
   roleMatrixTests,
   signedIn,
-  startTestApp,
   type TestAccount,
-  type TestApp,
+  TestClock,
+  useTestApp,
 } from '../../../test/helpers.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
 /** A clock that follows real time, moved forward on demand (retention). */
-let offsetMs = 0;
-const clock = { now: () => new Date(Date.now() + offsetMs) };
+const clock = new TestClock();
+const t = useTestApp({ clock }, { roles: true });
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp({ clock });
-});
-afterAll(() => t.close());
-
-let roles: Roles;
 let admin: TestAccount;
 let owner: TestAccount;
 let other: TestAccount;
@@ -34,21 +26,12 @@ const iso = (ms: number) => new Date(ms).toISOString();
 let from: string;
 let to: string;
 
-beforeEach(async () => {
-  offsetMs = 0;
-  await t.reset();
-  roles = await t.roleMatrix();
-  ({ admin, owner, other } = roles);
+beforeEach(() => {
+  ({ admin, owner, other } = t.roles);
   day = Math.floor(Date.now() / DAY) * DAY - 2 * DAY;
   from = iso(day);
   to = iso(day + DAY - 1);
 });
-
-const createInput = async (token: string, payload: object = {}) => {
-  const response = await t.request({ method: 'POST', url: '/api/v1/inputs', token, payload });
-  if (response.statusCode !== 201) throw new Error(`create failed: ${response.statusCode} ${response.body}`);
-  return response.json() as { id: string; name: string };
-};
 
 const get = (url: string, token: string | undefined) => t.request({ method: 'GET', url, token });
 
@@ -70,8 +53,8 @@ const session = (sessionId: string, startedAt: number, duration: number, upload:
 async function scenario() {
   const nodeA = await t.createNode(admin, { name: 'edge-eu', location: { code: 'EU' } });
   const nodeB = await t.createNode(admin, { name: 'edge-na', location: { code: 'NA' } });
-  const rtmp = await createInput(owner.token, { format: 'RTMP', output: { passthrough: true } });
-  const webrtc = await createInput(owner.token, { format: 'WebRTC', caption: 'Main camera' });
+  const rtmp = await t.createInput({ format: 'RTMP', output: { passthrough: true } }, owner.token);
+  const webrtc = await t.createInput({ format: 'WebRTC', caption: 'Main camera' }, owner.token);
   const start = day + 10 * HOUR;
   const usage = [
     // 10:00-11:00 and 11:00-11:30 of one RTMP publish session, in two deltas.
@@ -157,8 +140,8 @@ describe('role matrix', () => {
       },
     ],
     {
-      roles: () => roles,
-      subject: async () => ({ input: (await createInput(owner.token)).id, owner: owner.id }),
+      roles: () => t.roles,
+      subject: async () => ({ input: (await t.createInput({}, owner.token)).id, owner: owner.id }),
     },
   );
 
@@ -237,7 +220,7 @@ describe('usage', () => {
 
   it('bills the processing the node reports: an adjustable stream whose ladder did not run is Passthrough', async () => {
     const { webrtc, nodeA, start } = await scenario();
-    const idle = await createInput(owner.token, { format: 'RTMP' });
+    const idle = await t.createInput({ format: 'RTMP' }, owner.token);
     const report = (id: string, streamId: string, processing: string) => ({
       id,
       kind: 'usage',
@@ -278,7 +261,7 @@ describe('usage', () => {
   it('a window of whole days and partial edge days answers as hour by hour', async () => {
     const nodeA = await t.createNode(admin, { name: 'edge-eu' });
     const nodeB = await t.createNode(admin, { name: 'edge-na' });
-    const rtmp = await createInput(owner.token, { format: 'RTMP' });
+    const rtmp = await t.createInput({ format: 'RTMP' }, owner.token);
     // Four days from d0 (midnight, four days ago); a publish session from 21:00 on d0 and traffic on node B.
     const d0 = day - 2 * DAY;
     const started = d0 + 21 * HOUR;
@@ -430,7 +413,7 @@ describe('usage', () => {
 
   it('ignores usage of a stream that never existed and takes a future time as the time of arrival', async () => {
     const node = await t.createNode(admin);
-    const input = await createInput(owner.token);
+    const input = await t.createInput({}, owner.token);
     expect(
       await sent(node.token, [
         { id: 'x', kind: 'usage', streamId: randomUUID(), outgoing: { upload: 1, download: 1 } },
@@ -459,7 +442,7 @@ describe('usage', () => {
 
   it('refuses an invalid report as a whole', async () => {
     const node = await t.createNode(admin);
-    const input = await createInput(owner.token);
+    const input = await t.createInput({}, owner.token);
     const response = await t.report(node.token, [
       { id: 'ok', kind: 'usage', streamId: input.id, outgoing: { upload: 1, download: 1 } },
       { id: 'bad', kind: 'usage', streamId: input.id, outgoing: { upload: -1, download: 1 } },
@@ -533,8 +516,8 @@ describe('metrics', () => {
   async function samples(at: number) {
     const nodeA = await t.createNode(admin, { location: { code: 'EU' } });
     const nodeB = await t.createNode(admin, { location: { code: 'NA' } });
-    const rtmp = await createInput(owner.token, { format: 'RTMP' });
-    const webrtc = await createInput(owner.token, { format: 'WebRTC' });
+    const rtmp = await t.createInput({ format: 'RTMP' }, owner.token);
+    const webrtc = await t.createInput({ format: 'WebRTC' }, owner.token);
     const reportsA = [];
     const reportsB = [];
     for (let i = 0; i < 60; i++) {
@@ -675,14 +658,14 @@ describe('metrics', () => {
     const rawBefore = await count('metric_samples');
     expect(rawBefore).toBeGreaterThan(0);
 
-    offsetMs = 6 * DAY;
+    clock.shift(6 * DAY);
     await t.app.services.statistics.expire();
     expect(await count('metric_samples')).toBe(rawBefore);
-    offsetMs = 8 * DAY;
+    clock.shift(8 * DAY);
     await t.app.services.statistics.expire();
     expect(await count('metric_samples')).toBe(0);
     expect(await count('metric_minutes')).toBeGreaterThan(0);
-    offsetMs = 46 * DAY;
+    clock.shift(46 * DAY);
     await t.app.services.statistics.expire();
     expect(await count('metric_minutes')).toBe(0);
     expect(await count('metric_account_minutes')).toBe(0);
@@ -703,7 +686,7 @@ describe('metrics', () => {
       { streamId: rtmp.id, from: iso(at), to: iso(at + 10 * 60_000) },
       { metrics: 'IncomingBitrate' },
     );
-    offsetMs = 0;
+    clock.shift(0);
     expect(answer).toEqual({
       result: [{ metric: { labels: { name: 'IncomingBitrate', location: 'EU' } }, values: [[at / 1000, 2e6]] }],
     });

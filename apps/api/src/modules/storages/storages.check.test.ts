@@ -5,21 +5,18 @@ import type { StorageCheckResult } from '@streamcloud/contract';
 import { createNetGuard, loopbackOnly } from '@streamcloud/net-guard';
 import { createS3Client, describeFailure, keyPrefix, type S3Target } from '@streamcloud/s3';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestApp, type TestAccount, type TestApp } from '../../../test/helpers.js';
+import { type TestAccount, useTestApp } from '../../../test/helpers.js';
 import { type LocalS3Server, startLocalS3 } from '../../../test/s3-server.js';
 import { S3ConnectionChecker } from './s3-connection.js';
 
-let t: TestApp;
+const t = useTestApp({ storageEncryptionKey: Buffer.alloc(32, 9) });
 let s3: LocalS3Server;
 let user: TestAccount;
 beforeAll(async () => {
-  [t, s3] = await Promise.all([startTestApp({ storageEncryptionKey: Buffer.alloc(32, 9) }), startLocalS3(['media'])]);
+  s3 = await startLocalS3(['media']);
 });
-afterAll(async () => {
-  await Promise.all([t.close(), s3.close()]);
-});
+afterAll(() => s3.close());
 beforeEach(async () => {
-  await t.reset();
   user = await t.createAccount('USER', 'alice');
 });
 

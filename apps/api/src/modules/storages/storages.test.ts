@@ -1,14 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  type MatrixRow,
-  ownerOnly,
-  type Roles,
-  roleMatrixTests,
-  signedIn,
-  startTestApp,
-  type TestApp,
-} from '../../../test/helpers.js';
+import { type MatrixRow, ownerOnly, type Roles, roleMatrixTests, signedIn, useTestApp } from '../../../test/helpers.js';
 import { type LocalS3Server, startLocalS3 } from '../../../test/s3-server.js';
 import type { StorageUsage } from './storage-usage.js';
 
@@ -18,17 +10,12 @@ const KEY = Buffer.alloc(32, 7);
 const inUse = new Map<string, number>();
 const usage: StorageUsage = { recordingsUsing: async (id) => inUse.get(id) ?? 0 };
 
-let t: TestApp;
+const t = useTestApp({ storageEncryptionKey: KEY, storageUsage: usage }, { roles: true });
 let s3: LocalS3Server;
 beforeAll(async () => {
-  [t, s3] = await Promise.all([
-    startTestApp({ storageEncryptionKey: KEY, storageUsage: usage }),
-    startLocalS3(['media', 'other']),
-  ]);
+  s3 = await startLocalS3(['media', 'other']);
 });
-afterAll(async () => {
-  await Promise.all([t.close(), s3.close()]);
-});
+afterAll(() => s3.close());
 
 /** The role matrix's accounts and alice's storage. */
 interface World extends Roles {
@@ -49,12 +36,10 @@ const compatible = (overrides: Record<string, unknown> = {}) => ({
 
 let w: World;
 beforeEach(async () => {
-  await t.reset();
   inUse.clear();
-  const roles = await t.roleMatrix();
-  const created = await roles.call('USER owner', 'POST', '/api/v1/storages', compatible());
+  const created = await t.roles.call('USER owner', 'POST', '/api/v1/storages', compatible());
   expect(created.statusCode).toBe(201);
-  w = { ...roles, storageId: created.json().id };
+  w = { ...t.roles, storageId: created.json().id };
 });
 
 const call = (...args: Parameters<Roles['call']>) => w.call(...args);

@@ -1,34 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { DEFAULT_ADJUSTABLE_TRACKS } from '@streamcloud/contract';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  type MatrixRow,
-  ownerOnly,
-  type Roles,
-  roleMatrixTests,
-  signedIn,
-  startTestApp,
-  type TestApp,
-} from '../../../test/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { type MatrixRow, ownerOnly, roleMatrixTests, signedIn, useTestApp } from '../../../test/helpers.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
-
-let roles: Roles;
-
-beforeEach(async () => {
-  await t.reset();
-  roles = await t.roleMatrix();
-});
-
-const createInput = async (token: string, payload: object = {}) => {
-  const response = await t.request({ method: 'POST', url: '/api/v1/inputs', token, payload });
-  if (response.statusCode !== 201) throw new Error(`create failed: ${response.statusCode} ${response.body}`);
-  return response.json();
-};
+const t = useTestApp({}, { roles: true });
 const setStatus = async (nodeToken: string, streamId: string, status: string, message?: object) => {
   const response = await t.report(nodeToken, [
     { id: randomUUID(), kind: 'stream-state', streamId, status, ...(message ? { message } : {}) },
@@ -105,13 +80,13 @@ describe('role matrix', () => {
     },
   ];
   roleMatrixTests(rows, {
-    roles: () => roles,
+    roles: () => t.roles,
     subject: async () => {
-      const input = await createInput(roles.owner.token);
+      const input = await t.createInput();
       const output = await t.request({
         method: 'POST',
         url: '/api/v1/outputs',
-        token: roles.owner.token,
+        token: t.roles.owner.token,
         payload: { streamId: input.id },
       });
       return { input: input.id, output: output.json().id };
@@ -121,9 +96,9 @@ describe('role matrix', () => {
 
 describe('POST /inputs', () => {
   it('creates with the defaults: WebRTC, adjustable transcoding, Public, Pending without a node', async () => {
-    const input = await createInput(roles.owner.token);
+    const input = await t.createInput();
     expect(input).toMatchObject({
-      ownerId: roles.owner.id,
+      ownerId: t.roles.owner.id,
       format: 'WebRTC',
       access: 'Public',
       accessToken: null,
@@ -142,10 +117,10 @@ describe('POST /inputs', () => {
   });
 
   it('assigns an enabled and opened node and builds the connection per format', async () => {
-    const node = await t.createNode(roles.admin, {
+    const node = await t.createNode(t.roles.admin, {
       connection: { protocol: 'HTTP', hostname: 'edge.example.com', port: 4242 },
     });
-    await t.createNode(roles.admin, { enabled: false });
+    await t.createNode(t.roles.admin, { enabled: false });
     const expectations: Array<[string, object]> = [
       [
         'WebRTC',
@@ -155,7 +130,7 @@ describe('POST /inputs', () => {
       ['SRT', { uri: expect.stringMatching(/^srt:\/\/edge\.example\.com:9710\?streamid=in%2B/) }],
     ];
     for (const [format, connection] of expectations) {
-      const input = await createInput(roles.owner.token, { format });
+      const input = await t.createInput({ format });
       expect(input.status).toBe('Idle');
       expect(input.nodeId).toBe(node.id);
       expect(input.connection).toEqual(connection);
@@ -163,12 +138,15 @@ describe('POST /inputs', () => {
   });
 
   it('picks the node nearest the streamer', async () => {
-    await t.createNode(roles.admin, { name: 'ny', location: { code: 'NA', geo: { latitude: 40.7, longitude: -74 } } });
-    const london = await t.createNode(roles.admin, {
+    await t.createNode(t.roles.admin, {
+      name: 'ny',
+      location: { code: 'NA', geo: { latitude: 40.7, longitude: -74 } },
+    });
+    const london = await t.createNode(t.roles.admin, {
       name: 'ldn',
       location: { code: 'EU', geo: { latitude: 51.5, longitude: -0.1 } },
     });
-    const input = await createInput(roles.owner.token, { streamer: { ipAddress: '81.2.69.160' } });
+    const input = await t.createInput({ streamer: { ipAddress: '81.2.69.160' } });
     expect(input.nodeId).toBe(london.id);
     expect(input.streamer).toEqual({
       ipAddress: '81.2.69.160',
@@ -177,30 +155,30 @@ describe('POST /inputs', () => {
   });
 
   it('names passthrough streams so the parser reads them as passthrough', async () => {
-    const input = await createInput(roles.owner.token, { output: { passthrough: true } });
+    const input = await t.createInput({ output: { passthrough: true } });
     expect(input.outputMode).toBe('Passthrough');
     expect(input.name).toMatch(/^pt\+/);
     expect(input.output.tracks).toEqual([]);
   });
 
   it('generates tokens for private modes and keeps a given one only for Private', async () => {
-    const ingoing = await createInput(roles.owner.token, { access: 'PrivateIngoing' });
+    const ingoing = await t.createInput({ access: 'PrivateIngoing' });
     expect(ingoing.accessToken).toMatch(/^[\w-]{32}$/);
-    const given = await createInput(roles.owner.token, { access: 'Private', accessToken: 'my-token.1' });
+    const given = await t.createInput({ access: 'Private', accessToken: 'my-token.1' });
     expect(given.accessToken).toBe('my-token.1');
-    const generated = await createInput(roles.owner.token, { access: 'Private', accessToken: '' });
+    const generated = await t.createInput({ access: 'Private', accessToken: '' });
     expect(generated.accessToken).toMatch(/^[\w-]{32}$/);
-    const publicInput = await createInput(roles.owner.token, { access: 'Public', accessToken: 'ignored' });
+    const publicInput = await t.createInput({ access: 'Public', accessToken: 'ignored' });
     expect(publicInput.accessToken).toBeNull();
   });
 
   it('lets an ADMIN create for another account, not a USER', async () => {
-    expect((await createInput(roles.admin.token, { ownerId: roles.other.id })).ownerId).toBe(roles.other.id);
+    expect((await t.createInput({ ownerId: t.roles.other.id }, t.roles.admin.token)).ownerId).toBe(t.roles.other.id);
     const refused = await t.request({
       method: 'POST',
       url: '/api/v1/inputs',
-      token: roles.owner.token,
-      payload: { ownerId: roles.other.id },
+      token: t.roles.owner.token,
+      payload: { ownerId: t.roles.other.id },
     });
     expect(refused.statusCode).toBe(403);
   });
@@ -218,7 +196,7 @@ describe('POST /inputs', () => {
     [{ output: { version: 3, passthrough: false } }, 'body.output.version'],
     [{ surprise: true }, 'body'],
   ])('answers 400 for %j and creates nothing', async (payload, path) => {
-    const response = await t.request({ method: 'POST', url: '/api/v1/inputs', token: roles.owner.token, payload });
+    const response = await t.request({ method: 'POST', url: '/api/v1/inputs', token: t.roles.owner.token, payload });
     expect(response.statusCode).toBe(400);
     expect(response.json().errors.map((e: { path: string }) => e.path)).toContain(path);
     if (path === 'body.format') {
@@ -227,68 +205,82 @@ describe('POST /inputs', () => {
         message: 'Format must be WebRTC, RTMP or SRT: the media nodes take no other push',
       });
     }
-    const list = await t.request({ method: 'GET', url: '/api/v1/inputs', token: roles.owner.token });
+    const list = await t.request({ method: 'GET', url: '/api/v1/inputs', token: t.roles.owner.token });
     expect(list.headers['x-total-count']).toBe('0');
   });
 });
 
 describe('GET /inputs', () => {
   it('pages in the list order with X-Total-Count, each USER seeing only its own', async () => {
-    await createInput(roles.owner.token, { format: 'RTMP', caption: 'beta' });
-    await createInput(roles.owner.token, { format: 'RTMP', caption: 'Alpha' });
-    await createInput(roles.owner.token, { format: 'SRT', caption: 'zulu' });
-    await createInput(roles.other.token, { caption: 'not yours' });
-    const page = await t.request({ method: 'GET', url: '/api/v1/inputs?offset=0&limit=2', token: roles.owner.token });
+    await t.createInput({ format: 'RTMP', caption: 'beta' });
+    await t.createInput({ format: 'RTMP', caption: 'Alpha' });
+    await t.createInput({ format: 'SRT', caption: 'zulu' });
+    await t.createInput({ caption: 'not yours' }, t.roles.other.token);
+    const page = await t.request({ method: 'GET', url: '/api/v1/inputs?offset=0&limit=2', token: t.roles.owner.token });
     expect(page.headers['x-total-count']).toBe('3');
     expect(page.json().map((s: { caption: string }) => s.caption)).toEqual(['Alpha', 'beta']);
-    const rest = await t.request({ method: 'GET', url: '/api/v1/inputs?offset=2&limit=2', token: roles.owner.token });
+    const rest = await t.request({ method: 'GET', url: '/api/v1/inputs?offset=2&limit=2', token: t.roles.owner.token });
     expect(rest.json().map((s: { caption: string }) => s.caption)).toEqual(['zulu']);
-    const all = await t.request({ method: 'GET', url: '/api/v1/inputs', token: roles.admin.token });
+    const all = await t.request({ method: 'GET', url: '/api/v1/inputs', token: t.roles.admin.token });
     expect(all.headers['x-total-count']).toBe('4');
   });
 
   it('keeps the total true through deletes of an input and of a whole account', async () => {
     const total = async (token: string, query = '') =>
       (await t.request({ method: 'GET', url: `/api/v1/inputs${query}`, token })).headers['x-total-count'];
-    const first = await createInput(roles.owner.token);
-    await createInput(roles.owner.token);
-    await createInput(roles.other.token);
-    expect(await total(roles.admin.token)).toBe('3');
-    const removed = await t.request({ method: 'DELETE', url: `/api/v1/inputs/${first.id}`, token: roles.owner.token });
+    const first = await t.createInput();
+    await t.createInput();
+    await t.createInput({}, t.roles.other.token);
+    expect(await total(t.roles.admin.token)).toBe('3');
+    const removed = await t.request({
+      method: 'DELETE',
+      url: `/api/v1/inputs/${first.id}`,
+      token: t.roles.owner.token,
+    });
     expect(removed.statusCode).toBe(204);
-    expect(await total(roles.owner.token)).toBe('1');
+    expect(await total(t.roles.owner.token)).toBe('1');
     const gone = await t.request({
       method: 'DELETE',
-      url: `/api/v1/accounts/${roles.other.id}`,
-      token: roles.admin.token,
+      url: `/api/v1/accounts/${t.roles.other.id}`,
+      token: t.roles.admin.token,
     });
     expect(gone.statusCode).toBe(204);
-    expect(await total(roles.admin.token)).toBe('1');
-    expect(await total(roles.admin.token, `?account=${roles.other.id}`)).toBe('0');
+    expect(await total(t.roles.admin.token)).toBe('1');
+    expect(await total(t.roles.admin.token, `?account=${t.roles.other.id}`)).toBe('0');
   });
 
   it('filters by account for ADMIN; a USER naming another account gets 404', async () => {
-    await createInput(roles.owner.token);
-    await createInput(roles.other.token);
+    await t.createInput();
+    await t.createInput({}, t.roles.other.token);
     const filtered = await t.request({
       method: 'GET',
-      url: `/api/v1/inputs?account=${roles.other.id}`,
-      token: roles.admin.token,
+      url: `/api/v1/inputs?account=${t.roles.other.id}`,
+      token: t.roles.admin.token,
     });
     expect(filtered.json()).toHaveLength(1);
-    expect(filtered.json()[0].ownerId).toBe(roles.other.id);
+    expect(filtered.json()[0].ownerId).toBe(t.roles.other.id);
     expect(
-      (await t.request({ method: 'GET', url: `/api/v1/inputs?account=${roles.other.id}`, token: roles.owner.token }))
-        .statusCode,
+      (
+        await t.request({
+          method: 'GET',
+          url: `/api/v1/inputs?account=${t.roles.other.id}`,
+          token: t.roles.owner.token,
+        })
+      ).statusCode,
     ).toBe(404);
     expect(
-      (await t.request({ method: 'GET', url: `/api/v1/inputs?account=${roles.owner.id}`, token: roles.owner.token }))
-        .statusCode,
+      (
+        await t.request({
+          method: 'GET',
+          url: `/api/v1/inputs?account=${t.roles.owner.id}`,
+          token: t.roles.owner.token,
+        })
+      ).statusCode,
     ).toBe(200);
   });
 
   it('refuses a limit over 200', async () => {
-    const response = await t.request({ method: 'GET', url: '/api/v1/inputs?limit=201', token: roles.owner.token });
+    const response = await t.request({ method: 'GET', url: '/api/v1/inputs?limit=201', token: t.roles.owner.token });
     expect(response.statusCode).toBe(400);
     expect(response.json().errors[0].path).toBe('querystring.limit');
   });
@@ -296,11 +288,11 @@ describe('GET /inputs', () => {
 
 describe('PUT /inputs/{id}', () => {
   it('changes caption and streamer; refuses creation-time fields with 400', async () => {
-    const input = await createInput(roles.owner.token);
+    const input = await t.createInput();
     const changed = await t.request({
       method: 'PUT',
       url: `/api/v1/inputs/${input.id}`,
-      token: roles.owner.token,
+      token: t.roles.owner.token,
       payload: { caption: 'Main stage', streamer: { ipAddress: '81.2.69.160' } },
     });
     expect(changed.json()).toMatchObject({ caption: 'Main stage', streamer: { ipAddress: '81.2.69.160' } });
@@ -308,7 +300,7 @@ describe('PUT /inputs/{id}', () => {
       const refused = await t.request({
         method: 'PUT',
         url: `/api/v1/inputs/${input.id}`,
-        token: roles.owner.token,
+        token: t.roles.owner.token,
         payload: { [field]: 'RTMP' },
       });
       expect(refused.statusCode).toBe(400);
@@ -322,7 +314,7 @@ describe('PUT /inputs/{id}', () => {
         await t.request({
           method: 'PUT',
           url: `/api/v1/inputs/${input.id}`,
-          token: roles.owner.token,
+          token: t.roles.owner.token,
           payload: { state: 'Ingestion' },
         })
       ).statusCode,
@@ -330,13 +322,13 @@ describe('PUT /inputs/{id}', () => {
   });
 
   it('stops only in Ingestion or Pending, else 409', async () => {
-    const node = await t.createNode(roles.admin);
-    const input = await createInput(roles.owner.token);
+    const node = await t.createNode(t.roles.admin);
+    const input = await t.createInput();
     expect(input.status).toBe('Idle');
     const idle = await t.request({
       method: 'PUT',
       url: `/api/v1/inputs/${input.id}`,
-      token: roles.owner.token,
+      token: t.roles.owner.token,
       payload: { state: 'Idle' },
     });
     expect(idle.statusCode).toBe(409);
@@ -345,7 +337,7 @@ describe('PUT /inputs/{id}', () => {
     const stopped = await t.request({
       method: 'PUT',
       url: `/api/v1/inputs/${input.id}`,
-      token: roles.owner.token,
+      token: t.roles.owner.token,
       payload: { state: 'Idle' },
     });
     expect(stopped.statusCode).toBe(200);
@@ -356,13 +348,13 @@ describe('PUT /inputs/{id}', () => {
 
 describe('node reports and assignment', () => {
   it('drives a stream through every status with messages, tracks and sessions', async () => {
-    const node = await t.createNode(roles.admin);
-    const input = await createInput(roles.owner.token, { format: 'RTMP' });
+    const node = await t.createNode(t.roles.admin);
+    const input = await t.createInput({ format: 'RTMP' });
     const output = (
       await t.request({
         method: 'POST',
         url: '/api/v1/outputs',
-        token: roles.owner.token,
+        token: t.roles.owner.token,
         payload: { streamId: input.id, format: 'HLS' },
       })
     ).json();
@@ -372,7 +364,7 @@ describe('node reports and assignment', () => {
         text: `now ${status}`,
       });
       const current = (
-        await t.request({ method: 'GET', url: `/api/v1/inputs/${input.id}`, token: roles.owner.token })
+        await t.request({ method: 'GET', url: `/api/v1/inputs/${input.id}`, token: t.roles.owner.token })
       ).json();
       expect(current.status).toBe(status);
       expect(current.statusMessages[0].text).toBe(`now ${status}`);
@@ -403,52 +395,52 @@ describe('node reports and assignment', () => {
     ]);
     expect(
       (
-        await t.request({ method: 'GET', url: `/api/v1/info/stream/${input.id}/incoming`, token: roles.owner.token })
+        await t.request({ method: 'GET', url: `/api/v1/info/stream/${input.id}/incoming`, token: t.roles.owner.token })
       ).json(),
     ).toEqual([track]);
     expect(
       (
-        await t.request({ method: 'GET', url: `/api/v1/info/stream/${input.id}/outgoing`, token: roles.owner.token })
+        await t.request({ method: 'GET', url: `/api/v1/info/stream/${input.id}/outgoing`, token: t.roles.owner.token })
       ).json(),
     ).toEqual([]);
     const outputs = await t.request({
       method: 'GET',
       url: `/api/v1/outputs?streamId=${input.id}`,
-      token: roles.owner.token,
+      token: t.roles.owner.token,
     });
     expect(outputs.json()[0].sessions).toEqual([
       { id: 's1', ipAddress: '203.0.113.9', startedAt: '2026-11-26T10:00:00.000Z', bytes: 1000 },
     ]);
     expect(
-      (await t.request({ method: 'DELETE', url: `/api/v1/outputs/${output.id}/sessions`, token: roles.owner.token }))
+      (await t.request({ method: 'DELETE', url: `/api/v1/outputs/${output.id}/sessions`, token: t.roles.owner.token }))
         .statusCode,
     ).toBe(204);
     expect(
       (
-        await t.request({ method: 'GET', url: `/api/v1/outputs?streamId=${input.id}`, token: roles.owner.token })
+        await t.request({ method: 'GET', url: `/api/v1/outputs?streamId=${input.id}`, token: t.roles.owner.token })
       ).json()[0].sessions,
     ).toEqual([]);
   });
 
   it("ignores reports about another node's stream", async () => {
-    const mine = await t.createNode(roles.admin);
-    const input = await createInput(roles.owner.token);
-    const stranger = await t.createNode(roles.admin, { enabled: false });
+    const mine = await t.createNode(t.roles.admin);
+    const input = await t.createInput();
+    const stranger = await t.createNode(t.roles.admin, { enabled: false });
     const response = await t.report(stranger.token, [
       { id: randomUUID(), kind: 'stream-state', streamId: input.id, status: 'Ingestion' },
     ]);
     expect(response.statusCode).toBe(200);
     expect(
-      (await t.request({ method: 'GET', url: `/api/v1/inputs/${input.id}`, token: roles.owner.token })).json().status,
+      (await t.request({ method: 'GET', url: `/api/v1/inputs/${input.id}`, token: t.roles.owner.token })).json().status,
     ).toBe('Idle');
     expect(mine.id).toBe(input.nodeId);
   });
 
   it('refuses a user token on the node-facing API and validates reports', async () => {
-    const node = await t.createNode(roles.admin);
-    const input = await createInput(roles.owner.token);
+    const node = await t.createNode(t.roles.admin);
+    const input = await t.createInput();
     expect(
-      (await t.report(roles.owner.token, [{ id: 'x', kind: 'stream-state', streamId: input.id }])).statusCode,
+      (await t.report(t.roles.owner.token, [{ id: 'x', kind: 'stream-state', streamId: input.id }])).statusCode,
     ).toBe(401);
     const invalid = await t.report(node.token, [
       { id: 'x', kind: 'stream-state', streamId: input.id, status: 'Pending' },
@@ -457,25 +449,25 @@ describe('node reports and assignment', () => {
   });
 
   it('assigns waiting inputs once a node becomes available', async () => {
-    const input = await createInput(roles.owner.token);
+    const input = await t.createInput();
     expect(await t.app.services.streams.assignWaiting()).toBe(0);
-    const node = await t.createNode(roles.admin);
+    const node = await t.createNode(t.roles.admin);
     expect(await t.app.services.streams.assignWaiting()).toBe(1);
     const assigned = (
-      await t.request({ method: 'GET', url: `/api/v1/inputs/${input.id}`, token: roles.owner.token })
+      await t.request({ method: 'GET', url: `/api/v1/inputs/${input.id}`, token: t.roles.owner.token })
     ).json();
     expect(assigned).toMatchObject({ status: 'Idle', nodeId: node.id });
     expect(assigned.statusMessages[0].text).toBe(`Assigned to node ${node.name}`);
   });
 
   it('tells a node its inputs with their outputs and tokens', async () => {
-    const node = await t.createNode(roles.admin);
-    const input = await createInput(roles.owner.token, { access: 'Private', accessToken: 'secret-1' });
+    const node = await t.createNode(t.roles.admin);
+    const input = await t.createInput({ access: 'Private', accessToken: 'secret-1' });
     const output = (
       await t.request({
         method: 'POST',
         url: '/api/v1/outputs',
-        token: roles.owner.token,
+        token: t.roles.owner.token,
         payload: { streamId: input.id },
       })
     ).json();
@@ -509,29 +501,29 @@ describe('node reports and assignment', () => {
         },
       },
     ]);
-    expect((await t.request({ method: 'GET', url: '/api/v1/node/inputs', token: roles.owner.token })).statusCode).toBe(
-      401,
-    );
+    expect(
+      (await t.request({ method: 'GET', url: '/api/v1/node/inputs', token: t.roles.owner.token })).statusCode,
+    ).toBe(401);
   });
 });
 
 describe('outputs', () => {
   it('pages 4 at a time with X-Total-Count and builds playback endpoints', async () => {
-    await t.createNode(roles.admin, { connection: { protocol: 'HTTP', hostname: 'edge.example.com', port: 4242 } });
-    const input = await createInput(roles.owner.token);
+    await t.createNode(t.roles.admin, { connection: { protocol: 'HTTP', hostname: 'edge.example.com', port: 4242 } });
+    const input = await t.createInput();
     const formats = ['RTMP', 'WebRTC', 'HLS', 'SRT', 'RTMP'];
     for (const format of formats) {
       await t.request({
         method: 'POST',
         url: '/api/v1/outputs',
-        token: roles.owner.token,
+        token: t.roles.owner.token,
         payload: { streamId: input.id, format },
       });
     }
     const first = await t.request({
       method: 'GET',
       url: `/api/v1/outputs?streamId=${input.id}`,
-      token: roles.owner.token,
+      token: t.roles.owner.token,
     });
     expect(first.headers['x-total-count']).toBe('5');
     expect(first.json()).toHaveLength(4);
@@ -544,20 +536,22 @@ describe('outputs', () => {
     const second = await t.request({
       method: 'GET',
       url: `/api/v1/outputs?streamId=${input.id}&offset=4`,
-      token: roles.owner.token,
+      token: t.roles.owner.token,
     });
     expect(second.json()).toHaveLength(1);
   });
 
   it('answers 400 without a streamId and for a bad format', async () => {
-    expect((await t.request({ method: 'GET', url: '/api/v1/outputs', token: roles.owner.token })).statusCode).toBe(400);
-    const input = await createInput(roles.owner.token);
+    expect((await t.request({ method: 'GET', url: '/api/v1/outputs', token: t.roles.owner.token })).statusCode).toBe(
+      400,
+    );
+    const input = await t.createInput();
     expect(
       (
         await t.request({
           method: 'POST',
           url: '/api/v1/outputs',
-          token: roles.owner.token,
+          token: t.roles.owner.token,
           payload: { streamId: input.id, format: 'FLV' },
         })
       ).statusCode,
@@ -567,33 +561,33 @@ describe('outputs', () => {
 
 describe('DELETE /inputs/{id}', () => {
   it('deletes the input with its outputs, messages, tracks and ingress endpoint', async () => {
-    const input = await createInput(roles.owner.token, { gslb: true });
+    const input = await t.createInput({ gslb: true });
     await t.request({
       method: 'POST',
       url: '/api/v1/outputs',
-      token: roles.owner.token,
+      token: t.roles.owner.token,
       payload: { streamId: input.id },
     });
     expect(
-      (await t.request({ method: 'DELETE', url: `/api/v1/inputs/${input.id}`, token: roles.owner.token })).statusCode,
+      (await t.request({ method: 'DELETE', url: `/api/v1/inputs/${input.id}`, token: t.roles.owner.token })).statusCode,
     ).toBe(204);
     for (const table of ['outputs', 'input_status_messages', 'ingress_endpoints'] as const) {
       const rows = await t.database.db.selectFrom(table).selectAll().execute();
       expect(rows, table).toEqual([]);
     }
     expect(
-      (await t.request({ method: 'GET', url: `/api/v1/inputs/${input.id}`, token: roles.owner.token })).statusCode,
+      (await t.request({ method: 'GET', url: `/api/v1/inputs/${input.id}`, token: t.roles.owner.token })).statusCode,
     ).toBe(404);
   });
 });
 
 describe('GSLB ingress endpoint', () => {
   it('is provisioned once, named as+<uuid>', async () => {
-    const input = await createInput(roles.owner.token, { format: 'RTMP' });
+    const input = await t.createInput({ format: 'RTMP' });
     const created = await t.request({
       method: 'POST',
       url: '/api/v1/gslb/input',
-      token: roles.owner.token,
+      token: t.roles.owner.token,
       payload: { streamId: input.id },
     });
     expect(created.statusCode).toBe(201);
@@ -604,7 +598,7 @@ describe('GSLB ingress endpoint', () => {
     });
     expect(
       (
-        await t.request({ method: 'GET', url: `/api/v1/gslb/input/stream/${input.id}`, token: roles.owner.token })
+        await t.request({ method: 'GET', url: `/api/v1/gslb/input/stream/${input.id}`, token: t.roles.owner.token })
       ).json(),
     ).toEqual(created.json());
     expect(
@@ -612,13 +606,13 @@ describe('GSLB ingress endpoint', () => {
         await t.request({
           method: 'POST',
           url: '/api/v1/gslb/input',
-          token: roles.owner.token,
+          token: t.roles.owner.token,
           payload: { streamId: input.id },
         })
       ).statusCode,
     ).toBe(409);
     expect(
-      (await t.request({ method: 'GET', url: `/api/v1/inputs/${input.id}`, token: roles.owner.token })).json().gslb,
+      (await t.request({ method: 'GET', url: `/api/v1/inputs/${input.id}`, token: t.roles.owner.token })).json().gslb,
     ).toBe(true);
   });
 });
@@ -628,7 +622,7 @@ describe('GET /info/location', () => {
     const found = await t.request({
       method: 'GET',
       url: '/api/v1/info/location?ipAddress=81.2.69.160',
-      token: roles.owner.token,
+      token: t.roles.owner.token,
     });
     expect(found.json()).toEqual({
       ipAddress: '81.2.69.160',
@@ -640,15 +634,15 @@ describe('GET /info/location', () => {
         await t.request({
           method: 'GET',
           url: '/api/v1/info/location?ipAddress=192.168.1.20',
-          token: roles.owner.token,
+          token: t.roles.owner.token,
         })
       ).statusCode,
     ).toBe(404);
     expect(
-      (await t.request({ method: 'GET', url: '/api/v1/info/location', token: roles.owner.token })).statusCode,
+      (await t.request({ method: 'GET', url: '/api/v1/info/location', token: t.roles.owner.token })).statusCode,
     ).toBe(404);
     expect(
-      (await t.request({ method: 'GET', url: '/api/v1/info/location?ipAddress=nope', token: roles.owner.token }))
+      (await t.request({ method: 'GET', url: '/api/v1/info/location?ipAddress=nope', token: t.roles.owner.token }))
         .statusCode,
     ).toBe(400);
   });

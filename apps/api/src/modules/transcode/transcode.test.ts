@@ -1,38 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { DEFAULT_ADJUSTABLE_TRACKS } from '@streamcloud/contract';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  type MatrixRow,
-  ownerOnly,
-  type Roles,
-  roleMatrixTests,
-  startTestApp,
-  type TestApp,
-} from '../../../test/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { type MatrixRow, ownerOnly, roleMatrixTests, useTestApp } from '../../../test/helpers.js';
 import { dataUri, makeJpeg, makePng } from '../../../test/images.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
-
-let roles: Roles;
-
-beforeEach(async () => {
-  await t.reset();
-  roles = await t.roleMatrix();
-});
-
-const createInput = async (payload: object = {}) => {
-  const response = await t.request({ method: 'POST', url: '/api/v1/inputs', token: roles.owner.token, payload });
-  if (response.statusCode !== 201) throw new Error(`create failed: ${response.statusCode} ${response.body}`);
-  return response.json() as { id: string; nodeId: string | null };
-};
-const getOutput = (id: string, token = roles.owner.token) =>
+const t = useTestApp({}, { roles: true });
+const getOutput = (id: string, token = t.roles.owner.token) =>
   t.request({ method: 'GET', url: `/api/v1/inputs/${id}/output`, token });
-const putOutput = (id: string, payload: object, token = roles.owner.token) =>
+const putOutput = (id: string, payload: object, token = t.roles.owner.token) =>
   t.request({ method: 'PUT', url: `/api/v1/inputs/${id}/output`, token, payload });
 
 const h264 = {
@@ -63,14 +39,14 @@ describe('role matrix', () => {
     },
   ];
   roleMatrixTests(rows, {
-    roles: () => roles,
-    subject: async () => (await createInput()).id,
+    roles: () => t.roles,
+    subject: async () => (await t.createInput()).id,
   });
 
   it('GET /node/inputs/{id}/output answers the serving node only, and no user token', async () => {
-    const node = await t.createNode(roles.admin);
-    const input = await createInput();
-    const stranger = await t.createNode(roles.admin, { enabled: false });
+    const node = await t.createNode(t.roles.admin);
+    const input = await t.createInput();
+    const stranger = await t.createNode(t.roles.admin, { enabled: false });
     expect(
       (await t.request({ method: 'GET', url: `/api/v1/node/inputs/${input.id}/output`, token: node.token })).statusCode,
     ).toBe(200);
@@ -79,7 +55,7 @@ describe('role matrix', () => {
         .statusCode,
     ).toBe(404);
     expect(
-      (await t.request({ method: 'GET', url: `/api/v1/node/inputs/${input.id}/output`, token: roles.owner.token }))
+      (await t.request({ method: 'GET', url: `/api/v1/node/inputs/${input.id}/output`, token: t.roles.owner.token }))
         .statusCode,
     ).toBe(401);
     expect((await t.request({ method: 'GET', url: `/api/v1/node/inputs/${input.id}/output` })).statusCode).toBe(401);
@@ -88,7 +64,7 @@ describe('role matrix', () => {
 
 describe('GET and PUT /inputs/{id}/output', () => {
   it('answers a new adjustable stream with the six default tracks and the version-2 defaults', async () => {
-    const input = await createInput();
+    const input = await t.createInput();
     expect((await getOutput(input.id)).json()).toEqual({
       version: 2,
       passthrough: false,
@@ -100,7 +76,7 @@ describe('GET and PUT /inputs/{id}/output', () => {
   });
 
   it('saves and answers the whole configuration, equal on reload', async () => {
-    const input = await createInput();
+    const input = await t.createInput();
     const config = {
       version: 2,
       passthrough: false,
@@ -120,18 +96,18 @@ describe('GET and PUT /inputs/{id}/output', () => {
     expect((await getOutput(input.id)).json()).toEqual(config);
     // The stream's own answer carries the offsets, not the image.
     const stream = (
-      await t.request({ method: 'GET', url: `/api/v1/inputs/${input.id}`, token: roles.owner.token })
+      await t.request({ method: 'GET', url: `/api/v1/inputs/${input.id}`, token: t.roles.owner.token })
     ).json();
     expect(stream.output).toEqual({ ...config, overlay: { offsetX: 10, offsetY: 20 } });
     const audit = await sql<{
       action: string;
       actor_id: string;
     }>`select action, actor_id from audit_log where action = 'input.output.update'`.execute(t.database.db);
-    expect(audit.rows).toEqual([{ action: 'input.output.update', actor_id: roles.owner.id }]);
+    expect(audit.rows).toEqual([{ action: 'input.output.update', actor_id: t.roles.owner.id }]);
   });
 
   it('maps the legacy ad-marker flag to Passthrough when no mode is given', async () => {
-    const input = await createInput();
+    const input = await t.createInput();
     expect((await putOutput(input.id, { tracks: [], adMarker: true })).json().scte35).toEqual({ mode: 'Passthrough' });
     expect((await putOutput(input.id, { tracks: [], adMarker: true, scte35: { mode: 'None' } })).json().scte35).toEqual(
       { mode: 'None' },
@@ -145,7 +121,7 @@ describe('GET and PUT /inputs/{id}/output', () => {
   });
 
   it('removes the overlay when it is saved as null', async () => {
-    const input = await createInput();
+    const input = await t.createInput();
     await putOutput(input.id, { tracks: [], overlay: overlay(makePng(10, 10)) });
     const cleared = await putOutput(input.id, { tracks: [], overlay: null });
     expect(cleared.json().overlay).toBeNull();
@@ -155,8 +131,8 @@ describe('GET and PUT /inputs/{id}/output', () => {
   });
 
   it('refuses while the stream is in Ingestion and for passthrough streams (409)', async () => {
-    const node = await t.createNode(roles.admin);
-    const input = await createInput();
+    const node = await t.createNode(t.roles.admin);
+    const input = await t.createInput();
     await t.report(node.token, [{ id: randomUUID(), kind: 'stream-state', streamId: input.id, status: 'Ingestion' }]);
     const ingesting = await putOutput(input.id, { tracks: [h264] });
     expect(ingesting.statusCode).toBe(409);
@@ -165,7 +141,7 @@ describe('GET and PUT /inputs/{id}/output', () => {
     await t.report(node.token, [{ id: randomUUID(), kind: 'stream-state', streamId: input.id, status: 'Fallback' }]);
     expect((await putOutput(input.id, { tracks: [h264] })).statusCode).toBe(200);
 
-    const passthrough = await createInput({ output: { passthrough: true } });
+    const passthrough = await t.createInput({ output: { passthrough: true } });
     const refused = await putOutput(passthrough.id, { tracks: [h264] });
     expect(refused.statusCode).toBe(409);
     expect(refused.json().message).toBe('Only adjustable-transcode streams have a transcoding ladder');
@@ -173,8 +149,8 @@ describe('GET and PUT /inputs/{id}/output', () => {
   });
 
   it('tells the serving node the configuration with the overlay image', async () => {
-    const node = await t.createNode(roles.admin);
-    const input = await createInput();
+    const node = await t.createNode(t.roles.admin);
+    const input = await t.createInput();
     const config = { tracks: [aac], overlay: overlay(makeJpeg(100, 50, { bytes: 2000 }), 'image/jpeg') };
     await putOutput(input.id, config);
     const answer = await t.request({ method: 'GET', url: `/api/v1/node/inputs/${input.id}/output`, token: node.token });
@@ -182,10 +158,10 @@ describe('GET and PUT /inputs/{id}/output', () => {
   });
 
   it('deletes the overlay with its stream', async () => {
-    const input = await createInput();
+    const input = await t.createInput();
     await putOutput(input.id, { tracks: [], overlay: overlay(makePng(10, 10)) });
     expect(
-      (await t.request({ method: 'DELETE', url: `/api/v1/inputs/${input.id}`, token: roles.owner.token })).statusCode,
+      (await t.request({ method: 'DELETE', url: `/api/v1/inputs/${input.id}`, token: t.roles.owner.token })).statusCode,
     ).toBe(204);
     const rows = await sql<{ count: number }>`select count(*)::int as count from input_overlays`.execute(t.database.db);
     expect(rows.rows[0]?.count).toBe(0);
@@ -249,7 +225,7 @@ describe('track rules (section 5)', () => {
   ];
   for (const [name, track, message] of cases) {
     it(`refuses ${name} with a message the editor shows`, async () => {
-      const input = await createInput();
+      const input = await t.createInput();
       const response = await putOutput(input.id, { tracks: [aac, track].slice(1) });
       expect(response.statusCode).toBe(400);
       expect(response.json().message).toBe(`Invalid request: ${message}`);
@@ -257,7 +233,7 @@ describe('track rules (section 5)', () => {
   }
 
   it('accepts each boundary value', async () => {
-    const input = await createInput();
+    const input = await t.createInput();
     const tracks = [
       { ...h264, width: 0, height: 0, framerate: 1, settings: { ...h264.settings, bitrate: 100, keyIntMax: 2 } },
       { type: 'VP9', framerate: 1, settings: { bitrate: 100, keyMaxDist: 2 } },
@@ -272,14 +248,14 @@ describe('track rules (section 5)', () => {
 
 describe('overlay image, judged by its bytes', () => {
   const refuse = async (data: string, message: string) => {
-    const input = await createInput();
+    const input = await t.createInput();
     const response = await putOutput(input.id, { tracks: [], overlay: { data, offsetX: 0, offsetY: 0 } });
     expect(response.statusCode, response.body).toBe(400);
     expect(response.json().message).toBe(message);
   };
 
   it('accepts a PNG of exactly 1 MB and 360x360, and a JPEG wider than 360 but not taller', async () => {
-    const input = await createInput();
+    const input = await t.createInput();
     const png = makePng(360, 360, { bytes: 1_000_000 });
     const saved = await putOutput(input.id, { tracks: [], overlay: overlay(png) });
     expect(saved.statusCode, saved.body).toBe(200);
@@ -290,7 +266,7 @@ describe('overlay image, judged by its bytes', () => {
   });
 
   it('names the type from the bytes, not from the data URI', async () => {
-    const input = await createInput();
+    const input = await t.createInput();
     const saved = await putOutput(input.id, { tracks: [], overlay: overlay(makePng(10, 10), 'image/jpeg') });
     expect(saved.json().overlay.data).toMatch(/^data:image\/png;base64,/);
   });
@@ -317,7 +293,7 @@ describe('overlay image, judged by its bytes', () => {
   });
 
   it('refuses bodies over the route limit with 413, and bad offsets with 400', async () => {
-    const input = await createInput();
+    const input = await t.createInput();
     const huge = await putOutput(input.id, {
       tracks: [],
       overlay: { data: `data:image/png;base64,${'A'.repeat(2_200_000)}`, offsetX: 0, offsetY: 0 },
