@@ -88,31 +88,37 @@ describe('graceful shutdown', () => {
 });
 
 describe('PGlite upkeep', () => {
+  // Its own embedded database (the suite's may be PostgreSQL), opened in a hook: starting PGlite and
+  // migrating it takes most of the test timeout on a loaded machine, which is what made this test fail.
+  let embedded: DatabaseHandle;
+  beforeAll(async () => {
+    embedded = await openDatabase({ memory: true });
+  });
+  afterAll(() => embedded.close());
+
   it('vacuums the embedded database on its interval once the app is ready', async () => {
-    const embedded = await openDatabase({ memory: true });
+    await sql`create table churned (id int primary key, value int not null)`.execute(embedded.db);
+    await sql`insert into churned select i, 0 from generate_series(1, 2000) as i`.execute(embedded.db);
+    await sql`update churned set value = value + 1`.execute(embedded.db);
+    const lastVacuum = async () => {
+      await sql`select pg_stat_force_next_flush()`.execute(embedded.db);
+      await sql`select 1`.execute(embedded.db);
+      const { rows } = await sql<{ at: Date | null }>`
+        select last_vacuum as at from pg_stat_user_tables where relname = 'churned'`.execute(embedded.db);
+      return rows[0]?.at ?? null;
+    };
+    const app = await buildApp({
+      database: embedded,
+      secret: 'lifecycle-secret-long-enough-for-tests',
+      vacuumIntervalMs: 50,
+    });
     try {
-      await sql`create table churned (id int primary key, value int not null)`.execute(embedded.db);
-      await sql`insert into churned select i, 0 from generate_series(1, 2000) as i`.execute(embedded.db);
-      await sql`update churned set value = value + 1`.execute(embedded.db);
-      const lastVacuum = async () => {
-        await sql`select pg_stat_force_next_flush()`.execute(embedded.db);
-        await sql`select 1`.execute(embedded.db);
-        const { rows } = await sql<{ at: Date | null }>`
-          select last_vacuum as at from pg_stat_user_tables where relname = 'churned'`.execute(embedded.db);
-        return rows[0]?.at ?? null;
-      };
-      const app = await buildApp({
-        database: embedded,
-        secret: 'lifecycle-secret-long-enough-for-tests',
-        vacuumIntervalMs: 50,
-      });
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(await lastVacuum()).toBeNull();
       await app.ready();
       await expect.poll(lastVacuum, { timeout: 5000 }).toBeInstanceOf(Date);
-      await app.close();
     } finally {
-      await embedded.close();
+      await app.close();
     }
   });
 });
