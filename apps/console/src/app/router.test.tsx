@@ -1,6 +1,6 @@
+import { errorResponse, jsonResponse } from '@streamcloud/api-client/testing';
 import { act, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { errorResponse, jsonResponse } from '@/test/fetch-mock';
 import { adminAccount, userAccount, whoAmI } from '@/test/fixtures';
 import { renderApp } from '@/test/render-app';
 import { ACCOUNT_UNAVAILABLE, NOT_PERMITTED } from './guards';

@@ -1,5 +1,3 @@
-import { accountRoutes } from '@streamcloud/contract';
-import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 import {
   createFetchMock,
   emptyResponse,
@@ -7,7 +5,9 @@ import {
   type Handler,
   jsonResponse,
   networkFailure,
-} from '@/test/fetch-mock';
+} from '@streamcloud/api-client/testing';
+import { accountRoutes } from '@streamcloud/contract';
+import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { userAccount } from '@/test/fixtures';
 import { MemoryStorage } from '@/test/memory-storage';
 import { IMPERSONATION_ERRORS, LOGIN_ERRORS, loginErrorMessage } from './auth-store';

@@ -1,6 +1,6 @@
+import type { ApiClient } from '@streamcloud/api-client';
+import { errorStatus } from '@streamcloud/api-client';
 import { accountRoutes, authRoutes } from '@streamcloud/contract';
-import type { ApiClient } from './api-client';
-import { errorStatus } from './api-error';
 
 export const CURRENT_TOKEN_KEY = 'current_token';
 export const ORIGINAL_TOKEN_KEY = 'original_token';

@@ -1,6 +1,6 @@
+import { isApiError } from '@streamcloud/api-client';
 import type { FieldErrors, FieldPath, FieldValues, Resolver, UseFormSetError } from 'react-hook-form';
 import type { ZodType } from 'zod';
-import { isApiError } from './api-error';
 
 /** Where a message about a request body path shows in a form: one of its fields, or nowhere. */
 export type FieldOfPath<V extends FieldValues> = (path: readonly PropertyKey[]) => FieldPath<V> | null;

@@ -1,5 +1,5 @@
+import { ApiError } from '@streamcloud/api-client';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from './api-error';
 import { shouldRetry } from './query-client';
 
 describe('query retries', () => {

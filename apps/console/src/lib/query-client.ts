@@ -1,5 +1,5 @@
+import { errorStatus } from '@streamcloud/api-client';
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
-import { errorStatus } from './api-error';
 
 const MAX_RETRIES = 2;
 

@@ -1,5 +1,5 @@
+import { createFetchMock, errorResponse, jsonResponse, networkFailure } from '@streamcloud/api-client/testing';
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
-import { createFetchMock, errorResponse, jsonResponse, networkFailure } from '@/test/fetch-mock';
 import { DEFAULT_RUNTIME_CONFIG, loadRuntimeConfig } from './runtime-config';
 
 let consoleWarn: MockInstance<typeof console.warn>;

@@ -1,5 +1,5 @@
+import type { ApiClient } from '@streamcloud/api-client';
 import { createContext, type ReactNode, useContext, useMemo, useSyncExternalStore } from 'react';
-import type { ApiClient } from './api-client';
 import type { AuthState, AuthStore } from './auth-store';
 
 interface Services {

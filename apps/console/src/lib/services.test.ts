@@ -1,5 +1,5 @@
+import { createFetchMock, emptyResponse, jsonResponse } from '@streamcloud/api-client/testing';
 import { describe, expect, it } from 'vitest';
-import { createFetchMock, emptyResponse, jsonResponse } from '@/test/fetch-mock';
 import { MemoryStorage } from '@/test/memory-storage';
 import { createQueryClient } from './query-client';
 import { createAppServices } from './services';

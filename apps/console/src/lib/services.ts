@@ -1,5 +1,5 @@
+import { type ApiClient, createApiClient } from '@streamcloud/api-client';
 import type { QueryClient } from '@tanstack/react-query';
-import { type ApiClient, createApiClient } from './api-client';
 import { type AuthStore, createAuthStore, type TokenStorage } from './auth-store';
 import { createQueryClient } from './query-client';
 import type { RuntimeConfig } from './runtime-config';

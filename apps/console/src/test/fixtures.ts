@@ -1,6 +1,6 @@
+import type { Handler } from '@streamcloud/api-client/testing';
+import { jsonResponse } from '@streamcloud/api-client/testing';
 import type { Account, StreamInput, WebhookDelivery, WhoAmI } from '@streamcloud/contract';
-import type { Handler } from './fetch-mock';
-import { jsonResponse } from './fetch-mock';
 
 const CREATED_AT = '2025-01-01T00:00:00.000Z';
 

@@ -1,3 +1,4 @@
+import { type Handler, jsonResponse } from '@streamcloud/api-client/testing';
 import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter } from 'react-router';
@@ -5,7 +6,6 @@ import { AppRouter } from '@/app/app';
 import { AppProvider } from '@/app/provider';
 import { appRoutes } from '@/app/router';
 import { CURRENT_TOKEN_KEY, ORIGINAL_TOKEN_KEY } from '@/lib/auth-store';
-import { type Handler, jsonResponse } from './fetch-mock';
 import { userAccount, whoAmI } from './fixtures';
 import { MemoryStorage } from './memory-storage';
 import { createTestServices } from './test-services';

@@ -1,9 +1,9 @@
+import type { Handler } from '@streamcloud/api-client/testing';
 import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { AppProvider } from '@/app/provider';
-import type { Handler } from './fetch-mock';
 import { createTestServices } from './test-services';
 
 /** One component outside the routes, as a page mounts it (links work), over a mocked fetch. */

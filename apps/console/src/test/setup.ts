@@ -1,7 +1,7 @@
+import { takeUnhandledRequests } from '@streamcloud/api-client/testing';
 import { cleanup } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { installFakeCanvas } from './canvas';
-import { takeUnhandledRequests } from './fetch-mock';
 
 beforeEach(() => installFakeCanvas());
 

@@ -1,6 +1,6 @@
+import { createFetchMock, type Handler } from '@streamcloud/api-client/testing';
 import { createQueryClient } from '@/lib/query-client';
 import { createAppServices } from '@/lib/services';
-import { createFetchMock, type Handler } from './fetch-mock';
 import { MemoryStorage } from './memory-storage';
 
 /** The console's real services over a mocked fetch: memory storage, no cookies, no retries. */

@@ -1,6 +1,6 @@
+import { emptyResponse, errorResponse, jsonResponse } from '@streamcloud/api-client/testing';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
-import { emptyResponse, errorResponse, jsonResponse } from '@/test/fetch-mock';
 import { adminAccount, EMPTY_PAGE_DATA, userAccount, whoAmI } from '@/test/fixtures';
 import { renderApp } from '@/test/render-app';
 

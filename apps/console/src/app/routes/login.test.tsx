@@ -1,7 +1,7 @@
+import { errorResponse, type Handler, jsonResponse, networkFailure } from '@streamcloud/api-client/testing';
 import { screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { LOGIN_ERRORS } from '@/lib/auth-store';
-import { errorResponse, type Handler, jsonResponse, networkFailure } from '@/test/fetch-mock';
 import { EMPTY_PAGE_DATA, userAccount, whoAmI } from '@/test/fixtures';
 import { renderApp } from '@/test/render-app';
 

@@ -1,3 +1,4 @@
+import { errorStatus } from '@streamcloud/api-client';
 import plusLgIcon from 'bootstrap-icons/icons/plus-lg.svg?raw';
 import { type ReactNode, useState } from 'react';
 import Button from 'react-bootstrap/Button';
@@ -6,7 +7,6 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Icon } from '@/components/ui/icon';
 import { Loading } from '@/components/ui/loading';
 import { PageShell } from '@/components/ui/page-shell';
-import { errorStatus } from '@/lib/api-error';
 import { JobListItem, type JobSummary } from './job-list-item';
 import { type StreamJob, splitByAutostart } from './stream-job';
 import type { StreamJobsFeature } from './stream-jobs-feature';

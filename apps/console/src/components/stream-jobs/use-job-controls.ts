@@ -1,6 +1,6 @@
+import { messageOr } from '@streamcloud/api-client';
 import { useState } from 'react';
 import { useNotify } from '@/components/ui/notifications';
-import { messageOr } from '@/lib/api-error';
 import { type JobActions, jobActions, type StreamJob } from './stream-job';
 import type { StreamJobsFeature } from './stream-jobs-feature';
 

@@ -1,5 +1,5 @@
+import { messageOr } from '@streamcloud/api-client';
 import { useNotify } from '@/components/ui/notifications';
-import { messageOr } from '@/lib/api-error';
 
 /**
  * A form's onSave: saves and hands on what was saved; a failure is told (the server's message, else

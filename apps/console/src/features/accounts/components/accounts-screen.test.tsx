@@ -1,7 +1,7 @@
+import { errorResponse, type Handler, jsonResponse, networkFailure } from '@streamcloud/api-client/testing';
 import type { Account } from '@streamcloud/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
-import { errorResponse, type Handler, jsonResponse, networkFailure } from '@/test/fetch-mock';
 import { adminAccount, EMPTY_PAGE_DATA, userAccount, whoAmI } from '@/test/fixtures';
 import { renderApp } from '@/test/render-app';
 

@@ -1,4 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { isApiError } from '@streamcloud/api-client';
 import { AccountCreate, type AccountCreateInput } from '@streamcloud/contract';
 import { useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
@@ -6,7 +7,6 @@ import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import { type FieldPath, type UseFormSetError, useForm } from 'react-hook-form';
 import { SelectField, TextField } from '@/components/ui/form-fields';
-import { isApiError } from '@/lib/api-error';
 import { useCreateAccount } from '../api/create-account';
 
 const FIELDS: readonly FieldPath<AccountCreateInput>[] = ['username', 'password', 'role', 'email'];

@@ -1,3 +1,4 @@
+import type { ApiClient } from '@streamcloud/api-client';
 import {
   type ProcessingType,
   type StatisticProtocol,
@@ -5,7 +6,6 @@ import {
   statisticsRoutes,
 } from '@streamcloud/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { ApiClient } from '@/lib/api-client';
 import { useApi } from '@/lib/services-context';
 import { billingKeys } from './keys';
 

@@ -1,9 +1,9 @@
+import { errorResponse, jsonResponse } from '@streamcloud/api-client/testing';
 import type { StatisticsResponse, StreamUsage } from '@streamcloud/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { downloadText } from '@/lib/download';
 import { currentMonth } from '@/lib/format';
-import { errorResponse, jsonResponse } from '@/test/fetch-mock';
 import { adminAccount, userAccount, whoAmI } from '@/test/fixtures';
 import { renderApp } from '@/test/render-app';
 

@@ -1,3 +1,4 @@
+import { messageOr } from '@streamcloud/api-client';
 import type { ReportMode } from '@streamcloud/contract';
 import arrowLeftIcon from 'bootstrap-icons/icons/arrow-left.svg?raw';
 import filetypeCsvIcon from 'bootstrap-icons/icons/filetype-csv.svg?raw';
@@ -9,7 +10,6 @@ import { Link, useParams } from 'react-router';
 import { Icon } from '@/components/ui/icon';
 import { Loading } from '@/components/ui/loading';
 import { PageShell } from '@/components/ui/page-shell';
-import { messageOr } from '@/lib/api-error';
 import { downloadText } from '@/lib/download';
 import { currentMonth, endOfDayUtc, isDateInput, startOfDayUtc } from '@/lib/format';
 import { useBillingAccount } from '../api/get-account';

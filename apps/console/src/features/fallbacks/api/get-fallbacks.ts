@@ -1,7 +1,7 @@
+import type { ApiClient } from '@streamcloud/api-client';
+import { errorStatus } from '@streamcloud/api-client';
 import { type Fallback, fallbackRoutes } from '@streamcloud/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { ApiClient } from '@/lib/api-client';
-import { errorStatus } from '@/lib/api-error';
 import { useApi } from '@/lib/services-context';
 import { fallbackKeys } from './keys';
 

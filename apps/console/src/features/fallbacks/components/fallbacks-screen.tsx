@@ -1,3 +1,4 @@
+import { errorStatus, messageOr } from '@streamcloud/api-client';
 import { FALLBACK_STATE_VARIANTS, type Fallback, type FallbackInputDraft } from '@streamcloud/contract';
 import arrowLeftIcon from 'bootstrap-icons/icons/arrow-left.svg?raw';
 import pencilIcon from 'bootstrap-icons/icons/pencil.svg?raw';
@@ -13,7 +14,6 @@ import { Icon } from '@/components/ui/icon';
 import { Loading } from '@/components/ui/loading';
 import { useNotify } from '@/components/ui/notifications';
 import { PageShell } from '@/components/ui/page-shell';
-import { errorStatus, messageOr } from '@/lib/api-error';
 import { useCreateFallback } from '../api/create-fallback';
 import { useDeleteFallback } from '../api/delete-fallback';
 import { useFallbacks } from '../api/get-fallbacks';

@@ -1,7 +1,13 @@
+import {
+  emptyResponse,
+  errorResponse,
+  type Handler,
+  jsonResponse,
+  type RecordedRequest,
+} from '@streamcloud/api-client/testing';
 import type { Fallback } from '@streamcloud/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { emptyResponse, errorResponse, type Handler, jsonResponse, type RecordedRequest } from '@/test/fetch-mock';
 import { userAccount, whoAmI } from '@/test/fixtures';
 import { renderApp } from '@/test/render-app';
 

@@ -1,6 +1,6 @@
+import type { ApiClient } from '@streamcloud/api-client';
 import { type AccountMetric, type MetricsResponse, statisticsRoutes } from '@streamcloud/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { ApiClient } from '@/lib/api-client';
 import { useApi } from '@/lib/services-context';
 import { type CustomDates, DASHBOARD_REFRESH_MS, windowOf } from '../presets';
 import { metricsKeys } from './keys';

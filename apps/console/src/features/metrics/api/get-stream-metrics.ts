@@ -1,6 +1,6 @@
+import type { ApiClient } from '@streamcloud/api-client';
 import { type MetricsResponse, type StatisticMetric, statisticsRoutes } from '@streamcloud/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { ApiClient } from '@/lib/api-client';
 import { useApi } from '@/lib/services-context';
 import { PANEL_REFRESH_MS } from '../presets';
 import { metricsKeys } from './keys';

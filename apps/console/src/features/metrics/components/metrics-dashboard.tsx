@@ -1,10 +1,10 @@
+import { messageOr } from '@streamcloud/api-client';
 import type { AccountMetric } from '@streamcloud/contract';
 import { useId, useState } from 'react';
 import Form from 'react-bootstrap/Form';
 import ToggleButton from 'react-bootstrap/ToggleButton';
 import ToggleButtonGroup from 'react-bootstrap/ToggleButtonGroup';
 import { PageShell } from '@/components/ui/page-shell';
-import { messageOr } from '@/lib/api-error';
 import { formatBitrate, formatCount, isDateInput } from '@/lib/format';
 import { useDashboardMetrics } from '../api/get-dashboard-metrics';
 import {

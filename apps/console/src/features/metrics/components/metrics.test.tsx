@@ -1,8 +1,8 @@
+import { createApiClient } from '@streamcloud/api-client';
+import { type Handler, jsonResponse, type RecordedRequest } from '@streamcloud/api-client/testing';
 import type { MetricsResponse } from '@streamcloud/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createApiClient } from '@/lib/api-client';
-import { type Handler, jsonResponse, type RecordedRequest } from '@/test/fetch-mock';
 import { renderAsUser } from '@/test/render-app';
 import { renderPiece } from '@/test/render-piece';
 import { dashboardMetricsQueryOptions } from '../api/get-dashboard-metrics';

@@ -1,10 +1,10 @@
+import { messageOr } from '@streamcloud/api-client';
 import type { MetricSeries, StatisticMetric } from '@streamcloud/contract';
 import { useId, useState } from 'react';
 import Form from 'react-bootstrap/Form';
 import ToggleButton from 'react-bootstrap/ToggleButton';
 import ToggleButtonGroup from 'react-bootstrap/ToggleButtonGroup';
 import { Link } from 'react-router';
-import { messageOr } from '@/lib/api-error';
 import { formatBitrate, formatCount, formatRtt } from '@/lib/format';
 import { useStreamMetrics } from '../api/get-stream-metrics';
 import { PANEL_DEFAULT_MINUTES, PANEL_PRESETS, presetMinutes } from '../presets';

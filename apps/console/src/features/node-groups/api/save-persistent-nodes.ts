@@ -1,5 +1,5 @@
+import type { ApiClient } from '@streamcloud/api-client';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ApiClient } from '@/lib/api-client';
 import { useApi } from '@/lib/services-context';
 import { attachNode } from './attach-node';
 import { detachNode } from './detach-node';

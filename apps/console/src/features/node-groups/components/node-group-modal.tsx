@@ -1,4 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { messageOr } from '@streamcloud/api-client';
 import {
   NO_OWNER,
   NODE_GROUP_ASSIGNMENTS,
@@ -13,7 +14,6 @@ import Modal from 'react-bootstrap/Modal';
 import { useForm } from 'react-hook-form';
 import { SelectField, TextField } from '@/components/ui/form-fields';
 import { useNotify } from '@/components/ui/notifications';
-import { messageOr } from '@/lib/api-error';
 import { useCreateNodeGroup } from '../api/create-node-group';
 import { useOwners } from '../api/get-owners';
 import { useUpdateNodeGroup } from '../api/update-node-group';

@@ -1,3 +1,4 @@
+import { messageOr } from '@streamcloud/api-client';
 import gearIcon from 'bootstrap-icons/icons/gear.svg?raw';
 import { useEffect, useState } from 'react';
 import Card from 'react-bootstrap/Card';
@@ -9,7 +10,6 @@ import { Icon } from '@/components/ui/icon';
 import { Loading } from '@/components/ui/loading';
 import { useNotify } from '@/components/ui/notifications';
 import { PageShell } from '@/components/ui/page-shell';
-import { messageOr } from '@/lib/api-error';
 import { useDeleteNodeGroup } from '../api/delete-node-group';
 import { useIsAdmin } from '../api/get-me';
 import { useNodeGroup } from '../api/get-node-group';

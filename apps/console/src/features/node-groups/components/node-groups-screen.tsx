@@ -1,3 +1,4 @@
+import { messageOr } from '@streamcloud/api-client';
 import type { NodeGroup } from '@streamcloud/contract';
 import plusLgIcon from 'bootstrap-icons/icons/plus-lg.svg?raw';
 import { useState } from 'react';
@@ -7,7 +8,6 @@ import { Link } from 'react-router';
 import { Icon } from '@/components/ui/icon';
 import { Loading } from '@/components/ui/loading';
 import { PageShell } from '@/components/ui/page-shell';
-import { messageOr } from '@/lib/api-error';
 import { useIsAdmin } from '../api/get-me';
 import { useNodeGroups } from '../api/get-node-groups';
 import { AssignmentBadge } from './assignment-badge';

@@ -1,7 +1,13 @@
+import {
+  emptyResponse,
+  errorResponse,
+  type Handler,
+  jsonResponse,
+  networkFailure,
+} from '@streamcloud/api-client/testing';
 import type { Node, NodeGroup, PersistentNodeCandidate, ScalingRule } from '@streamcloud/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { emptyResponse, errorResponse, type Handler, jsonResponse, networkFailure } from '@/test/fetch-mock';
 import { adminAccount, userAccount, whoAmI } from '@/test/fixtures';
 import { renderApp } from '@/test/render-app';
 import { formatBitrate, groupByOwner, sortGroups } from './format';

@@ -1,3 +1,4 @@
+import { messageOr } from '@streamcloud/api-client';
 import type { NodeGroup } from '@streamcloud/contract';
 import { useEffect, useMemo, useState } from 'react';
 import Button from 'react-bootstrap/Button';
@@ -6,7 +7,6 @@ import ListGroup from 'react-bootstrap/ListGroup';
 import Modal from 'react-bootstrap/Modal';
 import { Loading } from '@/components/ui/loading';
 import { useNotify } from '@/components/ui/notifications';
-import { messageOr } from '@/lib/api-error';
 import { usePersistentNodes } from '../api/get-persistent-nodes';
 import { useSavePersistentNodes } from '../api/save-persistent-nodes';
 import { NODE_GROUP_ERRORS } from './error-texts';

@@ -1,3 +1,4 @@
+import { messageOr } from '@streamcloud/api-client';
 import type { NodeGroup, NodeGroupResource } from '@streamcloud/contract';
 import { useState } from 'react';
 import Card from 'react-bootstrap/Card';
@@ -5,7 +6,6 @@ import Dropdown from 'react-bootstrap/Dropdown';
 import Table from 'react-bootstrap/Table';
 import { Link } from 'react-router';
 import { useNotify } from '@/components/ui/notifications';
-import { messageOr } from '@/lib/api-error';
 import { useAllocateNode } from '../api/allocate-node';
 import { NODE_GROUP_ERRORS } from './error-texts';
 import { NodeFlags } from './node-flags';

@@ -1,3 +1,4 @@
+import { messageOr } from '@streamcloud/api-client';
 import type { NodeGroup, ScalingRule } from '@streamcloud/contract';
 import plusLgIcon from 'bootstrap-icons/icons/plus-lg.svg?raw';
 import { useState } from 'react';
@@ -8,7 +9,6 @@ import ListGroup from 'react-bootstrap/ListGroup';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Icon } from '@/components/ui/icon';
 import { useNotify } from '@/components/ui/notifications';
-import { messageOr } from '@/lib/api-error';
 import { useDeleteScalingRule } from '../api/delete-scaling-rule';
 import { useUpdateScalingRule } from '../api/update-scaling-rule';
 import { NODE_GROUP_ERRORS } from './error-texts';

@@ -1,8 +1,8 @@
+import { messageOr } from '@streamcloud/api-client';
 import Badge from 'react-bootstrap/Badge';
 import Card from 'react-bootstrap/Card';
 import Table from 'react-bootstrap/Table';
 import { Loading } from '@/components/ui/loading';
-import { messageOr } from '@/lib/api-error';
 import { useScalingEvents } from '../api/get-scaling-events';
 import { formatEventTime } from './format';
 

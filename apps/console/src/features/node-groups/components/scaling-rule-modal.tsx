@@ -1,4 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { messageOr } from '@streamcloud/api-client';
 import {
   defaultScalingRule,
   SCALING_LIMITS,
@@ -20,7 +21,6 @@ import Row from 'react-bootstrap/Row';
 import { useForm } from 'react-hook-form';
 import { SelectField, TextField } from '@/components/ui/form-fields';
 import { useNotify } from '@/components/ui/notifications';
-import { messageOr } from '@/lib/api-error';
 import { useAddScalingRule } from '../api/add-scaling-rule';
 import { useUpdateScalingRule } from '../api/update-scaling-rule';
 import { NODE_GROUP_ERRORS } from './error-texts';

@@ -1,6 +1,6 @@
+import type { ApiClient } from '@streamcloud/api-client';
 import { nodeRoutes } from '@streamcloud/contract';
 import { useMutation } from '@tanstack/react-query';
-import type { ApiClient } from '@/lib/api-client';
 import { useApi } from '@/lib/services-context';
 
 /** A new node token; the old one stops working at once. */

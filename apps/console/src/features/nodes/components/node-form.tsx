@@ -1,4 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { isApiError } from '@streamcloud/api-client';
 import { type Node, NodeInput } from '@streamcloud/contract';
 import Button from 'react-bootstrap/Button';
 import {
@@ -13,7 +14,6 @@ import {
 } from 'react-hook-form';
 import { TextField } from '@/components/ui/form-fields';
 import { TitledCard } from '@/components/ui/titled-card';
-import { isApiError } from '@/lib/api-error';
 import { NODE_FIELD_GROUPS, NODE_SWITCHES, type NodeTextFieldSpec } from './node-form-fields';
 import { NEW_NODE_VALUES, type NodeFormValues, toDraft, toFormValues } from './node-form-values';
 

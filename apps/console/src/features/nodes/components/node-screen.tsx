@@ -1,3 +1,4 @@
+import { errorStatus, messageOr } from '@streamcloud/api-client';
 import type { Node, NodeInput } from '@streamcloud/contract';
 import { useEffect, useState } from 'react';
 import Button from 'react-bootstrap/Button';
@@ -6,7 +7,6 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Loading } from '@/components/ui/loading';
 import { useNotify } from '@/components/ui/notifications';
 import { PageShell } from '@/components/ui/page-shell';
-import { errorStatus, messageOr } from '@/lib/api-error';
 import { useCreateNode } from '../api/create-node';
 import { useDeleteNode } from '../api/delete-node';
 import { useNode } from '../api/get-node';

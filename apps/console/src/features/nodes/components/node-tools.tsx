@@ -1,10 +1,10 @@
+import { isApiError } from '@streamcloud/api-client';
 import { type Node, NodeRefreshMode } from '@streamcloud/contract';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { SelectField } from '@/components/ui/form-fields';
 import { useNotify } from '@/components/ui/notifications';
 import { TitledCard } from '@/components/ui/titled-card';
-import { isApiError } from '@/lib/api-error';
 import { useNodeMetadataRequest } from '../api/get-node-metadata';
 import { useRefreshNode } from '../api/refresh-node';
 import { NodeMetadataView } from './node-metadata-view';

@@ -1,3 +1,4 @@
+import { messageOr } from '@streamcloud/api-client';
 import {
   CAPTURE_PRESET_LABELS,
   CAPTURE_PRESETS,
@@ -21,7 +22,6 @@ import { FieldBox } from '@/components/ui/field-box';
 import { SelectField } from '@/components/ui/form-fields';
 import { Icon } from '@/components/ui/icon';
 import { useNotify } from '@/components/ui/notifications';
-import { messageOr } from '@/lib/api-error';
 import { useFetchStreamTracks } from '../api/get-stream-tracks';
 import { NO_CURRENT_TRACKS } from '../utils/messages';
 import { TrackSelectorModal } from './track-selector-modal';

@@ -1,7 +1,7 @@
+import { emptyResponse, errorResponse, type Handler, jsonResponse } from '@streamcloud/api-client/testing';
 import { FILE_NAME_TOOLTIP, MP4_TOOLTIP, type Recording, type Storage, type TrackInfo } from '@streamcloud/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { emptyResponse, errorResponse, type Handler, jsonResponse } from '@/test/fetch-mock';
 import { deliveriesResponse, streamInput, userAccount, webhookDelivery } from '@/test/fixtures';
 import { renderAsUser } from '@/test/render-app';
 import { renderPiece } from '@/test/render-piece';

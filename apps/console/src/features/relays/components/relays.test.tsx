@@ -1,7 +1,7 @@
+import { emptyResponse, type Handler, jsonResponse } from '@streamcloud/api-client/testing';
 import { RELAY_MESSAGES, type Relay } from '@streamcloud/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { emptyResponse, type Handler, jsonResponse } from '@/test/fetch-mock';
 import { deliveriesResponse, streamInput, webhookDelivery } from '@/test/fixtures';
 import { renderAsUser } from '@/test/render-app';
 import { renderPiece } from '@/test/render-piece';

@@ -1,7 +1,7 @@
+import type { ApiClient } from '@streamcloud/api-client';
+import { errorStatus } from '@streamcloud/api-client';
 import { type SnapshotDirection, snapshotRoutes } from '@streamcloud/contract';
 import { useQuery } from '@tanstack/react-query';
-import type { ApiClient } from '@/lib/api-client';
-import { errorStatus } from '@/lib/api-error';
 import { useApi } from '@/lib/services-context';
 import { snapshotKeys } from './keys';
 

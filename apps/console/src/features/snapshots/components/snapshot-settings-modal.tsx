@@ -1,3 +1,4 @@
+import { messageOr } from '@streamcloud/api-client';
 import {
   SNAPSHOT_DIRECTIONS,
   SNAPSHOT_FORMATS,
@@ -13,7 +14,6 @@ import { useForm, useWatch } from 'react-hook-form';
 import { SelectField, TextField } from '@/components/ui/form-fields';
 import { Loading } from '@/components/ui/loading';
 import { useNotify } from '@/components/ui/notifications';
-import { messageOr } from '@/lib/api-error';
 import { useSnapshotSettings } from '../api/get-snapshot-settings';
 import { useUpdateSnapshotSettings } from '../api/update-snapshot-settings';
 import { directionValues, type SnapshotFormValues, settingsOf, snapshotResolver } from './snapshot-form-values';

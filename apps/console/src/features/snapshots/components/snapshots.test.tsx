@@ -1,10 +1,10 @@
+import { errorResponse, type Handler, jsonResponse } from '@streamcloud/api-client/testing';
 import type { StreamStatus } from '@streamcloud/contract';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactElement } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppProvider } from '@/app/provider';
-import { errorResponse, type Handler, jsonResponse } from '@/test/fetch-mock';
 import { createTestServices } from '@/test/test-services';
 import { SnapshotPreviews } from './snapshot-previews';
 import { SnapshotSettingsButton } from './snapshot-settings-button';

@@ -1,6 +1,6 @@
+import type { ApiClient } from '@streamcloud/api-client';
 import { type StorageCheckResult, storageRoutes } from '@streamcloud/contract';
 import { useMutation } from '@tanstack/react-query';
-import type { ApiClient } from '@/lib/api-client';
 import { useApi } from '@/lib/services-context';
 
 /** Runs the connection check with the stored credentials; an unreachable bucket is a result, not an error. */

@@ -1,4 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { isApiError } from '@streamcloud/api-client';
 import {
   DEFAULT_S3_REGION,
   STORAGE_TYPE_LABELS,
@@ -14,7 +15,6 @@ import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
 import { type FieldPath, type Resolver, type UseFormSetError, useForm, useWatch } from 'react-hook-form';
 import { SelectField, TextField } from '@/components/ui/form-fields';
-import { isApiError } from '@/lib/api-error';
 import { NEW_STORAGE_VALUES, type StorageFormValues, toBody, toFormValues } from './storage-form-values';
 
 export type StorageBody = StorageCreateInput & StorageUpdateInput;

@@ -1,3 +1,4 @@
+import { errorStatus, isApiError, messageOr } from '@streamcloud/api-client';
 import type { Storage, StorageCheckResult, StorageSaved } from '@streamcloud/contract';
 import { useEffect, useState } from 'react';
 import Button from 'react-bootstrap/Button';
@@ -6,7 +7,6 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Loading } from '@/components/ui/loading';
 import { useNotify } from '@/components/ui/notifications';
 import { PageShell } from '@/components/ui/page-shell';
-import { errorStatus, isApiError, messageOr } from '@/lib/api-error';
 import { useCheckStorage } from '../api/check-storage';
 import { useCreateStorage } from '../api/create-storage';
 import { useDeleteStorage } from '../api/delete-storage';

@@ -1,7 +1,7 @@
+import { emptyResponse, errorResponse, type Handler, jsonResponse } from '@streamcloud/api-client/testing';
 import type { Storage, StorageCheckResult } from '@streamcloud/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { emptyResponse, errorResponse, type Handler, jsonResponse } from '@/test/fetch-mock';
 import { adminAccount, userAccount, whoAmI } from '@/test/fixtures';
 import { renderApp } from '@/test/render-app';
 

@@ -1,6 +1,6 @@
+import type { ApiClient } from '@streamcloud/api-client';
 import { type StreamInput, type StreamInputCreateDraft, streamRoutes } from '@streamcloud/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ApiClient } from '@/lib/api-client';
 import { useApi } from '@/lib/services-context';
 import { streamKeys } from './keys';
 

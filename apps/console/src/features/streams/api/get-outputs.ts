@@ -1,6 +1,6 @@
+import type { ApiClient } from '@streamcloud/api-client';
 import { OUTPUTS_PAGE_SIZE, type StreamOutput, streamRoutes, TOTAL_COUNT_HEADER } from '@streamcloud/contract';
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
-import type { ApiClient } from '@/lib/api-client';
 import { useApi } from '@/lib/services-context';
 import { DASHBOARD_POLL_MS } from './get-stream';
 import { streamKeys } from './keys';

@@ -1,6 +1,6 @@
+import type { ApiClient } from '@streamcloud/api-client';
 import { STREAMS_PAGE_SIZE, type StreamInputSummary, streamRoutes, TOTAL_COUNT_HEADER } from '@streamcloud/contract';
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
-import type { ApiClient } from '@/lib/api-client';
 import { useApi } from '@/lib/services-context';
 import { streamKeys } from './keys';
 

@@ -1,9 +1,9 @@
+import { messageOr } from '@streamcloud/api-client';
 import type { IngressEndpoint } from '@streamcloud/contract';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
 import { useNotify } from '@/components/ui/notifications';
-import { messageOr } from '@/lib/api-error';
 import { useCreateIngress } from '../api/create-ingress';
 import { STREAM_ERRORS } from '../utils/messages';
 import { CopyableValue } from './copy-button';

@@ -1,3 +1,4 @@
+import { messageOr } from '@streamcloud/api-client';
 import { OutputFormat, StreamOutputCreate } from '@streamcloud/contract';
 import { type FormEvent, useEffect, useState } from 'react';
 import Button from 'react-bootstrap/Button';
@@ -5,7 +6,6 @@ import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import { SelectField, TextField } from '@/components/ui/form-fields';
 import { useNotify } from '@/components/ui/notifications';
-import { messageOr } from '@/lib/api-error';
 import { type OutputCreateBody, useCreateOutput } from '../api/create-output';
 import { STREAM_ERRORS } from '../utils/messages';
 

@@ -1,7 +1,7 @@
+import { emptyResponse, errorResponse, type Handler, jsonResponse } from '@streamcloud/api-client/testing';
 import type { StreamInput, StreamStatus } from '@streamcloud/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
-import { emptyResponse, errorResponse, type Handler, jsonResponse } from '@/test/fetch-mock';
 import { userAccount, webhookDelivery, whoAmI } from '@/test/fixtures';
 import { renderApp } from '@/test/render-app';
 import { streamInput, streamOutput, uuid } from './stream-fixtures';

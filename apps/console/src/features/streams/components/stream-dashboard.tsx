@@ -1,3 +1,4 @@
+import { messageOr } from '@streamcloud/api-client';
 import type { StreamStatus } from '@streamcloud/contract';
 import { type ReactNode, useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -5,7 +6,6 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Loading } from '@/components/ui/loading';
 import { useNotify } from '@/components/ui/notifications';
 import { PageShell } from '@/components/ui/page-shell';
-import { messageOr } from '@/lib/api-error';
 import { useDeleteStream } from '../api/delete-stream';
 import { useIngress } from '../api/get-ingress';
 import { useStream } from '../api/get-stream';

@@ -1,3 +1,4 @@
+import { messageOr } from '@streamcloud/api-client';
 import {
   AccessMode,
   type GeoPoint,
@@ -17,7 +18,6 @@ import { type FieldErrors, type Resolver, useForm, useWatch } from 'react-hook-f
 import { SelectField, TextField } from '@/components/ui/form-fields';
 import { Icon } from '@/components/ui/icon';
 import { useNotify } from '@/components/ui/notifications';
-import { messageOr } from '@/lib/api-error';
 import { useCreateStream } from '../api/create-stream';
 import { useLocation } from '../api/get-location';
 import { useUpdateStream } from '../api/update-stream';

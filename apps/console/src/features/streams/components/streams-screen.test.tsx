@@ -1,7 +1,7 @@
+import { errorResponse, type Handler, jsonResponse } from '@streamcloud/api-client/testing';
 import type { StreamInputSummary } from '@streamcloud/contract';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
-import { errorResponse, type Handler, jsonResponse } from '@/test/fetch-mock';
 import { adminAccount, userAccount, whoAmI } from '@/test/fixtures';
 import { renderApp } from '@/test/render-app';
 import { VIEW_MODE_KEY } from '../utils/view-mode';

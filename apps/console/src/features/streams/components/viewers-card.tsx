@@ -1,3 +1,4 @@
+import { messageOr } from '@streamcloud/api-client';
 import type { StreamOutput } from '@streamcloud/contract';
 import plusLgIcon from 'bootstrap-icons/icons/plus-lg.svg?raw';
 import { useState } from 'react';
@@ -6,7 +7,6 @@ import Button from 'react-bootstrap/Button';
 import { Icon } from '@/components/ui/icon';
 import { Loading } from '@/components/ui/loading';
 import { useNotify } from '@/components/ui/notifications';
-import { messageOr } from '@/lib/api-error';
 import { useClearOutputSessions } from '../api/clear-output-sessions';
 import { useDeleteOutput } from '../api/delete-output';
 import { useOutputs } from '../api/get-outputs';

@@ -1,6 +1,6 @@
+import { messageOr } from '@streamcloud/api-client';
 import { useEffect, useRef } from 'react';
 import { useNotify } from '@/components/ui/notifications';
-import { messageOr } from '@/lib/api-error';
 
 /**
  * Shows a query's failure once when it starts failing (not on every poll that fails again): the

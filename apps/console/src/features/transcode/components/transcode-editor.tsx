@@ -1,3 +1,4 @@
+import { errorStatus, isApiError } from '@streamcloud/api-client';
 import type { StreamInput, TranscodeConfig } from '@streamcloud/contract';
 import arrowLeftIcon from 'bootstrap-icons/icons/arrow-left.svg?raw';
 import { useState } from 'react';
@@ -8,7 +9,6 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Icon } from '@/components/ui/icon';
 import { useNotify } from '@/components/ui/notifications';
 import { PageShell } from '@/components/ui/page-shell';
-import { errorStatus, isApiError } from '@/lib/api-error';
 import { useUpdateOutput } from '../api/update-output';
 import { firstProblem, lockedReason, sameValue, toBody } from '../utils/config';
 import { OverlayCard } from './overlay-card';

@@ -1,10 +1,10 @@
+import { errorStatus } from '@streamcloud/api-client';
 import arrowLeftIcon from 'bootstrap-icons/icons/arrow-left.svg?raw';
 import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { Icon } from '@/components/ui/icon';
 import { Loading } from '@/components/ui/loading';
 import { PageShell } from '@/components/ui/page-shell';
-import { errorStatus } from '@/lib/api-error';
 import { useOutput } from '../api/get-output';
 import { useTranscodedStream } from '../api/get-stream';
 import { TranscodeEditor } from './transcode-editor';

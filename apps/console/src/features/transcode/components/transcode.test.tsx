@@ -1,7 +1,7 @@
+import { errorResponse, type Handler, jsonResponse, type RecordedRequest } from '@streamcloud/api-client/testing';
 import { DEFAULT_ADJUSTABLE_TRACKS, type StreamInput, type TranscodeConfig } from '@streamcloud/contract';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { errorResponse, type Handler, jsonResponse, type RecordedRequest } from '@/test/fetch-mock';
 import { streamInput } from '@/test/fixtures';
 import { renderAsUser } from '@/test/render-app';
 import { SCTE35_HINT } from './settings-card';

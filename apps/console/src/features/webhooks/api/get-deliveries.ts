@@ -1,6 +1,6 @@
+import type { ApiClient } from '@streamcloud/api-client';
 import { TOTAL_COUNT_HEADER, type WebhookDelivery, webhookRoutes } from '@streamcloud/contract';
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
-import type { ApiClient } from '@/lib/api-client';
 import { useApi } from '@/lib/services-context';
 import { type DeliveryFilter, webhookKeys } from './keys';
 

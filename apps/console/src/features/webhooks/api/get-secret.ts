@@ -1,6 +1,6 @@
+import type { ApiClient } from '@streamcloud/api-client';
 import { type WebhookSecret, webhookRoutes } from '@streamcloud/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { ApiClient } from '@/lib/api-client';
 import { useApi } from '@/lib/services-context';
 import { webhookKeys } from './keys';
 

@@ -1,10 +1,10 @@
+import { messageOr } from '@streamcloud/api-client';
 import { WEBHOOK_DELIVERY_STATUS_VARIANTS, type WebhookDelivery } from '@streamcloud/contract';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
 import { Loading } from '@/components/ui/loading';
 import { useNotify } from '@/components/ui/notifications';
-import { messageOr } from '@/lib/api-error';
 import { formatDateTime } from '@/lib/format';
 import { useDeliveries } from '../api/get-deliveries';
 import type { DeliveryFilter } from '../api/keys';

@@ -1,3 +1,4 @@
+import { messageOr } from '@streamcloud/api-client';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import InputGroup from 'react-bootstrap/InputGroup';
@@ -5,7 +6,6 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Loading } from '@/components/ui/loading';
 import { useNotify } from '@/components/ui/notifications';
 import { TitledCard } from '@/components/ui/titled-card';
-import { messageOr } from '@/lib/api-error';
 import { formatDateTime } from '@/lib/format';
 import { useSecret } from '../api/get-secret';
 import { useRotateSecret } from '../api/rotate-secret';

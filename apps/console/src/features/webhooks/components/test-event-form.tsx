@@ -1,4 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { isApiError, messageOr } from '@streamcloud/api-client';
 import { WebhookTestBody } from '@streamcloud/contract';
 import Button from 'react-bootstrap/Button';
 import { useForm } from 'react-hook-form';
@@ -6,7 +7,6 @@ import { z } from 'zod';
 import { TextField } from '@/components/ui/form-fields';
 import { useNotify } from '@/components/ui/notifications';
 import { TitledCard } from '@/components/ui/titled-card';
-import { isApiError, messageOr } from '@/lib/api-error';
 import { useSendTestEvent } from '../api/send-test-event';
 
 export const TEST_EVENT_TEXTS = {

@@ -1,7 +1,7 @@
+import { errorResponse, type Handler, jsonResponse } from '@streamcloud/api-client/testing';
 import type { WebhookSecret } from '@streamcloud/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { errorResponse, type Handler, jsonResponse } from '@/test/fetch-mock';
 import { adminAccount, deliveriesResponse, userAccount, webhookDelivery, whoAmI } from '@/test/fixtures';
 import { renderApp, renderAsUser } from '@/test/render-app';
 import { SECRET_TEXTS } from './signing-secret-card';

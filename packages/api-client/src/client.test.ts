@@ -1,10 +1,18 @@
 import { accountRoutes, authRoutes, defineRoute, snapshotRoutes } from '@streamcloud/contract';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { createFetchMock, emptyResponse, errorResponse, jsonResponse, networkFailure } from '@/test/fetch-mock';
-import { adminAccount, userAccount } from '@/test/fixtures';
-import { type ApiClientOptions, createApiClient } from './api-client';
-import { ApiError } from './api-error';
+import { type ApiClientOptions, createApiClient } from './client.js';
+import { ApiError } from './error.js';
+import { createFetchMock, emptyResponse, errorResponse, jsonResponse, networkFailure } from './testing/fetch-mock.js';
+
+const userAccount = {
+  id: '00000000-0000-4000-8000-000000000002',
+  username: 'alice',
+  email: null,
+  role: 'USER',
+  createdAt: '2025-01-01T00:00:00.000Z',
+};
+const adminAccount = { ...userAccount, id: '00000000-0000-4000-8000-000000000001', username: 'admin', role: 'ADMIN' };
 
 const pagedRoute = defineRoute({
   method: 'GET',
@@ -208,5 +216,54 @@ describe('api client', () => {
     );
     expect(error.status).toBe(404);
     expect(error.serverMessage).toBe('Snapshot not found');
+  });
+  it('answers the URL of a route with its filled path and query', () => {
+    const { api } = setup({}, { apiBase: 'http://127.0.0.1:8080/api/v1' });
+    expect(api.url(pagedRoute, { query: { offset: 10, tag: ['a'] } })).toBe(
+      'http://127.0.0.1:8080/api/v1/things?offset=10&tag=a',
+    );
+    expect(api.url(accountRoutes.get, { params: { id: 'a b' } })).toBe('http://127.0.0.1:8080/api/v1/accounts/a%20b');
+  });
+
+  it('reads the anti-forgery cookie from an asynchronous cookie jar', async () => {
+    const { api, mock } = setup(
+      { 'POST /api/v1/logout': () => emptyResponse() },
+      { readCookies: async () => 'XSRF-TOKEN=from-jar' },
+    );
+    await api.call(authRoutes.logout);
+    expect(mock.requests[0]?.headers.get('X-XSRF-TOKEN')).toBe('from-jar');
+  });
+
+  it('sends no anti-forgery header where there is no document and no cookie jar (Node callers)', async () => {
+    const mock = createFetchMock({ 'POST /api/v1/logout': () => emptyResponse() });
+    expect('document' in globalThis).toBe(false);
+    const api = createApiClient({ apiBase: '/api/v1', fetch: mock.fetch, getToken: () => 'node-token' });
+    await api.call(authRoutes.logout);
+    expect(mock.requests[0]?.headers.has('X-XSRF-TOKEN')).toBe(false);
+    expect(mock.requests[0]?.headers.get('Authorization')).toBe('Bearer node-token');
+  });
+
+  it('fails a request that outlives the timeout like an unreachable server, and names it in logs', async () => {
+    // A server that never answers: the request ends only when its signal aborts.
+    const { api } = setup(
+      {},
+      {
+        timeoutMs: 20,
+        fetch: (_input, init) =>
+          new Promise((_resolve, reject) => {
+            init?.signal?.addEventListener('abort', () => reject(init.signal?.reason));
+          }),
+      },
+    );
+    const error = await failure(api.call(accountRoutes.list));
+    expect(error.status).toBe(0);
+    expect(String(error)).toMatch(/^ApiError: GET \/api\/v1\/accounts got no answer: Network failure/);
+  });
+
+  it('names the request and the status of a refusal in logs', async () => {
+    const { api } = setup({ 'GET /api/v1/accounts': () => errorResponse(403, 'Forbidden') });
+    const error = await failure(api.call(accountRoutes.list));
+    expect(error.request).toBe('GET /api/v1/accounts');
+    expect(String(error)).toBe('ApiError: GET /api/v1/accounts answered 403: Forbidden');
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, errorStatus, isApiError, messageOr } from './api-error';
+import { ApiError, errorStatus, isApiError, messageOr } from './error.js';
 
 describe('api errors', () => {
   it('prefer the server message over a fallback text', () => {

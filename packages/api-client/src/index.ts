@@ -1,0 +1,3 @@
+export * from './client.js';
+export { readCookie } from './cookies.js';
+export * from './error.js';
