@@ -8,10 +8,11 @@ import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { streamRoutes } from '@streamcloud/contract';
 import lighthouse from 'lighthouse';
 import puppeteer from 'puppeteer-core';
 import { ensureConsoleBuilt, ROOT } from '../scripts/lib.mjs';
-import { CHROMIUM, callApi, printTable, startApi } from './lib.mjs';
+import { CHROMIUM, printTable, startApi } from './lib.mjs';
 
 /** Lighthouse runs per page; the median run (by performance score) is reported. */
 const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
@@ -154,7 +155,9 @@ export default async function consoleLoadBench() {
   try {
     const token = await api.login();
     for (let i = 1; i <= STREAMS; i += 1) {
-      await callApi(api, token, 'POST', '/inputs', { caption: `Camera ${i}`, format: i % 2 ? 'RTMP' : 'SRT' }, 201);
+      await api.client(token).call(streamRoutes.create, {
+        body: { caption: `Camera ${i}`, format: i % 2 ? 'RTMP' : 'SRT' },
+      });
     }
     const pages = [
       { name: 'sign-in', url: `${api.url}/#/login` },

@@ -4,7 +4,8 @@
 // are generated in SQL from one input created over the API.
 //
 // Environment: BENCH_INPUTS (100000), BENCH_INPUTS_ENGINES (pglite,postgres), BENCH_DURATION, BENCH_CONNECTIONS.
-import { BENCH_ADMIN, callApi, copyInput, load, printTable, startApi, startHello } from './lib.mjs';
+import { accountRoutes, streamRoutes } from '@streamcloud/contract';
+import { BENCH_ADMIN, copyInput, load, printTable, startApi, startHello } from './lib.mjs';
 
 const INPUTS = Number(process.env.BENCH_INPUTS ?? 100_000);
 const ENGINES = (process.env.BENCH_INPUTS_ENGINES ?? 'pglite,postgres').split(',');
@@ -15,9 +16,11 @@ const USER = { username: 'bench-user', password: 'bench-password-1' };
 
 async function fill(api) {
   const admin = await api.login(BENCH_ADMIN.username, BENCH_ADMIN.password);
-  await callApi(api, admin, 'POST', '/accounts', { ...USER, role: 'USER' }, 201);
+  await api.client(admin).call(accountRoutes.create, { body: { ...USER, role: 'USER' } });
   const user = await api.login(USER.username, USER.password);
-  const template = await callApi(api, user, 'POST', '/inputs', { caption: 'Bench 00000', format: 'RTMP' }, 201);
+  const template = await api
+    .client(user)
+    .call(streamRoutes.create, { body: { caption: 'Bench 00000', format: 'RTMP' } });
   const started = performance.now();
   await api.sql((query) => copyInput(query, template.id, INPUTS, FORMATS));
   process.stdout.write(
@@ -27,13 +30,12 @@ async function fill(api) {
 
 /** A stream from the middle of the list, so the single read is not the template's (cached) row. */
 async function middleInputId(api, token) {
-  const response = await fetch(`${api.url}/api/v1/inputs?offset=${Math.floor(INPUTS / 2)}&limit=1`, {
-    headers: { authorization: `Bearer ${token}` },
-  });
-  const total = Number(response.headers.get('x-total-count'));
+  const { data, headers } = await api
+    .client(token)
+    .send(streamRoutes.list, { query: { offset: Math.floor(INPUTS / 2), limit: 1 } });
+  const total = Number(headers.get('x-total-count'));
   if (total !== INPUTS) throw new Error(`the list counts ${total} inputs, not ${INPUTS}`);
-  const [input] = await response.json();
-  return input.id;
+  return data[0].id;
 }
 
 export default async function inputsBench() {
@@ -49,10 +51,14 @@ export default async function inputsBench() {
       const token = await api.login(USER.username, USER.password);
       const headers = { authorization: `Bearer ${token}` };
       const id = await middleInputId(api, token);
+      const client = api.client();
       const measures = [
-        ['GET /inputs?limit=200', `${api.url}/api/v1/inputs?limit=200`],
-        [`GET /inputs?offset=${DEEP_PAGE}&limit=200`, `${api.url}/api/v1/inputs?offset=${DEEP_PAGE}&limit=200`],
-        ['GET /inputs/{id}', `${api.url}/api/v1/inputs/${id}`],
+        ['GET /inputs?limit=200', client.url(streamRoutes.list, { query: { limit: 200 } })],
+        [
+          `GET /inputs?offset=${DEEP_PAGE}&limit=200`,
+          client.url(streamRoutes.list, { query: { offset: DEEP_PAGE, limit: 200 } }),
+        ],
+        ['GET /inputs/{id}', client.url(streamRoutes.get, { params: { id } })],
       ];
       for (const [name, url] of measures) {
         const result = await load(url, { headers, title: `${name} on ${engine}` });

@@ -3,6 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { createApiClient } from '@streamcloud/api-client';
+import { API_BASE, authRoutes } from '@streamcloud/contract';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import chromiumArgs from '../e2e/chromium-args.json' with { type: 'json' };
@@ -13,6 +15,19 @@ export const DURATION_SECONDS = Number(process.env.BENCH_DURATION ?? 10);
 export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 /** Debian's Chromium and the flags of the end-to-end tests (e2e/playwright.config.ts). */
 export const CHROMIUM = { executablePath: '/usr/bin/chromium', args: chromiumArgs };
+
+/**
+ * The typed API client (packages/api-client, the console's own) on the server at `url`, as `token` (none:
+ * anonymous). Its `url(route, …)` builds the address of a route for a load generator.
+ */
+export function apiClient(url, token = null) {
+  return createApiClient({ apiBase: `${url}${API_BASE}`, getToken: () => token });
+}
+
+/** Signs in on the server at `url` (the bench admin by default); answers the token. */
+export async function login(url, credentials = BENCH_ADMIN) {
+  return (await apiClient(url).call(authRoutes.login, { body: credentials })).token;
+}
 
 /** Runs autocannon against one URL; answers req/s (mean) and latency percentiles in ms. */
 export async function load(url, { headers = {}, title } = {}) {
@@ -64,14 +79,12 @@ export async function startApi(engine, extraEnv = {}) {
     },
     databaseUrl: postgres?.url,
     dataDir,
-    async login(username = BENCH_ADMIN.username, password = BENCH_ADMIN.password) {
-      const response = await fetch(`${server.url}/api/v1/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ username, password }),
-      });
-      if (!response.ok) throw new Error(`bench login failed: ${response.status}`);
-      return (await response.json()).token;
+    login(username = BENCH_ADMIN.username, password = BENCH_ADMIN.password) {
+      return login(server.url, { username, password });
+    },
+    /** The typed API client on this server, as `token`. */
+    client(token = null) {
+      return apiClient(server.url, token);
     },
     async sql(fn) {
       if (postgres) {
@@ -98,17 +111,6 @@ export async function startApi(engine, extraEnv = {}) {
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-/** Calls the API as `token`; answers the JSON body, throwing unless the status is `expected`. */
-export async function callApi(api, token, method, path, body, expected = 200) {
-  const response = await fetch(`${api.url}/api/v1${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  if (response.status !== expected) throw new Error(`${method} ${path} answered ${response.status}`);
-  return response.json();
 }
 
 /**

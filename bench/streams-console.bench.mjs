@@ -1,8 +1,9 @@
 // Issue 4, console half: with 10,000 streams, how long the stream list takes in Chromium from its first
 // request to the rows painted, and from a search keystroke to the filtered rows painted.
+import { streamRoutes } from '@streamcloud/contract';
 import { chromium } from 'playwright-core';
 import { ensureConsoleBuilt } from '../scripts/lib.mjs';
-import { BENCH_ADMIN, CHROMIUM, callApi, copyInput, printTable, startApi } from './lib.mjs';
+import { BENCH_ADMIN, CHROMIUM, copyInput, printTable, startApi } from './lib.mjs';
 
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 10_000);
 /** One input is created over the API, the rest are copies of it made in SQL. */
@@ -72,7 +73,9 @@ export default async function streamsConsoleBench() {
   try {
     const token = await api.login();
     const insertStart = performance.now();
-    const template = await callApi(api, token, 'POST', '/inputs', { caption: 'Bench 00000', format: 'RTMP' }, 201);
+    const template = await api
+      .client(token)
+      .call(streamRoutes.create, { body: { caption: 'Bench 00000', format: 'RTMP' } });
     await api.sql((query) => copyInput(query, template.id, STREAMS, FORMATS));
     const insertSeconds = (performance.now() - insertStart) / 1000;
 

@@ -14,9 +14,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { statisticsRoutes } from '@streamcloud/contract';
 import pg from 'pg';
 import { freePort, startPostgres, startServer } from '../scripts/lib.mjs';
-import { BENCH_ADMIN, printTable } from './lib.mjs';
+import { apiClient, BENCH_ADMIN, login, printTable } from './lib.mjs';
 
 const ACCOUNTS = 50;
 const STREAMS = 5000;
@@ -165,26 +166,16 @@ async function generate(exec, records, sessionEvery) {
   return timings.reduce((a, b) => a + b, 0);
 }
 
-async function login(url) {
-  const response = await fetch(`${url}/api/v1/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(BENCH_ADMIN),
-  });
-  if (!response.ok) throw new Error(`bench login failed: ${response.status}`);
-  return (await response.json()).token;
-}
-
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)];
 
 /** Sequential requests (a report is one user's click): p50 and p99 of the whole round trip, body read. */
-async function measure(url, token, path, check) {
+async function measure(url, token, check) {
   const once = async () => {
     const started = performance.now();
-    const response = await fetch(`${url}${path}`, { headers: { authorization: `Bearer ${token}` } });
+    const response = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
     const body = await response.json();
     const ms = performance.now() - started;
-    if (response.status !== 200) throw new Error(`${path}: ${response.status} ${JSON.stringify(body)}`);
+    if (response.status !== 200) throw new Error(`${url}: ${response.status} ${JSON.stringify(body)}`);
     check(body);
     return ms;
   };
@@ -198,13 +189,13 @@ async function measure(url, token, path, check) {
 function queries(engine) {
   const now = Date.now();
   const iso = (ms) => new Date(ms).toISOString();
-  const month = `from/${iso(now - 30 * 86_400_000)}/to/${iso(now)}`;
-  const quarter = `from/${iso(now - 90 * 86_400_000)}/to/${iso(now)}`;
+  const month = { from: iso(now - 30 * 86_400_000), to: iso(now) };
+  const quarter = { from: iso(now - 90 * 86_400_000), to: iso(now) };
   const account = 'md5(account-0)';
   return [
     {
       name: 'account month report',
-      path: (ids) => `/api/v1/statistics/stream/${month}?account=${ids.account}`,
+      url: (api, ids) => api.url(statisticsRoutes.usage, { params: month, query: { account: ids.account } }),
       target: REPORT_TARGET[engine],
       check: (body) => {
         if (body.streams.length !== STREAMS / ACCOUNTS) throw new Error(`${account}: ${body.streams.length} streams`);
@@ -213,7 +204,7 @@ function queries(engine) {
     },
     {
       name: 'all-accounts month report',
-      path: () => `/api/v1/statistics/stream/${month}`,
+      url: (api) => api.url(statisticsRoutes.usage, { params: month }),
       target: REPORT_TARGET[engine],
       check: (body) => {
         if (body.streams.length !== STREAMS) throw new Error(`all accounts: ${body.streams.length} streams`);
@@ -221,7 +212,11 @@ function queries(engine) {
     },
     {
       name: '90-day account metrics (IncomingTotal, ViewersTotal)',
-      path: (ids) => `/api/v1/statistics/account/${ids.account}/metrics/${quarter}?metrics=IncomingTotal,ViewersTotal`,
+      url: (api, ids) =>
+        api.url(statisticsRoutes.accountMetrics, {
+          params: { accountId: ids.account, ...quarter },
+          query: { metrics: 'IncomingTotal,ViewersTotal' },
+        }),
       target: WINDOW_TARGET,
       check: (body) => {
         if (body.result.length !== 2 || body.result[0].values.length < 700) throw new Error('short series');
@@ -229,7 +224,7 @@ function queries(engine) {
     },
     {
       name: '90-day all-accounts metrics (IncomingByOutputType)',
-      path: () => `/api/v1/statistics/stream/${quarter}?metrics=IncomingByOutputType`,
+      url: (api) => api.url(statisticsRoutes.usage, { params: quarter, query: { metrics: 'IncomingByOutputType' } }),
       target: WINDOW_TARGET,
       check: (body) => {
         if (body.result.length !== 2) throw new Error(`${body.result.length} series`);
@@ -237,7 +232,11 @@ function queries(engine) {
     },
     {
       name: '90-day stream metrics (IncomingBitrate)',
-      path: (ids) => `/api/v1/statistics/stream/${ids.stream}/${quarter}?metrics=IncomingBitrate,IncomingTotal`,
+      url: (api, ids) =>
+        api.url(statisticsRoutes.streamUsage, {
+          params: { streamId: ids.stream, ...quarter },
+          query: { metrics: 'IncomingBitrate,IncomingTotal' },
+        }),
       target: WINDOW_TARGET,
       check: (body) => {
         if (body.result.length !== 2 || body.result[0].values.length < 700) throw new Error('short stream series');
@@ -293,7 +292,7 @@ async function run(engine, rows) {
     }
     const token = await login(server.url);
     for (const query of queries(engine)) {
-      const { p50, p99 } = await measure(server.url, token, query.path(ids), query.check);
+      const { p50, p99 } = await measure(query.url(apiClient(server.url), ids), token, query.check);
       rows.push({
         engine,
         records: records.toLocaleString('en'),

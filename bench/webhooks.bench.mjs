@@ -11,7 +11,8 @@
 // Environment: BENCH_WEBHOOK_ENGINES (postgres,pglite), BENCH_WEBHOOK_STREAMS (500).
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
-import { callApi, copyInput, printTable, startApi } from './lib.mjs';
+import { nodeReportRoutes, nodeRoutes, streamRoutes } from '@streamcloud/contract';
+import { copyInput, printTable, startApi } from './lib.mjs';
 
 const ENGINES = (process.env.BENCH_WEBHOOK_ENGINES ?? 'postgres,pglite').split(',');
 const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 10_000);
@@ -63,41 +64,31 @@ const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(
 
 /** STREAMS streams with the receiver as callback, served by one node; answers the node's token and stream ids. */
 async function prepare(api, receiver) {
-  const admin = await api.login();
-  const node = await callApi(
-    api,
-    admin,
-    'POST',
-    '/nodes',
-    {
+  const admin = api.client(await api.login());
+  const node = await admin.call(nodeRoutes.create, {
+    body: {
       name: 'bench-node',
       connection: { protocol: 'HTTP', hostname: 'node.example.com', port: 4242 },
       enabled: true,
       opened: true,
     },
-    201,
-  );
-  const template = await callApi(api, admin, 'POST', '/inputs', { format: 'RTMP', callbackUri: receiver.url }, 201);
+  });
+  const template = await admin.call(streamRoutes.create, { body: { format: 'RTMP', callbackUri: receiver.url } });
   await api.sql((query) => copyInput(query, template.id, STREAMS, ['RTMP']));
   const ids = [];
   for (let offset = 0; offset < STREAMS; offset += 200) {
-    const page = await callApi(api, admin, 'GET', `/inputs?offset=${offset}&limit=200`);
+    const page = await admin.call(streamRoutes.list, { query: { offset, limit: 200 } });
     ids.push(...page.map((input) => input.id));
   }
   return { token: node.token, ids };
 }
 
 /** One batch of stream-state reports: `streams` enter `status` now, one event each. */
-async function report(api, token, streams, status) {
+async function report(node, streams, status) {
   const at = new Date().toISOString();
-  const response = await fetch(`${api.url}/api/v1/node/reports`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      reports: streams.map((streamId) => ({ id: randomUUID(), kind: 'stream-state', streamId, at, status })),
-    }),
+  await node.call(nodeReportRoutes.report, {
+    body: { reports: streams.map((streamId) => ({ id: randomUUID(), kind: 'stream-state', streamId, at, status })) },
   });
-  if (!response.ok) throw new Error(`reports answered ${response.status}: ${await response.text()}`);
 }
 
 /** Each round moves a batch of streams to the other status, so every report is a change and an event. */
@@ -117,12 +108,13 @@ async function measure(engine) {
   const api = await startApi(engine, { CALLBACK_ALLOW_PRIVATE_NETWORKS: 'on' });
   try {
     const { token, ids } = await prepare(api, receiver);
+    const node = api.client(token);
     const next = rounds(ids, BATCH);
 
     const started = performance.now();
     for (let sent = 0; sent < EVENTS; sent += BATCH) {
       const { streams, to } = next();
-      await report(api, token, streams, to);
+      await report(node, streams, to);
     }
     const written = performance.now();
     await receiver.until(EVENTS, 600_000);
@@ -133,7 +125,7 @@ async function measure(engine) {
     const paced = rounds(ids, 10);
     for (let sent = 0; sent < PACED; sent += 10) {
       const { streams, to } = paced();
-      await report(api, token, streams, to);
+      await report(node, streams, to);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     await receiver.until(PACED, 120_000);

@@ -1,5 +1,6 @@
 // Issue 2: a bare Fastify hello-world beside the API's authenticated GET /api/v1/accounts/whoami,
 // on PGlite and on PostgreSQL. The ratio is the figure: what auth (JWT + session lookup) costs.
+import { accountRoutes } from '@streamcloud/contract';
 import { load, printTable, startApi, startHello } from './lib.mjs';
 
 export default async function whoamiBench() {
@@ -11,7 +12,7 @@ export default async function whoamiBench() {
     const api = await startApi(engine);
     try {
       const token = await api.login();
-      const whoami = await load(`${api.url}/api/v1/accounts/whoami`, {
+      const whoami = await load(api.client().url(accountRoutes.whoami), {
         headers: { authorization: `Bearer ${token}` },
         title: `whoami on ${engine}`,
       });

@@ -1,5 +1,6 @@
 import { type APIRequestContext, expect, type Page } from '@playwright/test';
-import { ANTI_FORGERY_COOKIE, ANTI_FORGERY_HEADER, type Role } from '@streamcloud/contract';
+import { accountRoutes, authRoutes, type Role } from '@streamcloud/contract';
+import { api } from './api';
 
 export interface Credentials {
   username: string;
@@ -21,20 +22,8 @@ export function uniqueName(prefix: string): string {
   return `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
 }
 
-/** Once the server has set the anti-forgery cookie, writes must echo it. */
-async function antiForgeryHeaders(request: APIRequestContext): Promise<Record<string, string>> {
-  const { cookies } = await request.storageState();
-  const cookie = cookies.find((item) => item.name === ANTI_FORGERY_COOKIE);
-  return cookie ? { [ANTI_FORGERY_HEADER]: cookie.value } : {};
-}
-
 export async function apiLogin(request: APIRequestContext, credentials: Credentials): Promise<string> {
-  const response = await request.post('/api/v1/login', {
-    data: credentials,
-    headers: await antiForgeryHeaders(request),
-  });
-  expect(response.status(), `login of ${credentials.username}`).toBe(200);
-  const { token } = (await response.json()) as { token: string };
+  const { token } = await api(request).call(authRoutes.login, { body: credentials });
   return token;
 }
 
@@ -42,12 +31,7 @@ export async function apiLogin(request: APIRequestContext, credentials: Credenti
 export async function createAccount(request: APIRequestContext, role: Role = 'USER'): Promise<TestAccount> {
   const adminToken = await apiLogin(request, ADMIN);
   const credentials = { username: uniqueName(role.toLowerCase()), password: `pw-${uniqueName('secret')}` };
-  const response = await request.post('/api/v1/accounts', {
-    data: { ...credentials, role },
-    headers: { Authorization: `Bearer ${adminToken}`, ...(await antiForgeryHeaders(request)) },
-  });
-  expect(response.status(), 'account creation').toBe(201);
-  const { id } = (await response.json()) as { id: string };
+  const { id } = await api(request, adminToken).call(accountRoutes.create, { body: { ...credentials, role } });
   return { ...credentials, id, role };
 }
 

@@ -1,10 +1,12 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test } from '@playwright/test';
-import type { Location, NodeWithToken, PushFormat, StreamInput } from '@streamcloud/contract';
+import { nodeRoutes, type PushFormat, type StreamInput, streamRoutes } from '@streamcloud/contract';
 // The media node's own test harness starts a real node process (nginx-rtmp, ffmpeg, werift) on loopback.
 import { freePort, type RunningNode, runMediaNode } from '../../apps/media-node/test/harness';
 import { ADMIN, apiLogin, createAccount, type TestAccount, uniqueName } from './accounts';
-import { apiCreateInput, authHeaders } from './streams';
+import { api } from './api';
+import { apiCreateNode } from './nodes';
+import { apiCreateInput } from './streams';
 
 export { freePort, pushTestPattern, rtmpReceiver, runTool } from '../../apps/media-node/test/harness';
 
@@ -47,25 +49,17 @@ export interface LocalMediaNode extends RunningNode {
 
 /** Registers a node on 127.0.0.1 where STREAMER_IP is located, and runs a real media node process for it. */
 async function startLocalMediaNode(request: APIRequestContext, controlPlaneUrl: string): Promise<LocalMediaNode> {
-  const adminToken = await apiLogin(request, ADMIN);
-  const headers = await authHeaders(request, adminToken);
-  const located = await request.get(`/api/v1/info/location?ipAddress=${STREAMER_IP}`, { headers });
-  expect(located.status(), 'location lookup').toBe(200);
-  const { geo } = (await located.json()) as Location;
+  const admin = api(request, await apiLogin(request, ADMIN));
+  const { geo } = await admin.call(streamRoutes.location, { query: { ipAddress: STREAMER_IP } });
   const [port, rtmpPort, srtPort] = [await freePort(), await freePort(), await freePort()];
   const name = uniqueName('live');
-  const created = await request.post('/api/v1/nodes', {
-    data: {
-      name,
-      connection: { protocol: 'HTTP', hostname: '127.0.0.1', port },
-      location: { code: 'EU', description: 'Loopback', geo },
-      enabled: true,
-      opened: true,
-    },
-    headers,
+  const node = await apiCreateNode(request, {
+    name,
+    connection: { protocol: 'HTTP', hostname: '127.0.0.1', port },
+    location: { code: 'EU', description: 'Loopback', geo },
+    enabled: true,
+    opened: true,
   });
-  expect(created.status(), 'node registration').toBe(201);
-  const node = (await created.json()) as NodeWithToken;
   const running = await runMediaNode(
     controlPlaneUrl,
     { id: node.id, name, token: node.token, port, rtmpPort, srtPort },
@@ -75,8 +69,7 @@ async function startLocalMediaNode(request: APIRequestContext, controlPlaneUrl: 
     ...running,
     async remove() {
       await running.stop();
-      const deleted = await request.delete(`/api/v1/nodes/${node.id}`, { headers });
-      expect(deleted.status(), 'node deletion').toBe(204);
+      await admin.call(nodeRoutes.delete, { params: { id: node.id } });
     },
   };
 }

@@ -1,28 +1,34 @@
-import { type APIRequestContext, expect } from '@playwright/test';
-import type {
-  Recording,
-  RecordingCreateInput,
-  RecordingStateReport,
-  Relay,
-  RelayCreateInput,
-  RelayStateReport,
-  Storage,
+import type { APIRequestContext } from '@playwright/test';
+import {
+  type Recording,
+  type RecordingCreateInput,
+  type RecordingStateReport,
+  type Relay,
+  type RelayCreateInput,
+  type RelayStateReport,
+  recordingRoutes,
+  relayRoutes,
+  type Storage,
+  type StorageCreateInput,
+  storageRoutes,
 } from '@streamcloud/contract';
-import { uniqueName } from './accounts';
-import { authHeaders, type TestNode } from './streams';
+import { api } from './api';
+import type { TestNode } from './streams';
+import { sendReports } from './usage';
 
 /**
  * A storage of the caller's account, saved without the connection check: an Amazon S3 one that no test
  * reaches, unless `settings` say otherwise (e.g. a local S3 server's endpoint and keys).
  */
-export async function apiCreateStorage(
+export function apiCreateStorage(
   request: APIRequestContext,
   token: string,
   name: string,
-  settings: Record<string, unknown> = {},
+  settings: Partial<StorageCreateInput> = {},
 ): Promise<Storage> {
-  const response = await request.post('/api/v1/storages?check=false', {
-    data: {
+  return api(request, token).call(storageRoutes.create, {
+    query: { check: 'false' },
+    body: {
       name,
       type: 'AmazonS3',
       accessKeyId: 'AKIDEXAMPLE',
@@ -31,50 +37,23 @@ export async function apiCreateStorage(
       path: 'e2e',
       ...settings,
     },
-    headers: await authHeaders(request, token),
   });
-  expect(response.status(), `storage creation: ${await response.text()}`).toBe(201);
-  return (await response.json()) as Storage;
 }
 
-export async function apiCreateRecording(
+export function apiCreateRecording(
   request: APIRequestContext,
   token: string,
   body: RecordingCreateInput,
 ): Promise<Recording> {
-  const response = await request.post('/api/v1/recordings', { data: body, headers: await authHeaders(request, token) });
-  expect(response.status(), `recording creation: ${await response.text()}`).toBe(201);
-  return (await response.json()) as Recording;
+  return api(request, token).call(recordingRoutes.create, { body });
 }
 
-export async function apiStreamRecordings(
-  request: APIRequestContext,
-  token: string,
-  streamId: string,
-): Promise<Recording[]> {
-  const response = await request.get(`/api/v1/recordings/stream/${streamId}`, {
-    headers: await authHeaders(request, token),
-  });
-  expect(response.status()).toBe(200);
-  return (await response.json()) as Recording[];
+export function apiStreamRecordings(request: APIRequestContext, token: string, streamId: string): Promise<Recording[]> {
+  return api(request, token).call(recordingRoutes.listByStream, { params: { streamId } });
 }
 
-export async function apiCreateRelay(
-  request: APIRequestContext,
-  token: string,
-  body: RelayCreateInput,
-): Promise<Relay> {
-  const response = await request.post('/api/v1/relays', { data: body, headers: await authHeaders(request, token) });
-  expect(response.status(), `relay creation: ${await response.text()}`).toBe(201);
-  return (await response.json()) as Relay;
-}
-
-async function report(request: APIRequestContext, node: TestNode, body: object): Promise<void> {
-  const response = await request.post('/api/v1/node/reports', {
-    data: { reports: [{ id: uniqueName('report'), ...body }] },
-    headers: await authHeaders(request, node.token),
-  });
-  expect(response.status(), `node report: ${await response.text()}`).toBe(200);
+export function apiCreateRelay(request: APIRequestContext, token: string, body: RelayCreateInput): Promise<Relay> {
+  return api(request, token).call(relayRoutes.create, { body });
 }
 
 /** What the media node says about a recording, through the node-facing API. */
@@ -83,7 +62,7 @@ export function reportRecordingState(
   node: TestNode,
   fields: Omit<RecordingStateReport, 'id' | 'kind'>,
 ): Promise<void> {
-  return report(request, node, { kind: 'recording-state', ...fields });
+  return sendReports(request, node, [{ kind: 'recording-state', ...fields }]);
 }
 
 /** What the media node says about a relay, through the node-facing API. */
@@ -92,5 +71,5 @@ export function reportRelayState(
   node: TestNode,
   fields: Omit<RelayStateReport, 'id' | 'kind'>,
 ): Promise<void> {
-  return report(request, node, { kind: 'relay-state', ...fields });
+  return sendReports(request, node, [{ kind: 'relay-state', ...fields }]);
 }

@@ -1,23 +1,18 @@
 import { type APIRequestContext, expect, type Locator, type Page } from '@playwright/test';
 import {
-  ANTI_FORGERY_COOKIE,
-  ANTI_FORGERY_HEADER,
   type GeoPoint,
   type Node,
-  type NodeWithToken,
+  nodeRoutes,
   type StreamInput,
   type StreamInputCreateDraft,
   type StreamOutput,
   type StreamStateReport,
+  streamRoutes,
 } from '@streamcloud/contract';
 import { ADMIN, apiLogin, uniqueName } from './accounts';
-
-/** The bearer token, and the anti-forgery header once the server has set its cookie. */
-export async function authHeaders(request: APIRequestContext, token: string): Promise<Record<string, string>> {
-  const { cookies } = await request.storageState();
-  const cookie = cookies.find((item) => item.name === ANTI_FORGERY_COOKIE);
-  return { Authorization: `Bearer ${token}`, ...(cookie ? { [ANTI_FORGERY_HEADER]: cookie.value } : {}) };
-}
+import { api } from './api';
+import { apiCreateNode } from './nodes';
+import { sendReports } from './usage';
 
 export interface TestNode {
   id: string;
@@ -35,36 +30,27 @@ function randomGeo(): GeoPoint {
 
 /** Registers an enabled and opened node (as the admin); inputs created while it exists can be assigned to it. */
 export async function createMediaNode(request: APIRequestContext): Promise<TestNode> {
-  const adminToken = await apiLogin(request, ADMIN);
   const geo = randomGeo();
-  const response = await request.post('/api/v1/nodes', {
-    data: {
-      name: uniqueName('media'),
-      connection: { hostname: 'media.e2e.example' },
-      location: { code: 'EU', description: 'E2E', geo },
-      enabled: true,
-      opened: true,
-    },
-    headers: await authHeaders(request, adminToken),
+  const node = await apiCreateNode(request, {
+    name: uniqueName('media'),
+    connection: { hostname: 'media.e2e.example' },
+    location: { code: 'EU', description: 'E2E', geo },
+    enabled: true,
+    opened: true,
   });
-  expect(response.status(), 'node creation').toBe(201);
-  const node = (await response.json()) as NodeWithToken;
   return { id: node.id, token: node.token, geo };
 }
 
 /** Creates an input through the API; `at` places the streamer on a node so the input is assigned to it. */
-export async function apiCreateInput(
+export function apiCreateInput(
   request: APIRequestContext,
   token: string,
   body: StreamInputCreateDraft = {},
   at?: TestNode,
 ): Promise<StreamInput> {
-  const response = await request.post('/api/v1/inputs', {
-    data: { ...body, ...(at ? { streamer: { geoLocation: at.geo, ...body.streamer } } : {}) },
-    headers: await authHeaders(request, token),
+  return api(request, token).call(streamRoutes.create, {
+    body: { ...body, ...(at ? { streamer: { geoLocation: at.geo, ...body.streamer } } : {}) },
   });
-  expect(response.status(), `input creation: ${await response.text()}`).toBe(201);
-  return (await response.json()) as StreamInput;
 }
 
 /** Many inputs quickly: `concurrency` requests in flight at a time. */
@@ -75,51 +61,36 @@ export async function apiCreateInputs(
   body: (index: number) => StreamInputCreateDraft,
   concurrency = 8,
 ): Promise<void> {
-  const headers = await authHeaders(request, token);
+  const client = api(request, token);
   let next = 0;
   const worker = async () => {
     while (next < count) {
-      const index = next++;
-      const response = await request.post('/api/v1/inputs', { data: body(index), headers });
-      expect(response.status(), 'input creation').toBe(201);
+      await client.call(streamRoutes.create, { body: body(next++) });
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
 }
 
-export async function apiCreateOutput(
+export function apiCreateOutput(
   request: APIRequestContext,
   token: string,
   streamId: string,
   format: StreamOutput['format'] = 'RTMP',
 ): Promise<StreamOutput> {
-  const response = await request.post('/api/v1/outputs', {
-    data: { streamId, format },
-    headers: await authHeaders(request, token),
-  });
-  expect(response.status(), 'output creation').toBe(201);
-  return (await response.json()) as StreamOutput;
+  return api(request, token).call(streamRoutes.createOutput, { body: { streamId, format } });
 }
 
-export async function apiGetInput(request: APIRequestContext, token: string, id: string): Promise<StreamInput> {
-  const response = await request.get(`/api/v1/inputs/${id}`, { headers: await authHeaders(request, token) });
-  expect(response.status(), 'input read').toBe(200);
-  return (await response.json()) as StreamInput;
+export function apiGetInput(request: APIRequestContext, token: string, id: string): Promise<StreamInput> {
+  return api(request, token).call(streamRoutes.get, { params: { id } });
 }
 
 /** What a media node says about a stream it serves (its status, sessions...), through the node-facing API. */
-export async function reportStreamState(
+export function reportStreamState(
   request: APIRequestContext,
   node: TestNode,
   report: Omit<StreamStateReport, 'id' | 'kind'>,
 ): Promise<void> {
-  const response = await request.post('/api/v1/node/reports', {
-    data: { reports: [{ id: uniqueName('report'), kind: 'stream-state', ...report }] },
-    headers: await authHeaders(request, node.token),
-  });
-  expect(response.status(), `node report: ${await response.text()}`).toBe(200);
-  const result = (await response.json()) as { accepted: number };
-  expect(result.accepted).toBe(1);
+  return sendReports(request, node, [{ kind: 'stream-state', ...report }]);
 }
 
 function nodeBody(node: Node, opened: boolean) {
@@ -138,15 +109,11 @@ function nodeBody(node: Node, opened: boolean) {
  * while), so inputs created meanwhile stay Pending; the nodes are opened again afterwards.
  */
 export async function withNoOpenNode<T>(request: APIRequestContext, action: () => Promise<T>): Promise<T> {
-  const adminToken = await apiLogin(request, ADMIN);
-  const headers = await authHeaders(request, adminToken);
-  const listed = await request.get('/api/v1/nodes', { headers });
-  expect(listed.status()).toBe(200);
-  const open = ((await listed.json()) as Node[]).filter((node) => node.enabled && node.opened);
+  const admin = api(request, await apiLogin(request, ADMIN));
+  const open = (await admin.call(nodeRoutes.list)).filter((node) => node.enabled && node.opened);
   const setOpened = async (opened: boolean) => {
     for (const node of open) {
-      const response = await request.put(`/api/v1/nodes/${node.id}`, { data: nodeBody(node, opened), headers });
-      expect(response.status(), `node ${opened ? 'opening' : 'closing'}`).toBe(200);
+      await admin.call(nodeRoutes.update, { params: { id: node.id }, body: nodeBody(node, opened) });
     }
   };
   await setOpened(false);

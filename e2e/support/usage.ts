@@ -1,7 +1,8 @@
 import { type APIRequestContext, expect } from '@playwright/test';
-import type { NodeWithToken } from '@streamcloud/contract';
-import { ADMIN, apiLogin, uniqueName } from './accounts';
-import { authHeaders } from './streams';
+import { type NodeReport, nodeReportRoutes } from '@streamcloud/contract';
+import { uniqueName } from './accounts';
+import { api } from './api';
+import { apiCreateNode } from './nodes';
 
 export interface UsageNode {
   id: string;
@@ -11,25 +12,37 @@ export interface UsageNode {
 
 /** An enabled and opened node (as the admin) whose reports a test sends itself. */
 export async function createUsageNode(request: APIRequestContext, prefix: string, code = 'EU'): Promise<UsageNode> {
-  const adminToken = await apiLogin(request, ADMIN);
   const name = uniqueName(prefix);
-  const response = await request.post('/api/v1/nodes', {
-    data: { name, connection: { hostname: 'usage.e2e.example' }, location: { code }, enabled: true, opened: true },
-    headers: await authHeaders(request, adminToken),
+  const node = await apiCreateNode(request, {
+    name,
+    connection: { hostname: 'usage.e2e.example' },
+    location: { code },
+    enabled: true,
+    opened: true,
   });
-  expect(response.status(), 'node creation').toBe(201);
-  const node = (await response.json()) as NodeWithToken;
   return { id: node.id, name, token: node.token };
 }
 
-/** Sends a batch of reports through the node-facing API, as a media node would; every report must be new. */
-export async function sendReports(request: APIRequestContext, node: UsageNode, reports: object[]): Promise<void> {
-  const response = await request.post('/api/v1/node/reports', {
-    data: { reports },
-    headers: await authHeaders(request, node.token),
+/** A report as a test writes it: the id may be left out (a fresh one is given). */
+export type TestReport = NodeReport extends infer R
+  ? R extends NodeReport
+    ? Omit<R, 'id'> & { id?: string }
+    : never
+  : never;
+
+/**
+ * Sends a batch of reports through the node-facing API with the node's token, as a media node would;
+ * every report must be new.
+ */
+export async function sendReports(
+  request: APIRequestContext,
+  node: { token: string },
+  reports: TestReport[],
+): Promise<void> {
+  const result = await api(request, node.token).call(nodeReportRoutes.report, {
+    body: { reports: reports.map((report) => ({ id: uniqueName('report'), ...report }) as NodeReport) },
   });
-  expect(response.status(), `node reports: ${await response.text()}`).toBe(200);
-  expect(await response.json()).toEqual({ accepted: reports.length, duplicates: 0 });
+  expect(result).toEqual({ accepted: reports.length, duplicates: 0 });
 }
 
 const pad = (value: number) => String(value).padStart(2, '0');

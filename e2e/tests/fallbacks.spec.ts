@@ -1,7 +1,10 @@
 import { expect, type Page, test } from '@playwright/test';
+import { fallbackRoutes } from '@streamcloud/contract';
 import { makePng } from '../../apps/api/test/images';
-import { apiLogin, createAccount, loginViaUi, type TestAccount, uniqueName } from '../support/accounts';
-import { apiCreateInput, authHeaders, createMediaNode } from '../support/streams';
+import { apiLogin, createAccount, loginViaUi, type TestAccount } from '../support/accounts';
+import { api } from '../support/api';
+import { apiCreateInput, createMediaNode } from '../support/streams';
+import { sendReports } from '../support/usage';
 
 let user: TestAccount;
 
@@ -74,26 +77,11 @@ test('adds a slate by upload, shows the states nodes report, edits and deletes f
   await expect(backup).toContainText('rtmp://backup.example.com/live/key');
 
   // The node serving the stream reports the fallbacks' states: Ingestion green, Error red.
-  const listed = await request.get(`/api/v1/fallbacks?streamId=${stream.id}`, {
-    headers: await authHeaders(request, token),
-  });
-  const [first, second] = (await listed.json()) as Array<{ id: string }>;
-  const reported = await request.post('/api/v1/node/reports', {
-    data: {
-      reports: [
-        { id: uniqueName('fb'), kind: 'fallback-state', fallbackId: first?.id, state: 'Ingestion' },
-        {
-          id: uniqueName('fb'),
-          kind: 'fallback-state',
-          fallbackId: second?.id,
-          state: 'Error',
-          message: 'Source unreachable',
-        },
-      ],
-    },
-    headers: await authHeaders(request, node.token),
-  });
-  expect(reported.status()).toBe(200);
+  const [first, second] = await api(request, token).call(fallbackRoutes.list, { query: { streamId: stream.id } });
+  await sendReports(request, node, [
+    { kind: 'fallback-state', fallbackId: first?.id ?? '', state: 'Ingestion' },
+    { kind: 'fallback-state', fallbackId: second?.id ?? '', state: 'Error', message: 'Source unreachable' },
+  ]);
   await expect(slate.getByText('Ingestion')).toHaveClass(/bg-success/, { timeout: 15_000 });
   await expect(backup.getByText('Error', { exact: true })).toHaveClass(/bg-danger/, { timeout: 15_000 });
   await expect(backup).toContainText('Source unreachable');

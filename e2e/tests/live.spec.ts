@@ -1,7 +1,9 @@
 import { expect, type Page, test } from '@playwright/test';
+import { snapshotRoutes } from '@streamcloud/contract';
 import { apiLogin, createAccount, loginViaUi } from '../support/accounts';
+import { api } from '../support/api';
 import { createStreamInConsole, pushTestPattern, runTool, useLocalMediaNode } from '../support/media';
-import { addViewerInConsole, authHeaders } from '../support/streams';
+import { addViewerInConsole } from '../support/streams';
 
 // A real media node on loopback and ffmpeg's test pattern: nothing here is reported by the test itself.
 test.describe.configure({ timeout: 180_000 });
@@ -25,12 +27,10 @@ test('a stream pushed with ffmpeg to the shown URL goes live: Ingestion, snapsho
   });
   expect(pushUrl).toMatch(new RegExp(`^rtmp://127\\.0\\.0\\.1:${node().rtmpPort}/live/in%2B[0-9a-f-]{36}$`));
 
-  const headers = await authHeaders(request, token);
-  const snapshots = await request.put(`/api/v1/snapshots/stream/${streamId}/incoming`, {
-    data: { format: 'JPEG', quality: 'Low', interval: 1 },
-    headers,
+  await api(request, token).call(snapshotRoutes.update, {
+    params: { streamId, direction: 'incoming' },
+    body: { format: 'JPEG', quality: 'Low', interval: 1 },
   });
-  expect(snapshots.status()).toBe(200);
 
   const push = pushTestPattern(pushUrl, 'flv', 120);
   try {

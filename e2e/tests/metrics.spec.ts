@@ -22,7 +22,7 @@ async function reportSamples(
   const now = Date.now();
   const reports = Array.from({ length: 60 }, (_, index) => ({
     id: `${rtmp}-${index}`,
-    kind: 'metrics',
+    kind: 'metrics' as const,
     at: iso(now - (60 - index) * 10_000),
     streams: [
       {

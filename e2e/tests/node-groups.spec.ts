@@ -1,33 +1,15 @@
 import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test';
-import { ANTI_FORGERY_COOKIE, ANTI_FORGERY_HEADER, type NodeGroup } from '@streamcloud/contract';
+import { nodeGroupRoutes, nodeRoutes } from '@streamcloud/contract';
 import { ADMIN, apiLogin, createAccount, loginViaUi, uniqueName } from '../support/accounts';
+import { api } from '../support/api';
+import { apiCreateNode as createNode } from '../support/nodes';
 
-async function writeHeaders(request: APIRequestContext, token: string): Promise<Record<string, string>> {
-  const { cookies } = await request.storageState();
-  const cookie = cookies.find((item) => item.name === ANTI_FORGERY_COOKIE);
-  return { Authorization: `Bearer ${token}`, ...(cookie ? { [ANTI_FORGERY_HEADER]: cookie.value } : {}) };
-}
-
-/** An admin API call; answers the parsed body (undefined for 204). */
-async function adminApi<T = unknown>(
-  request: APIRequestContext,
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-  path: string,
-  data?: object,
-): Promise<T> {
-  const token = await apiLogin(request, ADMIN);
-  const response = await request.fetch(`/api/v1${path}`, {
-    method,
-    headers: await writeHeaders(request, token),
-    ...(data ? { data } : {}),
-  });
-  expect(response.ok(), `${method} ${path}: ${await response.text()}`).toBe(true);
-  return (response.status() === 204 ? undefined : await response.json()) as T;
-}
+/** The API as the admin. */
+const asAdmin = async (request: APIRequestContext) => api(request, await apiLogin(request, ADMIN));
 
 const apiCreateNode = async (request: APIRequestContext, name: string) =>
   (
-    await adminApi<{ id: string }>(request, 'POST', '/nodes', {
+    await createNode(request, {
       name,
       connection: { hostname: `${name}.example.net` },
       location: { description: 'Frankfurt' },
@@ -112,7 +94,7 @@ test('an admin creates, edits and deletes a node group', async ({ page, request 
 
 test('an admin adds, edits, toggles and removes scaling rules', async ({ page, request }) => {
   const name = uniqueName('scaling');
-  const group = await adminApi<NodeGroup>(request, 'POST', '/node-groups', { name, assignment: 'Common' });
+  const group = await (await asAdmin(request)).call(nodeGroupRoutes.create, { body: { name, assignment: 'Common' } });
   await loginViaUi(page, ADMIN);
   await page.goto(`/#/node-groups/${group.id}`);
   await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
@@ -204,8 +186,10 @@ test('an admin picks persistent nodes; chosen ones are attached and removed ones
   const second = uniqueName('edge-b');
   const firstId = await apiCreateNode(request, first);
   const secondId = await apiCreateNode(request, second);
-  const group = await adminApi<NodeGroup>(request, 'POST', '/node-groups', { name, assignment: 'Ingestion' });
-  await adminApi(request, 'PUT', `/node-groups/${group.id}/node/${firstId}`);
+  const group = await (await asAdmin(request)).call(nodeGroupRoutes.create, {
+    body: { name, assignment: 'Ingestion' },
+  });
+  await (await asAdmin(request)).call(nodeGroupRoutes.attachNode, { params: { id: group.id, nodeId: firstId } });
 
   await loginViaUi(page, ADMIN);
   await page.goto(`/#/node-groups/${group.id}`);
@@ -230,10 +214,10 @@ test('an admin picks persistent nodes; chosen ones are attached and removed ones
 
   await expect(persistent.getByRole('link', { name: second })).toBeVisible();
   await expect(persistent.getByRole('link', { name: first })).toHaveCount(0);
-  const saved = await adminApi<NodeGroup>(request, 'GET', `/node-groups/${group.id}`);
+  const saved = await (await asAdmin(request)).call(nodeGroupRoutes.get, { params: { id: group.id } });
   expect(saved.resources.map((r) => [r.type, r.node.id])).toEqual([['Persistent', secondId]]);
   // The detached node still exists.
-  await adminApi(request, 'GET', `/nodes/${firstId}`);
+  await (await asAdmin(request)).call(nodeRoutes.get, { params: { id: firstId } });
 
   // 'Allocate node' without any rule: the server says why.
   await page.getByRole('button', { name: 'Actions' }).click();
@@ -247,21 +231,21 @@ test('a USER sees its own groups read-only and no other group', async ({ page, r
   const mine = uniqueName('mine');
   const node = uniqueName('edge-u');
   const nodeId = await apiCreateNode(request, node);
-  const group = await adminApi<NodeGroup>(request, 'POST', '/node-groups', {
-    name: mine,
-    assignment: 'Outgoing',
-    ownerId: user.id,
+  const admin = await asAdmin(request);
+  const group = await admin.call(nodeGroupRoutes.create, {
+    body: { name: mine, assignment: 'Outgoing', ownerId: user.id },
   });
-  await adminApi(request, 'PUT', `/node-groups/${group.id}`, { scalable: true });
-  await adminApi(request, 'POST', `/node-groups/${group.id}/scaling-rule`, {
-    condition: { type: 'GroupFull', settings: { type: 'None', comparison: 'More', value: 0, duration: 30 } },
-    action: { type: 'Increase', settings: { provider: 'AWS' } },
+  await admin.call(nodeGroupRoutes.update, { params: { id: group.id }, body: { scalable: true } });
+  await admin.call(nodeGroupRoutes.addRule, {
+    params: { id: group.id },
+    body: {
+      condition: { type: 'GroupFull', settings: { type: 'None', comparison: 'More', value: 0, duration: 30 } },
+      action: { type: 'Increase', settings: { provider: 'AWS' } },
+    },
   });
-  await adminApi(request, 'PUT', `/node-groups/${group.id}/node/${nodeId}`);
-  const theirs = await adminApi<NodeGroup>(request, 'POST', '/node-groups', {
-    name: uniqueName('theirs'),
-    assignment: 'Common',
-    ownerId: other.id,
+  await admin.call(nodeGroupRoutes.attachNode, { params: { id: group.id, nodeId } });
+  const theirs = await admin.call(nodeGroupRoutes.create, {
+    body: { name: uniqueName('theirs'), assignment: 'Common', ownerId: other.id },
   });
 
   await loginViaUi(page, user);

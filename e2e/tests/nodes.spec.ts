@@ -1,7 +1,7 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { ANTI_FORGERY_COOKIE, ANTI_FORGERY_HEADER } from '@streamcloud/contract';
 import { closedPort, type NodeStub, startNodeStub } from '../../apps/api/test/node-stub';
-import { ADMIN, apiLogin, loginViaUi, uniqueName } from '../support/accounts';
+import { ADMIN, loginViaUi, uniqueName } from '../support/accounts';
+import { apiCreateNode } from '../support/nodes';
 
 let stub: NodeStub;
 test.beforeAll(async () => {
@@ -11,28 +11,17 @@ test.afterAll(async () => {
   await stub.close();
 });
 
-async function writeHeaders(request: APIRequestContext, token: string): Promise<Record<string, string>> {
-  const { cookies } = await request.storageState();
-  const cookie = cookies.find((item) => item.name === ANTI_FORGERY_COOKIE);
-  return { Authorization: `Bearer ${token}`, ...(cookie ? { [ANTI_FORGERY_HEADER]: cookie.value } : {}) };
-}
-
-/** Registers a node through the API, as the admin. */
-async function apiCreateNode(
+/** Registers a node through the API, as the admin; answers its id. */
+async function createNode(
   request: APIRequestContext,
   body: { name: string; hostname: string; port?: number; code?: string },
 ): Promise<string> {
-  const token = await apiLogin(request, ADMIN);
-  const response = await request.post('/api/v1/nodes', {
-    data: {
-      name: body.name,
-      connection: { hostname: body.hostname, ...(body.port === undefined ? {} : { port: body.port }) },
-      location: { code: body.code ?? null },
-    },
-    headers: await writeHeaders(request, token),
+  const node = await apiCreateNode(request, {
+    name: body.name,
+    connection: { hostname: body.hostname, ...(body.port === undefined ? {} : { port: body.port }) },
+    location: { code: body.code ?? null },
   });
-  expect(response.status(), 'node creation').toBe(201);
-  return ((await response.json()) as { id: string }).id;
+  return node.id;
 }
 
 const okAlert = (page: Page) => page.getByRole('alert').filter({ hasText: /^OK$/ });
@@ -115,7 +104,7 @@ test('an admin creates a node, sees its token once, edits, saves, refreshes and 
 
 test("an unreachable node's metadata request shows the spec's error text", async ({ page, request }) => {
   const name = uniqueName('gone');
-  const id = await apiCreateNode(request, { name, hostname: '127.0.0.1', port: await closedPort() });
+  const id = await createNode(request, { name, hostname: '127.0.0.1', port: await closedPort() });
   await loginViaUi(page, ADMIN);
   await page.goto(`/#/nodes/view/${id}`);
   await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
@@ -139,7 +128,7 @@ test('the node list groups nodes by region: EU, NA, SA, AS, AF, AN, OC, then oth
     none: uniqueName('nowhere'),
   };
   for (const [code, name] of Object.entries(names)) {
-    await apiCreateNode(request, { name, hostname: `${name}.example`, ...(code === 'none' ? {} : { code }) });
+    await createNode(request, { name, hostname: `${name}.example`, ...(code === 'none' ? {} : { code }) });
   }
   await loginViaUi(page, ADMIN);
   await page.goto('/#/nodes');

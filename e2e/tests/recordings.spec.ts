@@ -1,13 +1,14 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { FILE_NAME_TOOLTIP, MP4_TOOLTIP } from '@streamcloud/contract';
+import { FILE_NAME_TOOLTIP, MP4_TOOLTIP, storageRoutes } from '@streamcloud/contract';
 import { apiLogin, createAccount, loginViaUi, type TestAccount, uniqueName } from '../support/accounts';
+import { api } from '../support/api';
 import {
   apiCreateRecording,
   apiCreateStorage,
   apiStreamRecordings,
   reportRecordingState,
 } from '../support/recordings-relays';
-import { apiCreateInput, authHeaders, createMediaNode, reportStreamState, type TestNode } from '../support/streams';
+import { apiCreateInput, createMediaNode, reportStreamState, type TestNode } from '../support/streams';
 
 let user: TestAccount;
 let token: string;
@@ -287,8 +288,7 @@ test('stop and delete follow the states nodes report; the info view and editing'
 
   // A storage in use cannot be removed.
   await apiCreateRecording(request, token, { streamId: stream.id, storageId: storage.id, capture });
-  const refused = await request.delete(`/api/v1/storages/${storage.id}`, {
-    headers: await authHeaders(request, token),
+  await expect(api(request, token).call(storageRoutes.delete, { params: { id: storage.id } })).rejects.toMatchObject({
+    status: 409,
   });
-  expect(refused.status()).toBe(409);
 });

@@ -1,8 +1,9 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { type NodeRelay, RELAY_MESSAGES } from '@streamcloud/contract';
+import { nodeRelayRoutes, RELAY_MESSAGES } from '@streamcloud/contract';
 import { apiLogin, createAccount, loginViaUi, type TestAccount } from '../support/accounts';
+import { api } from '../support/api';
 import { apiCreateRelay, reportRelayState } from '../support/recordings-relays';
-import { apiCreateInput, authHeaders, createMediaNode, type TestNode } from '../support/streams';
+import { apiCreateInput, createMediaNode, type TestNode } from '../support/streams';
 
 let user: TestAccount;
 let token: string;
@@ -114,8 +115,7 @@ test('creates a relay of each format with every validation message; the RTMP key
   await edit.getByRole('button', { name: 'Update' }).click();
   await expect(edit).toBeHidden();
   await expect(itemOf(page, 'rtmps://backup.example.com/app')).toContainText('Stream key: ••••••••');
-  const forNode = await request.get('/api/v1/node/relays', { headers: await authHeaders(request, node.token) });
-  const relays = (await forNode.json()) as NodeRelay[];
+  const relays = await api(request, node.token).call(nodeRelayRoutes.relays);
   const relayed = relays.find((relay) => relay.format === 'RTMP' && relay.streamId === stream.id);
   expect(relayed?.output).toMatchObject({ server: 'rtmps://backup.example.com/app', key: 'sk-e2e-secret-1' });
 });

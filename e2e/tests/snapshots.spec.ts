@@ -1,7 +1,10 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
+import { snapshotRoutes } from '@streamcloud/contract';
 import { makePng } from '../../apps/api/test/images';
-import { apiLogin, createAccount, loginViaUi, type TestAccount, uniqueName } from '../support/accounts';
-import { apiCreateInput, authHeaders, createMediaNode, reportStreamState } from '../support/streams';
+import { apiLogin, createAccount, loginViaUi, type TestAccount } from '../support/accounts';
+import { api } from '../support/api';
+import { apiCreateInput, createMediaNode, reportStreamState } from '../support/streams';
+import { sendReports } from '../support/usage';
 
 let user: TestAccount;
 
@@ -68,10 +71,10 @@ test('snapshot settings round trip, and previews of the images a node sends whil
   await direction(dialog, 'Outgoing').getByLabel('Enable outgoing snapshots').uncheck();
   await dialog.getByRole('button', { name: 'Save' }).click();
   await expect(dialog).toBeHidden();
-  const outgoingSettings = await request.get(`/api/v1/snapshots/stream/${stream.id}/outgoing`, {
-    headers: await authHeaders(request, token),
+  const outgoingSettings = await api(request, token).call(snapshotRoutes.get, {
+    params: { streamId: stream.id, direction: 'outgoing' },
   });
-  expect(await outgoingSettings.json()).toBeNull();
+  expect(outgoingSettings).toBeNull();
   dialog = await openSettings(page);
   await expect(direction(dialog, 'Outgoing').getByLabel('Enable outgoing snapshots')).not.toBeChecked();
   await page.keyboard.press('Escape');
@@ -83,23 +86,15 @@ test('snapshot settings round trip, and previews of the images a node sends whil
 
   // The node says the stream is in Ingestion and sends a snapshot: the preview appears.
   await reportStreamState(request, node, { streamId: stream.id, status: 'Ingestion' });
-  const sendSnapshot = async (width: number, height: number) => {
-    const response = await request.post('/api/v1/node/reports', {
-      data: {
-        reports: [
-          {
-            id: uniqueName('snapshot'),
-            kind: 'snapshot',
-            streamId: stream.id,
-            direction: 'incoming',
-            image: makePng(width, height, { rgb: [30, 160, 90] }).toString('base64'),
-          },
-        ],
+  const sendSnapshot = (width: number, height: number) =>
+    sendReports(request, node, [
+      {
+        kind: 'snapshot',
+        streamId: stream.id,
+        direction: 'incoming',
+        image: makePng(width, height, { rgb: [30, 160, 90] }).toString('base64'),
       },
-      headers: await authHeaders(request, node.token),
-    });
-    expect(response.status(), await response.text()).toBe(200);
-  };
+    ]);
   await expect(page.getByText('No snapshot yet')).toBeVisible({ timeout: 15_000 });
   await sendSnapshot(320, 180);
   await expect(preview).toBeVisible({ timeout: 10_000 });

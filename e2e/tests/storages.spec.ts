@@ -1,8 +1,9 @@
 /// <reference path="../../apps/api/test/s3rver.d.ts" />
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { ANTI_FORGERY_COOKIE, ANTI_FORGERY_HEADER } from '@streamcloud/contract';
+import { expect, type Page, test } from '@playwright/test';
+import { storageRoutes } from '@streamcloud/contract';
 import { type LocalS3Server, startLocalS3 } from '../../apps/api/test/s3-server';
 import { apiLogin, createAccount, loginViaUi, type TestAccount, uniqueName } from '../support/accounts';
+import { api } from '../support/api';
 
 /** A real S3-compatible server on 127.0.0.1, which the API server (on the same machine) checks against. */
 let s3: LocalS3Server;
@@ -12,12 +13,6 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await s3.close();
 });
-
-async function writeHeaders(request: APIRequestContext, token: string): Promise<Record<string, string>> {
-  const { cookies } = await request.storageState();
-  const cookie = cookies.find((item) => item.name === ANTI_FORGERY_COOKIE);
-  return { Authorization: `Bearer ${token}`, ...(cookie ? { [ANTI_FORGERY_HEADER]: cookie.value } : {}) };
-}
 
 /** Every answer of the storages API the page received, as text. */
 function recordStorageAnswers(page: Page): string[] {
@@ -139,9 +134,9 @@ test.describe('storages', () => {
 
   test("a failed removal alerts 'Something wrong'", async ({ page, request }) => {
     const token = await apiLogin(request, { username: customer.username, password: customer.password });
-    const created = await request.post('/api/v1/storages?check=false', {
-      headers: await writeHeaders(request, token),
-      data: {
+    const { id, name } = await api(request, token).call(storageRoutes.create, {
+      query: { check: 'false' },
+      body: {
         name: uniqueName('doomed'),
         type: 'AmazonS3',
         accessKeyId: 'AKIDEXAMPLE',
@@ -150,8 +145,6 @@ test.describe('storages', () => {
         bucket: 'somewhere',
       },
     });
-    expect(created.status()).toBe(201);
-    const { id, name } = (await created.json()) as { id: string; name: string };
 
     await loginViaUi(page, customer);
     await page.goto(`/#/storages/edit/${id}`);
@@ -160,8 +153,7 @@ test.describe('storages', () => {
     await expect(page.getByLabel('Region name')).toHaveValue('eu-west-1');
 
     // Removed elsewhere meanwhile: this removal fails.
-    const removed = await request.delete(`/api/v1/storages/${id}`, { headers: await writeHeaders(request, token) });
-    expect(removed.status()).toBe(204);
+    await api(request, token).call(storageRoutes.delete, { params: { id } });
     await page.getByRole('button', { name: 'Delete' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Ok' }).click();
     await expect(page.getByRole('alert')).toHaveText('Something wrong');
@@ -170,9 +162,9 @@ test.describe('storages', () => {
 
   test('another customer cannot see the storage', async ({ page, request }) => {
     const token = await apiLogin(request, { username: customer.username, password: customer.password });
-    const created = await request.post('/api/v1/storages?check=false', {
-      headers: await writeHeaders(request, token),
-      data: {
+    const { id, name } = await api(request, token).call(storageRoutes.create, {
+      query: { check: 'false' },
+      body: {
         name: uniqueName('private'),
         type: 'AmazonS3Compatible',
         endpoint: s3.endpoint,
@@ -181,7 +173,6 @@ test.describe('storages', () => {
         bucket: 'e2e-media',
       },
     });
-    const { id, name } = (await created.json()) as { id: string; name: string };
     const other = await createAccount(request, 'USER');
     await loginViaUi(page, other);
     await openStorages(page);

@@ -1,6 +1,7 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import type { StreamInput } from '@streamcloud/contract';
+import { type StreamInput, streamRoutes } from '@streamcloud/contract';
 import { apiLogin, createAccount, loginViaUi, type TestAccount } from '../support/accounts';
+import { api } from '../support/api';
 import {
   apiCreateInput,
   apiCreateInputs,
@@ -510,8 +511,9 @@ test('delete asks for confirmation; Cancel keeps the stream, Ok deletes it and g
   await dialog.getByRole('button', { name: 'Ok' }).click();
   await expect(page).toHaveURL(/#\/streams$/);
   await expect(page.getByText('There are no streams yet.')).toBeVisible();
-  const response = await request.get(`/api/v1/inputs/${stream.id}`, { headers: { Authorization: `Bearer ${token}` } });
-  expect(response.status()).toBe(404);
+  await expect(api(request, token).call(streamRoutes.get, { params: { id: stream.id } })).rejects.toMatchObject({
+    status: 404,
+  });
 });
 
 test('a dashboard that cannot load says so', async ({ page, request }) => {
