@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { Loading } from '@/components/ui/loading';
 import { PageShell } from '@/components/ui/page-shell';
-import { useWhoAmI } from '@/features/accounts/api/get-whoami';
+import { useWhoAmI } from '@/data/accounts/get-whoami';
 import { useAuth } from '@/lib/services-context';
 import { loginPath } from './paths';
 

@@ -5,7 +5,7 @@ import Nav from 'react-bootstrap/Nav';
 import Navbar from 'react-bootstrap/Navbar';
 import { Link, NavLink, useLocation } from 'react-router';
 import { Icon } from '@/components/ui/icon';
-import { useWhoAmI } from '@/features/accounts/api/get-whoami';
+import { useWhoAmI } from '@/data/accounts/get-whoami';
 import { UserMenu } from './user-menu';
 
 interface NavItem {

@@ -1,7 +1,5 @@
-import type { ComponentProps } from 'react';
-import Form from 'react-bootstrap/Form';
 import type { UseFormRegisterReturn } from 'react-hook-form';
-import { TextField } from '@/components/ui/form-fields';
+import { CheckField, type CheckFieldProps, TextField } from '@/components/ui/form-fields';
 
 /** `noun` ('recording') prefixes the control's id: `recording-stream-id`. */
 type Registered = UseFormRegisterReturn & { noun: string; error: string | undefined };
@@ -26,14 +24,9 @@ export function CallbackUriField({ noun, error, ...registration }: Registered) {
   );
 }
 
-type CheckInput = Omit<ComponentProps<typeof Form.Check>, 'id' | 'type' | 'label'>;
+type CheckInput = Omit<CheckFieldProps, 'id' | 'label' | 'help'>;
 
 /** Start the job each time the stream starts ingesting; `help` says so in the feature's words. */
 export function AutostartField({ noun, help, ...check }: CheckInput & { noun: string; help: string }) {
-  return (
-    <Form.Group className="mb-3" controlId={`${noun}-autostart`}>
-      <Form.Check type="checkbox" label="Autostart" {...check} />
-      <Form.Text>{help}</Form.Text>
-    </Form.Group>
-  );
+  return <CheckField id={`${noun}-autostart`} label="Autostart" help={help} {...check} />;
 }

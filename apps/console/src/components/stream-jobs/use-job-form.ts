@@ -1,5 +1,5 @@
 import { type DefaultValues, type FieldValues, type Resolver, useForm } from 'react-hook-form';
-import { type FieldOfPath, saveShowingFieldErrors } from '@/lib/form-errors';
+import { type FieldOfPath, saveShowingFieldErrors } from '@/lib/forms';
 import type { JobFormFrameProps } from './job-form-frame';
 
 /** What a job's form takes: its stream, the job when editing, and what to do on save or cancel. */

@@ -6,20 +6,16 @@ interface FieldFrame {
   id: string;
   label: string;
   error?: string | undefined;
-  /** A note under the control, which describes it. */
-  hint?: string | undefined;
+  /** A line under the control that describes it. */
+  help?: ReactNode;
 }
 
-function errorId(id: string) {
-  return `${id}-error`;
-}
+const errorId = (id: string) => `${id}-error`;
+const helpId = (id: string) => `${id}-help`;
 
-function hintId(id: string) {
-  return `${id}-hint`;
-}
-
-function invalidProps(id: string, error: string | undefined, hint?: string) {
-  const describedBy = [error ? errorId(id) : null, hint ? hintId(id) : null].filter(Boolean).join(' ');
+/** The control's validity and what describes it: its help, then its error. */
+function describedProps(id: string, error: string | undefined, help: ReactNode) {
+  const describedBy = [help ? helpId(id) : '', error ? errorId(id) : ''].filter(Boolean).join(' ');
   return {
     isInvalid: Boolean(error),
     'aria-invalid': error ? true : undefined,
@@ -27,16 +23,12 @@ function invalidProps(id: string, error: string | undefined, hint?: string) {
   };
 }
 
-function Field({ id, label, error, hint, children }: FieldFrame & { children: ReactNode }) {
+function Field({ id, label, error, help, children }: FieldFrame & { children: ReactNode }) {
   return (
     <Form.Group className="mb-3" controlId={id}>
       <Form.Label>{label}</Form.Label>
       {children}
-      {hint && (
-        <Form.Text id={hintId(id)} muted>
-          {hint}
-        </Form.Text>
-      )}
+      {help && <Form.Text id={helpId(id)}>{help}</Form.Text>}
       {error && (
         <Form.Control.Feedback type="invalid" id={errorId(id)}>
           {error}
@@ -50,23 +42,65 @@ export type TextFieldProps = FieldFrame &
   Omit<ComponentProps<'input'>, 'id' | 'size' | 'value'> & { value?: string | number };
 
 /** A labelled input; spread react-hook-form's register() into it. */
-export function TextField({ id, label, error, ...input }: TextFieldProps) {
+export function TextField({ id, label, error, help, ...input }: TextFieldProps) {
   return (
-    <Field id={id} label={label} error={error}>
-      <Form.Control {...input} {...invalidProps(id, error)} />
+    <Field id={id} label={label} error={error} help={help}>
+      <Form.Control {...input} {...describedProps(id, error, help)} />
     </Field>
+  );
+}
+
+export type SecretFieldProps = Omit<TextFieldProps, 'type' | 'placeholder' | 'help'> & {
+  /** Whether the server holds a value, which it never sends back. */
+  isSet: boolean;
+  /** What the empty input shows while a value is set: `Set (hidden)`. */
+  setPlaceholder: string;
+  /** What the input is for while a value is set: leave it blank to keep it... */
+  setHelp: string;
+};
+
+/** A write-only secret (a key, a password): never shown; blank keeps the stored one, text replaces it. */
+export function SecretField({ isSet, setPlaceholder, setHelp, ...field }: SecretFieldProps) {
+  return (
+    <TextField
+      type="password"
+      autoComplete="new-password"
+      placeholder={isSet ? setPlaceholder : undefined}
+      help={isSet ? setHelp : undefined}
+      {...field}
+    />
   );
 }
 
 export type SelectFieldProps = FieldFrame & Omit<ComponentProps<'select'>, 'id' | 'size'>;
 
 /** A labelled select; the options are its children. */
-export function SelectField({ id, label, error, hint, children, ...select }: SelectFieldProps) {
+export function SelectField({ id, label, error, help, children, ...select }: SelectFieldProps) {
   return (
-    <Field id={id} label={label} error={error} hint={hint}>
-      <Form.Select {...select} {...invalidProps(id, error, hint)}>
+    <Field id={id} label={label} error={error} help={help}>
+      <Form.Select {...select} {...describedProps(id, error, help)}>
         {children}
       </Form.Select>
     </Field>
+  );
+}
+
+export type CheckFieldProps = Omit<FieldFrame, 'error'> &
+  Omit<ComponentProps<typeof Form.Check>, 'id' | 'label' | 'type'> & {
+    /** A switch reads as on/off; a checkbox (the default) as a choice. */
+    kind?: 'checkbox' | 'switch';
+  };
+
+/** A labelled checkbox or switch with an optional line that says what it does. */
+export function CheckField({ id, label, help, kind = 'checkbox', className, ...check }: CheckFieldProps) {
+  return (
+    <Form.Group className={className ?? 'mb-3'} controlId={id}>
+      <Form.Check type={kind} label={label} aria-describedby={help ? helpId(id) : undefined} {...check} />
+      {help && (
+        <Form.Text id={helpId(id)} className="d-block mt-0">
+          {help}
+        </Form.Text>
+      )}
+    </Form.Group>
   );
 }

@@ -2,7 +2,7 @@ import type { ApiClient } from '@streamcloud/api-client';
 import { type Account, type AccountCreate, accountRoutes } from '@streamcloud/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useApi } from '@/lib/services-context';
-import { accountKeys } from './keys';
+import { accountKeys } from '@/data/accounts/keys';
 
 export function createAccount(api: ApiClient, body: AccountCreate): Promise<Account> {
   return api.call(accountRoutes.create, { body });

@@ -5,8 +5,8 @@ import Table from 'react-bootstrap/Table';
 import { Link, useNavigate } from 'react-router';
 import { Loading } from '@/components/ui/loading';
 import { useNotify } from '@/components/ui/notifications';
-import { useAccounts } from '../api/get-accounts';
-import { useWhoAmI } from '../api/get-whoami';
+import { useAccounts } from '@/data/accounts/get-accounts';
+import { useWhoAmI } from '@/data/accounts/get-whoami';
 import { useImpersonateAccount } from '../api/impersonate-account';
 
 export const IMPERSONATION_FAILED = 'Impersonation failed';

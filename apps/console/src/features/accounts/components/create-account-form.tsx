@@ -1,26 +1,17 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { isApiError } from '@streamcloud/api-client';
 import { AccountCreate, type AccountCreateInput } from '@streamcloud/contract';
 import { useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
-import { type FieldPath, type UseFormSetError, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { SelectField, TextField } from '@/components/ui/form-fields';
+import { contractResolver, namedFields, showServerFieldErrors } from '@/lib/forms';
 import { useCreateAccount } from '../api/create-account';
 
-const FIELDS: readonly FieldPath<AccountCreateInput>[] = ['username', 'password', 'role', 'email'];
+const fieldOfPath = namedFields<AccountCreateInput>(['username', 'password', 'role', 'email']);
 
 const EMPTY: AccountCreateInput = { username: '', password: '', role: 'USER', email: '' };
-
-/** Puts the server's per-field messages under the matching inputs. */
-function showFieldErrors(error: unknown, setError: UseFormSetError<AccountCreateInput>) {
-  if (!isApiError(error)) return;
-  for (const item of error.errors ?? []) {
-    const field = FIELDS.find((name) => name === item.path.split('.').pop());
-    if (field) setError(field, { message: item.message });
-  }
-}
 
 export function CreateAccountForm() {
   const createAccount = useCreateAccount();
@@ -32,7 +23,7 @@ export function CreateAccountForm() {
     setError,
     formState: { errors, isSubmitting },
   } = useForm<AccountCreateInput, unknown, AccountCreate>({
-    resolver: zodResolver(AccountCreate),
+    resolver: contractResolver(AccountCreate),
     defaultValues: EMPTY,
   });
 
@@ -42,7 +33,7 @@ export function CreateAccountForm() {
       await createAccount.mutateAsync(values);
       reset(EMPTY);
     } catch (error) {
-      showFieldErrors(error, setError);
+      showServerFieldErrors(error, setError, fieldOfPath);
       setFailure({ detail: isApiError(error) ? error.serverMessage : undefined });
     }
   });

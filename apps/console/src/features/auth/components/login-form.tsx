@@ -1,4 +1,3 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { LoginRequest } from '@streamcloud/contract';
 import { useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
@@ -7,6 +6,7 @@ import Spinner from 'react-bootstrap/Spinner';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { TextField } from '@/components/ui/form-fields';
+import { contractResolver } from '@/lib/forms';
 import { useAuthStore } from '@/lib/services-context';
 
 type LoginValues = z.input<typeof LoginRequest>;
@@ -19,7 +19,7 @@ export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
     handleSubmit,
     formState: { errors, isSubmitting },
   } = useForm<LoginValues, unknown, LoginRequest>({
-    resolver: zodResolver(LoginRequest),
+    resolver: contractResolver(LoginRequest),
     defaultValues: { username: '', password: '' },
   });
 

@@ -1,35 +1,9 @@
-import type { ApiClient } from '@streamcloud/api-client';
-import { accountRoutes } from '@streamcloud/contract';
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { useApi } from '@/lib/services-context';
-import { billingKeys } from './keys';
+import { useAccount } from '@/data/accounts/get-account';
+import { useWhoAmI } from '@/data/accounts/get-whoami';
 
-export interface BillingAccount {
-  id: string;
-  username: string;
-}
-
-/** The account a report is for (its username and id are printed); the signed-in one when id is null. */
-export async function getBillingAccount(
-  api: ApiClient,
-  id: string | null,
-  signal?: AbortSignal,
-): Promise<BillingAccount> {
-  const options = signal ? { signal } : {};
-  const account = id
-    ? await api.call(accountRoutes.get, { params: { id }, ...options })
-    : await api.call(accountRoutes.whoami, options);
-  return { id: account.id, username: account.username };
-}
-
-export function billingAccountQueryOptions(api: ApiClient, id: string | null) {
-  return queryOptions({
-    queryKey: billingKeys.account(id),
-    queryFn: ({ signal }) => getBillingAccount(api, id, signal),
-    staleTime: 60_000,
-  });
-}
-
+/** The account a report is for (its username and id are printed): `id`'s, or the signed-in one when id is null. */
 export function useBillingAccount(id: string | null, enabled = true) {
-  return useQuery({ ...billingAccountQueryOptions(useApi(), id), enabled });
+  const me = useWhoAmI({ enabled: enabled && id === null });
+  const other = useAccount(id ?? undefined, { enabled });
+  return id === null ? me : other;
 }

@@ -4,5 +4,4 @@ export const billingKeys = {
   accountUsage: (params: object) => [...billingKeys.all, 'account-usage', params] as const,
   streamUsage: (streamId: string, params: object) => [...billingKeys.all, 'stream-usage', streamId, params] as const,
   account: (id: string | null) => [...billingKeys.all, 'account', id ?? 'me'] as const,
-  stream: (id: string) => [...billingKeys.all, 'stream', id] as const,
 };

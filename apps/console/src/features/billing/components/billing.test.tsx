@@ -64,6 +64,9 @@ function accountBilling(path = '/billing/account', account = userAccount) {
 const statisticsCalls = (requests: { url: URL }[]) =>
   requests.filter((request) => request.url.pathname.startsWith('/api/v1/statistics'));
 
+/** The report names its account (the navigation's user menu may name it too). */
+const accountShown = (username: string) => within(screen.getByRole('main')).findByText(username);
+
 describe('account billing', () => {
   it('starts on the current month, loads nothing until Search, then shows the totals', async () => {
     const { mock, user } = accountBilling();
@@ -72,7 +75,7 @@ describe('account billing', () => {
     expect((screen.getByLabelText('To') as HTMLInputElement).value).toBe(month.to);
     screen.getByRole('button', { name: 'Protocol' });
     screen.getByRole('button', { name: 'Processing' });
-    await screen.findByText('alice');
+    await accountShown('alice');
     expect(statisticsCalls(mock.requests)).toHaveLength(0);
     expect((screen.getByRole('button', { name: 'Export CSV' }) as HTMLButtonElement).disabled).toBe(true);
 
@@ -89,7 +92,7 @@ describe('account billing', () => {
 
   it('switches Totals, Detailed and Very detailed without a new call', async () => {
     const { mock, user } = accountBilling();
-    await screen.findByText('alice');
+    await accountShown('alice');
     await user.click(screen.getByRole('button', { name: 'Search' }));
     const region = await screen.findByRole('region', { name: 'Usage report' });
     await user.click(screen.getByRole('radio', { name: 'Detailed' }));
@@ -109,7 +112,7 @@ describe('account billing', () => {
 
   it('asks for the chosen protocol and processing; the captions show the choice', async () => {
     const { mock, user } = accountBilling();
-    await screen.findByText('alice');
+    await accountShown('alice');
     mock.on(`GET ${usagePath}`, () => jsonResponse({ streams: [], concurrentSessions: 0 }));
     await user.click(screen.getByRole('button', { name: 'Protocol' }));
     await user.click(await screen.findByRole('button', { name: 'RTMP' }));
@@ -130,7 +133,7 @@ describe('account billing', () => {
   it('shows Loading... while the report loads, and searches again on a second Search', async () => {
     let release: () => void = () => undefined;
     const { mock, user } = accountBilling();
-    await screen.findByText('alice');
+    await accountShown('alice');
     mock.on(
       `GET ${usagePath}`,
       () =>
@@ -149,7 +152,7 @@ describe('account billing', () => {
 
   it("exports the CSV under the account's name and prints the statement", async () => {
     const { user } = accountBilling();
-    await screen.findByText('alice');
+    await accountShown('alice');
     await user.click(screen.getByRole('button', { name: 'Search' }));
     await screen.findByRole('region', { name: 'Usage report' });
     await user.click(screen.getByRole('button', { name: 'Export CSV' }));
@@ -172,7 +175,7 @@ describe('account billing', () => {
 
   it("an ADMIN opens any account's report by id", async () => {
     const { mock, user } = accountBilling(`/billing/account/${userAccount.id}`, adminAccount);
-    await screen.findByText('alice');
+    await accountShown('alice');
     await user.click(screen.getByRole('button', { name: 'Search' }));
     await screen.findByRole('region', { name: 'Usage report' });
     expect(statisticsCalls(mock.requests)[0]?.url.searchParams.get('account')).toBe(userAccount.id);

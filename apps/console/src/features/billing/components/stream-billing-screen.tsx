@@ -13,7 +13,7 @@ import { PageShell } from '@/components/ui/page-shell';
 import { downloadText } from '@/lib/download';
 import { currentMonth, endOfDayUtc, isDateInput, startOfDayUtc } from '@/lib/format';
 import { useBillingAccount } from '../api/get-account';
-import { useBillingStream } from '../api/get-stream';
+import { useStream } from '@/data/streams/get-stream';
 import { type StreamUsageParams, useStreamUsage } from '../api/get-stream-usage';
 import { STREAM_CSV_FILE_NAME, streamCsv } from '../csv';
 import { INVALID_RANGE } from './account-billing-screen';
@@ -36,7 +36,8 @@ export function StreamBillingScreen() {
   const [mode, setMode] = useState<ReportMode>('Total');
   const [rangeError, setRangeError] = useState<string | null>(null);
   const usage = useStreamUsage(id, paramsOf(searched));
-  const stream = useBillingStream(id);
+  // The stream while it exists (a deleted stream's usage is still billed): a 404 is not tried again.
+  const stream = useStream(id, { retry: false });
   const accountId = usage.data?.streams[0]?.accountId ?? stream.data?.ownerId ?? null;
   const account = useBillingAccount(accountId, accountId !== null);
   const caption = stream.data?.caption ?? usage.data?.streams[0]?.caption ?? null;

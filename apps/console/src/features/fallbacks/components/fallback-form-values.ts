@@ -6,7 +6,8 @@ import {
   type FallbackResourceType,
   type FallbackType,
 } from '@streamcloud/contract';
-import type { FieldErrors, Resolver } from 'react-hook-form';
+import type { Resolver } from 'react-hook-form';
+import { contractResolver, fieldsByPath } from '@/lib/forms';
 
 export interface FallbackFormValues {
   type: FallbackType | '';
@@ -38,24 +39,15 @@ export function toBody(streamId: string, values: FallbackFormValues): FallbackIn
   };
 }
 
-const FIELDS: Record<string, keyof FallbackFormValues> = {
+const fieldOfPath = fieldsByPath<FallbackFormValues>({
   type: 'type',
   label: 'label',
   'settings.resources': 'data',
   'settings.resources.0.data': 'data',
   'settings.resources.0.type': 'source',
-};
+});
 
 /** The contract's rules (the server's own) with each message under its input. */
 export function fallbackResolver(streamId: string): Resolver<FallbackFormValues> {
-  return async (values) => {
-    const result = FallbackInput.safeParse(toBody(streamId, values));
-    if (result.success) return { values, errors: {} };
-    const errors: Record<string, { type: string; message: string }> = {};
-    for (const issue of result.error.issues) {
-      const field = FIELDS[issue.path.map(String).join('.')];
-      if (field && !errors[field]) errors[field] = { type: 'validate', message: issue.message };
-    }
-    return { values: {}, errors: errors as FieldErrors<FallbackFormValues> };
-  };
+  return contractResolver(FallbackInput, { toBody: (values) => toBody(streamId, values), fieldOfPath });
 }

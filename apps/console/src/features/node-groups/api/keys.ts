@@ -6,8 +6,4 @@ export const nodeGroupKeys = {
   detail: (id: string) => [...nodeGroupKeys.details(), id] as const,
   events: (id: string) => [...nodeGroupKeys.detail(id), 'events'] as const,
   persistentNodes: () => [...nodeGroupKeys.all, 'persistent-nodes'] as const,
-  /** The accounts an admin picks an owner from. */
-  owners: () => [...nodeGroupKeys.all, 'owners'] as const,
-  /** The signed-in account, for its role. */
-  me: () => [...nodeGroupKeys.all, 'me'] as const,
 };

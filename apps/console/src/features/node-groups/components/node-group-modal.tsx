@@ -1,4 +1,3 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { messageOr } from '@streamcloud/api-client';
 import {
   NO_OWNER,
@@ -14,8 +13,9 @@ import Modal from 'react-bootstrap/Modal';
 import { useForm } from 'react-hook-form';
 import { SelectField, TextField } from '@/components/ui/form-fields';
 import { useNotify } from '@/components/ui/notifications';
+import { useAccounts } from '@/data/accounts/get-accounts';
+import { contractResolver } from '@/lib/forms';
 import { useCreateNodeGroup } from '../api/create-node-group';
-import { useOwners } from '../api/get-owners';
 import { useUpdateNodeGroup } from '../api/update-node-group';
 import { NODE_GROUP_ERRORS } from './error-texts';
 
@@ -51,11 +51,11 @@ export interface NodeGroupModalProps {
 /** Create or edit a node group (ADMIN); closes by its close button, Escape or a click on the backdrop. */
 export function NodeGroupModal({ show, group, onHide, onSaved }: NodeGroupModalProps) {
   const notify = useNotify();
-  const owners = useOwners(show);
+  const owners = useAccounts({ enabled: show });
   const create = useCreateNodeGroup();
   const update = useUpdateNodeGroup();
   const form = useForm<Values, unknown, NodeGroupCreate>({
-    resolver: zodResolver(NodeGroupCreate),
+    resolver: contractResolver(NodeGroupCreate),
     mode: 'onChange',
     defaultValues: valuesOf(group),
   });

@@ -11,7 +11,7 @@ import { Loading } from '@/components/ui/loading';
 import { useNotify } from '@/components/ui/notifications';
 import { PageShell } from '@/components/ui/page-shell';
 import { useDeleteNodeGroup } from '../api/delete-node-group';
-import { useIsAdmin } from '../api/get-me';
+import { useIsAdmin } from '@/data/accounts/get-whoami';
 import { useNodeGroup } from '../api/get-node-group';
 import { useUpdateNodeGroup } from '../api/update-node-group';
 import { AssignmentBadge } from './assignment-badge';

@@ -8,7 +8,7 @@ import { Link } from 'react-router';
 import { Icon } from '@/components/ui/icon';
 import { Loading } from '@/components/ui/loading';
 import { PageShell } from '@/components/ui/page-shell';
-import { useIsAdmin } from '../api/get-me';
+import { useIsAdmin } from '@/data/accounts/get-whoami';
 import { useNodeGroups } from '../api/get-node-groups';
 import { AssignmentBadge } from './assignment-badge';
 import { groupByOwner, sortGroups } from './format';

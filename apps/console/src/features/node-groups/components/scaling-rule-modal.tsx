@@ -1,4 +1,3 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { messageOr } from '@streamcloud/api-client';
 import {
   defaultScalingRule,
@@ -21,6 +20,7 @@ import Row from 'react-bootstrap/Row';
 import { useForm } from 'react-hook-form';
 import { SelectField, TextField } from '@/components/ui/form-fields';
 import { useNotify } from '@/components/ui/notifications';
+import { contractResolver } from '@/lib/forms';
 import { useAddScalingRule } from '../api/add-scaling-rule';
 import { useUpdateScalingRule } from '../api/update-scaling-rule';
 import { NODE_GROUP_ERRORS } from './error-texts';
@@ -46,7 +46,7 @@ export function ScalingRuleModal({ show, groupId, rule, onHide }: ScalingRuleMod
   const add = useAddScalingRule(groupId);
   const update = useUpdateScalingRule(groupId);
   const form = useForm<ScalingRuleDraft, unknown, ScalingRuleInput>({
-    resolver: zodResolver(ScalingRuleInput),
+    resolver: contractResolver(ScalingRuleInput),
     mode: 'onChange',
     defaultValues: rule ? ruleToDraft(rule) : defaultScalingRule(),
   });

@@ -1,44 +1,20 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { isApiError } from '@streamcloud/api-client';
 import { type Node, NodeInput } from '@streamcloud/contract';
 import Button from 'react-bootstrap/Button';
-import {
-  type FieldError,
-  type FieldErrors,
-  type FieldPath,
-  get,
-  type Resolver,
-  type UseFormRegister,
-  type UseFormSetError,
-  useForm,
-} from 'react-hook-form';
-import { TextField } from '@/components/ui/form-fields';
+import { type FieldError, type FieldErrors, get, type UseFormRegister, useForm } from 'react-hook-form';
+import { CheckField, TextField } from '@/components/ui/form-fields';
 import { TitledCard } from '@/components/ui/titled-card';
+import { contractResolver, namedFields, showServerFieldErrors } from '@/lib/forms';
 import { NODE_FIELD_GROUPS, NODE_SWITCHES, type NodeTextFieldSpec } from './node-form-fields';
 import { NEW_NODE_VALUES, type NodeFormValues, toDraft, toFormValues } from './node-form-values';
 
-const FIELDS: readonly FieldPath<NodeFormValues>[] = [
+const fieldOfPath = namedFields<NodeFormValues>([
   'name',
   ...NODE_FIELD_GROUPS.flatMap((group) => group.fields.map((field) => field.name)),
   ...NODE_SWITCHES.map((flag) => flag.name),
-];
-
-const nodeInputResolver = zodResolver(NodeInput);
+]);
 
 /** The contract's NodeInput validates what the inputs hold, once turned into a request body. */
-const resolver: Resolver<NodeFormValues, unknown, NodeInput> = (values, context, options) =>
-  nodeInputResolver(toDraft(values), context, options as never) as unknown as ReturnType<
-    Resolver<NodeFormValues, unknown, NodeInput>
-  >;
-
-/** Puts the server's per-field messages (`body.connection.port`) under the matching inputs. */
-function showFieldErrors(error: unknown, setError: UseFormSetError<NodeFormValues>) {
-  if (!isApiError(error)) return;
-  for (const item of error.errors ?? []) {
-    const field = FIELDS.find((name) => `body.${name}` === item.path);
-    if (field) setError(field, { message: item.message });
-  }
-}
+const resolver = contractResolver(NodeInput, { toBody: toDraft, fieldOfPath });
 
 interface NodeTextFieldProps {
   spec: NodeTextFieldSpec;
@@ -84,17 +60,18 @@ export function NodeForm({ node, onSave }: NodeFormProps) {
     reset,
     setError,
     formState: { errors, isSubmitting },
-  } = useForm<NodeFormValues, unknown, NodeInput>({
+  } = useForm<NodeFormValues>({
     resolver,
     defaultValues: node ? toFormValues(node) : NEW_NODE_VALUES,
   });
 
-  const onSubmit = handleSubmit(async (input) => {
+  const onSubmit = handleSubmit(async (values) => {
     try {
-      await onSave(input);
+      // What the contract makes of the inputs (names trimmed, blanks as null), as the form has just checked.
+      await onSave(NodeInput.parse(toDraft(values)));
       reset(undefined, { keepValues: true });
     } catch (error) {
-      showFieldErrors(error, setError);
+      showServerFieldErrors(error, setError, fieldOfPath);
       console.error('Saving the node failed', error);
     }
   });
@@ -104,16 +81,15 @@ export function NodeForm({ node, onSave }: NodeFormProps) {
       <TitledCard title="Node">
         <TextField id="node-name" label="Name" autoComplete="off" error={errors.name?.message} {...register('name')} />
         {NODE_SWITCHES.map((flag, index) => (
-          <div
+          <CheckField
             key={flag.name}
-            className={index < NODE_SWITCHES.length - 1 ? 'form-check form-switch mb-2' : 'form-check form-switch'}
-          >
-            <input className="form-check-input" type="checkbox" id={flag.id} {...register(flag.name)} />
-            <label className="form-check-label" htmlFor={flag.id}>
-              {flag.label}
-            </label>
-            <div className="form-text mt-0">{flag.help}</div>
-          </div>
+            id={flag.id}
+            kind="switch"
+            label={flag.label}
+            help={flag.help}
+            className={index < NODE_SWITCHES.length - 1 ? 'mb-2' : 'mb-0'}
+            {...register(flag.name)}
+          />
         ))}
       </TitledCard>
 

@@ -5,12 +5,8 @@ export const recordingKeys = {
   stream: (streamId: string) => [...recordingKeys.lists(), { streamId }] as const,
   details: () => [...recordingKeys.all, 'detail'] as const,
   detail: (id: string) => [...recordingKeys.details(), id] as const,
-  /** What the form and the info view read besides recordings. */
-  streamOf: (streamId: string) => [...recordingKeys.all, 'stream', streamId] as const,
   tracks: (streamId: string, source: 'incoming' | 'outgoing') =>
     [...recordingKeys.all, 'tracks', streamId, source] as const,
-  storages: () => [...recordingKeys.all, 'storages'] as const,
-  storage: (id: string) => [...recordingKeys.storages(), id] as const,
 };
 
 /** The recording list is re-polled this often (section 9). */

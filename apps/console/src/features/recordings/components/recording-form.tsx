@@ -13,8 +13,8 @@ import { fixedCheck, fixedSelect } from '@/components/stream-jobs/fixed-control'
 import { AutostartField, CallbackUriField, StreamIdField } from '@/components/stream-jobs/job-form-fields';
 import { JobFormFrame } from '@/components/stream-jobs/job-form-frame';
 import { type JobFormProps, type JobFormSetup, useJobForm } from '@/components/stream-jobs/use-job-form';
-import { bodySchemaResolver } from '@/lib/form-errors';
-import { useStream } from '../api/get-stream';
+import { contractResolver } from '@/lib/forms';
+import { useStream } from '@/data/streams/get-stream';
 import {
   fieldOfPath,
   newRecordingValues,
@@ -31,7 +31,7 @@ import { StorageField } from './storage-field';
 const SETUP: JobFormSetup<Recording, RecordingFormValues> = {
   label: 'Recording',
   // The contract's rules check the body the inputs stand for; each message shows under its input.
-  resolver: bodySchemaResolver(RecordingFormSchema, toCreateBody, fieldOfPath, trackMessage),
+  resolver: contractResolver(RecordingFormSchema, { toBody: toCreateBody, fieldOfPath, messageOf: trackMessage }),
   fieldOfPath,
   newValues: newRecordingValues,
   toFormValues,

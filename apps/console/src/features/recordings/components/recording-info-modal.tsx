@@ -6,8 +6,8 @@ import { JobStream } from '@/components/stream-jobs/job-stream';
 import { Loading } from '@/components/ui/loading';
 import { formatBytes, formatDuration } from '@/lib/format';
 import { useRecording } from '../api/get-recording';
-import { useStorage } from '../api/get-storage';
-import { useStream } from '../api/get-stream';
+import { useStorage } from '@/data/storages/get-storage';
+import { useStream } from '@/data/streams/get-stream';
 import { RECORDINGS } from '../utils/recordings-feature';
 import { RecordingStateBadge } from './recording-state-badge';
 

@@ -3,7 +3,7 @@ import type { JobCallbacks } from '@/components/stream-jobs/job-info-modal';
 import type { JobSummary } from '@/components/stream-jobs/job-list-item';
 import { StreamJobsScreen } from '@/components/stream-jobs/stream-jobs-screen';
 import { formatBytes, formatDateTime, formatDuration } from '@/lib/format';
-import { useStorages } from '../api/get-storages';
+import { useStorages } from '@/data/storages/get-storages';
 import { RECORDINGS } from '../utils/recordings-feature';
 import { RecordingFormModal } from './recording-form-modal';
 import { RecordingInfoModal } from './recording-info-modal';

@@ -1,7 +1,7 @@
 import type { UseFormRegisterReturn } from 'react-hook-form';
 import { Link } from 'react-router';
 import { SelectField } from '@/components/ui/form-fields';
-import { useStorages } from '../api/get-storages';
+import { useStorages } from '@/data/storages/get-storages';
 
 export type StorageFieldProps = UseFormRegisterReturn & {
   error: string | undefined;

@@ -5,7 +5,6 @@ export const relayKeys = {
   stream: (streamId: string) => [...relayKeys.lists(), { streamId }] as const,
   details: () => [...relayKeys.all, 'detail'] as const,
   detail: (id: string) => [...relayKeys.details(), id] as const,
-  streamOf: (streamId: string) => [...relayKeys.all, 'stream', streamId] as const,
 };
 
 /** The relay list is re-polled this often (section 9). */

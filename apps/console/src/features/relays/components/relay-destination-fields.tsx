@@ -2,7 +2,7 @@ import { type RelayFormat, TIMESCALE_MAX, UDP_PORT_MAX } from '@streamcloud/cont
 import Form from 'react-bootstrap/Form';
 import type { FieldErrors, UseFormRegister } from 'react-hook-form';
 import { FieldBox } from '@/components/ui/field-box';
-import { TextField } from '@/components/ui/form-fields';
+import { CheckField, SecretField, TextField } from '@/components/ui/form-fields';
 import { MASKED_KEY } from '../utils/messages';
 import type { RelayFormValues } from '../utils/relay-form-values';
 
@@ -23,23 +23,15 @@ function RtmpFields({ register, errors, keySet }: FieldsProps & { keySet: boolea
         error={errors.server?.message}
         {...register('server')}
       />
-      <Form.Group className="mb-0" controlId="relay-key">
-        <Form.Label>Stream key</Form.Label>
-        <Form.Control
-          type="password"
-          autoComplete="new-password"
-          placeholder={keySet ? `${MASKED_KEY} (hidden)` : undefined}
-          isInvalid={Boolean(errors.key)}
-          aria-describedby={keySet ? 'relay-key-help' : undefined}
-          {...register('key')}
-        />
-        {keySet && (
-          <Form.Text id="relay-key-help">
-            A stream key is set and shown masked. Leave this blank to keep it, or type a new one to replace it.
-          </Form.Text>
-        )}
-        {errors.key && <Form.Control.Feedback type="invalid">{errors.key.message}</Form.Control.Feedback>}
-      </Form.Group>
+      <SecretField
+        id="relay-key"
+        label="Stream key"
+        isSet={keySet}
+        setPlaceholder={`${MASKED_KEY} (hidden)`}
+        setHelp="A stream key is set and shown masked. Leave this blank to keep it, or type a new one to replace it."
+        error={errors.key?.message}
+        {...register('key')}
+      />
     </FieldBox>
   );
 }
@@ -63,9 +55,7 @@ function CmafFields({ register, errors }: FieldsProps) {
         error={errors.endpoint?.message}
         {...register('endpoint')}
       />
-      <Form.Group className="mb-3" controlId="relay-usp">
-        <Form.Check type="checkbox" label="Unified Streaming Platform" {...register('unifiedStreamingPlatform')} />
-      </Form.Group>
+      <CheckField id="relay-usp" label="Unified Streaming Platform" {...register('unifiedStreamingPlatform')} />
       <TextField
         id="relay-event-id"
         label="Event ID"

@@ -5,14 +5,14 @@ import { AutostartField, CallbackUriField, StreamIdField } from '@/components/st
 import { JobFormFrame } from '@/components/stream-jobs/job-form-frame';
 import { type JobFormProps, type JobFormSetup, useJobForm } from '@/components/stream-jobs/use-job-form';
 import { SelectField } from '@/components/ui/form-fields';
-import { bodySchemaResolver } from '@/lib/form-errors';
+import { contractResolver } from '@/lib/forms';
 import { fieldOfPath, newRelayValues, type RelayFormValues, toBody, toFormValues } from '../utils/relay-form-values';
 import { RelayDestinationFields } from './relay-destination-fields';
 
 const SETUP: JobFormSetup<Relay, RelayFormValues> = {
   label: 'Relay',
   // The contract's rules check the body the inputs stand for; each message shows under its input.
-  resolver: bodySchemaResolver<RelayFormValues>(RelayCreate, (values) => toBody(values), fieldOfPath),
+  resolver: contractResolver<RelayFormValues>(RelayCreate, { toBody: (values) => toBody(values), fieldOfPath }),
   fieldOfPath,
   newValues: newRelayValues,
   toFormValues,

@@ -5,7 +5,7 @@ import { JobInfoModal, type JobInfoModalOwnProps } from '@/components/stream-job
 import { JobStream } from '@/components/stream-jobs/job-stream';
 import { Loading } from '@/components/ui/loading';
 import { useRelay } from '../api/get-relay';
-import { useStream } from '../api/get-stream';
+import { useStream } from '@/data/streams/get-stream';
 import { MASKED_KEY } from '../utils/messages';
 import { RELAYS } from '../utils/relays-feature';
 import { RelayStateBadge } from './relay-state-badge';

@@ -1,10 +1,7 @@
-import {
-  SNAPSHOT_DEFAULTS,
-  SNAPSHOT_DIRECTIONS,
-  type SnapshotDirection,
-  SnapshotSettings,
-} from '@streamcloud/contract';
-import type { FieldErrors, Resolver } from 'react-hook-form';
+import { SNAPSHOT_DEFAULTS, type SnapshotDirection, SnapshotSettings } from '@streamcloud/contract';
+import type { Resolver } from 'react-hook-form';
+import { z } from 'zod';
+import { contractResolver } from '@/lib/forms';
 
 export interface DirectionValues {
   enabled: boolean;
@@ -30,21 +27,13 @@ export function settingsOf(values: DirectionValues): unknown {
   };
 }
 
-/** The snapshot form's rules (the server's own): each enabled direction is checked. */
-export const snapshotResolver: Resolver<SnapshotFormValues> = async (values) => {
-  const errors: Record<string, Record<string, { type: string; message: string }>> = {};
-  for (const direction of SNAPSHOT_DIRECTIONS) {
-    const settings = settingsOf(values[direction]);
-    if (settings === null) continue;
-    const result = SnapshotSettings.safeParse(settings);
-    if (result.success) continue;
-    for (const issue of result.error.issues) {
-      const field = String(issue.path[0]);
-      errors[direction] ??= {};
-      errors[direction][field] ??= { type: 'validate', message: issue.message };
-    }
-  }
-  return Object.keys(errors).length > 0
-    ? { values: {}, errors: errors as FieldErrors<SnapshotFormValues> }
-    : { values, errors: {} };
-};
+/** Both directions as the form saves them: settings, or null for a disabled one. */
+const SnapshotDirections = z.object({ incoming: SnapshotSettings.nullable(), outgoing: SnapshotSettings.nullable() });
+
+/** The snapshot form's rules (the server's own): each enabled direction is checked, under `incoming.interval`... */
+export const snapshotResolver: Resolver<SnapshotFormValues> = contractResolver(SnapshotDirections, {
+  toBody: (values: SnapshotFormValues) => ({
+    incoming: settingsOf(values.incoming),
+    outgoing: settingsOf(values.outgoing),
+  }),
+});

@@ -2,7 +2,7 @@ import type { ApiClient } from '@streamcloud/api-client';
 import { storageRoutes } from '@streamcloud/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useApi } from '@/lib/services-context';
-import { storageKeys } from './keys';
+import { storageKeys } from '@/data/storages/keys';
 
 /** Refused (409) while a recording uses the storage. */
 export function deleteStorage(api: ApiClient, id: string): Promise<void> {

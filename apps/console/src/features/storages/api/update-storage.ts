@@ -2,7 +2,7 @@ import type { ApiClient } from '@streamcloud/api-client';
 import { type StorageSaved, type StorageUpdateInput, storageRoutes } from '@streamcloud/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useApi } from '@/lib/services-context';
-import { storageKeys } from './keys';
+import { storageKeys } from '@/data/storages/keys';
 
 /** A blank or absent secret keeps the stored one. Answers the storage and the check run after saving. */
 export function updateStorage(api: ApiClient, id: string, body: StorageUpdateInput): Promise<StorageSaved> {

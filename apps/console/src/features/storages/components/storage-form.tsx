@@ -1,5 +1,3 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { isApiError } from '@streamcloud/api-client';
 import {
   DEFAULT_S3_REGION,
   STORAGE_TYPE_LABELS,
@@ -12,14 +10,14 @@ import {
 } from '@streamcloud/contract';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
-import Form from 'react-bootstrap/Form';
-import { type FieldPath, type Resolver, type UseFormSetError, useForm, useWatch } from 'react-hook-form';
-import { SelectField, TextField } from '@/components/ui/form-fields';
+import { useForm, useWatch } from 'react-hook-form';
+import { SecretField, SelectField, TextField } from '@/components/ui/form-fields';
+import { contractResolver, namedFields, showServerFieldErrors } from '@/lib/forms';
 import { NEW_STORAGE_VALUES, type StorageFormValues, toBody, toFormValues } from './storage-form-values';
 
 export type StorageBody = StorageCreateInput & StorageUpdateInput;
 
-const FIELDS: readonly FieldPath<StorageFormValues>[] = [
+const fieldOfPath = namedFields<StorageFormValues>([
   'name',
   'type',
   'accessKeyId',
@@ -28,30 +26,11 @@ const FIELDS: readonly FieldPath<StorageFormValues>[] = [
   'bucket',
   'path',
   'endpoint',
-];
+]);
 
-/** The contract's schema (create or update) checks the body the inputs stand for; its messages show under them. */
-function resolverFor(schema: typeof StorageCreate | typeof StorageUpdate): Resolver<StorageFormValues> {
-  const validate = zodResolver(schema as typeof StorageCreate) as unknown as Resolver<StorageBody>;
-  return async (values, context, options) => {
-    const result = await validate(toBody(values), context, options as never);
-    return Object.keys(result.errors).length > 0
-      ? { values: {}, errors: result.errors as never }
-      : { values, errors: {} };
-  };
-}
-
-const createResolver = resolverFor(StorageCreate);
-const updateResolver = resolverFor(StorageUpdate);
-
-/** Puts the server's per-field messages (`body.endpoint`) under the matching inputs. */
-function showFieldErrors(error: unknown, setError: UseFormSetError<StorageFormValues>) {
-  if (!isApiError(error)) return;
-  for (const item of error.errors ?? []) {
-    const field = FIELDS.find((name) => `body.${name}` === item.path);
-    if (field) setError(field, { message: item.message });
-  }
-}
+// The contract's schema (create or update) checks the body the inputs stand for; its messages show under them.
+const createResolver = contractResolver(StorageCreate, { toBody, fieldOfPath });
+const updateResolver = contractResolver(StorageUpdate, { toBody, fieldOfPath });
 
 export interface StorageFormProps {
   /** The storage being edited; absent when creating one. */
@@ -81,7 +60,7 @@ export function StorageForm({ storage, onSave }: StorageFormProps) {
       await onSave(toBody(values));
       reset({ ...values, secretAccessKey: '' });
     } catch (error) {
-      showFieldErrors(error, setError);
+      showServerFieldErrors(error, setError, fieldOfPath);
     }
   });
 
@@ -152,32 +131,15 @@ export function StorageForm({ storage, onSave }: StorageFormProps) {
             error={errors.accessKeyId?.message}
             {...register('accessKeyId')}
           />
-          <Form.Group className="mb-3" controlId="storage-secret">
-            <Form.Label>Secret access key</Form.Label>
-            <Form.Control
-              type="password"
-              autoComplete="new-password"
-              placeholder={secretSet ? 'Set (hidden)' : undefined}
-              isInvalid={Boolean(errors.secretAccessKey)}
-              aria-invalid={errors.secretAccessKey ? true : undefined}
-              aria-describedby={
-                [secretSet ? 'storage-secret-help' : '', errors.secretAccessKey ? 'storage-secret-error' : '']
-                  .filter(Boolean)
-                  .join(' ') || undefined
-              }
-              {...register('secretAccessKey')}
-            />
-            {secretSet && (
-              <Form.Text id="storage-secret-help">
-                A secret access key is set. Leave this blank to keep it, or type a new one to replace it.
-              </Form.Text>
-            )}
-            {errors.secretAccessKey && (
-              <Form.Control.Feedback type="invalid" id="storage-secret-error">
-                {errors.secretAccessKey.message}
-              </Form.Control.Feedback>
-            )}
-          </Form.Group>
+          <SecretField
+            id="storage-secret"
+            label="Secret access key"
+            isSet={secretSet}
+            setPlaceholder="Set (hidden)"
+            setHelp="A secret access key is set. Leave this blank to keep it, or type a new one to replace it."
+            error={errors.secretAccessKey?.message}
+            {...register('secretAccessKey')}
+          />
           <Button type="submit" disabled={isSubmitting}>
             {isSubmitting ? 'Saving…' : 'Save'}
           </Button>

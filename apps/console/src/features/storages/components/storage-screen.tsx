@@ -10,7 +10,7 @@ import { PageShell } from '@/components/ui/page-shell';
 import { useCheckStorage } from '../api/check-storage';
 import { useCreateStorage } from '../api/create-storage';
 import { useDeleteStorage } from '../api/delete-storage';
-import { useStorage } from '../api/get-storage';
+import { useStorage } from '@/data/storages/get-storage';
 import { useUpdateStorage } from '../api/update-storage';
 import { ConnectionCheck } from './connection-check';
 import { type StorageBody, StorageForm } from './storage-form';

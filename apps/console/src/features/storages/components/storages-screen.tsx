@@ -5,7 +5,7 @@ import { Link } from 'react-router';
 import { Icon } from '@/components/ui/icon';
 import { Loading } from '@/components/ui/loading';
 import { PageShell } from '@/components/ui/page-shell';
-import { useStorages } from '../api/get-storages';
+import { useStorages } from '@/data/storages/get-storages';
 
 /** Where the storage is: the endpoint of an S3-compatible server, or the AWS region. */
 function location(storage: Storage): string {

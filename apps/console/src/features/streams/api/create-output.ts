@@ -2,7 +2,7 @@ import type { ApiClient } from '@streamcloud/api-client';
 import { type BodyOf, type StreamOutput, streamRoutes } from '@streamcloud/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useApi } from '@/lib/services-context';
-import { streamKeys } from './keys';
+import { streamKeys } from '@/data/streams/keys';
 
 export type OutputCreateBody = BodyOf<typeof streamRoutes.createOutput>;
 

@@ -2,7 +2,7 @@ import type { ApiClient } from '@streamcloud/api-client';
 import { streamRoutes } from '@streamcloud/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useApi } from '@/lib/services-context';
-import { streamKeys } from './keys';
+import { streamKeys } from '@/data/streams/keys';
 
 export function deleteStream(api: ApiClient, id: string): Promise<void> {
   return api.call(streamRoutes.delete, { params: { id } });

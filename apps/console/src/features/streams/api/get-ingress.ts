@@ -2,8 +2,8 @@ import type { ApiClient } from '@streamcloud/api-client';
 import { type IngressEndpoint, streamRoutes } from '@streamcloud/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useApi } from '@/lib/services-context';
-import { DASHBOARD_POLL_MS } from './get-stream';
-import { streamKeys } from './keys';
+import { DASHBOARD_POLL_MS } from './dashboard-poll';
+import { streamKeys } from '@/data/streams/keys';
 
 export function getIngress(api: ApiClient, streamId: string, signal?: AbortSignal): Promise<IngressEndpoint> {
   return api.call(streamRoutes.getIngress, { params: { streamId }, ...(signal ? { signal } : {}) });

@@ -2,8 +2,8 @@ import type { ApiClient } from '@streamcloud/api-client';
 import { OUTPUTS_PAGE_SIZE, type StreamOutput, streamRoutes, TOTAL_COUNT_HEADER } from '@streamcloud/contract';
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { useApi } from '@/lib/services-context';
-import { DASHBOARD_POLL_MS } from './get-stream';
-import { streamKeys } from './keys';
+import { DASHBOARD_POLL_MS } from './dashboard-poll';
+import { streamKeys } from '@/data/streams/keys';
 
 export interface OutputsPage {
   items: StreamOutput[];

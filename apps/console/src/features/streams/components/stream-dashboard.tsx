@@ -8,7 +8,8 @@ import { useNotify } from '@/components/ui/notifications';
 import { PageShell } from '@/components/ui/page-shell';
 import { useDeleteStream } from '../api/delete-stream';
 import { useIngress } from '../api/get-ingress';
-import { useStream } from '../api/get-stream';
+import { useStream } from '@/data/streams/get-stream';
+import { pollWhileFound } from '../api/dashboard-poll';
 import { useUpdateStream } from '../api/update-stream';
 import { dashboardActions } from '../utils/dashboard-actions';
 import { DELETE_STREAM_QUESTION, STREAM_ERRORS } from '../utils/messages';
@@ -59,7 +60,7 @@ export interface StreamDashboardProps {
 export function StreamDashboard({ id, slots, startUpdating = false, onUpdateClosed }: StreamDashboardProps) {
   const navigate = useNavigate();
   const notify = useNotify();
-  const query = useStream(id);
+  const query = useStream(id, { refetchInterval: pollWhileFound });
   const stream = query.data;
   useErrorNotice(query.error, STREAM_ERRORS.loading);
   const ingress = useIngress(id, stream?.gslb ?? false);

@@ -14,10 +14,11 @@ import { useEffect } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
-import { type FieldErrors, type Resolver, useForm, useWatch } from 'react-hook-form';
+import { type Resolver, useForm, useWatch } from 'react-hook-form';
 import { SelectField, TextField } from '@/components/ui/form-fields';
 import { Icon } from '@/components/ui/icon';
 import { useNotify } from '@/components/ui/notifications';
+import { contractResolver, fieldsByPath } from '@/lib/forms';
 import { useCreateStream } from '../api/create-stream';
 import { useLocation } from '../api/get-location';
 import { useUpdateStream } from '../api/update-stream';
@@ -38,21 +39,13 @@ import { LOCATION_LOOKUP_DEBOUNCE_MS, useDebouncedValue } from '../utils/use-deb
 
 export type StreamModalMode = 'create' | 'update';
 
+const fieldOfPath = fieldsByPath(FIELD_OF_PATH);
+
 /** The contract's schemas validate the body the form would send; their messages land on the fields. */
 function streamResolver(mode: StreamModalMode, ownerId: string | null): Resolver<StreamFormValues> {
-  return async (values) => {
-    const result =
-      mode === 'create'
-        ? StreamInputCreate.safeParse(toCreateBody(values, null, ownerId))
-        : StreamInputUpdate.safeParse(toUpdateBody(values, null));
-    if (result.success) return { values, errors: {} };
-    const errors: FieldErrors<StreamFormValues> = {};
-    for (const issue of result.error.issues) {
-      const field = FIELD_OF_PATH[issue.path.join('.')];
-      if (field && !errors[field]) errors[field] = { type: 'validation', message: issue.message };
-    }
-    return { values: {}, errors };
-  };
+  return mode === 'create'
+    ? contractResolver(StreamInputCreate, { toBody: (values) => toCreateBody(values, null, ownerId), fieldOfPath })
+    : contractResolver(StreamInputUpdate, { toBody: (values) => toUpdateBody(values, null), fieldOfPath });
 }
 
 type LocationState =

@@ -2,5 +2,4 @@
 export const transcodeKeys = {
   all: ['transcode'] as const,
   output: (streamId: string) => [...transcodeKeys.all, 'output', streamId] as const,
-  stream: (streamId: string) => [...transcodeKeys.all, 'stream', streamId] as const,
 };

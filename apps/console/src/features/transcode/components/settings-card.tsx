@@ -21,7 +21,7 @@ export function SettingsCard({ config, disabled, onChange }: SettingsCardProps) 
       <SelectField
         id="transcode-scte35-mode"
         label="Ad-marker mode"
-        hint={SCTE35_HINT}
+        help={SCTE35_HINT}
         value={config.scte35.mode}
         disabled={disabled}
         onChange={(event) =>

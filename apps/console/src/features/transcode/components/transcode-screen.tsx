@@ -6,7 +6,7 @@ import { Icon } from '@/components/ui/icon';
 import { Loading } from '@/components/ui/loading';
 import { PageShell } from '@/components/ui/page-shell';
 import { useOutput } from '../api/get-output';
-import { useTranscodedStream } from '../api/get-stream';
+import { useStream } from '@/data/streams/get-stream';
 import { TranscodeEditor } from './transcode-editor';
 
 function Frame({ id, children }: { id: string; children: ReactNode }) {
@@ -27,7 +27,7 @@ function Frame({ id, children }: { id: string; children: ReactNode }) {
 
 function LoadEditor({ id }: { id: string }) {
   const output = useOutput(id);
-  const stream = useTranscodedStream(id);
+  const stream = useStream(id);
   if (output.isPending || stream.isPending) {
     return (
       <Frame id={id}>

@@ -7,7 +7,7 @@ import {
   NEW_VPX_SETTINGS,
   VideoTrack,
 } from '@streamcloud/contract';
-import type { FieldErrors, Resolver } from 'react-hook-form';
+import { contractResolver, fieldsByPath } from '@/lib/forms';
 
 /** Empty text is absent; anything else is a number (NaN when it is not one). */
 const numberOf = (text: string): number | undefined => (text.trim() === '' ? undefined : Number(text));
@@ -93,7 +93,7 @@ export function audioTrackOf(values: AudioTrackValues): unknown {
   };
 }
 
-const VIDEO_FIELDS: Record<string, keyof VideoTrackValues> = {
+const VIDEO_FIELDS: Record<string, keyof VideoTrackValues & string> = {
   type: 'type',
   width: 'width',
   height: 'height',
@@ -104,34 +104,19 @@ const VIDEO_FIELDS: Record<string, keyof VideoTrackValues> = {
   'settings.keyIntMax': 'keyInterval',
   'settings.keyMaxDist': 'keyInterval',
 };
-const AUDIO_FIELDS: Record<string, keyof AudioTrackValues> = {
+const AUDIO_FIELDS: Record<string, keyof AudioTrackValues & string> = {
   type: 'type',
   rate: 'rate',
   channels: 'channels',
   'settings.bitrate': 'bitrate',
 };
 
-/** Validates with the contract's track schema (the server's own rules) and puts each message under its input. */
-function trackResolver<V extends object, T>(
-  schema: {
-    safeParse: (
-      value: unknown,
-    ) => { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } };
-  },
-  toTrack: (values: V) => unknown,
-  fields: Record<string, keyof V>,
-): Resolver<V> {
-  return async (values) => {
-    const result = schema.safeParse(toTrack(values));
-    if (result.success) return { values, errors: {} };
-    const errors: Record<string, { type: string; message: string }> = {};
-    for (const issue of result.error.issues) {
-      const field = fields[issue.path.map(String).join('.')];
-      if (field && !errors[field as string]) errors[field as string] = { type: 'validate', message: issue.message };
-    }
-    return { values: {}, errors: errors as FieldErrors<V> };
-  };
-}
-
-export const videoResolver = trackResolver<VideoTrackValues, VideoTrack>(VideoTrack, videoTrackOf, VIDEO_FIELDS);
-export const audioResolver = trackResolver<AudioTrackValues, AudioTrack>(AudioTrack, audioTrackOf, AUDIO_FIELDS);
+// The contract's track schemas (the server's own rules) check the track the inputs stand for.
+export const videoResolver = contractResolver(VideoTrack, {
+  toBody: videoTrackOf,
+  fieldOfPath: fieldsByPath(VIDEO_FIELDS),
+});
+export const audioResolver = contractResolver(AudioTrack, {
+  toBody: audioTrackOf,
+  fieldOfPath: fieldsByPath(AUDIO_FIELDS),
+});

@@ -1,7 +1,7 @@
 import type { ApiClient } from '@streamcloud/api-client';
 import { type Storage, storageRoutes } from '@streamcloud/contract';
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { useApi } from '@/lib/services-context';
+import { queryOptions } from '@tanstack/react-query';
+import { type ReadOptions, useRead } from '../read';
 import { storageKeys } from './keys';
 
 /** A USER's own storages; every account's for an ADMIN. */
@@ -10,12 +10,10 @@ export function getStorages(api: ApiClient, signal?: AbortSignal): Promise<Stora
 }
 
 export function storagesQueryOptions(api: ApiClient) {
-  return queryOptions({
-    queryKey: storageKeys.lists(),
-    queryFn: ({ signal }) => getStorages(api, signal),
-  });
+  return queryOptions({ queryKey: storageKeys.lists(), queryFn: ({ signal }) => getStorages(api, signal) });
 }
 
-export function useStorages() {
-  return useQuery(storagesQueryOptions(useApi()));
+/** The storages list (the storages screen, the recording form's storage choice). */
+export function useStorages<T = Storage[]>(options: ReadOptions<Storage[], T> = {}) {
+  return useRead(storagesQueryOptions, options);
 }

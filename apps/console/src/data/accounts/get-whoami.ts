@@ -1,7 +1,7 @@
 import type { ApiClient } from '@streamcloud/api-client';
 import { accountRoutes, type WhoAmI } from '@streamcloud/contract';
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { useApi } from '@/lib/services-context';
+import { queryOptions } from '@tanstack/react-query';
+import { type ReadOptions, useRead } from '../read';
 import { accountKeys } from './keys';
 
 export function getWhoAmI(api: ApiClient, signal?: AbortSignal): Promise<WhoAmI> {
@@ -17,6 +17,12 @@ export function whoAmIQueryOptions(api: ApiClient) {
 }
 
 /** The signed-in account (the impersonated one while impersonating). */
-export function useWhoAmI() {
-  return useQuery(whoAmIQueryOptions(useApi()));
+export function useWhoAmI<T = WhoAmI>(options: ReadOptions<WhoAmI, T> = {}) {
+  return useRead(whoAmIQueryOptions, options);
+}
+
+/** Whether the signed-in account is an ADMIN; undefined while loading, false when it cannot be told. */
+export function useIsAdmin(): boolean | undefined {
+  const me = useWhoAmI();
+  return me.data ? me.data.role === 'ADMIN' : me.isError ? false : undefined;
 }

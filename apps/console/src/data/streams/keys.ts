@@ -1,4 +1,4 @@
-/** Query keys of the streams feature, narrowest last. */
+/** Query keys of streams (inputs) and what hangs off one (viewers, GSLB endpoint), narrowest last: every screen that reads a stream uses these. */
 export const streamKeys = {
   all: ['streams'] as const,
   lists: () => [...streamKeys.all, 'list'] as const,

@@ -1,4 +1,4 @@
-/** Query keys of the storages feature, narrowest last. */
+/** Query keys of storages, narrowest last: the storages screens and the recording form read through them. */
 export const storageKeys = {
   all: ['storages'] as const,
   lists: () => [...storageKeys.all, 'list'] as const,

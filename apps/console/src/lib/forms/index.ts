@@ -1,0 +1,3 @@
+export * from './contract-resolver';
+export * from './field-of-path';
+export * from './server-field-errors';
