@@ -107,7 +107,7 @@ test('an admin adds, edits, toggles and removes scaling rules', async ({ page, r
   await expect(dialog.getByLabel('Amount')).toHaveValue('1');
   await expect(dialog.getByLabel('Action timeout (seconds)')).toHaveValue('0');
   await expect(dialog.getByLabel('Bandwidth limit (Mbps)')).toHaveValue('1000');
-  await expect(dialog.getByText('1 Gbps')).toBeVisible();
+  await expect(dialog.getByText('1 gbps')).toBeVisible();
   await expect(dialog.getByLabel('Settings type')).toHaveValue('Liner');
 
   // Every limit, with submit disabled while invalid.
@@ -141,7 +141,7 @@ test('an admin adds, edits, toggles and removes scaling rules', async ({ page, r
   await dialog.getByLabel('Value (%)').fill('75');
   await dialog.getByLabel('Duration (seconds)').fill('120');
   await dialog.getByLabel('Bandwidth limit (Mbps)').fill('2500');
-  await expect(dialog.getByText('2.5 Gbps')).toBeVisible();
+  await expect(dialog.getByText('2.5 gbps')).toBeVisible();
   await dialog.getByLabel('Provider', { exact: true }).selectOption('DigitalOcean');
   await expect(add).toBeEnabled();
   await add.click();
@@ -149,7 +149,7 @@ test('an admin adds, edits, toggles and removes scaling rules', async ({ page, r
 
   const rule = rulesList(page).getByRole('listitem').first();
   await expect(rule).toContainText('CPU group average > 75% for 120 s → Increase by 1 through DigitalOcean');
-  await expect(rule).toContainText('node bandwidth 2.5 Gbps');
+  await expect(rule).toContainText('node bandwidth 2.5 gbps');
 
   // Edit: backdrop click closes without saving; then save a change.
   await rule.getByRole('button', { name: 'Edit' }).click();

@@ -4,9 +4,6 @@ import { describe, expect, it, vi } from 'vitest';
 import { adminAccount, userAccount, whoAmI } from '@/test/fixtures';
 import { renderApp } from '@/test/render-app';
 import { ACCOUNT_UNAVAILABLE, NOT_PERMITTED } from './guards';
-import { NOT_AVAILABLE } from './routes/pending';
-
-const SCREENS: [path: string, title: string][] = [];
 
 /** Built in the recordings and relays features (their own tests cover them); here only their guard. */
 const RECORDING_RELAY_SCREENS: string[] = ['/streams/recording/s1', '/streams/relay/s1'];
@@ -56,25 +53,10 @@ async function expectScreen(title: string, note: string) {
 }
 
 describe('routes', () => {
-  it.each(SCREENS)('%s shows the "%s" shell and says it is not available yet', async (path, title) => {
-    const { location } = signedIn(path);
-    await expectScreen(title, NOT_AVAILABLE);
-    expect(location()).toBe(path);
-  });
-
   it.each(ADMIN_SCREENS)('%s is not permitted to a USER', async (path, title) => {
     signedIn(path);
     await expectScreen(title, NOT_PERMITTED);
   });
-
-  // Built screens (nodes) have their own tests in their feature.
-  it.each(ADMIN_SCREENS.filter(([path]) => !path.startsWith('/nodes')))(
-    '%s shows its shell to an ADMIN',
-    async (path, title) => {
-      signedIn(path, adminAccount);
-      await expectScreen(title, NOT_AVAILABLE);
-    },
-  );
 
   it('/accounts is not permitted to a USER and loads nothing', async () => {
     const { mock } = signedIn('/accounts');
@@ -100,7 +82,6 @@ describe('routes', () => {
   });
 
   it.each([
-    ...SCREENS,
     ...ADMIN_SCREENS,
     ...[...STREAM_SCREENS, ...TRANSCODE_FALLBACK_SCREENS, ...USAGE_SCREENS, ...RECORDING_RELAY_SCREENS].map((path) => [
       path,

@@ -19,23 +19,8 @@ import { RequireAdmin, RequireAuth } from './guards';
 import { AppLayout } from './layout/app-layout';
 import { HOME } from './paths';
 import { LoginRoute } from './routes/login';
-import { PendingScreen } from './routes/pending';
 import { StreamDashboardPage, StreamEditorPage } from './routes/stream-dashboard';
 import { StreamsRoute } from './routes/streams';
-
-interface PendingRoute {
-  path: string;
-  title: string;
-  adminOnly?: boolean;
-}
-
-/** Routes of the spec whose screens later issues build. */
-export const PENDING_ROUTES: readonly PendingRoute[] = [];
-
-function pendingRoute({ path, title, adminOnly }: PendingRoute): RouteObject {
-  const screen = <PendingScreen title={title} />;
-  return { path, element: adminOnly ? <RequireAdmin title={title}>{screen}</RequireAdmin> : screen };
-}
 
 /** The callbacks a recording's or relay's info view lists (the webhooks feature's log of the job). */
 const jobCallbacks = (jobId: string) => <DeliveryLog filter={{ resourceId: jobId }} />;
@@ -112,7 +97,6 @@ export const appRoutes: RouteObject[] = [
           </RequireAdmin>
         ),
       },
-      ...PENDING_ROUTES.map(pendingRoute),
       { path: '*', element: <Navigate to={HOME} replace /> },
     ],
   },

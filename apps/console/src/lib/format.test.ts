@@ -59,6 +59,8 @@ describe('bit rates, base 10 with ps', () => {
     [1_234_567, '1.23 mbps'],
     [999_999, '1 mbps'],
     [1_050_000_000, '1.05 gbps'],
+    [2.5e12, '2.5 tbps'],
+    [Number.NaN, ''],
   ])('%d bits per second reads %s', (bps, text) => {
     expect(formatBitrate(bps)).toBe(text);
   });

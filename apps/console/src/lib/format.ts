@@ -48,8 +48,15 @@ function scaleDecimal(value: number, unitCount: number): { value: number; unit: 
 
 const BITRATE_UNITS = ['bps', 'kbps', 'mbps', 'gbps', 'tbps'] as const;
 
-/** A bit rate in base-10 units with 'ps': 950 bps, 1.2 kbps, 2 mbps, 1.05 gbps (at most 2 decimals). */
+/** Bits per second in a megabit per second: what a bandwidth limit given in Mbps is multiplied by. */
+export const BITS_PER_MEGABIT = 1_000_000;
+
+/**
+ * The console's one bit rate format, from bits per second, in the spec's base-10 units: 950 bps, 1.2 kbps,
+ * 2 mbps, 1.05 gbps (at most 2 decimals); empty for what is not a number (an input being typed).
+ */
 export function formatBitrate(bitsPerSecond: number): string {
+  if (!Number.isFinite(bitsPerSecond)) return '';
   const { value, unit } = scaleDecimal(bitsPerSecond, BITRATE_UNITS.length);
   const rounded = Math.round(value * 100) / 100;
   if (rounded >= 1000 && unit < BITRATE_UNITS.length - 1) return `1 ${BITRATE_UNITS[unit + 1]}`;

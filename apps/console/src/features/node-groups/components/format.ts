@@ -6,20 +6,7 @@ import type {
   ScalingRuleDraft,
 } from '@streamcloud/contract';
 import { NODE_GROUP_ASSIGNMENTS } from '@streamcloud/contract';
-
-const BITRATE_UNITS = ['bps', 'Kbps', 'Mbps', 'Gbps', 'Tbps', 'Pbps'] as const;
-
-/** A bandwidth given in Mbps, in bits per second with base-10 prefixes: 1000 → '1 Gbps', 0.5 → '500 Kbps'. */
-export function formatBitrate(mbps: number): string {
-  if (!Number.isFinite(mbps) || mbps < 0) return '';
-  let value = mbps * 1e6;
-  let unit = 0;
-  while (value >= 1000 && unit < BITRATE_UNITS.length - 1) {
-    value /= 1000;
-    unit++;
-  }
-  return `${Number(value.toFixed(2))} ${BITRATE_UNITS[unit]}`;
-}
+import { BITS_PER_MEGABIT, formatBitrate } from '@/lib/format';
 
 export const CONDITION_LABELS = {
   CPUGroupAvg: 'CPU group average',
@@ -50,7 +37,7 @@ export function describeRule(rule: ScalingRule): string {
 /** The details under a rule: bandwidth of new nodes, provider value, timeout. */
 export function describeRuleDetails(rule: ScalingRule): string {
   const parts = [
-    `node bandwidth ${formatBitrate(rule.action.settings.bandwidthLimitMbps)}`,
+    `node bandwidth ${formatBitrate(rule.action.settings.bandwidthLimitMbps * BITS_PER_MEGABIT)}`,
     ...(rule.action.settings.value ? [`value ${rule.action.settings.value}`] : []),
     `timeout ${rule.actionTimeout} s`,
   ];

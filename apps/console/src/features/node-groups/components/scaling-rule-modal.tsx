@@ -20,11 +20,12 @@ import Row from 'react-bootstrap/Row';
 import { useForm } from 'react-hook-form';
 import { SelectField, TextField } from '@/components/ui/form-fields';
 import { useNotify } from '@/components/ui/notifications';
+import { BITS_PER_MEGABIT, formatBitrate } from '@/lib/format';
 import { contractResolver } from '@/lib/forms';
 import { useAddScalingRule } from '../api/add-scaling-rule';
 import { useUpdateScalingRule } from '../api/update-scaling-rule';
 import { NODE_GROUP_ERRORS } from './error-texts';
-import { CONDITION_LABELS, formatBitrate, ruleToDraft } from './format';
+import { CONDITION_LABELS, ruleToDraft } from './format';
 
 /** Number inputs: an empty field is "missing" (the schema says "… is required"), not NaN. */
 const asNumber = { setValueAs: (value: unknown) => (value === '' || value === null ? undefined : Number(value)) };
@@ -205,12 +206,9 @@ export function ScalingRuleModal({ show, groupId, rule, onHide }: ScalingRuleMod
                   min={SCALING_LIMITS.bandwidthLimitMbps.min}
                   step="any"
                   error={errors.action?.settings?.bandwidthLimitMbps?.message}
-                  aria-describedby="rule-bandwidth-human"
+                  help={typeof bandwidth === 'number' ? formatBitrate(bandwidth * BITS_PER_MEGABIT) : undefined}
                   {...register('action.settings.bandwidthLimitMbps', asNumber)}
                 />
-                <Form.Text id="rule-bandwidth-human" className="d-block mt-n2 mb-3">
-                  {typeof bandwidth === 'number' ? formatBitrate(bandwidth) : ''}
-                </Form.Text>
               </Col>
               <Col md={6}>
                 <TextField

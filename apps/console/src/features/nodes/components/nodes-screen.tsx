@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { Icon } from '@/components/ui/icon';
 import { Loading } from '@/components/ui/loading';
 import { PageShell } from '@/components/ui/page-shell';
+import { BITS_PER_MEGABIT, formatBitrate } from '@/lib/format';
 import { useNodes } from '../api/get-nodes';
 import { NodeStatusBadges } from './node-status-badges';
 import { groupNodesByRegion, type RegionGroup } from './region-groups';
@@ -12,7 +13,7 @@ import { groupNodesByRegion, type RegionGroup } from './region-groups';
 function loadText(node: Node): string {
   if (!node.load) return '—';
   const { cpuPercent, bandwidthMbps, sessions } = node.load;
-  return `CPU ${cpuPercent.toFixed(0)} % · ${bandwidthMbps.toFixed(1)} Mbps · ${sessions} sessions`;
+  return `CPU ${cpuPercent.toFixed(0)} % · ${formatBitrate(bandwidthMbps * BITS_PER_MEGABIT)} · ${sessions} sessions`;
 }
 
 function RegionSection({ group }: { group: RegionGroup }) {

@@ -102,7 +102,7 @@ describe('/nodes', () => {
     expect(screen.getByRole('link', { name: 'edge-1' }).getAttribute('href')).toBe(`/nodes/view/${edge.id}`);
     expect(screen.getByRole('link', { name: 'Add node' }).getAttribute('href')).toBe('/nodes/create');
     const toronto = within(screen.getByRole('region', { name: 'North America (NA)' }));
-    toronto.getByText('CPU 12 % · 30.0 Mbps · 4 sessions');
+    toronto.getByText('CPU 12 % · 30 mbps · 4 sessions');
   });
 
   it('says so when there is no node', async () => {

@@ -13,8 +13,8 @@ import { fixedCheck, fixedSelect } from '@/components/stream-jobs/fixed-control'
 import { AutostartField, CallbackUriField, StreamIdField } from '@/components/stream-jobs/job-form-fields';
 import { JobFormFrame } from '@/components/stream-jobs/job-form-frame';
 import { type JobFormProps, type JobFormSetup, useJobForm } from '@/components/stream-jobs/use-job-form';
-import { contractResolver } from '@/lib/forms';
 import { useStream } from '@/data/streams/get-stream';
+import { contractResolver } from '@/lib/forms';
 import {
   fieldOfPath,
   newRecordingValues,

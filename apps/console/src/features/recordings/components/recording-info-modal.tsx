@@ -4,10 +4,10 @@ import { JobInfoList } from '@/components/stream-jobs/job-info-list';
 import { JobInfoModal, type JobInfoModalOwnProps } from '@/components/stream-jobs/job-info-modal';
 import { JobStream } from '@/components/stream-jobs/job-stream';
 import { Loading } from '@/components/ui/loading';
-import { formatBytes, formatDuration } from '@/lib/format';
-import { useRecording } from '../api/get-recording';
 import { useStorage } from '@/data/storages/get-storage';
 import { useStream } from '@/data/streams/get-stream';
+import { formatBytes, formatDuration } from '@/lib/format';
+import { useRecording } from '../api/get-recording';
 import { RECORDINGS } from '../utils/recordings-feature';
 import { RecordingStateBadge } from './recording-state-badge';
 

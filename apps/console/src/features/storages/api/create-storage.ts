@@ -1,8 +1,8 @@
 import type { ApiClient } from '@streamcloud/api-client';
 import { type StorageCreateInput, type StorageSaved, storageRoutes } from '@streamcloud/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useApi } from '@/lib/services-context';
 import { storageKeys } from '@/data/storages/keys';
+import { useApi } from '@/lib/services-context';
 
 /** Answers the storage and the connection check the server ran after saving it. */
 export function createStorage(api: ApiClient, body: StorageCreateInput): Promise<StorageSaved> {

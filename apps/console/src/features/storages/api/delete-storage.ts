@@ -1,8 +1,8 @@
 import type { ApiClient } from '@streamcloud/api-client';
 import { storageRoutes } from '@streamcloud/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useApi } from '@/lib/services-context';
 import { storageKeys } from '@/data/storages/keys';
+import { useApi } from '@/lib/services-context';
 
 /** Refused (409) while a recording uses the storage. */
 export function deleteStorage(api: ApiClient, id: string): Promise<void> {

@@ -1,8 +1,8 @@
 import type { ApiClient } from '@streamcloud/api-client';
 import { type StorageSaved, type StorageUpdateInput, storageRoutes } from '@streamcloud/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useApi } from '@/lib/services-context';
 import { storageKeys } from '@/data/storages/keys';
+import { useApi } from '@/lib/services-context';
 
 /** A blank or absent secret keeps the stored one. Answers the storage and the check run after saving. */
 export function updateStorage(api: ApiClient, id: string, body: StorageUpdateInput): Promise<StorageSaved> {

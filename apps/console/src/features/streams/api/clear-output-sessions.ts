@@ -1,8 +1,8 @@
 import type { ApiClient } from '@streamcloud/api-client';
 import { streamRoutes } from '@streamcloud/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useApi } from '@/lib/services-context';
 import { streamKeys } from '@/data/streams/keys';
+import { useApi } from '@/lib/services-context';
 
 export function clearOutputSessions(api: ApiClient, id: string): Promise<void> {
   return api.call(streamRoutes.clearOutputSessions, { params: { id } });

@@ -1,8 +1,8 @@
 import type { ApiClient } from '@streamcloud/api-client';
 import { type BodyOf, type StreamOutput, streamRoutes } from '@streamcloud/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useApi } from '@/lib/services-context';
 import { streamKeys } from '@/data/streams/keys';
+import { useApi } from '@/lib/services-context';
 
 export type OutputCreateBody = BodyOf<typeof streamRoutes.createOutput>;
 

@@ -1,8 +1,8 @@
 import type { ApiClient } from '@streamcloud/api-client';
 import { type StreamInput, type StreamInputCreateDraft, streamRoutes } from '@streamcloud/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useApi } from '@/lib/services-context';
 import { streamKeys } from '@/data/streams/keys';
+import { useApi } from '@/lib/services-context';
 
 export function createStream(api: ApiClient, body: StreamInputCreateDraft): Promise<StreamInput> {
   return api.call(streamRoutes.create, { body });

@@ -1,9 +1,9 @@
 import type { ApiClient } from '@streamcloud/api-client';
 import { type IngressEndpoint, streamRoutes } from '@streamcloud/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { streamKeys } from '@/data/streams/keys';
 import { useApi } from '@/lib/services-context';
 import { DASHBOARD_POLL_MS } from './dashboard-poll';
-import { streamKeys } from '@/data/streams/keys';
 
 export function getIngress(api: ApiClient, streamId: string, signal?: AbortSignal): Promise<IngressEndpoint> {
   return api.call(streamRoutes.getIngress, { params: { streamId }, ...(signal ? { signal } : {}) });

@@ -1,8 +1,8 @@
 import type { ApiClient } from '@streamcloud/api-client';
 import { type Location, streamRoutes } from '@streamcloud/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { useApi } from '@/lib/services-context';
 import { streamKeys } from '@/data/streams/keys';
+import { useApi } from '@/lib/services-context';
 
 export function getLocation(api: ApiClient, ipAddress: string, signal?: AbortSignal): Promise<Location> {
   return api.call(streamRoutes.location, { query: { ipAddress }, ...(signal ? { signal } : {}) });

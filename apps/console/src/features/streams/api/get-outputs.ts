@@ -1,9 +1,9 @@
 import type { ApiClient } from '@streamcloud/api-client';
 import { OUTPUTS_PAGE_SIZE, type StreamOutput, streamRoutes, TOTAL_COUNT_HEADER } from '@streamcloud/contract';
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
+import { streamKeys } from '@/data/streams/keys';
 import { useApi } from '@/lib/services-context';
 import { DASHBOARD_POLL_MS } from './dashboard-poll';
-import { streamKeys } from '@/data/streams/keys';
 
 export interface OutputsPage {
   items: StreamOutput[];

@@ -1,8 +1,8 @@
 import type { ApiClient } from '@streamcloud/api-client';
 import { STREAMS_PAGE_SIZE, type StreamInputSummary, streamRoutes, TOTAL_COUNT_HEADER } from '@streamcloud/contract';
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
-import { useApi } from '@/lib/services-context';
 import { streamKeys } from '@/data/streams/keys';
+import { useApi } from '@/lib/services-context';
 
 export interface StreamsPage {
   items: StreamInputSummary[];

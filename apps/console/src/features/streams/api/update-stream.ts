@@ -1,8 +1,8 @@
 import type { ApiClient } from '@streamcloud/api-client';
 import { type BodyOf, type StreamInput, streamRoutes } from '@streamcloud/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useApi } from '@/lib/services-context';
 import { streamKeys } from '@/data/streams/keys';
+import { useApi } from '@/lib/services-context';
 
 /** What PUT /inputs/{id} takes: any of state (Idle stops the stream), streamer and caption. */
 export type StreamUpdateBody = Pick<BodyOf<typeof streamRoutes.update>, 'state' | 'streamer' | 'caption'>;

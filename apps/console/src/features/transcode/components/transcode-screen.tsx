@@ -5,8 +5,8 @@ import { Link, useParams } from 'react-router';
 import { Icon } from '@/components/ui/icon';
 import { Loading } from '@/components/ui/loading';
 import { PageShell } from '@/components/ui/page-shell';
-import { useOutput } from '../api/get-output';
 import { useStream } from '@/data/streams/get-stream';
+import { useOutput } from '../api/get-output';
 import { TranscodeEditor } from './transcode-editor';
 
 function Frame({ id, children }: { id: string; children: ReactNode }) {
