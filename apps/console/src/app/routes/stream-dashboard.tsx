@@ -1,13 +1,13 @@
-import { StreamMetricsPanel } from '@/features/metrics';
+import { StreamMetricsPanel } from '@/features/metrics/components/stream-metrics-panel';
 import { RecordButton } from '@/features/recordings/components/record-button';
 import { StreamRecordingsList } from '@/features/recordings/components/stream-recordings-list';
 import { StreamRelaysList } from '@/features/relays/components/stream-relays-list';
 import { SnapshotPreviews } from '@/features/snapshots/components/snapshot-previews';
 import { SnapshotSettingsModal } from '@/features/snapshots/components/snapshot-settings-modal';
 import type { StreamDashboardSlots } from '@/features/streams/components/stream-dashboard';
-import { StreamDashboardRoute } from '@/features/streams/routes/stream-dashboard-route';
-import { StreamEditorRoute } from '@/features/streams/routes/stream-editor-route';
-import { DeliveryLog } from '@/features/webhooks';
+import { StreamDashboardRoute } from '@/features/streams/components/stream-dashboard-route';
+import { StreamEditorRoute } from '@/features/streams/components/stream-editor-route';
+import { DeliveryLog } from '@/features/webhooks/components/delivery-log';
 
 /** The stream dashboard with what the recordings, relays, snapshots, metrics and webhooks features add to it. */
 const slots: StreamDashboardSlots = {

@@ -13,7 +13,7 @@ import { downloadText } from '@/lib/download';
 import { currentMonth, endOfDayUtc, isDateInput, startOfDayUtc } from '@/lib/format';
 import { useBillingAccount } from '../api/get-account';
 import { type AccountUsageParams, useAccountUsage } from '../api/get-account-usage';
-import { accountCsv, accountCsvFileName } from '../csv';
+import { accountCsv, accountCsvFileName } from '../utils/csv';
 import {
   PROCESSING_CHOICES,
   PROTOCOL_CHOICES,
@@ -21,7 +21,7 @@ import {
   type ProtocolChoice,
   processingOf,
   protocolOf,
-} from '../report-model';
+} from '../utils/report-model';
 import './billing.css';
 import { ChoiceDropdown } from './choice-dropdown';
 import { type DateRange, DateRangeFields } from './date-range-fields';

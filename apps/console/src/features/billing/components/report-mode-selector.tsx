@@ -1,7 +1,7 @@
 import type { ReportMode } from '@streamcloud/contract';
 import ToggleButton from 'react-bootstrap/ToggleButton';
 import ToggleButtonGroup from 'react-bootstrap/ToggleButtonGroup';
-import { REPORT_MODES } from '../report-model';
+import { REPORT_MODES } from '../utils/report-model';
 
 /** Totals, Detailed or Very detailed: only what is shown changes, never a new call. */
 export function ReportModeSelector({ value, onChange }: { value: ReportMode; onChange: (mode: ReportMode) => void }) {

@@ -15,7 +15,7 @@ import { downloadText } from '@/lib/download';
 import { currentMonth, endOfDayUtc, isDateInput, startOfDayUtc } from '@/lib/format';
 import { useBillingAccount } from '../api/get-account';
 import { type StreamUsageParams, useStreamUsage } from '../api/get-stream-usage';
-import { STREAM_CSV_FILE_NAME, streamCsv } from '../csv';
+import { STREAM_CSV_FILE_NAME, streamCsv } from '../utils/csv';
 import { INVALID_RANGE } from './account-billing-screen';
 import './billing.css';
 import { type DateRange, DateRangeFields } from './date-range-fields';

@@ -1,7 +1,7 @@
 import type { ReportMode, StreamUsage } from '@streamcloud/contract';
 import Table from 'react-bootstrap/Table';
 import { formatDateTime, formatDuration, gigabytes } from '@/lib/format';
-import { bytesOf, detailRowsOf, protocolLabel, sumTraffic, type Traffic, totalsOf } from '../report-model';
+import { bytesOf, detailRowsOf, protocolLabel, sumTraffic, type Traffic, totalsOf } from '../utils/report-model';
 
 const gb = (bytes: number) => gigabytes(bytes, 1);
 const streamTitle = (stream: StreamUsage) => stream.caption ?? stream.streamId;

@@ -23,7 +23,7 @@ import {
   NEW_FALLBACK_VALUES,
   toBody,
   toFormValues,
-} from './fallback-form-values';
+} from '../utils/fallback-form-values';
 
 const SOURCE_LABELS: Record<FallbackResourceType, string> = {
   DATA_URI: 'Uploaded image',

@@ -2,7 +2,7 @@ import type { ApiClient } from '@streamcloud/api-client';
 import { type AccountMetric, type MetricsResponse, statisticsRoutes } from '@streamcloud/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { useApi } from '@/lib/services-context';
-import { type CustomDates, DASHBOARD_REFRESH_MS, windowOf } from '../presets';
+import { type CustomDates, DASHBOARD_REFRESH_MS, windowOf } from '../utils/presets';
 import { metricsKeys } from './keys';
 
 export interface DashboardMetricsParams {

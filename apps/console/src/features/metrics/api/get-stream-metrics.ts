@@ -2,7 +2,7 @@ import type { ApiClient } from '@streamcloud/api-client';
 import { type MetricsResponse, type StatisticMetric, statisticsRoutes } from '@streamcloud/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { useApi } from '@/lib/services-context';
-import { PANEL_REFRESH_MS } from '../presets';
+import { PANEL_REFRESH_MS } from '../utils/presets';
 import { metricsKeys } from './keys';
 
 export interface StreamMetricsParams {

@@ -14,7 +14,7 @@ import {
   NO_DATES,
   pickDate,
   presetMinutes,
-} from '../presets';
+} from '../utils/presets';
 import './metrics.css';
 import { type ChartSeries, TimeSeriesChart } from './time-series-chart';
 

@@ -7,7 +7,7 @@ import ToggleButtonGroup from 'react-bootstrap/ToggleButtonGroup';
 import { Link } from 'react-router';
 import { formatBitrate, formatCount, formatRtt } from '@/lib/format';
 import { useStreamMetrics } from '../api/get-stream-metrics';
-import { PANEL_DEFAULT_MINUTES, PANEL_PRESETS, presetMinutes } from '../presets';
+import { PANEL_DEFAULT_MINUTES, PANEL_PRESETS, presetMinutes } from '../utils/presets';
 import './metrics.css';
 import { type ChartSeries, TimeSeriesChart } from './time-series-chart';
 

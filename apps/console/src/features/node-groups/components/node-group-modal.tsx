@@ -17,7 +17,7 @@ import { useAccounts } from '@/data/accounts/get-accounts';
 import { contractResolver } from '@/lib/forms';
 import { useCreateNodeGroup } from '../api/create-node-group';
 import { useUpdateNodeGroup } from '../api/update-node-group';
-import { NODE_GROUP_ERRORS } from './error-texts';
+import { NODE_GROUP_ERRORS } from '../utils/error-texts';
 
 type Values = NodeGroupCreateInput;
 

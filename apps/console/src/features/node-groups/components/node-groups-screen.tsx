@@ -10,8 +10,8 @@ import { Loading } from '@/components/ui/loading';
 import { PageShell } from '@/components/ui/page-shell';
 import { useIsAdmin } from '@/data/accounts/get-whoami';
 import { useNodeGroups } from '../api/get-node-groups';
+import { groupByOwner, sortGroups } from '../utils/format';
 import { AssignmentBadge } from './assignment-badge';
-import { groupByOwner, sortGroups } from './format';
 import { NodeGroupModal } from './node-group-modal';
 
 function GroupList({ groups, label }: { groups: NodeGroup[]; label: string }) {

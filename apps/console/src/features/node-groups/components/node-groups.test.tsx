@@ -10,7 +10,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { adminAccount, userAccount, whoAmI } from '@/test/fixtures';
 import { renderApp } from '@/test/render-app';
-import { groupByOwner, sortGroups } from './format';
+import { groupByOwner, sortGroups } from '../utils/format';
 
 const AT = '2025-01-01T00:00:00.000Z';
 const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;

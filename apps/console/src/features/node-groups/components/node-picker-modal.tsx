@@ -9,7 +9,7 @@ import { Loading } from '@/components/ui/loading';
 import { useNotify } from '@/components/ui/notifications';
 import { usePersistentNodes } from '../api/get-persistent-nodes';
 import { useSavePersistentNodes } from '../api/save-persistent-nodes';
-import { NODE_GROUP_ERRORS } from './error-texts';
+import { NODE_GROUP_ERRORS } from '../utils/error-texts';
 
 export interface NodePickerModalProps {
   show: boolean;

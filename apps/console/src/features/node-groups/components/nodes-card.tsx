@@ -7,7 +7,7 @@ import Table from 'react-bootstrap/Table';
 import { Link } from 'react-router';
 import { useNotify } from '@/components/ui/notifications';
 import { useAllocateNode } from '../api/allocate-node';
-import { NODE_GROUP_ERRORS } from './error-texts';
+import { NODE_GROUP_ERRORS } from '../utils/error-texts';
 import { NodeFlags } from './node-flags';
 import { NodePickerModal } from './node-picker-modal';
 

@@ -11,8 +11,8 @@ import { Icon } from '@/components/ui/icon';
 import { useNotify } from '@/components/ui/notifications';
 import { useDeleteScalingRule } from '../api/delete-scaling-rule';
 import { useUpdateScalingRule } from '../api/update-scaling-rule';
-import { NODE_GROUP_ERRORS } from './error-texts';
-import { describeRule, describeRuleDetails, ruleToDraft } from './format';
+import { NODE_GROUP_ERRORS } from '../utils/error-texts';
+import { describeRule, describeRuleDetails, ruleToDraft } from '../utils/format';
 import { ScalingRuleModal } from './scaling-rule-modal';
 
 function RuleRow({

@@ -4,7 +4,7 @@ import Card from 'react-bootstrap/Card';
 import Table from 'react-bootstrap/Table';
 import { Loading } from '@/components/ui/loading';
 import { useScalingEvents } from '../api/get-scaling-events';
-import { formatEventTime } from './format';
+import { formatEventTime } from '../utils/format';
 
 /** The autoscaler's recent decisions, provider calls and callback deliveries for the group. */
 export function ScalingEventsCard({ groupId }: { groupId: string }) {

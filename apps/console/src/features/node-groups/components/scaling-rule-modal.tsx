@@ -24,8 +24,8 @@ import { BITS_PER_MEGABIT, formatBitrate } from '@/lib/format';
 import { contractResolver } from '@/lib/forms';
 import { useAddScalingRule } from '../api/add-scaling-rule';
 import { useUpdateScalingRule } from '../api/update-scaling-rule';
-import { NODE_GROUP_ERRORS } from './error-texts';
-import { CONDITION_LABELS, ruleToDraft } from './format';
+import { NODE_GROUP_ERRORS } from '../utils/error-texts';
+import { CONDITION_LABELS, ruleToDraft } from '../utils/format';
 
 /** Number inputs: an empty field is "missing" (the schema says "… is required"), not NaN. */
 const asNumber = { setValueAs: (value: unknown) => (value === '' || value === null ? undefined : Number(value)) };

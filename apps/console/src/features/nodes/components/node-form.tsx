@@ -4,8 +4,8 @@ import { type FieldError, type FieldErrors, get, type UseFormRegister, useForm }
 import { CheckField, TextField } from '@/components/ui/form-fields';
 import { TitledCard } from '@/components/ui/titled-card';
 import { contractResolver, namedFields, showServerFieldErrors } from '@/lib/forms';
-import { NODE_FIELD_GROUPS, NODE_SWITCHES, type NodeTextFieldSpec } from './node-form-fields';
-import { NEW_NODE_VALUES, type NodeFormValues, toDraft, toFormValues } from './node-form-values';
+import { NODE_FIELD_GROUPS, NODE_SWITCHES, type NodeTextFieldSpec } from '../utils/node-form-fields';
+import { NEW_NODE_VALUES, type NodeFormValues, toDraft, toFormValues } from '../utils/node-form-values';
 
 const fieldOfPath = namedFields<NodeFormValues>([
   'name',

@@ -7,8 +7,8 @@ import { Loading } from '@/components/ui/loading';
 import { PageShell } from '@/components/ui/page-shell';
 import { BITS_PER_MEGABIT, formatBitrate } from '@/lib/format';
 import { useNodes } from '../api/get-nodes';
+import { groupNodesByRegion, type RegionGroup } from '../utils/region-groups';
 import { NodeStatusBadges } from './node-status-badges';
-import { groupNodesByRegion, type RegionGroup } from './region-groups';
 
 function loadText(node: Node): string {
   if (!node.load) return '—';

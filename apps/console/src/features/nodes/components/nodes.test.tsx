@@ -4,7 +4,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { adminAccount, whoAmI } from '@/test/fixtures';
 import { renderApp } from '@/test/render-app';
-import { groupNodesByRegion } from './region-groups';
+import { groupNodesByRegion } from '../utils/region-groups';
 
 let sequence = 0;
 function node(name: string, code: string | null, extra: Partial<Node> = {}): Node {

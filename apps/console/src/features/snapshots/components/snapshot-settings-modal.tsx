@@ -16,7 +16,7 @@ import { Loading } from '@/components/ui/loading';
 import { useNotify } from '@/components/ui/notifications';
 import { useSnapshotSettings } from '../api/get-snapshot-settings';
 import { useUpdateSnapshotSettings } from '../api/update-snapshot-settings';
-import { directionValues, type SnapshotFormValues, settingsOf, snapshotResolver } from './snapshot-form-values';
+import { directionValues, type SnapshotFormValues, settingsOf, snapshotResolver } from '../utils/snapshot-form-values';
 
 /** Shown when an update fails without a message of the server's. */
 export const UPDATE_FAILED = 'Something wrong with snapshot settings update';

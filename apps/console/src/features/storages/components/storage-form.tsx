@@ -13,7 +13,7 @@ import Card from 'react-bootstrap/Card';
 import { useForm, useWatch } from 'react-hook-form';
 import { SecretField, SelectField, TextField } from '@/components/ui/form-fields';
 import { contractResolver, namedFields, showServerFieldErrors } from '@/lib/forms';
-import { NEW_STORAGE_VALUES, type StorageFormValues, toBody, toFormValues } from './storage-form-values';
+import { NEW_STORAGE_VALUES, type StorageFormValues, toBody, toFormValues } from '../utils/storage-form-values';
 
 export type StorageBody = StorageCreateInput & StorageUpdateInput;
 

@@ -4,7 +4,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { userAccount, webhookDelivery, whoAmI } from '@/test/fixtures';
 import { renderApp } from '@/test/render-app';
-import { streamInput, streamOutput, uuid } from './stream-fixtures';
+import { streamInput, streamOutput, uuid } from '@/test/stream-fixtures';
 
 const ID = uuid(42);
 const STREAM_URL = `/api/v1/inputs/${ID}`;

@@ -4,8 +4,8 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { adminAccount, userAccount, whoAmI } from '@/test/fixtures';
 import { renderApp } from '@/test/render-app';
+import { streamInput, summaryOf, uuid } from '@/test/stream-fixtures';
 import { VIEW_MODE_KEY } from '../utils/view-mode';
-import { streamInput, summaryOf, uuid } from './stream-fixtures';
 
 const whoami: Handler = () => jsonResponse(whoAmI(userAccount));
 

@@ -11,10 +11,10 @@ import { useNotify } from '@/components/ui/notifications';
 import { PageShell } from '@/components/ui/page-shell';
 import { useUpdateOutput } from '../api/update-output';
 import { firstProblem, lockedReason, sameValue, toBody } from '../utils/config';
+import { UNSAVED_CHANGES_QUESTION, useUnsavedChanges } from '../utils/use-unsaved-changes';
 import { OverlayCard } from './overlay-card';
 import { SettingsCard } from './settings-card';
 import { TracksCard } from './tracks-card';
-import { UNSAVED_CHANGES_QUESTION, useUnsavedChanges } from './use-unsaved-changes';
 
 export const SAVED = 'Transcoding saved';
 

@@ -1,5 +1,5 @@
 import { useParams } from 'react-router';
-import { StreamsScreen } from '../components/streams-screen';
+import { StreamsScreen } from './streams-screen';
 
 /** /streams/account/{id}: one account's streams (ADMIN). */
 export function AccountStreamsRoute() {

@@ -1,7 +1,7 @@
 import { Navigate, useNavigate, useParams } from 'react-router';
-import { StreamDashboard, type StreamDashboardSlots } from '../components/stream-dashboard';
-import { streamViewPath } from '../components/stream-item';
-import { StreamsScreen } from '../components/streams-screen';
+import { StreamDashboard, type StreamDashboardSlots } from './stream-dashboard';
+import { streamViewPath } from './stream-item';
+import { StreamsScreen } from './streams-screen';
 
 /**
  * /streams/{mode} and /streams/{mode}/{id}: the stream editor is the stream modal, so /streams/create

@@ -1,4 +1,5 @@
 import type { StreamInput, StreamInputSummary, StreamOutput } from '@streamcloud/contract';
+import { streamInput as stream } from './fixtures';
 
 let sequence = 0;
 const AT = '2025-01-01T00:00:00.000Z';
@@ -7,32 +8,21 @@ export function uuid(n: number): string {
   return `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 }
 
-/** A stream as GET /inputs/{id} answers it. */
+/** A new Idle stream without caption, a new id and name each call, as GET /inputs/{id} answers it. */
 export function streamInput(extra: Partial<StreamInput> = {}): StreamInput {
   sequence += 1;
-  const id = extra.id ?? uuid(1000 + sequence);
-  return {
-    id,
+  const name = `in+${uuid(5000 + sequence)}`;
+  return stream(extra.id ?? uuid(1000 + sequence), {
     ownerId: uuid(2),
     caption: null,
-    format: 'RTMP',
     status: 'Idle',
-    access: 'Public',
-    accessToken: null,
-    outputMode: 'AdjustableTranscode',
-    name: `in+${uuid(5000 + sequence)}`,
-    callbackUri: null,
-    streamer: { ipAddress: null, geoLocation: null },
-    gslb: false,
-    parameters: {},
-    statusMessages: [],
-    connection: { uri: `rtmp://edge.example:1935/live/in+${uuid(5000 + sequence)}` },
+    name,
+    connection: { uri: `rtmp://edge.example:1935/live/${name}` },
     nodeId: uuid(9),
-    output: { version: 2, passthrough: false, tracks: [] },
     createdAt: AT,
     updatedAt: AT,
     ...extra,
-  };
+  });
 }
 
 export function summaryOf(stream: StreamInput): StreamInputSummary {

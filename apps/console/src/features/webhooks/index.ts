@@ -1,2 +1,0 @@
-export { DeliveryLog } from './components/delivery-log';
-export { WebhooksScreen } from './components/webhooks-screen';
