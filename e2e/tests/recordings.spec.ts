@@ -67,7 +67,11 @@ test('creates recordings with each preset and format; file name placeholders, ex
   await dialog.getByRole('button', { name: 'About file names' }).hover();
   await expect(page.getByRole('tooltip', { name: FILE_NAME_TOOLTIP })).toBeVisible();
   await dialog.getByRole('button', { name: 'About file formats' }).hover();
-  await expect(page.getByRole('tooltip', { name: MP4_TOOLTIP })).toBeVisible();
+  const tooltip = page.getByRole('tooltip', { name: MP4_TOOLTIP });
+  await expect(tooltip).toBeVisible();
+  // The spec's z-index for tooltips is the modals' (1055), not Bootstrap's 1080.
+  await expect(tooltip).toHaveCSS('z-index', '1055');
+  await expect(dialog).toHaveCSS('z-index', '1055');
   await expect(page.getByRole('tooltip', { name: FILE_NAME_TOOLTIP })).toBeHidden();
 
   // Placeholder buttons toggle them in the name; the example follows.
