@@ -1,7 +1,11 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { closedPort, type NodeStub, startNodeStub } from '../../apps/api/test/node-stub';
 import { ADMIN, loginViaUi, uniqueName } from '../support/accounts';
+import { STREAMER_IP } from '../support/media';
 import { apiCreateNode } from '../support/nodes';
+
+/** The spec's text when a location cannot be determined (the console's LocationNote). */
+const LOCATION_UNDETERMINED = 'Your location undetermined, you will be directed to the free resources zone';
 
 let stub: NodeStub;
 test.beforeAll(async () => {
@@ -100,6 +104,33 @@ test('an admin creates a node, sees its token once, edits, saves, refreshes and 
   await page.getByRole('button', { name: 'Re-issue token' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Ok' }).click();
   await expect(page.getByLabel('Node token')).toHaveValue(/^scn_/);
+});
+
+test('the node form looks up its address 500 ms after typing stops and fills the location', async ({ page }) => {
+  const lookups: string[] = [];
+  page.on('request', (sent) => {
+    const url = new URL(sent.url());
+    if (url.pathname === '/api/v1/info/location') lookups.push(url.searchParams.get('ipAddress') ?? '');
+  });
+  await loginViaUi(page, ADMIN);
+  await page.goto('/#/nodes/create');
+  const form = page.getByRole('form', { name: 'Node' });
+  const note = form.getByTestId('node-location-lookup');
+
+  // An address the location database places (the one the live specs push from).
+  await form.getByLabel('Hostname').fill(STREAMER_IP);
+  await expect(form.getByLabel('Location description')).not.toHaveValue('', { timeout: 15_000 });
+  const description = await form.getByLabel('Location description').inputValue();
+  await expect(note).toHaveText(description);
+  await expect(form.getByLabel('Latitude')).toHaveValue(/^-?\d+(\.\d+)?$/);
+  await expect(form.getByLabel('Longitude')).toHaveValue(/^-?\d+(\.\d+)?$/);
+  expect(lookups).toEqual([STREAMER_IP]);
+
+  // A private address has no location: the spec's text, and the fields stay as the lookup left them.
+  await form.getByLabel('Hostname').fill('10.20.30.40');
+  await expect(note).toHaveText(LOCATION_UNDETERMINED);
+  await expect(form.getByLabel('Location description')).toHaveValue(description);
+  expect(lookups).toEqual([STREAMER_IP, '10.20.30.40']);
 });
 
 test("an unreachable node's metadata request shows the spec's error text", async ({ page, request }) => {

@@ -1,6 +1,6 @@
 import { act, renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { LOCATION_LOOKUP_DEBOUNCE_MS, useDebouncedValue } from './use-debounced-value';
+import { useDebouncedValue } from './use-debounced-value';
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -10,10 +10,6 @@ afterEach(() => {
 });
 
 describe('useDebouncedValue', () => {
-  it('waits 500 ms for the location lookup', () => {
-    expect(LOCATION_LOOKUP_DEBOUNCE_MS).toBe(500);
-  });
-
   it('answers a value only once it has stayed unchanged for the delay', () => {
     const { result, rerender } = renderHook(({ value }) => useDebouncedValue(value, 500), {
       initialProps: { value: '' },

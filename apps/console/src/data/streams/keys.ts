@@ -9,5 +9,4 @@ export const streamKeys = {
   outputs: (streamId: string) => [...streamKeys.all, 'outputs', streamId] as const,
   tracks: (streamId: string, type: 'incoming' | 'outgoing') => [...streamKeys.all, 'tracks', streamId, type] as const,
   ingress: (streamId: string) => [...streamKeys.all, 'ingress', streamId] as const,
-  location: (ipAddress: string) => [...streamKeys.all, 'location', ipAddress] as const,
 };

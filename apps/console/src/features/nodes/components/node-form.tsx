@@ -1,11 +1,13 @@
 import { type Node, NodeInput } from '@streamcloud/contract';
 import Button from 'react-bootstrap/Button';
 import { type FieldError, type FieldErrors, get, type UseFormRegister, useForm } from 'react-hook-form';
+import { LocationNote } from '@/components/location/location-note';
 import { CheckField, TextField } from '@/components/ui/form-fields';
 import { TitledCard } from '@/components/ui/titled-card';
 import { contractResolver, namedFields, showServerFieldErrors } from '@/lib/forms';
 import { NODE_FIELD_GROUPS, NODE_SWITCHES, type NodeTextFieldSpec } from '../utils/node-form-fields';
 import { NEW_NODE_VALUES, type NodeFormValues, toDraft, toFormValues } from '../utils/node-form-values';
+import { useNodeLocation } from '../utils/use-node-location';
 
 const fieldOfPath = namedFields<NodeFormValues>([
   'name',
@@ -59,11 +61,16 @@ export function NodeForm({ node, onSave }: NodeFormProps) {
     handleSubmit,
     reset,
     setError,
+    setValue,
+    getValues,
+    control,
     formState: { errors, isSubmitting },
   } = useForm<NodeFormValues>({
     resolver,
     defaultValues: node ? toFormValues(node) : NEW_NODE_VALUES,
   });
+
+  const location = useNodeLocation(control, setValue, getValues);
 
   const onSubmit = handleSubmit(async (values) => {
     try {
@@ -95,6 +102,7 @@ export function NodeForm({ node, onSave }: NodeFormProps) {
 
       {NODE_FIELD_GROUPS.map((group) => (
         <TitledCard key={group.title} title={group.title}>
+          {group.title === 'Location' && <LocationNote lookup={location} testId="node-location-lookup" />}
           <div className="row">
             {group.fields.map((spec) => (
               <NodeTextField key={spec.name} spec={spec} register={register} errors={errors} />

@@ -2,6 +2,8 @@ import { emptyResponse, errorResponse, type Handler, jsonResponse } from '@strea
 import type { Node } from '@streamcloud/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
+import { LOCATION_UNDETERMINED } from '@/components/location/location-note';
+import { LOCATION_LOOKUP_DEBOUNCE_MS } from '@/data/location/use-location-lookup';
 import { adminAccount, whoAmI } from '@/test/fixtures';
 import { renderApp } from '@/test/render-app';
 import { groupNodesByRegion } from '../utils/region-groups';
@@ -108,6 +110,95 @@ describe('/nodes', () => {
   it('says so when there is no node', async () => {
     renderNodes('/nodes', { 'GET /api/v1/nodes': () => jsonResponse([]) });
     await screen.findByText('No nodes yet.');
+  });
+});
+
+describe('the node form looks up the location of its address', () => {
+  const locationCalls = (requests: { url: URL }[]) =>
+    requests.filter((request) => request.url.pathname === '/api/v1/info/location');
+  const noteText = () => screen.getByTestId('node-location-lookup').textContent?.trim();
+
+  it('looks up a typed IP hostname 500 ms after typing stops and fills the location fields', async () => {
+    const { user, mock } = renderNodes('/nodes/create', {
+      'GET /api/v1/info/location': (request) =>
+        request.url.searchParams.get('ipAddress') === '81.2.69.160'
+          ? jsonResponse({
+              ipAddress: '81.2.69.160',
+              description: 'London, GB',
+              geo: { latitude: 51.5, longitude: -0.09 },
+            })
+          : errorResponse(404, 'Location not found'),
+    });
+    await user.type(await screen.findByLabelText('Hostname'), '81.2.69.160');
+    expect(noteText()).toBe('Looking up the location...');
+    expect(locationCalls(mock.requests)).toHaveLength(0);
+    await waitFor(() => expect(input('Location description').value).toBe('London, GB'));
+    expect(input('Latitude').value).toBe('51.5');
+    expect(input('Longitude').value).toBe('-0.09');
+    expect(noteText()).toBe('London, GB');
+    // One lookup for the settled address, none for what was typed on the way.
+    expect(locationCalls(mock.requests).map((request) => request.url.searchParams.get('ipAddress'))).toEqual([
+      '81.2.69.160',
+    ]);
+    expect(LOCATION_LOOKUP_DEBOUNCE_MS).toBe(500);
+  });
+
+  it('says the location is undetermined when the lookup fails, and leaves the fields as they were', async () => {
+    const { user } = renderNodes('/nodes/create', {
+      'GET /api/v1/info/location': () => errorResponse(404, 'Location not found'),
+    });
+    await user.type(await screen.findByLabelText('Location description'), 'Rack 4');
+    await user.type(input('Hostname'), '10.1.2.3');
+    await waitFor(() => expect(noteText()).toBe(LOCATION_UNDETERMINED));
+    expect(input('Location description').value).toBe('Rack 4');
+    expect(input('Latitude').value).toBe('');
+  });
+
+  it('looks up the public IPv4 of a node reached by a DNS name; a DNS name alone is undetermined', async () => {
+    const { user, mock } = renderNodes('/nodes/create', {
+      'GET /api/v1/info/location': () =>
+        jsonResponse({
+          ipAddress: '203.0.113.9',
+          description: 'Toronto, CA',
+          geo: { latitude: 43.7, longitude: -79.4 },
+        }),
+    });
+    await user.type(await screen.findByLabelText('Hostname'), 'edge.example.net');
+    await waitFor(() => expect(noteText()).toBe(LOCATION_UNDETERMINED));
+    expect(locationCalls(mock.requests)).toHaveLength(0);
+    await user.type(input('Public IPv4'), '203.0.113.9');
+    await waitFor(() => expect(input('Location description').value).toBe('Toronto, CA'));
+    expect(locationCalls(mock.requests)[0]?.url.searchParams.get('ipAddress')).toBe('203.0.113.9');
+  });
+
+  it('keeps a description the admin typed, fills the rest, and follows a new address', async () => {
+    const places: Record<string, object> = {
+      '81.2.69.160': { ipAddress: '81.2.69.160', description: 'London, GB', geo: { latitude: 51.5, longitude: -0.09 } },
+      '203.0.113.9': {
+        ipAddress: '203.0.113.9',
+        description: 'Toronto, CA',
+        geo: { latitude: 43.7, longitude: -79.4 },
+      },
+    };
+    const { user } = renderNodes('/nodes/create', {
+      'GET /api/v1/info/location': (request) => jsonResponse(places[request.url.searchParams.get('ipAddress') ?? '']),
+    });
+    await user.type(await screen.findByLabelText('Location description'), 'Rack 4');
+    await user.type(input('Hostname'), '81.2.69.160');
+    await waitFor(() => expect(input('Latitude').value).toBe('51.5'));
+    expect(input('Location description').value).toBe('Rack 4');
+    await user.clear(input('Hostname'));
+    await user.type(input('Hostname'), '203.0.113.9');
+    await waitFor(() => expect(input('Latitude').value).toBe('43.7'));
+    expect(input('Longitude').value).toBe('-79.4');
+    expect(input('Location description').value).toBe('Rack 4');
+  });
+
+  it('does not look up a stored node until its address is edited', async () => {
+    const { mock } = renderNodes(`/nodes/view/${edge.id}`);
+    await screen.findByDisplayValue('Frankfurt');
+    expect(screen.queryByTestId('node-location-lookup')).toBeNull();
+    expect(locationCalls(mock.requests)).toHaveLength(0);
   });
 });
 

@@ -1,7 +1,6 @@
 import { messageOr } from '@streamcloud/api-client';
 import {
   AccessMode,
-  type GeoPoint,
   InputFormat,
   OutputModeEnum,
   PUSH_FORMATS,
@@ -9,23 +8,21 @@ import {
   StreamInputCreate,
   StreamInputUpdate,
 } from '@streamcloud/contract';
-import geoAltIcon from 'bootstrap-icons/icons/geo-alt.svg?raw';
 import { useEffect } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import { type Resolver, useForm, useWatch } from 'react-hook-form';
+import { LocationNote } from '@/components/location/location-note';
 import { SelectField, TextField } from '@/components/ui/form-fields';
-import { Icon } from '@/components/ui/icon';
 import { useNotify } from '@/components/ui/notifications';
+import { useLocationLookup } from '@/data/location/use-location-lookup';
 import { contractResolver, fieldsByPath } from '@/lib/forms';
 import { useCreateStream } from '../api/create-stream';
-import { useLocation } from '../api/get-location';
 import { useUpdateStream } from '../api/update-stream';
-import { LOCATION_UNDETERMINED, STREAM_ERRORS } from '../utils/messages';
+import { STREAM_ERRORS } from '../utils/messages';
 import {
   FIELD_OF_PATH,
-  isIpAddress,
   NEW_STREAM_VALUES,
   type StreamFormValues,
   sendsAccessToken,
@@ -35,7 +32,6 @@ import {
   toUpdateBody,
 } from '../utils/stream-form';
 import { ACCESS_LABELS, OUTPUT_MODE_LABELS } from '../utils/stream-list';
-import { LOCATION_LOOKUP_DEBOUNCE_MS, useDebouncedValue } from '../utils/use-debounced-value';
 
 export type StreamModalMode = 'create' | 'update';
 
@@ -46,41 +42,6 @@ function streamResolver(mode: StreamModalMode, ownerId: string | null): Resolver
   return mode === 'create'
     ? contractResolver(StreamInputCreate, { toBody: (values) => toCreateBody(values, null, ownerId), fieldOfPath })
     : contractResolver(StreamInputUpdate, { toBody: (values) => toUpdateBody(values, null), fieldOfPath });
-}
-
-type LocationState =
-  | { kind: 'none' }
-  | { kind: 'looking' }
-  | { kind: 'found'; description: string; geo: GeoPoint }
-  | { kind: 'undetermined' };
-
-/** The streamer's location, looked up 500 ms after the address stops changing. */
-export function useStreamerLocation(ipAddress: string): LocationState {
-  const typed = ipAddress.trim();
-  const settled = useDebouncedValue(typed, LOCATION_LOOKUP_DEBOUNCE_MS);
-  const lookup = useLocation(settled !== '' && isIpAddress(settled) ? settled : null);
-  if (typed === '') return { kind: 'none' };
-  if (settled !== typed) return { kind: 'looking' };
-  if (!isIpAddress(settled)) return { kind: 'undetermined' };
-  if (lookup.isPending) return { kind: 'looking' };
-  if (lookup.isError || !lookup.data?.description) return { kind: 'undetermined' };
-  return { kind: 'found', description: lookup.data.description, geo: lookup.data.geo };
-}
-
-function LocationText({ state }: { state: LocationState }) {
-  if (state.kind === 'none') return null;
-  const text =
-    state.kind === 'looking'
-      ? 'Looking up the location...'
-      : state.kind === 'found'
-        ? state.description
-        : LOCATION_UNDETERMINED;
-  return (
-    <p className="small text-secondary mt-n2 mb-3" aria-live="polite" data-testid="streamer-location">
-      <Icon svg={geoAltIcon} className="me-1" />
-      {text}
-    </p>
-  );
 }
 
 export interface StreamModalProps {
@@ -118,7 +79,7 @@ export function StreamModal({ show, mode, stream, ownerId = null, onHide, onSave
   const access = useWatch({ control, name: 'access' });
   const streamerIp = useWatch({ control, name: 'streamerIp' }) ?? '';
   // Looked up only while the modal is open.
-  const location = useStreamerLocation(show ? streamerIp : '');
+  const location = useLocationLookup(show ? streamerIp : '');
   const geo = location.kind === 'found' ? location.geo : null;
 
   const onSubmit = handleSubmit(async (values) => {
@@ -228,7 +189,7 @@ export function StreamModal({ show, mode, stream, ownerId = null, onHide, onSave
             error={errors.streamerIp?.message}
             {...register('streamerIp')}
           />
-          <LocationText state={location} />
+          <LocationNote lookup={location} testId="streamer-location" />
         </Modal.Body>
         <Modal.Footer>
           <Button variant="secondary" onClick={onHide}>

@@ -12,5 +12,4 @@ export const STREAM_ERRORS = {
 } as const;
 
 export const DELETE_STREAM_QUESTION = 'Do you really want to delete stream? This cannot be undone.';
-export const LOCATION_UNDETERMINED = 'Your location undetermined, you will be directed to the free resources zone';
 export const CAPTION_TOOLTIP = 'Click me to change';

@@ -8,7 +8,6 @@ import {
   type StreamInput,
   type StreamInputCreateDraft,
 } from '@streamcloud/contract';
-import { z } from 'zod';
 import type { StreamUpdateBody } from '../api/update-stream';
 import type { OutputMode } from './stream-list';
 
@@ -57,12 +56,6 @@ export function showsAccessToken(access: AccessMode): boolean {
 /** ...but sent only for Private (blank: the server generates one). */
 export function sendsAccessToken(access: AccessMode): boolean {
   return access === 'Private';
-}
-
-const IpAddress = z.union([z.ipv4(), z.ipv6()]);
-
-export function isIpAddress(text: string): boolean {
-  return IpAddress.safeParse(text).success;
 }
 
 /** Disabled inputs may answer undefined. */
