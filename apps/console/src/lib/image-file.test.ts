@@ -1,29 +1,11 @@
 import { OVERLAY_IMAGE_LIMITS } from '@streamcloud/contract';
 import { describe, expect, it } from 'vitest';
+import { pngBytes } from '@/test/images';
 import { readImageFile } from './image-file';
 
-const u32 = (value: number) => [(value >>> 24) & 255, (value >>> 16) & 255, (value >>> 8) & 255, value & 255];
-const png = (width: number, height: number, size = 64) => {
-  const bytes = new Uint8Array(size);
-  bytes.set([
-    0x89,
-    0x50,
-    0x4e,
-    0x47,
-    0x0d,
-    0x0a,
-    0x1a,
-    0x0a,
-    ...u32(13),
-    0x49,
-    0x48,
-    0x44,
-    0x52,
-    ...u32(width),
-    ...u32(height),
-  ]);
-  return new Blob([bytes], { type: 'image/jpeg' });
-};
+/** PNG bytes labelled as JPEG: the bytes decide the type. */
+const png = (width: number, height: number, size = 64) =>
+  new Blob([pngBytes(width, height, size)], { type: 'image/jpeg' });
 
 describe('readImageFile', () => {
   it('answers a data URI of the type the bytes are', async () => {

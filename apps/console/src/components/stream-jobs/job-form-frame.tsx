@@ -1,6 +1,6 @@
 import type { FormEventHandler, ReactNode } from 'react';
-import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
+import { ModalActions } from '@/components/ui/modal-actions';
 
 export interface JobFormFrameProps {
   /** The form's accessible name: 'Recording'. */
@@ -18,14 +18,11 @@ export function JobFormFrame({ label, onSubmit, onCancel, editing, valid, submit
   return (
     <form noValidate onSubmit={onSubmit} aria-label={label}>
       <Modal.Body>{children}</Modal.Body>
-      <Modal.Footer>
-        <Button variant="secondary" onClick={onCancel}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={!valid || submitting}>
-          {submitting ? 'Saving…' : editing ? 'Update' : 'Create'}
-        </Button>
-      </Modal.Footer>
+      <ModalActions
+        onCancel={onCancel}
+        submitLabel={submitting ? 'Saving…' : editing ? 'Update' : 'Create'}
+        submitDisabled={!valid || submitting}
+      />
     </form>
   );
 }

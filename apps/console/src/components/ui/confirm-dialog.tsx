@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
+import { ModalActions } from '@/components/ui/modal-actions';
 
 export interface ConfirmDialogProps {
   show: boolean;
@@ -19,14 +19,7 @@ export function ConfirmDialog({ show, message, title = 'Please confirm', onConfi
         <Modal.Title id="confirm-dialog-title">{title}</Modal.Title>
       </Modal.Header>
       <Modal.Body>{message}</Modal.Body>
-      <Modal.Footer>
-        <Button variant="secondary" onClick={onCancel}>
-          Cancel
-        </Button>
-        <Button variant="primary" onClick={onConfirm}>
-          Ok
-        </Button>
-      </Modal.Footer>
+      <ModalActions onCancel={onCancel} submitLabel="Ok" onSubmit={onConfirm} />
     </Modal>
   );
 }

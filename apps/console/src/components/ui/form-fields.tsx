@@ -85,6 +85,21 @@ export function SelectField({ id, label, error, help, children, ...select }: Sel
   );
 }
 
+/** One `<option>` per value, labelled by `label` (the value itself by default): a select's children. */
+export function Options<V extends string | number>({
+  values,
+  label,
+}: {
+  values: readonly V[];
+  label?: (value: V) => ReactNode;
+}) {
+  return values.map((value) => (
+    <option key={value} value={value}>
+      {label ? label(value) : value}
+    </option>
+  ));
+}
+
 export type CheckFieldProps = Omit<FieldFrame, 'error'> &
   Omit<ComponentProps<typeof Form.Check>, 'id' | 'label' | 'type'> & {
     /** A switch reads as on/off; a checkbox (the default) as a choice. */

@@ -1,12 +1,7 @@
 import { messageOr } from '@streamcloud/api-client';
 import type { ReportMode } from '@streamcloud/contract';
-import filetypeCsvIcon from 'bootstrap-icons/icons/filetype-csv.svg?raw';
-import printerIcon from 'bootstrap-icons/icons/printer.svg?raw';
-import searchIcon from 'bootstrap-icons/icons/search.svg?raw';
 import { useState } from 'react';
-import Button from 'react-bootstrap/Button';
 import { useParams } from 'react-router';
-import { Icon } from '@/components/ui/icon';
 import { Loading } from '@/components/ui/loading';
 import { PageShell } from '@/components/ui/page-shell';
 import { downloadText } from '@/lib/download';
@@ -26,6 +21,7 @@ import './billing.css';
 import { ChoiceDropdown } from './choice-dropdown';
 import { type DateRange, DateRangeFields } from './date-range-fields';
 import { PrintStatement } from './print-statement';
+import { ReportActions } from './report-actions';
 import { ReportModeSelector } from './report-mode-selector';
 import { UsageReport } from './usage-report';
 
@@ -92,29 +88,19 @@ export function AccountBillingScreen() {
               value={processing}
               onChange={setProcessing}
             />
-            <Button onClick={onSearch} disabled={!accountId}>
-              <Icon svg={searchIcon} className="me-1" />
-              Search
-            </Button>
-            <Button variant="outline-secondary" onClick={() => window.print()} disabled={!report}>
-              <Icon svg={printerIcon} className="me-1" />
-              Print
-            </Button>
-            <Button
-              variant="outline-secondary"
-              disabled={!report || !search}
-              onClick={() =>
-                report &&
-                search &&
-                downloadText(
-                  accountCsvFileName(username, search.range.from, search.range.to),
-                  accountCsv(report.streams),
-                )
+            <ReportActions
+              onSearch={onSearch}
+              searchDisabled={!accountId}
+              onExport={
+                report && search
+                  ? () =>
+                      downloadText(
+                        accountCsvFileName(username, search.range.from, search.range.to),
+                        accountCsv(report.streams),
+                      )
+                  : null
               }
-            >
-              <Icon svg={filetypeCsvIcon} className="me-1" />
-              Export CSV
-            </Button>
+            />
           </div>
           <div className="mb-3">
             <ReportModeSelector value={mode} onChange={setMode} />

@@ -1,11 +1,7 @@
 import { messageOr } from '@streamcloud/api-client';
 import type { ReportMode } from '@streamcloud/contract';
 import arrowLeftIcon from 'bootstrap-icons/icons/arrow-left.svg?raw';
-import filetypeCsvIcon from 'bootstrap-icons/icons/filetype-csv.svg?raw';
-import printerIcon from 'bootstrap-icons/icons/printer.svg?raw';
-import searchIcon from 'bootstrap-icons/icons/search.svg?raw';
 import { useState } from 'react';
-import Button from 'react-bootstrap/Button';
 import { Link, useParams } from 'react-router';
 import { Icon } from '@/components/ui/icon';
 import { Loading } from '@/components/ui/loading';
@@ -20,6 +16,7 @@ import { INVALID_RANGE } from './account-billing-screen';
 import './billing.css';
 import { type DateRange, DateRangeFields } from './date-range-fields';
 import { PrintStatement } from './print-statement';
+import { ReportActions } from './report-actions';
 import { ReportModeSelector } from './report-mode-selector';
 import { UsageReport } from './usage-report';
 
@@ -72,22 +69,10 @@ export function StreamBillingScreen() {
           </p>
           <div className="d-flex flex-wrap align-items-center gap-2 mb-3">
             <DateRangeFields value={range} onChange={setRange} />
-            <Button onClick={onSearch}>
-              <Icon svg={searchIcon} className="me-1" />
-              Search
-            </Button>
-            <Button variant="outline-secondary" onClick={() => window.print()} disabled={!report}>
-              <Icon svg={printerIcon} className="me-1" />
-              Print
-            </Button>
-            <Button
-              variant="outline-secondary"
-              disabled={!report}
-              onClick={() => report && downloadText(STREAM_CSV_FILE_NAME, streamCsv(report.streams))}
-            >
-              <Icon svg={filetypeCsvIcon} className="me-1" />
-              Export CSV
-            </Button>
+            <ReportActions
+              onSearch={onSearch}
+              onExport={report ? () => downloadText(STREAM_CSV_FILE_NAME, streamCsv(report.streams)) : null}
+            />
           </div>
           <div className="mb-3">
             <ReportModeSelector value={mode} onChange={setMode} />

@@ -9,11 +9,11 @@ import {
   SLATE_IMAGE_LIMITS,
 } from '@streamcloud/contract';
 import { type ChangeEvent, useState } from 'react';
-import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import { useForm, useWatch } from 'react-hook-form';
-import { SelectField, TextField } from '@/components/ui/form-fields';
+import { Options, SelectField, TextField } from '@/components/ui/form-fields';
+import { ModalActions } from '@/components/ui/modal-actions';
 import { useNotify } from '@/components/ui/notifications';
 import { readImageFile } from '@/lib/image-file';
 import {
@@ -111,11 +111,7 @@ function FallbackForm({ streamId, fallback, onSave, onCancel }: FallbackFormProp
           {...typeField}
         >
           <option value="">Choose a type</option>
-          {FALLBACK_TYPES.map((value) => (
-            <option key={value} value={value}>
-              {value}
-            </option>
-          ))}
+          <Options values={FALLBACK_TYPES} />
         </SelectField>
         <TextField
           id="fallback-label"
@@ -137,11 +133,7 @@ function FallbackForm({ streamId, fallback, onSave, onCancel }: FallbackFormProp
             error={errors.source?.message}
             {...sourceField}
           >
-            {sources.map((value) => (
-              <option key={value} value={value}>
-                {SOURCE_LABELS[value]}
-              </option>
-            ))}
+            <Options values={sources} label={(value) => SOURCE_LABELS[value]} />
           </SelectField>
         )}
         {type !== '' && source === 'DATA_URI' && (
@@ -184,14 +176,11 @@ function FallbackForm({ streamId, fallback, onSave, onCancel }: FallbackFormProp
           />
         )}
       </Modal.Body>
-      <Modal.Footer>
-        <Button variant="secondary" onClick={onCancel}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={!isValid || isSubmitting || reading}>
-          {isSubmitting ? 'Saving…' : 'Save'}
-        </Button>
-      </Modal.Footer>
+      <ModalActions
+        onCancel={onCancel}
+        submitLabel={isSubmitting ? 'Saving…' : 'Save'}
+        submitDisabled={!isValid || isSubmitting || reading}
+      />
     </form>
   );
 }

@@ -9,6 +9,7 @@ import type { Fallback } from '@streamcloud/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { userAccount, whoAmI } from '@/test/fixtures';
+import { pngFile } from '@/test/images';
 import { renderApp } from '@/test/render-app';
 
 const STREAM = '00000000-0000-4000-8000-00000000c001';
@@ -58,28 +59,7 @@ function renderFallbacks(handlers: Record<string, Handler> = {}) {
 }
 
 const alerts = () => screen.queryAllByRole('alert').map((alert) => alert.textContent);
-const u32 = (value: number) => [(value >>> 24) & 255, (value >>> 16) & 255, (value >>> 8) & 255, value & 255];
-const png = (width: number, height: number, size = 100) => {
-  const bytes = new Uint8Array(size);
-  bytes.set([
-    0x89,
-    0x50,
-    0x4e,
-    0x47,
-    0x0d,
-    0x0a,
-    0x1a,
-    0x0a,
-    ...u32(13),
-    0x49,
-    0x48,
-    0x44,
-    0x52,
-    ...u32(width),
-    ...u32(height),
-  ]);
-  return new File([bytes], 'slate.png', { type: 'image/png' });
-};
+const png = (width: number, height: number, size = 100) => pngFile(width, height, size, 'slate.png');
 
 describe('/streams/fallback/{id}', { timeout: 20_000 }, () => {
   it('lists the fallbacks with their state colours and leads back to the dashboard', async () => {

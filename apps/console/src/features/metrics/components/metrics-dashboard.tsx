@@ -2,8 +2,6 @@ import { messageOr } from '@streamcloud/api-client';
 import type { AccountMetric } from '@streamcloud/contract';
 import { useId, useState } from 'react';
 import Form from 'react-bootstrap/Form';
-import ToggleButton from 'react-bootstrap/ToggleButton';
-import ToggleButtonGroup from 'react-bootstrap/ToggleButtonGroup';
 import { PageShell } from '@/components/ui/page-shell';
 import { formatBitrate, formatCount, isDateInput } from '@/lib/format';
 import { useDashboardMetrics } from '../api/get-dashboard-metrics';
@@ -16,6 +14,7 @@ import {
   presetMinutes,
 } from '../utils/presets';
 import './metrics.css';
+import { DetailToggle } from './detail-toggle';
 import { type ChartSeries, TimeSeriesChart } from './time-series-chart';
 
 const VIEWERS: AccountMetric = 'ViewersTotal';
@@ -45,20 +44,7 @@ export function MetricsDashboard() {
   return (
     <PageShell title="Metrics">
       <div className="d-flex flex-wrap align-items-center gap-3 mb-3">
-        <ToggleButtonGroup
-          type="radio"
-          name="metrics-incoming-mode"
-          value={detailed ? 'Detailed' : 'Totals'}
-          onChange={(value: string) => setDetailed(value === 'Detailed')}
-          aria-label="Incoming series"
-        >
-          <ToggleButton id={`${id}-totals`} value="Totals" variant="outline-secondary" size="sm">
-            Totals
-          </ToggleButton>
-          <ToggleButton id={`${id}-detailed`} value="Detailed" variant="outline-secondary" size="sm">
-            Detailed
-          </ToggleButton>
-        </ToggleButtonGroup>
+        <DetailToggle detailed={detailed} onChange={setDetailed} label="Incoming series" />
         <Form.Group controlId={`${id}-from`} className="d-flex align-items-center gap-2">
           <Form.Label className="mb-0">From</Form.Label>
           <Form.Control

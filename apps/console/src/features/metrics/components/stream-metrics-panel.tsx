@@ -2,13 +2,12 @@ import { messageOr } from '@streamcloud/api-client';
 import type { MetricSeries, StatisticMetric } from '@streamcloud/contract';
 import { useId, useState } from 'react';
 import Form from 'react-bootstrap/Form';
-import ToggleButton from 'react-bootstrap/ToggleButton';
-import ToggleButtonGroup from 'react-bootstrap/ToggleButtonGroup';
 import { Link } from 'react-router';
 import { formatBitrate, formatCount, formatRtt } from '@/lib/format';
 import { useStreamMetrics } from '../api/get-stream-metrics';
 import { PANEL_DEFAULT_MINUTES, PANEL_PRESETS, presetMinutes } from '../utils/presets';
 import './metrics.css';
+import { DetailToggle } from './detail-toggle';
 import { type ChartSeries, TimeSeriesChart } from './time-series-chart';
 
 interface ChartDef {
@@ -122,20 +121,7 @@ export function StreamMetricsPanel({ streamId, compact = false }: { streamId: st
     <section className="card mb-3" aria-label="Stream metrics">
       <div className="card-header d-flex flex-wrap align-items-center gap-3">
         <h2 className="h6 mb-0 me-auto">Metrics</h2>
-        <ToggleButtonGroup
-          type="radio"
-          name={`${id}-mode`}
-          value={detailed ? 'Detailed' : 'Totals'}
-          onChange={(value: string) => setDetailed(value === 'Detailed')}
-          aria-label="Series"
-        >
-          <ToggleButton id={`${id}-totals`} value="Totals" variant="outline-secondary" size="sm">
-            Totals
-          </ToggleButton>
-          <ToggleButton id={`${id}-detailed`} value="Detailed" variant="outline-secondary" size="sm">
-            Detailed
-          </ToggleButton>
-        </ToggleButtonGroup>
+        <DetailToggle detailed={detailed} onChange={setDetailed} label="Series" />
         <Form.Group controlId={`${id}-duration`} className="d-flex align-items-center gap-2">
           <Form.Label className="mb-0">Duration</Form.Label>
           <Form.Select size="sm" value={minutes} onChange={(event) => setMinutes(presetMinutes(event.target.value))}>

@@ -7,11 +7,11 @@ import {
   type NodeGroupCreateInput,
 } from '@streamcloud/contract';
 import { useEffect } from 'react';
-import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import { useForm } from 'react-hook-form';
-import { SelectField, TextField } from '@/components/ui/form-fields';
+import { Options, SelectField, TextField } from '@/components/ui/form-fields';
+import { ModalActions } from '@/components/ui/modal-actions';
 import { useNotify } from '@/components/ui/notifications';
 import { useAccounts } from '@/data/accounts/get-accounts';
 import { contractResolver } from '@/lib/forms';
@@ -115,11 +115,7 @@ export function NodeGroupModal({ show, group, onHide, onSaved }: NodeGroupModalP
             error={errors.assignment?.message}
             {...register('assignment')}
           >
-            {NODE_GROUP_ASSIGNMENTS.map((assignment) => (
-              <option key={assignment} value={assignment}>
-                {assignment}
-              </option>
-            ))}
+            <Options values={NODE_GROUP_ASSIGNMENTS} />
           </SelectField>
           <SelectField id="node-group-owner" label="Owner" error={errors.ownerId?.message} {...register('ownerId')}>
             <option value={NO_OWNER}>Streaming Cloud</option>
@@ -141,14 +137,11 @@ export function NodeGroupModal({ show, group, onHide, onSaved }: NodeGroupModalP
             {...register('onResourcesChangeCallbackUri')}
           />
         </Modal.Body>
-        <Modal.Footer>
-          <Button variant="secondary" onClick={onHide}>
-            Cancel
-          </Button>
-          <Button type="submit" variant="primary" disabled={!formState.isValid || pending}>
-            {group ? 'Save' : 'Create'}
-          </Button>
-        </Modal.Footer>
+        <ModalActions
+          onCancel={onHide}
+          submitLabel={group ? 'Save' : 'Create'}
+          submitDisabled={!formState.isValid || pending}
+        />
       </Form>
     </Modal>
   );

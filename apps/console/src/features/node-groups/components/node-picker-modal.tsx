@@ -1,11 +1,11 @@
 import { messageOr } from '@streamcloud/api-client';
 import type { NodeGroup } from '@streamcloud/contract';
 import { useEffect, useMemo, useState } from 'react';
-import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import ListGroup from 'react-bootstrap/ListGroup';
 import Modal from 'react-bootstrap/Modal';
 import { Loading } from '@/components/ui/loading';
+import { ModalActions } from '@/components/ui/modal-actions';
 import { useNotify } from '@/components/ui/notifications';
 import { usePersistentNodes } from '../api/get-persistent-nodes';
 import { useSavePersistentNodes } from '../api/save-persistent-nodes';
@@ -98,14 +98,12 @@ export function NodePickerModal({ show, group, onHide }: NodePickerModalProps) {
           </ListGroup>
         )}
       </Modal.Body>
-      <Modal.Footer>
-        <Button variant="secondary" onClick={onHide}>
-          Cancel
-        </Button>
-        <Button variant="primary" onClick={submit} disabled={save.isPending || !candidates.data}>
-          Save
-        </Button>
-      </Modal.Footer>
+      <ModalActions
+        onCancel={onHide}
+        submitLabel="Save"
+        submitDisabled={save.isPending || !candidates.data}
+        onSubmit={submit}
+      />
     </Modal>
   );
 }

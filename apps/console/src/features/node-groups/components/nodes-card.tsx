@@ -5,10 +5,10 @@ import Card from 'react-bootstrap/Card';
 import Dropdown from 'react-bootstrap/Dropdown';
 import Table from 'react-bootstrap/Table';
 import { Link } from 'react-router';
+import { NodeStatusBadges } from '@/components/ui/node-status-badges';
 import { useNotify } from '@/components/ui/notifications';
 import { useAllocateNode } from '../api/allocate-node';
 import { NODE_GROUP_ERRORS } from '../utils/error-texts';
-import { NodeFlags } from './node-flags';
 import { NodePickerModal } from './node-picker-modal';
 
 function ResourceTable({
@@ -45,7 +45,7 @@ function ResourceTable({
                 <td className="text-break">{node.connection.hostname}</td>
                 <td>{node.location.description}</td>
                 <td>
-                  <NodeFlags opened={node.opened} enabled={node.enabled} />
+                  <NodeStatusBadges opened={node.opened} enabled={node.enabled} />
                 </td>
               </tr>
             ))}

@@ -12,13 +12,13 @@ import {
   settingsTypeFor,
 } from '@streamcloud/contract';
 import { useEffect } from 'react';
-import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import Row from 'react-bootstrap/Row';
 import { useForm } from 'react-hook-form';
-import { SelectField, TextField } from '@/components/ui/form-fields';
+import { Options, SelectField, TextField } from '@/components/ui/form-fields';
+import { ModalActions } from '@/components/ui/modal-actions';
 import { useNotify } from '@/components/ui/notifications';
 import { BITS_PER_MEGABIT, formatBitrate } from '@/lib/format';
 import { contractResolver } from '@/lib/forms';
@@ -104,11 +104,7 @@ export function ScalingRuleModal({ show, groupId, rule, onHide }: ScalingRuleMod
                   error={errors.condition?.type?.message}
                   {...conditionType}
                 >
-                  {ScalingConditionType.options.map((type) => (
-                    <option key={type} value={type}>
-                      {CONDITION_LABELS[type]}
-                    </option>
-                  ))}
+                  <Options values={ScalingConditionType.options} label={(type) => CONDITION_LABELS[type]} />
                 </SelectField>
               </Col>
               <Col md={6}>
@@ -127,11 +123,7 @@ export function ScalingRuleModal({ show, groupId, rule, onHide }: ScalingRuleMod
                   error={errors.condition?.settings?.comparison?.message}
                   {...register('condition.settings.comparison')}
                 >
-                  {ScalingComparison.options.map((comparison) => (
-                    <option key={comparison} value={comparison}>
-                      {comparison}
-                    </option>
-                  ))}
+                  <Options values={ScalingComparison.options} />
                 </SelectField>
               </Col>
               <Col md={4}>
@@ -169,11 +161,7 @@ export function ScalingRuleModal({ show, groupId, rule, onHide }: ScalingRuleMod
                   error={errors.action?.type?.message}
                   {...register('action.type')}
                 >
-                  {ScalingActionType.options.map((type) => (
-                    <option key={type} value={type}>
-                      {type}
-                    </option>
-                  ))}
+                  <Options values={ScalingActionType.options} />
                 </SelectField>
               </Col>
               <Col md={6}>
@@ -183,11 +171,7 @@ export function ScalingRuleModal({ show, groupId, rule, onHide }: ScalingRuleMod
                   error={errors.action?.settings?.provider?.message}
                   {...register('action.settings.provider')}
                 >
-                  {ScalingProviderName.options.map((provider) => (
-                    <option key={provider} value={provider}>
-                      {provider}
-                    </option>
-                  ))}
+                  <Options values={ScalingProviderName.options} />
                 </SelectField>
               </Col>
               <Col md={6}>
@@ -235,14 +219,11 @@ export function ScalingRuleModal({ show, groupId, rule, onHide }: ScalingRuleMod
             </Row>
           </fieldset>
         </Modal.Body>
-        <Modal.Footer>
-          <Button variant="secondary" onClick={onHide}>
-            Cancel
-          </Button>
-          <Button type="submit" variant="primary" disabled={!formState.isValid || pending}>
-            {rule ? 'Save' : 'Add'}
-          </Button>
-        </Modal.Footer>
+        <ModalActions
+          onCancel={onHide}
+          submitLabel={rule ? 'Save' : 'Add'}
+          submitDisabled={!formState.isValid || pending}
+        />
       </Form>
     </Modal>
   );

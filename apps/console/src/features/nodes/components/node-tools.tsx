@@ -2,7 +2,7 @@ import { isApiError } from '@streamcloud/api-client';
 import { type Node, NodeRefreshMode } from '@streamcloud/contract';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import { SelectField } from '@/components/ui/form-fields';
+import { Options, SelectField } from '@/components/ui/form-fields';
 import { useNotify } from '@/components/ui/notifications';
 import { TitledCard } from '@/components/ui/titled-card';
 import { useNodeMetadataRequest } from '../api/get-node-metadata';
@@ -46,11 +46,7 @@ export function NodeTools({ node }: { node: Node }) {
             value={mode}
             onChange={(event) => setMode(NodeRefreshMode.parse(event.target.value))}
           >
-            {NodeRefreshMode.options.map((option) => (
-              <option key={option} value={option}>
-                {option}
-              </option>
-            ))}
+            <Options values={NodeRefreshMode.options} />
           </SelectField>
         </div>
         <div className="col-md-7 d-flex flex-wrap gap-2 mb-3">

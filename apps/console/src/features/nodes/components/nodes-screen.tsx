@@ -4,11 +4,11 @@ import Table from 'react-bootstrap/Table';
 import { Link } from 'react-router';
 import { Icon } from '@/components/ui/icon';
 import { Loading } from '@/components/ui/loading';
+import { NodeStatusBadges } from '@/components/ui/node-status-badges';
 import { PageShell } from '@/components/ui/page-shell';
 import { BITS_PER_MEGABIT, formatBitrate } from '@/lib/format';
 import { useNodes } from '../api/get-nodes';
 import { groupNodesByRegion, type RegionGroup } from '../utils/region-groups';
-import { NodeStatusBadges } from './node-status-badges';
 
 function loadText(node: Node): string {
   if (!node.load) return '—';

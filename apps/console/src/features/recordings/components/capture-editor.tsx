@@ -19,7 +19,7 @@ import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { FieldBox } from '@/components/ui/field-box';
-import { SelectField } from '@/components/ui/form-fields';
+import { Options, SelectField } from '@/components/ui/form-fields';
 import { Icon } from '@/components/ui/icon';
 import { useNotify } from '@/components/ui/notifications';
 import { useFetchStreamTracks } from '../api/get-stream-tracks';
@@ -109,11 +109,7 @@ export function CaptureEditor({
         value={source}
         onChange={(event) => changeSource(event.target.value as CaptureSource)}
       >
-        {CAPTURE_SOURCES.map((value) => (
-          <option key={value} value={value}>
-            {value}
-          </option>
-        ))}
+        <Options values={CAPTURE_SOURCES} />
       </SelectField>
       <fieldset className="mb-3">
         <legend className="form-label fs-6 mb-1">Preset</legend>

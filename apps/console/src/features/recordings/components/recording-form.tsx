@@ -13,6 +13,7 @@ import { fixedCheck, fixedSelect } from '@/components/stream-jobs/fixed-control'
 import { AutostartField, CallbackUriField, StreamIdField } from '@/components/stream-jobs/job-form-fields';
 import { JobFormFrame } from '@/components/stream-jobs/job-form-frame';
 import { type JobFormProps, type JobFormSetup, useJobForm } from '@/components/stream-jobs/use-job-form';
+import { Options } from '@/components/ui/form-fields';
 import { useStream } from '@/data/streams/get-stream';
 import { contractResolver } from '@/lib/forms';
 import {
@@ -92,11 +93,7 @@ export function RecordingForm(props: RecordingFormProps) {
             ? fixedSelect(recording.fileFormat)
             : register('fileFormat', { onChange: (event) => changeFormat(event.target.value) }))}
         >
-          {RECORDING_FORMATS.map((format) => (
-            <option key={format} value={format}>
-              {format}
-            </option>
-          ))}
+          <Options values={RECORDING_FORMATS} />
         </Form.Select>
         {fileFormat === 'MP4' && <Form.Text className="d-block">{MP4_TOOLTIP}</Form.Text>}
         {dropped && <Form.Text className="d-block text-warning-emphasis">{dropped}</Form.Text>}

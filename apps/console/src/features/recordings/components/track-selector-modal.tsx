@@ -15,9 +15,9 @@ import {
   type TrackType,
 } from '@streamcloud/contract';
 import { useState } from 'react';
-import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
-import { SelectField, TextField } from '@/components/ui/form-fields';
+import { Options, SelectField, TextField } from '@/components/ui/form-fields';
+import { ModalActions } from '@/components/ui/modal-actions';
 
 /** What the selector's inputs hold: text for numbers, '' for "not set". */
 interface Draft {
@@ -137,11 +137,7 @@ function SelectorEditor({ title, selector, fileFormat, onSave, onHide }: Omit<Tr
           value={draft.type}
           onChange={(event) => changeType(event.target.value as TrackType)}
         >
-          {TRACK_TYPES.map((type) => (
-            <option key={type} value={type}>
-              {type}
-            </option>
-          ))}
+          <Options values={TRACK_TYPES} />
         </SelectField>
         <TextField
           id="track-idx"
@@ -161,11 +157,7 @@ function SelectorEditor({ title, selector, fileFormat, onSave, onHide }: Omit<Tr
           onChange={(event) => change({ codec: event.target.value as TrackCodec | '' })}
         >
           <option value="">Any</option>
-          {codecs.map((codec) => (
-            <option key={codec} value={codec}>
-              {codec}
-            </option>
-          ))}
+          <Options values={codecs} />
         </SelectField>
         {video && (
           <fieldset className="border rounded p-2 mb-3">
@@ -177,11 +169,7 @@ function SelectorEditor({ title, selector, fileFormat, onSave, onHide }: Omit<Tr
               onChange={(event) => change({ resolutionCondition: event.target.value as ResolutionCondition | '' })}
             >
               <option value="">None</option>
-              {RESOLUTION_CONDITIONS.map((condition) => (
-                <option key={condition} value={condition}>
-                  {condition}
-                </option>
-              ))}
+              <Options values={RESOLUTION_CONDITIONS} />
             </SelectField>
             {draft.resolutionCondition !== '' && (
               <div className="row">
@@ -232,11 +220,7 @@ function SelectorEditor({ title, selector, fileFormat, onSave, onHide }: Omit<Tr
             onChange={(event) => change({ bitrateCondition: event.target.value as BitrateCondition | '' })}
           >
             <option value="">None</option>
-            {BITRATE_CONDITIONS.map((condition) => (
-              <option key={condition} value={condition}>
-                {condition}
-              </option>
-            ))}
+            <Options values={BITRATE_CONDITIONS} />
           </SelectField>
           {draft.bitrateCondition !== '' && (
             <TextField
@@ -255,14 +239,7 @@ function SelectorEditor({ title, selector, fileFormat, onSave, onHide }: Omit<Tr
           <strong data-testid="selector-description">{describeSelector(parsed.data ?? selectorShape(draft))}</strong>
         </p>
       </Modal.Body>
-      <Modal.Footer>
-        <Button variant="secondary" onClick={onHide}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={!parsed.success}>
-          Save track
-        </Button>
-      </Modal.Footer>
+      <ModalActions onCancel={onHide} submitLabel="Save track" submitDisabled={!parsed.success} />
     </form>
   );
 }

@@ -4,7 +4,7 @@ import { fixedCheck, fixedSelect } from '@/components/stream-jobs/fixed-control'
 import { AutostartField, CallbackUriField, StreamIdField } from '@/components/stream-jobs/job-form-fields';
 import { JobFormFrame } from '@/components/stream-jobs/job-form-frame';
 import { type JobFormProps, type JobFormSetup, useJobForm } from '@/components/stream-jobs/use-job-form';
-import { SelectField } from '@/components/ui/form-fields';
+import { Options, SelectField } from '@/components/ui/form-fields';
 import { contractResolver } from '@/lib/forms';
 import { fieldOfPath, newRelayValues, type RelayFormValues, toBody, toFormValues } from '../utils/relay-form-values';
 import { RelayDestinationFields } from './relay-destination-fields';
@@ -40,11 +40,7 @@ export function RelayForm(props: RelayFormProps) {
         error={errors.format?.message}
         {...(relay ? fixedSelect(relay.format) : register('format'))}
       >
-        {RELAY_FORMATS.map((value) => (
-          <option key={value} value={value}>
-            {RELAY_FORMAT_LABELS[value]}
-          </option>
-        ))}
+        <Options values={RELAY_FORMATS} label={(value) => RELAY_FORMAT_LABELS[value]} />
       </SelectField>
       <AutostartField
         noun="relay"
@@ -66,11 +62,7 @@ export function RelayForm(props: RelayFormProps) {
         defaultValue={relay?.capture.source ?? 'Incoming'}
         {...register('captureSource')}
       >
-        {CAPTURE_SOURCES.map((value) => (
-          <option key={value} value={value}>
-            {value}
-          </option>
-        ))}
+        <Options values={CAPTURE_SOURCES} />
       </SelectField>
     </JobFormFrame>
   );

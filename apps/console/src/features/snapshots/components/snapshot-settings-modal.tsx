@@ -7,12 +7,12 @@ import {
   type SnapshotDirection,
   type SnapshotSettings,
 } from '@streamcloud/contract';
-import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import { useForm, useWatch } from 'react-hook-form';
-import { SelectField, TextField } from '@/components/ui/form-fields';
+import { Options, SelectField, TextField } from '@/components/ui/form-fields';
 import { Loading } from '@/components/ui/loading';
+import { ModalActions } from '@/components/ui/modal-actions';
 import { useNotify } from '@/components/ui/notifications';
 import { useSnapshotSettings } from '../api/get-snapshot-settings';
 import { useUpdateSnapshotSettings } from '../api/update-snapshot-settings';
@@ -99,11 +99,7 @@ function SnapshotForm({
                     error={fieldErrors?.format?.message}
                     {...register(`${direction}.format`)}
                   >
-                    {SNAPSHOT_FORMATS.map((value) => (
-                      <option key={value} value={value}>
-                        {value}
-                      </option>
-                    ))}
+                    <Options values={SNAPSHOT_FORMATS} />
                   </SelectField>
                 </div>
                 <div className="col-sm-4">
@@ -115,11 +111,7 @@ function SnapshotForm({
                     error={fieldErrors?.quality?.message}
                     {...register(`${direction}.quality`)}
                   >
-                    {SNAPSHOT_QUALITIES.map((value) => (
-                      <option key={value} value={value}>
-                        {value}
-                      </option>
-                    ))}
+                    <Options values={SNAPSHOT_QUALITIES} />
                   </SelectField>
                 </div>
                 <div className="col-sm-4">
@@ -140,14 +132,11 @@ function SnapshotForm({
           );
         })}
       </Modal.Body>
-      <Modal.Footer>
-        <Button variant="secondary" onClick={onDone}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={!isValid || isSubmitting}>
-          {isSubmitting ? 'Saving…' : 'Save'}
-        </Button>
-      </Modal.Footer>
+      <ModalActions
+        onCancel={onDone}
+        submitLabel={isSubmitting ? 'Saving…' : 'Save'}
+        submitDisabled={!isValid || isSubmitting}
+      />
     </form>
   );
 }

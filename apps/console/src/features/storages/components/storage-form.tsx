@@ -11,7 +11,7 @@ import {
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import { useForm, useWatch } from 'react-hook-form';
-import { SecretField, SelectField, TextField } from '@/components/ui/form-fields';
+import { Options, SecretField, SelectField, TextField } from '@/components/ui/form-fields';
 import { contractResolver, namedFields, showServerFieldErrors } from '@/lib/forms';
 import { NEW_STORAGE_VALUES, type StorageFormValues, toBody, toFormValues } from '../utils/storage-form-values';
 
@@ -84,11 +84,7 @@ export function StorageForm({ storage, onSave }: StorageFormProps) {
             {...register('type')}
           >
             <option value="">Choose a type</option>
-            {STORAGE_TYPES.map((value) => (
-              <option key={value} value={value}>
-                {STORAGE_TYPE_LABELS[value]}
-              </option>
-            ))}
+            <Options values={STORAGE_TYPES} label={(value) => STORAGE_TYPE_LABELS[value]} />
           </SelectField>
           {type === 'AmazonS3Compatible' && (
             <TextField

@@ -1,8 +1,8 @@
 import { messageOr } from '@streamcloud/api-client';
 import type { IngressEndpoint } from '@streamcloud/contract';
 import Badge from 'react-bootstrap/Badge';
-import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
+import { ModalActions } from '@/components/ui/modal-actions';
 import { useNotify } from '@/components/ui/notifications';
 import { useCreateIngress } from '../api/create-ingress';
 import { STREAM_ERRORS } from '../utils/messages';
@@ -47,14 +47,12 @@ export function GslbDialog({ show, streamId, endpoint, onHide }: GslbDialogProps
           </p>
         )}
       </Modal.Body>
-      <Modal.Footer>
-        <Button variant="secondary" onClick={onHide}>
-          Cancel
-        </Button>
-        <Button variant="primary" onClick={onProvision} disabled={Boolean(endpoint) || provision.isPending}>
-          Provision
-        </Button>
-      </Modal.Footer>
+      <ModalActions
+        onCancel={onHide}
+        submitLabel="Provision"
+        submitDisabled={Boolean(endpoint) || provision.isPending}
+        onSubmit={onProvision}
+      />
     </Modal>
   );
 }

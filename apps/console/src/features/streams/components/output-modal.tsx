@@ -1,10 +1,10 @@
 import { messageOr } from '@streamcloud/api-client';
 import { OutputFormat, StreamOutputCreate } from '@streamcloud/contract';
 import { type FormEvent, useEffect, useState } from 'react';
-import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
-import { SelectField, TextField } from '@/components/ui/form-fields';
+import { Options, SelectField, TextField } from '@/components/ui/form-fields';
+import { ModalActions } from '@/components/ui/modal-actions';
 import { useNotify } from '@/components/ui/notifications';
 import { type OutputCreateBody, useCreateOutput } from '../api/create-output';
 import { STREAM_ERRORS } from '../utils/messages';
@@ -79,11 +79,7 @@ export function OutputModal({ streamId, show, onHide }: { streamId: string; show
             value={format}
             onChange={(event) => setFormat(event.target.value)}
           >
-            {OutputFormat.options.map((option) => (
-              <option key={option} value={option}>
-                {option}
-              </option>
-            ))}
+            <Options values={OutputFormat.options} />
           </SelectField>
           <TextField
             id="output-callback-uri"
@@ -95,14 +91,7 @@ export function OutputModal({ streamId, show, onHide }: { streamId: string; show
             onChange={(event) => setCallbackUri(event.target.value)}
           />
         </Modal.Body>
-        <Modal.Footer>
-          <Button variant="secondary" onClick={onHide}>
-            Cancel
-          </Button>
-          <Button type="submit" variant="primary" disabled={create.isPending}>
-            Create
-          </Button>
-        </Modal.Footer>
+        <ModalActions onCancel={onHide} submitLabel="Create" submitDisabled={create.isPending} />
       </Form>
     </Modal>
   );

@@ -9,12 +9,12 @@ import {
   StreamInputUpdate,
 } from '@streamcloud/contract';
 import { useEffect } from 'react';
-import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import { type Resolver, useForm, useWatch } from 'react-hook-form';
 import { LocationNote } from '@/components/location/location-note';
-import { SelectField, TextField } from '@/components/ui/form-fields';
+import { Options, SelectField, TextField } from '@/components/ui/form-fields';
+import { ModalActions } from '@/components/ui/modal-actions';
 import { useNotify } from '@/components/ui/notifications';
 import { useLocationLookup } from '@/data/location/use-location-lookup';
 import { contractResolver, fieldsByPath } from '@/lib/forms';
@@ -128,20 +128,12 @@ export function StreamModal({ show, mode, stream, ownerId = null, onHide, onSave
             </div>
             <div className="col-md-4">
               <SelectField id="stream-output" label="Output" disabled={updating} {...register('output')}>
-                {OutputModeEnum.options.map((mode) => (
-                  <option key={mode} value={mode}>
-                    {OUTPUT_MODE_LABELS[mode]}
-                  </option>
-                ))}
+                <Options values={OutputModeEnum.options} label={(mode) => OUTPUT_MODE_LABELS[mode]} />
               </SelectField>
             </div>
             <div className="col-md-4">
               <SelectField id="stream-access" label="Access" disabled={updating} {...register('access')}>
-                {AccessMode.options.map((mode) => (
-                  <option key={mode} value={mode}>
-                    {ACCESS_LABELS[mode]}
-                  </option>
-                ))}
+                <Options values={AccessMode.options} label={(mode) => ACCESS_LABELS[mode]} />
               </SelectField>
             </div>
           </div>
@@ -191,14 +183,7 @@ export function StreamModal({ show, mode, stream, ownerId = null, onHide, onSave
           />
           <LocationNote lookup={location} testId="streamer-location" />
         </Modal.Body>
-        <Modal.Footer>
-          <Button variant="secondary" onClick={onHide}>
-            Cancel
-          </Button>
-          <Button type="submit" variant="primary" disabled={isSubmitting}>
-            {updating ? 'Update' : 'Create'}
-          </Button>
-        </Modal.Footer>
+        <ModalActions onCancel={onHide} submitLabel={updating ? 'Update' : 'Create'} submitDisabled={isSubmitting} />
       </Form>
     </Modal>
   );

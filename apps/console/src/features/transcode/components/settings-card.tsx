@@ -1,6 +1,6 @@
 import { SCTE35_MODES, type TranscodeConfig } from '@streamcloud/contract';
 import Form from 'react-bootstrap/Form';
-import { SelectField } from '@/components/ui/form-fields';
+import { Options, SelectField } from '@/components/ui/form-fields';
 import { CollapsibleCard } from './collapsible-card';
 
 export interface SettingsCardProps {
@@ -28,11 +28,7 @@ export function SettingsCard({ config, disabled, onChange }: SettingsCardProps) 
           onChange({ ...config, scte35: { mode: event.target.value as TranscodeConfig['scte35']['mode'] } })
         }
       >
-        {SCTE35_MODES.map((mode) => (
-          <option key={mode} value={mode}>
-            {mode}
-          </option>
-        ))}
+        <Options values={SCTE35_MODES} />
       </SelectField>
       <Form.Check
         type="switch"

@@ -9,10 +9,10 @@ import {
   type VideoTrack,
 } from '@streamcloud/contract';
 import { useEffect, useRef } from 'react';
-import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
 import { useForm, useWatch } from 'react-hook-form';
-import { SelectField, TextField } from '@/components/ui/form-fields';
+import { Options, SelectField, TextField } from '@/components/ui/form-fields';
+import { ModalActions } from '@/components/ui/modal-actions';
 import {
   type AudioTrackValues,
   audioResolver,
@@ -34,16 +34,7 @@ interface TrackModalProps<T> {
 }
 
 function Footer({ onCancel, canSave }: { onCancel: () => void; canSave: boolean }) {
-  return (
-    <Modal.Footer>
-      <Button variant="secondary" onClick={onCancel}>
-        Cancel
-      </Button>
-      <Button type="submit" disabled={!canSave}>
-        Save track
-      </Button>
-    </Modal.Footer>
-  );
+  return <ModalActions onCancel={onCancel} submitLabel="Save track" submitDisabled={!canSave} />;
 }
 
 function VideoTrackForm({ track, mode, onSave, onCancel }: TrackModalProps<VideoTrack> & { track: VideoTrack }) {
@@ -96,11 +87,7 @@ function VideoTrackForm({ track, mode, onSave, onCancel }: TrackModalProps<Video
           error={errors.type?.message}
           {...register('type')}
         >
-          {codecs.map((codec) => (
-            <option key={codec} value={codec}>
-              {codec}
-            </option>
-          ))}
+          <Options values={codecs} />
         </SelectField>
         <div className="row">
           <div className="col">
@@ -152,11 +139,7 @@ function VideoTrackForm({ track, mode, onSave, onCancel }: TrackModalProps<Video
               error={errors.speedPreset?.message}
               {...register('speedPreset')}
             >
-              {presets.map((value) => (
-                <option key={value} value={value}>
-                  {optionLabel(value)}
-                </option>
-              ))}
+              <Options values={presets} label={optionLabel} />
             </SelectField>
             <SelectField
               id="video-track-tune"
@@ -165,11 +148,7 @@ function VideoTrackForm({ track, mode, onSave, onCancel }: TrackModalProps<Video
               error={errors.tune?.message}
               {...register('tune')}
             >
-              {H264_TUNES.map((value) => (
-                <option key={value} value={value}>
-                  {optionLabel(value)}
-                </option>
-              ))}
+              <Options values={H264_TUNES} label={optionLabel} />
             </SelectField>
           </>
         )}
@@ -215,11 +194,7 @@ function AudioTrackForm({ track, mode, onSave, onCancel }: TrackModalProps<Audio
           error={errors.type?.message}
           {...register('type', { onChange: () => void trigger() })}
         >
-          {AUDIO_CODECS.map((codec) => (
-            <option key={codec} value={codec}>
-              {codec}
-            </option>
-          ))}
+          <Options values={AUDIO_CODECS} />
         </SelectField>
         <TextField
           id="audio-track-rate"

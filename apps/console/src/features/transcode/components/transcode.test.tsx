@@ -3,6 +3,7 @@ import { DEFAULT_ADJUSTABLE_TRACKS, type StreamInput, type TranscodeConfig } fro
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { streamInput } from '@/test/fixtures';
+import { pngFile } from '@/test/images';
 import { renderAsUser } from '@/test/render-app';
 import { SCTE35_HINT } from './settings-card';
 
@@ -32,29 +33,6 @@ const saveButton = () => screen.getByRole('button', { name: 'Save' }) as HTMLBut
 const region = (name: string) => within(screen.getByRole('region', { name }));
 const alerts = () => screen.queryAllByRole('alert').map((alert) => alert.textContent);
 const field = (dialog: HTMLElement, label: string) => within(dialog).getByLabelText(label) as HTMLInputElement;
-
-const u32 = (value: number) => [(value >>> 24) & 255, (value >>> 16) & 255, (value >>> 8) & 255, value & 255];
-function pngFile(width: number, height: number, size = 100, name = 'logo.png') {
-  const bytes = new Uint8Array(size);
-  bytes.set([
-    0x89,
-    0x50,
-    0x4e,
-    0x47,
-    0x0d,
-    0x0a,
-    0x1a,
-    0x0a,
-    ...u32(13),
-    0x49,
-    0x48,
-    0x44,
-    0x52,
-    ...u32(width),
-    ...u32(height),
-  ]);
-  return new File([bytes], name, { type: 'image/png' });
-}
 
 async function loaded() {
   await screen.findByRole('heading', { level: 1, name: 'Transcode editor' });
