@@ -1,9 +1,9 @@
+import type { ApiClient } from '@streamcloud/api-client';
 import { streamRoutes, type TrackInfo, type TrackSource } from '@streamcloud/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { ApiClient } from '@/lib/api-client';
+import { streamKeys } from '@/data/streams/keys';
 import { useApi } from '@/lib/services-context';
-import { DASHBOARD_POLL_MS } from './get-stream';
-import { streamKeys } from './keys';
+import { DASHBOARD_POLL_MS } from './dashboard-poll';
 
 export function getTracks(
   api: ApiClient,
