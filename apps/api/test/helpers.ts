@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import type { Role, StreamInput } from '@streamcloud/contract';
+import type { Role, StreamInput, StreamOutput } from '@streamcloud/contract';
 import { createNetGuard, loopbackOnly } from '@streamcloud/net-guard';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { type KyselyPlugin, sql } from 'kysely';
@@ -10,6 +10,7 @@ import { type AppOptions, buildApp } from '../src/app.js';
 import { type DatabaseHandle, openDatabase } from '../src/db/database.js';
 import type { Clock } from '../src/lib/clock.js';
 import { TEMPLATE_DATABASE, withDatabase } from './global-setup.js';
+import { DEFAULT_STUB_METADATA, type NodeStub, startNodeStub } from './node-stub.js';
 
 /** Cheap scrypt for tests; the production cost is asserted in password.test.ts. */
 export const TEST_SCRYPT = { N: 2 ** 10, r: 8, p: 1 };
@@ -337,6 +338,13 @@ export class TestApp {
     return response.json() as TestStream;
   };
 
+  /** Creates a viewer output (`POST /outputs`) of a stream, as the role matrix's owner unless told otherwise. */
+  createOutput = async (payload: object, token: string = this.roles.owner.token): Promise<StreamOutput> => {
+    const response = await this.request({ method: 'POST', url: '/api/v1/outputs', token, payload });
+    if (response.statusCode !== 201) throw new Error(`output creation failed: ${response.statusCode} ${response.body}`);
+    return response.json() as StreamOutput;
+  };
+
   /** Sends one batch of node reports with a node token. */
   report = (nodeToken: string, reports: object[]) =>
     this.request({ method: 'POST', url: '/api/v1/node/reports', token: nodeToken, payload: { reports } });
@@ -357,6 +365,9 @@ export class TestApp {
       this.request({ method, url, token: tokens[caller], ...(payload ? { payload } : {}) });
     return { admin, owner, other, tokens, call };
   };
+
+  /** The latest entries of the audit log, newest first. */
+  auditLog = (limit: number) => this.app.moduleContext.uow.audit.list(limit);
 
   /** How many SQL statements the app ran during `work`. */
   queryCount = async (work: () => Promise<unknown>): Promise<number> => {
@@ -395,4 +406,35 @@ export function useTestApp(
 /** An app for one test, which closes it itself. */
 export function startTestApp(options: Partial<AppOptions> = {}): Promise<TestApp> {
   return new TestApp(options).start();
+}
+
+/**
+ * The node stub of one test file, the way `useTestApp` does it: started before the file's tests, closed after
+ * them, and put back to its defaults with no calls before each test.
+ */
+export function useNodeStub(): NodeStub {
+  let stub: NodeStub | undefined;
+  const need = () => {
+    if (!stub) throw new Error('The node stub is not started: use it inside a test or a hook');
+    return stub;
+  };
+  beforeAll(async () => {
+    stub = await startNodeStub();
+  });
+  afterAll(() => stub?.close());
+  beforeEach(() => {
+    need().set({ metadata: DEFAULT_STUB_METADATA, status: 200, delayMs: 0, rawBody: undefined });
+    need().calls.length = 0;
+  });
+  return {
+    hostname: '127.0.0.1',
+    get port() {
+      return need().port;
+    },
+    get calls() {
+      return need().calls;
+    },
+    set: (behaviour) => need().set(behaviour),
+    close: () => need().close(),
+  };
 }

@@ -1,21 +1,12 @@
 import { TEXT_MESSAGES } from '@streamcloud/contract';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { databaseState } from './database-state.js';
-import { expectValidationError, type Roles, startTestApp, type TestApp } from './helpers.js';
+import { expectValidationError, type TestApp, useTestApp } from './helpers.js';
 
 // Every string of every route is checked by the contract's defineRoute (packages/contract/src/text.ts);
 // these are the reproductions of issue 13, item 5. The fuzzing suite tries every route.
 
-let t: TestApp;
-let roles: Roles;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
-beforeEach(async () => {
-  await t.reset();
-  roles = await t.roleMatrix();
-});
+const t = useTestApp({}, { roles: true });
 
 /** Answers the response and asserts the database did not change. */
 const refusedUnchanged = async (send: () => ReturnType<TestApp['request']>) => {
@@ -39,21 +30,20 @@ describe('NUL characters and unpaired surrogates', () => {
     const response = await t.request({
       method: 'POST',
       url: '/api/v1/login',
-      payload: { username: roles.owner.username, password: 'x\u0000' },
+      payload: { username: t.roles.owner.username, password: 'x\u0000' },
     });
     expectValidationError(response, 'body.password', TEXT_MESSAGES.nul);
   });
 
   it('are a 400 on fallbacks (a USER route), with nothing written', async () => {
-    const input = await t.request({ method: 'POST', url: '/api/v1/inputs', token: roles.owner.token, payload: {} });
-    expect(input.statusCode, input.body).toBe(201);
+    const input = await t.createInput();
     const response = await refusedUnchanged(() =>
       t.request({
         method: 'POST',
         url: '/api/v1/fallbacks',
-        token: roles.owner.token,
+        token: t.roles.owner.token,
         payload: {
-          streamId: input.json().id,
+          streamId: input.id,
           type: 'Input',
           label: 'backup \ud800',
           settings: { resources: [{ type: 'URL', data: 'srt://backup.example.com:9000' }] },
@@ -69,7 +59,7 @@ describe('NUL characters and unpaired surrogates', () => {
         t.request({
           method: 'POST',
           url: '/api/v1/node-groups',
-          token: roles.admin.token,
+          token: t.roles.admin.token,
           payload: { name, assignment: 'Ingestion' },
         }),
       );
@@ -79,9 +69,8 @@ describe('NUL characters and unpaired surrogates', () => {
   });
 
   it('refuse a whole node report batch with 400, naming the report and field', async () => {
-    const node = await t.createNode(roles.admin);
-    const input = await t.request({ method: 'POST', url: '/api/v1/inputs', token: roles.owner.token, payload: {} });
-    const streamId = input.json().id as string;
+    const node = await t.createNode(t.roles.admin);
+    const streamId = (await t.createInput()).id;
     const response = await refusedUnchanged(() =>
       t.report(node.token, [
         { id: 'r1', kind: 'load', cpuPercent: 10, bandwidthMbps: 1, sessions: 0 },
@@ -95,10 +84,10 @@ describe('NUL characters and unpaired surrogates', () => {
     const query = await t.request({
       method: 'GET',
       url: `/api/v1/storages?ownerId=${encodeURIComponent('\u0000')}`,
-      token: roles.admin.token,
+      token: t.roles.admin.token,
     });
     expect(query.statusCode, query.body).toBe(400);
-    const path = await t.request({ method: 'GET', url: '/api/v1/inputs/%00', token: roles.owner.token });
+    const path = await t.request({ method: 'GET', url: '/api/v1/inputs/%00', token: t.roles.owner.token });
     expect(path.statusCode, path.body).toBe(400);
   });
 });

@@ -4,19 +4,17 @@ import { addressPolicy, createNetGuard } from '@streamcloud/net-guard';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createOutbound, OUTBOUND_RATE_LIMIT } from '../src/lib/outbound.js';
 import { S3ConnectionChecker } from '../src/modules/storages/s3-connection.js';
-import { type Roles, startTestApp, type TestApp } from './helpers.js';
+import { startTestApp, useTestApp } from './helpers.js';
 import { type LocalS3Server, startLocalS3 } from './s3-server.js';
 
 // Issue 13, item 4: a USER's storage endpoint (and a callback URI) must not make the server
 // connect to loopback, private, link-local or metadata addresses, and the answer must not tell an open
 // port from a closed one. The app here has the production guards: private networks not allowed.
 
-let t: TestApp;
 let s3: LocalS3Server;
 let receiver: Server;
 let receiverPort: number;
 let connections = 0;
-let roles: Roles;
 
 beforeAll(async () => {
   receiver = createServer((_request, response) => response.end('<Error/>'));
@@ -25,17 +23,13 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   receiverPort = (receiver.address() as AddressInfo).port;
-  [t, s3] = await Promise.all([
-    startTestApp({ outbound: createOutbound({ allowPrivateNetworks: false }) }),
-    startLocalS3(['media']),
-  ]);
+  s3 = await startLocalS3(['media']);
 });
 afterAll(async () => {
-  await Promise.all([t.close(), s3.close(), new Promise((resolve) => receiver.close(resolve))]);
+  await Promise.all([s3.close(), new Promise((resolve) => receiver.close(resolve))]);
 });
-beforeEach(async () => {
-  await t.reset();
-  roles = await t.roleMatrix();
+const t = useTestApp({ outbound: createOutbound({ allowPrivateNetworks: false }) }, { roles: true });
+beforeEach(() => {
   connections = 0;
 });
 
@@ -72,7 +66,7 @@ describe('storage endpoints', () => {
       'http://[fd00:ec2::254]',
     ];
     const messages = new Set<string>();
-    let user = roles.owner;
+    let user = t.roles.owner;
     for (const [index, endpoint] of targets.entries()) {
       // Each account may make the server connect out a few times a minute.
       if (index % OUTBOUND_RATE_LIMIT.max === OUTBOUND_RATE_LIMIT.max - 1) user = await t.createAccount('USER');
@@ -143,23 +137,23 @@ describe('storage endpoints', () => {
   });
 
   it('are limited per account: saves and checks that connect out answer 429 past the limit', async () => {
-    const created = await roles.call('USER owner', 'POST', '/api/v1/storages', storage('http://10.0.0.1'));
+    const created = await t.roles.call('USER owner', 'POST', '/api/v1/storages', storage('http://10.0.0.1'));
     const id = created.json().id as string;
     const statuses: number[] = [];
     for (let i = 0; i < OUTBOUND_RATE_LIMIT.max + 2; i++) {
-      statuses.push((await roles.call('USER owner', 'POST', `/api/v1/storages/${id}/check`)).statusCode);
+      statuses.push((await t.roles.call('USER owner', 'POST', `/api/v1/storages/${id}/check`)).statusCode);
     }
     expect(statuses.filter((status) => status === 200)).toHaveLength(OUTBOUND_RATE_LIMIT.max);
     expect(statuses.slice(-2)).toEqual([429, 429]);
     const updates: number[] = [];
     for (let i = 0; i < OUTBOUND_RATE_LIMIT.max + 1; i++) {
       updates.push(
-        (await roles.call('USER owner', 'PUT', `/api/v1/storages/${id}`, storage('http://10.0.0.1'))).statusCode,
+        (await t.roles.call('USER owner', 'PUT', `/api/v1/storages/${id}`, storage('http://10.0.0.1'))).statusCode,
       );
     }
     expect(updates.at(-1)).toBe(429);
     // A save that does not check does not connect out, and is not limited.
-    const unchecked = await roles.call(
+    const unchecked = await t.roles.call(
       'USER owner',
       'PUT',
       `/api/v1/storages/${id}?check=false`,
@@ -167,29 +161,29 @@ describe('storage endpoints', () => {
     );
     expect(unchecked.statusCode, unchecked.body).toBe(200);
     // Another account has its own allowance.
-    const other = await roles.call('USER other', 'POST', '/api/v1/storages', storage('http://10.0.0.1'));
+    const other = await t.roles.call('USER other', 'POST', '/api/v1/storages', storage('http://10.0.0.1'));
     expect(other.statusCode).toBe(201);
   });
 });
 
 describe('callbacks', () => {
   it('never reach a refused address, and the log says only that the receiver cannot be reached', async () => {
-    const group = await roles.call('ADMIN', 'POST', '/api/v1/node-groups', {
+    const group = await t.roles.call('ADMIN', 'POST', '/api/v1/node-groups', {
       name: 'edge',
       assignment: 'Ingestion',
-      ownerId: roles.owner.id,
+      ownerId: t.roles.owner.id,
       onResourcesChangeCallbackUri: `http://127.0.0.1:${receiverPort}/hook`,
     });
     expect(group.statusCode, group.body).toBe(201);
-    const node = await t.createNode(roles.admin);
-    const attached = await roles.call('ADMIN', 'PUT', `/api/v1/node-groups/${group.json().id}/node/${node.id}`);
+    const node = await t.createNode(t.roles.admin);
+    const attached = await t.roles.call('ADMIN', 'PUT', `/api/v1/node-groups/${group.json().id}/node/${node.id}`);
     expect(attached.statusCode, attached.body).toBe(204);
-    const test = await roles.call('USER owner', 'POST', '/api/v1/webhooks/test', {
+    const test = await t.roles.call('USER owner', 'POST', '/api/v1/webhooks/test', {
       url: `http://localhost:${receiverPort}/test`,
     });
     expect(test.statusCode, test.body).toBe(202);
     expect(await t.app.services.webhooks.dispatcher.drain()).toBe(2);
-    const log = await roles.call('USER owner', 'GET', '/api/v1/webhooks/deliveries');
+    const log = await t.roles.call('USER owner', 'GET', '/api/v1/webhooks/deliveries');
     expect(log.json().map((delivery: { lastError: string }) => delivery.lastError)).toEqual([
       'The receiver cannot be reached',
       'The receiver cannot be reached',

@@ -267,9 +267,9 @@ export interface UsageRecordsTable {
   download: number;
 }
 
-export interface UsageHourlyTable {
+/** The columns of the per-session usage rollups, besides their period. */
+interface UsageSessionRollup {
   stream_id: string;
-  hour: Date;
   node_id: string;
   kind: 'incoming' | 'internode' | 'outgoing';
   session_id: string;
@@ -283,21 +283,13 @@ export interface UsageHourlyTable {
   download: number;
 }
 
+export interface UsageHourlyTable extends UsageSessionRollup {
+  hour: Date;
+}
+
 /** usage_hourly summed per UTC day: the whole days of a report's window. */
-export interface UsageStreamDailyTable {
-  stream_id: string;
+export interface UsageStreamDailyTable extends UsageSessionRollup {
   day: ColumnType<Date, string, string>;
-  node_id: string;
-  kind: 'incoming' | 'internode' | 'outgoing';
-  session_id: string;
-  account_id: string;
-  protocol: string;
-  processing: string;
-  started_at: Date | null;
-  ended_at: Date;
-  duration: number;
-  upload: number;
-  download: number;
 }
 
 /** Inputs per account, kept by triggers on inputs (migration 0011). */
@@ -387,18 +379,13 @@ export interface SnapshotImagesTable {
   received_at: Date;
 }
 
-export interface RecordingsTable {
+/** The columns recordings and relays share: jobs the node serving a stream runs on it. */
+interface StreamJobsTable {
   id: string;
   input_id: string;
-  storage_id: string;
-  file_name: string;
-  file_format: 'MKV' | 'MP4';
   autostart: boolean;
   callback_uri: string | null;
   capture: ColumnType<import('@streamcloud/contract').Capture, string, string>;
-  state: 'Recording' | 'Uploading' | 'Completed' | 'Error';
-  duration: ColumnType<number, number | undefined, number>;
-  length: ColumnType<number, number | undefined, number>;
   uploaded: ColumnType<number, number | undefined, number>;
   stop_requested_at: Date | null;
   /** The node that runs it (its reports say so); null once that node is deleted, or before any report. */
@@ -407,34 +394,28 @@ export interface RecordingsTable {
   runner_name: ColumnType<string | null, string | null | undefined, string | null>;
   /** When it moved to Error because its node was deleted or went silent (null otherwise). */
   runner_lost_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
-  /** The uploaded file's key in the bucket (the current run's), once the node told it. */
-  object_key: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }
 
-export interface RelaysTable {
-  id: string;
-  input_id: string;
+export interface RecordingsTable extends StreamJobsTable {
+  storage_id: string;
+  file_name: string;
+  file_format: 'MKV' | 'MP4';
+  state: 'Recording' | 'Uploading' | 'Completed' | 'Error';
+  duration: ColumnType<number, number | undefined, number>;
+  length: ColumnType<number, number | undefined, number>;
+  /** The uploaded file's key in the bucket (the current run's), once the node told it. */
+  object_key: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export interface RelaysTable extends StreamJobsTable {
   format: 'RTMP' | 'CMAF' | 'UDPTS';
-  autostart: boolean;
-  callback_uri: string | null;
-  capture: ColumnType<import('@streamcloud/contract').Capture, string, string>;
   /** The destination without the RTMP key. */
   output: ColumnType<Record<string, unknown>, string, string>;
   /** The sealed RTMP stream key (lib/secret-box.ts), null without one. */
   key_enc: string | null;
   state: 'Relaying' | 'Completed' | 'Error';
-  uploaded: ColumnType<number, number | undefined, number>;
-  stop_requested_at: Date | null;
-  /** The node that runs it (its reports say so); null once that node is deleted, or before any report. */
-  runner_id: ColumnType<string | null, string | null | undefined, string | null>;
-  /** That node's name, kept after it is deleted. */
-  runner_name: ColumnType<string | null, string | null | undefined, string | null>;
-  /** When it moved to Error because its node was deleted or went silent (null otherwise). */
-  runner_lost_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
-  created_at: CreatedAt;
-  updated_at: ColumnType<Date, Date | undefined, Date>;
 }
 
 /** Status messages of recordings and relays (the latest few are kept). */

@@ -1,3 +1,5 @@
+import type { FastifyInstance } from 'fastify';
+
 /** Runs a job every `intervalMs`, never two at once; a failing run is reported and the next one goes on. */
 export class PeriodicJob {
   private timer: NodeJS.Timeout | undefined;
@@ -27,4 +29,21 @@ export class PeriodicJob {
     this.timer = undefined;
     await this.running;
   }
+}
+
+/**
+ * A periodic job of the app: it runs every `intervalMs` once the app is ready (never with no interval:
+ * tests call the job themselves) and is stopped, its current run awaited, when the app closes. A failing
+ * run is logged with `what` and the next one goes on.
+ */
+export function registerPeriodicJob(
+  app: FastifyInstance,
+  job: { what: string; intervalMs: number | undefined; run: () => Promise<unknown> },
+): PeriodicJob {
+  const periodic = new PeriodicJob(job.run, job.intervalMs ?? 0, (error) =>
+    app.log.error({ err: error }, `${job.what} failed`),
+  );
+  if (job.intervalMs) app.addHook('onReady', async () => periodic.start());
+  app.addHook('onClose', () => periodic.stop());
+  return periodic;
 }

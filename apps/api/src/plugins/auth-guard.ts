@@ -1,12 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { NodeIdentity } from '../lib/auth-context.js';
+import type { AuthContext, NodeIdentity } from '../lib/auth-context.js';
 import { forbidden, unauthorized } from '../lib/errors.js';
-import type { AuthService } from '../modules/auth/auth.service.js';
 
 const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]+)$/;
 
-/** Resolves a media node's token (see modules/nodes). */
-export interface NodeAuthenticator {
+/** Resolves the two kinds of bearer token: an account's (modules/auth) and a media node's (modules/nodes). */
+export interface Authenticators {
+  authenticate(token: string): Promise<AuthContext | null>;
   authenticateNode(token: string): Promise<NodeIdentity | null>;
 }
 
@@ -19,7 +19,7 @@ const bearerOf = (request: FastifyRequest) => {
  * Resolves the bearer token on routes whose contract says 'user' or 'admin' (an account's JWT) or
  * 'node' (a media node's token). Neither kind of token is accepted where the other is expected.
  */
-export function registerAuthGuard(app: FastifyInstance, auth: AuthService, nodes: NodeAuthenticator): void {
+export function registerAuthGuard(app: FastifyInstance, authenticators: Authenticators): void {
   app.decorateRequest('auth', null as never);
   app.decorateRequest('node', null as never);
   app.addHook('onRequest', async (request) => {
@@ -27,7 +27,7 @@ export function registerAuthGuard(app: FastifyInstance, auth: AuthService, nodes
     if (level === 'node') {
       const token = bearerOf(request);
       if (!token) throw unauthorized('Node token required');
-      const node = await nodes.authenticateNode(token);
+      const node = await authenticators.authenticateNode(token);
       if (!node) throw unauthorized('Invalid node token');
       request.node = node;
       return;
@@ -35,7 +35,7 @@ export function registerAuthGuard(app: FastifyInstance, auth: AuthService, nodes
     if (level !== 'user' && level !== 'admin') return;
     const token = bearerOf(request);
     if (!token) throw unauthorized();
-    const caller = await auth.authenticate(token);
+    const caller = await authenticators.authenticate(token);
     if (!caller) throw unauthorized('Invalid or expired token');
     if (level === 'admin' && caller.role !== 'ADMIN') throw forbidden('Administrators only');
     request.auth = caller;

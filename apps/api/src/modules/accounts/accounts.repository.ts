@@ -9,15 +9,14 @@ const UNIQUE_VIOLATION = '23505';
 
 export class DuplicateUsernameError extends Error {}
 
+/**
+ * The accounts module's port for sign-in (the unit of work hands AccountsRepository out as `credentials`):
+ * an account with its password hash, by username or id.
+ */
+export type AccountCredentials = Pick<AccountsRepository, 'findByUsername' | 'findById'>;
+
 export class AccountsRepository {
   constructor(private readonly db: Db) {}
-
-  /** Runs `work` in one transaction; the repositories it is handed are bound to that transaction. */
-  transaction<T>(work: (accounts: AccountsRepository, db: Db) => Promise<T>): Promise<T> {
-    return this.db
-      .transaction()
-      .execute((trx) => work(new AccountsRepository(trx as unknown as Db), trx as unknown as Db));
-  }
 
   /**
    * Locks every ADMIN row until the transaction ends and answers their ids: two transactions that each

@@ -1,17 +1,19 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Account, AccountCreate, AccountUpdate, WhoAmI } from '@streamcloud/contract';
+import type { Scope } from '../../db/unit-of-work.js';
 import type { AuthContext } from '../../lib/auth-context.js';
 import type { Clock } from '../../lib/clock.js';
 import { conflict, forbidden, notFound } from '../../lib/errors.js';
 import type { HashingGate } from '../../lib/hashing-gate.js';
 import { hashPassword, type ScryptCost } from '../../lib/password.js';
-import type { AuditRepository } from '../audit/audit.repository.js';
-import { SessionsRepository } from '../auth/sessions.repository.js';
+import { AuditTrail } from '../audit/audit-trail.js';
 import { type AccountRow, type AccountsRepository, DuplicateUsernameError } from './accounts.repository.js';
 
+/** Its accounts, the audit log, and the auth module's `sessionRevocation` port. */
+type AccountsScope = Scope<'accounts' | 'sessionRevocation' | 'audit'>;
+
 export interface AccountsServiceDeps {
-  accounts: AccountsRepository;
-  audit: AuditRepository;
+  uow: AccountsScope;
   clock: Clock;
   scryptCost: ScryptCost;
   /** Bounds the password hashing done at once (shared with sign-in). */
@@ -34,16 +36,25 @@ export type AdminRecovery =
   | { action: 'none-left' };
 
 export class AccountsService {
-  constructor(private readonly deps: AccountsServiceDeps) {}
+  private readonly audit: AuditTrail;
+
+  constructor(private readonly deps: AccountsServiceDeps) {
+    this.audit = new AuditTrail(deps.uow.audit, deps.clock, 'account');
+  }
+
+  /** Whether the account exists (for modules that make something for another account). */
+  async exists(id: string): Promise<boolean> {
+    return (await this.deps.uow.accounts.findById(id)) !== null;
+  }
 
   async list(): Promise<Account[]> {
-    return (await this.deps.accounts.list()).map(toAccount);
+    return (await this.deps.uow.accounts.list()).map(toAccount);
   }
 
   /** ADMIN reads any account; USER only its own. */
   async get(auth: AuthContext, id: string): Promise<Account> {
     if (auth.role !== 'ADMIN' && id !== auth.accountId) throw forbidden();
-    const row = await this.deps.accounts.findById(id);
+    const row = await this.deps.uow.accounts.findById(id);
     if (!row) throw notFound('Account');
     return toAccount(row);
   }
@@ -64,9 +75,9 @@ export class AccountsService {
     };
   }
 
-  async create(auth: AuthContext | null, input: AccountCreate): Promise<Account> {
-    const row = await this.insert(input);
-    await this.audit(auth, 'account.create', row.id, { username: row.username, role: row.role });
+  async create(auth: AuthContext | null, body: AccountCreate): Promise<Account> {
+    const row = await this.insert(body);
+    await this.audit.record(auth, 'account.create', row.id, { username: row.username, role: row.role });
     return toAccount(row);
   }
 
@@ -74,37 +85,37 @@ export class AccountsService {
    * A change of role revokes the account's tokens (sessions remember the role they were issued for); a new
    * password revokes its other sessions too, keeping the caller's own when it changes its own password.
    */
-  async update(auth: AuthContext, id: string, input: AccountUpdate): Promise<Account> {
+  async update(auth: AuthContext, id: string, body: AccountUpdate): Promise<Account> {
     // Hashing is slow: done before the transaction, so no lock waits for it.
-    const passwordHash = input.password !== undefined ? await this.hash(input.password) : undefined;
+    const passwordHash = body.password !== undefined ? await this.hash(body.password) : undefined;
     const now = this.deps.clock.now();
-    const row = await this.deps.accounts.transaction(async (accounts, db) => {
+    const row = await this.deps.uow.transaction(async ({ accounts, sessionRevocation }) => {
       if (!(await accounts.findById(id))) throw notFound('Account');
-      if (input.role === 'USER') await this.assertNotLastAdmin(accounts, id);
+      if (body.role === 'USER') await this.assertNotLastAdmin(accounts, id);
       const row = await accounts.update(
         id,
         {
-          ...(input.email !== undefined ? { email: input.email } : {}),
-          ...(input.role !== undefined ? { role: input.role } : {}),
+          ...(body.email !== undefined ? { email: body.email } : {}),
+          ...(body.role !== undefined ? { role: body.role } : {}),
           ...(passwordHash !== undefined ? { password_hash: passwordHash } : {}),
         },
         now,
       );
       if (!row) throw notFound('Account');
       if (passwordHash !== undefined) {
-        await new SessionsRepository(db).revokeAccount(id, now, id === auth.accountId ? auth.sessionId : undefined);
+        await sessionRevocation.revokeAccount(id, now, id === auth.accountId ? auth.sessionId : undefined);
       }
       return row;
     });
-    await this.audit(auth, 'account.update', id, {
-      fields: Object.keys(input).filter((key) => key !== 'password' || input.password !== undefined),
+    await this.audit.record(auth, 'account.update', id, {
+      fields: Object.keys(body).filter((key) => key !== 'password' || body.password !== undefined),
     });
     return toAccount(row);
   }
 
   /** Another account than one's own, not the last admin; of concurrent deletes one answers 204, the others 404. */
   async delete(auth: AuthContext, id: string): Promise<void> {
-    const existing = await this.deps.accounts.transaction(async (accounts) => {
+    const existing = await this.deps.uow.transaction(async ({ accounts }) => {
       const existing = await accounts.findById(id);
       if (!existing) throw notFound('Account');
       if (id === auth.accountId || id === auth.actingAdminId) throw conflict('You cannot delete your own account');
@@ -112,7 +123,7 @@ export class AccountsService {
       if (!(await accounts.delete(id))) throw notFound('Account');
       return existing;
     });
-    await this.audit(auth, 'account.delete', id, { username: existing.username });
+    await this.audit.record(auth, 'account.delete', id, { username: existing.username });
   }
 
   /**
@@ -123,22 +134,22 @@ export class AccountsService {
    * username it answers `noAdmin` so the caller says how to restore one. Answers null when an admin exists.
    */
   async ensureAdmin(username: string | undefined, password: string | undefined): Promise<AdminRecovery | null> {
-    const accounts = await this.deps.accounts.count();
-    if (accounts > 0 && (await this.deps.accounts.countAdmins()) > 0) return null;
+    const accounts = await this.deps.uow.accounts.count();
+    if (accounts > 0 && (await this.deps.uow.accounts.countAdmins()) > 0) return null;
     if (accounts > 0 && username === undefined) return { action: 'none-left' };
-    const existing = accounts > 0 && username ? await this.deps.accounts.findByUsername(username) : null;
+    const existing = accounts > 0 && username ? await this.deps.uow.accounts.findByUsername(username) : null;
     if (existing) {
       const now = this.deps.clock.now();
       const passwordHash = password ? await this.hash(password) : undefined;
-      await this.deps.accounts.transaction(async (repository, db) => {
+      await this.deps.uow.transaction(async ({ accounts: repository, sessionRevocation }) => {
         await repository.update(
           existing.id,
           { role: 'ADMIN', ...(passwordHash ? { password_hash: passwordHash } : {}) },
           now,
         );
-        await new SessionsRepository(db).revokeAccount(existing.id, now);
+        await sessionRevocation.revokeAccount(existing.id, now);
       });
-      await this.audit(null, 'account.update', existing.id, { role: 'ADMIN', recoveredAdmin: true });
+      await this.audit.record(null, 'account.update', existing.id, { role: 'ADMIN', recoveredAdmin: true });
       return { action: 'promoted', username: existing.username, generatedPassword: null };
     }
     const generatedPassword = password ? null : randomBytes(12).toString('base64url');
@@ -148,7 +159,7 @@ export class AccountsService {
       role: 'ADMIN',
       email: undefined,
     });
-    await this.audit(null, 'account.create', row.id, {
+    await this.audit.record(null, 'account.create', row.id, {
       username: row.username,
       role: row.role,
       ...(accounts === 0 ? { firstAdmin: true } : { recoveredAdmin: true }),
@@ -160,14 +171,14 @@ export class AccountsService {
     return this.deps.hashing.run(() => hashPassword(password, this.deps.scryptCost));
   }
 
-  private async insert(input: AccountCreate): Promise<AccountRow> {
+  private async insert(body: AccountCreate): Promise<AccountRow> {
     try {
-      return await this.deps.accounts.insert({
+      return await this.deps.uow.accounts.insert({
         id: randomUUID(),
-        username: input.username,
-        email: input.email ?? null,
-        role: input.role,
-        password_hash: await this.hash(input.password),
+        username: body.username,
+        email: body.email ?? null,
+        role: body.role,
+        password_hash: await this.hash(body.password),
       });
     } catch (error) {
       if (error instanceof DuplicateUsernameError) throw conflict('Username already exists', 'USERNAME_TAKEN');
@@ -182,23 +193,9 @@ export class AccountsService {
       throw conflict('The last admin cannot be removed or demoted', 'LAST_ADMIN');
   }
 
-  private audit(auth: AuthContext | null, action: string, targetId: string, details: Record<string, unknown>) {
-    return this.deps.audit.record(
-      {
-        actorId: auth?.accountId ?? null,
-        actingAdminId: auth?.actingAdminId ?? null,
-        action,
-        targetType: 'account',
-        targetId,
-        details,
-      },
-      this.deps.clock.now(),
-    );
-  }
-
   /** For a caller authentication did not read the account of. */
   private async accountOf(id: string): Promise<NonNullable<AuthContext['account']>> {
-    const row = await this.deps.accounts.findById(id);
+    const row = await this.deps.uow.accounts.findById(id);
     if (!row) throw notFound('Account');
     return { email: row.email, createdAt: row.created_at };
   }

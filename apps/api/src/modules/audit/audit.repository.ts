@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database.js';
+import type { AuthContext } from '../../lib/auth-context.js';
 
 export interface AuditEntry {
   actorId: string | null;
@@ -26,6 +27,11 @@ export class AuditRepository {
         details: entry.details ? JSON.stringify(entry.details) : null,
       })
       .execute();
+  }
+
+  /** Records what a caller did (null: the system itself), with the admin behind an impersonation. */
+  recordBy(auth: AuthContext | null, entry: Omit<AuditEntry, 'actorId' | 'actingAdminId'>, at: Date): Promise<void> {
+    return this.record({ actorId: auth?.accountId ?? null, actingAdminId: auth?.actingAdminId ?? null, ...entry }, at);
   }
 
   async list(limit: number) {

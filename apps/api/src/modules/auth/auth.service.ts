@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Role } from '@streamcloud/contract';
+import type { Scope } from '../../db/unit-of-work.js';
 import type { AuthContext } from '../../lib/auth-context.js';
 import { isImpersonating } from '../../lib/auth-context.js';
 import type { Clock } from '../../lib/clock.js';
@@ -7,10 +8,6 @@ import { conflict, forbidden, notFound, tooManyRequests, unauthorized } from '..
 import type { HashingGate } from '../../lib/hashing-gate.js';
 import { hashPassword, type ScryptCost, verifyPassword } from '../../lib/password.js';
 import type { TokenSigner } from '../../lib/tokens.js';
-import type { AccountsRepository } from '../accounts/accounts.repository.js';
-import type { AuditRepository } from '../audit/audit.repository.js';
-import type { LoginThrottleRepository } from './login-throttle.repository.js';
-import type { SessionsRepository } from './sessions.repository.js';
 
 export interface LoginThrottle {
   windowSeconds: number;
@@ -35,10 +32,8 @@ const INVALID_CREDENTIALS = 'Invalid username or password';
 const TOO_MANY_ATTEMPTS = 'Too many failed login attempts; try again later';
 
 export interface AuthServiceDeps {
-  accounts: AccountsRepository;
-  sessions: SessionsRepository;
-  throttle: LoginThrottleRepository;
-  audit: AuditRepository;
+  /** Its sessions and login failures, and the accounts module's `credentials` port. */
+  uow: Scope<'sessions' | 'loginThrottle' | 'credentials' | 'audit'>;
   signer: TokenSigner;
   clock: Clock;
   scryptCost: ScryptCost;
@@ -62,12 +57,13 @@ export class AuthService {
    * where trusted attempts go first.
    */
   async login(username: string, password: string, address: string): Promise<string> {
-    const { accounts, throttle, clock, loginThrottle } = this.deps;
+    const { uow, clock, loginThrottle } = this.deps;
+    const { credentials, loginThrottle: throttle } = uow;
     const now = clock.now();
     const name = username.toLowerCase();
     const keys = { user: `user:${name}`, address: `address:${address}`, pair: `user-address:${name}|${address}` };
     const since = new Date(now.getTime() - loginThrottle.windowSeconds * 1000);
-    const account = await accounts.findByUsername(username);
+    const account = await credentials.findByUsername(username);
     const trusted =
       account !== null &&
       (await throttle.isTrusted(
@@ -80,7 +76,7 @@ export class AuthService {
       [keys.pair, loginThrottle.maxFailuresPerUsername],
       ...(trusted ? [] : [[keys.user, loginThrottle.maxFailuresPerUsername] as [string, number]]),
     ];
-    const pending = await throttle.transaction(async (locked) => {
+    const pending = await uow.transaction(async ({ loginThrottle: locked }) => {
       await locked.lock(Object.values(keys));
       for (const [key, limit] of limits) {
         const { count, oldest } = await locked.failuresSince(key, since);
@@ -118,7 +114,7 @@ export class AuthService {
       new Date(now.getTime() - loginThrottle.trustedAddressSeconds * 1000),
     );
     const token = await this.issue(account.id, account.role, null, SESSION_TTL_SECONDS);
-    await this.deps.audit.record({ actorId: account.id, actingAdminId: null, action: 'login' }, now);
+    await this.deps.uow.audit.record({ actorId: account.id, actingAdminId: null, action: 'login' }, now);
     return token;
   }
 
@@ -126,14 +122,17 @@ export class AuthService {
   async authenticate(token: string): Promise<AuthContext | null> {
     const claims = await this.deps.signer.verify(token);
     if (!claims) return null;
-    return this.deps.sessions.findActive(claims.sessionId, claims.accountId, this.deps.clock.now());
+    return this.deps.uow.sessions.findActive(claims.sessionId, claims.accountId, this.deps.clock.now());
   }
 
   /** Ends the presented session; ending an impersonation's session also ends the admin's own. */
   async logout(auth: AuthContext): Promise<void> {
     const now = this.deps.clock.now();
-    await this.deps.sessions.revoke([auth.sessionId, ...(auth.parentSessionId ? [auth.parentSessionId] : [])], now);
-    await this.deps.audit.record({ actorId: auth.accountId, actingAdminId: auth.actingAdminId, action: 'logout' }, now);
+    await this.deps.uow.sessions.revoke([auth.sessionId, ...(auth.parentSessionId ? [auth.parentSessionId] : [])], now);
+    await this.deps.uow.audit.record(
+      { actorId: auth.accountId, actingAdminId: auth.actingAdminId, action: 'logout' },
+      now,
+    );
   }
 
   async startImpersonation(auth: AuthContext, targetId: string): Promise<string> {
@@ -145,7 +144,7 @@ export class AuthService {
     }
     if (auth.role !== 'ADMIN') throw forbidden();
     if (targetId === auth.accountId) throw conflict('You cannot impersonate yourself', 'SELF_IMPERSONATION');
-    const target = await this.deps.accounts.findById(targetId);
+    const target = await this.deps.uow.credentials.findById(targetId);
     if (!target) throw notFound('Account');
     const token = await this.issue(
       target.id,
@@ -153,7 +152,7 @@ export class AuthService {
       { adminId: auth.accountId, parentSessionId: auth.sessionId },
       IMPERSONATION_TTL_SECONDS,
     );
-    await this.deps.audit.record(
+    await this.deps.uow.audit.record(
       {
         actorId: auth.accountId,
         actingAdminId: auth.accountId,
@@ -170,8 +169,8 @@ export class AuthService {
   async stopImpersonation(auth: AuthContext): Promise<void> {
     if (!isImpersonating(auth)) throw conflict('Not impersonating', 'NOT_IMPERSONATING');
     const now = this.deps.clock.now();
-    await this.deps.sessions.revoke([auth.sessionId], now);
-    await this.deps.audit.record(
+    await this.deps.uow.sessions.revoke([auth.sessionId], now);
+    await this.deps.uow.audit.record(
       {
         actorId: auth.actingAdminId,
         actingAdminId: auth.actingAdminId,
@@ -193,7 +192,7 @@ export class AuthService {
     const now = this.deps.clock.now();
     const sessionId = randomUUID();
     const expiresAt = new Date(now.getTime() + ttlSeconds * 1000);
-    await this.deps.sessions.insert({
+    await this.deps.uow.sessions.insert({
       id: sessionId,
       account_id: accountId,
       acting_admin_id: impersonation?.adminId ?? null,

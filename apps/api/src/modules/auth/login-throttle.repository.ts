@@ -4,11 +4,6 @@ import type { Db } from '../../db/database.js';
 export class LoginThrottleRepository {
   constructor(private readonly db: Db) {}
 
-  /** Runs `work` in one transaction, with a repository bound to it. */
-  transaction<T>(work: (throttle: LoginThrottleRepository) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute((trx) => work(new LoginThrottleRepository(trx as unknown as Db)));
-  }
-
   /**
    * Inside a transaction: waits until no other transaction holds any of these keys, and holds them until
    * this one ends (advisory locks, in a fixed order so two callers never wait on each other).

@@ -9,36 +9,25 @@ export type FallbackRow = Omit<FallbacksTable, 'state' | 'resources' | 'created_
   updated_at: Date;
 };
 
-export interface FallbackWithInput extends FallbackRow {
-  owner_id: string;
-  node_id: string | null;
-}
-
 export type FallbackChanges = Pick<FallbackRow, 'type' | 'label' | 'resources'>;
 
+/** A stream's fallbacks and the states their node reports. */
 export class FallbacksRepository {
   constructor(private readonly db: Db) {}
 
-  async list(inputId: string): Promise<FallbackRow[]> {
+  async list(streamId: string): Promise<FallbackRow[]> {
     return (await this.db
       .selectFrom('fallbacks')
       .selectAll()
-      .where('input_id', '=', inputId)
+      .where('input_id', '=', streamId)
       .orderBy('created_at')
       .orderBy('id')
       .execute()) as FallbackRow[];
   }
 
-  /** The fallback with its input's owner and node (for ownership and node reports). */
-  async find(id: string): Promise<FallbackWithInput | null> {
-    const row = await this.db
-      .selectFrom('fallbacks as f')
-      .innerJoin('inputs as i', 'i.id', 'f.input_id')
-      .selectAll('f')
-      .select(['i.owner_id', 'i.node_id'])
-      .where('f.id', '=', id)
-      .executeTakeFirst();
-    return (row as FallbackWithInput | undefined) ?? null;
+  async findById(id: string): Promise<FallbackRow | null> {
+    return ((await this.db.selectFrom('fallbacks').selectAll().where('id', '=', id).executeTakeFirst()) ??
+      null) as FallbackRow | null;
   }
 
   async insert(row: { id: string; input_id: string } & FallbackChanges, now: Date): Promise<void> {
@@ -74,10 +63,5 @@ export class FallbacksRepository {
   async delete(id: string): Promise<boolean> {
     const result = await this.db.deleteFrom('fallbacks').where('id', '=', id).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
-  }
-
-  async storageOwner(storageId: string): Promise<string | null> {
-    const row = await this.db.selectFrom('storages').select('owner_id').where('id', '=', storageId).executeTakeFirst();
-    return row?.owner_id ?? null;
   }
 }

@@ -1,15 +1,20 @@
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import type { DatabaseHandle } from '../../db/database.js';
+import type { HealthRepository } from './health.repository.js';
 
-export function registerHealthRoutes(app: FastifyInstance, database: DatabaseHandle): void {
+/** Liveness (the process answers) and readiness (the database answers too), outside the API and its docs. */
+export function registerHealthRoutes(
+  app: FastifyInstance,
+  health: HealthRepository,
+  engine: DatabaseHandle['engine'],
+): void {
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
     try {
-      await sql`select 1`.execute(database.db);
-      return { status: 'ready', database: database.engine };
+      await health.ping();
+      return { status: 'ready', database: engine };
     } catch {
-      return reply.code(503).send({ status: 'unavailable', database: database.engine });
+      return reply.code(503).send({ status: 'unavailable', database: engine });
     }
   });
 }

@@ -44,7 +44,8 @@ export interface GroupNodeRow {
 
 /** Node groups, their scaling rules, memberships and scaling events: the only SQL of the module. */
 export class NodeGroupsRepository {
-  constructor(private readonly db: Db) {}
+  /** The connection it queries: a transaction's within a unit of work's `transaction`. */
+  constructor(readonly db: Db) {}
 
   private groups() {
     return this.db
@@ -85,10 +86,6 @@ export class NodeGroupsRepository {
   async deleteGroup(id: string): Promise<boolean> {
     const result = await this.db.deleteFrom('node_groups').where('id', '=', id).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
-  }
-
-  async accountExists(id: string): Promise<boolean> {
-    return (await this.db.selectFrom('accounts').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
   }
 
   // Scaling rules

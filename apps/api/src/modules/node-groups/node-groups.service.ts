@@ -10,12 +10,13 @@ import type {
   ScalingRule,
   ScalingRuleInput,
 } from '@streamcloud/contract';
+import type { Scope } from '../../db/unit-of-work.js';
 import type { AuthContext } from '../../lib/auth-context.js';
 import type { Clock } from '../../lib/clock.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
-import type { AuditRepository } from '../audit/audit.repository.js';
-import type { NodesRepository } from '../nodes/nodes.repository.js';
-import { toNode } from '../nodes/nodes.service.js';
+import type { AccountsService } from '../accounts/accounts.service.js';
+import { AuditTrail } from '../audit/audit-trail.js';
+import { type NodesService, toNode } from '../nodes/nodes.service.js';
 import type {
   NodeGroupFields,
   NodeGroupRow,
@@ -29,11 +30,12 @@ import type { ResourcesChanges } from './resources-changed.js';
 import type { ScalingExecutor } from './scaling-actions.js';
 
 export interface NodeGroupsServiceDeps {
-  repository: NodeGroupsRepository;
-  nodes: NodesRepository;
+  uow: Scope<'nodeGroups' | 'access' | 'audit'>;
+  nodes: Pick<NodesService, 'list'>;
+  accounts: Pick<AccountsService, 'exists'>;
   executor: ScalingExecutor;
+  /** Changes of a group's nodes, with their node-group.resources-changed event on the same transaction. */
   resources: ResourcesChanges;
-  audit: AuditRepository;
   clock: Clock;
 }
 
@@ -73,20 +75,20 @@ export function toScalingEvent(row: ScalingEventRow): ScalingEvent {
   };
 }
 
-function ruleFields(input: ScalingRuleInput): ScalingRuleFields {
+function ruleFields(body: ScalingRuleInput): ScalingRuleFields {
   return {
-    enabled: input.enabled,
-    action_timeout: input.actionTimeout,
-    condition_type: input.condition.type,
-    settings_type: input.condition.settings.type,
-    comparison: input.condition.settings.comparison,
-    value: input.condition.settings.value,
-    duration: input.condition.settings.duration,
-    action_type: input.action.type,
-    provider: input.action.settings.provider,
-    provider_value: input.action.settings.value,
-    bandwidth_limit_mbps: input.action.settings.bandwidthLimitMbps,
-    amount: input.action.settings.amount,
+    enabled: body.enabled,
+    action_timeout: body.actionTimeout,
+    condition_type: body.condition.type,
+    settings_type: body.condition.settings.type,
+    comparison: body.condition.settings.comparison,
+    value: body.condition.settings.value,
+    duration: body.condition.settings.duration,
+    action_type: body.action.type,
+    provider: body.action.settings.provider,
+    provider_value: body.action.settings.value,
+    bandwidth_limit_mbps: body.action.settings.bandwidthLimitMbps,
+    amount: body.action.settings.amount,
   };
 }
 
@@ -124,117 +126,122 @@ const notInGroup = () => new AppError(404, 'NOT_FOUND', 'The node is not in this
  * own) does not exist for it (404).
  */
 export class NodeGroupsService {
-  constructor(private readonly deps: NodeGroupsServiceDeps) {}
+  private readonly audit: AuditTrail;
+
+  constructor(private readonly deps: NodeGroupsServiceDeps) {
+    this.audit = new AuditTrail(deps.uow.audit, deps.clock, 'node-group');
+  }
 
   async list(auth: AuthContext): Promise<NodeGroup[]> {
-    const rows = await this.deps.repository.listGroups(auth.role === 'ADMIN' ? undefined : auth.accountId);
-    return presentGroups(this.deps.repository, rows);
+    const rows = await this.deps.uow.nodeGroups.listGroups(
+      this.deps.uow.access.accountScope(auth, undefined) ?? undefined,
+    );
+    return presentGroups(this.deps.uow.nodeGroups, rows);
   }
 
   async get(auth: AuthContext, id: string): Promise<NodeGroup> {
     return this.one(await this.visible(auth, id));
   }
 
-  async create(auth: AuthContext, input: NodeGroupCreate): Promise<NodeGroup> {
-    await this.assertOwner(input.ownerId);
+  async create(auth: AuthContext, body: NodeGroupCreate): Promise<NodeGroup> {
+    await this.assertOwner(body.ownerId);
     const id = randomUUID();
-    await this.deps.repository.insertGroup(
+    await this.deps.uow.nodeGroups.insertGroup(
       id,
       {
-        name: input.name,
-        description: input.description ?? null,
-        assignment: input.assignment,
-        owner_id: input.ownerId,
-        on_resources_change_callback_uri: input.onResourcesChangeCallbackUri ?? null,
+        name: body.name,
+        description: body.description ?? null,
+        assignment: body.assignment,
+        owner_id: body.ownerId,
+        on_resources_change_callback_uri: body.onResourcesChangeCallbackUri ?? null,
       },
       this.deps.clock.now(),
     );
-    await this.audit(auth, 'node-group.create', id, { name: input.name, ownerId: input.ownerId });
+    await this.audit.record(auth, 'node-group.create', id, { name: body.name, ownerId: body.ownerId });
     return this.get(auth, id);
   }
 
-  async update(auth: AuthContext, id: string, input: NodeGroupUpdate): Promise<NodeGroup> {
+  async update(auth: AuthContext, id: string, body: NodeGroupUpdate): Promise<NodeGroup> {
     await this.writable(auth, id);
-    if (input.ownerId) await this.assertOwner(input.ownerId);
+    if (body.ownerId) await this.assertOwner(body.ownerId);
     const changes: Partial<NodeGroupFields> = {
-      ...(input.name !== undefined ? { name: input.name } : {}),
-      ...(input.description !== undefined ? { description: input.description } : {}),
-      ...(input.assignment !== undefined ? { assignment: input.assignment } : {}),
-      ...(input.ownerId !== undefined ? { owner_id: input.ownerId } : {}),
-      ...(input.onResourcesChangeCallbackUri !== undefined
-        ? { on_resources_change_callback_uri: input.onResourcesChangeCallbackUri }
+      ...(body.name !== undefined ? { name: body.name } : {}),
+      ...(body.description !== undefined ? { description: body.description } : {}),
+      ...(body.assignment !== undefined ? { assignment: body.assignment } : {}),
+      ...(body.ownerId !== undefined ? { owner_id: body.ownerId } : {}),
+      ...(body.onResourcesChangeCallbackUri !== undefined
+        ? { on_resources_change_callback_uri: body.onResourcesChangeCallbackUri }
         : {}),
-      ...(input.scalable !== undefined ? { scalable: input.scalable } : {}),
+      ...(body.scalable !== undefined ? { scalable: body.scalable } : {}),
     };
-    if (!(await this.deps.repository.updateGroup(id, changes, this.deps.clock.now()))) throw notFound('Node group');
-    await this.audit(auth, 'node-group.update', id, { fields: Object.keys(input), ...pick(input, 'scalable') });
+    if (!(await this.deps.uow.nodeGroups.updateGroup(id, changes, this.deps.clock.now()))) throw notFound('Node group');
+    await this.audit.record(auth, 'node-group.update', id, { fields: Object.keys(body), ...pick(body, 'scalable') });
     return this.get(auth, id);
   }
 
   /** Deletes the group, its rules and its events; its nodes stay (allocated instances keep running). */
   async delete(auth: AuthContext, id: string): Promise<void> {
     const group = await this.writable(auth, id);
-    if (!(await this.deps.repository.deleteGroup(id))) throw notFound('Node group');
-    await this.audit(auth, 'node-group.delete', id, { name: group.name });
+    if (!(await this.deps.uow.nodeGroups.deleteGroup(id))) throw notFound('Node group');
+    await this.audit.record(auth, 'node-group.delete', id, { name: group.name });
   }
 
-  async addRule(auth: AuthContext, id: string, input: ScalingRuleInput): Promise<ScalingRule> {
+  async addRule(auth: AuthContext, id: string, body: ScalingRuleInput): Promise<ScalingRule> {
     await this.writable(auth, id);
-    const row = await this.deps.repository.insertRule(randomUUID(), id, ruleFields(input), this.deps.clock.now());
-    await this.audit(auth, 'scaling-rule.create', id, { ruleId: row.id });
+    const row = await this.deps.uow.nodeGroups.insertRule(randomUUID(), id, ruleFields(body), this.deps.clock.now());
+    await this.audit.record(auth, 'scaling-rule.create', id, { ruleId: row.id });
     return toScalingRule(row);
   }
 
-  async updateRule(auth: AuthContext, id: string, ruleId: string, input: ScalingRuleInput): Promise<ScalingRule> {
+  async updateRule(auth: AuthContext, id: string, ruleId: string, body: ScalingRuleInput): Promise<ScalingRule> {
     await this.writable(auth, id);
-    const row = await this.deps.repository.updateRule(id, ruleId, ruleFields(input), this.deps.clock.now());
+    const row = await this.deps.uow.nodeGroups.updateRule(id, ruleId, ruleFields(body), this.deps.clock.now());
     if (!row) throw notFound('Scaling rule');
-    await this.audit(auth, 'scaling-rule.update', id, { ruleId, enabled: input.enabled });
+    await this.audit.record(auth, 'scaling-rule.update', id, { ruleId, enabled: body.enabled });
     return toScalingRule(row);
   }
 
   async deleteRule(auth: AuthContext, id: string, ruleId: string): Promise<void> {
     await this.writable(auth, id);
-    if (!(await this.deps.repository.deleteRule(id, ruleId))) throw notFound('Scaling rule');
-    await this.audit(auth, 'scaling-rule.delete', id, { ruleId });
+    if (!(await this.deps.uow.nodeGroups.deleteRule(id, ruleId))) throw notFound('Scaling rule');
+    await this.audit.record(auth, 'scaling-rule.delete', id, { ruleId });
   }
 
   /** Makes the node Persistent in the group (idempotent; an Allocated member becomes Persistent). */
   async attachNode(auth: AuthContext, id: string, nodeId: string): Promise<void> {
     await this.writable(auth, id);
-    if (!(await this.deps.repository.nodeExists(nodeId))) throw notFound('Node');
-    const existing = await this.deps.repository.findResource(id, nodeId);
+    if (!(await this.deps.uow.nodeGroups.nodeExists(nodeId))) throw notFound('Node');
+    const existing = await this.deps.uow.nodeGroups.findResource(id, nodeId);
     if (existing?.type === 'Persistent') return;
     await this.deps.resources.change(id, async ({ groups }) => {
       await groups.upsertPersistent(randomUUID(), id, nodeId, this.deps.clock.now());
       return true;
     });
-    await this.audit(auth, 'node-group.node.attach', id, { nodeId, was: existing?.type ?? null });
+    await this.audit.record(auth, 'node-group.node.attach', id, { nodeId, was: existing?.type ?? null });
   }
 
   /** Takes the node out of the group; the node itself (and an allocated instance) stays. */
   async detachNode(auth: AuthContext, id: string, nodeId: string): Promise<void> {
     await this.writable(auth, id);
     if (!(await this.deps.resources.change(id, ({ groups }) => groups.deleteResource(id, nodeId)))) throw notInGroup();
-    await this.audit(auth, 'node-group.node.detach', id, { nodeId });
+    await this.audit.record(auth, 'node-group.node.detach', id, { nodeId });
   }
 
   /** Every node with the groups it is in, for the persistent-node picker (ADMIN; the route checks). */
   async persistentNodeCandidates(): Promise<PersistentNodeCandidate[]> {
-    const [rows, memberships] = await Promise.all([this.deps.nodes.list(), this.deps.repository.memberships()]);
-    const loads = await this.deps.repository.latestLoads(rows.map((row) => row.id));
+    const [nodes, memberships] = await Promise.all([this.deps.nodes.list(), this.deps.uow.nodeGroups.memberships()]);
     const groups = new Map<string, PersistentNodeCandidate['groups']>();
     for (const membership of memberships) {
       const list = groups.get(membership.node_id) ?? [];
       list.push({ id: membership.group_id, name: membership.group_name, type: membership.type });
       groups.set(membership.node_id, list);
     }
-    return rows.map((row) => ({ node: toNode(row, loads.get(row.id) ?? null), groups: groups.get(row.id) ?? [] }));
+    return nodes.map((node) => ({ node, groups: groups.get(node.id) ?? [] }));
   }
 
   async scalingEvents(auth: AuthContext, id: string, limit: number): Promise<ScalingEvent[]> {
     await this.visible(auth, id);
-    return (await this.deps.repository.listEvents(id, limit)).map(toScalingEvent);
+    return (await this.deps.uow.nodeGroups.listEvents(id, limit)).map(toScalingEvent);
   }
 
   /**
@@ -243,7 +250,7 @@ export class NodeGroupsService {
    */
   async allocate(auth: AuthContext, id: string): Promise<AllocateResult> {
     const group = await this.writable(auth, id);
-    const rules = await this.deps.repository.rulesOf([id]);
+    const rules = await this.deps.uow.nodeGroups.rulesOf([id]);
     const rule =
       rules.find((r) => r.action_type === 'Increase' && r.enabled) ??
       rules.find((r) => r.action_type === 'Increase') ??
@@ -278,8 +285,9 @@ export class NodeGroupsService {
 
   /** The group if the caller may see it: ADMIN any, USER only its own; 404 otherwise. */
   private async visible(auth: AuthContext, id: string): Promise<NodeGroupRow> {
-    const row = await this.deps.repository.findGroup(id);
-    if (!row || (auth.role !== 'ADMIN' && row.owner_id !== auth.accountId)) throw notFound('Node group');
+    await this.deps.uow.access.require(auth, 'nodeGroup', id);
+    const row = await this.deps.uow.nodeGroups.findGroup(id);
+    if (!row) throw notFound('Node group');
     return row;
   }
 
@@ -291,29 +299,15 @@ export class NodeGroupsService {
   }
 
   private async assertOwner(ownerId: string | null): Promise<void> {
-    if (ownerId && !(await this.deps.repository.accountExists(ownerId))) {
+    if (ownerId && !(await this.deps.accounts.exists(ownerId))) {
       throw badRequest('The owner account does not exist', 'OWNER_NOT_FOUND');
     }
   }
 
   private async one(row: NodeGroupRow): Promise<NodeGroup> {
-    const [group] = await presentGroups(this.deps.repository, [row]);
+    const [group] = await presentGroups(this.deps.uow.nodeGroups, [row]);
     if (!group) throw notFound('Node group');
     return group;
-  }
-
-  private audit(auth: AuthContext, action: string, targetId: string, details: Record<string, unknown>) {
-    return this.deps.audit.record(
-      {
-        actorId: auth.accountId,
-        actingAdminId: auth.actingAdminId,
-        action,
-        targetType: 'node-group',
-        targetId,
-        details,
-      },
-      this.deps.clock.now(),
-    );
   }
 }
 

@@ -355,7 +355,7 @@ describe('node group fields and limits', () => {
 
   it('writes are audited with the caller', async () => {
     await admin('PUT', `/api/v1/node-groups/${w.group.id}`, { scalable: true });
-    const entries = await t.app.services.audit.list(50);
+    const entries = await t.auditLog(50);
     const actions = entries.map((entry) => entry.action);
     expect(actions).toEqual(
       expect.arrayContaining([

@@ -1,11 +1,15 @@
 import type { Db } from '../../db/database.js';
+import type { Scope } from '../../db/unit-of-work.js';
 import type { Clock } from '../../lib/clock.js';
-import { NodesRepository } from '../nodes/nodes.repository.js';
+import type { NodesRepository } from '../nodes/nodes.repository.js';
 import type { WebhookOutbox } from '../webhooks/index.js';
-import { NodeGroupsRepository } from './node-groups.repository.js';
+import type { NodeGroupsRepository } from './node-groups.repository.js';
 import { presentGroups } from './node-groups.service.js';
 
-/** The repositories a change of a group's nodes works with, on its transaction. */
+/**
+ * The repositories a change of a group's nodes works with, on its transaction. A provisioned node's row is
+ * written here, beside its group's resource and event, so a group deleted meanwhile rolls all three back.
+ */
 export interface ResourceChangeRepositories {
   groups: NodeGroupsRepository;
   nodes: NodesRepository;
@@ -17,18 +21,16 @@ export interface ResourceChangeRepositories {
  * The group's owner signs it; the platform signs those of its own groups.
  */
 export class ResourcesChanges {
-  constructor(private readonly deps: { db: Db; outbox: WebhookOutbox; clock: Clock }) {}
+  constructor(private readonly deps: { uow: Scope<'nodeGroups' | 'nodes'>; outbox: WebhookOutbox; clock: Clock }) {}
 
   /** Runs `change`; when it answers true the group's nodes changed and its event is written. */
   async change(
     groupId: string,
     change: (repositories: ResourceChangeRepositories) => Promise<boolean>,
   ): Promise<boolean> {
-    return this.deps.db.transaction().execute(async (trx) => {
-      const db = trx as unknown as Db;
-      const groups = new NodeGroupsRepository(db);
-      const changed = await change({ groups, nodes: new NodesRepository(db) });
-      if (changed) await this.emit(db, groups, groupId);
+    return this.deps.uow.transaction(async ({ nodeGroups: groups, nodes }) => {
+      const changed = await change({ groups, nodes });
+      if (changed) await this.emit(groups.db, groups, groupId);
       return changed;
     });
   }

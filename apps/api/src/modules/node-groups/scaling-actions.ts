@@ -3,7 +3,7 @@ import type { ScalingProviderName } from '@streamcloud/contract';
 import type { Clock } from '../../lib/clock.js';
 import type { AuditRepository } from '../audit/audit.repository.js';
 import { generateNodeToken, hashNodeToken } from '../nodes/node-token.js';
-import type { NodeGroupsRepository, ScalingEventRow } from './node-groups.repository.js';
+import type { NewScalingEvent, NodeGroupsRepository, ScalingEventRow } from './node-groups.repository.js';
 import { ProviderError, type ScalingProviders } from './providers/provider.js';
 import type { ResourcesChanges } from './resources-changed.js';
 
@@ -164,15 +164,20 @@ export class ScalingExecutor {
     actor: ScalingActor;
   }): Promise<ScalingEventRow[]> {
     const { repository, clock } = this.deps;
+    /** One provider call of this Reduce, recorded as the group's scaling event. */
+    const reduceEvent = (event: Pick<NewScalingEvent, 'provider' | 'success' | 'message' | 'details'>) =>
+      repository.insertEvent({
+        group_id: request.group.id,
+        rule_id: request.ruleId,
+        at: clock.now(),
+        type: 'ProviderCall',
+        action: 'Reduce',
+        ...event,
+      });
     const allocated = await repository.allocatedOf(request.group.id, request.count);
     if (allocated.length === 0) {
       return [
-        await repository.insertEvent({
-          group_id: request.group.id,
-          rule_id: request.ruleId,
-          at: clock.now(),
-          type: 'ProviderCall',
-          action: 'Reduce',
+        await reduceEvent({
           provider: null,
           success: true,
           message: 'Nothing to release: the group has no allocated nodes',
@@ -195,12 +200,7 @@ export class ScalingExecutor {
         error = cause instanceof Error ? cause.message : String(cause);
       }
       events.push(
-        await repository.insertEvent({
-          group_id: request.group.id,
-          rule_id: request.ruleId,
-          at: clock.now(),
-          type: 'ProviderCall',
-          action: 'Reduce',
+        await reduceEvent({
           provider: backend,
           success: error === null,
           message: error

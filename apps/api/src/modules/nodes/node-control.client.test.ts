@@ -1,16 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { closedPort, DEFAULT_STUB_METADATA, type NodeStub, startNodeStub } from '../../../test/node-stub.js';
+import { describe, expect, it } from 'vitest';
+import { useNodeStub } from '../../../test/helpers.js';
+import { closedPort, DEFAULT_STUB_METADATA } from '../../../test/node-stub.js';
 import { NODE_CONTROL_TIMEOUT_MS, NodeControlClient } from './node-control.client.js';
 
-let stub: NodeStub;
-beforeAll(async () => {
-  stub = await startNodeStub();
-});
-afterAll(() => stub.close());
-beforeEach(() => {
-  stub.set({ metadata: DEFAULT_STUB_METADATA, status: 200, delayMs: 0, rawBody: undefined });
-  stub.calls.length = 0;
-});
+const stub = useNodeStub();
 
 const target = () => ({ name: 'stub', protocol: 'HTTP', hostname: stub.hostname, port: stub.port });
 

@@ -1,5 +1,5 @@
-import type { NodeReportsService, ReportHandler } from './node-reports.service.js';
-import { type LoadSample, NodesRepository } from './nodes.repository.js';
+import { measuredAt, type ReportHandler } from './node-reports.service.js';
+import type { LoadSample } from './nodes.repository.js';
 
 /** How much load history is kept per node: enough for the autoscaler's longest window (300 s). */
 export const LOAD_HISTORY_MS = 60 * 60 * 1000;
@@ -8,11 +8,11 @@ export const LOAD_HISTORY_MS = 60 * 60 * 1000;
  * Load reports become load samples. A sample time in the future (a node's clock ahead of ours) is taken
  * as the time of arrival, so it cannot hide later samples; two samples at one instant: the later wins.
  */
-export const handleLoadReports: ReportHandler<'load'> = async ({ db, node, receivedAt }, reports) => {
+export const handleLoadReports: ReportHandler<'load'> = async (context, reports) => {
+  const { uow, node, receivedAt } = context;
   const byInstant = new Map<number, LoadSample>();
   for (const report of reports) {
-    const measured = report.at ? new Date(report.at) : receivedAt;
-    const at = measured.getTime() > receivedAt.getTime() ? receivedAt : measured;
+    const at = measuredAt(context, report.at);
     byInstant.set(at.getTime(), {
       at,
       cpu_percent: report.cpuPercent,
@@ -20,11 +20,6 @@ export const handleLoadReports: ReportHandler<'load'> = async ({ db, node, recei
       sessions: report.sessions,
     });
   }
-  const nodes = new NodesRepository(db);
-  await nodes.upsertLoadSamples(node.id, [...byInstant.values()]);
-  await nodes.pruneLoadSamples(node.id, new Date(receivedAt.getTime() - LOAD_HISTORY_MS));
+  await uow.nodes.upsertLoadSamples(node.id, [...byInstant.values()]);
+  await uow.nodes.pruneLoadSamples(node.id, new Date(receivedAt.getTime() - LOAD_HISTORY_MS));
 };
-
-export function registerLoadReports(reports: NodeReportsService): void {
-  reports.registerReportHandler('load', handleLoadReports);
-}

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { type TestAccount, TestClock, useTestApp } from '../../../test/helpers.js';
 import { LOAD_HISTORY_MS } from './node-load.js';
@@ -230,10 +229,10 @@ describe('report handler registry', () => {
 
   it('hands each kind its new reports in order, inside the batch transaction; a failure rolls the batch back', async () => {
     const seen: string[][] = [];
-    const service = new NodeReportsService({ db: t.database.db, clock });
-    service.registerReportHandler('load', async ({ db, node }, reports) => {
+    const service = new NodeReportsService({ uow: t.app.moduleContext.uow, clock });
+    service.registerReportHandler('load', async ({ uow, node }, reports) => {
       seen.push(reports.map((r) => r.id));
-      await sql`select 1`.execute(db);
+      await uow.health.ping();
       if (reports.some((r) => r.id === 'boom')) throw new Error('handler failed');
       expect(node.id).toBe(w.node.id);
     });
@@ -249,7 +248,7 @@ describe('report handler registry', () => {
   });
 
   it('fails loudly for a kind without a handler', async () => {
-    const service = new NodeReportsService({ db: t.database.db, clock });
+    const service = new NodeReportsService({ uow: t.app.moduleContext.uow, clock });
     await expect(
       service.receive(
         { id: w.node.id, name: 'edge-1' },

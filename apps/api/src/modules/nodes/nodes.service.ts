@@ -1,18 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { Node, NodeInput, NodeRefreshMode, NodeWithToken } from '@streamcloud/contract';
+import type { Scope } from '../../db/unit-of-work.js';
 import type { AuthContext, NodeIdentity } from '../../lib/auth-context.js';
 import type { Clock } from '../../lib/clock.js';
 import { notFound } from '../../lib/errors.js';
-import type { NodeAuthenticator } from '../../plugins/auth-guard.js';
-import type { AuditRepository } from '../audit/audit.repository.js';
+import { geoPoint } from '../../lib/geo.js';
+import { AuditTrail } from '../audit/audit-trail.js';
 import type { NodeControlClient } from './node-control.client.js';
 import { generateNodeToken, hashNodeToken, looksLikeNodeToken } from './node-token.js';
-import type { LoadSampleRow, NodeFields, NodeRow, NodesRepository } from './nodes.repository.js';
+import type { LoadSampleRow, NodeFields, NodeRow } from './nodes.repository.js';
 
 export interface NodesServiceDeps {
-  nodes: NodesRepository;
+  uow: Scope<'nodes' | 'audit'>;
   control: NodeControlClient;
-  audit: AuditRepository;
   clock: Clock;
 }
 
@@ -29,8 +29,7 @@ export function toNode(row: NodeRow, load: LoadSampleRow | null): Node {
     location: {
       code: row.location_code,
       description: row.location_description,
-      geo:
-        row.latitude !== null && row.longitude !== null ? { latitude: row.latitude, longitude: row.longitude } : null,
+      geo: geoPoint(row.latitude, row.longitude),
     },
     opened: row.opened,
     enabled: row.enabled,
@@ -47,59 +46,63 @@ export function toNode(row: NodeRow, load: LoadSampleRow | null): Node {
   };
 }
 
-function toFields(input: NodeInput): NodeFields {
+function toFields(body: NodeInput): NodeFields {
   return {
-    name: input.name,
-    protocol: input.connection.protocol,
-    hostname: input.connection.hostname,
-    port: input.connection.port,
-    bandwidth_limit_mbps: input.settings.bandwidthLimitMbps,
-    public_ipv4: input.settings.publicIPv4 ?? null,
-    private_ipv4: input.settings.privateIPv4 ?? null,
-    location_code: input.location.code ?? null,
-    location_description: input.location.description ?? null,
-    latitude: input.location.geo?.latitude ?? null,
-    longitude: input.location.geo?.longitude ?? null,
-    opened: input.opened,
-    enabled: input.enabled,
+    name: body.name,
+    protocol: body.connection.protocol,
+    hostname: body.connection.hostname,
+    port: body.connection.port,
+    bandwidth_limit_mbps: body.settings.bandwidthLimitMbps,
+    public_ipv4: body.settings.publicIPv4 ?? null,
+    private_ipv4: body.settings.privateIPv4 ?? null,
+    location_code: body.location.code ?? null,
+    location_description: body.location.description ?? null,
+    latitude: body.location.geo?.latitude ?? null,
+    longitude: body.location.geo?.longitude ?? null,
+    opened: body.opened,
+    enabled: body.enabled,
   };
 }
 
 /** Nodes are the platform's servers: admin only (the route guard answers USER with 403). */
-export class NodesService implements NodeAuthenticator {
-  constructor(private readonly deps: NodesServiceDeps) {}
+export class NodesService {
+  private readonly audit: AuditTrail;
+
+  constructor(private readonly deps: NodesServiceDeps) {
+    this.audit = new AuditTrail(deps.uow.audit, deps.clock, 'node');
+  }
 
   async list(): Promise<Node[]> {
-    const [rows, loads] = await Promise.all([this.deps.nodes.list(), this.deps.nodes.latestLoads()]);
+    const [rows, loads] = await Promise.all([this.deps.uow.nodes.list(), this.deps.uow.nodes.latestLoads()]);
     return rows.map((row) => toNode(row, loads.get(row.id) ?? null));
   }
 
   async get(id: string): Promise<Node> {
     const row = await this.find(id);
-    return toNode(row, await this.deps.nodes.latestLoad(id));
+    return toNode(row, await this.deps.uow.nodes.latestLoad(id));
   }
 
-  async create(auth: AuthContext, input: NodeInput): Promise<NodeWithToken> {
+  async create(auth: AuthContext, body: NodeInput): Promise<NodeWithToken> {
     const token = generateNodeToken();
-    const row = await this.deps.nodes.insert(
-      { ...toFields(input), id: randomUUID(), token_hash: hashNodeToken(token) },
+    const row = await this.deps.uow.nodes.insert(
+      { ...toFields(body), id: randomUUID(), token_hash: hashNodeToken(token) },
       this.deps.clock.now(),
     );
-    await this.audit(auth, 'node.create', row.id, { name: row.name });
+    await this.audit.record(auth, 'node.create', row.id, { name: row.name });
     return { ...toNode(row, null), token };
   }
 
-  async update(auth: AuthContext, id: string, input: NodeInput): Promise<Node> {
-    const row = await this.deps.nodes.update(id, toFields(input), this.deps.clock.now());
+  async update(auth: AuthContext, id: string, body: NodeInput): Promise<Node> {
+    const row = await this.deps.uow.nodes.update(id, toFields(body), this.deps.clock.now());
     if (!row) throw notFound('Node');
-    await this.audit(auth, 'node.update', id, { name: row.name });
-    return toNode(row, await this.deps.nodes.latestLoad(id));
+    await this.audit.record(auth, 'node.update', id, { name: row.name });
+    return toNode(row, await this.deps.uow.nodes.latestLoad(id));
   }
 
   async delete(auth: AuthContext, id: string): Promise<void> {
     const row = await this.find(id);
-    if (!(await this.deps.nodes.delete(id))) throw notFound('Node');
-    await this.audit(auth, 'node.delete', id, { name: row.name });
+    if (!(await this.deps.uow.nodes.delete(id))) throw notFound('Node');
+    await this.audit.record(auth, 'node.delete', id, { name: row.name });
   }
 
   /**
@@ -110,16 +113,16 @@ export class NodesService implements NodeAuthenticator {
   async ensureLocalNode(spec: { name: string; hostname: string; port: number }): Promise<NodeWithToken> {
     const token = generateNodeToken();
     const now = this.deps.clock.now();
-    const existing = (await this.deps.nodes.list()).find(
+    const existing = (await this.deps.uow.nodes.list()).find(
       (row) => row.name === spec.name && row.hostname === spec.hostname && row.port === spec.port,
     );
     const row = existing
-      ? await this.deps.nodes.update(
+      ? await this.deps.uow.nodes.update(
           existing.id,
           { token_hash: hashNodeToken(token), enabled: true, opened: true },
           now,
         )
-      : await this.deps.nodes.insert(
+      : await this.deps.uow.nodes.insert(
           {
             ...toFields({
               name: spec.name,
@@ -135,10 +138,9 @@ export class NodesService implements NodeAuthenticator {
           now,
         );
     if (!row) throw notFound('Node');
-    await this.deps.audit.record(
+    await this.deps.uow.audit.recordBy(
+      null,
       {
-        actorId: null,
-        actingAdminId: null,
         action: existing ? 'node.token.reissue' : 'node.create',
         targetType: 'node',
         targetId: row.id,
@@ -152,9 +154,9 @@ export class NodesService implements NodeAuthenticator {
   /** A new token; the old one stops working at once. */
   async reissueToken(auth: AuthContext, id: string): Promise<{ token: string }> {
     const token = generateNodeToken();
-    const row = await this.deps.nodes.update(id, { token_hash: hashNodeToken(token) }, this.deps.clock.now());
+    const row = await this.deps.uow.nodes.update(id, { token_hash: hashNodeToken(token) }, this.deps.clock.now());
     if (!row) throw notFound('Node');
-    await this.audit(auth, 'node.token.reissue', id, { name: row.name });
+    await this.audit.record(auth, 'node.token.reissue', id, { name: row.name });
     return { token };
   }
 
@@ -165,7 +167,7 @@ export class NodesService implements NodeAuthenticator {
   ): Promise<{ mode: NodeRefreshMode; result: unknown }> {
     const row = await this.find(id);
     const result = await this.deps.control.refresh(row, mode);
-    await this.audit(auth, 'node.refresh', id, { name: row.name, mode });
+    await this.audit.record(auth, 'node.refresh', id, { name: row.name, mode });
     return { mode, result };
   }
 
@@ -176,7 +178,7 @@ export class NodesService implements NodeAuthenticator {
   /** The node a node token belongs to, or null. */
   async authenticateNode(token: string): Promise<NodeIdentity | null> {
     if (!looksLikeNodeToken(token)) return null;
-    return this.deps.nodes.findByTokenHash(hashNodeToken(token));
+    return this.deps.uow.nodes.findByTokenHash(hashNodeToken(token));
   }
 
   /** What a node sees of itself on the node-facing API. */
@@ -185,22 +187,8 @@ export class NodesService implements NodeAuthenticator {
   }
 
   private async find(id: string): Promise<NodeRow> {
-    const row = await this.deps.nodes.findById(id);
+    const row = await this.deps.uow.nodes.findById(id);
     if (!row) throw notFound('Node');
     return row;
-  }
-
-  private audit(auth: AuthContext, action: string, targetId: string, details: Record<string, unknown>) {
-    return this.deps.audit.record(
-      {
-        actorId: auth.accountId,
-        actingAdminId: auth.actingAdminId,
-        action,
-        targetType: 'node',
-        targetId,
-        details,
-      },
-      this.deps.clock.now(),
-    );
   }
 }

@@ -1,27 +1,19 @@
 import { NODE_DEFAULTS, NodeRefreshMode } from '@streamcloud/contract';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { adminOnly, type MatrixRow, type Roles, roleMatrixTests, useTestApp } from '../../../test/helpers.js';
+import { describe, expect, it } from 'vitest';
 import {
-  closedPort,
-  DEFAULT_STUB_METADATA,
-  type NodeStub,
-  type NodeStubBehaviour,
-  startNodeStub,
-} from '../../../test/node-stub.js';
+  adminOnly,
+  type MatrixRow,
+  type Roles,
+  roleMatrixTests,
+  useNodeStub,
+  useTestApp,
+} from '../../../test/helpers.js';
+import { closedPort, DEFAULT_STUB_METADATA, type NodeStubBehaviour } from '../../../test/node-stub.js';
 
 const CONTROL_TIMEOUT_MS = 400;
 
 const t = useTestApp({ nodeControlTimeoutMs: CONTROL_TIMEOUT_MS }, { roles: true });
-let stub: NodeStub;
-beforeAll(async () => {
-  stub = await startNodeStub();
-});
-afterAll(() => stub.close());
-
-beforeEach(() => {
-  stub.set({ metadata: DEFAULT_STUB_METADATA, status: 200, delayMs: 0, rawBody: undefined });
-  stub.calls.length = 0;
-});
+const stub = useNodeStub();
 
 const call = (...args: Parameters<Roles['call']>) => t.roles.call(...args);
 
@@ -183,7 +175,7 @@ describe('POST /nodes', () => {
 
   it('is audited with the acting admin', async () => {
     const created = await createNode();
-    const [entry] = await t.app.services.audit.list(1);
+    const [entry] = await t.auditLog(1);
     expect(entry).toMatchObject({
       action: 'node.create',
       actor_id: t.roles.admin.id,
@@ -365,7 +357,7 @@ describe('POST /nodes/{id}/token', () => {
     expect((await whoami(created.token)).statusCode).toBe(401);
     expect((await whoami(token)).statusCode).toBe(200);
     expect((await call('ADMIN', 'GET', `/api/v1/nodes/${created.id}`)).body).not.toContain(token);
-    const [entry] = await t.app.services.audit.list(1);
+    const [entry] = await t.auditLog(1);
     expect(entry).toMatchObject({ action: 'node.token.reissue', target_id: created.id });
   });
 });
@@ -381,7 +373,7 @@ describe('POST /nodes/{id}/refresh (node control API)', () => {
     expect(stub.calls).toEqual(
       NodeRefreshMode.options.map((mode) => ({ method: 'POST', path: '/refresh', body: { mode } })),
     );
-    const [entry] = await t.app.services.audit.list(1);
+    const [entry] = await t.auditLog(1);
     expect(entry).toMatchObject({ action: 'node.refresh', target_id: created.id });
   });
 

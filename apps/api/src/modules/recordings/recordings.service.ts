@@ -10,40 +10,24 @@ import {
   type RecordingUpdate,
   type UploadTarget,
 } from '@streamcloud/contract';
-import type { Db } from '../../db/database.js';
 import type { AuthContext, NodeIdentity } from '../../lib/auth-context.js';
-import type { Clock } from '../../lib/clock.js';
 import { badRequest, notFound } from '../../lib/errors.js';
 import { SecretBoxError } from '../../lib/secret-box.js';
-import type { AuditRepository } from '../audit/audit.repository.js';
-import type { StorageUsage } from '../storages/storage-usage.js';
 import type { StoragesService } from '../storages/storages.service.js';
 import type { MessageRow } from '../stream-jobs/stream-jobs.repository.js';
-import {
-  nodeStreamJobView,
-  type StreamJobKind,
-  StreamJobsService,
-  streamJobView,
-} from '../stream-jobs/stream-jobs.service.js';
-import type { InputRow } from '../streams/streams.repository.js';
-import type { StreamsService } from '../streams/streams.service.js';
-import type { WebhookOutbox } from '../webhooks/index.js';
+import type { StreamJobKind, StreamJobsScope, StreamJobsServiceDeps } from '../stream-jobs/stream-jobs.service.js';
+import { nodeStreamJobView, StreamJobsService, streamJobView } from '../stream-jobs/stream-jobs.service.js';
 import {
   type NewRecording,
   type OwnedRecordingRow,
   type RecordingChanges,
   type RecordingRow,
-  RecordingsRepository,
+  type RecordingsRepository,
   StorageGoneError,
 } from './recordings.repository.js';
 
-export interface RecordingsServiceDeps {
-  db: Db;
-  streams: Pick<StreamsService, 'owned'>;
+export interface RecordingsServiceDeps extends StreamJobsServiceDeps<'recordings'> {
   storages: Pick<StoragesService, 'get' | 'uploadTarget'>;
-  audit: AuditRepository;
-  clock: Clock;
-  outbox: WebhookOutbox;
 }
 
 export function toRecording(row: OwnedRecordingRow, messages: MessageRow[]): Recording {
@@ -76,12 +60,6 @@ const RECORDING: StreamJobKind<RecordingRow, Recording, RecordingStateReport> = 
   }),
 };
 
-/** The recordings module's answer to the storages module: how many recordings use a storage. */
-export function recordingsStorageUsage(db: Db): StorageUsage {
-  const recordings = new RecordingsRepository(db);
-  return { recordingsUsing: (storageId) => recordings.countByStorage(storageId) };
-}
-
 /**
  * Recordings are stream jobs (stream-jobs.service.ts) that write the stream to files in a storage: the
  * storage must be one the caller may use and belong to the stream's account.
@@ -91,25 +69,26 @@ export class RecordingsService extends StreamJobsService<
   NewRecording,
   RecordingChanges,
   Recording,
-  RecordingStateReport
+  RecordingStateReport,
+  'recordings'
 > {
-  private readonly recordings: RecordingsRepository;
-
   constructor(private readonly deps: RecordingsServiceDeps) {
-    const recordings = new RecordingsRepository(deps.db);
-    super(recordings, RECORDING, deps);
-    this.recordings = recordings;
+    super(RECORDING, deps);
+  }
+
+  protected jobsOf(uow: StreamJobsScope<'recordings'>): RecordingsRepository {
+    return uow.recordings;
   }
 
   async create(auth: AuthContext, body: RecordingCreate): Promise<Recording> {
-    const stream = await this.deps.streams.owned(auth, body.streamId);
-    await this.checkStorage(auth, stream, body.storageId);
+    const stream = await this.deps.uow.access.require(auth, 'stream', body.streamId);
+    await this.checkStorage(auth, stream.ownerId, body.storageId);
     return storageStillThere(() =>
       this.add(
         auth,
         {
           id: randomUUID(),
-          input_id: stream.id,
+          input_id: body.streamId,
           storage_id: body.storageId,
           file_name: body.fileName,
           file_format: body.fileFormat,
@@ -118,14 +97,14 @@ export class RecordingsService extends StreamJobsService<
           capture: body.capture,
           state: 'Recording',
         },
-        { streamId: stream.id, storageId: body.storageId, fileFormat: body.fileFormat, autostart: body.autostart },
+        { streamId: body.streamId, storageId: body.storageId, fileFormat: body.fileFormat, autostart: body.autostart },
       ),
     );
   }
 
   async list(auth: AuthContext, active: boolean, offset: number, limit: number) {
-    const { rows, total } = await this.recordings.list(
-      auth.role === 'ADMIN' ? null : auth.accountId,
+    const { rows, total } = await this.deps.uow.recordings.list(
+      this.deps.uow.access.accountScope(auth, undefined),
       active,
       offset,
       limit,
@@ -146,11 +125,9 @@ export class RecordingsService extends StreamJobsService<
     }
     const [formatIssue] = captureFormatIssues(body.capture.tracks, row.file_format);
     if (formatIssue) throw badRequest(formatIssue.message, 'CODEC_NOT_SUPPORTED');
-    if (body.storageId !== row.storage_id) {
-      await this.checkStorage(auth, await this.deps.streams.owned(auth, row.input_id), body.storageId);
-    }
+    if (body.storageId !== row.storage_id) await this.checkStorage(auth, row.owner_id, body.storageId);
     await storageStillThere(() =>
-      this.recordings.transaction(async (recordings) => {
+      this.deps.uow.transaction(async ({ recordings }) => {
         await recordings.lockStorage(body.storageId);
         await recordings.update(
           id,
@@ -182,9 +159,9 @@ export class RecordingsService extends StreamJobsService<
   }
 
   /** 404 for a storage the caller may not use; 400 when it belongs to another account than the stream. */
-  private async checkStorage(auth: AuthContext, stream: InputRow, storageId: string): Promise<void> {
+  private async checkStorage(auth: AuthContext, streamOwnerId: string | null, storageId: string): Promise<void> {
     const storage = await this.deps.storages.get(auth, storageId);
-    if (storage.ownerId !== stream.owner_id) {
+    if (storage.ownerId !== streamOwnerId) {
       throw badRequest("The storage must belong to the stream's account", 'STORAGE_OF_ANOTHER_ACCOUNT');
     }
   }

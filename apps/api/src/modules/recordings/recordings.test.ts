@@ -70,7 +70,7 @@ describe('role matrix', () => {
 
   it('records the impersonating admin in the audit log', async () => {
     const recording = await createRecording({}, w.tokens['ADMIN impersonating owner']);
-    const entry = (await t.app.services.audit.list(20)).find((row) => row.action === 'recording.create');
+    const entry = (await t.auditLog(20)).find((row) => row.action === 'recording.create');
     expect(entry).toMatchObject({ actor_id: w.owner.id, acting_admin_id: w.admin.id, target_id: recording.id });
   });
 });

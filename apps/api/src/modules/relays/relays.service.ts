@@ -9,37 +9,17 @@ import {
   type RelayUpdate,
   type UdptsOutput,
 } from '@streamcloud/contract';
-import type { Db } from '../../db/database.js';
 import type { AuthContext, NodeIdentity } from '../../lib/auth-context.js';
-import type { Clock } from '../../lib/clock.js';
 import { badRequest } from '../../lib/errors.js';
 import { type SecretBox, SecretBoxError } from '../../lib/secret-box.js';
-import type { AuditRepository } from '../audit/audit.repository.js';
 import type { MessageRow } from '../stream-jobs/stream-jobs.repository.js';
-import {
-  nodeStreamJobView,
-  type StreamJobKind,
-  StreamJobsService,
-  streamJobView,
-} from '../stream-jobs/stream-jobs.service.js';
-import type { StreamsService } from '../streams/streams.service.js';
-import type { WebhookOutbox } from '../webhooks/index.js';
-import {
-  type NewRelay,
-  type OwnedRelayRow,
-  type RelayChanges,
-  type RelayRow,
-  RelaysRepository,
-} from './relays.repository.js';
+import type { StreamJobKind, StreamJobsScope, StreamJobsServiceDeps } from '../stream-jobs/stream-jobs.service.js';
+import { nodeStreamJobView, StreamJobsService, streamJobView } from '../stream-jobs/stream-jobs.service.js';
+import type { NewRelay, OwnedRelayRow, RelayChanges, RelayRow, RelaysRepository } from './relays.repository.js';
 
-export interface RelaysServiceDeps {
-  db: Db;
-  streams: Pick<StreamsService, 'owned'>;
-  audit: AuditRepository;
-  clock: Clock;
+export interface RelaysServiceDeps extends StreamJobsServiceDeps<'relays'> {
   /** Seals RTMP stream keys; `relay:<id>` is the additional data. */
   secrets: SecretBox;
-  outbox: WebhookOutbox;
 }
 
 const keyContext = (relayId: string) => `relay:${relayId}`;
@@ -71,20 +51,31 @@ const RELAY: StreamJobKind<RelayRow, Relay, RelayStateReport> = {
  * Relays are stream jobs (recordings/stream-jobs.service.ts) that send the stream to an external
  * destination. RTMP stream keys are sealed before they reach the repository and opened only for the node.
  */
-export class RelaysService extends StreamJobsService<RelayRow, NewRelay, RelayChanges, Relay, RelayStateReport> {
+export class RelaysService extends StreamJobsService<
+  RelayRow,
+  NewRelay,
+  RelayChanges,
+  Relay,
+  RelayStateReport,
+  'relays'
+> {
   constructor(private readonly deps: RelaysServiceDeps) {
-    super(new RelaysRepository(deps.db), RELAY, deps);
+    super(RELAY, deps);
+  }
+
+  protected jobsOf(uow: StreamJobsScope<'relays'>): RelaysRepository {
+    return uow.relays;
   }
 
   async create(auth: AuthContext, body: RelayCreate): Promise<Relay> {
-    const stream = await this.deps.streams.owned(auth, body.streamId);
+    await this.deps.uow.access.require(auth, 'stream', body.streamId);
     const id = randomUUID();
     const { output, keyEnc } = this.splitOutput(id, body, null);
     return this.add(
       auth,
       {
         id,
-        input_id: stream.id,
+        input_id: body.streamId,
         format: body.format,
         autostart: body.autostart,
         callback_uri: body.callbackUri ?? null,
@@ -93,7 +84,7 @@ export class RelaysService extends StreamJobsService<RelayRow, NewRelay, RelayCh
         key_enc: keyEnc,
         state: 'Relaying',
       },
-      { streamId: stream.id, format: body.format, autostart: body.autostart },
+      { streamId: body.streamId, format: body.format, autostart: body.autostart },
     );
   }
 

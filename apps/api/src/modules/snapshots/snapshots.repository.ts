@@ -11,52 +11,52 @@ export interface SnapshotImageRow {
 export class SnapshotsRepository {
   constructor(private readonly db: Db) {}
 
-  async settings(inputId: string, direction: SnapshotDirection): Promise<SnapshotSettings | null> {
+  async settings(streamId: string, direction: SnapshotDirection): Promise<SnapshotSettings | null> {
     return (
       (await this.db
         .selectFrom('snapshot_settings')
         .select(['format', 'quality', 'interval'])
-        .where('input_id', '=', inputId)
+        .where('input_id', '=', streamId)
         .where('direction', '=', direction)
         .executeTakeFirst()) ?? null
     );
   }
 
   async saveSettings(
-    inputId: string,
+    streamId: string,
     direction: SnapshotDirection,
     settings: SnapshotSettings,
     now: Date,
   ): Promise<void> {
     await this.db
       .insertInto('snapshot_settings')
-      .values({ input_id: inputId, direction, ...settings, updated_at: now })
+      .values({ input_id: streamId, direction, ...settings, updated_at: now })
       .onConflict((oc) => oc.columns(['input_id', 'direction']).doUpdateSet({ ...settings, updated_at: now }))
       .execute();
   }
 
   /** Turns a direction off: its settings and its latest image go. */
-  async deleteSettings(inputId: string, direction: SnapshotDirection): Promise<void> {
+  async deleteSettings(streamId: string, direction: SnapshotDirection): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       await trx
         .deleteFrom('snapshot_images')
-        .where('input_id', '=', inputId)
+        .where('input_id', '=', streamId)
         .where('direction', '=', direction)
         .execute();
       await trx
         .deleteFrom('snapshot_settings')
-        .where('input_id', '=', inputId)
+        .where('input_id', '=', streamId)
         .where('direction', '=', direction)
         .execute();
     });
   }
 
-  async image(inputId: string, direction: SnapshotDirection): Promise<SnapshotImageRow | null> {
+  async image(streamId: string, direction: SnapshotDirection): Promise<SnapshotImageRow | null> {
     return (
       (await this.db
         .selectFrom('snapshot_images')
         .select(['content_type', 'data', 'taken_at'])
-        .where('input_id', '=', inputId)
+        .where('input_id', '=', streamId)
         .where('direction', '=', direction)
         .executeTakeFirst()) ?? null
     );
@@ -64,14 +64,14 @@ export class SnapshotsRepository {
 
   /** Keeps the latest image only: an image taken before the stored one changes nothing. */
   async saveImage(
-    inputId: string,
+    streamId: string,
     direction: SnapshotDirection,
     image: SnapshotImageRow,
     receivedAt: Date,
   ): Promise<void> {
     await this.db
       .insertInto('snapshot_images')
-      .values({ input_id: inputId, direction, ...image, received_at: receivedAt })
+      .values({ input_id: streamId, direction, ...image, received_at: receivedAt })
       .onConflict((oc) =>
         oc
           .columns(['input_id', 'direction'])

@@ -5,21 +5,18 @@ import {
   type SnapshotReport,
   type SnapshotSettings,
 } from '@streamcloud/contract';
-import type { Db } from '../../db/database.js';
+import type { Scope } from '../../db/unit-of-work.js';
 import type { AuthContext, NodeIdentity } from '../../lib/auth-context.js';
 import type { Clock } from '../../lib/clock.js';
 import { badRequest, notFound } from '../../lib/errors.js';
 import { asBuffer } from '../../lib/image-data.js';
-import type { AuditRepository } from '../audit/audit.repository.js';
-import type { ReportContext } from '../nodes/node-reports.service.js';
-import { StreamsRepository } from '../streams/streams.repository.js';
-import type { StreamsService } from '../streams/streams.service.js';
-import { SnapshotsRepository } from './snapshots.repository.js';
+import { AuditTrail } from '../audit/audit-trail.js';
+import { measuredAt, type ReportContext } from '../nodes/node-reports.service.js';
+
+type SnapshotsScope = Scope<'snapshots' | 'access' | 'audit'>;
 
 export interface SnapshotsServiceDeps {
-  db: Db;
-  streams: StreamsService;
-  audit: AuditRepository;
+  uow: SnapshotsScope;
   clock: Clock;
 }
 
@@ -37,15 +34,15 @@ const SNAPSHOT_LIMITS = {
 
 /** Snapshot settings per stream and direction, and the latest image nodes sent for each. */
 export class SnapshotsService {
-  private readonly snapshots: SnapshotsRepository;
+  private readonly audit: AuditTrail;
 
   constructor(private readonly deps: SnapshotsServiceDeps) {
-    this.snapshots = new SnapshotsRepository(deps.db);
+    this.audit = new AuditTrail(deps.uow.audit, deps.clock, 'input');
   }
 
   async get(auth: AuthContext, streamId: string, direction: SnapshotDirection): Promise<SnapshotSettings | null> {
-    await this.deps.streams.owned(auth, streamId);
-    return this.snapshots.settings(streamId, direction);
+    await this.deps.uow.access.require(auth, 'stream', streamId);
+    return this.deps.uow.snapshots.settings(streamId, direction);
   }
 
   /** Settings turn the direction on; null turns it off (as DELETE does). */
@@ -59,66 +56,55 @@ export class SnapshotsService {
       await this.delete(auth, streamId, direction);
       return null;
     }
-    await this.deps.streams.owned(auth, streamId);
-    await this.snapshots.saveSettings(streamId, direction, settings, this.deps.clock.now());
-    await this.audit(auth, 'snapshot.update', streamId, { direction, ...settings });
+    await this.deps.uow.access.require(auth, 'stream', streamId);
+    await this.deps.uow.snapshots.saveSettings(streamId, direction, settings, this.deps.clock.now());
+    await this.audit.record(auth, 'snapshot.update', streamId, { direction, ...settings });
     return settings;
   }
 
   async delete(auth: AuthContext, streamId: string, direction: SnapshotDirection): Promise<void> {
-    await this.deps.streams.owned(auth, streamId);
-    await this.snapshots.deleteSettings(streamId, direction);
-    await this.audit(auth, 'snapshot.delete', streamId, { direction });
+    await this.deps.uow.access.require(auth, 'stream', streamId);
+    await this.deps.uow.snapshots.deleteSettings(streamId, direction);
+    await this.audit.record(auth, 'snapshot.delete', streamId, { direction });
   }
 
   async image(auth: AuthContext, streamId: string, direction: SnapshotDirection) {
-    await this.deps.streams.owned(auth, streamId);
-    const image = await this.snapshots.image(streamId, direction);
+    await this.deps.uow.access.require(auth, 'stream', streamId);
+    const image = await this.deps.uow.snapshots.image(streamId, direction);
     if (!image) throw notFound('Snapshot');
     return { contentType: image.content_type, data: asBuffer(image.data) };
   }
 
-  /** Node-facing: both directions' settings of an input the node serves. */
-  async forNode(node: NodeIdentity, inputId: string) {
-    const input = await new StreamsRepository(this.deps.db).findById(inputId);
-    if (!input || input.node_id !== node.id) throw notFound('Stream');
+  /** Node-facing: both directions' settings of a stream the node serves. */
+  async forNode(node: NodeIdentity, streamId: string) {
+    const { access, snapshots } = this.deps.uow;
+    await access.requireServedBy(node, 'stream', streamId);
     const [incoming, outgoing] = await Promise.all([
-      this.snapshots.settings(inputId, 'incoming'),
-      this.snapshots.settings(inputId, 'outgoing'),
+      snapshots.settings(streamId, 'incoming'),
+      snapshots.settings(streamId, 'outgoing'),
     ]);
     return { incoming, outgoing };
   }
 
   /**
    * Node-facing: keeps each report's image as the latest of its stream and direction. The bytes must be a
-   * PNG or a JPEG (else the whole batch is refused); an image for an input the node does not serve, or
+   * PNG or a JPEG (else the whole batch is refused); an image for a stream the node does not serve, or
    * for a direction that takes no snapshots, changes nothing.
    */
-  readonly applyReports = async (context: ReportContext, reports: SnapshotReport[]): Promise<void> => {
-    const inputs = new StreamsRepository(context.db);
-    const snapshots = new SnapshotsRepository(context.db);
+  readonly applyReports = async (context: ReportContext<SnapshotsScope>, reports: SnapshotReport[]): Promise<void> => {
+    const { access, snapshots } = context.uow;
     for (const report of reports) {
       const bytes = Buffer.from(report.image, 'base64');
       const check = checkImage(bytes, SNAPSHOT_LIMITS);
       if (!check.ok) throw badRequest(`Report ${report.id}: ${check.message}`, 'INVALID_IMAGE');
-      const input = await inputs.findById(report.streamId);
-      if (!input || input.node_id !== context.node.id) continue;
-      if (!(await snapshots.settings(input.id, report.direction))) continue;
-      const measured = report.at ? new Date(report.at) : context.receivedAt;
-      const takenAt = measured.getTime() > context.receivedAt.getTime() ? context.receivedAt : measured;
+      if (!(await access.servedBy(context.node, 'stream', report.streamId))) continue;
+      if (!(await snapshots.settings(report.streamId, report.direction))) continue;
       await snapshots.saveImage(
-        input.id,
+        report.streamId,
         report.direction,
-        { content_type: check.image.contentType, data: bytes, taken_at: takenAt },
+        { content_type: check.image.contentType, data: bytes, taken_at: measuredAt(context, report.at) },
         context.receivedAt,
       );
     }
   };
-
-  private audit(auth: AuthContext, action: string, targetId: string, details: Record<string, unknown>) {
-    return this.deps.audit.record(
-      { actorId: auth.accountId, actingAdminId: auth.actingAdminId, action, targetType: 'input', targetId, details },
-      this.deps.clock.now(),
-    );
-  }
 }

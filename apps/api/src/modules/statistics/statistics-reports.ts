@@ -1,41 +1,32 @@
 import type { MetricsReport, UsageReport } from '@streamcloud/contract';
-import type { ReportContext, ReportHandler } from '../nodes/node-reports.service.js';
-import { type MetricSample, MetricsRepository, SESSIONS_METRIC } from './metrics.repository.js';
-import {
-  type DailyUsage,
-  type HourlyUsage,
-  type StreamDailyUsage,
-  type StreamIdentity,
-  type UsageRecord,
-  UsageRepository,
-} from './usage.repository.js';
+import type { Scope } from '../../db/unit-of-work.js';
+import { measuredAt, type ReportContext } from '../nodes/node-reports.service.js';
+import { type MetricSample, SESSIONS_METRIC } from './metrics.repository.js';
+import { recordIdentities } from './stream-identity.js';
+import type { DailyUsage, HourlyUsage, StreamDailyUsage, StreamIdentity, UsageRecord } from './usage.repository.js';
 
 const HOUR_MS = 3_600_000;
 
-/** When a report was measured: its `at`, but never later than its arrival (a node's clock may run ahead). */
-const measuredAt = (report: { at?: string | undefined }, receivedAt: Date): Date => {
-  if (!report.at) return receivedAt;
-  const at = new Date(report.at);
-  return at.getTime() > receivedAt.getTime() ? receivedAt : at;
-};
-
-const identitiesOf = (context: ReportContext, reports: Array<{ streamId: string }>) =>
-  new UsageRepository(context.db).identities([...new Set(reports.map((report) => report.streamId))]);
+/** What the usage and metrics reports write: usage, metrics, and the identities of the streams they name. */
+type ReportsScope = Scope<'usage' | 'metrics' | 'streamCatalog'>;
 
 /**
  * Usage reports become raw records, and are added to the hourly rollup (per stream, hour, node, kind and
- * incoming session), its per-day sums (the whole days of a report's window) and the daily account rollup. Usage of a stream never seen (no input, no earlier
+ * incoming session), its per-day sums (the whole days of a report's window) and the daily account rollup. Usage of a stream never seen (no stream, no earlier
  * usage) changes nothing; any node may report a stream (edges serve and relay streams they do not ingest).
  */
-export const handleUsageReports: ReportHandler<'usage'> = async (context, reports) => {
-  const { db, node, receivedAt } = context;
-  const usage = new UsageRepository(db);
-  const streams = await identitiesOf(context, reports);
+export async function handleUsageReports(context: ReportContext<ReportsScope>, reports: UsageReport[]): Promise<void> {
+  const { uow, node, receivedAt } = context;
+  const { usage } = uow;
+  const streams = await recordIdentities(
+    uow,
+    reports.map((report) => report.streamId),
+  );
   const records: UsageRecord[] = [];
   for (const report of reports) {
     const stream = streams.get(report.streamId);
     if (!stream) continue;
-    records.push(...recordsOf(report, stream, node.id, measuredAt(report, receivedAt), receivedAt));
+    records.push(...recordsOf(report, stream, node.id, measuredAt(context, report.at), receivedAt));
   }
   if (records.length === 0) return;
   await usage.rememberNode(node.id, node.name);
@@ -44,7 +35,7 @@ export const handleUsageReports: ReportHandler<'usage'> = async (context, report
   await usage.addHourly(hourly);
   await usage.addStreamDaily(streamDailyOf(hourly));
   await usage.addDaily(dailyOf(records));
-};
+}
 
 function recordsOf(
   report: UsageReport,
@@ -175,27 +166,30 @@ const dailyOf = (records: UsageRecord[]): DailyUsage[] =>
  * location: the stream's, the report's, else the node's location code) and are added to the rollups.
  * Samples of a stream never seen change nothing.
  */
-export const handleMetricsReports: ReportHandler<'metrics'> = async (context, reports) => {
-  const { db, node, receivedAt } = context;
-  const metrics = new MetricsRepository(db);
-  const streams = await identitiesOf(
-    context,
-    reports.flatMap((report) => report.streams),
+export async function handleMetricsReports(
+  context: ReportContext<ReportsScope>,
+  reports: MetricsReport[],
+): Promise<void> {
+  const { uow, node } = context;
+  const streams = await recordIdentities(
+    uow,
+    reports.flatMap((report) => report.streams.map((entry) => entry.streamId)),
   );
-  const nodeLocation = (await metrics.nodeLocation(node.id)) ?? '';
+  const nodeLocation = (await uow.metrics.nodeLocation(node.id)) ?? '';
   const samples: MetricSample[] = [];
-  for (const report of reports) samples.push(...samplesOf(report, streams, node.id, nodeLocation, receivedAt));
-  await metrics.add(samples);
-};
+  for (const report of reports) {
+    samples.push(...samplesOf(report, streams, node.id, nodeLocation, measuredAt(context, report.at)));
+  }
+  await uow.metrics.add(samples);
+}
 
 function samplesOf(
   report: MetricsReport,
   streams: Map<string, StreamIdentity>,
   nodeId: string,
   nodeLocation: string,
-  receivedAt: Date,
+  at: Date,
 ): MetricSample[] {
-  const at = measuredAt(report, receivedAt);
   const samples: MetricSample[] = [];
   for (const entry of report.streams) {
     const stream = streams.get(entry.streamId);

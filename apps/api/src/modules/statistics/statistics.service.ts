@@ -10,13 +10,14 @@ import {
   type StatisticProtocol,
   splitMetrics,
 } from '@streamcloud/contract';
-import type { Db } from '../../db/database.js';
+import type { Scope } from '../../db/unit-of-work.js';
 import type { AuthContext } from '../../lib/auth-context.js';
 import type { Clock } from '../../lib/clock.js';
 import { notFound } from '../../lib/errors.js';
-import { ALL_ACCOUNTS, type Grain, MetricsRepository, type SeriesPoint } from './metrics.repository.js';
+import { ALL_ACCOUNTS, type Grain, type SeriesPoint } from './metrics.repository.js';
 import type { PrometheusClient } from './prometheus.client.js';
-import { type StreamIdentity, UsageRepository } from './usage.repository.js';
+import { currentIdentity } from './stream-identity.js';
+import type { StreamIdentity } from './usage.repository.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 /** How far back the /metrics exposition looks for the latest sample of a series. */
@@ -24,7 +25,7 @@ export const EXPOSITION_LOOKBACK_MS = 2 * 60 * 1000;
 export const STREAM_METRIC_FAMILY = 'streamcloud_stream_metric';
 
 export interface StatisticsServiceDeps {
-  db: Db;
+  uow: Scope<'usage' | 'metrics' | 'streamCatalog' | 'access'>;
   clock: Clock;
   /** Metric series come from this Prometheus server instead of the database when set. */
   prometheus: PrometheusClient | null;
@@ -90,18 +91,15 @@ export class StatisticsService {
   constructor(private readonly deps: StatisticsServiceDeps) {}
 
   private get usageRepository() {
-    return new UsageRepository(this.deps.db);
+    return this.deps.uow.usage;
   }
 
   private get metricsRepository() {
-    return new MetricsRepository(this.deps.db);
+    return this.deps.uow.metrics;
   }
 
-  /** USER: only its own account (naming another is a 404); ADMIN: the named account, or every account (null). */
   private accountScope(auth: AuthContext, account: string | undefined): string | null {
-    if (auth.role === 'ADMIN') return account ?? null;
-    if (account !== undefined && account !== auth.accountId) throw notFound('Account');
-    return auth.accountId;
+    return this.deps.uow.access.accountScope(auth, account);
   }
 
   /** GET /statistics/stream/from/{from}/to/{to}: every stream of the scope, or its metric series. */
@@ -142,8 +140,9 @@ export class StatisticsService {
     window: WindowInput & { streamId: string },
     query: Filters & { account?: string | undefined; metrics?: string | undefined },
   ): Promise<JsonText | MetricsResponse> {
-    const stream = await this.usageRepository.identity(window.streamId);
-    if (!stream || (auth.role !== 'ADMIN' && stream.accountId !== auth.accountId)) throw notFound('Stream');
+    await this.deps.uow.access.require(auth, 'billedStream', window.streamId);
+    const stream = await currentIdentity(this.deps.uow, window.streamId);
+    if (!stream) throw notFound('Stream');
     if (query.account !== undefined) {
       this.accountScope(auth, query.account);
       if (query.account !== stream.accountId) throw notFound('Stream');

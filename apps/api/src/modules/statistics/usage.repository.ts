@@ -1,9 +1,9 @@
-import { type InputFormat, outputModeOfName, type ProcessingType, protocolOfFormat } from '@streamcloud/contract';
+import type { ProcessingType } from '@streamcloud/contract';
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { UsageDailyTable, UsageHourlyTable, UsageRecordsTable, UsageStreamDailyTable } from '../../db/schema.js';
 
-/** Who a stream is for billing: fixed when it first reports, kept after the input or its account is gone. */
+/** Who a stream is for billing: fixed when it first reports, kept after the stream or its account is gone. */
 export interface StreamIdentity {
   streamId: string;
   accountId: string;
@@ -65,125 +65,37 @@ const jsonNumber = (value: RawBuilder<unknown>) =>
 const jsonTime = (column: RawBuilder<unknown>) =>
   sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
-export const processingOfName = (name: string): ProcessingType =>
-  outputModeOfName(name) === 'AdjustableTranscode' ? 'Transcode' : 'Passthrough';
-
 /** Usage records, their rollups and the identities of the streams and nodes they name. The only SQL of usage. */
 export class UsageRepository {
   constructor(private readonly db: Db) {}
 
-  /**
-   * The identities of the given streams: from the input while it exists (recorded on first sight, the
-   * caption kept current), else as recorded. Streams never seen are absent.
-   */
-  async identities(streamIds: string[]): Promise<Map<string, StreamIdentity>> {
-    const found = new Map<string, StreamIdentity>();
-    if (streamIds.length === 0) return found;
-    const [inputs, known] = await Promise.all([
-      this.db
-        .selectFrom('inputs')
-        .select(['id', 'owner_id', 'format', 'name', 'caption'])
-        .where('id', 'in', streamIds)
-        .execute(),
-      this.db.selectFrom('usage_streams').selectAll().where('stream_id', 'in', streamIds).execute(),
-    ]);
-    const recorded = new Map(known.map((row) => [row.stream_id, row]));
-    const changed: StreamIdentity[] = [];
-    for (const input of inputs) {
-      const previous = recorded.get(input.id);
-      const identity: StreamIdentity = previous
-        ? {
-            streamId: input.id,
-            accountId: previous.account_id,
-            protocol: previous.protocol,
-            processing: previous.processing,
-            name: previous.name,
-            caption: input.caption,
-          }
-        : {
-            streamId: input.id,
-            accountId: input.owner_id,
-            protocol: protocolOfFormat(input.format as InputFormat),
-            processing: processingOfName(input.name),
-            name: input.name,
-            caption: input.caption,
-          };
-      if (!previous || previous.caption !== input.caption) changed.push(identity);
-      found.set(input.id, identity);
-    }
-    for (const row of known) {
-      if (found.has(row.stream_id)) continue;
-      found.set(row.stream_id, {
-        streamId: row.stream_id,
-        accountId: row.account_id,
-        protocol: row.protocol,
-        processing: row.processing,
-        name: row.name,
-        caption: row.caption,
-      });
-    }
-    if (changed.length > 0) {
-      await this.db
-        .insertInto('usage_streams')
-        .values(
-          changed.map((identity) => ({
-            stream_id: identity.streamId,
-            account_id: identity.accountId,
-            protocol: identity.protocol,
-            processing: identity.processing,
-            name: identity.name,
-            caption: identity.caption,
-          })),
-        )
-        .onConflict((oc) => oc.column('stream_id').doUpdateSet({ caption: (eb) => eb.ref('excluded.caption') }))
-        .execute();
-    }
-    return found;
+  /** The identities recorded for the given streams (those that ever reported usage). */
+  async recordedStreams(streamIds: string[]): Promise<StreamIdentity[]> {
+    if (streamIds.length === 0) return [];
+    return this.db
+      .selectFrom('usage_streams')
+      .select(['stream_id as streamId', 'account_id as accountId', 'protocol', 'processing', 'name', 'caption'])
+      .where('stream_id', 'in', streamIds)
+      .execute();
   }
 
-  /**
-   * One stream's identity without recording anything: as recorded (with the input's current caption),
-   * else from the input; null when the stream neither exists nor ever reported.
-   */
-  async identity(streamId: string): Promise<StreamIdentity | null> {
-    const recorded = await this.db
-      .selectFrom('usage_streams')
-      .leftJoin('inputs', 'inputs.id', 'usage_streams.stream_id')
-      .select([
-        'usage_streams.stream_id',
-        'usage_streams.account_id',
-        'usage_streams.protocol',
-        'usage_streams.processing',
-        'usage_streams.name',
-        sql<string | null>`coalesce(inputs.caption, usage_streams.caption)`.as('caption'),
-      ])
-      .where('usage_streams.stream_id', '=', streamId)
-      .executeTakeFirst();
-    if (recorded) {
-      return {
-        streamId: recorded.stream_id,
-        accountId: recorded.account_id,
-        protocol: recorded.protocol,
-        processing: recorded.processing,
-        name: recorded.name,
-        caption: recorded.caption,
-      };
-    }
-    const input = await this.db
-      .selectFrom('inputs')
-      .select(['id', 'owner_id', 'format', 'name', 'caption'])
-      .where('id', '=', streamId)
-      .executeTakeFirst();
-    return input
-      ? {
-          streamId: input.id,
-          accountId: input.owner_id,
-          protocol: protocolOfFormat(input.format as InputFormat),
-          processing: processingOfName(input.name),
-          name: input.name,
-          caption: input.caption,
-        }
-      : null;
+  /** Records identities: new streams are added, and a known stream's caption is updated (nothing else). */
+  async recordStreams(identities: StreamIdentity[]): Promise<void> {
+    if (identities.length === 0) return;
+    await this.db
+      .insertInto('usage_streams')
+      .values(
+        identities.map((identity) => ({
+          stream_id: identity.streamId,
+          account_id: identity.accountId,
+          protocol: identity.protocol,
+          processing: identity.processing,
+          name: identity.name,
+          caption: identity.caption,
+        })),
+      )
+      .onConflict((oc) => oc.column('stream_id').doUpdateSet({ caption: (eb) => eb.ref('excluded.caption') }))
+      .execute();
   }
 
   async rememberNode(nodeId: string, name: string): Promise<void> {
@@ -365,15 +277,7 @@ export class UsageRepository {
 
   /** Totals per account, kind, protocol and processing since the beginning (the /metrics counters). */
   async accountTotals() {
-    const result = await sql<{
-      account_id: string;
-      kind: string;
-      protocol: string;
-      processing: string;
-      duration: number;
-      upload: number;
-      download: number;
-    }>`
+    const result = await sql<Omit<DailyUsage, 'day'>>`
       select account_id, kind, protocol, processing,
              sum(duration) as duration, sum(upload) as upload, sum(download) as download
       from usage_daily

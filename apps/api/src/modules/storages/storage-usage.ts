@@ -1,7 +1,7 @@
 /**
  * Which resources use a storage; a storage in use cannot be deleted. The recordings module implements
- * this port (counting the recordings whose storage_id is the storage) and app.ts hands it to the storages
- * service. Until it exists, nothing uses a storage.
+ * this port (counting the recordings whose storage_id is the storage) and the unit of work hands it to the
+ * storages service as `storageUsage` (tests may give their own through buildApp's `storageUsage`).
  *
  * The count is read before the delete, so a recording created in between could slip through: the
  * recordings table should also reference storages(id) ON DELETE RESTRICT; the repository turns that
@@ -11,7 +11,3 @@ export interface StorageUsage {
   /** How many recordings use the storage (any state: a finished recording still names where it is). */
   recordingsUsing(storageId: string): Promise<number>;
 }
-
-export const storageNotInUse: StorageUsage = {
-  recordingsUsing: async () => 0,
-};

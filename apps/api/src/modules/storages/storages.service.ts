@@ -1,23 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import type { Storage, StorageCheckResult, StorageCreate, StorageSaved, StorageUpdate } from '@streamcloud/contract';
+import type { Scope } from '../../db/unit-of-work.js';
 import type { AuthContext } from '../../lib/auth-context.js';
 import type { Clock } from '../../lib/clock.js';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
 import { type SecretBox, SecretBoxError } from '../../lib/secret-box.js';
-import type { AccountsRepository } from '../accounts/accounts.repository.js';
-import type { AuditRepository } from '../audit/audit.repository.js';
+import type { AccountsService } from '../accounts/accounts.service.js';
 import type { S3Target } from './s3-connection.js';
 import type { StorageUsage } from './storage-usage.js';
-import { StorageReferencedError, type StorageRow, type StoragesRepository } from './storages.repository.js';
+import { StorageReferencedError, type StorageRow } from './storages.repository.js';
 
 export interface ConnectionChecker {
   check(target: S3Target): Promise<StorageCheckResult>;
 }
 
 export interface StoragesServiceDeps {
-  storages: StoragesRepository;
-  accounts: AccountsRepository;
-  audit: AuditRepository;
+  uow: Scope<'storages' | 'access' | 'audit'>;
+  accounts: Pick<AccountsService, 'exists'>;
   clock: Clock;
   /** Seals the secret access keys; the storage id is the additional data. */
   secrets: SecretBox;
@@ -67,47 +66,44 @@ export class StoragesService {
   constructor(private readonly deps: StoragesServiceDeps) {}
 
   async list(auth: AuthContext, ownerId: string | undefined): Promise<Storage[]> {
-    if (auth.role === 'ADMIN') return (await this.deps.storages.list(ownerId)).map(toStorage);
+    const { storages } = this.deps.uow;
+    if (auth.role === 'ADMIN') return (await storages.list(ownerId)).map(toStorage);
+    // Unlike the lists of streams and usage, naming another account here answers an empty list.
     if (ownerId !== undefined && ownerId !== auth.accountId) return [];
-    return (await this.deps.storages.list(auth.accountId)).map(toStorage);
+    return (await storages.list(auth.accountId)).map(toStorage);
   }
 
   async get(auth: AuthContext, id: string): Promise<Storage> {
     return toStorage(await this.findVisible(auth, id));
   }
 
-  async create(auth: AuthContext, input: StorageCreate, options: { check: boolean }): Promise<StorageSaved> {
-    const ownerId = input.ownerId ?? auth.accountId;
+  async create(auth: AuthContext, body: StorageCreate, options: { check: boolean }): Promise<StorageSaved> {
+    const ownerId = body.ownerId ?? auth.accountId;
     if (ownerId !== auth.accountId) {
       if (auth.role !== 'ADMIN') throw forbidden('Only administrators may create a storage for another account');
-      if (!(await this.deps.accounts.findById(ownerId)))
+      if (!(await this.deps.accounts.exists(ownerId)))
         throw badRequest('Owner account does not exist', 'UNKNOWN_OWNER');
     }
     const id = randomUUID();
-    const row = await this.deps.storages.insert({
+    const row = await this.deps.uow.storages.insert({
       id,
       owner_id: ownerId,
-      ...this.columns(input),
-      secret_access_key_enc: this.deps.secrets.seal(input.secretAccessKey, id),
+      ...this.columns(body),
+      secret_access_key_enc: this.deps.secrets.seal(body.secretAccessKey, id),
     });
     await this.audit(auth, 'storage.create', row, { secretAccessKeyChanged: true });
     return this.saved(row, options.check);
   }
 
-  async update(
-    auth: AuthContext,
-    id: string,
-    input: StorageUpdate,
-    options: { check: boolean },
-  ): Promise<StorageSaved> {
+  async update(auth: AuthContext, id: string, body: StorageUpdate, options: { check: boolean }): Promise<StorageSaved> {
     const existing = await this.findVisible(auth, id);
-    const row = await this.deps.storages.update(
+    const row = await this.deps.uow.storages.update(
       id,
       {
-        ...this.columns(input),
+        ...this.columns(body),
         secret_access_key_enc:
-          input.secretAccessKey !== undefined
-            ? this.deps.secrets.seal(input.secretAccessKey, id)
+          body.secretAccessKey !== undefined
+            ? this.deps.secrets.seal(body.secretAccessKey, id)
             : existing.secret_access_key_enc,
       },
       this.deps.clock.now(),
@@ -118,7 +114,7 @@ export class StoragesService {
     );
     await this.audit(auth, 'storage.update', row, {
       changed,
-      secretAccessKeyChanged: input.secretAccessKey !== undefined,
+      secretAccessKeyChanged: body.secretAccessKey !== undefined,
     });
     return this.saved(row, options.check);
   }
@@ -128,7 +124,7 @@ export class StoragesService {
     const recordings = await this.deps.usage.recordingsUsing(id);
     if (recordings > 0) throw this.inUse(recordings);
     try {
-      if (!(await this.deps.storages.delete(id))) throw notFound('Storage');
+      if (!(await this.deps.uow.storages.delete(id))) throw notFound('Storage');
     } catch (error) {
       if (error instanceof StorageReferencedError) throw this.inUse(null);
       throw error;
@@ -146,26 +142,29 @@ export class StoragesService {
    * that upload). Callers check ownership first, e.g. with `get`. Throws when the secret cannot be opened.
    */
   async uploadTarget(id: string): Promise<S3Target> {
-    const row = await this.deps.storages.findById(id);
-    if (!row) throw notFound('Storage');
-    return this.target(row);
+    return this.target(await this.find(id));
   }
 
   private async findVisible(auth: AuthContext, id: string): Promise<StorageRow> {
-    const row = await this.deps.storages.findById(id);
-    if (!row || (auth.role !== 'ADMIN' && row.owner_id !== auth.accountId)) throw notFound('Storage');
+    await this.deps.uow.access.require(auth, 'storage', id);
+    return this.find(id);
+  }
+
+  private async find(id: string): Promise<StorageRow> {
+    const row = await this.deps.uow.storages.findById(id);
+    if (!row) throw notFound('Storage');
     return row;
   }
 
-  private columns(input: StorageCreate | StorageUpdate) {
+  private columns(body: StorageCreate | StorageUpdate) {
     return {
-      name: input.name,
-      type: input.type,
-      access_key_id: input.accessKeyId,
-      region_name: input.regionName,
-      bucket: input.bucket,
-      path: input.path,
-      endpoint: input.type === 'AmazonS3Compatible' ? input.endpoint : null,
+      name: body.name,
+      type: body.type,
+      access_key_id: body.accessKeyId,
+      region_name: body.regionName,
+      bucket: body.bucket,
+      path: body.path,
+      endpoint: body.type === 'AmazonS3Compatible' ? body.endpoint : null,
     };
   }
 
@@ -209,10 +208,9 @@ export class StoragesService {
   }
 
   private audit(auth: AuthContext, action: string, row: StorageRow, details: Record<string, unknown>) {
-    return this.deps.audit.record(
+    return this.deps.uow.audit.recordBy(
+      auth,
       {
-        actorId: auth.accountId,
-        actingAdminId: auth.actingAdminId,
         action,
         targetType: 'storage',
         targetId: row.id,

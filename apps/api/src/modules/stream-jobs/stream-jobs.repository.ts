@@ -24,8 +24,8 @@ export interface StreamJobTables {
   recoverable: boolean;
 }
 
-/** A job with what its input says about who owns it and which node serves it. */
-export type Owned<Row> = Row & { owner_id: string; node_id: string | null; input_name: string };
+/** A job with what its stream says about who owns it and which node serves it. */
+export type Owned<Row> = Row & { owner_id: string; node_id: string | null; stream_name: string };
 
 export interface MessageRow {
   at: Date;
@@ -43,10 +43,7 @@ export interface LostJob {
 /** Messages kept per job: the dashboard shows the recent ones. */
 export const STREAM_JOB_MESSAGES_KEPT = 50;
 
-/**
- * The queries recordings and relays share, on the columns both tables have. A subclass names its tables
- * and takes the database alone in its constructor (`on` and `transaction` make it anew on another one).
- */
+/** The queries recordings and relays share, on the columns both tables have; a subclass names its tables. */
 export class StreamJobsRepository<Row extends { id: string }, New extends { id: string }, Changes extends object> {
   constructor(
     /** The connection it queries: a transaction's within `transaction`. */
@@ -64,21 +61,12 @@ export class StreamJobsRepository<Row extends { id: string }, New extends { id: 
     return this.tables.recoverable;
   }
 
-  /** The same repository on another connection, such as a node report batch's transaction. */
-  on(db: Db): this {
-    return new (this.constructor as new (db: Db) => this)(db);
-  }
-
-  transaction<T>(work: (repository: this) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute((trx) => work(this.on(trx as unknown as Db)));
-  }
-
   protected owned() {
     return this.db
       .selectFrom(this.db.dynamic.table(this.tables.jobs).as('r'))
       .innerJoin('inputs as i', 'i.id', 'r.input_id')
       .selectAll('r')
-      .select(['i.owner_id', 'i.node_id', 'i.name as input_name']);
+      .select(['i.owner_id', 'i.node_id', 'i.name as stream_name']);
   }
 
   async insert(job: New): Promise<void> {
@@ -94,8 +82,8 @@ export class StreamJobsRepository<Row extends { id: string }, New extends { id: 
   }
 
   /** A stream's jobs (the active ones only, or all), autostarting first, then by creation. */
-  async listByInput(inputId: string, activeOnly: boolean): Promise<Owned<Row>[]> {
-    let query = this.owned().where('r.input_id', '=', inputId);
+  async listByStream(streamId: string, activeOnly: boolean): Promise<Owned<Row>[]> {
+    let query = this.owned().where('r.input_id', '=', streamId);
     if (activeOnly) query = query.where('r.state', 'in', this.tables.active);
     return (await query
       .orderBy('r.autostart', 'desc')
@@ -105,7 +93,7 @@ export class StreamJobsRepository<Row extends { id: string }, New extends { id: 
   }
 
   /**
-   * What a node runs or finishes: active jobs, and autostarting ones not stopped, on its inputs; and of a
+   * What a node runs or finishes: active jobs, and autostarting ones not stopped, on its streams; and of a
    * recoverable kind, the ones that moved to Error when this node was lost.
    */
   async ofNode(nodeId: string): Promise<Owned<Row>[]> {

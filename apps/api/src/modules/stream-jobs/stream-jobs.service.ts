@@ -1,17 +1,19 @@
 import type { Capture, WebhookEventType } from '@streamcloud/contract';
-import type { Db } from '../../db/database.js';
+import type { Scope, UnitOfWorkPart } from '../../db/unit-of-work.js';
 import type { AuthContext } from '../../lib/auth-context.js';
 import type { Clock } from '../../lib/clock.js';
 import { conflict, notFound } from '../../lib/errors.js';
-import type { AuditRepository } from '../audit/audit.repository.js';
-import type { ReportContext } from '../nodes/node-reports.service.js';
-import type { StreamsService } from '../streams/streams.service.js';
+import { serves } from '../access/access.js';
+import { AuditTrail } from '../audit/audit-trail.js';
+import { measuredAt, type ReportContext } from '../nodes/node-reports.service.js';
 import type { WebhookOutbox } from '../webhooks/index.js';
 import type { MessageRow, Owned, StreamJobState, StreamJobsRepository } from './stream-jobs.repository.js';
 
-export interface StreamJobsServiceDeps {
-  streams: Pick<StreamsService, 'owned'>;
-  audit: AuditRepository;
+/** What a kind of stream job uses: its own repository (`K`), access and the audit log. */
+export type StreamJobsScope<K extends UnitOfWorkPart> = Scope<K | 'access' | 'audit'>;
+
+export interface StreamJobsServiceDeps<K extends UnitOfWorkPart> {
+  uow: StreamJobsScope<K>;
   clock: Clock;
   /** Where the jobs' webhook events go. */
   outbox: WebhookOutbox;
@@ -55,7 +57,7 @@ export function nodeStreamJobView<Row extends StreamJobRow>(row: Owned<Row>) {
   return {
     id: row.id,
     streamId: row.input_id,
-    streamName: row.input_name,
+    streamName: row.stream_name,
     autostart: row.autostart,
     capture: row.capture,
     state: row.state as Row['state'],
@@ -76,7 +78,7 @@ export interface StreamJobReport {
 
 /** What tells one kind of stream job from the other. */
 export interface StreamJobKind<Row, Job, Report> {
-  /** As in texts, audit actions and the audit's target type: 'recording'. */
+  /** As in texts, audit actions, the audit's target type and access checks: 'recording'. */
   noun: 'recording' | 'relay';
   /** As in 404s: 'Recording'. */
   entity: 'Recording' | 'Relay';
@@ -129,20 +131,34 @@ export abstract class StreamJobsService<
   Changes extends object,
   Job,
   Report extends StreamJobReport,
+  K extends UnitOfWorkPart,
 > {
+  private readonly trail: AuditTrail;
+
   protected constructor(
-    protected readonly jobs: StreamJobsRepository<Row, New, Changes>,
     private readonly kind: StreamJobKind<Row, Job, Report>,
-    private readonly base: StreamJobsServiceDeps,
-  ) {}
+    private readonly base: StreamJobsServiceDeps<K>,
+  ) {
+    this.trail = new AuditTrail(base.uow.audit, base.clock, kind.noun);
+  }
+
+  /** This kind's repository in a unit of work. */
+  protected abstract jobsOf(uow: StreamJobsScope<K>): StreamJobsRepository<Row, New, Changes>;
+
+  protected get jobs(): StreamJobsRepository<Row, New, Changes> {
+    return this.jobsOf(this.base.uow);
+  }
 
   async get(auth: AuthContext, id: string): Promise<Job> {
-    return this.present(await this.owned(auth, id));
+    await this.base.uow.access.require(auth, this.kind.noun, id);
+    const [row, messages] = await Promise.all([this.jobs.findById(id), this.jobs.messages([id])]);
+    if (!row) throw notFound(this.kind.entity);
+    return this.kind.present(row, messages.get(id) ?? []);
   }
 
   async listByStream(auth: AuthContext, streamId: string, active: boolean): Promise<Job[]> {
-    await this.base.streams.owned(auth, streamId);
-    return this.presentAll(await this.jobs.listByInput(streamId, active));
+    await this.base.uow.access.require(auth, 'stream', streamId);
+    return this.presentAll(await this.jobs.listByStream(streamId, active));
   }
 
   /**
@@ -157,7 +173,8 @@ export abstract class StreamJobsService<
     }
     if (row.stop_requested_at === null) {
       const now = this.base.clock.now();
-      const marked = await this.jobs.transaction(async (jobs) => {
+      const marked = await this.base.uow.transaction(async (uow) => {
+        const jobs = this.jobsOf(uow);
         if (!(await jobs.requestStop(id, now))) return false;
         await jobs.addMessages(id, [{ at: now, level: 'info', text: `Stopped by ${auth.username}` }]);
         return true;
@@ -184,12 +201,12 @@ export abstract class StreamJobsService<
    * this node does not serve, or with a state the rules do not allow from the current one (a stale or
    * out-of-order report), changes nothing.
    */
-  readonly applyStateReports = async (context: ReportContext, reports: Report[]): Promise<void> => {
+  readonly applyStateReports = async (context: ReportContext<StreamJobsScope<K>>, reports: Report[]): Promise<void> => {
     const { running, counters, reportedJob } = this.kind;
-    const jobs = this.jobs.on(context.db);
+    const jobs = this.jobsOf(context.uow);
     for (const report of reports) {
       const row = await jobs.findById(reportedJob(report));
-      if (!row || row.node_id !== context.node.id) continue;
+      if (!row || !serves(context.node, row.node_id)) continue;
       const state = report.state ?? row.state;
       if (!streamJobTransitionAllowed({ ...this.kind, recoverable: this.jobs.recoverable }, row, state)) continue;
       const newRun = state === running && row.state !== running;
@@ -208,7 +225,7 @@ export abstract class StreamJobsService<
         ]),
       );
       await jobs.update(row.id, { state, ...progress, ...columns } as Changes, context.receivedAt);
-      const at = report.at ? new Date(report.at) : context.receivedAt;
+      const at = measuredAt(context, report.at);
       await jobs.addMessages(
         row.id,
         (report.messages ?? []).map((message) => ({ at, level: message.level, text: message.text })),
@@ -216,7 +233,7 @@ export abstract class StreamJobsService<
       if (state !== row.state || newRun) {
         const error = report.messages?.filter((message) => message.level === 'error').at(-1)?.text;
         await this.emit(
-          context.db,
+          jobs,
           { ...row, state, ...progress, ...columns, updated_at: context.receivedAt } as Owned<Row>,
           at,
           error,
@@ -242,21 +259,30 @@ export abstract class StreamJobsService<
       const outlook = this.jobs.recoverable
         ? `the ${noun} cannot go on here (if the node comes back with its file, it is uploaded)`
         : `the ${noun} is lost`;
-      moved += await this.jobs.transaction(async (jobs) => {
+      moved += await this.base.uow.transaction(async (uow) => {
+        const jobs = this.jobsOf(uow);
         const current = await jobs.findById(job.id);
         if (!current || !this.jobs.active.includes(current.state)) return 0;
         await jobs.update(job.id, { state: 'Error', runner_lost_at: now } as Changes, now);
         const text = `${why}: ${outlook}`;
         await jobs.addMessages(job.id, [{ at: now, level: 'error', text }]);
-        await this.emit(jobs.db, { ...current, state: 'Error', runner_lost_at: now, updated_at: now }, now, text);
+        await this.emit(jobs, { ...current, state: 'Error', runner_lost_at: now, updated_at: now }, now, text);
         return 1;
       });
     }
     return moved;
   }
 
-  /** The webhook event of the state `row` just entered, if it has one and the job a callback. */
-  private async emit(db: Db, row: Owned<Row>, at: Date, error?: string): Promise<void> {
+  /**
+   * The webhook event of the state `row` just entered, if it has one and the job a callback, written with
+   * `jobs` (the change's transaction).
+   */
+  private async emit(
+    jobs: StreamJobsRepository<Row, New, Changes>,
+    row: Owned<Row>,
+    at: Date,
+    error?: string,
+  ): Promise<void> {
     const { events, running } = this.kind;
     const type =
       row.state === running
@@ -265,7 +291,7 @@ export abstract class StreamJobsService<
           ? events[row.state]
           : null;
     if (!type || !row.callback_uri) return;
-    const messages = await this.jobs.on(db).messages([row.id]);
+    const messages = await jobs.messages([row.id]);
     const job = this.kind.present(row, messages.get(row.id) ?? []) as object;
     const extra =
       row.state === 'Completed'
@@ -273,7 +299,7 @@ export abstract class StreamJobsService<
         : row.state === 'Error'
           ? { error: { message: error ?? `The ${this.kind.noun} failed` } }
           : {};
-    await this.base.outbox.emit(db, {
+    await this.base.outbox.emit(jobs.db, {
       type,
       accountId: row.owner_id,
       resourceType: this.kind.noun,
@@ -288,20 +314,23 @@ export abstract class StreamJobsService<
   /** Inserts a new job in its first state with its first message, then audits its creation. */
   protected async add(auth: AuthContext, job: New, details: Record<string, unknown>): Promise<Job> {
     const now = this.base.clock.now();
-    await this.jobs.transaction(async (jobs) => {
+    await this.base.uow.transaction(async (uow) => {
+      const jobs = this.jobsOf(uow);
       await jobs.insert(job);
       await jobs.addMessages(job.id, [{ at: now, level: 'info', text: `Created by ${auth.username}` }]);
       // A job is created running: its run starts now.
       const created = await jobs.findById(job.id);
-      if (created) await this.emit(jobs.db, created, now);
+      if (created) await this.emit(jobs, created, now);
     });
     await this.audit(auth, 'create', job.id, details);
     return this.get(auth, job.id);
   }
 
+  /** The job once the caller's access is checked. */
   protected async owned(auth: AuthContext, id: string): Promise<Owned<Row>> {
+    await this.base.uow.access.require(auth, this.kind.noun, id);
     const row = await this.jobs.findById(id);
-    if (!row || (auth.role !== 'ADMIN' && row.owner_id !== auth.accountId)) throw notFound(this.kind.entity);
+    if (!row) throw notFound(this.kind.entity);
     return row;
   }
 
@@ -312,21 +341,6 @@ export abstract class StreamJobsService<
 
   /** Records `<noun>.<action>` on the job, with the caller and the impersonating admin. */
   protected audit(auth: AuthContext, action: string, targetId: string, details: Record<string, unknown>) {
-    return this.base.audit.record(
-      {
-        actorId: auth.accountId,
-        actingAdminId: auth.actingAdminId,
-        action: `${this.kind.noun}.${action}`,
-        targetType: this.kind.noun,
-        targetId,
-        details,
-      },
-      this.base.clock.now(),
-    );
-  }
-
-  private async present(row: Owned<Row>): Promise<Job> {
-    const messages = await this.jobs.messages([row.id]);
-    return this.kind.present(row, messages.get(row.id) ?? []);
+    return this.trail.record(auth, `${this.kind.noun}.${action}`, targetId, details);
   }
 }

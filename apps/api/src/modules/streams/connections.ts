@@ -32,7 +32,7 @@ const httpBase = (host: MediaHost) =>
   `${host.protocol.toLowerCase() === 'https' ? 'https' : 'http'}://${host.hostname}:${host.port}`;
 const enc = encodeURIComponent;
 
-/** The push endpoint of an input in its format, on the node it is assigned to. */
+/** The push endpoint of a stream in its format, on the node it is assigned to. */
 export function ingestConnection(format: InputFormat, host: MediaHost, name: string): InputConnection {
   switch (format) {
     case 'WebRTC':

@@ -63,14 +63,7 @@ describe('GET /node/inputs: cleared sessions', () => {
   it('tells the node when an output’s sessions were cleared', async () => {
     const node = await t.createNode(t.roles.admin);
     const input = await t.createInput({ format: 'RTMP' });
-    const output = (
-      await t.request({
-        method: 'POST',
-        url: '/api/v1/outputs',
-        token: t.roles.owner.token,
-        payload: { streamId: input.id, format: 'HLS' },
-      })
-    ).json();
+    const output = await t.createOutput({ streamId: input.id, format: 'HLS' });
     const read = async () =>
       (await t.request({ method: 'GET', url: '/api/v1/node/inputs', token: node.token })).json()[0].outputs[0];
     expect((await read()).sessionsClearedAt).toBeNull();
@@ -98,13 +91,7 @@ describe('GET /node/inputs: many pushes at once', () => {
     };
     const addOutputs = async (streamId: string, count: number) => {
       for (let i = 0; i < count; i++) {
-        const response = await t.request({
-          method: 'POST',
-          url: '/api/v1/outputs',
-          token: t.roles.owner.token,
-          payload: { streamId, format: 'HLS' },
-        });
-        expect(response.statusCode).toBe(201);
+        await t.createOutput({ streamId, format: 'HLS' });
       }
     };
     const first = await t.createInput({ format: 'RTMP' });

@@ -5,12 +5,12 @@ const node = (
   id: string,
   regionCode: string | null,
   geo: CandidateNode['geo'] = null,
-  inputCount = 0,
+  streamCount = 0,
 ): CandidateNode => ({
   id,
   regionCode,
   geo,
-  inputCount,
+  streamCount,
 });
 const london = { latitude: 51.5, longitude: -0.12 };
 const frankfurt = { latitude: 50.1, longitude: 8.68 };

@@ -4,8 +4,8 @@ export interface CandidateNode {
   id: string;
   regionCode: string | null;
   geo: GeoPoint | null;
-  /** Inputs already assigned: the tie-breaker. */
-  inputCount: number;
+  /** Streams already assigned: the tie-breaker. */
+  streamCount: number;
 }
 
 export interface StreamerPlace {
@@ -29,16 +29,16 @@ const regionRank = (code: string | null) => {
 };
 
 /**
- * Picks the node for a new input among the enabled and opened ones: the nearest by distance when the
+ * Picks the node for a new stream among the enabled and opened ones: the nearest by distance when the
  * streamer's place and the node's are known; else a node in the streamer's region; else by the region
- * order EU, NA, SA, AS, AF, AN, OC, then others. Ties go to the node with fewer inputs.
+ * order EU, NA, SA, AS, AF, AN, OC, then others. Ties go to the node with fewer streams.
  */
 export function chooseNode(candidates: CandidateNode[], streamer: StreamerPlace): CandidateNode | null {
   if (candidates.length === 0) return null;
   const score = (node: CandidateNode): [number, number, number] => {
     const distance = streamer.geo && node.geo ? distanceKm(streamer.geo, node.geo) : Number.POSITIVE_INFINITY;
     const sameRegion = streamer.region !== null && node.regionCode?.toUpperCase() === streamer.region ? 0 : 1;
-    return [distance, sameRegion * 100 + regionRank(node.regionCode?.toUpperCase() ?? null), node.inputCount];
+    return [distance, sameRegion * 100 + regionRank(node.regionCode?.toUpperCase() ?? null), node.streamCount];
   };
   return [...candidates].sort((a, b) => {
     const [da, ra, ca] = score(a);

@@ -11,25 +11,16 @@ export class OutputsRepository {
     return this.db.insertInto('outputs').values(output).returningAll().executeTakeFirstOrThrow();
   }
 
-  /** An output with the owner of its input, for ownership checks. */
-  async findWithOwner(id: string): Promise<(OutputRow & { owner_id: string; node_id: string | null }) | null> {
-    return (
-      (await this.db
-        .selectFrom('outputs as o')
-        .innerJoin('inputs as i', 'i.id', 'o.input_id')
-        .selectAll('o')
-        .select(['i.owner_id', 'i.node_id'])
-        .where('o.id', '=', id)
-        .executeTakeFirst()) ?? null
-    );
+  async findById(id: string): Promise<OutputRow | null> {
+    return (await this.db.selectFrom('outputs').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
   }
 
-  async list(inputId: string, offset: number, limit: number) {
+  async list(streamId: string, offset: number, limit: number) {
     const [rows, total] = await Promise.all([
       this.db
         .selectFrom('outputs')
         .selectAll()
-        .where('input_id', '=', inputId)
+        .where('input_id', '=', streamId)
         .orderBy('created_at')
         .orderBy('id')
         .offset(offset)
@@ -38,20 +29,20 @@ export class OutputsRepository {
       this.db
         .selectFrom('outputs')
         .select((eb) => eb.fn.countAll<number>().as('count'))
-        .where('input_id', '=', inputId)
+        .where('input_id', '=', streamId)
         .executeTakeFirstOrThrow(),
     ]);
     return { rows, total: Number(total.count) };
   }
 
-  /** The outputs of some inputs, each input's in creation order (the order of `list`). */
-  async ofInputs(inputIds: string[]): Promise<Map<string, OutputRow[]>> {
-    const outputs = new Map<string, OutputRow[]>(inputIds.map((id) => [id, []]));
-    if (inputIds.length === 0) return outputs;
+  /** The outputs of some streams, each stream's in creation order (the order of `list`). */
+  async ofStreams(streamIds: string[]): Promise<Map<string, OutputRow[]>> {
+    const outputs = new Map<string, OutputRow[]>(streamIds.map((id) => [id, []]));
+    if (streamIds.length === 0) return outputs;
     const rows = await this.db
       .selectFrom('outputs')
       .selectAll()
-      .where('input_id', 'in', inputIds)
+      .where('input_id', 'in', streamIds)
       .orderBy('created_at')
       .orderBy('id')
       .execute();

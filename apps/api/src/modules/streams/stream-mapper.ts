@@ -5,9 +5,10 @@ import {
   type StreamInputSummary,
   type StreamOutput,
 } from '@streamcloud/contract';
+import { geoPoint } from '../../lib/geo.js';
 import { ingestConnection, type MediaHost, playbackConnection } from './connections.js';
 import type { OutputRow, SessionRow } from './outputs.repository.js';
-import type { InputRow, NodeHostRow, StatusMessageRow } from './streams.repository.js';
+import type { NodeHostRow, StatusMessageRow, StreamRow } from './streams.repository.js';
 
 export const mediaHostOf = (node: NodeHostRow): MediaHost => ({
   protocol: node.protocol,
@@ -17,15 +18,11 @@ export const mediaHostOf = (node: NodeHostRow): MediaHost => ({
   mediaPorts: node.media_ports,
 });
 
-/** A point from two nullable columns; null unless both are set. */
-export const geoPointOf = (latitude: number | null, longitude: number | null) =>
-  latitude !== null && longitude !== null ? { latitude, longitude } : null;
-
-const isPrivate = (row: Pick<InputRow, 'access'>) => PRIVATE_ACCESS_MODES.includes(row.access);
+const isPrivate = (row: Pick<StreamRow, 'access'>) => PRIVATE_ACCESS_MODES.includes(row.access);
 
 export function toSummary(
   row: Pick<
-    InputRow,
+    StreamRow,
     'id' | 'owner_id' | 'caption' | 'format' | 'status' | 'access' | 'name' | 'node_id' | 'created_at'
   >,
 ): StreamInputSummary {
@@ -43,14 +40,14 @@ export function toSummary(
   };
 }
 
-export function toStreamInput(row: InputRow, messages: StatusMessageRow[], node: NodeHostRow | null): StreamInput {
+export function toStreamInput(row: StreamRow, messages: StatusMessageRow[], node: NodeHostRow | null): StreamInput {
   return {
     ...toSummary(row),
     accessToken: isPrivate(row) ? row.access_token : null,
     callbackUri: row.callback_uri,
     streamer: {
       ipAddress: row.streamer_ip,
-      geoLocation: geoPointOf(row.streamer_latitude, row.streamer_longitude),
+      geoLocation: geoPoint(row.streamer_latitude, row.streamer_longitude),
     },
     gslb: row.gslb,
     parameters: row.parameters,
@@ -72,7 +69,7 @@ export function toStreamOutput(row: OutputRow, node: NodeHostRow | null, session
     connection: node ? playbackConnection(format, mediaHostOf(node), row.name) : null,
     viewer: {
       ipAddress: row.viewer_ip,
-      geoLocation: geoPointOf(row.viewer_latitude, row.viewer_longitude),
+      geoLocation: geoPoint(row.viewer_latitude, row.viewer_longitude),
       accessToken: row.access_token,
     },
     callbackUri: row.callback_uri,

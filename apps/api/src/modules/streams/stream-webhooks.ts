@@ -4,7 +4,7 @@ import type { WebhookEventSpec, WebhookOutbox } from '../webhooks/index.js';
 import { WebhooksRepository } from '../webhooks/webhooks.repository.js';
 import { type OutputRow, OutputsRepository, type SessionRow } from './outputs.repository.js';
 import { toStreamInput, toStreamOutput } from './stream-mapper.js';
-import { type InputRow, StreamsRepository } from './streams.repository.js';
+import { type StreamRow, StreamsRepository } from './streams.repository.js';
 
 /** A push's usage sessions may start a little before the Ingestion report that announced it. */
 const PUSH_START_SLACK_MS = 5_000;
@@ -32,7 +32,7 @@ export class StreamWebhooks {
    * A stream's status went from `from` to `row.status`: stream.ingestion when a push starts, stream.idle
    * when it ends, stream.error, and stream.fallback when the fallback starts or ends.
    */
-  async statusChanged(db: Db, row: InputRow, from: StreamStatus, change: StatusChange): Promise<void> {
+  async statusChanged(db: Db, row: StreamRow, from: StreamStatus, change: StatusChange): Promise<void> {
     const to = row.status;
     if (!row.callback_uri || from === to) return;
     const stream = await this.present(db, row);
@@ -55,8 +55,8 @@ export class StreamWebhooks {
   }
 
   /** Before a stream is deleted: stream.deleted, and output.deleted for each of its outputs. */
-  async deleting(db: Db, row: InputRow, at: Date): Promise<void> {
-    const outputs = (await new OutputsRepository(db).ofInputs([row.id])).get(row.id) ?? [];
+  async deleting(db: Db, row: StreamRow, at: Date): Promise<void> {
+    const outputs = (await new OutputsRepository(db).ofStreams([row.id])).get(row.id) ?? [];
     const events: Spec[] = [];
     if (row.callback_uri) events.push(this.streamSpec(row, 'stream.deleted', at, await this.present(db, row)));
     for (const output of outputs)
@@ -65,7 +65,7 @@ export class StreamWebhooks {
   }
 
   /** Before an output is deleted: output.deleted. */
-  async outputDeleting(db: Db, input: InputRow, output: OutputRow, at: Date): Promise<void> {
+  async outputDeleting(db: Db, input: StreamRow, output: OutputRow, at: Date): Promise<void> {
     if (!output.callback_uri) return;
     await this.outbox.emit(db, await this.outputDeletedSpec(db, input, output, at));
   }
@@ -73,7 +73,7 @@ export class StreamWebhooks {
   /** An output's viewer sessions went from `before` to `after`: output.session.started and .ended. */
   async sessionsChanged(
     db: Db,
-    input: InputRow,
+    input: StreamRow,
     output: OutputRow,
     before: SessionRow[],
     after: SessionRow[],
@@ -108,7 +108,7 @@ export class StreamWebhooks {
   }
 
   /** The push that ended: when it started (as stream.ingestion told) and what its sessions pushed. */
-  private async endedPush(db: Db, row: InputRow, endedAt: Date) {
+  private async endedPush(db: Db, row: StreamRow, endedAt: Date) {
     const started = await WebhooksRepository.takePush(db, row.id);
     const usage = started
       ? await WebhooksRepository.pushedSince(db, row.id, new Date(started.started_at.getTime() - PUSH_START_SLACK_MS))
@@ -121,14 +121,14 @@ export class StreamWebhooks {
     };
   }
 
-  private async outputDeletedSpec(db: Db, input: InputRow, output: OutputRow, at: Date): Promise<Spec> {
+  private async outputDeletedSpec(db: Db, input: StreamRow, output: OutputRow, at: Date): Promise<Spec> {
     const repository = new OutputsRepository(db);
     const sessions = (await repository.sessionsOf([output.id])).get(output.id) ?? [];
     const node = input.node_id ? await new StreamsRepository(db).nodeHost(input.node_id) : null;
     return { ...this.outputBase(input, output, 'output.deleted', at), data: toStreamOutput(output, node, sessions) };
   }
 
-  private outputBase(input: InputRow, output: OutputRow, type: Spec['type'], at: Date) {
+  private outputBase(input: StreamRow, output: OutputRow, type: Spec['type'], at: Date) {
     return {
       type,
       accountId: input.owner_id,
@@ -140,7 +140,7 @@ export class StreamWebhooks {
     };
   }
 
-  private streamSpec(row: InputRow, type: Spec['type'], at: Date, data: Spec['data']): Spec {
+  private streamSpec(row: StreamRow, type: Spec['type'], at: Date, data: Spec['data']): Spec {
     return {
       type,
       accountId: row.owner_id,
@@ -153,7 +153,7 @@ export class StreamWebhooks {
     };
   }
 
-  private async present(db: Db, row: InputRow): Promise<StreamInput> {
+  private async present(db: Db, row: StreamRow): Promise<StreamInput> {
     const inputs = new StreamsRepository(db);
     const [messages, node] = await Promise.all([
       inputs.messages(row.id),

@@ -2,14 +2,16 @@ import type { MediaPorts, StreamStatus, TranscodeTrack } from '@streamcloud/cont
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { InputStatusMessagesTable, InputsTable, InputTracksTable } from '../../db/schema.js';
+import type { StreamCatalog, StreamDescription } from './stream-catalog.js';
 
-export type InputRow = Omit<InputsTable, 'created_at' | 'updated_at' | 'parameters' | 'output'> & {
+/** A stream as stored (table `inputs`). */
+export type StreamRow = Omit<InputsTable, 'created_at' | 'updated_at' | 'parameters' | 'output'> & {
   parameters: Record<string, unknown>;
   output: { version: 2; passthrough: boolean; tracks: TranscodeTrack[] };
   created_at: Date;
   updated_at: Date;
 };
-export type NewInput = Omit<InputRow, 'created_at' | 'updated_at'>;
+export type NewStream = Omit<StreamRow, 'created_at' | 'updated_at'>;
 export type StatusMessageRow = Omit<InputStatusMessagesTable, 'id' | 'input_id'>;
 export type TrackRow = Omit<InputTracksTable, 'input_id' | 'source'>;
 
@@ -23,10 +25,10 @@ export interface NodeHostRow {
   location_code: string | null;
   latitude: number | null;
   longitude: number | null;
-  input_count: number;
+  stream_count: number;
 }
 
-/** The versions `GET /node/inputs` carries per input (contract `ConfigVersions`), as columns. */
+/** The versions `GET /node/inputs` carries per stream (contract `ConfigVersions`), as columns. */
 export interface AssignedVersions {
   config_version: string;
   snapshots_version: string;
@@ -36,13 +38,13 @@ export interface AssignedVersions {
   outputs_version: string;
 }
 
-/** The md5 of the given columns of an input's rows in `table` (ordered by `orderBy`); '' hashed when it has none. */
+/** The md5 of the given columns of a stream's rows in `table` (ordered by `orderBy`); '' hashed when it has none. */
 const digestOf = (table: string, columns: string[], orderBy = 'id') =>
   sql<string>`(select md5(coalesce(string_agg(${sql.raw(
     columns.map((column) => `coalesce(r.${column}::text, '')`).join(" || '|' || "),
   )}, ',' order by r.${sql.raw(orderBy)}), '')) from ${sql.table(table)} r where r.input_id = i.id)`;
 
-/** Status messages kept per input: the dashboard shows the recent ones. */
+/** Status messages kept per stream: the dashboard shows the recent ones. */
 export const STATUS_MESSAGES_KEPT = 50;
 
 const summaryColumns = [
@@ -57,25 +59,31 @@ const summaryColumns = [
   'created_at',
 ] as const;
 
-export class StreamsRepository {
-  /** The connection it queries: a transaction's within `transaction`. */
+/** Streams (table `inputs`), their messages, tracks and ingress names, and the nodes placement weighs. */
+export class StreamsRepository implements StreamCatalog {
+  /** The connection it queries: a transaction's within a unit of work's `transaction`. */
   constructor(readonly db: Db) {}
 
-  transaction<T>(work: (repository: StreamsRepository) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute((trx) => work(new StreamsRepository(trx as unknown as Db)));
+  async describe(streamIds: string[]): Promise<StreamDescription[]> {
+    if (streamIds.length === 0) return [];
+    return this.db
+      .selectFrom('inputs')
+      .select(['id', 'owner_id as ownerId', 'format', 'name', 'caption'])
+      .where('id', 'in', streamIds)
+      .execute() as Promise<StreamDescription[]>;
   }
 
-  async insert(input: NewInput): Promise<void> {
+  async insert(stream: NewStream): Promise<void> {
     await this.db
       .insertInto('inputs')
-      .values({ ...input, parameters: JSON.stringify(input.parameters), output: JSON.stringify(input.output) })
+      .values({ ...stream, parameters: JSON.stringify(stream.parameters), output: JSON.stringify(stream.output) })
       .execute();
   }
 
-  async findById(id: string): Promise<InputRow | null> {
+  async findById(id: string): Promise<StreamRow | null> {
     return (
       ((await this.db.selectFrom('inputs').selectAll().where('id', '=', id).executeTakeFirst()) as
-        | InputRow
+        | StreamRow
         | undefined) ?? null
     );
   }
@@ -100,7 +108,7 @@ export class StreamsRepository {
   async update(
     id: string,
     changes: Partial<
-      Pick<InputRow, 'caption' | 'status' | 'streamer_ip' | 'streamer_latitude' | 'streamer_longitude' | 'node_id'>
+      Pick<StreamRow, 'caption' | 'status' | 'streamer_ip' | 'streamer_latitude' | 'streamer_longitude' | 'node_id'>
     >,
     now: Date,
   ): Promise<void> {
@@ -127,21 +135,21 @@ export class StreamsRepository {
     return Number(result.numDeletedRows) > 0;
   }
 
-  async addMessage(inputId: string, message: StatusMessageRow): Promise<void> {
+  async addMessage(streamId: string, message: StatusMessageRow): Promise<void> {
     await this.db
       .insertInto('input_status_messages')
-      .values({ input_id: inputId, ...message })
+      .values({ input_id: streamId, ...message })
       .execute();
     await this.db
       .deleteFrom('input_status_messages')
-      .where('input_id', '=', inputId)
+      .where('input_id', '=', streamId)
       .where(
         'id',
         '<',
         this.db
           .selectFrom('input_status_messages')
           .select('id')
-          .where('input_id', '=', inputId)
+          .where('input_id', '=', streamId)
           .orderBy('id', 'desc')
           .offset(STATUS_MESSAGES_KEPT - 1)
           .limit(1),
@@ -149,36 +157,36 @@ export class StreamsRepository {
       .execute();
   }
 
-  async messages(inputId: string): Promise<StatusMessageRow[]> {
+  async messages(streamId: string): Promise<StatusMessageRow[]> {
     return this.db
       .selectFrom('input_status_messages')
       .select(['at', 'level', 'text'])
-      .where('input_id', '=', inputId)
+      .where('input_id', '=', streamId)
       .orderBy('id', 'desc')
       .limit(STATUS_MESSAGES_KEPT)
       .execute();
   }
 
-  async tracks(inputId: string, source: 'incoming' | 'outgoing'): Promise<TrackRow[]> {
+  async tracks(streamId: string, source: 'incoming' | 'outgoing'): Promise<TrackRow[]> {
     return this.db
       .selectFrom('input_tracks')
       .select(['idx', 'type', 'codec', 'width', 'height', 'bps', 'channels', 'rate'])
-      .where('input_id', '=', inputId)
+      .where('input_id', '=', streamId)
       .where('source', '=', source)
       .orderBy('idx')
       .execute();
   }
 
-  async replaceTracks(inputId: string, source: 'incoming' | 'outgoing', tracks: TrackRow[]): Promise<void> {
-    await this.db.deleteFrom('input_tracks').where('input_id', '=', inputId).where('source', '=', source).execute();
+  async replaceTracks(streamId: string, source: 'incoming' | 'outgoing', tracks: TrackRow[]): Promise<void> {
+    await this.db.deleteFrom('input_tracks').where('input_id', '=', streamId).where('source', '=', source).execute();
     if (tracks.length === 0) return;
     await this.db
       .insertInto('input_tracks')
-      .values(tracks.map((track) => ({ ...track, input_id: inputId, source })))
+      .values(tracks.map((track) => ({ ...track, input_id: streamId, source })))
       .execute();
   }
 
-  /** Enabled and opened nodes with how many inputs each carries. */
+  /** Enabled and opened nodes with how many streams each carries. */
   async candidateNodes(): Promise<NodeHostRow[]> {
     return this.nodeHosts().where('n.enabled', '=', true).where('n.opened', '=', true).execute();
   }
@@ -196,7 +204,7 @@ export class StreamsRepository {
       .execute();
   }
 
-  /** Inputs in Ingestion on a node that has sent no report at all since `since` (its heartbeat is lost). */
+  /** Streams in Ingestion on a node that has sent no report at all since `since` (its heartbeat is lost). */
   async ingestingOnSilentNodes(since: Date): Promise<{ id: string; node_name: string }[]> {
     return this.db
       .selectFrom('inputs as i')
@@ -235,28 +243,28 @@ export class StreamsRepository {
             .selectFrom('inputs as i')
             .select((inner) => inner.fn.countAll<number>().as('count'))
             .whereRef('i.node_id', '=', 'n.id')
-            .as('input_count'),
+            .as('stream_count'),
       ])
-      .$narrowType<{ input_count: number }>();
+      .$narrowType<{ stream_count: number }>();
   }
 
-  /** Inputs waiting for a node, oldest first. */
-  async unassigned(limit: number): Promise<InputRow[]> {
+  /** Streams waiting for a node, oldest first. */
+  async unassigned(limit: number): Promise<StreamRow[]> {
     return (await this.db
       .selectFrom('inputs')
       .selectAll()
       .where('node_id', 'is', null)
       .orderBy('created_at')
       .limit(limit)
-      .execute()) as InputRow[];
+      .execute()) as StreamRow[];
   }
 
   /**
-   * The inputs a node serves, for the node-facing API, each with its GSLB ingress name (null without one)
+   * The streams a node serves, for the node-facing API, each with its GSLB ingress name (null without one)
    * and the versions of what the node runs for it: an md5 of the columns a node acts on (not of what nodes
    * report back, such as a recording's progress), so a version changes exactly when the node must re-read.
    */
-  async ofNode(nodeId: string): Promise<Array<InputRow & { ingress_name: string | null } & AssignedVersions>> {
+  async ofNode(nodeId: string): Promise<Array<StreamRow & { ingress_name: string | null } & AssignedVersions>> {
     return (await this.db
       .selectFrom('inputs as i')
       .leftJoin('ingress_endpoints as e', 'e.input_id', 'i.id')
@@ -294,29 +302,29 @@ export class StreamsRepository {
       ])
       .where('i.node_id', '=', nodeId)
       .orderBy('i.id')
-      .execute()) as Array<InputRow & { ingress_name: string | null } & AssignedVersions>;
+      .execute()) as Array<StreamRow & { ingress_name: string | null } & AssignedVersions>;
   }
 
-  async ingressName(inputId: string): Promise<string | null> {
+  async ingressName(streamId: string): Promise<string | null> {
     const row = await this.db
       .selectFrom('ingress_endpoints')
       .select('name')
-      .where('input_id', '=', inputId)
+      .where('input_id', '=', streamId)
       .executeTakeFirst();
     return row?.name ?? null;
   }
 
-  /** False when the input already has one. */
-  async insertIngress(inputId: string, name: string): Promise<boolean> {
+  /** False when the stream already has one. */
+  async insertIngress(streamId: string, name: string): Promise<boolean> {
     const result = await this.db
       .insertInto('ingress_endpoints')
-      .values({ input_id: inputId, name })
+      .values({ input_id: streamId, name })
       .onConflict((oc) => oc.column('input_id').doNothing())
       .executeTakeFirst();
     return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
   }
 
-  async setGslb(inputId: string, now: Date): Promise<void> {
-    await this.db.updateTable('inputs').set({ gslb: true, updated_at: now }).where('id', '=', inputId).execute();
+  async setGslb(streamId: string, now: Date): Promise<void> {
+    await this.db.updateTable('inputs').set({ gslb: true, updated_at: now }).where('id', '=', streamId).execute();
   }
 }

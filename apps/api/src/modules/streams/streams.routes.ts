@@ -29,6 +29,6 @@ export function registerStreamRoutes(app: FastifyInstance, streams: StreamsServi
   addRoute(app, streamRoutes.createIngress, ({ auth, body }) => streams.provisionIngress(auth, body.streamId));
   addRoute(app, streamRoutes.getIngress, ({ auth, params }) => streams.ingress(auth, params.streamId));
 
-  addRoute(app, nodeStreamRoutes.inputs, ({ request }) => streams.assignedInputs(request.node));
+  addRoute(app, nodeStreamRoutes.inputs, ({ request }) => streams.ofNode(request.node));
   addRoute(app, nodeMediaRoutes.ports, ({ request, body }) => streams.setMediaPorts(request.node, body.ports));
 }

@@ -17,24 +17,27 @@ import {
   type StreamStatus,
   type TrackInfo,
 } from '@streamcloud/contract';
-import type { Db } from '../../db/database.js';
+import type { Scope } from '../../db/unit-of-work.js';
 import type { AuthContext, NodeIdentity } from '../../lib/auth-context.js';
 import type { Clock } from '../../lib/clock.js';
 import { conflict, forbidden, notFound } from '../../lib/errors.js';
-import type { AuditRepository } from '../audit/audit.repository.js';
+import { geoPoint } from '../../lib/geo.js';
+import { serves } from '../access/access.js';
+import { AuditTrail } from '../audit/audit-trail.js';
 import type { GeoLocator } from '../info/geo-locator.js';
-import type { ReportContext } from '../nodes/node-reports.service.js';
+import { measuredAt, type ReportContext } from '../nodes/node-reports.service.js';
 import type { WebhookOutbox } from '../webhooks/index.js';
 import { ingestConnection } from './connections.js';
-import { chooseNode } from './node-assignment.js';
-import { OutputsRepository } from './outputs.repository.js';
-import { geoPointOf, toStreamInput, toSummary } from './stream-mapper.js';
+import { type CandidateNode, chooseNode } from './node-assignment.js';
+import { toStreamInput, toSummary } from './stream-mapper.js';
 import { StreamWebhooks } from './stream-webhooks.js';
-import { type InputRow, StreamsRepository } from './streams.repository.js';
+import type { NodeHostRow, StreamRow } from './streams.repository.js';
+
+/** What the streams module reads and writes: its streams and their outputs. */
+export type StreamsScope = Scope<'streams' | 'outputs' | 'access' | 'audit'>;
 
 export interface StreamsServiceDeps {
-  db: Db;
-  audit: AuditRepository;
+  uow: StreamsScope;
   geo: GeoLocator;
   clock: Clock;
   /** Host name of the global load-balancing ingest (GSLB). */
@@ -49,26 +52,42 @@ const newToken = () => randomBytes(24).toString('base64url');
 /** The states a user may stop a stream in. */
 const STOPPABLE: readonly StreamStatus[] = ['Ingestion', 'Pending'];
 
-/** Stream inputs: creation and node assignment, the owner's reads and changes, and what nodes report. */
+/** A node as placement weighs it, with the streams it already carries. */
+const candidateOf = (node: NodeHostRow, streamCount = node.stream_count): CandidateNode => ({
+  id: node.id,
+  regionCode: node.location_code,
+  geo: geoPoint(node.latitude, node.longitude),
+  streamCount,
+});
+
+/** Streams: creation and node assignment, the owner's reads and changes, and what nodes report. */
 export class StreamsService {
-  private readonly inputs: StreamsRepository;
+  private readonly audit: AuditTrail;
   /** The webhook events of streams and outputs (the outputs service writes through it too). */
   readonly webhooks: StreamWebhooks;
 
   constructor(private readonly deps: StreamsServiceDeps) {
-    this.inputs = new StreamsRepository(deps.db);
+    this.audit = new AuditTrail(deps.uow.audit, deps.clock, 'input');
     this.webhooks = new StreamWebhooks(deps.outbox);
   }
 
   async list(auth: AuthContext, account: string | undefined, offset: number, limit: number) {
-    const ownerId = auth.role === 'ADMIN' ? (account ?? null) : auth.accountId;
-    if (auth.role !== 'ADMIN' && account !== undefined && account !== auth.accountId) throw notFound('Account');
-    const { rows, total } = await this.inputs.list(ownerId, offset, limit);
-    return { items: rows.map((row) => toSummary(row as InputRow)) as StreamInputSummary[], total };
+    const ownerId = this.deps.uow.access.accountScope(auth, account);
+    const { rows, total } = await this.deps.uow.streams.list(ownerId, offset, limit);
+    return { items: rows.map((row) => toSummary(row)) as StreamInputSummary[], total };
   }
 
+  /** One stream with its latest messages and the node it is on, read side by side once access is checked. */
   async get(auth: AuthContext, id: string): Promise<StreamInput> {
-    return this.present(await this.owned(auth, id));
+    const { streams, access } = this.deps.uow;
+    const { nodeId } = await access.require(auth, 'stream', id);
+    const [row, messages, node] = await Promise.all([
+      streams.findById(id),
+      streams.messages(id),
+      nodeId ? streams.nodeHost(nodeId) : null,
+    ]);
+    if (!row) throw notFound('Stream');
+    return toStreamInput(row, messages, node);
   }
 
   async create(auth: AuthContext, body: StreamInputCreate): Promise<StreamInput> {
@@ -80,12 +99,7 @@ export class StreamsService {
     const id = randomUUID();
     const place = this.placeOf(body.streamer?.ipAddress, body.streamer?.geoLocation ?? null);
     const node = chooseNode(
-      (await this.inputs.candidateNodes()).map((candidate) => ({
-        id: candidate.id,
-        regionCode: candidate.location_code,
-        geo: geoPointOf(candidate.latitude, candidate.longitude),
-        inputCount: candidate.input_count,
-      })),
+      (await this.deps.uow.streams.candidateNodes()).map((candidate) => candidateOf(candidate)),
       place,
     );
     const adjustable = !body.output.passthrough;
@@ -112,29 +126,29 @@ export class StreamsService {
         tracks: body.output.tracks ?? (adjustable ? DEFAULT_ADJUSTABLE_TRACKS : []),
       },
     };
-    await this.inputs.transaction(async (inputs) => {
-      await inputs.insert(row);
-      await inputs.addMessage(
+    await this.deps.uow.transaction(async ({ streams }) => {
+      await streams.insert(row);
+      await streams.addMessage(
         id,
         node
           ? { at: now, level: 'info', text: 'Stream created' }
           : { at: now, level: 'warning', text: NO_NODE_MESSAGE },
       );
-      if (body.gslb) await inputs.insertIngress(id, makeStreamName('as', randomUUID()));
+      if (body.gslb) await streams.insertIngress(id, makeStreamName('as', randomUUID()));
     });
-    await this.audit(auth, 'input.create', id, { format: row.format, access: row.access });
+    await this.audit.record(auth, 'input.create', id, { format: row.format, access: row.access });
     return this.get(auth, id);
   }
 
   async update(auth: AuthContext, id: string, body: StreamInputUpdate): Promise<StreamInput> {
-    const row = await this.owned(auth, id);
+    const row = await this.load(auth, id);
     const now = this.deps.clock.now();
     const notStoppable = (status: string) =>
       conflict(`A stream can be stopped only in Ingestion or Pending; it is ${status}`, 'INVALID_STATE');
     if (body.state === 'Idle' && !STOPPABLE.includes(row.status)) throw notStoppable(row.status);
     const place = body.streamer ? this.placeOf(body.streamer.ipAddress, body.streamer.geoLocation ?? null) : null;
-    await this.inputs.transaction(async (inputs) => {
-      await inputs.update(
+    await this.deps.uow.transaction(async ({ streams }) => {
+      await streams.update(
         id,
         {
           ...(body.caption !== undefined ? { caption: body.caption || null } : {}),
@@ -150,49 +164,49 @@ export class StreamsService {
       );
       if (body.state) {
         // The state is checked again by the write itself: of concurrent stops, one stops the stream.
-        if (!(await inputs.stop(id, STOPPABLE, now))) throw notStoppable('Idle');
-        await inputs.addMessage(id, { at: now, level: 'info', text: `Stopped by ${auth.username}` });
-        const stopped = await inputs.findById(id);
-        if (stopped) await this.webhooks.statusChanged(inputs.db, stopped, row.status, { at: now });
+        if (!(await streams.stop(id, STOPPABLE, now))) throw notStoppable('Idle');
+        await streams.addMessage(id, { at: now, level: 'info', text: `Stopped by ${auth.username}` });
+        const stopped = await streams.findById(id);
+        if (stopped) await this.webhooks.statusChanged(streams.db, stopped, row.status, { at: now });
       }
     });
-    await this.audit(auth, body.state ? 'input.stop' : 'input.update', id, { fields: Object.keys(body) });
+    await this.audit.record(auth, body.state ? 'input.stop' : 'input.update', id, { fields: Object.keys(body) });
     return this.get(auth, id);
   }
 
-  /** Deletes the input; its outputs, messages, tracks and everything attached go with it (cascade). */
+  /** Deletes the stream; its outputs, messages, tracks and everything attached go with it (cascade). */
   async delete(auth: AuthContext, id: string): Promise<void> {
-    await this.owned(auth, id);
-    await this.inputs.transaction(async (inputs) => {
-      const row = await inputs.findById(id);
+    await this.deps.uow.access.require(auth, 'stream', id);
+    await this.deps.uow.transaction(async ({ streams }) => {
+      const row = await streams.findById(id);
       if (!row) throw notFound('Stream');
-      await this.webhooks.deleting(inputs.db, row, this.deps.clock.now());
+      await this.webhooks.deleting(streams.db, row, this.deps.clock.now());
       // Of concurrent deletes, only the one that removed the row answers 204 (the others roll back their event).
-      if (!(await inputs.delete(id))) throw notFound('Stream');
+      if (!(await streams.delete(id))) throw notFound('Stream');
     });
-    await this.audit(auth, 'input.delete', id, {});
+    await this.audit.record(auth, 'input.delete', id, {});
   }
 
   async tracks(auth: AuthContext, id: string, source: 'incoming' | 'outgoing'): Promise<TrackInfo[]> {
-    await this.owned(auth, id);
-    return this.inputs.tracks(id, source);
+    await this.deps.uow.access.require(auth, 'stream', id);
+    return this.deps.uow.streams.tracks(id, source);
   }
 
   async provisionIngress(auth: AuthContext, streamId: string): Promise<IngressEndpoint> {
-    await this.owned(auth, streamId);
-    const created = await this.inputs.transaction(async (inputs) => {
-      const inserted = await inputs.insertIngress(streamId, makeStreamName('as', randomUUID()));
-      if (inserted) await inputs.setGslb(streamId, this.deps.clock.now());
+    await this.deps.uow.access.require(auth, 'stream', streamId);
+    const created = await this.deps.uow.transaction(async ({ streams }) => {
+      const inserted = await streams.insertIngress(streamId, makeStreamName('as', randomUUID()));
+      if (inserted) await streams.setGslb(streamId, this.deps.clock.now());
       return inserted;
     });
     if (!created) throw conflict('The ingress endpoint of this stream already exists', 'INGRESS_EXISTS');
-    await this.audit(auth, 'ingress.create', streamId, {});
+    await this.audit.record(auth, 'ingress.create', streamId, {});
     return this.ingress(auth, streamId);
   }
 
   async ingress(auth: AuthContext, streamId: string): Promise<IngressEndpoint> {
-    const row = await this.owned(auth, streamId);
-    const name = await this.inputs.ingressName(streamId);
+    const row = await this.load(auth, streamId);
+    const name = await this.deps.uow.streams.ingressName(streamId);
     if (!name) throw notFound('Ingress endpoint');
     const connection = ingestConnection(
       row.format === 'Internode' ? 'RTMP' : (row.format as StreamInput['format']),
@@ -209,34 +223,30 @@ export class StreamsService {
     return { ipAddress: location.ipAddress, description: location.description, geo: location.geo };
   }
 
-  /** Assigns inputs that wait for a node to the best enabled and opened node, if any. Answers how many. */
+  /** Assigns streams that wait for a node to the best enabled and opened node, if any. Answers how many. */
   async assignWaiting(limit = 100): Promise<number> {
-    const waiting = await this.inputs.unassigned(limit);
+    const { uow } = this.deps;
+    const waiting = await uow.streams.unassigned(limit);
     if (waiting.length === 0) return 0;
-    const candidates = await this.inputs.candidateNodes();
+    const candidates = await uow.streams.candidateNodes();
     if (candidates.length === 0) return 0;
-    const counts = new Map(candidates.map((node) => [node.id, node.input_count]));
+    const counts = new Map(candidates.map((node) => [node.id, node.stream_count]));
     let assigned = 0;
-    for (const input of waiting) {
+    for (const stream of waiting) {
       const node = chooseNode(
-        candidates.map((candidate) => ({
-          id: candidate.id,
-          regionCode: candidate.location_code,
-          geo: geoPointOf(candidate.latitude, candidate.longitude),
-          inputCount: counts.get(candidate.id) ?? 0,
-        })),
-        this.placeOf(input.streamer_ip, geoPointOf(input.streamer_latitude, input.streamer_longitude)),
+        candidates.map((candidate) => candidateOf(candidate, counts.get(candidate.id) ?? 0)),
+        this.placeOf(stream.streamer_ip, geoPoint(stream.streamer_latitude, stream.streamer_longitude)),
       );
       if (!node) break;
       const now = this.deps.clock.now();
       const name = candidates.find((candidate) => candidate.id === node.id)?.name ?? node.id;
-      await this.inputs.transaction(async (inputs) => {
-        await inputs.update(
-          input.id,
-          { node_id: node.id, ...(input.status === 'Pending' ? { status: 'Idle' as const } : {}) },
+      await uow.transaction(async ({ streams }) => {
+        await streams.update(
+          stream.id,
+          { node_id: node.id, ...(stream.status === 'Pending' ? { status: 'Idle' as const } : {}) },
           now,
         );
-        await inputs.addMessage(input.id, { at: now, level: 'info', text: `Assigned to node ${name}` });
+        await streams.addMessage(stream.id, { at: now, level: 'info', text: `Assigned to node ${name}` });
       });
       counts.set(node.id, (counts.get(node.id) ?? 0) + 1);
       assigned++;
@@ -246,25 +256,25 @@ export class StreamsService {
 
   /** Node-facing: the node tells the ports of its media services; its push and playback URLs use them. */
   async setMediaPorts(node: NodeIdentity, ports: MediaPorts): Promise<{ ports: MediaPorts }> {
-    await this.inputs.setMediaPorts(node.id, ports, this.deps.clock.now());
+    await this.deps.uow.streams.setMediaPorts(node.id, ports, this.deps.clock.now());
     return { ports };
   }
 
   /**
    * A node that sent no report (its load heartbeat comes every 5 s) for `silenceMs` is taken as gone:
-   * its inputs in Ingestion become Error with a message. Answers how many inputs changed.
+   * its streams in Ingestion become Error with a message. Answers how many streams changed.
    */
   async expireSilentNodes(silenceMs: number): Promise<number> {
     const now = this.deps.clock.now();
-    const rows = await this.inputs.ingestingOnSilentNodes(new Date(now.getTime() - silenceMs));
+    const rows = await this.deps.uow.streams.ingestingOnSilentNodes(new Date(now.getTime() - silenceMs));
     for (const row of rows) {
-      await this.inputs.transaction(async (inputs) => {
-        const current = await inputs.findById(row.id);
+      await this.deps.uow.transaction(async ({ streams }) => {
+        const current = await streams.findById(row.id);
         if (current?.status !== 'Ingestion') return;
         const text = `Node ${row.node_name} stopped reporting for ${Math.round(silenceMs / 1000)} s: the push is lost`;
-        await inputs.update(row.id, { status: 'Error' }, now);
-        await inputs.addMessage(row.id, { at: now, level: 'error', text });
-        await this.webhooks.statusChanged(inputs.db, { ...current, status: 'Error', updated_at: now }, 'Ingestion', {
+        await streams.update(row.id, { status: 'Error' }, now);
+        await streams.addMessage(row.id, { at: now, level: 'error', text });
+        await this.webhooks.statusChanged(streams.db, { ...current, status: 'Error', updated_at: now }, 'Ingestion', {
           at: now,
           message: text,
         });
@@ -273,10 +283,10 @@ export class StreamsService {
     return rows.length;
   }
 
-  /** Node-facing: the inputs a node serves, with what it needs to admit pushes and plays (two queries in all). */
-  async assignedInputs(node: NodeIdentity): Promise<AssignedInput[]> {
-    const rows = await this.inputs.ofNode(node.id);
-    const outputs = await new OutputsRepository(this.deps.db).ofInputs(rows.map((row) => row.id));
+  /** Node-facing: the streams a node serves, with what it needs to admit pushes and plays (two queries in all). */
+  async ofNode(node: NodeIdentity): Promise<AssignedInput[]> {
+    const rows = await this.deps.uow.streams.ofNode(node.id);
+    const outputs = await this.deps.uow.outputs.ofStreams(rows.map((row) => row.id));
     return rows.map((row) => ({
       id: row.id,
       name: row.name,
@@ -305,21 +315,23 @@ export class StreamsService {
   }
 
   /** Node-facing: applies stream-state reports inside the batch's transaction. */
-  readonly applyStateReports = async (context: ReportContext, reports: StreamStateReport[]): Promise<void> => {
-    const inputs = new StreamsRepository(context.db);
-    const outputs = new OutputsRepository(context.db);
+  readonly applyStateReports = async (
+    context: ReportContext<StreamsScope>,
+    reports: StreamStateReport[],
+  ): Promise<void> => {
+    const { streams, outputs } = context.uow;
     for (const report of reports) {
-      const row = await inputs.findById(report.streamId);
-      // A report about an input this node does not serve (deleted, or moved) changes nothing.
-      if (!row || row.node_id !== context.node.id) continue;
-      const at = report.at ? new Date(report.at) : context.receivedAt;
+      const row = await streams.findById(report.streamId);
+      // A report about a stream this node does not serve (deleted, or moved) changes nothing.
+      if (!row || !serves(context.node, row.node_id)) continue;
       if (report.status && report.status !== row.status)
-        await inputs.update(row.id, { status: report.status }, context.receivedAt);
+        await streams.update(row.id, { status: report.status }, context.receivedAt);
+      const at = measuredAt(context, report.at);
       if (report.message)
-        await inputs.addMessage(row.id, { at, level: report.message.level, text: report.message.text });
+        await streams.addMessage(row.id, { at, level: report.message.level, text: report.message.text });
       if (report.status && report.status !== row.status) {
         await this.webhooks.statusChanged(
-          context.db,
+          streams.db,
           { ...row, status: report.status, updated_at: context.receivedAt },
           row.status,
           {
@@ -331,7 +343,7 @@ export class StreamsService {
       }
       for (const source of ['incoming', 'outgoing'] as const) {
         const tracks = report.tracks?.[source];
-        if (tracks) await inputs.replaceTracks(row.id, source, tracks);
+        if (tracks) await streams.replaceTracks(row.id, source, tracks);
       }
       for (const output of report.outputs ?? []) {
         const target = await outputs.findOfInput(row.id, output.outputId);
@@ -345,24 +357,17 @@ export class StreamsService {
         // The sessions before are read only when a callback wants to hear of the change.
         const before = target.callback_uri ? ((await outputs.sessionsOf([target.id])).get(target.id) ?? []) : [];
         await outputs.replaceSessions(target.id, sessions);
-        await this.webhooks.sessionsChanged(context.db, row, target, before, sessions, context.receivedAt);
+        await this.webhooks.sessionsChanged(streams.db, row, target, before, sessions, context.receivedAt);
       }
     }
   };
 
-  /** The input when the caller may see it: its owner or an ADMIN; anyone else gets 404. */
-  async owned(auth: AuthContext, id: string): Promise<InputRow> {
-    const row = await this.inputs.findById(id);
-    if (!row || (auth.role !== 'ADMIN' && row.owner_id !== auth.accountId)) throw notFound('Stream');
+  /** The stream's row once the caller's access is checked. */
+  private async load(auth: AuthContext, id: string): Promise<StreamRow> {
+    await this.deps.uow.access.require(auth, 'stream', id);
+    const row = await this.deps.uow.streams.findById(id);
+    if (!row) throw notFound('Stream');
     return row;
-  }
-
-  private async present(row: InputRow): Promise<StreamInput> {
-    const [messages, node] = await Promise.all([
-      this.inputs.messages(row.id),
-      row.node_id ? this.inputs.nodeHost(row.node_id) : Promise.resolve(null),
-    ]);
-    return toStreamInput(row, messages, node);
   }
 
   private placeOf(
@@ -374,12 +379,5 @@ export class StreamsService {
   } {
     const located = ipAddress ? this.deps.geo.locate(ipAddress) : null;
     return { geo: geo ?? located?.geo ?? null, region: located?.region ?? null };
-  }
-
-  private audit(auth: AuthContext, action: string, targetId: string, details: Record<string, unknown>) {
-    return this.deps.audit.record(
-      { actorId: auth.accountId, actingAdminId: auth.actingAdminId, action, targetType: 'input', targetId, details },
-      this.deps.clock.now(),
-    );
   }
 }

@@ -350,14 +350,7 @@ describe('node reports and assignment', () => {
   it('drives a stream through every status with messages, tracks and sessions', async () => {
     const node = await t.createNode(t.roles.admin);
     const input = await t.createInput({ format: 'RTMP' });
-    const output = (
-      await t.request({
-        method: 'POST',
-        url: '/api/v1/outputs',
-        token: t.roles.owner.token,
-        payload: { streamId: input.id, format: 'HLS' },
-      })
-    ).json();
+    const output = await t.createOutput({ streamId: input.id, format: 'HLS' });
     for (const status of ['Ingestion', 'Fallback', 'Error', 'Idle']) {
       await setStatus(node.token, input.id, status, {
         level: status === 'Error' ? 'error' : 'info',
@@ -463,14 +456,7 @@ describe('node reports and assignment', () => {
   it('tells a node its inputs with their outputs and tokens', async () => {
     const node = await t.createNode(t.roles.admin);
     const input = await t.createInput({ access: 'Private', accessToken: 'secret-1' });
-    const output = (
-      await t.request({
-        method: 'POST',
-        url: '/api/v1/outputs',
-        token: t.roles.owner.token,
-        payload: { streamId: input.id },
-      })
-    ).json();
+    const output = await t.createOutput({ streamId: input.id });
     const response = await t.request({ method: 'GET', url: '/api/v1/node/inputs', token: node.token });
     expect(response.json()).toEqual([
       {

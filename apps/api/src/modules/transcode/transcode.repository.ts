@@ -1,8 +1,12 @@
 import type { Scte35Mode, TranscodeTrack } from '@streamcloud/contract';
 import type { Db } from '../../db/database.js';
+import type { InputsTable } from '../../db/schema.js';
 
-/** inputs.output as stored: the overlay's image lives in input_overlays, only its offsets here. */
-export interface StoredOutput {
+/**
+ * A stream's transcode configuration as stored in its `output` column (the transcode module's column of
+ * the streams table): the overlay's image lives in input_overlays, only its offsets here.
+ */
+export interface StoredTranscodeConfig {
   version: 2;
   passthrough: boolean;
   scte35?: { mode: Scte35Mode };
@@ -13,47 +17,60 @@ export interface StoredOutput {
   tracks: TranscodeTrack[];
 }
 
+/** What the transcode rules read of a stream with its configuration. */
+export interface TranscodedStream {
+  name: string;
+  status: InputsTable['status'];
+  config: StoredTranscodeConfig;
+}
+
 export interface OverlayRow {
   content_type: 'image/png' | 'image/jpeg';
   data: Uint8Array;
 }
 
+/** Transcode configurations: the `output` column of streams and the overlay images (input_overlays). */
 export class TranscodeRepository {
   constructor(private readonly db: Db) {}
 
-  transaction<T>(work: (repository: TranscodeRepository) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute((trx) => work(new TranscodeRepository(trx as unknown as Db)));
+  async stream(streamId: string): Promise<TranscodedStream | null> {
+    const row = await this.db
+      .selectFrom('inputs')
+      .select(['name', 'status', 'output'])
+      .where('id', '=', streamId)
+      .executeTakeFirst();
+    return row ? { name: row.name, status: row.status, config: row.output as unknown as StoredTranscodeConfig } : null;
   }
 
-  async overlay(inputId: string): Promise<OverlayRow | null> {
+  async overlay(streamId: string): Promise<OverlayRow | null> {
     return (
       (await this.db
         .selectFrom('input_overlays')
         .select(['content_type', 'data'])
-        .where('input_id', '=', inputId)
+        .where('input_id', '=', streamId)
         .executeTakeFirst()) ?? null
     );
   }
 
-  async saveOutput(inputId: string, output: StoredOutput, now: Date): Promise<void> {
+  async saveConfig(streamId: string, config: StoredTranscodeConfig, now: Date): Promise<void> {
     await this.db
       .updateTable('inputs')
-      .set({ output: JSON.stringify(output), updated_at: now })
-      .where('id', '=', inputId)
+      .set({ output: JSON.stringify(config), updated_at: now })
+      .where('id', '=', streamId)
       .execute();
   }
 
-  async saveOverlay(inputId: string, overlay: OverlayRow, now: Date): Promise<void> {
+  async saveOverlay(streamId: string, overlay: OverlayRow, now: Date): Promise<void> {
     await this.db
       .insertInto('input_overlays')
-      .values({ input_id: inputId, content_type: overlay.content_type, data: overlay.data, updated_at: now })
+      .values({ input_id: streamId, content_type: overlay.content_type, data: overlay.data, updated_at: now })
       .onConflict((oc) =>
         oc.column('input_id').doUpdateSet({ content_type: overlay.content_type, data: overlay.data, updated_at: now }),
       )
       .execute();
   }
 
-  async deleteOverlay(inputId: string): Promise<void> {
-    await this.db.deleteFrom('input_overlays').where('input_id', '=', inputId).execute();
+  async deleteOverlay(streamId: string): Promise<void> {
+    await this.db.deleteFrom('input_overlays').where('input_id', '=', streamId).execute();
   }
 }

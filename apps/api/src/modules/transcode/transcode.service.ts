@@ -4,20 +4,15 @@ import {
   type TranscodeConfig,
   type TranscodeConfigUpdate,
 } from '@streamcloud/contract';
-import type { Db } from '../../db/database.js';
+import type { Scope } from '../../db/unit-of-work.js';
 import type { AuthContext, NodeIdentity } from '../../lib/auth-context.js';
 import type { Clock } from '../../lib/clock.js';
 import { conflict, notFound } from '../../lib/errors.js';
 import { decodeImageDataUri, toDataUri } from '../../lib/image-data.js';
-import type { AuditRepository } from '../audit/audit.repository.js';
-import { StreamsRepository } from '../streams/streams.repository.js';
-import type { StreamsService } from '../streams/streams.service.js';
-import { type OverlayRow, type StoredOutput, TranscodeRepository } from './transcode.repository.js';
+import type { OverlayRow, StoredTranscodeConfig, TranscodedStream } from './transcode.repository.js';
 
 export interface TranscodeServiceDeps {
-  db: Db;
-  streams: StreamsService;
-  audit: AuditRepository;
+  uow: Scope<'transcode' | 'access' | 'audit'>;
   clock: Clock;
 }
 
@@ -25,7 +20,7 @@ export const NOT_ADJUSTABLE_MESSAGE = 'Only adjustable-transcode streams have a 
 export const IN_INGESTION_MESSAGE = 'The transcoding cannot be changed while the stream is in Ingestion';
 
 /** The configuration as stored (possibly older, or legacy) in its full version-2 shape. */
-export function presentOutput(stored: StoredOutput, overlay: OverlayRow | null): TranscodeConfig {
+export function toTranscodeConfig(stored: StoredTranscodeConfig, overlay: OverlayRow | null): TranscodeConfig {
   return {
     version: 2,
     passthrough: stored.passthrough ?? false,
@@ -43,27 +38,26 @@ export function presentOutput(stored: StoredOutput, overlay: OverlayRow | null):
   };
 }
 
-/** The transcode configuration of adjustable-transcode inputs: ladder, overlay, ad markers, time encoder. */
+/** The transcode configuration of adjustable-transcode streams: ladder, overlay, ad markers, time encoder. */
 export class TranscodeService {
-  private readonly repository: TranscodeRepository;
-
-  constructor(private readonly deps: TranscodeServiceDeps) {
-    this.repository = new TranscodeRepository(deps.db);
-  }
+  constructor(private readonly deps: TranscodeServiceDeps) {}
 
   async get(auth: AuthContext, id: string): Promise<TranscodeConfig> {
-    const row = await this.deps.streams.owned(auth, id);
-    return presentOutput(row.output as StoredOutput, await this.repository.overlay(id));
+    await this.deps.uow.access.require(auth, 'stream', id);
+    return this.read(id);
   }
 
   /** The editor's own rule: only adjustable-transcode streams, and not while in Ingestion (409). */
   async update(auth: AuthContext, id: string, body: TranscodeConfigUpdate): Promise<TranscodeConfig> {
-    const row = await this.deps.streams.owned(auth, id);
-    if (outputModeOfName(row.name) !== 'AdjustableTranscode') throw conflict(NOT_ADJUSTABLE_MESSAGE, 'NOT_ADJUSTABLE');
-    if (row.status === 'Ingestion') throw conflict(IN_INGESTION_MESSAGE, 'INVALID_STATE');
+    const { uow, clock } = this.deps;
+    await uow.access.require(auth, 'stream', id);
+    const stream = await this.stream(id);
+    if (outputModeOfName(stream.name) !== 'AdjustableTranscode')
+      throw conflict(NOT_ADJUSTABLE_MESSAGE, 'NOT_ADJUSTABLE');
+    if (stream.status === 'Ingestion') throw conflict(IN_INGESTION_MESSAGE, 'INVALID_STATE');
     const image = body.overlay ? decodeImageDataUri(body.overlay.data, OVERLAY_IMAGE_LIMITS) : null;
     const overlay: OverlayRow | null = image ? { content_type: image.image.contentType, data: image.bytes } : null;
-    const stored: StoredOutput = {
+    const stored: StoredTranscodeConfig = {
       version: 2,
       passthrough: body.passthrough,
       scte35: body.scte35,
@@ -71,16 +65,15 @@ export class TranscodeService {
       overlay: body.overlay ? { offsetX: body.overlay.offsetX, offsetY: body.overlay.offsetY } : null,
       tracks: body.tracks,
     };
-    const now = this.deps.clock.now();
-    await this.repository.transaction(async (repository) => {
-      await repository.saveOutput(id, stored, now);
-      if (overlay) await repository.saveOverlay(id, overlay, now);
-      else await repository.deleteOverlay(id);
+    const now = clock.now();
+    await uow.transaction(async ({ transcode }) => {
+      await transcode.saveConfig(id, stored, now);
+      if (overlay) await transcode.saveOverlay(id, overlay, now);
+      else await transcode.deleteOverlay(id);
     });
-    await this.deps.audit.record(
+    await uow.audit.recordBy(
+      auth,
       {
-        actorId: auth.accountId,
-        actingAdminId: auth.actingAdminId,
         action: 'input.output.update',
         targetType: 'input',
         targetId: id,
@@ -88,13 +81,23 @@ export class TranscodeService {
       },
       now,
     );
-    return presentOutput(stored, overlay);
+    return toTranscodeConfig(stored, overlay);
   }
 
-  /** Node-facing: the configuration of an input the node serves. */
+  /** Node-facing: the configuration of a stream the node serves. */
   async forNode(node: NodeIdentity, id: string): Promise<TranscodeConfig> {
-    const row = await new StreamsRepository(this.deps.db).findById(id);
-    if (!row || row.node_id !== node.id) throw notFound('Stream');
-    return presentOutput(row.output as StoredOutput, await this.repository.overlay(id));
+    await this.deps.uow.access.requireServedBy(node, 'stream', id);
+    return this.read(id);
+  }
+
+  private async read(id: string): Promise<TranscodeConfig> {
+    const [stream, overlay] = await Promise.all([this.stream(id), this.deps.uow.transcode.overlay(id)]);
+    return toTranscodeConfig(stream.config, overlay);
+  }
+
+  private async stream(id: string): Promise<TranscodedStream> {
+    const stream = await this.deps.uow.transcode.stream(id);
+    if (!stream) throw notFound('Stream');
+    return stream;
   }
 }

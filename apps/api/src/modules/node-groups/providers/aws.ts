@@ -1,15 +1,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import type { AwsConfig } from './config.js';
-import {
-  callProvider,
-  type Fetch,
-  type LaunchedInstance,
-  type LaunchSpec,
-  notConfigured,
-  ProviderError,
-  type ScalingProvider,
-  summarize,
-} from './provider.js';
+import type { CloudProviderOptions, LaunchedInstance, LaunchSpec, ScalingProvider } from './provider.js';
+import { callProvider, launchedNode, notConfigured, ProviderError, summarize } from './provider.js';
 import { nodeBootScript } from './user-data.js';
 
 const EC2_API_VERSION = '2016-11-15';
@@ -104,12 +96,7 @@ export class AwsProvider implements ScalingProvider {
 
   constructor(
     private readonly config: AwsConfig,
-    private readonly options: {
-      fetch: Fetch;
-      now: () => Date;
-      controlPlaneUrl: string | null;
-      nodeStartCommand: string;
-    },
+    private readonly options: CloudProviderOptions,
   ) {}
 
   private settings() {
@@ -179,15 +166,8 @@ export class AwsProvider implements ScalingProvider {
     if (!instanceId) throw new ProviderError('AWS answered RunInstances without an instance id');
     const privateIp = tag(xml, 'privateIpAddress');
     const publicIp = tag(xml, 'ipAddress');
-    return {
-      externalId: instanceId,
-      hostname: publicIp ?? privateIp ?? tag(xml, 'privateDnsName') ?? instanceId,
-      protocol: 'HTTP',
-      port: 4242,
-      publicIPv4: publicIp,
-      privateIPv4: privateIp,
-      locationDescription: `AWS ${region}`,
-    };
+    const hostname = publicIp ?? privateIp ?? tag(xml, 'privateDnsName') ?? instanceId;
+    return launchedNode(this.name, region, instanceId, hostname, { publicIPv4: publicIp, privateIPv4: privateIp });
   }
 
   async terminate(externalId: string): Promise<void> {

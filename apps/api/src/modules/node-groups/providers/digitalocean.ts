@@ -1,14 +1,6 @@
 import type { DigitalOceanConfig } from './config.js';
-import {
-  callProvider,
-  type Fetch,
-  type LaunchedInstance,
-  type LaunchSpec,
-  notConfigured,
-  ProviderError,
-  type ScalingProvider,
-  summarize,
-} from './provider.js';
+import type { CloudProviderOptions, LaunchedInstance, LaunchSpec, ScalingProvider } from './provider.js';
+import { callProvider, jsonErrorMessage, launchedNode, notConfigured, ProviderError } from './provider.js';
 import { nodeBootScript } from './user-data.js';
 
 interface DropletNetwork {
@@ -17,15 +9,7 @@ interface DropletNetwork {
 }
 
 /** DigitalOcean's error body: `{id, message}`. */
-const doError = (text: string) => {
-  try {
-    const body = JSON.parse(text) as { id?: string; message?: string };
-    if (body.message) return body.id ? `${body.id}: ${body.message}` : body.message;
-  } catch {
-    // not JSON
-  }
-  return summarize(text);
-};
+const doError = jsonErrorMessage('id');
 
 /** DigitalOcean droplets: `POST /v2/droplets` (one per node, its own user_data) and `DELETE /v2/droplets/{id}`. */
 export class DigitalOceanProvider implements ScalingProvider {
@@ -33,7 +17,7 @@ export class DigitalOceanProvider implements ScalingProvider {
 
   constructor(
     private readonly config: DigitalOceanConfig,
-    private readonly options: { fetch: Fetch; controlPlaneUrl: string | null; nodeStartCommand: string },
+    private readonly options: Omit<CloudProviderOptions, 'now'>,
   ) {}
 
   private token(): string {
@@ -81,15 +65,11 @@ export class DigitalOceanProvider implements ScalingProvider {
     const v4 = droplet.networks?.v4 ?? [];
     const publicIp = v4.find((network) => network.type === 'public')?.ip_address ?? null;
     const privateIp = v4.find((network) => network.type === 'private')?.ip_address ?? null;
-    return {
-      externalId: String(droplet.id),
-      hostname: publicIp ?? privateIp ?? droplet.name ?? spec.name,
-      protocol: 'HTTP',
-      port: 4242,
+    const hostname = publicIp ?? privateIp ?? droplet.name ?? spec.name;
+    return launchedNode(this.name, region, String(droplet.id), hostname, {
       publicIPv4: publicIp,
       privateIPv4: privateIp,
-      locationDescription: `DigitalOcean ${region}`,
-    };
+    });
   }
 
   async terminate(externalId: string): Promise<void> {

@@ -1,15 +1,7 @@
 import { createHash, createSign } from 'node:crypto';
 import type { OracleConfig } from './config.js';
-import {
-  callProvider,
-  type Fetch,
-  type LaunchedInstance,
-  type LaunchSpec,
-  notConfigured,
-  ProviderError,
-  type ScalingProvider,
-  summarize,
-} from './provider.js';
+import type { CloudProviderOptions, LaunchedInstance, LaunchSpec, ScalingProvider } from './provider.js';
+import { callProvider, jsonErrorMessage, launchedNode, notConfigured, ProviderError } from './provider.js';
 import { nodeBootScript } from './user-data.js';
 
 const OCI_API_VERSION = '20160918';
@@ -53,15 +45,7 @@ export function signOci(
 }
 
 /** OCI's error body: `{code, message}`. */
-const ociError = (text: string) => {
-  try {
-    const body = JSON.parse(text) as { code?: string; message?: string };
-    if (body.message) return body.code ? `${body.code}: ${body.message}` : body.message;
-  } catch {
-    // not JSON
-  }
-  return summarize(text);
-};
+const ociError = jsonErrorMessage('code');
 
 /** Oracle Cloud Infrastructure compute: LaunchInstance and TerminateInstance (Core Services API 20160918). */
 export class OracleProvider implements ScalingProvider {
@@ -69,12 +53,7 @@ export class OracleProvider implements ScalingProvider {
 
   constructor(
     private readonly config: OracleConfig,
-    private readonly options: {
-      fetch: Fetch;
-      now: () => Date;
-      controlPlaneUrl: string | null;
-      nodeStartCommand: string;
-    },
+    private readonly options: CloudProviderOptions,
   ) {}
 
   private key(): { key: OciKey; endpoint: string; region: string } {
@@ -143,16 +122,8 @@ export class OracleProvider implements ScalingProvider {
       instance = undefined;
     }
     if (!instance?.id) throw new ProviderError('Oracle answered LaunchInstance without an instance id');
-    return {
-      externalId: instance.id,
-      // LaunchInstance answers before the VNIC has addresses; the node's name is its VNIC hostname label.
-      hostname: instance.displayName ?? spec.name,
-      protocol: 'HTTP',
-      port: 4242,
-      publicIPv4: null,
-      privateIPv4: null,
-      locationDescription: `Oracle ${region}`,
-    };
+    // LaunchInstance answers before the VNIC has addresses; the node's name is its VNIC hostname label.
+    return launchedNode(this.name, region, instance.id, instance.displayName ?? spec.name);
   }
 
   async terminate(externalId: string): Promise<void> {

@@ -31,6 +31,27 @@ export interface LaunchedInstance {
   locationDescription: string | null;
 }
 
+/**
+ * The media node a provider started: reached over HTTP on the node's control port, where the boot script
+ * (user-data.ts) starts it; located as `<provider> <region>`.
+ */
+export function launchedNode(
+  provider: string,
+  region: string,
+  externalId: string,
+  hostname: string,
+  addresses: Pick<LaunchedInstance, 'publicIPv4' | 'privateIPv4'> = { publicIPv4: null, privateIPv4: null },
+): LaunchedInstance {
+  return {
+    externalId,
+    hostname,
+    protocol: 'HTTP',
+    port: 4242,
+    ...addresses,
+    locationDescription: `${provider} ${region}`,
+  };
+}
+
 /** Starts and stops nodes somewhere. Every method fails with a ProviderError, never anything else. */
 export interface ScalingProvider {
   readonly name: ProviderBackend;
@@ -65,6 +86,16 @@ export interface ScalingProviders {
 /** The guarded fetch of lib/outbound.ts (tests give fakes). */
 export type Fetch = GuardedFetch;
 
+/** What a cloud provider is made with besides its configuration. */
+export interface CloudProviderOptions {
+  fetch: Fetch;
+  /** The clock requests are signed with. */
+  now: () => Date;
+  /** Where the started nodes reach the control plane (in their boot script). */
+  controlPlaneUrl: string | null;
+  nodeStartCommand: string;
+}
+
 export const PROVIDER_TIMEOUT_MS = 15_000;
 
 /** Runs a provider HTTP call and turns every failure into a ProviderError naming the provider. */
@@ -92,6 +123,20 @@ export const summarize = (text: string): string => {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > 300 ? `${flat.slice(0, 300)}…` : flat || 'no details';
 };
+
+/** Reads a JSON error body `{<codeField>, message}` as `code: message`; anything else is summarized. */
+export const jsonErrorMessage =
+  (codeField: string) =>
+  (text: string): string => {
+    try {
+      const body = JSON.parse(text) as Record<string, unknown>;
+      const code = body[codeField];
+      if (body.message) return code ? `${code}: ${body.message}` : String(body.message);
+    } catch {
+      // not JSON
+    }
+    return summarize(text);
+  };
 
 /** A registry over a fixed set of providers. */
 export function providerRegistry(providers: ScalingProvider[], options: { allLocal?: boolean } = {}): ScalingProviders {

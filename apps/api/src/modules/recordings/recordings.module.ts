@@ -1,0 +1,25 @@
+import { defineModule } from '../module.js';
+import { registerLostNodeExpiry } from '../stream-jobs/lost-nodes.js';
+import { registerRecordingRoutes } from './recordings.routes.js';
+import { RecordingsService } from './recordings.service.js';
+
+/**
+ * Recordings of streams into storages, and the recording-state reports of the node that records. The
+ * storages module learns how many recordings use a storage through the unit of work's `storageUsage` port.
+ */
+export const recordingsModule = defineModule(
+  'recordings',
+  (app, { uow, clock, options }) => {
+    const recordings = new RecordingsService({
+      uow,
+      clock,
+      storages: app.services.storages,
+      outbox: app.services.webhooks.outbox,
+    });
+    app.services.recordings = recordings;
+    app.services.nodeReports.registerReportHandler('recording-state', recordings.applyStateReports);
+    registerLostNodeExpiry(app, options, 'recording', recordings);
+    registerRecordingRoutes(app, recordings);
+  },
+  ['nodes', 'storages', 'webhooks'],
+);

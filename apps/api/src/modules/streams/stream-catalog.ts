@@ -1,0 +1,19 @@
+import type { InputFormat } from '@streamcloud/contract';
+
+/** A stream as other modules may read it. */
+export interface StreamDescription {
+  id: string;
+  ownerId: string;
+  format: InputFormat;
+  name: string;
+  caption: string | null;
+}
+
+/**
+ * The streams module's port for other modules (StreamsRepository implements it, the unit of work hands it
+ * out as `streamCatalog`): what they may read of streams, on their own connection or transaction.
+ */
+export interface StreamCatalog {
+  /** The streams among `streamIds` that exist. */
+  describe(streamIds: string[]): Promise<StreamDescription[]>;
+}

@@ -1,0 +1,42 @@
+import { registerPeriodicJob } from '../../lib/periodic.js';
+import { GeoLocator } from '../info/geo-locator.js';
+import { defineModule } from '../module.js';
+import { OutputsService } from './outputs.service.js';
+import { registerStreamRoutes } from './streams.routes.js';
+import { StreamsService } from './streams.service.js';
+
+/** A node with no report for this long has its streams in Ingestion set to Error, unless told otherwise. */
+export const DEFAULT_NODE_SILENCE_MS = 15_000;
+
+/**
+ * Streams (`/inputs`) and their viewer outputs, the node-facing list of what a node serves, the
+ * stream-state reports, and the job that places waiting streams on nodes and expires silent nodes.
+ */
+export const streamsModule = defineModule(
+  'streams',
+  async (app, { uow, clock, options }) => {
+    const geo = await GeoLocator.open();
+    const streams = new StreamsService({
+      uow,
+      geo,
+      clock,
+      gslbHostname: options.gslbHostname ?? 'localhost',
+      outbox: app.services.webhooks.outbox,
+    });
+    const outputs = new OutputsService({ uow, geo, clock, webhooks: streams.webhooks });
+    app.services.streams = streams;
+    app.services.outputs = outputs;
+    app.services.nodeReports.registerReportHandler('stream-state', streams.applyStateReports);
+    const nodeSilenceMs = options.nodeSilenceMs ?? DEFAULT_NODE_SILENCE_MS;
+    registerPeriodicJob(app, {
+      what: 'assigning waiting streams or expiring silent nodes',
+      intervalMs: options.streamAssignIntervalMs,
+      run: async () => {
+        await streams.assignWaiting();
+        await streams.expireSilentNodes(nodeSilenceMs);
+      },
+    });
+    registerStreamRoutes(app, streams, outputs);
+  },
+  ['nodes', 'webhooks'],
+);
