@@ -125,6 +125,46 @@ describe('autostart', () => {
   }, 120_000);
 });
 
+describe('the outgoing source', () => {
+  it("records an adjustable-transcode stream's renditions, not the push", async () => {
+    const storage = await createStorage(api, s3, { path: 'outgoing' });
+    const stream = await createStream({ format: 'RTMP', output: { passthrough: false } });
+    const ladder = await api('PUT', `/inputs/${stream.id}/output`, {
+      tracks: [
+        {
+          type: 'H264',
+          width: 160,
+          height: 90,
+          framerate: 15,
+          settings: { bitrate: 150, speedPreset: 'ultrafast', tune: 'zerolatency', keyIntMax: 0 },
+        },
+        { type: 'AAC', rate: 48000, channels: 2, settings: { bitrate: 96 } },
+      ],
+    });
+    expect(ladder.status).toBe(200);
+    const recording = await createRecording(api, {
+      streamId: stream.id,
+      storageId: storage.id,
+      fileFormat: 'MP4',
+      capture: { source: 'Outgoing', tracks: [{ type: 'Video' }, { type: 'Audio' }] },
+    });
+    // The push is 320x240 with 44.1 kHz audio: the file holds what the ladder made of it.
+    await pushFor(streams, stream, 8);
+    const { last } = await watchRecording(
+      api,
+      recording.id,
+      (r) => r.state === 'Completed' || r.state === 'Error',
+      60_000,
+    );
+    expect(last.state).toBe('Completed');
+    const [object] = await listObjects(s3, 'recordings', 'outgoing/');
+    const file = await probeFile(await downloadObject(s3, 'recordings', object?.key ?? ''));
+    expect(file.streams.map((track) => track.codec_name)).toEqual(['h264', 'aac']);
+    expect(file.streams[0]).toMatchObject({ width: 160, height: 90 });
+    expect(file.streams[1]).toMatchObject({ sample_rate: '48000', channels: 2 });
+  }, 90_000);
+});
+
 describe('storage failures', () => {
   it("ends in Error with the storage's answer when the secret is wrong, and the recording can be deleted", async () => {
     const { stream, recording } = await recordedStream(

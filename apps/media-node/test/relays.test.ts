@@ -100,14 +100,22 @@ async function createRelay(body: Record<string, unknown>): Promise<Relay> {
   return created.body;
 }
 
-async function probe(file: string): Promise<{ codecs: string[]; duration: number }> {
+async function probe(file: string): Promise<{ codecs: string[]; duration: number; videoSize?: string }> {
   const { stdout } = await runTool(
     'ffprobe',
-    ['-v', 'error', '-show_entries', 'stream=codec_name:format=duration', '-of', 'json', file],
+    ['-v', 'error', '-show_entries', 'stream=codec_name,width,height:format=duration', '-of', 'json', file],
     15_000,
   );
-  const parsed = JSON.parse(stdout) as { streams: { codec_name: string }[]; format: { duration: string } };
-  return { codecs: parsed.streams.map((stream) => stream.codec_name).sort(), duration: Number(parsed.format.duration) };
+  const parsed = JSON.parse(stdout) as {
+    streams: { codec_name: string; width?: number; height?: number }[];
+    format: { duration: string };
+  };
+  const video = parsed.streams.find((stream) => stream.width);
+  return {
+    codecs: parsed.streams.map((stream) => stream.codec_name).sort(),
+    duration: Number(parsed.format.duration),
+    ...(video ? { videoSize: `${video.width}x${video.height}` } : {}),
+  };
 }
 
 describe('relays of a stream that is not live', () => {
@@ -477,6 +485,49 @@ describe('CMAF ingest relays', () => {
       push.stop();
       server.closeAllConnections();
       server.close();
+    }
+  });
+});
+
+describe('the outgoing source', () => {
+  it("relays an adjustable-transcode stream's top rendition, not the push", async () => {
+    const socket = createSocket('udp4');
+    const datagrams: Buffer[] = [];
+    socket.on('message', (message) => datagrams.push(message));
+    await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
+    try {
+      const stream = await createStream({ format: 'RTMP', output: { passthrough: false } });
+      const ladder = await api('PUT', `/inputs/${stream.id}/output`, {
+        tracks: [
+          {
+            type: 'H264',
+            width: 160,
+            height: 90,
+            framerate: 15,
+            settings: { bitrate: 150, speedPreset: 'ultrafast', tune: 'zerolatency', keyIntMax: 0 },
+          },
+          { type: 'AAC', rate: 48000, channels: 2, settings: { bitrate: 96 } },
+        ],
+      });
+      expect(ladder.status).toBe(200);
+      const relay = await createRelay({
+        streamId: stream.id,
+        format: 'UDPTS',
+        capture: { source: 'Outgoing', tracks: [{ type: 'Video' }, { type: 'Audio' }] },
+        output: { ipAddress: '127.0.0.1', port: socket.address().port },
+      });
+      // The push is 320x240: what reaches the destination is the ladder's 160x90.
+      const push = pushTestPattern(uriOf(stream), 'flv', 8, PUSH);
+      await push.exited;
+      const done = await relayState(relay.id, 'Completed', 30_000);
+      expect(done.uploaded).toBeGreaterThan(0);
+      const file = join(dir, 'outgoing.ts');
+      writeFileSync(file, Buffer.concat(datagrams));
+      const relayed = await probe(file);
+      expect(relayed.codecs).toEqual(['aac', 'h264']);
+      expect(relayed.videoSize).toBe('160x90');
+    } finally {
+      socket.close();
     }
   });
 });

@@ -141,6 +141,7 @@ export async function sourceOrigins(
 ): Promise<CaptureOrigin[] | null> {
   const tracks = await poll(async () => stream.tracks, o.going);
   if (!tracks) return null;
+  if (source === 'Outgoing' && !(await poll(async () => !awaitingRenditions(stream) || null, o.going))) return null;
   const renditions = stream.outgoing.renditions;
   if (source === 'Incoming' || !renditions) return [{ source: stream.source, tracks }];
   const origins: CaptureOrigin[] = [];
@@ -150,6 +151,17 @@ export async function sourceOrigins(
     origins.push({ source: rendition, tracks: await probeTracks(o.ffprobe, fragment) });
   }
   return origins;
+}
+
+/**
+ * Whether an Outgoing capture must wait: an adjustable-transcode stream's outgoing tracks are its
+ * renditions, known once its push is probed and its ladder (if it has one) has a fragment of each. Until
+ * then the push is not what its viewers will get. Without a ladder (none configured, or the transcoder
+ * gave up) the renditions stay null and the push is the outgoing source.
+ */
+export function awaitingRenditions(stream: LiveStream): boolean {
+  if (stream.input.outputMode !== 'AdjustableTranscode') return false;
+  return stream.tracks === null || stream.outgoing.renditions?.length === 0;
 }
 
 /** The source's words in messages: 'the push' or 'the transcoded renditions'. */

@@ -4,6 +4,7 @@ import type { ControlPlaneClient, ReportBody } from '../../control-plane.js';
 import type { StreamEvents } from '../../streams/events.js';
 import type { LiveStream } from '../../streams/types.js';
 import {
+  awaitingRenditions,
   type CaptureCandidate,
   captureCandidates,
   captureInputArgs,
@@ -168,11 +169,16 @@ export function relaySource(
   target: RelayTarget,
   tools: NodeTools,
 ): RelaySource | null {
-  const origin = relay.capture.source === 'Outgoing' ? stream.outgoing.main : stream.source;
+  const outgoing = relay.capture.source === 'Outgoing';
+  if (outgoing && awaitingRenditions(stream)) return null;
+  const origin = outgoing ? stream.outgoing.main : stream.source;
+  // What viewers get of a ladder is its top rendition, with the tracks probed from it.
+  const top = outgoing ? stream.outgoing.renditions?.[0] : undefined;
+  const tracks = top ? top.tracks : stream.tracks;
   const selectors = relay.capture.tracks;
   const base = { ffmpeg: tools.ffmpeg, unmatched: [] as number[], dropped: 0 };
-  if (stream.tracks) {
-    const selection = selectTracks(selectors, captureCandidates([{ source: origin, tracks: stream.tracks }]));
+  if (tracks) {
+    const selection = selectTracks(selectors, captureCandidates([{ source: origin, tracks }]));
     const taken = target.perType === undefined ? selection.tracks : firstOf(selection.tracks, target.perType);
     const maps = captureMapArgs(taken);
     return {
