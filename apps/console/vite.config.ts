@@ -16,14 +16,11 @@ export default defineConfig({
     sourcemap: true,
     rolldownOptions: {
       output: {
-        // Libraries change less often than the app: separate, long-cached chunks.
+        // React and the router change less often than the app and every page needs them: one long-cached
+        // chunk. Every other library goes with the screens that use it (a catch-all vendor chunk would be
+        // loaded by the first page whatever it shows).
         codeSplitting: {
-          groups: [
-            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/, priority: 3 },
-            { name: 'ui', test: /node_modules[\\/](react-bootstrap|@restart|@popperjs|dom-helpers)[\\/]/, priority: 2 },
-            // Icons (imported raw, a few hundred bytes each) stay with the screens that draw them.
-            { name: 'vendor', test: /node_modules[\\/](?!bootstrap-icons[\\/])/, priority: 1 },
-          ],
+          groups: [{ name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/ }],
         },
       },
     },

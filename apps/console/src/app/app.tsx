@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { createHashRouter, type DataRouter, RouterProvider } from 'react-router';
 import type { AppServices } from '@/lib/services';
@@ -11,7 +11,12 @@ function flushRouterUpdate(update: () => unknown): undefined {
 }
 
 export function AppRouter({ router }: { router: DataRouter }) {
-  return <RouterProvider router={router} flushSync={flushRouterUpdate} />;
+  // The sign-in screen's code may still be on its way (app/screens.ts); the app layout shows its own wait.
+  return (
+    <Suspense fallback={null}>
+      <RouterProvider router={router} flushSync={flushRouterUpdate} />
+    </Suspense>
+  );
 }
 
 export function App({ services }: { services: AppServices }) {

@@ -1,31 +1,40 @@
+import { Suspense } from 'react';
 import { Navigate, type RouteObject } from 'react-router';
-import { AccountsScreen } from '@/features/accounts/components/accounts-screen';
-import { AccountBillingScreen } from '@/features/billing/components/account-billing-screen';
-import { StreamBillingScreen } from '@/features/billing/components/stream-billing-screen';
-import { FallbacksScreen } from '@/features/fallbacks/components/fallbacks-screen';
-import { MetricsDashboard } from '@/features/metrics/components/metrics-dashboard';
-import { StreamMetricsScreen } from '@/features/metrics/components/stream-metrics-screen';
-import { NodeGroupScreen } from '@/features/node-groups/components/node-group-screen';
-import { NodeGroupsScreen } from '@/features/node-groups/components/node-groups-screen';
-import { NodeScreen } from '@/features/nodes/components/node-screen';
-import { NodesScreen } from '@/features/nodes/components/nodes-screen';
-import { RecordingsScreen } from '@/features/recordings/components/recordings-screen';
-import { RelaysScreen } from '@/features/relays/components/relays-screen';
-import { StorageScreen } from '@/features/storages/components/storage-screen';
-import { StoragesScreen } from '@/features/storages/components/storages-screen';
-import { AccountStreamsRoute } from '@/features/streams/components/account-streams-route';
-import { TranscodeScreen } from '@/features/transcode/components/transcode-screen';
-import { DeliveryLog } from '@/features/webhooks/components/delivery-log';
-import { WebhooksScreen } from '@/features/webhooks/components/webhooks-screen';
+import { Loading } from '@/components/ui/loading';
 import { RequireAdmin, RequireAuth } from './guards';
 import { AppLayout } from './layout/app-layout';
 import { HOME } from './paths';
-import { LoginRoute } from './routes/login';
-import { StreamDashboardPage, StreamEditorPage } from './routes/stream-dashboard';
-import { StreamsRoute } from './routes/streams';
+import {
+  AccountBillingScreen,
+  AccountStreamsRoute,
+  AccountsScreen,
+  DeliveryLog,
+  FallbacksScreen,
+  LoginRoute,
+  MetricsDashboard,
+  NodeGroupScreen,
+  NodeGroupsScreen,
+  NodeScreen,
+  NodesScreen,
+  RecordingsScreen,
+  RelaysScreen,
+  StorageScreen,
+  StoragesScreen,
+  StreamBillingScreen,
+  StreamDashboardPage,
+  StreamEditorPage,
+  StreamMetricsScreen,
+  StreamsRoute,
+  TranscodeScreen,
+  WebhooksScreen,
+} from './screens';
 
 /** The callbacks a recording's or relay's info view lists (the webhooks feature's log of the job). */
-const jobCallbacks = (jobId: string) => <DeliveryLog filter={{ resourceId: jobId }} />;
+const jobCallbacks = (jobId: string) => (
+  <Suspense fallback={<Loading />}>
+    <DeliveryLog filter={{ resourceId: jobId }} />
+  </Suspense>
+);
 
 export const appRoutes: RouteObject[] = [
   { path: '/login', element: <LoginRoute /> },

@@ -1,7 +1,12 @@
 import { takeUnhandledRequests } from '@streamcloud/api-client/testing';
 import { cleanup } from '@testing-library/react';
-import { afterEach, beforeEach, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, vi } from 'vitest';
+import { preloadLazyComponents } from '@/components/ui/on-demand';
 import { installFakeCanvas } from './canvas';
+
+// Screens and modals fetch their code on demand (components/ui/on-demand.tsx); a test file gets it all up
+// front, as when every module was imported statically, so no first render waits on a module transform.
+beforeAll(() => preloadLazyComponents());
 
 beforeEach(() => installFakeCanvas());
 

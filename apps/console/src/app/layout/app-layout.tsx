@@ -1,13 +1,18 @@
+import { Suspense } from 'react';
 import Container from 'react-bootstrap/Container';
 import { Outlet } from 'react-router';
+import { Loading } from '@/components/ui/loading';
 import { TopNav } from './top-nav';
 
+/** The navigation bar at once; a screen's code may still be on its way (app/screens.ts). */
 export function AppLayout() {
   return (
     <>
       <TopNav />
       <Container as="main" fluid="lg">
-        <Outlet />
+        <Suspense fallback={<Loading />}>
+          <Outlet />
+        </Suspense>
       </Container>
     </>
   );

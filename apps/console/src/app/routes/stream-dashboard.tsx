@@ -1,16 +1,26 @@
-import { StreamMetricsPanel } from '@/features/metrics/components/stream-metrics-panel';
+import { Suspense } from 'react';
+import { Loading } from '@/components/ui/loading';
+import { lazyComponent, OnDemand } from '@/components/ui/on-demand';
 import { RecordButton } from '@/features/recordings/components/record-button';
 import { StreamRecordingsList } from '@/features/recordings/components/stream-recordings-list';
 import { StreamRelaysList } from '@/features/relays/components/stream-relays-list';
 import { SnapshotPreviews } from '@/features/snapshots/components/snapshot-previews';
-import { SnapshotSettingsModal } from '@/features/snapshots/components/snapshot-settings-modal';
 import type { StreamDashboardSlots } from '@/features/streams/components/stream-dashboard';
 import { StreamDashboardRoute } from '@/features/streams/components/stream-dashboard-route';
-import { StreamEditorRoute } from '@/features/streams/components/stream-editor-route';
 import { DeliveryLog } from '@/features/webhooks/components/delivery-log';
 
+// Charts (uPlot) and the snapshot settings form come when they are shown, after the dashboard itself.
+const StreamMetricsPanel = lazyComponent(
+  () => import('@/features/metrics/components/stream-metrics-panel'),
+  'StreamMetricsPanel',
+);
+const SnapshotSettingsModal = lazyComponent(
+  () => import('@/features/snapshots/components/snapshot-settings-modal'),
+  'SnapshotSettingsModal',
+);
+
 /** The stream dashboard with what the recordings, relays, snapshots, metrics and webhooks features add to it. */
-const slots: StreamDashboardSlots = {
+export const slots: StreamDashboardSlots = {
   recordButton: ({ streamId, enabled }) => <RecordButton streamId={streamId} enabled={enabled} />,
   recordingsAndRelays: ({ streamId }) => (
     <>
@@ -18,17 +28,20 @@ const slots: StreamDashboardSlots = {
       <StreamRelaysList streamId={streamId} />
     </>
   ),
-  snapshotSettings: (props) => <SnapshotSettingsModal {...props} />,
+  snapshotSettings: (props) => (
+    <OnDemand show={props.show}>
+      <SnapshotSettingsModal {...props} />
+    </OnDemand>
+  ),
   snapshotPreviews: (props) => <SnapshotPreviews {...props} />,
-  metricsPanel: ({ streamId }) => <StreamMetricsPanel streamId={streamId} compact />,
+  metricsPanel: ({ streamId }) => (
+    <Suspense fallback={<Loading />}>
+      <StreamMetricsPanel streamId={streamId} compact />
+    </Suspense>
+  ),
   callbacks: ({ streamId }) => <DeliveryLog filter={{ streamId }} />,
 };
 
 export function StreamDashboardPage() {
   return <StreamDashboardRoute slots={slots} />;
-}
-
-/** /streams/{mode}/{id}: the stream modal over the list or over this same dashboard. */
-export function StreamEditorPage() {
-  return <StreamEditorRoute slots={slots} />;
 }

@@ -5,6 +5,7 @@ import { useNavigate } from 'react-router';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Loading } from '@/components/ui/loading';
 import { useNotify } from '@/components/ui/notifications';
+import { lazyComponent, OnDemand } from '@/components/ui/on-demand';
 import { PageShell } from '@/components/ui/page-shell';
 import { useStream } from '@/data/streams/get-stream';
 import { pollWhileFound } from '../api/dashboard-poll';
@@ -21,11 +22,13 @@ import { GslbDialog } from './gslb-dialog';
 import { InputCard } from './input-card';
 import { MessagesCard } from './messages-card';
 import { StreamCallout } from './stream-callout';
-import { StreamModal } from './stream-modal';
 import { StreamStatusBadge } from './stream-status-badge';
 import { StreamerCard } from './streamer-card';
 import { TracksCard } from './tracks-card';
 import { ViewersCard } from './viewers-card';
+
+/** The stream form's code (react-hook-form, the contract's rules) is fetched when it first opens. */
+const StreamModal = lazyComponent(() => import('./stream-modal'), 'StreamModal');
 
 type Dialog = 'update' | 'delete' | 'gslb' | 'snapshots' | null;
 
@@ -164,7 +167,9 @@ export function StreamDashboard({ id, slots, startUpdating = false, onUpdateClos
       )}
 
       {stream && (
-        <StreamModal show={dialog === 'update'} mode="update" stream={stream} onHide={close} onSaved={close} />
+        <OnDemand show={dialog === 'update'}>
+          <StreamModal show={dialog === 'update'} mode="update" stream={stream} onHide={close} onSaved={close} />
+        </OnDemand>
       )}
       <ConfirmDialog
         show={dialog === 'delete'}

@@ -4,6 +4,7 @@ import { useDeferredValue, useMemo, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { Icon } from '@/components/ui/icon';
 import { Loading } from '@/components/ui/loading';
+import { lazyComponent, OnDemand } from '@/components/ui/on-demand';
 import { PageShell } from '@/components/ui/page-shell';
 import { useStreams } from '../api/get-streams';
 import { STREAM_ERRORS } from '../utils/messages';
@@ -13,8 +14,10 @@ import { readViewMode, type ViewMode, writeViewMode } from '../utils/view-mode';
 import { ConnectionModal } from './connection-modal';
 import { StreamCollection } from './stream-collection';
 import { StreamFiltersBar } from './stream-filters';
-import { StreamModal } from './stream-modal';
 import { ViewModeToggle } from './view-mode-toggle';
+
+/** The stream form's code (react-hook-form, the contract's rules) is fetched when it first opens. */
+const StreamModal = lazyComponent(() => import('./stream-modal'), 'StreamModal');
 
 function summaryOf(stream: StreamInput): StreamInputSummary {
   const { id, ownerId, caption, format, status, access, outputMode, name, nodeId, createdAt } = stream;
@@ -104,17 +107,19 @@ export function StreamsScreen({ accountId = null, startCreating = false, onCreat
           )}
         </>
       )}
-      <StreamModal
-        show={creating}
-        mode="create"
-        ownerId={accountId}
-        onHide={closeCreate}
-        onSaved={(stream) => {
-          closeCreate();
-          setCreated(summaryOf(stream));
-          setConnection(stream);
-        }}
-      />
+      <OnDemand show={creating}>
+        <StreamModal
+          show={creating}
+          mode="create"
+          ownerId={accountId}
+          onHide={closeCreate}
+          onSaved={(stream) => {
+            closeCreate();
+            setCreated(summaryOf(stream));
+            setConnection(stream);
+          }}
+        />
+      </OnDemand>
       <ConnectionModal stream={connection} onHide={() => setConnection(null)} />
     </PageShell>
   );

@@ -1,0 +1,57 @@
+import { lazyComponent as screen } from '@/components/ui/on-demand';
+
+// Every screen is fetched the first time it is shown: each is its own chunk with what only it uses (forms,
+// charts, the billing print), so the first load carries the shell alone. `preload()` fetches one ahead.
+export const LoginRoute = screen(() => import('./routes/login'), 'LoginRoute');
+export const StreamsRoute = screen(() => import('./routes/streams'), 'StreamsRoute');
+export const StreamDashboardPage = screen(() => import('./routes/stream-dashboard'), 'StreamDashboardPage');
+export const StreamEditorPage = screen(() => import('./routes/stream-editor'), 'StreamEditorPage');
+export const AccountStreamsRoute = screen(
+  () => import('@/features/streams/components/account-streams-route'),
+  'AccountStreamsRoute',
+);
+export const TranscodeScreen = screen(
+  () => import('@/features/transcode/components/transcode-screen'),
+  'TranscodeScreen',
+);
+export const FallbacksScreen = screen(
+  () => import('@/features/fallbacks/components/fallbacks-screen'),
+  'FallbacksScreen',
+);
+export const RecordingsScreen = screen(
+  () => import('@/features/recordings/components/recordings-screen'),
+  'RecordingsScreen',
+);
+export const RelaysScreen = screen(() => import('@/features/relays/components/relays-screen'), 'RelaysScreen');
+export const AccountsScreen = screen(() => import('@/features/accounts/components/accounts-screen'), 'AccountsScreen');
+export const NodesScreen = screen(() => import('@/features/nodes/components/nodes-screen'), 'NodesScreen');
+export const NodeScreen = screen(() => import('@/features/nodes/components/node-screen'), 'NodeScreen');
+export const NodeGroupsScreen = screen(
+  () => import('@/features/node-groups/components/node-groups-screen'),
+  'NodeGroupsScreen',
+);
+export const NodeGroupScreen = screen(
+  () => import('@/features/node-groups/components/node-group-screen'),
+  'NodeGroupScreen',
+);
+export const StoragesScreen = screen(() => import('@/features/storages/components/storages-screen'), 'StoragesScreen');
+export const StorageScreen = screen(() => import('@/features/storages/components/storage-screen'), 'StorageScreen');
+export const StreamMetricsScreen = screen(
+  () => import('@/features/metrics/components/stream-metrics-screen'),
+  'StreamMetricsScreen',
+);
+export const MetricsDashboard = screen(
+  () => import('@/features/metrics/components/metrics-dashboard'),
+  'MetricsDashboard',
+);
+export const StreamBillingScreen = screen(
+  () => import('@/features/billing/components/stream-billing-screen'),
+  'StreamBillingScreen',
+);
+export const AccountBillingScreen = screen(
+  () => import('@/features/billing/components/account-billing-screen'),
+  'AccountBillingScreen',
+);
+export const WebhooksScreen = screen(() => import('@/features/webhooks/components/webhooks-screen'), 'WebhooksScreen');
+/** The callbacks of a recording or relay, fetched when its info view first shows them. */
+export const DeliveryLog = screen(() => import('@/features/webhooks/components/delivery-log'), 'DeliveryLog');
