@@ -42,8 +42,9 @@ test('an admin creates a USER, impersonates it, stops, and logs out', async ({ p
 
   await openUserMenu(page, username);
   await page.getByRole('button', { name: 'Stop Impersonation' }).click();
+  // The user's list is shown already: wait for the navigation through the refresh, then back to /streams.
+  await expect.poll(() => visited).toContain('#/streams?refresh=true');
   await expect(page).toHaveURL(/#\/streams$/);
-  expect(visited).toContain('#/streams?refresh=true');
   await expect(page.getByRole('button', { name: ADMIN.username, exact: true })).toBeVisible();
   await expect(page.getByText('Impersonating', { exact: true })).toHaveCount(0);
   await expect(navigation.getByRole('link', { name: 'Accounts', exact: true })).toBeVisible();
