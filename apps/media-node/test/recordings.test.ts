@@ -10,7 +10,7 @@ import { streamsOf, uriOf, useMediaNode } from './streams.js';
 // A reconnect grace long enough for a second push to start within it on a busy machine.
 const world = useMediaNode('recorder', { RECONNECT_GRACE_MS: '4000' });
 const streams = streamsOf(world);
-const { api, createStream, status } = streams;
+const { api, createSmallLadderStream, createStream, status } = streams;
 let s3: LocalS3Server;
 beforeAll(async () => {
   s3 = await startLocalS3(['recordings']);
@@ -128,20 +128,7 @@ describe('autostart', () => {
 describe('the outgoing source', () => {
   it("records an adjustable-transcode stream's renditions, not the push", async () => {
     const storage = await createStorage(api, s3, { path: 'outgoing' });
-    const stream = await createStream({ format: 'RTMP', output: { passthrough: false } });
-    const ladder = await api('PUT', `/inputs/${stream.id}/output`, {
-      tracks: [
-        {
-          type: 'H264',
-          width: 160,
-          height: 90,
-          framerate: 15,
-          settings: { bitrate: 150, speedPreset: 'ultrafast', tune: 'zerolatency', keyIntMax: 0 },
-        },
-        { type: 'AAC', rate: 48000, channels: 2, settings: { bitrate: 96 } },
-      ],
-    });
-    expect(ladder.status).toBe(200);
+    const stream = await createSmallLadderStream();
     const recording = await createRecording(api, {
       streamId: stream.id,
       storageId: storage.id,

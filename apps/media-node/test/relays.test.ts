@@ -46,7 +46,7 @@ const trusted = certificate('trusted');
 const untrusted = certificate('untrusted');
 
 const world = useMediaNode('relays-1', { NODE_EXTRA_CA_CERTS: trusted.file });
-const { api, createStream, status, usage } = streamsOf(world);
+const { api, createSmallLadderStream, createStream, status, usage } = streamsOf(world);
 
 /** A TLS server on `port` handing each connection to the plain TCP port `to` (an RTMPS front for a receiver). */
 async function tlsFront(port: number, to: number, { cert, key }: { cert: string; key: string }): Promise<Server> {
@@ -496,20 +496,7 @@ describe('the outgoing source', () => {
     socket.on('message', (message) => datagrams.push(message));
     await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
     try {
-      const stream = await createStream({ format: 'RTMP', output: { passthrough: false } });
-      const ladder = await api('PUT', `/inputs/${stream.id}/output`, {
-        tracks: [
-          {
-            type: 'H264',
-            width: 160,
-            height: 90,
-            framerate: 15,
-            settings: { bitrate: 150, speedPreset: 'ultrafast', tune: 'zerolatency', keyIntMax: 0 },
-          },
-          { type: 'AAC', rate: 48000, channels: 2, settings: { bitrate: 96 } },
-        ],
-      });
-      expect(ladder.status).toBe(200);
+      const stream = await createSmallLadderStream();
       const relay = await createRelay({
         streamId: stream.id,
         format: 'UDPTS',

@@ -39,6 +39,20 @@ export function streamsOf(world: MediaWorld) {
       expect(created.status).toBe(201);
       return created.body;
     },
+    /** An adjustable-transcode RTMP stream whose ladder is one 160x90 H.264 rendition with 48 kHz stereo AAC. */
+    async createSmallLadderStream(): Promise<StreamInput> {
+      const created = await api<StreamInput>('POST', '/inputs', { format: 'RTMP', output: { passthrough: false } });
+      expect(created.status).toBe(201);
+      const video = { bitrate: 150, speedPreset: 'ultrafast', tune: 'zerolatency', keyIntMax: 0 };
+      const ladder = await api('PUT', `/inputs/${created.body.id}/output`, {
+        tracks: [
+          { type: 'H264', width: 160, height: 90, framerate: 15, settings: video },
+          { type: 'AAC', rate: 48000, channels: 2, settings: { bitrate: 96 } },
+        ],
+      });
+      expect(ladder.status).toBe(200);
+      return created.body;
+    },
     async createOutput(streamId: string, format: string): Promise<StreamOutput> {
       const created = await api<StreamOutput>('POST', '/outputs', { streamId, format });
       expect(created.status).toBe(201);
