@@ -162,6 +162,7 @@ export function relayTarget(relay: NodeRelay, secretsDir: string, policies: Rela
  * Incoming, the push; Outgoing, what viewers get — and the ffmpeg inputs and maps that read them. Before
  * the push's tracks are probed, a capture that takes every track of its types (the default) starts at
  * once, its maps optional (`0:v?`), unless the target needs to know the tracks; otherwise null (wait).
+ * An Outgoing capture of an adjustable-transcode stream waits for its ladder (capture's awaitingRenditions).
  */
 export function relaySource(
   relay: NodeRelay,
