@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test } from '@playwright/test';
-import { nodeRoutes, type PushFormat, type StreamInput, streamRoutes } from '@streamcloud/contract';
+import { type AccessMode, nodeRoutes, type PushFormat, type StreamInput, streamRoutes } from '@streamcloud/contract';
 // The media node's own test harness starts a real node process (nginx-rtmp, ffmpeg, werift) on loopback.
 import { freePort, type RunningNode, runMediaNode } from '../../apps/media-node/test/harness';
 import { ADMIN, apiLogin, createAccount, type TestAccount, uniqueName } from './accounts';
@@ -15,31 +15,34 @@ export const STREAMER_IP = '81.2.69.160';
 
 /**
  * Creates a stream in the console's modal with its streamer at STREAMER_IP (so the local media node takes
- * it), then opens its dashboard from the Connection dialog. Answers the endpoint the dialog showed and the
- * stream's id.
+ * it), then opens its dashboard from the Connection dialog. Answers the endpoint the dialog showed, the
+ * stream's id and, for private access, the access token it showed.
  */
 export async function createStreamInConsole(
   page: Page,
-  stream: { caption: string; format: PushFormat; callbackUri?: string },
-): Promise<{ endpoint: string; streamId: string }> {
+  stream: { caption: string; format: PushFormat; callbackUri?: string; access?: AccessMode },
+): Promise<{ endpoint: string; streamId: string; accessToken: string | null }> {
   await page.goto('/#/streams');
   await page.getByRole('button', { name: 'Create stream' }).click();
   const dialog = page.getByRole('dialog', { name: 'Create stream' });
   await dialog.getByLabel('Caption').fill(stream.caption);
   if (stream.format === 'WebRTC') await expect(dialog.getByLabel('Format')).toHaveValue('WebRTC');
   else await dialog.getByLabel('Format').selectOption(stream.format);
+  if (stream.access) await dialog.getByLabel('Access').selectOption(stream.access);
   await dialog.getByLabel('Streamer IP').fill(STREAMER_IP);
   if (stream.callbackUri) await dialog.getByLabel('Callback URI').fill(stream.callbackUri);
   await expect(dialog.getByTestId('streamer-location')).not.toHaveText(/Looking up/);
   await dialog.getByRole('button', { name: 'Create' }).click();
   const connection = page.getByRole('dialog', { name: 'Connection' });
+  // The endpoint, then (private access) the access token.
   const shown = connection.locator('code');
-  await expect(shown).toHaveText(/\S/);
-  const endpoint = (await shown.textContent()) ?? '';
+  await expect(shown.first()).toHaveText(/\S/);
+  const endpoint = (await shown.first().textContent()) ?? '';
+  const accessToken = (await shown.count()) > 1 ? await shown.nth(1).textContent() : null;
   await connection.getByRole('link', { name: 'View Stream' }).click();
   await expect(page).toHaveURL(/#\/streams\/view\/[0-9a-f-]{36}$/);
   await expect(page.getByTestId('stream-status')).toHaveText('Idle');
-  return { endpoint, streamId: /view\/([0-9a-f-]{36})$/.exec(page.url())?.[1] ?? '' };
+  return { endpoint, streamId: /view\/([0-9a-f-]{36})$/.exec(page.url())?.[1] ?? '', accessToken };
 }
 
 export interface LocalMediaNode extends RunningNode {

@@ -38,3 +38,19 @@ export function parsePlaybackName(name: string): { prefix: NamePrefix; id: strin
 export function makeStreamName(prefix: NamePrefix | typeof PASSTHROUGH_PREFIX, id: string): string {
   return `${prefix}+${id}`;
 }
+
+/**
+ * A push or playback URI with its access token where the media node reads it: in SRT's stream id
+ * (`streamid=<name>?token=<token>`, URL-encoded), else a `token` query parameter (RTMP, HLS, WHIP/WHEP).
+ */
+export function uriWithToken(uri: string, token: string | null): string {
+  if (!token) return uri;
+  if (uri.startsWith('srt:')) {
+    const streamId = streamNameFromUri(uri) ?? '';
+    return uri.replace(
+      /([?&]streamid=)[^&#]*/,
+      (_, key: string) => `${key}${encodeURIComponent(`${streamId}?token=${token}`)}`,
+    );
+  }
+  return `${uri}${uri.includes('?') ? '&' : '?'}token=${encodeURIComponent(token)}`;
+}

@@ -94,6 +94,41 @@ describe('role matrix', () => {
   });
 });
 
+describe("role matrix: a Private stream's playback token", () => {
+  // The output's token lets anyone watch: it is shown to the stream's owner and ADMIN only, on the outputs list.
+  const rows: MatrixRow<{ input: string; output: string; token: string }>[] = [
+    {
+      name: 'GET /outputs',
+      call: ({ input }) => ['GET', `/api/v1/outputs?streamId=${input}`],
+      expected: ownerOnly(200),
+    },
+    { name: 'GET /inputs', call: () => ['GET', '/api/v1/inputs'], expected: signedIn(200) },
+    { name: 'GET /inputs/{id}', call: ({ input }) => ['GET', `/api/v1/inputs/${input}`], expected: ownerOnly(200) },
+  ];
+  roleMatrixTests(rows, {
+    roles: () => t.roles,
+    subject: async () => {
+      const input = await t.createInput({ access: 'Private' });
+      const output = await t.createOutput({ streamId: input.id, format: 'HLS' });
+      const token = output.viewer.accessToken ?? '';
+      expect(token).toMatch(/^[\w-]{32}$/);
+      return { input: input.id, output: output.id, token };
+    },
+    check: (response, caller, { output, token }) => {
+      // Only an outputs list (items with a viewer) may carry it, and only in a 200 (the owner's and ADMIN's).
+      const body = response.statusCode === 200 ? (response.json() as { viewer?: unknown }[]) : null;
+      const outputsList = Array.isArray(body) && body[0]?.viewer !== undefined;
+      if (outputsList && response.statusCode === 200) {
+        expect(response.json()).toEqual([
+          expect.objectContaining({ id: output, viewer: expect.objectContaining({ accessToken: token }) }),
+        ]);
+      } else {
+        expect(response.body, caller).not.toContain(token);
+      }
+    },
+  });
+});
+
 describe('POST /inputs', () => {
   it('creates with the defaults: WebRTC, adjustable transcoding, Public, Pending without a node', async () => {
     const input = await t.createInput();

@@ -38,14 +38,14 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
   );
 }
 
-/** A read-only value with its copy button. */
-export function CopyableValue({ value, label }: { value: string; label: string }) {
+/** A read-only value with its copy button; `copy` is what is copied when it differs from what is shown. */
+export function CopyableValue({ value, label, copy = value }: { value: string; label: string; copy?: string }) {
   return (
     <div className="d-flex align-items-center gap-2" style={{ minWidth: 0 }}>
       <code className="text-break flex-grow-1" style={{ minWidth: 0 }}>
         {value}
       </code>
-      <CopyButton text={value} label={label} />
+      <CopyButton text={copy} label={label} />
     </div>
   );
 }

@@ -397,6 +397,59 @@ describe('viewers', { timeout: 20_000 }, () => {
     expect((await screen.findByRole('alert')).textContent).toBe('Something wrong with output delete');
   });
 
+  it("shows a Private stream's playback token masked, and copies it and a URL that carries it per protocol", async () => {
+    const token = 'tok_en-1';
+    const name = (n: number) => `out%2B${uuid(8000 + n)}`;
+    const outputs = [
+      streamOutput(ID, 0, { format: 'HLS', connection: { uri: `http://edge.example:4242/hls/${name(0)}/index.m3u8` } }),
+      streamOutput(ID, 1, { format: 'SRT', connection: { uri: `srt://edge.example:9710?streamid=${name(1)}` } }),
+      streamOutput(ID, 2, {
+        format: 'WebRTC',
+        connection: { signallingUri: `http://edge.example:4242/whep/${name(2)}` },
+      }),
+      streamOutput(ID, 3, { format: 'RTMP', connection: { uri: `rtmp://edge.example:1935/live/${name(3)}` } }),
+    ].map((output) => ({ ...output, viewer: { ...output.viewer, accessToken: token } }));
+    const { user } = renderDashboard(
+      { access: 'Private' },
+      { 'GET /api/v1/outputs': () => jsonResponse(outputs, 200, { 'X-Total-Count': '4' }) },
+    );
+    await screen.findByRole('list', { name: 'Viewers' });
+    const item = (index: number) => within(screen.getByRole('listitem', { name: `Viewer ${outputs[index]?.name}` }));
+    // The endpoint is shown without the token; the token is masked until shown.
+    expect(item(0).getByText(`http://edge.example:4242/hls/${name(0)}/index.m3u8`)).toBeTruthy();
+    const field = item(0).getByLabelText('Playback token') as HTMLInputElement;
+    expect(field.type).toBe('password');
+    expect(field.value).toBe(token);
+    await user.click(item(0).getByRole('button', { name: 'Show token' }));
+    expect(field.type).toBe('text');
+    await user.click(item(0).getByRole('button', { name: 'Hide token' }));
+    expect(field.type).toBe('password');
+    await user.click(item(0).getByRole('button', { name: 'Copy token' }));
+    expect(await navigator.clipboard.readText()).toBe(token);
+
+    const copied = async (index: number) => {
+      await user.click(item(index).getByRole('button', { name: 'Copy URL' }));
+      return navigator.clipboard.readText();
+    };
+    expect(await copied(0)).toBe(`http://edge.example:4242/hls/${name(0)}/index.m3u8?token=${token}`);
+    expect(await copied(1)).toBe(`srt://edge.example:9710?streamid=${name(1)}%3Ftoken%3D${token}`);
+    expect(await copied(2)).toBe(`http://edge.example:4242/whep/${name(2)}?token=${token}`);
+    expect(await copied(3)).toBe(`rtmp://edge.example:1935/live/${name(3)}?token=${token}`);
+  });
+
+  it("shows no token for a Public stream's output, and copies its bare URL", async () => {
+    const output = streamOutput(ID, 0);
+    const { user } = renderDashboard(
+      {},
+      { 'GET /api/v1/outputs': () => jsonResponse([output], 200, { 'X-Total-Count': '1' }) },
+    );
+    const item = within(await screen.findByRole('listitem', { name: `Viewer ${output.name}` }));
+    expect(item.queryByLabelText('Playback token')).toBeNull();
+    expect(item.queryByRole('button', { name: 'Show token' })).toBeNull();
+    await user.click(item.getByRole('button', { name: 'Copy URL' }));
+    expect(await navigator.clipboard.readText()).toBe(output.connection?.uri);
+  });
+
   it('creates a viewer: RTMP by default, WebRTC in browser mode', async () => {
     const created = streamOutput(ID, 1, { format: 'WebRTC' });
     const { user, mock } = renderDashboard({}, { 'POST /api/v1/outputs': () => jsonResponse(created, 201) });

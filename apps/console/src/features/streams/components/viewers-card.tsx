@@ -11,10 +11,11 @@ import { useClearOutputSessions } from '../api/clear-output-sessions';
 import { useDeleteOutput } from '../api/delete-output';
 import { useOutputs } from '../api/get-outputs';
 import { STREAM_ERRORS } from '../utils/messages';
-import { outputEndpoint } from '../utils/stream-connection';
+import { outputEndpoint, outputPlaybackUrl } from '../utils/stream-connection';
 import { CopyableValue } from './copy-button';
 import { DashboardCard } from './dashboard-card';
 import { OutputModal } from './output-modal';
+import { PlaybackToken } from './playback-token';
 
 function OutputItem({
   output,
@@ -28,6 +29,8 @@ function OutputItem({
   busy: boolean;
 }) {
   const endpoint = outputEndpoint(output);
+  const url = outputPlaybackUrl(output);
+  const token = output.viewer.accessToken;
   const sessions = output.sessions.length;
   return (
     <li className="list-group-item" aria-label={`Viewer ${output.name}`} data-output-id={output.id}>
@@ -36,7 +39,8 @@ function OutputItem({
         <code className="small text-break">{output.name}</code>
         <span className="ms-auto small text-secondary">{sessions === 1 ? '1 session' : `${sessions} sessions`}</span>
       </div>
-      {endpoint && <CopyableValue value={endpoint} label="Copy viewer endpoint" />}
+      {endpoint && url && <CopyableValue value={endpoint} copy={url} label="Copy URL" />}
+      {token && <PlaybackToken token={token} />}
       <div className="d-flex gap-2 mt-2">
         <Button size="sm" variant="outline-secondary" onClick={onClear} disabled={busy}>
           Clear sessions

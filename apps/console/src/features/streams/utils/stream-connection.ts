@@ -4,6 +4,7 @@ import {
   type StreamInput,
   type StreamOutput,
   streamNameFromUri,
+  uriWithToken,
 } from '@streamcloud/contract';
 
 export function isPrivateAccess(access: string): boolean {
@@ -29,4 +30,10 @@ export function streamNameOf(stream: Pick<StreamInput, 'connection' | 'name'>): 
 
 export function outputEndpoint(output: Pick<StreamOutput, 'connection'>): string | null {
   return output.connection?.uri ?? output.connection?.signallingUri ?? null;
+}
+
+/** The viewer's URL as a player uses it: a Private stream's output carries its playback token the way the node reads it. */
+export function outputPlaybackUrl(output: Pick<StreamOutput, 'connection' | 'viewer'>): string | null {
+  const endpoint = outputEndpoint(output);
+  return endpoint && uriWithToken(endpoint, output.viewer.accessToken);
 }
