@@ -93,6 +93,19 @@ export class ControlPlaneClient {
   }
 }
 
+/** Keeps track of reports from queueing to delivery (the usage journal keeps usage on disk meanwhile). */
+export interface ReportLedger {
+  /** A report was queued. */
+  queued(report: NodeReport): void;
+  /** The control plane acknowledged these reports, or they were given up for good. */
+  settled(reports: NodeReport[]): void;
+}
+
+/** Load and metrics reports kept while the control plane is away; beyond, the oldest go. */
+const QUEUE_MAX = 5000;
+/** Usage reports kept while the control plane is away (billing: one per stream and report interval). */
+const USAGE_QUEUE_MAX = 100_000;
+
 /**
  * Sends reports in batches. Each report gets an id (`<boot id>-<sequence>`) when queued; a batch that
  * fails for a reason other than a 400 is resent as it was (the control plane counts repeats as
@@ -109,6 +122,7 @@ export class Reporter {
   constructor(
     private readonly client: ControlPlaneClient,
     private readonly log: Logger,
+    private readonly ledger: ReportLedger | null = null,
     private readonly delayMs = 100,
   ) {}
 
@@ -118,10 +132,13 @@ export class Reporter {
   /** Queues a report; answers its sequence number. */
   send(report: ReportBody): number {
     const sequence = ++this.sequence;
-    if (this.closed) return sequence;
-    this.queue.push({ ...report, id: `${this.bootId}-${sequence}` } as NodeReport);
-    this.schedule(this.delayMs);
+    if (!this.closed) this.enqueue({ ...report, id: `${this.bootId}-${sequence}` } as NodeReport);
     return sequence;
+  }
+
+  /** Queues a report a previous life of the node made, with its id (the control plane ignores it if it has it). */
+  resend(report: NodeReport): void {
+    if (!this.closed) this.enqueue(report);
   }
 
   /** Resolves once every report queued before the call was sent (or dropped). */
@@ -137,6 +154,12 @@ export class Reporter {
     if (this.timer) clearTimeout(this.timer);
   }
 
+  private enqueue(report: NodeReport): void {
+    this.queue.push(report);
+    this.ledger?.queued(report);
+    this.schedule(this.delayMs);
+  }
+
   private schedule(delayMs: number): void {
     if (this.timer || this.closed) return;
     this.timer = setTimeout(() => {
@@ -146,27 +169,52 @@ export class Reporter {
     this.timer.unref();
   }
 
+  /** The batch is done with (accepted, or refused for good). */
+  private settle(batch: NodeReport[]): void {
+    for (const report of batch) {
+      // Reports of a previous life (resent from the journal) have another boot id.
+      if (report.id.startsWith(`${this.bootId}-`))
+        this.delivered = Math.max(this.delivered, Number(report.id.slice(this.bootId.length + 1)));
+    }
+    this.ledger?.settled(batch);
+  }
+
+  /** Keeps memory bounded while the control plane is away: the oldest load/metrics go first, then usage. */
+  private trim(): void {
+    const usage = this.queue.filter((report) => report.kind === 'usage').length;
+    let dropOther = Math.max(0, this.queue.length - usage - QUEUE_MAX);
+    let dropUsage = Math.max(0, usage - USAGE_QUEUE_MAX);
+    if (dropOther === 0 && dropUsage === 0) return;
+    const dropped: NodeReport[] = [];
+    this.queue = this.queue.filter((report) => {
+      const isUsage = report.kind === 'usage';
+      if (isUsage ? dropUsage === 0 : dropOther === 0) return true;
+      if (isUsage) dropUsage -= 1;
+      else dropOther -= 1;
+      dropped.push(report);
+      return false;
+    });
+    const lost = dropped.filter((report) => report.kind === 'usage').length;
+    if (lost > 0) this.log.error(`the control plane has been away too long: ${lost} usage reports were dropped`);
+    this.ledger?.settled(dropped);
+  }
+
   private flush(): void {
     if (this.sending || this.queue.length === 0) return;
     const batch = this.queue.splice(0, 100);
     this.sending = this.client
       .report(batch)
       .then(
-        () => {
-          const last = batch[batch.length - 1];
-          if (last) this.delivered = Math.max(this.delivered, Number(last.id.slice(this.bootId.length + 1)));
-        },
+        () => this.settle(batch),
         (error: unknown) => {
           const status = error instanceof ControlPlaneError ? error.status : null;
           if (status === 400 || status === 413) {
             this.log.error(`a report batch was refused and dropped: ${String(error)}`);
-            const last = batch[batch.length - 1];
-            if (last) this.delivered = Math.max(this.delivered, Number(last.id.slice(this.bootId.length + 1)));
+            this.settle(batch);
           } else {
             this.log.error(`reporting failed, will retry: ${String(error)}`);
             this.queue.unshift(...batch);
-            // Keep memory bounded while the control plane is away: the oldest load/metrics go first.
-            if (this.queue.length > 5000) this.queue.splice(0, this.queue.length - 5000);
+            this.trim();
             this.schedule(2000);
           }
         },

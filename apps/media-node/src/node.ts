@@ -24,6 +24,7 @@ import { type ProxiedConnection, RtmpProxy } from './rtmp-proxy.js';
 import { SrtIngest } from './srt.js';
 import { StreamManager } from './streams/manager.js';
 import type { LiveStream } from './streams/types.js';
+import { UsageJournal } from './streams/usage-journal.js';
 import { WhepPlayback } from './whep.js';
 import { WhipIngest } from './whip.js';
 
@@ -50,6 +51,8 @@ const freeLoopbackPort = (): Promise<number> =>
 export class MediaNode {
   readonly client: ControlPlaneClient;
   readonly reporter: Reporter;
+  /** The usage not yet acknowledged by the control plane, on disk: billing survives a crash. */
+  private readonly usageJournal: UsageJournal;
   readonly directory = new InputDirectory();
   readonly manager: StreamManager;
   /** Every recording run of the node, from its push to its object in the storage (and across restarts). */
@@ -83,7 +86,12 @@ export class MediaNode {
     private readonly log: Logger,
   ) {
     this.client = new ControlPlaneClient(config.controlPlaneUrl, config.nodeToken);
-    this.reporter = new Reporter(this.client, log);
+    this.usageJournal = new UsageJournal(
+      join(config.dataDir, 'usage', 'journal.json'),
+      () => this.manager.usage.pendingUsage(),
+      log,
+    );
+    this.reporter = new Reporter(this.client, log, this.usageJournal);
     this.manager = new StreamManager({
       directory: this.directory,
       reporter: this.reporter,
@@ -155,6 +163,11 @@ export class MediaNode {
     const { config } = this;
     this.identity = await this.client.whoami();
     this.log.info(`node token accepted: this is node "${this.identity.name}" (${this.identity.id})`);
+    // Usage a previous life of the node counted and did not see acknowledged is sent (again) first.
+    const recovered = await this.usageJournal.recover();
+    for (const report of recovered) this.reporter.resend(report);
+    if (recovered.length > 0) this.log.info(`sending ${recovered.length} usage reports left by the previous run`);
+    this.usageJournal.start();
     this.server = createServer((request, response) => {
       this.route(request, response).catch((error: unknown) => {
         this.log.error(
@@ -248,6 +261,8 @@ export class MediaNode {
     this.manager.shutdown();
     await Promise.all(this.pipelines.map((pipelines) => pipelines.stopAll()));
     await this.reporter.flushed();
+    // What the control plane did not acknowledge stays in the journal for the next start.
+    await this.usageJournal.stop();
     this.reporter.close();
     this.hls?.close();
     this.whip?.close();

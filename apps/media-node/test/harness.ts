@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createConnection, createServer, type Server } from 'node:net';
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -352,23 +352,40 @@ export function runTool(
   });
 }
 
-/** A TCP relay that counts what the publisher sends: the reference for the billing check. */
-export async function countingRelay(
-  targetPort: number,
-): Promise<{ port: number; bytes: () => number; firstByteAt: () => number | null; close(): Promise<void> }> {
+/**
+ * A TCP relay that counts what the client sends (a publisher's bytes: the reference for the billing check)
+ * and what it receives (a viewer's); `hold()` stops taking the clients' bytes, the connections kept open.
+ */
+export async function countingRelay(targetPort: number): Promise<{
+  port: number;
+  bytes: () => number;
+  bytesBack: () => number;
+  firstByteAt: () => number | null;
+  hold(): void;
+  close(): Promise<void>;
+}> {
   let bytes = 0;
+  let bytesBack = 0;
   let firstByteAt: number | null = null;
+  const clients = new Set<Socket>();
   const server: Server = createServer((client) => {
+    clients.add(client);
     const upstream = createConnection({ host: '127.0.0.1', port: targetPort });
     client.on('data', (chunk: Buffer) => {
       bytes += chunk.length;
       firstByteAt ??= Date.now();
     });
+    upstream.on('data', (chunk: Buffer) => {
+      bytesBack += chunk.length;
+    });
     client.pipe(upstream);
     upstream.pipe(client);
     client.on('error', () => upstream.destroy());
     upstream.on('error', () => client.destroy());
-    client.on('close', () => upstream.destroy());
+    client.on('close', () => {
+      clients.delete(client);
+      upstream.destroy();
+    });
     upstream.on('close', () => client.destroy());
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -376,8 +393,19 @@ export async function countingRelay(
   return {
     port: typeof address === 'object' && address ? address.port : 0,
     bytes: () => bytes,
+    bytesBack: () => bytesBack,
     firstByteAt: () => firstByteAt,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    hold() {
+      for (const client of clients) {
+        client.unpipe();
+        client.pause();
+      }
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const client of clients) client.destroy();
+        server.close(() => resolve());
+      }),
   };
 }
 

@@ -1,7 +1,10 @@
 import type { NodeMetricName, ProcessingType } from '@streamcloud/contract';
-import type { Reporter } from '../control-plane.js';
+import type { ReportBody, Reporter } from '../control-plane.js';
 import type { LiveStream } from './types.js';
 import type { Viewers } from './viewers.js';
+
+/** A usage report as the meter makes it (the reporter gives it its id). */
+export type UsageBody = Extract<ReportBody, { kind: 'usage' }>;
 
 interface IncomingDelta {
   sessionId: string;
@@ -122,6 +125,19 @@ export class UsageMeter {
 
   /** Usage deltas since the last report: each push's bytes and duration, each stream's viewer bytes. */
   reportUsage(): void {
+    for (const usage of this.usageSinceReport(true)) this.reporter.send(usage);
+  }
+
+  /**
+   * What `reportUsage()` would send now, without sending it or moving the baselines: the usage counted
+   * but not reported yet, which the usage journal keeps each second so a crash does not lose it.
+   */
+  pendingUsage(): UsageBody[] {
+    return this.usageSinceReport(false);
+  }
+
+  /** The usage reports of the interval since the last report; `cut` makes now the start of the next. */
+  private usageSinceReport(cut: boolean): UsageBody[] {
     const now = Date.now();
     const byInput = new Map<
       string,
@@ -146,14 +162,16 @@ export class UsageMeter {
       const download = bytesOut - stream.reported.bytesOut;
       const duration = Math.max(0, (now - stream.reported.at) / 1000);
       if (upload === 0 && download === 0 && duration < 0.5) continue;
-      stream.reported = { bytesIn, bytesOut, at: now };
       const usage = entry(stream.input.id);
       // Processing is Transcode for an interval in which a ladder ran, else Passthrough.
       usage.processing =
         usage.processing === 'Transcode' || stream.transcoding || stream.transcodedSinceReport
           ? 'Transcode'
           : 'Passthrough';
-      stream.transcodedSinceReport = stream.transcoding;
+      if (cut) {
+        stream.reported = { bytesIn, bytesOut, at: now };
+        stream.transcodedSinceReport = stream.transcoding;
+      }
       usage.incoming.push({
         sessionId: stream.id,
         startedAt: stream.startedAt.toISOString(),
@@ -162,31 +180,32 @@ export class UsageMeter {
         download,
       });
     }
-    this.ended = [];
+    if (cut) this.ended = [];
     // Viewers' and relays' traffic: what the node sent them is the stream's outgoing download.
-    const outgoing = [...this.viewers.all(), ...this.viewers.takeEnded(), ...this.traffic];
-    for (const sender of outgoing) {
+    const ended = cut ? this.viewers.takeEnded() : this.viewers.endedSinceReport();
+    for (const sender of [...this.viewers.all(), ...ended, ...this.traffic]) {
       const bytesIn = sender.bytesIn();
       const bytesOut = sender.bytesOut();
       const upload = bytesIn - sender.reported.bytesIn;
       const download = bytesOut - sender.reported.bytesOut;
       const duration = Math.max(0, (now - sender.reported.at) / 1000);
-      sender.reported = { bytesIn, bytesOut, at: now };
+      if (cut) sender.reported = { bytesIn, bytesOut, at: now };
       if (upload === 0 && download === 0) continue;
       const out = entry(sender.inputId).out;
       out.upload += upload;
       out.download += download;
       out.duration = Math.max(out.duration, duration);
     }
-    for (const traffic of this.traffic) if (traffic.ended) this.traffic.delete(traffic);
-    for (const [streamId, usage] of byInput) {
-      this.reporter.send({
-        kind: 'usage',
-        streamId,
-        ...(usage.processing ? { processing: usage.processing } : {}),
-        ...(usage.incoming.length > 0 ? { incoming: usage.incoming } : {}),
-        ...(usage.out.upload + usage.out.download > 0 ? { outgoing: usage.out } : {}),
-      });
-    }
+    if (cut) for (const traffic of this.traffic) if (traffic.ended) this.traffic.delete(traffic);
+    // Measured now: a report resent after a restart is still billed to the hour it was counted in.
+    const at = new Date(now).toISOString();
+    return [...byInput].map(([streamId, usage]) => ({
+      kind: 'usage',
+      at,
+      streamId,
+      ...(usage.processing ? { processing: usage.processing } : {}),
+      ...(usage.incoming.length > 0 ? { incoming: usage.incoming } : {}),
+      ...(usage.out.upload + usage.out.download > 0 ? { outgoing: usage.out } : {}),
+    }));
   }
 }

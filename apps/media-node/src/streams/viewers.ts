@@ -55,6 +55,11 @@ export class Viewers {
     return [...this.sessions.values()];
   }
 
+  /** The sessions that ended since the last `takeEnded()`, left in place (their last bytes are still owed). */
+  endedSinceReport(): readonly ViewerSession[] {
+    return this.ended;
+  }
+
   /** The sessions that ended since the last call (their last bytes are reported once). */
   takeEnded(): ViewerSession[] {
     const ended = this.ended;

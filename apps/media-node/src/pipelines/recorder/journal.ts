@@ -1,6 +1,7 @@
-import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RecordingFileFormat } from '@streamcloud/contract';
+import { writeFileDurably } from '../../durable-file.js';
 
 /**
  * Where a run of a recording is: capturing (the file grows), captured (complete on disk, not uploaded yet),
@@ -44,18 +45,9 @@ export class RecordingJournal {
     return join(this.dir, `${record.runId}.${FILE_EXTENSIONS[record.format]}`);
   }
 
-  /** Writes the record (to a temporary file, synced, then renamed over the old one). */
+  /** Writes the record (replacing the old one whole: a crash leaves one or the other). */
   async save(record: RunRecord): Promise<void> {
-    const path = join(this.dir, `${record.runId}.json`);
-    const temporary = `${path}.tmp`;
-    const handle = await open(temporary, 'w');
-    try {
-      await handle.writeFile(JSON.stringify(record));
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temporary, path);
+    await writeFileDurably(join(this.dir, `${record.runId}.json`), JSON.stringify(record));
   }
 
   /** Every run left in the journal, oldest first (records that cannot be read are skipped). */
