@@ -1,40 +1,25 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import {
-  connectControlPlane,
-  pushTestPattern,
-  type RunningNode,
-  runMediaNode,
-  startMediaNode,
-  waitFor,
-} from './harness.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pushTestPattern, type RunningNode, runMediaNode, waitFor } from './harness.js';
 import { recordedStream, watchRecording } from './recordings.js';
 import { downloadObject, type LocalS3Server, listObjects, probeFile, startLocalS3 } from './s3.js';
-import { type MediaWorld, streamsOf, uriOf } from './streams.js';
+import { streamsOf, uriOf, useMediaNode } from './streams.js';
 
 /** Durability: a node killed with SIGKILL while recording finishes the upload after it restarts. */
-const world = {} as MediaWorld;
+/** The node's data directory, kept across its restart. */
+const dataDir = mkdtempSync(join(tmpdir(), 'streamcloud-recorder-restart-'));
+const world = useMediaNode('recorder-restart', {}, { dataDir });
 const streams = streamsOf(world);
 const { api, status } = streams;
 let s3: LocalS3Server;
-/** The node's data directory, kept across its restart. */
-const dataDir = mkdtempSync(join(tmpdir(), 'streamcloud-recorder-restart-'));
 
 beforeAll(async () => {
-  const { url, token } = inject('controlPlane');
-  world.plane = connectControlPlane(url, token);
-  [s3, world.node] = await Promise.all([
-    startLocalS3(['recordings']),
-    startMediaNode(world.plane, 'recorder-restart', { MEDIA_DATA_DIR: dataDir }),
-  ]);
-}, 60_000);
+  s3 = await startLocalS3(['recordings']);
+});
 afterAll(async () => {
-  await world.node?.stop();
-  for (const node of (await api<{ id: string }[]>('GET', '/nodes')).body) await api('DELETE', `/nodes/${node.id}`);
   await s3?.close();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe('a node killed while recording', () => {

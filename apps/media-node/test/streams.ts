@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import type { StreamInput, StreamOutput } from '@streamcloud/contract';
 import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { type ControlPlane, connectControlPlane, type RunningNode, startMediaNode, waitFor } from './harness.js';
@@ -12,17 +13,29 @@ export interface MediaWorld {
   node: RunningNode;
 }
 
-export function useMediaNode(name = 'media-1', env: Record<string, string> = {}): MediaWorld {
+export function useMediaNode(
+  name = 'media-1',
+  env: Record<string, string> = {},
+  options: {
+    /** The node's data directory, kept across its restarts (a kill, then `runMediaNode` on it) and removed after the file. */
+    dataDir?: string;
+    /** Where the node finds the control plane (e.g. through a proxy the test controls); the suite's own by default. */
+    controlPlaneFor?: (url: string) => Promise<string>;
+  } = {},
+): MediaWorld {
   const world = {} as MediaWorld;
   beforeAll(async () => {
     const { url, token } = inject('controlPlane');
     world.plane = connectControlPlane(url, token);
-    world.node = await startMediaNode(world.plane, name, env);
+    const nodeUrl = options.controlPlaneFor ? await options.controlPlaneFor(url) : url;
+    const nodeEnv = options.dataDir ? { MEDIA_DATA_DIR: options.dataDir, ...env } : env;
+    world.node = await startMediaNode({ ...world.plane, url: nodeUrl }, name, nodeEnv);
   }, 60_000);
   afterAll(async () => {
     await world.node?.stop();
     const nodes = (await world.plane.api<{ id: string }[]>('GET', '/nodes')).body;
     for (const node of nodes) await world.plane.api('DELETE', `/nodes/${node.id}`);
+    if (options.dataDir) rmSync(options.dataDir, { recursive: true, force: true });
   });
   return world;
 }

@@ -1,27 +1,31 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import {
-  connectControlPlane,
-  countingRelay,
-  playRtmp,
-  pushTestPattern,
-  type RunningNode,
-  runMediaNode,
-  startMediaNode,
-  waitFor,
-} from './harness.js';
-import { type MediaWorld, streamsOf, uriOf } from './streams.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { countingRelay, playRtmp, pushTestPattern, type RunningNode, runMediaNode, waitFor } from './harness.js';
+import { streamsOf, uriOf, useMediaNode } from './streams.js';
 
 /** Billing survives a crash: a node killed with SIGKILL sends the usage it journaled once it runs again, once. */
-const world = {} as MediaWorld;
-const { api, createStream, createOutput, status, usage } = streamsOf(world);
 /** The node's data directory, kept across its restart. */
 const dataDir = mkdtempSync(join(tmpdir(), 'streamcloud-usage-crash-'));
 let plane: LossyControlPlane;
+const world = useMediaNode(
+  'usage-crash',
+  {},
+  {
+    dataDir,
+    controlPlaneFor: async (url) => {
+      plane = await lossyControlPlane(url);
+      return plane.url;
+    },
+  },
+);
+const { createStream, createOutput, status, usage } = streamsOf(world);
+afterAll(async () => {
+  await plane?.close();
+});
 
 interface LossyControlPlane {
   url: string;
@@ -37,7 +41,11 @@ async function lossyControlPlane(target: string): Promise<LossyControlPlane> {
     url: '',
     loseReportAnswers: false,
     lostAnswers: 0,
-    close: () => new Promise<void>((resolve) => proxy.server?.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        proxy.server?.closeAllConnections();
+        proxy.server?.close(() => resolve());
+      }),
   };
   proxy.server = createServer((request, response) => {
     void (async () => {
@@ -87,19 +95,6 @@ interface UsageLike {
   incoming?: { upload: number }[];
   outgoing?: { download: number };
 }
-
-beforeAll(async () => {
-  const { url, token } = inject('controlPlane');
-  world.plane = connectControlPlane(url, token);
-  plane = await lossyControlPlane(url);
-  world.node = await startMediaNode({ ...world.plane, url: plane.url }, 'usage-crash', { MEDIA_DATA_DIR: dataDir });
-}, 60_000);
-afterAll(async () => {
-  await world.node?.stop();
-  for (const node of (await api<{ id: string }[]>('GET', '/nodes')).body) await api('DELETE', `/nodes/${node.id}`);
-  await plane?.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
 
 describe('a node killed while a stream is pushed and watched', () => {
   it('bills what it counted before the kill once it runs again, within 0.5 %, and never twice', async () => {
