@@ -12,6 +12,7 @@ export * from './node-reports.js';
 export * from './nodes.js';
 export * from './recordings.js';
 export * from './relays.js';
+export * from './route-table.js';
 export * from './routes.js';
 export * from './snapshots.js';
 export * from './statistics.js';

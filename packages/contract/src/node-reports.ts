@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Timestamp } from './common.js';
+import { int32, Timestamp } from './common.js';
 import { FallbackStateReport } from './fallbacks.js';
 import { Node } from './nodes.js';
 import { RecordingStateReport } from './recordings.js';
@@ -35,7 +35,7 @@ export const LoadReport = z.strictObject({
   kind: z.literal('load'),
   cpuPercent: z.number().min(0, 'cpuPercent must be at least 0').max(100, 'cpuPercent must be at most 100'),
   bandwidthMbps: z.number().min(0, 'bandwidthMbps must be at least 0'),
-  sessions: z.number().int('sessions must be a whole number').min(0, 'sessions must be at least 0'),
+  sessions: int32('sessions').min(0, 'sessions must be at least 0'),
 });
 export type LoadReport = z.infer<typeof LoadReport>;
 

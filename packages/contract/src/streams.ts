@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id, IdParams, PageQuery, Timestamp } from './common.js';
+import { Id, IdParams, int32, PageQuery, Timestamp } from './common.js';
 import { GeoPoint } from './nodes.js';
 import { defineRoute } from './routes.js';
 import { Scte35Mode, TranscodeTrack, TranscodeTracks } from './transcode.js';
@@ -228,13 +228,13 @@ export const Location = z.object({ ipAddress: z.string(), description: z.string(
 export type Location = z.infer<typeof Location>;
 
 export const TrackInfo = z.object({
-  idx: z.number().int(),
+  idx: int32('idx'),
   type: z.enum(['Video', 'Audio']),
   codec: z.string(),
-  width: z.number().int().nullable(),
-  height: z.number().int().nullable(),
+  width: int32('width').nullable(),
+  height: int32('height').nullable(),
   bps: z.number().nullable(),
-  channels: z.number().int().nullable(),
+  channels: int32('channels').nullable(),
   rate: z.number().nullable(),
 });
 export type TrackInfo = z.infer<typeof TrackInfo>;

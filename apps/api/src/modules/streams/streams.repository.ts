@@ -5,6 +5,12 @@ import type { InputStatusMessagesTable, InputsTable, InputTracksTable } from '..
 import type { StreamCatalog, StreamDescription } from './stream-catalog.js';
 
 /** A stream as stored (table `inputs`). */
+
+const FOREIGN_KEY_VIOLATION = '23503';
+
+/** The account a stream was to belong to does not exist: checked by the foreign key, so a concurrent delete is caught too. */
+export class UnknownOwnerError extends Error {}
+
 export type StreamRow = Omit<InputsTable, 'created_at' | 'updated_at' | 'parameters' | 'output'> & {
   parameters: Record<string, unknown>;
   output: { version: 2; passthrough: boolean; tracks: TranscodeTrack[] };
@@ -73,11 +79,18 @@ export class StreamsRepository implements StreamCatalog {
       .execute() as Promise<StreamDescription[]>;
   }
 
+  /** Inserts a stream; throws `UnknownOwnerError` when its owner account does not exist (any more). */
   async insert(stream: NewStream): Promise<void> {
-    await this.db
-      .insertInto('inputs')
-      .values({ ...stream, parameters: JSON.stringify(stream.parameters), output: JSON.stringify(stream.output) })
-      .execute();
+    try {
+      await this.db
+        .insertInto('inputs')
+        .values({ ...stream, parameters: JSON.stringify(stream.parameters), output: JSON.stringify(stream.output) })
+        .execute();
+    } catch (error) {
+      const { code, constraint } = error as { code?: string; constraint?: string };
+      if (code === FOREIGN_KEY_VIOLATION && constraint === 'inputs_owner_id_fkey') throw new UnknownOwnerError();
+      throw error;
+    }
   }
 
   async findById(id: string): Promise<StreamRow | null> {

@@ -20,7 +20,7 @@ import {
 import type { Scope } from '../../db/unit-of-work.js';
 import type { AuthContext, NodeIdentity } from '../../lib/auth-context.js';
 import type { Clock } from '../../lib/clock.js';
-import { conflict, forbidden, notFound } from '../../lib/errors.js';
+import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
 import { geoPoint } from '../../lib/geo.js';
 import { serves } from '../access/access.js';
 import { AuditTrail } from '../audit/audit-trail.js';
@@ -31,7 +31,7 @@ import { ingestConnection } from './connections.js';
 import { type CandidateNode, chooseNode } from './node-assignment.js';
 import { toStreamInput, toSummary } from './stream-mapper.js';
 import { StreamWebhooks } from './stream-webhooks.js';
-import type { NodeHostRow, StreamRow } from './streams.repository.js';
+import { type NodeHostRow, type StreamRow, UnknownOwnerError } from './streams.repository.js';
 
 /** What the streams module reads and writes: its streams and their outputs. */
 export type StreamsScope = Scope<'streams' | 'outputs' | 'access' | 'audit'>;
@@ -127,7 +127,9 @@ export class StreamsService {
       },
     };
     await this.deps.uow.transaction(async ({ streams }) => {
-      await streams.insert(row);
+      await streams.insert(row).catch((error: unknown) => {
+        throw error instanceof UnknownOwnerError ? badRequest('Owner account does not exist', 'UNKNOWN_OWNER') : error;
+      });
       await streams.addMessage(
         id,
         node
