@@ -1,7 +1,35 @@
 // Issue 2: a bare Fastify hello-world beside the API's authenticated GET /api/v1/accounts/whoami,
 // on PGlite and on PostgreSQL. The ratio is the figure: what auth (JWT + session lookup) costs.
+// Issue 21: on PostgreSQL, how long after a session is revoked by another writer of the database (as
+// another API server would) the server refuses its cached session: the LISTEN/NOTIFY delay, polled over HTTP.
 import { accountRoutes } from '@streamcloud/contract';
 import { load, printTable, startApi, startHello } from './lib.mjs';
+
+const REVOCATIONS = 20;
+
+/** Median and max ms from a revoking commit (by SQL) to the first 401 of a session the server had cached. */
+async function invalidationDelay(api) {
+  const delays = [];
+  await api.sql(async (query) => {
+    for (let index = 0; index < REVOCATIONS; index++) {
+      const token = await api.login();
+      const client = api.client(token);
+      await client.call(accountRoutes.whoami);
+      await client.call(accountRoutes.whoami);
+      const [{ sid }] = await query(
+        'select id as sid from sessions where revoked_at is null order by created_at desc limit 1',
+      );
+      await query('update sessions set revoked_at = now() where id = $1', [sid]);
+      const revoked = performance.now();
+      while ((await client.send(accountRoutes.whoami).catch((error) => error)).status !== 401) {
+        if (performance.now() - revoked > 5000) throw new Error('the revocation was not heard within 5 s');
+      }
+      delays.push(performance.now() - revoked);
+    }
+  });
+  delays.sort((a, b) => a - b);
+  return `${delays[Math.floor(delays.length / 2)].toFixed(1)} / ${delays.at(-1).toFixed(1)}`;
+}
 
 export default async function whoamiBench() {
   const rows = [];
@@ -16,12 +44,15 @@ export default async function whoamiBench() {
         headers: { authorization: `Bearer ${token}` },
         title: `whoami on ${engine}`,
       });
+      const delay = engine === 'postgres' ? await invalidationDelay(api) : null;
       rows.push({
         engine,
         'hello req/s': Math.round(baseline.rps),
         'whoami req/s': Math.round(whoami.rps),
         'whoami p99 ms': whoami.p99,
         'whoami / hello': (whoami.rps / baseline.rps).toFixed(3),
+        // PGlite notifies in-process, before the revoking statement returns: nothing to wait for.
+        'revocation heard ms (median / max)': delay ?? 'in the statement',
       });
     } finally {
       await api.stop();

@@ -16,6 +16,7 @@ import { accountsModule } from './modules/accounts/accounts.module.js';
 import type { AccountsService } from './modules/accounts/accounts.service.js';
 import { authModule } from './modules/auth/auth.module.js';
 import type { AuthService, LoginThrottle } from './modules/auth/auth.service.js';
+import { SessionCache } from './modules/auth/session-cache.js';
 import { fallbacksModule } from './modules/fallbacks/fallbacks.module.js';
 import type { FallbacksService } from './modules/fallbacks/fallbacks.service.js';
 import { healthModule } from './modules/health/health.module.js';
@@ -164,9 +165,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
   registerErrorHandler(app);
   registerShutdownGate(app);
 
-  const { db } = options.database;
+  const sessionCache = new SessionCache();
+  const db = options.database.db.withPlugin(sessionCache.localWrites());
   const context: ModuleContext = {
     uow: new UnitOfWork(db),
+    sessionCache,
     clock: options.clock ?? systemClock,
     options,
     scryptCost: options.scryptCost ?? OWASP_SCRYPT,

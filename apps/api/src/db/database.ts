@@ -13,11 +13,17 @@ export interface DatabaseHandle {
   /** The embedded instance, when the engine is PGlite (for dumps in tests and tools). */
   pglite?: PGlite;
   /**
-   * Calls `onNotify` on every NOTIFY of `channel` (sent by any process, delivered when its transaction
-   * commits) until the answered function is called. On PostgreSQL a dedicated connection listens and
-   * reconnects after a loss; notifications sent meanwhile are lost, so listeners also poll.
+   * Calls `onNotify` with the payload of every NOTIFY of `channel` (sent by any process, delivered when its
+   * transaction commits) until the answered function is called. On PostgreSQL a dedicated connection
+   * listens and reconnects after a loss: `onLost` is called when it is lost (or could not be made), and
+   * `onNotify(null)` once it listens again, as notifications sent meanwhile are lost. On PGlite a
+   * notification is delivered before the statement that committed it returns.
    */
-  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
+  listen(
+    channel: string,
+    onNotify: (payload: string | null) => void,
+    onLost?: () => void,
+  ): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -50,7 +56,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     return {
       db,
       engine: 'postgres',
-      listen: (channel, onNotify) => listenOnPostgres(options.url, channel, onNotify),
+      listen: (channel, onNotify, onLost) => listenOnPostgres(options.url, channel, onNotify, onLost),
       close: () => db.destroy(),
     };
   }
@@ -69,9 +75,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       await db.destroy();
       await lock?.release();
     };
-    const listen = async (channel: string, onNotify: () => void) => {
-      const unsubscribe = pglite.onNotification((name) => {
-        if (name === channel) onNotify();
+    const listen = async (channel: string, onNotify: (payload: string | null) => void) => {
+      const unsubscribe = pglite.onNotification((name, payload) => {
+        if (name === channel) onNotify(payload);
       });
       // Through the pool, so it never lands inside another caller's open transaction.
       await sql`listen ${sql.id(channel)}`.execute(db);
@@ -87,14 +93,19 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
 const LISTEN_RETRY_MS = 2_000;
 
 /** A connection of its own that LISTENs, reconnecting after a loss until the answered function stops it. */
-async function listenOnPostgres(url: string, channel: string, onNotify: () => void): Promise<() => Promise<void>> {
+async function listenOnPostgres(
+  url: string,
+  channel: string,
+  onNotify: (payload: string | null) => void,
+  onLost?: () => void,
+): Promise<() => Promise<void>> {
   let stopped = false;
   let client: pg.Client | null = null;
   let retry: NodeJS.Timeout | undefined;
   const connect = async (): Promise<void> => {
     const next = new pg.Client({ connectionString: url });
     next.on('notification', (message) => {
-      if (message.channel === channel) onNotify();
+      if (message.channel === channel) onNotify(message.payload ?? '');
     });
     next.on('error', () => {
       if (client === next) reconnect();
@@ -109,12 +120,13 @@ async function listenOnPostgres(url: string, channel: string, onNotify: () => vo
   const reconnect = () => {
     client = null;
     if (stopped || retry) return;
+    onLost?.();
     retry = setTimeout(() => {
       retry = undefined;
       if (stopped) return;
       // Whatever was notified while the connection was down is looked for now.
       connect()
-        .then(() => onNotify())
+        .then(() => onNotify(null))
         .catch(() => reconnect());
     }, LISTEN_RETRY_MS);
     retry.unref();

@@ -7,6 +7,7 @@ import type { HashingGate } from '../lib/hashing-gate.js';
 import type { Outbound } from '../lib/outbound.js';
 import type { ScryptCost } from '../lib/password.js';
 import type { SecretBox } from '../lib/secret-box.js';
+import type { SessionCache } from './auth/session-cache.js';
 
 /** What app.ts gives every module. */
 export interface ModuleContext {
@@ -22,6 +23,8 @@ export interface ModuleContext {
   outbound: Outbound;
   /** Seals storage secrets and relay stream keys (each bound to its row as additional data). */
   secrets: SecretBox;
+  /** The callers of the tokens this process checked (modules/auth), dropped as sessions and accounts change. */
+  sessionCache: SessionCache;
 }
 
 declare module 'fastify' {

@@ -3,9 +3,30 @@ import { TokenSigner } from '../../lib/tokens.js';
 import { defineModule } from '../module.js';
 import { registerAuthRoutes } from './auth.routes.js';
 import { AuthService, DEFAULT_LOGIN_THROTTLE } from './auth.service.js';
+import { AUTH_INVALIDATION_CHANNEL } from './session-cache.js';
 
 /** Sign-in, the sessions behind every token, and impersonation. */
-export const authModule = defineModule('auth', (app, { uow, clock, options, scryptCost, hashing }) => {
+export const authModule = defineModule('auth', (app, { uow, clock, options, scryptCost, hashing, sessionCache }) => {
+  let unlisten: (() => Promise<void>) | undefined;
+  app.addHook('onReady', async () => {
+    let lost = false;
+    unlisten = await options.database.listen(
+      AUTH_INVALIDATION_CHANNEL,
+      (payload) => {
+        if (payload === null) sessionCache.setLive(true);
+        else sessionCache.invalidate(payload);
+      },
+      () => {
+        lost = true;
+        sessionCache.setLive(false);
+      },
+    );
+    if (!lost) sessionCache.setLive(true);
+  });
+  app.addHook('onClose', async () => {
+    sessionCache.setLive(false);
+    await unlisten?.();
+  });
   const auth = new AuthService({
     uow,
     signer: new TokenSigner(deriveKey(options.secret, 'jwt'), clock),
@@ -13,6 +34,7 @@ export const authModule = defineModule('auth', (app, { uow, clock, options, scry
     scryptCost,
     loginThrottle: options.loginThrottle ?? DEFAULT_LOGIN_THROTTLE,
     hashing,
+    sessionCache,
   });
   app.services.auth = auth;
   registerAuthRoutes(app, auth, options.loginFloodLimit);

@@ -361,10 +361,11 @@ describe('impersonation', () => {
 describe('GET /api/v1/accounts/whoami', () => {
   const whoami = (token: string) => t.request({ method: 'GET', url: '/api/v1/accounts/whoami', token });
 
-  it('answers from the session lookup alone: one query per request', async () => {
+  it('answers from the session lookup alone: one query, then none while the session is cached', async () => {
     const user = await t.createAccount('USER', 'alice');
     let answer: Awaited<ReturnType<typeof whoami>> | undefined;
     expect(await t.queryCount(async () => (answer = await whoami(user.token)))).toBe(1);
+    expect(await t.queryCount(async () => (answer = await whoami(user.token)))).toBe(0);
     const account = await t.request({ method: 'GET', url: `/api/v1/accounts/${user.id}`, token: user.token });
     expect(answer?.json()).toEqual({ ...account.json(), impersonatedBy: null });
   });

@@ -25,9 +25,14 @@ export class SessionsRepository {
   /**
    * The caller behind a session with its account, or null when the session is revoked or expired, its
    * account deleted or its role changed since issue, or (while impersonating) the admin is no longer an
-   * admin or its own session ended.
+   * admin or its own session ended; with when it expires (the admin's own session's end while impersonating,
+   * if sooner).
    */
-  async findActive(sessionId: string, accountId: string, now: Date): Promise<AuthContext | null> {
+  async findActive(
+    sessionId: string,
+    accountId: string,
+    now: Date,
+  ): Promise<{ caller: AuthContext; expiresAt: Date } | null> {
     const row = await this.db
       .selectFrom('sessions as s')
       .innerJoin('accounts as a', 'a.id', 's.account_id')
@@ -43,6 +48,8 @@ export class SessionsRepository {
         's.acting_admin_id as actingAdminId',
         'admin.username as actingAdminUsername',
         's.parent_session_id as parentSessionId',
+        's.expires_at as expiresAt',
+        'parent.expires_at as parentExpiresAt',
       ])
       .where('s.id', '=', sessionId)
       .where('s.account_id', '=', accountId)
@@ -62,8 +69,11 @@ export class SessionsRepository {
       )
       .executeTakeFirst();
     if (!row) return null;
-    const { email, created_at, ...caller } = row;
-    return { ...caller, account: { email, createdAt: created_at } };
+    const { email, created_at, expiresAt, parentExpiresAt, ...caller } = row;
+    return {
+      caller: { ...caller, account: { email, createdAt: created_at } },
+      expiresAt: parentExpiresAt && parentExpiresAt < expiresAt ? parentExpiresAt : expiresAt,
+    };
   }
 
   async revoke(sessionIds: string[], now: Date): Promise<void> {
