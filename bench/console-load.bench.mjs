@@ -80,8 +80,19 @@ async function pageAssets(lhr, origin) {
   );
 }
 
+/** A run whose trace Lighthouse could not read (NO_NAVSTART on a loaded machine) is run again, this often. */
+const TRACE_ATTEMPTS = 3;
+
 /** One Lighthouse run of `url`; `token` signs the page in (set before any script of the page runs). */
 async function audit(browser, url, token) {
+  for (let attempt = 1; ; attempt += 1) {
+    const lhr = await auditOnce(browser, url, token);
+    if (!lhr.runtimeError || attempt === TRACE_ATTEMPTS) return lhr;
+    process.stdout.write(`${url}: ${lhr.runtimeError.code}, run again\n`);
+  }
+}
+
+async function auditOnce(browser, url, token) {
   const page = await browser.newPage();
   try {
     if (token) {
@@ -99,7 +110,6 @@ async function audit(browser, url, token) {
     if (result.lhr.finalDisplayedUrl !== url) {
       throw new Error(`${url} ended on ${result.lhr.finalDisplayedUrl}`);
     }
-    if (result.lhr.runtimeError) process.stdout.write(`${url}: ${JSON.stringify(result.lhr.runtimeError)}\n`);
     for (const warning of result.lhr.runWarnings) process.stdout.write(`${url}: ${warning}\n`);
     return result.lhr;
   } finally {

@@ -4,7 +4,6 @@ import {
   type AnyRoute,
   type BodyOf,
   buildPath,
-  ErrorBody,
   type ParamsOf,
   type QueryOf,
   type ResponseOf,
@@ -104,6 +103,7 @@ async function errorFromResponse(response: Response, request: string): Promise<A
   } catch {
     body = undefined;
   }
+  const { ErrorBody } = await import('./error-body.js');
   const parsed = ErrorBody.safeParse(body);
   if (!parsed.success) return new ApiError({ status: response.status, request });
   const { message, code, errors } = parsed.data;

@@ -33,8 +33,3 @@ export const PageQuery = z.strictObject({
   offset: z.coerce.number().int().min(0).default(0),
   limit: z.coerce.number().int().min(1).max(200).default(200),
 });
-
-export const TOTAL_COUNT_HEADER = 'X-Total-Count';
-export const ANTI_FORGERY_COOKIE = 'XSRF-TOKEN';
-export const ANTI_FORGERY_HEADER = 'X-XSRF-TOKEN';
-export const API_BASE = '/api/v1';

@@ -5,6 +5,7 @@ export * from './common.js';
 export * from './csv.js';
 export * from './fallbacks.js';
 export * from './filename-template.js';
+export * from './http.js';
 export * from './image-probe.js';
 export * from './media-node.js';
 export * from './node-groups.js';

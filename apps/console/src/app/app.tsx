@@ -2,6 +2,7 @@ import { Suspense, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { createHashRouter, type DataRouter, RouterProvider } from 'react-router';
 import type { AppServices } from '@/lib/services';
+import { preloadScreens } from './preload-screens';
 import { AppProvider } from './provider';
 import { appRoutes } from './router';
 
@@ -20,7 +21,13 @@ export function AppRouter({ router }: { router: DataRouter }) {
 }
 
 export function App({ services }: { services: AppServices }) {
-  const [router] = useState(() => createHashRouter(appRoutes));
+  const [router] = useState(() => {
+    const hashRouter = createHashRouter(appRoutes);
+    // Without a session every screen but the sign-in page redirects there.
+    const { pathname } = hashRouter.state.location;
+    preloadScreens(appRoutes, services.auth.getState().isAuthenticated ? pathname : '/login');
+    return hashRouter;
+  });
   return (
     <AppProvider services={services}>
       <AppRouter router={router} />

@@ -1,18 +1,7 @@
 import type { ReactNode } from 'react';
-import { Navigate, useLocation } from 'react-router';
 import { Loading } from '@/components/ui/loading';
 import { PageShell } from '@/components/ui/page-shell';
 import { useWhoAmI } from '@/data/accounts/get-whoami';
-import { useAuth } from '@/lib/services-context';
-import { loginPath } from './paths';
-
-/** Every route but /login: visitors without a session go to /login?redirect=<where they were>. */
-export function RequireAuth({ children }: { children: ReactNode }) {
-  const { isAuthenticated } = useAuth();
-  const location = useLocation();
-  if (!isAuthenticated) return <Navigate to={loginPath(location.pathname + location.search)} replace />;
-  return children;
-}
 
 export const NOT_PERMITTED = 'You are not permitted to view this page.';
 export const ACCOUNT_UNAVAILABLE = 'Your account could not be loaded, so this page cannot be shown.';

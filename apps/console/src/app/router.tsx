@@ -1,13 +1,13 @@
 import { Suspense } from 'react';
 import { Navigate, type RouteObject } from 'react-router';
 import { Loading } from '@/components/ui/loading';
-import { RequireAdmin, RequireAuth } from './guards';
-import { AppLayout } from './layout/app-layout';
 import { HOME } from './paths';
+import { RequireAuth } from './require-auth';
 import {
   AccountBillingScreen,
   AccountStreamsRoute,
   AccountsScreen,
+  AppLayout,
   DeliveryLog,
   FallbacksScreen,
   LoginRoute,
@@ -18,6 +18,7 @@ import {
   NodesScreen,
   RecordingsScreen,
   RelaysScreen,
+  RequireAdmin,
   StorageScreen,
   StoragesScreen,
   StreamBillingScreen,

@@ -2,6 +2,10 @@ import { lazyComponent as screen } from '@/components/ui/on-demand';
 
 // Every screen is fetched the first time it is shown: each is its own chunk with what only it uses (forms,
 // charts, the billing print), so the first load carries the shell alone. `preload()` fetches one ahead.
+// The signed-in frame (navigation bar, user menu: react-bootstrap's navbar, dropdown and offcanvas) and the
+// admin guard (the account, so the API's contract) too: the sign-in page needs neither.
+export const AppLayout = screen(() => import('./layout/app-layout'), 'AppLayout');
+export const RequireAdmin = screen(() => import('./guards'), 'RequireAdmin');
 export const LoginRoute = screen(() => import('./routes/login'), 'LoginRoute');
 export const StreamsRoute = screen(() => import('./routes/streams'), 'StreamsRoute');
 export const StreamDashboardPage = screen(() => import('./routes/stream-dashboard'), 'StreamDashboardPage');

@@ -1,6 +1,7 @@
 import type { ApiClient } from '@streamcloud/api-client';
 import { errorStatus } from '@streamcloud/api-client';
-import { accountRoutes, authRoutes } from '@streamcloud/contract';
+
+const authContract = () => import('./auth-routes');
 
 export const CURRENT_TOKEN_KEY = 'current_token';
 export const ORIGINAL_TOKEN_KEY = 'original_token';
@@ -116,6 +117,7 @@ export function createAuthStore({ api, storage, storagePrefix }: AuthStoreOption
 
     async login({ username, password }) {
       try {
+        const { authRoutes } = await authContract();
         const { token } = await api().call(authRoutes.login, {
           body: { username: username.trim(), password },
           token: null,
@@ -135,6 +137,7 @@ export function createAuthStore({ api, storage, storagePrefix }: AuthStoreOption
       if (state.isImpersonated) throw new Error(IMPERSONATION_ERRORS.alreadyImpersonating);
       const adminToken = state.currentToken;
       try {
+        const { accountRoutes } = await authContract();
         const { token } = await api().call(accountRoutes.impersonate, { params: { id: accountId } });
         if (!token) throw new Error('The impersonation answer carried no token');
         setTokens(token, adminToken);
@@ -149,6 +152,7 @@ export function createAuthStore({ api, storage, storagePrefix }: AuthStoreOption
     async stopImpersonation() {
       if (!state.isImpersonated) return false;
       try {
+        const { authRoutes } = await authContract();
         await api().call(authRoutes.stopImpersonation);
       } catch (error) {
         console.error('Stopping impersonation failed', error);
@@ -166,6 +170,7 @@ export function createAuthStore({ api, storage, storagePrefix }: AuthStoreOption
       setTokens(null, null);
       if (!token) return;
       try {
+        const { authRoutes } = await authContract();
         await api().call(authRoutes.logout, { token });
       } catch (error) {
         console.error('Logout failed', error);

@@ -1,6 +1,5 @@
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useRef, useState } from 'react';
 import './notifications.css';
-import Alert from 'react-bootstrap/Alert';
 
 export type NotificationVariant = 'danger' | 'warning' | 'success' | 'info';
 
@@ -59,15 +58,17 @@ export function NotificationsProvider({
       {children}
       <div className="notification-stack">
         {notifications.map((item) => (
-          <Alert
-            key={item.id}
-            variant={item.variant}
-            dismissible
-            closeLabel="Dismiss notification"
-            onClose={() => dismiss(item.id)}
-          >
+          // Bootstrap's alert markup without react-bootstrap's Alert: every page has this stack, so it is
+          // part of the first load, which stays free of react-bootstrap (and its transitions).
+          <div key={item.id} role="alert" className={`alert alert-${item.variant} alert-dismissible`}>
             {item.message}
-          </Alert>
+            <button
+              type="button"
+              className="btn-close"
+              aria-label="Dismiss notification"
+              onClick={() => dismiss(item.id)}
+            />
+          </div>
         ))}
       </div>
     </NotifyContext.Provider>

@@ -1,5 +1,5 @@
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
-import { type RefObject, useLayoutEffect, useRef, useState } from 'react';
+import { memo, type RefObject, useLayoutEffect, useRef, useState } from 'react';
 import type { ListedStream } from '../utils/stream-list';
 import type { ViewMode } from '../utils/view-mode';
 import { StreamCard, StreamRow } from './stream-item';
@@ -123,7 +123,7 @@ function VirtualGrid({ items }: CollectionProps) {
   );
 }
 
-/** The streams as rows or as cards. */
-export function StreamCollection({ items, mode }: CollectionProps & { mode: ViewMode }) {
+/** The streams as rows or as cards; rendered again only when the listed streams or the view change. */
+export const StreamCollection = memo(function StreamCollection({ items, mode }: CollectionProps & { mode: ViewMode }) {
   return mode === 'grid' ? <VirtualGrid items={items} /> : <VirtualList items={items} />;
-}
+});
