@@ -1,5 +1,4 @@
 import broadcastIcon from 'bootstrap-icons/icons/broadcast.svg?raw';
-import Card from 'react-bootstrap/Card';
 import { useNavigate, useSearchParams } from 'react-router';
 import { Icon } from '@/components/ui/icon';
 import { LoginForm } from '@/features/auth/components/login-form';
@@ -13,16 +12,16 @@ export function LoginRoute() {
   return (
     <main className="login-page d-flex align-items-center justify-content-center bg-body-tertiary p-3">
       <title>Login · Streamcloud</title>
-      <Card className="login-card shadow-sm">
-        <Card.Body className="p-4">
+      <div className="card login-card shadow-sm">
+        <div className="card-body p-4">
           <p className="text-secondary mb-1">
             <Icon svg={broadcastIcon} className="me-2" />
             Streamcloud
           </p>
           <h1 className="h3 mb-4">Login</h1>
           <LoginForm onSuccess={() => navigate(target, { replace: true })} />
-        </Card.Body>
-      </Card>
+        </div>
+      </div>
     </main>
   );
 }

@@ -1,15 +1,18 @@
-import { LoginRequest } from '@streamcloud/contract';
+import type { LoginRequest } from '@streamcloud/contract';
 import { useState } from 'react';
-import Alert from 'react-bootstrap/Alert';
-import Button from 'react-bootstrap/Button';
-import Spinner from 'react-bootstrap/Spinner';
-import { useForm } from 'react-hook-form';
+import { type Resolver, useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { TextField } from '@/components/ui/form-fields';
-import { contractResolver } from '@/lib/forms';
 import { useAuthStore } from '@/lib/services-context';
 
 type LoginValues = z.input<typeof LoginRequest>;
+
+/**
+ * The contract's rules, fetched with the first check (the first submit): they bring zod, which the sign-in
+ * page does without until then, so it shows sooner.
+ */
+const loginResolver: Resolver<LoginValues, unknown, LoginRequest> = async (...args) =>
+  (await import('./login-rules')).loginRules(...args);
 
 export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
   const auth = useAuthStore();
@@ -19,7 +22,7 @@ export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
     handleSubmit,
     formState: { errors, isSubmitting },
   } = useForm<LoginValues, unknown, LoginRequest>({
-    resolver: contractResolver(LoginRequest),
+    resolver: loginResolver,
     defaultValues: { username: '', password: '' },
   });
 
@@ -32,7 +35,12 @@ export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
 
   return (
     <form noValidate onSubmit={onSubmit} aria-label="Login">
-      {failure && <Alert variant="danger">{failure}</Alert>}
+      {/* Bootstrap's markup without react-bootstrap: the sign-in page's code stays small (see app/screens.ts). */}
+      {failure && (
+        <div role="alert" className="alert alert-danger">
+          {failure}
+        </div>
+      )}
       <TextField
         id="login-username"
         label="Username"
@@ -49,10 +57,10 @@ export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
         error={errors.password?.message}
         {...register('password')}
       />
-      <Button type="submit" className="w-100" disabled={isSubmitting}>
-        {isSubmitting && <Spinner animation="border" size="sm" className="me-2" aria-hidden="true" />}
+      <button type="submit" className="btn btn-primary w-100" disabled={isSubmitting}>
+        {isSubmitting && <span className="spinner-border spinner-border-sm me-2" aria-hidden="true" />}
         Login
-      </Button>
+      </button>
     </form>
   );
 }
