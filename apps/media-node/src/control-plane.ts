@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type {
   AssignedInput,
+  Fallback,
   Node,
   NodeRecording,
   NodeRelay,
@@ -54,6 +55,11 @@ export class ControlPlaneClient {
   /** The recordings to run or finish on the streams this node serves, with their storages' credentials. */
   recordings(): Promise<NodeRecording[]> {
     return this.call('GET', '/api/v1/node/recordings') as Promise<NodeRecording[]>;
+  }
+
+  /** The fallbacks of a stream the node serves, in the order the owner added them. */
+  fallbacks(inputId: string): Promise<Fallback[]> {
+    return this.call('GET', `/api/v1/node/inputs/${inputId}/fallbacks`) as Promise<Fallback[]>;
   }
 
   transcodeConfig(inputId: string): Promise<TranscodeConfig> {

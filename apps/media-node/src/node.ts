@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { type Node, NodeRefreshMode } from '@streamcloud/contract';
-import { addressPolicy, guardedAgents } from '@streamcloud/net-guard';
+import { addressPolicy, createGuardedFetch, guardedAgents } from '@streamcloud/net-guard';
 import type { NodeConfig } from './config.js';
 import { ControlPlaneClient, Reporter } from './control-plane.js';
 import { CpuMeter } from './cpu.js';
@@ -12,6 +12,8 @@ import { HlsServer, text } from './hls.js';
 import { InputDirectory } from './inputs.js';
 import type { Logger } from './log.js';
 import { NginxRtmp } from './nginx.js';
+import { fallbacksKind } from './pipelines/fallback/fallback.js';
+import { FallbackPlayer } from './pipelines/fallback/player.js';
 import { LivePipelines } from './pipelines/host.js';
 import type { NodeTools, PipelineReporter } from './pipelines/pipeline.js';
 import { Recordings } from './pipelines/recorder/recordings.js';
@@ -57,6 +59,8 @@ export class MediaNode {
   readonly manager: StreamManager;
   /** Every recording run of the node, from its push to its object in the storage (and across restarts). */
   readonly recordings: Recordings;
+  /** Plays a stream's fallbacks into its own name when its push is gone. */
+  readonly fallbacks: FallbackPlayer;
   private readonly hookSecret = randomBytes(18).toString('base64url');
   /** Internal pushes (SRT and WebRTC relays into nginx) and plays (WebRTC playback) carry this as `relay=`. */
   readonly relaySecret = randomBytes(18).toString('base64url');
@@ -124,13 +128,30 @@ export class MediaNode {
         host,
       ),
     );
+    // Fallback sources and storage endpoints are users' settings: private and loopback addresses only when
+    // the operator allows them.
+    const outbound = addressPolicy({ allowPrivate: config.allowPrivateNetworks });
+    this.fallbacks = new FallbackPlayer({
+      manager: this.manager,
+      tools: this.tools,
+      sources: {
+        ffprobe: config.ffprobe,
+        fetch: createGuardedFetch(guardedAgents(outbound)),
+        policy: outbound,
+        dir: join(config.dataDir, 'fallbacks'),
+      },
+      send: (report) => this.reporter.send(report),
+      message: (inputId, level, text) => this.manager.state(inputId, { message: { level, text } }),
+      log,
+    });
+    this.manager.fallbacks = this.fallbacks;
+    this.pipelines.push(new LivePipelines(fallbacksKind(this.client, this.fallbacks), this.manager.events, host));
     this.recordings = new Recordings({
       client: this.client,
       reporter: this.reporter,
       inputs: () => this.directory.all(),
       tools: this.tools,
-      // Storage endpoints are users' settings: private and loopback ones only when the operator allows them.
-      agents: guardedAgents(addressPolicy({ allowPrivate: config.allowPrivateNetworks })),
+      agents: guardedAgents(outbound),
       log,
       dir: config.recordingsDir || join(config.dataDir, 'recordings'),
       from: () => `node ${this.identity?.name ?? config.publicHostname}`,
@@ -259,6 +280,7 @@ export class MediaNode {
     // Files being recorded are closed first (the journal keeps them for the next start), then pushes end.
     await this.recordings.stop();
     this.manager.shutdown();
+    await this.fallbacks.stopAll();
     await Promise.all(this.pipelines.map((pipelines) => pipelines.stopAll()));
     await this.reporter.flushed();
     // What the control plane did not acknowledge stays in the journal for the next start.
@@ -482,6 +504,13 @@ export class MediaNode {
       response.end();
     };
     if (call === 'publish') {
+      const fallbackOf = form.get('fallback');
+      if (fallbackOf !== null) {
+        // The node's fallback player, publishing into the name of the push it stands in for.
+        if (form.get('relay') !== this.relaySecret || addr !== '127.0.0.1') return refuse();
+        const stream = this.fallbacks.published(fallbackOf, form.get('clientid') ?? '');
+        return stream ? rename(stream.input.id) : refuse();
+      }
       if (form.get('relay') !== null) {
         // SRT and WebRTC relays push under the input id with the relay secret; the front end admitted them.
         return form.get('relay') === this.relaySecret && addr === '127.0.0.1' ? ok() : refuse();
@@ -505,6 +534,7 @@ export class MediaNode {
       return rename(admitted.input.id);
     }
     if (call === 'publish_done') {
+      if (addr === '127.0.0.1' && this.fallbacks.publishDone(form.get('clientid') ?? '')) return ok();
       const session = this.pushesByAlias.get(addr);
       if (session) {
         this.pushesByAlias.delete(addr);

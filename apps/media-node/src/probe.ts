@@ -71,20 +71,17 @@ export async function probeTracks(ffprobe: string, file: string): Promise<TrackI
 }
 
 /** `probeTracks`, with each track's HLS CODECS value. */
-export async function probeMedia(ffprobe: string, file: string): Promise<ProbedTrack[]> {
+export async function probeMedia(
+  ffprobe: string,
+  file: string,
+  /** A live source is probed by its streams only (its packets never end), with these input options. */
+  live?: { inputArgs: string[]; timeoutMs: number },
+): Promise<ProbedTrack[]> {
+  const packets = live ? [] : ['-show_entries', 'packet=stream_index,size,duration_time'];
   const out = await runTool(
     ffprobe,
-    [
-      '-v',
-      'error',
-      '-print_format',
-      'json',
-      '-show_streams',
-      '-show_entries',
-      'packet=stream_index,size,duration_time',
-      file,
-    ],
-    10_000,
+    ['-v', 'error', ...(live?.inputArgs ?? []), '-print_format', 'json', '-show_streams', ...packets, file],
+    live?.timeoutMs ?? 10_000,
   );
   const parsed = JSON.parse(out.toString()) as { streams?: ProbeStream[]; packets?: ProbePacket[] };
   const sizes = new Map<number, { bytes: number; seconds: number }>();

@@ -282,7 +282,7 @@ export const streamRoutes = {
   update: defineRoute({
     method: 'PUT',
     path: '/inputs/:id',
-    summary: 'Change caption or streamer, or stop (state Idle; only in Ingestion or Pending, else 409)',
+    summary: 'Change caption or streamer, or stop (state Idle; only in Ingestion, Fallback or Pending, else 409)',
     tag: 'streams',
     auth: 'user',
     params: IdParams,

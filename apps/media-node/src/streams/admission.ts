@@ -24,6 +24,8 @@ export class Admission {
     /** The input's push going on, if any. */
     private readonly livePush: (inputId: string) => LiveStream | undefined,
     private readonly refreshDirectory?: () => Promise<void>,
+    /** Stops the input's fallback (a push takes the stream back); resolves once it let go of the stream. */
+    private readonly releaseFallback: (inputId: string) => Promise<void> = async () => {},
   ) {}
 
   async push(
@@ -50,9 +52,15 @@ export class Admission {
     if (input.access !== 'Public' && !tokenMatches(input.accessToken, token)) {
       return { ok: false, input, reason: `Push${from} refused: ${token ? 'wrong' : 'missing'} access token` };
     }
-    if (this.livePush(input.id))
-      return { ok: false, input, reason: `Push${from} refused: the stream is already being pushed` };
-    return { ok: true, input };
+    const pushing = () => {
+      const live = this.livePush(input.id);
+      return live !== undefined && live.fallback === null;
+    };
+    const busy = { ok: false as const, input, reason: `Push${from} refused: the stream is already being pushed` };
+    if (pushing()) return busy;
+    // A fallback playing (or starting) gives the stream back to its push.
+    await this.releaseFallback(input.id);
+    return pushing() ? busy : { ok: true, input };
   }
 
   /** Whether a player may watch the output `name` in `format`, and the push it would watch. */

@@ -24,6 +24,17 @@ export interface StreamManagerOptions {
 export type StateFields = Omit<StreamStateReport, 'id' | 'kind' | 'streamId' | 'at'>;
 
 /**
+ * What plays when a push is gone (pipelines/fallback): the manager asks it when the reconnect grace ends
+ * (or at once when the push failed) and lets it stop before a new push is admitted.
+ */
+export interface FallbackTakeover {
+  /** The input's push is gone for good: answers whether a fallback takes over (its publish follows). */
+  takeOver(last: LiveStream): boolean;
+  /** A push is about to be admitted: the input's fallback stops; resolves once nginx let go of the name. */
+  release(inputId: string): Promise<void>;
+}
+
+/**
  * Coordinates the node's live streams: one push per input, the reconnect grace, Stop from the control
  * plane, emergency cleanup and shutdown. The rules and the bookkeeping are its parts: `admission` (who may
  * push and play), `viewers` (who watches), `usage` (metrics and billing), `events` (what pipelines and
@@ -38,12 +49,26 @@ export class StreamManager {
   private readonly pushes = new Map<string, LiveStream>();
   /** Inputs whose push ended, waiting out the reconnect grace before they are reported Idle or Error. */
   private readonly grace = new Map<string, { timer: NodeJS.Timeout; stream: LiveStream }>();
+  /** Inputs a fallback took over since their last push: the next push resumes the stream. */
+  private readonly afterFallback = new Set<string>();
+  /** The fallback player, once the node has wired it. */
+  fallbacks: FallbackTakeover | null = null;
 
   constructor(private readonly o: StreamManagerOptions) {
     this.events = new StreamEvents(o.log);
-    this.admission = new Admission(o.directory, (inputId) => this.push(inputId), o.refreshDirectory);
+    this.admission = new Admission(
+      o.directory,
+      (inputId) => this.push(inputId),
+      o.refreshDirectory,
+      (inputId) => this.fallbacks?.release(inputId) ?? Promise.resolve(),
+    );
     this.viewers = new Viewers(o.directory, (streamId, fields) => this.state(streamId, fields));
-    this.usage = new UsageMeter(o.reporter, () => this.activePushes(), this.viewers);
+    // A fallback's time and bytes are not ingest: only pushes are billed as incoming.
+    this.usage = new UsageMeter(
+      o.reporter,
+      () => this.activePushes().filter((stream) => !stream.fallback),
+      this.viewers,
+    );
     this.events.subscribe(
       new IncomingTracks({
         hlsDir: o.hlsDir,
@@ -68,6 +93,51 @@ export class StreamManager {
       clearTimeout(waiting.timer);
       this.grace.delete(input.id);
     }
+    const resumed = waiting !== undefined || this.afterFallback.delete(input.id);
+    const stream = this.newStream(input, protocol, handle, null);
+    const from = handle.remoteAddress ? ` from ${handle.remoteAddress}` : '';
+    stream.ingestionSeq = this.state(input.id, {
+      status: 'Ingestion',
+      message: {
+        level: 'info',
+        text: resumed ? `Push resumed over ${protocol}${from}` : `Push started over ${protocol}${from}`,
+      },
+    });
+    this.o.log.info(`push of ${input.name} started over ${protocol}${from}`);
+    this.events.live(stream);
+    return stream;
+  }
+
+  /**
+   * A fallback publishes into the stream's own name (the takeover asked for it): it is the stream's
+   * content from now on, with status Fallback, until a push comes back or it ends.
+   */
+  startFallback(last: LiveStream, fallback: { id: string; label: string }, handle: PublishHandle): LiveStream | null {
+    if (this.push(last.input.id)) return null;
+    const input = this.o.directory.byId(last.input.id) ?? last.input;
+    const stream = this.newStream(input, last.protocol, handle, fallback);
+    stream.ingestionSeq = this.state(input.id, {
+      status: 'Fallback',
+      message: { level: 'warning', text: `Fallback ${fallback.label} started` },
+    });
+    this.o.log.info(`fallback ${fallback.label} of ${input.name} started`);
+    this.events.live(stream);
+    return stream;
+  }
+
+  /** The takeover ended without a push coming back (no fallback could play, or the last one failed). */
+  fallbackOver(last: LiveStream, failure: string | null): void {
+    if (this.push(last.input.id)) return;
+    this.afterFallback.delete(last.input.id);
+    this.over(last.input.id, failure);
+  }
+
+  private newStream(
+    input: AssignedInput,
+    protocol: PushProtocol,
+    handle: PublishHandle,
+    fallback: LiveStream['fallback'],
+  ): LiveStream {
     const now = Date.now();
     const source = { rtmpName: input.id, hlsName: handle.rawName };
     const stream: LiveStream = {
@@ -82,6 +152,7 @@ export class StreamManager {
       stoppedByControlPlane: false,
       firstFragmentAt: null,
       tracks: null,
+      fallback,
       source,
       outgoing: { main: source, renditions: null },
       webrtc: null,
@@ -90,16 +161,6 @@ export class StreamManager {
       reported: { bytesIn: 0, bytesOut: 0, at: now },
     };
     this.pushes.set(input.id, stream);
-    const from = handle.remoteAddress ? ` from ${handle.remoteAddress}` : '';
-    stream.ingestionSeq = this.state(input.id, {
-      status: 'Ingestion',
-      message: {
-        level: 'info',
-        text: waiting ? `Push resumed over ${protocol}${from}` : `Push started over ${protocol}${from}`,
-      },
-    });
-    this.o.log.info(`push of ${input.name} started over ${protocol}${from}`);
-    this.events.live(stream);
     return stream;
   }
 
@@ -108,6 +169,16 @@ export class StreamManager {
     if (stream.ended) return;
     stream.ended = true;
     stream.failure = failure;
+    if (stream.fallback) {
+      // The takeover decides what follows a fallback (the next one, the push, or Idle); a Stop ends it.
+      this.events.ended(stream);
+      if (this.pushes.get(stream.input.id) === stream) this.pushes.delete(stream.input.id);
+      if (stream.stoppedByControlPlane) {
+        this.afterFallback.delete(stream.input.id);
+        this.events.gone(stream.input.id);
+      }
+      return;
+    }
     this.o.log.info(`push of ${stream.input.name} ended${failure ? `: ${failure}` : ''}`);
     this.usage.pushEnded(stream);
     // RTMP and WebRTC viewers' sessions end with the push (nginx drops RTMP players itself; WebRTC viewers
@@ -118,19 +189,29 @@ export class StreamManager {
     this.events.ended(stream);
     if (this.pushes.get(stream.input.id) === stream) this.pushes.delete(stream.input.id);
     if (stream.stoppedByControlPlane) return;
+    // A failed push is taken over at once; one that ended cleanly may resume within the grace first.
+    if (failure && this.takeOver(stream)) return;
     const timer = setTimeout(() => {
       this.grace.delete(stream.input.id);
       if (this.pushes.has(stream.input.id)) return;
-      if (stream.failure)
-        this.state(stream.input.id, {
-          status: 'Error',
-          message: { level: 'error', text: `Push failed: ${stream.failure}` },
-        });
-      else this.state(stream.input.id, { status: 'Idle', message: { level: 'info', text: 'Push ended' } });
-      this.events.gone(stream.input.id);
+      if (this.takeOver(stream)) return;
+      this.over(stream.input.id, stream.failure);
     }, this.o.reconnectGraceMs);
     timer.unref();
     this.grace.set(stream.input.id, { timer, stream });
+  }
+
+  private takeOver(stream: LiveStream): boolean {
+    if (!this.fallbacks?.takeOver(stream)) return false;
+    this.afterFallback.add(stream.input.id);
+    return true;
+  }
+
+  /** The stream is over: Idle, or Error when the push failed. */
+  private over(inputId: string, failure: string | null): void {
+    if (failure) this.state(inputId, { status: 'Error', message: { level: 'error', text: `Push failed: ${failure}` } });
+    else this.state(inputId, { status: 'Idle', message: { level: 'info', text: 'Push ended' } });
+    this.events.gone(inputId);
   }
 
   /** The input's push going on, if any. */
@@ -169,6 +250,14 @@ export class StreamManager {
         this.stop(stream);
       }
     }
+    // A takeover between two fallbacks (none publishing) of a stream stopped or deleted meanwhile ends.
+    for (const inputId of this.afterFallback) {
+      const input = this.o.directory.byId(inputId);
+      if (this.pushes.has(inputId) || (input && input.status !== 'Idle')) continue;
+      this.afterFallback.delete(inputId);
+      void this.fallbacks?.release(inputId);
+      this.events.gone(inputId);
+    }
     this.viewers.reconcile();
     for (const [input, parts] of changes) this.events.configChanged(input, parts);
   }
@@ -177,9 +266,15 @@ export class StreamManager {
   cleanup(): { pushes: number; viewers: number } {
     const viewers = this.viewers.kick(() => true);
     const pushes = this.activePushes();
+    const reason = 'the node was cleaned up by an administrator';
     for (const stream of pushes) {
+      if (stream.fallback) {
+        this.stop(stream);
+        this.state(stream.input.id, { status: 'Error', message: { level: 'error', text: `Push failed: ${reason}` } });
+        continue;
+      }
       stream.handle.kick();
-      this.endPush(stream, 'the node was cleaned up by an administrator');
+      this.endPush(stream, reason);
     }
     return { pushes: pushes.length, viewers };
   }
@@ -206,11 +301,13 @@ export class StreamManager {
 
   /** Tells the control plane again what the node knows: states of inputs with pushes, and every output's sessions. */
   resync(): number {
-    const ours = new Set(this.activePushes().map((stream) => stream.input.id));
+    const ours = new Map(this.activePushes().map((stream) => [stream.input.id, stream]));
     for (const input of this.o.directory.all()) {
-      if (ours.has(input.id)) {
-        if (input.status !== 'Ingestion') this.state(input.id, { status: 'Ingestion' });
-      } else if (input.status === 'Ingestion' && !this.grace.has(input.id)) {
+      const stream = ours.get(input.id);
+      if (stream) {
+        const status = stream.fallback ? 'Fallback' : 'Ingestion';
+        if (input.status !== status) this.state(input.id, { status });
+      } else if ((input.status === 'Ingestion' || input.status === 'Fallback') && !this.grace.has(input.id)) {
         // Ingestion without a push here: left over from before this node (re)started.
         this.state(input.id, {
           status: 'Idle',

@@ -74,6 +74,12 @@ export interface LiveStream {
   firstFragmentAt: number | null;
   /** The push's tracks as ffprobe read them from its first fragment; null until then. */
   tracks: TrackInfo[] | null;
+  /**
+   * Set when this is not a push but a fallback the node plays into the stream's own name after the push
+   * dropped (pipelines/fallback): viewers, pipelines and outputs treat it as the stream's content, billing
+   * does not count it as ingest.
+   */
+  fallback: { id: string; label: string } | null;
   /** The push as nginx carries it: the source every pipeline reads. */
   source: MediaTrackSource;
   /** What viewers get; a transcoder replaces it with its renditions while they run. */

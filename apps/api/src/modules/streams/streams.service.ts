@@ -49,8 +49,8 @@ export interface StreamsServiceDeps {
 const NO_NODE_MESSAGE = 'No node is available: the stream will be assigned as soon as one is';
 const newToken = () => randomBytes(24).toString('base64url');
 
-/** The states a user may stop a stream in. */
-const STOPPABLE: readonly StreamStatus[] = ['Ingestion', 'Pending'];
+/** The states a user may stop a stream in (in Fallback, Stop ends the fallback playing). */
+const STOPPABLE: readonly StreamStatus[] = ['Ingestion', 'Fallback', 'Pending'];
 
 /** A node as placement weighs it, with the streams it already carries. */
 const candidateOf = (node: NodeHostRow, streamCount = node.stream_count): CandidateNode => ({
@@ -146,7 +146,7 @@ export class StreamsService {
     const row = await this.load(auth, id);
     const now = this.deps.clock.now();
     const notStoppable = (status: string) =>
-      conflict(`A stream can be stopped only in Ingestion or Pending; it is ${status}`, 'INVALID_STATE');
+      conflict(`A stream can be stopped only in Ingestion, Fallback or Pending; it is ${status}`, 'INVALID_STATE');
     if (body.state === 'Idle' && !STOPPABLE.includes(row.status)) throw notStoppable(row.status);
     const place = body.streamer ? this.placeOf(body.streamer.ipAddress, body.streamer.geoLocation ?? null) : null;
     await this.deps.uow.transaction(async ({ streams }) => {

@@ -356,7 +356,7 @@ describe('PUT /inputs/{id}', () => {
     ).toBe(400);
   });
 
-  it('stops only in Ingestion or Pending, else 409', async () => {
+  it('stops only in Ingestion, Fallback or Pending, else 409', async () => {
     const node = await t.createNode(t.roles.admin);
     const input = await t.createInput();
     expect(input.status).toBe('Idle');
@@ -367,7 +367,7 @@ describe('PUT /inputs/{id}', () => {
       payload: { state: 'Idle' },
     });
     expect(idle.statusCode).toBe(409);
-    expect(idle.json().message).toBe('A stream can be stopped only in Ingestion or Pending; it is Idle');
+    expect(idle.json().message).toBe('A stream can be stopped only in Ingestion, Fallback or Pending; it is Idle');
     await setStatus(node.token, input.id, 'Ingestion');
     const stopped = await t.request({
       method: 'PUT',

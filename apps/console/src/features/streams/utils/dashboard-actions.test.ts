@@ -6,7 +6,7 @@ type Row = [status: StreamStatus, mode: 'AdjustableTranscode' | 'Passthrough', e
 
 const ALWAYS: (keyof DashboardActions)[] = ['billing', 'fallback', 'delete', 'metrics'];
 
-// Section 4: Stop only in Ingestion or Pending; Transcoding not in Error, not for passthrough, not in
+// Section 4: Stop only in Ingestion or Pending (and Fallback: Stop ends a fallback playing); Transcoding not in Error, not for passthrough, not in
 // Ingestion; Snapshots not in Error or Ingestion; Recordings, Relays, GSLB not in Error; Update only in
 // Idle or Error; Delete whenever a stream is loaded; the recording button only in Ingestion.
 const TABLE: Row[] = [
@@ -18,8 +18,8 @@ const TABLE: Row[] = [
   ['Ingestion', 'Passthrough', ['stop', 'recordings', 'relays', 'gslb', 'record']],
   ['Error', 'AdjustableTranscode', ['update']],
   ['Error', 'Passthrough', ['update']],
-  ['Fallback', 'AdjustableTranscode', ['transcoding', 'snapshots', 'recordings', 'relays', 'gslb']],
-  ['Fallback', 'Passthrough', ['snapshots', 'recordings', 'relays', 'gslb']],
+  ['Fallback', 'AdjustableTranscode', ['stop', 'transcoding', 'snapshots', 'recordings', 'relays', 'gslb']],
+  ['Fallback', 'Passthrough', ['stop', 'snapshots', 'recordings', 'relays', 'gslb']],
 ];
 
 describe('dashboard button rules', () => {

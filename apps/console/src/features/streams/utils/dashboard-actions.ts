@@ -39,7 +39,8 @@ export function dashboardActions(stream: Pick<StreamInput, 'status' | 'outputMod
   const ingestion = status === 'Ingestion';
   return {
     billing: true,
-    stop: ingestion || status === 'Pending',
+    // Stop also ends a fallback playing (docs/decisions.md, "Fallbacks on the media node").
+    stop: ingestion || status === 'Pending' || status === 'Fallback',
     transcoding: !error && stream.outputMode === 'AdjustableTranscode' && !ingestion,
     snapshots: !error && !ingestion,
     recordings: !error,

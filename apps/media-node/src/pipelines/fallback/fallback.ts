@@ -1,0 +1,44 @@
+import type { Fallback } from '@streamcloud/contract';
+import type { ControlPlaneClient } from '../../control-plane.js';
+import type { LiveStream } from '../../streams/types.js';
+import type { Pipeline, PipelineKind } from '../pipeline.js';
+import type { FallbackPlayer } from './player.js';
+
+/**
+ * Fallbacks: while a stream is live (a push, or a fallback playing), its fallbacks (`GET /node/inputs/
+ * {id}/fallbacks`, read again when their version changes) are handed to the node's fallback player,
+ * which prepares them and plays them when the push is gone (player.ts). The pipeline itself runs no
+ * process: what plays outlives the push it stands in for.
+ */
+export const fallbacksKind = (
+  client: Pick<ControlPlaneClient, 'fallbacks'>,
+  player: FallbackPlayer,
+): PipelineKind<Fallback[]> => ({
+  name: 'fallbacks',
+  part: 'fallbacks',
+  load: (input) => client.fallbacks(input.id),
+  create: () => new FallbackConfig(player),
+});
+
+class FallbackConfig implements Pipeline<Fallback[]> {
+  private stream: LiveStream | null = null;
+
+  constructor(private readonly player: FallbackPlayer) {}
+
+  start(stream: LiveStream, fallbacks: Fallback[]): void {
+    this.stream = stream;
+    this.player.configure(stream.input, fallbacks);
+  }
+
+  update(fallbacks: Fallback[]): void {
+    if (this.stream) this.player.configure(this.stream.input, fallbacks);
+  }
+
+  stop(): void {
+    // The player keeps what it prepared: the push that just ended is what it may stand in for.
+  }
+
+  describe(): Record<string, unknown> {
+    return (this.stream && this.player.describe(this.stream.input.id)) ?? {};
+  }
+}

@@ -1,0 +1,282 @@
+import type { AssignedInput, Fallback, FallbackState, StatusMessage } from '@streamcloud/contract';
+import { type GuardedChild, lastLine, spawnGuarded } from '../../child.js';
+import type { ReportBody } from '../../control-plane.js';
+import type { Logger } from '../../log.js';
+import type { FallbackTakeover, StreamManager } from '../../streams/manager.js';
+import type { LiveStream } from '../../streams/types.js';
+import type { NodeTools } from '../pipeline.js';
+import { fallbackArgs, type PlayoutFormat, playoutFormat } from './command.js';
+import { type FallbackSource, forgetSource, type Prepared, prepareSource, type SourceTools } from './sources.js';
+
+/** A fallback that stops is out of nginx within this long (its publish_done), or the push goes ahead anyway. */
+const LEAVE_TIMEOUT_MS = 2000;
+
+export interface FallbackPlayerOptions {
+  manager: Pick<StreamManager, 'startFallback' | 'fallbackOver' | 'endPush' | 'events'>;
+  tools: NodeTools;
+  sources: SourceTools;
+  /** Node reports (fallback-state). */
+  send(report: ReportBody): void;
+  /** A status message on the stream. */
+  message(inputId: string, level: StatusMessage['level'], text: string): void;
+  log: Logger;
+}
+
+/** The ffmpeg playing one fallback into the stream's name, and the live stream it became once nginx took it. */
+interface Playing {
+  fallback: Fallback;
+  child: GuardedChild;
+  stream: LiveStream | null;
+  clientId: string | null;
+  /** Resolves when nginx let go of its publish (publish_done) or the process ended without one. */
+  left: Promise<void>;
+  leave(): void;
+}
+
+/** One takeover of an input: from the push's drop until the push returns, a Stop, or no fallback is left. */
+interface Takeover {
+  /** The push it replaces: its name in nginx, its size and frame rate, and its failure if it all ends. */
+  last: LiveStream;
+  format: PlayoutFormat;
+  /** Fallbacks that failed (or could not be prepared) during this takeover: not tried again in it. */
+  failed: Set<string>;
+  current: Playing | null;
+  done: boolean;
+}
+
+/**
+ * The fallback player: keeps every live stream's fallbacks prepared (fetched and checked, each reported
+ * Pending "Ready: …" or Error with the reason), and when a push is gone (the manager asks at the end of
+ * the reconnect grace, or at once when the push failed) plays the first usable fallback of the list into
+ * the stream's own name in nginx, so every output (HLS, RTMP, WebRTC, the ladder) goes on under its URL.
+ * A fallback that fails while playing is reported Error and the next usable one takes over; with none
+ * left the stream ends as it would have without fallbacks. A push that comes back releases it first.
+ */
+export class FallbackPlayer implements FallbackTakeover {
+  /** Each input's fallbacks as last read while it was live, in the owner's order. */
+  private readonly configs = new Map<string, Fallback[]>();
+  /** Each fallback's preparation (by id), for the version of its settings it was made from. */
+  private readonly prepared = new Map<string, { version: string; result: Promise<Prepared> }>();
+  /** What each fallback was last reported as, so nothing is said twice. */
+  private readonly reported = new Map<string, string>();
+  private readonly takeovers = new Map<string, Takeover>();
+  /** The fallback streams by nginx client id (publish_done names the client). */
+  private readonly byClient = new Map<string, Playing>();
+
+  constructor(private readonly o: FallbackPlayerOptions) {
+    o.manager.events.subscribe({ gone: (inputId) => this.forget(inputId) });
+  }
+
+  /** The input's fallbacks (read while it is live): each is prepared, and a takeover follows the change. */
+  configure(input: AssignedInput, fallbacks: Fallback[]): void {
+    const before = this.configs.get(input.id) ?? [];
+    this.configs.set(input.id, fallbacks);
+    for (const gone of before) {
+      if (fallbacks.some((fallback) => fallback.id === gone.id)) continue;
+      this.prepared.delete(gone.id);
+      this.reported.delete(gone.id);
+      void forgetSource(this.o.sources.dir, gone.id);
+    }
+    for (const fallback of fallbacks) void this.preparation(fallback);
+    const takeover = this.takeovers.get(input.id);
+    const playing = takeover?.current?.fallback;
+    if (takeover && playing && !fallbacks.some((fallback) => version(fallback) === version(playing))) {
+      // The fallback playing was changed or deleted: the list's first usable one takes over.
+      takeover.failed.clear();
+      void this.switch(takeover);
+    }
+  }
+
+  takeOver(last: LiveStream): boolean {
+    const candidates = this.configs.get(last.input.id) ?? [];
+    if (candidates.length === 0 || this.takeovers.has(last.input.id)) return false;
+    const takeover: Takeover = {
+      last,
+      format: playoutFormat(last.tracks),
+      failed: new Set(),
+      current: null,
+      done: false,
+    };
+    this.takeovers.set(last.input.id, takeover);
+    void this.next(takeover);
+    return true;
+  }
+
+  async release(inputId: string): Promise<void> {
+    const takeover = this.takeovers.get(inputId);
+    if (!takeover) return;
+    takeover.done = true;
+    this.takeovers.delete(inputId);
+    await this.end(takeover);
+  }
+
+  /** nginx asks whether the fallback publishing for `inputId` is expected: answers the stream it became. */
+  published(inputId: string, clientId: string): LiveStream | null {
+    const takeover = this.takeovers.get(inputId);
+    const playing = takeover?.current;
+    if (!takeover || !playing || playing.stream) return null;
+    const { fallback } = playing;
+    const stream = this.o.manager.startFallback(
+      takeover.last,
+      { id: fallback.id, label: labelOf(fallback) },
+      {
+        rawName: takeover.last.source.hlsName,
+        remoteAddress: null,
+        bytesIn: () => 0,
+        bytesOut: () => 0,
+        // A Stop (or the node stopping): the takeover ends without another fallback.
+        kick: () => void this.release(inputId),
+      },
+    );
+    if (!stream) return null;
+    playing.stream = stream;
+    playing.clientId = clientId;
+    this.byClient.set(clientId, playing);
+    this.report(fallback, 'Ingestion', 'Playing');
+    return stream;
+  }
+
+  /** nginx says a publish ended: answers whether it was a fallback's. */
+  publishDone(clientId: string): boolean {
+    const playing = this.byClient.get(clientId);
+    if (!playing) return false;
+    this.byClient.delete(clientId);
+    if (playing.stream) this.o.manager.endPush(playing.stream);
+    playing.leave();
+    return true;
+  }
+
+  /** For /metadata: the fallbacks playing now. */
+  describe(inputId: string): Record<string, unknown> | null {
+    const playing = this.takeovers.get(inputId)?.current;
+    return playing ? { fallback: playing.fallback.id, type: playing.fallback.type } : null;
+  }
+
+  /** The node stops: every takeover ends. */
+  async stopAll(): Promise<void> {
+    await Promise.all([...this.takeovers.keys()].map((inputId) => this.release(inputId)));
+  }
+
+  private preparation(fallback: Fallback): Promise<Prepared> {
+    const known = this.prepared.get(fallback.id);
+    if (known?.version === version(fallback)) return known.result;
+    const result = prepareSource(fallback, this.o.sources).then((prepared) => {
+      if (this.prepared.get(fallback.id)?.result === result && !this.isPlaying(fallback.id)) {
+        if (prepared.ok) this.report(fallback, 'Pending', `Ready: ${prepared.summary}`);
+        else this.report(fallback, 'Error', prepared.reason);
+      }
+      return prepared;
+    });
+    this.prepared.set(fallback.id, { version: version(fallback), result });
+    return result;
+  }
+
+  /** Plays the list's first fallback that is usable and has not failed in this takeover; else the takeover ends. */
+  private async next(takeover: Takeover): Promise<void> {
+    const inputId = takeover.last.input.id;
+    for (const fallback of this.configs.get(inputId) ?? []) {
+      if (takeover.done) return;
+      if (takeover.failed.has(fallback.id)) continue;
+      const prepared = await this.preparation(fallback);
+      if (takeover.done || takeover.current) return;
+      if (!prepared.ok) {
+        takeover.failed.add(fallback.id);
+        continue;
+      }
+      this.play(takeover, fallback, prepared.source);
+      return;
+    }
+    if (takeover.done) return;
+    takeover.done = true;
+    this.takeovers.delete(inputId);
+    this.o.manager.fallbackOver(takeover.last, takeover.last.failure);
+  }
+
+  private play(takeover: Takeover, fallback: Fallback, source: FallbackSource): void {
+    const { last } = takeover;
+    const url = `${this.o.tools.rtmpUrl(last.source.hlsName)}&fallback=${encodeURIComponent(last.input.id)}`;
+    const child = spawnGuarded(this.o.tools.ffmpeg, fallbackArgs(source, takeover.format, url));
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString()).slice(-4000);
+    });
+    let leave = () => {};
+    const left = new Promise<void>((resolve) => {
+      leave = resolve;
+    });
+    const playing: Playing = { fallback, child, stream: null, clientId: null, left, leave };
+    takeover.current = playing;
+    this.o.log.info(`fallback ${labelOf(fallback)} of ${last.input.name} starting`);
+    void child.exited.then((code) => {
+      if (playing.clientId) this.byClient.delete(playing.clientId);
+      if (playing.stream) this.o.manager.endPush(playing.stream);
+      playing.leave();
+      if (takeover.done || takeover.current !== playing) return;
+      // It failed while playing (or could not start): the next usable fallback takes over.
+      const reason = lastLine(stderr) || `ffmpeg exited (${code})`;
+      this.o.log.error(`fallback ${labelOf(fallback)} of ${last.input.name} failed: ${reason}`);
+      takeover.current = null;
+      takeover.failed.add(fallback.id);
+      this.report(fallback, 'Error', `Playing failed: ${reason}`);
+      this.o.message(last.input.id, 'error', `Fallback ${labelOf(fallback)} failed: ${reason}`);
+      void this.next(takeover);
+    });
+  }
+
+  /** The fallback playing makes way for the list's first usable one. */
+  private async switch(takeover: Takeover): Promise<void> {
+    await this.end(takeover);
+    if (!takeover.done) await this.next(takeover);
+  }
+
+  /** Stops what the takeover plays; resolves once nginx let go of it. */
+  private async end(takeover: Takeover): Promise<void> {
+    const playing = takeover.current;
+    takeover.current = null;
+    if (!playing) return;
+    // Read now: a Stop forgets the stream's fallbacks while this one leaves.
+    const preparing = this.prepared.get(playing.fallback.id)?.result;
+    const still = this.configs.get(takeover.last.input.id)?.some((f) => version(f) === version(playing.fallback));
+    await playing.child.stop();
+    await Promise.race([playing.left, new Promise((resolve) => setTimeout(resolve, LEAVE_TIMEOUT_MS).unref())]);
+    const prepared = await preparing;
+    if (prepared?.ok && still) this.report(playing.fallback, 'Pending', `Ready: ${prepared.summary}`);
+  }
+
+  private isPlaying(fallbackId: string): boolean {
+    return [...this.takeovers.values()].some((takeover) => takeover.current?.fallback.id === fallbackId);
+  }
+
+  /** The stream is over (Idle or Error): what was prepared for it goes; the next push prepares again. */
+  private forget(inputId: string): void {
+    if (this.takeovers.has(inputId)) return;
+    for (const fallback of this.configs.get(inputId) ?? []) {
+      this.prepared.delete(fallback.id);
+      this.reported.delete(fallback.id);
+      void forgetSource(this.o.sources.dir, fallback.id);
+    }
+    this.configs.delete(inputId);
+  }
+
+  private report(fallback: Fallback, state: FallbackState, message: string): void {
+    const said = `${state} ${message}`;
+    if (this.reported.get(fallback.id) === said) return;
+    this.reported.set(fallback.id, said);
+    this.o.send({
+      kind: 'fallback-state',
+      fallbackId: fallback.id,
+      at: new Date().toISOString(),
+      state,
+      message: message.slice(0, 1000),
+    });
+  }
+}
+
+/** What the stream's messages call a fallback: its label, else its type. */
+const labelOf = (fallback: Fallback) => fallback.label ?? fallback.type;
+
+/**
+ * A fallback's settings as the node acts on them: a change means preparing it again (not its state or
+ * updatedAt, which move with the node's own reports).
+ */
+const version = (fallback: Fallback) => JSON.stringify([fallback.id, fallback.type, fallback.label, fallback.settings]);

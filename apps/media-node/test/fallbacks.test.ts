@@ -1,0 +1,226 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ffmpeg, freePort, type Push, pixelAt, pushTestPattern, runTool, waitFor } from './harness.js';
+import { streamsOf, uriOf, useMediaNode } from './streams.js';
+
+/**
+ * The fallback player: a stream's fallbacks are prepared while it is live, and when its push is gone one
+ * plays into the stream's own outputs (same URLs) until the push comes back. Pictures are 320x240 at 15 fps.
+ */
+const world = useMediaNode('media-fallbacks');
+const { api, createStream, createOutput, getStream, messages, snapshot, status } = streamsOf(world);
+
+interface FallbackView {
+  id: string;
+  state: string;
+  message: string | null;
+}
+
+const fallbacksOf = async (streamId: string) =>
+  (await api<FallbackView[]>('GET', `/fallbacks?streamId=${streamId}`)).body;
+const fallbackState = (streamId: string, id: string, accept: (fallback: FallbackView) => boolean, what: string) =>
+  waitFor(
+    async () => (await fallbacksOf(streamId)).find((fallback) => fallback.id === id),
+    (fallback) => fallback !== undefined && accept(fallback),
+    20_000,
+    what,
+  );
+
+async function addFallback(streamId: string, type: string, resource: { type: string; data: string }, label: string) {
+  const created = await api<FallbackView>('POST', '/fallbacks', {
+    streamId,
+    type,
+    label,
+    settings: { resources: [resource] },
+  });
+  expect(created.status).toBe(201);
+  return created.body;
+}
+
+/** A small HTTP server of fixed answers by path (the fallbacks' sources). */
+let server: Server;
+let base = '';
+const files = new Map<string, { type: string; body: Buffer }>();
+const workDir = mkdtempSync(join(tmpdir(), 'streamcloud-fallback-test-'));
+let redSlate = Buffer.alloc(0);
+
+beforeAll(async () => {
+  const slate = join(workDir, 'red.png');
+  await runTool(
+    'ffmpeg',
+    ['-v', 'error', '-f', 'lavfi', '-i', 'color=c=red:s=320x240', '-frames:v', '1', slate],
+    10_000,
+  );
+  redSlate = readFileSync(slate);
+  files.set('/notes.txt', { type: 'text/plain', body: Buffer.from('not a picture at all') });
+  server = createServer((request, response) => {
+    const file = files.get(request.url ?? '');
+    if (!file) {
+      response.writeHead(404);
+      response.end();
+      return;
+    }
+    response.writeHead(200, { 'content-type': file.type, 'content-length': file.body.length });
+    response.end(file.body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => server?.close(resolve));
+  rmSync(workDir, { recursive: true, force: true });
+});
+
+/** The session URL of an HLS output's playlist (its first answer is a redirect that names the session). */
+async function hlsSession(uri: string): Promise<string> {
+  const redirect = await waitFor(
+    () => fetch(uri, { redirect: 'manual' }),
+    (response) => response.status === 302,
+    10_000,
+    'the HLS session redirect',
+  );
+  return new URL(redirect.headers.get('location') ?? '', uri).toString();
+}
+
+/** The wall-clock start (ms) of the newest fragment in an HLS playlist (nginx names fragments by it). */
+const newestFragmentAt = (playlist: string) =>
+  Math.max(0, ...[...playlist.matchAll(/^(\d{13})\.ts/gm)].map((match) => Number(match[1])));
+
+describe('Slate fallback', () => {
+  it('takes over when the push drops (same HLS playlist, the slate picture) and gives the stream back to a new push', async () => {
+    const stream = await createStream({ format: 'RTMP' });
+    const output = await createOutput(stream.id, 'HLS');
+    await api('PUT', `/snapshots/stream/${stream.id}/outgoing`, { format: 'PNG', quality: 'Low', interval: 1 });
+    const slate = await addFallback(
+      stream.id,
+      'Slate',
+      { type: 'DATA_URI', data: `data:image/png;base64,${redSlate.toString('base64')}` },
+      'Be right back',
+    );
+    // A blue picture: the slate's red is told apart from it in the snapshots.
+    const push = () => pushTestPattern(uriOf(stream), 'flv', 60, { source: 'color=c=blue' });
+    const first = push();
+    let reader: Push | null = null;
+    let second: Push | null = null;
+    try {
+      await status(stream.id, 'Ingestion');
+      await fallbackState(
+        stream.id,
+        slate.id,
+        (f) => f.state === 'Pending' && f.message === 'Ready: PNG 320x240',
+        'the slate ready',
+      );
+      const playlist = await hlsSession(output.connection?.uri ?? '');
+      await waitFor(
+        async () => (await fetch(playlist)).text(),
+        (text) => (text.match(/^\d{13}\.ts/gm) ?? []).length >= 3,
+        10_000,
+        'three fragments of the push',
+      );
+      reader = ffmpeg(['-i', playlist, '-f', 'null', '-']);
+      first.stop();
+      await first.exited;
+      const dropped = Date.now();
+
+      await status(stream.id, 'Fallback', 15_000);
+      expect(await messages(stream.id)).toContain('Fallback Be right back started');
+      await fallbackState(stream.id, slate.id, (f) => f.state === 'Ingestion', 'the slate playing');
+      // The same playlist goes on with the slate's fragments, and the outgoing snapshot is the slate.
+      await waitFor(
+        async () => newestFragmentAt(await (await fetch(playlist)).text()),
+        (at) => at > dropped + 3000,
+        20_000,
+        'fragments of the slate in the playlist',
+      );
+      await waitFor(
+        async () => {
+          const image = await snapshot(stream.id, 'outgoing');
+          return image ? pixelAt(image, 40, 40) : [0, 0, 0];
+        },
+        ([r, g, b]) => r > 200 && g < 60 && b < 60,
+        20_000,
+        'a red outgoing snapshot',
+      );
+      expect(reader.running()).toBe(true);
+
+      // The push comes back: Ingestion again, the slate stops and is ready for the next drop.
+      second = push();
+      await status(stream.id, 'Ingestion', 15_000);
+      expect((await messages(stream.id)).some((text) => text.startsWith('Push resumed over RTMP'))).toBe(true);
+      await fallbackState(
+        stream.id,
+        slate.id,
+        (f) => f.state === 'Pending' && f.message === 'Ready: PNG 320x240',
+        'the slate ready again',
+      );
+      const resumed = Date.now();
+      await waitFor(
+        async () => newestFragmentAt(await (await fetch(playlist)).text()),
+        (at) => at > resumed,
+        15_000,
+        'fragments of the resumed push',
+      );
+      expect(reader.running()).toBe(true);
+      const snapshotPixel = await waitFor(
+        async () => {
+          const image = await snapshot(stream.id, 'outgoing');
+          return image ? pixelAt(image, 40, 40) : [255, 0, 0];
+        },
+        ([r, g, b]) => r < 60 && g < 60 && b > 200,
+        20_000,
+        'the blue push picture again',
+      );
+      expect(snapshotPixel).toHaveLength(3);
+
+      // The push drops again and the slate takes over again; Stop in the console ends it: Idle.
+      second.stop();
+      await second.exited;
+      await status(stream.id, 'Fallback', 15_000);
+      expect((await api('PUT', `/inputs/${stream.id}`, { state: 'Idle' })).status).toBe(200);
+      await fallbackState(stream.id, slate.id, (f) => f.state === 'Pending', 'the slate stopped');
+      expect((await getStream(stream.id)).status).toBe('Idle');
+    } finally {
+      first.stop();
+      second?.stop();
+      reader?.stop();
+    }
+  });
+});
+
+describe('Fallback sources that cannot play', () => {
+  it('reports why (404, not an image, unreachable) and the stream ends Idle when none can take over', async () => {
+    const stream = await createStream({ format: 'RTMP' });
+    const missing = await addFallback(stream.id, 'Slate', { type: 'URL', data: `${base}/missing.png` }, 'Missing');
+    const notImage = await addFallback(stream.id, 'Slate', { type: 'URL', data: `${base}/notes.txt` }, 'Notes');
+    const closedPort = await freePort();
+    const unreachable = await addFallback(
+      stream.id,
+      'Video',
+      { type: 'URL', data: `http://127.0.0.1:${closedPort}/clip.mp4` },
+      'Nowhere',
+    );
+    const push = pushTestPattern(uriOf(stream), 'flv', 4);
+    try {
+      await status(stream.id, 'Ingestion');
+      await fallbackState(stream.id, missing.id, (f) => f.state === 'Error', 'the missing slate in Error');
+      await fallbackState(stream.id, notImage.id, (f) => f.state === 'Error', 'the text slate in Error');
+      await fallbackState(stream.id, unreachable.id, (f) => f.state === 'Error', 'the unreachable video in Error');
+      const states = new Map((await fallbacksOf(stream.id)).map((f) => [f.id, f.message]));
+      expect(states.get(missing.id)).toBe(`404 from ${base}/missing.png`);
+      expect(states.get(notImage.id)).toBe('not an image');
+      expect(states.get(unreachable.id)).toBe(
+        `http://127.0.0.1:${closedPort}/clip.mp4 cannot be reached: ECONNREFUSED`,
+      );
+      expect(await push.exited).toBe(0);
+      await status(stream.id, 'Idle', 15_000);
+      expect((await getStream(stream.id)).statusMessages.map((m) => m.text)).toContain('Push ended');
+    } finally {
+      push.stop();
+    }
+  });
+});
