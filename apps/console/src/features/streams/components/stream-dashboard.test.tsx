@@ -78,7 +78,7 @@ const CASES: Case[] = [
   ['Idle', 'Passthrough', [true, false, false, true, true, true, true, true, true, true], false],
   ['Ingestion', 'AdjustableTranscode', [true, true, false, false, true, true, true, true, false, true], true],
   ['Error', 'AdjustableTranscode', [true, false, false, false, false, false, false, true, true, true], false],
-  ['Fallback', 'Passthrough', [true, false, false, true, true, true, true, true, false, true], false],
+  ['Fallback', 'Passthrough', [true, true, false, true, true, true, true, true, false, true], false],
 ];
 
 describe('stream dashboard', { timeout: 20_000 }, () => {
