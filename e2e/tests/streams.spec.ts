@@ -350,7 +350,17 @@ const STATUS_CASES: Record<StreamInput['status'], StatusCase> = {
   Fallback: {
     badgeClass: /stream-badge-fallback/,
     callout: null,
-    ...expectedButtons(['Billing', 'Transcoding', 'Snapshots', 'Recordings', 'Relays', 'GSLB', 'Fallback', 'Delete']),
+    ...expectedButtons([
+      'Billing',
+      'Stop',
+      'Transcoding',
+      'Snapshots',
+      'Recordings',
+      'Relays',
+      'GSLB',
+      'Fallback',
+      'Delete',
+    ]),
     record: false,
   },
 };
