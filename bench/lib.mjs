@@ -137,7 +137,10 @@ export async function copyInput(query, templateId, count, formats) {
      where t.id = $1`,
     [templateId, count, formats],
   );
-  // As autovacuum (db/vacuum.ts on PGlite) would have left the table by the time it is read.
+  // As autovacuum (db/vacuum.ts on PGlite) would have left the table by the time it is read. The checkpoint
+  // first: the bench's PostgreSQL commits asynchronously, and until the insert's commit is flushed vacuum
+  // cannot mark its pages all-visible (a later autovacuum would), so the list's index-only scans would not be.
+  await query('checkpoint');
   await query('vacuum analyze inputs');
 }
 

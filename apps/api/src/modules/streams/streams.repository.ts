@@ -1,5 +1,6 @@
 import type { MediaPorts, StreamStatus, TranscodeTrack } from '@streamcloud/contract';
 import { sql } from 'kysely';
+import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
 import type { Db } from '../../db/database.js';
 import type { InputStatusMessagesTable, InputsTable, InputTracksTable } from '../../db/schema.js';
 import type { StreamCatalog, StreamDescription } from './stream-catalog.js';
@@ -99,6 +100,40 @@ export class StreamsRepository implements StreamCatalog {
         | StreamRow
         | undefined) ?? null
     );
+  }
+
+  /**
+   * One stream with its latest messages and the node it is on, in one query; null when it does not exist
+   * or belongs to another account than `ownerId` (null: any account's).
+   */
+  async findWithDetails(
+    id: string,
+    ownerId: string | null,
+  ): Promise<{ row: StreamRow; messages: StatusMessageRow[]; node: NodeHostRow | null } | null> {
+    const query = this.db
+      .selectFrom('inputs as i')
+      .selectAll('i')
+      .select((eb) => [
+        jsonArrayFrom(
+          eb
+            .selectFrom('input_status_messages as m')
+            .select(['m.at', 'm.level', 'm.text'])
+            .whereRef('m.input_id', '=', 'i.id')
+            .orderBy('m.id', 'desc')
+            .limit(STATUS_MESSAGES_KEPT),
+        ).as('status_messages'),
+        jsonObjectFrom(this.nodeHosts().where('n.id', '=', eb.ref('i.node_id'))).as('node_host'),
+      ])
+      .where('i.id', '=', id);
+    const found = await (ownerId ? query.where('i.owner_id', '=', ownerId) : query).executeTakeFirst();
+    if (!found) return null;
+    const { status_messages, node_host, ...row } = found;
+    return {
+      row: row as StreamRow,
+      // JSON carries the messages' times as text.
+      messages: status_messages.map((message) => ({ ...message, at: new Date(message.at) })),
+      node: node_host as NodeHostRow | null,
+    };
   }
 
   /** One page in the list's order (format, then caption or id), and the total (kept in input_counts). */

@@ -77,17 +77,12 @@ export class StreamsService {
     return { items: rows.map((row) => toSummary(row)) as StreamInputSummary[], total };
   }
 
-  /** One stream with its latest messages and the node it is on, read side by side once access is checked. */
+  /** One stream with its latest messages and the node it is on: access checked in the same query. */
   async get(auth: AuthContext, id: string): Promise<StreamInput> {
     const { streams, access } = this.deps.uow;
-    const { nodeId } = await access.require(auth, 'stream', id);
-    const [row, messages, node] = await Promise.all([
-      streams.findById(id),
-      streams.messages(id),
-      nodeId ? streams.nodeHost(nodeId) : null,
-    ]);
-    if (!row) throw notFound('Stream');
-    return toStreamInput(row, messages, node);
+    const found = await streams.findWithDetails(id, access.accountScope(auth, undefined));
+    if (!found) throw notFound('Stream');
+    return toStreamInput(found.row, found.messages, found.node);
   }
 
   async create(auth: AuthContext, body: StreamInputCreate): Promise<StreamInput> {

@@ -245,6 +245,20 @@ describe('POST /inputs', () => {
   });
 });
 
+describe('GET /inputs/{id}', () => {
+  it('answers in one query once the session is cached: the access check is part of the read', async () => {
+    const stream = await t.createInput({ caption: 'mine' });
+    const get = (token: string | undefined) => t.request({ method: 'GET', url: `/api/v1/inputs/${stream.id}`, token });
+    expect((await get(t.roles.owner.token)).statusCode).toBe(200);
+    let answer: Awaited<ReturnType<typeof get>> | undefined;
+    expect(await t.queryCount(async () => (answer = await get(t.roles.owner.token)))).toBe(1);
+    expect(answer?.json()).toMatchObject({ id: stream.id, caption: 'mine' });
+    expect((await get(t.roles.other.token)).statusCode).toBe(404);
+    expect(await t.queryCount(async () => expect((await get(t.roles.other.token)).statusCode).toBe(404))).toBe(1);
+    expect((await get(t.roles.admin.token)).json().id).toBe(stream.id);
+  });
+});
+
 describe('GET /inputs', () => {
   it('pages in the list order with X-Total-Count, each USER seeing only its own', async () => {
     await t.createInput({ format: 'RTMP', caption: 'beta' });
