@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { RTCPeerConnection, RTCRtpCodecParameters } from 'werift';
+import { type RTCInboundRtpStreamStats, RTCPeerConnection, RTCRtpCodecParameters } from 'werift';
 import { text } from './hls.js';
+import type { TransportStats } from './streams/types.js';
 
 /**
  * What is shared by WebRTC ingest (WHIP) and playback (WHEP): the codecs, the peer connection, and the
@@ -63,6 +64,37 @@ export function peerBytes(pc: RTCPeerConnection): () => { sent: number; received
       received += transport.bytesReceived;
     }
     return { sent, received };
+  };
+}
+
+/**
+ * What a receiving peer connection measured so far: RTP packets received and lost over every incoming
+ * track (werift's receive statistics: a loss is a gap in the sequence numbers), and the round-trip time
+ * of the connection's latest ICE check (connectivity or consent freshness, about every 5 s: a receiver
+ * gets no RTCP that would time its round trip, its publisher sends only sender reports).
+ */
+export function peerReceiveStats(pc: RTCPeerConnection): () => TransportStats {
+  return () => {
+    let packetsReceived = 0;
+    let packetsLost = 0;
+    let rtt: number | undefined;
+    for (const transceiver of pc.getTransceivers()) {
+      for (const stats of transceiver.receiver.collectStats(0)) {
+        if (stats.type !== 'inbound-rtp') continue;
+        const inbound = stats as RTCInboundRtpStreamStats;
+        packetsReceived += inbound.packetsReceived ?? 0;
+        // Duplicates can make the count negative for a while.
+        packetsLost += Math.max(0, inbound.packetsLost ?? 0);
+      }
+      rtt ??= transceiver.dtlsTransport.iceTransport.connection.nominated?.rtt;
+    }
+    return {
+      packetsReceived,
+      packetsLost,
+      packetsRetransmitted: null,
+      packetsDropped: null,
+      rttMs: rtt === undefined ? null : rtt * 1000,
+    };
   };
 }
 

@@ -7,7 +7,7 @@ import { type GuardedChild, lastLine, spawnGuarded } from './child.js';
 import type { Logger } from './log.js';
 import type { StreamManager } from './streams/manager.js';
 import type { LiveStream } from './streams/types.js';
-import { type Admission, OPUS, type PeerSession, VP8, WebRtcEndpoint } from './webrtc.js';
+import { type Admission, OPUS, type PeerSession, peerReceiveStats, VP8, WebRtcEndpoint } from './webrtc.js';
 
 export interface WhipOptions {
   ffmpeg: string;
@@ -165,6 +165,7 @@ export class WhipIngest extends WebRtcEndpoint<WhipSession, AssignedInput> {
       bytesIn: () => session.bytesIn,
       bytesOut: () => 0,
       kick: () => this.end(session),
+      transport: peerReceiveStats(session.pc),
     });
     // Keyframes until the first HLS fragment exists: ffmpeg starts decoding at one.
     const pli = setInterval(() => {

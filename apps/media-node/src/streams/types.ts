@@ -14,6 +14,22 @@ export interface PublishHandle {
   bytesOut(): number;
   /** Disconnects the publisher at once. */
   kick(): void;
+  /** The push's transport counters, where its protocol exposes them (WebRTC); absent: not measured. */
+  transport?(): TransportStats;
+}
+
+/** What a push's transport measured since the push began (counters are cumulative). */
+export interface TransportStats {
+  /** Media packets the node received from the publisher. */
+  packetsReceived: number;
+  /** Packets the publisher sent that never arrived (gaps in the sequence numbers). */
+  packetsLost: number;
+  /** Packets the publisher sent again; null: the protocol does not tell them apart. */
+  packetsRetransmitted: number | null;
+  /** Packets that arrived but were discarded (too late); null: not measured. */
+  packetsDropped: number | null;
+  /** The latest round-trip time between node and publisher (ms); null while none was measured. */
+  rttMs: number | null;
 }
 
 /**

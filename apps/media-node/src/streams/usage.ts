@@ -1,6 +1,6 @@
 import type { NodeMetricName, ProcessingType } from '@streamcloud/contract';
 import type { ReportBody, Reporter } from '../control-plane.js';
-import type { LiveStream } from './types.js';
+import type { LiveStream, TransportStats } from './types.js';
 import type { Viewers } from './viewers.js';
 
 /** A usage report as the meter makes it (the reporter gives it its id). */
@@ -32,9 +32,9 @@ interface MeteredTraffic extends OutgoingTraffic {
 
 /**
  * Billing and metrics: every report interval, each stream's IncomingBitrate, OutgoingBitrate and
- * ConcurrentViewers, and the usage deltas since the last report (each push's bytes and duration, the
- * stream's viewer and relayed bytes); also a final usage report when a push ends. Answers the node's
- * load figures.
+ * ConcurrentViewers, the push's packet rates and RTT where its protocol measures them, and the usage
+ * deltas since the last report (each push's bytes and duration, the stream's viewer and relayed bytes);
+ * also a final usage report when a push ends. Answers the node's load figures.
  */
 export class UsageMeter {
   private lastTick = Date.now();
@@ -42,6 +42,8 @@ export class UsageMeter {
   private ended: LiveStream[] = [];
   /** Outgoing traffic other than viewers'; an ended one leaves after its last bytes are reported. */
   private traffic = new Set<MeteredTraffic>();
+  /** Each push's transport counters at the last metrics report. */
+  private transportReported = new WeakMap<LiveStream, TransportStats>();
 
   constructor(
     private readonly reporter: Reporter,
@@ -90,6 +92,7 @@ export class UsageMeter {
       const m = entry(stream.input.id);
       const delta = stream.handle.bytesIn() - stream.reported.bytesIn;
       m.values.IncomingBitrate = Math.round((delta * 8) / seconds);
+      Object.assign(m.values, this.transportMetrics(stream, seconds));
       m.sessions += 1;
       totalBytes += delta + stream.handle.bytesOut() - stream.reported.bytesOut;
     }
@@ -121,6 +124,27 @@ export class UsageMeter {
       bandwidthMbps: (totalBytes * 8) / seconds / 1e6,
       sessions: pushes.length + this.viewers.count,
     };
+  }
+
+  /**
+   * The push's packet rates over the interval (packets per second) and its latest round-trip time (ms),
+   * where its protocol measures them; nothing for a protocol that does not.
+   */
+  private transportMetrics(stream: LiveStream, seconds: number): Partial<Record<NodeMetricName, number>> {
+    const now = stream.handle.transport?.();
+    if (!now) return {};
+    const last = this.transportReported.get(stream);
+    this.transportReported.set(stream, now);
+    const rate = (current: number | null, previous: number | null | undefined) =>
+      current === null ? undefined : Math.round((Math.max(0, current - (previous ?? 0)) / seconds) * 100) / 100;
+    const values: Partial<Record<NodeMetricName, number | undefined>> = {
+      IncomingPacketsSent: rate(now.packetsReceived, last?.packetsReceived),
+      IncomingPacketsLost: rate(now.packetsLost, last?.packetsLost),
+      IncomingPacketsRetrans: rate(now.packetsRetransmitted, last?.packetsRetransmitted),
+      IncomingPacketsDropped: rate(now.packetsDropped, last?.packetsDropped),
+      IncomingRTT: now.rttMs === null ? undefined : Math.round(now.rttMs * 100) / 100,
+    };
+    return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
   }
 
   /** Usage deltas since the last report: each push's bytes and duration, each stream's viewer bytes. */
