@@ -2,6 +2,7 @@ import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
 import { type GuardedChild, lastLine, spawnGuarded } from './child.js';
 import { splitNameAndToken } from './inputs.js';
 import type { Logger } from './log.js';
+import { SrtSessionMeter } from './srt-stats.js';
 import type { StreamManager } from './streams/manager.js';
 import type { LiveStream } from './streams/types.js';
 
@@ -90,6 +91,8 @@ class SrtCaller {
   private listenerPort = 0;
   private listener: GuardedChild | null = null;
   private stopped = false;
+  /** The session's packets and RTT, read from the datagrams forwarded both ways. */
+  private readonly meter = new SrtSessionMeter();
 
   constructor(
     private readonly o: SrtOptions,
@@ -101,6 +104,7 @@ class SrtCaller {
 
   /** Until the listener is up the caller's handshakes go nowhere: SRT repeats them every 250 ms. */
   forward(packet: Buffer): void {
+    this.meter.fromCaller(packet);
     if (this.forwarder && this.listenerPort) this.forwarder.send(packet, this.listenerPort, '127.0.0.1');
   }
 
@@ -113,7 +117,10 @@ class SrtCaller {
   private async run(): Promise<void> {
     const forwarder = createSocket('udp4');
     await bound(forwarder, 0, '127.0.0.1');
-    forwarder.on('message', (packet) => this.reply(packet));
+    forwarder.on('message', (packet) => {
+      this.meter.fromListener(packet);
+      this.reply(packet);
+    });
     forwarder.on('error', () => undefined);
     this.forwarder = forwarder;
     try {
@@ -220,6 +227,7 @@ class SrtCaller {
           kicked = true;
           void listener.stop();
         },
+        transport: () => this.meter.stats(),
       });
     };
 

@@ -167,12 +167,25 @@ describe('RTMP', () => {
 });
 
 describe('SRT', () => {
-  it('takes a push with the name in streamid (and the token after it) to Ingestion, then Idle', async () => {
+  it('takes a push with the name in streamid (and the token after it) to Ingestion with its packets and RTT measured, then Idle', async () => {
     const stream = await createStream({ format: 'SRT', access: 'PrivateIngoing' });
     expect(uriOf(stream)).toBe(`srt://127.0.0.1:${world.node.srtPort}?streamid=${encodeURIComponent(stream.name)}`);
-    const push = pushTestPattern(`${uriOf(stream)}${encodeURIComponent(`?token=${stream.accessToken}`)}`, 'mpegts', 5);
+    const push = pushTestPattern(`${uriOf(stream)}${encodeURIComponent(`?token=${stream.accessToken}`)}`, 'mpegts', 9);
     const live = await status(stream.id, 'Ingestion');
     expect(live.statusMessages[0]?.text).toBe('Push started over SRT from 127.0.0.1');
+    // The session's packets and round-trip time, read from the SRT headers the node forwards.
+    const sent = await waitFor(
+      () => metric(stream.id, 'IncomingPacketsSent'),
+      (values) => values.some((value) => value > 0),
+      8000,
+      'packets received from the SRT push',
+    );
+    expect(Math.max(...sent)).toBeGreaterThan(10);
+    const rtt = await metric(stream.id, 'IncomingRTT');
+    expect(rtt).not.toHaveLength(0);
+    expect(Math.min(...rtt)).toBeLessThan(100);
+    expect(await metric(stream.id, 'IncomingPacketsRetrans')).not.toHaveLength(0);
+    expect(await metric(stream.id, 'IncomingPacketsDropped')).toHaveLength(0);
     await push.exited;
     await status(stream.id, 'Idle', 10_000);
     expect((await usage(stream.id)).upload).toBeGreaterThan(50_000);
