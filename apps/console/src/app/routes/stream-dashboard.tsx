@@ -34,9 +34,9 @@ export const slots: StreamDashboardSlots = {
     </OnDemand>
   ),
   snapshotPreviews: (props) => <SnapshotPreviews {...props} />,
-  metricsPanel: ({ streamId }) => (
+  metricsPanel: ({ streamId, format }) => (
     <Suspense fallback={<Loading />}>
-      <StreamMetricsPanel streamId={streamId} compact />
+      <StreamMetricsPanel streamId={streamId} format={format} compact />
     </Suspense>
   ),
   callbacks: ({ streamId }) => <DeliveryLog filter={{ streamId }} />,

@@ -1,6 +1,6 @@
 import { createApiClient } from '@streamcloud/api-client';
 import { type Handler, jsonResponse, type RecordedRequest } from '@streamcloud/api-client/testing';
-import type { MetricsResponse } from '@streamcloud/contract';
+import type { InputFormat, MetricsResponse } from '@streamcloud/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderAsUser } from '@/test/render-app';
@@ -151,8 +151,9 @@ describe('metrics dashboard', () => {
 });
 
 describe('stream metrics panel', () => {
-  function panel(compact: boolean, minutes: number) {
-    return renderPiece(<StreamMetricsPanel streamId={STREAM} compact={compact} />, {
+  const VALUES: Record<string, number> = { IncomingRTT: 40, IncomingPacketsSent: 120, IncomingPacketsLost: 1.5 };
+  function panel(compact: boolean, minutes: number, format: InputFormat = 'WebRTC') {
+    return renderPiece(<StreamMetricsPanel streamId={STREAM} format={format} compact={compact} />, {
       [`GET ${windowPath(NOW - minutes * 60_000, NOW, STREAM)}`]: (request) => {
         const names = (request.url.searchParams.get('metrics') ?? '').split(',');
         return jsonResponse({
@@ -162,7 +163,7 @@ describe('stream metrics panel', () => {
                   { metric: { labels: { name, location: 'EU' } }, values: [[t0, 2]] },
                   { metric: { labels: { name, location: 'NA' } }, values: [[t0, 5]] },
                 ]
-              : [{ metric: { labels: { name } }, values: [[t0, name === 'IncomingRTT' ? 40 : 2e6]] }],
+              : [{ metric: { labels: { name } }, values: [[t0, VALUES[name] ?? 2e6]] }],
           ),
         });
       },
@@ -204,6 +205,55 @@ describe('stream metrics panel', () => {
     await waitFor(() =>
       expect(metricCalls(mock.requests).at(-1)?.url.pathname).toBe(windowPath(NOW - 3600_000, NOW, STREAM)),
     );
+  });
+
+  const showTransportCharts = async (user: ReturnType<typeof panel>['user']) => {
+    await screen.findByRole('table', { name: 'Viewers legend' });
+    for (const name of ['Packets sent', 'Packets lost', 'Packets retransmitted', 'Packets dropped', 'RTT'])
+      await user.click(screen.getByRole('checkbox', { name }));
+  };
+
+  it('WebRTC: packets sent, lost and RTT are charted; retransmitted and dropped are not measured', async () => {
+    const { mock, user } = panel(false, 30, 'WebRTC');
+    await showTransportCharts(user);
+    await waitFor(() =>
+      expect(lastMetrics(mock.requests)).toBe(
+        'IncomingTotal,ConcurrentViewersTotal,OutgoingBitrateTotal,IncomingPacketsSent,IncomingPacketsLost,IncomingRTT',
+      ),
+    );
+    const sent = await screen.findByRole('table', { name: 'Packets sent legend' });
+    expect(within(sent).getByRole('row', { name: 'IncomingPacketsSent 120 120' })).toBeTruthy();
+    await screen.findByRole('row', { name: 'IncomingPacketsLost 1.5 1.5' });
+    await screen.findByRole('row', { name: 'IncomingRTT 40 ms 40 ms' });
+    for (const name of ['Packets retransmitted', 'Packets dropped']) {
+      const figure = screen.getByRole('figure', { name });
+      expect(within(figure).getByText('Not measured for WebRTC pushes')).toBeTruthy();
+      expect(within(figure).queryByRole('table')).toBeNull();
+    }
+  });
+
+  it('RTMP: every packet chart and RTT say "Not measured for RTMP pushes" and are not asked for', async () => {
+    const { mock, user } = panel(false, 30, 'RTMP');
+    await showTransportCharts(user);
+    for (const name of ['Packets sent', 'Packets lost', 'Packets retransmitted', 'Packets dropped', 'RTT']) {
+      const figure = screen.getByRole('figure', { name });
+      expect(within(figure).getByText('Not measured for RTMP pushes')).toBeTruthy();
+    }
+    expect(screen.getAllByText('Not measured for RTMP pushes')).toHaveLength(5);
+    for (const request of metricCalls(mock.requests))
+      expect(request.url.searchParams.get('metrics')).toBe('IncomingTotal,ConcurrentViewersTotal,OutgoingBitrateTotal');
+    expect(await screen.findByRole('table', { name: 'Incoming bitrate legend' })).toBeTruthy();
+  });
+
+  it('SRT: retransmitted packets are charted too; dropped ones are not measured', async () => {
+    const { mock, user } = panel(false, 30, 'SRT');
+    await showTransportCharts(user);
+    await waitFor(() => expect(lastMetrics(mock.requests)).toContain('IncomingPacketsRetrans'));
+    expect(lastMetrics(mock.requests)).not.toContain('IncomingPacketsDropped');
+    await screen.findByRole('table', { name: 'Packets retransmitted legend' });
+    expect(
+      within(screen.getByRole('figure', { name: 'Packets dropped' })).getByText('Not measured for SRT pushes'),
+    ).toBeTruthy();
   });
 
   it('refreshes every 10 s', () => {

@@ -1,5 +1,5 @@
 import { messageOr } from '@streamcloud/api-client';
-import type { MetricSeries, StatisticMetric } from '@streamcloud/contract';
+import { type InputFormat, type MetricSeries, PUSH_FORMATS, type StatisticMetric } from '@streamcloud/contract';
 import { useId, useState } from 'react';
 import Form from 'react-bootstrap/Form';
 import { Link } from 'react-router';
@@ -19,7 +19,12 @@ interface ChartDef {
   format: (value: number) => string;
   stepped?: boolean;
   byDefault: boolean;
+  /** The stream formats whose transport the node measures this for (packets, RTT); absent: every format. */
+  measuredFor?: readonly InputFormat[];
 }
+
+/** Packets and RTT: from WebRTC's receive statistics and ICE checks, and from SRT's packet headers. */
+const TRANSPORT_MEASURED: readonly InputFormat[] = ['WebRTC', 'SRT'];
 
 export const PANEL_CHARTS: readonly ChartDef[] = [
   {
@@ -54,6 +59,7 @@ export const PANEL_CHARTS: readonly ChartDef[] = [
     detailed: 'IncomingPacketsSent',
     format: formatCount,
     byDefault: false,
+    measuredFor: TRANSPORT_MEASURED,
   },
   {
     key: 'packets-lost',
@@ -62,6 +68,7 @@ export const PANEL_CHARTS: readonly ChartDef[] = [
     detailed: 'IncomingPacketsLost',
     format: formatCount,
     byDefault: false,
+    measuredFor: TRANSPORT_MEASURED,
   },
   {
     key: 'packets-retransmitted',
@@ -70,6 +77,8 @@ export const PANEL_CHARTS: readonly ChartDef[] = [
     detailed: 'IncomingPacketsRetrans',
     format: formatCount,
     byDefault: false,
+    // A WebRTC retransmission (no RTX) looks like a late packet.
+    measuredFor: ['SRT'],
   },
   {
     key: 'packets-dropped',
@@ -78,9 +87,38 @@ export const PANEL_CHARTS: readonly ChartDef[] = [
     detailed: 'IncomingPacketsDropped',
     format: formatCount,
     byDefault: false,
+    // Packets dropped inside the receiver (too late to play) are seen by no format's tools.
+    measuredFor: [],
   },
-  { key: 'rtt', label: 'RTT', total: 'IncomingRTT', detailed: 'IncomingRTT', format: formatRtt, byDefault: false },
+  {
+    key: 'rtt',
+    label: 'RTT',
+    total: 'IncomingRTT',
+    detailed: 'IncomingRTT',
+    format: formatRtt,
+    byDefault: false,
+    measuredFor: TRANSPORT_MEASURED,
+  },
 ];
+
+/** Whether the node measures the chart's metric for a stream of `format` (unknown: assume it does). */
+const isMeasured = (chart: ChartDef, format: InputFormat | undefined) =>
+  !format || !chart.measuredFor || chart.measuredFor.includes(format);
+
+/** What a chart the stream's format cannot have says instead: "Not measured for RTMP pushes". */
+export const notMeasuredText = (format: InputFormat) =>
+  `Not measured for ${format} ${(PUSH_FORMATS as readonly InputFormat[]).includes(format) ? 'pushes' : 'streams'}`;
+
+function NotMeasured({ title, format }: { title: string; format: InputFormat }) {
+  return (
+    <figure className="card mb-3" aria-label={title}>
+      <figcaption className="card-header fw-semibold">{title}</figcaption>
+      <div className="card-body">
+        <p className="text-secondary mb-0">{notMeasuredText(format)}</p>
+      </div>
+    </figure>
+  );
+}
 
 const seriesLabel = (series: MetricSeries) =>
   series.metric.labels.location
@@ -90,8 +128,18 @@ const seriesLabel = (series: MetricSeries) =>
 /**
  * A stream's metrics: compact on the stream dashboard (5 minutes by default), full at /streams/metrics/{id}
  * (30 minutes). Reloads when the duration, Totals/Detailed or the chart selection changes, and every 10 s.
+ * A chart the stream's format cannot have (packets of an RTMP push) says so instead of staying empty.
  */
-export function StreamMetricsPanel({ streamId, compact = false }: { streamId: string; compact?: boolean }) {
+export function StreamMetricsPanel({
+  streamId,
+  format,
+  compact = false,
+}: {
+  streamId: string;
+  /** The stream's input format; undefined while unknown (every chart is asked for). */
+  format?: InputFormat | undefined;
+  compact?: boolean;
+}) {
   const id = useId();
   const [minutes, setMinutes] = useState<number>(compact ? PANEL_DEFAULT_MINUTES.compact : PANEL_DEFAULT_MINUTES.full);
   const [detailed, setDetailed] = useState(false);
@@ -100,7 +148,8 @@ export function StreamMetricsPanel({ streamId, compact = false }: { streamId: st
   );
   const charts = PANEL_CHARTS.filter((chart) => selected.has(chart.key));
   const metricOf = (chart: ChartDef) => (detailed ? chart.detailed : chart.total);
-  const query = useStreamMetrics(streamId, { minutes, metrics: [...new Set(charts.map(metricOf))] });
+  const measured = charts.filter((chart) => isMeasured(chart, format));
+  const query = useStreamMetrics(streamId, { minutes, metrics: [...new Set(measured.map(metricOf))] });
   const result = query.isPlaceholderData ? [] : (query.data?.result ?? []);
   const loading = query.isPending || query.isPlaceholderData;
 
@@ -158,14 +207,18 @@ export function StreamMetricsPanel({ streamId, compact = false }: { streamId: st
         <div className={compact ? 'row row-cols-1 row-cols-lg-2 g-3' : ''}>
           {charts.map((chart) => (
             <div key={chart.key} className={compact ? 'col' : undefined}>
-              <TimeSeriesChart
-                title={chart.label}
-                series={seriesOf(chart)}
-                format={chart.format}
-                stepped={chart.stepped ?? false}
-                height={compact ? 160 : 260}
-                loading={loading}
-              />
+              {format && !isMeasured(chart, format) ? (
+                <NotMeasured title={chart.label} format={format} />
+              ) : (
+                <TimeSeriesChart
+                  title={chart.label}
+                  series={seriesOf(chart)}
+                  format={chart.format}
+                  stepped={chart.stepped ?? false}
+                  height={compact ? 160 : 260}
+                  loading={loading}
+                />
+              )}
             </div>
           ))}
         </div>

@@ -2,11 +2,14 @@ import arrowLeftIcon from 'bootstrap-icons/icons/arrow-left.svg?raw';
 import { Link, useParams } from 'react-router';
 import { Icon } from '@/components/ui/icon';
 import { PageShell } from '@/components/ui/page-shell';
+import { useStream } from '@/data/streams/get-stream';
 import { StreamMetricsPanel } from './stream-metrics-panel';
 
 /** /streams/metrics/{id}: the full (non-compact) stream metrics panel. */
 export function StreamMetricsScreen() {
   const { id = '' } = useParams();
+  // The stream's format decides which charts it can have; a deleted stream's metrics show every chart.
+  const format = useStream(id, { retry: false }).data?.format;
   return (
     <PageShell
       title="Stream metrics"
@@ -18,7 +21,7 @@ export function StreamMetricsScreen() {
       }
     >
       <p className="text-secondary text-break">{id}</p>
-      <StreamMetricsPanel key={id} streamId={id} />
+      <StreamMetricsPanel key={id} streamId={id} format={format} />
     </PageShell>
   );
 }

@@ -1,5 +1,5 @@
 import { messageOr } from '@streamcloud/api-client';
-import type { StreamStatus } from '@streamcloud/contract';
+import type { InputFormat, StreamStatus } from '@streamcloud/contract';
 import { type ReactNode, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
@@ -46,7 +46,7 @@ export interface StreamDashboardSlots {
   /** The incoming and outgoing previews, shown only in Ingestion or Fallback. */
   snapshotPreviews: (props: { streamId: string; status: StreamStatus }) => ReactNode;
   /** The compact metrics panel (it draws its own card). */
-  metricsPanel: (props: { streamId: string }) => ReactNode;
+  metricsPanel: (props: { streamId: string; format: InputFormat }) => ReactNode;
   /** The body of the Callbacks card: the webhooks sent for the stream and its outputs, recordings and relays. */
   callbacks: (props: { streamId: string }) => ReactNode;
 }
@@ -159,7 +159,7 @@ export function StreamDashboard({ id, slots, startUpdating = false, onUpdateClos
                   {slots.recordingsAndRelays({ streamId: stream.id })}
                 </DashboardCard>
               )}
-              {slots.metricsPanel({ streamId: stream.id })}
+              {slots.metricsPanel({ streamId: stream.id, format: stream.format })}
             </div>
           </div>
           <DashboardCard title="Callbacks">{slots.callbacks({ streamId: stream.id })}</DashboardCard>
