@@ -44,6 +44,18 @@ export function useMediaNode(
 export function streamsOf(world: MediaWorld) {
   const api = <T>(method: string, path: string, body?: unknown) => world.plane.api<T>(method, path, body);
   const getStream = async (id: string) => (await api<StreamInput>('GET', `/inputs/${id}`)).body;
+  /** A metric's samples of the stream in the last hour. */
+  const metric = async (streamId: string, name: string): Promise<number[]> => {
+    const from = new Date(Date.now() - 3600_000).toISOString();
+    const to = new Date(Date.now() + 3600_000).toISOString();
+    const answer = (
+      await api<{ result: { values: [number, number][] }[] }>(
+        'GET',
+        `/statistics/stream/${streamId}/from/${from}/to/${to}?metrics=${name}`,
+      )
+    ).body;
+    return answer.result.flatMap((series) => series.values.map(([, value]) => Number(value)));
+  };
   return {
     api,
     getStream,
@@ -107,18 +119,21 @@ export function streamsOf(world: MediaWorld) {
       });
       return response.status === 200 ? Buffer.from(await response.arrayBuffer()) : null;
     },
-    /** A metric's samples of the stream in the last hour. */
-    async metric(streamId: string, name: string): Promise<number[]> {
-      const from = new Date(Date.now() - 3600_000).toISOString();
-      const to = new Date(Date.now() + 3600_000).toISOString();
-      const answer = (
-        await api<{ result: { values: [number, number][] }[] }>(
-          'GET',
-          `/statistics/stream/${streamId}/from/${from}/to/${to}?metrics=${name}`,
-        )
-      ).body;
-      return answer.result.flatMap((series) => series.values.map(([, value]) => Number(value)));
+    /**
+     * Waits for the stream's push to be reported with packets received and a round-trip time, and answers
+     * the samples of every packet metric and the RTT.
+     */
+    async transportMetrics(streamId: string, timeoutMs: number) {
+      const names = ['IncomingPacketsSent', 'IncomingPacketsLost', 'IncomingPacketsRetrans', 'IncomingPacketsDropped'];
+      const [sent = [], lost = [], retransmitted = [], dropped = [], rtt = []] = await waitFor(
+        () => Promise.all([...names, 'IncomingRTT'].map((name) => metric(streamId, name))),
+        ([packets = [], , , , times = []]) => packets.some((value) => value > 0) && times.length > 0,
+        timeoutMs,
+        'packets and round-trip time of the push',
+      );
+      return { sent, lost, retransmitted, dropped, rtt };
     },
+    metric,
   };
 }
 

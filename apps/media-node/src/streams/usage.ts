@@ -92,7 +92,7 @@ export class UsageMeter {
       const m = entry(stream.input.id);
       const delta = stream.handle.bytesIn() - stream.reported.bytesIn;
       m.values.IncomingBitrate = Math.round((delta * 8) / seconds);
-      Object.assign(m.values, this.transportMetrics(stream, seconds));
+      Object.assign(m.values, this.transportMetrics(stream, now, seconds));
       m.sessions += 1;
       totalBytes += delta + stream.handle.bytesOut() - stream.reported.bytesOut;
     }
@@ -130,11 +130,13 @@ export class UsageMeter {
    * The push's packet rates over the interval (packets per second) and its latest round-trip time (ms),
    * where its protocol measures them; nothing for a protocol that does not.
    */
-  private transportMetrics(stream: LiveStream, seconds: number): Partial<Record<NodeMetricName, number>> {
+  private transportMetrics(stream: LiveStream, at: number, interval: number): Partial<Record<NodeMetricName, number>> {
     const now = stream.handle.transport?.();
     if (!now) return {};
     const last = this.transportReported.get(stream);
     this.transportReported.set(stream, now);
+    // The first sample of a push covers the time since it began, not a whole interval.
+    const seconds = last ? interval : Math.max(0.001, Math.min(interval, (at - stream.startedAt.getTime()) / 1000));
     const rate = (current: number | null, previous: number | null | undefined) =>
       current === null ? undefined : Math.round((Math.max(0, current - (previous ?? 0)) / seconds) * 100) / 100;
     const values: Partial<Record<NodeMetricName, number | undefined>> = {
