@@ -14,6 +14,8 @@ import { SecretBox } from './lib/secret-box.js';
 import { deriveKey } from './lib/secrets.js';
 import { accountsModule } from './modules/accounts/accounts.module.js';
 import type { AccountsService } from './modules/accounts/accounts.service.js';
+import { auditModule } from './modules/audit/audit.module.js';
+import type { AuditService } from './modules/audit/audit.service.js';
 import { authModule } from './modules/auth/auth.module.js';
 import type { AuthService, LoginThrottle } from './modules/auth/auth.service.js';
 import { SessionCache } from './modules/auth/session-cache.js';
@@ -100,6 +102,8 @@ export interface AppOptions {
 
 export interface AppServices {
   accounts: AccountsService;
+  /** Reads the audit log (every module writes it through `uow.audit`). */
+  audit: AuditService;
   auth: AuthService;
   nodes: NodesService;
   /** Modules add report kinds with `nodeReports.registerReportHandler(kind, handler)`. */
@@ -127,6 +131,8 @@ export interface AppServices {
  * the services of modules before it.
  */
 const MODULES = [
+  // First: its hook gives every request the context audit records read the source address from.
+  auditModule,
   healthModule,
   authModule,
   accountsModule,

@@ -1,4 +1,5 @@
 export * from './accounts.js';
+export * from './audit.js';
 export * from './auth.js';
 export * from './capture.js';
 export * from './common.js';

@@ -1,4 +1,5 @@
 import { accountRoutes } from './accounts.js';
+import { auditRoutes } from './audit.js';
 import { authRoutes } from './auth.js';
 import { fallbackRoutes, nodeFallbackRoutes } from './fallbacks.js';
 import { nodeMediaRoutes } from './media-node.js';
@@ -21,6 +22,7 @@ import { webhookRoutes } from './webhooks.js';
  */
 export const routeTable = {
   accountRoutes,
+  auditRoutes,
   authRoutes,
   fallbackRoutes,
   nodeFallbackRoutes,

@@ -48,6 +48,8 @@ export interface AuditLogTable {
   target_type: string | null;
   target_id: string | null;
   details: ColumnType<unknown, string | null | undefined, never>;
+  source_address: string | null;
+  result: ColumnType<'success' | 'failure', 'success' | 'failure' | undefined, never>;
 }
 
 export interface NodesTable {

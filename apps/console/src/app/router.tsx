@@ -8,6 +8,7 @@ import {
   AccountStreamsRoute,
   AccountsScreen,
   AppLayout,
+  AuditScreen,
   DeliveryLog,
   FallbacksScreen,
   LoginRoute,
@@ -109,6 +110,16 @@ export const appRoutes: RouteObject[] = [
           </RequireAdmin>
         ),
       },
+      {
+        path: 'audit',
+        element: (
+          <RequireAdmin title="Audit">
+            <AuditScreen scope="all" />
+          </RequireAdmin>
+        ),
+      },
+      // Any account's own entries (its writes, an admin's as it, its sign-ins), from the account menu.
+      { path: 'account/activity', element: <AuditScreen scope="own" /> },
       { path: '*', element: <Navigate to={HOME} replace /> },
     ],
   },

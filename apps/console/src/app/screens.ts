@@ -56,6 +56,7 @@ export const AccountBillingScreen = screen(
   () => import('@/features/billing/components/account-billing-screen'),
   'AccountBillingScreen',
 );
+export const AuditScreen = screen(() => import('@/features/audit/components/audit-screen'), 'AuditScreen');
 export const WebhooksScreen = screen(() => import('@/features/webhooks/components/webhooks-screen'), 'WebhooksScreen');
 /** The callbacks of a recording or relay, fetched when its info view first shows them. */
 export const DeliveryLog = screen(() => import('@/features/webhooks/components/delivery-log'), 'DeliveryLog');

@@ -4,7 +4,7 @@ import type { Scope } from '../../db/unit-of-work.js';
 import type { AuthContext } from '../../lib/auth-context.js';
 import { isImpersonating } from '../../lib/auth-context.js';
 import type { Clock } from '../../lib/clock.js';
-import { conflict, forbidden, notFound, tooManyRequests, unauthorized } from '../../lib/errors.js';
+import { AppError, conflict, forbidden, notFound, tooManyRequests, unauthorized } from '../../lib/errors.js';
 import type { HashingGate } from '../../lib/hashing-gate.js';
 import { hashPassword, type ScryptCost, verifyPassword } from '../../lib/password.js';
 import type { TokenSigner } from '../../lib/tokens.js';
@@ -79,17 +79,24 @@ export class AuthService {
       [keys.pair, loginThrottle.maxFailuresPerUsername],
       ...(trusted ? [] : [[keys.user, loginThrottle.maxFailuresPerUsername] as [string, number]]),
     ];
-    const pending = await uow.transaction(async ({ loginThrottle: locked }) => {
-      await locked.lock(Object.values(keys));
-      for (const [key, limit] of limits) {
-        const { count, oldest } = await locked.failuresSince(key, since);
-        if (count >= limit && oldest) {
-          const retryAfter = Math.max(1, Math.ceil((oldest.getTime() - since.getTime()) / 1000));
-          throw tooManyRequests(TOO_MANY_ATTEMPTS, retryAfter);
+    const pending = await uow
+      .transaction(async ({ loginThrottle: locked }) => {
+        await locked.lock(Object.values(keys));
+        for (const [key, limit] of limits) {
+          const { count, oldest } = await locked.failuresSince(key, since);
+          if (count >= limit && oldest) {
+            const retryAfter = Math.max(1, Math.ceil((oldest.getTime() - since.getTime()) / 1000));
+            throw tooManyRequests(TOO_MANY_ATTEMPTS, retryAfter);
+          }
         }
-      }
-      return locked.record(Object.values(keys), now);
-    });
+        return locked.record(Object.values(keys), now);
+      })
+      .catch(async (error: unknown) => {
+        if (error instanceof AppError && error.statusCode === 429) {
+          await this.auditSignInFailure(account, username, 'too many attempts', now);
+        }
+        throw error;
+      });
     let valid: boolean;
     try {
       // Without an account, still spend one hash so timing does not tell whether the username exists.
@@ -106,6 +113,7 @@ export class AuthService {
     }
     if (!account || !valid) {
       await throttle.deleteBefore(since);
+      await this.auditSignInFailure(account, username, 'invalid credentials', now);
       throw unauthorized(INVALID_CREDENTIALS);
     }
     await throttle.forget(pending);
@@ -119,6 +127,23 @@ export class AuthService {
     const token = await this.issue(account.id, account.role, null, SESSION_TTL_SECONDS);
     await this.deps.uow.audit.record({ actorId: account.id, actingAdminId: null, action: 'login' }, now);
     return token;
+  }
+
+  /**
+   * A refused sign-in, as the account it was for (so its owner sees it among its entries), or with the
+   * username tried when no such account exists.
+   */
+  private auditSignInFailure(account: { id: string } | null, username: string, reason: string, now: Date) {
+    return this.deps.uow.audit.record(
+      {
+        actorId: account?.id ?? null,
+        actingAdminId: null,
+        action: 'login',
+        result: 'failure',
+        details: account ? { reason } : { reason, username },
+      },
+      now,
+    );
   }
 
   /**

@@ -15,6 +15,7 @@ const USER_LINKS = [
 const ADMIN_LINKS = [
   ['Nodes', '/nodes'],
   ['Accounts', '/accounts'],
+  ['Audit', '/audit'],
 ];
 
 function navigation() {

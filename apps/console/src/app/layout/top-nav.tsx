@@ -23,6 +23,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { to: '/billing/account', label: 'Billing' },
   { to: '/webhooks', label: 'Webhooks' },
   { to: '/accounts', label: 'Accounts', adminOnly: true },
+  { to: '/audit', label: 'Audit', adminOnly: true },
 ];
 
 export function TopNav() {

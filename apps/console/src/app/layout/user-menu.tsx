@@ -33,6 +33,9 @@ export function UserMenu({ username }: { username: string | undefined }) {
             Stop Impersonation
           </NavDropdown.Item>
         )}
+        <NavDropdown.Item as="button" onClick={() => void navigate('/account/activity')}>
+          Account activity
+        </NavDropdown.Item>
         <NavDropdown.Item as="button" onClick={() => void logout()}>
           Logout
         </NavDropdown.Item>
