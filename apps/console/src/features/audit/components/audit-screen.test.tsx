@@ -41,6 +41,9 @@ function renderAsAdmin(handlers: Record<string, Handler>) {
   });
 }
 
+/** The screen's code is fetched on first show (a lazy chunk): the first find waits longer on a busy machine. */
+const FIRST_SHOW = { timeout: 10_000 };
+
 const cells = (row: HTMLElement) =>
   within(row)
     .getAllByRole('cell')
@@ -61,7 +64,7 @@ describe('Audit screen (ADMIN)', () => {
           : jsonResponse({ items: [IMPERSONATED, entry('2')], nextCursor: '1735725600000000-2' });
       },
     });
-    const table = await screen.findByRole('table', { name: 'Audit entries' });
+    const table = await screen.findByRole('table', { name: 'Audit entries' }, FIRST_SHOW);
     const rows = within(table).getAllByRole('row').slice(1);
     expect(cells(rows[0] as HTMLElement).slice(1)).toEqual([
       'alice',
@@ -85,7 +88,7 @@ describe('Audit screen (ADMIN)', () => {
         return jsonResponse({ items: [entry('1')], nextCursor: null });
       },
     });
-    await screen.findByRole('table', { name: 'Audit entries' });
+    await screen.findByRole('table', { name: 'Audit entries' }, FIRST_SHOW);
     await user.selectOptions(screen.getByLabelText('Account'), 'alice');
     await user.selectOptions(screen.getByLabelText('Resource type'), 'input');
     await user.type(screen.getByLabelText('Action'), 'input.delete');
@@ -108,7 +111,7 @@ describe('Audit screen (ADMIN)', () => {
         return jsonResponse({ items: [], nextCursor: null });
       },
     });
-    await screen.findByText(AUDIT_TEXTS.empty);
+    await screen.findByText(AUDIT_TEXTS.empty, {}, FIRST_SHOW);
     await user.type(screen.getByLabelText('From'), '2025-02-01T00:00');
     await user.type(screen.getByLabelText('To'), '2025-01-01T00:00');
     await user.click(screen.getByRole('button', { name: 'Filter' }));
@@ -126,7 +129,7 @@ describe('Account activity (USER)', () => {
     await user.click(await screen.findByRole('button', { name: 'alice' }));
     await user.click(await screen.findByRole('button', { name: 'Account activity' }));
     await waitFor(() => expect(location()).toBe('/account/activity'));
-    const table = await screen.findByRole('table', { name: 'Audit entries' });
+    const table = await screen.findByRole('table', { name: 'Audit entries' }, FIRST_SHOW);
     expect(cells(within(table).getAllByRole('row')[1] as HTMLElement)[2]).toBe(AUDIT_TEXTS.anAdministrator);
     expect(screen.getByRole('heading', { name: AUDIT_TEXTS.ownTitle })).toBeTruthy();
     expect(screen.queryByLabelText('Account')).toBeNull();
