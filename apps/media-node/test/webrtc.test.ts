@@ -7,7 +7,8 @@ import { streamsOf, uriOf, useMediaNode } from './streams.js';
 
 /** WebRTC both ways: WHIP pushes from a werift publisher, WHEP playback to werift viewers. */
 const world = useMediaNode();
-const { api, createStream, createOutput, outputs, status, transportMetrics } = streamsOf(world);
+const { api, createStream, createOutput, createSmallLadderStream, outputs, status, transportMetrics } =
+  streamsOf(world);
 /** Whether the node's VP8 encoder (the WHEP feed's ffmpeg) runs for this stream. */
 const feedRunning = (streamId: string) =>
   processRunning((command) => command.includes('libvpx') && command.includes(streamId));
@@ -87,6 +88,8 @@ describe('WHEP', () => {
       firstVideoAt: 0,
       lastPacketAt: 0,
       firstVideoIsKeyframe: null as boolean | null,
+      /** The picture size of the first VP8 keyframe (its frame header, in the partition's first packet). */
+      keyframeSize: null as { width: number; height: number } | null,
       codecs: new Set<string>(),
     };
     pc.onTrack.subscribe((track) => {
@@ -97,11 +100,17 @@ describe('WHEP', () => {
           got.audio++;
           return;
         }
+        const vp8 = Vp8RtpPayload.deSerialize(rtp.payload);
         if (got.video === 0) {
           got.firstVideoAt = Date.now();
-          const vp8 = Vp8RtpPayload.deSerialize(rtp.payload);
           got.firstVideoIsKeyframe = vp8.payloadHeaderExist && vp8.isKeyframe;
         }
+        // A keyframe's header: 3-byte frame tag, start code 9d 01 2a, then 14-bit width and height.
+        if (!got.keyframeSize && vp8.payloadHeaderExist && vp8.isKeyframe && vp8.payload.length >= 10)
+          got.keyframeSize = {
+            width: vp8.payload.readUInt16LE(6) & 0x3fff,
+            height: vp8.payload.readUInt16LE(8) & 0x3fff,
+          };
         got.video++;
       });
     });
@@ -261,6 +270,38 @@ describe('WHEP', () => {
       await second.pc.close();
       await third.pc.close();
       await fourth.pc.close();
+    }
+  });
+
+  it("plays an adjustable stream's top rendition (the ladder's picture, not the push's)", async () => {
+    const stream = await createSmallLadderStream();
+    const output = await createOutput(stream.id, 'WebRTC');
+    const push = pushTestPattern(uriOf(stream), 'flv', 30);
+    const { pc, got, offer } = viewer();
+    try {
+      await status(stream.id, 'Ingestion');
+      // Viewers get the renditions once the transcoder publishes them (the push until then).
+      await waitFor(
+        async () => (await api<{ width: number | null }[]>('GET', `/info/stream/${stream.id}/outgoing`)).body,
+        (tracks) => Array.isArray(tracks) && tracks.some((track) => track.width === 160),
+        20_000,
+        'the 160x90 rendition',
+      );
+      const answer = await post(output.connection?.signallingUri ?? '', await offer());
+      expect(answer.status).toBe(201);
+      await pc.setRemoteDescription({ type: 'answer', sdp: await answer.text() });
+      const played = await waitFor(
+        async () => got.keyframeSize,
+        (size) => size !== null,
+        15_000,
+        "the viewer's first keyframe",
+      );
+      // The push is 320x240; the ladder's only (so top) rendition is 160x90.
+      expect(played).toEqual({ width: 160, height: 90 });
+    } finally {
+      push.stop();
+      await push.exited;
+      await pc.close();
     }
   });
 
