@@ -2,6 +2,7 @@ import { Suspense, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { createHashRouter, type DataRouter, RouterProvider } from 'react-router';
 import type { AppServices } from '@/lib/services';
+import { prefetchScreenData } from './prefetch-data';
 import { preloadScreens } from './preload-screens';
 import { AppProvider } from './provider';
 import { appRoutes } from './router';
@@ -26,6 +27,7 @@ export function App({ services }: { services: AppServices }) {
     // Without a session every screen but the sign-in page redirects there.
     const { pathname } = hashRouter.state.location;
     preloadScreens(appRoutes, services.auth.getState().isAuthenticated ? pathname : '/login');
+    void prefetchScreenData(services, pathname);
     return hashRouter;
   });
   return (

@@ -6,7 +6,10 @@ import { installFakeCanvas } from './canvas';
 
 // Screens and modals fetch their code on demand (components/ui/on-demand.tsx); a test file gets it all up
 // front, as when every module was imported statically, so no first render waits on a module transform.
-beforeAll(() => preloadLazyComponents());
+// The same for what the sign-in loads with its first check and call (login-form.tsx, auth-store.ts).
+beforeAll(() =>
+  Promise.all([preloadLazyComponents(), import('@/features/auth/components/login-rules'), import('@/lib/auth-routes')]),
+);
 
 beforeEach(() => installFakeCanvas());
 

@@ -1,4 +1,4 @@
-import { type ComponentType, lazy, type ReactNode, Suspense, useRef } from 'react';
+import { type ComponentProps, type ComponentType, lazy, type ReactNode, Suspense, useRef, useState } from 'react';
 
 type Loader<Module> = () => Promise<Module>;
 // biome-ignore lint/suspicious/noExplicitAny: any component, whatever its props
@@ -21,16 +21,29 @@ export async function preloadLazyComponents(): Promise<void> {
 /**
  * A component whose code is fetched the first time it renders (React.lazy: render it inside a Suspense);
  * `load` imports its module, `name` is the export. `preload()` fetches it ahead of time.
+ *
+ * Once the code is there (preloaded, or shown before) it renders at once, without React.lazy: a lazy
+ * component suspends on its first render even when its module has arrived, and the screen inside a lazy
+ * frame would then show its fallback and be revealed only after React's fallback throttle (300 ms).
  */
 export function lazyComponent<Module extends Record<Name, AnyComponent>, Name extends keyof Module & string>(
   load: Loader<Module>,
   name: Name,
 ) {
-  loaders.add(load);
-  return Object.assign(
-    lazy<Module[Name]>(async () => ({ default: (await load())[name] })),
-    { preload: load },
-  );
+  let loaded: Module[Name] | undefined;
+  const preload = async () => {
+    const module = await load();
+    loaded = module[name];
+    return module;
+  };
+  loaders.add(preload);
+  const Lazy = lazy<Module[Name]>(async () => ({ default: (await preload())[name] }));
+  function OnDemandComponent(props: ComponentProps<Module[Name]>) {
+    // Chosen once per mount: switching from the lazy wrapper to the component would mount it anew.
+    const [Component] = useState<AnyComponent>(() => loaded ?? Lazy);
+    return <Component {...props} />;
+  }
+  return Object.assign(OnDemandComponent, { preload });
 }
 
 /**

@@ -41,6 +41,9 @@ export function nextStreamsOffset(pages: StreamsPage[]): number | undefined {
   return loaded < last.total && last.items.length > 0 ? loaded : undefined;
 }
 
+/** How long a loaded list counts as current for a screen that mounts. */
+export const LIST_FRESH_MS = 2_000;
+
 export function streamsQueryOptions(api: ApiClient, account: string | null) {
   return infiniteQueryOptions({
     queryKey: streamKeys.list(account),
@@ -50,6 +53,10 @@ export function streamsQueryOptions(api: ApiClient, account: string | null) {
     // With thousands loaded a refetch asks for every page again: the list reloads when it is opened
     // (and with ?refresh), not each time the window gets the focus back.
     refetchOnWindowFocus: false,
+    // A list loaded in the last moment is not asked for again when the screen mounts: the first load fetches
+    // it alongside the screen's code (app/prefetch-data.ts), often before the screen is there. What the
+    // console changes invalidates the list whatever its age.
+    staleTime: LIST_FRESH_MS,
   });
 }
 
