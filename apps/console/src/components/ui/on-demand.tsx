@@ -38,6 +38,7 @@ export function lazyComponent<Module extends Record<Name, AnyComponent>, Name ex
   };
   loaders.add(preload);
   const Lazy = lazy<Module[Name]>(async () => ({ default: (await preload())[name] }));
+  // biome-ignore lint/correctness/noComponentHookFactories: a factory called once per screen or modal at module level (app/screens.ts), never while rendering
   function OnDemandComponent(props: ComponentProps<Module[Name]>) {
     // Chosen once per mount: switching from the lazy wrapper to the component would mount it anew.
     const [Component] = useState<AnyComponent>(() => loaded ?? Lazy);
