@@ -147,6 +147,12 @@ test('Chromium publishes over WHIP to the shown URL and another page plays it ov
   const decoded = await framesDecoded(player);
   await expect.poll(() => framesDecoded(player), { timeout: 10_000 }).toBeGreaterThan(decoded + 30);
   await expect(viewers.getByRole('listitem')).toContainText('1 session', { timeout: 15_000 });
+  // The stream's metrics panel charts the push's packets and round-trip time (measured by the node).
+  const metrics = page.getByRole('region', { name: 'Stream metrics' });
+  await metrics.getByRole('checkbox', { name: 'Packets sent' }).check();
+  await metrics.getByRole('checkbox', { name: 'RTT' }).check();
+  await expect(metrics.getByRole('table', { name: 'Packets sent legend' })).toBeVisible({ timeout: 30_000 });
+  await expect(metrics.getByRole('table', { name: 'RTT legend' })).toBeVisible({ timeout: 15_000 });
 
   // The publisher leaves (DELETE on its session, another cross-origin call): Idle after the grace.
   const left = await publisher.evaluate(async () => (await fetch(window.session ?? '', { method: 'DELETE' })).status);
