@@ -64,7 +64,7 @@ export default async function auditBench() {
     const seconds = ((performance.now() - generating) / 1000).toFixed(1);
     process.stdout.write(`${ENTRIES.toLocaleString('en')} audit entries generated in ${seconds} s\n`);
     const client = api.client(await api.login());
-    const account = (await api.sql((query) => query(`select ${uuidOf('account', 7)} as id`)))[0].id;
+    const account = (await api.sql((query) => query(`select ${uuidOf('account', 8)} as id`)))[0].id;
     const month = new Date(Date.now() - 200 * 86_400_000);
     const cases = [
       ['first page, no filter', {}],
