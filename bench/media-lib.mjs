@@ -2,10 +2,12 @@
 // CPU a process tree uses.
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { nodeRoutes, streamRoutes } from '@streamcloud/contract';
 // The bench runs under tsx (scripts/bench.mjs): the node's CPU meter and the test harness's process lookup.
 import { treeCpuSeconds } from '../apps/media-node/src/cpu.ts';
 import { processIds } from '../apps/media-node/test/harness.ts';
 import { freePort, ROOT } from '../scripts/lib.mjs';
+import { apiClient } from './lib.mjs';
 
 export { processIds, treeCpuSeconds };
 
@@ -78,11 +80,13 @@ export async function cpuPercentOver(pid, ms) {
 
 /** A passthrough RTMP stream pushed with the clip (looped) until it is live and has settled for 3 s. */
 export async function pushLiveStream(base, token, clip, caption) {
-  const stream = (await api(base, token, 'POST', '/inputs', { format: 'RTMP', output: { passthrough: true }, caption }))
-    .body;
+  const api = apiClient(base, token);
+  const stream = await api.call(streamRoutes.create, {
+    body: { format: 'RTMP', output: { passthrough: true }, caption },
+  });
   const push = pushClip(clip, stream.connection.uri);
   const deadline = Date.now() + 30_000;
-  while ((await api(base, token, 'GET', `/inputs/${stream.id}`)).body.status !== 'Ingestion') {
+  while ((await api.call(streamRoutes.get, { params: { id: stream.id } })).status !== 'Ingestion') {
     if (Date.now() > deadline) {
       push.kill('SIGKILL');
       throw new Error('the push did not go live');
@@ -93,32 +97,24 @@ export async function pushLiveStream(base, token, clip, caption) {
   return { stream, push };
 }
 
-export async function api(base, token, method, path, body) {
-  const response = await fetch(`${base}/api/v1${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : null };
-}
-
 export async function startNode(base, token, dataDir, env = {}) {
   const port = await freePort();
   const rtmpPort = await freePort();
   const srtPort = await freePort();
-  const created = await api(base, token, 'POST', '/nodes', {
-    name: 'bench-node',
-    connection: { protocol: 'HTTP', hostname: '127.0.0.1', port },
-    enabled: true,
-    opened: true,
+  const created = await apiClient(base, token).call(nodeRoutes.create, {
+    body: {
+      name: 'bench-node',
+      connection: { protocol: 'HTTP', hostname: '127.0.0.1', port },
+      enabled: true,
+      opened: true,
+    },
   });
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/media-node/src/main.ts'], {
     cwd: ROOT,
     env: {
       ...process.env,
       CONTROL_PLANE_URL: base,
-      NODE_TOKEN: created.body.token,
+      NODE_TOKEN: created.token,
       NODE_PORT: String(port),
       NODE_BIND: '127.0.0.1',
       NODE_HOSTNAME: '127.0.0.1',

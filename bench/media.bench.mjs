@@ -6,8 +6,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { printTable, startApi } from './lib.mjs';
-import { api, makeClip, pushClip, sleep, startNode, treeCpuSeconds } from './media-lib.mjs';
+import { snapshotRoutes, streamRoutes } from '@streamcloud/contract';
+import { apiClient, printTable, startApi } from './lib.mjs';
+import { makeClip, pushClip, sleep, startNode, treeCpuSeconds } from './media-lib.mjs';
 
 const COUNTS = (process.env.BENCH_MEDIA_COUNTS ?? '1,5,20').split(',').map(Number);
 const CPU_WINDOW_MS = Number(process.env.BENCH_MEDIA_CPU_WINDOW_MS ?? 10_000);
@@ -40,20 +41,16 @@ const median = (values) => {
 const max = (values) => (values.length ? Math.max(...values) : Number.NaN);
 
 async function round(base, token, nodePid, clip, count) {
+  const api = apiClient(base, token);
   const streams = [];
   for (let i = 0; i < count; i++) {
-    const stream = (
-      await api(base, token, 'POST', '/inputs', {
-        format: 'RTMP',
-        output: { passthrough: true },
-        caption: `bench ${count}/${i}`,
-      })
-    ).body;
-    const hls = (await api(base, token, 'POST', '/outputs', { streamId: stream.id, format: 'HLS' })).body;
-    await api(base, token, 'PUT', `/snapshots/stream/${stream.id}/incoming`, {
-      format: 'JPEG',
-      quality: 'Low',
-      interval: 5,
+    const stream = await api.call(streamRoutes.create, {
+      body: { format: 'RTMP', output: { passthrough: true }, caption: `bench ${count}/${i}` },
+    });
+    const hls = await api.call(streamRoutes.createOutput, { body: { streamId: stream.id, format: 'HLS' } });
+    await api.call(snapshotRoutes.update, {
+      params: { streamId: stream.id, direction: 'incoming' },
+      body: { format: 'JPEG', quality: 'Low', interval: 5 },
     });
     const relay = await firstByteRelay(stream.connection.uri);
     streams.push({ stream, relay, hls: hls.connection.uri, ingestion: null, snapshot: null, fragment: null });
@@ -65,7 +62,7 @@ async function round(base, token, nodePid, clip, count) {
     Date.now() < deadline &&
     streams.some((entry) => entry.ingestion === null || entry.snapshot === null || entry.fragment === null)
   ) {
-    const list = (await api(base, token, 'GET', '/inputs?limit=200')).body;
+    const list = await api.call(streamRoutes.list, { query: { limit: 200 } });
     const status = new Map(list.map((summary) => [summary.id, summary.status]));
     await Promise.all(
       streams.map(async (entry) => {
@@ -74,11 +71,13 @@ async function round(base, token, nodePid, clip, count) {
         if (entry.ingestion === null && status.get(entry.stream.id) === 'Ingestion')
           entry.ingestion = Date.now() - start;
         if (entry.snapshot === null) {
-          const image = await fetch(`${base}/api/v1/snapshots/stream/${entry.stream.id}/incoming/image`, {
-            headers: { authorization: `Bearer ${token}` },
-          });
-          await image.arrayBuffer();
-          if (image.status === 200) entry.snapshot = Date.now() - start;
+          // No snapshot yet answers 404: polled until there is one.
+          const image = await api
+            .blob(snapshotRoutes.image, {
+              params: { streamId: entry.stream.id, direction: 'incoming' },
+            })
+            .catch(() => null);
+          if (image) entry.snapshot = Date.now() - start;
         }
         if (entry.fragment === null) {
           const playlist = await fetch(entry.hls);
@@ -96,7 +95,7 @@ async function round(base, token, nodePid, clip, count) {
   const cpuPercentOfCore = (cpuSeconds / ((Date.now() - windowStart) / 1000)) * 100;
   for (const push of pushes) push.kill('SIGKILL');
   for (const entry of streams) entry.relay.close();
-  for (const entry of streams) await api(base, token, 'DELETE', `/inputs/${entry.stream.id}`);
+  for (const entry of streams) await api.call(streamRoutes.delete, { params: { id: entry.stream.id } });
   const ms = (key) => streams.map((entry) => entry[key]).filter((value) => value !== null);
   return {
     pushes: count,

@@ -8,9 +8,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { recordingRoutes, storageRoutes } from '@streamcloud/contract';
 import { tsImport } from 'tsx/esm/api';
-import { printTable, startApi } from './lib.mjs';
-import { api, cpuPercentOver, makeClip, pushLiveStream, sleep, startNode } from './media-lib.mjs';
+import { apiClient, printTable, startApi } from './lib.mjs';
+import { cpuPercentOver, makeClip, pushLiveStream, sleep, startNode } from './media-lib.mjs';
 
 const COUNTS = (process.env.BENCH_RECORDING_COUNTS ?? '1,5,10,20').split(',').map(Number);
 const WINDOW_MS = Number(process.env.BENCH_RECORDING_WINDOW_MS ?? 12_000);
@@ -19,8 +20,8 @@ const UPLOAD_SIZES_MB = (process.env.BENCH_RECORDING_UPLOAD_MB ?? '4,64,256').sp
 const REPORT_MS = 2000;
 const BUCKET = 'bench-recordings';
 
-const recordingsOf = async (base, token, streamId) =>
-  (await api(base, token, 'GET', `/recordings/stream/${streamId}`)).body;
+const recordingsOf = (base, token, streamId) =>
+  apiClient(base, token).call(recordingRoutes.listByStream, { params: { streamId } });
 
 /** Polls the stream's recordings until `done` holds for all `count` of them; throws after `timeoutMs`. */
 async function until(base, token, streamId, count, done, what, timeoutMs = 120_000) {
@@ -86,16 +87,19 @@ export default async function recordingsBench() {
     const token = await server.login();
     // The storage listens on loopback.
     node = await startNode(base, token, join(dir, 'node'), { ALLOW_PRIVATE_NETWORKS: 'on' });
-    const storage = await api(base, token, 'POST', '/storages?check=false', {
-      name: 'bench storage',
-      type: 'AmazonS3Compatible',
-      endpoint: s3.endpoint,
-      bucket: BUCKET,
-      path: 'bench',
-      regionName: null,
-      ...s3.credentials,
+    const api = apiClient(base, token);
+    const storage = await api.call(storageRoutes.create, {
+      query: { check: false },
+      body: {
+        name: 'bench storage',
+        type: 'AmazonS3Compatible',
+        endpoint: s3.endpoint,
+        bucket: BUCKET,
+        path: 'bench',
+        regionName: null,
+        ...s3.credentials,
+      },
     });
-    if (storage.status !== 201) throw new Error(`storage creation answered ${storage.status}`);
     let stream;
     ({ stream, push } = await pushLiveStream(base, token, clip, 'recorded'));
     const baseline = await cpuPercentOver(node.pid, WINDOW_MS);
@@ -103,14 +107,15 @@ export default async function recordingsBench() {
     const rows = [{ recordings: 0, 'node CPU, % of a core': baseline.toFixed(1) }];
     for (const count of COUNTS) {
       for (let i = 0; i < count; i++) {
-        const created = await api(base, token, 'POST', '/recordings', {
-          streamId: stream.id,
-          storageId: storage.body.id,
-          fileName: `bench_${count}_${i}_{uuid}`,
-          fileFormat: 'MP4',
-          capture: { source: 'Incoming', tracks: [{ type: 'Video' }, { type: 'Audio' }] },
+        await api.call(recordingRoutes.create, {
+          body: {
+            streamId: stream.id,
+            storageId: storage.id,
+            fileName: `bench_${count}_${i}_{uuid}`,
+            fileFormat: 'MP4',
+            capture: { source: 'Incoming', tracks: [{ type: 'Video' }, { type: 'Audio' }] },
+          },
         });
-        if (created.status !== 201) throw new Error(`recording creation answered ${created.status}`);
       }
       await until(base, token, stream.id, count, (r) => r.state === 'Recording' && r.length > 0, 'started writing');
       await sleep(REPORT_MS);
@@ -126,7 +131,7 @@ export default async function recordingsBench() {
       const keepingUp = paces.filter((pace) => pace >= 0.9).length;
 
       const stopped = Date.now();
-      for (const id of before.keys()) await api(base, token, 'PUT', `/recordings/${id}/stop`);
+      for (const id of before.keys()) await api.call(recordingRoutes.stop, { params: { id } });
       const done = await until(
         base,
         token,
@@ -146,7 +151,7 @@ export default async function recordingsBench() {
         'uploaded, MB': (bytes / 1e6).toFixed(1),
         Error: done.filter((r) => r.state === 'Error').length,
       });
-      for (const id of before.keys()) await api(base, token, 'DELETE', `/recordings/${id}`);
+      for (const id of before.keys()) await api.call(recordingRoutes.delete, { params: { id } });
       await sleep(2000);
     }
     printTable(

@@ -9,9 +9,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { relayRoutes } from '@streamcloud/contract';
 import { freePort } from '../scripts/lib.mjs';
-import { printTable, startApi } from './lib.mjs';
-import { api, cpuPercentOver, makeClip, pushLiveStream, sleep, startNode, treeCpuSeconds } from './media-lib.mjs';
+import { apiClient, printTable, startApi } from './lib.mjs';
+import { cpuPercentOver, makeClip, pushLiveStream, sleep, startNode, treeCpuSeconds } from './media-lib.mjs';
 
 const RTMP_COUNTS = (process.env.BENCH_RELAY_COUNTS ?? '1,10,25,50').split(',').map(Number);
 const UDP_COUNT = Number(process.env.BENCH_RELAY_UDP ?? 25);
@@ -73,7 +74,8 @@ async function udpSinks(count) {
   return { ports: sockets.map((socket) => socket.address().port), stop: () => sockets.map((s) => s.close()) };
 }
 
-const relaysOf = async (base, token, streamId) => (await api(base, token, 'GET', `/relays/stream/${streamId}`)).body;
+const relaysOf = (base, token, streamId) =>
+  apiClient(base, token).call(relayRoutes.listByStream, { params: { streamId } });
 
 /** Waits until every relay has reported bytes; throws after `timeoutMs`. */
 async function allFlowing(base, token, streamId, count, timeoutMs = 60_000) {
@@ -106,14 +108,17 @@ async function measure(base, token, nodePid, streamId) {
 }
 
 async function removeRelays(base, token, streamId) {
-  for (const relay of await relaysOf(base, token, streamId)) await api(base, token, 'PUT', `/relays/${relay.id}/stop`);
+  const api = apiClient(base, token);
+  for (const relay of await relaysOf(base, token, streamId))
+    await api.call(relayRoutes.stop, { params: { id: relay.id } });
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
     const relays = await relaysOf(base, token, streamId);
     if (relays.every((relay) => relay.state !== 'Relaying')) break;
     await sleep(500);
   }
-  for (const relay of await relaysOf(base, token, streamId)) await api(base, token, 'DELETE', `/relays/${relay.id}`);
+  for (const relay of await relaysOf(base, token, streamId))
+    await api.call(relayRoutes.delete, { params: { id: relay.id } });
 }
 
 export default async function relaysBench() {
@@ -152,8 +157,9 @@ export default async function relaysBench() {
     const pushRate = 1_996_000;
     for (const { format, count, output } of rounds) {
       for (let i = 0; i < count; i++) {
-        const created = await api(base, token, 'POST', '/relays', { streamId: stream.id, format, output: output(i) });
-        if (created.status !== 201) throw new Error(`relay creation answered ${created.status}`);
+        await apiClient(base, token).call(relayRoutes.create, {
+          body: { streamId: stream.id, format, output: output(i) },
+        });
       }
       await allFlowing(base, token, stream.id, count);
       await sleep(REPORT_MS);

@@ -7,8 +7,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { printTable, startApi } from './lib.mjs';
-import { api, makeClip, processIds, pushClip, sleep, startNode, treeCpuSeconds } from './media-lib.mjs';
+import { streamRoutes, transcodeRoutes } from '@streamcloud/contract';
+import { apiClient, printTable, startApi } from './lib.mjs';
+import { makeClip, processIds, pushClip, sleep, startNode, treeCpuSeconds } from './media-lib.mjs';
 
 const WINDOW_MS = Number(process.env.BENCH_TRANSCODE_WINDOW_MS ?? 10_000);
 const WARM_UP_MS = Number(process.env.BENCH_TRANSCODE_WARM_UP_MS ?? 12_000);
@@ -55,13 +56,16 @@ function makeLogo(dir) {
 }
 
 async function adjustableStream(base, token, ladder, logo) {
-  const stream = (await api(base, token, 'POST', '/inputs', { format: 'RTMP', output: { passthrough: false } })).body;
-  const saved = await api(base, token, 'PUT', `/inputs/${stream.id}/output`, {
-    epochTimeEncoder: { enabled: Boolean(ladder.overlay) },
-    overlay: ladder.overlay ? { data: logo, offsetX: 40, offsetY: 40 } : null,
-    tracks: ladder.tracks,
+  const api = apiClient(base, token);
+  const stream = await api.call(streamRoutes.create, { body: { format: 'RTMP', output: { passthrough: false } } });
+  await api.call(transcodeRoutes.update, {
+    params: { id: stream.id },
+    body: {
+      epochTimeEncoder: { enabled: Boolean(ladder.overlay) },
+      overlay: ladder.overlay ? { data: logo, offsetX: 40, offsetY: 40 } : null,
+      tracks: ladder.tracks,
+    },
   });
-  if (saved.status !== 200) throw new Error(`saving the ladder failed: ${JSON.stringify(saved.body)}`);
   return stream;
 }
 
@@ -107,7 +111,7 @@ async function measure({ base, token, node, clips, logo }, ladder, count) {
     };
   } finally {
     for (const push of pushes) push.kill('SIGKILL');
-    for (const stream of streams) await api(base, token, 'DELETE', `/inputs/${stream.id}`);
+    for (const stream of streams) await apiClient(base, token).call(streamRoutes.delete, { params: { id: stream.id } });
     await sleep(3000);
   }
 }

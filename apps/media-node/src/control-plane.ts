@@ -1,13 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import type {
-  AssignedInput,
-  Fallback,
-  Node,
-  NodeRecording,
-  NodeRelay,
-  NodeReport,
-  SnapshotSettings,
-  TranscodeConfig,
+import { type ApiClient, createApiClient, errorStatus } from '@streamcloud/api-client';
+import {
+  API_BASE,
+  type NodeReport,
+  nodeFallbackRoutes,
+  nodeMediaRoutes,
+  nodeRecordingRoutes,
+  nodeRelayRoutes,
+  nodeReportRoutes,
+  nodeSnapshotRoutes,
+  nodeStreamRoutes,
+  nodeTranscodeRoutes,
 } from '@streamcloud/contract';
 import type { MediaPorts } from './config.js';
 import type { Logger } from './log.js';
@@ -15,87 +18,55 @@ import type { Logger } from './log.js';
 /** A report as the node queues it: the queue gives it its id. */
 export type ReportBody = NodeReport extends infer R ? (R extends NodeReport ? Omit<R, 'id'> : never) : never;
 
-export class ControlPlaneError extends Error {
-  constructor(
-    message: string,
-    readonly status: number | null,
-  ) {
-    super(message);
-  }
-}
-
-/** The node-facing API of the control plane (docs/node-control-api.md), called with the node token. */
+/**
+ * The node-facing API of the control plane (docs/node-control-api.md), called with the node token through
+ * the one typed API client (`@streamcloud/api-client`): paths, bodies and answers are the contract's
+ * routes; a failure is an `ApiError` (status 0 when the control plane did not answer within the timeout).
+ */
 export class ControlPlaneClient {
-  constructor(
-    private readonly baseUrl: string,
-    private readonly token: string,
-    private readonly timeoutMs = 5000,
-  ) {}
+  private readonly api: ApiClient;
 
-  whoami(): Promise<Node> {
-    return this.call('GET', '/api/v1/node/whoami') as Promise<Node>;
+  constructor(baseUrl: string, token: string, timeoutMs = 5000) {
+    this.api = createApiClient({ apiBase: `${baseUrl}${API_BASE}`, getToken: () => token, timeoutMs });
   }
 
-  inputs(): Promise<AssignedInput[]> {
-    return this.call('GET', '/api/v1/node/inputs') as Promise<AssignedInput[]>;
+  whoami() {
+    return this.api.call(nodeReportRoutes.whoami);
   }
 
-  snapshotSettings(inputId: string): Promise<{ incoming: SnapshotSettings | null; outgoing: SnapshotSettings | null }> {
-    return this.call('GET', `/api/v1/node/inputs/${inputId}/snapshots`) as Promise<{
-      incoming: SnapshotSettings | null;
-      outgoing: SnapshotSettings | null;
-    }>;
+  inputs() {
+    return this.api.call(nodeStreamRoutes.inputs);
+  }
+
+  snapshotSettings(inputId: string) {
+    return this.api.call(nodeSnapshotRoutes.settings, { params: { id: inputId } });
   }
 
   /** The relays of the node's streams (RTMP keys in clear). */
-  relays(): Promise<NodeRelay[]> {
-    return this.call('GET', '/api/v1/node/relays') as Promise<NodeRelay[]>;
+  relays() {
+    return this.api.call(nodeRelayRoutes.relays);
   }
 
   /** The recordings to run or finish on the streams this node serves, with their storages' credentials. */
-  recordings(): Promise<NodeRecording[]> {
-    return this.call('GET', '/api/v1/node/recordings') as Promise<NodeRecording[]>;
+  recordings() {
+    return this.api.call(nodeRecordingRoutes.recordings);
   }
 
   /** The fallbacks of a stream the node serves, in the order the owner added them. */
-  fallbacks(inputId: string): Promise<Fallback[]> {
-    return this.call('GET', `/api/v1/node/inputs/${inputId}/fallbacks`) as Promise<Fallback[]>;
+  fallbacks(inputId: string) {
+    return this.api.call(nodeFallbackRoutes.list, { params: { id: inputId } });
   }
 
-  transcodeConfig(inputId: string): Promise<TranscodeConfig> {
-    return this.call('GET', `/api/v1/node/inputs/${inputId}/output`) as Promise<TranscodeConfig>;
+  transcodeConfig(inputId: string) {
+    return this.api.call(nodeTranscodeRoutes.get, { params: { id: inputId } });
   }
 
-  setMediaPorts(ports: MediaPorts): Promise<unknown> {
-    return this.call('PUT', '/api/v1/node/media', { ports });
+  setMediaPorts(ports: MediaPorts) {
+    return this.api.call(nodeMediaRoutes.ports, { body: { ports } });
   }
 
-  report(reports: NodeReport[]): Promise<unknown> {
-    return this.call('POST', '/api/v1/node/reports', { reports });
-  }
-
-  private async call(method: string, path: string, body?: unknown): Promise<unknown> {
-    let response: Response;
-    try {
-      response = await fetch(`${this.baseUrl}${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${this.token}`,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(this.timeoutMs),
-      });
-    } catch (error) {
-      throw new ControlPlaneError(`${method} ${path}: ${error instanceof Error ? error.message : String(error)}`, null);
-    }
-    const text = await response.text();
-    if (!response.ok)
-      throw new ControlPlaneError(
-        `${method} ${path} answered ${response.status}: ${text.slice(0, 300)}`,
-        response.status,
-      );
-    return text ? JSON.parse(text) : null;
+  report(reports: NodeReport[]) {
+    return this.api.call(nodeReportRoutes.report, { body: { reports } });
   }
 }
 
@@ -213,7 +184,7 @@ export class Reporter {
       .then(
         () => this.settle(batch),
         (error: unknown) => {
-          const status = error instanceof ControlPlaneError ? error.status : null;
+          const status = errorStatus(error);
           if (status === 400 || status === 413) {
             this.log.error(`a report batch was refused and dropped: ${String(error)}`);
             this.settle(batch);
