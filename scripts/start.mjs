@@ -1,6 +1,6 @@
 // `npm start`: installs what is missing, builds the console when its sources changed, and runs the
 // console and API on http://localhost:8080 (PGlite under ./data unless DATABASE_URL is set), with one
-// local media node (RTMP 1935, SRT 9710, WHIP/HLS on 4242) registered and enabled automatically.
+// local media node (RTMP 1935, SRT 9710, SRT playback 9720, WHIP/HLS on 4242) registered and enabled automatically.
 // LOCAL_MEDIA_NODE=off runs the control plane alone.
 import { spawn } from 'node:child_process';
 import { ensureConsoleBuilt, ensureMediaTools, ensureNodeModules, ROOT } from './lib.mjs';

@@ -5,6 +5,8 @@ export interface MediaPorts {
   rtmp: number;
   srt: number;
   rtsp: number;
+  /** SRT viewers: a port of its own, since an SRT listener's direction is fixed before the caller names its stream. */
+  srtPlayback: number;
 }
 
 export interface NodeConfig {
@@ -90,6 +92,7 @@ export function loadNodeConfig(env: NodeJS.ProcessEnv = process.env): NodeConfig
       rtmp: port(env, 'RTMP_PORT', 1935),
       srt: port(env, 'SRT_PORT', 9710),
       rtsp: port(env, 'RTSP_PORT', 8554),
+      srtPlayback: port(env, 'SRT_PLAY_PORT', 9720),
     },
     dataDir: env.MEDIA_DATA_DIR ?? '',
     recordingsDir: env.RECORDINGS_DIR ?? '',

@@ -24,6 +24,7 @@ import { snapshotsKind } from './pipelines/snapshots.js';
 import { transcoderKind } from './pipelines/transcoder/transcoder.js';
 import { type ProxiedConnection, RtmpProxy } from './rtmp-proxy.js';
 import { SrtIngest } from './srt.js';
+import { SrtPlayback } from './srt-playback.js';
 import { StreamManager } from './streams/manager.js';
 import type { LiveStream } from './streams/types.js';
 import { UsageJournal } from './streams/usage-journal.js';
@@ -67,6 +68,7 @@ export class MediaNode {
   private nginx: NginxRtmp | null = null;
   private proxy: RtmpProxy | null = null;
   private srt: SrtIngest | null = null;
+  private srtPlayback: SrtPlayback | null = null;
   private whip: WhipIngest | null = null;
   private whep: WhepPlayback | null = null;
   private hls: HlsServer | null = null;
@@ -83,7 +85,7 @@ export class MediaNode {
   /** What could not start (missing tools): the node runs without it and says so in /metadata. */
   readonly problems: string[] = [];
   port = 0;
-  ports = { rtmp: 0, srt: 0, rtsp: 0 };
+  ports = { rtmp: 0, srt: 0, rtsp: 0, srtPlayback: 0 };
 
   constructor(
     readonly config: NodeConfig,
@@ -241,6 +243,15 @@ export class MediaNode {
           relayUrl,
         });
         this.ports.srt = await this.srt.start();
+        this.srtPlayback = new SrtPlayback({
+          ffmpeg: config.ffmpeg,
+          port: config.mediaPorts.srtPlayback,
+          bindHost: config.bindHost,
+          manager: this.manager,
+          log: this.log,
+          playUrl: relayUrl,
+        });
+        this.ports.srtPlayback = await this.srtPlayback.start();
         this.whip = new WhipIngest({
           ffmpeg: config.ffmpeg,
           manager: this.manager,
@@ -271,7 +282,7 @@ export class MediaNode {
     );
     for (const timer of this.timers) timer.unref();
     this.log.info(
-      `listening: control API and HLS/WHIP/WHEP on ${config.bindHost}:${this.port}, RTMP ${this.ports.rtmp || 'off'}, SRT ${this.ports.srt || 'off'}`,
+      `listening: control API and HLS/WHIP/WHEP on ${config.bindHost}:${this.port}, RTMP ${this.ports.rtmp || 'off'}, SRT ${this.ports.srt || 'off'} (playback ${this.ports.srtPlayback || 'off'})`,
     );
   }
 
@@ -290,6 +301,7 @@ export class MediaNode {
     this.whip?.close();
     this.whep?.close();
     await this.srt?.close();
+    await this.srtPlayback?.close();
     await this.proxy?.close();
     await this.nginx?.stop();
     this.server?.closeAllConnections();
@@ -357,7 +369,13 @@ export class MediaNode {
           ? { port: this.ports.rtmp, ingest: `rtmp://${host}:${this.ports.rtmp}/live/<name>`, playback: true }
           : null,
         SRT: this.ports.srt
-          ? { port: this.ports.srt, ingest: `srt://${host}:${this.ports.srt}?streamid=<name>` }
+          ? {
+              port: this.ports.srt,
+              ingest: `srt://${host}:${this.ports.srt}?streamid=<name>`,
+              playback: this.ports.srtPlayback
+                ? `srt://${host}:${this.ports.srtPlayback}?streamid=<output name>`
+                : false,
+            }
           : null,
         WebRTC: this.whip
           ? {

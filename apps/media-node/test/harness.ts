@@ -216,6 +216,8 @@ export async function runMediaNode(
       NODE_HOSTNAME: '127.0.0.1',
       RTMP_PORT: String(node.rtmpPort),
       SRT_PORT: String(node.srtPort),
+      // Any free port: the node tells the control plane, whose SRT output URLs name it.
+      SRT_PLAY_PORT: '0',
       MEDIA_DATA_DIR: dataDir,
       RECONNECT_GRACE_MS: '2000',
       // The tests' relay destinations listen on loopback.

@@ -6,7 +6,7 @@ import { defineRoute } from './routes.js';
  * (several nodes on one machine need distinct ports); URLs of a node that has not told use the defaults.
  * 0 means the node does not offer that service.
  */
-export const MEDIA_PORT_DEFAULTS = { rtmp: 1935, srt: 9710, rtsp: 8554 } as const;
+export const MEDIA_PORT_DEFAULTS = { rtmp: 1935, srt: 9710, rtsp: 8554, srtPlayback: 9720 } as const;
 
 const mediaPort = (label: string) =>
   z
@@ -15,7 +15,14 @@ const mediaPort = (label: string) =>
     .min(0, `${label} port must be at least 0`)
     .max(65535, `${label} port must be at most 65535`);
 
-export const MediaPorts = z.strictObject({ rtmp: mediaPort('RTMP'), srt: mediaPort('SRT'), rtsp: mediaPort('RTSP') });
+export const MediaPorts = z.strictObject({
+  rtmp: mediaPort('RTMP'),
+  /** SRT pushes. */
+  srt: mediaPort('SRT'),
+  rtsp: mediaPort('RTSP'),
+  /** SRT viewers (a port of its own: docs/decisions.md, "SRT playback"); absent from nodes older than it. */
+  srtPlayback: mediaPort('SRT playback').optional(),
+});
 export type MediaPorts = z.infer<typeof MediaPorts>;
 
 export const nodeMediaRoutes = {

@@ -1,8 +1,8 @@
 import type { AssignedInput, TrackInfo } from '@streamcloud/contract';
 
 export type PushProtocol = 'RTMP' | 'SRT' | 'WebRTC';
-/** The output formats the node plays: RTMP (nginx), HLS (nginx's fragments), WebRTC (WHEP). */
-export type PlayFormat = 'RTMP' | 'HLS' | 'WebRTC';
+/** The output formats the node plays: RTMP (nginx), HLS (nginx's fragments), WebRTC (WHEP), SRT (MPEG-TS). */
+export type PlayFormat = 'RTMP' | 'HLS' | 'WebRTC' | 'SRT';
 
 /** What a protocol front end hands over for one accepted push. */
 export interface PublishHandle {

@@ -11,6 +11,7 @@ export const MEDIA_PORTS = {
   RTMP: MEDIA_PORT_DEFAULTS.rtmp,
   RTSP: MEDIA_PORT_DEFAULTS.rtsp,
   SRT: MEDIA_PORT_DEFAULTS.srt,
+  SRT_PLAYBACK: MEDIA_PORT_DEFAULTS.srtPlayback,
 } as const;
 
 export interface MediaHost {
@@ -27,6 +28,7 @@ export interface MediaHost {
 const rtmpPort = (host: MediaHost) => host.mediaPorts?.rtmp || MEDIA_PORTS.RTMP;
 const rtspPort = (host: MediaHost) => host.mediaPorts?.rtsp || MEDIA_PORTS.RTSP;
 const srtPort = (host: MediaHost) => host.mediaPorts?.srt || MEDIA_PORTS.SRT;
+const srtPlaybackPort = (host: MediaHost) => host.mediaPorts?.srtPlayback || MEDIA_PORTS.SRT_PLAYBACK;
 
 const httpBase = (host: MediaHost) =>
   `${host.protocol.toLowerCase() === 'https' ? 'https' : 'http'}://${host.hostname}:${host.port}`;
@@ -60,7 +62,7 @@ export function playbackConnection(
     case 'RTMP':
       return { uri: `rtmp://${host.hostname}:${rtmpPort(host)}/live/${enc(name)}` };
     case 'SRT':
-      return { uri: `srt://${host.hostname}:${srtPort(host)}?streamid=${enc(name)}` };
+      return { uri: `srt://${host.hostname}:${srtPlaybackPort(host)}?streamid=${enc(name)}` };
     case 'HLS':
       return { uri: `${httpBase(host)}/hls/${enc(name)}/index.m3u8` };
   }

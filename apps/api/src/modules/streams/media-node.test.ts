@@ -38,6 +38,18 @@ describe('PUT /node/media (the ports a node reports)', () => {
       payload: { streamId: before.id, format: 'RTMP' },
     });
     expect(output.json().connection.uri).toMatch(/^rtmp:\/\/media\.example\.com:11935\/live\/out%2B/);
+    // SRT viewers have a port of their own: the default until the node reports it, then the reported one.
+    const srtOutput = await t.createOutput({ streamId: before.id, format: 'SRT' });
+    expect(srtOutput.connection?.uri).toMatch(/^srt:\/\/media\.example\.com:9720\?streamid=out%2B/);
+    expect((await setPorts(node.token, { rtmp: 11935, srt: 19710, rtsp: 18554, srtPlayback: 19720 })).statusCode).toBe(
+      200,
+    );
+    const srtOutputs = await t.request({
+      method: 'GET',
+      url: `/api/v1/outputs?streamId=${before.id}`,
+      token: t.roles.owner.token,
+    });
+    expect(srtOutputs.json()[1].connection.uri).toMatch(/^srt:\/\/media\.example\.com:19720\?streamid=out%2B/);
 
     // A port reported as 0 (service off) falls back to the default in URLs; a second report replaces the first.
     await setPorts(node.token, { rtmp: 0, srt: 29710, rtsp: 0 });
@@ -55,6 +67,9 @@ describe('PUT /node/media (the ports a node reports)', () => {
     const bad = await setPorts(node.token, { rtmp: 70000, srt: 2, rtsp: 3 });
     expect(bad.statusCode).toBe(400);
     expect(bad.body).toContain('RTMP port must be at most 65535');
+    const badPlayback = await setPorts(node.token, { rtmp: 1, srt: 2, rtsp: 3, srtPlayback: -1 });
+    expect(badPlayback.statusCode).toBe(400);
+    expect(badPlayback.body).toContain('SRT playback port must be at least 0');
     expect((await setPorts(node.token, { rtmp: 1, srt: 2 })).statusCode).toBe(400);
   });
 });

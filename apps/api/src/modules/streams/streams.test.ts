@@ -567,7 +567,7 @@ describe('outputs', () => {
     expect(rtmp.connection.uri).toMatch(/^rtmp:\/\/edge\.example\.com:1935\/live\/out%2B/);
     expect(webrtc.connection.signallingUri).toMatch(/^http:\/\/edge\.example\.com:4242\/whep\/out%2B/);
     expect(hls.connection.uri).toMatch(/^http:\/\/edge\.example\.com:4242\/hls\/out%2B.+\/index\.m3u8$/);
-    expect(srt.connection.uri).toMatch(/^srt:\/\/edge\.example\.com:9710\?streamid=out%2B/);
+    expect(srt.connection.uri).toMatch(/^srt:\/\/edge\.example\.com:9720\?streamid=out%2B/);
     const second = await t.request({
       method: 'GET',
       url: `/api/v1/outputs?streamId=${input.id}&offset=4`,
