@@ -23,8 +23,9 @@ import { relaysKind } from './pipelines/relay/relay.js';
 import { snapshotsKind } from './pipelines/snapshots.js';
 import { transcoderKind } from './pipelines/transcoder/transcoder.js';
 import { type ProxiedConnection, RtmpProxy } from './rtmp-proxy.js';
-import { SrtIngest } from './srt.js';
-import { SrtPlayback } from './srt-playback.js';
+import { srtIngest } from './srt.js';
+import { srtPlayback } from './srt-playback.js';
+import type { SrtPort } from './srt-port.js';
 import { StreamManager } from './streams/manager.js';
 import type { LiveStream } from './streams/types.js';
 import { UsageJournal } from './streams/usage-journal.js';
@@ -67,8 +68,8 @@ export class MediaNode {
   readonly relaySecret = randomBytes(18).toString('base64url');
   private nginx: NginxRtmp | null = null;
   private proxy: RtmpProxy | null = null;
-  private srt: SrtIngest | null = null;
-  private srtPlayback: SrtPlayback | null = null;
+  private srt: SrtPort | null = null;
+  private srtPlayback: SrtPort | null = null;
   private whip: WhipIngest | null = null;
   private whep: WhepPlayback | null = null;
   private hls: HlsServer | null = null;
@@ -234,7 +235,7 @@ export class MediaNode {
       this.hls = new HlsServer(this.manager, `${config.dataDir}/hls`);
       if (!ffmpegMissing) {
         const relayUrl = this.tools.rtmpUrl;
-        this.srt = new SrtIngest({
+        this.srt = srtIngest({
           ffmpeg: config.ffmpeg,
           port: config.mediaPorts.srt,
           bindHost: config.bindHost,
@@ -243,7 +244,7 @@ export class MediaNode {
           relayUrl,
         });
         this.ports.srt = await this.srt.start();
-        this.srtPlayback = new SrtPlayback({
+        this.srtPlayback = srtPlayback({
           ffmpeg: config.ffmpeg,
           port: config.mediaPorts.srtPlayback,
           bindHost: config.bindHost,

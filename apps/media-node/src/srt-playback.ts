@@ -43,20 +43,8 @@ const MAX_SOURCE_RESTARTS = 3;
  * its stream id, an ffmpeg plays what the stream's viewers get from nginx-rtmp, copied into MPEG-TS, and
  * the node pipes that to the listener. The bytes piped are the viewer's session bytes.
  */
-export class SrtPlayback {
-  private readonly port: SrtPort;
-
-  constructor(o: SrtPlaybackOptions) {
-    this.port = new SrtPort({ ...o, label: 'SRT playback', session: (from) => new SrtViewer(o, from) });
-  }
-
-  start(): Promise<number> {
-    return this.port.start();
-  }
-
-  close(): Promise<void> {
-    return this.port.close();
-  }
+export function srtPlayback(o: SrtPlaybackOptions): SrtPort {
+  return new SrtPort({ ...o, label: 'SRT playback', session: (from) => new SrtViewer(o, from) });
 }
 
 let viewerSeq = 0;

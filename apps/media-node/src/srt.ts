@@ -27,20 +27,8 @@ export const ACCEPT_TIMEOUT_US = 10_000_000;
  * logs the caller's stream id when it accepts; the node admits or refuses it (a refused caller is dropped
  * by ending its ffmpeg).
  */
-export class SrtIngest {
-  private readonly port: SrtPort;
-
-  constructor(o: SrtOptions) {
-    this.port = new SrtPort({ ...o, label: 'SRT', session: (from, meter) => new SrtPush(o, from, meter) });
-  }
-
-  start(): Promise<number> {
-    return this.port.start();
-  }
-
-  close(): Promise<void> {
-    return this.port.close();
-  }
+export function srtIngest(o: SrtOptions): SrtPort {
+  return new SrtPort({ ...o, label: 'SRT', session: (from, meter) => new SrtPush(o, from, meter) });
 }
 
 /** One SRT caller pushing: its ffmpeg listener, admitted or refused by stream id, relayed into nginx. */
