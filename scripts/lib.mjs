@@ -135,12 +135,18 @@ export async function startServer(env) {
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const exited = new Promise((resolve) => child.once('exit', resolve));
-  await Promise.race([
-    waitForHttp(`http://127.0.0.1:${env.PORT}/readyz`),
-    exited.then((code) => {
-      throw new Error(`the server exited early (${code})`);
-    }),
-  ]);
+  try {
+    await Promise.race([
+      waitForHttp(`http://127.0.0.1:${env.PORT}/readyz`),
+      exited.then((code) => {
+        throw new Error(`the server exited early (${code})`);
+      }),
+    ]);
+  } catch (error) {
+    // A server that never became ready is nobody's to stop later: stop it here rather than leave it running.
+    if (child.exitCode === null) child.kill('SIGKILL');
+    throw error;
+  }
   return {
     url: `http://127.0.0.1:${env.PORT}`,
     async stop() {
