@@ -33,20 +33,26 @@ async function invalidationDelay(api) {
 
 export default async function whoamiBench() {
   const rows = [];
-  for (const engine of ['pglite', 'postgres']) {
+  // PostgreSQL with one API process and with two (API_WORKERS, node:cluster on one port); PGlite runs one.
+  for (const [engine, workers] of [
+    ['pglite', 1],
+    ['postgres', 1],
+    ['postgres', 2],
+  ]) {
     const hello = await startHello();
     const baseline = await load(hello.url, { title: 'hello' });
     await hello.stop();
-    const api = await startApi(engine);
+    const api = await startApi(engine, { API_WORKERS: String(workers) });
     try {
       const token = await api.login();
       const whoami = await load(api.client().url(accountRoutes.whoami), {
         headers: { authorization: `Bearer ${token}` },
-        title: `whoami on ${engine}`,
+        title: `whoami on ${engine} (${workers})`,
       });
       const delay = engine === 'postgres' ? await invalidationDelay(api) : null;
       rows.push({
         engine,
+        workers,
         'hello req/s': Math.round(baseline.rps),
         'whoami req/s': Math.round(whoami.rps),
         'whoami p99 ms': whoami.p99,

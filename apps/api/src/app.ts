@@ -2,7 +2,7 @@ import rateLimit from '@fastify/rate-limit';
 import { API_BASE } from '@streamcloud/contract';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import type { DatabaseHandle } from './db/database.js';
+import type { DatabaseHandle, Leadership } from './db/database.js';
 import { UnitOfWork } from './db/unit-of-work.js';
 import { vacuumWhereDue } from './db/vacuum.js';
 import { type Clock, systemClock } from './lib/clock.js';
@@ -56,6 +56,9 @@ import { registerErrorHandler } from './plugins/error-handler.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { registerSecurity } from './plugins/security.js';
 import { registerShutdownGate } from './plugins/shutdown-gate.js';
+
+/** The advisory lock the leading API process holds (db/database.ts `campaign`). */
+export const LEADER_LOCK_KEY = 7_405_222;
 
 export interface AppOptions {
   database: DatabaseHandle;
@@ -187,6 +190,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
     ),
   };
   app.decorate('moduleContext', context);
+  // Of the API processes sharing a database (API_WORKERS, or several servers), one leads: it alone runs the
+  // periodic jobs and the autoscaler. It is elected once the app is ready, before the jobs start.
+  let leadership: Leadership | undefined;
+  app.decorate('leadership', { leads: () => leadership?.leads() ?? false });
+  app.addHook('onReady', async () => {
+    leadership = await options.database.campaign(LEADER_LOCK_KEY);
+  });
+  app.addHook('onClose', async () => {
+    await leadership?.stop();
+  });
   app.decorate('services', {} as AppServices);
 
   await registerSecurity(app, deriveKey(options.secret, 'anti-forgery'));

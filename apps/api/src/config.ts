@@ -16,6 +16,7 @@ const EnvSchema = z
     ADMIN_PASSWORD: z.string().min(6, 'must be at least 6 characters').max(128).optional(),
     JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     LOG_LEVEL: LogLevel.default('info'),
+    API_WORKERS: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').max(256).optional(),
     CONSOLE_DIR: z.string().min(1).optional(),
     LOGIN_RATE_LIMIT: z.coerce.number().int().min(1, 'must be at least 1').default(60),
     GSLB_HOSTNAME: z
@@ -59,6 +60,8 @@ export type Config = {
   adminPassword: string | undefined;
   jwtSecret: string | undefined;
   logLevel: z.infer<typeof LogLevel>;
+  /** API processes on PostgreSQL (API_WORKERS; the number of cores when unset); PGlite runs one. */
+  apiWorkers: number | undefined;
   consoleDir: string | undefined;
   /** Host of the global load-balancing ingest endpoints. */
   gslbHostname: string;
@@ -103,6 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminPassword: e.ADMIN_PASSWORD,
     jwtSecret: e.JWT_SECRET,
     logLevel: e.LOG_LEVEL,
+    apiWorkers: e.API_WORKERS,
     consoleDir: e.CONSOLE_DIR,
     gslbHostname: e.GSLB_HOSTNAME,
     loginRateLimit: e.LOGIN_RATE_LIMIT,

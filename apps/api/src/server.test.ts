@@ -3,9 +3,10 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { TEST_SECRET } from '../test/helpers.js';
-import { buildApp } from './app.js';
+import { createServerDatabase, TEST_SECRET } from '../test/helpers.js';
+import { buildApp, LEADER_LOCK_KEY } from './app.js';
 import { openDatabase } from './db/database.js';
 
 const SERVER = fileURLToPath(new URL('./server.ts', import.meta.url));
@@ -24,7 +25,7 @@ afterAll(async () => {
 });
 
 /** Starts `npm start`'s server on a free port; answers once it runs, or when it exits first. */
-function startServer(dir: string) {
+function startServer(dir: string, env: Record<string, string> = {}) {
   const child = spawn(process.execPath, ['--import', 'tsx', SERVER], {
     env: {
       ...process.env,
@@ -35,6 +36,7 @@ function startServer(dir: string) {
       LOG_LEVEL: 'warn',
       ADMIN_USERNAME: 'admin',
       ADMIN_PASSWORD: 'admin-password-1',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -87,4 +89,46 @@ describe('one server per embedded data directory', () => {
       await database.close();
     }
   }, 120_000);
+});
+
+describe('API_WORKERS on PostgreSQL', () => {
+  it.runIf(Boolean(inject('databaseServerUrl')))(
+    'serves one port from two processes, one of which leads (runs the periodic jobs) and hands over when it ends',
+    async () => {
+      const database = await createServerDatabase();
+      const dir = await mkdtemp(join(tmpdir(), 'streamcloud-workers-'));
+      const observer = new pg.Client({ connectionString: database.url });
+      try {
+        const { child, outcome } = startServer(dir, { DATABASE_URL: database.url, API_WORKERS: '2' });
+        const started = await outcome;
+        if (!('port' in started)) throw new Error(`the server did not start: ${started.stderr}`);
+        await observer.connect();
+        const rows = async (text: string) => (await observer.query(text)).rows;
+        // Each worker listens for session changes on a connection of its own: two processes serve.
+        const listeners = `select count(*)::int as n from pg_stat_activity
+          where datname = current_database() and query = 'listen "auth_invalidation"'`;
+        await expect.poll(async () => (await rows(listeners))[0].n, { timeout: 30_000 }).toBe(2);
+        const leaders = `select pid from pg_locks where locktype = 'advisory' and objid = ${LEADER_LOCK_KEY} and granted`;
+        await expect.poll(async () => (await rows(leaders)).length, { timeout: 30_000 }).toBe(1);
+        const [leader] = await rows(leaders);
+        for (let attempt = 0; attempt < 4; attempt++) {
+          expect((await fetch(`http://127.0.0.1:${started.port}/readyz`)).status).toBe(200);
+        }
+        // The leader's lock connection ends (as when its process dies): the other worker takes the lead.
+        await rows(`select pg_terminate_backend(${leader.pid})`);
+        await expect
+          .poll(async () => (await rows(leaders)).filter((row) => row.pid !== leader.pid).length, { timeout: 30_000 })
+          .toBe(1);
+        expect((await rows(leaders)).length).toBe(1);
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        expect(await exited).toBe(0);
+      } finally {
+        await observer.end().catch(() => undefined);
+        await rm(dir, { recursive: true, force: true });
+        await database.drop();
+      }
+    },
+    120_000,
+  );
 });

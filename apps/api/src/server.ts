@@ -1,7 +1,9 @@
+import cluster from 'node:cluster';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
+import { type Config, ConfigError, loadConfig } from './config.js';
 import { DataDirInUseError, restrictDataDir } from './db/data-dir.js';
 import { openDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
@@ -23,8 +25,13 @@ const PGLITE_VACUUM_INTERVAL_MS = 60 * 1000;
 const WEBHOOK_RETENTION_INTERVAL_MS = 60 * 60 * 1000;
 const DEFAULT_CONSOLE_DIR = fileURLToPath(new URL('../../console/dist', import.meta.url));
 
+/** Which of the API processes this is: the first (0) creates the admin, prints the start and runs the local node. */
+const WORKER_INDEX = Number(process.env.STREAMCLOUD_WORKER_INDEX ?? 0);
+
 async function main(): Promise<void> {
   const config = loadConfig();
+  const workers = config.databaseUrl ? (config.apiWorkers ?? availableParallelism()) : 1;
+  if (workers > 1 && cluster.isPrimary) return runWorkers(config, workers);
   const scaling = loadScalingConfig(process.env, { port: config.port });
   const outbound = createOutbound({ allowPrivateNetworks: config.allowPrivateNetworks });
   await restrictDataDir(config.dataDir, { recursive: false });
@@ -32,9 +39,7 @@ async function main(): Promise<void> {
     config.databaseUrl ? { url: config.databaseUrl } : { dataDir: join(config.dataDir, 'pglite') },
   );
   await migrate(database.db);
-  const secret = config.jwtSecret ?? (await persistentSecret(config.dataDir, 'jwt-secret'));
-  const storageEncryptionKey =
-    config.storageEncryptionKey ?? (await persistentEncryptionKey(config.dataDir, 'storage-encryption-key'));
+  const { secret, storageEncryptionKey } = await secretsOf(config);
   const app = await buildApp({
     database,
     secret,
@@ -65,7 +70,8 @@ async function main(): Promise<void> {
     },
   });
 
-  const admin = await app.services.accounts.ensureAdmin(config.adminUsername, config.adminPassword);
+  const first = WORKER_INDEX === 0;
+  const admin = first ? await app.services.accounts.ensureAdmin(config.adminUsername, config.adminPassword) : null;
 
   let closing = false;
   let localNode: { stop(): Promise<void> } | null = null;
@@ -83,6 +89,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
+  if (!first) return;
   const shownHost = config.host === '127.0.0.1' || config.host === '0.0.0.0' ? 'localhost' : config.host;
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -108,6 +115,52 @@ async function main(): Promise<void> {
     });
   }
   process.stdout.write(`${lines.join('\n')}\n\n`);
+}
+
+/** The root secret and the storage key: from the environment, or kept in files under DATA_DIR (made once). */
+async function secretsOf(config: Config) {
+  return {
+    secret: config.jwtSecret ?? (await persistentSecret(config.dataDir, 'jwt-secret')),
+    storageEncryptionKey:
+      config.storageEncryptionKey ?? (await persistentEncryptionKey(config.dataDir, 'storage-encryption-key')),
+  };
+}
+
+/**
+ * The primary of API_WORKERS processes (node:cluster, one port): it migrates and makes the secret files
+ * once, then forks the workers, each a whole API (server.ts again); one that ends unasked is started again
+ * in its place. SIGTERM/SIGINT are passed on, and it ends when they all have. Which worker runs the periodic
+ * jobs is decided by the database (app.ts, the leader), not here: it holds across servers too.
+ */
+async function runWorkers(config: Config, count: number): Promise<void> {
+  await restrictDataDir(config.dataDir, { recursive: false });
+  const database = await openDatabase({ url: config.databaseUrl as string });
+  await migrate(database.db);
+  await database.close();
+  await secretsOf(config);
+  let closing = false;
+  let running = 0;
+  const fork = (index: number) => {
+    const worker = cluster.fork({ STREAMCLOUD_WORKER_INDEX: String(index) });
+    running++;
+    worker.on('exit', (code, signal) => {
+      running--;
+      if (closing) {
+        if (running === 0) process.exit(0);
+        return;
+      }
+      process.stderr.write(`API worker ${index} ended (${signal ?? code}); starting it again\n`);
+      fork(index);
+    });
+  };
+  for (let index = 0; index < count; index++) fork(index);
+  const stop = (signal: NodeJS.Signals) => {
+    if (closing) return;
+    closing = true;
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
 }
 
 /** What the start says about the admin account it created or restored, if any. */

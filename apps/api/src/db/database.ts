@@ -24,7 +24,18 @@ export interface DatabaseHandle {
     onNotify: (payload: string | null) => void,
     onLost?: () => void,
   ): Promise<() => Promise<void>>;
+  /**
+   * Competes for the lead of the processes sharing this database (a PostgreSQL advisory lock on a
+   * connection of its own, tried again every few seconds and lost with that connection); on PGlite this
+   * process is the only one and leads. `leads()` answers whether it does now.
+   */
+  campaign(key: number): Promise<Leadership>;
   close(): Promise<void>;
+}
+
+export interface Leadership {
+  leads(): boolean;
+  stop(): Promise<void>;
 }
 
 const INT8_OID = 20;
@@ -57,6 +68,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       db,
       engine: 'postgres',
       listen: (channel, onNotify, onLost) => listenOnPostgres(options.url, channel, onNotify, onLost),
+      campaign: (key) => campaignOnPostgres(options.url, key),
       close: () => db.destroy(),
     };
   }
@@ -83,7 +95,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       await sql`listen ${sql.id(channel)}`.execute(db);
       return async () => unsubscribe();
     };
-    return { db, engine: 'pglite', pglite, listen, close };
+    const campaign = async () => ({ leads: () => true, stop: async () => undefined });
+    return { db, engine: 'pglite', pglite, listen, campaign, close };
   } catch (error) {
     await lock?.release();
     throw error;
@@ -138,5 +151,61 @@ async function listenOnPostgres(
     const current = client;
     client = null;
     await current?.end().catch(() => undefined);
+  };
+}
+
+const CAMPAIGN_RETRY_MS = 2_000;
+
+/** Holds the advisory lock `key` on a connection of its own once it can, trying again until stopped. */
+async function campaignOnPostgres(url: string, key: number): Promise<Leadership> {
+  let stopped = false;
+  let leading = false;
+  let client: pg.Client | null = null;
+  let timer: NodeJS.Timeout | undefined;
+  const again = () => {
+    if (stopped || timer) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      void attempt();
+    }, CAMPAIGN_RETRY_MS);
+    timer.unref();
+  };
+  const attempt = async (): Promise<void> => {
+    if (stopped) return;
+    try {
+      if (!client) {
+        const next = new pg.Client({ connectionString: url });
+        // The lock goes with its connection: another process may take the lead meanwhile.
+        const lost = () => {
+          if (client !== next) return;
+          client = null;
+          leading = false;
+          again();
+        };
+        next.on('error', lost);
+        next.on('end', lost);
+        client = next;
+        await next.connect();
+      }
+      const result = await client.query<{ locked: boolean }>('select pg_try_advisory_lock($1) as locked', [key]);
+      leading = result.rows[0]?.locked === true;
+    } catch {
+      leading = false;
+      await client?.end().catch(() => undefined);
+      client = null;
+    }
+    if (!leading) again();
+  };
+  await attempt();
+  return {
+    leads: () => leading,
+    stop: async () => {
+      stopped = true;
+      leading = false;
+      clearTimeout(timer);
+      const current = client;
+      client = null;
+      await current?.end().catch(() => undefined);
+    },
   };
 }

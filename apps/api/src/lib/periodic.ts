@@ -9,12 +9,14 @@ export class PeriodicJob {
     private readonly job: () => Promise<unknown>,
     private readonly intervalMs: number,
     private readonly onError: (error: unknown) => void,
+    /** Whether this process runs the job now: one of the API processes sharing a database does (app.ts). */
+    private readonly leads: () => boolean = () => true,
   ) {}
 
   start(): void {
     if (this.timer) return;
     this.timer = setInterval(() => {
-      if (this.running) return;
+      if (this.running || !this.leads()) return;
       this.running = this.job()
         .then(() => undefined, this.onError)
         .finally(() => {
@@ -32,7 +34,7 @@ export class PeriodicJob {
 }
 
 /**
- * A periodic job of the app: it runs every `intervalMs` once the app is ready (never with no interval:
+ * A periodic job of the app: it runs every `intervalMs`, in the leading process only, once the app is ready (never with no interval:
  * tests call the job themselves) and is stopped, its current run awaited, when the app closes. A failing
  * run is logged with `what` and the next one goes on.
  */
@@ -40,8 +42,11 @@ export function registerPeriodicJob(
   app: FastifyInstance,
   job: { what: string; intervalMs: number | undefined; run: () => Promise<unknown> },
 ): PeriodicJob {
-  const periodic = new PeriodicJob(job.run, job.intervalMs ?? 0, (error) =>
-    app.log.error({ err: error }, `${job.what} failed`),
+  const periodic = new PeriodicJob(
+    job.run,
+    job.intervalMs ?? 0,
+    (error) => app.log.error({ err: error }, `${job.what} failed`),
+    () => app.leadership.leads(),
   );
   if (job.intervalMs) app.addHook('onReady', async () => periodic.start());
   app.addHook('onClose', () => periodic.stop());

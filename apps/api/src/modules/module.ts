@@ -32,6 +32,8 @@ declare module 'fastify' {
     /** Each module's service, set as the module registers (tests and server.ts read them). */
     services: AppServices;
     moduleContext: ModuleContext;
+    /** Whether this process leads the API processes sharing its database (runs the periodic jobs). */
+    leadership: { leads(): boolean };
   }
 }
 

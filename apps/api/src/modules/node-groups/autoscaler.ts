@@ -47,10 +47,14 @@ export class Autoscaler {
     },
   ) {}
 
-  /** Runs a tick every `intervalMs` (the configured interval by default) until stop(). */
-  start(intervalMs = this.deps.options.intervalMs): void {
+  /**
+   * Runs a tick every `intervalMs` (the configured interval by default) until stop(), while `leads()` (one of
+   * the API processes sharing a database scales).
+   */
+  start(intervalMs = this.deps.options.intervalMs, leads: () => boolean = () => true): void {
     if (this.timer) return;
     this.timer = setInterval(() => {
+      if (!leads()) return;
       this.tick().catch((error: unknown) => this.deps.log?.error({ err: error }, 'autoscaler tick failed'));
     }, intervalMs);
     this.timer.unref();

@@ -59,7 +59,9 @@ export const nodeGroupsModule = defineModule(
     });
     app.services.nodeGroups = service;
     app.services.scaling = { service, autoscaler, providers };
-    if (options.autoscale) app.addHook('onReady', async () => autoscaler.start());
+    if (options.autoscale) {
+      app.addHook('onReady', async () => autoscaler.start(undefined, () => app.leadership.leads()));
+    }
     app.addHook('onClose', async () => {
       await autoscaler.stop();
       await providers.close();

@@ -87,6 +87,7 @@ export function createWebhooksModule(
       ),
     options.retentionIntervalMs ?? 0,
     (error) => deps.log?.error({ err: error }, 'dropping old webhook deliveries failed'),
+    () => app.leadership.leads(),
   );
 
   let unlisten: (() => Promise<void>) | null = null;
