@@ -153,7 +153,12 @@ async function runWorkers(config: Config, count: number): Promise<void> {
       fork(index);
     });
   };
-  for (let index = 0; index < count; index++) fork(index);
+  // The others only once the first listens: by then it has created or restored the admin, so no worker
+  // answers (/readyz, a sign-in) before the admin exists.
+  cluster.once('listening', () => {
+    for (let index = 1; index < count; index++) fork(index);
+  });
+  fork(0);
   const stop = (signal: NodeJS.Signals) => {
     if (closing) return;
     closing = true;
