@@ -13,7 +13,7 @@ import { streamsOf, uriOf, useMediaNode } from './streams.js';
  * small (a 640x360 source at 15 fps) so the ladder runs in real time on a busy 2-core machine.
  */
 const world = useMediaNode();
-const { api, createStream, getStream, messages, snapshot, status, usage } = streamsOf(world);
+const { api, createSmallLadderStream, createStream, getStream, messages, snapshot, status, usage } = streamsOf(world);
 
 /** An H.264 track; without a size it is encoded at the source's. */
 const h264 = (width: number | undefined, height: number | undefined, bitrate: number) => ({
@@ -255,6 +255,51 @@ describe('an adjustable-transcode stream', () => {
       for (const push of pushes) push.stop();
       await Promise.all(pushes.map((push) => push.exited));
     }
+  });
+
+  it('applies a ladder saved while Idle to the next push (while in Ingestion the save is refused)', async () => {
+    const stream = await createSmallLadderStream();
+    const output = (
+      await api<{ connection: { uri: string } }>('POST', '/outputs', { streamId: stream.id, format: 'HLS' })
+    ).body;
+    const nextLadder = { tracks: [h264(240, 180, 200), AAC_48K_STEREO] };
+    /** Pushes a small picture and checks, while it goes on, that viewers get one rendition of the given size. */
+    const pushExpecting = async (width: number, height: number) => {
+      const push = pushTestPattern(uriOf(stream), 'flv', 20, { size: '320x240', rate: 15 });
+      try {
+        await status(stream.id, 'Ingestion');
+        const master = await waitFor(
+          () => hls(output.connection.uri),
+          (answer) => answer.status === 200 && answer.text.includes(`RESOLUTION=${width}x${height}`),
+          20_000,
+          `the master playlist with ${width}x${height}`,
+        );
+        const listed = variants(master);
+        expect(listed.map((variant) => variant.attributes.RESOLUTION)).toEqual([`${width}x${height}`]);
+        const probed = await probeFragment(await newestFragmentOf(listed[0]?.url ?? ''));
+        expect(probed.video).toMatchObject({ codec: 'H264', width, height });
+        const outgoing = await waitFor(
+          async () => (await api<{ width?: number }[]>('GET', `/info/stream/${stream.id}/outgoing`)).body,
+          (tracks) => Array.isArray(tracks) && tracks.some((track) => track.width === width),
+          8000,
+          `the outgoing ${width}x${height} track`,
+        );
+        expect(outgoing).toEqual([
+          expect.objectContaining({ type: 'Video', codec: 'H264', width, height }),
+          expect.objectContaining({ type: 'Audio', codec: 'AAC', rate: 48000, channels: 2 }),
+        ]);
+        // The editor's rule: no new ladder while the push goes on.
+        expect((await api('PUT', `/inputs/${stream.id}/output`, nextLadder)).status).toBe(409);
+      } finally {
+        push.stop();
+        await push.exited;
+      }
+    };
+
+    await pushExpecting(160, 90);
+    await status(stream.id, 'Idle', 10_000);
+    expect((await api('PUT', `/inputs/${stream.id}/output`, nextLadder)).status).toBe(200);
+    await pushExpecting(240, 180);
   });
 
   it('restarts a crashed transcoder, and after three crashes in a minute says why and plays the push as it came', async () => {
