@@ -8,9 +8,13 @@ const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
 const MIGRATION_LOCK_KEY = 7_405_221;
 /**
  * Migrations renumbered after they landed, by their name now → their former name: a database that
- * applied one under its former name has it (two branches both landed a 0012; the later became 0013).
+ * applied one under its former name has it (twice two branches landed the same number; the later one
+ * was renumbered: 0012 → 0013, 0016 → 0017).
  */
-const FORMER_NAMES: Readonly<Record<string, string>> = { '0013_webhooks.sql': '0012_webhooks.sql' };
+const FORMER_NAMES: Readonly<Record<string, string>> = {
+  '0013_webhooks.sql': '0012_webhooks.sql',
+  '0017_audit_screen.sql': '0016_audit_screen.sql',
+};
 
 /** Applies, in name order, every SQL file of migrations/ not yet recorded; each in its own transaction. */
 export async function migrate(db: Db): Promise<string[]> {
