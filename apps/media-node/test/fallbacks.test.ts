@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ffmpeg, freePort, type Push, pixelAt, pushTestPattern, runTool, waitFor } from './harness.js';
+import { ffmpeg, freePort, type Push, pixelAt, pushTestPattern, runTool, sleep, waitFor } from './harness.js';
 import { streamsOf, uriOf, useMediaNode } from './streams.js';
 
 /**
@@ -56,6 +56,17 @@ beforeAll(async () => {
   );
   redSlate = readFileSync(slate);
   files.set('/notes.txt', { type: 'text/plain', body: Buffer.from('not a picture at all') });
+  // A 2 s lime clip with sound: the video fallback loops it.
+  const clip = join(workDir, 'clip.mp4');
+  await runTool(
+    'ffmpeg',
+    [
+      ...['-v', 'error', '-f', 'lavfi', '-i', 'color=c=lime:s=320x240:r=15', '-f', 'lavfi', '-i', 'sine=r=44100'],
+      ...['-t', '2', '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '15', '-c:a', 'aac', clip],
+    ],
+    20_000,
+  );
+  files.set('/clip.mp4', { type: 'video/mp4', body: readFileSync(clip) });
   server = createServer((request, response) => {
     const file = files.get(request.url ?? '');
     if (!file) {
@@ -88,6 +99,48 @@ async function hlsSession(uri: string): Promise<string> {
 }
 
 /** The wall-clock start (ms) of the newest fragment in an HLS playlist (nginx names fragments by it). */
+/** Polls the outgoing snapshot until its pixel at (40, 40) is `colour`. */
+const outgoingColour = (streamId: string, colour: (rgb: number[]) => boolean, what: string) =>
+  waitFor(
+    async () => {
+      const image = await snapshot(streamId, 'outgoing');
+      return image ? pixelAt(image, 40, 40) : [];
+    },
+    (rgb) => rgb.length === 3 && colour(rgb),
+    20_000,
+    what,
+  );
+const isRed = ([r = 0, g = 0, b = 0]: number[]) => r > 200 && g < 60 && b < 60;
+const isBlue = ([r = 0, g = 0, b = 0]: number[]) => r < 60 && g < 60 && b > 200;
+const isYellow = ([r = 0, g = 0, b = 0]: number[]) => r > 200 && g > 200 && b < 80;
+const isLime = ([r = 0, g = 0, b = 0]: number[]) => r < 80 && g > 200 && b < 80;
+
+/**
+ * A live RTMP source: ffmpeg serving a yellow picture with sound to one player at a time (`-listen 1`),
+ * started again for the next one until `stop()`.
+ */
+function liveSource(port: number): { url: string; stop(): void } {
+  const url = `rtmp://127.0.0.1:${port}/live/source`;
+  let current: Push | null = null;
+  let stopped = false;
+  const serve = () => {
+    if (stopped) return;
+    current = ffmpeg([
+      ...['-re', '-f', 'lavfi', '-i', 'color=c=yellow:s=320x240:r=15', '-f', 'lavfi', '-i', 'sine=r=44100'],
+      ...['-c:v', 'libx264', '-preset', 'ultrafast', '-g', '15', '-c:a', 'aac', '-f', 'flv', '-listen', '1', url],
+    ]);
+    void current.exited.then(serve);
+  };
+  serve();
+  return {
+    url,
+    stop: () => {
+      stopped = true;
+      current?.stop();
+    },
+  };
+}
+
 const newestFragmentAt = (playlist: string) =>
   Math.max(0, ...[...playlist.matchAll(/^(\d{13})\.ts/gm)].map((match) => Number(match[1])));
 
@@ -137,15 +190,7 @@ describe('Slate fallback', () => {
         20_000,
         'fragments of the slate in the playlist',
       );
-      await waitFor(
-        async () => {
-          const image = await snapshot(stream.id, 'outgoing');
-          return image ? pixelAt(image, 40, 40) : [0, 0, 0];
-        },
-        ([r, g, b]) => r > 200 && g < 60 && b < 60,
-        20_000,
-        'a red outgoing snapshot',
-      );
+      await outgoingColour(stream.id, isRed, 'a red outgoing snapshot');
       expect(reader.running()).toBe(true);
 
       // The push comes back: Ingestion again, the slate stops and is ready for the next drop.
@@ -166,16 +211,7 @@ describe('Slate fallback', () => {
         'fragments of the resumed push',
       );
       expect(reader.running()).toBe(true);
-      const snapshotPixel = await waitFor(
-        async () => {
-          const image = await snapshot(stream.id, 'outgoing');
-          return image ? pixelAt(image, 40, 40) : [255, 0, 0];
-        },
-        ([r, g, b]) => r < 60 && g < 60 && b > 200,
-        20_000,
-        'the blue push picture again',
-      );
-      expect(snapshotPixel).toHaveLength(3);
+      await outgoingColour(stream.id, isBlue, 'the blue push picture again');
 
       // The push drops again and the slate takes over again; Stop in the console ends it: Idle.
       second.stop();
@@ -188,6 +224,65 @@ describe('Slate fallback', () => {
       first.stop();
       second?.stop();
       reader?.stop();
+    }
+  });
+});
+
+describe('Input and Video fallbacks', () => {
+  it('plays a live input, and when it fails the next fallback, a video looped', async () => {
+    const stream = await createStream({ format: 'RTMP' });
+    await api('PUT', `/snapshots/stream/${stream.id}/outgoing`, { format: 'PNG', quality: 'Low', interval: 1 });
+    const source = liveSource(await freePort());
+    const input = await addFallback(stream.id, 'Input', { type: 'URL', data: source.url }, 'Studio B');
+    const video = await addFallback(stream.id, 'Video', { type: 'URL', data: `${base}/clip.mp4` }, 'Loop');
+    const push = pushTestPattern(uriOf(stream), 'flv', 60, { source: 'color=c=blue' });
+    try {
+      await status(stream.id, 'Ingestion');
+      await fallbackState(
+        stream.id,
+        input.id,
+        (f) => f.message === 'Ready: H264 320x240 with audio',
+        'the input ready',
+      );
+      await fallbackState(
+        stream.id,
+        video.id,
+        (f) => f.message === 'Ready: H264 320x240 with audio',
+        'the video ready',
+      );
+      await outgoingColour(stream.id, isBlue, 'the push picture');
+      push.stop();
+      await push.exited;
+
+      // The first fallback of the list plays: the live input.
+      await status(stream.id, 'Fallback', 15_000);
+      expect(await messages(stream.id)).toContain('Fallback Studio B started');
+      await fallbackState(stream.id, input.id, (f) => f.state === 'Ingestion', 'the input playing');
+      await outgoingColour(stream.id, isYellow, 'the live input in the outgoing snapshot');
+
+      // The live source goes away: the input fallback is in Error and the video takes over, looping.
+      source.stop();
+      await fallbackState(
+        stream.id,
+        input.id,
+        (f) => f.state === 'Error' && (f.message ?? '').startsWith('Playing failed'),
+        'the input failed',
+      );
+      await fallbackState(stream.id, video.id, (f) => f.state === 'Ingestion', 'the video playing');
+      expect(await messages(stream.id)).toContain('Fallback Loop started');
+      expect((await getStream(stream.id)).status).toBe('Fallback');
+      await outgoingColour(stream.id, isLime, 'the video in the outgoing snapshot');
+      // The 2 s clip loops: the stream is still in Fallback on the video well after its end.
+      // Two and a half loops of the clip play (the scenario, not a wait for a state): a clip that did not
+      // loop would have ended in Error and the stream in Idle.
+      await sleep(5000);
+      await fallbackState(stream.id, video.id, (f) => f.state === 'Ingestion', 'the video still playing');
+      expect((await getStream(stream.id)).status).toBe('Fallback');
+      expect((await api('PUT', `/inputs/${stream.id}`, { state: 'Idle' })).status).toBe(200);
+      await fallbackState(stream.id, video.id, (f) => f.state === 'Pending', 'the video stopped');
+    } finally {
+      push.stop();
+      source.stop();
     }
   });
 });

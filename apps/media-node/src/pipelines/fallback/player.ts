@@ -213,7 +213,7 @@ export class FallbackPlayer implements FallbackTakeover {
       playing.leave();
       if (takeover.done || takeover.current !== playing) return;
       // It failed while playing (or could not start): the next usable fallback takes over.
-      const reason = lastLine(stderr) || `ffmpeg exited (${code})`;
+      const reason = lastLine(stderr.replace(/^.*Last message repeated.*$/gm, '')) || `ffmpeg exited (${code})`;
       this.o.log.error(`fallback ${labelOf(fallback)} of ${last.input.name} failed: ${reason}`);
       takeover.current = null;
       takeover.failed.add(fallback.id);
