@@ -12,6 +12,7 @@ import { HlsServer, text } from './hls.js';
 import { InputDirectory } from './inputs.js';
 import type { Logger } from './log.js';
 import { NginxRtmp } from './nginx.js';
+import { RENDITIONS_WAIT_MS, renditionsReady } from './pipelines/capture.js';
 import { fallbacksKind } from './pipelines/fallback/fallback.js';
 import { FallbackPlayer } from './pipelines/fallback/player.js';
 import { LivePipelines } from './pipelines/host.js';
@@ -588,7 +589,11 @@ export class MediaNode {
         kick: () => connection.close(),
       });
       this.viewersByAlias.set(addr, id);
-      return rename(admitted.push.outgoing.main.rtmpName);
+      // A viewer joining a starting ladder is held until its top rendition exists: a rename is for good.
+      const push = admitted.push;
+      const until = Date.now() + RENDITIONS_WAIT_MS;
+      await renditionsReady(push, () => !push.ended && !connection.closed && Date.now() < until);
+      return rename(push.outgoing.main.rtmpName);
     }
     if (call === 'play_done') {
       const id = this.viewersByAlias.get(addr);

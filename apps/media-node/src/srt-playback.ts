@@ -3,7 +3,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { type GuardedChild, lastLine, spawnGuarded } from './child.js';
 import { splitNameAndToken } from './inputs.js';
 import type { Logger } from './log.js';
-import { captureInputArgs } from './pipelines/capture.js';
+import { captureInputArgs, renditionsReady } from './pipelines/capture.js';
 import { ACCEPT_TIMEOUT_US, STREAM_ID } from './srt.js';
 import { SrtPort, type SrtSession } from './srt-port.js';
 import type { StreamManager } from './streams/manager.js';
@@ -135,6 +135,10 @@ class SrtViewer implements SrtSession {
     for (let restarts = 0; restarts <= MAX_SOURCE_RESTARTS && listener.running && !this.stopped; restarts++) {
       const push = this.o.manager.push(inputId);
       if (!push) break;
+      // An adjustable-transcode stream's viewers get its top rendition: until the ladder has one, the push
+      // is not what they will get (the same wait as an Outgoing capture's).
+      const going = () => listener.running && !this.stopped && this.o.manager.push(inputId) === push;
+      if (!(await renditionsReady(push, going))) continue;
       const source = spawnGuarded(this.o.ffmpeg, [
         '-hide_banner',
         '-nostdin',

@@ -5,6 +5,7 @@ import type { TrackInfo } from '@streamcloud/contract';
 import { MediaStream, MediaStreamTrack, RtpPacket, Vp8RtpPayload } from 'werift';
 import { type GuardedChild, lastLine, spawnGuarded } from './child.js';
 import type { Logger } from './log.js';
+import { RENDITIONS_WAIT_MS, renditionsReady } from './pipelines/capture.js';
 import type { StreamManager } from './streams/manager.js';
 import type { LiveStream } from './streams/types.js';
 import { type Admission, OPUS, type PeerSession, peerBytes, VP8, WebRtcEndpoint } from './webrtc.js';
@@ -326,6 +327,9 @@ class StreamFeed {
     const deadline = Date.now() + TRACKS_WAIT_MS;
     while (!this.push.tracks && !this.push.ended && !this.stopped && Date.now() < deadline)
       await new Promise((resolve) => setTimeout(resolve, 100));
+    // A starting ladder: its viewers get the top rendition, not the push (which the feed would keep).
+    const until = Date.now() + RENDITIONS_WAIT_MS;
+    await renditionsReady(this.push, () => !this.push.ended && !this.stopped && Date.now() < until);
     return this.push.tracks ?? [];
   }
 

@@ -9,7 +9,7 @@ import { streamsOf, uriOf, useMediaNode } from './streams.js';
 
 /** SRT viewers: played at the URL the API gives (its own port), admitted by stream id, billed, disconnected. */
 const world = useMediaNode('srt-playback');
-const { api, createStream, createOutput, outputs, status, usage } = streamsOf(world);
+const { api, createStream, createSmallLadderStream, createOutput, outputs, status, usage } = streamsOf(world);
 
 /** An SRT caller keeping every MPEG-TS byte it gets: what the viewer received. */
 function srtReader(url: string) {
@@ -139,6 +139,37 @@ describe('SRT playback', () => {
         4000,
         'the deleted HLS output refused',
       );
+    } finally {
+      push.stop();
+      await push.exited;
+    }
+  });
+
+  it("gives SRT and RTMP viewers who join as the push starts an adjustable-transcode stream's top rendition, not the push", async () => {
+    const stream = await createSmallLadderStream();
+    const srt = (await createOutput(stream.id, 'SRT')).connection?.uri ?? '';
+    const rtmp = (await createOutput(stream.id, 'RTMP')).connection?.uri ?? '';
+    const videoOf = (url: string) =>
+      waitFor(
+        () =>
+          runTool(
+            'ffprobe',
+            ['-v', 'error', '-show_entries', 'stream=codec_name,width,height', '-of', 'csv=p=0', url],
+            15_000,
+          ),
+        (result) => result.stdout.includes('h264'),
+        30_000,
+        `the video of ${url}`,
+      );
+    // The push is 320x240; the ladder's one video rendition is 160x90, ready a few seconds after the push.
+    const push = pushTestPattern(uriOf(stream), 'flv', 20);
+    try {
+      await status(stream.id, 'Ingestion');
+      const [bySrt, byRtmp] = await Promise.all([videoOf(srt), videoOf(rtmp)]);
+      for (const probe of [bySrt, byRtmp]) {
+        expect(probe.stdout).toContain('h264,160,90');
+        expect(probe.stdout).not.toContain('320');
+      }
     } finally {
       push.stop();
       await push.exited;

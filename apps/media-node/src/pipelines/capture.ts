@@ -141,7 +141,7 @@ export async function sourceOrigins(
 ): Promise<CaptureOrigin[] | null> {
   const tracks = await poll(async () => stream.tracks, o.going);
   if (!tracks) return null;
-  if (source === 'Outgoing' && !(await poll(async () => !awaitingRenditions(stream) || null, o.going))) return null;
+  if (source === 'Outgoing' && !(await renditionsReady(stream, o.going))) return null;
   const renditions = stream.outgoing.renditions;
   if (source === 'Incoming' || !renditions) return [{ source: stream.source, tracks }];
   const origins: CaptureOrigin[] = [];
@@ -162,6 +162,17 @@ export async function sourceOrigins(
 export function awaitingRenditions(stream: LiveStream): boolean {
   if (stream.input.outputMode !== 'AdjustableTranscode') return false;
   return stream.tracks === null || stream.outgoing.renditions?.length === 0;
+}
+
+/** How long a viewer joining a starting ladder waits for its top rendition before it gets the push. */
+export const RENDITIONS_WAIT_MS = 10_000;
+
+/**
+ * Waits, while `going()` holds, until the stream's outgoing source is what its viewers will get (see
+ * awaitingRenditions); true once it is.
+ */
+export async function renditionsReady(stream: LiveStream, going: () => boolean): Promise<boolean> {
+  return (await poll(async () => !awaitingRenditions(stream) || null, going)) !== null;
 }
 
 /** The source's words in messages: 'the push' or 'the transcoded renditions'. */
