@@ -135,8 +135,9 @@ describe('the outgoing source', () => {
       fileFormat: 'MP4',
       capture: { source: 'Outgoing', tracks: [{ type: 'Video' }, { type: 'Audio' }] },
     });
-    // The push is 320x240 with 44.1 kHz audio: the file holds what the ladder made of it.
-    await pushFor(streams, stream, 8);
+    // The push is 320x240 with 44.1 kHz audio: the file holds what the ladder made of it. The recording starts
+    // once the ladder has its first fragments (seconds on a busy machine): the push outlasts that with room.
+    await pushFor(streams, stream, 12);
     const { last } = await watchRecording(
       api,
       recording.id,

@@ -503,8 +503,9 @@ describe('the outgoing source', () => {
         capture: { source: 'Outgoing', tracks: [{ type: 'Video' }, { type: 'Audio' }] },
         output: { ipAddress: '127.0.0.1', port: socket.address().port },
       });
-      // The push is 320x240: what reaches the destination is the ladder's 160x90.
-      const push = pushTestPattern(uriOf(stream), 'flv', 8, PUSH);
+      // The push is 320x240: what reaches the destination is the ladder's 160x90. The relay starts once the
+      // ladder has its first fragments (seconds on a busy machine): the push outlasts that with room to spare.
+      const push = pushTestPattern(uriOf(stream), 'flv', 12, PUSH);
       await push.exited;
       const done = await relayState(relay.id, 'Completed', 30_000);
       expect(done.uploaded).toBeGreaterThan(0);
