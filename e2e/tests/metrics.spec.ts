@@ -8,25 +8,25 @@ const DAY = 24 * 60 * MINUTE;
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
- * Ten minutes of samples, every 10 s, up to now: an RTMP stream at 2 mbps with 3 viewers, 3 mbps out and
- * 40 ms RTT, and a WebRTC stream at 1 mbps, both on an EU node.
+ * Ten minutes of samples, every 10 s, up to now: an SRT stream at 2 mbps with 3 viewers, 3 mbps out and
+ * 40 ms RTT (SRT pushes have their packets and RTT measured), and a WebRTC stream at 1 mbps, both on an EU node.
  */
 async function reportSamples(
   request: Parameters<typeof createAccount>[0],
-): Promise<{ user: TestAccount; rtmp: string }> {
+): Promise<{ user: TestAccount; srt: string }> {
   const user = await createAccount(request);
   const token = await apiLogin(request, { username: user.username, password: user.password });
   const node = await createUsageNode(request, 'metrics');
-  const rtmp = (await apiCreateInput(request, token, { format: 'RTMP', caption: 'Metrics RTMP' })).id;
+  const srt = (await apiCreateInput(request, token, { format: 'SRT', caption: 'Metrics SRT' })).id;
   const webrtc = (await apiCreateInput(request, token, { format: 'WebRTC', caption: 'Metrics WebRTC' })).id;
   const now = Date.now();
   const reports = Array.from({ length: 60 }, (_, index) => ({
-    id: `${rtmp}-${index}`,
+    id: `${srt}-${index}`,
     kind: 'metrics' as const,
     at: iso(now - (60 - index) * 10_000),
     streams: [
       {
-        streamId: rtmp,
+        streamId: srt,
         sessions: 4,
         values: {
           IncomingBitrate: 2e6,
@@ -40,7 +40,7 @@ async function reportSamples(
     ],
   }));
   await sendReports(request, node, reports);
-  return { user, rtmp };
+  return { user, srt };
 }
 
 const legend = (page: Page, chart: string) => page.getByRole('table', { name: `${chart} legend` });
@@ -67,13 +67,13 @@ test('metrics dashboard: totals and input types, presets, and one date filling t
   await expect(page.getByRole('figure', { name: 'Incoming' }).locator('canvas')).toHaveCount(1);
 
   await page.getByRole('group', { name: 'Incoming series' }).getByText('Detailed', { exact: true }).click();
-  await expect(legend(page, 'Incoming').getByRole('row', { name: 'INPUT:RTMP 2 mbps 2 mbps' })).toBeVisible();
+  await expect(legend(page, 'Incoming').getByRole('row', { name: 'INPUT:SRT 2 mbps 2 mbps' })).toBeVisible();
   await expect(legend(page, 'Incoming').getByRole('row', { name: 'INPUT:WebRTC 1 mbps 1 mbps' })).toBeVisible();
 
   const thirtyMinutes = page.waitForRequest((req) => req.url().includes('/api/v1/statistics/stream/from/'));
   await page.getByLabel('Preset', { exact: true }).selectOption({ label: 'Last 30 minutes' });
   expect(spanOf((await thirtyMinutes).url())).toBe(30 * MINUTE);
-  await expect(legend(page, 'Incoming').getByRole('row', { name: /^INPUT:RTMP 2 mbps/ })).toBeVisible();
+  await expect(legend(page, 'Incoming').getByRole('row', { name: /^INPUT:SRT 2 mbps/ })).toBeVisible();
 
   // One picked date fills the other by the preset: 7 days back from the end of the picked To day.
   await page.getByLabel('Preset', { exact: true }).selectOption({ label: 'Last 7 days' });
@@ -84,7 +84,7 @@ test('metrics dashboard: totals and input types, presets, and one date filling t
   await page.getByLabel('To', { exact: true }).fill(today);
   await expect(page.getByLabel('From', { exact: true })).toHaveValue(dateInput(Date.parse(today) - 6 * DAY));
   expect(spanOf((await custom).url())).toBe(7 * DAY - 1);
-  await expect(legend(page, 'Incoming').getByRole('row', { name: /^INPUT:RTMP 2 mbps/ })).toBeVisible();
+  await expect(legend(page, 'Incoming').getByRole('row', { name: /^INPUT:SRT 2 mbps/ })).toBeVisible();
 
   // A preset clears the custom dates.
   await page.getByLabel('Preset', { exact: true }).selectOption({ label: 'Last 24 hours' });
@@ -98,9 +98,9 @@ test('stream metrics panel: default charts, toggles, Detailed, duration, and cha
   page,
   request,
 }) => {
-  const { user, rtmp } = await reportSamples(request);
+  const { user, srt } = await reportSamples(request);
   await loginViaUi(page, user);
-  await page.goto(`/#/streams/metrics/${rtmp}`);
+  await page.goto(`/#/streams/metrics/${srt}`);
   await expect(page.getByRole('heading', { level: 1, name: 'Stream metrics' })).toBeVisible();
   const panel = page.getByRole('region', { name: 'Stream metrics' });
   await expect(panel.getByLabel('Duration', { exact: true })).toHaveValue('30');
@@ -124,6 +124,10 @@ test('stream metrics panel: default charts, toggles, Detailed, duration, and cha
   await expect(legend(page, 'RTT').getByRole('row', { name: 'IncomingRTT (EU) 40 ms 40 ms' })).toBeVisible();
   await panel.getByRole('checkbox', { name: 'Packets lost' }).click();
   await expect(legend(page, 'Packets lost').getByRole('row', { name: 'IncomingPacketsLost (EU) 1 1' })).toBeVisible();
+  // SRT exposes no dropped packets: the chart says so instead of staying empty.
+  await panel.getByRole('checkbox', { name: 'Packets dropped' }).click();
+  await expect(panel.getByRole('figure', { name: 'Packets dropped' })).toHaveText(/Not measured for SRT pushes/);
+  await panel.getByRole('checkbox', { name: 'Packets dropped' }).click();
   await panel.getByRole('checkbox', { name: 'Viewers' }).click();
   await expect(panel.getByRole('figure', { name: 'Viewers' })).toHaveCount(0);
 
@@ -135,7 +139,7 @@ test('stream metrics panel: default charts, toggles, Detailed, duration, and cha
     legend(page, 'Outgoing bitrate').getByRole('row', { name: 'OutgoingBitrate (EU) 3 mbps 3 mbps' }),
   ).toBeVisible();
 
-  const fiveMinutes = page.waitForRequest((req) => req.url().includes(`/api/v1/statistics/stream/${rtmp}/`));
+  const fiveMinutes = page.waitForRequest((req) => req.url().includes(`/api/v1/statistics/stream/${srt}/`));
   await panel.getByLabel('Duration', { exact: true }).selectOption({ label: '5 minutes' });
   expect(spanOf((await fiveMinutes).url())).toBe(5 * MINUTE);
 

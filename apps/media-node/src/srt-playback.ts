@@ -4,7 +4,7 @@ import { type GuardedChild, lastLine, spawnGuarded } from './child.js';
 import { splitNameAndToken } from './inputs.js';
 import type { Logger } from './log.js';
 import { captureInputArgs, renditionsReady } from './pipelines/capture.js';
-import { ACCEPT_TIMEOUT_US, STREAM_ID } from './srt.js';
+import { ACCEPT_TIMEOUT_US, watchStreamId } from './srt.js';
 import { SrtPort, type SrtSession } from './srt-port.js';
 import type { StreamManager } from './streams/manager.js';
 
@@ -92,16 +92,7 @@ class SrtViewer implements SrtSession {
     this.listener = listener;
     listener.extra?.on('error', () => undefined);
     listener.extra?.write(PREROLL);
-    let log = '';
-    let accepted = false;
-    listener.stderr.on('data', (chunk: Buffer) => {
-      log = (log + chunk.toString()).slice(-8000);
-      if (accepted) return;
-      const match = STREAM_ID.exec(log);
-      if (!match) return;
-      accepted = true;
-      void this.admit(match[1] ?? '');
-    });
+    watchStreamId(listener, (streamId) => void this.admit(streamId));
     await listener.exited;
     await this.source?.stop();
     if (this.viewerId) this.o.manager.viewers.end(this.viewerId);

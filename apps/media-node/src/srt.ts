@@ -19,6 +19,27 @@ export interface SrtOptions {
 
 /** The stream id a caller sent, as ffmpeg's libsrt listener logs it when it accepts the caller. */
 export const STREAM_ID = /accept streamid \[(.*)\], length \d+/;
+
+/**
+ * Reads an SRT listener's verbose log (ffmpeg names the stream id a caller asks for there, and nowhere
+ * else) and calls `admit` once with that id. Gives the log's tail and whether a caller was accepted.
+ */
+export function watchStreamId(
+  listener: GuardedChild,
+  admit: (streamId: string) => void,
+): { log(): string; accepted(): boolean } {
+  let log = '';
+  let accepted = false;
+  listener.stderr.on('data', (chunk: Buffer) => {
+    log = (log + chunk.toString()).slice(-8000);
+    if (accepted) return;
+    const match = STREAM_ID.exec(log);
+    if (!match) return;
+    accepted = true;
+    admit(match[1] ?? '');
+  });
+  return { log: () => log, accepted: () => accepted };
+}
 /** A caller whose listener has not accepted it by then is dropped (ffmpeg's listen_timeout, in µs). */
 export const ACCEPT_TIMEOUT_US = 10_000_000;
 
@@ -69,7 +90,6 @@ class SrtPush implements SrtSession {
       'pipe:1',
     ]);
     this.listener = listener;
-    let log = '';
     let session: LiveStream | null = null;
     let relay: GuardedChild | null = null;
     let bytesIn = 0;
@@ -82,15 +102,7 @@ class SrtPush implements SrtSession {
       if (relay?.extra) relay.extra.write(chunk);
       else if (!session) pending.push(chunk);
     });
-    let accepted = false;
-    listener.stderr.on('data', (chunk: Buffer) => {
-      log = (log + chunk.toString()).slice(-8000);
-      if (accepted) return;
-      const match = STREAM_ID.exec(log);
-      if (!match) return;
-      accepted = true;
-      void admit(match[1] ?? '');
-    });
+    const caller = watchStreamId(listener, (streamId) => void admit(streamId));
     const admit = async (streamId: string) => {
       const { name, token } = splitNameAndToken(streamId);
       const admitted = await o.manager.admission.push('SRT', name, token, remoteAddress);
@@ -154,8 +166,8 @@ class SrtPush implements SrtSession {
       await current.stop();
     }
     if (session) o.manager.endPush(session, relayFailure ?? (bytesIn === 0 ? 'no media arrived' : null));
-    else if (accepted && !kicked && code !== 0 && !this.stopped) {
-      o.log.error(`the SRT listener for ${remoteAddress} ended (${code}): ${lastLine(log)}`);
+    else if (caller.accepted() && !kicked && code !== 0 && !this.stopped) {
+      o.log.error(`the SRT listener for ${remoteAddress} ended (${code}): ${lastLine(caller.log())}`);
     }
   }
 }
