@@ -141,7 +141,7 @@ describe('RTMP', () => {
     });
     const privateStream = await createStream({ format: 'RTMP', access: 'Private' });
     expect(privateStream.nodeId).toBe(world.node.id);
-    expect(privateStream.accessToken).toBeTruthy();
+    expect(privateStream.accessToken).toMatch(/^\S+$/);
     const base = `rtmp://127.0.0.1:${world.node.rtmpPort}/live/`;
     const attempts = [
       `${base}pt%2B00000000-0000-4000-8000-000000000000`,
