@@ -3,6 +3,7 @@ import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
 import { Link, useNavigate } from 'react-router';
+import { ColumnHeaders } from '@/components/ui/column-headers';
 import { Loading } from '@/components/ui/loading';
 import { useNotify } from '@/components/ui/notifications';
 import { useAccounts } from '@/data/accounts/get-accounts';
@@ -38,14 +39,7 @@ export function AccountsTable() {
   return (
     <Table responsive hover className="align-middle">
       <caption className="visually-hidden">Accounts</caption>
-      <thead>
-        <tr>
-          <th scope="col">Username</th>
-          <th scope="col">Email</th>
-          <th scope="col">Role</th>
-          <th scope="col">Actions</th>
-        </tr>
-      </thead>
+      <ColumnHeaders columns={['Username', 'Email', 'Role', 'Actions']} />
       <tbody>
         {accounts.data.map((account) => (
           <tr key={account.id}>

@@ -8,6 +8,7 @@ import Container from 'react-bootstrap/Container';
 import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
 import Table from 'react-bootstrap/Table';
+import { ColumnHeaders } from '@/components/ui/column-headers';
 import { Loading } from '@/components/ui/loading';
 import { useNotify } from '@/components/ui/notifications';
 import { useAccounts } from '@/data/accounts/get-accounts';
@@ -166,17 +167,9 @@ export function AuditScreen({ scope }: { scope: 'all' | 'own' }) {
       ) : (
         <>
           <Table size="sm" responsive striped className="align-middle small" aria-label="Audit entries">
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                <th scope="col">Actor</th>
-                <th scope="col">Acting admin</th>
-                <th scope="col">Action</th>
-                <th scope="col">Resource</th>
-                <th scope="col">Source address</th>
-                <th scope="col">Result</th>
-              </tr>
-            </thead>
+            <ColumnHeaders
+              columns={['Time', 'Actor', 'Acting admin', 'Action', 'Resource', 'Source address', 'Result']}
+            />
             <tbody>
               {rows.map((entry) => (
                 <tr key={entry.id}>

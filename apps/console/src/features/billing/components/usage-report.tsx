@@ -1,5 +1,6 @@
 import type { ReportMode, StreamUsage } from '@streamcloud/contract';
 import Table from 'react-bootstrap/Table';
+import { ColumnHeaders } from '@/components/ui/column-headers';
 import { formatDateTime, formatDuration, gigabytes } from '@/lib/format';
 import { bytesOf, detailRowsOf, protocolLabel, sumTraffic, type Traffic, totalsOf } from '../utils/report-model';
 
@@ -35,15 +36,7 @@ function TotalsTable({
         )}
       </dl>
       <Table size="sm" bordered className="align-middle" aria-label="Usage totals">
-        <thead>
-          <tr>
-            <th scope="col">Traffic</th>
-            <th scope="col">Duration</th>
-            <th scope="col">Upload (GB)</th>
-            <th scope="col">Download (GB)</th>
-            <th scope="col">Total (GB)</th>
-          </tr>
-        </thead>
+        <ColumnHeaders columns={['Traffic', 'Duration', 'Upload (GB)', 'Download (GB)', 'Total (GB)']} />
         <tbody>
           {rows.map(([label, traffic]) => (
             <tr key={label}>
@@ -72,17 +65,9 @@ function TotalsTable({
 function UsageDetails({ streams }: { streams: readonly StreamUsage[] }) {
   return (
     <Table size="sm" bordered responsive className="align-middle" aria-label="Usage per stream">
-      <thead>
-        <tr>
-          <th scope="col">Stream</th>
-          <th scope="col">Protocol</th>
-          <th scope="col">Processing</th>
-          <th scope="col">Duration</th>
-          <th scope="col">Incoming (GB)</th>
-          <th scope="col">Internode (GB)</th>
-          <th scope="col">Outgoing (GB)</th>
-        </tr>
-      </thead>
+      <ColumnHeaders
+        columns={['Stream', 'Protocol', 'Processing', 'Duration', 'Incoming (GB)', 'Internode (GB)', 'Outgoing (GB)']}
+      />
       <tbody>
         {streams.map((stream) => (
           <tr key={stream.streamId}>
@@ -106,17 +91,7 @@ function UsageDetails({ streams }: { streams: readonly StreamUsage[] }) {
 function StreamDetails({ stream }: { stream: StreamUsage }) {
   return (
     <Table size="sm" bordered responsive className="align-middle" aria-label={`Usage of ${streamTitle(stream)}`}>
-      <thead>
-        <tr>
-          <th scope="col">Type</th>
-          <th scope="col">Node</th>
-          <th scope="col">Start date</th>
-          <th scope="col">End date</th>
-          <th scope="col">Duration</th>
-          <th scope="col">Upload (GB)</th>
-          <th scope="col">Download (GB)</th>
-        </tr>
-      </thead>
+      <ColumnHeaders columns={['Type', 'Node', 'Start date', 'End date', 'Duration', 'Upload (GB)', 'Download (GB)']} />
       <tbody>
         {detailRowsOf(stream).map((row) => (
           <tr key={row.key}>

@@ -9,6 +9,7 @@ import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
 import { Link, useParams } from 'react-router';
+import { ColumnHeaders } from '@/components/ui/column-headers';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Icon } from '@/components/ui/icon';
 import { Loading } from '@/components/ui/loading';
@@ -63,17 +64,7 @@ function FallbackRows({
   if (fallbacks.length === 0) return <p className="text-secondary">No fallbacks yet.</p>;
   return (
     <Table responsive className="align-middle" aria-label={`Fallbacks of stream ${streamId}`}>
-      <thead>
-        <tr>
-          <th scope="col">Label</th>
-          <th scope="col">Type</th>
-          <th scope="col">Source</th>
-          <th scope="col">State</th>
-          <th scope="col">
-            <span className="visually-hidden">Actions</span>
-          </th>
-        </tr>
-      </thead>
+      <ColumnHeaders columns={['Label', 'Type', 'Source', 'State', { hidden: 'Actions' }]} />
       <tbody>
         {fallbacks.map((fallback) => {
           const name = fallback.label ?? fallback.id;

@@ -1,6 +1,7 @@
 import 'uplot/dist/uPlot.min.css';
 import { useEffect, useMemo, useRef } from 'react';
 import uPlot from 'uplot';
+import { ColumnHeaders } from '@/components/ui/column-headers';
 import { Loading } from '@/components/ui/loading';
 
 export interface ChartSeries {
@@ -129,13 +130,7 @@ export function TimeSeriesChart({
         {!waiting && legend.length === 0 ? <p className="text-secondary mb-0">No data</p> : null}
         {legend.length > 0 ? (
           <table className="table table-sm mb-0 mt-2 small" aria-label={`${title} legend`}>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Current</th>
-                <th scope="col">Max</th>
-              </tr>
-            </thead>
+            <ColumnHeaders columns={['Name', 'Current', 'Max']} />
             <tbody>
               {legend.map((item, index) => (
                 <tr key={item.label}>

@@ -5,6 +5,7 @@ import Card from 'react-bootstrap/Card';
 import Dropdown from 'react-bootstrap/Dropdown';
 import Table from 'react-bootstrap/Table';
 import { Link } from 'react-router';
+import { ColumnHeaders } from '@/components/ui/column-headers';
 import { NodeStatusBadges } from '@/components/ui/node-status-badges';
 import { useNotify } from '@/components/ui/notifications';
 import { useAllocateNode } from '../api/allocate-node';
@@ -30,14 +31,7 @@ function ResourceTable({
         <p className="text-secondary">No {title.toLowerCase()} nodes.</p>
       ) : (
         <Table responsive size="sm" className="align-middle mb-0" aria-labelledby={id}>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Hostname</th>
-              <th scope="col">Location</th>
-              <th scope="col">Status</th>
-            </tr>
-          </thead>
+          <ColumnHeaders columns={['Name', 'Hostname', 'Location', 'Status']} />
           <tbody>
             {resources.map(({ id: resourceId, node }) => (
               <tr key={resourceId}>

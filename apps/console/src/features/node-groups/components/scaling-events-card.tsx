@@ -2,6 +2,7 @@ import { messageOr } from '@streamcloud/api-client';
 import Badge from 'react-bootstrap/Badge';
 import Card from 'react-bootstrap/Card';
 import Table from 'react-bootstrap/Table';
+import { ColumnHeaders } from '@/components/ui/column-headers';
 import { Loading } from '@/components/ui/loading';
 import { useScalingEvents } from '../api/get-scaling-events';
 import { formatEventTime } from '../utils/format';
@@ -25,14 +26,7 @@ export function ScalingEventsCard({ groupId }: { groupId: string }) {
           <p className="text-secondary mb-0">No scaling events yet.</p>
         ) : (
           <Table responsive size="sm" className="mb-0 align-middle" aria-labelledby="events-card-title">
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                <th scope="col">Event</th>
-                <th scope="col">Result</th>
-                <th scope="col">Details</th>
-              </tr>
-            </thead>
+            <ColumnHeaders columns={['Time', 'Event', 'Result', 'Details']} />
             <tbody>
               {events.data.map((event) => (
                 <tr key={event.id}>

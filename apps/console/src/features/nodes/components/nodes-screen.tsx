@@ -2,6 +2,7 @@ import type { Node } from '@streamcloud/contract';
 import plusLgIcon from 'bootstrap-icons/icons/plus-lg.svg?raw';
 import Table from 'react-bootstrap/Table';
 import { Link } from 'react-router';
+import { ColumnHeaders } from '@/components/ui/column-headers';
 import { Icon } from '@/components/ui/icon';
 import { Loading } from '@/components/ui/loading';
 import { NodeStatusBadges } from '@/components/ui/node-status-badges';
@@ -24,15 +25,7 @@ function RegionSection({ group }: { group: RegionGroup }) {
         {group.title}
       </h2>
       <Table responsive hover className="align-middle">
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Address</th>
-            <th scope="col">Location</th>
-            <th scope="col">Status</th>
-            <th scope="col">Load</th>
-          </tr>
-        </thead>
+        <ColumnHeaders columns={['Name', 'Address', 'Location', 'Status', 'Load']} />
         <tbody>
           {group.nodes.map((node) => (
             <tr key={node.id}>

@@ -2,6 +2,7 @@ import { DEFAULT_S3_REGION, STORAGE_TYPE_LABELS, type Storage } from '@streamclo
 import plusLgIcon from 'bootstrap-icons/icons/plus-lg.svg?raw';
 import Table from 'react-bootstrap/Table';
 import { Link } from 'react-router';
+import { ColumnHeaders } from '@/components/ui/column-headers';
 import { Icon } from '@/components/ui/icon';
 import { Loading } from '@/components/ui/loading';
 import { PageShell } from '@/components/ui/page-shell';
@@ -34,16 +35,7 @@ export function StoragesScreen() {
         <p>No storages yet.</p>
       ) : (
         <Table responsive hover className="align-middle">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Type</th>
-              <th scope="col">Bucket</th>
-              <th scope="col">Path</th>
-              <th scope="col">Endpoint or region</th>
-              <th scope="col">Owner</th>
-            </tr>
-          </thead>
+          <ColumnHeaders columns={['Name', 'Type', 'Bucket', 'Path', 'Endpoint or region', 'Owner']} />
           <tbody>
             {storages.data.map((storage) => (
               <tr key={storage.id}>

@@ -16,6 +16,7 @@ import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Dropdown from 'react-bootstrap/Dropdown';
 import Table from 'react-bootstrap/Table';
+import { type Column, ColumnHeaders } from '@/components/ui/column-headers';
 import { Icon } from '@/components/ui/icon';
 import { CollapsibleCard } from './collapsible-card';
 import { AudioTrackModal, VideoTrackModal } from './track-modal';
@@ -28,6 +29,9 @@ interface Editing<T> {
   index: number | null;
   track: T;
 }
+
+const VIDEO_COLUMNS: Column[] = ['Codec', 'Size', 'Frame rate', 'Bitrate', 'Settings', { hidden: 'Actions' }];
+const AUDIO_COLUMNS: Column[] = ['Codec', 'Rate', 'Channels', 'Bitrate', { hidden: 'Actions' }];
 
 const isKind = (kind: Kind, track: TranscodeTrack) => (kind === 'video') === isVideoTrack(track);
 
@@ -94,30 +98,7 @@ export function TracksCard({ kind, config, disabled, onChange }: TracksCardProps
         <p className="text-secondary mb-0">{kind === 'video' ? 'No video tracks.' : 'No audio tracks.'}</p>
       ) : (
         <Table responsive size="sm" className="mb-0 align-middle">
-          <thead>
-            {kind === 'video' ? (
-              <tr>
-                <th scope="col">Codec</th>
-                <th scope="col">Size</th>
-                <th scope="col">Frame rate</th>
-                <th scope="col">Bitrate</th>
-                <th scope="col">Settings</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            ) : (
-              <tr>
-                <th scope="col">Codec</th>
-                <th scope="col">Rate</th>
-                <th scope="col">Channels</th>
-                <th scope="col">Bitrate</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            )}
-          </thead>
+          <ColumnHeaders columns={kind === 'video' ? VIDEO_COLUMNS : AUDIO_COLUMNS} />
           <tbody>
             {rows.map(({ track, index }, position) => {
               const name = `${noun} ${position + 1}`;

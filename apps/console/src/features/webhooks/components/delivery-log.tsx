@@ -3,6 +3,7 @@ import { WEBHOOK_DELIVERY_STATUS_VARIANTS, type WebhookDelivery } from '@streamc
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
+import { ColumnHeaders } from '@/components/ui/column-headers';
 import { Loading } from '@/components/ui/loading';
 import { useNotify } from '@/components/ui/notifications';
 import { formatDateTime } from '@/lib/format';
@@ -56,20 +57,18 @@ export function DeliveryLog({ filter, showTarget = false }: { filter: DeliveryFi
   return (
     <>
       <Table size="sm" responsive className="align-middle mb-2 small">
-        <thead>
-          <tr>
-            <th scope="col">Event</th>
-            {showTarget && <th scope="col">Sent to</th>}
-            <th scope="col">Status</th>
-            <th scope="col">Attempts</th>
-            <th scope="col">Last answer</th>
-            <th scope="col">Next attempt</th>
-            <th scope="col">Occurred</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
+        <ColumnHeaders
+          columns={[
+            'Event',
+            showTarget && 'Sent to',
+            'Status',
+            'Attempts',
+            'Last answer',
+            'Next attempt',
+            'Occurred',
+            { hidden: 'Actions' },
+          ]}
+        />
         <tbody>
           {rows.map((delivery) => (
             <tr key={delivery.id}>
