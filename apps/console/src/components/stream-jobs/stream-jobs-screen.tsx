@@ -2,11 +2,11 @@ import { errorStatus } from '@streamcloud/api-client';
 import plusLgIcon from 'bootstrap-icons/icons/plus-lg.svg?raw';
 import { type ReactNode, useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import { Link, Navigate, useParams } from 'react-router';
+import { Navigate, useParams } from 'react-router';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Icon } from '@/components/ui/icon';
 import { Loading } from '@/components/ui/loading';
-import { PageShell } from '@/components/ui/page-shell';
+import { StreamPageShell } from '@/components/ui/stream-page-shell';
 import { JobListItem, type JobSummary } from './job-list-item';
 import { type StreamJob, splitByAutostart } from './stream-job';
 import type { StreamJobsFeature } from './stream-jobs-feature';
@@ -74,21 +74,16 @@ function StreamJobsPage<T extends StreamJob>({
   const { autostarting, others } = splitByAutostart(jobs.data ?? []);
 
   return (
-    <PageShell
+    <StreamPageShell
       title={texts.title}
+      streamId={streamId}
       actions={
-        <div className="d-flex flex-wrap gap-2">
-          <Link className="btn btn-outline-secondary" to={`/streams/view/${streamId}`}>
-            Back to stream
-          </Link>
-          <Button onClick={() => setDialog({ kind: 'create' })} disabled={jobs.isError}>
-            <Icon svg={plusLgIcon} className="me-1" />
-            {texts.add}
-          </Button>
-        </div>
+        <Button onClick={() => setDialog({ kind: 'create' })} disabled={jobs.isError}>
+          <Icon svg={plusLgIcon} className="me-1" />
+          {texts.add}
+        </Button>
       }
     >
-      <p className="small text-secondary font-monospace">Stream {streamId}</p>
       {jobs.isPending ? (
         <Loading />
       ) : jobs.isError && !jobs.data ? (
@@ -117,7 +112,7 @@ function StreamJobsPage<T extends StreamJob>({
         onConfirm={() => dialog?.kind === 'delete' && confirmDelete(dialog.job.id)}
         onCancel={close}
       />
-    </PageShell>
+    </StreamPageShell>
   );
 }
 

@@ -2,7 +2,6 @@ import { messageOr } from '@streamcloud/api-client';
 import type { ReportMode } from '@streamcloud/contract';
 import { useState } from 'react';
 import { useParams } from 'react-router';
-import { Loading } from '@/components/ui/loading';
 import { PageShell } from '@/components/ui/page-shell';
 import { downloadText } from '@/lib/download';
 import { currentMonth, endOfDayUtc, isDateInput, startOfDayUtc } from '@/lib/format';
@@ -18,12 +17,12 @@ import {
   protocolOf,
 } from '../utils/report-model';
 import './billing.css';
+import { type DateRange, DateRangeFields } from '@/components/ui/date-range-fields';
 import { ChoiceDropdown } from './choice-dropdown';
-import { type DateRange, DateRangeFields } from './date-range-fields';
 import { PrintStatement } from './print-statement';
 import { ReportActions } from './report-actions';
 import { ReportModeSelector } from './report-mode-selector';
-import { UsageReport } from './usage-report';
+import { UsageReportResult } from './usage-report-result';
 
 export const INVALID_RANGE = 'Pick a From date on or before the To date (yyyy-mm-dd).';
 
@@ -109,17 +108,12 @@ export function AccountBillingScreen() {
           {account.isError ? (
             <p className="text-danger">{messageOr(account.error, 'The account could not be loaded.')}</p>
           ) : null}
-          {usage.isFetching ? (
-            <Loading />
-          ) : usage.isError ? (
-            <p className="text-danger">{messageOr(usage.error, 'The report could not be loaded.')}</p>
-          ) : report ? (
-            <section aria-label="Usage report">
-              <UsageReport streams={report.streams} mode={mode} concurrentSessions={report.concurrentSessions} />
-            </section>
-          ) : (
-            <p className="text-secondary">Pick a period and press Search.</p>
-          )}
+          <UsageReportResult
+            usage={usage}
+            report={report}
+            mode={mode}
+            empty={<p className="text-secondary">Pick a period and press Search.</p>}
+          />
         </PageShell>
       </div>
       {report && search ? (

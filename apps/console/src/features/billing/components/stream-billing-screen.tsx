@@ -1,11 +1,7 @@
-import { messageOr } from '@streamcloud/api-client';
 import type { ReportMode } from '@streamcloud/contract';
-import arrowLeftIcon from 'bootstrap-icons/icons/arrow-left.svg?raw';
 import { useState } from 'react';
-import { Link, useParams } from 'react-router';
-import { Icon } from '@/components/ui/icon';
-import { Loading } from '@/components/ui/loading';
-import { PageShell } from '@/components/ui/page-shell';
+import { useParams } from 'react-router';
+import { StreamPageShell } from '@/components/ui/stream-page-shell';
 import { useStream } from '@/data/streams/get-stream';
 import { downloadText } from '@/lib/download';
 import { currentMonth, endOfDayUtc, isDateInput, startOfDayUtc } from '@/lib/format';
@@ -14,11 +10,11 @@ import { type StreamUsageParams, useStreamUsage } from '../api/get-stream-usage'
 import { STREAM_CSV_FILE_NAME, streamCsv } from '../utils/csv';
 import { INVALID_RANGE } from './account-billing-screen';
 import './billing.css';
-import { type DateRange, DateRangeFields } from './date-range-fields';
+import { type DateRange, DateRangeFields } from '@/components/ui/date-range-fields';
 import { PrintStatement } from './print-statement';
 import { ReportActions } from './report-actions';
 import { ReportModeSelector } from './report-mode-selector';
-import { UsageReport } from './usage-report';
+import { UsageReportResult } from './usage-report-result';
 
 const paramsOf = (range: DateRange): StreamUsageParams => ({
   from: startOfDayUtc(range.from).toISOString(),
@@ -54,19 +50,7 @@ export function StreamBillingScreen() {
   return (
     <>
       <div className="billing-screen">
-        <PageShell
-          title="Stream billing"
-          actions={
-            <Link className="btn btn-outline-secondary" to={`/streams/view/${id}`}>
-              <Icon svg={arrowLeftIcon} className="me-1" />
-              Back to stream
-            </Link>
-          }
-        >
-          <p className="text-secondary text-break">
-            {caption ? `${caption} · ` : ''}
-            {id}
-          </p>
+        <StreamPageShell title="Stream billing" streamId={id} caption={caption}>
           <div className="d-flex flex-wrap align-items-center gap-2 mb-3">
             <DateRangeFields value={range} onChange={setRange} />
             <ReportActions
@@ -78,16 +62,8 @@ export function StreamBillingScreen() {
             <ReportModeSelector value={mode} onChange={setMode} />
           </div>
           {rangeError ? <p className="text-danger">{rangeError}</p> : null}
-          {usage.isFetching ? (
-            <Loading />
-          ) : usage.isError ? (
-            <p className="text-danger">{messageOr(usage.error, 'The report could not be loaded.')}</p>
-          ) : report ? (
-            <section aria-label="Usage report">
-              <UsageReport streams={report.streams} mode={mode} />
-            </section>
-          ) : null}
-        </PageShell>
+          <UsageReportResult usage={usage} report={report} mode={mode} />
+        </StreamPageShell>
       </div>
       {report ? (
         <PrintStatement

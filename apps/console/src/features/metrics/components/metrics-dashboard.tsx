@@ -2,6 +2,7 @@ import { messageOr } from '@streamcloud/api-client';
 import type { AccountMetric } from '@streamcloud/contract';
 import { useId, useState } from 'react';
 import Form from 'react-bootstrap/Form';
+import { DateRangeFields } from '@/components/ui/date-range-fields';
 import { PageShell } from '@/components/ui/page-shell';
 import { formatBitrate, formatCount, isDateInput } from '@/lib/format';
 import { useDashboardMetrics } from '../api/get-dashboard-metrics';
@@ -45,22 +46,11 @@ export function MetricsDashboard() {
     <PageShell title="Metrics">
       <div className="d-flex flex-wrap align-items-center gap-3 mb-3">
         <DetailToggle detailed={detailed} onChange={setDetailed} label="Incoming series" />
-        <Form.Group controlId={`${id}-from`} className="d-flex align-items-center gap-2">
-          <Form.Label className="mb-0">From</Form.Label>
-          <Form.Control
-            type="date"
-            value={dates.from}
-            onChange={(event) => setDates(pickDate(dates, 'from', event.target.value, preset))}
-          />
-        </Form.Group>
-        <Form.Group controlId={`${id}-to`} className="d-flex align-items-center gap-2">
-          <Form.Label className="mb-0">To</Form.Label>
-          <Form.Control
-            type="date"
-            value={dates.to}
-            onChange={(event) => setDates(pickDate(dates, 'to', event.target.value, preset))}
-          />
-        </Form.Group>
+        <DateRangeFields
+          value={dates}
+          onChange={setDates}
+          pick={(range, end, date) => pickDate(range, end, date, preset)}
+        />
         <Form.Group controlId={`${id}-preset`} className="d-flex align-items-center gap-2">
           <Form.Label className="mb-0">Preset</Form.Label>
           <Form.Select

@@ -1,7 +1,5 @@
-import arrowLeftIcon from 'bootstrap-icons/icons/arrow-left.svg?raw';
-import { Link, useParams } from 'react-router';
-import { Icon } from '@/components/ui/icon';
-import { PageShell } from '@/components/ui/page-shell';
+import { useParams } from 'react-router';
+import { StreamPageShell } from '@/components/ui/stream-page-shell';
 import { useStream } from '@/data/streams/get-stream';
 import { StreamMetricsPanel } from './stream-metrics-panel';
 
@@ -11,17 +9,8 @@ export function StreamMetricsScreen() {
   // The stream's format decides which charts it can have; a deleted stream's metrics show every chart.
   const format = useStream(id, { retry: false }).data?.format;
   return (
-    <PageShell
-      title="Stream metrics"
-      actions={
-        <Link className="btn btn-outline-secondary" to={`/streams/view/${id}`}>
-          <Icon svg={arrowLeftIcon} className="me-1" />
-          Back to stream
-        </Link>
-      }
-    >
-      <p className="text-secondary text-break">{id}</p>
+    <StreamPageShell title="Stream metrics" streamId={id}>
       <StreamMetricsPanel key={id} streamId={id} format={format} />
-    </PageShell>
+    </StreamPageShell>
   );
 }
