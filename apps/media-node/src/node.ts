@@ -135,12 +135,14 @@ export class MediaNode {
     // Fallback sources and storage endpoints are users' settings: private and loopback addresses only when
     // the operator allows them.
     const outbound = addressPolicy({ allowPrivate: config.allowPrivateNetworks });
+    const outboundAgents = guardedAgents(outbound);
     this.fallbacks = new FallbackPlayer({
       manager: this.manager,
       tools: this.tools,
       sources: {
         ffprobe: config.ffprobe,
-        fetch: createGuardedFetch(guardedAgents(outbound)),
+        fetch: createGuardedFetch(outboundAgents),
+        agents: outboundAgents,
         policy: outbound,
         dir: join(config.dataDir, 'fallbacks'),
       },
@@ -155,7 +157,7 @@ export class MediaNode {
       reporter: this.reporter,
       inputs: () => this.directory.all(),
       tools: this.tools,
-      agents: guardedAgents(outbound),
+      agents: outboundAgents,
       log,
       dir: config.recordingsDir || join(config.dataDir, 'recordings'),
       from: () => `node ${this.identity?.name ?? config.publicHostname}`,

@@ -1,16 +1,19 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ffmpeg, freePort, type Push, pixelAt, pushTestPattern, runTool, sleep, waitFor } from './harness.js';
+import { createStorage } from './recordings.js';
+import { type LocalS3Server, putObject, startLocalS3 } from './s3.js';
 import { streamsOf, uriOf, useMediaNode } from './streams.js';
 
 /**
  * The fallback player: a stream's fallbacks are prepared while it is live, and when its push is gone one
  * plays into the stream's own outputs (same URLs) until the push comes back. Pictures are 320x240 at 15 fps.
  */
-const world = useMediaNode('media-fallbacks');
+const dataDir = mkdtempSync(join(tmpdir(), 'streamcloud-fallback-node-'));
+const world = useMediaNode('media-fallbacks', {}, { dataDir });
 const { api, createStream, createOutput, getStream, messages, snapshot, status } = streamsOf(world);
 
 interface FallbackView {
@@ -46,6 +49,8 @@ let base = '';
 const files = new Map<string, { type: string; body: Buffer }>();
 const workDir = mkdtempSync(join(tmpdir(), 'streamcloud-fallback-test-'));
 let redSlate = Buffer.alloc(0);
+/** The owner's storage (s3rver) with the slate and the clip as objects. */
+let s3: LocalS3Server;
 
 beforeAll(async () => {
   const slate = join(workDir, 'red.png');
@@ -67,6 +72,9 @@ beforeAll(async () => {
     20_000,
   );
   files.set('/clip.mp4', { type: 'video/mp4', body: readFileSync(clip) });
+  s3 = await startLocalS3(['media']);
+  await putObject(s3, 'media', 'slates/red.png', redSlate);
+  await putObject(s3, 'media', 'loops/clip.mp4', readFileSync(clip));
   server = createServer((request, response) => {
     const file = files.get(request.url ?? '');
     if (!file) {
@@ -84,6 +92,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await new Promise((resolve) => server?.close(resolve));
+  await s3?.close();
   rmSync(workDir, { recursive: true, force: true });
 });
 
@@ -314,6 +323,64 @@ describe('Fallback sources that cannot play', () => {
       expect(await push.exited).toBe(0);
       await status(stream.id, 'Idle', 15_000);
       expect((await getStream(stream.id)).statusMessages.map((m) => m.text)).toContain('Push ended');
+    } finally {
+      push.stop();
+    }
+  });
+});
+
+describe('Storage object fallbacks', () => {
+  it("plays a slate kept in the owner's storage (fetched with the storage's credentials, kept under the data directory) and says which objects are missing", async () => {
+    const stream = await createStream({ format: 'RTMP' });
+    await api('PUT', `/snapshots/stream/${stream.id}/outgoing`, { format: 'PNG', quality: 'Low', interval: 1 });
+    const storage = await createStorage(api, s3, { bucket: 'media' });
+    const missing = await addFallback(
+      stream.id,
+      'Slate',
+      { type: 'STORAGE', data: `${storage.id}/slates/missing.png` },
+      'Gone',
+    );
+    const slate = await addFallback(
+      stream.id,
+      'Slate',
+      { type: 'STORAGE', data: `${storage.id}/slates/red.png` },
+      'Red',
+    );
+    const video = await addFallback(
+      stream.id,
+      'Video',
+      { type: 'STORAGE', data: `${storage.id}/loops/clip.mp4` },
+      'Clip',
+    );
+    const push = pushTestPattern(uriOf(stream), 'flv', 60, { source: 'color=c=blue' });
+    try {
+      await status(stream.id, 'Ingestion');
+      await fallbackState(
+        stream.id,
+        missing.id,
+        (f) => f.state === 'Error' && f.message === '"slates/missing.png" not found in bucket "media"',
+        'the missing object in Error',
+      );
+      await fallbackState(stream.id, slate.id, (f) => f.message === 'Ready: PNG 320x240', 'the stored slate ready');
+      await fallbackState(
+        stream.id,
+        video.id,
+        (f) => f.message === 'Ready: H264 320x240 with audio',
+        'the stored video ready',
+      );
+      // The objects are kept on the node, under MEDIA_DATA_DIR, for the takeover.
+      expect(readFileSync(join(dataDir, 'fallbacks', `${slate.id}.png`)).equals(redSlate)).toBe(true);
+      expect(existsSync(join(dataDir, 'fallbacks', `${video.id}.video`))).toBe(true);
+      await outgoingColour(stream.id, isBlue, 'the push picture');
+      push.stop();
+      await push.exited;
+
+      await status(stream.id, 'Fallback', 15_000);
+      expect(await messages(stream.id)).toContain('Fallback Red started');
+      await fallbackState(stream.id, slate.id, (f) => f.state === 'Ingestion', 'the stored slate playing');
+      await outgoingColour(stream.id, isRed, 'the stored slate in the outgoing snapshot');
+      expect((await api('PUT', `/inputs/${stream.id}`, { state: 'Idle' })).status).toBe(200);
+      await fallbackState(stream.id, slate.id, (f) => f.state === 'Pending', 'the stored slate stopped');
     } finally {
       push.stop();
     }

@@ -2,7 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GetObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { createS3Client } from '@streamcloud/s3';
 import { type LocalS3Server, startLocalS3 } from '../../api/test/s3-server.js';
 import { runTool } from './harness.js';
@@ -37,6 +37,16 @@ export async function listObjects(
   try {
     const answer = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix }));
     return (answer.Contents ?? []).map((object) => ({ key: object.Key ?? '', size: object.Size ?? 0 }));
+  } finally {
+    client.destroy();
+  }
+}
+
+/** Puts an object on the server (what an owner keeps in their storage). */
+export async function putObject(s3: LocalS3Server, bucket: string, key: string, body: Buffer): Promise<void> {
+  const client = s3Client(s3, bucket);
+  try {
+    await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body }));
   } finally {
     client.destroy();
   }

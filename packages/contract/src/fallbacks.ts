@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Id, IdParams, Timestamp } from './common.js';
 import { maxDataUriLength, SLATE_IMAGE_LIMITS } from './image-probe.js';
+import { UploadTarget } from './recordings.js';
 import { defineRoute } from './routes.js';
 
 /**
@@ -181,15 +182,24 @@ export const fallbackRoutes = {
   }),
 };
 
+/**
+ * Node-facing: a fallback with what the node needs to fetch its source: for a storage object, the
+ * storage's credentials (null for other sources, and when the storage is gone or its secret cannot be
+ * opened: the node reports Error).
+ */
+export const NodeFallback = Fallback.extend({ storage: UploadTarget.nullable() });
+export type NodeFallback = z.infer<typeof NodeFallback>;
+
 export const nodeFallbackRoutes = {
   list: defineRoute({
     method: 'GET',
     path: '/node/inputs/:id/fallbacks',
-    summary: 'The fallbacks of an input the calling node serves (404 for any other)',
+    summary:
+      "The fallbacks of an input the calling node serves (404 for any other), with a storage object's credentials",
     tag: 'node-facing',
     auth: 'node',
     params: IdParams,
-    response: z.array(Fallback),
+    response: z.array(NodeFallback),
     errors: [404],
   }),
 };

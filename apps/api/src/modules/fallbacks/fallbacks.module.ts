@@ -6,10 +6,10 @@ import { FallbacksService } from './fallbacks.service.js';
 export const fallbacksModule = defineModule(
   'fallbacks',
   (app, { uow, clock }) => {
-    const fallbacks = new FallbacksService({ uow, clock });
+    const fallbacks = new FallbacksService({ uow, clock, storages: app.services.storages });
     app.services.fallbacks = fallbacks;
     app.services.nodeReports.registerReportHandler('fallback-state', fallbacks.applyStateReports);
     registerFallbackRoutes(app, fallbacks);
   },
-  ['nodes'],
+  ['nodes', 'storages'],
 );

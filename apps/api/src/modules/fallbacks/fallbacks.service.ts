@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { type Fallback, type FallbackInput, type FallbackStateReport, SLATE_IMAGE_LIMITS } from '@streamcloud/contract';
+import {
+  type Fallback,
+  type FallbackInput,
+  type FallbackStateReport,
+  type NodeFallback,
+  SLATE_IMAGE_LIMITS,
+} from '@streamcloud/contract';
 import type { Scope } from '../../db/unit-of-work.js';
 import type { AuthContext, NodeIdentity } from '../../lib/auth-context.js';
 import type { Clock } from '../../lib/clock.js';
@@ -7,6 +13,7 @@ import { badRequest, notFound } from '../../lib/errors.js';
 import { decodeImageDataUri, toDataUri } from '../../lib/image-data.js';
 import { AuditTrail } from '../audit/audit-trail.js';
 import type { ReportContext } from '../nodes/node-reports.service.js';
+import type { StoragesService } from '../storages/storages.service.js';
 import type { FallbackRow } from './fallbacks.repository.js';
 
 type FallbacksScope = Scope<'fallbacks' | 'access' | 'audit'>;
@@ -14,6 +21,7 @@ type FallbacksScope = Scope<'fallbacks' | 'access' | 'audit'>;
 export interface FallbacksServiceDeps {
   uow: FallbacksScope;
   clock: Clock;
+  storages: Pick<StoragesService, 'nodeTarget'>;
 }
 
 export const STREAM_CHANGE_MESSAGE = 'streamId cannot be changed: a fallback stays with its stream';
@@ -70,10 +78,19 @@ export class FallbacksService {
     await this.audit.record(auth, 'fallback.delete', id, { streamId });
   }
 
-  /** Node-facing: the fallbacks of a stream the node serves. */
-  async forNode(node: NodeIdentity, streamId: string): Promise<Fallback[]> {
-    await this.deps.uow.access.requireServedBy(node, 'stream', streamId);
-    return (await this.deps.uow.fallbacks.list(streamId)).map(toFallback);
+  /**
+   * Node-facing: the fallbacks of a stream the node serves; a storage object's come with the storage's
+   * credentials while it is still the stream owner's.
+   */
+  async forNode(node: NodeIdentity, streamId: string): Promise<NodeFallback[]> {
+    const { ownerId } = await this.deps.uow.access.requireServedBy(node, 'stream', streamId);
+    return Promise.all(
+      (await this.deps.uow.fallbacks.list(streamId)).map(async (row) => {
+        const storageId = storageIdOf(row.resources[0]);
+        const owned = storageId !== null && (await this.deps.uow.access.ownerOf('storage', storageId)) === ownerId;
+        return { ...toFallback(row), storage: owned ? await this.deps.storages.nodeTarget(storageId) : null };
+      }),
+    );
   }
 
   /** Node-facing: applies fallback-state reports inside the batch's transaction. */
@@ -97,8 +114,8 @@ export class FallbacksService {
           const { image, bytes } = decodeImageDataUri(resource.data, SLATE_IMAGE_LIMITS);
           return { type: resource.type, data: toDataUri(image.contentType, bytes) };
         }
-        if (resource.type === 'STORAGE') {
-          const storageId = resource.data.slice(0, resource.data.indexOf('/')).toLowerCase();
+        const storageId = storageIdOf(resource);
+        if (storageId !== null) {
           if ((await this.deps.uow.access.ownerOf('storage', storageId)) !== ownerId) {
             throw badRequest(`Storage ${storageId} not found among the stream owner's storages`);
           }
@@ -114,4 +131,10 @@ export class FallbacksService {
     if (!row) throw notFound('Fallback');
     return toFallback(row);
   }
+}
+
+/** The storage a STORAGE source (`<storage id>/<object key>`) is in. */
+function storageIdOf(resource: { type: string; data: string } | undefined): string | null {
+  if (resource?.type !== 'STORAGE') return null;
+  return resource.data.slice(0, resource.data.indexOf('/')).toLowerCase();
 }

@@ -73,6 +73,61 @@ describe('role matrix', () => {
     expect((await t.request({ method: 'GET', url, token: stranger.token })).statusCode).toBe(404);
     expect((await t.request({ method: 'GET', url, token: t.roles.owner.token })).statusCode).toBe(401);
   });
+
+  it("gives the node a storage object's credentials, and null when the secret cannot be opened or for other sources", async () => {
+    const node = await t.createNode(t.roles.admin);
+    const input = await t.createInput();
+    const saved = await t.request({
+      method: 'POST',
+      url: '/api/v1/storages?check=false',
+      token: t.roles.owner.token,
+      payload: {
+        name: 'Slates',
+        type: 'AmazonS3',
+        accessKeyId: 'AKIDEXAMPLE',
+        secretAccessKey: 'very-secret-key',
+        bucket: 'media',
+        path: 'live',
+      },
+    });
+    expect(saved.statusCode, saved.body).toBe(201);
+    const unreadable = await insertStorage(t.roles.owner.id);
+    await create(slate(input.id));
+    const stored = (
+      await create({
+        streamId: input.id,
+        type: 'Video',
+        settings: { resources: [{ type: 'STORAGE', data: `${saved.json().id}/loops/intro.mp4` }] },
+      })
+    ).json();
+    const sealed = (
+      await create({
+        streamId: input.id,
+        type: 'Slate',
+        settings: { resources: [{ type: 'STORAGE', data: `${unreadable}/slate.png` }] },
+      })
+    ).json();
+    const answer = await t.request({
+      method: 'GET',
+      url: `/api/v1/node/inputs/${input.id}/fallbacks`,
+      token: node.token,
+    });
+    expect(answer.statusCode).toBe(200);
+    const storages = new Map(answer.json().map((f: { id: string; storage: unknown }) => [f.id, f.storage]));
+    expect(storages.get(stored.id)).toEqual({
+      type: 'AmazonS3',
+      bucket: 'media',
+      path: 'live',
+      regionName: null,
+      endpoint: null,
+      accessKeyId: 'AKIDEXAMPLE',
+      secretAccessKey: 'very-secret-key',
+    });
+    expect(storages.get(sealed.id)).toBeNull();
+    expect([...storages.values()].filter((storage) => storage === null)).toHaveLength(2);
+    // The owner's own list never carries credentials.
+    expect((await list(input.id)).body).not.toContain('very-secret-key');
+  });
 });
 
 describe('fallbacks', () => {

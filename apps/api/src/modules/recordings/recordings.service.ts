@@ -8,11 +8,9 @@ import {
   type RecordingCreate,
   type RecordingStateReport,
   type RecordingUpdate,
-  type UploadTarget,
 } from '@streamcloud/contract';
 import type { AuthContext, NodeIdentity } from '../../lib/auth-context.js';
 import { badRequest, notFound } from '../../lib/errors.js';
-import { SecretBoxError } from '../../lib/secret-box.js';
 import type { StoragesService } from '../storages/storages.service.js';
 import type { MessageRow } from '../stream-jobs/stream-jobs.repository.js';
 import type { StreamJobKind, StreamJobsScope, StreamJobsServiceDeps } from '../stream-jobs/stream-jobs.service.js';
@@ -27,7 +25,7 @@ import {
 } from './recordings.repository.js';
 
 export interface RecordingsServiceDeps extends StreamJobsServiceDeps<'recordings'> {
-  storages: Pick<StoragesService, 'get' | 'uploadTarget'>;
+  storages: Pick<StoragesService, 'get' | 'nodeTarget'>;
 }
 
 export function toRecording(row: OwnedRecordingRow, messages: MessageRow[]): Recording {
@@ -153,7 +151,7 @@ export class RecordingsService extends StreamJobsService<
         ...nodeStreamJobView(row),
         fileName: row.file_name,
         fileFormat: row.file_format,
-        storage: await this.uploadTarget(row.storage_id),
+        storage: await this.deps.storages.nodeTarget(row.storage_id),
       })),
     );
   }
@@ -163,15 +161,6 @@ export class RecordingsService extends StreamJobsService<
     const storage = await this.deps.storages.get(auth, storageId);
     if (storage.ownerId !== streamOwnerId) {
       throw badRequest("The storage must belong to the stream's account", 'STORAGE_OF_ANOTHER_ACCOUNT');
-    }
-  }
-
-  private async uploadTarget(storageId: string): Promise<UploadTarget | null> {
-    try {
-      return await this.deps.storages.uploadTarget(storageId);
-    } catch (error) {
-      if (error instanceof SecretBoxError) return null;
-      throw error;
     }
   }
 }

@@ -138,11 +138,19 @@ export class StoragesService {
   }
 
   /**
-   * Where and with which credentials to upload to a storage (for the recordings module and the nodes
-   * that upload). Callers check ownership first, e.g. with `get`. Throws when the secret cannot be opened.
+   * Where and with which credentials a media node reaches a storage with its work (a recording's upload,
+   * a fallback's object); callers check ownership first. Null when the storage is gone or its secret
+   * cannot be opened, which the node reports in words.
    */
-  async uploadTarget(id: string): Promise<S3Target> {
-    return this.target(await this.find(id));
+  async nodeTarget(id: string): Promise<S3Target | null> {
+    const row = await this.deps.uow.storages.findById(id);
+    if (!row) return null;
+    try {
+      return this.target(row);
+    } catch (error) {
+      if (error instanceof SecretBoxError) return null;
+      throw error;
+    }
   }
 
   private async findVisible(auth: AuthContext, id: string): Promise<StorageRow> {

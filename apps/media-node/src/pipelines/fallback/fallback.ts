@@ -1,4 +1,4 @@
-import type { Fallback } from '@streamcloud/contract';
+import type { NodeFallback as Fallback } from '@streamcloud/contract';
 import type { ControlPlaneClient } from '../../control-plane.js';
 import type { LiveStream } from '../../streams/types.js';
 import type { Pipeline, PipelineKind } from '../pipeline.js';

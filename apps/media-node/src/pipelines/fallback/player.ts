@@ -1,4 +1,4 @@
-import type { AssignedInput, Fallback, FallbackState, StatusMessage } from '@streamcloud/contract';
+import type { AssignedInput, NodeFallback as Fallback, FallbackState, StatusMessage } from '@streamcloud/contract';
 import { type GuardedChild, lastLine, spawnGuarded } from '../../child.js';
 import type { ReportBody } from '../../control-plane.js';
 import type { Logger } from '../../log.js';
@@ -276,7 +276,8 @@ export class FallbackPlayer implements FallbackTakeover {
 const labelOf = (fallback: Fallback) => fallback.label ?? fallback.type;
 
 /**
- * A fallback's settings as the node acts on them: a change means preparing it again (not its state or
- * updatedAt, which move with the node's own reports).
+ * A fallback's settings as the node acts on them: a change (its source, or its storage's credentials)
+ * means preparing it again; not its state or updatedAt, which move with the node's own reports.
  */
-const version = (fallback: Fallback) => JSON.stringify([fallback.id, fallback.type, fallback.label, fallback.settings]);
+const version = (fallback: Fallback) =>
+  JSON.stringify([fallback.id, fallback.type, fallback.label, fallback.settings, fallback.storage]);

@@ -1,18 +1,28 @@
 import { createWriteStream } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { GetObjectCommand } from '@aws-sdk/client-s3';
 import {
   base64ToBytes,
   checkImage,
   dataUriPayload,
-  type Fallback,
+  type FallbackResource,
   IMAGE_TYPE_MESSAGE,
+  type NodeFallback,
   SLATE_IMAGE_LIMITS,
+  type UploadTarget,
 } from '@streamcloud/contract';
-import { type AddressPolicy, BlockedAddressError, type GuardedFetch, guardedLookup } from '@streamcloud/net-guard';
+import {
+  type AddressPolicy,
+  BlockedAddressError,
+  type GuardedAgents,
+  type GuardedFetch,
+  guardedLookup,
+} from '@streamcloud/net-guard';
+import { createS3Client, describeFailure } from '@streamcloud/s3';
 import { lastLine } from '../../child.js';
 import { probeMedia } from '../../probe.js';
 
@@ -28,6 +38,8 @@ export interface SourceTools {
   ffprobe: string;
   /** Outbound HTTP(S) through the guarded agent (ALLOW_PRIVATE_NETWORKS). */
   fetch: GuardedFetch;
+  /** The same agents, for the owner's storages (S3). */
+  agents: GuardedAgents;
   /** What a live input may connect to (the same policy). */
   policy: AddressPolicy;
   /** Where the fetched images and videos are kept (one file per fallback). */
@@ -40,28 +52,41 @@ const LIVE_PROBE_MS = 10_000;
 /** The largest video file a fallback fetches (bytes). */
 export const VIDEO_MAX_BYTES = 500_000_000;
 
+interface SizeLimit {
+  maxBytes: number;
+  message: string;
+}
+const SLATE_LIMIT: SizeLimit = { maxBytes: SLATE_IMAGE_LIMITS.maxBytes, message: SLATE_IMAGE_LIMITS.messages.size };
+const VIDEO_LIMIT: SizeLimit = {
+  maxBytes: VIDEO_MAX_BYTES,
+  message: `the video is larger than ${VIDEO_MAX_BYTES / 1e6} MB`,
+};
+
 class SourceError extends Error {}
 
 /**
- * Fetches and checks a fallback's source so it can take over at once: a slate's image (data URI, or an
- * http(s) URL fetched through the guarded agent) must be a PNG or JPEG within the slate's limits; a
- * video is fetched and must have a video track; a live input must answer a probe with a video track.
- * Answers why not in the words the dashboard shows ("404 from <url>", "not an image", "no video track").
+ * Fetches and checks a fallback's source so it can take over at once: a slate's image (data URI, an
+ * http(s) URL fetched through the guarded agent, or an object of the owner's storage) must be a PNG or
+ * JPEG within the slate's limits; a video (URL or storage object) is fetched and must have a video
+ * track; a live input must answer a probe with a video track. What is fetched is kept under `tools.dir`
+ * (one file per fallback). Answers why not in the words the dashboard shows ("404 from <url>", "not an
+ * image", "no video track").
  */
-export async function prepareSource(fallback: Fallback, tools: SourceTools): Promise<Prepared> {
+export async function prepareSource(fallback: NodeFallback, tools: SourceTools): Promise<Prepared> {
   try {
     const resource = fallback.settings.resources[0];
     if (!resource) throw new SourceError('no source');
-    if (resource.type === 'STORAGE')
-      throw new SourceError('storage objects cannot be played by this node: give the object a URL');
     await mkdir(tools.dir, { recursive: true });
+    const download = join(tools.dir, `${fallback.id}.download`);
     if (fallback.type === 'Slate') {
-      const bytes =
-        resource.type === 'DATA_URI' ? dataUriBytes(resource.data) : await fetchBytes(resource.data, tools.fetch);
+      if (resource.type === 'DATA_URI') await writeFile(download, dataUriBytes(resource.data));
+      else await saveSource(resource, fallback.storage, download, SLATE_LIMIT, tools);
+      const bytes = await readFile(download);
       const checked = checkImage(bytes, SLATE_IMAGE_LIMITS);
       if (!checked.ok) throw new SourceError(checked.message === IMAGE_TYPE_MESSAGE ? 'not an image' : checked.message);
+      // ffmpeg's image reader goes by the file's extension.
       const file = join(tools.dir, `${fallback.id}.${checked.image.kind === 'png' ? 'png' : 'jpg'}`);
-      await writeFile(file, bytes);
+      await rename(download, file);
       return {
         ok: true,
         source: { kind: 'image', file },
@@ -70,7 +95,8 @@ export async function prepareSource(fallback: Fallback, tools: SourceTools): Pro
     }
     if (fallback.type === 'Video') {
       const file = join(tools.dir, `${fallback.id}.video`);
-      await fetchFile(resource.data, file, tools.fetch);
+      await saveSource(resource, fallback.storage, download, VIDEO_LIMIT, tools);
+      await rename(download, file);
       const tracks = await probeMedia(tools.ffprobe, file).catch(() => []);
       return describeMedia(tracks, (audio) => ({ kind: 'video', file, audio }));
     }
@@ -91,7 +117,9 @@ export async function prepareSource(fallback: Fallback, tools: SourceTools): Pro
 /** Removes what a fallback fetched (it was deleted or changed). */
 export async function forgetSource(dir: string, fallbackId: string): Promise<void> {
   await Promise.all(
-    ['png', 'jpg', 'video'].map((extension) => rm(join(dir, `${fallbackId}.${extension}`), { force: true })),
+    ['png', 'jpg', 'video', 'download'].map((extension) =>
+      rm(join(dir, `${fallbackId}.${extension}`), { force: true }),
+    ),
   );
 }
 
@@ -126,41 +154,80 @@ async function get(url: string, fetch: GuardedFetch): Promise<Response> {
   return response;
 }
 
-/** A slate image: at most the slate's size limit is read. */
-async function fetchBytes(url: string, fetch: GuardedFetch): Promise<Uint8Array> {
-  const response = await get(url, fetch);
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of response.body ?? []) {
-    size += chunk.length;
-    if (size > SLATE_IMAGE_LIMITS.maxBytes) {
-      await response.body?.cancel();
-      throw new SourceError(SLATE_IMAGE_LIMITS.messages.size);
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
+/** A source's bytes as they arrive, the size its server declares, and where it comes from (for messages). */
+interface Download {
+  body: Readable;
+  declared: number | null;
+  where: string;
 }
 
-async function fetchFile(url: string, file: string, fetch: GuardedFetch): Promise<void> {
-  const response = await get(url, fetch);
-  const declared = Number(response.headers.get('content-length'));
-  if (declared > VIDEO_MAX_BYTES) {
-    await response.body?.cancel();
-    throw new SourceError(`the video is larger than ${VIDEO_MAX_BYTES / 1e6} MB`);
+/**
+ * Saves a URL's or a storage object's bytes to `file`, at most the limit's bytes (a larger source is
+ * refused as soon as it says or shows so); a partial file is removed.
+ */
+async function saveSource(
+  resource: FallbackResource,
+  storage: UploadTarget | null,
+  file: string,
+  limit: SizeLimit,
+  tools: SourceTools,
+): Promise<void> {
+  const tooLarge = () => new SourceError(limit.message);
+  const source =
+    resource.type === 'STORAGE'
+      ? await getObject(resource.data, storage, tools.agents)
+      : await getUrl(resource.data, tools.fetch);
+  if (source.declared !== null && source.declared > limit.maxBytes) {
+    source.body.destroy();
+    throw tooLarge();
   }
   let size = 0;
-  const body = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream<Uint8Array>);
-  body.on('data', (chunk: Buffer) => {
+  source.body.on('data', (chunk: Buffer) => {
     size += chunk.length;
-    if (size > VIDEO_MAX_BYTES) body.destroy(new SourceError(`the video is larger than ${VIDEO_MAX_BYTES / 1e6} MB`));
+    if (size > limit.maxBytes) source.body.destroy(tooLarge());
   });
   try {
-    await pipeline(body, createWriteStream(file));
+    await pipeline(source.body, createWriteStream(file));
   } catch (error) {
     await rm(file, { force: true });
     if (error instanceof SourceError) throw error;
-    throw new SourceError(`${url} could not be read: ${reachFailure(error)}`);
+    throw new SourceError(`${source.where} could not be read: ${reachFailure(error)}`);
+  }
+}
+
+async function getUrl(url: string, fetch: GuardedFetch): Promise<Download> {
+  const response = await get(url, fetch);
+  const length = response.headers.get('content-length');
+  return {
+    body: Readable.fromWeb(response.body as import('node:stream/web').ReadableStream<Uint8Array>),
+    declared: length === null ? null : Number(length),
+    where: url,
+  };
+}
+
+/**
+ * An object of the stream owner's storage (`<storage id>/<object key>`, the key as it is in the bucket),
+ * read with the credentials the control plane gave with the fallback, through the guarded agents.
+ */
+async function getObject(reference: string, target: UploadTarget | null, agents: GuardedAgents): Promise<Download> {
+  const slash = reference.indexOf('/');
+  const storageId = reference.slice(0, slash);
+  const key = reference.slice(slash + 1);
+  if (!target)
+    throw new SourceError(
+      `storage ${storageId} cannot be used by the media node: it is deleted, or its credentials cannot be read`,
+    );
+  const client = createS3Client(target, { timeoutMs: FETCH_TIMEOUT_MS, maxAttempts: 3, agents });
+  try {
+    const answer = await client.send(new GetObjectCommand({ Bucket: target.bucket, Key: key }));
+    const body = answer.Body as Readable;
+    body.once('close', () => client.destroy());
+    return { body, declared: answer.ContentLength ?? null, where: `"${key}" in bucket "${target.bucket}"` };
+  } catch (error) {
+    client.destroy();
+    if ((error as { name?: string }).name === 'NoSuchKey')
+      throw new SourceError(`"${key}" not found in bucket "${target.bucket}"`);
+    throw new SourceError(describeFailure(error, target, 'cleanup', key, FETCH_TIMEOUT_MS, 'the media node'));
   }
 }
 
