@@ -8,14 +8,14 @@ import {
   type FallbackType,
   SLATE_IMAGE_LIMITS,
 } from '@streamcloud/contract';
-import { type ChangeEvent, useState } from 'react';
+import type { ChangeEvent } from 'react';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import { useForm, useWatch } from 'react-hook-form';
 import { Options, SelectField, TextField } from '@/components/ui/form-fields';
 import { ModalActions } from '@/components/ui/modal-actions';
 import { useNotify } from '@/components/ui/notifications';
-import { readImageFile } from '@/lib/image-file';
+import { useImageFileInput } from '@/lib/use-image-file-input';
 import {
   defaultSource,
   type FallbackFormValues,
@@ -42,7 +42,6 @@ export interface FallbackFormProps {
 
 function FallbackForm({ streamId, fallback, onSave, onCancel }: FallbackFormProps) {
   const notify = useNotify();
-  const [reading, setReading] = useState(false);
   const {
     register,
     handleSubmit,
@@ -74,20 +73,11 @@ function FallbackForm({ streamId, fallback, onSave, onCancel }: FallbackFormProp
     onChange: () => setValue('data', '', { shouldValidate: true }),
   });
 
-  const pick = async (event: ChangeEvent<HTMLInputElement>) => {
-    const input = event.currentTarget;
-    const file = input.files?.[0];
-    if (!file) return;
-    setReading(true);
-    try {
-      const result = await readImageFile(file, SLATE_IMAGE_LIMITS);
-      if (result.ok) setValue('data', result.dataUri, { shouldValidate: true, shouldDirty: true });
-      else notify(result.message);
-    } finally {
-      setReading(false);
-      input.value = '';
-    }
-  };
+  const slateFile = useImageFileInput(
+    SLATE_IMAGE_LIMITS,
+    (dataUri) => setValue('data', dataUri, { shouldValidate: true, shouldDirty: true }),
+    notify,
+  );
 
   const submit = handleSubmit(async (values) => {
     try {
@@ -142,10 +132,10 @@ function FallbackForm({ streamId, fallback, onSave, onCancel }: FallbackFormProp
             <Form.Control
               type="file"
               accept="image/png,image/jpeg"
-              disabled={reading}
+              disabled={slateFile.reading}
               isInvalid={Boolean(errors.data)}
               aria-describedby="fallback-slate-help"
-              onChange={(event) => void pick(event as ChangeEvent<HTMLInputElement>)}
+              onChange={slateFile.onChange}
             />
             <Form.Text id="fallback-slate-help">PNG or JPEG, at most 5 MB and 1920x1080 px.</Form.Text>
             {errors.data && <Form.Control.Feedback type="invalid">{errors.data.message}</Form.Control.Feedback>}
@@ -179,7 +169,7 @@ function FallbackForm({ streamId, fallback, onSave, onCancel }: FallbackFormProp
       <ModalActions
         onCancel={onCancel}
         submitLabel={isSubmitting ? 'Saving…' : 'Save'}
-        submitDisabled={!isValid || isSubmitting || reading}
+        submitDisabled={!isValid || isSubmitting || slateFile.reading}
       />
     </form>
   );

@@ -4,7 +4,7 @@ import { useEffect, useMemo, useState } from 'react';
 import Form from 'react-bootstrap/Form';
 import ListGroup from 'react-bootstrap/ListGroup';
 import Modal from 'react-bootstrap/Modal';
-import { Loading } from '@/components/ui/loading';
+import { ListQuery } from '@/components/ui/list-query';
 import { ModalActions } from '@/components/ui/modal-actions';
 import { useNotify } from '@/components/ui/notifications';
 import { usePersistentNodes } from '../api/get-persistent-nodes';
@@ -58,45 +58,41 @@ export function NodePickerModal({ show, group, onHide }: NodePickerModalProps) {
         <Modal.Title id={titleId}>Persistent nodes</Modal.Title>
       </Modal.Header>
       <Modal.Body>
-        {candidates.isPending ? (
-          <Loading />
-        ) : candidates.isError ? (
-          <p className="text-danger">{messageOr(candidates.error, 'The nodes could not be loaded.')}</p>
-        ) : candidates.data.length === 0 ? (
-          <p>No nodes yet.</p>
-        ) : (
-          <ListGroup variant="flush">
-            {candidates.data.map(({ node, groups }) => {
-              const others = groups.filter((g) => g.id !== group.id);
-              const allocatedHere = groups.some((g) => g.id === group.id && g.type === 'Allocated');
-              return (
-                <ListGroup.Item key={node.id}>
-                  <Form.Check
-                    type="checkbox"
-                    id={`picker-node-${node.id}`}
-                    checked={chosen.has(node.id)}
-                    onChange={() => toggle(node.id)}
-                    label={
-                      <>
-                        <span className="fw-semibold">{node.name}</span>{' '}
-                        <span className="text-secondary">{node.connection.hostname}</span>
-                        {node.location.description && (
-                          <span className="text-secondary"> · {node.location.description}</span>
-                        )}
-                      </>
-                    }
-                  />
-                  {(others.length > 0 || allocatedHere) && (
-                    <div className="small text-secondary ms-4">
-                      {allocatedHere && 'Allocated in this group. '}
-                      {others.length > 0 && `Also in: ${others.map((g) => g.name).join(', ')}`}
-                    </div>
-                  )}
-                </ListGroup.Item>
-              );
-            })}
-          </ListGroup>
-        )}
+        <ListQuery query={candidates} failed="The nodes could not be loaded." empty={<p>No nodes yet.</p>}>
+          {(items) => (
+            <ListGroup variant="flush">
+              {items.map(({ node, groups }) => {
+                const others = groups.filter((g) => g.id !== group.id);
+                const allocatedHere = groups.some((g) => g.id === group.id && g.type === 'Allocated');
+                return (
+                  <ListGroup.Item key={node.id}>
+                    <Form.Check
+                      type="checkbox"
+                      id={`picker-node-${node.id}`}
+                      checked={chosen.has(node.id)}
+                      onChange={() => toggle(node.id)}
+                      label={
+                        <>
+                          <span className="fw-semibold">{node.name}</span>{' '}
+                          <span className="text-secondary">{node.connection.hostname}</span>
+                          {node.location.description && (
+                            <span className="text-secondary"> · {node.location.description}</span>
+                          )}
+                        </>
+                      }
+                    />
+                    {(others.length > 0 || allocatedHere) && (
+                      <div className="small text-secondary ms-4">
+                        {allocatedHere && 'Allocated in this group. '}
+                        {others.length > 0 && `Also in: ${others.map((g) => g.name).join(', ')}`}
+                      </div>
+                    )}
+                  </ListGroup.Item>
+                );
+              })}
+            </ListGroup>
+          )}
+        </ListQuery>
       </Modal.Body>
       <ModalActions
         onCancel={onHide}

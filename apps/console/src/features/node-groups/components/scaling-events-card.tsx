@@ -1,9 +1,8 @@
-import { messageOr } from '@streamcloud/api-client';
 import Badge from 'react-bootstrap/Badge';
 import Card from 'react-bootstrap/Card';
 import Table from 'react-bootstrap/Table';
 import { ColumnHeaders } from '@/components/ui/column-headers';
-import { Loading } from '@/components/ui/loading';
+import { ListQuery } from '@/components/ui/list-query';
 import { useScalingEvents } from '../api/get-scaling-events';
 import { formatEventTime } from '../utils/format';
 
@@ -18,32 +17,33 @@ export function ScalingEventsCard({ groupId }: { groupId: string }) {
         </h2>
       </Card.Header>
       <Card.Body>
-        {events.isPending ? (
-          <Loading />
-        ) : events.isError ? (
-          <p className="text-danger mb-0">{messageOr(events.error, 'The scaling events could not be loaded.')}</p>
-        ) : events.data.length === 0 ? (
-          <p className="text-secondary mb-0">No scaling events yet.</p>
-        ) : (
-          <Table responsive size="sm" className="mb-0 align-middle" aria-labelledby="events-card-title">
-            <ColumnHeaders columns={['Time', 'Event', 'Result', 'Details']} />
-            <tbody>
-              {events.data.map((event) => (
-                <tr key={event.id}>
-                  <td className="text-nowrap">{formatEventTime(event)}</td>
-                  <td className="text-nowrap">
-                    {event.type} · {event.action}
-                    {event.provider ? ` · ${event.provider}` : ''}
-                  </td>
-                  <td>
-                    <Badge bg={event.success ? 'success' : 'danger'}>{event.success ? 'OK' : 'Failed'}</Badge>
-                  </td>
-                  <td className="text-break">{event.message}</td>
-                </tr>
-              ))}
-            </tbody>
-          </Table>
-        )}
+        <ListQuery
+          query={events}
+          failed="The scaling events could not be loaded."
+          className="mb-0"
+          empty={<p className="text-secondary mb-0">No scaling events yet.</p>}
+        >
+          {(items) => (
+            <Table responsive size="sm" className="mb-0 align-middle" aria-labelledby="events-card-title">
+              <ColumnHeaders columns={['Time', 'Event', 'Result', 'Details']} />
+              <tbody>
+                {items.map((event) => (
+                  <tr key={event.id}>
+                    <td className="text-nowrap">{formatEventTime(event)}</td>
+                    <td className="text-nowrap">
+                      {event.type} · {event.action}
+                      {event.provider ? ` · ${event.provider}` : ''}
+                    </td>
+                    <td>
+                      <Badge bg={event.success ? 'success' : 'danger'}>{event.success ? 'OK' : 'Failed'}</Badge>
+                    </td>
+                    <td className="text-break">{event.message}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </Table>
+          )}
+        </ListQuery>
       </Card.Body>
     </Card>
   );

@@ -4,7 +4,7 @@ import Table from 'react-bootstrap/Table';
 import { Link } from 'react-router';
 import { ColumnHeaders } from '@/components/ui/column-headers';
 import { Icon } from '@/components/ui/icon';
-import { Loading } from '@/components/ui/loading';
+import { ListQuery } from '@/components/ui/list-query';
 import { NodeStatusBadges } from '@/components/ui/node-status-badges';
 import { PageShell } from '@/components/ui/page-shell';
 import { BITS_PER_MEGABIT, formatBitrate } from '@/lib/format';
@@ -61,15 +61,9 @@ export function NodesScreen() {
         </Link>
       }
     >
-      {nodes.isPending ? (
-        <Loading />
-      ) : nodes.isError ? (
-        <p className="text-danger">The nodes could not be loaded.</p>
-      ) : nodes.data.length === 0 ? (
-        <p>No nodes yet.</p>
-      ) : (
-        groupNodesByRegion(nodes.data).map((group) => <RegionSection key={group.code ?? ''} group={group} />)
-      )}
+      <ListQuery query={nodes} failed="The nodes could not be loaded." empty={<p>No nodes yet.</p>}>
+        {(items) => groupNodesByRegion(items).map((group) => <RegionSection key={group.code ?? ''} group={group} />)}
+      </ListQuery>
     </PageShell>
   );
 }

@@ -4,7 +4,7 @@ import Table from 'react-bootstrap/Table';
 import { Link } from 'react-router';
 import { ColumnHeaders } from '@/components/ui/column-headers';
 import { Icon } from '@/components/ui/icon';
-import { Loading } from '@/components/ui/loading';
+import { ListQuery } from '@/components/ui/list-query';
 import { PageShell } from '@/components/ui/page-shell';
 import { useStorages } from '@/data/storages/get-storages';
 
@@ -27,31 +27,27 @@ export function StoragesScreen() {
         </Link>
       }
     >
-      {storages.isPending ? (
-        <Loading />
-      ) : storages.isError ? (
-        <p className="text-danger">The storages could not be loaded.</p>
-      ) : storages.data.length === 0 ? (
-        <p>No storages yet.</p>
-      ) : (
-        <Table responsive hover className="align-middle">
-          <ColumnHeaders columns={['Name', 'Type', 'Bucket', 'Path', 'Endpoint or region', 'Owner']} />
-          <tbody>
-            {storages.data.map((storage) => (
-              <tr key={storage.id}>
-                <td>
-                  <Link to={`/storages/edit/${storage.id}`}>{storage.name}</Link>
-                </td>
-                <td>{STORAGE_TYPE_LABELS[storage.type]}</td>
-                <td className="text-break">{storage.bucket}</td>
-                <td className="text-break">{storage.path}</td>
-                <td className="text-break">{location(storage)}</td>
-                <td>{storage.ownerUsername}</td>
-              </tr>
-            ))}
-          </tbody>
-        </Table>
-      )}
+      <ListQuery query={storages} failed="The storages could not be loaded." empty={<p>No storages yet.</p>}>
+        {(items) => (
+          <Table responsive hover className="align-middle">
+            <ColumnHeaders columns={['Name', 'Type', 'Bucket', 'Path', 'Endpoint or region', 'Owner']} />
+            <tbody>
+              {items.map((storage) => (
+                <tr key={storage.id}>
+                  <td>
+                    <Link to={`/storages/edit/${storage.id}`}>{storage.name}</Link>
+                  </td>
+                  <td>{STORAGE_TYPE_LABELS[storage.type]}</td>
+                  <td className="text-break">{storage.bucket}</td>
+                  <td className="text-break">{storage.path}</td>
+                  <td className="text-break">{location(storage)}</td>
+                  <td>{storage.ownerUsername}</td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+        )}
+      </ListQuery>
     </PageShell>
   );
 }

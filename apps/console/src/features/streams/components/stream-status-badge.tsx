@@ -3,51 +3,47 @@ import broadcastIcon from 'bootstrap-icons/icons/broadcast.svg?raw';
 import exclamationOctagonFillIcon from 'bootstrap-icons/icons/exclamation-octagon-fill.svg?raw';
 import lifePreserverIcon from 'bootstrap-icons/icons/life-preserver.svg?raw';
 import pauseFillIcon from 'bootstrap-icons/icons/pause-fill.svg?raw';
+import type { ReactNode } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Spinner from 'react-bootstrap/Spinner';
 import { Icon } from '@/components/ui/icon';
 import './streams.css';
 
+interface BadgeLook {
+  bg: string;
+  /** Classes besides the layout every badge shares. */
+  className?: string;
+  text?: 'dark';
+  icon: ReactNode;
+}
+
+const PENDING_SPINNER = (
+  <Spinner animation="border" size="sm" aria-hidden="true" style={{ width: '0.7rem', height: '0.7rem' }} />
+);
+
 /**
  * Pending blue with a spinner; Idle light with a pause icon; Ingestion green with a pulsing broadcast
  * icon; Error red; Fallback amber.
  */
+const LOOKS: Record<StreamStatus, BadgeLook> = {
+  Pending: { bg: 'primary', icon: PENDING_SPINNER },
+  Idle: { bg: 'light', text: 'dark', className: 'border', icon: <Icon svg={pauseFillIcon} /> },
+  Ingestion: { bg: 'success', icon: <Icon svg={broadcastIcon} className="stream-pulse" /> },
+  Error: { bg: 'danger', icon: <Icon svg={exclamationOctagonFillIcon} /> },
+  Fallback: { bg: '', className: 'stream-badge-fallback', icon: <Icon svg={lifePreserverIcon} /> },
+};
+
 export function StreamStatusBadge({ status }: { status: StreamStatus }) {
-  switch (status) {
-    case 'Pending':
-      return (
-        <Badge bg="primary" className="d-inline-flex align-items-center gap-1" data-status={status}>
-          <Spinner animation="border" size="sm" aria-hidden="true" style={{ width: '0.7rem', height: '0.7rem' }} />
-          Pending
-        </Badge>
-      );
-    case 'Idle':
-      return (
-        <Badge bg="light" text="dark" className="border d-inline-flex align-items-center gap-1" data-status={status}>
-          <Icon svg={pauseFillIcon} />
-          Idle
-        </Badge>
-      );
-    case 'Ingestion':
-      return (
-        <Badge bg="success" className="d-inline-flex align-items-center gap-1" data-status={status}>
-          <Icon svg={broadcastIcon} className="stream-pulse" />
-          Ingestion
-        </Badge>
-      );
-    case 'Error':
-      return (
-        <Badge bg="danger" className="d-inline-flex align-items-center gap-1" data-status={status}>
-          <Icon svg={exclamationOctagonFillIcon} />
-          Error
-        </Badge>
-      );
-    case 'Fallback':
-      return (
-        <Badge bg="" className="stream-badge-fallback d-inline-flex align-items-center gap-1" data-status={status}>
-          <Icon svg={lifePreserverIcon} />
-          Fallback
-        </Badge>
-      );
-  }
+  const { bg, className, text, icon } = LOOKS[status];
+  return (
+    <Badge
+      bg={bg}
+      {...(text ? { text } : {})}
+      className={`${className ? `${className} ` : ''}d-inline-flex align-items-center gap-1`}
+      data-status={status}
+    >
+      {icon}
+      {status}
+    </Badge>
+  );
 }

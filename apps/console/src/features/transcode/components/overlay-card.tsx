@@ -1,10 +1,10 @@
 import { OVERLAY_IMAGE_LIMITS, Overlay, type TranscodeConfig } from '@streamcloud/contract';
-import { type ChangeEvent, useState } from 'react';
+import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { TextField } from '@/components/ui/form-fields';
 import { useNotify } from '@/components/ui/notifications';
-import { readImageFile } from '@/lib/image-file';
+import { useImageFileInput } from '@/lib/use-image-file-input';
 import { CollapsibleCard } from './collapsible-card';
 
 type Offset = 'offsetX' | 'offsetY';
@@ -31,28 +31,15 @@ export function OverlayCard({ config, disabled, onChange }: OverlayCardProps) {
     offsetX: overlay ? offsetText(overlay.offsetX) : '0',
     offsetY: overlay ? offsetText(overlay.offsetY) : '0',
   }));
-  const [reading, setReading] = useState(false);
-
-  const pick = async (event: ChangeEvent<HTMLInputElement>) => {
-    const input = event.currentTarget;
-    const file = input.files?.[0];
-    if (!file) return;
-    setReading(true);
-    try {
-      const result = await readImageFile(file, OVERLAY_IMAGE_LIMITS);
-      if (!result.ok) {
-        notify(result.message);
-        return;
-      }
+  const overlayFile = useImageFileInput(
+    OVERLAY_IMAGE_LIMITS,
+    (dataUri) => {
       const offsets = overlay ? { offsetX: overlay.offsetX, offsetY: overlay.offsetY } : { offsetX: 0, offsetY: 0 };
       if (!overlay) setTexts({ offsetX: '0', offsetY: '0' });
-      onChange({ ...config, overlay: { data: result.dataUri, ...offsets } });
-    } finally {
-      setReading(false);
-      // The same file may be picked again after a rejection or a removal.
-      input.value = '';
-    }
-  };
+      onChange({ ...config, overlay: { data: dataUri, ...offsets } });
+    },
+    notify,
+  );
 
   const setOffset = (field: Offset, text: string) => {
     setTexts((current) => ({ ...current, [field]: text }));
@@ -71,9 +58,9 @@ export function OverlayCard({ config, disabled, onChange }: OverlayCardProps) {
         <Form.Control
           type="file"
           accept="image/png,image/jpeg"
-          disabled={disabled || reading}
+          disabled={disabled || overlayFile.reading}
           aria-describedby="transcode-overlay-help"
-          onChange={(event) => void pick(event as ChangeEvent<HTMLInputElement>)}
+          onChange={overlayFile.onChange}
         />
         <Form.Text id="transcode-overlay-help">PNG or JPEG, at most 1 MB and 360x360 px.</Form.Text>
       </Form.Group>
