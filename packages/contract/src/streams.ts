@@ -92,6 +92,23 @@ export const StreamOutputConfig = z.object({
   tracks: z.array(TranscodeTrack),
 });
 
+/** A node group of the node serving a stream, as the stream's dashboard shows it. */
+export const ServingNodeGroup = z.object({
+  id: Id,
+  name: z.string(),
+  assignment: z.enum(['Common', 'Ingestion', 'Outgoing']),
+  /** Null: the streaming cloud's own group. */
+  ownerId: Id.nullable(),
+});
+export type ServingNodeGroup = z.infer<typeof ServingNodeGroup>;
+
+/**
+ * The node a stream is assigned to, with its groups as the caller may see them: a USER sees only its own
+ * groups (the cloud's are not listed to customers, as on the node-group screens), an ADMIN sees all.
+ */
+export const ServingNode = z.object({ id: Id, name: z.string(), groups: z.array(ServingNodeGroup) });
+export type ServingNode = z.infer<typeof ServingNode>;
+
 export const StreamInput = z.object({
   id: Id,
   ownerId: Id,
@@ -111,6 +128,8 @@ export const StreamInput = z.object({
   /** Null while Pending without a node. */
   connection: InputConnection.nullable(),
   nodeId: Id.nullable(),
+  /** Null while Pending without a node. */
+  servingNode: ServingNode.nullable(),
   output: StreamOutputConfig,
   createdAt: Timestamp,
   updatedAt: Timestamp,

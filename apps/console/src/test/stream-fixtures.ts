@@ -19,6 +19,7 @@ export function streamInput(extra: Partial<StreamInput> = {}): StreamInput {
     name,
     connection: { uri: `rtmp://edge.example:1935/live/${name}` },
     nodeId: uuid(9),
+    servingNode: { id: uuid(9), name: 'edge-1', groups: [] },
     createdAt: AT,
     updatedAt: AT,
     ...extra,

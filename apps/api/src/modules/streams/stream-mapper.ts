@@ -1,6 +1,7 @@
 import {
   outputModeOfName,
   PRIVATE_ACCESS_MODES,
+  type ServingNode,
   type StreamInput,
   type StreamInputSummary,
   type StreamOutput,
@@ -40,7 +41,24 @@ export function toSummary(
   };
 }
 
-export function toStreamInput(row: StreamRow, messages: StatusMessageRow[], node: NodeHostRow | null): StreamInput {
+/** The serving node with the groups the reader may see: the stream owner's own, or all for an ADMIN. */
+export function servingNodeOf(node: NodeHostRow, ownerId: string, seesAllGroups: boolean): ServingNode {
+  return {
+    id: node.id,
+    name: node.name,
+    groups: node.groups
+      .filter((group) => seesAllGroups || group.owner_id === ownerId)
+      .map((group) => ({ id: group.id, name: group.name, assignment: group.assignment, ownerId: group.owner_id })),
+  };
+}
+
+/** A stream as the API answers it; `seesAllGroups` (ADMIN readers) lists the serving node's every group. */
+export function toStreamInput(
+  row: StreamRow,
+  messages: StatusMessageRow[],
+  node: NodeHostRow | null,
+  seesAllGroups = false,
+): StreamInput {
   return {
     ...toSummary(row),
     accessToken: isPrivate(row) ? row.access_token : null,
@@ -53,6 +71,7 @@ export function toStreamInput(row: StreamRow, messages: StatusMessageRow[], node
     parameters: row.parameters,
     statusMessages: messages.map((message) => ({ ...message, at: message.at.toISOString() })),
     connection: node ? ingestConnection(row.format as StreamInput['format'], mediaHostOf(node), row.name) : null,
+    servingNode: node ? servingNodeOf(node, row.owner_id, seesAllGroups) : null,
     output: row.output,
     updatedAt: row.updated_at.toISOString(),
   };

@@ -1,4 +1,4 @@
-import type { MediaPorts, StreamStatus, TranscodeTrack } from '@streamcloud/contract';
+import type { MediaPorts, NodeGroupAssignment, StreamStatus, TranscodeTrack } from '@streamcloud/contract';
 import { sql } from 'kysely';
 import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
 import type { Db } from '../../db/database.js';
@@ -33,6 +33,16 @@ export interface NodeHostRow {
   latitude: number | null;
   longitude: number | null;
   stream_count: number;
+  /** The node groups the node is in (ordered by name): placement and the dashboard read them. */
+  groups: NodeHostGroup[];
+}
+
+export interface NodeHostGroup {
+  id: string;
+  name: string;
+  assignment: NodeGroupAssignment;
+  /** Null: the streaming cloud's own group. */
+  owner_id: string | null;
 }
 
 /** The versions `GET /node/inputs` carries per stream (contract `ConfigVersions`), as columns. */
@@ -234,7 +244,7 @@ export class StreamsRepository implements StreamCatalog {
       .execute();
   }
 
-  /** Enabled and opened nodes with how many streams each carries. */
+  /** Enabled and opened nodes with how many streams each carries and the groups each is in. */
   async candidateNodes(): Promise<NodeHostRow[]> {
     return this.nodeHosts().where('n.enabled', '=', true).where('n.opened', '=', true).execute();
   }
@@ -292,8 +302,18 @@ export class StreamsRepository implements StreamCatalog {
             .select((inner) => inner.fn.countAll<number>().as('count'))
             .whereRef('i.node_id', '=', 'n.id')
             .as('stream_count'),
+        (eb) =>
+          jsonArrayFrom(
+            eb
+              .selectFrom('node_group_resources as r')
+              .innerJoin('node_groups as g', 'g.id', 'r.group_id')
+              .select(['g.id', 'g.name', 'g.assignment', 'g.owner_id'])
+              .whereRef('r.node_id', '=', 'n.id')
+              .orderBy('g.name')
+              .orderBy('g.id'),
+          ).as('groups'),
       ])
-      .$narrowType<{ stream_count: number }>();
+      .$narrowType<{ stream_count: number; groups: NodeHostGroup[] }>();
   }
 
   /** Streams waiting for a node, oldest first. */

@@ -28,6 +28,7 @@ import type { GeoLocator } from '../info/geo-locator.js';
 import { measuredAt, type ReportContext } from '../nodes/node-reports.service.js';
 import type { WebhookOutbox } from '../webhooks/index.js';
 import { ingestConnection } from './connections.js';
+import { ingestCandidates } from './ingest-placement.js';
 import { type CandidateNode, chooseNode } from './node-assignment.js';
 import { toStreamInput, toSummary } from './stream-mapper.js';
 import { StreamWebhooks } from './stream-webhooks.js';
@@ -82,7 +83,7 @@ export class StreamsService {
     const { streams, access } = this.deps.uow;
     const found = await streams.findWithDetails(id, access.accountScope(auth, undefined));
     if (!found) throw notFound('Stream');
-    return toStreamInput(found.row, found.messages, found.node);
+    return toStreamInput(found.row, found.messages, found.node, auth.role === 'ADMIN');
   }
 
   async create(auth: AuthContext, body: StreamInputCreate): Promise<StreamInput> {
@@ -94,7 +95,9 @@ export class StreamsService {
     const id = randomUUID();
     const place = this.placeOf(body.streamer?.ipAddress, body.streamer?.geoLocation ?? null);
     const node = chooseNode(
-      (await this.deps.uow.streams.candidateNodes()).map((candidate) => candidateOf(candidate)),
+      ingestCandidates(await this.deps.uow.streams.candidateNodes(), ownerId).map((candidate) =>
+        candidateOf(candidate),
+      ),
       place,
     );
     const adjustable = !body.output.passthrough;
@@ -231,10 +234,13 @@ export class StreamsService {
     let assigned = 0;
     for (const stream of waiting) {
       const node = chooseNode(
-        candidates.map((candidate) => candidateOf(candidate, counts.get(candidate.id) ?? 0)),
+        ingestCandidates(candidates, stream.owner_id).map((candidate) =>
+          candidateOf(candidate, counts.get(candidate.id) ?? 0),
+        ),
         this.placeOf(stream.streamer_ip, geoPoint(stream.streamer_latitude, stream.streamer_longitude)),
       );
-      if (!node) break;
+      // Another stream of the batch may belong to a customer whose nodes are free.
+      if (!node) continue;
       const now = this.deps.clock.now();
       const name = candidates.find((candidate) => candidate.id === node.id)?.name ?? node.id;
       await uow.transaction(async ({ streams }) => {

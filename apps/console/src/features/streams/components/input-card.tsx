@@ -1,4 +1,4 @@
-import type { IngressEndpoint, StreamInput } from '@streamcloud/contract';
+import type { IngressEndpoint, ServingNode, StreamInput } from '@streamcloud/contract';
 import { inputEndpoint, isPrivateAccess, streamNameOf } from '../utils/stream-connection';
 import { NO_ENDPOINT_YET } from './connection-modal';
 import { CopyableValue } from './copy-button';
@@ -25,10 +25,27 @@ export function InputCard({ stream, ingress }: { stream: StreamInput; ingress: I
             {stream.accessToken ? <CopyableValue value={stream.accessToken} label="Copy token" /> : NONE}
           </Detail>
         )}
+        <Detail label="Serving node">{stream.servingNode ? stream.servingNode.name : NONE}</Detail>
+        <Detail label="Node groups">{stream.servingNode ? <NodeGroups node={stream.servingNode} /> : NONE}</Detail>
         <Detail label="GSLB ingress endpoint">
           {ingress ? <CopyableValue value={ingress.connection.uri} label="Copy ingress endpoint" /> : NONE}
         </Detail>
       </dl>
     </DashboardCard>
+  );
+}
+
+/** The serving node's groups the reader may see, each with its job and, for the cloud's own, whose it is. */
+function NodeGroups({ node }: { node: ServingNode }) {
+  if (node.groups.length === 0) return <span className="text-secondary">None: the shared pool</span>;
+  return (
+    <ul className="list-unstyled mb-0">
+      {node.groups.map((group) => (
+        <li key={group.id}>
+          {group.name} ({group.assignment}
+          {group.ownerId === null ? ', streaming cloud' : ''})
+        </li>
+      ))}
+    </ul>
   );
 }

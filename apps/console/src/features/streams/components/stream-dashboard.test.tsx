@@ -148,6 +148,29 @@ describe('stream dashboard', { timeout: 20_000 }, () => {
     region('Messages').getByText('No node is available');
   });
 
+  it('names the serving node and its groups, or the shared pool', async () => {
+    renderDashboard({
+      servingNode: {
+        id: uuid(9),
+        name: 'edge-eu-1',
+        groups: [
+          { id: uuid(10), name: 'Acme ingest', assignment: 'Ingestion', ownerId: uuid(11) },
+          { id: uuid(12), name: 'Cloud edges', assignment: 'Outgoing', ownerId: null },
+        ],
+      },
+    });
+    await screen.findByTestId('stream-status');
+    region('Input').getByText('edge-eu-1');
+    region('Input').getByText('Acme ingest (Ingestion)');
+    region('Input').getByText('Cloud edges (Outgoing, streaming cloud)');
+  });
+
+  it('says a node in no group is the shared pool', async () => {
+    renderDashboard({ servingNode: { id: uuid(9), name: 'edge-1', groups: [] } });
+    await screen.findByTestId('stream-status');
+    region('Input').getByText('None: the shared pool');
+  });
+
   it('lists the incoming and outgoing tracks the node reported', async () => {
     const track = (idx: number, width: number, height: number, bps: number) => ({
       idx,
