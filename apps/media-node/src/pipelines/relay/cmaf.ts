@@ -2,16 +2,8 @@ import type { CmafOutput } from '@streamcloud/contract';
 import type { AddressPolicy } from '@streamcloud/net-guard';
 import { EMPTY_MFRA, Fmp4Splitter, lastSegment } from './fmp4.js';
 import { LongRunningIngest, SegmentIngest, type TrackIngest } from './http-ingest.js';
-import {
-  type CapturedTrack,
-  drained,
-  ffmpegEnded,
-  RelayFailure,
-  type RelaySource,
-  type RelayTarget,
-  relayFfmpeg,
-  type TargetRun,
-} from './target.js';
+import type { CapturedTrack, RelaySource, RelayTarget, TargetRun } from './target.js';
+import { drained, ffmpegEnded, RelayFailure, relayFfmpeg } from './target.js';
 
 /** The video track's timescale when none is set: 90 kHz, a multiple of every usual frame rate. */
 export const DEFAULT_VIDEO_TIMESCALE = 90_000;

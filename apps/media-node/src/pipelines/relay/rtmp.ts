@@ -4,16 +4,8 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import type { AddressPolicy } from '@streamcloud/net-guard';
 import { connectFailure, connectOutbound, type OutboundConnection } from './outbound.js';
-import {
-  asFailure,
-  copyTracks,
-  ffmpegEnded,
-  RelayFailure,
-  type RelaySource,
-  type RelayTarget,
-  relayFfmpeg,
-  type TargetRun,
-} from './target.js';
+import type { RelaySource, RelayTarget, TargetRun } from './target.js';
+import { asFailure, copyTracks, ffmpegEnded, RelayFailure, relayFfmpeg } from './target.js';
 
 /** A destination that closes the connection this soon after the publish most likely refused the stream key. */
 const REFUSED_WITHIN_MS = 5000;

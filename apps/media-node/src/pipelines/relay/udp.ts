@@ -1,16 +1,8 @@
 import { createSocket, type Socket } from 'node:dgram';
 import type { AddressPolicy } from '@streamcloud/net-guard';
 import { blocked } from './outbound.js';
-import {
-  copyTracks,
-  drained,
-  ffmpegEnded,
-  RelayFailure,
-  type RelaySource,
-  type RelayTarget,
-  relayFfmpeg,
-  type TargetRun,
-} from './target.js';
+import type { RelaySource, RelayTarget, TargetRun } from './target.js';
+import { copyTracks, drained, ffmpegEnded, RelayFailure, relayFfmpeg } from './target.js';
 
 /** Seven 188-byte MPEG-TS packets: the payload of every datagram (the usual size for TS over UDP). */
 export const UDP_PAYLOAD = 1316;

@@ -6,6 +6,7 @@ import Dropdown from 'react-bootstrap/Dropdown';
 import Table from 'react-bootstrap/Table';
 import { Link } from 'react-router';
 import { ColumnHeaders } from '@/components/ui/column-headers';
+import { HeaderCard } from '@/components/ui/header-card';
 import { NodeStatusBadges } from '@/components/ui/node-status-badges';
 import { useNotify } from '@/components/ui/notifications';
 import { useAllocateNode } from '../api/allocate-node';
@@ -69,12 +70,11 @@ export function NodesCard({ group, isAdmin }: { group: NodeGroup; isAdmin: boole
     });
 
   return (
-    <Card className="mb-3" as="section">
-      <Card.Header className="d-flex align-items-center justify-content-between">
-        <h2 id="nodes-card-title" className="h6 mb-0">
-          Nodes
-        </h2>
-        {isAdmin && (
+    <HeaderCard
+      titleId="nodes-card-title"
+      title="Nodes"
+      actions={
+        isAdmin && (
           <Dropdown align="end">
             <Dropdown.Toggle size="sm" variant="outline-secondary" id="nodes-actions" disabled={allocate.isPending}>
               Actions
@@ -88,13 +88,14 @@ export function NodesCard({ group, isAdmin }: { group: NodeGroup; isAdmin: boole
               </Dropdown.Item>
             </Dropdown.Menu>
           </Dropdown>
-        )}
-      </Card.Header>
+        )
+      }
+    >
       <Card.Body>
         <ResourceTable title="Persistent" resources={persistent} isAdmin={isAdmin} />
         <ResourceTable title="Allocated" resources={allocated} isAdmin={isAdmin} />
       </Card.Body>
       {isAdmin && <NodePickerModal show={picking} group={group} onHide={() => setPicking(false)} />}
-    </Card>
+    </HeaderCard>
   );
 }

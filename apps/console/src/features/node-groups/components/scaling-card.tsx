@@ -7,6 +7,7 @@ import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
 import ListGroup from 'react-bootstrap/ListGroup';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { HeaderCard } from '@/components/ui/header-card';
 import { Icon } from '@/components/ui/icon';
 import { useNotify } from '@/components/ui/notifications';
 import { useDeleteScalingRule } from '../api/delete-scaling-rule';
@@ -90,18 +91,18 @@ export function ScalingCard({ group, isAdmin }: { group: NodeGroup; isAdmin: boo
   };
 
   return (
-    <Card className="mb-3" as="section">
-      <Card.Header className="d-flex align-items-center justify-content-between">
-        <h2 id="scaling-card-title" className="h6 mb-0">
-          Scaling
-        </h2>
-        {isAdmin && (
+    <HeaderCard
+      titleId="scaling-card-title"
+      title="Scaling"
+      actions={
+        isAdmin && (
           <Button size="sm" variant="primary" onClick={() => setEditing({})}>
             <Icon svg={plusLgIcon} className="me-1" />
             Add rule
           </Button>
-        )}
-      </Card.Header>
+        )
+      }
+    >
       {group.scalingRules.length === 0 ? (
         <Card.Body>
           <p className="mb-0 text-secondary">No scaling rules.</p>
@@ -135,6 +136,6 @@ export function ScalingCard({ group, isAdmin }: { group: NodeGroup; isAdmin: boo
         onConfirm={confirmRemove}
         onCancel={() => setRemoving(null)}
       />
-    </Card>
+    </HeaderCard>
   );
 }

@@ -2,6 +2,7 @@ import Badge from 'react-bootstrap/Badge';
 import Card from 'react-bootstrap/Card';
 import Table from 'react-bootstrap/Table';
 import { ColumnHeaders } from '@/components/ui/column-headers';
+import { HeaderCard } from '@/components/ui/header-card';
 import { ListQuery } from '@/components/ui/list-query';
 import { useScalingEvents } from '../api/get-scaling-events';
 import { formatEventTime } from '../utils/format';
@@ -10,12 +11,7 @@ import { formatEventTime } from '../utils/format';
 export function ScalingEventsCard({ groupId }: { groupId: string }) {
   const events = useScalingEvents(groupId);
   return (
-    <Card className="mb-3" as="section">
-      <Card.Header>
-        <h2 id="events-card-title" className="h6 mb-0">
-          Recent scaling events
-        </h2>
-      </Card.Header>
+    <HeaderCard titleId="events-card-title" title="Recent scaling events">
       <Card.Body>
         <ListQuery
           query={events}
@@ -45,6 +41,6 @@ export function ScalingEventsCard({ groupId }: { groupId: string }) {
           )}
         </ListQuery>
       </Card.Body>
-    </Card>
+    </HeaderCard>
   );
 }

@@ -1,9 +1,8 @@
 import type { Node } from '@streamcloud/contract';
-import plusLgIcon from 'bootstrap-icons/icons/plus-lg.svg?raw';
 import Table from 'react-bootstrap/Table';
 import { Link } from 'react-router';
+import { AddLink } from '@/components/ui/add-link';
 import { ColumnHeaders } from '@/components/ui/column-headers';
-import { Icon } from '@/components/ui/icon';
 import { ListQuery } from '@/components/ui/list-query';
 import { NodeStatusBadges } from '@/components/ui/node-status-badges';
 import { PageShell } from '@/components/ui/page-shell';
@@ -52,15 +51,7 @@ function RegionSection({ group }: { group: RegionGroup }) {
 export function NodesScreen() {
   const nodes = useNodes();
   return (
-    <PageShell
-      title="Nodes"
-      actions={
-        <Link className="btn btn-primary" to="/nodes/create">
-          <Icon svg={plusLgIcon} className="me-1" />
-          Add node
-        </Link>
-      }
-    >
+    <PageShell title="Nodes" actions={<AddLink to="/nodes/create">Add node</AddLink>}>
       <ListQuery query={nodes} failed="The nodes could not be loaded." empty={<p>No nodes yet.</p>}>
         {(items) => groupNodesByRegion(items).map((group) => <RegionSection key={group.code ?? ''} group={group} />)}
       </ListQuery>

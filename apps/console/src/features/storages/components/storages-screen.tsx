@@ -1,9 +1,8 @@
 import { DEFAULT_S3_REGION, STORAGE_TYPE_LABELS, type Storage } from '@streamcloud/contract';
-import plusLgIcon from 'bootstrap-icons/icons/plus-lg.svg?raw';
 import Table from 'react-bootstrap/Table';
 import { Link } from 'react-router';
+import { AddLink } from '@/components/ui/add-link';
 import { ColumnHeaders } from '@/components/ui/column-headers';
-import { Icon } from '@/components/ui/icon';
 import { ListQuery } from '@/components/ui/list-query';
 import { PageShell } from '@/components/ui/page-shell';
 import { useStorages } from '@/data/storages/get-storages';
@@ -18,15 +17,7 @@ function location(storage: Storage): string {
 export function StoragesScreen() {
   const storages = useStorages();
   return (
-    <PageShell
-      title="Storages"
-      actions={
-        <Link className="btn btn-primary" to="/storages/create">
-          <Icon svg={plusLgIcon} className="me-1" />
-          Add storage
-        </Link>
-      }
-    >
+    <PageShell title="Storages" actions={<AddLink to="/storages/create">Add storage</AddLink>}>
       <ListQuery query={storages} failed="The storages could not be loaded." empty={<p>No storages yet.</p>}>
         {(items) => (
           <Table responsive hover className="align-middle">
