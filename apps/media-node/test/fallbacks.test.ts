@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startWebhookReceiver, type WebhookReceiver } from '../../api/test/webhook-receiver.js';
 import { ffmpeg, freePort, type Push, pixelAt, pushTestPattern, runTool, sleep, waitFor } from './harness.js';
 import { createStorage } from './recordings.js';
 import { type LocalS3Server, putObject, startLocalS3 } from './s3.js';
@@ -153,9 +154,20 @@ function liveSource(port: number): { url: string; stop(): void } {
 const newestFragmentAt = (playlist: string) =>
   Math.max(0, ...[...playlist.matchAll(/^(\d{13})\.ts/gm)].map((match) => Number(match[1])));
 
+/** The stream's webhook events in the order they happened: `type`, and `type:state` for stream.fallback. */
+const streamEvents = (receiver: WebhookReceiver) =>
+  receiver
+    .events()
+    .sort((a, b) => a.occurredAt.localeCompare(b.occurredAt))
+    .map((event) => {
+      const state = (event.data.fallback as { state?: string } | undefined)?.state;
+      return state ? `${event.type}:${state}` : event.type;
+    });
+
 describe('Slate fallback', () => {
-  it('takes over when the push drops (same HLS playlist, the slate picture) and gives the stream back to a new push', async () => {
-    const stream = await createStream({ format: 'RTMP' });
+  it('takes over when the push drops (same HLS playlist, the slate picture, stream.fallback webhooks) and gives the stream back to a new push', async () => {
+    const hooks = await startWebhookReceiver();
+    const stream = await createStream({ format: 'RTMP', callbackUri: `${hooks.url}/stream` });
     const output = await createOutput(stream.id, 'HLS');
     await api('PUT', `/snapshots/stream/${stream.id}/outgoing`, { format: 'PNG', quality: 'Low', interval: 1 });
     const slate = await addFallback(
@@ -229,10 +241,28 @@ describe('Slate fallback', () => {
       expect((await api('PUT', `/inputs/${stream.id}`, { state: 'Idle' })).status).toBe(200);
       await fallbackState(stream.id, slate.id, (f) => f.state === 'Pending', 'the slate stopped');
       expect((await getStream(stream.id)).status).toBe('Idle');
+
+      // The stream's callback heard each takeover start and end, between the pushes and the Stop.
+      await hooks.waitFor(7);
+      // (A resumed push's stream.fallback ended and stream.ingestion happen at the same instant.)
+      const events = streamEvents(hooks);
+      expect(events.filter((event) => event.startsWith('stream.fallback'))).toEqual([
+        'stream.fallback:started',
+        'stream.fallback:ended',
+        'stream.fallback:started',
+        'stream.fallback:ended',
+      ]);
+      expect(events.filter((event) => !event.startsWith('stream.fallback'))).toEqual([
+        'stream.ingestion',
+        'stream.ingestion',
+        'stream.idle',
+      ]);
+      expect(hooks.events().every((event) => event.data.id === stream.id)).toBe(true);
     } finally {
       first.stop();
       second?.stop();
       reader?.stop();
+      await hooks.close();
     }
   });
 });
