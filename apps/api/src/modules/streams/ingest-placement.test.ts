@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { NodeGroup } from '@streamcloud/contract';
 import { describe, expect, it } from 'vitest';
 import { type TestAccount, useTestApp } from '../../../test/helpers.js';
@@ -139,5 +140,42 @@ describe('the serving node on the stream', () => {
     ]);
     const asOther = await t.request({ method: 'GET', url: `/api/v1/inputs/${stream.id}`, token: t.roles.other.token });
     expect(asOther.statusCode).toBe(404);
+  });
+});
+
+describe("a node that joins a customer's group", () => {
+  it("loses other customers' streams that are not live: moved to a node they may use, else Pending", async () => {
+    const node = await nodeNamed('fra');
+    const bobs = await t.createInput({}, t.roles.other.token);
+    const bobsLive = await t.createInput({}, t.roles.other.token);
+    const alices = await t.createInput();
+    expect([bobs.nodeId, bobsLive.nodeId, alices.nodeId]).toEqual([node.id, node.id, node.id]);
+    const live = await t.report(node.token, [
+      { id: randomUUID(), kind: 'stream-state', streamId: bobsLive.id, status: 'Ingestion' },
+    ]);
+    expect(live.statusCode).toBe(200);
+    await group('Ingestion', t.roles.owner, [node.id]);
+    const read = async (id: string, token = t.roles.other.token) =>
+      (await t.request({ method: 'GET', url: `/api/v1/inputs/${id}`, token })).json();
+
+    expect(await t.app.services.streams.assignWaiting()).toBe(1);
+    const taken = await read(bobs.id);
+    expect(taken).toMatchObject({ status: 'Pending', nodeId: null, connection: null });
+    expect(taken.statusMessages[0].text).toBe(`Taken off: node fra is kept for another customer's streams. ${NO_NODE}`);
+    // a live push keeps its node; the owner's stream stays
+    expect(await read(bobsLive.id)).toMatchObject({ status: 'Ingestion', nodeId: node.id });
+    expect(await read(alices.id, t.roles.owner.token)).toMatchObject({ status: 'Idle', nodeId: node.id });
+
+    // once the push ends, and a shared node exists, the stream moves there
+    const shared = await nodeNamed('shared');
+    const ended = await t.report(node.token, [
+      { id: randomUUID(), kind: 'stream-state', streamId: bobsLive.id, status: 'Idle' },
+    ]);
+    expect(ended.statusCode).toBe(200);
+    expect(await t.app.services.streams.assignWaiting()).toBe(2);
+    const moved = await read(bobsLive.id);
+    expect(moved).toMatchObject({ status: 'Idle', nodeId: shared.id });
+    expect(moved.statusMessages[0].text).toBe("Moved to node shared: node fra is kept for another customer's streams");
+    expect(await read(bobs.id)).toMatchObject({ status: 'Idle', nodeId: shared.id });
   });
 });

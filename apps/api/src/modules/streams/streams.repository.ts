@@ -316,6 +316,47 @@ export class StreamsRepository implements StreamCatalog {
       .$narrowType<{ stream_count: number; groups: NodeHostGroup[] }>();
   }
 
+  /**
+   * Streams that are not live (Idle or Error) on a node a customer's group keeps for itself, of another
+   * customer: the assignment job moves them off, oldest stream first.
+   */
+  async notLiveOnNodesReservedForOthers(limit: number): Promise<Array<StreamRow & { node_name: string }>> {
+    return (await this.db
+      .selectFrom('inputs as i')
+      .innerJoin('nodes as n', 'n.id', 'i.node_id')
+      .selectAll('i')
+      .select('n.name as node_name')
+      .where('i.status', 'in', ['Idle', 'Error'])
+      .where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('node_group_resources as r')
+            .innerJoin('node_groups as g', 'g.id', 'r.group_id')
+            .select('r.id')
+            .whereRef('r.node_id', '=', 'i.node_id')
+            .where('g.owner_id', 'is not', null)
+            .whereRef('g.owner_id', '<>', 'i.owner_id'),
+        ),
+      )
+      .orderBy('i.created_at')
+      .limit(limit)
+      .execute()) as Array<StreamRow & { node_name: string }>;
+  }
+
+  /**
+   * Moves a stream from `fromNodeId` to `toNodeId` (null: no node, Pending) if it is still there and not
+   * live: a push that started meanwhile keeps its node. Answers whether it moved.
+   */
+  async moveIfNotLive(id: string, fromNodeId: string, toNodeId: string | null, now: Date): Promise<boolean> {
+    const result = await this.db
+      .updateTable('inputs')
+      .set({ node_id: toNodeId, status: toNodeId ? 'Idle' : 'Pending', updated_at: now })
+      .where('id', '=', id)
+      .where('node_id', '=', fromNodeId)
+      .where('status', 'in', ['Idle', 'Error'])
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
   /** Streams waiting for a node, oldest first. */
   async unassigned(limit: number): Promise<StreamRow[]> {
     return (await this.db

@@ -223,38 +223,68 @@ export class StreamsService {
     return { ipAddress: location.ipAddress, description: location.description, geo: location.geo };
   }
 
-  /** Assigns streams that wait for a node to the best enabled and opened node, if any. Answers how many. */
+  /**
+   * Places streams by the placement rules: those that wait for a node go to the best enabled and opened
+   * node, if any; those that are not live on a node another customer's group keeps for itself move to the
+   * best node they may use, else wait for one (Pending). Answers how many streams it placed or moved.
+   */
   async assignWaiting(limit = 100): Promise<number> {
     const { uow } = this.deps;
-    const waiting = await uow.streams.unassigned(limit);
-    if (waiting.length === 0) return 0;
+    const [waiting, misplaced] = await Promise.all([
+      uow.streams.unassigned(limit),
+      uow.streams.notLiveOnNodesReservedForOthers(limit),
+    ]);
+    if (waiting.length === 0 && misplaced.length === 0) return 0;
     const candidates = await uow.streams.candidateNodes();
-    if (candidates.length === 0) return 0;
     const counts = new Map(candidates.map((node) => [node.id, node.stream_count]));
-    let assigned = 0;
-    for (const stream of waiting) {
-      const node = chooseNode(
+    const placeOne = (stream: StreamRow) => {
+      const chosen = chooseNode(
         ingestCandidates(candidates, stream.owner_id).map((candidate) =>
           candidateOf(candidate, counts.get(candidate.id) ?? 0),
         ),
         this.placeOf(stream.streamer_ip, geoPoint(stream.streamer_latitude, stream.streamer_longitude)),
       );
+      if (chosen) counts.set(chosen.id, (counts.get(chosen.id) ?? 0) + 1);
+      return chosen ? (candidates.find((candidate) => candidate.id === chosen.id) ?? null) : null;
+    };
+    let placed = 0;
+    for (const stream of waiting) {
+      const node = placeOne(stream);
       // Another stream of the batch may belong to a customer whose nodes are free.
       if (!node) continue;
       const now = this.deps.clock.now();
-      const name = candidates.find((candidate) => candidate.id === node.id)?.name ?? node.id;
       await uow.transaction(async ({ streams }) => {
         await streams.update(
           stream.id,
           { node_id: node.id, ...(stream.status === 'Pending' ? { status: 'Idle' as const } : {}) },
           now,
         );
-        await streams.addMessage(stream.id, { at: now, level: 'info', text: `Assigned to node ${name}` });
+        await streams.addMessage(stream.id, { at: now, level: 'info', text: `Assigned to node ${node.name}` });
       });
-      counts.set(node.id, (counts.get(node.id) ?? 0) + 1);
-      assigned++;
+      placed++;
     }
-    return assigned;
+    for (const stream of misplaced) if (await this.moveOffReservedNode(stream, placeOne(stream))) placed++;
+    return placed;
+  }
+
+  /** Moves a stream that is not live off a node kept for another customer, to `node` or to no node (Pending). */
+  private async moveOffReservedNode(stream: StreamRow & { node_name: string }, node: NodeHostRow | null) {
+    const now = this.deps.clock.now();
+    const reason = `node ${stream.node_name} is kept for another customer's streams`;
+    return this.deps.uow.transaction(async ({ streams }) => {
+      if (!stream.node_id || !(await streams.moveIfNotLive(stream.id, stream.node_id, node?.id ?? null, now))) {
+        return false;
+      }
+      await streams.addMessage(
+        stream.id,
+        node
+          ? { at: now, level: 'warning', text: `Moved to node ${node.name}: ${reason}` }
+          : { at: now, level: 'warning', text: `Taken off: ${reason}. ${NO_NODE_MESSAGE}` },
+      );
+      const moved = await streams.findById(stream.id);
+      if (moved) await this.webhooks.statusChanged(streams.db, moved, stream.status, { at: now });
+      return true;
+    });
   }
 
   /** Node-facing: the node tells the ports of its media services; its push and playback URLs use them. */
