@@ -1,18 +1,74 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import cookie from '@fastify/cookie';
-import helmet from '@fastify/helmet';
 import { ANTI_FORGERY_COOKIE, ANTI_FORGERY_HEADER, API_BASE } from '@streamcloud/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import helmet, { type HelmetOptions } from 'helmet';
 import { forbidden } from '../lib/errors.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+const HELMET: HelmetOptions = {
+  contentSecurityPolicy: {
+    useDefaults: false,
+    directives: {
+      defaultSrc: ["'self'"],
+      scriptSrc: ["'self'"],
+      styleSrc: ["'self'", "'unsafe-inline'"],
+      imgSrc: ["'self'", 'data:', 'blob:'],
+      fontSrc: ["'self'", 'data:'],
+      connectSrc: ["'self'"],
+      objectSrc: ["'none'"],
+      baseUri: ["'self'"],
+      formAction: ["'self'"],
+      frameAncestors: ["'none'"],
+    },
+  },
+  referrerPolicy: { policy: 'no-referrer' },
+  crossOriginEmbedderPolicy: false,
+  strictTransportSecurity: false,
+};
+
+/**
+ * The headers helmet sets, computed once: they are the same on every response, and building helmet's
+ * middleware on each request (as @fastify/helmet does) cost a tenth of a cached GET's time.
+ */
+function staticSecurityHeaders(options: HelmetOptions): [string, string][] {
+  const headers = new Map<string, string>();
+  const response = {
+    setHeader: (name: string, value: string) => headers.set(name.toLowerCase(), String(value)),
+    removeHeader: (name: string) => headers.delete(name.toLowerCase()),
+  };
+  helmet(options)({} as IncomingMessage, response as unknown as ServerResponse, () => {});
+  return [...headers];
+}
+
+/** Random bytes drawn in batches: one call to the system's generator per 128 anti-forgery tokens. */
+class RandomPool {
+  private pool = Buffer.alloc(0);
+  private offset = 0;
+
+  constructor(private readonly batch: number) {}
+
+  take(size: number): Buffer {
+    if (this.offset + size > this.pool.length) {
+      this.pool = randomBytes(Math.max(size, this.batch));
+      this.offset = 0;
+    }
+    const bytes = this.pool.subarray(this.offset, this.offset + size);
+    this.offset += size;
+    return bytes;
+  }
+}
+
 /** Anti-forgery tokens are `random.hmac(random)`, so a cookie planted by someone else does not verify. */
 class AntiForgeryTokens {
+  private readonly random = new RandomPool(24 * 128);
+
   constructor(private readonly secret: string) {}
 
   issue(): string {
-    const nonce = randomBytes(24).toString('base64url');
+    const nonce = this.random.take(24).toString('base64url');
     return `${nonce}.${this.mac(nonce)}`;
   }
 
@@ -39,25 +95,10 @@ const sameToken = (a: string, b: string) => a.length === b.length && timingSafeE
 export async function registerSecurity(app: FastifyInstance, secret: string): Promise<void> {
   const tokens = new AntiForgeryTokens(secret);
   await app.register(cookie);
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
-      },
-    },
-    referrerPolicy: { policy: 'no-referrer' },
-    crossOriginEmbedderPolicy: false,
-    strictTransportSecurity: false,
+  const securityHeaders = staticSecurityHeaders(HELMET);
+  app.addHook('onRequest', (_request, reply, done) => {
+    for (const [name, value] of securityHeaders) reply.raw.setHeader(name, value);
+    done();
   });
 
   const isApi = (request: FastifyRequest) => request.url.startsWith(`${API_BASE}/`);
