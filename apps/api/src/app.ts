@@ -55,6 +55,7 @@ import { registerAuthGuard } from './plugins/auth-guard.js';
 import { registerConsole } from './plugins/console-static.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
 import { registerOpenApi } from './plugins/openapi.js';
+import { OneLinePerRequest } from './plugins/request-log.js';
 import { registerSecurity } from './plugins/security.js';
 import { registerShutdownGate } from './plugins/shutdown-gate.js';
 
@@ -163,6 +164,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
     // The shutdown gate answers 503 in the API's own error shape.
     return503OnClosing: false,
     ajv: { customOptions: { removeAdditional: false } },
+    logController: new OneLinePerRequest(),
   });
   app.setValidatorCompiler(validatorCompiler);
   // Answers are written by functions compiled from the contract's schemas, not checked by zod on each one.

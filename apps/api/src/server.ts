@@ -2,6 +2,7 @@ import cluster from 'node:cluster';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pino from 'pino';
 import { buildApp } from './app.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { DataDirInUseError, restrictDataDir } from './db/data-dir.js';
@@ -40,12 +41,14 @@ async function main(): Promise<void> {
   );
   await migrate(database.db);
   const { secret, storageEncryptionKey } = await secretsOf(config);
+  // Log lines are written to stdout asynchronously: a blocking write per line was a tenth of a request's time.
+  const logs = pino.destination({ dest: 1, sync: false });
   const app = await buildApp({
     database,
     secret,
     storageEncryptionKey,
     outbound,
-    logger: { level: config.logLevel },
+    logger: { level: config.logLevel, stream: logs },
     consoleDir: config.consoleDir ?? DEFAULT_CONSOLE_DIR,
     storagePrefix: process.env.CONSOLE_STORAGE_PREFIX ?? '',
     gslbHostname: config.gslbHostname,
@@ -83,6 +86,7 @@ async function main(): Promise<void> {
     await app.close();
     await app.requestsDrained(10_000);
     await database.close();
+    logs.flushSync();
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
