@@ -105,7 +105,7 @@ export class HlsServer {
       return;
     }
     if (!/^hls-[\w-]{8,32}$/.test(sid)) return text(response, 400, 'Bad session id');
-    const viewer = this.viewer(sid, request, admitted.input.id, admitted.outputId);
+    const viewer = this.viewer(sid, request, admitted);
     const suffix = `?${new URLSearchParams({ sid, ...(token ? { token } : {}) })}`;
     const { stream } = played;
     if (file.endsWith('.m3u8')) {
@@ -188,7 +188,11 @@ export class HlsServer {
   }
 
   /** The session of `sid`: a player that comes back after its session ended starts it again under the same id. */
-  private viewer(sid: string, request: IncomingMessage, inputId: string, outputId: string): HlsViewer {
+  private viewer(
+    sid: string,
+    request: IncomingMessage,
+    { input, outputId, preview }: { input: { id: string }; outputId: string; preview: boolean },
+  ): HlsViewer {
     let viewer = this.viewers.get(sid);
     if (!viewer || !this.manager.viewers.get(sid)) {
       const state: HlsViewer = { sessionId: sid, bytes: 0, lastSeen: Date.now() };
@@ -196,9 +200,10 @@ export class HlsServer {
       this.viewers.set(sid, state);
       this.manager.viewers.start({
         id: sid,
-        inputId,
+        inputId: input.id,
         outputId,
         format: 'HLS',
+        preview,
         ipAddress: (request.socket.remoteAddress ?? '').replace(/^::ffff:/, '') || null,
         bytesOut: () => state.bytes,
         bytesIn: () => 0,

@@ -37,12 +37,11 @@ interface Admitted {
   outputId: string;
   push: LiveStream;
   token: string | null;
+  /** Admitted with a preview credential: the console's player, reported apart from viewers. */
+  preview: boolean;
 }
 
-interface WhepSession extends PeerSession {
-  outputId: string;
-  push: LiveStream;
-  token: string | null;
+interface WhepSession extends PeerSession, Admitted {
   video: MediaStreamTrack;
   audio: MediaStreamTrack;
   feed: StreamFeed;
@@ -79,7 +78,8 @@ export class WhepPlayback extends WebRtcEndpoint<WhepSession, Admitted> {
       // A missing or wrong token is 401 for WHEP, as for WHIP.
       return { ok: false, status: admitted.status === 403 ? 401 : admitted.status, message: admitted.reason };
     }
-    return { ok: true, admitted: { outputId: admitted.outputId, push: admitted.push, token } };
+    const { outputId, push, preview } = admitted;
+    return { ok: true, admitted: { outputId, push, token, preview } };
   }
 
   protected async open(base: PeerSession, admitted: Admitted): Promise<WhepSession> {
@@ -121,6 +121,7 @@ export class WhepPlayback extends WebRtcEndpoint<WhepSession, Admitted> {
       inputId: session.push.input.id,
       outputId: session.outputId,
       format: 'WebRTC',
+      preview: session.preview,
       ipAddress: session.remoteAddress,
       bytesOut: () => bytes().sent,
       bytesIn: () => bytes().received,

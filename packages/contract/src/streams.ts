@@ -225,9 +225,21 @@ export const StreamOutput = z.object({
   }),
   callbackUri: z.string().nullable(),
   sessions: z.array(OutputSession),
+  /** Sessions of the console's own preview player on this output: not viewers, not billed (docs/decisions.md). */
+  previews: z.number().int(),
   createdAt: Timestamp,
 });
 export type StreamOutput = z.infer<typeof StreamOutput>;
+
+/**
+ * A short-lived playback credential for the console's preview of one stream: any of the stream's outputs
+ * takes it (`Authorization: Bearer` on WHEP, `?token=` on HLS) in place of the output's viewer token, and
+ * the node reports what it plays as a preview session, not a viewer.
+ */
+export const PreviewCredential = z.object({ token: z.string(), expiresAt: Timestamp });
+export type PreviewCredential = z.infer<typeof PreviewCredential>;
+/** How long a preview credential is valid; the console asks for a new one before it expires. */
+export const PREVIEW_CREDENTIAL_TTL_SECONDS = 600;
 
 export const StreamOutputCreate = z.strictObject({
   streamId: Id,
@@ -340,6 +352,16 @@ export const streamRoutes = {
     response: z.array(StreamOutput),
     errors: [404],
   }),
+  createPreview: defineRoute({
+    method: 'POST',
+    path: '/inputs/:id/preview',
+    summary: "A short-lived credential for the console's preview player, valid for this stream's outputs only",
+    tag: 'streams',
+    auth: 'user',
+    params: IdParams,
+    response: PreviewCredential,
+    errors: [404],
+  }),
   clearOutputSessions: defineRoute({
     method: 'DELETE',
     path: '/outputs/:id/sessions',
@@ -438,6 +460,8 @@ export const StreamStateReport = z.strictObject({
             }),
           )
           .max(10_000),
+        /** Preview sessions (the console's player, admitted with a preview credential): counted apart from viewers. */
+        previews: z.number().int().min(0, 'previews must be at least 0').max(10_000).optional(),
       }),
     )
     .max(1000)
@@ -478,6 +502,8 @@ export const AssignedInput = z.object({
     }),
   ),
   ingressName: z.string().nullable(),
+  /** The key preview credentials of this stream are signed with (HMAC-SHA256, base64url); see PreviewCredential. */
+  previewKey: z.string(),
   versions: ConfigVersions,
 });
 export type AssignedInput = z.infer<typeof AssignedInput>;

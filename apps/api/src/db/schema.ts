@@ -219,6 +219,8 @@ export interface OutputsTable {
   access_token: string | null;
   /** When the output's sessions were last cleared; the node disconnects its viewers when this changes. */
   sessions_cleared_at: Date | null;
+  /** Preview sessions (the console's player) the node last reported: not viewers, not billed. */
+  preview_sessions: number;
   created_at: CreatedAt;
 }
 

@@ -41,6 +41,7 @@ export function streamOutput(streamId: string, n: number, extra: Partial<StreamO
     viewer: { ipAddress: null, geoLocation: null, accessToken: null },
     callbackUri: null,
     sessions: [],
+    previews: 0,
     createdAt: AT,
     ...extra,
   };

@@ -1,12 +1,20 @@
 import type { AssignedInput, InputFormat } from '@streamcloud/contract';
+import { isPreviewCredential, verifyPreviewCredential } from '@streamcloud/contract/preview-credential';
 import { type InputDirectory, normalizeName, tokenMatches } from '../inputs.js';
 import type { LiveStream, PlayFormat, PushProtocol } from './types.js';
 
 export type PushRefusal = { ok: false; reason: string; input?: AssignedInput };
 export type PushAdmission = { ok: true; input: AssignedInput } | PushRefusal;
-export type PlayAdmission =
-  | { ok: true; input: AssignedInput; outputId: string; push: LiveStream }
+/** An output a player may watch; `preview` when it came with a preview credential rather than a viewer token. */
+export type OutputAdmission =
+  | { ok: true; input: AssignedInput; outputId: string; preview: boolean }
   | { ok: false; status: number; reason: string };
+export type PlayAdmission =
+  | { ok: true; input: AssignedInput; outputId: string; preview: boolean; push: LiveStream }
+  | { ok: false; status: number; reason: string };
+
+/** The formats the console's preview player plays (docs/decisions.md: preview sessions). */
+const PREVIEW_FORMATS: readonly PlayFormat[] = ['WebRTC', 'HLS'];
 
 const FORMAT_OF: Record<PushProtocol, InputFormat> = { RTMP: 'RTMP', SRT: 'SRT', WebRTC: 'WebRTC' };
 
@@ -72,12 +80,11 @@ export class Admission {
     return { ...found, push };
   }
 
-  /** The output `name` in `format` if this player may watch it, live or not. */
-  async output(
-    format: PlayFormat,
-    name: string,
-    token: string | null,
-  ): Promise<{ ok: true; input: AssignedInput; outputId: string } | { ok: false; status: number; reason: string }> {
+  /**
+   * The output `name` in `format` if this player may watch it, live or not: with the output's viewer token
+   * (none for a Public stream's), or as a preview with a preview credential of its stream (WebRTC and HLS).
+   */
+  async output(format: PlayFormat, name: string, token: string | null): Promise<OutputAdmission> {
     let found = this.directory.output(name);
     if (!found && this.refreshDirectory) {
       await this.refreshDirectory();
@@ -86,8 +93,16 @@ export class Admission {
     if (!found || found.output.format !== format)
       return { ok: false, status: 404, reason: `no ${format} output named ${name}` };
     if (this.emergency) return { ok: false, status: 503, reason: 'the node is in emergency cleanup' };
+    const admitted = { ok: true as const, input: found.input, outputId: found.output.id };
+    if (isPreviewCredential(token)) {
+      if (!PREVIEW_FORMATS.includes(format))
+        return { ok: false, status: 403, reason: `preview credentials do not play ${format} outputs` };
+      if (!verifyPreviewCredential(found.input.previewKey, found.input.id, token))
+        return { ok: false, status: 403, reason: 'invalid or expired preview credential' };
+      return { ...admitted, preview: true };
+    }
     if (!tokenMatches(found.output.accessToken, token))
       return { ok: false, status: 403, reason: `${token ? 'wrong' : 'missing'} playback token` };
-    return { ok: true, input: found.input, outputId: found.output.id };
+    return { ...admitted, preview: false };
   }
 }

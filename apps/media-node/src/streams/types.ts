@@ -116,6 +116,11 @@ export interface ViewerSession {
   format: PlayFormat;
   ipAddress: string | null;
   startedAt: Date;
+  /**
+   * The console's preview player (admitted with a preview credential): reported as the output's preview
+   * count, neither in its viewer sessions nor in ConcurrentViewers, OutgoingBitrate or billed usage.
+   */
+  preview: boolean;
   bytesOut(): number;
   bytesIn(): number;
   kick(): void;

@@ -96,7 +96,8 @@ export class UsageMeter {
       m.sessions += 1;
       totalBytes += delta + stream.handle.bytesOut() - stream.reported.bytesOut;
     }
-    for (const viewer of this.viewers.all()) {
+    // Previews load the node (its sessions) but are neither the stream's viewers nor its billed traffic.
+    for (const viewer of this.viewers.viewers()) {
       const m = entry(viewer.inputId);
       const delta = viewer.bytesOut() - viewer.reported.bytesOut;
       m.values.OutgoingBitrate = (m.values.OutgoingBitrate ?? 0) + Math.round((delta * 8) / seconds);
@@ -209,7 +210,7 @@ export class UsageMeter {
     if (cut) this.ended = [];
     // Viewers' and relays' traffic: what the node sent them is the stream's outgoing download.
     const ended = cut ? this.viewers.takeEnded() : this.viewers.endedSinceReport();
-    for (const sender of [...this.viewers.all(), ...ended, ...this.traffic]) {
+    for (const sender of [...this.viewers.viewers(), ...ended, ...this.traffic]) {
       const bytesIn = sender.bytesIn();
       const bytesOut = sender.bytesOut();
       const upload = bytesIn - sender.reported.bytesIn;

@@ -7,7 +7,8 @@ type StateFields = Omit<StreamStateReport, 'id' | 'kind' | 'streamId' | 'at'>;
 /**
  * Everyone watching: one session per RTMP connection, HLS session id or WHEP peer, counted per output,
  * disconnected when the control plane clears its output's sessions or deletes the output, and reported
- * (the sessions of every output of a stream) whenever they change.
+ * (the sessions of every output of a stream) whenever they change. Preview sessions (the console's player)
+ * are kept here too (kicked alike) but reported as a count apart from the viewer sessions.
  */
 export class Viewers {
   private readonly sessions = new Map<string, ViewerSession>();
@@ -22,9 +23,12 @@ export class Viewers {
     private readonly state: (streamId: string, fields: StateFields) => number,
   ) {}
 
-  start(viewer: Omit<ViewerSession, 'ended' | 'reported' | 'startedAt'>): ViewerSession {
+  start(
+    viewer: Omit<ViewerSession, 'ended' | 'reported' | 'startedAt' | 'preview'> & { preview?: boolean },
+  ): ViewerSession {
     const session: ViewerSession = {
       ...viewer,
+      preview: viewer.preview ?? false,
       startedAt: new Date(),
       ended: false,
       reported: { bytesIn: 0, bytesOut: 0, at: Date.now() },
@@ -39,7 +43,8 @@ export class Viewers {
     if (!session || session.ended) return;
     session.ended = true;
     this.sessions.delete(id);
-    this.ended.push(session);
+    // A preview's bytes are never billed: only viewers' last bytes are owed.
+    if (!session.preview) this.ended.push(session);
     this.changed(session.inputId);
   }
 
@@ -51,16 +56,22 @@ export class Viewers {
     return this.sessions.size;
   }
 
+  /** Every session, previews included. */
   all(): ViewerSession[] {
     return [...this.sessions.values()];
   }
 
-  /** The sessions that ended since the last `takeEnded()`, left in place (their last bytes are still owed). */
+  /** The customers' viewers: every session but previews (what metrics and billing count). */
+  viewers(): ViewerSession[] {
+    return this.all().filter((session) => !session.preview);
+  }
+
+  /** The viewer sessions that ended since the last `takeEnded()`, left in place (their last bytes are still owed). */
   endedSinceReport(): readonly ViewerSession[] {
     return this.ended;
   }
 
-  /** The sessions that ended since the last call (their last bytes are reported once). */
+  /** The viewer sessions that ended since the last call (their last bytes are reported once). */
   takeEnded(): ViewerSession[] {
     const ended = this.ended;
     this.ended = [];
@@ -109,17 +120,21 @@ export class Viewers {
     for (const inputId of this.dirty) {
       const input = this.directory.byId(inputId);
       if (!input) continue;
-      const outputs = input.outputs.map((output) => ({
-        outputId: output.id,
-        sessions: this.all()
-          .filter((viewer) => viewer.outputId === output.id)
-          .map((viewer) => ({
-            id: viewer.id,
-            ipAddress: viewer.ipAddress,
-            startedAt: viewer.startedAt.toISOString(),
-            bytes: viewer.bytesOut(),
-          })),
-      }));
+      const outputs = input.outputs.map((output) => {
+        const sessions = this.all().filter((session) => session.outputId === output.id);
+        return {
+          outputId: output.id,
+          sessions: sessions
+            .filter((session) => !session.preview)
+            .map((viewer) => ({
+              id: viewer.id,
+              ipAddress: viewer.ipAddress,
+              startedAt: viewer.startedAt.toISOString(),
+              bytes: viewer.bytesOut(),
+            })),
+          previews: sessions.filter((session) => session.preview).length,
+        };
+      });
       if (outputs.length > 0) this.state(inputId, { outputs });
     }
     this.dirty.clear();

@@ -71,7 +71,11 @@ export class OutputsRepository {
   /** Forgets the sessions and records when, so the node serving the output disconnects them. */
   async clearSessions(id: string, at: Date): Promise<void> {
     await this.db.deleteFrom('output_sessions').where('output_id', '=', id).execute();
-    await this.db.updateTable('outputs').set({ sessions_cleared_at: at }).where('id', '=', id).execute();
+    await this.db
+      .updateTable('outputs')
+      .set({ sessions_cleared_at: at, preview_sessions: 0 })
+      .where('id', '=', id)
+      .execute();
   }
 
   /** The output `id` when it belongs to the input `inputId` (reports name outputs by id). */
@@ -84,6 +88,10 @@ export class OutputsRepository {
         .where('input_id', '=', inputId)
         .executeTakeFirst()) ?? null
     );
+  }
+
+  async setPreviewSessions(outputId: string, count: number): Promise<void> {
+    await this.db.updateTable('outputs').set({ preview_sessions: count }).where('id', '=', outputId).execute();
   }
 
   async replaceSessions(outputId: string, sessions: SessionRow[]): Promise<void> {

@@ -45,6 +45,7 @@ export class OutputsService {
       // A Private stream is private to viewers too: each output gets its own playback token.
       access_token: stream.access === 'Private' ? randomBytes(24).toString('base64url') : null,
       sessions_cleared_at: null,
+      preview_sessions: 0,
     });
     await this.audit.record(auth, 'output.create', row.id, { streamId: stream.id, format: row.format });
     return toStreamOutput(row, stream.node_id ? await streams.nodeHost(stream.node_id) : null, []);

@@ -98,6 +98,7 @@ export function toStreamOutput(row: OutputRow, node: NodeHostRow | null, session
       startedAt: session.started_at.toISOString(),
       bytes: session.bytes,
     })),
+    previews: row.preview_sessions,
     createdAt: row.created_at.toISOString(),
   };
 }

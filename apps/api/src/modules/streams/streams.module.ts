@@ -1,4 +1,5 @@
 import { registerPeriodicJob } from '../../lib/periodic.js';
+import { deriveKey } from '../../lib/secrets.js';
 import { GeoLocator } from '../info/geo-locator.js';
 import { defineModule } from '../module.js';
 import { OutputsService } from './outputs.service.js';
@@ -22,6 +23,7 @@ export const streamsModule = defineModule(
       clock,
       gslbHostname: options.gslbHostname ?? 'localhost',
       outbox: app.services.webhooks.outbox,
+      previewSigningKey: deriveKey(options.secret, 'preview-credentials'),
     });
     const outputs = new OutputsService({ uow, geo, clock, webhooks: streams.webhooks });
     app.services.streams = streams;

@@ -14,6 +14,7 @@ export function registerStreamRoutes(app: FastifyInstance, streams: StreamsServi
   addRoute(app, streamRoutes.get, ({ auth, params }) => streams.get(auth, params.id));
   addRoute(app, streamRoutes.update, ({ auth, params, body }) => streams.update(auth, params.id, body));
   addRoute(app, streamRoutes.delete, ({ auth, params }) => streams.delete(auth, params.id));
+  addRoute(app, streamRoutes.createPreview, ({ auth, params }) => streams.preview(auth, params.id));
 
   addRoute(app, streamRoutes.createOutput, ({ auth, body }) => outputs.create(auth, body));
   addRoute(app, streamRoutes.listOutputs, async ({ auth, query, reply }) => {

@@ -8,6 +8,8 @@ import {
   makeStreamName,
   outputModeOfName,
   PASSTHROUGH_PREFIX,
+  PREVIEW_CREDENTIAL_TTL_SECONDS,
+  type PreviewCredential,
   type RegionCode,
   type StreamInput,
   type StreamInputCreate,
@@ -17,6 +19,7 @@ import {
   type StreamStatus,
   type TrackInfo,
 } from '@streamcloud/contract';
+import { previewKeyOf, signPreviewCredential } from '@streamcloud/contract/preview-credential';
 import type { Scope } from '../../db/unit-of-work.js';
 import type { AuthContext, NodeIdentity } from '../../lib/auth-context.js';
 import type { Clock } from '../../lib/clock.js';
@@ -45,6 +48,8 @@ export interface StreamsServiceDeps {
   gslbHostname: string;
   /** Where the streams' and outputs' webhook events go. */
   outbox: WebhookOutbox;
+  /** The key each stream's preview key is derived from (derived from the API's root secret). */
+  previewSigningKey: string;
 }
 
 const NO_NODE_MESSAGE = 'No node is available: the stream will be assigned as soon as one is';
@@ -185,6 +190,17 @@ export class StreamsService {
       if (!(await streams.delete(id))) throw notFound('Stream');
     });
     await this.audit.record(auth, 'input.delete', id, {});
+  }
+
+  /**
+   * A preview credential for the stream (any stream the caller may see, Private ones too): its outputs
+   * play for the console's preview player, reported as preview sessions, neither viewers nor billed.
+   */
+  async preview(auth: AuthContext, id: string): Promise<PreviewCredential> {
+    await this.deps.uow.access.require(auth, 'stream', id);
+    const expiresAt = new Date(this.deps.clock.now().getTime() + PREVIEW_CREDENTIAL_TTL_SECONDS * 1000);
+    const key = previewKeyOf(this.deps.previewSigningKey, id);
+    return { token: signPreviewCredential(key, id, expiresAt), expiresAt: expiresAt.toISOString() };
   }
 
   async tracks(auth: AuthContext, id: string, source: 'incoming' | 'outgoing'): Promise<TrackInfo[]> {
@@ -336,6 +352,7 @@ export class StreamsService {
         sessionsClearedAt: output.sessions_cleared_at?.toISOString() ?? null,
       })),
       ingressName: row.ingress_name,
+      previewKey: previewKeyOf(this.deps.previewSigningKey, row.id),
       versions: {
         config: row.config_version,
         snapshots: row.snapshots_version,
@@ -390,6 +407,8 @@ export class StreamsService {
         // The sessions before are read only when a callback wants to hear of the change.
         const before = target.callback_uri ? ((await outputs.sessionsOf([target.id])).get(target.id) ?? []) : [];
         await outputs.replaceSessions(target.id, sessions);
+        if (output.previews !== undefined && output.previews !== target.preview_sessions)
+          await outputs.setPreviewSessions(target.id, output.previews);
         await this.webhooks.sessionsChanged(streams.db, row, target, before, sessions, context.receivedAt);
       }
     }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DEFAULT_ADJUSTABLE_TRACKS } from '@streamcloud/contract';
+import { verifyPreviewCredential } from '@streamcloud/contract/preview-credential';
 import { describe, expect, it } from 'vitest';
 import { type MatrixRow, ownerOnly, roleMatrixTests, signedIn, useTestApp } from '../../../test/helpers.js';
 
@@ -37,6 +38,11 @@ describe('role matrix', () => {
       name: 'DELETE /inputs/{id}',
       call: ({ input }) => ['DELETE', `/api/v1/inputs/${input}`],
       expected: ownerOnly(204),
+    },
+    {
+      name: 'POST /inputs/{id}/preview',
+      call: ({ input }) => ['POST', `/api/v1/inputs/${input}/preview`],
+      expected: ownerOnly(200),
     },
     {
       name: 'POST /outputs',
@@ -526,6 +532,7 @@ describe('node reports and assignment', () => {
           },
         ],
         ingressName: null,
+        previewKey: expect.stringMatching(/^[\w-]{43}$/),
         versions: {
           config: expect.stringMatching(/^[0-9a-f]{32}$/),
           snapshots: expect.stringMatching(/^[0-9a-f]{32}$/),
@@ -539,6 +546,57 @@ describe('node reports and assignment', () => {
     expect(
       (await t.request({ method: 'GET', url: '/api/v1/node/inputs', token: t.roles.owner.token })).statusCode,
     ).toBe(401);
+  });
+});
+
+describe('preview credentials', () => {
+  it("signs a short-lived credential with the stream's preview key, Private streams too", async () => {
+    const node = await t.createNode(t.roles.admin);
+    const input = await t.createInput({ access: 'Private', accessToken: 'secret-1' });
+    const other = await t.createInput();
+    const response = await t.request({
+      method: 'POST',
+      url: `/api/v1/inputs/${input.id}/preview`,
+      token: t.roles.owner.token,
+    });
+    expect(response.statusCode).toBe(200);
+    const { token, expiresAt } = response.json();
+    const ttl = Date.parse(expiresAt) - Date.now();
+    expect(ttl).toBeGreaterThan(590_000);
+    expect(ttl).toBeLessThanOrEqual(600_000);
+    const assigned = (await t.request({ method: 'GET', url: '/api/v1/node/inputs', token: node.token })).json();
+    const keyOf = (id: string) => assigned.find((entry: { id: string }) => entry.id === id).previewKey;
+    expect(verifyPreviewCredential(keyOf(input.id), input.id, token)).toBe(true);
+    expect(verifyPreviewCredential(keyOf(other.id), other.id, token)).toBe(false);
+    expect(keyOf(input.id)).not.toBe(keyOf(other.id));
+  });
+
+  it('keeps preview sessions apart from viewer sessions; clearing sessions clears them', async () => {
+    const node = await t.createNode(t.roles.admin);
+    const input = await t.createInput({ format: 'RTMP' });
+    const output = await t.createOutput({ streamId: input.id, format: 'HLS' });
+    const report = (previews: unknown) =>
+      t.report(node.token, [
+        {
+          id: randomUUID(),
+          kind: 'stream-state',
+          streamId: input.id,
+          outputs: [{ outputId: output.id, sessions: [], previews }],
+        },
+      ]);
+    const listed = async () =>
+      (
+        await t.request({ method: 'GET', url: `/api/v1/outputs?streamId=${input.id}`, token: t.roles.owner.token })
+      ).json()[0];
+    expect((await listed()).previews).toBe(0);
+    expect((await report(1)).statusCode).toBe(200);
+    expect(await listed()).toMatchObject({ sessions: [], previews: 1 });
+    const invalid = await report(-1);
+    expect(invalid.statusCode).toBe(400);
+    expect(invalid.json().message).toContain('previews must be at least 0');
+    expect((await listed()).previews).toBe(1);
+    await t.request({ method: 'DELETE', url: `/api/v1/outputs/${output.id}/sessions`, token: t.roles.owner.token });
+    expect((await listed()).previews).toBe(0);
   });
 });
 

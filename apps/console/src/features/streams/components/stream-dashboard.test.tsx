@@ -420,6 +420,14 @@ describe('viewers', { timeout: 20_000 }, () => {
     expect((await screen.findByRole('alert')).textContent).toBe('Something wrong with output delete');
   });
 
+  it("counts the console's preview apart from the output's viewer sessions", async () => {
+    const output = streamOutput(ID, 0, { previews: 1 });
+    renderDashboard({}, { 'GET /api/v1/outputs': () => jsonResponse([output], 200, { 'X-Total-Count': '1' }) });
+    const item = within(await screen.findByRole('listitem', { name: `Viewer ${output.name}` }));
+    expect(item.getByText('0 sessions')).toBeInstanceOf(HTMLElement);
+    expect(item.getByText('1 preview')).toBeInstanceOf(HTMLElement);
+  });
+
   it("shows a Private stream's playback token masked, and copies it and a URL that carries it per protocol", async () => {
     const token = 'tok_en-1';
     const name = (n: number) => `out%2B${uuid(8000 + n)}`;

@@ -32,12 +32,19 @@ function OutputItem({
   const url = outputPlaybackUrl(output);
   const token = output.viewer.accessToken;
   const sessions = output.sessions.length;
+  const { previews } = output;
   return (
     <li className="list-group-item" aria-label={`Viewer ${output.name}`} data-output-id={output.id}>
       <div className="d-flex flex-wrap align-items-center gap-2 mb-1">
         <Badge bg="secondary">{output.format}</Badge>
         <code className="small text-break">{output.name}</code>
         <span className="ms-auto small text-secondary">{sessions === 1 ? '1 session' : `${sessions} sessions`}</span>
+        {/* The console's own preview player: not a viewer, not billed (docs/decisions.md). */}
+        {previews > 0 && (
+          <Badge bg="info" text="dark">
+            {previews === 1 ? '1 preview' : `${previews} previews`}
+          </Badge>
+        )}
       </div>
       {endpoint && url && <CopyableValue value={endpoint} copy={url} label="Copy URL" />}
       {token && <PlaybackToken token={token} />}

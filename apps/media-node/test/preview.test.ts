@@ -1,0 +1,70 @@
+import type { PreviewCredential } from '@streamcloud/contract';
+import { describe, expect, it } from 'vitest';
+import { pushTestPattern, waitFor } from './harness.js';
+import { streamsOf, uriOf, useMediaNode } from './streams.js';
+
+/** The console's preview player: admitted with a preview credential, reported apart from viewers, never billed. */
+const world = useMediaNode('media-1', { REPORT_INTERVAL_MS: '500' });
+const { api, createStream, createOutput, outputs, status, usage, metric } = streamsOf(world);
+
+/** Opens an HLS output (one session: the redirect once), then reads its playlist and first fragment; answers the status met. */
+async function playHls(uri: string): Promise<number> {
+  const first = await fetch(uri, { redirect: 'manual' });
+  if (first.status !== 302) return first.status;
+  const playlistUrl = new URL(first.headers.get('location') ?? '', uri);
+  const playlist = await waitFor(
+    () => fetch(playlistUrl),
+    (r) => r.status !== 404,
+    10_000,
+    'the playlist',
+  );
+  if (playlist.status !== 200) return playlist.status;
+  const fragment = (await playlist.text()).split('\n').find((line) => line && !line.startsWith('#'));
+  if (fragment) await (await fetch(new URL(fragment, playlistUrl))).arrayBuffer();
+  return playlist.status;
+}
+
+describe('preview sessions', () => {
+  it("play a Private stream's HLS output with a preview credential, as a preview: not a viewer, not billed", async () => {
+    const stream = await createStream({ format: 'RTMP', access: 'Private' });
+    const other = await createStream({ format: 'RTMP', access: 'Private' });
+    const output = await createOutput(stream.id, 'HLS');
+    const credential = async (id: string) => (await api<PreviewCredential>('POST', `/inputs/${id}/preview`)).body.token;
+    const mine = await credential(stream.id);
+    const push = pushTestPattern(`${uriOf(stream)}?token=${stream.accessToken}`, 'flv', 30);
+    await status(stream.id, 'Ingestion');
+    const uri = output.connection?.uri ?? '';
+    const withToken = (token: string) => `${uri}?${new URLSearchParams({ token })}`;
+    // Another stream's credential, an altered one and none are refused; the stream's own plays.
+    expect(await playHls(withToken(await credential(other.id)))).toBe(403);
+    expect(await playHls(withToken(`${mine.slice(0, -2)}xx`))).toBe(403);
+    expect(await playHls(uri)).toBe(403);
+    expect(await playHls(withToken(mine))).toBe(200);
+    const listed = await waitFor(
+      () => outputs(stream.id),
+      (found) => found[0]?.previews === 1,
+      8000,
+      'the preview session in the control plane',
+    );
+    expect(listed[0]?.sessions).toEqual([]);
+    // Metrics reports go by while the preview plays (its fragments fetched since): it is never a viewer.
+    const viewers = await waitFor(
+      () => metric(stream.id, 'ConcurrentViewers'),
+      (values) => values.length >= 2,
+      15_000,
+      'metrics while the preview plays',
+    );
+    expect(Math.max(...viewers)).toBe(0);
+    expect(Math.max(0, ...(await metric(stream.id, 'OutgoingBitrate')))).toBe(0);
+    push.stop();
+    await push.exited;
+    await status(stream.id, 'Idle', 15_000);
+    const billed = await waitFor(
+      () => usage(stream.id),
+      (found) => found.upload > 0,
+      8000,
+      'the push billed',
+    );
+    expect(billed.outgoing).toBe(0);
+  });
+});
