@@ -7,8 +7,7 @@
 // - push return → first live segment: from the new push's start to its first fragment listed after the
 //   discontinuity (goal ≤ 2 s; ffmpeg's connect and the fragment's own 1 s are part of it);
 // - the CPU of the node's process tree while the slate plays (its ffmpeg encodes 1280x720 at 30 fps).
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fallbackRoutes, streamRoutes } from '@streamcloud/contract';
@@ -19,6 +18,7 @@ import {
   processIds,
   pushClip,
   pushLiveStream,
+  redPngDataUri,
   sleep,
   startNode,
   treeCpuSeconds,
@@ -28,24 +28,6 @@ const ROUNDS = Number(process.env.BENCH_FALLBACK_ROUNDS ?? 3);
 const GRACE_MS = Number(process.env.BENCH_FALLBACK_GRACE_MS ?? 5000);
 const CPU_WINDOW_MS = Number(process.env.BENCH_FALLBACK_CPU_MS ?? 15_000);
 const POLL_MS = 50;
-
-/** A 1280x720 red PNG as a data URI (the slate). */
-function slateDataUri(dir) {
-  const file = join(dir, 'slate.png');
-  const made = spawnSync('ffmpeg', [
-    '-v',
-    'error',
-    '-f',
-    'lavfi',
-    '-i',
-    'color=c=red:s=1280x720',
-    '-frames:v',
-    '1',
-    file,
-  ]);
-  if (made.status !== 0) throw new Error(`making the slate failed: ${made.stderr}`);
-  return `data:image/png;base64,${readFileSync(file).toString('base64')}`;
-}
 
 /** The fragments of a media playlist in order: name, start (ms, from the name), after a discontinuity. */
 function fragments(playlist) {
@@ -125,7 +107,7 @@ export default async function fallbacksBench() {
         streamId: stream.id,
         type: 'Slate',
         label: 'Be right back',
-        settings: { resources: [{ type: 'DATA_URI', data: slateDataUri(dir) }] },
+        settings: { resources: [{ type: 'DATA_URI', data: redPngDataUri(dir, '1280x720') }] },
       },
     });
     const playlist = await hlsSession(output.connection.uri);

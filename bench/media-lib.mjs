@@ -1,6 +1,7 @@
 // What the media benchmarks share: a real media node registered on the bench's API, a test clip, and the
 // CPU a process tree uses.
 import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { nodeRoutes, streamRoutes } from '@streamcloud/contract';
 // The bench runs under tsx (scripts/bench.mjs): the node's CPU meter and the test harness's process lookup.
@@ -59,6 +60,24 @@ export function makeClip(dir, { size = '640x360', rate = 30, kbps = 1900 } = {})
   ]);
   if (result.status !== 0) throw new Error(`making the test clip failed: ${result.stderr}`);
   return clip;
+}
+
+/** A red PNG of `size` ('200x100') as a data URI, as the console would upload it (a logo, a slate). */
+export function redPngDataUri(dir, size) {
+  const file = join(dir, `red-${size}.png`);
+  const result = spawnSync('ffmpeg', [
+    '-v',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    `color=c=red:s=${size}`,
+    '-frames:v',
+    '1',
+    file,
+  ]);
+  if (result.status !== 0) throw new Error(`making the image failed: ${result.stderr}`);
+  return `data:image/png;base64,${readFileSync(file).toString('base64')}`;
 }
 
 /** Pushes a clip in a loop, in real time, with -c copy. */

@@ -3,13 +3,12 @@
 // the stream's transcoder ffmpeg and of the node's whole process tree, as a share of one core, and the
 // encoder's real-time speed (media seconds encoded per second, what the node reports in /metadata).
 // Then how many 720p30 → 720p+360p streams one node keeps in real time (every speed ≥ 0.98).
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { streamRoutes, transcodeRoutes } from '@streamcloud/contract';
 import { apiClient, printTable, startApi } from './lib.mjs';
-import { makeClip, processIds, pushClip, sleep, startNode, treeCpuSeconds } from './media-lib.mjs';
+import { makeClip, processIds, pushClip, redPngDataUri, sleep, startNode, treeCpuSeconds } from './media-lib.mjs';
 
 const WINDOW_MS = Number(process.env.BENCH_TRANSCODE_WINDOW_MS ?? 10_000);
 const WARM_UP_MS = Number(process.env.BENCH_TRANSCODE_WARM_UP_MS ?? 12_000);
@@ -37,23 +36,6 @@ const LADDERS = {
     overlay: true,
   },
 };
-/** A 200x100 red PNG, as the console would upload it. */
-function makeLogo(dir) {
-  const file = join(dir, 'logo.png');
-  const result = spawnSync('ffmpeg', [
-    '-v',
-    'error',
-    '-f',
-    'lavfi',
-    '-i',
-    'color=c=red:s=200x100',
-    '-frames:v',
-    '1',
-    file,
-  ]);
-  if (result.status !== 0) throw new Error(`making the logo failed: ${result.stderr}`);
-  return `data:image/png;base64,${readFileSync(file).toString('base64')}`;
-}
 
 async function adjustableStream(base, token, ladder, logo) {
   const api = apiClient(base, token);
@@ -127,7 +109,7 @@ export default async function transcodeBench() {
   try {
     const token = await server.login();
     node = await startNode(server.url, token, join(dir, 'node'));
-    const context = { base: server.url, token, node, clips, logo: makeLogo(dir) };
+    const context = { base: server.url, token, node, clips, logo: redPngDataUri(dir, '200x100') };
     const rows = [];
     for (const [name, ladder] of Object.entries(LADDERS)) {
       const result = await measure(context, ladder, 1);
