@@ -58,6 +58,7 @@ test('creates a stream in each format: the connection modal shows its endpoint a
   const endpoints: [string, RegExp][] = [
     ['WebRTC', /^http:\/\/[a-z0-9.-]+\.e2e\.example:4242\/whip\/in%2B[0-9a-f-]{36}$/],
     ['RTMP', /^rtmp:\/\/[a-z0-9.-]+\.e2e\.example:1935\/live\/in%2B[0-9a-f-]{36}$/],
+    ['RTSP', /^rtsp:\/\/[a-z0-9.-]+\.e2e\.example:8554\/live\/in%2B[0-9a-f-]{36}$/],
     ['SRT', /^srt:\/\/[a-z0-9.-]+\.e2e\.example:9710\?streamid=in%2B[0-9a-f-]{36}$/],
   ];
   for (const [format, endpoint] of endpoints) {
@@ -66,7 +67,7 @@ test('creates a stream in each format: the connection modal shows its endpoint a
     await expect(dialog.getByLabel('Output')).toHaveValue('AdjustableTranscode');
     await expect(dialog.getByLabel('Access')).toHaveValue('Public');
     // Only the formats a media node takes a push in.
-    await expect(dialog.getByLabel('Format').getByRole('option')).toHaveText(['WebRTC', 'RTMP', 'SRT']);
+    await expect(dialog.getByLabel('Format').getByRole('option')).toHaveText(['WebRTC', 'RTMP', 'RTSP', 'SRT']);
     await dialog.getByLabel('Caption').fill(`zz ${format} stream`);
     await dialog.getByLabel('Format').selectOption(format);
     await dialog.getByRole('button', { name: 'Create' }).click();
@@ -75,6 +76,9 @@ test('creates a stream in each format: the connection modal shows its endpoint a
     await expect(connection.locator('code')).toHaveText(endpoint);
     await expect(connection.getByRole('button', { name: 'Copy endpoint' })).toBeVisible();
     await expect(connection.getByRole('button', { name: 'Copy token' })).toHaveCount(0);
+    await expect(connection.getByText('RTSP pushes are taken over TCP only', { exact: false })).toHaveCount(
+      format === 'RTSP' ? 1 : 0,
+    );
     const first = rows(page).first();
     await expect(first).toContainText(`zz ${format} stream`);
     await expect(first.getByText('new', { exact: true })).toBeVisible();
@@ -82,7 +86,7 @@ test('creates a stream in each format: the connection modal shows its endpoint a
     await connection.getByRole('button', { name: 'Close' }).click();
     await expect(connection).toBeHidden();
   }
-  await expect(page.getByText('3 of 3 streams loaded')).toBeVisible();
+  await expect(page.getByText('4 of 4 streams loaded')).toBeVisible();
 
   // Passthrough, and the 'View Stream' link.
   const dialog = await openCreateModal(page);

@@ -23,7 +23,9 @@ import { relayPolicies } from './pipelines/relay/outbound.js';
 import { relaysKind } from './pipelines/relay/relay.js';
 import { snapshotsKind } from './pipelines/snapshots.js';
 import { transcoderKind } from './pipelines/transcoder/transcoder.js';
+import { freeLoopbackPort } from './ports.js';
 import { type ProxiedConnection, RtmpProxy } from './rtmp-proxy.js';
+import { RtspIngest } from './rtsp.js';
 import { srtIngest } from './srt.js';
 import { srtPlayback } from './srt-playback.js';
 import type { SrtPort } from './srt-port.js';
@@ -37,16 +39,6 @@ export const NODE_VERSION = '1.0.0';
 const BODY_LIMIT = 256 * 1024;
 /** HLS fragment length (s): fragments are cut at the publisher's keyframes, so a 1 s keyframe interval gives 1 s fragments. */
 const HLS_FRAGMENT_SECONDS = 1;
-
-const freeLoopbackPort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 
 /**
  * A media node: the control API (metadata, refresh, HLS, WHIP, WHEP) on its port, RTMP through nginx-rtmp
@@ -71,6 +63,7 @@ export class MediaNode {
   private proxy: RtmpProxy | null = null;
   private srt: SrtPort | null = null;
   private srtPlayback: SrtPort | null = null;
+  private rtsp: RtspIngest | null = null;
   private whip: WhipIngest | null = null;
   private whep: WhepPlayback | null = null;
   private hls: HlsServer | null = null;
@@ -256,6 +249,15 @@ export class MediaNode {
           playUrl: relayUrl,
         });
         this.ports.srtPlayback = await this.srtPlayback.start();
+        this.rtsp = new RtspIngest({
+          ffmpeg: config.ffmpeg,
+          port: config.mediaPorts.rtsp,
+          bindHost: config.bindHost,
+          manager: this.manager,
+          log: this.log,
+          relayUrl,
+        });
+        this.ports.rtsp = await this.rtsp.listen();
         this.whip = new WhipIngest({
           ffmpeg: config.ffmpeg,
           manager: this.manager,
@@ -306,6 +308,7 @@ export class MediaNode {
     this.whep?.close();
     await this.srt?.close();
     await this.srtPlayback?.close();
+    await this.rtsp?.close();
     await this.proxy?.close();
     await this.nginx?.stop();
     this.server?.closeAllConnections();
@@ -393,7 +396,9 @@ export class MediaNode {
               fragmentSeconds: HLS_FRAGMENT_SECONDS,
             }
           : null,
-        RTSP: null,
+        RTSP: this.ports.rtsp
+          ? { port: this.ports.rtsp, ingest: `rtsp://${host}:${this.ports.rtsp}/live/<name>`, transport: 'TCP' }
+          : null,
       },
       mediaPorts: this.ports,
       streams: this.manager.activePushes().map((session) => ({

@@ -156,6 +156,7 @@ export interface RunningNode {
   port: number;
   rtmpPort: number;
   srtPort: number;
+  rtspPort: number;
   process: ChildProcess;
   /** SIGTERM and wait (a clean stop). */
   stop(): Promise<void>;
@@ -172,6 +173,7 @@ export async function startMediaNode(
   const port = await freePort();
   const rtmpPort = await freePort();
   const srtPort = await freePort();
+  const rtspPort = await freePort();
   const created = await plane.api<{ id: string; token: string }>('POST', '/nodes', {
     name,
     connection: { protocol: 'HTTP', hostname: '127.0.0.1', port },
@@ -180,14 +182,19 @@ export async function startMediaNode(
   });
   if (created.status !== 201)
     throw new Error(`node registration failed: ${created.status} ${JSON.stringify(created.body)}`);
-  const node = { id: created.body.id, name, token: created.body.token, port, rtmpPort, srtPort };
+  const node = { id: created.body.id, name, token: created.body.token, port, rtmpPort, srtPort, rtspPort };
   // A free port may be taken by another process before the node binds it: then the node gets new ones.
   for (let attempt = 1; ; attempt++) {
     try {
       return await runMediaNode(plane.url, node, env);
     } catch (error) {
       if (attempt === 3 || !String(error).includes('EADDRINUSE')) throw error;
-      Object.assign(node, { port: await freePort(), rtmpPort: await freePort(), srtPort: await freePort() });
+      Object.assign(node, {
+        port: await freePort(),
+        rtmpPort: await freePort(),
+        srtPort: await freePort(),
+        rtspPort: await freePort(),
+      });
       await plane.api('PUT', `/nodes/${node.id}`, {
         name,
         connection: { protocol: 'HTTP', hostname: '127.0.0.1', port: node.port },
@@ -201,7 +208,7 @@ export async function startMediaNode(
 /** Runs a media node process for a registered node, reporting to the control plane at `controlPlaneUrl`. */
 export async function runMediaNode(
   controlPlaneUrl: string,
-  node: { id: string; name: string; token: string; port: number; rtmpPort: number; srtPort: number },
+  node: { id: string; name: string; token: string; port: number; rtmpPort: number; srtPort: number; rtspPort?: number },
   env: Record<string, string> = {},
 ): Promise<RunningNode> {
   const dataDir = mkdtempSync(join(tmpdir(), 'streamcloud-media-node-'));
@@ -216,6 +223,7 @@ export async function runMediaNode(
       NODE_HOSTNAME: '127.0.0.1',
       RTMP_PORT: String(node.rtmpPort),
       SRT_PORT: String(node.srtPort),
+      RTSP_PORT: String(node.rtspPort ?? 0),
       // Any free port: the node tells the control plane, whose SRT output URLs name it.
       SRT_PLAY_PORT: '0',
       MEDIA_DATA_DIR: dataDir,
@@ -234,7 +242,13 @@ export async function runMediaNode(
     await Promise.race([exited, sleep(15_000)]);
     rmSync(dataDir, { recursive: true, force: true });
   };
-  return { ...node, process: child, stop: () => end('SIGTERM'), kill: () => end('SIGKILL') };
+  return {
+    ...node,
+    rtspPort: node.rtspPort ?? 0,
+    process: child,
+    stop: () => end('SIGTERM'),
+    kill: () => end('SIGKILL'),
+  };
 }
 
 export interface Push {
@@ -277,7 +291,7 @@ export interface PatternOptions {
 /** ffmpeg's test pattern (a keyframe a second, a sine tone) pushed in real time for `seconds`. */
 export function pushTestPattern(
   url: string,
-  format: 'flv' | 'mpegts',
+  format: 'flv' | 'mpegts' | 'rtsp',
   seconds: number,
   options: PatternOptions = {},
 ): Push {
@@ -302,6 +316,8 @@ export function pushTestPattern(
     String(keyframeInterval),
     '-c:a',
     'aac',
+    // The media nodes take RTSP over TCP only (RTP interleaved); ffmpeg asks for UDP first unless told.
+    ...(format === 'rtsp' ? ['-rtsp_transport', 'tcp'] : []),
     '-f',
     format,
     url,

@@ -8,9 +8,9 @@ import { Scte35Mode, TranscodeTrack, TranscodeTracks } from './transcode.js';
 export const InputFormat = z.enum(['WebRTC', 'RTMP', 'RTSP', 'SRT', 'Internode']);
 export type InputFormat = z.infer<typeof InputFormat>;
 /** The formats the media nodes take a push in: the only ones a stream is created with (docs/decisions.md). */
-export const PUSH_FORMATS = ['WebRTC', 'RTMP', 'SRT'] as const satisfies readonly InputFormat[];
+export const PUSH_FORMATS = ['WebRTC', 'RTMP', 'RTSP', 'SRT'] as const satisfies readonly InputFormat[];
 export const PushFormat = z.enum(PUSH_FORMATS, {
-  error: 'Format must be WebRTC, RTMP or SRT: the media nodes take no other push',
+  error: 'Format must be WebRTC, RTMP, RTSP or SRT: the media nodes take no other push',
 });
 export type PushFormat = z.infer<typeof PushFormat>;
 /** The wider format list some payloads carry. */

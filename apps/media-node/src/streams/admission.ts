@@ -16,7 +16,7 @@ export type PlayAdmission =
 /** The formats the console's preview player plays (docs/decisions.md: preview sessions). */
 const PREVIEW_FORMATS: readonly PlayFormat[] = ['WebRTC', 'HLS'];
 
-const FORMAT_OF: Record<PushProtocol, InputFormat> = { RTMP: 'RTMP', SRT: 'SRT', WebRTC: 'WebRTC' };
+const FORMAT_OF: Record<PushProtocol, InputFormat> = { RTMP: 'RTMP', SRT: 'SRT', WebRTC: 'WebRTC', RTSP: 'RTSP' };
 
 /**
  * Who may push and who may play: the rules only (known stream, its format, its token, one push at a time,

@@ -1,6 +1,6 @@
 import type { AssignedInput, TrackInfo } from '@streamcloud/contract';
 
-export type PushProtocol = 'RTMP' | 'SRT' | 'WebRTC';
+export type PushProtocol = 'RTMP' | 'SRT' | 'WebRTC' | 'RTSP';
 /** The output formats the node plays: RTMP (nginx), HLS (nginx's fragments), WebRTC (WHEP), SRT (MPEG-TS). */
 export type PlayFormat = 'RTMP' | 'HLS' | 'WebRTC' | 'SRT';
 

@@ -226,7 +226,6 @@ describe('POST /inputs', () => {
 
   it.each([
     [{ format: 'HLS' }, 'body.format'],
-    [{ format: 'RTSP' }, 'body.format'],
     [{ format: 'Internode' }, 'body.format'],
     [{ access: 'Secret' }, 'body.access'],
     [{ caption: 'c'.repeat(256) }, 'body.caption'],
@@ -243,7 +242,7 @@ describe('POST /inputs', () => {
     if (path === 'body.format') {
       expect(response.json().errors).toContainEqual({
         path: 'body.format',
-        message: 'Format must be WebRTC, RTMP or SRT: the media nodes take no other push',
+        message: 'Format must be WebRTC, RTMP, RTSP or SRT: the media nodes take no other push',
       });
     }
     const list = await t.request({ method: 'GET', url: '/api/v1/inputs', token: t.roles.owner.token });

@@ -5,6 +5,9 @@ import { inputEndpoint, isPrivateAccess } from '../utils/stream-connection';
 import { CopyableValue } from './copy-button';
 import { streamViewPath } from './stream-item';
 
+/** The media nodes take RTSP pushes with RTP interleaved on the RTSP connection only (docs/decisions.md). */
+export const RTSP_TCP_ONLY = 'RTSP pushes are taken over TCP only (RTP interleaved): set the encoder to RTSP over TCP.';
+
 export const NO_ENDPOINT_YET =
   'The stream is waiting for a media node; its endpoint appears as soon as it is assigned to one.';
 
@@ -24,6 +27,7 @@ export function ConnectionModal({ stream, onHide }: { stream: StreamInput | null
           ) : (
             <p className="text-secondary">{NO_ENDPOINT_YET}</p>
           )}
+          {stream.format === 'RTSP' && <p className="small text-secondary mt-2 mb-0">{RTSP_TCP_ONLY}</p>}
           {isPrivateAccess(stream.access) && stream.accessToken && (
             <>
               <h3 className="h6 mt-3">Access token</h3>

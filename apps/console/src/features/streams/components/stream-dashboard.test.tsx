@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } fr
 import { userAccount, webhookDelivery, whoAmI } from '@/test/fixtures';
 import { renderApp } from '@/test/render-app';
 import { streamInput, streamOutput, uuid } from '@/test/stream-fixtures';
+import { RTSP_TCP_ONLY } from './connection-modal';
 
 const ID = uuid(42);
 const STREAM_URL = `/api/v1/inputs/${ID}`;
@@ -466,6 +467,11 @@ describe('viewers', { timeout: 20_000 }, () => {
     expect(await copied(1)).toBe(`srt://edge.example:9710?streamid=${name(1)}%3Ftoken%3D${token}`);
     expect(await copied(2)).toBe(`http://edge.example:4242/whep/${name(2)}?token=${token}`);
     expect(await copied(3)).toBe(`rtmp://edge.example:1935/live/${name(3)}?token=${token}`);
+  });
+
+  it('says an RTSP stream takes TCP pushes only', async () => {
+    renderDashboard({ format: 'RTSP', connection: { uri: 'rtsp://edge.example:8554/live/pt%2Bx' } });
+    expect((await screen.findByText(RTSP_TCP_ONLY)).textContent).toBe(RTSP_TCP_ONLY);
   });
 
   it("shows no token for a Public stream's output, and copies its bare URL", async () => {
