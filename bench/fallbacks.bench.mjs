@@ -125,6 +125,7 @@ export default async function fallbacksBench() {
     for (let round = 1; round <= ROUNDS; round++) {
       await stopPush(push);
       const dropped = Date.now();
+      if (process.env.BENCH_MEDIA_DEBUG) process.stderr.write(`${new Date(dropped).toISOString()} push ended\n`);
       const slate = await firstFragment(playlist, (f) => f.at > dropped, 'fragment of the slate');
       await waitForStatus(api, stream.id, 'Fallback');
       if (slateCpu === null) {
@@ -137,6 +138,7 @@ export default async function fallbacksBench() {
           slateEncoderCpu = ((treeCpuSeconds(encoder) - encoderBefore) / ((Date.now() - started) / 1000)) * 100;
       } else await sleep(3000);
       const returning = Date.now();
+      if (process.env.BENCH_MEDIA_DEBUG) process.stderr.write(`${new Date(returning).toISOString()} push again\n`);
       push = pushClip(clip, stream.connection.uri);
       const live = await firstFragment(playlist, (f) => f.at >= returning && f.discontinuity, 'live fragment');
       await waitForStatus(api, stream.id, 'Ingestion');

@@ -140,11 +140,13 @@ export async function startNode(base, token, dataDir, env = {}) {
       RTMP_PORT: String(rtmpPort),
       SRT_PORT: String(srtPort),
       MEDIA_DATA_DIR: dataDir,
-      NODE_LOG_LEVEL: 'error',
+      NODE_LOG_LEVEL: process.env.BENCH_MEDIA_DEBUG ? 'info' : 'error',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  // BENCH_MEDIA_DEBUG=1: the node's log with the bench's output.
+  if (process.env.BENCH_MEDIA_DEBUG) child.stdout.pipe(process.stderr);
   await new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (chunk) => {
