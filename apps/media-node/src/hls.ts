@@ -100,7 +100,12 @@ export class HlsServer {
         sid: `hls-${randomBytes(9).toString('base64url')}`,
         ...(token ? { token } : {}),
       });
-      response.writeHead(302, { location: `${file}?${params}`, 'cache-control': 'no-store' });
+      response.writeHead(302, {
+        location: `${file}?${params}`,
+        'cache-control': 'no-store',
+        // Browser players (the console's preview) follow it across origins.
+        'access-control-allow-origin': '*',
+      });
       response.end();
       return;
     }

@@ -23,6 +23,8 @@ function renderDashboard(
       'GET /api/v1/accounts/whoami': () => jsonResponse(whoAmI(userAccount)),
       [`GET ${STREAM_URL}`]: () => jsonResponse(current),
       'GET /api/v1/outputs': () => jsonResponse([], 200, { 'X-Total-Count': '0' }),
+      [`POST ${STREAM_URL}/preview`]: () =>
+        jsonResponse({ token: 'pv1.1900000000.sig', expiresAt: '2030-01-01T00:00:00Z' }),
       [`GET /api/v1/recordings/stream/${ID}`]: () => jsonResponse([]),
       [`GET /api/v1/relays/stream/${ID}`]: () => jsonResponse([]),
       'GET /api/v1/statistics/*': () => jsonResponse({ result: [] }),

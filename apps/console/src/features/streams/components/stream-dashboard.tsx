@@ -21,6 +21,7 @@ import { DashboardToolbar } from './dashboard-toolbar';
 import { GslbDialog } from './gslb-dialog';
 import { InputCard } from './input-card';
 import { MessagesCard } from './messages-card';
+import { PreviewCard } from './preview-card';
 import { StreamCallout } from './stream-callout';
 import { StreamStatusBadge } from './stream-status-badge';
 import { StreamerCard } from './streamer-card';
@@ -138,6 +139,8 @@ export function StreamDashboard({ id, slots, startUpdating = false, onUpdateClos
           </div>
 
           <StreamCallout status={stream.status} />
+
+          {showsSnapshots && <PreviewCard streamId={stream.id} />}
 
           {showsSnapshots && (
             <DashboardCard title="Snapshots">

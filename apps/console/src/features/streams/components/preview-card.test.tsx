@@ -1,0 +1,101 @@
+import { jsonResponse } from '@streamcloud/api-client/testing';
+import { screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { renderPiece } from '@/test/render-piece';
+import { streamOutput, uuid } from '@/test/stream-fixtures';
+import { PreviewCard } from './preview-card';
+
+const ID = uuid(1);
+const CREDENTIAL = { token: 'pv1.1900000000.signature', expiresAt: '2030-01-01T00:00:00.000Z' };
+const whep = streamOutput(ID, 1, {
+  format: 'WebRTC',
+  connection: { signallingUri: 'http://node.example:4242/whep/out%2Bw' },
+});
+const hls = streamOutput(ID, 2, {
+  format: 'HLS',
+  connection: { uri: 'http://node.example:4242/hls/out%2Bh/index.m3u8' },
+});
+const rtmp = streamOutput(ID, 3);
+
+/** The browser's RTCPeerConnection at the unit's edge: an offer, complete gathering, nothing received. */
+class FakePeerConnection {
+  iceGatheringState = 'complete';
+  localDescription: { sdp: string } | null = null;
+  closed = false;
+  addTransceiver() {}
+  addEventListener() {}
+  removeEventListener() {}
+  async createOffer() {
+    return { type: 'offer', sdp: 'v=0 offer' };
+  }
+  async setLocalDescription(description: { sdp: string }) {
+    this.localDescription = description;
+  }
+  async setRemoteDescription() {}
+  async getStats() {
+    return new Map();
+  }
+  close() {
+    this.closed = true;
+  }
+}
+
+const render = (outputs: unknown[]) =>
+  renderPiece(<PreviewCard streamId={ID} />, {
+    'GET /api/v1/outputs': () => jsonResponse(outputs, 200, { 'X-Total-Count': String(outputs.length) }),
+    [`POST /api/v1/inputs/${ID}/preview`]: () => jsonResponse(CREDENTIAL),
+  });
+
+describe('Preview card', () => {
+  const nodeFetch = vi.fn<typeof fetch>();
+  beforeEach(() => {
+    vi.stubGlobal('RTCPeerConnection', FakePeerConnection);
+    vi.stubGlobal('fetch', nodeFetch);
+    nodeFetch.mockResolvedValue(
+      new Response(JSON.stringify({ message: 'invalid or expired preview credential' }), { status: 401 }),
+    );
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    nodeFetch.mockReset();
+  });
+
+  it('plays the WebRTC output by default with the preview credential, and offers HLS but not RTMP', async () => {
+    const { mock } = render([rtmp, hls, whep]);
+    const output = await screen.findByRole('combobox', { name: 'Output' });
+    expect((output as HTMLSelectElement).value).toBe(whep.id);
+    expect(
+      within(output)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual([`WebRTC (WHEP) · ${whep.name}`, `HLS · ${hls.name}`]);
+    expect(
+      mock.requests.some((request) => request.method === 'POST' && request.url.pathname.endsWith('/preview')),
+    ).toBe(true);
+    await waitFor(() => expect(nodeFetch).toHaveBeenCalled());
+    const [url, init] = nodeFetch.mock.calls[0] ?? [];
+    expect(url).toBe(whep.connection?.signallingUri);
+    expect(new Headers(init?.headers).get('authorization')).toBe(`Bearer ${CREDENTIAL.token}`);
+    expect(init?.body).toBe('v=0 offer');
+    // The node's refusal, in its words.
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'The preview could not start: invalid or expired preview credential',
+    );
+    expect(screen.getByRole('button', { name: 'Unmute' })).toBeInstanceOf(HTMLButtonElement);
+    expect(screen.getByRole('button', { name: 'Fullscreen' })).toBeInstanceOf(HTMLButtonElement);
+  });
+
+  it('shows the statistics overlay on demand', async () => {
+    const { user } = render([whep]);
+    await user.click(await screen.findByRole('button', { name: 'Show stats' }));
+    const overlay = screen.getByLabelText('Playback statistics');
+    expect(within(overlay).getByText('Round trip')).toBeInstanceOf(HTMLElement);
+    await user.click(screen.getByRole('button', { name: 'Hide stats' }));
+    expect(screen.queryByLabelText('Playback statistics')).toBeNull();
+  });
+
+  it('asks for a WebRTC or HLS viewer when the stream has none', async () => {
+    render([rtmp]);
+    expect(await screen.findByText('Add a WebRTC or HLS viewer to preview this stream.')).toBeInstanceOf(HTMLElement);
+  });
+});

@@ -1,0 +1,138 @@
+import type { StreamOutput } from '@streamcloud/contract';
+import { useEffect, useRef, useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import { playHls } from './preview-hls';
+import type { Playback, PlaybackStats, Rendition } from './preview-playback';
+import { StatsOverlay } from './preview-stats';
+import { playWhep } from './preview-whep';
+
+/** Outputs the browser plays, the lowest latency first: WebRTC (WHEP), then HLS. */
+const PLAYABLE = ['WebRTC', 'HLS'] as const;
+
+export function playableOutputs(outputs: StreamOutput[]): StreamOutput[] {
+  return outputs
+    .filter((output) => (PLAYABLE as readonly string[]).includes(output.format) && output.connection)
+    .sort((a, b) => PLAYABLE.indexOf(a.format as 'HLS') - PLAYABLE.indexOf(b.format as 'HLS'));
+}
+
+function start(output: StreamOutput, token: string, video: HTMLVideoElement): Promise<Playback> {
+  const url = output.connection?.signallingUri ?? output.connection?.uri ?? '';
+  return output.format === 'WebRTC' ? playWhep(url, token, video) : playHls(url, token, video);
+}
+
+/**
+ * The stream's live preview: one of its WebRTC or HLS outputs, played with the preview credential (a
+ * preview session, not a viewer); muted autoplay, unmute, fullscreen, rendition choice, stats overlay.
+ */
+export function PreviewPlayer({ outputs, token }: { outputs: StreamOutput[]; token: string }) {
+  const playable = playableOutputs(outputs);
+  const [chosenId, setChosenId] = useState<string | null>(null);
+  const output = playable.find((candidate) => candidate.id === chosenId) ?? playable[0];
+  const video = useRef<HTMLVideoElement>(null);
+  const playback = useRef<Playback | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [muted, setMuted] = useState(true);
+  const [showStats, setShowStats] = useState(false);
+  const [stats, setStats] = useState<PlaybackStats | null>(null);
+  const [renditions, setRenditions] = useState<Rendition[]>([]);
+  // The credential is read when a playback starts; a renewed one does not restart what plays.
+  const credential = useRef(token);
+  credential.current = token;
+
+  const outputId = output?.id;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a playback per output (its id), not per poll of the list
+  useEffect(() => {
+    const element = video.current;
+    if (!output || !element) return;
+    let cancelled = false;
+    setError(null);
+    setRenditions([]);
+    start(output, credential.current, element).then(
+      (started) => {
+        if (cancelled) return started.close();
+        playback.current = started;
+        void element.play().catch(() => {});
+      },
+      (failure: unknown) => {
+        if (!cancelled)
+          setError(`The preview could not start: ${failure instanceof Error ? failure.message : failure}`);
+      },
+    );
+    return () => {
+      cancelled = true;
+      playback.current?.close();
+      playback.current = null;
+    };
+  }, [outputId]);
+
+  // Stats (and the renditions hls.js found) are read every second.
+  useEffect(() => {
+    const timer = setInterval(() => {
+      const current = playback.current;
+      if (!current) return;
+      setRenditions((before) => {
+        const now = current.renditions();
+        return now.length === before.length ? before : now;
+      });
+      if (showStats) void current.stats().then(setStats);
+    }, 1000);
+    return () => clearInterval(timer);
+  }, [showStats]);
+
+  if (!output) return <p className="text-secondary mb-0">Add a WebRTC or HLS viewer to preview this stream.</p>;
+
+  return (
+    <div>
+      <div className="d-flex flex-wrap gap-2 mb-2 align-items-center">
+        <Form.Group controlId="preview-output" className="d-flex align-items-center gap-2">
+          <Form.Label className="mb-0 small">Output</Form.Label>
+          <Form.Select size="sm" value={output.id} onChange={(event) => setChosenId(event.target.value)}>
+            {playable.map((candidate) => (
+              <option key={candidate.id} value={candidate.id}>
+                {`${candidate.format === 'WebRTC' ? 'WebRTC (WHEP)' : 'HLS'} · ${candidate.name}`}
+              </option>
+            ))}
+          </Form.Select>
+        </Form.Group>
+        {renditions.length > 0 && (
+          <Form.Group controlId="preview-rendition" className="d-flex align-items-center gap-2">
+            <Form.Label className="mb-0 small">Rendition</Form.Label>
+            <Form.Select
+              size="sm"
+              defaultValue="-1"
+              onChange={(event) => playback.current?.pick(Number(event.target.value))}
+            >
+              <option value="-1">Auto</option>
+              {renditions.map((rendition) => (
+                <option key={rendition.index} value={rendition.index}>
+                  {rendition.label}
+                </option>
+              ))}
+            </Form.Select>
+          </Form.Group>
+        )}
+      </div>
+      <div className="position-relative bg-black">
+        <video ref={video} aria-label="Stream preview" className="w-100" autoPlay muted={muted} playsInline />
+        {showStats && <StatsOverlay stats={stats} format={output.format} />}
+      </div>
+      {error && (
+        <p role="alert" className="text-danger small mt-2 mb-0">
+          {error}
+        </p>
+      )}
+      <div className="d-flex gap-2 mt-2">
+        <Button size="sm" variant="outline-secondary" onClick={() => setMuted(!muted)}>
+          {muted ? 'Unmute' : 'Mute'}
+        </Button>
+        <Button size="sm" variant="outline-secondary" onClick={() => void video.current?.requestFullscreen?.()}>
+          Fullscreen
+        </Button>
+        <Button size="sm" variant="outline-secondary" aria-pressed={showStats} onClick={() => setShowStats(!showStats)}>
+          {showStats ? 'Hide stats' : 'Show stats'}
+        </Button>
+      </div>
+    </div>
+  );
+}
