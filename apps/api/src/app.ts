@@ -17,6 +17,7 @@ import { accountsModule } from './modules/accounts/accounts.module.js';
 import type { AccountsService } from './modules/accounts/accounts.service.js';
 import { auditModule } from './modules/audit/audit.module.js';
 import type { AuditService } from './modules/audit/audit.service.js';
+import type { ApiKeysService } from './modules/auth/api-keys.service.js';
 import { authModule } from './modules/auth/auth.module.js';
 import type { AuthService, LoginThrottle } from './modules/auth/auth.service.js';
 import { SessionCache } from './modules/auth/session-cache.js';
@@ -74,6 +75,8 @@ export interface AppOptions {
   loginThrottle?: LoginThrottle;
   /** Login requests per address and window, failed or not. */
   loginFloodLimit?: { max: number; timeWindow: string };
+  /** Requests per API key and minute (KEY_RATE_LIMIT; 600 by default). */
+  keyRateLimit?: number;
   consoleDir?: string;
   storagePrefix?: string;
   /** Timeout of the control plane's calls to a node's control API (3 s by default). */
@@ -107,6 +110,7 @@ export interface AppOptions {
 
 export interface AppServices {
   accounts: AccountsService;
+  apiKeys: ApiKeysService;
   /** Reads the audit log (every module writes it through `uow.audit`). */
   audit: AuditService;
   auth: AuthService;
@@ -212,6 +216,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
   registerAuthGuard(app, {
     authenticate: (token) => app.services.auth.authenticate(token),
     authenticateNode: (token) => app.services.nodes.authenticateNode(token),
+    admitApiKey: (key, request) => app.services.apiKeys.admit(key, request),
   });
   for (const module of MODULES) await app.register(module);
   if (options.database.engine === 'pglite') {

@@ -15,6 +15,7 @@ describe('loadConfig', () => {
       consoleDir: undefined,
       gslbHostname: 'localhost',
       loginRateLimit: 60,
+      keyRateLimit: 600,
       storageEncryptionKey: undefined,
       statistics: { prometheusUrl: undefined, scrapeToken: undefined, rawRetentionDays: 7, minuteRetentionDays: 45 },
       nodeSilenceSeconds: 15,

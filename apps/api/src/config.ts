@@ -19,6 +19,7 @@ const EnvSchema = z
     API_WORKERS: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').max(256).optional(),
     CONSOLE_DIR: z.string().min(1).optional(),
     LOGIN_RATE_LIMIT: z.coerce.number().int().min(1, 'must be at least 1').default(60),
+    KEY_RATE_LIMIT: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').default(600),
     GSLB_HOSTNAME: z
       .string()
       .regex(/^[A-Za-z0-9.-]+$/, 'must be a host name')
@@ -67,6 +68,8 @@ export type Config = {
   gslbHostname: string;
   /** Login requests per minute and address, failed or not. */
   loginRateLimit: number;
+  /** Requests per API key and minute. */
+  keyRateLimit: number;
   /** Key of the storage secrets' encryption; when unset, one is generated once under dataDir. */
   storageEncryptionKey: Buffer | undefined;
   /** Usage and metrics: Prometheus to read series from, the /metrics scrape token, retention in days. */
@@ -110,6 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     consoleDir: e.CONSOLE_DIR,
     gslbHostname: e.GSLB_HOSTNAME,
     loginRateLimit: e.LOGIN_RATE_LIMIT,
+    keyRateLimit: e.KEY_RATE_LIMIT,
     storageEncryptionKey: e.STORAGE_ENCRYPTION_KEY
       ? (parseEncryptionKey(e.STORAGE_ENCRYPTION_KEY) ?? undefined)
       : undefined,

@@ -53,6 +53,7 @@ async function main(): Promise<void> {
     storagePrefix: process.env.CONSOLE_STORAGE_PREFIX ?? '',
     gslbHostname: config.gslbHostname,
     loginFloodLimit: { max: config.loginRateLimit, timeWindow: '1 minute' },
+    keyRateLimit: config.keyRateLimit,
     streamAssignIntervalMs: STREAM_ASSIGN_INTERVAL_MS,
     nodeSilenceMs: config.nodeSilenceSeconds * 1000,
     statistics: { ...config.statistics, retentionIntervalMs: METRICS_RETENTION_INTERVAL_MS },

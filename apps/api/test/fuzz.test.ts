@@ -55,11 +55,19 @@ async function makeFixture(): Promise<Fixture> {
   });
   expect(fallback.statusCode, fallback.body).toBe(201);
   const node = await t.createNode(t.roles.admin);
+  const apiKey = await t.request({
+    method: 'POST',
+    url: `${API_BASE}/api-keys`,
+    token: t.roles.owner.token,
+    payload: { name: 'fuzz', scope: 'read' },
+  });
+  expect(apiKey.statusCode, apiKey.body).toBe(201);
   return {
     ids: {
       '/inputs/:id': input.id,
       '/outputs/:id': output.id,
       '/fallbacks/:id': fallback.json().id,
+      '/api-keys/:id': apiKey.json().id,
       ':streamId': input.id,
       '/accounts/:id': t.roles.owner.id,
       ':accountId': t.roles.owner.id,

@@ -115,6 +115,7 @@ export const accountRoutes = {
       'Start impersonating an account (ADMIN, not while impersonating, not oneself); the token expires within an hour',
     tag: 'accounts',
     auth: 'user',
+    sessionOnly: true,
     params: IdParams,
     response: TokenResponse,
     errors: [403, 404, 409],

@@ -27,6 +27,7 @@ export const authRoutes = {
     summary: 'Revoke the presented token (and, while impersonating, the admin token it came from)',
     tag: 'auth',
     auth: 'user',
+    sessionOnly: true,
     response: null,
   }),
   stopImpersonation: defineRoute({
@@ -35,6 +36,7 @@ export const authRoutes = {
     summary: "End an impersonation: revokes the impersonation token; the admin's own token stays valid",
     tag: 'auth',
     auth: 'user',
+    sessionOnly: true,
     response: null,
     errors: [409],
   }),

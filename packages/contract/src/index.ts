@@ -1,4 +1,5 @@
 export * from './accounts.js';
+export * from './api-keys.js';
 export * from './audit.js';
 export * from './auth.js';
 export * from './capture.js';

@@ -1,4 +1,5 @@
 import { accountRoutes } from './accounts.js';
+import { apiKeyRoutes } from './api-keys.js';
 import { auditRoutes } from './audit.js';
 import { authRoutes } from './auth.js';
 import { fallbackRoutes, nodeFallbackRoutes } from './fallbacks.js';
@@ -22,6 +23,7 @@ import { webhookRoutes } from './webhooks.js';
  */
 export const routeTable = {
   accountRoutes,
+  apiKeyRoutes,
   auditRoutes,
   authRoutes,
   fallbackRoutes,

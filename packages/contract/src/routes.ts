@@ -34,6 +34,11 @@ export interface RouteDef<
   status?: number;
   /** Extra documented error statuses besides the ones implied by auth. */
   errors?: number[];
+  /**
+   * Refused to API keys (403) even with the write scope: managing credentials (keys, passwords, 2FA) and
+   * sessions needs a signed-in session.
+   */
+  sessionOnly?: boolean;
 }
 
 export function defineRoute<

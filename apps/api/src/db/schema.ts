@@ -27,6 +27,26 @@ export interface SessionsTable {
   revoked_at: Date | null;
 }
 
+export interface ApiKeysTable {
+  id: string;
+  account_id: string;
+  name: string;
+  scope: 'read' | 'write';
+  /** The key's first characters, shown in lists to tell keys apart. */
+  prefix: string;
+  /** SHA-256 of the whole key, base64url. */
+  key_hash: string;
+  created_at: CreatedAt;
+  expires_at: Date | null;
+  revoked_at: Date | null;
+}
+
+export interface ApiKeyUsesTable {
+  key_id: string;
+  at: Date;
+  address: string | null;
+}
+
 export interface LoginFailuresTable {
   id: Generated<number>;
   key: string;
@@ -473,6 +493,8 @@ export interface WebhookStreamPushesTable {
 export interface Database {
   accounts: AccountsTable;
   sessions: SessionsTable;
+  api_keys: ApiKeysTable;
+  api_key_uses: ApiKeyUsesTable;
   login_failures: LoginFailuresTable;
   login_trusted_addresses: LoginTrustedAddressesTable;
   audit_log: AuditLogTable;

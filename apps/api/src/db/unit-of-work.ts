@@ -2,6 +2,7 @@ import { Access } from '../modules/access/access.js';
 import { AccessRepository } from '../modules/access/access.repository.js';
 import { type AccountCredentials, AccountsRepository } from '../modules/accounts/accounts.repository.js';
 import { AuditRepository } from '../modules/audit/audit.repository.js';
+import { ApiKeysRepository } from '../modules/auth/api-keys.repository.js';
 import { LoginThrottleRepository } from '../modules/auth/login-throttle.repository.js';
 import { SessionsRepository } from '../modules/auth/sessions.repository.js';
 import { FallbacksRepository } from '../modules/fallbacks/fallbacks.repository.js';
@@ -37,6 +38,7 @@ export class UnitOfWork {
   readonly accounts: AccountsRepository;
   readonly audit: AuditRepository;
   readonly sessions: SessionsRepository;
+  readonly apiKeys: ApiKeysRepository;
   readonly loginThrottle: LoginThrottleRepository;
   readonly health: HealthRepository;
   readonly nodes: NodesRepository;
@@ -67,6 +69,7 @@ export class UnitOfWork {
     this.accounts = new AccountsRepository(db);
     this.audit = new AuditRepository(db);
     this.sessions = new SessionsRepository(db);
+    this.apiKeys = new ApiKeysRepository(db);
     this.loginThrottle = new LoginThrottleRepository(db);
     this.health = new HealthRepository(db);
     this.nodes = new NodesRepository(db);

@@ -11,6 +11,8 @@ export interface AuthContext {
   actingAdminUsername: string | null;
   /** The admin's own session an impersonation session was started from. */
   parentSessionId: string | null;
+  /** Set when the caller presented an API key (`sessionId` is then the key's id): its id and scope. */
+  apiKey?: { id: string; scope: 'read' | 'write' };
 }
 
 export const isImpersonating = (auth: AuthContext) => auth.actingAdminId !== null;

@@ -44,6 +44,12 @@ const authErrors: Record<RouteDef['auth'], number[]> = {
   node: [401],
 };
 
+/** The OpenAPI security of a route: a node's token, or a session's token or (unless session-only) an API key. */
+function securityOf(def: AnyRoute): Array<Record<string, string[]>> {
+  if (def.auth === 'node') return [{ nodeToken: [] }];
+  return def.sessionOnly ? [{ bearer: [] }] : [{ bearer: [] }, { apiKey: [] }];
+}
+
 /**
  * Registers one route of the contract: its schemas validate the request and the response and
  * document it in OpenAPI; the auth level picks the guard; the handler only calls the service.
@@ -81,7 +87,7 @@ export function addRoute<D extends AnyRoute>(
     schema: {
       summary: def.summary,
       tags: [def.tag],
-      ...(def.auth === 'public' ? {} : { security: [{ [def.auth === 'node' ? 'nodeToken' : 'bearer']: [] }] }),
+      ...(def.auth === 'public' ? {} : { security: securityOf(def) }),
       ...(def.params ? { params: def.params } : {}),
       ...(def.query ? { querystring: def.query } : {}),
       ...(def.body ? { body: def.body } : {}),
@@ -90,6 +96,7 @@ export function addRoute<D extends AnyRoute>(
     ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
     config: {
       auth: def.auth,
+      ...(def.sessionOnly ? { sessionOnly: true } : {}),
       ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
       ...(options.cacheControl ? { cacheControl: options.cacheControl } : {}),
     },
@@ -114,6 +121,8 @@ export function addRoute<D extends AnyRoute>(
 declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: RouteDef['auth'];
+    /** Refused to API keys (the contract's `sessionOnly`). */
+    sessionOnly?: boolean;
     /** The Cache-Control of this route's answers; API answers are `no-store` otherwise. */
     cacheControl?: string;
   }

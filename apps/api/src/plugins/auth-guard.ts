@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuthContext, NodeIdentity } from '../lib/auth-context.js';
 import { forbidden, unauthorized } from '../lib/errors.js';
+import type { KeyedRequest } from '../modules/auth/api-keys.service.js';
 
 const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]+)$/;
 
@@ -8,6 +9,8 @@ const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]+)$/;
 export interface Authenticators {
   authenticate(token: string): Promise<AuthContext | null>;
   authenticateNode(token: string): Promise<NodeIdentity | null>;
+  /** Refuses an API key's request its scope, the route or its rate limit does not allow (modules/auth). */
+  admitApiKey(key: NonNullable<AuthContext['apiKey']>, request: KeyedRequest): Promise<void>;
 }
 
 const bearerOf = (request: FastifyRequest) => {
@@ -17,12 +20,13 @@ const bearerOf = (request: FastifyRequest) => {
 
 /**
  * Resolves the bearer token on routes whose contract says 'user' or 'admin' (an account's JWT) or
- * 'node' (a media node's token). Neither kind of token is accepted where the other is expected.
+ * 'node' (a media node's token). Neither kind of token is accepted where the other is expected. An account's
+ * API key acts as its account within the key's scope.
  */
 export function registerAuthGuard(app: FastifyInstance, authenticators: Authenticators): void {
   app.decorateRequest('auth', null as never);
   app.decorateRequest('node', null as never);
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     const level = request.routeOptions.config.auth;
     if (level === 'node') {
       const token = bearerOf(request);
@@ -37,6 +41,14 @@ export function registerAuthGuard(app: FastifyInstance, authenticators: Authenti
     if (!token) throw unauthorized();
     const caller = await authenticators.authenticate(token);
     if (!caller) throw unauthorized('Invalid or expired token');
+    if (caller.apiKey) {
+      await authenticators.admitApiKey(caller.apiKey, {
+        method: request.method,
+        sessionOnly: request.routeOptions.config.sessionOnly === true,
+        address: request.ip,
+        header: (name, value) => reply.header(name, value),
+      });
+    }
     if (level === 'admin' && caller.role !== 'ADMIN') throw forbidden('Administrators only');
     request.auth = caller;
   });

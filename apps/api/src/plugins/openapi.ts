@@ -17,13 +17,24 @@ export async function registerOpenApi(
         version: '1.0.0',
         description:
           'Errors answer `{message, code?, errors?}`. Lists that page answer the total in `X-Total-Count`. ' +
-          'Non-GET requests that carry the `XSRF-TOKEN` cookie must echo it in the `X-XSRF-TOKEN` header.',
+          'Non-GET requests that carry the `XSRF-TOKEN` cookie must echo it in the `X-XSRF-TOKEN` header ' +
+          '(unless they present an API key).',
       },
       ...(extra.webhooks ? { webhooks: extra.webhooks } : {}),
       components: {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
           nodeToken: { type: 'http', scheme: 'bearer', description: 'A media node token' },
+          apiKey: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'sck_…',
+            description:
+              "An account's API key (`Authorization: Bearer sck_…`), made under the account's settings: acts as " +
+              'the account within its scope (`read`: GET only; `write`: all but managing credentials and sessions), ' +
+              'limited per key and minute (`RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset`; 429 past it); ' +
+              'exempt from the anti-forgery rule.',
+          },
         },
       },
     },

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import cookie from '@fastify/cookie';
-import { ANTI_FORGERY_COOKIE, ANTI_FORGERY_HEADER, API_BASE } from '@streamcloud/contract';
+import { ANTI_FORGERY_COOKIE, ANTI_FORGERY_HEADER, API_BASE, API_KEY_PREFIX } from '@streamcloud/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 import { forbidden } from '../lib/errors.js';
@@ -90,7 +90,7 @@ const sameToken = (a: string, b: string) => a.length === b.length && timingSafeE
 
 /**
  * Security headers on every response, `no-store` on API answers, and the double-submit anti-forgery
- * check: a non-GET API request that carries the cookie must echo it in the header.
+ * check: a non-GET API request that carries the cookie must echo it in the header (one with an API key need not).
  */
 export async function registerSecurity(app: FastifyInstance, secret: string): Promise<void> {
   const tokens = new AntiForgeryTokens(secret);
@@ -105,6 +105,8 @@ export async function registerSecurity(app: FastifyInstance, secret: string): Pr
 
   app.addHook('onRequest', async (request) => {
     if (!isApi(request) || SAFE_METHODS.has(request.method)) return;
+    // An API key is sent by a script, never by the browser on its own: no forged request can carry one.
+    if (request.headers.authorization?.startsWith(`Bearer ${API_KEY_PREFIX}`)) return;
     const cookieToken = request.cookies[ANTI_FORGERY_COOKIE];
     if (cookieToken === undefined) return;
     const headerToken = request.headers[ANTI_FORGERY_HEADER.toLowerCase()];

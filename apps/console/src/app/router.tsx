@@ -5,6 +5,7 @@ import { HOME } from './paths';
 import { RequireAuth } from './require-auth';
 import {
   AccountBillingScreen,
+  AccountSettingsScreen,
   AccountStreamsRoute,
   AccountsScreen,
   AppLayout,
@@ -120,6 +121,8 @@ export const appRoutes: RouteObject[] = [
       },
       // Any account's own entries (its writes, an admin's as it, its sign-ins), from the account menu.
       { path: 'account/activity', element: <AuditScreen scope="own" /> },
+      // The signed-in account's own settings (API keys), from the account menu.
+      { path: 'account/settings', element: <AccountSettingsScreen /> },
       { path: '*', element: <Navigate to={HOME} replace /> },
     ],
   },

@@ -56,6 +56,10 @@ export const AccountBillingScreen = screen(
   () => import('@/features/billing/components/account-billing-screen'),
   'AccountBillingScreen',
 );
+export const AccountSettingsScreen = screen(
+  () => import('@/features/account-settings/components/account-settings-screen'),
+  'AccountSettingsScreen',
+);
 export const AuditScreen = screen(() => import('@/features/audit/components/audit-screen'), 'AuditScreen');
 export const WebhooksScreen = screen(() => import('@/features/webhooks/components/webhooks-screen'), 'WebhooksScreen');
 /** The callbacks of a recording or relay, fetched when its info view first shows them. */

@@ -84,8 +84,10 @@ export class AccountsService {
   /**
    * A change of role revokes the account's tokens (sessions remember the role they were issued for); a new
    * password revokes its other sessions too, keeping the caller's own when it changes its own password.
+   * An API key changes no password.
    */
   async update(auth: AuthContext, id: string, body: AccountUpdate): Promise<Account> {
+    if (body.password !== undefined && auth.apiKey) throw forbidden('API keys cannot change passwords');
     // Hashing is slow: done before the transaction, so no lock waits for it.
     const passwordHash = body.password !== undefined ? await this.hash(body.password) : undefined;
     const now = this.deps.clock.now();

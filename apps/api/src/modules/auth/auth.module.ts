@@ -1,11 +1,14 @@
 import { deriveKey } from '../../lib/secrets.js';
 import { TokenSigner } from '../../lib/tokens.js';
 import { defineModule } from '../module.js';
+import { registerApiKeyRoutes } from './api-keys.routes.js';
+import { ApiKeysService } from './api-keys.service.js';
 import { registerAuthRoutes } from './auth.routes.js';
 import { AuthService, DEFAULT_LOGIN_THROTTLE } from './auth.service.js';
+import { DEFAULT_KEY_RATE_LIMIT, KeyRateLimiter } from './key-rate-limiter.js';
 import { AUTH_INVALIDATION_CHANNEL } from './session-cache.js';
 
-/** Sign-in, the sessions behind every token, and impersonation. */
+/** Sign-in, the sessions behind every token, API keys, and impersonation. */
 export const authModule = defineModule('auth', (app, { uow, clock, options, scryptCost, hashing, sessionCache }) => {
   let unlisten: (() => Promise<void>) | undefined;
   app.addHook('onReady', async () => {
@@ -27,6 +30,13 @@ export const authModule = defineModule('auth', (app, { uow, clock, options, scry
     sessionCache.setLive(false);
     await unlisten?.();
   });
+  const apiKeys = new ApiKeysService({
+    uow,
+    clock,
+    sessionCache,
+    rateLimiter: new KeyRateLimiter(options.keyRateLimit ?? DEFAULT_KEY_RATE_LIMIT),
+  });
+  app.services.apiKeys = apiKeys;
   const auth = new AuthService({
     uow,
     signer: new TokenSigner(deriveKey(options.secret, 'jwt'), clock),
@@ -35,7 +45,9 @@ export const authModule = defineModule('auth', (app, { uow, clock, options, scry
     loginThrottle: options.loginThrottle ?? DEFAULT_LOGIN_THROTTLE,
     hashing,
     sessionCache,
+    apiKeys,
   });
   app.services.auth = auth;
   registerAuthRoutes(app, auth, options.loginFloodLimit);
+  registerApiKeyRoutes(app, apiKeys);
 });

@@ -8,6 +8,7 @@ import { AppError, conflict, forbidden, notFound, tooManyRequests, unauthorized 
 import type { HashingGate } from '../../lib/hashing-gate.js';
 import { hashPassword, type ScryptCost, verifyPassword } from '../../lib/password.js';
 import type { TokenSigner } from '../../lib/tokens.js';
+import { type ApiKeysService, isApiKey } from './api-keys.service.js';
 import { SessionCache } from './session-cache.js';
 
 export interface LoginThrottle {
@@ -43,6 +44,8 @@ export interface AuthServiceDeps {
   hashing: HashingGate;
   /** The callers of tokens checked before, dropped as the database notifies changes. */
   sessionCache: SessionCache;
+  /** Resolves the bearer tokens that are API keys (`sck_…`). */
+  apiKeys: ApiKeysService;
 }
 
 /** Sign-in, sessions behind every token, and impersonation. */
@@ -148,9 +151,11 @@ export class AuthService {
 
   /**
    * The caller behind a bearer token, or null when the token or its session is not valid now: from the
-   * session cache when this process checked the token before and nothing changed since.
+   * session cache when this process checked the token before and nothing changed since. An API key is
+   * resolved by the API keys service.
    */
   async authenticate(token: string): Promise<AuthContext | null> {
+    if (isApiKey(token)) return this.deps.apiKeys.authenticate(token);
     const { sessionCache, clock } = this.deps;
     const key = SessionCache.keyOf(token);
     const cached = sessionCache.get(key, clock.now());

@@ -33,6 +33,9 @@ export function UserMenu({ username }: { username: string | undefined }) {
             Stop Impersonation
           </NavDropdown.Item>
         )}
+        <NavDropdown.Item as="button" onClick={() => void navigate('/account/settings')}>
+          Account settings
+        </NavDropdown.Item>
         <NavDropdown.Item as="button" onClick={() => void navigate('/account/activity')}>
           Account activity
         </NavDropdown.Item>

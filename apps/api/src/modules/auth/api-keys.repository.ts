@@ -1,0 +1,123 @@
+import type { Db } from '../../db/database.js';
+import type { ApiKeysTable } from '../../db/schema.js';
+import type { AuthContext } from '../../lib/auth-context.js';
+
+export type NewApiKey = Omit<ApiKeysTable, 'created_at' | 'revoked_at'>;
+
+export interface ApiKeyRow {
+  id: string;
+  account_id: string;
+  name: string;
+  scope: 'read' | 'write';
+  prefix: string;
+  created_at: Date;
+  expires_at: Date | null;
+  last_used_at: Date | null;
+  last_used_address: string | null;
+}
+
+export class ApiKeysRepository {
+  constructor(private readonly db: Db) {}
+
+  async insert(key: NewApiKey): Promise<ApiKeyRow> {
+    const row = await this.db
+      .insertInto('api_keys')
+      .values(key)
+      .returning(['id', 'account_id', 'name', 'scope', 'prefix', 'created_at', 'expires_at'])
+      .executeTakeFirstOrThrow();
+    return { ...row, last_used_at: null, last_used_address: null };
+  }
+
+  /** An account's keys not revoked (expired ones too, so their owner sees why they stopped), newest first. */
+  listByAccount(accountId: string): Promise<ApiKeyRow[]> {
+    return this.db
+      .selectFrom('api_keys as k')
+      .leftJoin('api_key_uses as u', 'u.key_id', 'k.id')
+      .select([
+        'k.id',
+        'k.account_id',
+        'k.name',
+        'k.scope',
+        'k.prefix',
+        'k.created_at',
+        'k.expires_at',
+        'u.at as last_used_at',
+        'u.address as last_used_address',
+      ])
+      .where('k.account_id', '=', accountId)
+      .where('k.revoked_at', 'is', null)
+      .orderBy('k.created_at', 'desc')
+      .orderBy('k.id')
+      .execute();
+  }
+
+  /** The account of a key not revoked, or null. */
+  async findOwner(id: string): Promise<string | null> {
+    const row = await this.db
+      .selectFrom('api_keys')
+      .select('account_id')
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return row?.account_id ?? null;
+  }
+
+  /** Revokes a key; answers whether this call did (of concurrent calls, one does). */
+  async revoke(id: string, now: Date): Promise<boolean> {
+    const result = await this.db
+      .updateTable('api_keys')
+      .set({ revoked_at: now })
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  /**
+   * The caller a key stands for, read with its account on every lookup (so a deleted or demoted account
+   * counts at once), or null when no key has this hash or it is revoked or expired; with when it expires.
+   */
+  async findActive(keyHash: string, now: Date): Promise<{ caller: AuthContext; expiresAt: Date | null } | null> {
+    const row = await this.db
+      .selectFrom('api_keys as k')
+      .innerJoin('accounts as a', 'a.id', 'k.account_id')
+      .select([
+        'k.id',
+        'k.scope',
+        'k.expires_at',
+        'a.id as accountId',
+        'a.username',
+        'a.role',
+        'a.email',
+        'a.created_at',
+      ])
+      .where('k.key_hash', '=', keyHash)
+      .where('k.revoked_at', 'is', null)
+      .where((eb) => eb.or([eb('k.expires_at', 'is', null), eb('k.expires_at', '>', now)]))
+      .executeTakeFirst();
+    if (!row) return null;
+    return {
+      caller: {
+        accountId: row.accountId,
+        username: row.username,
+        role: row.role,
+        // The key's id stands for the session: invalidations name it ('s:<id>', migration 0019).
+        sessionId: row.id,
+        actingAdminId: null,
+        actingAdminUsername: null,
+        parentSessionId: null,
+        account: { email: row.email, createdAt: row.created_at },
+        apiKey: { id: row.id, scope: row.scope },
+      },
+      expiresAt: row.expires_at,
+    };
+  }
+
+  async recordUse(keyId: string, at: Date, address: string | null): Promise<void> {
+    await this.db
+      .insertInto('api_key_uses')
+      .values({ key_id: keyId, at, address })
+      .onConflict((oc) => oc.column('key_id').doUpdateSet({ at, address }))
+      .execute();
+  }
+}

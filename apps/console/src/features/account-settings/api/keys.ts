@@ -1,0 +1,5 @@
+/** Query keys of the account settings feature, narrowest last. */
+export const settingsKeys = {
+  all: ['account-settings'] as const,
+  apiKeys: () => [...settingsKeys.all, 'api-keys'] as const,
+};

@@ -1,0 +1,129 @@
+import { messageOr } from '@streamcloud/api-client';
+import type { ApiKey } from '@streamcloud/contract';
+import { useState } from 'react';
+import Badge from 'react-bootstrap/Badge';
+import Button from 'react-bootstrap/Button';
+import Table from 'react-bootstrap/Table';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { Loading } from '@/components/ui/loading';
+import { useNotify } from '@/components/ui/notifications';
+import { TitledCard } from '@/components/ui/titled-card';
+import { formatDateTime } from '@/lib/format';
+import { useApiKeys, useRevokeApiKey } from '../api/api-keys';
+import { CreateApiKeyDialog } from './create-api-key-dialog';
+
+export const API_KEY_TEXTS = {
+  loadingFailed: 'The API keys could not be loaded.',
+  none: 'No API keys yet.',
+  revokeQuestion: (name: string) =>
+    `Revoke the API key "${name}"? Scripts using it are refused from their next request on.`,
+  revoked: 'The API key was revoked.',
+  revokeFailed: 'The API key could not be revoked.',
+} as const;
+
+const isExpired = (key: ApiKey) => key.expiresAt !== null && Date.parse(key.expiresAt) <= Date.now();
+
+/** The account's API keys: create (shown once), list with last use, revoke. */
+export function ApiKeysCard() {
+  const keys = useApiKeys();
+  const revoke = useRevokeApiKey();
+  const notify = useNotify();
+  const [creating, setCreating] = useState(false);
+  const [revoking, setRevoking] = useState<ApiKey | null>(null);
+
+  const confirmRevoke = () => {
+    const key = revoking;
+    setRevoking(null);
+    if (!key) return;
+    revoke.mutate(key.id, {
+      onSuccess: () => notify(API_KEY_TEXTS.revoked, 'success'),
+      onError: (error) => notify(messageOr(error, API_KEY_TEXTS.revokeFailed)),
+    });
+  };
+
+  return (
+    <TitledCard title="API keys">
+      <p className="text-secondary small">
+        Scripts and CI call the API with a key as <code>Authorization: Bearer sck_…</code>. A key acts as your account:
+        <em> read</em> keys may only read; <em>write</em> keys may change what your account may, but not create keys or
+        change passwords.
+      </p>
+      <Button className="mb-3" onClick={() => setCreating(true)}>
+        Create API key
+      </Button>
+      {keys.isPending ? (
+        <Loading />
+      ) : keys.isError ? (
+        <p className="text-danger mb-0">{API_KEY_TEXTS.loadingFailed}</p>
+      ) : keys.data.length === 0 ? (
+        <p className="mb-0">{API_KEY_TEXTS.none}</p>
+      ) : (
+        <Table responsive hover className="align-middle mb-0">
+          <caption className="visually-hidden">API keys</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Key</th>
+              <th scope="col">Scope</th>
+              <th scope="col">Created</th>
+              <th scope="col">Expires</th>
+              <th scope="col">Last used</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {keys.data.map((key) => (
+              <tr key={key.id}>
+                <td>{key.name}</td>
+                <td>
+                  <code>{key.prefix}…</code>
+                </td>
+                <td>
+                  <Badge
+                    bg={key.scope === 'write' ? 'warning' : 'secondary'}
+                    text={key.scope === 'write' ? 'dark' : undefined}
+                  >
+                    {key.scope}
+                  </Badge>
+                </td>
+                <td>{formatDateTime(key.createdAt)}</td>
+                <td>
+                  {key.expiresAt === null ? 'Never' : formatDateTime(key.expiresAt)}
+                  {isExpired(key) && (
+                    <Badge bg="danger" className="ms-2">
+                      Expired
+                    </Badge>
+                  )}
+                </td>
+                <td>
+                  {key.lastUsedAt === null
+                    ? 'Never'
+                    : `${formatDateTime(key.lastUsedAt)}${key.lastUsedAddress ? ` from ${key.lastUsedAddress}` : ''}`}
+                </td>
+                <td>
+                  <Button
+                    size="sm"
+                    variant="outline-danger"
+                    aria-label={`Revoke ${key.name}`}
+                    disabled={revoke.isPending}
+                    onClick={() => setRevoking(key)}
+                  >
+                    Revoke
+                  </Button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      )}
+      <CreateApiKeyDialog show={creating} onClose={() => setCreating(false)} />
+      <ConfirmDialog
+        show={revoking !== null}
+        title="Revoke API key"
+        message={revoking ? API_KEY_TEXTS.revokeQuestion(revoking.name) : ''}
+        onConfirm={confirmRevoke}
+        onCancel={() => setRevoking(null)}
+      />
+    </TitledCard>
+  );
+}
