@@ -45,8 +45,9 @@ test('an account creates an API key, uses it with fetch, and revokes it', async 
   await page.reload();
   await expect(row.getByRole('cell').nth(5)).toHaveText(/ from /);
   await row.getByRole('button', { name: 'Revoke deploy script' }).click();
-  await expect(page.getByRole('dialog', { name: 'Revoke API key' })).toContainText('deploy script');
-  await page.getByRole('button', { name: 'Ok' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Revoke API key' });
+  await expect(confirm).toContainText('deploy script');
+  await confirm.getByRole('button', { name: 'Ok', exact: true }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'The API key was revoked.' })).toBeVisible();
   await expect(page.getByText('No API keys yet.')).toBeVisible();
 
