@@ -71,7 +71,9 @@ export function fallbackArgs(source: FallbackSource, format: PlayoutFormat, url:
     'libx264',
     '-preset',
     'veryfast',
-    ...(source.kind === 'image' ? ['-tune', 'stillimage'] : []),
+    // zerolatency: no lookahead nor B-frames, so the first frames reach nginx (and viewers) sooner.
+    '-tune',
+    source.kind === 'image' ? 'stillimage,zerolatency' : 'zerolatency',
     '-crf',
     '23',
     '-maxrate',
