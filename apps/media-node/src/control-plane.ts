@@ -38,6 +38,11 @@ export class ControlPlaneClient {
     return this.api.call(nodeStreamRoutes.inputs);
   }
 
+  /** A push to a stream's GSLB name reached this node: the control plane moves the stream here if it may. */
+  claimIngress(name: string) {
+    return this.api.call(nodeStreamRoutes.claimIngress, { body: { name } });
+  }
+
   snapshotSettings(inputId: string) {
     return this.api.call(nodeSnapshotRoutes.settings, { params: { id: inputId } });
   }

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { ApiError } from '@streamcloud/api-client';
 import { type Node, NodeRefreshMode } from '@streamcloud/contract';
 import { addressPolicy, createGuardedFetch, guardedAgents } from '@streamcloud/net-guard';
 import type { NodeConfig } from './config.js';
@@ -101,6 +102,7 @@ export class MediaNode {
       ffprobe: config.ffprobe,
       reconnectGraceMs: config.reconnectGraceMs,
       refreshDirectory: () => this.refreshNow(),
+      claimIngress: (name) => this.claimIngress(name),
     });
     const host = {
       log,
@@ -324,6 +326,19 @@ export class MediaNode {
    * after the call (a read already going on may have missed what was created a moment ago), at most
    * one at a time and twice a second; callers meanwhile share it.
    */
+  /** Asks the control plane for the stream of a GSLB name pushed here; null once this node serves it, else why not. */
+  private async claimIngress(name: string): Promise<string | null> {
+    try {
+      await this.client.claimIngress(name);
+    } catch (error) {
+      if (error instanceof ApiError && error.status !== 0) return error.serverMessage ?? `answered ${error.status}`;
+      this.log.error(`claiming ${name} failed: ${String(error)}`);
+      return 'the control plane did not answer';
+    }
+    await this.refreshNow();
+    return null;
+  }
+
   private refreshNow(): Promise<void> {
     this.queuedRefresh ??= (async () => {
       await this.refreshing;

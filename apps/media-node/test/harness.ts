@@ -464,3 +464,40 @@ export async function pixelAt(image: Buffer, x: number, y: number): Promise<[num
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** VP8 RTP of the test pattern to a local UDP port (what a browser would send over WebRTC). */
+export function pushTestPatternVp8(port: number): { stop(): void } {
+  const child = spawn(
+    'ffmpeg',
+    [
+      '-hide_banner',
+      '-nostdin',
+      '-loglevel',
+      'error',
+      '-re',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=320x240:rate=15',
+      '-t',
+      '60',
+      '-c:v',
+      'libvpx',
+      '-deadline',
+      'realtime',
+      '-cpu-used',
+      '8',
+      '-b:v',
+      '300k',
+      '-g',
+      '15',
+      '-f',
+      'rtp',
+      '-payload_type',
+      '96',
+      `rtp://127.0.0.1:${port}?pkt_size=1200`,
+    ],
+    { stdio: 'ignore' },
+  );
+  return { stop: () => child.kill('SIGKILL') };
+}

@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
 import { createSocket } from 'node:dgram';
 import { describe, expect, it } from 'vitest';
 import { MediaStreamTrack, RTCPeerConnection, RtpPacket, Vp8RtpPayload } from 'werift';
-import { freePort, processRunning, pushTestPattern, waitFor } from './harness.js';
+import { freePort, processRunning, pushTestPattern, pushTestPatternVp8, waitFor } from './harness.js';
 import { streamsOf, uriOf, useMediaNode } from './streams.js';
 
 /** WebRTC both ways: WHIP pushes from a werift publisher, WHEP playback to werift viewers. */
@@ -328,39 +327,3 @@ describe('WHEP', () => {
     }
   });
 });
-/** VP8 RTP of the test pattern to a local UDP port (what a browser would send over WebRTC). */
-function pushTestPatternVp8(port: number): { stop(): void } {
-  const child = spawn(
-    'ffmpeg',
-    [
-      '-hide_banner',
-      '-nostdin',
-      '-loglevel',
-      'error',
-      '-re',
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc=size=320x240:rate=15',
-      '-t',
-      '60',
-      '-c:v',
-      'libvpx',
-      '-deadline',
-      'realtime',
-      '-cpu-used',
-      '8',
-      '-b:v',
-      '300k',
-      '-g',
-      '15',
-      '-f',
-      'rtp',
-      '-payload_type',
-      '96',
-      `rtp://127.0.0.1:${port}?pkt_size=1200`,
-    ],
-    { stdio: 'ignore' },
-  );
-  return { stop: () => child.kill('SIGKILL') };
-}

@@ -517,4 +517,21 @@ export const nodeStreamRoutes = {
     auth: 'node',
     response: z.array(AssignedInput),
   }),
+  claimIngress: defineRoute({
+    method: 'POST',
+    path: '/node/ingress/claim',
+    summary:
+      "A push to a stream's GSLB name (as+<uuid>) reached the calling node: a stream that is not live moves to it " +
+      '(403 for a node that may not take it, 404 for an unknown name, 409 while it is live)',
+    tag: 'node-facing',
+    auth: 'node',
+    body: z.strictObject({
+      name: z.string().min(1, 'Name is required').max(200, 'Name must be at most 200 characters'),
+    }),
+    response: AssignedInput,
+    errors: [403, 404, 409],
+  }),
 };
+
+/** Where the control plane answers WHIP at a stream's GSLB URL (outside /api/v1): a 307 to a node's WHIP URL. */
+export const GSLB_WHIP_PATH = '/whip/:name';

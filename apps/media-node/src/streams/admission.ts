@@ -18,6 +18,9 @@ const PREVIEW_FORMATS: readonly PlayFormat[] = ['WebRTC', 'HLS'];
 
 const FORMAT_OF: Record<PushProtocol, InputFormat> = { RTMP: 'RTMP', SRT: 'SRT', WebRTC: 'WebRTC', RTSP: 'RTSP' };
 
+/** A stream's GSLB name (`as+<uuid>`): any node takes a push to it (the control plane moves the stream there). */
+const isIngressName = (name: string) => normalizeName(name).toLowerCase().startsWith('as+');
+
 /**
  * Who may push and who may play: the rules only (known stream, its format, its token, one push at a time,
  * emergency cleanup), asked by every protocol front end. A name the node does not know re-reads the
@@ -34,6 +37,8 @@ export class Admission {
     private readonly refreshDirectory?: () => Promise<void>,
     /** Stops the input's fallback (a push takes the stream back); resolves once it let go of the stream. */
     private readonly releaseFallback: (inputId: string) => Promise<void> = async () => {},
+    /** Asks for the stream of a GSLB name pushed here (docs/decisions.md); null once it is here, else why not. */
+    private readonly claimIngress?: (name: string) => Promise<string | null>,
   ) {}
 
   async push(
@@ -48,6 +53,11 @@ export class Admission {
       input = this.directory.input(name);
     }
     const from = remoteAddress ? ` from ${remoteAddress}` : '';
+    if (!input && this.claimIngress && isIngressName(name)) {
+      const refused = await this.claimIngress(normalizeName(name));
+      if (refused) return { ok: false, reason: `Push${from} to ${normalizeName(name)} refused: ${refused}` };
+      input = this.directory.input(name);
+    }
     if (!input) return { ok: false, reason: `no stream named ${normalizeName(name)} is served by this node` };
     if (this.emergency) return { ok: false, input, reason: `Push${from} refused: the node is in emergency cleanup` };
     if (input.format !== FORMAT_OF[protocol]) {

@@ -19,6 +19,8 @@ export interface StreamManagerOptions {
   reconnectGraceMs: number;
   /** Reads the assigned inputs again now (a push may name a stream created since the last poll). */
   refreshDirectory?: () => Promise<void>;
+  /** Asks the control plane for the stream of a GSLB name pushed here; null once it is here, else why not. */
+  claimIngress?: (name: string) => Promise<string | null>;
 }
 
 export type StateFields = Omit<StreamStateReport, 'id' | 'kind' | 'streamId' | 'at'>;
@@ -61,6 +63,7 @@ export class StreamManager {
       (inputId) => this.push(inputId),
       o.refreshDirectory,
       (inputId) => this.fallbacks?.release(inputId) ?? Promise.resolve(),
+      o.claimIngress,
     );
     this.viewers = new Viewers(o.directory, (streamId, fields) => this.state(streamId, fields));
     // A fallback's time and bytes are not ingest: only pushes are billed as incoming.

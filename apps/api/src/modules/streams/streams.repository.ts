@@ -357,6 +357,32 @@ export class StreamsRepository implements StreamCatalog {
     return Number(result.numUpdatedRows) > 0;
   }
 
+  /** The stream a GSLB ingress name (`as+<uuid>`, any case) belongs to. */
+  async findByIngressName(name: string): Promise<StreamRow | null> {
+    const row = await this.db
+      .selectFrom('inputs as i')
+      .innerJoin('ingress_endpoints as e', 'e.input_id', 'i.id')
+      .selectAll('i')
+      .where(sql<string>`lower(e.name)`, '=', name.toLowerCase())
+      .executeTakeFirst();
+    return (row as StreamRow | undefined) ?? null;
+  }
+
+  /**
+   * Gives the stream to `nodeId` if it is on another node (or none) and not live (Idle, Error or Pending);
+   * answers whether it did. The state is checked by the write itself: of concurrent claims, one wins.
+   */
+  async claimForNode(id: string, nodeId: string, now: Date): Promise<boolean> {
+    const result = await this.db
+      .updateTable('inputs')
+      .set({ node_id: nodeId, status: 'Idle', updated_at: now })
+      .where('id', '=', id)
+      .where('status', 'in', ['Idle', 'Error', 'Pending'])
+      .where((eb) => eb.or([eb('node_id', 'is', null), eb('node_id', '!=', nodeId)]))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
   /** Streams waiting for a node, oldest first. */
   async unassigned(limit: number): Promise<StreamRow[]> {
     return (await this.db

@@ -1,4 +1,10 @@
-import { nodeMediaRoutes, nodeStreamRoutes, streamRoutes, TOTAL_COUNT_HEADER } from '@streamcloud/contract';
+import {
+  GSLB_WHIP_PATH,
+  nodeMediaRoutes,
+  nodeStreamRoutes,
+  streamRoutes,
+  TOTAL_COUNT_HEADER,
+} from '@streamcloud/contract';
 import type { FastifyInstance } from 'fastify';
 import { addRoute } from '../../lib/route.js';
 import type { OutputsService } from './outputs.service.js';
@@ -31,5 +37,15 @@ export function registerStreamRoutes(app: FastifyInstance, streams: StreamsServi
   addRoute(app, streamRoutes.getIngress, ({ auth, params }) => streams.ingress(auth, params.streamId));
 
   addRoute(app, nodeStreamRoutes.inputs, ({ request }) => streams.ofNode(request.node));
+  addRoute(app, nodeStreamRoutes.claimIngress, ({ request, body }) => streams.claimIngress(request.node, body.name));
+  // WHIP at a stream's GSLB URL: the offer goes unread (the node's WHIP answers it after the redirect).
+  app.register(async (whip) => {
+    whip.addContentTypeParser('application/sdp', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_request, body, done) =>
+      done(null, body),
+    );
+    whip.post<{ Params: { name: string } }>(GSLB_WHIP_PATH, { schema: { hide: true } }, async (request, reply) =>
+      reply.redirect(await streams.gslbWhipTarget(request.params.name, request.ip), 307),
+    );
+  });
   addRoute(app, nodeMediaRoutes.ports, ({ request, body }) => streams.setMediaPorts(request.node, body.ports));
 }

@@ -23,7 +23,7 @@ import { previewKeyOf, signPreviewCredential } from '@streamcloud/contract/previ
 import type { Scope } from '../../db/unit-of-work.js';
 import type { AuthContext, NodeIdentity } from '../../lib/auth-context.js';
 import type { Clock } from '../../lib/clock.js';
-import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
 import { geoPoint } from '../../lib/geo.js';
 import { serves } from '../access/access.js';
 import { AuditTrail } from '../audit/audit-trail.js';
@@ -31,9 +31,9 @@ import type { GeoLocator } from '../info/geo-locator.js';
 import { measuredAt, type ReportContext } from '../nodes/node-reports.service.js';
 import type { WebhookOutbox } from '../webhooks/index.js';
 import { ingestConnection } from './connections.js';
-import { ingestCandidates } from './ingest-placement.js';
+import { ingestCandidates, reservedForOthers } from './ingest-placement.js';
 import { type CandidateNode, chooseNode } from './node-assignment.js';
-import { toStreamInput, toSummary } from './stream-mapper.js';
+import { mediaHostOf, toStreamInput, toSummary } from './stream-mapper.js';
 import { StreamWebhooks } from './stream-webhooks.js';
 import { type NodeHostRow, type StreamRow, UnknownOwnerError } from './streams.repository.js';
 
@@ -330,6 +330,52 @@ export class StreamsService {
       });
     }
     return rows.length;
+  }
+
+  /**
+   * Node-facing: a push to a stream's GSLB name reached `node`. GSLB DNS sends a streamer to a node near
+   * them, so the push is where the stream belongs: a stream that is not live moves to that node (one the
+   * stream's owner may use); while it is live (Ingestion or Fallback) the push is refused as on its node.
+   */
+  async claimIngress(node: NodeIdentity, name: string): Promise<AssignedInput> {
+    const { uow } = this.deps;
+    const stream = await uow.streams.findByIngressName(name);
+    if (!stream) throw notFound('Ingress endpoint');
+    if (stream.node_id !== node.id) {
+      const host = (await uow.streams.candidateNodes()).find((candidate) => candidate.id === node.id);
+      if (!host || reservedForOthers(host, stream.owner_id)) {
+        throw forbidden(`Node ${node.name} does not take this stream's pushes`);
+      }
+      const now = this.deps.clock.now();
+      const moved = await uow.transaction(async ({ streams }) => {
+        if (!(await streams.claimForNode(stream.id, node.id, now))) return false;
+        const text = `Moved to node ${node.name}: a push to its GSLB name arrived there`;
+        await streams.addMessage(stream.id, { at: now, level: 'info', text });
+        return true;
+      });
+      if (!moved) throw conflict('The stream is live on another node: a second push is refused', 'STREAM_LIVE');
+    }
+    const assigned = (await this.ofNode(node)).find((input) => input.id === stream.id);
+    if (!assigned) throw notFound('Ingress endpoint');
+    return assigned;
+  }
+
+  /**
+   * Where a WebRTC publisher of a GSLB name is sent (WHIP allows redirects): the WHIP URL of the node
+   * placement picks for the caller's address among those the stream's owner may use.
+   */
+  async gslbWhipTarget(name: string, callerIp: string): Promise<string> {
+    const stream = await this.deps.uow.streams.findByIngressName(name);
+    if (!stream) throw notFound('Ingress endpoint');
+    const candidates = ingestCandidates(await this.deps.uow.streams.candidateNodes(), stream.owner_id);
+    const chosen = chooseNode(
+      candidates.map((candidate) => candidateOf(candidate)),
+      this.placeOf(callerIp, null),
+    );
+    const host = candidates.find((candidate) => candidate.id === chosen?.id);
+    if (!host) throw new AppError(503, 'NO_NODE', 'No node is available to take this push');
+    const connection = ingestConnection('WebRTC', mediaHostOf(host), name);
+    return 'signallingUri' in connection ? connection.signallingUri : '';
   }
 
   /** Node-facing: the streams a node serves, with what it needs to admit pushes and plays (two queries in all). */
