@@ -17,7 +17,10 @@ const HELMET: HelmetOptions = {
       styleSrc: ["'self'", "'unsafe-inline'"],
       imgSrc: ["'self'", 'data:', 'blob:'],
       fontSrc: ["'self'", 'data:'],
-      connectSrc: ["'self'"],
+      // The stream preview talks to media nodes (WHEP, HLS), on hosts and ports only the node list knows.
+      connectSrc: ["'self'", 'http:', 'https:'],
+      // Its video plays a MediaStream (WHEP) or a Media Source blob (hls.js).
+      mediaSrc: ["'self'", 'blob:'],
       objectSrc: ["'none'"],
       baseUri: ["'self'"],
       formAction: ["'self'"],

@@ -1,0 +1,77 @@
+import { expect, type Locator, type Page, test } from '@playwright/test';
+import { apiLogin, createAccount, loginViaUi } from '../support/accounts';
+import { createStreamInConsole, pushTestPattern, useLocalMediaNode } from '../support/media';
+import { addViewerInConsole } from '../support/streams';
+
+// The dashboard's Preview card against a real media node: an RTMP push from ffmpeg plays over WHEP and over
+// HLS with the preview credential, is counted as a preview (not a viewer) and is never billed.
+test.describe.configure({ timeout: 180_000 });
+
+useLocalMediaNode();
+
+/** Video frames the preview element decoded so far. */
+const framesOf = (video: Locator) =>
+  video.evaluate((element: HTMLVideoElement) => element.getVideoPlaybackQuality().totalVideoFrames);
+
+async function outputItem(page: Page, format: string): Promise<Locator> {
+  const viewers = page.getByRole('region', { name: 'Viewers' });
+  return viewers.getByRole('listitem').filter({ has: page.getByText(format, { exact: true }) });
+}
+
+test('an RTMP push previews over WHEP and HLS as a preview session, not a billed viewer', async ({ page, request }) => {
+  const account = await createAccount(request);
+  const token = await apiLogin(request, { username: account.username, password: account.password });
+  await loginViaUi(page, account);
+  const { endpoint: pushUrl, streamId } = await createStreamInConsole(page, { caption: 'Preview', format: 'RTMP' });
+  const push = pushTestPattern(pushUrl, 'flv', 120);
+  try {
+    await expect(page.getByTestId('stream-status')).toHaveText('Ingestion', { timeout: 20_000 });
+    const preview = page.getByRole('region', { name: 'Preview' });
+    await expect(preview).toContainText('Add a WebRTC or HLS viewer to preview this stream.');
+    await addViewerInConsole(page, 'HLS');
+    await addViewerInConsole(page, 'WebRTC');
+
+    // WebRTC first (the lowest latency): frames decode, and getStats counts them.
+    const output = preview.getByRole('combobox', { name: 'Output' });
+    await expect(output.getByRole('option', { selected: true })).toHaveText(/^WebRTC \(WHEP\)/, { timeout: 15_000 });
+    const video = preview.getByLabel('Stream preview');
+    await expect.poll(() => framesOf(video), { timeout: 30_000 }).toBeGreaterThan(10);
+    await preview.getByRole('button', { name: 'Show stats' }).click();
+    const stats = preview.getByLabel('Playback statistics');
+    await expect(stats).toContainText(/Frames decoded\s*[1-9]\d*/, { timeout: 10_000 });
+    await expect(stats).toContainText(/Resolution\s*320×\d+/);
+    await expect(await outputItem(page, 'WebRTC')).toContainText('1 preview', { timeout: 15_000 });
+    await expect(await outputItem(page, 'WebRTC')).toContainText('0 sessions');
+
+    // HLS (hls.js, loaded now): the picture plays on.
+    await output.selectOption({ label: (await output.getByRole('option', { name: /^HLS/ }).textContent()) ?? '' });
+    await expect(stats).toContainText(/Behind live edge\s*\d/, { timeout: 30_000 });
+    const played = await video.evaluate((element: HTMLVideoElement) => element.currentTime);
+    await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime)).toBeGreaterThan(played);
+    await expect(await outputItem(page, 'HLS')).toContainText('1 preview', { timeout: 15_000 });
+    await expect(await outputItem(page, 'HLS')).toContainText('0 sessions');
+  } finally {
+    push.stop();
+  }
+  await expect(page.getByTestId('stream-status')).toHaveText('Idle', { timeout: 20_000 });
+
+  // Statistics after: the push is billed, the previews are not (no outgoing bytes, never a viewer).
+  const from = new Date(Date.now() - 3600_000).toISOString();
+  const to = new Date(Date.now() + 3600_000).toISOString();
+  const headers = { authorization: `Bearer ${token}` };
+  const usage = await (
+    await request.get(`/api/v1/statistics/stream/${streamId}/from/${from}/to/${to}`, { headers })
+  ).json();
+  const streams = (usage.streams ?? []) as { incoming: { upload: number }[]; outgoing: { download: number }[] }[];
+  expect(streams.flatMap((s) => s.incoming).reduce((sum, session) => sum + session.upload, 0)).toBeGreaterThan(0);
+  expect(streams.flatMap((s) => s.outgoing).reduce((sum, node) => sum + node.download, 0)).toBe(0);
+  const viewers = await (
+    await request.get(`/api/v1/statistics/stream/${streamId}/from/${from}/to/${to}?metrics=ConcurrentViewers`, {
+      headers,
+    })
+  ).json();
+  const counted = (viewers.result as { values: [number, string][] }[]).flatMap((series) =>
+    series.values.map(([, value]) => Number(value)),
+  );
+  expect(Math.max(0, ...counted)).toBe(0);
+});
