@@ -2,20 +2,11 @@ import { createConnection, createServer, type Server, type Socket } from 'node:n
 import { setTimeout as delay } from 'node:timers/promises';
 import type { AssignedInput } from '@streamcloud/contract';
 import { type GuardedChild, lastLine, spawnGuarded } from './child.js';
-import type { Logger } from './log.js';
 import { freeLoopbackPort } from './ports.js';
-import type { StreamManager } from './streams/manager.js';
+import type { PushListenerOptions } from './push-listener.js';
 import type { LiveStream } from './streams/types.js';
 
-export interface RtspOptions {
-  ffmpeg: string;
-  port: number;
-  bindHost: string;
-  manager: StreamManager;
-  log: Logger;
-  /** Where an admitted push is relayed to (nginx-rtmp, under the input id). */
-  relayUrl: (inputId: string) => string;
-}
+export type RtspOptions = PushListenerOptions;
 
 /** A request's line and headers must fit in this before RECORD (an RTSP request and an SDP body). */
 const MAX_REQUEST_BYTES = 64 * 1024;

@@ -5,7 +5,7 @@ import { splitNameAndToken } from './inputs.js';
 import type { Logger } from './log.js';
 import { captureInputArgs, renditionsReady } from './pipelines/capture.js';
 import { ACCEPT_TIMEOUT_US, watchStreamId } from './srt.js';
-import { SrtPort, type SrtSession } from './srt-port.js';
+import { SrtPort, type SrtSession, srtDataCopyArgs } from './srt-port.js';
 import type { StreamManager } from './streams/manager.js';
 
 export interface SrtPlaybackOptions {
@@ -69,24 +69,11 @@ class SrtViewer implements SrtSession {
   async run(port: number): Promise<void> {
     const listener = spawnGuarded(
       this.o.ffmpeg,
-      [
-        '-hide_banner',
-        '-nostdin',
-        '-loglevel',
-        'verbose',
-        '-nofind_stream_info',
-        '-f',
-        'data',
-        '-i',
+      srtDataCopyArgs(
         'pipe:3',
-        '-map',
-        '0',
-        '-c',
-        'copy',
-        '-f',
-        'data',
         `srt://127.0.0.1:${port}?mode=listener&latency=${LATENCY_US}&listen_timeout=${ACCEPT_TIMEOUT_US}`,
-      ],
+        ['-nofind_stream_info'],
+      ),
       { extraPipe: true },
     );
     this.listener = listener;

@@ -134,3 +134,28 @@ class SrtCaller {
     }
   }
 }
+
+/**
+ * ffmpeg's arguments to copy an SRT session's MPEG-TS bytes as opaque data between `input` and `output`
+ * (one of them the node's loopback SRT listener): no demuxing, so nothing is re-timed or dropped.
+ */
+export function srtDataCopyArgs(input: string, output: string, inputOptions: readonly string[] = []): string[] {
+  return [
+    '-hide_banner',
+    '-nostdin',
+    '-loglevel',
+    'verbose',
+    ...inputOptions,
+    '-f',
+    'data',
+    '-i',
+    input,
+    '-map',
+    '0',
+    '-c',
+    'copy',
+    '-f',
+    'data',
+    output,
+  ];
+}

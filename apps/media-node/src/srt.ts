@@ -1,21 +1,12 @@
 import type { RemoteInfo } from 'node:dgram';
 import { type GuardedChild, lastLine, spawnGuarded } from './child.js';
 import { splitNameAndToken } from './inputs.js';
-import type { Logger } from './log.js';
-import { SrtPort, type SrtSession } from './srt-port.js';
+import type { PushListenerOptions } from './push-listener.js';
+import { SrtPort, type SrtSession, srtDataCopyArgs } from './srt-port.js';
 import type { SrtSessionMeter } from './srt-stats.js';
-import type { StreamManager } from './streams/manager.js';
 import type { LiveStream } from './streams/types.js';
 
-export interface SrtOptions {
-  ffmpeg: string;
-  port: number;
-  bindHost: string;
-  manager: StreamManager;
-  log: Logger;
-  /** Where an admitted push is relayed to (nginx-rtmp, under the input id). */
-  relayUrl: (inputId: string) => string;
-}
+export type SrtOptions = PushListenerOptions;
 
 /** The stream id a caller sent, as ffmpeg's libsrt listener logs it when it accepts the caller. */
 export const STREAM_ID = /accept streamid \[(.*)\], length \d+/;
@@ -72,23 +63,13 @@ class SrtPush implements SrtSession {
   async run(port: number): Promise<void> {
     const o = this.o;
     const remoteAddress = this.from.address;
-    const listener = spawnGuarded(o.ffmpeg, [
-      '-hide_banner',
-      '-nostdin',
-      '-loglevel',
-      'verbose',
-      '-f',
-      'data',
-      '-i',
-      `srt://127.0.0.1:${port}?mode=listener&latency=200000&listen_timeout=${ACCEPT_TIMEOUT_US}`,
-      '-map',
-      '0',
-      '-c',
-      'copy',
-      '-f',
-      'data',
-      'pipe:1',
-    ]);
+    const listener = spawnGuarded(
+      o.ffmpeg,
+      srtDataCopyArgs(
+        `srt://127.0.0.1:${port}?mode=listener&latency=200000&listen_timeout=${ACCEPT_TIMEOUT_US}`,
+        'pipe:1',
+      ),
+    );
     this.listener = listener;
     let session: LiveStream | null = null;
     let relay: GuardedChild | null = null;
