@@ -1,9 +1,12 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, useId } from 'react';
 import Card from 'react-bootstrap/Card';
 
 export interface HeaderCardProps {
-  /** The heading's id, for tables and lists inside that it names. */
-  titleId: string;
+  /** The heading's id, for tables and lists inside that it names; one is made when not given. */
+  titleId?: string;
+  /** Whether the card is a named region of the page (a landmark), named by its heading. */
+  region?: boolean;
+  className?: string;
   title: ReactNode;
   /** Buttons or menus at the header's end. */
   actions?: ReactNode;
@@ -12,11 +15,13 @@ export interface HeaderCardProps {
 }
 
 /** A part of a page as a card whose header holds its heading and its actions. */
-export function HeaderCard({ titleId, title, actions, children }: HeaderCardProps) {
+export function HeaderCard({ titleId, region = false, className = '', title, actions, children }: HeaderCardProps) {
+  const madeId = useId();
+  const headingId = titleId ?? madeId;
   return (
-    <Card className="mb-3" as="section">
-      <Card.Header className="d-flex align-items-center justify-content-between">
-        <h2 id={titleId} className="h6 mb-0">
+    <Card className={`mb-3 ${className}`.trim()} as="section" aria-labelledby={region ? headingId : undefined}>
+      <Card.Header className="d-flex align-items-center justify-content-between gap-2">
+        <h2 id={headingId} className="h6 mb-0">
           {title}
         </h2>
         {actions}

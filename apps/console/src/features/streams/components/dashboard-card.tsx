@@ -1,5 +1,6 @@
-import { type ReactNode, useId } from 'react';
+import type { ReactNode } from 'react';
 import Card from 'react-bootstrap/Card';
+import { HeaderCard } from '@/components/ui/header-card';
 
 /** A titled card that is also a named region of the page. */
 export function DashboardCard({
@@ -13,17 +14,10 @@ export function DashboardCard({
   children: ReactNode;
   className?: string;
 }) {
-  const id = useId();
   return (
-    <Card as="section" aria-labelledby={id} className={`mb-3 ${className}`}>
-      <Card.Header className="d-flex justify-content-between align-items-center gap-2">
-        <h2 id={id} className="h6 mb-0">
-          {title}
-        </h2>
-        {actions}
-      </Card.Header>
+    <HeaderCard region title={title} actions={actions} className={className}>
       <Card.Body>{children}</Card.Body>
-    </Card>
+    </HeaderCard>
   );
 }
 
