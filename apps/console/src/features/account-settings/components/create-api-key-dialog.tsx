@@ -1,11 +1,11 @@
 import { messageOr } from '@streamcloud/api-client';
 import { ApiKeyCreate, type ApiKeyCreated, type ApiKeyScope } from '@streamcloud/contract';
 import { useState } from 'react';
-import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
 import { useForm } from 'react-hook-form';
 import { CopyField } from '@/components/ui/copy-field';
+import { FormFailure } from '@/components/ui/form-failure';
 import { SelectField, TextField } from '@/components/ui/form-fields';
 import { ModalActions } from '@/components/ui/modal-actions';
 import { contractResolver, namedFields, showServerFieldErrors } from '@/lib/forms';
@@ -84,11 +84,7 @@ export function CreateApiKeyDialog({ show, onClose }: { show: boolean; onClose: 
       ) : (
         <form noValidate onSubmit={onSubmit} aria-label="Create API key">
           <Modal.Body>
-            {failure && (
-              <Alert variant="danger" className="py-2">
-                {failure}
-              </Alert>
-            )}
+            <FormFailure className="py-2">{failure}</FormFailure>
             <TextField
               id="api-key-name"
               label="Name"

@@ -1,10 +1,10 @@
 import { isApiError } from '@streamcloud/api-client';
 import { AccountCreate, type AccountCreateInput } from '@streamcloud/contract';
 import { useState } from 'react';
-import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import { useForm } from 'react-hook-form';
+import { FormFailure } from '@/components/ui/form-failure';
 import { SelectField, TextField } from '@/components/ui/form-fields';
 import { contractResolver, namedFields, showServerFieldErrors } from '@/lib/forms';
 import { useCreateAccount } from '../api/create-account';
@@ -45,11 +45,7 @@ export function CreateAccountForm() {
           New account
         </Card.Title>
         <form noValidate onSubmit={onSubmit} aria-label="New account">
-          {failure && (
-            <Alert variant="danger" className="py-2">
-              Invalid!
-            </Alert>
-          )}
+          <FormFailure className="py-2">{failure && 'Invalid!'}</FormFailure>
           {failure?.detail && <p className="small text-danger">{failure.detail}</p>}
           <div className="row g-3">
             <div className="col-md-3">

@@ -2,6 +2,7 @@ import type { LoginRequest } from '@streamcloud/contract';
 import { useState } from 'react';
 import { type Resolver, useForm } from 'react-hook-form';
 import type { z } from 'zod';
+import { FormFailure } from '@/components/ui/form-failure';
 import { TextField } from '@/components/ui/form-fields';
 import { useAuthStore } from '@/lib/services-context';
 
@@ -35,12 +36,7 @@ export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
 
   return (
     <form noValidate onSubmit={onSubmit} aria-label="Login">
-      {/* Bootstrap's markup without react-bootstrap: the sign-in page's code stays small (see app/screens.ts). */}
-      {failure && (
-        <div role="alert" className="alert alert-danger">
-          {failure}
-        </div>
-      )}
+      <FormFailure>{failure}</FormFailure>
       <TextField
         id="login-username"
         label="Username"
