@@ -9,6 +9,12 @@ import { CollapsibleCard } from './collapsible-card';
 
 type Offset = 'offsetX' | 'offsetY';
 
+/** The two offset inputs: the field, its label and its input's id. */
+const OFFSETS: readonly (readonly [Offset, string, string])[] = [
+  ['offsetX', 'Offset X', 'transcode-overlay-offset-x'],
+  ['offsetY', 'Offset Y', 'transcode-overlay-offset-y'],
+];
+
 const offsetText = (value: number) => (Number.isNaN(value) ? '' : String(value));
 const offsetOf = (text: string) => (text.trim() === '' ? Number.NaN : Number(text));
 
@@ -75,28 +81,20 @@ export function OverlayCard({ config, disabled, onChange }: OverlayCardProps) {
             />
           </figure>
           <div>
-            <TextField
-              id="transcode-overlay-offset-x"
-              label="Offset X"
-              type="number"
-              min={0}
-              step={1}
-              value={texts.offsetX}
-              disabled={disabled}
-              error={offsetError('offsetX', texts.offsetX)}
-              onChange={(event) => setOffset('offsetX', event.target.value)}
-            />
-            <TextField
-              id="transcode-overlay-offset-y"
-              label="Offset Y"
-              type="number"
-              min={0}
-              step={1}
-              value={texts.offsetY}
-              disabled={disabled}
-              error={offsetError('offsetY', texts.offsetY)}
-              onChange={(event) => setOffset('offsetY', event.target.value)}
-            />
+            {OFFSETS.map(([field, label, id]) => (
+              <TextField
+                key={field}
+                id={id}
+                label={label}
+                type="number"
+                min={0}
+                step={1}
+                value={texts[field]}
+                disabled={disabled}
+                error={offsetError(field, texts[field])}
+                onChange={(event) => setOffset(field, event.target.value)}
+              />
+            ))}
             <Button variant="outline-danger" disabled={disabled} onClick={remove}>
               Remove overlay
             </Button>
