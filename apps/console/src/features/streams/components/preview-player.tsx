@@ -16,9 +16,9 @@ export function playableOutputs(outputs: StreamOutput[]): StreamOutput[] {
     .sort((a, b) => PLAYABLE.indexOf(a.format as 'HLS') - PLAYABLE.indexOf(b.format as 'HLS'));
 }
 
-function start(output: StreamOutput, token: string, video: HTMLVideoElement): Promise<Playback> {
+function start(output: StreamOutput, token: string, video: HTMLVideoElement, signal: AbortSignal): Promise<Playback> {
   const url = output.connection?.signallingUri ?? output.connection?.uri ?? '';
-  return output.format === 'WebRTC' ? playWhep(url, token, video) : playHls(url, token, video);
+  return output.format === 'WebRTC' ? playWhep(url, token, video, signal) : playHls(url, token, video);
 }
 
 /**
@@ -45,22 +45,22 @@ export function PreviewPlayer({ outputs, token }: { outputs: StreamOutput[]; tok
   useEffect(() => {
     const element = video.current;
     if (!output || !element) return;
-    let cancelled = false;
+    const cancelled = new AbortController();
     setError(null);
     setRenditions([]);
-    start(output, credential.current, element).then(
+    start(output, credential.current, element, cancelled.signal).then(
       (started) => {
-        if (cancelled) return started.close();
+        if (cancelled.signal.aborted) return started.close();
         playback.current = started;
         void element.play().catch(() => {});
       },
       (failure: unknown) => {
-        if (!cancelled)
+        if (!cancelled.signal.aborted)
           setError(`The preview could not start: ${failure instanceof Error ? failure.message : failure}`);
       },
     );
     return () => {
-      cancelled = true;
+      cancelled.abort();
       playback.current?.close();
       playback.current = null;
     };

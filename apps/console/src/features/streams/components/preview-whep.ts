@@ -6,19 +6,26 @@ import type { Playback, PlaybackStats } from './preview-playback';
  * audio) POSTed to the output's signalling URL with the credential as a Bearer token; the answer's
  * Location is the session, DELETEd on close.
  */
-export async function playWhep(url: string, token: string, video: HTMLVideoElement): Promise<Playback> {
+export async function playWhep(
+  url: string,
+  token: string,
+  video: HTMLVideoElement,
+  signal?: AbortSignal,
+): Promise<Playback> {
   const pc = new RTCPeerConnection();
   pc.addTransceiver('video', { direction: 'recvonly' });
   pc.addTransceiver('audio', { direction: 'recvonly' });
   const stream = new MediaStream();
   pc.ontrack = (event) => {
     stream.addTrack(event.track);
-    video.srcObject = stream;
+    // Tracks arrive while the answer is applied: by then the user may have picked another output, whose
+    // playback owns the element (taking it back would detach hls.js's Media Source for good).
+    if (!signal?.aborted) video.srcObject = stream;
   };
   let resource: string | null = null;
   const close = () => {
     pc.close();
-    video.srcObject = null;
+    if (video.srcObject === stream) video.srcObject = null;
     if (resource) void fetch(resource, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } });
   };
   try {
