@@ -1,6 +1,7 @@
 import { jsonResponse } from '@streamcloud/api-client/testing';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { FakePeerConnection } from '@/test/fake-peer-connection';
 import { renderPiece } from '@/test/render-piece';
 import { streamOutput, uuid } from '@/test/stream-fixtures';
 import { PreviewCard } from './preview-card';
@@ -16,29 +17,6 @@ const hls = streamOutput(ID, 2, {
   connection: { uri: 'http://node.example:4242/hls/out%2Bh/index.m3u8' },
 });
 const rtmp = streamOutput(ID, 3);
-
-/** The browser's RTCPeerConnection at the unit's edge: an offer, complete gathering, nothing received. */
-class FakePeerConnection {
-  iceGatheringState = 'complete';
-  localDescription: { sdp: string } | null = null;
-  closed = false;
-  addTransceiver() {}
-  addEventListener() {}
-  removeEventListener() {}
-  async createOffer() {
-    return { type: 'offer', sdp: 'v=0 offer' };
-  }
-  async setLocalDescription(description: { sdp: string }) {
-    this.localDescription = description;
-  }
-  async setRemoteDescription() {}
-  async getStats() {
-    return new Map();
-  }
-  close() {
-    this.closed = true;
-  }
-}
 
 const render = (outputs: unknown[]) =>
   renderPiece(<PreviewCard streamId={ID} />, {

@@ -1,4 +1,4 @@
-import { gathered, refusal, SignallingError } from '../utils/webrtc-signalling';
+import { endSession, offerTo } from '../utils/webrtc-signalling';
 import type { Playback, PlaybackStats } from './preview-playback';
 
 /**
@@ -26,20 +26,10 @@ export async function playWhep(
   const close = () => {
     pc.close();
     if (video.srcObject === stream) video.srcObject = null;
-    if (resource) void fetch(resource, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } });
+    if (resource) void endSession(resource, token);
   };
   try {
-    await pc.setLocalDescription(await pc.createOffer());
-    await gathered(pc);
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/sdp', authorization: `Bearer ${token}` },
-      body: pc.localDescription?.sdp ?? '',
-    });
-    if (response.status !== 201) throw new SignallingError(await refusal(response));
-    const location = response.headers.get('location');
-    resource = location ? new URL(location, url).toString() : null;
-    await pc.setRemoteDescription({ type: 'answer', sdp: await response.text() });
+    resource = await offerTo(pc, url, token);
   } catch (error) {
     close();
     throw error;

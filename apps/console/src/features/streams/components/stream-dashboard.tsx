@@ -1,6 +1,7 @@
 import { messageOr } from '@streamcloud/api-client';
 import type { InputFormat, StreamStatus } from '@streamcloud/contract';
 import { type ReactNode, useState } from 'react';
+import Button from 'react-bootstrap/Button';
 import { useNavigate } from 'react-router';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Loading } from '@/components/ui/loading';
@@ -30,8 +31,10 @@ import { ViewersCard } from './viewers-card';
 
 /** The stream form's code (react-hook-form, the contract's rules) is fetched when it first opens. */
 const StreamModal = lazyComponent(() => import('./stream-modal'), 'StreamModal');
+/** The browser studio (devices, WHIP) is fetched when "Go live" is first pressed. */
+const StudioDialog = lazyComponent(() => import('./studio-dialog'), 'StudioDialog');
 
-type Dialog = 'update' | 'delete' | 'gslb' | 'snapshots' | null;
+type Dialog = 'update' | 'delete' | 'gslb' | 'snapshots' | 'studio' | null;
 
 /**
  * What other features show on the dashboard. A feature never imports a sibling, so the app layer
@@ -135,6 +138,11 @@ export function StreamDashboard({ id, slots, startUpdating = false, onUpdateClos
                 <span className="text-secondary small">{stream.format}</span>
               </div>
             </div>
+            {stream.format === 'WebRTC' && (
+              <Button variant="success" onClick={() => setDialog('studio')}>
+                Go live
+              </Button>
+            )}
             {slots.recordButton({ streamId: stream.id, enabled: actions.record })}
           </div>
 
@@ -169,6 +177,11 @@ export function StreamDashboard({ id, slots, startUpdating = false, onUpdateClos
         </>
       )}
 
+      {stream && (
+        <OnDemand show={dialog === 'studio'}>
+          <StudioDialog show={dialog === 'studio'} stream={stream} onHide={close} />
+        </OnDemand>
+      )}
       {stream && (
         <OnDemand show={dialog === 'update'}>
           <StreamModal show={dialog === 'update'} mode="update" stream={stream} onHide={close} onSaved={close} />

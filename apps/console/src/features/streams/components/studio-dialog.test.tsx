@@ -1,0 +1,223 @@
+import { screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { FakePeerConnection } from '@/test/fake-peer-connection';
+import { renderPiece } from '@/test/render-piece';
+import { StudioDialog, type StudioDialogProps } from './studio-dialog';
+import { MEDIA_ERRORS } from './studio-media';
+
+const INGEST = 'http://node.example:4242/whip/in%2Bs';
+
+function fakeTrack(kind: 'video' | 'audio', deviceId: string) {
+  return { kind, stop: vi.fn(), getSettings: () => ({ deviceId }) };
+}
+
+type FakeTrack = ReturnType<typeof fakeTrack>;
+
+/** A stream of fake tracks, still a MediaStream for the <video>'s srcObject. */
+class FakeMediaStream extends MediaStream {
+  constructor(readonly tracks: FakeTrack[]) {
+    super();
+  }
+  override getTracks() {
+    return this.tracks as unknown as MediaStreamTrack[];
+  }
+  override getVideoTracks() {
+    return this.getTracks().filter((track) => track.kind === 'video');
+  }
+  override getAudioTracks() {
+    return this.getTracks().filter((track) => track.kind === 'audio');
+  }
+}
+
+/** A camera and a microphone as getUserMedia hands them out. */
+const fakeMedia = () => new FakeMediaStream([fakeTrack('video', 'cam-1'), fakeTrack('audio', 'mic-1')]);
+
+/** The browser's RTCPeerConnection at the unit's edge: the last one made is `peer`. */
+let peer: FakePublisher;
+class FakePublisher extends FakePeerConnection {
+  iceConnectionState = 'new';
+  transceivers: { track: { kind: string }; init: RTCRtpTransceiverInit }[] = [];
+  listeners: Record<string, () => void> = {};
+  parameters = { encodings: [{ maxBitrate: 0 }] };
+  setParameters = vi.fn(async (parameters: { encodings: { maxBitrate: number }[] }) => {
+    this.parameters = parameters;
+  });
+  constructor() {
+    super();
+    peer = this;
+  }
+  override addTransceiver(track: { kind: string }, init: RTCRtpTransceiverInit) {
+    this.transceivers.push({ track, init });
+  }
+  getSenders() {
+    return this.transceivers.map(({ track }) => ({
+      track,
+      getParameters: () => this.parameters,
+      setParameters: this.setParameters,
+    }));
+  }
+  override addEventListener(type: string, listener: () => void) {
+    this.listeners[type] = listener;
+  }
+  /** ICE moves on, as the browser would report it. */
+  ice(state: string) {
+    this.iceConnectionState = state;
+    this.listeners.iceconnectionstatechange?.();
+  }
+}
+
+const stream = (overrides: Partial<StudioDialogProps['stream']> = {}) =>
+  ({
+    status: 'Idle',
+    connection: { signallingUri: INGEST },
+    access: 'Private',
+    accessToken: 'push-token',
+    ...overrides,
+  }) as StudioDialogProps['stream'];
+
+describe('Studio', () => {
+  const getUserMedia = vi.fn();
+  const getDisplayMedia = vi.fn();
+  const nodeFetch = vi.fn<typeof fetch>();
+  let media: FakeMediaStream;
+
+  beforeEach(() => {
+    media = fakeMedia();
+    getUserMedia.mockResolvedValue(media);
+    vi.stubGlobal('navigator', {
+      ...navigator,
+      mediaDevices: {
+        getUserMedia,
+        getDisplayMedia,
+        enumerateDevices: async () => [
+          { kind: 'videoinput', deviceId: 'cam-1', label: 'Front camera' },
+          { kind: 'videoinput', deviceId: 'cam-2', label: 'Document camera' },
+          { kind: 'audioinput', deviceId: 'mic-1', label: 'Headset' },
+        ],
+      },
+    });
+    vi.stubGlobal('RTCPeerConnection', FakePublisher);
+    vi.stubGlobal('fetch', nodeFetch);
+    nodeFetch.mockImplementation(async (_url, init) =>
+      init?.method === 'DELETE'
+        ? new Response(null, { status: 200 })
+        : new Response('v=0 answer', { status: 201, headers: { location: '/whip/in%2Bs/session-1' } }),
+    );
+  });
+  afterEach(() => {
+    getUserMedia.mockReset();
+    getDisplayMedia.mockReset();
+    nodeFetch.mockReset();
+  });
+
+  it('opens the camera at 720p, lists the devices, and changes resolution before going live', async () => {
+    const { user } = renderPiece(<StudioDialog show stream={stream()} onHide={() => {}} />);
+    const camera = await screen.findByRole('option', { name: 'Front camera' });
+    expect((camera as HTMLOptionElement).selected).toBe(true);
+    expect(screen.getByRole('option', { name: 'Document camera' })).toBeInstanceOf(HTMLOptionElement);
+    expect(getUserMedia).toHaveBeenCalledWith({
+      video: { width: { ideal: 1280 }, height: { ideal: 720 } },
+      audio: {},
+    });
+    expect(screen.getByRole('meter', { name: 'Microphone level' })).toBeInstanceOf(HTMLMeterElement);
+    await user.selectOptions(screen.getByLabelText('Camera'), 'Document camera');
+    await user.selectOptions(screen.getByLabelText('Resolution'), '360p');
+    await waitFor(() =>
+      expect(getUserMedia).toHaveBeenLastCalledWith({
+        video: { deviceId: { exact: 'cam-2' }, width: { ideal: 640 }, height: { ideal: 360 } },
+        audio: {},
+      }),
+    );
+    // The devices opened before are released.
+    expect(media.tracks[0]?.stop).toHaveBeenCalled();
+  });
+
+  it('goes live over WHIP with the token, reports ICE, caps the bitrate, and Stop ends the session', async () => {
+    const { user } = renderPiece(<StudioDialog show stream={stream({ status: 'Ingestion' })} onHide={() => {}} />);
+    expect(screen.getByRole('status', { name: 'Stream status' }).textContent).toBe('Stream: Ingestion');
+    const goLive = await screen.findByRole('button', { name: 'Go live' });
+    await waitFor(() => expect((goLive as HTMLButtonElement).disabled).toBe(false));
+    await user.click(goLive);
+    const publishing = screen.getByRole('status', { name: 'Publishing status' });
+    await waitFor(() => expect(nodeFetch).toHaveBeenCalled());
+    const [url, init] = nodeFetch.mock.calls[0] ?? [];
+    expect(url).toBe(INGEST);
+    expect(init?.method).toBe('POST');
+    expect(new Headers(init?.headers).get('authorization')).toBe('Bearer push-token');
+    expect(init?.body).toBe('v=0 offer');
+    expect(peer.transceivers.map(({ track, init }) => [track.kind, init.direction, init.sendEncodings])).toEqual([
+      ['video', 'sendonly', [{ maxBitrate: 1_500_000 }]],
+      ['audio', 'sendonly', undefined],
+    ]);
+    expect(publishing.textContent).toBe('Studio: Connecting');
+
+    peer.ice('connected');
+    await waitFor(() => expect(publishing.textContent).toBe('Studio: Live'));
+    peer.ice('disconnected');
+    await waitFor(() => expect(publishing.textContent).toBe('Studio: Reconnecting'));
+    peer.ice('connected');
+    await user.selectOptions(screen.getByLabelText('Video bitrate'), '500 kbps');
+    expect(peer.setParameters).toHaveBeenCalledWith({ encodings: [{ maxBitrate: 500_000 }] });
+    expect((screen.getByLabelText('Resolution') as HTMLSelectElement).disabled).toBe(true);
+
+    await user.click(screen.getByRole('button', { name: 'Stop' }));
+    await waitFor(() => expect(nodeFetch).toHaveBeenCalledTimes(2));
+    const [resource, end] = nodeFetch.mock.calls[1] ?? [];
+    expect(resource).toBe('http://node.example:4242/whip/in%2Bs/session-1');
+    expect(end?.method).toBe('DELETE');
+    expect(new Headers(end?.headers).get('authorization')).toBe('Bearer push-token');
+    expect(peer.closed).toBe(true);
+    for (const track of media.tracks) expect(track.stop).toHaveBeenCalled();
+    expect(publishing.textContent).toBe('Studio: Off air');
+    expect(screen.getByRole('button', { name: 'Turn on camera' })).toBeInstanceOf(HTMLButtonElement);
+  });
+
+  it('sends no token for a public stream and shows the node’s refusal', async () => {
+    nodeFetch.mockResolvedValue(new Response(JSON.stringify({ message: 'stream is not active' }), { status: 403 }));
+    const { user } = renderPiece(<StudioDialog show stream={stream({ access: 'Public' })} onHide={() => {}} />);
+    const goLive = await screen.findByRole('button', { name: 'Go live' });
+    await waitFor(() => expect((goLive as HTMLButtonElement).disabled).toBe(false));
+    await user.click(goLive);
+    expect((await screen.findByRole('alert')).textContent).toBe('Going live failed: stream is not active');
+    expect(new Headers(nodeFetch.mock.calls[0]?.[1]?.headers).has('authorization')).toBe(false);
+    expect(peer.closed).toBe(true);
+    expect(screen.getByRole('status', { name: 'Publishing status' }).textContent).toBe('Studio: Off air');
+  });
+
+  it('says when the browser denies the camera, and tries again on demand', async () => {
+    getUserMedia.mockRejectedValueOnce(new DOMException('Permission denied', 'NotAllowedError'));
+    const { user } = renderPiece(<StudioDialog show stream={stream()} onHide={() => {}} />);
+    expect((await screen.findByRole('alert')).textContent).toBe(MEDIA_ERRORS.denied);
+    expect(screen.queryByRole('button', { name: 'Go live' })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
+    expect(await screen.findByRole('button', { name: 'Go live' })).toBeInstanceOf(HTMLButtonElement);
+  });
+
+  it('says when there is no camera or microphone', async () => {
+    getUserMedia.mockRejectedValue(new DOMException('Requested device not found', 'NotFoundError'));
+    renderPiece(<StudioDialog show stream={stream()} onHide={() => {}} />);
+    expect((await screen.findByRole('alert')).textContent).toBe(MEDIA_ERRORS.missing);
+  });
+
+  it('shares a screen with the microphone, and says when sharing is refused', async () => {
+    getDisplayMedia.mockResolvedValueOnce(new FakeMediaStream([fakeTrack('video', 'screen')]));
+    vi.stubGlobal('MediaStream', FakeMediaStream);
+    const { user } = renderPiece(<StudioDialog show stream={stream()} onHide={() => {}} />);
+    await user.click(await screen.findByRole('button', { name: 'Share screen' }));
+    await waitFor(() =>
+      expect(getDisplayMedia).toHaveBeenCalledWith({
+        video: { width: { ideal: 1280 }, height: { ideal: 720 } },
+        audio: false,
+      }),
+    );
+    expect(await screen.findByText('Sharing a screen.')).toBeInstanceOf(HTMLElement);
+    expect(getUserMedia).toHaveBeenLastCalledWith({ audio: {} });
+
+    getDisplayMedia.mockRejectedValueOnce(new DOMException('Permission denied', 'NotAllowedError'));
+    await user.selectOptions(screen.getByLabelText('Resolution'), '1080p');
+    expect((await screen.findByRole('alert')).textContent).toBe(MEDIA_ERRORS.screenDenied);
+    await user.click(screen.getByRole('button', { name: 'Use camera' }));
+    await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
+  });
+});

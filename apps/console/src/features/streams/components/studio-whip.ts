@@ -1,0 +1,67 @@
+import { endSession, offerTo } from '../utils/webrtc-signalling';
+
+/** Where a publication stands, as the studio shows it. */
+export type PublishState = 'Connecting' | 'Live' | 'Reconnecting' | 'Failed';
+
+export interface Publication {
+  /** Caps the video encoder (RTCRtpSender.setParameters), applied while live. */
+  setBitrate(bitsPerSecond: number): Promise<void>;
+  /** Ends the WHIP session (DELETE on its Location) and closes the connection; the tracks stay the caller's. */
+  stop(): Promise<void>;
+}
+
+/** ICE's view of the connection, in the studio's words ('new'/'checking' stay Connecting). */
+function stateOf(ice: RTCIceConnectionState): PublishState | null {
+  if (ice === 'connected' || ice === 'completed') return 'Live';
+  if (ice === 'disconnected') return 'Reconnecting';
+  if (ice === 'failed') return 'Failed';
+  return null;
+}
+
+/**
+ * Publishes `media` over WHIP with the browser's own RTCPeerConnection: a sendonly offer POSTed to the
+ * stream's ingest URL (with its access token as a Bearer token for a private stream). The video's
+ * maxBitrate is set in the offer's encodings, so the first frames already respect it.
+ */
+export async function publishWhip(
+  url: string,
+  token: string | null,
+  media: MediaStream,
+  maxBitrate: number,
+  onState: (state: PublishState) => void,
+): Promise<Publication> {
+  const pc = new RTCPeerConnection();
+  for (const track of media.getTracks()) {
+    pc.addTransceiver(track, {
+      direction: 'sendonly',
+      streams: [media],
+      ...(track.kind === 'video' ? { sendEncodings: [{ maxBitrate }] } : {}),
+    });
+  }
+  pc.addEventListener('iceconnectionstatechange', () => {
+    const state = stateOf(pc.iceConnectionState);
+    if (state) onState(state);
+  });
+  onState('Connecting');
+  let resource: string | null;
+  try {
+    resource = await offerTo(pc, url, token);
+  } catch (error) {
+    pc.close();
+    throw error;
+  }
+  const video = pc.getSenders().find((sender) => sender.track?.kind === 'video');
+  return {
+    async setBitrate(bitsPerSecond) {
+      if (!video) return;
+      const parameters = video.getParameters();
+      for (const encoding of parameters.encodings ?? []) encoding.maxBitrate = bitsPerSecond;
+      await video.setParameters(parameters);
+    },
+    async stop() {
+      pc.close();
+      if (resource) await endSession(resource, token);
+      resource = null;
+    },
+  };
+}
