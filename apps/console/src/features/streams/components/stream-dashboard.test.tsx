@@ -6,6 +6,7 @@ import { userAccount, webhookDelivery, whoAmI } from '@/test/fixtures';
 import { renderApp } from '@/test/render-app';
 import { streamInput, streamOutput, uuid } from '@/test/stream-fixtures';
 import { RTSP_TCP_ONLY } from './connection-modal';
+import { MEDIA_ERRORS } from './studio-media';
 
 const ID = uuid(42);
 const STREAM_URL = `/api/v1/inputs/${ID}`;
@@ -222,6 +223,22 @@ describe('stream dashboard', { timeout: 20_000 }, () => {
     renderDashboard({ access: 'Public' });
     await screen.findByTestId('stream-status');
     expect(region('Input').queryByText('Access token')).toBeNull();
+  });
+
+  it('offers the studio for a WebRTC stream only, opened on demand with the stream’s status', async () => {
+    const getUserMedia = vi.fn().mockRejectedValue(new DOMException('none', 'NotFoundError'));
+    vi.stubGlobal('navigator', { ...navigator, mediaDevices: { getUserMedia } });
+    const { user } = renderDashboard({ format: 'WebRTC', connection: { signallingUri: 'http://node:4242/whip/in' } });
+    await user.click(await screen.findByRole('button', { name: 'Go live' }));
+    const studio = within(await screen.findByRole('dialog', { name: 'Studio' }));
+    expect(studio.getByRole('status', { name: 'Stream status' }).textContent).toBe('Stream: Idle');
+    expect((await studio.findByRole('alert')).textContent).toBe(MEDIA_ERRORS.missing);
+  });
+
+  it('has no Go live button for a stream pushed otherwise', async () => {
+    renderDashboard({ format: 'RTMP' });
+    await screen.findByTestId('stream-status');
+    expect(screen.queryByRole('button', { name: 'Go live' })).toBeNull();
   });
 
   it('saves the caption on Enter', async () => {
