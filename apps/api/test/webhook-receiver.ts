@@ -22,7 +22,7 @@ export interface WebhookReceiver {
   events(): Array<{ type: string; id: string; occurredAt: string; data: Record<string, unknown> }>;
   /** The next requests get these statuses, in order. */
   answer(...statuses: number[]): void;
-  /** Requests from now on are kept open, unanswered, until `release()`. */
+  /** Requests from now on are kept open, unanswered, until `release()` answers them (with `answer`'s statuses). */
   hold(): void;
   release(): void;
   /** Resolves once at least `count` requests arrived (polling, within `timeoutMs`). */
@@ -70,7 +70,7 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     release: () => {
       holding = false;
       for (const response of held) {
-        response.writeHead(200);
+        response.writeHead(statuses.shift() ?? 200);
         response.end();
       }
       held.clear();

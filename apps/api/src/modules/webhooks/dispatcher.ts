@@ -182,7 +182,8 @@ export class WebhookDispatcher {
         at,
       };
     } else {
-      const next = retryAt(delivery.retry_step, at, options.retryDelaysMs, options.random);
+      // Counted from the attempt's start, as the log shows it: a slow receiver does not push the retry later.
+      const next = retryAt(delivery.retry_step, delivery.last_attempt_at, options.retryDelaysMs, options.random);
       result = {
         status: next ? 'Pending' : 'Failed',
         statusCode: outcome.statusCode,

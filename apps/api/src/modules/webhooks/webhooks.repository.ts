@@ -17,6 +17,8 @@ export interface ClaimedDelivery {
   url: string;
   payload: string;
   retry_step: number;
+  /** When this attempt was claimed: the log's last attempt, from which a retry is counted. */
+  last_attempt_at: Date;
   secret: string | null;
   previous_secret: string | null;
   previous_expires_at: Date | null;
@@ -97,7 +99,7 @@ export class WebhooksRepository {
         set claimed_by = ${claimedBy}, next_attempt_at = ${leaseUntil}, attempts = d.attempts + 1,
             last_attempt_at = ${now}
         from due where d.id = due.id
-        returning d.id, d.seq, d.account_id, d.resource_id, d.url, d.payload, d.retry_step
+        returning d.id, d.seq, d.account_id, d.resource_id, d.url, d.payload, d.retry_step, d.last_attempt_at
       )
       select c.*, s.secret, s.previous_secret, s.previous_expires_at
       from claimed c left join webhook_secrets s on s.scope = coalesce(c.account_id::text, 'platform')

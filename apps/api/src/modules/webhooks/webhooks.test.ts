@@ -98,6 +98,22 @@ describe('delivery', () => {
     expect(new Set(receiver.received.map((request) => request.body)).size).toBe(1);
   });
 
+  it('counts a retry from the attempt’s start, however long the receiver takes to answer', async () => {
+    receiver.answer(500);
+    receiver.hold();
+    const test = await sendTest();
+    const sending = drain();
+    await receiver.waitFor(1);
+    advance(20_000);
+    receiver.release();
+    expect(await sending).toBe(1);
+    const first = await logOf(test.id);
+    expect(first).toMatchObject({ status: 'Pending', attempts: 1, lastStatusCode: 500 });
+    const delay = Date.parse(first.nextAttemptAt) - Date.parse(first.lastAttemptAt);
+    expect(delay).toBeGreaterThanOrEqual(24_000);
+    expect(delay).toBeLessThanOrEqual(36_000);
+  });
+
   it('gives up as Failed after the last retry (30 s, 2 min, 10 min, 1 h, 6 h, 24 h)', async () => {
     receiver.answer(...Array(7).fill(503));
     const test = await sendTest();
