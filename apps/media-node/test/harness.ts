@@ -4,6 +4,7 @@ import { createConnection, createServer, type Server, type Socket } from 'node:n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freeLoopbackPort } from '../src/ports.js';
 
 /**
  * End-to-end harness on loopback: the real control plane (apps/api, PGlite in a temp dir) and real
@@ -14,17 +15,8 @@ export const ADMIN = { username: 'admin', password: 'admin-password-1' };
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
+/** A TCP port free on loopback right now (the node's own helper). */
+export const freePort = freeLoopbackPort;
 
 /** Polls `read` until `accept` holds; throws with the last value after `timeoutMs`. */
 export async function waitFor<T>(

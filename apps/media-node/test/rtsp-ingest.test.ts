@@ -4,7 +4,7 @@ import { streamsOf, uriOf, useMediaNode } from './streams.js';
 
 /** RTSP pushes (ANNOUNCE/RECORD, TCP interleaved) as ffmpeg sends them: admission, Ingestion, playback, billing. */
 const world = useMediaNode('rtsp-ingest');
-const { createStream, createOutput, getStream, status, usage, api } = streamsOf(world);
+const { createStream, createOutput, getStream, status, usage, api, expectUploadBilled } = streamsOf(world);
 
 describe('RTSP', () => {
   it('takes a private push at the shown URL with the token as query: Ingestion, HLS, exact billing, a second push refused, then Idle', async () => {
@@ -45,14 +45,7 @@ describe('RTSP', () => {
     expect((await getStream(stream.id)).statusMessages.map((message) => message.text)).toContain(
       'Push from 127.0.0.1 refused: the stream is already being pushed',
     );
-    const sent = relay.bytes();
-    const billed = await waitFor(
-      async () => (await usage(stream.id)).upload,
-      (value) => value >= sent * 0.99,
-      8000,
-      'the billed bytes',
-    );
-    expect(Math.abs(billed - sent) / sent).toBeLessThan(0.01);
+    await expectUploadBilled(stream.id, relay.bytes());
   });
 
   it('refuses a push over UDP, without its token, with a wrong one, or to an unknown name, with an RTSP answer, and bills none of them', async () => {

@@ -56,6 +56,26 @@ export function streamsOf(world: MediaWorld) {
     ).body;
     return answer.result.flatMap((series) => series.values.map(([, value]) => Number(value)));
   };
+  /**
+   * Bytes billed as uploaded by the stream's publishers, bytes the node sent out for it (viewers and
+   * relays), and the processing they were billed with.
+   */
+  const usage = async (streamId: string): Promise<{ upload: number; outgoing: number; processing: string[] }> => {
+    const from = new Date(Date.now() - 3600_000).toISOString();
+    const to = new Date(Date.now() + 3600_000).toISOString();
+    const answer = (
+      await api<{
+        streams: { processing: string; incoming: { upload: number }[]; outgoing: { download: number }[] }[];
+      }>('GET', `/statistics/stream/${streamId}/from/${from}/to/${to}`)
+    ).body;
+    const streams = answer.streams ?? [];
+    return {
+      upload: streams.flatMap((stream) => stream.incoming).reduce((sum, session) => sum + session.upload, 0),
+      outgoing: streams.flatMap((stream) => stream.outgoing).reduce((sum, node) => sum + node.download, 0),
+      processing: streams.map((stream) => stream.processing),
+    };
+  };
+
   return {
     api,
     getStream,
@@ -93,24 +113,16 @@ export function streamsOf(world: MediaWorld) {
         timeoutMs,
         status,
       ),
-    /**
-     * Bytes billed as uploaded by the stream's publishers, bytes the node sent out for it (viewers and
-     * relays), and the processing they were billed with.
-     */
-    async usage(streamId: string): Promise<{ upload: number; outgoing: number; processing: string[] }> {
-      const from = new Date(Date.now() - 3600_000).toISOString();
-      const to = new Date(Date.now() + 3600_000).toISOString();
-      const answer = (
-        await api<{
-          streams: { processing: string; incoming: { upload: number }[]; outgoing: { download: number }[] }[];
-        }>('GET', `/statistics/stream/${streamId}/from/${from}/to/${to}`)
-      ).body;
-      const streams = answer.streams ?? [];
-      return {
-        upload: streams.flatMap((stream) => stream.incoming).reduce((sum, session) => sum + session.upload, 0),
-        outgoing: streams.flatMap((stream) => stream.outgoing).reduce((sum, node) => sum + node.download, 0),
-        processing: streams.map((stream) => stream.processing),
-      };
+    usage,
+    /** Waits for the stream's billed upload to reach the bytes a counting relay saw, then checks it is within 1 %. */
+    async expectUploadBilled(streamId: string, sent: number): Promise<void> {
+      const billed = await waitFor(
+        async () => (await usage(streamId)).upload,
+        (value) => value >= sent * 0.99,
+        8000,
+        'the billed bytes',
+      );
+      expect(Math.abs(billed - sent) / sent).toBeLessThan(0.01);
     },
     /** The stream's latest snapshot image of a direction; null while it has none. */
     async snapshot(streamId: string, direction: 'incoming' | 'outgoing'): Promise<Buffer | null> {
