@@ -15,7 +15,7 @@ import { streamsOf, uriOf, useMediaNode } from './streams.js';
  */
 const dataDir = mkdtempSync(join(tmpdir(), 'streamcloud-fallback-node-'));
 const world = useMediaNode('media-fallbacks', {}, { dataDir });
-const { api, createStream, createOutput, getStream, messages, snapshot, status } = streamsOf(world);
+const { api, createStream, createOutput, getStream, messages, snapshot, status, usage } = streamsOf(world);
 
 interface FallbackView {
   id: string;
@@ -258,6 +258,16 @@ describe('Slate fallback', () => {
         'stream.idle',
       ]);
       expect(hooks.events().every((event) => event.data.id === stream.id)).toBe(true);
+
+      // Billing: the slate is not ingest. The two pushes are the stream's only billed publish sessions
+      // (two takeovers would have added two), and what the HLS reader got is outgoing traffic.
+      const billed = await waitFor(
+        () => usage(stream.id),
+        (bill) => bill.sessions >= 2 && bill.outgoing > 0,
+        10_000,
+        'the pushes and the reader billed',
+      );
+      expect(billed.sessions).toBe(2);
     } finally {
       first.stop();
       second?.stop();

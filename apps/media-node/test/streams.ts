@@ -57,10 +57,12 @@ export function streamsOf(world: MediaWorld) {
     return answer.result.flatMap((series) => series.values.map(([, value]) => Number(value)));
   };
   /**
-   * Bytes billed as uploaded by the stream's publishers, bytes the node sent out for it (viewers and
-   * relays), and the processing they were billed with.
+   * Bytes billed as uploaded by the stream's publishers, how many publish sessions were billed, bytes the
+   * node sent out for it (viewers and relays), and the processing they were billed with.
    */
-  const usage = async (streamId: string): Promise<{ upload: number; outgoing: number; processing: string[] }> => {
+  const usage = async (
+    streamId: string,
+  ): Promise<{ upload: number; sessions: number; outgoing: number; processing: string[] }> => {
     const from = new Date(Date.now() - 3600_000).toISOString();
     const to = new Date(Date.now() + 3600_000).toISOString();
     const answer = (
@@ -71,6 +73,7 @@ export function streamsOf(world: MediaWorld) {
     const streams = answer.streams ?? [];
     return {
       upload: streams.flatMap((stream) => stream.incoming).reduce((sum, session) => sum + session.upload, 0),
+      sessions: streams.flatMap((stream) => stream.incoming).length,
       outgoing: streams.flatMap((stream) => stream.outgoing).reduce((sum, node) => sum + node.download, 0),
       processing: streams.map((stream) => stream.processing),
     };
