@@ -50,6 +50,15 @@ test('a WebRTC stream goes live from the studio with the fake camera, and Stop m
   });
   await expect(page.getByTestId('stream-status')).toHaveText('Ingestion');
 
+  // While live the picture size changes with replaceTrack: the same WHIP session, the stream stays live.
+  await studio.getByLabel('Resolution').selectOption('720p');
+  await expect
+    .poll(() => preview.evaluate((video: HTMLVideoElement) => video.videoHeight), { timeout: 15_000 })
+    .toBe(720);
+  await expect(studio.getByRole('status', { name: 'Publishing status' })).toHaveText('Studio: Live');
+  await expect(studio.getByRole('alert')).toHaveCount(0);
+  await expect(page.getByTestId('stream-status')).toHaveText('Ingestion');
+
   await studio.getByRole('button', { name: 'Stop' }).click();
   await expect(studio.getByRole('status', { name: 'Publishing status' })).toHaveText('Studio: Off air');
   await expect(studio.getByRole('button', { name: 'Turn on camera' })).toBeVisible();

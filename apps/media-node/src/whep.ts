@@ -28,6 +28,13 @@ const VIDEO_BITRATE = { factor: 1.25, min: 400_000, max: 2_500_000, unknown: 1_5
 /** While the push goes on, a feed whose ffmpeg ended starts again after this, at most this many times in a row without video. */
 const RESPAWN_DELAY_MS = 500;
 const MAX_RESPAWNS = 5;
+/**
+ * When the VP8 encoder makes keyframes: every 0.25 s for the feed's first 2 s, then every second. The feed
+ * starts for its first viewer, whose connection (ICE, DTLS) is usually up a little after the first keyframe
+ * left; its picture starts at the next one, so at the start they come often (keyframes cost bitrate, so
+ * not for long). From t = 2 s (n_forced = 8) on: one whenever t ≥ n_forced − 6, i.e. at 2, 3, 4 s...
+ */
+const KEYFRAMES = 'expr:if(lt(t,2),gte(t,n_forced*0.25),gte(t,n_forced-6))';
 /** The sample rates Opus encodes at. */
 const OPUS_RATES = [8000, 12_000, 16_000, 24_000, 48_000];
 /** How long the feed waits for the push's probed tracks (they come with its first HLS fragment). */
@@ -248,9 +255,9 @@ class StreamFeed {
         String(bitrate),
         '-bufsize',
         String(bitrate),
-        // A keyframe every second: a viewer who joins gets a picture within about a second.
+        // A keyframe every second (more often at first): a viewer who joins gets a picture within about a second.
         '-force_key_frames',
-        'expr:gte(t,n_forced*1)',
+        KEYFRAMES,
         '-g',
         String(ladder?.video?.keyInterval || MAX_FPS * 2),
         '-payload_type',

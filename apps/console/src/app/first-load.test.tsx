@@ -75,6 +75,30 @@ describe('prefetchScreenData', () => {
     });
   });
 
+  it("starts a stream dashboard's stream with what its Preview card needs (outputs, credential, player code)", async () => {
+    const id = '00000000-0000-4000-8000-000000000002';
+    const credential = { token: 'pv1.1900000000.signature', expiresAt: '2030-01-01T00:00:00.000Z' };
+    const { mock, services } = createTestServices(
+      {
+        ...handlers,
+        [`GET /api/v1/inputs/${id}`]: () => jsonResponse(streamInput(id)),
+        'GET /api/v1/outputs': () => jsonResponse([], 200, { 'X-Total-Count': '0' }),
+        [`POST /api/v1/inputs/${id}/preview`]: () => jsonResponse(credential),
+      },
+      signedIn(),
+    );
+    await prefetchScreenData(services, `/streams/view/${id}`);
+    expect(mock.requests.map((request) => `${request.method} ${request.url.pathname}`).sort()).toEqual([
+      'GET /api/v1/accounts/whoami',
+      `GET /api/v1/inputs/${id}`,
+      'GET /api/v1/outputs',
+      `POST /api/v1/inputs/${id}/preview`,
+    ]);
+    expect(services.queryClient.getQueryData(['streams', 'detail', id, 'preview'])).toEqual(credential);
+    expect(services.queryClient.getQueryData(['streams', 'detail', id])).toMatchObject({ id });
+    expect(services.queryClient.getQueryData(['streams', 'outputs', id])).toMatchObject({ pages: [{ total: 0 }] });
+  });
+
   it('reads only the account on a screen it has no reads for', async () => {
     const { mock, services } = createTestServices(handlers, signedIn());
     await prefetchScreenData(services, '/storages');

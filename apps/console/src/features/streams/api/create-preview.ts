@@ -1,5 +1,6 @@
+import type { ApiClient } from '@streamcloud/api-client';
 import { PREVIEW_CREDENTIAL_TTL_SECONDS, streamRoutes } from '@streamcloud/contract';
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { streamKeys } from '@/data/streams/keys';
 import { useApi } from '@/lib/services-context';
 
@@ -7,12 +8,17 @@ import { useApi } from '@/lib/services-context';
 const RENEW_MS = (PREVIEW_CREDENTIAL_TTL_SECONDS * 1000) / 2;
 
 /** POST /inputs/{id}/preview: the preview player's short-lived playback credential for this stream only. */
-export function usePreviewCredential(streamId: string) {
-  const api = useApi();
-  return useQuery({
+export function previewCredentialQueryOptions(api: ApiClient, streamId: string) {
+  return queryOptions({
     queryKey: [...streamKeys.detail(streamId), 'preview'],
     queryFn: () => api.call(streamRoutes.createPreview, { params: { id: streamId } }),
     staleTime: RENEW_MS,
+  });
+}
+
+export function usePreviewCredential(streamId: string) {
+  return useQuery({
+    ...previewCredentialQueryOptions(useApi(), streamId),
     refetchInterval: RENEW_MS,
     refetchOnWindowFocus: false,
   });

@@ -1,17 +1,19 @@
-import { Suspense } from 'react';
+import { Suspense, useEffect } from 'react';
 import { Loading } from '@/components/ui/loading';
-import { lazyComponent } from '@/components/ui/on-demand';
 import { usePreviewCredential } from '../api/create-preview';
 import { useOutputs } from '../api/get-outputs';
 import { DashboardCard } from './dashboard-card';
-
-/** The player (WHEP, hls.js, stats) is fetched when a stream is live on the dashboard, never in the first load. */
-const PreviewPlayer = lazyComponent(() => import('./preview-player'), 'PreviewPlayer');
+import { PreviewPlayer } from './preview-player-lazy';
 
 /** The Preview card of a stream in Ingestion or Fallback. */
 export function PreviewCard({ streamId }: { streamId: string }) {
   const outputs = useOutputs(streamId);
   const credential = usePreviewCredential(streamId);
+  // The player's code comes with the outputs and the credential, not after them (on a first load of the
+  // dashboard app/prefetch-data.ts has asked for all three already).
+  useEffect(() => {
+    void PreviewPlayer.preload().catch(() => null);
+  }, []);
   const items = outputs.data?.pages.flatMap((page) => page.items) ?? [];
   return (
     <DashboardCard title="Preview">

@@ -2,13 +2,24 @@ import { screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakePeerConnection } from '@/test/fake-peer-connection';
 import { renderPiece } from '@/test/render-piece';
-import { StudioDialog, type StudioDialogProps } from './studio-dialog';
+import { SCREEN_ENDED, StudioDialog, type StudioDialogProps } from './studio-dialog';
 import { MEDIA_ERRORS } from './studio-media';
 
 const INGEST = 'http://node.example:4242/whip/in%2Bs';
 
 function fakeTrack(kind: 'video' | 'audio', deviceId: string) {
-  return { kind, stop: vi.fn(), getSettings: () => ({ deviceId }) };
+  const listeners: Record<string, () => void> = {};
+  return {
+    kind,
+    deviceId,
+    stop: vi.fn(),
+    getSettings: () => ({ deviceId }),
+    addEventListener: (type: string, listener: () => void) => {
+      listeners[type] = listener;
+    },
+    /** The browser ends the track on its own (its "Stop sharing" bar). */
+    end: () => listeners.ended?.(),
+  };
 }
 
 type FakeTrack = ReturnType<typeof fakeTrack>;
@@ -42,6 +53,7 @@ class FakePublisher extends FakePeerConnection {
   setParameters = vi.fn(async (parameters: { encodings: { maxBitrate: number }[] }) => {
     this.parameters = parameters;
   });
+  replaceTrack = vi.fn(async (_track: { kind: string } | null) => {});
   constructor() {
     super();
     peer = this;
@@ -54,6 +66,7 @@ class FakePublisher extends FakePeerConnection {
       track,
       getParameters: () => this.parameters,
       setParameters: this.setParameters,
+      replaceTrack: this.replaceTrack,
     }));
   }
   override addEventListener(type: string, listener: () => void) {
@@ -158,7 +171,6 @@ describe('Studio', () => {
     peer.ice('connected');
     await user.selectOptions(screen.getByLabelText('Video bitrate'), '500 kbps');
     expect(peer.setParameters).toHaveBeenCalledWith({ encodings: [{ maxBitrate: 500_000 }] });
-    expect((screen.getByLabelText('Resolution') as HTMLSelectElement).disabled).toBe(true);
 
     await user.click(screen.getByRole('button', { name: 'Stop' }));
     await waitFor(() => expect(nodeFetch).toHaveBeenCalledTimes(2));
@@ -219,5 +231,64 @@ describe('Studio', () => {
     expect((await screen.findByRole('alert')).textContent).toBe(MEDIA_ERRORS.screenDenied);
     await user.click(screen.getByRole('button', { name: 'Use camera' }));
     await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
+  });
+
+  /** Opens the studio and goes live (ICE connected); answers the publishing status. */
+  async function goLive() {
+    const rendered = renderPiece(<StudioDialog show stream={stream({ status: 'Ingestion' })} onHide={() => {}} />);
+    const button = await screen.findByRole('button', { name: 'Go live' });
+    await waitFor(() => expect((button as HTMLButtonElement).disabled).toBe(false));
+    await rendered.user.click(button);
+    await waitFor(() => expect(nodeFetch).toHaveBeenCalledOnce());
+    peer.ice('connected');
+    const publishing = screen.getByRole('status', { name: 'Publishing status' });
+    await waitFor(() => expect(publishing.textContent).toBe('Studio: Live'));
+    return { ...rendered, publishing };
+  }
+
+  it('switches camera and microphone while live with replaceTrack, in the same WHIP session', async () => {
+    const { user, publishing } = await goLive();
+    const next = new FakeMediaStream([fakeTrack('video', 'cam-2'), fakeTrack('audio', 'mic-1')]);
+    getUserMedia.mockResolvedValueOnce(next);
+    await user.selectOptions(screen.getByLabelText('Camera'), 'Document camera');
+    await waitFor(() => expect(peer.replaceTrack).toHaveBeenCalledTimes(2));
+    expect(getUserMedia).toHaveBeenLastCalledWith({
+      video: { deviceId: { exact: 'cam-2' }, width: { ideal: 1280 }, height: { ideal: 720 } },
+      audio: {},
+    });
+    expect(peer.replaceTrack.mock.calls.map(([track]) => track)).toEqual(next.tracks);
+    // No new offer: the node's session goes on, and so does the stream.
+    expect(nodeFetch).toHaveBeenCalledOnce();
+    expect(peer.closed).toBe(false);
+    expect(publishing.textContent).toBe('Studio: Live');
+    for (const track of media.tracks) expect(track.stop).toHaveBeenCalled();
+
+    getUserMedia.mockResolvedValueOnce(fakeMedia());
+    await user.selectOptions(screen.getByLabelText('Resolution'), '1080p');
+    await waitFor(() => expect(peer.replaceTrack).toHaveBeenCalledTimes(4));
+    expect(nodeFetch).toHaveBeenCalledOnce();
+    await user.click(screen.getByRole('button', { name: 'Stop' }));
+    await waitFor(() => expect(nodeFetch).toHaveBeenCalledTimes(2));
+  });
+
+  it('goes back to the camera, saying so, when the browser ends the screen sharing while live', async () => {
+    vi.stubGlobal('MediaStream', FakeMediaStream);
+    const shared = fakeTrack('video', 'screen');
+    getDisplayMedia.mockResolvedValueOnce(new FakeMediaStream([shared]));
+    const { user, publishing } = await goLive();
+    await user.click(screen.getByRole('button', { name: 'Share screen' }));
+    await waitFor(() => expect(peer.replaceTrack).toHaveBeenCalledWith(shared));
+    const camera = fakeMedia();
+    getUserMedia.mockResolvedValueOnce(camera);
+
+    shared.end();
+    expect((await screen.findByText(SCREEN_ENDED)).getAttribute('role')).toBe('status');
+    await waitFor(() => expect(peer.replaceTrack).toHaveBeenLastCalledWith(camera.tracks[1]));
+    expect(peer.replaceTrack).toHaveBeenCalledWith(camera.tracks[0]);
+    expect(screen.getByRole('button', { name: 'Share screen' })).toBeInstanceOf(HTMLButtonElement);
+    expect(nodeFetch).toHaveBeenCalledOnce();
+    expect(publishing.textContent).toBe('Studio: Live');
+    await user.click(screen.getByRole('button', { name: 'Stop' }));
+    await waitFor(() => expect(nodeFetch).toHaveBeenCalledTimes(2));
   });
 });

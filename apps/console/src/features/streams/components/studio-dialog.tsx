@@ -43,18 +43,13 @@ function DeviceSelect(props: {
   label: 'Camera' | 'Microphone';
   devices: MediaDeviceInfo[];
   value: string;
-  disabled: boolean;
   onChange: (deviceId: string | null) => void;
 }) {
   const { label, devices, value } = props;
   return (
     <Form.Group className="mb-2" controlId={`studio-${label.toLowerCase()}`}>
       <Form.Label>{label}</Form.Label>
-      <Form.Select
-        value={value}
-        disabled={props.disabled}
-        onChange={(event) => props.onChange(event.target.value || null)}
-      >
+      <Form.Select value={value} onChange={(event) => props.onChange(event.target.value || null)}>
         {devices.length === 0 && <option value={value}>Default {label.toLowerCase()}</option>}
         {devices.map((device, index) => (
           <option key={device.deviceId} value={device.deviceId}>
@@ -65,6 +60,8 @@ function DeviceSelect(props: {
     </Form.Group>
   );
 }
+
+export const SCREEN_ENDED = 'Screen sharing ended: the studio is back on the camera.';
 
 const INITIAL: MediaChoice = { source: 'camera', cameraId: null, microphoneId: null, resolution: '720p' };
 
@@ -83,7 +80,11 @@ export function StudioDialog({ show, stream, onHide }: StudioDialogProps) {
   const [bitrate, setBitrate] = useState<number>(BITRATES[1].value);
   const [state, setState] = useState<PublishState | null>(null);
   const [publishError, setPublishError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
   const publication = useRef<Publication | null>(null);
+  // What the devices give now: a publication that was still connecting when they changed catches up with it.
+  const current = useRef<MediaStream | null>(null);
+  current.current = media;
   const preview = useRef<HTMLVideoElement>(null);
   const level = useMicrophoneLevel(media);
   const ingest = ingestOf(stream);
@@ -97,6 +98,12 @@ export function StudioDialog({ show, stream, onHide }: StudioDialogProps) {
       (media) => {
         opened = media;
         if (cancelled) return stopTracks(media);
+        // The browser's own "Stop sharing" ends the screen's track: back to the camera, saying so.
+        media.getVideoTracks()[0]?.addEventListener('ended', () => {
+          if (cancelled || choice.source !== 'screen') return;
+          setNotice(SCREEN_ENDED);
+          setChoice((now) => ({ ...now, source: 'camera' }));
+        });
         setMedia(media);
         void listDevices().then((found) => !cancelled && setDevices(found));
       },
@@ -112,8 +119,11 @@ export function StudioDialog({ show, stream, onHide }: StudioDialogProps) {
     };
   }, [show, attempt, choice]);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: replaceSent reads a ref and sets state, nothing that changes
   useEffect(() => {
     if (preview.current) preview.current.srcObject = media;
+    // While live, new devices replace the tracks being sent (no renegotiation, the session goes on).
+    if (media) replaceSent(media);
   }, [media]);
 
   // Closing the studio (or leaving the page) ends a publication.
@@ -127,7 +137,14 @@ export function StudioDialog({ show, stream, onHide }: StudioDialogProps) {
   }, [show]);
   useEffect(() => () => void publication.current?.stop(), []);
 
+  const replaceSent = (next: MediaStream) => {
+    publication.current
+      ?.replaceTracks(next)
+      .catch((error: unknown) => setPublishError(`The devices could not be switched: ${String(error)}`));
+  };
+
   const choose = (change: Partial<MediaChoice>) => {
+    setNotice(null);
     setAttempt((current) => Math.max(current, 1));
     setChoice((current) => ({ ...current, ...change }));
   };
@@ -137,6 +154,7 @@ export function StudioDialog({ show, stream, onHide }: StudioDialogProps) {
     setPublishError(null);
     try {
       publication.current = await publishWhip(ingest.url, ingest.token, media, bitrate, setState);
+      if (current.current && current.current !== media) replaceSent(current.current);
     } catch (error) {
       setState(null);
       setPublishError(`Going live failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -179,6 +197,11 @@ export function StudioDialog({ show, stream, onHide }: StudioDialogProps) {
             {error}
           </div>
         )}
+        {notice && (
+          <div className="alert alert-info" role="status">
+            {notice}
+          </div>
+        )}
         {!ingest.url && (
           <div className="alert alert-warning" role="alert">
             The stream has no ingest URL yet: it is waiting for a media node.
@@ -214,7 +237,6 @@ export function StudioDialog({ show, stream, onHide }: StudioDialogProps) {
                 label="Camera"
                 devices={devices.cameras}
                 value={cameraId}
-                disabled={publishing}
                 onChange={(id) => choose({ cameraId: id })}
               />
             ) : (
@@ -224,7 +246,6 @@ export function StudioDialog({ show, stream, onHide }: StudioDialogProps) {
               variant="outline-secondary"
               size="sm"
               className="mb-2"
-              disabled={publishing}
               onClick={() => choose({ source: choice.source === 'camera' ? 'screen' : 'camera' })}
             >
               {choice.source === 'camera' ? 'Share screen' : 'Use camera'}
@@ -233,14 +254,12 @@ export function StudioDialog({ show, stream, onHide }: StudioDialogProps) {
               label="Microphone"
               devices={devices.microphones}
               value={microphoneId}
-              disabled={publishing}
               onChange={(id) => choose({ microphoneId: id })}
             />
             <Form.Group className="mb-2" controlId="studio-resolution">
               <Form.Label>Resolution</Form.Label>
               <Form.Select
                 value={choice.resolution}
-                disabled={publishing}
                 onChange={(event) => choose({ resolution: event.target.value as Resolution })}
               >
                 {RESOLUTIONS.map((resolution) => (

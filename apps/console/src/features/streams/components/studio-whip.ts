@@ -6,6 +6,11 @@ export type PublishState = 'Connecting' | 'Live' | 'Reconnecting' | 'Failed';
 export interface Publication {
   /** Caps the video encoder (RTCRtpSender.setParameters), applied while live. */
   setBitrate(bitsPerSecond: number): Promise<void>;
+  /**
+   * Sends these tracks from now on (another camera, microphone, size or a shared screen) with
+   * RTCRtpSender.replaceTrack: the same session, no new offer, the encodings (bitrate cap) kept.
+   */
+  replaceTracks(media: MediaStream): Promise<void>;
   /** Ends the WHIP session (DELETE on its Location) and closes the connection; the tracks stay the caller's. */
   stop(): Promise<void>;
 }
@@ -50,13 +55,22 @@ export async function publishWhip(
     pc.close();
     throw error;
   }
-  const video = pc.getSenders().find((sender) => sender.track?.kind === 'video');
+  // By kind, not by track: a sender's track changes with replaceTrack.
+  const senders = pc.getSenders().map((sender) => ({ sender, kind: sender.track?.kind }));
+  const video = senders.find(({ kind }) => kind === 'video')?.sender;
   return {
     async setBitrate(bitsPerSecond) {
       if (!video) return;
       const parameters = video.getParameters();
       for (const encoding of parameters.encodings ?? []) encoding.maxBitrate = bitsPerSecond;
       await video.setParameters(parameters);
+    },
+    async replaceTracks(next) {
+      await Promise.all(
+        senders.map(({ sender, kind }) =>
+          sender.replaceTrack(next.getTracks().find((track) => track.kind === kind) ?? null),
+        ),
+      );
     },
     async stop() {
       pc.close();
