@@ -227,6 +227,11 @@ export const StreamOutput = z.object({
   sessions: z.array(OutputSession),
   /** Sessions of the console's own preview player on this output: not viewers, not billed (docs/decisions.md). */
   previews: z.number().int(),
+  /**
+   * The node that serves this output's viewers (its connection names it): the stream's ingest node, or an
+   * edge node of an Outgoing node group that pulls the stream from it; null while the stream has no node.
+   */
+  node: z.object({ id: Id, name: z.string() }).nullable(),
   createdAt: Timestamp,
 });
 export type StreamOutput = z.infer<typeof StreamOutput>;
@@ -504,6 +509,22 @@ export const AssignedInput = z.object({
   ingressName: z.string().nullable(),
   /** The key preview credentials of this stream are signed with (HMAC-SHA256, base64url); see PreviewCredential. */
   previewKey: z.string(),
+  /** The key edge pull credentials of this stream are signed with (the ingest node checks edges' pulls with it); null on an edge. */
+  edgeKey: z.string().nullable(),
+  /**
+   * Null: the calling node ingests this stream. Set: the calling node is an edge that serves only the
+   * outputs listed (those assigned to it) and pulls the stream from its origin (ingest) node over RTMP with
+   * `credential` (`edge-credential.ts`, short-lived, renewed with every read); it never takes a push for it.
+   */
+  origin: z
+    .object({
+      nodeId: Id,
+      nodeName: z.string(),
+      hostname: z.string(),
+      rtmpPort: z.number().int(),
+      credential: z.string(),
+    })
+    .nullable(),
   versions: ConfigVersions,
 });
 export type AssignedInput = z.infer<typeof AssignedInput>;

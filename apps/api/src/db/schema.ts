@@ -241,6 +241,8 @@ export interface OutputsTable {
   sessions_cleared_at: Date | null;
   /** Preview sessions (the console's player) the node last reported: not viewers, not billed. */
   preview_sessions: number;
+  /** The edge node serving the output's viewers; null: the stream's ingest node. */
+  node_id: string | null;
   created_at: CreatedAt;
 }
 

@@ -42,6 +42,7 @@ export function streamOutput(streamId: string, n: number, extra: Partial<StreamO
     callbackUri: null,
     sessions: [],
     previews: 0,
+    node: { id: uuid(9), name: 'edge-1' },
     createdAt: AT,
     ...extra,
   };

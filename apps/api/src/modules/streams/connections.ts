@@ -25,7 +25,7 @@ export interface MediaHost {
   mediaPorts?: MediaPorts | null;
 }
 
-const rtmpPort = (host: MediaHost) => host.mediaPorts?.rtmp || MEDIA_PORTS.RTMP;
+export const rtmpPort = (host: MediaHost) => host.mediaPorts?.rtmp || MEDIA_PORTS.RTMP;
 const rtspPort = (host: MediaHost) => host.mediaPorts?.rtsp || MEDIA_PORTS.RTSP;
 const srtPort = (host: MediaHost) => host.mediaPorts?.srt || MEDIA_PORTS.SRT;
 const srtPlaybackPort = (host: MediaHost) => host.mediaPorts?.srtPlayback || MEDIA_PORTS.SRT_PLAYBACK;

@@ -1,4 +1,5 @@
 import { type GeoPoint, REGION_ORDER, type RegionCode } from '@streamcloud/contract';
+import { geoPoint } from '../../lib/geo.js';
 
 export interface CandidateNode {
   id: string;
@@ -7,6 +8,22 @@ export interface CandidateNode {
   /** Streams already assigned: the tie-breaker. */
   streamCount: number;
 }
+
+/** A node row as placement weighs it (the repository's NodeHostRow has these columns). */
+export interface PlacedNodeRow {
+  id: string;
+  location_code: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  stream_count: number;
+}
+
+export const candidateOf = (node: PlacedNodeRow, streamCount = node.stream_count): CandidateNode => ({
+  id: node.id,
+  regionCode: node.location_code,
+  geo: geoPoint(node.latitude, node.longitude),
+  streamCount,
+});
 
 export interface StreamerPlace {
   geo: GeoPoint | null;

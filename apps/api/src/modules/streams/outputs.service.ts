@@ -5,8 +5,9 @@ import type { Clock } from '../../lib/clock.js';
 import { notFound } from '../../lib/errors.js';
 import { AuditTrail } from '../audit/audit-trail.js';
 import type { GeoLocator } from '../info/geo-locator.js';
+import { chooseOutputNode } from './output-placement.js';
 import type { OutputRow } from './outputs.repository.js';
-import { toStreamOutput } from './stream-mapper.js';
+import { servingNodeIdOf, toStreamOutput } from './stream-mapper.js';
 import type { StreamWebhooks } from './stream-webhooks.js';
 import type { StreamsScope } from './streams.service.js';
 
@@ -33,6 +34,10 @@ export class OutputsService {
     if (!stream) throw notFound('Stream');
     const located = body.viewer?.ipAddress ? this.deps.geo.locate(body.viewer.ipAddress) : null;
     const geo = body.viewer?.geoLocation ?? located?.geo ?? null;
+    const edge = chooseOutputNode(await streams.candidateNodes(), stream.owner_id, stream.node_id, {
+      geo,
+      region: located?.region ?? null,
+    });
     const row = await outputs.insert({
       id: randomUUID(),
       input_id: stream.id,
@@ -46,9 +51,11 @@ export class OutputsService {
       access_token: stream.access === 'Private' ? randomBytes(24).toString('base64url') : null,
       sessions_cleared_at: null,
       preview_sessions: 0,
+      node_id: edge?.id ?? null,
     });
     await this.audit.record(auth, 'output.create', row.id, { streamId: stream.id, format: row.format });
-    return toStreamOutput(row, stream.node_id ? await streams.nodeHost(stream.node_id) : null, []);
+    const nodeId = servingNodeIdOf(row, stream.node_id);
+    return toStreamOutput(row, nodeId ? await streams.nodeHost(nodeId) : null, []);
   }
 
   async list(auth: AuthContext, streamId: string, offset: number, limit: number) {
@@ -56,9 +63,14 @@ export class OutputsService {
     const { nodeId } = await access.require(auth, 'stream', streamId);
     const { rows, total } = await outputs.list(streamId, offset, limit);
     const sessions = await outputs.sessionsOf(rows.map((row) => row.id));
-    const node = nodeId ? await streams.nodeHost(nodeId) : null;
+    const hostIds = [...new Set(rows.map((row) => servingNodeIdOf(row, nodeId)))];
+    const hosts = new Map(
+      await Promise.all(hostIds.map(async (id) => [id, id ? await streams.nodeHost(id) : null] as const)),
+    );
     return {
-      items: rows.map((row) => toStreamOutput(row, node, sessions.get(row.id) ?? [])),
+      items: rows.map((row) =>
+        toStreamOutput(row, hosts.get(servingNodeIdOf(row, nodeId)) ?? null, sessions.get(row.id) ?? []),
+      ),
       total,
     };
   }

@@ -77,7 +77,14 @@ export function toStreamInput(
   };
 }
 
-/** An output as the API answers it; `node` serves its stream (null while the stream has none). */
+/**
+ * The node serving an output's viewers: its edge node when it has one, else the stream's ingest node; none
+ * while the stream has no node (an edge has nothing to pull then).
+ */
+export const servingNodeIdOf = (output: Pick<OutputRow, 'node_id'>, streamNodeId: string | null): string | null =>
+  streamNodeId && (output.node_id ?? streamNodeId);
+
+/** An output as the API answers it; `node` serves its viewers (`servingNodeIdOf`; null while the stream has none). */
 export function toStreamOutput(row: OutputRow, node: NodeHostRow | null, sessions: SessionRow[]): StreamOutput {
   const format = row.format as StreamOutput['format'];
   return {
@@ -99,6 +106,7 @@ export function toStreamOutput(row: OutputRow, node: NodeHostRow | null, session
       bytes: session.bytes,
     })),
     previews: row.preview_sessions,
+    node: node ? { id: node.id, name: node.name } : null,
     createdAt: row.created_at.toISOString(),
   };
 }

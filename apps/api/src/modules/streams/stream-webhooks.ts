@@ -3,7 +3,7 @@ import type { Db } from '../../db/database.js';
 import type { WebhookEventSpec, WebhookOutbox } from '../webhooks/index.js';
 import { WebhooksRepository } from '../webhooks/webhooks.repository.js';
 import { type OutputRow, OutputsRepository, type SessionRow } from './outputs.repository.js';
-import { toStreamInput, toStreamOutput } from './stream-mapper.js';
+import { servingNodeIdOf, toStreamInput, toStreamOutput } from './stream-mapper.js';
 import { type StreamRow, StreamsRepository } from './streams.repository.js';
 
 /** A push's usage sessions may start a little before the Ingestion report that announced it. */
@@ -85,8 +85,7 @@ export class StreamWebhooks {
     const started = after.filter((session) => !earlier.has(session.session_id));
     const ended = before.filter((session) => !now.has(session.session_id));
     if (started.length === 0 && ended.length === 0) return;
-    const node = input.node_id ? await new StreamsRepository(db).nodeHost(input.node_id) : null;
-    const presented = toStreamOutput(output, node, after);
+    const presented = toStreamOutput(output, await servingHost(db, output, input), after);
     const spec = (type: 'output.session.started' | 'output.session.ended', session: SessionRow): Spec => ({
       ...this.outputBase(input, output, type, at),
       data: {
@@ -124,7 +123,7 @@ export class StreamWebhooks {
   private async outputDeletedSpec(db: Db, input: StreamRow, output: OutputRow, at: Date): Promise<Spec> {
     const repository = new OutputsRepository(db);
     const sessions = (await repository.sessionsOf([output.id])).get(output.id) ?? [];
-    const node = input.node_id ? await new StreamsRepository(db).nodeHost(input.node_id) : null;
+    const node = await servingHost(db, output, input);
     return { ...this.outputBase(input, output, 'output.deleted', at), data: toStreamOutput(output, node, sessions) };
   }
 
@@ -169,4 +168,10 @@ export class StreamWebhooks {
  */
 function addressInMessage(message: string | undefined): string | null {
   return message ? (/^Push (?:started|resumed) over \S+ from (\S+)$/.exec(message)?.[1] ?? null) : null;
+}
+
+/** The node serving the output's viewers, as its webhooks present it. */
+async function servingHost(db: Db, output: OutputRow, input: StreamRow) {
+  const nodeId = servingNodeIdOf(output, input.node_id);
+  return nodeId ? new StreamsRepository(db).nodeHost(nodeId) : null;
 }

@@ -399,6 +399,7 @@ export class StreamsRepository implements StreamCatalog {
    * and the versions of what the node runs for it: an md5 of the columns a node acts on (not of what nodes
    * report back, such as a recording's progress), so a version changes exactly when the node must re-read.
    */
+  /** The streams `nodeId` ingests and those it is an edge of (see the service's `ofNode`). */
   async ofNode(nodeId: string): Promise<Array<StreamRow & { ingress_name: string | null } & AssignedVersions>> {
     return (await this.db
       .selectFrom('inputs as i')
@@ -435,7 +436,22 @@ export class StreamsRepository implements StreamCatalog {
         digestOf('fallbacks', ['id', 'type', 'resources']).as('fallbacks_version'),
         digestOf('outputs', ['id', 'name', 'format', 'access_token', 'sessions_cleared_at']).as('outputs_version'),
       ])
-      .where('i.node_id', '=', nodeId)
+      // Its own streams, and the streams of which it serves outputs as an edge (pulling them from their node).
+      .where((eb) =>
+        eb.or([
+          eb('i.node_id', '=', nodeId),
+          eb.and([
+            eb('i.node_id', 'is not', null),
+            eb.exists(
+              eb
+                .selectFrom('outputs as o')
+                .select('o.id')
+                .whereRef('o.input_id', '=', 'i.id')
+                .where('o.node_id', '=', nodeId),
+            ),
+          ]),
+        ]),
+      )
       .orderBy('i.id')
       .execute()) as Array<StreamRow & { ingress_name: string | null } & AssignedVersions>;
   }

@@ -19,6 +19,7 @@ import {
   type StreamStatus,
   type TrackInfo,
 } from '@streamcloud/contract';
+import { EDGE_CREDENTIAL_TTL_SECONDS, edgeKeyOf, signEdgeCredential } from '@streamcloud/contract/edge-credential';
 import { previewKeyOf, signPreviewCredential } from '@streamcloud/contract/preview-credential';
 import type { Scope } from '../../db/unit-of-work.js';
 import type { AuthContext, NodeIdentity } from '../../lib/auth-context.js';
@@ -30,10 +31,10 @@ import { AuditTrail } from '../audit/audit-trail.js';
 import type { GeoLocator } from '../info/geo-locator.js';
 import { measuredAt, type ReportContext } from '../nodes/node-reports.service.js';
 import type { WebhookOutbox } from '../webhooks/index.js';
-import { ingestConnection } from './connections.js';
+import { ingestConnection, rtmpPort } from './connections.js';
 import { ingestCandidates, reservedForOthers } from './ingest-placement.js';
-import { type CandidateNode, chooseNode } from './node-assignment.js';
-import { mediaHostOf, toStreamInput, toSummary } from './stream-mapper.js';
+import { candidateOf, chooseNode } from './node-assignment.js';
+import { mediaHostOf, servingNodeIdOf, toStreamInput, toSummary } from './stream-mapper.js';
 import { StreamWebhooks } from './stream-webhooks.js';
 import { type NodeHostRow, type StreamRow, UnknownOwnerError } from './streams.repository.js';
 
@@ -59,13 +60,6 @@ const newToken = () => randomBytes(24).toString('base64url');
 const STOPPABLE: readonly StreamStatus[] = ['Ingestion', 'Fallback', 'Pending'];
 
 /** A node as placement weighs it, with the streams it already carries. */
-const candidateOf = (node: NodeHostRow, streamCount = node.stream_count): CandidateNode => ({
-  id: node.id,
-  regionCode: node.location_code,
-  geo: geoPoint(node.latitude, node.longitude),
-  streamCount,
-});
-
 /** Streams: creation and node assignment, the owner's reads and changes, and what nodes report. */
 export class StreamsService {
   private readonly audit: AuditTrail;
@@ -378,36 +372,70 @@ export class StreamsService {
     return 'signallingUri' in connection ? connection.signallingUri : '';
   }
 
-  /** Node-facing: the streams a node serves, with what it needs to admit pushes and plays (two queries in all). */
+  /**
+   * Node-facing: the streams a node serves, with what it needs to admit pushes and plays (three queries at
+   * most): those it ingests, with the outputs it serves itself (not those assigned to edges), and those it is
+   * an edge of, with only the outputs assigned to it, where to pull them from and a fresh pull credential.
+   */
   async ofNode(node: NodeIdentity): Promise<AssignedInput[]> {
     const rows = await this.deps.uow.streams.ofNode(node.id);
     const outputs = await this.deps.uow.outputs.ofStreams(rows.map((row) => row.id));
-    return rows.map((row) => ({
-      id: row.id,
-      name: row.name,
-      format: row.format as AssignedInput['format'],
-      status: row.status,
-      access: row.access,
-      accessToken: row.access_token,
-      outputMode: outputModeOfName(row.name),
-      outputs: (outputs.get(row.id) ?? []).map((output) => ({
-        id: output.id,
-        name: output.name,
-        format: output.format as AssignedInput['outputs'][number]['format'],
-        accessToken: output.access_token,
-        sessionsClearedAt: output.sessions_cleared_at?.toISOString() ?? null,
-      })),
-      ingressName: row.ingress_name,
-      previewKey: previewKeyOf(this.deps.previewSigningKey, row.id),
-      versions: {
-        config: row.config_version,
-        snapshots: row.snapshots_version,
-        recordings: row.recordings_version,
-        relays: row.relays_version,
-        fallbacks: row.fallbacks_version,
-        outputs: row.outputs_version,
-      },
-    }));
+    const originIds = [
+      ...new Set(rows.flatMap((row) => (row.node_id && row.node_id !== node.id ? [row.node_id] : []))),
+    ];
+    const origins = new Map(
+      (await Promise.all(originIds.map((id) => this.deps.uow.streams.nodeHost(id)))).flatMap((host) =>
+        host ? [[host.id, host] as const] : [],
+      ),
+    );
+    const expiresAt = new Date(this.deps.clock.now().getTime() + EDGE_CREDENTIAL_TTL_SECONDS * 1000);
+    return rows.flatMap((row): AssignedInput[] => {
+      const originHost = row.node_id === node.id ? null : origins.get(row.node_id ?? '');
+      if (originHost === undefined) return [];
+      const edgeKey = edgeKeyOf(this.deps.previewSigningKey, row.id);
+      const served = (outputs.get(row.id) ?? []).filter((output) =>
+        originHost ? output.node_id === node.id : output.node_id === null || output.node_id === node.id,
+      );
+      return [
+        {
+          id: row.id,
+          name: row.name,
+          format: row.format as AssignedInput['format'],
+          status: row.status,
+          access: row.access,
+          // An edge never takes a push: it gets neither the access token nor the GSLB name.
+          accessToken: originHost ? null : row.access_token,
+          outputMode: outputModeOfName(row.name),
+          outputs: served.map((output) => ({
+            id: output.id,
+            name: output.name,
+            format: output.format as AssignedInput['outputs'][number]['format'],
+            accessToken: output.access_token,
+            sessionsClearedAt: output.sessions_cleared_at?.toISOString() ?? null,
+          })),
+          ingressName: originHost ? null : row.ingress_name,
+          previewKey: previewKeyOf(this.deps.previewSigningKey, row.id),
+          edgeKey: originHost ? null : edgeKey,
+          origin: originHost
+            ? {
+                nodeId: originHost.id,
+                nodeName: originHost.name,
+                hostname: originHost.hostname,
+                rtmpPort: rtmpPort(mediaHostOf(originHost)),
+                credential: signEdgeCredential(edgeKey, row.id, node.id, expiresAt),
+              }
+            : null,
+          versions: {
+            config: row.config_version,
+            snapshots: row.snapshots_version,
+            recordings: row.recordings_version,
+            relays: row.relays_version,
+            fallbacks: row.fallbacks_version,
+            outputs: row.outputs_version,
+          },
+        },
+      ];
+    });
   }
 
   /** Node-facing: applies stream-state reports inside the batch's transaction. */
@@ -415,11 +443,15 @@ export class StreamsService {
     context: ReportContext<StreamsScope>,
     reports: StreamStateReport[],
   ): Promise<void> => {
-    const { streams, outputs } = context.uow;
+    const { streams } = context.uow;
     for (const report of reports) {
       const row = await streams.findById(report.streamId);
-      // A report about a stream this node does not serve (deleted, or moved) changes nothing.
-      if (!row || !serves(context.node, row.node_id)) continue;
+      if (!row) continue;
+      // A node that does not ingest the stream (moved, or an edge of it) reports only the outputs it serves.
+      if (!serves(context.node, row.node_id)) {
+        await this.applySessions(context, row, report.outputs ?? []);
+        continue;
+      }
       if (report.status && report.status !== row.status)
         await streams.update(row.id, { status: report.status }, context.receivedAt);
       const at = measuredAt(context, report.at);
@@ -441,24 +473,34 @@ export class StreamsService {
         const tracks = report.tracks?.[source];
         if (tracks) await streams.replaceTracks(row.id, source, tracks);
       }
-      for (const output of report.outputs ?? []) {
-        const target = await outputs.findOfInput(row.id, output.outputId);
-        if (!target) continue;
-        const sessions = output.sessions.map((session) => ({
-          session_id: session.id,
-          ip_address: session.ipAddress,
-          started_at: new Date(session.startedAt),
-          bytes: session.bytes,
-        }));
-        // The sessions before are read only when a callback wants to hear of the change.
-        const before = target.callback_uri ? ((await outputs.sessionsOf([target.id])).get(target.id) ?? []) : [];
-        await outputs.replaceSessions(target.id, sessions);
-        if (output.previews !== undefined && output.previews !== target.preview_sessions)
-          await outputs.setPreviewSessions(target.id, output.previews);
-        await this.webhooks.sessionsChanged(streams.db, row, target, before, sessions, context.receivedAt);
-      }
+      await this.applySessions(context, row, report.outputs ?? []);
     }
   };
+
+  /** The viewer sessions a node reported for outputs of `row`: only those of the outputs it serves count. */
+  private async applySessions(
+    context: ReportContext<StreamsScope>,
+    row: StreamRow,
+    reported: NonNullable<StreamStateReport['outputs']>,
+  ): Promise<void> {
+    const { streams, outputs } = context.uow;
+    for (const output of reported) {
+      const target = await outputs.findOfInput(row.id, output.outputId);
+      if (!target || servingNodeIdOf(target, row.node_id) !== context.node.id) continue;
+      const sessions = output.sessions.map((session) => ({
+        session_id: session.id,
+        ip_address: session.ipAddress,
+        started_at: new Date(session.startedAt),
+        bytes: session.bytes,
+      }));
+      // The sessions before are read only when a callback wants to hear of the change.
+      const before = target.callback_uri ? ((await outputs.sessionsOf([target.id])).get(target.id) ?? []) : [];
+      await outputs.replaceSessions(target.id, sessions);
+      if (output.previews !== undefined && output.previews !== target.preview_sessions)
+        await outputs.setPreviewSessions(target.id, output.previews);
+      await this.webhooks.sessionsChanged(streams.db, row, target, before, sessions, context.receivedAt);
+    }
+  }
 
   /** The stream's row once the caller's access is checked. */
   private async load(auth: AuthContext, id: string): Promise<StreamRow> {

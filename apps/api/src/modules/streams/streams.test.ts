@@ -532,6 +532,8 @@ describe('node reports and assignment', () => {
         ],
         ingressName: null,
         previewKey: expect.stringMatching(/^[\w-]{43}$/),
+        edgeKey: expect.stringMatching(/^[\w-]{43}$/),
+        origin: null,
         versions: {
           config: expect.stringMatching(/^[0-9a-f]{32}$/),
           snapshots: expect.stringMatching(/^[0-9a-f]{32}$/),

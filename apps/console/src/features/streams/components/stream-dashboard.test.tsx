@@ -500,6 +500,8 @@ describe('viewers', { timeout: 20_000 }, () => {
       { 'GET /api/v1/outputs': () => jsonResponse([output], 200, { 'X-Total-Count': '1' }) },
     );
     const item = within(await screen.findByRole('listitem', { name: `Viewer ${output.name}` }));
+    // the node serving the viewers (the ingest node or an edge): the URL names it
+    expect(item.getByText('Served by node edge-1')).toBeInstanceOf(HTMLElement);
     expect(item.queryByLabelText('Playback token')).toBeNull();
     expect(item.queryByRole('button', { name: 'Show token' })).toBeNull();
     await user.click(item.getByRole('button', { name: 'Copy URL' }));

@@ -47,6 +47,8 @@ function OutputItem({
         )}
       </div>
       {endpoint && url && <CopyableValue value={endpoint} copy={url} label="Copy URL" />}
+      {/* The ingest node, or an edge of an Outgoing node group that pulls the stream (docs/decisions.md). */}
+      {output.node && <div className="small text-secondary">Served by node {output.node.name}</div>}
       {token && <PlaybackToken token={token} />}
       <div className="d-flex gap-2 mt-2">
         <Button size="sm" variant="outline-secondary" onClick={onClear} disabled={busy}>

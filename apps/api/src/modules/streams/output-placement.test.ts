@@ -1,0 +1,181 @@
+import { randomUUID } from 'node:crypto';
+import type { AssignedInput, NodeGroup, StreamOutput } from '@streamcloud/contract';
+import { verifyEdgeCredential } from '@streamcloud/contract/edge-credential';
+import { describe, expect, it } from 'vitest';
+import { type TestAccount, useTestApp } from '../../../test/helpers.js';
+
+const t = useTestApp({}, { roles: true });
+
+const asAdmin = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
+  t.request({ method, url, token: t.roles.admin.token, ...(payload ? { payload } : {}) });
+
+/** A node group owned by `owner` (null: the streaming cloud's own), with the given nodes attached. */
+async function group(assignment: NodeGroup['assignment'], owner: TestAccount | null, nodeIds: string[]) {
+  const created = await asAdmin('POST', '/api/v1/node-groups', {
+    name: `${assignment} of ${owner?.username ?? 'the cloud'}`,
+    assignment,
+    ownerId: owner?.id ?? 'NONE',
+  });
+  expect(created.statusCode, created.body).toBe(201);
+  const id = created.json().id as string;
+  for (const nodeId of nodeIds) {
+    expect((await asAdmin('PUT', `/api/v1/node-groups/${id}/node/${nodeId}`)).statusCode).toBe(204);
+  }
+  return id;
+}
+
+const frankfurt = { code: 'EU', geo: { latitude: 50.1, longitude: 8.68 } };
+const sydney = { code: 'OC', geo: { latitude: -33.9, longitude: 151.2 } };
+const nodeNamed = (name: string, location = frankfurt) =>
+  t.createNode(t.roles.admin, {
+    name,
+    location,
+    connection: { protocol: 'HTTP', hostname: `${name}.example.com`, port: 4242 },
+  });
+const nodeInputs = async (token: string): Promise<AssignedInput[]> => {
+  const response = await t.request({ method: 'GET', url: '/api/v1/node/inputs', token });
+  expect(response.statusCode).toBe(200);
+  return response.json();
+};
+const listOutputs = async (streamId: string, token = t.roles.owner.token): Promise<StreamOutput[]> =>
+  (await t.request({ method: 'GET', url: `/api/v1/outputs?streamId=${streamId}`, token })).json();
+const hlsOutput = (streamId: string, extra: object = {}, token?: string) =>
+  t.createOutput({ streamId, format: 'HLS', ...extra }, token);
+
+describe('output assignment', () => {
+  it('serves an output from the ingest node when there is no Outgoing group (Common groups do not move viewers)', async () => {
+    const origin = await nodeNamed('origin');
+    const common = await nodeNamed('common');
+    await group('Common', null, [origin.id, common.id]);
+    const stream = await t.createInput();
+    const output = await hlsOutput(stream.id);
+    const ingest = stream.nodeId === origin.id ? origin : common;
+    expect(output.node).toEqual({ id: ingest.id, name: ingest.name });
+    expect(output.connection?.uri).toBe(
+      `http://${ingest.name}.example.com:4242/hls/${encodeURIComponent(output.name)}/index.m3u8`,
+    );
+    expect((await nodeInputs(ingest.token))[0]?.outputs.map((listed) => listed.id)).toEqual([output.id]);
+  });
+
+  it("assigns outputs to the cloud's Outgoing nodes: the URLs, the origin's and the edge's assignments say so", async () => {
+    const origin = await nodeNamed('origin');
+    const edge = await nodeNamed('edge');
+    await group('Outgoing', null, [edge.id]);
+    const stream = await t.createInput({ access: 'Private' });
+    expect(stream.nodeId).toBe(origin.id);
+    const rtmp = await t.createOutput({ streamId: stream.id, format: 'RTMP' });
+    expect(rtmp.node).toEqual({ id: edge.id, name: 'edge' });
+    expect(rtmp.connection?.uri).toBe(`rtmp://edge.example.com:1935/live/${encodeURIComponent(rtmp.name)}`);
+    expect((await listOutputs(stream.id)).map((listed) => [listed.id, listed.node?.name])).toEqual([[rtmp.id, 'edge']]);
+
+    const [atOrigin] = await nodeInputs(origin.token);
+    expect(atOrigin).toMatchObject({ id: stream.id, origin: null, outputs: [] });
+    expect(atOrigin?.edgeKey).toEqual(expect.any(String));
+
+    const [atEdge] = await nodeInputs(edge.token);
+    expect(atEdge).toMatchObject({
+      id: stream.id,
+      name: stream.name,
+      // an edge never takes a push
+      accessToken: null,
+      ingressName: null,
+      edgeKey: null,
+      outputs: [{ id: rtmp.id, name: rtmp.name, format: 'RTMP', accessToken: rtmp.viewer.accessToken }],
+      origin: { nodeId: origin.id, nodeName: 'origin', hostname: 'origin.example.com', rtmpPort: 1935 },
+    });
+    // the origin checks the edge's pull credential with the stream's edge key: it names the edge node
+    expect(verifyEdgeCredential(atOrigin?.edgeKey ?? '', stream.id, atEdge?.origin?.credential ?? '')).toBe(edge.id);
+    expect(verifyEdgeCredential(atOrigin?.edgeKey ?? '', randomUUID(), atEdge?.origin?.credential ?? '')).toBeNull();
+  });
+
+  it("prefers the owner's own Outgoing group; other customers' outputs never use it", async () => {
+    await nodeNamed('origin');
+    const cloudEdge = await nodeNamed('cloud-edge');
+    const alicesEdge = await nodeNamed('alice-edge', sydney);
+    await group('Outgoing', null, [cloudEdge.id]);
+    await group('Outgoing', t.roles.owner, [alicesEdge.id]);
+    const alices = await t.createInput();
+    expect((await hlsOutput(alices.id)).node?.id).toBe(alicesEdge.id);
+    const bobs = await t.createInput({}, t.roles.other.token);
+    expect((await hlsOutput(bobs.id, {}, t.roles.other.token)).node?.id).toBe(cloudEdge.id);
+  });
+
+  it('picks the edge nearest to the viewer when its place is known', async () => {
+    await nodeNamed('origin');
+    const fra = await nodeNamed('edge-fra');
+    const syd = await nodeNamed('edge-syd', sydney);
+    await group('Outgoing', null, [fra.id, syd.id]);
+    const stream = await t.createInput();
+    const viewer = (geoLocation: object) => ({ viewer: { ipAddress: '', geoLocation } });
+    expect((await hlsOutput(stream.id, viewer(sydney.geo))).node?.id).toBe(syd.id);
+    expect((await hlsOutput(stream.id, viewer({ latitude: 48.8, longitude: 2.35 }))).node?.id).toBe(fra.id);
+  });
+
+  it('gives the outputs of a deleted edge node back to the ingest node', async () => {
+    const origin = await nodeNamed('origin');
+    const edge = await nodeNamed('edge');
+    await group('Outgoing', null, [edge.id]);
+    const stream = await t.createInput();
+    const output = await hlsOutput(stream.id);
+    expect(output.node?.id).toBe(edge.id);
+    expect((await asAdmin('DELETE', `/api/v1/nodes/${edge.id}`)).statusCode).toBe(204);
+    const [listed] = await listOutputs(stream.id);
+    expect(listed?.node).toEqual({ id: origin.id, name: 'origin' });
+    expect(listed?.connection?.uri).toContain('origin.example.com');
+    expect((await nodeInputs(origin.token))[0]?.outputs.map((served) => served.id)).toEqual([output.id]);
+  });
+
+  it('has no node and no URL while the stream waits for one', async () => {
+    const stream = await t.createInput();
+    expect(stream.status).toBe('Pending');
+    expect(await hlsOutput(stream.id)).toMatchObject({ node: null, connection: null });
+  });
+});
+
+describe('sessions reported by edges', () => {
+  it("count only for the outputs a node serves: an edge's for its outputs, never a stream status", async () => {
+    const origin = await nodeNamed('origin');
+    const edge = await nodeNamed('edge');
+    const stream = await t.createInput();
+    const atOrigin = await hlsOutput(stream.id);
+    await group('Outgoing', null, [edge.id]);
+    const atEdge = await hlsOutput(stream.id);
+    expect([atOrigin.node?.id, atEdge.node?.id]).toEqual([origin.id, edge.id]);
+    const session = (id: string) => ({
+      id,
+      ipAddress: '198.51.100.7',
+      startedAt: new Date().toISOString(),
+      bytes: 1000,
+    });
+    const state = (outputs: object[], extra: object = {}) => ({
+      id: randomUUID(),
+      kind: 'stream-state',
+      streamId: stream.id,
+      outputs,
+      ...extra,
+    });
+    const byEdge = await t.report(edge.token, [
+      state(
+        [
+          { outputId: atEdge.id, sessions: [session('edge-viewer')] },
+          { outputId: atOrigin.id, sessions: [session('not-its-own')] },
+        ],
+        { status: 'Ingestion' },
+      ),
+    ]);
+    expect(byEdge.statusCode, byEdge.body).toBe(200);
+    const byOrigin = await t.report(origin.token, [
+      state([
+        { outputId: atOrigin.id, sessions: [session('origin-viewer')] },
+        { outputId: atEdge.id, sessions: [] },
+      ]),
+    ]);
+    expect(byOrigin.statusCode).toBe(200);
+    const sessions = Object.fromEntries(
+      (await listOutputs(stream.id)).map((output) => [output.id, output.sessions.map((listed) => listed.id)]),
+    );
+    expect(sessions).toEqual({ [atOrigin.id]: ['origin-viewer'], [atEdge.id]: ['edge-viewer'] });
+    const read = await t.request({ method: 'GET', url: `/api/v1/inputs/${stream.id}`, token: t.roles.owner.token });
+    expect(read.json().status).toBe('Idle');
+  });
+});
