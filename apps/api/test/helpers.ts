@@ -328,6 +328,33 @@ export class TestApp {
     return { id: node.id as string, name: node.name as string, token: node.token as string };
   };
 
+  /** A node group owned by `owner` (null: the streaming cloud's own) with the nodes attached; answers its id. */
+  createNodeGroup = async (
+    admin: TestAccount,
+    assignment: 'Common' | 'Ingestion' | 'Outgoing',
+    owner: TestAccount | null,
+    nodeIds: string[] = [],
+  ): Promise<string> => {
+    const created = await this.request({
+      method: 'POST',
+      url: '/api/v1/node-groups',
+      token: admin.token,
+      payload: { name: `${assignment} of ${owner?.username ?? 'the cloud'}`, assignment, ownerId: owner?.id ?? 'NONE' },
+    });
+    if (created.statusCode !== 201)
+      throw new Error(`node group creation failed: ${created.statusCode} ${created.body}`);
+    const id = created.json().id as string;
+    for (const nodeId of nodeIds) {
+      const attached = await this.request({
+        method: 'PUT',
+        url: `/api/v1/node-groups/${id}/node/${nodeId}`,
+        token: admin.token,
+      });
+      if (attached.statusCode !== 204) throw new Error(`attaching a node failed: ${attached.statusCode}`);
+    }
+    return id;
+  };
+
   /**
    * Creates a stream (`POST /inputs`) with the token of the role matrix's owner unless told otherwise;
    * the payload's fields replace the defaults (an adjustable RTMP stream).

@@ -59,6 +59,9 @@ export class Admission {
       input = this.directory.input(name);
     }
     if (!input) return { ok: false, reason: `no stream named ${normalizeName(name)} is served by this node` };
+    // An edge serves some of the stream's viewers; the stream is pushed to its ingest node only.
+    if (input.origin)
+      return { ok: false, reason: `Push${from} refused: this stream is ingested by node ${input.origin.nodeName}` };
     if (this.emergency) return { ok: false, input, reason: `Push${from} refused: the node is in emergency cleanup` };
     if (input.format !== FORMAT_OF[protocol]) {
       return {

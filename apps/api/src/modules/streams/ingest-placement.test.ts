@@ -12,19 +12,8 @@ const asAdmin = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) 
   t.request({ method, url, token: t.roles.admin.token, ...(payload ? { payload } : {}) });
 
 /** A node group owned by `owner` (null: the streaming cloud's own), with the given nodes attached. */
-async function group(assignment: NodeGroup['assignment'], owner: TestAccount | null, nodeIds: string[] = []) {
-  const created = await asAdmin('POST', '/api/v1/node-groups', {
-    name: `${assignment} of ${owner?.username ?? 'the cloud'}`,
-    assignment,
-    ownerId: owner?.id ?? 'NONE',
-  });
-  expect(created.statusCode, created.body).toBe(201);
-  const id = created.json().id as string;
-  for (const nodeId of nodeIds) {
-    expect((await asAdmin('PUT', `/api/v1/node-groups/${id}/node/${nodeId}`)).statusCode).toBe(204);
-  }
-  return id;
-}
+const group = (assignment: NodeGroup['assignment'], owner: TestAccount | null, nodeIds: string[] = []) =>
+  t.createNodeGroup(t.roles.admin, assignment, owner, nodeIds);
 
 const frankfurt = { code: 'EU', geo: { latitude: 50.1, longitude: 8.68 } };
 const sydney = { code: 'OC', geo: { latitude: -33.9, longitude: 151.2 } };
