@@ -258,6 +258,8 @@ export interface IngressEndpointsTable {
   input_id: string;
   name: string;
   created_at: CreatedAt;
+  /** When a push to this name last moved the stream to a node (0021). */
+  claimed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 // Usage and metrics (0007): no foreign keys, so billing data outlives streams, accounts and nodes.

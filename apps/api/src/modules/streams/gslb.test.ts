@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { useTestApp } from '../../../test/helpers.js';
+import { TestClock, useTestApp } from '../../../test/helpers.js';
 
 /** GSLB that routes: a push to a stream's `as+<uuid>` name moves the stream to the node it reached; WHIP redirects. */
-const t = useTestApp({}, { roles: true });
+const clock = new TestClock();
+const t = useTestApp({ clock }, { roles: true });
 const claim = (name: string, token?: string) =>
   t.request({ method: 'POST', url: '/api/v1/node/ingress/claim', payload: { name }, ...(token ? { token } : {}) });
 const ingressName = async (streamId: string): Promise<string> =>
@@ -47,6 +48,33 @@ describe('POST /node/ingress/claim', () => {
     expect(refused.statusCode).toBe(409);
     expect(refused.json().message).toBe('The stream is live on another node: a second push is refused');
     expect(await read(stream.id)).toMatchObject({ nodeId: b.id, status: 'Ingestion' });
+  });
+  it('gives a stream claimed by two nodes at once to exactly one of them; the other is refused', async () => {
+    const a = await t.createNode(t.roles.admin, { name: 'node-a' });
+    const stream = await t.createInput({ format: 'RTMP', gslb: true });
+    expect(stream.nodeId).toBe(a.id);
+    const b = await t.createNode(t.roles.admin, { name: 'node-b' });
+    const c = await t.createNode(t.roles.admin, { name: 'node-c' });
+    const name = await ingressName(stream.id);
+
+    const answers = await Promise.all([claim(name, b.token), claim(name, c.token)]);
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 409]);
+    const winner = answers[0].statusCode === 200 ? b : c;
+    const loser = answers.find((answer) => answer.statusCode === 409);
+    expect(loser?.json().message).toBe(
+      'A push to this name reached another node a moment ago: a second push is refused',
+    );
+    const after = await read(stream.id);
+    expect(after).toMatchObject({ nodeId: winner.id, status: 'Idle' });
+    const moves = after.statusMessages.filter((message: { text: string }) => message.text.startsWith('Moved to node'));
+    expect(moves.map((message: { text: string }) => message.text)).toEqual([
+      `Moved to node ${winner === b ? 'node-b' : 'node-c'}: a push to its GSLB name arrived there`,
+    ]);
+    // The winner's push never went live: 10 s later another node's push may have the stream.
+    const other = winner === b ? c : b;
+    clock.advance(10_001);
+    expect((await claim(name, other.token)).statusCode).toBe(200);
+    expect((await read(stream.id)).nodeId).toBe(other.id);
   });
 });
 

@@ -369,18 +369,37 @@ export class StreamsRepository implements StreamCatalog {
   }
 
   /**
-   * Gives the stream to `nodeId` if it is on another node (or none) and not live (Idle, Error or Pending);
-   * answers whether it did. The state is checked by the write itself: of concurrent claims, one wins.
+   * Gives the stream to `nodeId` if it is still on `fromNodeId` (the node the caller read; null for none),
+   * not live (Idle, Error or Pending) and not moved by a claim since `heldSince`; answers whether it did.
+   * The state is checked by the write itself, a compare-and-set on the node: of concurrent claims, the
+   * first write wins and the others find the stream moved (PostgreSQL re-reads the row a waiting UPDATE
+   * matches), so they change nothing. Run it in a transaction: the claim's time is written with it.
    */
-  async claimForNode(id: string, nodeId: string, now: Date): Promise<boolean> {
+  async claimForNode(
+    id: string,
+    move: { fromNodeId: string | null; nodeId: string; now: Date; heldSince: Date },
+  ): Promise<boolean> {
+    const { fromNodeId, nodeId, now, heldSince } = move;
     const result = await this.db
       .updateTable('inputs')
       .set({ node_id: nodeId, status: 'Idle', updated_at: now })
       .where('id', '=', id)
       .where('status', 'in', ['Idle', 'Error', 'Pending'])
-      .where((eb) => eb.or([eb('node_id', 'is', null), eb('node_id', '!=', nodeId)]))
+      .where((eb) => (fromNodeId === null ? eb('node_id', 'is', null) : eb('node_id', '=', fromNodeId)))
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('ingress_endpoints')
+              .select('input_id')
+              .where('input_id', '=', id)
+              .where('claimed_at', '>', heldSince),
+          ),
+        ),
+      )
       .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+    if (Number(result.numUpdatedRows) === 0) return false;
+    await this.db.updateTable('ingress_endpoints').set({ claimed_at: now }).where('input_id', '=', id).execute();
+    return true;
   }
 
   /** Streams waiting for a node, oldest first. */

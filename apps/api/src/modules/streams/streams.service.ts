@@ -54,6 +54,11 @@ export interface StreamsServiceDeps {
 }
 
 const NO_NODE_MESSAGE = 'No node is available: the stream will be assigned as soon as one is';
+/**
+ * How long a stream moved by a push to its GSLB name stays with that node against other nodes' claims: the
+ * push that moved it goes live there within this, and a push reaching another node meanwhile is a second one.
+ */
+const INGRESS_CLAIM_HOLD_MS = 10_000;
 const newToken = () => randomBytes(24).toString('base64url');
 
 /** The states a user may stop a stream in (in Fallback, Stop ends the fallback playing). */
@@ -342,12 +347,22 @@ export class StreamsService {
       }
       const now = this.deps.clock.now();
       const moved = await uow.transaction(async ({ streams }) => {
-        if (!(await streams.claimForNode(stream.id, node.id, now))) return false;
+        const heldSince = new Date(now.getTime() - INGRESS_CLAIM_HOLD_MS);
+        const move = { fromNodeId: stream.node_id, nodeId: node.id, now, heldSince };
+        if (!(await streams.claimForNode(stream.id, move))) return false;
         const text = `Moved to node ${node.name}: a push to its GSLB name arrived there`;
         await streams.addMessage(stream.id, { at: now, level: 'info', text });
         return true;
       });
-      if (!moved) throw conflict('The stream is live on another node: a second push is refused', 'STREAM_LIVE');
+      if (!moved) {
+        const live = await uow.streams.findByIngressName(name);
+        if (live?.status === 'Ingestion' || live?.status === 'Fallback')
+          throw conflict('The stream is live on another node: a second push is refused', 'STREAM_LIVE');
+        throw conflict(
+          'A push to this name reached another node a moment ago: a second push is refused',
+          'STREAM_LIVE',
+        );
+      }
     }
     const assigned = (await this.ofNode(node)).find((input) => input.id === stream.id);
     if (!assigned) throw notFound('Ingress endpoint');
