@@ -54,7 +54,12 @@ import { webhooksOpenApi } from './modules/webhooks/openapi.js';
 import { type WebhookOptions, type WebhooksModule, webhooksModule } from './modules/webhooks/webhooks.module.js';
 import { registerAuthGuard } from './plugins/auth-guard.js';
 import { registerConsole } from './plugins/console-static.js';
-import { registerErrorHandler } from './plugins/error-handler.js';
+import {
+  clientErrorHandler,
+  frameworkErrors,
+  MAX_PARAM_LENGTH,
+  registerErrorHandler,
+} from './plugins/error-handler.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { OneLinePerRequest } from './plugins/request-log.js';
 import { registerSecurity } from './plugins/security.js';
@@ -167,6 +172,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
     forceCloseConnections: 'idle',
     // The shutdown gate answers 503 in the API's own error shape.
     return503OnClosing: false,
+    // The router's and Node's parser's refusals (bad URL, 414, 431, ...) answer the API's error shape too.
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors,
+    clientErrorHandler,
     ajv: { customOptions: { removeAdditional: false } },
     logController: new OneLinePerRequest(),
   });
