@@ -469,6 +469,13 @@ describe('anti-forgery', () => {
     });
     expect(response.statusCode).toBe(201);
   });
+
+  it('hands no cookie to a request that carries a bearer token', async () => {
+    const admin = await t.createAccount('ADMIN');
+    const response = await t.request({ method: 'GET', url: '/api/v1/accounts/whoami', token: admin.token });
+    expect(response.statusCode).toBe(200);
+    expect(cookieOf(response.headers['set-cookie'])).toBeUndefined();
+  });
 });
 
 describe('security headers and errors', () => {
