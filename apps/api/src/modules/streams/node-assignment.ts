@@ -9,7 +9,7 @@ export interface CandidateNode {
   streamCount: number;
 }
 
-/** A node row as placement weighs it (the repository's NodeHostRow has these columns). */
+/** A node row as placement weighs it (the repository's CandidateNodeRow has these columns). */
 export interface PlacedNodeRow {
   id: string;
   location_code: string | null;
