@@ -46,6 +46,8 @@ test('an RTMP push previews over WHEP and HLS as a preview session, not a billed
     // HLS (hls.js, loaded now): the picture plays on.
     await output.selectOption({ label: (await output.getByRole('option', { name: /^HLS/ }).textContent()) ?? '' });
     await expect(stats).toContainText(/Behind live edge\s*\d/, { timeout: 30_000 });
+    // Glass to glass: the playing fragment's EXT-X-PROGRAM-DATE-TIME (the node's clock) to now.
+    await expect(stats).toContainText(/Glass to glass\s*\d+\.\d\d s/);
     const played = await video.evaluate((element: HTMLVideoElement) => element.currentTime);
     await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime)).toBeGreaterThan(played);
     await expect(await outputItem(page, 'HLS')).toContainText('1 preview', { timeout: 15_000 });

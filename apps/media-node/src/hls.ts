@@ -103,8 +103,6 @@ export class HlsServer {
       response.writeHead(302, {
         location: `${file}?${params}`,
         'cache-control': 'no-store',
-        // Browser players (the console's preview) follow it across origins.
-        'access-control-allow-origin': '*',
       });
       response.end();
       return;
@@ -122,7 +120,6 @@ export class HlsServer {
         'content-type': 'application/vnd.apple.mpegurl',
         'cache-control': 'no-store',
         'content-length': body.length,
-        'access-control-allow-origin': '*',
       });
       response.end(body);
       return;
@@ -139,7 +136,6 @@ export class HlsServer {
       'content-type': 'video/mp2t',
       'content-length': size,
       'cache-control': 'max-age=60',
-      'access-control-allow-origin': '*',
     });
     const reader = createReadStream(fragment);
     reader.on('data', (chunk) => {

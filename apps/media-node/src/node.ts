@@ -507,6 +507,8 @@ export class MediaNode {
       return json(response, 200, { mode, ...(await this.refresh(mode)) });
     }
     if (method === 'GET' && segments[0] === 'hls') {
+      // Every answer, refusals too: a browser player (the console's preview) may read why it was refused.
+      response.setHeader('access-control-allow-origin', '*');
       if (!this.hls) return text(response, 503, 'HLS is not available on this node');
       return this.hls.handle(request, response, segments.slice(1).map(safeDecode), url.searchParams);
     }

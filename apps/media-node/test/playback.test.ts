@@ -33,12 +33,15 @@ describe('HLS', () => {
       'the session in the control plane',
     );
     expect((await api('DELETE', `/outputs/${output.id}/sessions`)).status).toBe(204);
-    await waitFor(
+    const ended = await waitFor(
       () => fetch(playlist),
       (response) => response.status === 410,
       8000,
       'the session to be ended',
     );
+    // Refusals carry CORS too: a browser player (the console's preview) can read why it was stopped.
+    expect(ended.headers.get('access-control-allow-origin')).toBe('*');
+    expect(await ended.json()).toEqual({ message: 'This session was ended' });
     push.stop();
     await push.exited;
   });

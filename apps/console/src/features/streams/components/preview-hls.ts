@@ -1,10 +1,18 @@
+import type { ErrorData } from 'hls.js';
+import { nodeMessage } from '../utils/node-message';
 import { frameRate, type Playback, type PlaybackStats, type Rendition } from './preview-playback';
 
 /**
  * HLS playback: hls.js (fetched on demand, its own chunk) where the browser has Media Source Extensions,
  * else the browser's native HLS (Safari). The credential goes as `?token=`, as the node reads it.
+ * `onFailure` hears why playback stopped for good (the node's refusal when it gave one).
  */
-export async function playHls(url: string, token: string, video: HTMLVideoElement): Promise<Playback> {
+export async function playHls(
+  url: string,
+  token: string,
+  video: HTMLVideoElement,
+  onFailure: (reason: string) => void = () => {},
+): Promise<Playback> {
   const source = new URL(url);
   source.searchParams.set('token', token);
   const { default: Hls } = await import('hls.js');
@@ -19,6 +27,9 @@ export async function playHls(url: string, token: string, video: HTMLVideoElemen
     };
   }
   const hls = new Hls({ lowLatencyMode: true, liveSyncDurationCount: 2 });
+  hls.on(Hls.Events.ERROR, (_event, data) => {
+    if (data.fatal) onFailure(hlsFailure(data));
+  });
   hls.loadSource(source.toString());
   hls.attachMedia(video);
   return {
@@ -38,6 +49,7 @@ export async function playHls(url: string, token: string, video: HTMLVideoElemen
       return {
         ...sizeOf(video),
         ...hlsTiming(video, hls.latency),
+        glassToGlassSeconds: sinceDate(hls.playingDate),
         bitrate: level?.bitrate ?? null,
         ...frames(rate),
       };
@@ -61,4 +73,22 @@ function hlsTiming(video: HTMLVideoElement, latency: number | null) {
   const edge = seekable.length > 0 ? seekable.end(seekable.length - 1) - currentTime : null;
   const liveEdgeSeconds = latency && Number.isFinite(latency) ? latency : edge;
   return { bufferSeconds, liveEdgeSeconds, latencySeconds: liveEdgeSeconds };
+}
+
+/** Seconds from a frame's program date (the node's clock) to now; null without one. */
+export function sinceDate(date: Date | null, now = Date.now()): number | null {
+  return date ? (now - date.getTime()) / 1000 : null;
+}
+
+/** Why hls.js gave up: the node's refusal (its answers carry CORS headers, so it can be read), else hls.js's. */
+export function hlsFailure(data: Pick<ErrorData, 'details' | 'response' | 'networkDetails'>): string {
+  let body = '';
+  try {
+    // A fragment's request reads binary: its responseText throws.
+    body = String((data.networkDetails as XMLHttpRequest | null | undefined)?.responseText ?? '');
+  } catch {
+    body = '';
+  }
+  const status = data.response?.code;
+  return nodeMessage(body) ?? (status ? `the node answered ${status}` : data.details);
 }

@@ -24,6 +24,11 @@ export interface PlaybackStats {
   /** HLS: seconds buffered ahead, and behind the live edge. */
   bufferSeconds?: number | null;
   liveEdgeSeconds?: number | null;
+  /**
+   * HLS: now − the playing frame's EXT-X-PROGRAM-DATE-TIME (the node's clock when it reached its ingest),
+   * in seconds: glass-to-glass but for the publisher's own capture and upload (docs/decisions.md).
+   */
+  glassToGlassSeconds?: number | null;
   /** The player's own latency figure, in seconds (see docs/decisions.md). */
   latencySeconds: number | null;
   /** Video frames decoded so far. */

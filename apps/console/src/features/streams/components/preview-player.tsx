@@ -16,9 +16,15 @@ export function playableOutputs(outputs: StreamOutput[]): StreamOutput[] {
     .sort((a, b) => PLAYABLE.indexOf(a.format as 'HLS') - PLAYABLE.indexOf(b.format as 'HLS'));
 }
 
-function start(output: StreamOutput, token: string, video: HTMLVideoElement, signal: AbortSignal): Promise<Playback> {
+function start(
+  output: StreamOutput,
+  token: string,
+  video: HTMLVideoElement,
+  signal: AbortSignal,
+  onFailure: (reason: string) => void,
+): Promise<Playback> {
   const url = output.connection?.signallingUri ?? output.connection?.uri ?? '';
-  return output.format === 'WebRTC' ? playWhep(url, token, video, signal) : playHls(url, token, video);
+  return output.format === 'WebRTC' ? playWhep(url, token, video, signal) : playHls(url, token, video, onFailure);
 }
 
 /**
@@ -48,7 +54,10 @@ export function PreviewPlayer({ outputs, token }: { outputs: StreamOutput[]; tok
     const cancelled = new AbortController();
     setError(null);
     setRenditions([]);
-    start(output, credential.current, element, cancelled.signal).then(
+    const stopped = (reason: string) => {
+      if (!cancelled.signal.aborted) setError(`The preview stopped: ${reason}`);
+    };
+    start(output, credential.current, element, cancelled.signal, stopped).then(
       (started) => {
         if (cancelled.signal.aborted) return started.close();
         playback.current = started;

@@ -16,6 +16,7 @@ export function StatsOverlay({ stats, format }: { stats: PlaybackStats | null; f
     rows.push(
       ['Buffer', fixed(stats?.bufferSeconds, 1, 's')],
       ['Behind live edge', fixed(stats?.liveEdgeSeconds, 1, 's')],
+      ['Glass to glass', fixed(stats?.glassToGlassSeconds, 2, 's')],
     );
   rows.push(['Latency', fixed(stats?.latencySeconds, 2, 's')], ['Frames decoded', String(stats?.framesDecoded ?? '–')]);
   return (

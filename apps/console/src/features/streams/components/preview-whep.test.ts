@@ -56,4 +56,20 @@ describe('playWhep', () => {
     expect(video.srcObject).toBeNull();
     expect(video.src).toBe('blob:http://console.example/media-source');
   });
+
+  it('ends the session with a keepalive DELETE when the page goes away, and only once after close', async () => {
+    const video = { srcObject: null } as unknown as HTMLVideoElement;
+    const playback = await playWhep(URL, TOKEN, video);
+    const calls = vi.mocked(fetch).mock.calls;
+    window.dispatchEvent(new Event('pagehide'));
+    expect(calls).toHaveLength(2);
+    const [resource, init] = calls[1] ?? [];
+    expect(resource).toBe('http://node.example:4242/whep/out%2Bw/session');
+    expect(init).toMatchObject({ method: 'DELETE', keepalive: true, headers: { authorization: `Bearer ${TOKEN}` } });
+    playback.close();
+    expect(calls).toHaveLength(3);
+    expect(calls[2]?.[1]).not.toHaveProperty('keepalive');
+    window.dispatchEvent(new Event('pagehide'));
+    expect(calls).toHaveLength(3);
+  });
 });

@@ -1,4 +1,4 @@
-import { endSession, offerTo } from '../utils/webrtc-signalling';
+import { endOnPageHide, endSession, offerTo } from '../utils/webrtc-signalling';
 import type { Playback, PlaybackStats } from './preview-playback';
 
 /**
@@ -23,7 +23,9 @@ export async function playWhep(
     if (!signal?.aborted) video.srcObject = stream;
   };
   let resource: string | null = null;
+  let unwatch = () => {};
   const close = () => {
+    unwatch();
     pc.close();
     if (video.srcObject === stream) video.srcObject = null;
     if (resource) void endSession(resource, token);
@@ -34,6 +36,7 @@ export async function playWhep(
     close();
     throw error;
   }
+  unwatch = endOnPageHide(resource, token);
   let last: { bytes: number; at: number } | null = null;
   return {
     close,

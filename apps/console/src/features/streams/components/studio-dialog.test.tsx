@@ -267,8 +267,12 @@ describe('Studio', () => {
     await user.selectOptions(screen.getByLabelText('Resolution'), '1080p');
     await waitFor(() => expect(peer.replaceTrack).toHaveBeenCalledTimes(4));
     expect(nodeFetch).toHaveBeenCalledOnce();
+
+    // Closing the tab ends the WHIP session at once (a DELETE that outlives the page).
+    window.dispatchEvent(new Event('pagehide'));
+    expect(nodeFetch.mock.calls[1]?.[1]).toMatchObject({ method: 'DELETE', keepalive: true });
     await user.click(screen.getByRole('button', { name: 'Stop' }));
-    await waitFor(() => expect(nodeFetch).toHaveBeenCalledTimes(2));
+    await waitFor(() => expect(nodeFetch).toHaveBeenCalledTimes(3));
   });
 
   it('goes back to the camera, saying so, when the browser ends the screen sharing while live', async () => {

@@ -1,4 +1,4 @@
-import { endSession, offerTo } from '../utils/webrtc-signalling';
+import { endOnPageHide, endSession, offerTo } from '../utils/webrtc-signalling';
 
 /** Where a publication stands, as the studio shows it. */
 export type PublishState = 'Connecting' | 'Live' | 'Reconnecting' | 'Failed';
@@ -55,6 +55,7 @@ export async function publishWhip(
     pc.close();
     throw error;
   }
+  const unwatch = endOnPageHide(resource, token);
   // By kind, not by track: a sender's track changes with replaceTrack.
   const senders = pc.getSenders().map((sender) => ({ sender, kind: sender.track?.kind }));
   const video = senders.find(({ kind }) => kind === 'video')?.sender;
@@ -73,6 +74,7 @@ export async function publishWhip(
       );
     },
     async stop() {
+      unwatch();
       pc.close();
       if (resource) await endSession(resource, token);
       resource = null;

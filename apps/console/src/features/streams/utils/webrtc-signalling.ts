@@ -1,3 +1,5 @@
+import { nodeMessage } from './node-message';
+
 /** The longest the browser gathers ICE candidates before the offer goes, when no host candidate comes. */
 const GATHER_MS = 1000;
 /**
@@ -41,13 +43,7 @@ export function gathered(pc: RTCPeerConnection): Promise<void> {
 /** The node's refusal as a sentence (its JSON `message`, else the status). */
 export async function refusal(response: Response): Promise<string> {
   const text = await response.text().catch(() => '');
-  try {
-    const message = (JSON.parse(text) as { message?: unknown }).message;
-    if (typeof message === 'string' && message) return message;
-  } catch {
-    // not JSON
-  }
-  return `the node answered ${response.status}`;
+  return nodeMessage(text) ?? `the node answered ${response.status}`;
 }
 
 /**
@@ -75,10 +71,26 @@ export async function offerTo(pc: RTCPeerConnection, url: string, token: string 
   return resource;
 }
 
-/** Ends a WHIP/WHEP session (DELETE on its Location); the node ends it on its own when this cannot reach it. */
-export function endSession(resource: string, token: string | null): Promise<unknown> {
+/**
+ * Ends a WHIP/WHEP session (DELETE on its Location); the node ends it on its own when this cannot reach it.
+ * `keepalive` lets the request outlive the page (see endOnPageHide).
+ */
+export function endSession(resource: string, token: string | null, keepalive = false): Promise<unknown> {
   return fetch(resource, {
     method: 'DELETE',
+    ...(keepalive ? { keepalive } : {}),
     ...(token ? { headers: { authorization: `Bearer ${token}` } } : {}),
   }).catch(() => null);
+}
+
+/**
+ * Ends the session when the page goes away (closed, reloaded, left): a keepalive DELETE outlives the page,
+ * so the node ends the session at once instead of when ICE gives up on the gone browser (~30 s of a
+ * counted preview, or of a stream still "live" with no picture). Answers what stops watching.
+ */
+export function endOnPageHide(resource: string | null, token: string | null): () => void {
+  if (!resource) return () => {};
+  const hide = () => void endSession(resource, token, true);
+  window.addEventListener('pagehide', hide);
+  return () => window.removeEventListener('pagehide', hide);
 }

@@ -1,0 +1,90 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { hlsFailure, playHls, sinceDate } from './preview-hls';
+
+/** hls.js at the unit's edge: the last player made is `player`; `fail` raises an error as hls.js would. */
+let player: FakeHls;
+class FakeHls {
+  static isSupported = () => true;
+  static Events = { ERROR: 'hlsError' };
+  levels = [];
+  currentLevel = -1;
+  latency = 2.5;
+  playingDate: Date | null = null;
+  source = '';
+  handlers: Record<string, (event: string, data: unknown) => void> = {};
+  constructor() {
+    player = this;
+  }
+  on(event: string, handler: (event: string, data: unknown) => void) {
+    this.handlers[event] = handler;
+  }
+  loadSource(source: string) {
+    this.source = source;
+  }
+  attachMedia() {}
+  destroy() {}
+  fail(data: unknown) {
+    this.handlers.hlsError?.('hlsError', data);
+  }
+}
+vi.mock('hls.js', () => ({ default: FakeHls }));
+
+const video = () =>
+  ({
+    videoWidth: 640,
+    videoHeight: 360,
+    buffered: { length: 0 },
+    seekable: { length: 0 },
+    currentTime: 0,
+  }) as unknown as HTMLVideoElement;
+
+/** An XMLHttpRequest as hls.js hands it over in an error (networkDetails). */
+const answered = (responseText: string) => ({ responseText });
+
+describe('playHls', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('plays with the credential and shows glass-to-glass latency from the program date of the playing frame', async () => {
+    const playback = await playHls('http://node.example:4242/hls/out%2Bh/index.m3u8', 'pv1.x.y', video());
+    expect(player.source).toBe('http://node.example:4242/hls/out%2Bh/index.m3u8?token=pv1.x.y');
+    expect((await playback.stats()).glassToGlassSeconds).toBeNull();
+    vi.useFakeTimers({ now: new Date('2026-11-27T06:00:03.250Z') });
+    player.playingDate = new Date('2026-11-27T06:00:00.000Z');
+    expect(await playback.stats()).toMatchObject({ glassToGlassSeconds: 3.25, liveEdgeSeconds: 2.5 });
+  });
+
+  it("reports a fatal error with the node's refusal, and ignores what hls.js recovers from", async () => {
+    const onFailure = vi.fn();
+    await playHls('http://node.example:4242/hls/out%2Bh/index.m3u8', 'pv1.x.y', video(), onFailure);
+    player.fail({ fatal: false, details: 'fragLoadError', response: { code: 404 } });
+    expect(onFailure).not.toHaveBeenCalled();
+    player.fail({
+      fatal: true,
+      details: 'manifestLoadError',
+      response: { code: 410 },
+      networkDetails: answered('{"message":"This session was ended"}'),
+    });
+    expect(onFailure).toHaveBeenCalledWith('This session was ended');
+  });
+});
+
+describe('hlsFailure', () => {
+  it('falls back to the status, then to what hls.js says, when the node gave no message', () => {
+    expect(hlsFailure({ details: 'levelLoadError' as never, response: { code: 502, text: '' } })).toBe(
+      'the node answered 502',
+    );
+    const binary = {
+      get responseText(): string {
+        throw new DOMException('not text', 'InvalidStateError');
+      },
+    };
+    expect(hlsFailure({ details: 'fragParsingError' as never, networkDetails: binary as never })).toBe(
+      'fragParsingError',
+    );
+  });
+
+  it('sinceDate is null without a program date', () => {
+    expect(sinceDate(null)).toBeNull();
+    expect(sinceDate(new Date(1000), 2500)).toBe(1.5);
+  });
+});
