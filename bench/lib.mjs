@@ -144,6 +144,19 @@ export async function copyInput(query, templateId, count, formats) {
   await query('vacuum analyze inputs');
 }
 
+/** A browser context (1280x900) signed in to the console as the bench admin, through its sign-in page. */
+export async function signedInContext(browser, baseUrl) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const signIn = await context.newPage();
+  await signIn.goto(`${baseUrl}/#/login`);
+  await signIn.getByLabel('Username').fill(BENCH_ADMIN.username);
+  await signIn.getByLabel('Password').fill(BENCH_ADMIN.password);
+  await signIn.getByRole('button', { name: 'Login' }).click();
+  await signIn.getByText(/streams loaded/).waitFor();
+  await signIn.close();
+  return context;
+}
+
 export function printTable(title, rows) {
   process.stdout.write(`\n${title}\n`);
   console.table(rows);

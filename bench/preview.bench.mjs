@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { streamRoutes } from '@streamcloud/contract';
 import { chromium } from 'playwright-core';
 import { ensureConsoleBuilt } from '../scripts/lib.mjs';
-import { apiClient, BENCH_ADMIN, CHROMIUM, printTable, startApi } from './lib.mjs';
+import { apiClient, CHROMIUM, printTable, signedInContext, startApi } from './lib.mjs';
 import { makeClip, pushLiveStream, startNode } from './media-lib.mjs';
 
 const ROUNDS = Number(process.env.BENCH_PREVIEW_ROUNDS ?? 5);
@@ -129,14 +129,7 @@ export default async function previewBench() {
     const hls = await api.call(streamRoutes.createOutput, { body: { streamId: stream.id, format: 'HLS' } });
 
     browser = await chromium.launch(CHROMIUM);
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const signIn = await context.newPage();
-    await signIn.goto(`${server.url}/#/login`);
-    await signIn.getByLabel('Username').fill(BENCH_ADMIN.username);
-    await signIn.getByLabel('Password').fill(BENCH_ADMIN.password);
-    await signIn.getByRole('button', { name: 'Login' }).click();
-    await signIn.getByText(/streams loaded/).waitFor();
-    await signIn.close();
+    const context = await signedInContext(browser, server.url);
 
     const dashboardUrl = `${server.url}/#/streams/view/${stream.id}`;
     const rows = [];

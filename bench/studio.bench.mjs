@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { streamRoutes } from '@streamcloud/contract';
 import { chromium } from 'playwright-core';
 import { ensureConsoleBuilt } from '../scripts/lib.mjs';
-import { apiClient, BENCH_ADMIN, CHROMIUM, printTable, startApi } from './lib.mjs';
+import { apiClient, CHROMIUM, printTable, signedInContext, startApi } from './lib.mjs';
 import { startNode } from './media-lib.mjs';
 
 const ROUNDS = Number(process.env.BENCH_STUDIO_ROUNDS ?? 5);
@@ -84,14 +84,7 @@ export default async function studioBench() {
       ...CHROMIUM,
       args: [...CHROMIUM.args, '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'],
     });
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const signIn = await context.newPage();
-    await signIn.goto(`${server.url}/#/login`);
-    await signIn.getByLabel('Username').fill(BENCH_ADMIN.username);
-    await signIn.getByLabel('Password').fill(BENCH_ADMIN.password);
-    await signIn.getByRole('button', { name: 'Login' }).click();
-    await signIn.getByText(/streams loaded/).waitFor();
-    await signIn.close();
+    const context = await signedInContext(browser, server.url);
 
     const rows = [];
     for (let index = 1; index <= ROUNDS; index++) {

@@ -34,6 +34,9 @@ const StreamModal = lazyComponent(() => import('./stream-modal'), 'StreamModal')
 /** The browser studio (devices, WHIP) is fetched when "Go live" is first pressed. */
 const StudioDialog = lazyComponent(() => import('./studio-dialog'), 'StudioDialog');
 
+/** How often the stream is read while the studio is on air and the stream not yet live. */
+const STUDIO_POLL_MS = 500;
+
 type Dialog = 'update' | 'delete' | 'gslb' | 'snapshots' | 'studio' | null;
 
 /**
@@ -67,7 +70,13 @@ export interface StreamDashboardProps {
 export function StreamDashboard({ id, slots, startUpdating = false, onUpdateClosed }: StreamDashboardProps) {
   const navigate = useNavigate();
   const notify = useNotify();
-  const query = useStream(id, { refetchInterval: pollWhileFound });
+  // While the studio's push is on air and the stream not yet in Ingestion, its status is read often:
+  // the dashboard's 5 s poll would show the stream live seconds after the studio.
+  const [studioLive, setStudioLive] = useState(false);
+  const query = useStream(id, {
+    refetchInterval: (read) =>
+      studioLive && read.state.data?.status !== 'Ingestion' ? STUDIO_POLL_MS : pollWhileFound(read),
+  });
   const stream = query.data;
   useErrorNotice(query.error, STREAM_ERRORS.loading);
   const ingress = useIngress(id, stream?.gslb ?? false);
@@ -179,7 +188,7 @@ export function StreamDashboard({ id, slots, startUpdating = false, onUpdateClos
 
       {stream && (
         <OnDemand show={dialog === 'studio'}>
-          <StudioDialog show={dialog === 'studio'} stream={stream} onHide={close} />
+          <StudioDialog show={dialog === 'studio'} stream={stream} onHide={close} onLive={setStudioLive} />
         </OnDemand>
       )}
       {stream && (

@@ -146,7 +146,10 @@ describe('Studio', () => {
   });
 
   it('goes live over WHIP with the token, reports ICE, caps the bitrate, and Stop ends the session', async () => {
-    const { user } = renderPiece(<StudioDialog show stream={stream({ status: 'Ingestion' })} onHide={() => {}} />);
+    const onLive = vi.fn();
+    const { user } = renderPiece(
+      <StudioDialog show stream={stream({ status: 'Ingestion' })} onHide={() => {}} onLive={onLive} />,
+    );
     expect(screen.getByRole('status', { name: 'Stream status' }).textContent).toBe('Stream: Ingestion');
     const goLive = await screen.findByRole('button', { name: 'Go live' });
     await waitFor(() => expect((goLive as HTMLButtonElement).disabled).toBe(false));
@@ -164,8 +167,11 @@ describe('Studio', () => {
     ]);
     expect(publishing.textContent).toBe('Studio: Connecting');
 
+    expect(onLive).toHaveBeenLastCalledWith(false);
     peer.ice('connected');
     await waitFor(() => expect(publishing.textContent).toBe('Studio: Live'));
+    // The dashboard reads the stream often until it turns live.
+    expect(onLive).toHaveBeenLastCalledWith(true);
     peer.ice('disconnected');
     await waitFor(() => expect(publishing.textContent).toBe('Studio: Reconnecting'));
     peer.ice('connected');
@@ -181,6 +187,7 @@ describe('Studio', () => {
     expect(peer.closed).toBe(true);
     for (const track of media.tracks) expect(track.stop).toHaveBeenCalled();
     expect(publishing.textContent).toBe('Studio: Off air');
+    expect(onLive).toHaveBeenLastCalledWith(false);
     expect(screen.getByRole('button', { name: 'Turn on camera' })).toBeInstanceOf(HTMLButtonElement);
   });
 

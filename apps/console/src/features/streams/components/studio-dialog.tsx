@@ -22,6 +22,8 @@ export interface StudioDialogProps {
   show: boolean;
   stream: Pick<StreamInput, 'status' | 'connection' | 'access' | 'accessToken'>;
   onHide: () => void;
+  /** Whether the studio's push is on air (its connection up), as it changes. */
+  onLive?: (live: boolean) => void;
 }
 
 const PUBLISH_TEXT: Record<PublishState, string> = {
@@ -70,7 +72,7 @@ const INITIAL: MediaChoice = { source: 'camera', cameraId: null, microphoneId: n
  * the microphone's level, the picture size and bitrate, published over WHIP to the stream's ingest URL.
  * The devices are opened while the studio is shown and released when it closes or the user stops.
  */
-export function StudioDialog({ show, stream, onHide }: StudioDialogProps) {
+export function StudioDialog({ show, stream, onHide, onLive }: StudioDialogProps) {
   const [choice, setChoice] = useState<MediaChoice>(INITIAL);
   // Each attempt opens the devices anew (Try again); 0 after Stop: off until the user asks again.
   const [attempt, setAttempt] = useState(1);
@@ -179,6 +181,9 @@ export function StudioDialog({ show, stream, onHide }: StudioDialogProps) {
   };
 
   const publishing = state !== null;
+  const live = state === 'Live';
+  // biome-ignore lint/correctness/useExhaustiveDependencies: told when it changes, not when the parent re-renders
+  useEffect(() => onLive?.(live), [live]);
   const videoTrack = media?.getVideoTracks()[0];
   const audioTrack = media?.getAudioTracks()[0];
   const cameraId = choice.cameraId ?? videoTrack?.getSettings().deviceId ?? '';
