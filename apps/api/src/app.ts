@@ -31,6 +31,7 @@ import {
   type ScalingOptions,
 } from './modules/node-groups/node-groups.module.js';
 import type { NodeGroupsService } from './modules/node-groups/node-groups.service.js';
+import { NodeOrigins } from './modules/nodes/node-origins.js';
 import type { NodeReportsService } from './modules/nodes/node-reports.service.js';
 import { nodesModule } from './modules/nodes/nodes.module.js';
 import type { NodesService } from './modules/nodes/nodes.service.js';
@@ -219,7 +220,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
   });
   app.decorate('services', {} as AppServices);
 
-  await registerSecurity(app, deriveKey(options.secret, 'anti-forgery'));
+  const nodeOrigins = new NodeOrigins(() => context.uow.nodes.list());
+  // A node created, changed or removed through this process counts for the next console page at once.
+  app.addHook('onResponse', async (request, reply) => {
+    if (request.method !== 'GET' && reply.statusCode < 400 && request.url.startsWith(`${API_BASE}/nodes`))
+      nodeOrigins.invalidate();
+  });
+  await registerSecurity(app, deriveKey(options.secret, 'anti-forgery'), {
+    connectOrigins: () => nodeOrigins.current(),
+  });
   await app.register(rateLimit, { global: false });
   await registerOpenApi(app, { webhooks: webhooksOpenApi() });
   registerAuthGuard(app, {

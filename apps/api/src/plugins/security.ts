@@ -17,8 +17,8 @@ const HELMET: HelmetOptions = {
       styleSrc: ["'self'", "'unsafe-inline'"],
       imgSrc: ["'self'", 'data:', 'blob:'],
       fontSrc: ["'self'", 'data:'],
-      // The stream preview talks to media nodes (WHEP, HLS), on hosts and ports only the node list knows.
-      connectSrc: ["'self'", 'http:', 'https:'],
+      // The console's documents add the media nodes' origins (WHEP, WHIP, HLS): see registerSecurity.
+      connectSrc: ["'self'"],
       // Its video plays a MediaStream (WHEP) or a Media Source blob (hls.js).
       mediaSrc: ["'self'", 'blob:'],
       objectSrc: ["'none'"],
@@ -91,14 +91,39 @@ class AntiForgeryTokens {
 
 const sameToken = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
+export interface SecurityOptions {
+  /** Origins a console page may connect to besides its own (the media nodes'); read for each page. */
+  connectOrigins?: () => Promise<string[]>;
+}
+
 /**
  * Security headers on every response, `no-store` on API answers, and the double-submit anti-forgery
  * check: a non-GET API request that carries the cookie must echo it in the header (one with an API key need not).
  */
-export async function registerSecurity(app: FastifyInstance, secret: string): Promise<void> {
+export async function registerSecurity(
+  app: FastifyInstance,
+  secret: string,
+  options: SecurityOptions = {},
+): Promise<void> {
   const tokens = new AntiForgeryTokens(secret);
   await app.register(cookie);
   const securityHeaders = staticSecurityHeaders(HELMET);
+  const policy = new Map(securityHeaders).get('content-security-policy') ?? '';
+  const { connectOrigins } = options;
+  if (connectOrigins) {
+    // A console page talks to the media nodes (the preview's WHEP and HLS, the studio's WHIP); the policy
+    // is read with the page, so a page opened after a node was added may reach it.
+    app.addHook('onSend', async (_request, reply, payload) => {
+      if (!String(reply.getHeader('content-type') ?? '').startsWith('text/html')) return payload;
+      const origins = await connectOrigins();
+      if (origins.length > 0)
+        reply.header(
+          'content-security-policy',
+          policy.replace("connect-src 'self'", `connect-src 'self' ${origins.join(' ')}`),
+        );
+      return payload;
+    });
+  }
   app.addHook('onRequest', (_request, reply, done) => {
     for (const [name, value] of securityHeaders) reply.raw.setHeader(name, value);
     done();

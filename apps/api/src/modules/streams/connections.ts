@@ -30,7 +30,8 @@ const rtspPort = (host: MediaHost) => host.mediaPorts?.rtsp || MEDIA_PORTS.RTSP;
 const srtPort = (host: MediaHost) => host.mediaPorts?.srt || MEDIA_PORTS.SRT;
 const srtPlaybackPort = (host: MediaHost) => host.mediaPorts?.srtPlayback || MEDIA_PORTS.SRT_PLAYBACK;
 
-const httpBase = (host: MediaHost) =>
+/** The origin of a node's control API, where browsers reach its WHIP, WHEP and HLS (and the console's CSP allows). */
+export const httpBase = (host: Pick<MediaHost, 'protocol' | 'hostname' | 'port'>) =>
   `${host.protocol.toLowerCase() === 'https' ? 'https' : 'http'}://${host.hostname}:${host.port}`;
 const enc = encodeURIComponent;
 

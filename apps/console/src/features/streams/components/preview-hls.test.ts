@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { NODE_UNREACHABLE } from '../utils/node-message';
 import { hlsFailure, playHls, sinceDate } from './preview-hls';
 
 /** hls.js at the unit's edge: the last player made is `player`; `fail` raises an error as hls.js would. */
@@ -80,6 +81,12 @@ describe('hlsFailure', () => {
     };
     expect(hlsFailure({ details: 'fragParsingError' as never, networkDetails: binary as never })).toBe(
       'fragParsingError',
+    );
+  });
+
+  it('says the node could not be reached when no answer came (network, or a node newer than the page)', () => {
+    expect(hlsFailure({ details: 'manifestLoadError' as never, response: { code: 0, text: '' } })).toBe(
+      NODE_UNREACHABLE,
     );
   });
 

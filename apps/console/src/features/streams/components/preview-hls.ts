@@ -1,5 +1,5 @@
 import type { ErrorData } from 'hls.js';
-import { nodeMessage } from '../utils/node-message';
+import { NODE_UNREACHABLE, nodeMessage } from '../utils/node-message';
 import { frameRate, type Playback, type PlaybackStats, type Rendition } from './preview-playback';
 
 /**
@@ -90,5 +90,6 @@ export function hlsFailure(data: Pick<ErrorData, 'details' | 'response' | 'netwo
     body = '';
   }
   const status = data.response?.code;
+  if (status === 0) return NODE_UNREACHABLE;
   return nodeMessage(body) ?? (status ? `the node answered ${status}` : data.details);
 }

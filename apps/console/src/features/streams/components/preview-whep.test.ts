@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { NODE_UNREACHABLE } from '../utils/node-message';
 import { playWhep } from './preview-whep';
 
 const URL = 'http://node.example:4242/whep/out%2Bw';
@@ -71,5 +72,11 @@ describe('playWhep', () => {
     expect(calls[2]?.[1]).not.toHaveProperty('keepalive');
     window.dispatchEvent(new Event('pagehide'));
     expect(calls).toHaveLength(3);
+  });
+
+  it('says the node could not be reached when the offer got no answer', async () => {
+    vi.mocked(fetch).mockRejectedValueOnce(new TypeError('Failed to fetch'));
+    const video = { srcObject: null } as unknown as HTMLVideoElement;
+    await expect(playWhep(URL, TOKEN, video)).rejects.toThrow(NODE_UNREACHABLE);
   });
 });

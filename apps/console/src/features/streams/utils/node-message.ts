@@ -7,3 +7,10 @@ export function nodeMessage(body: string): string | null {
     return null;
   }
 }
+
+/**
+ * A request to a media node that got no answer: the network, or the console's CSP, which lets a page reach
+ * the nodes registered when it was opened (a node added since is reached after a reload).
+ */
+export const NODE_UNREACHABLE =
+  'the media node could not be reached (if it was added after this page was opened, reload the page)';

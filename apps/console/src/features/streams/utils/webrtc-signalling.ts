@@ -1,4 +1,4 @@
-import { nodeMessage } from './node-message';
+import { NODE_UNREACHABLE, nodeMessage } from './node-message';
 
 /** The longest the browser gathers ICE candidates before the offer goes, when no host candidate comes. */
 const GATHER_MS = 1000;
@@ -58,6 +58,8 @@ export async function offerTo(pc: RTCPeerConnection, url: string, token: string 
     method: 'POST',
     headers: { 'content-type': 'application/sdp', ...(token ? { authorization: `Bearer ${token}` } : {}) },
     body: pc.localDescription?.sdp ?? '',
+  }).catch(() => {
+    throw new SignallingError(NODE_UNREACHABLE);
   });
   if (response.status !== 201) throw new SignallingError(await refusal(response));
   const location = response.headers.get('location');
