@@ -23,6 +23,8 @@ export const OPUS = {
 const DISCONNECT_GRACE_MS = 5000;
 /** An answered offer whose connection does not come up within this is dropped. */
 const CONNECT_TIMEOUT_MS = 20_000;
+/** The last segment of a warm-up request (see WebRtcEndpoint.warm); session ids are UUIDs. */
+const WARM = 'warm';
 
 /** werift's peer connection with VP8 and Opus only; host candidates include loopback, IPv4 only. */
 export function createPeerConnection(): RTCPeerConnection {
@@ -139,6 +141,14 @@ export abstract class WebRtcEndpoint<S extends PeerSession, A> {
   protected abstract open(base: PeerSession, admitted: A): Promise<S>;
   /** The WebRTC connection is up (the first time). */
   protected abstract connected(session: S): void;
+
+  /**
+   * `POST <path>/<name>/warm`: gets ready for a session that is about to come (WHEP: starts the stream's
+   * feed). A refusal, or null when done; nothing to warm up by default.
+   */
+  protected warm(_admitted: A): { status: number; message: string } | null {
+    return { status: 405, message: 'Use POST with an SDP offer' };
+  }
   /** The session is over (its peer connection is closing): release what it holds. */
   protected abstract closed(session: S, failure: string | null): void;
 
@@ -183,13 +193,21 @@ export abstract class WebRtcEndpoint<S extends PeerSession, A> {
       response.end();
       return;
     }
-    if (request.method !== 'POST' || sessionId) return text(response, 405, 'Use POST with an SDP offer');
-    if (!(request.headers['content-type'] ?? '').startsWith('application/sdp'))
+    const warming = request.method === 'POST' && sessionId === WARM;
+    if (request.method !== 'POST' || (sessionId && !warming)) return text(response, 405, 'Use POST with an SDP offer');
+    if (!warming && !(request.headers['content-type'] ?? '').startsWith('application/sdp'))
       return text(response, 415, 'The offer must be application/sdp');
     const bearer = /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? '')?.[1]?.trim() ?? null;
     const remoteAddress = (request.socket.remoteAddress ?? '').replace(/^::ffff:/, '') || null;
     const admission = await this.admit(request, name, bearer ?? query.get('token'), remoteAddress);
     if (!admission.ok) return text(response, admission.status, admission.message);
+    if (warming) {
+      const refused = this.warm(admission.admitted);
+      if (refused) return text(response, refused.status, refused.message);
+      response.writeHead(204);
+      response.end();
+      return;
+    }
 
     const pc = createPeerConnection();
     const id = randomUUID();

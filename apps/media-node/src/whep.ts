@@ -35,6 +35,8 @@ const MAX_RESPAWNS = 5;
  * not for long). From t = 2 s (n_forced = 8) on: one whenever t ≥ n_forced − 6, i.e. at 2, 3, 4 s...
  */
 const KEYFRAMES = 'expr:if(lt(t,2),gte(t,n_forced*0.25),gte(t,n_forced-6))';
+/** How long a feed started by a warm-up (WhepPlayback.warm) waits for its first viewer. */
+const FEED_WARM_MS = 10_000;
 /** The sample rates Opus encodes at. */
 const OPUS_RATES = [8000, 12_000, 16_000, 24_000, 48_000];
 /** How long the feed waits for the push's probed tracks (they come with its first HLS fragment). */
@@ -107,6 +109,23 @@ export class WhepPlayback extends WebRtcEndpoint<WhepSession, Admitted> {
     };
     session.feed.viewers.add(session);
     return session;
+  }
+
+  /**
+   * The console's preview announces its offer (its preview credential only: a warm feed is a viewer's cost
+   * that no session counts, so viewers' tokens may not start one): the feed starts now, while the page
+   * still loads, instead of with the offer — its ffmpeg, the push's next keyframe and the probe take most
+   * of a second. Unused, it stops after FEED_WARM_MS.
+   */
+  protected override warm(admitted: Admitted) {
+    if (!admitted.preview) return { status: 403, message: 'only a preview credential warms up the WebRTC feed' };
+    const feed = this.feed(admitted.push);
+    setTimeout(() => {
+      if (feed.viewers.size > 0 || feed.stopped) return;
+      feed.stop();
+      if (this.feeds.get(feed.push.input.id) === feed) this.feeds.delete(feed.push.input.id);
+    }, FEED_WARM_MS).unref();
+    return null;
   }
 
   protected connected(session: WhepSession): void {

@@ -1,6 +1,6 @@
 import type { PreviewCredential } from '@streamcloud/contract';
 import { describe, expect, it } from 'vitest';
-import { pushTestPattern, waitFor } from './harness.js';
+import { processRunning, pushTestPattern, waitFor } from './harness.js';
 import { streamsOf, uriOf, useMediaNode } from './streams.js';
 
 /** The console's preview player: admitted with a preview credential, reported apart from viewers, never billed. */
@@ -66,5 +66,30 @@ describe('preview sessions', () => {
       'the push billed',
     );
     expect(billed.outgoing).toBe(0);
+  });
+
+  it("warms up a stream's WebRTC feed for a preview credential only, before any offer", async () => {
+    const stream = await createStream({ format: 'RTMP' });
+    const output = await createOutput(stream.id, 'WebRTC');
+    const push = pushTestPattern(uriOf(stream), 'flv', 30);
+    try {
+      await status(stream.id, 'Ingestion');
+      const warm = `${output.connection?.signallingUri}/warm`;
+      const feedRunning = async () =>
+        processRunning((command) => command.includes('libvpx') && command.includes(stream.id));
+      // A viewer (this Public output needs no token) may play, but not start a feed no session counts.
+      const refused = await fetch(warm, { method: 'POST' });
+      expect(refused.status).toBe(403);
+      expect(await refused.json()).toEqual({ message: 'only a preview credential warms up the WebRTC feed' });
+      expect(await feedRunning()).toBe(false);
+      const { token } = (await api<PreviewCredential>('POST', `/inputs/${stream.id}/preview`)).body;
+      const warmed = await fetch(warm, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+      expect(warmed.status).toBe(204);
+      expect(warmed.headers.get('access-control-allow-origin')).toBe('*');
+      await waitFor(feedRunning, (running) => running, 8000, 'the WebRTC feed to start');
+    } finally {
+      push.stop();
+      await push.exited;
+    }
   });
 });

@@ -3,18 +3,10 @@ import { useEffect, useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { playHls } from './preview-hls';
+import { playableOutputs } from './preview-outputs';
 import type { Playback, PlaybackStats, Rendition } from './preview-playback';
 import { StatsOverlay } from './preview-stats';
 import { playWhep } from './preview-whep';
-
-/** Outputs the browser plays, the lowest latency first: WebRTC (WHEP), then HLS. */
-const PLAYABLE = ['WebRTC', 'HLS'] as const;
-
-export function playableOutputs(outputs: StreamOutput[]): StreamOutput[] {
-  return outputs
-    .filter((output) => (PLAYABLE as readonly string[]).includes(output.format) && output.connection)
-    .sort((a, b) => PLAYABLE.indexOf(a.format as 'HLS') - PLAYABLE.indexOf(b.format as 'HLS'));
-}
 
 function start(
   output: StreamOutput,
