@@ -71,7 +71,7 @@ describe('playHls', () => {
 
 describe('hlsFailure', () => {
   it('falls back to the status, then to what hls.js says, when the node gave no message', () => {
-    expect(hlsFailure({ details: 'levelLoadError' as never, response: { code: 502, text: '' } })).toBe(
+    expect(hlsFailure({ details: 'levelLoadError' as never, response: { code: 502, text: '', url: '' } })).toBe(
       'the node answered 502',
     );
     const binary = {
@@ -85,7 +85,7 @@ describe('hlsFailure', () => {
   });
 
   it('says the node could not be reached when no answer came (network, or a node newer than the page)', () => {
-    expect(hlsFailure({ details: 'manifestLoadError' as never, response: { code: 0, text: '' } })).toBe(
+    expect(hlsFailure({ details: 'manifestLoadError' as never, response: { code: 0, text: '', url: '' } })).toBe(
       NODE_UNREACHABLE,
     );
   });
