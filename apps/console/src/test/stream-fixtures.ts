@@ -47,3 +47,20 @@ export function streamOutput(streamId: string, n: number, extra: Partial<StreamO
     ...extra,
   };
 }
+
+/** A preview credential as POST /inputs/{id}/preview answers it. */
+export const PREVIEW_CREDENTIAL = { token: 'pv1.1900000000.signature', expiresAt: '2030-01-01T00:00:00.000Z' };
+
+/** A stream's WebRTC (WHEP) and HLS outputs on node.example, the two the Preview card plays. */
+export function previewOutputs(streamId: string): { whep: StreamOutput; hls: StreamOutput } {
+  return {
+    whep: streamOutput(streamId, 1, {
+      format: 'WebRTC',
+      connection: { signallingUri: 'http://node.example:4242/whep/out%2Bw' },
+    }),
+    hls: streamOutput(streamId, 2, {
+      format: 'HLS',
+      connection: { uri: 'http://node.example:4242/hls/out%2Bh/index.m3u8' },
+    }),
+  };
+}

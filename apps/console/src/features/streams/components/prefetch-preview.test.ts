@@ -2,20 +2,13 @@ import { jsonResponse } from '@streamcloud/api-client/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CURRENT_TOKEN_KEY } from '@/lib/auth-store';
 import { MemoryStorage } from '@/test/memory-storage';
-import { streamOutput, uuid } from '@/test/stream-fixtures';
+import { PREVIEW_CREDENTIAL, previewOutputs, uuid } from '@/test/stream-fixtures';
 import { createTestServices } from '@/test/test-services';
 import { prefetchPreview } from './prefetch-preview';
 
 const ID = uuid(7);
-const CREDENTIAL = { token: 'pv1.1900000000.signature', expiresAt: '2030-01-01T00:00:00.000Z' };
-const whep = streamOutput(ID, 1, {
-  format: 'WebRTC',
-  connection: { signallingUri: 'http://node.example:4242/whep/out%2Bw' },
-});
-const hls = streamOutput(ID, 2, {
-  format: 'HLS',
-  connection: { uri: 'http://node.example:4242/hls/out%2Bh/index.m3u8' },
-});
+const CREDENTIAL = PREVIEW_CREDENTIAL;
+const { whep, hls } = previewOutputs(ID);
 
 function services(outputs: unknown[]) {
   const storage = new MemoryStorage();

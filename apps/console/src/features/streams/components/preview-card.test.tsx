@@ -3,19 +3,12 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakePeerConnection } from '@/test/fake-peer-connection';
 import { renderPiece } from '@/test/render-piece';
-import { streamOutput, uuid } from '@/test/stream-fixtures';
+import { PREVIEW_CREDENTIAL, previewOutputs, streamOutput, uuid } from '@/test/stream-fixtures';
 import { PreviewCard } from './preview-card';
 
 const ID = uuid(1);
-const CREDENTIAL = { token: 'pv1.1900000000.signature', expiresAt: '2030-01-01T00:00:00.000Z' };
-const whep = streamOutput(ID, 1, {
-  format: 'WebRTC',
-  connection: { signallingUri: 'http://node.example:4242/whep/out%2Bw' },
-});
-const hls = streamOutput(ID, 2, {
-  format: 'HLS',
-  connection: { uri: 'http://node.example:4242/hls/out%2Bh/index.m3u8' },
-});
+const CREDENTIAL = PREVIEW_CREDENTIAL;
+const { whep, hls } = previewOutputs(ID);
 const rtmp = streamOutput(ID, 3);
 
 const render = (outputs: unknown[]) =>
