@@ -123,7 +123,9 @@ test('stream metrics panel: default charts, toggles, Detailed, duration, and cha
   await panel.getByRole('checkbox', { name: 'RTT' }).click();
   await expect(legend(page, 'RTT').getByRole('row', { name: 'IncomingRTT (EU) 40 ms 40 ms' })).toBeVisible();
   await panel.getByRole('checkbox', { name: 'Packets lost' }).click();
-  await expect(legend(page, 'Packets lost').getByRole('row', { name: 'IncomingPacketsLost (EU) 1 1' })).toBeVisible();
+  await expect(
+    legend(page, 'Packets lost').getByRole('row', { name: 'IncomingPacketsLost (EU) 1/s 1/s' }),
+  ).toBeVisible();
   // SRT exposes no dropped packets: the chart says so instead of staying empty.
   await panel.getByRole('checkbox', { name: 'Packets dropped' }).click();
   await expect(panel.getByRole('figure', { name: 'Packets dropped' })).toHaveText(/Not measured for SRT pushes/);

@@ -9,6 +9,7 @@ import {
   formatDate,
   formatDateTime,
   formatDuration,
+  formatPacketRate,
   formatRtt,
   formatTraffic,
   gigabytes,
@@ -68,6 +69,11 @@ describe('bit rates, base 10 with ps', () => {
     expect(formatRtt(40.4)).toBe('40 ms');
     expect(formatCount(3)).toBe('3');
     expect(formatCount(2.345)).toBe('2.35');
+  });
+  it('packet rates per second', () => {
+    expect(formatPacketRate(120)).toBe('120/s');
+    expect(formatPacketRate(1.505)).toBe('1.51/s');
+    expect(formatPacketRate(0)).toBe('0/s');
   });
 });
 

@@ -76,9 +76,14 @@ export function formatRtt(milliseconds: number): string {
   return `${Math.round(milliseconds)} ms`;
 }
 
-/** A count (viewers, packets) with at most 2 decimals (averages of counts are not whole). */
+/** A count (viewers) with at most 2 decimals (averages of counts are not whole). */
 export function formatCount(value: number): string {
   return String(Math.round(value * 100) / 100);
+}
+
+/** Packets per second (the node reports packet counts as rates over its report interval): "120/s", "1.5/s". */
+export function formatPacketRate(perSecond: number): string {
+  return `${formatCount(perSecond)}/s`;
 }
 
 const asDate = (value: Date | string | number) => (value instanceof Date ? value : new Date(value));

@@ -222,8 +222,8 @@ describe('stream metrics panel', () => {
       ),
     );
     const sent = await screen.findByRole('table', { name: 'Packets sent legend' });
-    expect(within(sent).queryByRole('row', { name: 'IncomingPacketsSent 120 120' })).not.toBeNull();
-    await screen.findByRole('row', { name: 'IncomingPacketsLost 1.5 1.5' });
+    expect(within(sent).queryByRole('row', { name: 'IncomingPacketsSent 120/s 120/s' })).not.toBeNull();
+    await screen.findByRole('row', { name: 'IncomingPacketsLost 1.5/s 1.5/s' });
     await screen.findByRole('row', { name: 'IncomingRTT 40 ms 40 ms' });
     for (const name of ['Packets retransmitted', 'Packets dropped']) {
       const figure = screen.getByRole('figure', { name });

@@ -3,7 +3,7 @@ import { type InputFormat, type MetricSeries, PUSH_FORMATS, type StatisticMetric
 import { useId, useState } from 'react';
 import Form from 'react-bootstrap/Form';
 import { Link } from 'react-router';
-import { formatBitrate, formatCount, formatRtt } from '@/lib/format';
+import { formatBitrate, formatCount, formatPacketRate, formatRtt } from '@/lib/format';
 import { useStreamMetrics } from '../api/get-stream-metrics';
 import { PANEL_DEFAULT_MINUTES, PANEL_PRESETS, presetMinutes } from '../utils/presets';
 import './metrics.css';
@@ -57,7 +57,7 @@ export const PANEL_CHARTS: readonly ChartDef[] = [
     label: 'Packets sent',
     total: 'IncomingPacketsSent',
     detailed: 'IncomingPacketsSent',
-    format: formatCount,
+    format: formatPacketRate,
     byDefault: false,
     measuredFor: TRANSPORT_MEASURED,
   },
@@ -66,7 +66,7 @@ export const PANEL_CHARTS: readonly ChartDef[] = [
     label: 'Packets lost',
     total: 'IncomingPacketsLost',
     detailed: 'IncomingPacketsLost',
-    format: formatCount,
+    format: formatPacketRate,
     byDefault: false,
     measuredFor: TRANSPORT_MEASURED,
   },
@@ -75,7 +75,7 @@ export const PANEL_CHARTS: readonly ChartDef[] = [
     label: 'Packets retransmitted',
     total: 'IncomingPacketsRetrans',
     detailed: 'IncomingPacketsRetrans',
-    format: formatCount,
+    format: formatPacketRate,
     byDefault: false,
     // A WebRTC retransmission (no RTX) looks like a late packet.
     measuredFor: ['SRT'],
@@ -85,7 +85,7 @@ export const PANEL_CHARTS: readonly ChartDef[] = [
     label: 'Packets dropped',
     total: 'IncomingPacketsDropped',
     detailed: 'IncomingPacketsDropped',
-    format: formatCount,
+    format: formatPacketRate,
     byDefault: false,
     // Packets dropped inside the receiver (too late to play) are seen by no format's tools.
     measuredFor: [],
