@@ -6,7 +6,14 @@ import type { FallbackTakeover, StreamManager } from '../../streams/manager.js';
 import type { LiveStream } from '../../streams/types.js';
 import type { NodeTools } from '../pipeline.js';
 import { fallbackArgs, type PlayoutFormat, playoutFormat } from './command.js';
-import { type FallbackSource, forgetSource, type Prepared, prepareSource, type SourceTools } from './sources.js';
+import {
+  type FallbackSource,
+  forgetSource,
+  keepsCopy,
+  type Prepared,
+  prepareSource,
+  type SourceTools,
+} from './sources.js';
 
 /** A fallback that stops is out of nginx within this long (its publish_done), or the push goes ahead anyway. */
 const LEAVE_TIMEOUT_MS = 2000;
@@ -55,6 +62,11 @@ interface Takeover {
 export class FallbackPlayer implements FallbackTakeover {
   /** Each input's fallbacks as last read while it was live, in the owner's order. */
   private readonly configs = new Map<string, Fallback[]>();
+  /**
+   * The storage-object fallbacks of inputs that are no longer live, whose copies are kept for the next live
+   * session (revalidated by ETag); the next list read removes those deleted meanwhile.
+   */
+  private readonly kept = new Map<string, Fallback[]>();
   /** Each fallback's preparation (by id), for the version of its settings it was made from. */
   private readonly prepared = new Map<string, { version: string; result: Promise<Prepared> }>();
   /** What each fallback was last reported as, so nothing is said twice. */
@@ -69,7 +81,8 @@ export class FallbackPlayer implements FallbackTakeover {
 
   /** The input's fallbacks (read while it is live): each is prepared, and a takeover follows the change. */
   configure(input: AssignedInput, fallbacks: Fallback[]): void {
-    const before = this.configs.get(input.id) ?? [];
+    const before = this.configs.get(input.id) ?? this.kept.get(input.id) ?? [];
+    this.kept.delete(input.id);
     this.configs.set(input.id, fallbacks);
     for (const gone of before) {
       if (fallbacks.some((fallback) => fallback.id === gone.id)) continue;
@@ -247,15 +260,21 @@ export class FallbackPlayer implements FallbackTakeover {
     return [...this.takeovers.values()].some((takeover) => takeover.current?.fallback.id === fallbackId);
   }
 
-  /** The stream is over (Idle or Error): what was prepared for it goes; the next push prepares again. */
+  /**
+   * The stream is over (Idle or Error): what was prepared for it goes and the next push prepares again;
+   * copies of storage objects stay, so that only checks they are unchanged.
+   */
   private forget(inputId: string): void {
     if (this.takeovers.has(inputId)) return;
-    for (const fallback of this.configs.get(inputId) ?? []) {
+    const fallbacks = this.configs.get(inputId) ?? [];
+    for (const fallback of fallbacks) {
       this.prepared.delete(fallback.id);
       this.reported.delete(fallback.id);
-      void forgetSource(this.o.sources.dir, fallback.id);
+      if (!keepsCopy(fallback)) void forgetSource(this.o.sources.dir, fallback.id);
     }
     this.configs.delete(inputId);
+    const kept = fallbacks.filter(keepsCopy);
+    if (kept.length > 0) this.kept.set(inputId, kept);
   }
 
   private report(fallback: Fallback, state: FallbackState, message: string): void {

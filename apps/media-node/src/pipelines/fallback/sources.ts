@@ -1,5 +1,5 @@
 import { createWriteStream } from 'node:fs';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { access, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -79,14 +79,15 @@ export async function prepareSource(fallback: NodeFallback, tools: SourceTools):
     await mkdir(tools.dir, { recursive: true });
     const download = join(tools.dir, `${fallback.id}.download`);
     if (fallback.type === 'Slate') {
+      let fetched: Fetched = { path: download, etag: null };
       if (resource.type === 'DATA_URI') await writeFile(download, dataUriBytes(resource.data));
-      else await saveSource(resource, fallback.storage, download, SLATE_LIMIT, tools);
-      const bytes = await readFile(download);
+      else fetched = await fetchSource(fallback, download, SLATE_LIMIT, tools);
+      const bytes = await readFile(fetched.path);
       const checked = checkImage(bytes, SLATE_IMAGE_LIMITS);
       if (!checked.ok) throw new SourceError(checked.message === IMAGE_TYPE_MESSAGE ? 'not an image' : checked.message);
       // ffmpeg's image reader goes by the file's extension.
       const file = join(tools.dir, `${fallback.id}.${checked.image.kind === 'png' ? 'png' : 'jpg'}`);
-      await rename(download, file);
+      await place(fallback, fetched, file, tools.dir);
       return {
         ok: true,
         source: { kind: 'image', file },
@@ -95,8 +96,7 @@ export async function prepareSource(fallback: NodeFallback, tools: SourceTools):
     }
     if (fallback.type === 'Video') {
       const file = join(tools.dir, `${fallback.id}.video`);
-      await saveSource(resource, fallback.storage, download, VIDEO_LIMIT, tools);
-      await rename(download, file);
+      await place(fallback, await fetchSource(fallback, download, VIDEO_LIMIT, tools), file, tools.dir);
       const tracks = await probeMedia(tools.ffprobe, file).catch(() => []);
       return describeMedia(tracks, (audio) => ({ kind: 'video', file, audio }));
     }
@@ -117,10 +117,87 @@ export async function prepareSource(fallback: NodeFallback, tools: SourceTools):
 /** Removes what a fallback fetched (it was deleted or changed). */
 export async function forgetSource(dir: string, fallbackId: string): Promise<void> {
   await Promise.all(
-    ['png', 'jpg', 'video', 'download'].map((extension) =>
+    ['png', 'jpg', 'video', 'download', 'kept.json'].map((extension) =>
       rm(join(dir, `${fallbackId}.${extension}`), { force: true }),
     ),
   );
+}
+
+/**
+ * Whether what a fallback fetched is kept when its stream ends: an object of the owner's storage, which
+ * the next live session revalidates by its ETag instead of downloading again (`fetchSource`).
+ */
+export const keepsCopy = (fallback: NodeFallback) => fallback.settings.resources[0]?.type === 'STORAGE';
+
+/** Where a source's bytes are: a fresh download to move into place, or the copy kept from before. */
+interface Fetched {
+  path: string;
+  /** The storage object's ETag (null for other sources). */
+  etag: string | null;
+}
+
+/** What is kept of a storage object between live sessions (`<fallback id>.kept.json`). */
+interface KeptCopy {
+  /** Which object it is (storage endpoint, bucket and key): another one is downloaded afresh. */
+  object: string;
+  etag: string;
+  file: string;
+}
+
+const keptPath = (dir: string, fallbackId: string) => join(dir, `${fallbackId}.kept.json`);
+
+/** The fallback's storage object as the node identifies it: endpoint, bucket and key (no credentials). */
+const objectOf = (fallback: NodeFallback): string | null => {
+  const { storage } = fallback;
+  const resource = fallback.settings.resources[0];
+  if (!storage || resource?.type !== 'STORAGE') return null;
+  return JSON.stringify([storage.type, storage.endpoint, storage.regionName, storage.bucket, resource.data]);
+};
+
+async function readKept(dir: string, fallback: NodeFallback): Promise<KeptCopy | null> {
+  try {
+    const kept = JSON.parse(await readFile(keptPath(dir, fallback.id), 'utf8')) as KeptCopy;
+    if (kept.object !== objectOf(fallback)) return null;
+    await access(kept.file);
+    return kept;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Fetches a URL's or a storage object's bytes into `download`. A storage object whose copy is kept is
+ * asked for only if its ETag changed (If-None-Match): unchanged, the kept copy is used as it is.
+ */
+async function fetchSource(
+  fallback: NodeFallback,
+  download: string,
+  limit: SizeLimit,
+  tools: SourceTools,
+): Promise<Fetched> {
+  const resource = fallback.settings.resources[0] as FallbackResource;
+  if (resource.type !== 'STORAGE') {
+    await saveSource(await getUrl(resource.data, tools.fetch), download, limit);
+    return { path: download, etag: null };
+  }
+  const kept = await readKept(tools.dir, fallback);
+  const object = await getObject(resource.data, fallback.storage, tools.agents, kept?.etag ?? null);
+  if (object === 'unchanged' && kept) return { path: kept.file, etag: kept.etag };
+  if (object === 'unchanged') throw new SourceError('the storage answered "not modified" for an object not kept');
+  await saveSource(object, download, limit);
+  return { path: download, etag: object.etag };
+}
+
+/** Moves what was fetched to `file` (where ffmpeg reads it) and keeps a storage object's ETag with it. */
+async function place(fallback: NodeFallback, fetched: Fetched, file: string, dir: string): Promise<void> {
+  if (fetched.path !== file) await rename(fetched.path, file);
+  const object = objectOf(fallback);
+  if (object && fetched.etag) {
+    const kept: KeptCopy = { object, etag: fetched.etag, file };
+    await writeFile(keptPath(dir, fallback.id), JSON.stringify(kept));
+  } else {
+    await rm(keptPath(dir, fallback.id), { force: true });
+  }
 }
 
 function describeMedia(
@@ -165,18 +242,8 @@ interface Download {
  * Saves a URL's or a storage object's bytes to `file`, at most the limit's bytes (a larger source is
  * refused as soon as it says or shows so); a partial file is removed.
  */
-async function saveSource(
-  resource: FallbackResource,
-  storage: UploadTarget | null,
-  file: string,
-  limit: SizeLimit,
-  tools: SourceTools,
-): Promise<void> {
+async function saveSource(source: Download, file: string, limit: SizeLimit): Promise<void> {
   const tooLarge = () => new SourceError(limit.message);
-  const source =
-    resource.type === 'STORAGE'
-      ? await getObject(resource.data, storage, tools.agents)
-      : await getUrl(resource.data, tools.fetch);
   if (source.declared !== null && source.declared > limit.maxBytes) {
     source.body.destroy();
     throw tooLarge();
@@ -207,9 +274,15 @@ async function getUrl(url: string, fetch: GuardedFetch): Promise<Download> {
 
 /**
  * An object of the stream owner's storage (`<storage id>/<object key>`, the key as it is in the bucket),
- * read with the credentials the control plane gave with the fallback, through the guarded agents.
+ * read with the credentials the control plane gave with the fallback, through the guarded agents; with
+ * `etag`, 'unchanged' when the object still has it (304 Not Modified: no bytes are sent).
  */
-async function getObject(reference: string, target: UploadTarget | null, agents: GuardedAgents): Promise<Download> {
+async function getObject(
+  reference: string,
+  target: UploadTarget | null,
+  agents: GuardedAgents,
+  etag: string | null,
+): Promise<(Download & { etag: string | null }) | 'unchanged'> {
   const slash = reference.indexOf('/');
   const storageId = reference.slice(0, slash);
   const key = reference.slice(slash + 1);
@@ -219,12 +292,20 @@ async function getObject(reference: string, target: UploadTarget | null, agents:
     );
   const client = createS3Client(target, { timeoutMs: FETCH_TIMEOUT_MS, maxAttempts: 3, agents });
   try {
-    const answer = await client.send(new GetObjectCommand({ Bucket: target.bucket, Key: key }));
+    const answer = await client.send(
+      new GetObjectCommand({ Bucket: target.bucket, Key: key, ...(etag ? { IfNoneMatch: etag } : {}) }),
+    );
     const body = answer.Body as Readable;
     body.once('close', () => client.destroy());
-    return { body, declared: answer.ContentLength ?? null, where: `"${key}" in bucket "${target.bucket}"` };
+    return {
+      body,
+      declared: answer.ContentLength ?? null,
+      where: `"${key}" in bucket "${target.bucket}"`,
+      etag: answer.ETag ?? null,
+    };
   } catch (error) {
     client.destroy();
+    if ((error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 304) return 'unchanged';
     if ((error as { name?: string }).name === 'NoSuchKey')
       throw new SourceError(`"${key}" not found in bucket "${target.bucket}"`);
     throw new SourceError(describeFailure(error, target, 'cleanup', key, FETCH_TIMEOUT_MS, 'the media node'));
