@@ -21,6 +21,7 @@ import type { ApiKeysService } from './modules/auth/api-keys.service.js';
 import { authModule } from './modules/auth/auth.module.js';
 import type { AuthService, LoginThrottle } from './modules/auth/auth.service.js';
 import { SessionCache } from './modules/auth/session-cache.js';
+import type { TwoFactorService } from './modules/auth/two-factor.service.js';
 import { fallbacksModule } from './modules/fallbacks/fallbacks.module.js';
 import type { FallbacksService } from './modules/fallbacks/fallbacks.service.js';
 import { healthModule } from './modules/health/health.module.js';
@@ -120,6 +121,8 @@ export interface AppServices {
   /** Reads the audit log (every module writes it through `uow.audit`). */
   audit: AuditService;
   auth: AuthService;
+  /** Two-factor sign-in: enrolment, codes, the admins' reset and the security settings. */
+  twoFactor: TwoFactorService;
   nodes: NodesService;
   /** Modules add report kinds with `nodeReports.registerReportHandler(kind, handler)`. */
   nodeReports: NodeReportsService;
@@ -202,7 +205,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
     scryptCost: options.scryptCost ?? OWASP_SCRYPT,
     hashing: options.hashing ?? new HashingGate(),
     outbound: options.outbound ?? DEFAULT_OUTBOUND,
-    // Storage secrets and relay stream keys are sealed with one key (each bound to its row as additional data).
+    // Storage secrets, relay stream keys and TOTP secrets are sealed with one key (each bound to its row as additional data).
     secrets: new SecretBox(
       options.storageEncryptionKey ?? Buffer.from(deriveKey(options.secret, 'storage-secrets'), 'base64url'),
     ),

@@ -19,6 +19,11 @@ export type Account = z.infer<typeof Account>;
 /** The signed-in account, plus who is really acting while an admin impersonates it. */
 export const WhoAmI = Account.extend({
   impersonatedBy: z.object({ id: Id, username: z.string() }).nullable(),
+  /**
+   * An ADMIN without two-factor sign-in while the security settings require it: the console sends it to
+   * enrol before anything else (docs/decisions.md, "Two-factor sign-in").
+   */
+  twoFactorEnrolmentRequired: z.boolean(),
 });
 export type WhoAmI = z.infer<typeof WhoAmI>;
 

@@ -24,4 +24,5 @@ export * from './stream-names.js';
 export * from './streams.js';
 export * from './text.js';
 export * from './transcode.js';
+export * from './two-factor.js';
 export * from './webhooks.js';

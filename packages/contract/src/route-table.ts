@@ -15,6 +15,7 @@ import { statisticsRoutes } from './statistics.js';
 import { storageRoutes } from './storages.js';
 import { nodeStreamRoutes, streamRoutes } from './streams.js';
 import { nodeTranscodeRoutes, transcodeRoutes } from './transcode.js';
+import { twoFactorRoutes } from './two-factor.js';
 import { webhookRoutes } from './webhooks.js';
 
 /**
@@ -44,6 +45,7 @@ export const routeTable = {
   nodeStreamRoutes,
   transcodeRoutes,
   nodeTranscodeRoutes,
+  twoFactorRoutes,
   webhookRoutes,
 } satisfies Record<string, Record<string, AnyRoute>>;
 

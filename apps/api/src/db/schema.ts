@@ -59,6 +59,32 @@ export interface LoginTrustedAddressesTable {
   last_success_at: Date;
 }
 
+export interface AccountTwoFactorTable {
+  account_id: string;
+  secret_sealed: string;
+  created_at: ColumnType<Date, Date | undefined, never>;
+  enabled_at: Date | null;
+  last_used_step: number | null;
+}
+
+export interface TwoFactorRecoveryCodesTable {
+  account_id: string;
+  code_hash: string;
+  used_at: Date | null;
+}
+
+export interface TwoFactorTicketsTable {
+  ticket_hash: string;
+  account_id: string;
+  expires_at: Date;
+}
+
+export interface SecuritySettingsTable {
+  id: ColumnType<boolean, boolean | undefined, never>;
+  require_admin_two_factor: boolean;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
 export interface AuditLogTable {
   id: Generated<number>;
   at: ColumnType<Date, Date | undefined, never>;
@@ -501,6 +527,10 @@ export interface Database {
   api_key_uses: ApiKeyUsesTable;
   login_failures: LoginFailuresTable;
   login_trusted_addresses: LoginTrustedAddressesTable;
+  account_two_factor: AccountTwoFactorTable;
+  two_factor_recovery_codes: TwoFactorRecoveryCodesTable;
+  two_factor_tickets: TwoFactorTicketsTable;
+  security_settings: SecuritySettingsTable;
   audit_log: AuditLogTable;
   nodes: NodesTable;
   inputs: InputsTable;

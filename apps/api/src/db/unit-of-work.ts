@@ -5,6 +5,7 @@ import { AuditRepository } from '../modules/audit/audit.repository.js';
 import { ApiKeysRepository } from '../modules/auth/api-keys.repository.js';
 import { LoginThrottleRepository } from '../modules/auth/login-throttle.repository.js';
 import { SessionsRepository } from '../modules/auth/sessions.repository.js';
+import { TwoFactorRepository } from '../modules/auth/two-factor.repository.js';
 import { FallbacksRepository } from '../modules/fallbacks/fallbacks.repository.js';
 import { HealthRepository } from '../modules/health/health.repository.js';
 import { NodeGroupsRepository } from '../modules/node-groups/node-groups.repository.js';
@@ -40,6 +41,7 @@ export class UnitOfWork {
   readonly sessions: SessionsRepository;
   readonly apiKeys: ApiKeysRepository;
   readonly loginThrottle: LoginThrottleRepository;
+  readonly twoFactor: TwoFactorRepository;
   readonly health: HealthRepository;
   readonly nodes: NodesRepository;
   readonly nodeReports: NodeReportsRepository;
@@ -71,6 +73,7 @@ export class UnitOfWork {
     this.sessions = new SessionsRepository(db);
     this.apiKeys = new ApiKeysRepository(db);
     this.loginThrottle = new LoginThrottleRepository(db);
+    this.twoFactor = new TwoFactorRepository(db);
     this.health = new HealthRepository(db);
     this.nodes = new NodesRepository(db);
     this.nodeReports = new NodeReportsRepository(db);

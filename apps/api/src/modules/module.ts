@@ -21,7 +21,7 @@ export interface ModuleContext {
   hashing: HashingGate;
   /** The guarded agents every outbound connection goes through (users' destinations, the operator's). */
   outbound: Outbound;
-  /** Seals storage secrets and relay stream keys (each bound to its row as additional data). */
+  /** Seals storage secrets, relay stream keys and TOTP secrets (each bound to its row as additional data). */
   secrets: SecretBox;
   /** The callers of the tokens this process checked (modules/auth), dropped as sessions and accounts change. */
   sessionCache: SessionCache;

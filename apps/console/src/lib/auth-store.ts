@@ -1,5 +1,5 @@
 import type { ApiClient } from '@streamcloud/api-client';
-import { errorStatus } from '@streamcloud/api-client';
+import { ApiError, errorStatus } from '@streamcloud/api-client';
 
 const authContract = () => import('./auth-routes');
 
@@ -36,12 +36,24 @@ export interface AuthState {
   isImpersonated: boolean;
 }
 
-export type LoginResult = { ok: true } | { ok: false; error: string };
+/**
+ * A sign-in's outcome: signed in, refused, or (two-factor sign-in) the password was right and the ticket
+ * goes with a code to `loginWithCode`.
+ */
+export type LoginResult = { ok: true } | { ok: false; error: string } | { ok: false; ticket: string };
+
+/** What the second step says when the ticket is gone (5 minutes, or used): back to the password. */
+export const TICKET_EXPIRED = 'TICKET_EXPIRED';
 
 export interface AuthStore {
   getState(): AuthState;
   subscribe(listener: () => void): () => void;
   login(credentials: { username: string; password: string }): Promise<LoginResult>;
+  /** Sign-in's second step: the password step's ticket and an authentication or recovery code. */
+  loginWithCode(step: {
+    ticket: string;
+    code: string;
+  }): Promise<{ ok: true } | { ok: false; error: string; code?: string }>;
   /** Rejects when not signed in or already impersonating; false when the call fails. */
   impersonate(accountId: string): Promise<boolean>;
   /** False when not impersonating (nothing happens) or when the session was lost. */
@@ -118,17 +130,35 @@ export function createAuthStore({ api, storage, storagePrefix }: AuthStoreOption
     async login({ username, password }) {
       try {
         const { authRoutes } = await authContract();
-        const { token } = await api().call(authRoutes.login, {
+        const answer = await api().call(authRoutes.login, {
           body: { username: username.trim(), password },
           token: null,
         });
-        if (!token) throw new Error('The login answer carried no token');
-        setTokens(token, null);
+        if ('ticket' in answer) return { ok: false, ticket: answer.ticket };
+        if (!answer.token) throw new Error('The login answer carried no token');
+        setTokens(answer.token, null);
         return { ok: true };
       } catch (error) {
         console.error('Authentication failed', error);
         if (rejectsSession(error)) await store.logout();
         return { ok: false, error: loginErrorMessage(errorStatus(error)) };
+      }
+    },
+
+    async loginWithCode({ ticket, code }) {
+      try {
+        const { twoFactorRoutes } = await authContract();
+        const { token } = await api().call(twoFactorRoutes.login, { body: { ticket, code }, token: null });
+        setTokens(token, null);
+        return { ok: true };
+      } catch (error) {
+        console.error('Two-factor sign-in failed', error);
+        const status = errorStatus(error);
+        // The server's words say which: a wrong or used code, or a ticket gone.
+        if (status === 401 && error instanceof ApiError && error.serverMessage) {
+          return { ok: false, error: error.serverMessage, ...(error.code ? { code: error.code } : {}) };
+        }
+        return { ok: false, error: loginErrorMessage(status) };
       }
     },
 

@@ -24,6 +24,7 @@ export function whoAmI(account: Account, impersonatedBy: Account | null = null):
   return {
     ...account,
     impersonatedBy: impersonatedBy && { id: impersonatedBy.id, username: impersonatedBy.username },
+    twoFactorEnrolmentRequired: false,
   };
 }
 

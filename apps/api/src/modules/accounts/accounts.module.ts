@@ -6,7 +6,7 @@ import { AccountsService } from './accounts.service.js';
 export const accountsModule = defineModule(
   'accounts',
   (app, { uow, clock, scryptCost, hashing }) => {
-    const accounts = new AccountsService({ uow, clock, scryptCost, hashing });
+    const accounts = new AccountsService({ uow, clock, scryptCost, hashing, twoFactor: app.services.twoFactor });
     app.services.accounts = accounts;
     registerAccountRoutes(app, accounts, app.services.auth);
   },

@@ -7,6 +7,7 @@ import { conflict, forbidden, notFound } from '../../lib/errors.js';
 import type { HashingGate } from '../../lib/hashing-gate.js';
 import { hashPassword, type ScryptCost } from '../../lib/password.js';
 import { AuditTrail } from '../audit/audit-trail.js';
+import type { TwoFactorService } from '../auth/two-factor.service.js';
 import { type AccountRow, type AccountsRepository, DuplicateUsernameError } from './accounts.repository.js';
 
 /** Its accounts, the audit log, and the auth module's `sessionRevocation` port. */
@@ -18,6 +19,8 @@ export interface AccountsServiceDeps {
   scryptCost: ScryptCost;
   /** Bounds the password hashing done at once (shared with sign-in). */
   hashing: HashingGate;
+  /** Whether the settings send an ADMIN to enrol two-factor sign-in (whoami says so). */
+  twoFactor: Pick<TwoFactorService, 'enrolmentRequired'>;
 }
 
 export function toAccount(row: AccountRow): Account {
@@ -72,6 +75,8 @@ export class AccountsService {
         auth.actingAdminId && auth.actingAdminUsername
           ? { id: auth.actingAdminId, username: auth.actingAdminUsername }
           : null,
+      twoFactorEnrolmentRequired:
+        account.twoFactorEnrolmentRequired ?? (await this.deps.twoFactor.enrolmentRequired(auth)),
     };
   }
 

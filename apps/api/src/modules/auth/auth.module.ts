@@ -3,51 +3,64 @@ import { TokenSigner } from '../../lib/tokens.js';
 import { defineModule } from '../module.js';
 import { registerApiKeyRoutes } from './api-keys.routes.js';
 import { ApiKeysService } from './api-keys.service.js';
-import { registerAuthRoutes } from './auth.routes.js';
+import { AttemptThrottle } from './attempt-throttle.js';
+import { DEFAULT_LOGIN_FLOOD_LIMIT, registerAuthRoutes } from './auth.routes.js';
 import { AuthService, DEFAULT_LOGIN_THROTTLE } from './auth.service.js';
 import { DEFAULT_KEY_RATE_LIMIT, KeyRateLimiter } from './key-rate-limiter.js';
 import { AUTH_INVALIDATION_CHANNEL } from './session-cache.js';
+import { registerTwoFactorRoutes } from './two-factor.routes.js';
+import { TwoFactorService } from './two-factor.service.js';
 
 /** Sign-in, the sessions behind every token, API keys, and impersonation. */
-export const authModule = defineModule('auth', (app, { uow, clock, options, scryptCost, hashing, sessionCache }) => {
-  let unlisten: (() => Promise<void>) | undefined;
-  app.addHook('onReady', async () => {
-    let lost = false;
-    unlisten = await options.database.listen(
-      AUTH_INVALIDATION_CHANNEL,
-      (payload) => {
-        if (payload === null) sessionCache.setLive(true);
-        else sessionCache.invalidate(payload);
-      },
-      () => {
-        lost = true;
-        sessionCache.setLive(false);
-      },
-    );
-    if (!lost) sessionCache.setLive(true);
-  });
-  app.addHook('onClose', async () => {
-    sessionCache.setLive(false);
-    await unlisten?.();
-  });
-  const apiKeys = new ApiKeysService({
-    uow,
-    clock,
-    sessionCache,
-    rateLimiter: new KeyRateLimiter(options.keyRateLimit ?? DEFAULT_KEY_RATE_LIMIT),
-  });
-  app.services.apiKeys = apiKeys;
-  const auth = new AuthService({
-    uow,
-    signer: new TokenSigner(deriveKey(options.secret, 'jwt'), clock),
-    clock,
-    scryptCost,
-    loginThrottle: options.loginThrottle ?? DEFAULT_LOGIN_THROTTLE,
-    hashing,
-    sessionCache,
-    apiKeys,
-  });
-  app.services.auth = auth;
-  registerAuthRoutes(app, auth, options.loginFloodLimit);
-  registerApiKeyRoutes(app, apiKeys);
-});
+export const authModule = defineModule(
+  'auth',
+  (app, { uow, clock, options, scryptCost, hashing, sessionCache, secrets }) => {
+    let unlisten: (() => Promise<void>) | undefined;
+    app.addHook('onReady', async () => {
+      let lost = false;
+      unlisten = await options.database.listen(
+        AUTH_INVALIDATION_CHANNEL,
+        (payload) => {
+          if (payload === null) sessionCache.setLive(true);
+          else sessionCache.invalidate(payload);
+        },
+        () => {
+          lost = true;
+          sessionCache.setLive(false);
+        },
+      );
+      if (!lost) sessionCache.setLive(true);
+    });
+    app.addHook('onClose', async () => {
+      sessionCache.setLive(false);
+      await unlisten?.();
+    });
+    const apiKeys = new ApiKeysService({
+      uow,
+      clock,
+      sessionCache,
+      rateLimiter: new KeyRateLimiter(options.keyRateLimit ?? DEFAULT_KEY_RATE_LIMIT),
+    });
+    app.services.apiKeys = apiKeys;
+    // Passwords and two-factor codes are counted by one throttle (per address, username, account).
+    const throttle = new AttemptThrottle(uow, options.loginThrottle ?? DEFAULT_LOGIN_THROTTLE);
+    const twoFactor = new TwoFactorService({ uow, clock, secrets, throttle });
+    app.services.twoFactor = twoFactor;
+    const auth = new AuthService({
+      uow,
+      signer: new TokenSigner(deriveKey(options.secret, 'jwt'), clock),
+      clock,
+      scryptCost,
+      throttle,
+      hashing,
+      sessionCache,
+      apiKeys,
+      twoFactor,
+    });
+    app.services.auth = auth;
+    const floodLimit = options.loginFloodLimit ?? DEFAULT_LOGIN_FLOOD_LIMIT;
+    registerAuthRoutes(app, auth, floodLimit);
+    registerTwoFactorRoutes(app, auth, twoFactor, floodLimit);
+    registerApiKeyRoutes(app, apiKeys);
+  },
+);

@@ -11,12 +11,9 @@ export function registerAuthRoutes(
   auth: AuthService,
   floodLimit: { max: number; timeWindow: string } = DEFAULT_LOGIN_FLOOD_LIMIT,
 ): void {
-  addRoute(
-    app,
-    authRoutes.login,
-    async ({ body, request }) => ({ token: await auth.login(body.username, body.password, request.ip) }),
-    { rateLimit: floodLimit },
-  );
+  addRoute(app, authRoutes.login, ({ body, request }) => auth.login(body.username, body.password, request.ip), {
+    rateLimit: floodLimit,
+  });
   addRoute(app, authRoutes.logout, ({ auth: caller }) => auth.logout(caller));
   addRoute(app, authRoutes.stopImpersonation, ({ auth: caller }) => auth.stopImpersonation(caller));
 }

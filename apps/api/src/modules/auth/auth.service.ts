@@ -1,51 +1,42 @@
-import { randomUUID } from 'node:crypto';
-import type { Role } from '@streamcloud/contract';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { type LoginResponse, type Role, TWO_FACTOR_TICKET_SECONDS } from '@streamcloud/contract';
 import type { Scope } from '../../db/unit-of-work.js';
 import type { AuthContext } from '../../lib/auth-context.js';
 import { isImpersonating } from '../../lib/auth-context.js';
 import type { Clock } from '../../lib/clock.js';
-import { AppError, conflict, forbidden, notFound, tooManyRequests, unauthorized } from '../../lib/errors.js';
+import { AppError, conflict, forbidden, notFound, unauthorized } from '../../lib/errors.js';
 import type { HashingGate } from '../../lib/hashing-gate.js';
 import { hashPassword, type ScryptCost, verifyPassword } from '../../lib/password.js';
 import type { TokenSigner } from '../../lib/tokens.js';
 import { type ApiKeysService, isApiKey } from './api-keys.service.js';
+import type { AttemptThrottle } from './attempt-throttle.js';
 import { SessionCache } from './session-cache.js';
+import { refusal, type TwoFactorService } from './two-factor.service.js';
 
-export interface LoginThrottle {
-  windowSeconds: number;
-  /** Failures per username from addresses it has not signed in from (and per username and address). */
-  maxFailuresPerUsername: number;
-  maxFailuresPerAddress: number;
-  /** How long a successful sign-in makes its address trusted for the account. */
-  trustedAddressSeconds: number;
-}
-
-export const DEFAULT_LOGIN_THROTTLE: LoginThrottle = {
-  windowSeconds: 15 * 60,
-  maxFailuresPerUsername: 5,
-  maxFailuresPerAddress: 20,
-  trustedAddressSeconds: 30 * 24 * 3600,
-};
+export { DEFAULT_LOGIN_THROTTLE, type LoginThrottle } from './attempt-throttle.js';
 
 export const SESSION_TTL_SECONDS = 12 * 60 * 60;
 export const IMPERSONATION_TTL_SECONDS = 60 * 60;
 
 const INVALID_CREDENTIALS = 'Invalid username or password';
-const TOO_MANY_ATTEMPTS = 'Too many failed login attempts; try again later';
+const TICKET_EXPIRED = 'Sign-in expired; enter your username and password again';
 
 export interface AuthServiceDeps {
   /** Its sessions and login failures, and the accounts module's `credentials` port. */
-  uow: Scope<'sessions' | 'loginThrottle' | 'credentials' | 'audit'>;
+  uow: Scope<'sessions' | 'loginThrottle' | 'credentials' | 'twoFactor' | 'audit'>;
   signer: TokenSigner;
   clock: Clock;
   scryptCost: ScryptCost;
-  loginThrottle: LoginThrottle;
+  /** Counts failed passwords and two-factor codes (429 past the limits). */
+  throttle: AttemptThrottle;
   /** Bounds the password hashing done at once. */
   hashing: HashingGate;
   /** The callers of tokens checked before, dropped as the database notifies changes. */
   sessionCache: SessionCache;
   /** Resolves the bearer tokens that are API keys (`sck_…`). */
   apiKeys: ApiKeysService;
+  /** Checks the second step's codes of accounts with two-factor sign-in. */
+  twoFactor: TwoFactorService;
 }
 
 /** Sign-in, sessions behind every token, and impersonation. */
@@ -57,49 +48,29 @@ export class AuthService {
   /**
    * Signs in. Throttling counts failures per address, per username and per username and address; the
    * per-username limit does not apply from an address the account signed in from before, so failures
-   * from elsewhere cannot lock the owner out. An attempt is counted as a failure before its password is
-   * checked — decided and counted in one transaction with its keys locked — so concurrent attempts
-   * cannot all pass the limit; a success takes its count back. Hashing waits in the bounded HashingGate,
-   * where trusted attempts go first.
+   * from elsewhere cannot lock the owner out (AttemptThrottle: an attempt counts as a failure until its
+   * password is right). Hashing waits in the bounded HashingGate, where trusted attempts go first. An
+   * account with two-factor sign-in gets a ticket for the second step (`loginWithCode`), not a session.
    */
-  async login(username: string, password: string, address: string): Promise<string> {
-    const { uow, clock, loginThrottle } = this.deps;
-    const { credentials, loginThrottle: throttle } = uow;
+  async login(username: string, password: string, address: string): Promise<LoginResponse> {
+    const { uow, clock, throttle } = this.deps;
+    const { credentials, loginThrottle: trustedAddresses } = uow;
     const now = clock.now();
     const name = username.toLowerCase();
     const keys = { user: `user:${name}`, address: `address:${address}`, pair: `user-address:${name}|${address}` };
-    const since = new Date(now.getTime() - loginThrottle.windowSeconds * 1000);
     const account = await credentials.findByUsername(username);
-    const trusted =
-      account !== null &&
-      (await throttle.isTrusted(
-        account.id,
-        address,
-        new Date(now.getTime() - loginThrottle.trustedAddressSeconds * 1000),
-      ));
+    const trusted = account !== null && (await trustedAddresses.isTrusted(account.id, address, this.trustedSince(now)));
     const limits: Array<[string, number]> = [
-      [keys.address, loginThrottle.maxFailuresPerAddress],
-      [keys.pair, loginThrottle.maxFailuresPerUsername],
-      ...(trusted ? [] : [[keys.user, loginThrottle.maxFailuresPerUsername] as [string, number]]),
+      [keys.address, throttle.limits.maxFailuresPerAddress],
+      [keys.pair, throttle.limits.maxFailuresPerUsername],
+      ...(trusted ? [] : [[keys.user, throttle.limits.maxFailuresPerUsername] as [string, number]]),
     ];
-    const pending = await uow
-      .transaction(async ({ loginThrottle: locked }) => {
-        await locked.lock(Object.values(keys));
-        for (const [key, limit] of limits) {
-          const { count, oldest } = await locked.failuresSince(key, since);
-          if (count >= limit && oldest) {
-            const retryAfter = Math.max(1, Math.ceil((oldest.getTime() - since.getTime()) / 1000));
-            throw tooManyRequests(TOO_MANY_ATTEMPTS, retryAfter);
-          }
-        }
-        return locked.record(Object.values(keys), now);
-      })
-      .catch(async (error: unknown) => {
-        if (error instanceof AppError && error.statusCode === 429) {
-          await this.auditSignInFailure(account, username, 'too many attempts', now);
-        }
-        throw error;
-      });
+    const pending = await throttle.begin(Object.values(keys), limits, now).catch(async (error: unknown) => {
+      if (error instanceof AppError && error.statusCode === 429) {
+        await this.auditSignInFailure(account, username, 'too many attempts', now);
+      }
+      throw error;
+    });
     let valid: boolean;
     try {
       // Without an account, still spend one hash so timing does not tell whether the username exists.
@@ -115,21 +86,73 @@ export class AuthService {
       throw error;
     }
     if (!account || !valid) {
-      await throttle.deleteBefore(since);
+      await throttle.failed(now);
       await this.auditSignInFailure(account, username, 'invalid credentials', now);
       throw unauthorized(INVALID_CREDENTIALS);
     }
-    await throttle.forget(pending);
-    await throttle.clear(keys.pair);
-    await throttle.trust(
-      account.id,
-      address,
-      now,
-      new Date(now.getTime() - loginThrottle.trustedAddressSeconds * 1000),
-    );
+    await throttle.succeeded(pending, [keys.pair]);
+    if (await this.deps.twoFactor.isEnabled(account.id)) return this.ticketFor(account.id, now);
+    return { token: await this.signedIn(account, address, now, {}) };
+  }
+
+  /**
+   * Sign-in's second step: a ticket of the password step and a TOTP code or a recovery code. The ticket is
+   * used up by the one request whose code is right (a wrong code leaves it for another try, counted by the
+   * throttle: 5 failures per account answer 429).
+   */
+  async loginWithCode(ticket: string, code: string, address: string): Promise<string> {
+    const { uow, clock } = this.deps;
+    const now = clock.now();
+    const ticketHash = SessionCache.keyOf(ticket);
+    const accountId = await uow.twoFactor.ticketAccount(ticketHash, now);
+    const account = accountId ? await uow.credentials.findById(accountId) : null;
+    if (!account) throw new AppError(401, 'TICKET_EXPIRED', TICKET_EXPIRED);
+    const check = await this.deps.twoFactor.checkThrottled(account.id, code, address, now).catch(async (error) => {
+      if (error instanceof AppError && error.statusCode === 429) {
+        await this.auditSignInFailure(account, account.username, 'too many two-factor attempts', now);
+      }
+      throw error;
+    });
+    if ('failure' in check) {
+      await this.auditSignInFailure(account, account.username, check.failure, now);
+      const refused = refusal(check);
+      throw new AppError(401, refused.code, refused.message);
+    }
+    if (!(await uow.twoFactor.consumeTicket(ticketHash))) throw new AppError(401, 'TICKET_EXPIRED', TICKET_EXPIRED);
+    return this.signedIn(account, address, now, { twoFactor: check.method });
+  }
+
+  /** The password was right: a session, the address trusted, the sign-in audited. */
+  private async signedIn(
+    account: { id: string; role: Role },
+    address: string,
+    now: Date,
+    details: Record<string, unknown>,
+  ): Promise<string> {
+    await this.deps.uow.loginThrottle.trust(account.id, address, now, this.trustedSince(now));
     const token = await this.issue(account.id, account.role, null, SESSION_TTL_SECONDS);
-    await this.deps.uow.audit.record({ actorId: account.id, actingAdminId: null, action: 'login' }, now);
+    await this.deps.uow.audit.record(
+      {
+        actorId: account.id,
+        actingAdminId: null,
+        action: 'login',
+        ...(Object.keys(details).length > 0 ? { details } : {}),
+      },
+      now,
+    );
     return token;
+  }
+
+  /** The password step's answer for an account with two-factor sign-in: a single-use ticket, stored hashed. */
+  private async ticketFor(accountId: string, now: Date): Promise<LoginResponse> {
+    const ticket = randomBytes(32).toString('base64url');
+    const expiresAt = new Date(now.getTime() + TWO_FACTOR_TICKET_SECONDS * 1000);
+    await this.deps.uow.twoFactor.insertTicket(SessionCache.keyOf(ticket), accountId, expiresAt, now);
+    return { twoFactorRequired: true, ticket, expiresAt: expiresAt.toISOString() };
+  }
+
+  private trustedSince(now: Date): Date {
+    return new Date(now.getTime() - this.deps.throttle.limits.trustedAddressSeconds * 1000);
   }
 
   /**

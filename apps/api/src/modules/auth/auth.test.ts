@@ -367,7 +367,7 @@ describe('GET /api/v1/accounts/whoami', () => {
     expect(await t.queryCount(async () => (answer = await whoami(user.token)))).toBe(1);
     expect(await t.queryCount(async () => (answer = await whoami(user.token)))).toBe(0);
     const account = await t.request({ method: 'GET', url: `/api/v1/accounts/${user.id}`, token: user.token });
-    expect(answer?.json()).toEqual({ ...account.json(), impersonatedBy: null });
+    expect(answer?.json()).toEqual({ ...account.json(), impersonatedBy: null, twoFactorEnrolmentRequired: false });
   });
 
   it("answers the account's email as changed, on the very next request", async () => {

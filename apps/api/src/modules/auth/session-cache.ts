@@ -97,7 +97,8 @@ export class SessionCache {
   }
 
   /**
-   * A plugin for this process's own queries: an UPDATE or DELETE of sessions, accounts or API keys drops every entry
+   * A plugin for this process's own queries: an UPDATE or DELETE of sessions, accounts, API keys, two-factor
+   * secrets or security settings drops every entry
    * as soon as it returns. The database's notification does it too, but on PostgreSQL it arrives on another
    * connection, possibly after this process answered the request and was sent the next one.
    */
@@ -116,7 +117,7 @@ export class SessionCache {
   }
 }
 
-const CALLER_TABLES = new Set(['sessions', 'accounts', 'api_keys']);
+const CALLER_TABLES = new Set(['sessions', 'accounts', 'api_keys', 'account_two_factor', 'security_settings']);
 
 /** Whether a query updates or deletes rows of the tables a cached caller is read from. */
 function changesCallers(node: OperationNode): boolean {

@@ -11,7 +11,12 @@ declare module '../../lib/auth-context.js' {
      * every request, never older than it): whoami answers from it without a query of its own. Absent
      * on a context made otherwise.
      */
-    account?: { email: string | null; createdAt: Date };
+    account?: {
+      email: string | null;
+      createdAt: Date;
+      /** An ADMIN (not impersonated) the security settings send to enrol two-factor sign-in. */
+      twoFactorEnrolmentRequired?: boolean;
+    };
   }
 }
 
@@ -38,6 +43,21 @@ export class SessionsRepository {
       .innerJoin('accounts as a', 'a.id', 's.account_id')
       .leftJoin('accounts as admin', 'admin.id', 's.acting_admin_id')
       .leftJoin('sessions as parent', 'parent.id', 's.parent_session_id')
+      // Read with the session so whoami needs no query of its own; their changes invalidate it (migration 0020).
+      .leftJoin('security_settings as settings', (join) => join.onTrue())
+      .leftJoin('account_two_factor as tf', (join) =>
+        join.onRef('tf.account_id', '=', 'a.id').on('tf.enabled_at', 'is not', null),
+      )
+      .select((eb) =>
+        eb
+          .and([
+            eb('a.role', '=', 'ADMIN'),
+            eb('s.parent_session_id', 'is', null),
+            eb('settings.require_admin_two_factor', '=', true),
+            eb('tf.account_id', 'is', null),
+          ])
+          .as('twoFactorEnrolmentRequired'),
+      )
       .select([
         's.id as sessionId',
         's.account_id as accountId',
@@ -69,9 +89,12 @@ export class SessionsRepository {
       )
       .executeTakeFirst();
     if (!row) return null;
-    const { email, created_at, expiresAt, parentExpiresAt, ...caller } = row;
+    const { email, created_at, expiresAt, parentExpiresAt, twoFactorEnrolmentRequired, ...caller } = row;
     return {
-      caller: { ...caller, account: { email, createdAt: created_at } },
+      caller: {
+        ...caller,
+        account: { email, createdAt: created_at, twoFactorEnrolmentRequired: twoFactorEnrolmentRequired === true },
+      },
       expiresAt: parentExpiresAt && parentExpiresAt < expiresAt ? parentExpiresAt : expiresAt,
     };
   }

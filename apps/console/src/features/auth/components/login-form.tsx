@@ -1,5 +1,5 @@
 import type { LoginRequest } from '@streamcloud/contract';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { type Resolver, useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { FormFailure } from '@/components/ui/form-failure';
@@ -15,9 +15,14 @@ type LoginValues = z.input<typeof LoginRequest>;
 const loginResolver: Resolver<LoginValues, unknown, LoginRequest> = async (...args) =>
   (await import('./login-rules')).loginRules(...args);
 
+/** The second step, fetched only when an account signs in with two factors (the first load stays small). */
+const TwoFactorStep = lazy(() => import('./two-factor-step'));
+
 export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
   const auth = useAuthStore();
   const [failure, setFailure] = useState<string | null>(null);
+  /** The password step's ticket while the second step is shown. */
+  const [ticket, setTicket] = useState<string | null>(null);
   const {
     register,
     handleSubmit,
@@ -31,8 +36,24 @@ export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
     setFailure(null);
     const result = await auth.login(credentials);
     if (result.ok) onSuccess();
+    else if ('ticket' in result) setTicket(result.ticket);
     else setFailure(result.error);
   });
+
+  if (ticket) {
+    return (
+      <Suspense fallback={<output className="spinner-border" aria-label="Loading" />}>
+        <TwoFactorStep
+          ticket={ticket}
+          onSuccess={onSuccess}
+          onRestart={(reason) => {
+            setTicket(null);
+            setFailure(reason);
+          }}
+        />
+      </Suspense>
+    );
+  }
 
   return (
     <form noValidate onSubmit={onSubmit} aria-label="Login">
