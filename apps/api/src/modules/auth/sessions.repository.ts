@@ -43,7 +43,7 @@ export class SessionsRepository {
       .innerJoin('accounts as a', 'a.id', 's.account_id')
       .leftJoin('accounts as admin', 'admin.id', 's.acting_admin_id')
       .leftJoin('sessions as parent', 'parent.id', 's.parent_session_id')
-      // Read with the session so whoami needs no query of its own; their changes invalidate it (migration 0020).
+      // Read with the session so whoami needs no query of its own; their changes invalidate it (migration 0022).
       .leftJoin('security_settings as settings', (join) => join.onTrue())
       .leftJoin('account_two_factor as tf', (join) =>
         join.onRef('tf.account_id', '=', 'a.id').on('tf.enabled_at', 'is not', null),

@@ -12,3 +12,13 @@ export function FormFailure({ children, className = '' }: { children: ReactNode;
     </div>
   );
 }
+
+/** A form's full-width submit button, with a spinner and disabled while the form is sent. */
+export function SubmitButton({ submitting, children }: { submitting: boolean; children: ReactNode }) {
+  return (
+    <button type="submit" className="btn btn-primary w-100" disabled={submitting}>
+      {submitting && <span className="spinner-border spinner-border-sm me-2" aria-hidden="true" />}
+      {children}
+    </button>
+  );
+}

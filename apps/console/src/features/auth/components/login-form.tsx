@@ -2,7 +2,7 @@ import type { LoginRequest } from '@streamcloud/contract';
 import { lazy, Suspense, useState } from 'react';
 import { type Resolver, useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { FormFailure } from '@/components/ui/form-failure';
+import { FormFailure, SubmitButton } from '@/components/ui/form-failure';
 import { TextField } from '@/components/ui/form-fields';
 import { useAuthStore } from '@/lib/services-context';
 
@@ -74,10 +74,7 @@ export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
         error={errors.password?.message}
         {...register('password')}
       />
-      <button type="submit" className="btn btn-primary w-100" disabled={isSubmitting}>
-        {isSubmitting && <span className="spinner-border spinner-border-sm me-2" aria-hidden="true" />}
-        Login
-      </button>
+      <SubmitButton submitting={isSubmitting}>Login</SubmitButton>
     </form>
   );
 }

@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from 'react';
-import { FormFailure } from '@/components/ui/form-failure';
+import { FormFailure, SubmitButton } from '@/components/ui/form-failure';
 import { TextField } from '@/components/ui/form-fields';
 import { TICKET_EXPIRED } from '@/lib/auth-store';
 import { useAuthStore } from '@/lib/services-context';
@@ -60,10 +60,7 @@ export default function TwoFactorStep({
         error={error}
         onChange={(event) => setCode(event.target.value)}
       />
-      <button type="submit" className="btn btn-primary w-100" disabled={submitting}>
-        {submitting && <span className="spinner-border spinner-border-sm me-2" aria-hidden="true" />}
-        Verify
-      </button>
+      <SubmitButton submitting={submitting}>Verify</SubmitButton>
     </form>
   );
 }
