@@ -7,7 +7,8 @@
 // - HLS: HLS is chosen in the card's Output picker as soon as it is there (the user's fastest path); goal
 //   ≤ 3 s from the navigation start. The choice → first HLS frame is printed too.
 // - WHEP: navigation → the offer POSTed and its answer in (resource timing), to tell ICE gathering and the
-//   node's answer from the time to the first frame.
+//   node's answer from the time to the first frame; and → the warm-up POSTed (`<WHEP URL>/warm`, the
+//   dashboard's prefetch: the node starts its feed then).
 // - navigation → the player's <video> in the DOM (the console's own part: bundle, sign-in state, the stream,
 //   its outputs, the preview credential, the player's lazy chunk), to tell the console from the media.
 // Fails (exit code 1) when a median misses its goal.
@@ -86,17 +87,23 @@ async function round(context, dashboardUrl, kind, hlsOutputId) {
           cause: error,
         });
       });
-    const { firstFrame, pickedAt, playerAt, offer } = await page.evaluate(() => ({
-      ...window.__preview,
-      // The WHEP offer's POST (resource timing: sent, answered), to tell the browser's part from the node's.
-      offer: performance
+    const { firstFrame, pickedAt, playerAt, offer, warm } = await page.evaluate(() => {
+      const fetches = performance
         .getEntriesByType('resource')
-        .find((entry) => entry.name.includes('/whep/') && entry.initiatorType === 'fetch'),
-    }));
+        .filter((entry) => entry.name.includes('/whep/') && entry.initiatorType === 'fetch');
+      return {
+        ...window.__preview,
+        // The WHEP offer's POST (resource timing: sent, answered), to tell the browser's part from the node's;
+        // and the warm-up the dashboard's prefetch sends before it (the node starts its feed then).
+        offer: fetches.find((entry) => !entry.name.endsWith('/warm')),
+        warm: fetches.find((entry) => entry.name.endsWith('/warm')),
+      };
+    });
     return {
       frame: firstFrame[kind],
       player: playerAt,
       offer: offer ? { sent: offer.startTime, answered: offer.responseEnd } : null,
+      warm: warm ? warm.startTime : null,
       picked: kind === 'HLS' ? firstFrame[kind] - pickedAt : null,
     };
   } finally {
@@ -140,6 +147,7 @@ export default async function previewBench() {
       rows.push({
         index,
         player: whep.player,
+        warm: whep.warm,
         offerSent: whep.offer?.sent ?? null,
         answered: whep.offer?.answered ?? null,
         whep: whep.frame,
@@ -158,6 +166,7 @@ export default async function previewBench() {
       [
         ...rows.map((row) => ({
           round: row.index,
+          'WHEP: navigation → warm-up sent': ms(row.warm),
           'navigation → player on screen': ms(row.player),
           'WHEP: navigation → offer sent': ms(row.offerSent),
           'WHEP: navigation → answer in': ms(row.answered),
@@ -167,6 +176,7 @@ export default async function previewBench() {
         })),
         {
           round: 'p50 / max',
+          'WHEP: navigation → warm-up sent': summarise(column('warm')),
           'navigation → player on screen': summarise(column('player')),
           'WHEP: navigation → offer sent': summarise(column('offerSent')),
           'WHEP: navigation → answer in': summarise(column('answered')),
