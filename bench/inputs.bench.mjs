@@ -3,7 +3,12 @@
 // the same run: the ratio is the figure. The inputs belong to one USER (the owner's list, its index) and
 // are generated in SQL from one input created over the API.
 //
-// Environment: BENCH_INPUTS (100000), BENCH_INPUTS_ENGINES (pglite,postgres), BENCH_DURATION, BENCH_CONNECTIONS.
+// On PostgreSQL the API runs API_WORKERS processes (BENCH_INPUTS_WORKERS, default the cores, as the server's own
+// default) and the hello-world as many: like is compared with like. PGlite is always one process.
+//
+// Environment: BENCH_INPUTS (100000), BENCH_INPUTS_ENGINES (pglite,postgres), BENCH_INPUTS_WORKERS, BENCH_DURATION,
+// BENCH_CONNECTIONS.
+import { availableParallelism } from 'node:os';
 import { accountRoutes, streamRoutes } from '@streamcloud/contract';
 import { BENCH_ADMIN, copyInput, load, printTable, startApi, startHello } from './lib.mjs';
 
@@ -13,6 +18,7 @@ const FORMATS = ['WebRTC', 'RTMP', 'SRT'];
 /** A deep page: the console's 51st 'More', where a list of 10,000 streams (the spec's size) ends. */
 const DEEP_PAGE = Math.min(10_000, INPUTS - 200);
 const USER = { username: 'bench-user', password: 'bench-password-1' };
+const POSTGRES_WORKERS = Number(process.env.BENCH_INPUTS_WORKERS ?? availableParallelism());
 
 async function fill(api) {
   const admin = await api.login(BENCH_ADMIN.username, BENCH_ADMIN.password);
@@ -41,11 +47,12 @@ async function middleInputId(api, token) {
 export default async function inputsBench() {
   const rows = [];
   for (const engine of ENGINES) {
-    const hello = await startHello();
+    const workers = engine === 'postgres' ? POSTGRES_WORKERS : 1;
+    const hello = await startHello(workers);
     const baseline = await load(hello.url, { title: 'hello' });
     await hello.stop();
     process.stdout.write(`\n${engine}: generating\n`);
-    const api = await startApi(engine);
+    const api = await startApi(engine, { API_WORKERS: String(workers) });
     try {
       await fill(api);
       const token = await api.login(USER.username, USER.password);
@@ -64,6 +71,7 @@ export default async function inputsBench() {
         const result = await load(url, { headers, title: `${name} on ${engine}` });
         rows.push({
           engine,
+          workers,
           request: name,
           'req/s': Math.round(result.rps),
           'p99 ms': result.p99,

@@ -38,10 +38,11 @@ export async function load(url, { headers = {}, title } = {}) {
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
 }
 
-export async function startHello() {
+/** The hello-world yardstick, in `workers` processes on one port (node:cluster), as the API's API_WORKERS. */
+export async function startHello(workers = 1) {
   const port = await freePort();
   const child = spawn(process.execPath, [join(ROOT, 'bench/hello-server.mjs')], {
-    env: { ...process.env, PORT: String(port) },
+    env: { ...process.env, PORT: String(port), WORKERS: String(workers) },
     stdio: 'inherit',
   });
   await waitForHttp(`http://127.0.0.1:${port}/`);

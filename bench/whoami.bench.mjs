@@ -1,5 +1,5 @@
 // Issue 2: a bare Fastify hello-world beside the API's authenticated GET /api/v1/accounts/whoami,
-// on PGlite and on PostgreSQL. The ratio is the figure: what auth (JWT + session lookup) costs.
+// on PGlite and on PostgreSQL, each in as many processes as the API runs. The ratio is the figure: what auth (JWT + session lookup) costs.
 // Issue 21: on PostgreSQL, how long after a session is revoked by another writer of the database (as
 // another API server would) the server refuses its cached session: the LISTEN/NOTIFY delay, polled over HTTP.
 import { accountRoutes } from '@streamcloud/contract';
@@ -39,7 +39,9 @@ export default async function whoamiBench() {
     ['postgres', 1],
     ['postgres', 2],
   ]) {
-    const hello = await startHello();
+    // The yardstick runs as many processes as the API: one process's hello-world against two API
+    // processes would credit the API with the second process (or, on two loaded cores, charge it for it).
+    const hello = await startHello(workers);
     const baseline = await load(hello.url, { title: 'hello' });
     await hello.stop();
     const api = await startApi(engine, { API_WORKERS: String(workers) });
