@@ -2,6 +2,7 @@ import type { MediaPorts, NodeGroupAssignment, StreamStatus, TranscodeTrack } fr
 import { sql } from 'kysely';
 import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
 import type { Db } from '../../db/database.js';
+import { precompiled } from '../../db/precompiled.js';
 import type { InputStatusMessagesTable, InputsTable, InputTracksTable } from '../../db/schema.js';
 import type { StreamCatalog, StreamDescription } from './stream-catalog.js';
 
@@ -80,6 +81,61 @@ const summaryColumns = [
   'created_at',
 ] as const;
 
+/**
+ * Nodes as the mappers answer them. Without the count of the streams each carries: only placement needs
+ * it (candidateNodes), and counting a node's 100,000 streams was most of a GET /inputs/{id}.
+ */
+function nodeHostsOf(db: Db) {
+  return db
+    .selectFrom('nodes as n')
+    .select([
+      'n.id',
+      'n.name',
+      'n.protocol',
+      'n.hostname',
+      'n.port',
+      (eb) =>
+        eb.selectFrom('node_media_ports as m').select('m.ports').whereRef('m.node_id', '=', 'n.id').as('media_ports'),
+      'n.location_code',
+      'n.latitude',
+      'n.longitude',
+      (eb) =>
+        jsonArrayFrom(
+          eb
+            .selectFrom('node_group_resources as r')
+            .innerJoin('node_groups as g', 'g.id', 'r.group_id')
+            .select(['g.id', 'g.name', 'g.assignment', 'g.owner_id'])
+            .whereRef('r.node_id', '=', 'n.id')
+            .orderBy('g.name')
+            .orderBy('g.id'),
+        ).as('groups'),
+    ])
+    .$narrowType<{ groups: NodeHostGroup[] }>();
+}
+
+/** A stream with its latest messages and its node, in one query (built once: see db/precompiled.ts). */
+const withDetails = (db: Db, id: string) =>
+  db
+    .selectFrom('inputs as i')
+    .selectAll('i')
+    .select((eb) => [
+      jsonArrayFrom(
+        eb
+          .selectFrom('input_status_messages as m')
+          .select(['m.at', 'm.level', 'm.text'])
+          .whereRef('m.input_id', '=', 'i.id')
+          .orderBy('m.id', 'desc')
+          .limit(STATUS_MESSAGES_KEPT),
+      ).as('status_messages'),
+      jsonObjectFrom(nodeHostsOf(db).where('n.id', '=', eb.ref('i.node_id'))).as('node_host'),
+    ])
+    .where('i.id', '=', id);
+const streamWithDetails = precompiled((db, { id }: { id: string }) => withDetails(db, id));
+/** The same, when the reader's access is limited to one owner's streams. */
+const streamWithDetailsOfOwner = precompiled((db, { id, ownerId }: { id: string; ownerId: string }) =>
+  withDetails(db, id).where('i.owner_id', '=', ownerId),
+);
+
 /** Streams (table `inputs`), their messages, tracks and ingress names, and the nodes placement weighs. */
 export class StreamsRepository implements StreamCatalog {
   /** The connection it queries: a transaction's within a unit of work's `transaction`. */
@@ -124,22 +180,9 @@ export class StreamsRepository implements StreamCatalog {
     id: string,
     ownerId: string | null,
   ): Promise<{ row: StreamRow; messages: StatusMessageRow[]; node: NodeHostRow | null } | null> {
-    const query = this.db
-      .selectFrom('inputs as i')
-      .selectAll('i')
-      .select((eb) => [
-        jsonArrayFrom(
-          eb
-            .selectFrom('input_status_messages as m')
-            .select(['m.at', 'm.level', 'm.text'])
-            .whereRef('m.input_id', '=', 'i.id')
-            .orderBy('m.id', 'desc')
-            .limit(STATUS_MESSAGES_KEPT),
-        ).as('status_messages'),
-        jsonObjectFrom(this.nodeHosts().where('n.id', '=', eb.ref('i.node_id'))).as('node_host'),
-      ])
-      .where('i.id', '=', id);
-    const found = await (ownerId ? query.where('i.owner_id', '=', ownerId) : query).executeTakeFirst();
+    const [found] = ownerId
+      ? await streamWithDetailsOfOwner(this.db, { id, ownerId })
+      : await streamWithDetails(this.db, { id });
     if (!found) return null;
     const { status_messages, node_host, ...row } = found;
     return {
@@ -298,36 +341,8 @@ export class StreamsRepository implements StreamCatalog {
       .execute();
   }
 
-  /**
-   * Nodes as the mappers answer them. Without the count of the streams each carries: only placement needs
-   * it (candidateNodes), and counting a node's 100,000 streams was most of a GET /inputs/{id}.
-   */
   private nodeHosts() {
-    return this.db
-      .selectFrom('nodes as n')
-      .select([
-        'n.id',
-        'n.name',
-        'n.protocol',
-        'n.hostname',
-        'n.port',
-        (eb) =>
-          eb.selectFrom('node_media_ports as m').select('m.ports').whereRef('m.node_id', '=', 'n.id').as('media_ports'),
-        'n.location_code',
-        'n.latitude',
-        'n.longitude',
-        (eb) =>
-          jsonArrayFrom(
-            eb
-              .selectFrom('node_group_resources as r')
-              .innerJoin('node_groups as g', 'g.id', 'r.group_id')
-              .select(['g.id', 'g.name', 'g.assignment', 'g.owner_id'])
-              .whereRef('r.node_id', '=', 'n.id')
-              .orderBy('g.name')
-              .orderBy('g.id'),
-          ).as('groups'),
-      ])
-      .$narrowType<{ groups: NodeHostGroup[] }>();
+    return nodeHostsOf(this.db);
   }
 
   /**

@@ -1,0 +1,45 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestDatabase } from '../../test/helpers.js';
+import { precompiled } from './precompiled.js';
+
+let database: Awaited<ReturnType<typeof openTestDatabase>>;
+beforeAll(async () => {
+  database = await openTestDatabase();
+});
+afterAll(() => database.close());
+
+describe('precompiled', () => {
+  it('builds the query once and runs it with each call’s values, keeping its own constants', async () => {
+    let builds = 0;
+    const usernames = precompiled((db, { prefix, not }: { prefix: string; not: string }) => {
+      builds++;
+      return db
+        .selectFrom('accounts')
+        .select('username')
+        .where('username', 'like', sql<string>`${prefix} || '%'`)
+        .where('username', '!=', not)
+        .orderBy('username')
+        .limit(2);
+    });
+    await database.db
+      .insertInto('accounts')
+      .values(
+        ['ann', 'anna', 'annie', 'bob'].map((username) => ({
+          id: randomUUID(),
+          username,
+          password_hash: 'x',
+          role: 'USER' as const,
+        })),
+      )
+      .execute();
+
+    expect(await usernames(database.db, { prefix: 'an', not: 'anna' })).toEqual([
+      { username: 'ann' },
+      { username: 'annie' },
+    ]);
+    expect(await usernames(database.db, { prefix: 'b', not: '' })).toEqual([{ username: 'bob' }]);
+    expect(builds).toBe(1);
+  });
+});
