@@ -1,11 +1,13 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { firstScreenChunks } from './build/first-screen-chunks.ts';
 import { precompress } from './build/precompress.ts';
+import { prerender } from './build/prerender.ts';
 
 const API_SERVER = 'http://127.0.0.1:8080';
 
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [react(), prerender(), precompress()],
   // Relative asset URLs: the console can be served from any path or a CDN.
   base: './',
   // `@/…` is src/… (tsconfig.json "paths").
@@ -20,7 +22,17 @@ export default defineConfig({
         // chunk. Every other library goes with the screens that use it (a catch-all vendor chunk would be
         // loaded by the first page whatever it shows).
         codeSplitting: {
-          groups: [{ name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/ }],
+          groups: [
+            {
+              name: 'react',
+              test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/,
+              priority: 2,
+            },
+            // The first screens in a few files each rather than dozens (build/first-screen-chunks.ts).
+            // A module's dependencies are placed by the same rule, not pulled in with it: those in the entry's
+            // graph must stay there.
+            { name: firstScreenChunks(), priority: 1, includeDependenciesRecursively: false },
+          ],
         },
       },
     },

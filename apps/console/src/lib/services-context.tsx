@@ -31,5 +31,6 @@ export function useAuthStore(): AuthStore {
 /** The auth state; re-renders on every change. */
 export function useAuth(): AuthState {
   const { auth } = useServices();
-  return useSyncExternalStore(auth.subscribe, auth.getState);
+  // The third: the same state when rendered at build time (app/prerender).
+  return useSyncExternalStore(auth.subscribe, auth.getState, auth.getState);
 }

@@ -11,7 +11,10 @@ beforeAll(() =>
   Promise.all([preloadLazyComponents(), import('@/features/auth/components/login-rules'), import('@/lib/auth-routes')]),
 );
 
-beforeEach(() => installFakeCanvas());
+// Not in a test file that runs in Node (`@vitest-environment node`): there is no DOM to draw in.
+beforeEach(() => {
+  if (typeof window !== 'undefined') installFakeCanvas();
+});
 
 afterEach(() => {
   cleanup();

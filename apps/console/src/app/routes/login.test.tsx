@@ -1,9 +1,11 @@
 import { errorResponse, type Handler, jsonResponse, networkFailure } from '@streamcloud/api-client/testing';
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { LOGIN_ERRORS } from '@/lib/auth-store';
+import { PRERENDERED_CLASS } from '@/lib/prerendered';
 import { EMPTY_PAGE_DATA, userAccount, whoAmI } from '@/test/fixtures';
 import { renderApp } from '@/test/render-app';
+import { PRERENDERED_SCREENS } from '../prerender/prerender';
 
 const signedInHandlers = (login: Handler = () => jsonResponse({ token: 'user-token' })) => ({
   ...EMPTY_PAGE_DATA,
@@ -84,5 +86,67 @@ describe('login screen', () => {
     await fillIn(user, 'alice', 'wrong');
     expect((await screen.findByRole('alert')).textContent).toBe(text);
     expect(location()).toBe('/login?redirect=%2Fmetrics');
+  });
+});
+
+describe('the sign-in page pre-rendered into index.html', () => {
+  const copies = () => document.querySelectorAll(`.${PRERENDERED_CLASS}`);
+  afterEach(() => {
+    for (const copy of copies()) copy.remove();
+  });
+
+  /** The screens as index.html holds them (build/prerender.ts), before the app's code has arrived. */
+  function showPrerendered() {
+    const shown: Record<string, ReturnType<typeof within>> = {};
+    for (const [path, render] of Object.entries(PRERENDERED_SCREENS)) {
+      const copy = document.createElement('div');
+      copy.className = PRERENDERED_CLASS;
+      copy.dataset.path = path;
+      copy.innerHTML = render();
+      document.body.append(copy);
+      shown[path] = within(copy);
+    }
+    return shown as Record<'/login' | '/streams', ReturnType<typeof within>>;
+  }
+
+  const prerenderedGone = () => waitFor(() => expect(copies()).toHaveLength(0));
+
+  it('is the login page, its button disabled until the app can send it', () => {
+    const copy = showPrerendered()['/login'];
+    copy.getByRole('heading', { name: 'Login' });
+    copy.getByRole('form', { name: 'Login' });
+    copy.getByRole('textbox', { name: 'Username' });
+    expect(copy.getByLabelText('Password').getAttribute('type')).toBe('password');
+    expect((copy.getByRole('button', { name: 'Login' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it("gives way to the app's page, which keeps what was typed into it and the focus", async () => {
+    const copy = showPrerendered()['/login'];
+    (copy.getByLabelText('Username') as HTMLInputElement).value = 'alice';
+    const password = copy.getByLabelText('Password') as HTMLInputElement;
+    password.value = 'secret';
+    password.focus();
+    const { user, mock, location } = renderApp({ path: '/login', handlers: signedInHandlers() });
+    await prerenderedGone();
+    expect((screen.getByLabelText('Username') as HTMLInputElement).value).toBe('alice');
+    expect(document.activeElement).toBe(screen.getByLabelText('Password'));
+    await user.click(screen.getByRole('button', { name: 'Login' }));
+    await waitFor(() => expect(location()).toBe('/streams'));
+    expect(mock.requests[0]?.body).toEqual({ username: 'alice', password: 'secret' });
+  });
+
+  it("focuses the username, as the app's page does, when nothing in the copy had the focus", async () => {
+    showPrerendered();
+    renderApp({ path: '/login' });
+    await prerenderedGone();
+    expect(document.activeElement).toBe(screen.getByLabelText('Username'));
+  });
+
+  it('are all taken away by any other screen the app shows', async () => {
+    showPrerendered();
+    renderApp({ path: '/streams', currentToken: 'token', handlers: signedInHandlers() });
+    await prerenderedGone();
+    await screen.findByRole('heading', { name: 'Streams' });
+    expect(screen.queryByRole('heading', { name: 'Login' })).toBeNull();
   });
 });

@@ -14,9 +14,18 @@ export function FormFailure({ children, className = '' }: { children: ReactNode;
 }
 
 /** A form's full-width submit button, with a spinner and disabled while the form is sent. */
-export function SubmitButton({ submitting, children }: { submitting: boolean; children: ReactNode }) {
+export function SubmitButton({
+  submitting,
+  disabled = false,
+  children,
+}: {
+  submitting: boolean;
+  /** Disabled for another reason than a submit under way (no spinner). */
+  disabled?: boolean;
+  children: ReactNode;
+}) {
   return (
-    <button type="submit" className="btn btn-primary w-100" disabled={submitting}>
+    <button type="submit" className="btn btn-primary w-100" disabled={submitting || disabled}>
       {submitting && <span className="spinner-border spinner-border-sm me-2" aria-hidden="true" />}
       {children}
     </button>

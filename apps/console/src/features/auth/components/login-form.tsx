@@ -1,9 +1,10 @@
 import type { LoginRequest } from '@streamcloud/contract';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import { type Resolver, useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { FormFailure, SubmitButton } from '@/components/ui/form-failure';
 import { TextField } from '@/components/ui/form-fields';
+import { useReplacePrerendered } from '@/lib/prerendered';
 import { useAuthStore } from '@/lib/services-context';
 
 type LoginValues = z.input<typeof LoginRequest>;
@@ -18,18 +19,48 @@ const loginResolver: Resolver<LoginValues, unknown, LoginRequest> = async (...ar
 /** The second step, fetched only when an account signs in with two factors (the first load stays small). */
 const TwoFactorStep = lazy(() => import('./two-factor-step'));
 
-export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
+const FIELDS = ['username', 'password'] as const;
+
+export interface LoginFormProps {
+  onSuccess: () => void;
+  /**
+   * Rendered at build time into index.html (app/prerender), to be shown before the app's code has arrived:
+   * its button is disabled, as nothing could send it yet (Enter in a field sends nothing either).
+   */
+  prerendered?: boolean;
+}
+
+export function LoginForm({ onSuccess, prerendered = false }: LoginFormProps) {
   const auth = useAuthStore();
   const [failure, setFailure] = useState<string | null>(null);
+  const form = useRef<HTMLFormElement>(null);
   /** The password step's ticket while the second step is shown. */
   const [ticket, setTicket] = useState<string | null>(null);
   const {
     register,
     handleSubmit,
+    setValue,
+    setFocus,
     formState: { errors, isSubmitting },
   } = useForm<LoginValues, unknown, LoginRequest>({
     resolver: loginResolver,
     defaultValues: { username: '', password: '' },
+  });
+
+  // What was typed into the pre-rendered form while the app's code was on its way carries over, and so do
+  // the focus and the caret (the username field takes the focus otherwise, as autoFocus would).
+  const adopting = useReplacePrerendered('/login', (copy, focused) => {
+    for (const field of FIELDS) {
+      const typed = copy.querySelector<HTMLInputElement>(`input[name="${field}"]`);
+      const input = form.current?.elements.namedItem(field);
+      if (!typed || !(input instanceof HTMLInputElement)) continue;
+      if (typed.value) setValue(field, typed.value);
+      if (focused === typed) {
+        input.focus();
+        input.setSelectionRange(typed.selectionStart, typed.selectionEnd, typed.selectionDirection ?? undefined);
+      }
+    }
+    if (!focused) setFocus('username');
   });
 
   const onSubmit = handleSubmit(async (credentials) => {
@@ -56,13 +87,13 @@ export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
   }
 
   return (
-    <form noValidate onSubmit={onSubmit} aria-label="Login">
+    <form ref={form} noValidate onSubmit={onSubmit} aria-label="Login">
       <FormFailure>{failure}</FormFailure>
       <TextField
         id="login-username"
         label="Username"
         autoComplete="username"
-        autoFocus
+        autoFocus={!adopting}
         error={errors.username?.message}
         {...register('username')}
       />
@@ -74,7 +105,9 @@ export function LoginForm({ onSuccess }: { onSuccess: () => void }) {
         error={errors.password?.message}
         {...register('password')}
       />
-      <SubmitButton submitting={isSubmitting}>Login</SubmitButton>
+      <SubmitButton submitting={isSubmitting} disabled={prerendered}>
+        Login
+      </SubmitButton>
     </form>
   );
 }

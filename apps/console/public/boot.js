@@ -1,0 +1,15 @@
+// Runs before the page is first drawn (a classic script in <head>; the CSP allows no inline script): marks
+// the path the address shows, so the style sheet shows that screen's pre-rendered copy, if index.html has
+// one, until the app's code has arrived and replaced it (src/lib/prerendered.ts). Without a stored session
+// every screen but the sign-in page leads to it, so that is the one shown.
+(() => {
+  const path = location.hash.replace(/^#/, '').split('?')[0] || '/';
+  let session = false;
+  try {
+    // The key has a configurable prefix (config.json, not read yet): any `…current_token` counts.
+    for (let i = 0; i < localStorage.length; i += 1) session ||= /current_token$/.test(localStorage.key(i) ?? '');
+  } catch {
+    // No storage (blocked): no session either.
+  }
+  document.documentElement.dataset.path = session || path === '/login' ? path : '/login';
+})();
