@@ -1,6 +1,7 @@
 import type { Db } from '../../db/database.js';
 import type { ApiKeysTable } from '../../db/schema.js';
 import type { AuthContext } from '../../lib/auth-context.js';
+import { CALLER_ACCOUNT_COLUMNS } from './sessions.repository.js';
 
 export type NewApiKey = Omit<ApiKeysTable, 'created_at' | 'revoked_at'>;
 
@@ -81,16 +82,7 @@ export class ApiKeysRepository {
     const row = await this.db
       .selectFrom('api_keys as k')
       .innerJoin('accounts as a', 'a.id', 'k.account_id')
-      .select([
-        'k.id',
-        'k.scope',
-        'k.expires_at',
-        'a.id as accountId',
-        'a.username',
-        'a.role',
-        'a.email',
-        'a.created_at',
-      ])
+      .select(['k.id', 'k.scope', 'k.expires_at', 'a.id as accountId', ...CALLER_ACCOUNT_COLUMNS])
       .where('k.key_hash', '=', keyHash)
       .where('k.revoked_at', 'is', null)
       .where((eb) => eb.or([eb('k.expires_at', 'is', null), eb('k.expires_at', '>', now)]))

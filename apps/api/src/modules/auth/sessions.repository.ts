@@ -20,6 +20,12 @@ declare module '../../lib/auth-context.js' {
   }
 }
 
+/**
+ * The account's columns a caller is read with (`accounts as a`), by the session and the API key lookups
+ * alike: the caller's username and role, and `account` (email, created_at).
+ */
+export const CALLER_ACCOUNT_COLUMNS = ['a.username', 'a.role', 'a.email', 'a.created_at'] as const;
+
 export class SessionsRepository {
   constructor(private readonly db: Db) {}
 
@@ -61,10 +67,7 @@ export class SessionsRepository {
       .select([
         's.id as sessionId',
         's.account_id as accountId',
-        'a.username as username',
-        'a.role as role',
-        'a.email',
-        'a.created_at',
+        ...CALLER_ACCOUNT_COLUMNS,
         's.acting_admin_id as actingAdminId',
         'admin.username as actingAdminUsername',
         's.parent_session_id as parentSessionId',
