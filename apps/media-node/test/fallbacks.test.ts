@@ -154,6 +154,15 @@ function liveSource(port: number): { url: string; stop(): void } {
 const newestFragmentAt = (playlist: string) =>
   Math.max(0, ...[...playlist.matchAll(/^(\d{13})\.ts/gm)].map((match) => Number(match[1])));
 
+/** Polls an HLS playlist until its newest fragment started after `after` (ms). */
+const fragmentAfter = (playlist: string, after: number, what: string, timeoutMs = 20_000) =>
+  waitFor(
+    async () => newestFragmentAt(await (await fetch(playlist)).text()),
+    (at) => at > after,
+    timeoutMs,
+    what,
+  );
+
 /** The stream's webhook events in the order they happened: `type`, and `type:state` for stream.fallback. */
 const streamEvents = (receiver: WebhookReceiver) =>
   receiver
@@ -165,7 +174,7 @@ const streamEvents = (receiver: WebhookReceiver) =>
     });
 
 describe('Slate fallback', () => {
-  it('takes over when the push drops (same HLS playlist, the slate picture, stream.fallback webhooks) and gives the stream back to a new push', async () => {
+  it('takes over when the push drops (same HLS playlist, the slate picture, stream.fallback webhooks), stays on through a push that drops before its media, and gives the stream back to a new push', async () => {
     const hooks = await startWebhookReceiver();
     const stream = await createStream({ format: 'RTMP', callbackUri: `${hooks.url}/stream` });
     const output = await createOutput(stream.id, 'HLS');
@@ -205,14 +214,23 @@ describe('Slate fallback', () => {
       expect(await messages(stream.id)).toContain('Fallback Be right back started');
       await fallbackState(stream.id, slate.id, (f) => f.state === 'Ingestion', 'the slate playing');
       // The same playlist goes on with the slate's fragments, and the outgoing snapshot is the slate.
-      await waitFor(
-        async () => newestFragmentAt(await (await fetch(playlist)).text()),
-        (at) => at > dropped + 3000,
-        20_000,
-        'fragments of the slate in the playlist',
-      );
+      await fragmentAfter(playlist, dropped + 3000, 'fragments of the slate in the playlist');
       await outgoingColour(stream.id, isRed, 'a red outgoing snapshot');
       expect(reader.running()).toBe(true);
+
+      // An encoder that connects and drops before any media (FLV1 video, which nginx does not package: no
+      // fragment): the stream stays Fallback (no status report, webhook or message) and the slate plays on.
+      const blip = ffmpeg([
+        ...['-re', '-f', 'lavfi', '-i', 'color=c=blue:s=320x240:r=15', '-t', '1.5'],
+        ...['-c:v', 'flv1', '-f', 'flv', uriOf(stream)],
+      ]);
+      await blip.exited;
+      const blipped = Date.now();
+      await fragmentAfter(playlist, blipped, 'fragments of the slate after the blip');
+      expect((await getStream(stream.id)).status).toBe('Fallback');
+      const said = await messages(stream.id);
+      expect(said.filter((text) => text === 'Fallback Be right back started')).toHaveLength(1);
+      expect(said.some((text) => text.startsWith('Push resumed'))).toBe(false);
 
       // The push comes back: Ingestion again, the slate stops and is ready for the next drop.
       second = push();
@@ -225,12 +243,7 @@ describe('Slate fallback', () => {
         'the slate ready again',
       );
       const resumed = Date.now();
-      await waitFor(
-        async () => newestFragmentAt(await (await fetch(playlist)).text()),
-        (at) => at > resumed,
-        15_000,
-        'fragments of the resumed push',
-      );
+      await fragmentAfter(playlist, resumed, 'fragments of the resumed push', 15_000);
       expect(reader.running()).toBe(true);
       await outgoingColour(stream.id, isBlue, 'the blue push picture again');
 
@@ -259,15 +272,15 @@ describe('Slate fallback', () => {
       ]);
       expect(hooks.events().every((event) => event.data.id === stream.id)).toBe(true);
 
-      // Billing: the slate is not ingest. The two pushes are the stream's only billed publish sessions
-      // (two takeovers would have added two), and what the HLS reader got is outgoing traffic.
+      // Billing: the slate is not ingest. The three pushes (the blip too) are the stream's only billed
+      // publish sessions (the takeovers would have added three), and what the HLS reader got is outgoing.
       const billed = await waitFor(
         () => usage(stream.id),
-        (bill) => bill.sessions >= 2 && bill.outgoing > 0,
+        (bill) => bill.sessions >= 3 && bill.outgoing > 0,
         10_000,
         'the pushes and the reader billed',
       );
-      expect(billed.sessions).toBe(2);
+      expect(billed.sessions).toBe(3);
     } finally {
       first.stop();
       second?.stop();

@@ -53,6 +53,13 @@ export class StreamManager {
   private readonly grace = new Map<string, { timer: NodeJS.Timeout; stream: LiveStream }>();
   /** Inputs a fallback took over since their last push: the next push resumes the stream. */
   private readonly afterFallback = new Set<string>();
+  /**
+   * Inputs whose status the control plane has as Fallback (a fallback started and nothing else was
+   * reported since), with the fallback playing, the tracks of the push it replaced and the Fallback
+   * report's sequence: a push coming back counts (is reported) only once its media arrived, so an encoder
+   * that connects and drops does not flip the status.
+   */
+  private readonly showingFallback = new Map<string, { fallbackId: string; tracks: TrackInfo[] | null; seq: number }>();
   /** The fallback player, once the node has wired it. */
   fallbacks: FallbackTakeover | null = null;
 
@@ -78,6 +85,7 @@ export class StreamManager {
         ffprobe: o.ffprobe,
         log: o.log,
         report: (stream, tracks) => this.reportTracks(stream, tracks),
+        firstFragment: (stream) => this.mediaArrived(stream),
       }),
     );
   }
@@ -99,13 +107,16 @@ export class StreamManager {
     const resumed = waiting !== undefined || this.afterFallback.delete(input.id);
     const stream = this.newStream(input, protocol, handle, null);
     const from = handle.remoteAddress ? ` from ${handle.remoteAddress}` : '';
-    stream.ingestionSeq = this.state(input.id, {
-      status: 'Ingestion',
-      message: {
-        level: 'info',
-        text: resumed ? `Push resumed over ${protocol}${from}` : `Push started over ${protocol}${from}`,
-      },
-    });
+    const text = resumed ? `Push resumed over ${protocol}${from}` : `Push started over ${protocol}${from}`;
+    const shown = this.showingFallback.get(input.id);
+    if (shown) {
+      // Reported when its media arrives (mediaArrived); the stream shows Fallback until then, and a Stop
+      // after that Fallback report ends it.
+      stream.returning = { text, tracks: shown.tracks };
+      stream.ingestionSeq = shown.seq;
+    } else {
+      stream.ingestionSeq = this.state(input.id, { status: 'Ingestion', message: { level: 'info', text } });
+    }
     this.o.log.info(`push of ${input.name} started over ${protocol}${from}`);
     this.events.live(stream);
     return stream;
@@ -119,13 +130,31 @@ export class StreamManager {
     if (this.push(last.input.id)) return null;
     const input = this.o.directory.byId(last.input.id) ?? last.input;
     const stream = this.newStream(input, last.protocol, handle, fallback);
+    // The same fallback again after a push that came back and dropped before its media: nothing changed
+    // for anyone, so nothing is said (the next fallback of the list taking over is said).
+    const shown = this.showingFallback.get(input.id);
+    const again = shown?.fallbackId === fallback.id;
     stream.ingestionSeq = this.state(input.id, {
       status: 'Fallback',
-      message: { level: 'warning', text: `Fallback ${fallback.label} started` },
+      ...(again ? {} : { message: { level: 'warning' as const, text: `Fallback ${fallback.label} started` } }),
+    });
+    this.showingFallback.set(input.id, {
+      fallbackId: fallback.id,
+      tracks: shown ? shown.tracks : last.tracks,
+      seq: stream.ingestionSeq,
     });
     this.o.log.info(`fallback ${fallback.label} of ${input.name} started`);
     this.events.live(stream);
     return stream;
+  }
+
+  /** A push's first fragment exists: a push that came back during a fallback has the stream now. */
+  private mediaArrived(stream: LiveStream): void {
+    if (!stream.returning || stream.ended) return;
+    const { text } = stream.returning;
+    stream.returning = null;
+    this.showingFallback.delete(stream.input.id);
+    stream.ingestionSeq = this.state(stream.input.id, { status: 'Ingestion', message: { level: 'info', text } });
   }
 
   /** The takeover ended without a push coming back (no fallback could play, or the last one failed). */
@@ -156,6 +185,7 @@ export class StreamManager {
       firstFragmentAt: null,
       tracks: null,
       fallback,
+      returning: null,
       source,
       outgoing: { main: source, renditions: null },
       webrtc: null,
@@ -178,6 +208,7 @@ export class StreamManager {
       if (this.pushes.get(stream.input.id) === stream) this.pushes.delete(stream.input.id);
       if (stream.stoppedByControlPlane) {
         this.afterFallback.delete(stream.input.id);
+        this.showingFallback.delete(stream.input.id);
         this.events.gone(stream.input.id);
       }
       return;
@@ -191,7 +222,16 @@ export class StreamManager {
       if (viewer.inputId === stream.input.id && viewer.format !== 'HLS') this.viewers.end(viewer.id);
     this.events.ended(stream);
     if (this.pushes.get(stream.input.id) === stream) this.pushes.delete(stream.input.id);
-    if (stream.stoppedByControlPlane) return;
+    if (stream.stoppedByControlPlane) {
+      this.showingFallback.delete(stream.input.id);
+      return;
+    }
+    if (stream.returning) {
+      // It came back during a fallback and went before its media: the fallback plays on at once, in the
+      // picture of the push it replaced.
+      stream.tracks ??= stream.returning.tracks;
+      if (this.takeOver(stream)) return;
+    }
     // A failed push is taken over at once; one that ended cleanly may resume within the grace first.
     if (failure && this.takeOver(stream)) return;
     const timer = setTimeout(() => {
@@ -212,6 +252,7 @@ export class StreamManager {
 
   /** The stream is over: Idle, or Error when the push failed. */
   private over(inputId: string, failure: string | null): void {
+    this.showingFallback.delete(inputId);
     if (failure) this.state(inputId, { status: 'Error', message: { level: 'error', text: `Push failed: ${failure}` } });
     else this.state(inputId, { status: 'Idle', message: { level: 'info', text: 'Push ended' } });
     this.events.gone(inputId);
@@ -258,6 +299,7 @@ export class StreamManager {
       const input = this.o.directory.byId(inputId);
       if (this.pushes.has(inputId) || (input && input.status !== 'Idle')) continue;
       this.afterFallback.delete(inputId);
+      this.showingFallback.delete(inputId);
       void this.fallbacks?.release(inputId);
       this.events.gone(inputId);
     }
@@ -308,7 +350,7 @@ export class StreamManager {
     for (const input of this.o.directory.all()) {
       const stream = ours.get(input.id);
       if (stream) {
-        const status = stream.fallback ? 'Fallback' : 'Ingestion';
+        const status = stream.fallback || stream.returning ? 'Fallback' : 'Ingestion';
         if (input.status !== status) this.state(input.id, { status });
       } else if ((input.status === 'Ingestion' || input.status === 'Fallback') && !this.grace.has(input.id)) {
         // Ingestion without a push here: left over from before this node (re)started.

@@ -16,6 +16,8 @@ export class IncomingTracks implements StreamListener {
       ffprobe: string;
       log: Logger;
       report: (stream: LiveStream, tracks: { incoming?: TrackInfo[]; outgoing?: TrackInfo[] }) => void;
+      /** The push's first fragment exists: media arrived. */
+      firstFragment?: (stream: LiveStream) => void;
     },
   ) {}
 
@@ -24,12 +26,20 @@ export class IncomingTracks implements StreamListener {
   }
 
   private async watch(stream: LiveStream): Promise<void> {
+    const { hlsName } = stream.source;
+    // The playlist goes on across publishers (a fallback, a push resuming): the newest fragment when this
+    // one starts is the last of the one before, closed a moment ago, not this one's.
+    const before = await newestFragment(this.o.hlsDir, hlsName, stream.startedAt.getTime());
     const fragment = await poll(
-      () => newestFragment(this.o.hlsDir, stream.source.hlsName, stream.startedAt.getTime()),
+      async () => {
+        const newest = await newestFragment(this.o.hlsDir, hlsName, stream.startedAt.getTime());
+        return newest === before ? null : newest;
+      },
       () => !stream.ended,
     );
     if (!fragment) return;
     stream.firstFragmentAt = Date.now();
+    this.o.firstFragment?.(stream);
     try {
       const tracks = await probeTracks(this.o.ffprobe, fragment);
       stream.tracks = tracks;

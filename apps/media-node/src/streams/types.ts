@@ -96,6 +96,12 @@ export interface LiveStream {
    * does not count it as ingest.
    */
   fallback: { id: string; label: string } | null;
+  /**
+   * Set on a push that came back while the stream showed Fallback, until its first fragment: only then is
+   * it reported (Ingestion, `text`); one that drops before gives the stream back to its fallback without a
+   * status change. `tracks`: those of the push the fallback replaced (its picture's size if it plays again).
+   */
+  returning: { text: string; tracks: TrackInfo[] | null } | null;
   /** The push as nginx carries it: the source every pipeline reads. */
   source: MediaTrackSource;
   /** What viewers get; a transcoder replaces it with its renditions while they run. */
