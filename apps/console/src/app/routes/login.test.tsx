@@ -148,5 +148,49 @@ describe('the sign-in page pre-rendered into index.html', () => {
     await prerenderedGone();
     await screen.findByRole('heading', { name: 'Streams' });
     expect(screen.queryByRole('heading', { name: 'Login' })).toBeNull();
+
+describe('login screen: two-factor sign-in', () => {
+  const challenge = () =>
+    jsonResponse({ twoFactorRequired: true, ticket: 'the-ticket', expiresAt: '2027-01-01T00:05:00Z' });
+
+  it('asks for the authentication code after the password, then signs in with ticket and code', async () => {
+    const { user, mock, location } = renderApp({
+      path: '/login?redirect=%2Fmetrics',
+      handlers: {
+        ...signedInHandlers(challenge),
+        'POST /api/v1/login/two-factor': () => jsonResponse({ token: 't2' }),
+      },
+    });
+    await fillIn(user, 'alice', 'secret');
+    const code = await screen.findByLabelText('Authentication code');
+    await user.click(screen.getByRole('button', { name: 'Verify' }));
+    expect(await screen.findByText('Authentication code is required')).not.toBeNull();
+    await user.type(code, '123456');
+    await user.click(screen.getByRole('button', { name: 'Verify' }));
+    await screen.findByRole('heading', { name: 'Metrics' });
+    expect(location()).toBe('/metrics');
+    expect(mock.requests.find((request) => request.url.pathname.endsWith('/login/two-factor'))?.body).toEqual({
+      ticket: 'the-ticket',
+      code: '123456',
+    });
+  });
+
+  it("shows a wrong code's refusal in an alert and keeps the step; an expired ticket goes back to the password", async () => {
+    let answer = errorResponse(401, 'Invalid authentication code', { code: 'INVALID_CODE' });
+    const { user } = renderApp({
+      path: '/login',
+      handlers: { ...signedInHandlers(challenge), 'POST /api/v1/login/two-factor': () => answer },
+    });
+    await fillIn(user, 'alice', 'secret');
+    await user.type(await screen.findByLabelText('Authentication code'), '000000');
+    await user.click(screen.getByRole('button', { name: 'Verify' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Invalid authentication code');
+    answer = errorResponse(401, 'Sign-in expired; enter your username and password again', { code: 'TICKET_EXPIRED' });
+    await user.type(screen.getByLabelText('Authentication code'), '111111');
+    await user.click(screen.getByRole('button', { name: 'Verify' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Sign-in expired; enter your username and password again',
+    );
+    expect(screen.getByRole('button', { name: 'Login' })).not.toBeNull();
   });
 });

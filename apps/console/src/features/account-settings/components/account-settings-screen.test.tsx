@@ -2,6 +2,7 @@ import { emptyResponse, errorResponse, jsonResponse } from '@streamcloud/api-cli
 import type { ApiKey } from '@streamcloud/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { userAccount } from '@/test/fixtures';
 import { renderAsUser } from '@/test/render-app';
 import { API_KEY_TEXTS } from './api-keys-card';
 
@@ -17,11 +18,20 @@ const KEY: ApiKey = {
 };
 const SECRET = `sck_${'A'.repeat(43)}`;
 
+/** The two-factor card beside the keys reads its status. */
+const TWO_FACTOR_OFF = {
+  [`GET /api/v1/accounts/${userAccount.id}/two-factor`]: () =>
+    jsonResponse({ enabled: false, enabledAt: null, recoveryCodesLeft: 0 }),
+};
+
 const alerts = () => screen.queryAllByRole('alert').map((alert) => alert.textContent);
 
 describe('Account settings: API keys', () => {
   it('lists the keys with prefix, scope, expiry and last use', async () => {
-    renderAsUser('/account/settings', { 'GET /api/v1/api-keys': () => jsonResponse([KEY]) });
+    renderAsUser('/account/settings', {
+      ...TWO_FACTOR_OFF,
+      'GET /api/v1/api-keys': () => jsonResponse([KEY]),
+    });
     const row = within(await screen.findByRole('table', { name: 'API keys' })).getAllByRole('row')[1] as HTMLElement;
     const cells = within(row).getAllByRole('cell');
     expect(cells.map((cell) => cell.textContent)).toEqual([
@@ -39,6 +49,7 @@ describe('Account settings: API keys', () => {
     let sent: Record<string, unknown> | undefined;
     let keys: ApiKey[] = [];
     const { user } = renderAsUser('/account/settings', {
+      ...TWO_FACTOR_OFF,
       'GET /api/v1/api-keys': () => jsonResponse(keys),
       'POST /api/v1/api-keys': (request) => {
         sent = request.body as Record<string, unknown>;
@@ -71,6 +82,7 @@ describe('Account settings: API keys', () => {
   it('revokes a key after confirming, and says so in an alert', async () => {
     let revoked = 0;
     const { user } = renderAsUser('/account/settings', {
+      ...TWO_FACTOR_OFF,
       'GET /api/v1/api-keys': () => jsonResponse(revoked > 0 ? [] : [KEY]),
       [`DELETE /api/v1/api-keys/${KEY.id}`]: () => {
         revoked++;
@@ -87,7 +99,10 @@ describe('Account settings: API keys', () => {
   });
 
   it('says when the keys cannot be loaded', async () => {
-    renderAsUser('/account/settings', { 'GET /api/v1/api-keys': () => errorResponse(500) });
+    renderAsUser('/account/settings', {
+      ...TWO_FACTOR_OFF,
+      'GET /api/v1/api-keys': () => errorResponse(500),
+    });
     expect(await screen.findByText(API_KEY_TEXTS.loadingFailed)).not.toBeNull();
   });
 });

@@ -28,6 +28,7 @@ function renderAccounts(handlers: Record<string, Handler> = {}) {
             : whoAmI(userAccount, adminAccount),
         ),
       'GET /api/v1/accounts': () => jsonResponse(accounts),
+      'GET /api/v1/settings/security': () => jsonResponse({ requireTwoFactorForAdmins: false }),
       'POST /api/v1/accounts': ({ body }) => {
         accounts.push({ ...newAccount, ...(body as Partial<Account>) });
         return jsonResponse(newAccount, 201);
@@ -141,5 +142,60 @@ describe('accounts screen', () => {
     expect((await screen.findByRole('alert')).textContent).toBe('Invalid!');
     screen.getByText('Already taken');
     screen.getByText('Username already exists');
+  });
+});
+
+describe('accounts screen: two-factor authentication', () => {
+  it("resets an account's two-factor authentication after a confirmation, and says so", async () => {
+    let reset = 0;
+    const { user } = renderAccounts({
+      [`DELETE /api/v1/accounts/${userAccount.id}/two-factor`]: () => {
+        reset += 1;
+        return new Response(null, { status: 204 });
+      },
+    });
+    const row = await rowOf(userAccount.username);
+    await user.click(row.getByRole('button', { name: `Reset two-factor authentication of ${userAccount.username}` }));
+    const dialog = await screen.findByRole('dialog', { name: 'Reset two-factor authentication' });
+    await user.click(within(dialog).getByRole('button', { name: /confirm|yes|reset|ok/i }));
+    expect((await screen.findByRole('alert')).textContent).toContain(
+      `Two-factor authentication of ${userAccount.username} was reset.`,
+    );
+    expect(reset).toBe(1);
+    const own = await rowOf(adminAccount.username);
+    expect(
+      (
+        own.getByRole('button', {
+          name: `Reset two-factor authentication of ${adminAccount.username}`,
+        }) as HTMLButtonElement
+      ).disabled,
+    ).toBe(true);
+  });
+
+  it('shows a refused reset in an alert', async () => {
+    const { user } = renderAccounts({
+      [`DELETE /api/v1/accounts/${userAccount.id}/two-factor`]: () =>
+        errorResponse(409, 'This account does not use two-factor sign-in'),
+    });
+    const row = await rowOf(userAccount.username);
+    await user.click(row.getByRole('button', { name: `Reset two-factor authentication of ${userAccount.username}` }));
+    const dialog = await screen.findByRole('dialog', { name: 'Reset two-factor authentication' });
+    await user.click(within(dialog).getByRole('button', { name: /confirm|yes|reset|ok/i }));
+    expect((await screen.findByRole('alert')).textContent).toContain('This account does not use two-factor sign-in');
+  });
+
+  it('saves "Require two-factor authentication for administrators" as soon as it is switched', async () => {
+    let saved: unknown;
+    const { user } = renderAccounts({
+      'PUT /api/v1/settings/security': ({ body }) => {
+        saved = body;
+        return jsonResponse(body);
+      },
+    });
+    const toggle = await screen.findByLabelText('Require two-factor authentication for administrators');
+    expect((toggle as HTMLInputElement).checked).toBe(false);
+    await user.click(toggle);
+    await waitFor(() => expect(saved).toEqual({ requireTwoFactorForAdmins: true }));
+    expect((await screen.findByRole('alert')).textContent).toContain('The security settings were saved.');
   });
 });
