@@ -148,6 +148,8 @@ describe('the sign-in page pre-rendered into index.html', () => {
     await prerenderedGone();
     await screen.findByRole('heading', { name: 'Streams' });
     expect(screen.queryByRole('heading', { name: 'Login' })).toBeNull();
+  });
+});
 
 describe('login screen: two-factor sign-in', () => {
   const challenge = () =>
