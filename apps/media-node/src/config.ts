@@ -34,6 +34,8 @@ export interface NodeConfig {
   pollIntervalMs: number;
   /** A relay whose destination keeps failing this long ends in Error. */
   relayGiveUpMs: number;
+  /** An edge pull of a stream stops once it has had no viewer on this node this long. */
+  edgeIdleMs: number;
   /** Relays may reach private and loopback addresses (and multicast groups): ALLOW_PRIVATE_NETWORKS=on. */
   allowPrivateNetworks: boolean;
   ffmpeg: string;
@@ -100,6 +102,7 @@ export function loadNodeConfig(env: NodeJS.ProcessEnv = process.env): NodeConfig
     reportIntervalMs: millis(env, 'REPORT_INTERVAL_MS', 5000),
     pollIntervalMs: millis(env, 'POLL_INTERVAL_MS', 1500),
     relayGiveUpMs: millis(env, 'RELAY_GIVE_UP_MS', 600_000),
+    edgeIdleMs: millis(env, 'EDGE_IDLE_MS', 5000),
     allowPrivateNetworks: allowPrivate === 'on',
     ffmpeg: env.FFMPEG_PATH || '/usr/bin/ffmpeg',
     ffprobe: env.FFPROBE_PATH || '/usr/bin/ffprobe',

@@ -90,6 +90,8 @@ export class HlsServer {
     const token = query.get('token');
     const admitted = await this.manager.admission.output('HLS', outputName, token);
     if (!admitted.ok) return text(response, admitted.status, admitted.reason);
+    // An edge pulls the stream from its ingest node for the first of its viewers.
+    if (admitted.input.origin) await this.manager.admission.live(admitted.input);
     const played = this.played(admitted.input.id);
     if (!played) return text(response, 404, 'the stream is not live');
     const sid = query.get('sid');

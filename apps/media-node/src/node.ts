@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { ApiError } from '@streamcloud/api-client';
 import { type Node, NodeRefreshMode } from '@streamcloud/contract';
+import { verifyEdgeCredential } from '@streamcloud/contract/edge-credential';
 import { addressPolicy, createGuardedFetch, guardedAgents } from '@streamcloud/net-guard';
 import type { NodeConfig } from './config.js';
 import { ControlPlaneClient, Reporter } from './control-plane.js';
@@ -14,6 +15,7 @@ import { InputDirectory } from './inputs.js';
 import type { Logger } from './log.js';
 import { NginxRtmp } from './nginx.js';
 import { RENDITIONS_WAIT_MS, renditionsReady } from './pipelines/capture.js';
+import { EdgePuller } from './pipelines/edge/puller.js';
 import { fallbacksKind } from './pipelines/fallback/fallback.js';
 import { FallbackPlayer } from './pipelines/fallback/player.js';
 import { LivePipelines } from './pipelines/host.js';
@@ -57,6 +59,10 @@ export class MediaNode {
   readonly recordings: Recordings;
   /** Plays a stream's fallbacks into its own name when its push is gone. */
   readonly fallbacks: FallbackPlayer;
+  /** As an edge: pulls streams ingested on other nodes while they have viewers here. */
+  readonly edges: EdgePuller;
+  /** As an origin: edges' pulls of our streams, by their RTMP connection's alias (their end stops the metering). */
+  private readonly edgePlaysByAlias = new Map<string, () => void>();
   private readonly hookSecret = randomBytes(18).toString('base64url');
   /** Internal pushes (SRT and WebRTC relays into nginx) and plays (WebRTC playback) carry this as `relay=`. */
   readonly relaySecret = randomBytes(18).toString('base64url');
@@ -104,6 +110,11 @@ export class MediaNode {
       refreshDirectory: () => this.refreshNow(),
       claimIngress: (name) => this.claimIngress(name),
     });
+    this.edges = new EdgePuller(
+      { manager: this.manager, directory: this.directory, tools: this.tools, log, idleMs: config.edgeIdleMs },
+      (traffic) => this.manager.usage.meter(traffic, 'internode'),
+    );
+    this.manager.admission.pull = (input) => this.edges.pull(input);
     const host = {
       log,
       tools: this.tools,
@@ -298,6 +309,7 @@ export class MediaNode {
     for (const timer of this.timers) clearInterval(timer);
     // Files being recorded are closed first (the journal keeps them for the next start), then pushes end.
     await this.recordings.stop();
+    await this.edges.stopAll();
     this.manager.shutdown();
     await this.fallbacks.stopAll();
     await Promise.all(this.pipelines.map((pipelines) => pipelines.stopAll()));
@@ -430,6 +442,7 @@ export class MediaNode {
         ),
       })),
       sessions: this.manager.viewers.count,
+      edgePulls: this.edges.describe(),
       emergencyCleanup: this.manager.admission.emergency,
       problems: this.problems,
     };
@@ -557,6 +570,11 @@ export class MediaNode {
         const stream = this.fallbacks.published(fallbackOf, form.get('clientid') ?? '');
         return stream ? rename(stream.input.id) : refuse();
       }
+      if (form.get('edge') !== null) {
+        // An edge pull publishing the stream it pulls from the origin node, under the input id.
+        if (form.get('relay') !== this.relaySecret || addr !== '127.0.0.1') return refuse();
+        return this.edges.published(name) ? ok() : refuse();
+      }
       if (form.get('relay') !== null) {
         // SRT and WebRTC relays push under the input id with the relay secret; the front end admitted them.
         return form.get('relay') === this.relaySecret && addr === '127.0.0.1' ? ok() : refuse();
@@ -598,6 +616,11 @@ export class MediaNode {
         return form.get('relay') === this.relaySecret && addr === '127.0.0.1' ? ok() : refuse();
       const connection = this.proxy?.byAddress(addr);
       if (!connection || connection.closed) return refuse();
+      const edgeCredential = form.get('edge');
+      if (edgeCredential !== null) {
+        const push = this.edgePlay(name, edgeCredential, connection);
+        return push ? rename(push.outgoing.main.rtmpName) : refuse();
+      }
       const admitted = await this.manager.admission.play('RTMP', name, form.get('token'));
       if (!admitted.ok) {
         this.log.info(`RTMP play of ${name} refused: ${admitted.reason}`);
@@ -622,6 +645,7 @@ export class MediaNode {
       return rename(push.outgoing.main.rtmpName);
     }
     if (call === 'play_done') {
+      this.endEdgePlay(addr);
       const id = this.viewersByAlias.get(addr);
       if (id) {
         this.viewersByAlias.delete(addr);
@@ -632,8 +656,44 @@ export class MediaNode {
     return ok();
   }
 
+  /**
+   * Another node pulls one of our streams as its edge (`?edge=<credential>`, never a user's token): admitted
+   * when the credential is the control plane's for this stream (checked with the stream's edge key) and the
+   * stream is live here. Not a viewer: its bytes are the stream's internode usage. Answers the push it plays.
+   */
+  private edgePlay(name: string, credential: string, connection: ProxiedConnection): LiveStream | null {
+    const input = this.directory.input(name);
+    const edgeNodeId =
+      input?.edgeKey && !input.origin ? verifyEdgeCredential(input.edgeKey, input.id, credential) : null;
+    const push = input && edgeNodeId ? this.manager.push(input.id) : undefined;
+    if (!input || !edgeNodeId || !push) {
+      this.log.info(
+        `edge pull of ${name} from ${connection.remoteAddress} refused: ${edgeNodeId ? 'not live' : 'bad credential'}`,
+      );
+      return null;
+    }
+    this.log.info(`node ${edgeNodeId} pulls ${input.name} as an edge from ${connection.remoteAddress}`);
+    this.endEdgePlay(connection.alias);
+    this.edgePlaysByAlias.set(
+      connection.alias,
+      this.manager.usage.meter(
+        { inputId: input.id, bytesIn: () => connection.bytesFromClient, bytesOut: () => connection.bytesToClient },
+        'internode',
+      ),
+    );
+    return push;
+  }
+
+  private endEdgePlay(alias: string): void {
+    const end = this.edgePlaysByAlias.get(alias);
+    if (!end) return;
+    this.edgePlaysByAlias.delete(alias);
+    end();
+  }
+
   /** The RTMP client's TCP connection closed: whatever it did ends with it (nginx may not say so, e.g. if it died). */
   private rtmpConnectionClosed(connection: ProxiedConnection): void {
+    this.endEdgePlay(connection.alias);
     const session = this.pushesByAlias.get(connection.alias);
     if (session) {
       this.pushesByAlias.delete(connection.alias);

@@ -30,7 +30,14 @@ export class RtmpProxy {
   private readonly byAlias = new Map<string, ProxiedConnection>();
   onClose: (connection: ProxiedConnection) => void = () => undefined;
 
-  constructor(private readonly upstreamPort: number) {}
+  /**
+   * `upstream`: nginx on loopback (the node's public RTMP port; each connection from its own alias), or
+   * another node's RTMP port (an edge pull's counting relay: `aliases` false, the connection is counted only).
+   */
+  constructor(
+    private readonly upstreamPort: number,
+    private readonly upstream: { host: string; aliases: boolean } = { host: '127.0.0.1', aliases: true },
+  ) {}
 
   listen(port: number, host: string): Promise<number> {
     const server = createServer((socket) => this.accept(socket));
@@ -69,7 +76,11 @@ export class RtmpProxy {
 
   private accept(client: Socket): void {
     const alias = this.freeAlias();
-    const upstream = createConnection({ host: '127.0.0.1', port: this.upstreamPort, localAddress: alias });
+    const upstream = createConnection({
+      host: this.upstream.host,
+      port: this.upstreamPort,
+      ...(this.upstream.aliases ? { localAddress: alias } : {}),
+    });
     client.setNoDelay(true);
     upstream.setNoDelay(true);
     const connection: ProxiedConnection = {

@@ -60,6 +60,8 @@ export class LivePipelines<C> {
   }
 
   private live(stream: LiveStream): void {
+    // An edge's pulled stream runs no job: the ingest node runs them once for the stream.
+    if (stream.pulledFrom) return;
     const entry: Running<C> = {
       stream,
       pipeline: null,

@@ -29,6 +29,8 @@ const isIngressName = (name: string) => normalizeName(name).toLowerCase().starts
 export class Admission {
   /** Emergency cleanup: every push and play is refused until it is disabled. */
   emergency = false;
+  /** On an edge node: pulls a stream ingested elsewhere for a viewer here (pipelines/edge); resolves once it is live here. */
+  pull: ((input: AssignedInput) => Promise<LiveStream | undefined>) | null = null;
 
   constructor(
     private readonly directory: InputDirectory,
@@ -88,9 +90,16 @@ export class Admission {
   async play(format: PlayFormat, name: string, token: string | null): Promise<PlayAdmission> {
     const found = await this.output(format, name, token);
     if (!found.ok) return found;
-    const push = this.livePush(found.input.id);
+    const push = await this.live(found.input);
     if (!push) return { ok: false, status: 404, reason: 'the stream is not live' };
     return { ...found, push };
+  }
+
+  /** The stream's push here; on an edge, the stream pulled from its ingest node, pulled now if need be. */
+  async live(input: AssignedInput): Promise<LiveStream | undefined> {
+    const push = this.livePush(input.id);
+    if (push || !input.origin || !this.pull) return push;
+    return this.pull(input);
   }
 
   /**

@@ -73,10 +73,10 @@ export class StreamManager {
       o.claimIngress,
     );
     this.viewers = new Viewers(o.directory, (streamId, fields) => this.state(streamId, fields));
-    // A fallback's time and bytes are not ingest: only pushes are billed as incoming.
+    // A fallback's and an edge pull's time and bytes are not ingest: only pushes are billed as incoming.
     this.usage = new UsageMeter(
       o.reporter,
-      () => this.activePushes().filter((stream) => !stream.fallback),
+      () => this.activePushes().filter((stream) => !stream.fallback && !stream.pulledFrom),
       this.viewers,
     );
     this.events.subscribe(
@@ -157,6 +157,19 @@ export class StreamManager {
     stream.ingestionSeq = this.state(stream.input.id, { status: 'Ingestion', message: { level: 'info', text } });
   }
 
+  /**
+   * An edge pull published the stream it pulls from `origin` (pipelines/edge): this node's viewers of the
+   * stream's outputs watch it from now on. Nothing is reported about the stream: its ingest node does that.
+   */
+  startPulled(input: AssignedInput, origin: string, handle: PublishHandle): LiveStream | null {
+    if (this.push(input.id)) return null;
+    const stream = this.newStream(input, 'RTMP', handle, null);
+    stream.pulledFrom = origin;
+    this.o.log.info(`pulling ${input.name} from node ${origin}`);
+    this.events.live(stream);
+    return stream;
+  }
+
   /** The takeover ended without a push coming back (no fallback could play, or the last one failed). */
   fallbackOver(last: LiveStream, failure: string | null): void {
     if (this.push(last.input.id)) return;
@@ -186,6 +199,7 @@ export class StreamManager {
       tracks: null,
       fallback,
       returning: null,
+      pulledFrom: null,
       source,
       outgoing: { main: source, renditions: null },
       webrtc: null,
@@ -213,13 +227,20 @@ export class StreamManager {
       }
       return;
     }
+    if (stream.pulledFrom) {
+      // An edge pull that ends: its viewers go with it (a new viewer pulls again); no grace, no status.
+      this.o.log.info(
+        `pull of ${stream.input.name} from node ${stream.pulledFrom} ended${failure ? `: ${failure}` : ''}`,
+      );
+      this.endViewersOf(stream);
+      this.events.ended(stream);
+      if (this.pushes.get(stream.input.id) === stream) this.pushes.delete(stream.input.id);
+      this.events.gone(stream.input.id);
+      return;
+    }
     this.o.log.info(`push of ${stream.input.name} ended${failure ? `: ${failure}` : ''}`);
     this.usage.pushEnded(stream);
-    // RTMP and WebRTC viewers' sessions end with the push (nginx drops RTMP players itself; WebRTC viewers
-    // are closed by their front end, which listens for the end). HLS players keep their sessions: the
-    // playlist outlives the push (reconnect grace), and they end when idle.
-    for (const viewer of this.viewers.all())
-      if (viewer.inputId === stream.input.id && viewer.format !== 'HLS') this.viewers.end(viewer.id);
+    this.endViewersOf(stream);
     this.events.ended(stream);
     if (this.pushes.get(stream.input.id) === stream) this.pushes.delete(stream.input.id);
     if (stream.stoppedByControlPlane) {
@@ -242,6 +263,16 @@ export class StreamManager {
     }, this.o.reconnectGraceMs);
     timer.unref();
     this.grace.set(stream.input.id, { timer, stream });
+  }
+
+  /**
+   * RTMP and WebRTC viewers' sessions end with the push (nginx drops RTMP players itself; WebRTC viewers
+   * are closed by their front end, which listens for the end). HLS players keep their sessions: the
+   * playlist outlives the push (reconnect grace), and they end when idle.
+   */
+  private endViewersOf(stream: LiveStream): void {
+    for (const viewer of this.viewers.all())
+      if (viewer.inputId === stream.input.id && viewer.format !== 'HLS') this.viewers.end(viewer.id);
   }
 
   private takeOver(stream: LiveStream): boolean {
@@ -329,6 +360,7 @@ export class StreamManager {
     this.viewers.kick(() => true);
     for (const stream of this.activePushes()) {
       this.stop(stream);
+      if (stream.pulledFrom) continue;
       this.state(stream.input.id, {
         status: 'Idle',
         message: { level: 'warning', text: 'The node serving this stream stopped' },
@@ -349,7 +381,9 @@ export class StreamManager {
     const ours = new Map(this.activePushes().map((stream) => [stream.input.id, stream]));
     for (const input of this.o.directory.all()) {
       const stream = ours.get(input.id);
-      if (stream) {
+      if (input.origin) {
+        // An edge reports its outputs' sessions only: the stream's state is its ingest node's.
+      } else if (stream) {
         const status = stream.fallback || stream.returning ? 'Fallback' : 'Ingestion';
         if (input.status !== status) this.state(input.id, { status });
       } else if ((input.status === 'Ingestion' || input.status === 'Fallback') && !this.grace.has(input.id)) {
@@ -373,6 +407,7 @@ export class StreamManager {
   }
 
   reportTracks(stream: LiveStream, tracks: { incoming?: TrackInfo[]; outgoing?: TrackInfo[] }): void {
+    if (stream.pulledFrom) return;
     this.state(stream.input.id, { tracks });
   }
 

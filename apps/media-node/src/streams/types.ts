@@ -102,6 +102,12 @@ export interface LiveStream {
    * status change. `tracks`: those of the push the fallback replaced (its picture's size if it plays again).
    */
   returning: { text: string; tracks: TrackInfo[] | null } | null;
+  /**
+   * Set on an edge node: not a push but the stream pulled from its ingest node (named here) for this node's
+   * viewers (pipelines/edge). Its viewers watch it like a push; no pipeline runs on it, nothing about the
+   * stream's state is reported, and its bytes are internode usage, not ingest.
+   */
+  pulledFrom: string | null;
   /** The push as nginx carries it: the source every pipeline reads. */
   source: MediaTrackSource;
   /** What viewers get; a transcoder replaces it with its renditions while they run. */

@@ -25,7 +25,15 @@ export interface OutgoingTraffic {
   bytesIn(): number;
 }
 
+/**
+ * `outgoing`: sent for the stream to a customer's destination (a relay). `internode`: between this node and
+ * another of the platform's (an edge pulling the stream from its origin): billed as the spec's Internode rows,
+ * counted in the node's bandwidth, never in the stream's OutgoingBitrate.
+ */
+export type TrafficKind = 'outgoing' | 'internode';
+
 interface MeteredTraffic extends OutgoingTraffic {
+  kind: TrafficKind;
   reported: { bytesIn: number; bytesOut: number; at: number };
   ended: boolean;
 }
@@ -58,8 +66,9 @@ export class UsageMeter {
   }
 
   /** Meters `traffic` from now on; answers the call that says it ended (its last bytes are reported next). */
-  meter(traffic: OutgoingTraffic): () => void {
+  meter(traffic: OutgoingTraffic, kind: TrafficKind = 'outgoing'): () => void {
     const metered: MeteredTraffic = {
+      kind,
       inputId: traffic.inputId,
       bytesIn: () => traffic.bytesIn(),
       bytesOut: () => traffic.bytesOut(),
@@ -107,10 +116,11 @@ export class UsageMeter {
       this.viewers.markChanged(viewer.inputId);
     }
     for (const traffic of this.traffic) {
-      const m = entry(traffic.inputId);
       const delta = traffic.bytesOut() - traffic.reported.bytesOut;
+      totalBytes += delta + traffic.bytesIn() - traffic.reported.bytesIn;
+      if (traffic.kind === 'internode') continue;
+      const m = entry(traffic.inputId);
       m.values.OutgoingBitrate = (m.values.OutgoingBitrate ?? 0) + Math.round((delta * 8) / seconds);
-      totalBytes += delta;
     }
     this.reportUsage();
     const streams = [...metrics.entries()].map(([streamId, m]) => ({
@@ -172,12 +182,17 @@ export class UsageMeter {
         processing?: ProcessingType;
         incoming: IncomingDelta[];
         out: { upload: number; download: number; duration: number };
+        internode: { upload: number; download: number; duration: number };
       }
     >();
     const entry = (inputId: string) => {
       let found = byInput.get(inputId);
       if (!found) {
-        found = { incoming: [], out: { upload: 0, download: 0, duration: 0 } };
+        found = {
+          incoming: [],
+          out: { upload: 0, download: 0, duration: 0 },
+          internode: { upload: 0, download: 0, duration: 0 },
+        };
         byInput.set(inputId, found);
       }
       return found;
@@ -208,7 +223,8 @@ export class UsageMeter {
       });
     }
     if (cut) this.ended = [];
-    // Viewers' and relays' traffic: what the node sent them is the stream's outgoing download.
+    // Viewers' and relays' traffic: what the node sent them is the stream's outgoing download; an edge pull's
+    // is internode (upload on the edge, download on the origin).
     const ended = cut ? this.viewers.takeEnded() : this.viewers.endedSinceReport();
     for (const sender of [...this.viewers.viewers(), ...ended, ...this.traffic]) {
       const bytesIn = sender.bytesIn();
@@ -218,7 +234,8 @@ export class UsageMeter {
       const duration = Math.max(0, (now - sender.reported.at) / 1000);
       if (cut) sender.reported = { bytesIn, bytesOut, at: now };
       if (upload === 0 && download === 0) continue;
-      const out = entry(sender.inputId).out;
+      const usage = entry(sender.inputId);
+      const out = 'kind' in sender && sender.kind === 'internode' ? usage.internode : usage.out;
       out.upload += upload;
       out.download += download;
       out.duration = Math.max(out.duration, duration);
@@ -232,6 +249,7 @@ export class UsageMeter {
       streamId,
       ...(usage.processing ? { processing: usage.processing } : {}),
       ...(usage.incoming.length > 0 ? { incoming: usage.incoming } : {}),
+      ...(usage.internode.upload + usage.internode.download > 0 ? { internode: usage.internode } : {}),
       ...(usage.out.upload + usage.out.download > 0 ? { outgoing: usage.out } : {}),
     }));
   }

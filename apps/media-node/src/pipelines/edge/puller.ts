@@ -1,0 +1,213 @@
+import type { AssignedInput } from '@streamcloud/contract';
+import { type GuardedChild, lastLine, spawnGuarded } from '../../child.js';
+import type { InputDirectory } from '../../inputs.js';
+import type { Logger } from '../../log.js';
+import { type ProxiedConnection, RtmpProxy } from '../../rtmp-proxy.js';
+import type { StreamManager } from '../../streams/manager.js';
+import type { LiveStream } from '../../streams/types.js';
+import type { NodeTools } from '../pipeline.js';
+
+/** How long a pull may take to publish here before its viewer is told the stream is not live. */
+const PULL_START_TIMEOUT_MS = 10_000;
+/** How often a pull looks for its viewers. */
+const WATCH_INTERVAL_MS = 500;
+
+export interface EdgePullerOptions {
+  manager: StreamManager;
+  directory: InputDirectory;
+  tools: Pick<NodeTools, 'ffmpeg' | 'rtmpUrl'>;
+  log: Logger;
+  /** A pull with no viewer (and no preview) of its stream here this long stops. */
+  idleMs: number;
+}
+
+/** One stream pulled from its origin node: ffmpeg reads it through a counting relay and publishes it here. */
+interface Pull {
+  input: AssignedInput;
+  relay: RtmpProxy;
+  ffmpeg: GuardedChild | null;
+  /** The relay's one connection to the origin, once ffmpeg made it: its bytes are the internode traffic. */
+  connection: ProxiedConnection | null;
+  stream: LiveStream | null;
+  /** Resolves with the stream once it is published here, or undefined when the pull failed first. */
+  published: Promise<LiveStream | undefined>;
+  resolvePublished: (stream: LiveStream | undefined) => void;
+  endMetering: (() => void) | null;
+  lastWatchedAt: number;
+  stopping: boolean;
+  stderr: string;
+}
+
+/**
+ * An edge node's pulls (the Internode path, docs/decisions.md): when a viewer of an output assigned to this
+ * node asks for a stream ingested on another node, one ffmpeg plays it from the origin's RTMP port with the
+ * pull credential the control plane gave (`?edge=`), copied, and publishes it into this node's nginx-rtmp
+ * under the input id (`&edge=1`: the publish hook hands it to `published`). Every viewer of the stream here
+ * then watches that one copy: RTMP and HLS from nginx, WebRTC and SRT from their feeds of the local stream.
+ * The pull stops once the stream has had no viewer here for `idleMs` (or its outputs left this node), and
+ * ends with the origin's push. Its bytes, counted by a relay in front of the origin, are internode usage.
+ */
+export class EdgePuller {
+  private readonly pulls = new Map<string, Pull>();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly o: EdgePullerOptions,
+    /** Meters the pull's bytes as the stream's internode usage; answers the call that ends it. */
+    private readonly meter: (traffic: { inputId: string; bytesIn(): number; bytesOut(): number }) => () => void,
+  ) {
+    this.timer = setInterval(() => this.watch(), WATCH_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  /** The stream pulled for a viewer here: starts the pull if none runs; undefined when it cannot be pulled. */
+  async pull(input: AssignedInput): Promise<LiveStream | undefined> {
+    if (!input.origin) return undefined;
+    const running = this.pulls.get(input.id);
+    if (running && !running.stopping) {
+      running.lastWatchedAt = Date.now();
+      return running.published;
+    }
+    if (input.status !== 'Ingestion' && input.status !== 'Fallback') return undefined;
+    const pull = await this.start(input);
+    const timeout = new Promise<undefined>((resolve) => {
+      setTimeout(() => resolve(undefined), PULL_START_TIMEOUT_MS).unref();
+    });
+    return Promise.race([pull.published, timeout]);
+  }
+
+  /** The pull's publish reached nginx (the publish hook): its stream is live here from now on. */
+  published(inputId: string): LiveStream | null {
+    const pull = this.pulls.get(inputId);
+    if (!pull || pull.stopping || pull.stream) return null;
+    const connection = () => connectionOf(pull);
+    const stream = this.o.manager.startPulled(pull.input, pull.input.origin?.nodeName ?? 'unknown', {
+      rawName: pull.input.id,
+      remoteAddress: pull.input.origin?.hostname ?? null,
+      bytesIn: () => connection()?.bytesToClient ?? 0,
+      bytesOut: () => connection()?.bytesFromClient ?? 0,
+      kick: () => void this.stop(pull, 'kicked'),
+    });
+    if (!stream) return null;
+    pull.stream = stream;
+    pull.resolvePublished(stream);
+    return stream;
+  }
+
+  /** Whether a pull of the input runs (tests and /metadata). */
+  pulling(inputId: string): boolean {
+    const pull = this.pulls.get(inputId);
+    return pull !== undefined && !pull.stopping;
+  }
+
+  describe(): Array<{ inputId: string; origin: string | null; bytes: number }> {
+    return [...this.pulls.values()].map((pull) => ({
+      inputId: pull.input.id,
+      origin: pull.input.origin?.nodeName ?? null,
+      bytes: pull.connection?.bytesToClient ?? 0,
+    }));
+  }
+
+  async stopAll(): Promise<void> {
+    clearInterval(this.timer);
+    await Promise.all([...this.pulls.values()].map((pull) => this.stop(pull, 'node stopping')));
+  }
+
+  private async start(input: AssignedInput): Promise<Pull> {
+    const origin = input.origin as NonNullable<AssignedInput['origin']>;
+    const relay = new RtmpProxy(origin.rtmpPort, { host: origin.hostname, aliases: false });
+    let resolvePublished: (stream: LiveStream | undefined) => void = () => undefined;
+    const pull: Pull = {
+      input,
+      relay,
+      ffmpeg: null,
+      connection: null,
+      stream: null,
+      published: new Promise((resolve) => {
+        resolvePublished = resolve;
+      }),
+      resolvePublished: (stream) => resolvePublished(stream),
+      endMetering: null,
+      lastWatchedAt: Date.now(),
+      stopping: false,
+      stderr: '',
+    };
+    this.pulls.set(input.id, pull);
+    const port = await relay.listen(0, '127.0.0.1');
+    const source = `rtmp://127.0.0.1:${port}/live/${encodeURIComponent(input.name)}?edge=${encodeURIComponent(origin.credential)}`;
+    const ffmpeg = spawnGuarded(this.o.tools.ffmpeg, [
+      '-hide_banner',
+      '-nostats',
+      '-loglevel',
+      'error',
+      '-analyzeduration',
+      '1000000',
+      '-i',
+      source,
+      '-map',
+      '0:v?',
+      '-map',
+      '0:a?',
+      '-c',
+      'copy',
+      '-f',
+      'flv',
+      `${this.o.tools.rtmpUrl(input.id)}&edge=1`,
+    ]);
+    pull.ffmpeg = ffmpeg;
+    ffmpeg.stderr.on('data', (chunk: Buffer) => {
+      pull.stderr = (pull.stderr + chunk.toString()).slice(-2000);
+    });
+    const metered = {
+      inputId: input.id,
+      // What the origin sent this node is its upload here; what this node sent back, its download.
+      bytesIn: () => connectionOf(pull)?.bytesToClient ?? 0,
+      bytesOut: () => connectionOf(pull)?.bytesFromClient ?? 0,
+    };
+    pull.endMetering = this.meter(metered);
+    this.o.log.info(`pulling ${input.name} from node ${origin.nodeName} (${origin.hostname}:${origin.rtmpPort})`);
+    void ffmpeg.exited.then((code) => {
+      if (!pull.stopping && !pull.stream)
+        this.o.log.error(
+          `pulling ${input.name} from node ${origin.nodeName} failed (${code}): ${lastLine(pull.stderr)}`,
+        );
+      void this.stop(pull, pull.stopping ? 'stopped' : 'the origin ended it');
+    });
+    return pull;
+  }
+
+  /** Stops the pull: ffmpeg, the relay, the metering (its last bytes are reported next), the stream here. */
+  private async stop(pull: Pull, reason: string): Promise<void> {
+    if (this.pulls.get(pull.input.id) === pull) this.pulls.delete(pull.input.id);
+    if (pull.stopping) return;
+    pull.stopping = true;
+    connectionOf(pull);
+    await pull.ffmpeg?.stop();
+    await pull.relay.close();
+    pull.endMetering?.();
+    pull.resolvePublished(undefined);
+    if (pull.stream) this.o.manager.endPush(pull.stream);
+    this.o.log.info(`stopped pulling ${pull.input.name}: ${reason}`);
+  }
+
+  /** Stops the pulls without a viewer here for `idleMs`, and those whose outputs are no longer this node's. */
+  private watch(): void {
+    const now = Date.now();
+    const watched = new Set(this.o.manager.viewers.all().map((viewer) => viewer.inputId));
+    for (const pull of this.pulls.values()) {
+      const input = this.o.directory.byId(pull.input.id);
+      if (!input?.origin) {
+        void this.stop(pull, 'its outputs are no longer served here');
+        continue;
+      }
+      if (watched.has(pull.input.id)) pull.lastWatchedAt = now;
+      else if (now - pull.lastWatchedAt >= this.o.idleMs) void this.stop(pull, 'no viewer left');
+    }
+  }
+}
+
+/** The relay's connection to the origin, kept once made (the relay forgets closed connections after a while). */
+function connectionOf(pull: Pull): ProxiedConnection | null {
+  if (!pull.connection) pull.connection = pull.relay.connections[0] ?? null;
+  return pull.connection;
+}

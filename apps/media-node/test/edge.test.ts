@@ -1,0 +1,147 @@
+import type { NodeUsage, StreamOutput } from '@streamcloud/contract';
+import { afterAll, describe, expect, it } from 'vitest';
+import { playRtmp, pushTestPattern, type RunningNode, startMediaNode, waitFor } from './harness.js';
+import { streamsOf, useMediaNode } from './streams.js';
+
+/**
+ * The Internode path with two real nodes on loopback: a stream pushed to node A (its origin), viewers of
+ * outputs assigned to node B (an edge of the streaming cloud's Outgoing group), B pulling from A only while
+ * it has viewers, and the pulled bytes billed as internode usage on both nodes.
+ */
+const world = useMediaNode('edge-origin');
+const { api, createStream, createOutput, status, outputs } = streamsOf(world);
+let edge: RunningNode | undefined;
+let groupId: string | undefined;
+afterAll(async () => {
+  await edge?.stop();
+  if (groupId) await api('DELETE', `/node-groups/${groupId}`);
+});
+
+interface EdgePull {
+  inputId: string;
+  origin: string | null;
+  bytes: number;
+}
+const pullsOn = async (node: RunningNode): Promise<EdgePull[]> =>
+  ((await (await fetch(`http://127.0.0.1:${node.port}/metadata`)).json()) as { edgePulls: EdgePull[] }).edgePulls;
+const withToken = (output: StreamOutput) =>
+  `${output.connection?.uri}?token=${encodeURIComponent(output.viewer.accessToken ?? '')}`;
+
+/** The stream's internode and outgoing usage per node, as billing shows it. */
+async function usageByNode(streamId: string) {
+  const from = new Date(Date.now() - 3600_000).toISOString();
+  const to = new Date(Date.now() + 3600_000).toISOString();
+  const answer = (
+    await api<{ streams: { internode: NodeUsage[]; outgoing: NodeUsage[] }[] }>(
+      'GET',
+      `/statistics/stream/${streamId}/from/${from}/to/${to}`,
+    )
+  ).body;
+  const sum = (kind: 'internode' | 'outgoing', nodeId: string, field: 'upload' | 'download') =>
+    answer.streams
+      .flatMap((stream) => stream[kind])
+      .filter((entry) => entry.nodeId === nodeId)
+      .reduce((total, entry) => total + entry[field], 0);
+  return { sum };
+}
+
+describe('origin and edge', () => {
+  it('plays a stream pushed to node A from node B, pulled only while B has viewers, its internode bytes billed', async () => {
+    edge = await startMediaNode(world.plane, 'edge-b', { EDGE_IDLE_MS: '1500' });
+    const group = await api<{ id: string }>('POST', '/node-groups', {
+      name: 'edges',
+      assignment: 'Outgoing',
+      ownerId: 'NONE',
+    });
+    expect(group.status).toBe(201);
+    groupId = group.body.id;
+    expect((await api('PUT', `/node-groups/${groupId}/node/${edge.id}`)).status).toBe(204);
+
+    // The push goes to A (B is kept for viewers); the outputs go to B, and their URLs name it.
+    const stream = await createStream({ format: 'RTMP', access: 'Private' });
+    expect(stream.servingNode?.id).toBe(world.node.id);
+    const rtmp = await createOutput(stream.id, 'RTMP');
+    const hls = await createOutput(stream.id, 'HLS');
+    expect(rtmp.node?.id).toBe(edge.id);
+    expect(rtmp.connection?.uri).toBe(`rtmp://127.0.0.1:${edge.rtmpPort}/live/${encodeURIComponent(rtmp.name)}`);
+    expect(hls.connection?.uri).toBe(`http://127.0.0.1:${edge.port}/hls/${encodeURIComponent(hls.name)}/index.m3u8`);
+
+    const pushUrl = `${(stream.connection as { uri: string }).uri}?token=${stream.accessToken}`;
+    // An edge never takes the stream's push.
+    const refused = pushTestPattern(pushUrl.replace(`:${world.node.rtmpPort}/`, `:${edge.rtmpPort}/`), 'flv', 2);
+    expect(await refused.exited).not.toBe(0);
+
+    const push = pushTestPattern(pushUrl, 'flv', 30, { size: '160x120', rate: 10 });
+    try {
+      await status(stream.id, 'Ingestion', 15_000);
+      expect(await pullsOn(edge)).toEqual([]);
+
+      // The first viewer on B starts the pull; it plays; the pull is not a viewer of the origin.
+      const viewer = playRtmp(withToken(rtmp), 3);
+      await waitFor(
+        () => pullsOn(edge as RunningNode),
+        (pulls) => pulls.length === 1,
+        10_000,
+        'the pull from A',
+      );
+      const sessions = await waitFor(
+        () => outputs(stream.id),
+        (listed) => listed.find((output) => output.id === rtmp.id)?.sessions.length === 1,
+        10_000,
+        'the viewer session on B',
+      );
+      expect(sessions.find((output) => output.id === rtmp.id)?.sessions[0]?.ipAddress).toBe('127.0.0.1');
+      expect(await viewer.exited, viewer.stderr()).toBe(0);
+
+      // The last viewer left: the pull stops.
+      await waitFor(
+        () => pullsOn(edge as RunningNode),
+        (pulls) => pulls.length === 0,
+        10_000,
+        'the pull to stop',
+      );
+
+      // An HLS viewer on B pulls again and gets the stream's fragments.
+      const playlist = await waitFor(
+        async () => {
+          const response = await fetch(withToken(hls));
+          return { status: response.status, url: response.url, body: await response.text() };
+        },
+        (answer) => answer.status === 200 && /\.ts\?/.test(answer.body),
+        15_000,
+        'an HLS playlist on B',
+      );
+      const fragment = playlist.body.split('\n').find((line) => line.includes('.ts?')) ?? '';
+      const media = await fetch(new URL(fragment, playlist.url));
+      expect(media.status).toBe(200);
+      expect((await media.arrayBuffer()).byteLength).toBeGreaterThan(1000);
+      expect((await pullsOn(edge)).map((pull) => pull.inputId)).toEqual([stream.id]);
+    } finally {
+      push.stop();
+    }
+    await status(stream.id, 'Idle', 15_000);
+    await waitFor(
+      () => pullsOn(edge as RunningNode),
+      (pulls) => pulls.length === 0,
+      10_000,
+      'the pull to end',
+    );
+
+    // Both nodes bill the pulled bytes as internode: A sent them (download), B received them (upload), the
+    // same TCP stream counted on each side; B's viewers are B's outgoing, A has none.
+    const origin = world.node.id;
+    const edgeId = edge.id;
+    const billed = await waitFor(
+      () => usageByNode(stream.id),
+      ({ sum }) =>
+        sum('internode', origin, 'download') > 0 &&
+        Math.abs(sum('internode', origin, 'download') - sum('internode', edgeId, 'upload')) <
+          sum('internode', origin, 'download') * 0.01,
+      10_000,
+      'internode usage on both nodes',
+    );
+    expect(billed.sum('internode', origin, 'download')).toBeGreaterThan(20_000);
+    expect(billed.sum('outgoing', origin, 'download')).toBe(0);
+    expect(billed.sum('outgoing', edgeId, 'download')).toBeGreaterThan(0);
+  });
+});
