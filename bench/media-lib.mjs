@@ -116,13 +116,13 @@ export async function pushLiveStream(base, token, clip, caption) {
   return { stream, push };
 }
 
-export async function startNode(base, token, dataDir, env = {}) {
+export async function startNode(base, token, dataDir, env = {}, name = 'bench-node') {
   const port = await freePort();
   const rtmpPort = await freePort();
   const srtPort = await freePort();
   const created = await apiClient(base, token).call(nodeRoutes.create, {
     body: {
-      name: 'bench-node',
+      name,
       connection: { protocol: 'HTTP', hostname: '127.0.0.1', port },
       enabled: true,
       opened: true,
@@ -156,6 +156,7 @@ export async function startNode(base, token, dataDir, env = {}) {
     child.once('exit', (code) => reject(new Error(`the media node exited (${code})`)));
   });
   return {
+    id: created.id,
     pid: child.pid,
     port,
     stop: () =>

@@ -68,7 +68,7 @@ export class EdgePuller {
       running.lastWatchedAt = Date.now();
       return running.published;
     }
-    if (input.status !== 'Ingestion' && input.status !== 'Fallback') return undefined;
+    // Not gated on the status read here (it may be a poll old): the origin refuses a stream that is not live.
     const pull = await this.start(input);
     const timeout = new Promise<undefined>((resolve) => {
       setTimeout(() => resolve(undefined), PULL_START_TIMEOUT_MS).unref();
