@@ -90,6 +90,8 @@ export class EdgePuller {
     });
     if (!stream) return null;
     pull.stream = stream;
+    // The viewers waiting for it attach now: the idle time counts from here.
+    pull.lastWatchedAt = Date.now();
     pull.resolvePublished(stream);
     return stream;
   }
@@ -198,6 +200,11 @@ export class EdgePuller {
       const input = this.o.directory.byId(pull.input.id);
       if (!input?.origin) {
         void this.stop(pull, 'its outputs are no longer served here');
+        continue;
+      }
+      if (!pull.stream) {
+        // Still starting (ffmpeg probing the origin's stream): viewers wait for it, up to the start timeout.
+        if (now - pull.lastWatchedAt >= PULL_START_TIMEOUT_MS) void this.stop(pull, 'it did not start in time');
         continue;
       }
       if (watched.has(pull.input.id)) pull.lastWatchedAt = now;
