@@ -49,6 +49,8 @@ interface Pull {
  */
 export class EdgePuller {
   private readonly pulls = new Map<string, Pull>();
+  /** Pulls being stopped, by input: a new pull of the input waits for the old one to leave nginx's name. */
+  private readonly ending = new Map<string, Promise<void>>();
   private readonly timer: NodeJS.Timeout;
 
   constructor(
@@ -68,6 +70,9 @@ export class EdgePuller {
       running.lastWatchedAt = Date.now();
       return running.published;
     }
+    await this.ending.get(input.id);
+    const again = this.pulls.get(input.id);
+    if (again && !again.stopping) return again.published;
     // Not gated on the status read here (it may be a poll old): the origin refuses a stream that is not live.
     const pull = await this.start(input);
     const timeout = new Promise<undefined>((resolve) => {
@@ -179,17 +184,25 @@ export class EdgePuller {
   }
 
   /** Stops the pull: ffmpeg, the relay, the metering (its last bytes are reported next), the stream here. */
-  private async stop(pull: Pull, reason: string): Promise<void> {
+  private stop(pull: Pull, reason: string): Promise<void> {
     if (this.pulls.get(pull.input.id) === pull) this.pulls.delete(pull.input.id);
-    if (pull.stopping) return;
+    if (pull.stopping) return this.ending.get(pull.input.id) ?? Promise.resolve();
     pull.stopping = true;
     connectionOf(pull);
-    await pull.ffmpeg?.stop();
-    await pull.relay.close();
-    pull.endMetering?.();
+    // The stream ends here at once (a viewer arriving now starts a new pull, once this one let go of nginx).
     pull.resolvePublished(undefined);
     if (pull.stream) this.o.manager.endPush(pull.stream);
-    this.o.log.info(`stopped pulling ${pull.input.name}: ${reason}`);
+    const ended = (async () => {
+      await pull.ffmpeg?.stop();
+      await pull.relay.close();
+      pull.endMetering?.();
+      this.o.log.info(`stopped pulling ${pull.input.name}: ${reason}`);
+    })();
+    this.ending.set(pull.input.id, ended);
+    void ended.finally(() => {
+      if (this.ending.get(pull.input.id) === ended) this.ending.delete(pull.input.id);
+    });
+    return ended;
   }
 
   /** Stops the pulls without a viewer here for `idleMs`, and those whose outputs are no longer this node's. */
