@@ -1,0 +1,62 @@
+import { expect, type Page, test } from '@playwright/test';
+// The API's own RFC 6238 code (tested against the RFC's vectors): the test computes what an authenticator app shows.
+import { base32Decode, totp } from '../../apps/api/src/lib/totp';
+import { createAccount, submitLogin, type TestAccount } from '../support/accounts';
+
+const STEP_MS = 30_000;
+
+async function logout(page: Page, account: TestAccount): Promise<void> {
+  await page.getByRole('button', { name: account.username, exact: true }).click();
+  await page.getByRole('button', { name: 'Logout' }).click();
+  await expect(page.getByRole('button', { name: 'Login' })).toBeVisible();
+}
+
+async function passwordThenCode(page: Page, account: TestAccount, code: string): Promise<void> {
+  await submitLogin(page, account);
+  const step = page.getByRole('form', { name: 'Two-factor authentication' });
+  await step.getByLabel('Authentication code').fill(code);
+  await step.getByRole('button', { name: 'Verify' }).click();
+}
+
+test('an account enrols two-factor sign-in, then signs in with a code and once with a recovery code', async ({
+  page,
+  request,
+}) => {
+  const customer = await createAccount(request);
+  await page.goto('/#/login');
+  await submitLogin(page, customer);
+  await page.getByRole('button', { name: customer.username, exact: true }).click();
+  await page.getByRole('button', { name: 'Account settings' }).click();
+  await expect(page.getByText('Two-factor authentication is off: signing in needs your password only.')).toBeVisible();
+
+  await page.getByRole('button', { name: 'Enable', exact: true }).click();
+  await expect(page.getByRole('img', { name: 'QR code for your authenticator app' })).toBeVisible();
+  const secret = base32Decode(await page.getByLabel('Manual key').inputValue());
+  if (!secret) throw new Error('the manual key is not base32');
+  const confirm = page.getByRole('form', { name: 'Confirm two-factor authentication' });
+  await confirm.getByLabel('Authentication code').fill(totp(secret, new Date()));
+  await confirm.getByRole('button', { name: 'Confirm' }).click();
+  const codes = page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
+  await expect(codes).toHaveCount(10);
+  const recoveryCode = (await codes.first().textContent()) ?? '';
+  await page.getByRole('button', { name: 'Done' }).click();
+  await expect(page.getByText(/Two-factor authentication is on since .*\. 10 recovery codes left\./)).toBeVisible();
+  await logout(page, customer);
+
+  // A wrong code is refused in the page; the next time step's code (within the ±1 step window, not the step
+  // the enrolment used) signs in.
+  await passwordThenCode(page, customer, '000000' === totp(secret, new Date()) ? '111111' : '000000');
+  await expect(page.getByRole('alert').filter({ hasText: 'Invalid authentication code' })).toBeVisible();
+  const step = page.getByRole('form', { name: 'Two-factor authentication' });
+  await step.getByLabel('Authentication code').fill(totp(secret, new Date(Date.now() + STEP_MS)));
+  await step.getByRole('button', { name: 'Verify' }).click();
+  await expect(page.getByRole('button', { name: customer.username, exact: true })).toBeVisible();
+  await logout(page, customer);
+
+  await passwordThenCode(page, customer, recoveryCode);
+  await expect(page.getByRole('button', { name: customer.username, exact: true })).toBeVisible();
+  await logout(page, customer);
+  await passwordThenCode(page, customer, recoveryCode);
+  await expect(page.getByRole('alert').filter({ hasText: 'Invalid authentication code' })).toBeVisible();
+  await expect(page.getByRole('button', { name: customer.username, exact: true })).toHaveCount(0);
+});
