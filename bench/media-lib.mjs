@@ -139,6 +139,9 @@ export async function startNode(base, token, dataDir, env = {}, name = 'bench-no
       NODE_HOSTNAME: '127.0.0.1',
       RTMP_PORT: String(rtmpPort),
       SRT_PORT: String(srtPort),
+      // Any free port: several nodes of one benchmark must not share the default ones.
+      RTSP_PORT: '0',
+      SRT_PLAY_PORT: '0',
       MEDIA_DATA_DIR: dataDir,
       NODE_LOG_LEVEL: process.env.BENCH_MEDIA_DEBUG ? 'info' : 'error',
       ...env,
