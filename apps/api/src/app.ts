@@ -3,6 +3,7 @@ import { API_BASE } from '@streamcloud/contract';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { DatabaseHandle, Leadership } from './db/database.js';
+import { tableWritesPlugin } from './db/table-writes.js';
 import { UnitOfWork } from './db/unit-of-work.js';
 import { vacuumWhereDue } from './db/vacuum.js';
 import { type Clock, systemClock } from './lib/clock.js';
@@ -196,7 +197,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
   registerShutdownGate(app);
 
   const sessionCache = new SessionCache();
-  const db = options.database.db.withPlugin(sessionCache.localWrites());
+  const nodeOrigins = new NodeOrigins(() => context.uow.nodes.list());
+  const db = options.database.db
+    .withPlugin(sessionCache.localWrites())
+    // A node created, changed or removed by this process (its API, the autoscaler, the local node's start)
+    // counts for the next console page at once.
+    .withPlugin(tableWritesPlugin({ tables: new Set(['nodes']), inserts: true }, () => nodeOrigins.invalidate()));
   const context: ModuleContext = {
     uow: new UnitOfWork(db),
     sessionCache,
@@ -223,12 +229,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
   });
   app.decorate('services', {} as AppServices);
 
-  const nodeOrigins = new NodeOrigins(() => context.uow.nodes.list());
-  // A node created, changed or removed through this process counts for the next console page at once.
-  app.addHook('onResponse', async (request, reply) => {
-    if (request.method !== 'GET' && reply.statusCode < 400 && request.url.startsWith(`${API_BASE}/nodes`))
-      nodeOrigins.invalidate();
-  });
   await registerSecurity(app, deriveKey(options.secret, 'anti-forgery'), {
     connectOrigins: () => nodeOrigins.current(),
   });

@@ -1,13 +1,6 @@
 import { createHash } from 'node:crypto';
-import {
-  AliasNode,
-  DeleteQueryNode,
-  type KyselyPlugin,
-  type OperationNode,
-  type QueryId,
-  TableNode,
-  UpdateQueryNode,
-} from 'kysely';
+import type { KyselyPlugin } from 'kysely';
+import { tableWritesPlugin } from '../../db/table-writes.js';
 import type { AuthContext } from '../../lib/auth-context.js';
 
 /** The channel the database notifies when a session or an account changes (migration 0015). */
@@ -103,27 +96,8 @@ export class SessionCache {
    * connection, possibly after this process answered the request and was sent the next one.
    */
   localWrites(): KyselyPlugin {
-    const writes = new WeakSet<QueryId>();
-    return {
-      transformQuery: ({ node, queryId }) => {
-        if (changesCallers(node)) writes.add(queryId);
-        return node;
-      },
-      transformResult: async ({ result, queryId }) => {
-        if (writes.has(queryId)) this.invalidate(null);
-        return result;
-      },
-    };
+    return tableWritesPlugin({ tables: CALLER_TABLES }, () => this.invalidate(null));
   }
 }
 
 const CALLER_TABLES = new Set(['sessions', 'accounts', 'api_keys', 'account_two_factor', 'security_settings']);
-
-/** Whether a query updates or deletes rows of the tables a cached caller is read from. */
-function changesCallers(node: OperationNode): boolean {
-  const tables = UpdateQueryNode.is(node) ? [node.table] : DeleteQueryNode.is(node) ? node.from.froms : [];
-  return tables.some((table) => {
-    const named = table && AliasNode.is(table) ? table.node : table;
-    return named !== undefined && TableNode.is(named) && CALLER_TABLES.has(named.table.identifier.name);
-  });
-}

@@ -47,6 +47,14 @@ describe("the console's connect-src", () => {
     const after = await t.request({ method: 'GET', url: '/' });
     expect(connectSrc(after.headers['content-security-policy'])).toBe("'self' https://edge-1.example.com:8443");
   });
+
+  it('counts a node this process registers outside the nodes routes (the local node, the autoscaler) at once', async () => {
+    const before = await t.request({ method: 'GET', url: '/' });
+    expect(connectSrc(before.headers['content-security-policy'])).not.toContain('127.0.0.1:4299');
+    await t.app.services.nodes.ensureLocalNode({ name: 'local', hostname: '127.0.0.1', port: 4299 });
+    const after = await t.request({ method: 'GET', url: '/' });
+    expect(connectSrc(after.headers['content-security-policy'])).toContain('http://127.0.0.1:4299');
+  });
 });
 
 describe('NodeOrigins', () => {
