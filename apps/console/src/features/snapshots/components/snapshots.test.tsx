@@ -20,7 +20,8 @@ function renderWith(element: ReactElement, handlers: Record<string, Handler>) {
 }
 
 const alerts = () => screen.queryAllByRole('alert').map((alert) => alert.textContent);
-const group = (dialog: HTMLElement, name: string) => within(within(dialog).getByRole('group', { name }));
+/** A fieldset of the dialog, once the settings have loaded (the form shows after both reads end, read or failed). */
+const group = async (dialog: HTMLElement, name: string) => within(await within(dialog).findByRole('group', { name }));
 
 afterEach(() => {
   vi.useRealTimers();
@@ -43,14 +44,14 @@ describe('snapshot settings', { timeout: 20_000 }, () => {
     });
     await user.click(screen.getByRole('button', { name: 'Snapshots' }));
     const dialog = await screen.findByRole('dialog', { name: 'Snapshot settings' });
-    const incoming = group(dialog, 'Incoming');
+    const incoming = await group(dialog, 'Incoming');
     await waitFor(() =>
       expect((incoming.getByLabelText('Enable incoming snapshots') as HTMLInputElement).checked).toBe(true),
     );
     expect((incoming.getByLabelText('Format') as HTMLSelectElement).value).toBe('PNG');
     expect((incoming.getByLabelText('Quality') as HTMLSelectElement).value).toBe('High');
     expect((incoming.getByLabelText('Interval (seconds)') as HTMLInputElement).value).toBe('10');
-    const outgoing = group(dialog, 'Outgoing');
+    const outgoing = await group(dialog, 'Outgoing');
     expect((outgoing.getByLabelText('Enable outgoing snapshots') as HTMLInputElement).checked).toBe(false);
     expect((outgoing.getByLabelText('Format') as HTMLSelectElement).value).toBe('JPEG');
     expect((outgoing.getByLabelText('Quality') as HTMLSelectElement).value).toBe('Medium');
@@ -87,7 +88,7 @@ describe('snapshot settings', { timeout: 20_000 }, () => {
     });
     await user.click(screen.getByRole('button', { name: 'Snapshots' }));
     const dialog = await screen.findByRole('dialog', { name: 'Snapshot settings' });
-    const incoming = group(dialog, 'Incoming');
+    const incoming = await group(dialog, 'Incoming');
     expect((incoming.getByLabelText('Enable incoming snapshots') as HTMLInputElement).checked).toBe(false);
     expect(alerts()).toEqual([]);
     expect(consoleError).toHaveBeenCalled();
