@@ -9,7 +9,7 @@ import { streamsOf, useMediaNode } from './streams.js';
  * it has viewers, and the pulled bytes billed as internode usage on both nodes.
  */
 const world = useMediaNode('edge-origin');
-const { api, createStream, createOutput, status, outputs } = streamsOf(world);
+const { api, createStream, createOutput, status, outputs, usage } = streamsOf(world);
 let edge: RunningNode | undefined;
 let groupId: string | undefined;
 afterAll(async () => {
@@ -19,7 +19,9 @@ afterAll(async () => {
 
 interface EdgePull {
   inputId: string;
-  origin: string | null;
+  kind: 'edge' | 'internode';
+  source: string;
+  origin: string;
   bytes: number;
 }
 const pullsOn = async (node: RunningNode): Promise<EdgePull[]> =>
@@ -143,5 +145,50 @@ describe('origin and edge', () => {
     expect(billed.sum('internode', origin, 'download')).toBeGreaterThan(20_000);
     expect(billed.sum('outgoing', origin, 'download')).toBe(0);
     expect(billed.sum('outgoing', edgeId, 'download')).toBeGreaterThan(0);
+  });
+
+  it('an Internode stream on node B pulls its source from node A while the source is live, its own outputs play', async () => {
+    const node = edge as RunningNode;
+    // The source is pushed to A; the Internode stream goes to the other node, B, and says where it pulls from.
+    const source = await createStream({ format: 'RTMP' });
+    expect(source.servingNode?.id).toBe(world.node.id);
+    const copy = await createStream({
+      format: 'Internode',
+      caption: 'copy',
+      source: { streamNode: world.node.name, name: source.name },
+    });
+    expect(copy.servingNode?.id).toBe(node.id);
+    expect(copy.connection).toEqual({ hostname: '127.0.0.1', streamNode: world.node.name });
+    expect(copy.source).toEqual({ id: source.id, name: source.name, streamNode: world.node.name });
+    const viewer = await createOutput(copy.id, 'RTMP');
+    expect(viewer.node?.id).toBe(node.id);
+
+    const push = pushTestPattern((source.connection as { uri: string }).uri, 'flv', 30, { size: '160x120', rate: 10 });
+    try {
+      await status(source.id, 'Ingestion', 15_000);
+      const live = await status(copy.id, 'Ingestion', 15_000);
+      expect(live.statusMessages[0]?.text).toBe('Push started over Internode from 127.0.0.1');
+      expect((await pullsOn(node)).map(({ kind, source: pulled }) => ({ kind, pulled }))).toEqual([
+        { kind: 'internode', pulled: source.name },
+      ]);
+      const play = playRtmp(viewer.connection?.uri ?? '', 2);
+      expect(await play.exited, play.stderr()).toBe(0);
+    } finally {
+      push.stop();
+    }
+    // The source's push ended: so does the Internode stream's, and its pull.
+    await status(copy.id, 'Idle', 15_000);
+    expect(await pullsOn(node)).toEqual([]);
+    // The pulled bytes are internode on both nodes (A's for the source, B's for the copy), never B's ingest.
+    const billed = await waitFor(
+      async () => ({ copy: await usageByNode(copy.id), source: await usageByNode(source.id) }),
+      (found) =>
+        found.copy.sum('internode', node.id, 'upload') > 20_000 &&
+        found.source.sum('internode', world.node.id, 'download') > 20_000,
+      10_000,
+      'internode usage of the Internode stream',
+    );
+    expect(billed.copy.sum('outgoing', node.id, 'download')).toBeGreaterThan(0);
+    expect((await usage(copy.id)).upload).toBe(0);
   });
 });

@@ -4,7 +4,7 @@ import { NodeGroup } from './node-groups.js';
 import { Recording } from './recordings.js';
 import { Relay } from './relays.js';
 import { defineRoute } from './routes.js';
-import { PushFormat, StreamInput, StreamOutput } from './streams.js';
+import { StreamFormat, StreamInput, StreamOutput } from './streams.js';
 
 /**
  * Webhooks: every callbackUri (stream, output, recording, relay, node group) is called on its resource's
@@ -50,7 +50,7 @@ export const WEBHOOK_SECRET_PREFIX = 'whsec_';
 
 const PushOrigin = z.object({
   /** The protocol of the push (the stream's format: a node admits no other). */
-  protocol: PushFormat,
+  protocol: StreamFormat,
   /** The publisher's IP address, when the node told it. */
   address: z.string().nullable(),
 });

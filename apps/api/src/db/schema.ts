@@ -227,6 +227,8 @@ export interface InputsTable {
   gslb: boolean;
   parameters: ColumnType<Record<string, unknown>, string | undefined, string>;
   node_id: string | null;
+  /** An Internode stream's source stream (null for other formats, and once the source is deleted). */
+  source_input_id: string | null;
   output: ColumnType<{ version: 2; passthrough: boolean; tracks: TranscodeTrack[] }, string, string>;
   created_at: CreatedAt;
   updated_at: ColumnType<Date, Date | undefined, Date>;

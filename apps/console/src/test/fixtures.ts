@@ -54,6 +54,7 @@ export function streamInput(id: string, changes: Partial<StreamInput> = {}): Str
     connection: { uri: `rtmp://edge.example.com:1935/live/in+${id}` },
     nodeId: null,
     servingNode: null,
+    source: null,
     output: { version: 2, passthrough: false, tracks: [] },
     createdAt: CREATED_AT,
     updatedAt: CREATED_AT,

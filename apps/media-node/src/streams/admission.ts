@@ -16,7 +16,13 @@ export type PlayAdmission =
 /** The formats the console's preview player plays (docs/decisions.md: preview sessions). */
 const PREVIEW_FORMATS: readonly PlayFormat[] = ['WebRTC', 'HLS'];
 
-const FORMAT_OF: Record<PushProtocol, InputFormat> = { RTMP: 'RTMP', SRT: 'SRT', WebRTC: 'WebRTC', RTSP: 'RTSP' };
+const FORMAT_OF: Record<PushProtocol, InputFormat> = {
+  RTMP: 'RTMP',
+  SRT: 'SRT',
+  WebRTC: 'WebRTC',
+  RTSP: 'RTSP',
+  Internode: 'Internode',
+};
 
 /** A stream's GSLB name (`as+<uuid>`): any node takes a push to it (the control plane moves the stream there). */
 const isIngressName = (name: string) => normalizeName(name).toLowerCase().startsWith('as+');

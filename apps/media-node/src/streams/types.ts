@@ -1,6 +1,7 @@
 import type { AssignedInput, TrackInfo } from '@streamcloud/contract';
 
-export type PushProtocol = 'RTMP' | 'SRT' | 'WebRTC' | 'RTSP';
+/** How a stream's content arrives: a push in its format, or (Internode) the node's pull of its source stream. */
+export type PushProtocol = 'RTMP' | 'SRT' | 'WebRTC' | 'RTSP' | 'Internode';
 /** The output formats the node plays: RTMP (nginx), HLS (nginx's fragments), WebRTC (WHEP), SRT (MPEG-TS). */
 export type PlayFormat = 'RTMP' | 'HLS' | 'WebRTC' | 'SRT';
 

@@ -198,6 +198,8 @@ export class UsageMeter {
       return found;
     };
     for (const stream of [...this.pushes(), ...this.ended]) {
+      // An Internode stream's content is its node's pull of the source: metered as internode, not ingest.
+      if (stream.protocol === 'Internode') continue;
       const bytesIn = stream.handle.bytesIn();
       const bytesOut = stream.handle.bytesOut();
       const upload = bytesIn - stream.reported.bytesIn;

@@ -9,7 +9,7 @@ import {
 import { geoPoint } from '../../lib/geo.js';
 import { ingestConnection, type MediaHost, playbackConnection } from './connections.js';
 import type { OutputRow, SessionRow } from './outputs.repository.js';
-import type { NodeHostRow, StatusMessageRow, StreamRow } from './streams.repository.js';
+import type { InternodeSourceRow, NodeHostRow, StatusMessageRow, StreamRow } from './streams.repository.js';
 
 export const mediaHostOf = (node: NodeHostRow): MediaHost => ({
   protocol: node.protocol,
@@ -52,12 +52,24 @@ export function servingNodeOf(node: NodeHostRow, ownerId: string, seesAllGroups:
   };
 }
 
+/**
+ * Where the stream comes from, on the node it is on: a push endpoint; for an Internode stream the source's
+ * node (`{hostname, streamNode}`: what the stream is pulled from), null while either has no node.
+ */
+function connectionOf(row: StreamRow, node: NodeHostRow | null, source: InternodeSourceRow | null) {
+  const format = row.format as StreamInput['format'];
+  if (format === 'Internode')
+    return node && source?.node_host ? ingestConnection(format, mediaHostOf(source.node_host), row.name) : null;
+  return node ? ingestConnection(format, mediaHostOf(node), row.name) : null;
+}
+
 /** A stream as the API answers it; `seesAllGroups` (ADMIN readers) lists the serving node's every group. */
 export function toStreamInput(
   row: StreamRow,
   messages: StatusMessageRow[],
   node: NodeHostRow | null,
   seesAllGroups = false,
+  source: InternodeSourceRow | null = null,
 ): StreamInput {
   return {
     ...toSummary(row),
@@ -70,8 +82,9 @@ export function toStreamInput(
     gslb: row.gslb,
     parameters: row.parameters,
     statusMessages: messages.map((message) => ({ ...message, at: message.at.toISOString() })),
-    connection: node ? ingestConnection(row.format as StreamInput['format'], mediaHostOf(node), row.name) : null,
+    connection: connectionOf(row, node, source),
     servingNode: node ? servingNodeOf(node, row.owner_id, seesAllGroups) : null,
+    source: source ? { id: source.id, name: source.name, streamNode: source.node_host?.name ?? null } : null,
     output: row.output,
     updatedAt: row.updated_at.toISOString(),
   };

@@ -153,12 +153,8 @@ export class StreamWebhooks {
   }
 
   private async present(db: Db, row: StreamRow): Promise<StreamInput> {
-    const inputs = new StreamsRepository(db);
-    const [messages, node] = await Promise.all([
-      inputs.messages(row.id),
-      row.node_id ? inputs.nodeHost(row.node_id) : Promise.resolve(null),
-    ]);
-    return toStreamInput(row, messages, node);
+    const found = await new StreamsRepository(db).findWithDetails(row.id, null);
+    return toStreamInput(row, found?.messages ?? [], found?.node ?? null, false, found?.source ?? null);
   }
 }
 

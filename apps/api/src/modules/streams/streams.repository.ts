@@ -37,6 +37,13 @@ export interface NodeHostRow {
   groups: NodeHostGroup[];
 }
 
+/** An Internode stream's source as the stream's dashboard shows it: its name and the node it is on. */
+export interface InternodeSourceRow {
+  id: string;
+  name: string;
+  node_host: NodeHostRow | null;
+}
+
 /** A node placement weighs: its host and how many streams it already carries. */
 export interface CandidateNodeRow extends NodeHostRow {
   stream_count: number;
@@ -128,6 +135,15 @@ const withDetails = (db: Db, id: string) =>
           .limit(STATUS_MESSAGES_KEPT),
       ).as('status_messages'),
       jsonObjectFrom(nodeHostsOf(db).where('n.id', '=', eb.ref('i.node_id'))).as('node_host'),
+      jsonObjectFrom(
+        eb
+          .selectFrom('inputs as s')
+          .select(['s.id', 's.name'])
+          .select((source) =>
+            jsonObjectFrom(nodeHostsOf(db).where('n.id', '=', source.ref('s.node_id'))).as('node_host'),
+          )
+          .whereRef('s.id', '=', 'i.source_input_id'),
+      ).as('source'),
     ])
     .where('i.id', '=', id);
 const streamWithDetails = precompiled((db, { id }: { id: string }) => withDetails(db, id));
@@ -179,18 +195,45 @@ export class StreamsRepository implements StreamCatalog {
   async findWithDetails(
     id: string,
     ownerId: string | null,
-  ): Promise<{ row: StreamRow; messages: StatusMessageRow[]; node: NodeHostRow | null } | null> {
+  ): Promise<{
+    row: StreamRow;
+    messages: StatusMessageRow[];
+    node: NodeHostRow | null;
+    source: InternodeSourceRow | null;
+  } | null> {
     const [found] = ownerId
       ? await streamWithDetailsOfOwner(this.db, { id, ownerId })
       : await streamWithDetails(this.db, { id });
     if (!found) return null;
-    const { status_messages, node_host, ...row } = found;
+    const { status_messages, node_host, source, ...row } = found;
     return {
       row: row as StreamRow,
       // JSON carries the messages' times as text.
       messages: status_messages.map((message) => ({ ...message, at: new Date(message.at) })),
       node: node_host as NodeHostRow | null,
+      source: source as InternodeSourceRow | null,
     };
+  }
+
+  /**
+   * A stream by its name (matched case-insensitively, as nodes match pushed names), with the name of the node
+   * it is on; null when there is none, or it belongs to another account than `ownerId` (null: any account's).
+   */
+  async findByName(name: string, ownerId: string | null): Promise<(StreamRow & { node_name: string | null }) | null> {
+    let query = this.db
+      .selectFrom('inputs as i')
+      .leftJoin('nodes as n', 'n.id', 'i.node_id')
+      .selectAll('i')
+      .select('n.name as node_name')
+      .where(sql<boolean>`lower(i.name) = lower(${name})`);
+    if (ownerId) query = query.where('i.owner_id', '=', ownerId);
+    return ((await query.executeTakeFirst()) as (StreamRow & { node_name: string | null }) | undefined) ?? null;
+  }
+
+  /** The sources of Internode streams a node ingests: each with its status and node (`GET /node/inputs`). */
+  async sources(ids: string[]): Promise<Array<Pick<StreamRow, 'id' | 'name' | 'status' | 'node_id'>>> {
+    if (ids.length === 0) return [];
+    return this.db.selectFrom('inputs').select(['id', 'name', 'status', 'node_id']).where('id', 'in', ids).execute();
   }
 
   /** One page in the list's order (format, then caption or id), and the total (kept in input_counts). */

@@ -3,6 +3,7 @@ import {
   type AssignedInput,
   DEFAULT_ADJUSTABLE_TRACKS,
   type IngressEndpoint,
+  type InternodeSource,
   type Location,
   type MediaPorts,
   makeStreamName,
@@ -87,7 +88,7 @@ export class StreamsService {
     const { streams, access } = this.deps.uow;
     const found = await streams.findWithDetails(id, access.accountScope(auth, undefined));
     if (!found) throw notFound('Stream');
-    return toStreamInput(found.row, found.messages, found.node, auth.role === 'ADMIN');
+    return toStreamInput(found.row, found.messages, found.node, auth.role === 'ADMIN', found.source);
   }
 
   async create(auth: AuthContext, body: StreamInputCreate): Promise<StreamInput> {
@@ -95,13 +96,19 @@ export class StreamsService {
     if (ownerId !== auth.accountId && auth.role !== 'ADMIN') {
       throw forbidden('Only administrators create streams for other accounts');
     }
+    const source = body.source ? await this.internodeSource(auth, body.source) : null;
     const now = this.deps.clock.now();
     const id = randomUUID();
     const place = this.placeOf(body.streamer?.ipAddress, body.streamer?.geoLocation ?? null);
+    const nodes = await this.deps.uow.streams.candidateNodes();
+    // An Internode stream goes to another node than its source's when the owner may use one (of any tier: a
+    // copy on the source's own node would only loop through it); else to that node, better than Pending.
+    const elsewhere = ingestCandidates(
+      nodes.filter((candidate) => candidate.id !== source?.node_id),
+      ownerId,
+    );
     const node = chooseNode(
-      ingestCandidates(await this.deps.uow.streams.candidateNodes(), ownerId).map((candidate) =>
-        candidateOf(candidate),
-      ),
+      (elsewhere.length > 0 ? elsewhere : ingestCandidates(nodes, ownerId)).map((candidate) => candidateOf(candidate)),
       place,
     );
     const adjustable = !body.output.passthrough;
@@ -122,6 +129,7 @@ export class StreamsService {
       gslb: body.gslb,
       parameters: {},
       node_id: node?.id ?? null,
+      source_input_id: source?.id ?? null,
       output: {
         version: 2 as const,
         passthrough: !adjustable,
@@ -142,6 +150,22 @@ export class StreamsService {
     });
     await this.audit.record(auth, 'input.create', id, { format: row.format, access: row.access });
     return this.get(auth, id);
+  }
+
+  /**
+   * The source of a new Internode stream: a stream the caller may see, named `source.name`, on the node named
+   * `source.streamNode` (as its dashboard shows them); 400 naming the field otherwise.
+   */
+  private async internodeSource(auth: AuthContext, source: InternodeSource) {
+    const { streams, access } = this.deps.uow;
+    const found = await streams.findByName(source.name, access.accountScope(auth, undefined));
+    if (!found) throw badRequest(`Stream name: no stream named ${source.name} is yours to pull`, 'UNKNOWN_SOURCE');
+    if (found.node_name?.toLowerCase() !== source.streamNode.toLowerCase())
+      throw badRequest(
+        `Stream node: stream ${found.name} is ${found.node_name ? `on node ${found.node_name}` : 'not on any node'}, not on ${source.streamNode}`,
+        'SOURCE_NOT_ON_NODE',
+      );
+    return found;
   }
 
   async update(auth: AuthContext, id: string, body: StreamInputUpdate): Promise<StreamInput> {
@@ -395,8 +419,18 @@ export class StreamsService {
   async ofNode(node: NodeIdentity): Promise<AssignedInput[]> {
     const rows = await this.deps.uow.streams.ofNode(node.id);
     const outputs = await this.deps.uow.outputs.ofStreams(rows.map((row) => row.id));
+    const sources = new Map(
+      (
+        await this.deps.uow.streams.sources(
+          rows.flatMap((row) => (row.node_id === node.id && row.source_input_id ? [row.source_input_id] : [])),
+        )
+      ).map((source) => [source.id, source] as const),
+    );
     const originIds = [
-      ...new Set(rows.flatMap((row) => (row.node_id && row.node_id !== node.id ? [row.node_id] : []))),
+      ...new Set([
+        ...rows.flatMap((row) => (row.node_id && row.node_id !== node.id ? [row.node_id] : [])),
+        ...[...sources.values()].flatMap((source) => (source.node_id ? [source.node_id] : [])),
+      ]),
     ];
     const origins = new Map(
       (await Promise.all(originIds.map((id) => this.deps.uow.streams.nodeHost(id)))).flatMap((host) =>
@@ -440,6 +474,7 @@ export class StreamsService {
                 credential: signEdgeCredential(edgeKey, row.id, node.id, expiresAt),
               }
             : null,
+          source: originHost ? null : this.sourceOf(row.source_input_id, sources, origins, node, expiresAt),
           versions: {
             config: row.config_version,
             snapshots: row.snapshots_version,
@@ -451,6 +486,32 @@ export class StreamsService {
         },
       ];
     });
+  }
+
+  /**
+   * What the node ingesting an Internode stream pulls: the source stream on its node, with an edge credential
+   * of the source bound to the pulling node (its node checks it as it checks an edge's), and whether it is live.
+   */
+  private sourceOf(
+    sourceId: string | null,
+    sources: Map<string, Pick<StreamRow, 'id' | 'name' | 'status' | 'node_id'>>,
+    hosts: Map<string, NodeHostRow>,
+    node: NodeIdentity,
+    expiresAt: Date,
+  ): AssignedInput['source'] {
+    const source = sourceId ? sources.get(sourceId) : undefined;
+    const host = source?.node_id ? hosts.get(source.node_id) : undefined;
+    if (!source || !host) return null;
+    return {
+      inputId: source.id,
+      name: source.name,
+      live: source.status === 'Ingestion' || source.status === 'Fallback',
+      nodeId: host.id,
+      nodeName: host.name,
+      hostname: host.hostname,
+      rtmpPort: rtmpPort(mediaHostOf(host)),
+      credential: signEdgeCredential(edgeKeyOf(this.deps.previewSigningKey, source.id), source.id, node.id, expiresAt),
+    };
   }
 
   /** Node-facing: applies stream-state reports inside the batch's transaction. */

@@ -226,7 +226,6 @@ describe('POST /inputs', () => {
 
   it.each([
     [{ format: 'HLS' }, 'body.format'],
-    [{ format: 'Internode' }, 'body.format'],
     [{ access: 'Secret' }, 'body.access'],
     [{ caption: 'c'.repeat(256) }, 'body.caption'],
     [{ callbackUri: 'ftp://x' }, 'body.callbackUri'],
@@ -242,7 +241,7 @@ describe('POST /inputs', () => {
     if (path === 'body.format') {
       expect(response.json().errors).toContainEqual({
         path: 'body.format',
-        message: 'Format must be WebRTC, RTMP, RTSP or SRT: the media nodes take no other push',
+        message: 'Format must be WebRTC, RTMP, RTSP, SRT or Internode: the media nodes take no other stream',
       });
     }
     const list = await t.request({ method: 'GET', url: '/api/v1/inputs', token: t.roles.owner.token });
@@ -534,6 +533,7 @@ describe('node reports and assignment', () => {
         previewKey: expect.stringMatching(/^[\w-]{43}$/),
         edgeKey: expect.stringMatching(/^[\w-]{43}$/),
         origin: null,
+        source: null,
         versions: {
           config: expect.stringMatching(/^[0-9a-f]{32}$/),
           snapshots: expect.stringMatching(/^[0-9a-f]{32}$/),

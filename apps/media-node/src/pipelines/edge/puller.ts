@@ -21,8 +21,28 @@ export interface EdgePullerOptions {
   idleMs: number;
 }
 
+/**
+ * Why a stream is pulled: `edge`, for this node's viewers of a stream ingested elsewhere (while they watch);
+ * `internode`, as the content of an Internode stream this node ingests (while its source is live).
+ */
+type PullKind = 'edge' | 'internode';
+
+/** The stream a pull plays and where from: the origin's RTMP port, with the control plane's credential. */
+interface PullSource {
+  name: string;
+  nodeName: string;
+  hostname: string;
+  rtmpPort: number;
+  credential: string;
+}
+
+/** After an Internode pull ended or failed while its source still showed live, the next try waits this long. */
+const INTERNODE_RETRY_MS = 2_000;
+
 /** One stream pulled from its origin node: ffmpeg reads it through a counting relay and publishes it here. */
 interface Pull {
+  kind: PullKind;
+  from: PullSource;
   input: AssignedInput;
   relay: RtmpProxy;
   ffmpeg: GuardedChild | null;
@@ -39,18 +59,26 @@ interface Pull {
 }
 
 /**
- * An edge node's pulls (the Internode path, docs/decisions.md): when a viewer of an output assigned to this
+ * A node's pulls of streams from other nodes (the Internode path, docs/decisions.md). As an edge: when a viewer of an output assigned to this
  * node asks for a stream ingested on another node, one ffmpeg plays it from the origin's RTMP port with the
  * pull credential the control plane gave (`?edge=`), copied, and publishes it into this node's nginx-rtmp
  * under the input id (`&edge=1`: the publish hook hands it to `published`). Every viewer of the stream here
  * then watches that one copy: RTMP and HLS from nginx, WebRTC and SRT from their feeds of the local stream.
  * The pull stops once the stream has had no viewer here for `idleMs` (or its outputs left this node), and
  * ends with the origin's push. Its bytes, counted by a relay in front of the origin, are internode usage.
+ * For an Internode stream this node ingests (`input.source`): the same pull of its source stream, made while
+ * the control plane shows the source live and published as the Internode stream's push (protocol Internode:
+ * Ingestion, its own outputs and jobs); it ends with the source's push, and a Stop holds it off until the
+ * source's next push.
  */
 export class EdgePuller {
   private readonly pulls = new Map<string, Pull>();
   /** Pulls being stopped, by input: a new pull of the input waits for the old one to leave nginx's name. */
   private readonly ending = new Map<string, Promise<void>>();
+  /** Internode streams stopped by the control plane while their source is live: not pulled again until it ends. */
+  private readonly held = new Set<string>();
+  /** Internode streams whose last pull ended: when the next may start. */
+  private readonly retryAt = new Map<string, number>();
   private readonly timer: NodeJS.Timeout;
 
   constructor(
@@ -74,7 +102,7 @@ export class EdgePuller {
     const again = this.pulls.get(input.id);
     if (again && !again.stopping) return again.published;
     // Not gated on the status read here (it may be a poll old): the origin refuses a stream that is not live.
-    const pull = await this.start(input);
+    const pull = await this.start(input, 'edge', { ...input.origin, name: input.name });
     const timeout = new Promise<undefined>((resolve) => {
       setTimeout(() => resolve(undefined), PULL_START_TIMEOUT_MS).unref();
     });
@@ -86,13 +114,23 @@ export class EdgePuller {
     const pull = this.pulls.get(inputId);
     if (!pull || pull.stopping || pull.stream) return null;
     const connection = () => connectionOf(pull);
-    const stream = this.o.manager.startPulled(pull.input, pull.input.origin?.nodeName ?? 'unknown', {
+    const handle = {
       rawName: pull.input.id,
-      remoteAddress: pull.input.origin?.hostname ?? null,
+      remoteAddress: pull.from.hostname,
       bytesIn: () => connection()?.bytesToClient ?? 0,
       bytesOut: () => connection()?.bytesFromClient ?? 0,
-      kick: () => void this.stop(pull, 'kicked'),
-    });
+      kick: () => {
+        // A Stop of the Internode stream: it stays off while this push of its source lasts.
+        if (pull.kind === 'internode') this.held.add(pull.input.id);
+        void this.stop(pull, 'kicked');
+      },
+    };
+    const stream =
+      pull.kind === 'edge'
+        ? this.o.manager.startPulled(pull.input, pull.from.nodeName, handle)
+        : this.o.manager.push(pull.input.id)
+          ? null
+          : this.o.manager.startPush(pull.input, 'Internode', handle);
     if (!stream) return null;
     pull.stream = stream;
     // The viewers waiting for it attach now: the idle time counts from here.
@@ -107,10 +145,12 @@ export class EdgePuller {
     return pull !== undefined && !pull.stopping;
   }
 
-  describe(): Array<{ inputId: string; origin: string | null; bytes: number }> {
+  describe(): Array<{ inputId: string; kind: PullKind; source: string; origin: string; bytes: number }> {
     return [...this.pulls.values()].map((pull) => ({
       inputId: pull.input.id,
-      origin: pull.input.origin?.nodeName ?? null,
+      kind: pull.kind,
+      source: pull.from.name,
+      origin: pull.from.nodeName,
       bytes: pull.connection?.bytesToClient ?? 0,
     }));
   }
@@ -120,11 +160,12 @@ export class EdgePuller {
     await Promise.all([...this.pulls.values()].map((pull) => this.stop(pull, 'node stopping')));
   }
 
-  private async start(input: AssignedInput): Promise<Pull> {
-    const origin = input.origin as NonNullable<AssignedInput['origin']>;
+  private async start(input: AssignedInput, kind: PullKind, origin: PullSource): Promise<Pull> {
     const relay = new RtmpProxy(origin.rtmpPort, { host: origin.hostname, aliases: false });
     let resolvePublished: (stream: LiveStream | undefined) => void = () => undefined;
     const pull: Pull = {
+      kind,
+      from: origin,
       input,
       relay,
       ffmpeg: null,
@@ -141,7 +182,7 @@ export class EdgePuller {
     };
     this.pulls.set(input.id, pull);
     const port = await relay.listen(0, '127.0.0.1');
-    const source = `rtmp://127.0.0.1:${port}/live/${encodeURIComponent(input.name)}?edge=${encodeURIComponent(origin.credential)}`;
+    const source = `rtmp://127.0.0.1:${port}/live/${encodeURIComponent(origin.name)}?edge=${encodeURIComponent(origin.credential)}`;
     const ffmpeg = spawnGuarded(this.o.tools.ffmpeg, [
       '-hide_banner',
       '-nostats',
@@ -172,11 +213,11 @@ export class EdgePuller {
       bytesOut: () => connectionOf(pull)?.bytesFromClient ?? 0,
     };
     pull.endMetering = this.meter(metered);
-    this.o.log.info(`pulling ${input.name} from node ${origin.nodeName} (${origin.hostname}:${origin.rtmpPort})`);
+    this.o.log.info(`pulling ${origin.name} from node ${origin.nodeName} (${origin.hostname}:${origin.rtmpPort})`);
     void ffmpeg.exited.then((code) => {
       if (!pull.stopping && !pull.stream)
         this.o.log.error(
-          `pulling ${input.name} from node ${origin.nodeName} failed (${code}): ${lastLine(pull.stderr)}`,
+          `pulling ${origin.name} from node ${origin.nodeName} failed (${code}): ${lastLine(pull.stderr)}`,
         );
       void this.stop(pull, pull.stopping ? 'stopped' : 'the origin ended it');
     });
@@ -188,6 +229,7 @@ export class EdgePuller {
     if (this.pulls.get(pull.input.id) === pull) this.pulls.delete(pull.input.id);
     if (pull.stopping) return this.ending.get(pull.input.id) ?? Promise.resolve();
     pull.stopping = true;
+    if (pull.kind === 'internode') this.retryAt.set(pull.input.id, Date.now() + INTERNODE_RETRY_MS);
     connectionOf(pull);
     // The stream ends here at once (a viewer arriving now starts a new pull, once this one let go of nginx).
     pull.resolvePublished(undefined);
@@ -205,12 +247,23 @@ export class EdgePuller {
     return ended;
   }
 
-  /** Stops the pulls without a viewer here for `idleMs`, and those whose outputs are no longer this node's. */
+  /**
+   * Stops the edge pulls without a viewer here for `idleMs`, and those whose outputs are no longer this
+   * node's; stops the Internode pulls whose source is no longer live (or no longer theirs), and starts those
+   * of the Internode streams here whose source is live.
+   */
   private watch(): void {
     const now = Date.now();
     const watched = new Set(this.o.manager.viewers.all().map((viewer) => viewer.inputId));
     for (const pull of this.pulls.values()) {
       const input = this.o.directory.byId(pull.input.id);
+      if (pull.kind === 'internode') {
+        if (!input?.source?.live || input.source.inputId !== pull.input.source?.inputId)
+          void this.stop(pull, 'its source is not live');
+        else if (!pull.stream && now - pull.lastWatchedAt >= PULL_START_TIMEOUT_MS)
+          void this.stop(pull, 'it did not start in time');
+        continue;
+      }
       if (!input?.origin) {
         void this.stop(pull, 'its outputs are no longer served here');
         continue;
@@ -222,6 +275,19 @@ export class EdgePuller {
       }
       if (watched.has(pull.input.id)) pull.lastWatchedAt = now;
       else if (now - pull.lastWatchedAt >= this.o.idleMs) void this.stop(pull, 'no viewer left');
+    }
+    for (const input of this.o.directory.all()) {
+      if (!input.source?.live) {
+        this.held.delete(input.id);
+        continue;
+      }
+      const blocked =
+        this.pulls.has(input.id) ||
+        this.ending.has(input.id) ||
+        this.held.has(input.id) ||
+        (this.retryAt.get(input.id) ?? 0) > now ||
+        this.o.manager.push(input.id) !== undefined;
+      if (!blocked) void this.start(input, 'internode', input.source);
     }
   }
 }

@@ -1,7 +1,7 @@
 import type { StreamInput } from '@streamcloud/contract';
 import Modal from 'react-bootstrap/Modal';
 import { Link } from 'react-router';
-import { inputEndpoint, isPrivateAccess } from '../utils/stream-connection';
+import { inputEndpoint, internodeNote, isPrivateAccess } from '../utils/stream-connection';
 import { CopyableValue } from './copy-button';
 import { streamViewPath } from './stream-item';
 
@@ -28,6 +28,7 @@ export function ConnectionModal({ stream, onHide }: { stream: StreamInput | null
             <p className="text-secondary">{NO_ENDPOINT_YET}</p>
           )}
           {stream.format === 'RTSP' && <p className="small text-secondary mt-2 mb-0">{RTSP_TCP_ONLY}</p>}
+          {stream.format === 'Internode' && <p className="small text-secondary mt-2 mb-0">{internodeNote(stream)}</p>}
           {isPrivateAccess(stream.access) && stream.accessToken && (
             <>
               <h3 className="h6 mt-3">Access token</h3>

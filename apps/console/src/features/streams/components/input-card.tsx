@@ -1,5 +1,5 @@
 import type { IngressEndpoint, ServingNode, StreamInput } from '@streamcloud/contract';
-import { inputEndpoint, isPrivateAccess, streamNameOf } from '../utils/stream-connection';
+import { inputEndpoint, internodeNote, isPrivateAccess, streamNameOf } from '../utils/stream-connection';
 import { NO_ENDPOINT_YET, RTSP_TCP_ONLY } from './connection-modal';
 import { CopyableValue } from './copy-button';
 import { DashboardCard, Detail, NONE } from './dashboard-card';
@@ -20,6 +20,7 @@ export function InputCard({ stream, ingress }: { stream: StreamInput; ingress: I
             <span className="text-secondary">{NO_ENDPOINT_YET}</span>
           )}
           {stream.format === 'RTSP' && <div className="small text-secondary">{RTSP_TCP_ONLY}</div>}
+          {stream.format === 'Internode' && <div className="small text-secondary">{internodeNote(stream)}</div>}
         </Detail>
         {isPrivateAccess(stream.access) && (
           <Detail label="Access token">

@@ -3,7 +3,7 @@ import {
   AccessMode,
   InputFormat,
   OutputModeEnum,
-  PUSH_FORMATS,
+  STREAM_FORMATS,
   type StreamInput,
   StreamInputCreate,
   StreamInputUpdate,
@@ -77,6 +77,7 @@ export function StreamModal({ show, mode, stream, ownerId = null, onHide, onSave
   }, [show, reset]);
 
   const access = useWatch({ control, name: 'access' });
+  const format = useWatch({ control, name: 'format' });
   const streamerIp = useWatch({ control, name: 'streamerIp' }) ?? '';
   // Looked up only while the modal is open.
   const location = useLocationLookup(show ? streamerIp : '');
@@ -119,7 +120,7 @@ export function StreamModal({ show, mode, stream, ownerId = null, onHide, onSave
           <div className="row">
             <div className="col-md-4">
               <SelectField id="stream-format" label="Format" disabled={updating} {...register('format')}>
-                {(updating ? InputFormat.options : PUSH_FORMATS).map((format) => (
+                {(updating ? InputFormat.options : STREAM_FORMATS).map((format) => (
                   <option key={format} value={format}>
                     {format}
                   </option>
@@ -137,6 +138,37 @@ export function StreamModal({ show, mode, stream, ownerId = null, onHide, onSave
               </SelectField>
             </div>
           </div>
+          {format === 'Internode' && (
+            <fieldset>
+              <legend className="h6">Source stream</legend>
+              <div className="row">
+                <div className="col-md-6">
+                  <TextField
+                    id="stream-source-node"
+                    label="Stream node"
+                    autoComplete="off"
+                    disabled={updating}
+                    error={errors.sourceNode?.message}
+                    {...register('sourceNode')}
+                  />
+                </div>
+                <div className="col-md-6">
+                  <TextField
+                    id="stream-source-name"
+                    label="Stream name"
+                    autoComplete="off"
+                    disabled={updating}
+                    error={errors.sourceName?.message}
+                    {...register('sourceName')}
+                  />
+                </div>
+              </div>
+              <p className="form-text mt-n2 mb-3">
+                The stream to pull and the node it is on, as its dashboard shows them: this stream's node pulls it while
+                it is live.
+              </p>
+            </fieldset>
+          )}
           {showsAccessToken(access) && (
             <>
               <TextField

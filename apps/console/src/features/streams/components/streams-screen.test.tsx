@@ -255,6 +255,59 @@ describe('stream creation', { timeout: 20_000 }, () => {
     expect(second?.querySelector('.badge.bg-info')).toBeNull();
   });
 
+  it('creates an Internode stream from a source stream and its node; the connection says what it is', async () => {
+    const source = { id: uuid(98), name: `in+${uuid(97)}`, streamNode: 'origin-1' };
+    const created = streamInput({
+      id: uuid(99),
+      caption: 'zz copy',
+      format: 'Internode',
+      connection: { hostname: 'origin-1.example', streamNode: 'origin-1' },
+      source,
+    });
+    const { user, mock } = renderList({
+      'POST /api/v1/inputs': ({ body }) =>
+        (body as { source?: { streamNode?: string } }).source?.streamNode === 'origin-1'
+          ? jsonResponse(created, 201)
+          : errorResponse(400, 'Stream node: stream in+x is on node origin-1, not on nowhere'),
+    });
+    await screen.findByRole('list', { name: 'Streams' });
+    await user.click(screen.getByRole('button', { name: 'Create stream' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).queryByLabelText('Stream node')).toBeNull();
+    await user.selectOptions(within(dialog).getByLabelText('Format'), 'Internode');
+    within(within(dialog).getByRole('group', { name: 'Source stream' })).getByLabelText('Stream name');
+
+    // Both source fields are required, each says so under itself; nothing is sent.
+    await user.click(within(dialog).getByRole('button', { name: 'Create' }));
+    await within(dialog).findByText('Stream node is required');
+    within(dialog).getByText('Stream name is required');
+    expect(mock.requests.filter((request) => request.method === 'POST')).toHaveLength(0);
+
+    // The server's refusal (a source on another node) is shown in the page.
+    await user.type(within(dialog).getByLabelText('Stream node'), 'nowhere');
+    await user.type(within(dialog).getByLabelText('Stream name'), source.name);
+    await user.click(within(dialog).getByRole('button', { name: 'Create' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Stream node: stream in+x is on node origin-1, not on nowhere',
+    );
+
+    await user.clear(within(dialog).getByLabelText('Stream node'));
+    await user.type(within(dialog).getByLabelText('Stream node'), 'origin-1');
+    await user.type(within(dialog).getByLabelText('Caption'), 'zz copy');
+    await user.click(within(dialog).getByRole('button', { name: 'Create' }));
+    const connection = await screen.findByRole('dialog', { name: 'Connection' });
+    within(connection).getByText('origin-1.example / origin-1');
+    within(connection).getByText(
+      `Internode: nothing is pushed to this stream. Node edge-1 pulls stream ${source.name} from node origin-1 while that stream is live.`,
+    );
+    const posts = mock.requests.filter((request) => request.method === 'POST');
+    expect(posts.at(-1)?.body).toMatchObject({
+      format: 'Internode',
+      caption: 'zz copy',
+      source: { streamNode: 'origin-1', name: source.name },
+    });
+  });
+
   it('shows the server message, or the fallback text, when creation fails', async () => {
     const { user } = renderList({ 'POST /api/v1/inputs': () => errorResponse(500, '') });
     await screen.findByRole('list', { name: 'Streams' });

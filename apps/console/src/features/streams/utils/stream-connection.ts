@@ -19,6 +19,18 @@ export function inputEndpoint(connection: InputConnection | null): string | null
   return `${connection.hostname} / ${connection.streamNode}`;
 }
 
+/**
+ * What an Internode stream's connection is (docs/decisions.md, "Internode streams"): nothing is pushed to it,
+ * its node pulls its source stream from the node named in the connection. Null for other formats.
+ */
+export function internodeNote(stream: Pick<StreamInput, 'format' | 'source' | 'servingNode'>): string | null {
+  if (stream.format !== 'Internode') return null;
+  if (!stream.source) return 'Its source stream was deleted: this Internode stream no longer goes live.';
+  const puller = stream.servingNode ? `Node ${stream.servingNode.name}` : 'Its node, once it has one,';
+  const from = stream.source.streamNode ? `node ${stream.source.streamNode}` : 'its node, once it has one';
+  return `Internode: nothing is pushed to this stream. ${puller} pulls stream ${stream.source.name} from ${from} while that stream is live.`;
+}
+
 /** The stream name: the last path segment of the uri, or SRT's streamid; the server's name otherwise. */
 export function streamNameOf(stream: Pick<StreamInput, 'connection' | 'name'>): string {
   const { connection } = stream;

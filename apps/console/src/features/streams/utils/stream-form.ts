@@ -3,8 +3,8 @@ import {
   DEFAULT_ADJUSTABLE_TRACKS,
   type GeoPoint,
   type InputFormat,
-  type PushFormat,
   STREAM_CREATION_DEFAULTS,
+  type StreamFormat,
   type StreamInput,
   type StreamInputCreateDraft,
 } from '@streamcloud/contract';
@@ -21,6 +21,9 @@ export interface StreamFormValues {
   gslb: boolean;
   callbackUri: string;
   streamerIp: string;
+  /** Internode: the node the source stream is on, and its name. */
+  sourceNode: string;
+  sourceName: string;
 }
 
 /** Creation defaults: WebRTC, adjustable transcoding, Public. */
@@ -33,6 +36,8 @@ export const NEW_STREAM_VALUES: StreamFormValues = {
   gslb: false,
   callbackUri: '',
   streamerIp: '',
+  sourceNode: '',
+  sourceName: '',
 };
 
 export function toStreamFormValues(stream: StreamInput): StreamFormValues {
@@ -45,6 +50,8 @@ export function toStreamFormValues(stream: StreamInput): StreamFormValues {
     gslb: stream.gslb,
     callbackUri: stream.callbackUri ?? '',
     streamerIp: stream.streamer.ipAddress ?? '',
+    sourceNode: stream.source?.streamNode ?? '',
+    sourceName: stream.source?.name ?? '',
   };
 }
 
@@ -78,8 +85,11 @@ export function toCreateBody(
   const passthrough = values.output === 'Passthrough';
   const ip = text(values.streamerIp);
   return {
-    // The resolver checks the body with StreamInputCreate: only a push format gets through.
-    format: values.format as PushFormat,
+    // The resolver checks the body with StreamInputCreate: only a creatable format gets through.
+    format: values.format as StreamFormat,
+    ...(values.format === 'Internode'
+      ? { source: { streamNode: text(values.sourceNode), name: text(values.sourceName) } }
+      : {}),
     access: values.access,
     ...(sendsAccessToken(values.access) && token ? { accessToken: token } : {}),
     ...(caption ? { caption } : {}),
@@ -110,4 +120,7 @@ export const FIELD_OF_PATH: Record<string, keyof StreamFormValues> = {
   'streamer.ipAddress': 'streamerIp',
   output: 'output',
   'output.passthrough': 'output',
+  source: 'sourceName',
+  'source.streamNode': 'sourceNode',
+  'source.name': 'sourceName',
 };
