@@ -80,6 +80,7 @@ export const accountRoutes = {
     summary: 'The account the presented token acts as',
     tag: 'accounts',
     auth: 'user',
+    beforeTwoFactorEnrolment: true,
     response: WhoAmI,
   }),
   get: defineRoute({

@@ -49,6 +49,7 @@ export const apiKeyRoutes = {
     summary: "The caller's API keys, newest first (never the keys themselves)",
     tag: 'api-keys',
     auth: 'user',
+    beforeTwoFactorEnrolment: true,
     response: z.array(ApiKey),
   }),
   create: defineRoute({

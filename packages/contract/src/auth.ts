@@ -41,6 +41,7 @@ export const authRoutes = {
     summary: 'Revoke the presented token (and, while impersonating, the admin token it came from)',
     tag: 'auth',
     auth: 'user',
+    beforeTwoFactorEnrolment: true,
     sessionOnly: true,
     response: null,
   }),

@@ -39,6 +39,11 @@ export interface RouteDef<
    * sessions needs a signed-in session.
    */
   sessionOnly?: boolean;
+  /**
+   * Open to an ADMIN the security settings require to enrol two-factor sign-in before it has (every other
+   * route answers it 403): whoami, sign-out, the enrolment, and what the console reads to show Account settings.
+   */
+  beforeTwoFactorEnrolment?: boolean;
 }
 
 export function defineRoute<

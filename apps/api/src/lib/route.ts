@@ -97,6 +97,7 @@ export function addRoute<D extends AnyRoute>(
     config: {
       auth: def.auth,
       ...(def.sessionOnly ? { sessionOnly: true } : {}),
+      ...(def.beforeTwoFactorEnrolment ? { beforeTwoFactorEnrolment: true } : {}),
       ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
       ...(options.cacheControl ? { cacheControl: options.cacheControl } : {}),
     },
@@ -123,6 +124,8 @@ declare module 'fastify' {
     auth?: RouteDef['auth'];
     /** Refused to API keys (the contract's `sessionOnly`). */
     sessionOnly?: boolean;
+    /** Open to an ADMIN that must enrol two-factor sign-in first (the contract's `beforeTwoFactorEnrolment`). */
+    beforeTwoFactorEnrolment?: boolean;
     /** The Cache-Control of this route's answers; API answers are `no-store` otherwise. */
     cacheControl?: string;
   }

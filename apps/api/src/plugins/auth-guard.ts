@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuthContext, NodeIdentity } from '../lib/auth-context.js';
-import { forbidden, unauthorized } from '../lib/errors.js';
+import { AppError, forbidden, unauthorized } from '../lib/errors.js';
 import type { KeyedRequest } from '../modules/auth/api-keys.service.js';
 
 const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]+)$/;
@@ -12,6 +12,14 @@ export interface Authenticators {
   /** Refuses an API key's request its scope, the route or its rate limit does not allow (modules/auth). */
   admitApiKey(key: NonNullable<AuthContext['apiKey']>, request: KeyedRequest): Promise<void>;
 }
+
+/** The answer to an ADMIN the security settings require to enrol two-factor sign-in, on any other route. */
+const twoFactorEnrolmentRequired = () =>
+  new AppError(
+    403,
+    'TWO_FACTOR_REQUIRED',
+    'Administrators must enable two-factor authentication: enable it in Account settings first',
+  );
 
 const bearerOf = (request: FastifyRequest) => {
   const header = request.headers.authorization;
@@ -50,6 +58,10 @@ export function registerAuthGuard(app: FastifyInstance, authenticators: Authenti
       });
     }
     if (level === 'admin' && caller.role !== 'ADMIN') throw forbidden('Administrators only');
+    // Set on a session's caller only (sessions.repository.ts): an API key made before the setting keeps working.
+    if (caller.account?.twoFactorEnrolmentRequired && request.routeOptions.config.beforeTwoFactorEnrolment !== true) {
+      throw twoFactorEnrolmentRequired();
+    }
     request.auth = caller;
   });
 }

@@ -247,6 +247,15 @@ describe('impersonate', () => {
     expect(auth.getState()).toEqual(loggedOut);
     expect(storage.items.size).toBe(0);
   });
+
+  it('keeps an admin who must enrol two-factor sign-in first signed in (its session is good)', async () => {
+    const { auth } = setup({
+      current: 'admin-token',
+      handlers: { [IMPERSONATE]: () => errorResponse(403, 'Enable it', { code: 'TWO_FACTOR_REQUIRED' }) },
+    });
+    await expect(auth.impersonate(userAccount.id)).resolves.toBe(false);
+    expect(auth.getState()).toEqual(signedIn('admin-token'));
+  });
 });
 
 describe('stop impersonation', () => {

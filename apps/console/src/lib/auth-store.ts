@@ -87,9 +87,13 @@ function toState(currentToken: string | null, originalToken: string | null): Aut
   };
 }
 
-/** 401 and 403 answers to the auth and impersonation calls sign the user out. */
+/**
+ * 401 and 403 answers to the auth and impersonation calls sign the user out; but not the 403 of an admin who
+ * must enrol two-factor sign-in first: the session is good, and Account settings is where it goes.
+ */
 function rejectsSession(error: unknown): boolean {
   const status = errorStatus(error);
+  if (error instanceof ApiError && error.code === 'TWO_FACTOR_REQUIRED') return false;
   return status === 401 || status === 403;
 }
 

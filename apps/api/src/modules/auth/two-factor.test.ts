@@ -485,6 +485,45 @@ describe('requiring two-factor sign-in of ADMIN accounts', () => {
     expect((await whoami(admin.token)).json().twoFactorEnrolmentRequired).toBe(false);
   });
 
+  it("refuses such an ADMIN session every route but whoami, sign-out, enrolment and Account settings' reads", async () => {
+    const admin = t.roles.admin;
+    await call('ADMIN', 'PUT', `${API_BASE}/settings/security`, { requireTwoFactorForAdmins: true });
+    const as = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
+      t.request({ method, url: `${API_BASE}${url}`, token: admin.token, ...(payload ? { payload } : {}) });
+    for (const [method, url, payload] of [
+      ['GET', `/accounts/${admin.id}`],
+      ['GET', '/accounts'],
+      ['GET', '/settings/security'],
+      ['PUT', '/settings/security', { requireTwoFactorForAdmins: false }],
+      ['POST', '/api-keys', { name: 'automation', scope: 'read' }],
+      ['GET', `/accounts/${t.roles.owner.id}/impersonate`],
+    ] as const) {
+      const refused = await as(method, url, payload);
+      expect(refused.statusCode, `${method} ${url}`).toBe(403);
+      expect(refused.json()).toEqual({
+        code: 'TWO_FACTOR_REQUIRED',
+        message: 'Administrators must enable two-factor authentication: enable it in Account settings first',
+      });
+    }
+    expect((await as('GET', '/accounts/whoami')).statusCode).toBe(200);
+    expect((await as('GET', '/api-keys')).statusCode).toBe(200);
+    expect((await as('GET', `/accounts/${admin.id}/two-factor`)).json()).toMatchObject({ enabled: false });
+    // Users and an admin acting as a user are not concerned.
+    const owned = `${API_BASE}/accounts/${t.roles.owner.id}`;
+    expect((await call('USER owner', 'GET', owned)).statusCode).toBe(200);
+    expect((await call('ADMIN impersonating owner', 'GET', owned)).statusCode).toBe(200);
+    await enrol(admin);
+    expect((await as('GET', `/accounts/${admin.id}`)).statusCode).toBe(200);
+    // The refused PUT changed nothing.
+    expect((await as('GET', '/settings/security')).json()).toEqual({ requireTwoFactorForAdmins: true });
+  });
+
+  it('lets such an ADMIN sign out', async () => {
+    await call('ADMIN', 'PUT', `${API_BASE}/settings/security`, { requireTwoFactorForAdmins: true });
+    expect((await post('/logout', t.roles.admin.token)).statusCode).toBe(204);
+    expect((await post('/logout', t.roles.admin.token)).statusCode).toBe(401);
+  });
+
   it('refuses a setting that is not a boolean with 400 naming it, changing nothing', async () => {
     const response = await call('ADMIN', 'PUT', `${API_BASE}/settings/security`, { requireTwoFactorForAdmins: 'yes' });
     expectValidationError(response, 'body.requireTwoFactorForAdmins');

@@ -1,6 +1,7 @@
 import type { ApiClient } from '@streamcloud/api-client';
 import { accountRoutes, type WhoAmI } from '@streamcloud/contract';
 import { queryOptions } from '@tanstack/react-query';
+import { IDENTITY_META } from '@/lib/query-client';
 import { type ReadOptions, useRead } from '../read';
 import { accountKeys } from './keys';
 
@@ -13,6 +14,7 @@ export function whoAmIQueryOptions(api: ApiClient) {
     queryKey: accountKeys.whoami(),
     queryFn: ({ signal }) => getWhoAmI(api, signal),
     staleTime: 60_000,
+    meta: IDENTITY_META,
   });
 }
 

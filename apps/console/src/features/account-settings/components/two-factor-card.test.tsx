@@ -101,4 +101,30 @@ describe('an ADMIN the security settings require to enrol', () => {
     expect(await screen.findByText(TWO_FACTOR_TEXTS.required)).not.toBeNull();
     expect(location()).toBe('/account/settings');
   });
+
+  it('is sent there when the API refuses it (the setting turned on while its console was open)', async () => {
+    let required = false;
+    let whoamiCalls = 0;
+    const refused = () => {
+      required = true;
+      return errorResponse(403, 'Administrators must enable two-factor authentication', {
+        code: 'TWO_FACTOR_REQUIRED',
+      });
+    };
+    const { location } = renderApp({
+      path: '/streams',
+      currentToken: 'token',
+      handlers: {
+        ...EMPTY_PAGE_DATA,
+        'GET /api/v1/inputs': refused,
+        // The first whoami is the one read before the setting changed.
+        'GET /api/v1/accounts/whoami': () =>
+          jsonResponse({ ...whoAmI(adminAccount), twoFactorEnrolmentRequired: whoamiCalls++ > 0 && required }),
+        'GET /api/v1/api-keys': () => jsonResponse([]),
+        [`GET /api/v1/accounts/${adminAccount.id}/two-factor`]: () => jsonResponse(OFF),
+      },
+    });
+    expect(await screen.findByText(TWO_FACTOR_TEXTS.required)).not.toBeNull();
+    expect(location()).toBe('/account/settings');
+  });
 });
