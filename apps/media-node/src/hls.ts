@@ -12,6 +12,13 @@ const HLS_SESSION_IDLE_MS = 20_000;
 export const HLS_ENDED_LINGER_MS = 30_000;
 /** Fragments are deleted this long after they were written, a stream's directory when it was idle this long. */
 const FRAGMENT_KEEP_MS = 60_000;
+/**
+ * A playlist asked for while the live push has none yet (its first fragment is still being written, or
+ * its renditions are starting) is answered once it exists, up to this long, rather than with a 404 that
+ * makes a player (ffprobe, hls.js, Safari) give up on a stream that is merely starting.
+ */
+export const PLAYLIST_WAIT_MS = 10_000;
+const PLAYLIST_POLL_MS = 200;
 const DIRECTORY_KEEP_MS = 120_000;
 const FILE = /^[\w.-]+\.(ts|m3u8)$/;
 const RENDITION = /^[ra]\d{1,2}$/;
@@ -114,7 +121,7 @@ export class HlsServer {
     const suffix = `?${new URLSearchParams({ sid, ...(token ? { token } : {}) })}`;
     const { stream } = played;
     if (file.endsWith('.m3u8')) {
-      const playlist = await this.playlist(played, rendition, suffix);
+      const playlist = await this.awaitPlaylist(request, admitted.input.id, played, rendition, suffix);
       if (playlist === null) return text(response, 404, 'The stream has no playlist yet');
       const body = Buffer.from(playlist);
       viewer.bytes += body.length;
@@ -183,6 +190,31 @@ export class HlsServer {
     // Renditions are starting: the master comes once each has a fragment.
     if (renditions.length === 0) return null;
     return master(renditions, suffix);
+  }
+
+  /**
+   * The playlist, waiting for it (polled, at most PLAYLIST_WAIT_MS) while the push is live and the
+   * request still open; null when there is still none, the push ended or the player went away.
+   */
+  private async awaitPlaylist(
+    request: IncomingMessage,
+    inputId: string,
+    played: Played,
+    rendition: string | null,
+    suffix: string,
+  ): Promise<string | null> {
+    const deadline = Date.now() + PLAYLIST_WAIT_MS;
+    let current = played;
+    for (;;) {
+      const playlist = await this.playlist(current, rendition, suffix);
+      if (playlist !== null) return playlist;
+      if (Date.now() >= deadline || request.socket.destroyed) return null;
+      await new Promise((resolve) => setTimeout(resolve, PLAYLIST_POLL_MS));
+      // Only a live push is worth waiting for: one that ended writes no new fragment.
+      const live = this.manager.push(inputId);
+      if (!live || request.socket.destroyed) return null;
+      current = { stream: live, ended: false };
+    }
   }
 
   /** A rendition's fragments: `<input id>_<key>`, whether or not the transcoder runs now. */

@@ -8,24 +8,19 @@ const world = useMediaNode('media-1', { RECONNECT_GRACE_MS: '4000' });
 const { api, createStream, createOutput, getStream, outputs, status, snapshot } = streamsOf(world);
 
 describe('HLS', () => {
-  it('disconnects the viewers of an output whose sessions are cleared', async () => {
+  it('answers the playlist the moment the stream is live, and disconnects the viewers of an output whose sessions are cleared', async () => {
     const stream = await createStream({ format: 'RTMP' });
     const output = await createOutput(stream.id, 'HLS');
     const push = pushTestPattern(uriOf(stream), 'flv', 30);
     await status(stream.id, 'Ingestion');
-    const first = await waitFor(
-      () => fetch(output.connection?.uri ?? '', { redirect: 'manual' }),
-      (r) => r.status === 302,
-      8000,
-      'the HLS redirect',
-    );
+    // A player that opens the stream the moment it is live: the node holds the playlist request until
+    // the first fragment exists instead of answering 404 (players give up on a 404).
+    const first = await fetch(output.connection?.uri ?? '', { redirect: 'manual' });
+    expect(first.status).toBe(302);
     const playlist = new URL(first.headers.get('location') ?? '', output.connection?.uri ?? '').toString();
-    await waitFor(
-      () => fetch(playlist),
-      (response) => response.status === 200,
-      8000,
-      'the playlist',
-    );
+    const opened = await fetch(playlist);
+    expect(opened.status).toBe(200);
+    expect(await opened.text()).toMatch(/\.ts\?sid=hls-/);
     await waitFor(
       () => outputs(stream.id),
       (outputs) => (outputs[0]?.sessions.length ?? 0) === 1,

@@ -61,7 +61,7 @@ function renderFallbacks(handlers: Record<string, Handler> = {}) {
 const alerts = () => screen.queryAllByRole('alert').map((alert) => alert.textContent);
 const png = (width: number, height: number, size = 100) => pngFile(width, height, size, 'slate.png');
 
-describe('/streams/fallback/{id}', { timeout: 20_000 }, () => {
+describe('/streams/fallback/{id}', () => {
   it('lists the fallbacks with their state colours and leads back to the dashboard', async () => {
     const { mock } = renderFallbacks();
     const table = await screen.findByRole('table');

@@ -27,7 +27,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe('snapshot settings', { timeout: 20_000 }, () => {
+describe('snapshot settings', () => {
   it('loads both directions, sends a disabled direction as null and the other as its settings', async () => {
     const bodies: Record<string, unknown> = {};
     const { user } = renderWith(<SnapshotSettingsButton streamId={STREAM} disabled={false} />, {
@@ -109,7 +109,7 @@ describe('snapshot settings', { timeout: 20_000 }, () => {
   });
 });
 
-describe('snapshot previews', { timeout: 20_000 }, () => {
+describe('snapshot previews', () => {
   const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
   const handlers = (images: { count: number }): Record<string, Handler> => ({
     [`GET ${BASE}/incoming`]: () => jsonResponse({ format: 'PNG', quality: 'High', interval: 1 }),
@@ -128,7 +128,7 @@ describe('snapshot previews', { timeout: 20_000 }, () => {
       const image = (await screen.findByRole('img', { name: 'Incoming snapshot' })) as HTMLImageElement;
       expect(image.src).toMatch(/^blob:/);
       expect(screen.queryByRole('img', { name: 'Outgoing snapshot' })).toBeNull();
-      await waitFor(() => expect(images.count).toBeGreaterThanOrEqual(2), { timeout: 3000 });
+      await waitFor(() => expect(images.count).toBeGreaterThanOrEqual(2));
       const queries = mock.requests
         .filter((request) => request.url.pathname.endsWith('/image'))
         .map((request) => request.url.searchParams.get('t'));

@@ -86,7 +86,7 @@ describe('/storages', () => {
 });
 
 // Typing through user-event is slow on a busy machine: these forms get more than the default 5 s.
-describe('/storages/create', { timeout: 20_000 }, () => {
+describe('/storages/create', () => {
   it('shows the section 5 messages from the contract and sends nothing while invalid', async () => {
     const { user, mock } = renderStorages('/storages/create');
     await screen.findByRole('heading', { level: 1, name: 'New storage' });
@@ -181,7 +181,7 @@ describe('/storages/create', { timeout: 20_000 }, () => {
   });
 });
 
-describe('/storages/edit/{id}', { timeout: 20_000 }, () => {
+describe('/storages/edit/{id}', () => {
   it('shows the fields, says the secret is set, and keeps it when left blank', async () => {
     const { user, mock } = renderStorages(`/storages/edit/${STORAGE.id}`, {
       [`PUT ${STORAGE_URL}`]: ({ body }) =>

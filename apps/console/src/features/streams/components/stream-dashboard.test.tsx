@@ -85,7 +85,7 @@ const CASES: Case[] = [
   ['Fallback', 'Passthrough', [true, true, false, true, true, true, true, true, false, true], false],
 ];
 
-describe('stream dashboard', { timeout: 20_000 }, () => {
+describe('stream dashboard', () => {
   it.each(CASES)('%s (%s) enables exactly the section 4 buttons', async (status, outputMode, expected, record) => {
     renderDashboard({ status, outputMode });
     await screen.findByTestId('stream-status');
@@ -371,7 +371,7 @@ describe('stream dashboard', { timeout: 20_000 }, () => {
   });
 });
 
-describe('callbacks', { timeout: 20_000 }, () => {
+describe('callbacks', () => {
   it('lists the webhooks of the stream and of its outputs, recordings and relays, 20 per page', async () => {
     const first = Array.from({ length: 20 }, (_, index) =>
       webhookDelivery({ id: uuid(1000 + index), type: index % 2 ? 'stream.idle' : 'stream.ingestion', streamId: ID }),
@@ -399,7 +399,7 @@ describe('callbacks', { timeout: 20_000 }, () => {
   });
 });
 
-describe('viewers', { timeout: 20_000 }, () => {
+describe('viewers', () => {
   it("lists 4 per page with 'Load more', clears sessions, deletes and reports failures", async () => {
     const outputs = Array.from({ length: 5 }, (_, index) =>
       streamOutput(ID, index, {

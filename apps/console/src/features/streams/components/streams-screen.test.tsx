@@ -50,7 +50,7 @@ afterEach(() => {
   window.localStorage.clear();
 });
 
-describe('stream list', { timeout: 20_000 }, () => {
+describe('stream list', () => {
   it('lists the streams by format then caption-or-id, each linking to its dashboard', async () => {
     renderList();
     await screen.findByRole('list', { name: 'Streams' });
@@ -207,7 +207,7 @@ describe('stream list', { timeout: 20_000 }, () => {
   });
 });
 
-describe('stream creation', { timeout: 20_000 }, () => {
+describe('stream creation', () => {
   it('creates with the defaults, lists the new stream first and opens the connection modal', async () => {
     const created = streamInput({
       id: uuid(99),
@@ -331,17 +331,13 @@ describe('stream creation', { timeout: 20_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Create stream' }));
     const dialog = await screen.findByRole('dialog');
     await user.type(within(dialog).getByLabelText('Streamer IP'), '8.8.8.8');
-    await within(dialog).findByText('Mountain View, US', undefined, { timeout: 2000 });
+    await within(dialog).findByText('Mountain View, US');
     const lookups = () => mock.requests.filter((request) => request.url.pathname === '/api/v1/info/location');
     expect(lookups()).toHaveLength(1);
 
     await user.clear(within(dialog).getByLabelText('Streamer IP'));
     await user.type(within(dialog).getByLabelText('Streamer IP'), '10.0.0.1');
-    await within(dialog).findByText(
-      'Your location undetermined, you will be directed to the free resources zone',
-      undefined,
-      { timeout: 2000 },
-    );
+    await within(dialog).findByText('Your location undetermined, you will be directed to the free resources zone');
     expect(lookups()).toHaveLength(2);
   });
 

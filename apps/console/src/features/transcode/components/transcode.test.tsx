@@ -39,7 +39,7 @@ async function loaded() {
   await screen.findByText('Main stage');
 }
 
-describe('/streams/transcode/{id}', { timeout: 20_000 }, () => {
+describe('/streams/transcode/{id}', () => {
   it('shows the loaded configuration; Save is enabled only when it differs from it', async () => {
     renderEditor();
     await loaded();
