@@ -1,11 +1,17 @@
 // `npm test`: installs what is missing, then runs every suite: lint and types, unit, API on PGlite,
 // the same API suite on a real PostgreSQL server, the media node, and end to end in headless Chromium.
+// The whole run goes in two lanes at once (docs/conventions.md, "How `npm test` runs"): the real-time
+// suites (media, then e2e), which mostly wait on ffmpeg, nginx and the browser, at normal priority; the
+// CPU-bound ones (lint, unit, API on PGlite, API on PostgreSQL) beside them at a lower priority (nice), so
+// they take only the CPU the real-time suites leave idle and never slow what they time.
 // `npm test -- <suite>[,<suite>…] [args…]` runs only the named suites (lint, unit, api-pglite,
-// api-postgres, media, e2e), passing the args to the suite's runner (vitest or playwright), e.g.
-// `npm test -- e2e tests/live.spec.ts` or `npm test -- media -t WHEP`.
-import { mkdtempSync, rmSync } from 'node:fs';
+// api-postgres, media, e2e), one after the other, passing the args to the suite's runner (vitest or
+// playwright), e.g. `npm test -- e2e tests/live.spec.ts` or `npm test -- media -t WHEP`.
+import { spawn } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import {
   ensureConsoleBuilt,
   ensureDebianPackage,
@@ -98,6 +104,50 @@ const SUITES = {
   },
 };
 
+/** The two lanes of a whole run: they share no port, directory or database. */
+const REALTIME_LANE = ['media', 'e2e'];
+const CPU_LANE = ['lint', 'unit', 'api-pglite', 'api-postgres'];
+/** How much lower the CPU lane runs: it gets about a tenth of a core the real-time lane wants. */
+const CPU_LANE_NICENESS = '10';
+
+async function runSuites(names, args) {
+  for (const name of names) {
+    const started = Date.now();
+    await SUITES[name](args);
+    log(`${name} passed in ${minutes(Date.now() - started)}`);
+  }
+}
+
+const minutes = (ms) => `${(ms / 60_000).toFixed(1)} min`;
+
+/**
+ * The CPU lane: this script again for those suites, niced, its output kept in a file and printed once the
+ * real-time lane is done (interleaved it could not be read). Resolves with its log and whether it passed.
+ */
+function startCpuLane() {
+  const dir = mkdtempSync(join(tmpdir(), 'streamcloud-test-'));
+  const path = join(dir, 'cpu-lane.log');
+  const out = openSync(path, 'w');
+  const child = spawn(
+    'nice',
+    ['-n', CPU_LANE_NICENESS, process.execPath, fileURLToPath(import.meta.url), CPU_LANE.join(',')],
+    { cwd: ROOT, stdio: ['ignore', out, out] },
+  );
+  closeSync(out);
+  return new Promise((resolve) => {
+    let settled = false;
+    const done = (passed, note = '') => {
+      if (settled) return;
+      settled = true;
+      const output = readFileSync(path, 'utf8') + note;
+      rmSync(dir, { recursive: true, force: true });
+      resolve({ passed, output });
+    };
+    child.once('error', (error) => done(false, `\n${error.message}\n`));
+    child.once('exit', (code) => done(code === 0));
+  });
+}
+
 async function main() {
   const [selection, ...args] = process.argv.slice(2);
   const names = selection ? selection.split(',') : Object.keys(SUITES);
@@ -107,8 +157,28 @@ async function main() {
   ensureNodeModules();
   if (names.includes('e2e')) ensureDebianPackage('/usr/bin/chromium', 'chromium');
   if (names.includes('media') || names.includes('e2e')) ensureMediaTools();
-  for (const name of names) await SUITES[name](selection ? args : []);
-  log(selection ? `Suites passed: ${names.join(', ')}` : 'All suites passed');
+  if (selection) {
+    await runSuites(names, args);
+    log(`Suites passed: ${names.join(', ')}`);
+    return;
+  }
+  const started = Date.now();
+  log(`Running ${CPU_LANE.join(', ')} beside ${REALTIME_LANE.join(', ')} (their output follows theirs)`);
+  const cpuLane = startCpuLane();
+  let realtimeError = null;
+  try {
+    await runSuites(REALTIME_LANE, []);
+  } catch (error) {
+    realtimeError = error;
+  }
+  const cpu = await cpuLane;
+  process.stdout.write(cpu.output);
+  const failed = [
+    ...(realtimeError ? [realtimeError.message] : []),
+    ...(cpu.passed ? [] : [`${CPU_LANE.join(', ')} failed (above)`]),
+  ];
+  if (failed.length > 0) throw new Error(failed.join('\n'));
+  log(`All suites passed in ${minutes(Date.now() - started)}`);
 }
 
 main().catch((error) => {
