@@ -271,6 +271,8 @@ export interface OutputsTable {
   preview_sessions: number;
   /** The edge node serving the output's viewers; null: the stream's ingest node. */
   node_id: string | null;
+  /** Null node_id because placement chose the ingest node (it stays); false: for lack of an edge (it moves to one). */
+  ingest_chosen: boolean;
   created_at: CreatedAt;
 }
 

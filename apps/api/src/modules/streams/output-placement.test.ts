@@ -168,3 +168,82 @@ describe('sessions reported by edges', () => {
     expect(read.json().status).toBe('Idle');
   });
 });
+
+describe('outputs follow their nodes', () => {
+  const replace = (silenceMs = 15_000) => t.app.services.outputs.replaceMisplaced(silenceMs);
+  const setEnabled = async (name: string, id: string, enabled: boolean) =>
+    expect(
+      (
+        await asAdmin('PUT', `/api/v1/nodes/${id}`, {
+          name,
+          location: frankfurt,
+          connection: { protocol: 'HTTP', hostname: `${name}.example.com`, port: 4242 },
+          enabled,
+          opened: true,
+        })
+      ).statusCode,
+    ).toBe(200);
+  const servedBy = async (streamId: string) => (await listOutputs(streamId)).map((listed) => listed.node?.name);
+  const latestMessage = async (streamId: string) =>
+    (await t.request({ method: 'GET', url: `/api/v1/inputs/${streamId}`, token: t.roles.owner.token })).json()
+      .statusMessages[0]?.text;
+
+  it('moves the outputs of a disabled edge to another edge; a deleted edge hands them to the next one enabled', async () => {
+    const origin = await nodeNamed('origin');
+    const edge1 = await nodeNamed('edge1');
+    const groupId = await group('Outgoing', null, [edge1.id]);
+    const stream = await t.createInput();
+    expect(stream.nodeId).toBe(origin.id);
+    const output = await hlsOutput(stream.id);
+    expect(output.node?.name).toBe('edge1');
+    expect(await replace()).toBe(0);
+
+    const edge2 = await nodeNamed('edge2');
+    await t.request({
+      method: 'PUT',
+      url: `/api/v1/node-groups/${groupId}/node/${edge2.id}`,
+      token: t.roles.admin.token,
+    });
+    await setEnabled('edge1', edge1.id, false);
+    expect(await replace()).toBe(1);
+    expect(await servedBy(stream.id)).toEqual(['edge2']);
+    expect(await latestMessage(stream.id)).toBe(
+      `Viewers of ${output.name} moved to node edge2: node edge1 is disabled`,
+    );
+    expect((await nodeInputs(edge2.token)).flatMap((input) => input.outputs.map((listed) => listed.id))).toEqual([
+      output.id,
+    ]);
+    expect(await nodeInputs(edge1.token)).toEqual([]);
+    expect(await replace()).toBe(0);
+
+    // edge2 deleted: the ingest node serves at once (no other edge is enabled), then edge1 once it is again.
+    expect((await asAdmin('DELETE', `/api/v1/nodes/${edge2.id}`)).statusCode).toBe(204);
+    expect(await servedBy(stream.id)).toEqual(['origin']);
+    expect(await replace()).toBe(0);
+    await setEnabled('edge1', edge1.id, true);
+    expect(await replace()).toBe(1);
+    expect(await servedBy(stream.id)).toEqual(['edge1']);
+    expect(await latestMessage(stream.id)).toBe(`Viewers of ${output.name} moved to node edge1`);
+  });
+
+  it('an Outgoing group gaining its first node takes the outputs waiting on the ingest node; a silent edge gives them back', async () => {
+    await nodeNamed('origin');
+    const stream = await t.createInput();
+    const output = await hlsOutput(stream.id);
+    expect(output.node?.name).toBe('origin');
+    expect(await replace()).toBe(0);
+
+    const edge = await nodeNamed('edge');
+    expect(await replace()).toBe(0);
+    await group('Outgoing', null, [edge.id]);
+    expect(await replace()).toBe(1);
+    expect(await servedBy(stream.id)).toEqual(['edge']);
+
+    // No node has reported since a moment from now: all are silent, the edge gives its viewers back.
+    expect(await replace(-60_000)).toBe(1);
+    expect(await servedBy(stream.id)).toEqual(['origin']);
+    expect(await latestMessage(stream.id)).toBe(
+      `Viewers of ${output.name} moved to the ingest node: node edge stopped reporting`,
+    );
+  });
+});

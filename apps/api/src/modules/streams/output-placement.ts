@@ -19,21 +19,24 @@ export function edgeCandidates<T extends GroupedNode>(nodes: readonly T[], owner
 }
 
 /**
- * The edge node a new output is assigned to, or null for the stream's ingest node: among the edge candidates
+ * The edge node a viewer output is assigned to, or null for the stream's ingest node: among the edge candidates
  * (enabled, opened), the nearest to the viewer when its place is known (`chooseNode`'s rules), else by region
- * order and fewer streams. The ingest node itself, when chosen, is null: the output follows the stream.
+ * order and fewer streams. The ingest node itself, when chosen, is null (the output follows the stream) with
+ * `ingestChosen` (it stays there); null for the lack of any candidate is not (it goes to an edge as soon as its
+ * owner may use one: `outputs.ingest_chosen`).
  */
-export function chooseOutputNode<T extends GroupedNode & PlacedNodeRow>(
+export function placeOutput<T extends GroupedNode & PlacedNodeRow>(
   nodes: readonly T[],
   ownerId: string,
   ingestNodeId: string | null,
   viewer: StreamerPlace,
-): T | null {
+): { node: T | null; ingestChosen: boolean } {
   const candidates = edgeCandidates(nodes, ownerId);
   const chosen = chooseNode(
     candidates.map((node) => candidateOf(node)),
     viewer,
   );
-  if (!chosen || chosen.id === ingestNodeId) return null;
-  return candidates.find((node) => node.id === chosen.id) ?? null;
+  if (!chosen) return { node: null, ingestChosen: false };
+  if (chosen.id === ingestNodeId) return { node: null, ingestChosen: true };
+  return { node: candidates.find((node) => node.id === chosen.id) ?? null, ingestChosen: false };
 }

@@ -1,8 +1,18 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { OutputSessionsTable, OutputsTable } from '../../db/schema.js';
 
 export type OutputRow = Omit<OutputsTable, 'created_at'> & { created_at: Date };
 export type SessionRow = Omit<OutputSessionsTable, 'output_id'>;
+
+/** An output the assignment job places again, with its stream's owner and node, and why its node is unfit. */
+export type MisplacedOutput = OutputRow & {
+  owner_id: string;
+  stream_node_id: string;
+  /** Its edge node's name (null: on the ingest node for lack of an edge), and what is wrong with it. */
+  node_name: string | null;
+  unfit: string;
+};
 
 export class OutputsRepository {
   constructor(private readonly db: Db) {}
@@ -61,6 +71,87 @@ export class OutputsRepository {
       .execute();
     for (const { output_id, ...session } of rows) sessions.get(output_id)?.push(session);
     return sessions;
+  }
+
+  /** Nodes with no report since `since` that were registered before it (a new node has not reported yet). */
+  async silentNodeIds(since: Date): Promise<Set<string>> {
+    const rows = await this.db
+      .selectFrom('nodes as n')
+      .select('n.id')
+      .where('n.created_at', '<', since)
+      .where(({ exists, not, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('node_reports as r')
+              .select('r.node_id')
+              .whereRef('r.node_id', '=', 'n.id')
+              .where('r.received_at', '>=', since),
+          ),
+        ),
+      )
+      .execute();
+    return new Set(rows.map((row) => row.id));
+  }
+
+  /**
+   * Outputs of streams on a node whose serving node is unfit: an edge that is disabled, closed or silent since
+   * `since`; and, when `edgesExist`, those on the ingest node for lack of an edge whose owner may now use an
+   * Outgoing node (of its own groups or the cloud's).
+   */
+  async misplaced(since: Date, edgesExist: boolean, limit: number): Promise<MisplacedOutput[]> {
+    const reported = sql<boolean>`exists (select 1 from node_reports r where r.node_id = n.id and r.received_at >= ${since})`;
+    return (await this.db
+      .selectFrom('outputs as o')
+      .innerJoin('inputs as i', 'i.id', 'o.input_id')
+      .leftJoin('nodes as n', 'n.id', 'o.node_id')
+      .selectAll('o')
+      .select(['i.owner_id', 'i.node_id as stream_node_id', 'n.name as node_name'])
+      .select(
+        sql<string>`case when n.id is null then '' when not n.enabled then 'is disabled' when not n.opened then 'is closed' else 'stopped reporting' end`.as(
+          'unfit',
+        ),
+      )
+      .where('i.node_id', 'is not', null)
+      .where((eb) =>
+        eb.or([
+          eb.and([
+            eb('o.node_id', 'is not', null),
+            eb.or([
+              eb('n.enabled', '=', false),
+              eb('n.opened', '=', false),
+              eb.and([eb('n.created_at', '<', since), eb.not(reported)]),
+            ]),
+          ]),
+          ...(edgesExist
+            ? [
+                eb.and([
+                  eb('o.node_id', 'is', null),
+                  eb('o.ingest_chosen', '=', false),
+                  sql<boolean>`exists (select 1 from node_group_resources r join node_groups g on g.id = r.group_id
+                    join nodes e on e.id = r.node_id
+                    where g.assignment = 'Outgoing' and e.enabled and e.opened
+                      and (g.owner_id = i.owner_id or g.owner_id is null)
+                      and (e.created_at >= ${since} or exists (select 1 from node_reports er
+                        where er.node_id = e.id and er.received_at >= ${since})))`,
+                ]),
+              ]
+            : []),
+        ]),
+      )
+      .orderBy('o.created_at')
+      .limit(limit)
+      .execute()) as MisplacedOutput[];
+  }
+
+  /** Moves the output to `to` (null: its stream's ingest node) if it is still on `from`; answers whether it did. */
+  async move(id: string, from: string | null, to: string | null, ingestChosen: boolean): Promise<boolean> {
+    const result = await this.db
+      .updateTable('outputs')
+      .set({ node_id: to, ingest_chosen: ingestChosen })
+      .where('id', '=', id)
+      .where((eb) => (from === null ? eb('node_id', 'is', null) : eb('node_id', '=', from)))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
   }
 
   async delete(id: string): Promise<boolean> {

@@ -3,9 +3,10 @@ import { makeStreamName, type StreamOutput, type StreamOutputCreate } from '@str
 import type { AuthContext } from '../../lib/auth-context.js';
 import type { Clock } from '../../lib/clock.js';
 import { notFound } from '../../lib/errors.js';
+import { geoPoint } from '../../lib/geo.js';
 import { AuditTrail } from '../audit/audit-trail.js';
 import type { GeoLocator } from '../info/geo-locator.js';
-import { chooseOutputNode } from './output-placement.js';
+import { placeOutput } from './output-placement.js';
 import type { OutputRow } from './outputs.repository.js';
 import { servingNodeIdOf, toStreamOutput } from './stream-mapper.js';
 import type { StreamWebhooks } from './stream-webhooks.js';
@@ -34,7 +35,7 @@ export class OutputsService {
     if (!stream) throw notFound('Stream');
     const located = body.viewer?.ipAddress ? this.deps.geo.locate(body.viewer.ipAddress) : null;
     const geo = body.viewer?.geoLocation ?? located?.geo ?? null;
-    const edge = chooseOutputNode(await streams.candidateNodes(), stream.owner_id, stream.node_id, {
+    const placed = placeOutput(await streams.candidateNodes(), stream.owner_id, stream.node_id, {
       geo,
       region: located?.region ?? null,
     });
@@ -51,7 +52,8 @@ export class OutputsService {
       access_token: stream.access === 'Private' ? randomBytes(24).toString('base64url') : null,
       sessions_cleared_at: null,
       preview_sessions: 0,
-      node_id: edge?.id ?? null,
+      node_id: placed.node?.id ?? null,
+      ingest_chosen: placed.ingestChosen,
     });
     await this.audit.record(auth, 'output.create', row.id, { streamId: stream.id, format: row.format });
     const nodeId = servingNodeIdOf(row, stream.node_id);
@@ -73,6 +75,46 @@ export class OutputsService {
       ),
       total,
     };
+  }
+
+  /**
+   * Outputs follow their nodes (the assignment job): an output whose edge node is disabled, closed or silent
+   * (no report for `silenceMs`) is placed again among the healthy candidates, and one on its stream's ingest
+   * node for lack of an edge (none when it was created, or its edge was deleted) goes to an edge once its owner
+   * may use one (an Outgoing group gained its first node). Each move is one conditional UPDATE (the output still
+   * where it was read) with a message on the stream; the nodes see it at their next read of their inputs (the
+   * old one disconnects the output's viewers, whose players reconnect to the URL the console shows now).
+   * Answers how many outputs moved.
+   */
+  async replaceMisplaced(silenceMs: number, limit = 100): Promise<number> {
+    const { streams, outputs } = this.deps.uow;
+    const since = new Date(this.deps.clock.now().getTime() - silenceMs);
+    const [nodes, silent] = await Promise.all([streams.candidateNodes(), outputs.silentNodeIds(since)]);
+    const healthy = nodes.filter((node) => !silent.has(node.id));
+    const misplaced = await outputs.misplaced(since, healthy.length > 0, limit);
+    let moved = 0;
+    for (const output of misplaced) {
+      const placed = placeOutput(healthy, output.owner_id, output.stream_node_id, {
+        geo: geoPoint(output.viewer_latitude, output.viewer_longitude),
+        region: null,
+      });
+      const to = placed.node?.id ?? null;
+      if (to === output.node_id) continue;
+      const now = this.deps.clock.now();
+      const done = await this.deps.uow.transaction(async (uow) => {
+        if (!(await uow.outputs.move(output.id, output.node_id, to, placed.ingestChosen))) return false;
+        const where = placed.node ? `node ${placed.node.name}` : 'the ingest node';
+        const why = output.node_name ? `: node ${output.node_name} ${output.unfit}` : '';
+        await uow.streams.addMessage(output.input_id, {
+          at: now,
+          level: output.node_name ? 'warning' : 'info',
+          text: `Viewers of ${output.name} moved to ${where}${why}`,
+        });
+        return true;
+      });
+      if (done) moved++;
+    }
+    return moved;
   }
 
   /** Ends the output's viewer sessions (output.session.ended for each); the node disconnects the viewers. */

@@ -31,11 +31,12 @@ export const streamsModule = defineModule(
     app.services.nodeReports.registerReportHandler('stream-state', streams.applyStateReports);
     const nodeSilenceMs = options.nodeSilenceMs ?? DEFAULT_NODE_SILENCE_MS;
     registerPeriodicJob(app, {
-      what: 'assigning waiting streams or expiring silent nodes',
+      what: 'assigning waiting streams, expiring silent nodes or placing outputs again',
       intervalMs: options.streamAssignIntervalMs,
       run: async () => {
         await streams.assignWaiting();
         await streams.expireSilentNodes(nodeSilenceMs);
+        await outputs.replaceMisplaced(nodeSilenceMs);
       },
     });
     registerStreamRoutes(app, streams, outputs);

@@ -525,7 +525,9 @@ export class StreamsRepository implements StreamCatalog {
           'stop_requested_at',
         ]).as('relays_version'),
         digestOf('fallbacks', ['id', 'type', 'resources']).as('fallbacks_version'),
-        digestOf('outputs', ['id', 'name', 'format', 'access_token', 'sessions_cleared_at']).as('outputs_version'),
+        digestOf('outputs', ['id', 'name', 'format', 'access_token', 'sessions_cleared_at', 'node_id']).as(
+          'outputs_version',
+        ),
       ])
       // Its own streams, and the streams of which it serves outputs as an edge (pulling them from their node).
       .where((eb) =>
