@@ -332,6 +332,9 @@ export class MediaNode {
   private refreshing: Promise<void> | null = null;
   private queuedRefresh: Promise<void> | null = null;
   private lastRefreshAt = 0;
+  /** Reads of the assigned inputs, numbered as sent, and the newest one applied to the directory. */
+  private pollsSent = 0;
+  private pollApplied = 0;
 
   /**
    * An extra read of the assigned inputs for a push or play naming an unknown stream or output: it starts
@@ -370,8 +373,15 @@ export class MediaNode {
   /** Reads the assigned inputs and lets the manager act on Stop and cleared sessions. */
   async poll(): Promise<void> {
     const delivered = this.reporter.delivered;
+    const sent = ++this.pollsSent;
     try {
-      const changes = this.directory.replace(await this.client.inputs());
+      const inputs = await this.client.inputs();
+      // The timer's read and a refresh (a player naming an output created a moment ago) may overlap and answer
+      // out of order: an older answer never replaces a newer one (it would drop that output again, and an
+      // edge would stop the pull its first viewer just started).
+      if (sent < this.pollApplied) return;
+      this.pollApplied = sent;
+      const changes = this.directory.replace(inputs);
       this.manager.reconcile(delivered, changes);
     } catch (error) {
       this.log.error(`reading the assigned inputs failed: ${String(error)}`);
