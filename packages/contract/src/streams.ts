@@ -168,6 +168,9 @@ export const StreamInputSummary = StreamInput.pick({
 });
 export type StreamInputSummary = z.infer<typeof StreamInputSummary>;
 
+/** An Internode stream is pulled, never pushed: a GSLB ingest endpoint would only move it to wherever a push went. */
+export const INTERNODE_NO_GSLB = 'An Internode stream takes no push: it has no GSLB endpoint';
+
 /** What an Internode stream is created from: a stream the caller may see, by its name and the node it is on. */
 export const InternodeSource = z.strictObject({
   streamNode: z
@@ -209,6 +212,8 @@ export const StreamInputCreate = z
   .superRefine((body, context) => {
     if (body.format === 'Internode' && !body.source)
       context.addIssue({ code: 'custom', path: ['source'], message: 'An Internode stream needs a source stream' });
+    if (body.format === 'Internode' && body.gslb)
+      context.addIssue({ code: 'custom', path: ['gslb'], message: INTERNODE_NO_GSLB });
     if (body.format !== 'Internode' && body.source)
       context.addIssue({ code: 'custom', path: ['source'], message: 'Only an Internode stream has a source stream' });
   });

@@ -64,6 +64,18 @@ describe('POST /inputs with format Internode', () => {
       connection: { hostname: 'node-a.example.com', streamNode: 'node-a' },
       source: { id: source.id, name: source.name, streamNode: 'node-a' },
     });
+    // It takes no push, so no GSLB endpoint either.
+    const gslb = await t.request({
+      method: 'POST',
+      url: '/api/v1/gslb/input',
+      token: t.roles.owner.token,
+      payload: { streamId: copy.id },
+    });
+    expect(gslb.statusCode).toBe(400);
+    expect(gslb.json()).toMatchObject({
+      code: 'INTERNODE_NO_PUSH',
+      message: 'An Internode stream takes no push: it has no GSLB endpoint',
+    });
     // Other formats have no source.
     expect(
       (await t.request({ method: 'GET', url: `/api/v1/inputs/${source.id}`, token: t.roles.owner.token })).json(),
@@ -143,6 +155,11 @@ describe('POST /inputs with format Internode', () => {
       'Stream name is required',
     ],
     [{ format: 'Internode', source: { streamNode: 'node-a', name: 'x', extra: 1 } }, 'body.source', undefined],
+    [
+      { format: 'Internode', gslb: true, source: { streamNode: 'node-a', name: 'x' } },
+      'body.gslb',
+      'An Internode stream takes no push: it has no GSLB endpoint',
+    ],
   ])('answers 400 for %j naming %s and creates nothing', async (payload, path, message) => {
     await world();
     const before = await listTotal();

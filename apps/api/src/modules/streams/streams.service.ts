@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import {
   type AssignedInput,
   DEFAULT_ADJUSTABLE_TRACKS,
+  INTERNODE_NO_GSLB,
   type IngressEndpoint,
   type InternodeSource,
   type Location,
@@ -233,6 +234,8 @@ export class StreamsService {
 
   async provisionIngress(auth: AuthContext, streamId: string): Promise<IngressEndpoint> {
     await this.deps.uow.access.require(auth, 'stream', streamId);
+    if ((await this.deps.uow.streams.findById(streamId))?.format === 'Internode')
+      throw badRequest(INTERNODE_NO_GSLB, 'INTERNODE_NO_PUSH');
     const created = await this.deps.uow.transaction(async ({ streams }) => {
       const inserted = await streams.insertIngress(streamId, makeStreamName('as', randomUUID()));
       if (inserted) await streams.setGslb(streamId, this.deps.clock.now());
