@@ -65,12 +65,7 @@ describe('POST /inputs with format Internode', () => {
       source: { id: source.id, name: source.name, streamNode: 'node-a' },
     });
     // It takes no push, so no GSLB endpoint either.
-    const gslb = await t.request({
-      method: 'POST',
-      url: '/api/v1/gslb/input',
-      token: t.roles.owner.token,
-      payload: { streamId: copy.id },
-    });
+    const gslb = await t.roles.call('USER owner', 'POST', '/api/v1/gslb/input', { streamId: copy.id });
     expect(gslb.statusCode).toBe(400);
     expect(gslb.json()).toMatchObject({
       code: 'INTERNODE_NO_PUSH',

@@ -5,6 +5,10 @@ import type { OutputSessionsTable, OutputsTable } from '../../db/schema.js';
 export type OutputRow = Omit<OutputsTable, 'created_at'> & { created_at: Date };
 export type SessionRow = Omit<OutputSessionsTable, 'output_id'>;
 
+/** Whether the node of the query's alias `node` sent any report since `since` (its heartbeat comes every 5 s). */
+const reportedSince = (node: 'n' | 'e', since: Date) =>
+  sql<boolean>`exists (select 1 from node_reports r where r.node_id = ${sql.ref(`${node}.id`)} and r.received_at >= ${since})`;
+
 /** An output the assignment job places again, with its stream's owner and node, and why its node is unfit. */
 export type MisplacedOutput = OutputRow & {
   owner_id: string;
@@ -79,16 +83,7 @@ export class OutputsRepository {
       .selectFrom('nodes as n')
       .select('n.id')
       .where('n.created_at', '<', since)
-      .where(({ exists, not, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('node_reports as r')
-              .select('r.node_id')
-              .whereRef('r.node_id', '=', 'n.id')
-              .where('r.received_at', '>=', since),
-          ),
-        ),
-      )
+      .where(sql<boolean>`not ${reportedSince('n', since)}`)
       .execute();
     return new Set(rows.map((row) => row.id));
   }
@@ -99,7 +94,6 @@ export class OutputsRepository {
    * Outgoing node (of its own groups or the cloud's).
    */
   async misplaced(since: Date, edgesExist: boolean, limit: number): Promise<MisplacedOutput[]> {
-    const reported = sql<boolean>`exists (select 1 from node_reports r where r.node_id = n.id and r.received_at >= ${since})`;
     return (await this.db
       .selectFrom('outputs as o')
       .innerJoin('inputs as i', 'i.id', 'o.input_id')
@@ -119,7 +113,7 @@ export class OutputsRepository {
             eb.or([
               eb('n.enabled', '=', false),
               eb('n.opened', '=', false),
-              eb.and([eb('n.created_at', '<', since), eb.not(reported)]),
+              eb.and([eb('n.created_at', '<', since), eb.not(reportedSince('n', since))]),
             ]),
           ]),
           ...(edgesExist
@@ -131,8 +125,7 @@ export class OutputsRepository {
                     join nodes e on e.id = r.node_id
                     where g.assignment = 'Outgoing' and e.enabled and e.opened
                       and (g.owner_id = i.owner_id or g.owner_id is null)
-                      and (e.created_at >= ${since} or exists (select 1 from node_reports er
-                        where er.node_id = e.id and er.received_at >= ${since})))`,
+                      and (e.created_at >= ${since} or ${reportedSince('e', since)}))`,
                 ]),
               ]
             : []),
