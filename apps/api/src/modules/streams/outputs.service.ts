@@ -99,7 +99,11 @@ export class OutputsService {
         region: null,
       });
       const to = placed.node?.id ?? null;
-      if (to === output.node_id) continue;
+      if (to === output.node_id) {
+        // Where it is, now by choice (the ingest node is the nearest of the edges): not read again every run.
+        if (placed.ingestChosen) await outputs.move(output.id, output.node_id, to, true);
+        continue;
+      }
       const now = this.deps.clock.now();
       const done = await this.deps.uow.transaction(async (uow) => {
         if (!(await uow.outputs.move(output.id, output.node_id, to, placed.ingestChosen))) return false;
