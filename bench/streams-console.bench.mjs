@@ -3,7 +3,7 @@
 import { streamRoutes } from '@streamcloud/contract';
 import { chromium } from 'playwright-core';
 import { ensureConsoleBuilt } from '../scripts/lib.mjs';
-import { BENCH_ADMIN, CHROMIUM, copyInput, printTable, startApi } from './lib.mjs';
+import { CHROMIUM, copyInput, printTable, signedInContext, startApi } from './lib.mjs';
 
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 10_000);
 /** One input is created over the API, the rest are copies of it made in SQL. */
@@ -79,16 +79,12 @@ export default async function streamsConsoleBench() {
     await api.sql((query) => copyInput(query, template.id, STREAMS, FORMATS));
     const insertSeconds = (performance.now() - insertStart) / 1000;
 
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.goto(`${api.url}/#/login`);
-    await page.getByLabel('Username').fill(BENCH_ADMIN.username);
-    await page.getByLabel('Password').fill(BENCH_ADMIN.password);
-    await page.getByRole('button', { name: 'Login' }).click();
-    await page.getByText(/streams loaded/).waitFor();
+    const context = await signedInContext(browser, api.url);
+    const page = await context.newPage();
 
     // A cold load of the list: first request of GET /inputs to the first rows painted.
     await page.addInitScript(installProbes);
-    await page.reload();
+    await page.goto(`${api.url}/#/streams`);
     await page.waitForFunction(() => (window.__bench?.rowsPaintedAt ?? -1) > 0, null, { timeout: 60_000 });
     const firstPage = await page.evaluate(() => {
       const request = performance.getEntriesByType('resource').find((entry) => entry.name.includes('/api/v1/inputs?'));

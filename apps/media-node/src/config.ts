@@ -34,6 +34,8 @@ export interface NodeConfig {
   pollIntervalMs: number;
   /** A relay whose destination keeps failing this long ends in Error. */
   relayGiveUpMs: number;
+  /** A storage object's copy kept for a fallback is removed once unused this long. */
+  fallbackCopyMaxIdleMs: number;
   /** An edge pull of a stream stops once it has had no viewer on this node this long. */
   edgeIdleMs: number;
   /** Relays may reach private and loopback addresses (and multicast groups): ALLOW_PRIVATE_NETWORKS=on. */
@@ -103,6 +105,7 @@ export function loadNodeConfig(env: NodeJS.ProcessEnv = process.env): NodeConfig
     pollIntervalMs: millis(env, 'POLL_INTERVAL_MS', 1500),
     relayGiveUpMs: millis(env, 'RELAY_GIVE_UP_MS', 600_000),
     edgeIdleMs: millis(env, 'EDGE_IDLE_MS', 5000),
+    fallbackCopyMaxIdleMs: millis(env, 'FALLBACK_COPY_MAX_IDLE_MS', 7 * 24 * 3_600_000),
     allowPrivateNetworks: allowPrivate === 'on',
     ffmpeg: env.FFMPEG_PATH || '/usr/bin/ffmpeg',
     ffprobe: env.FFPROBE_PATH || '/usr/bin/ffprobe',

@@ -154,6 +154,8 @@ export class MediaNode {
       },
       send: (report) => this.reporter.send(report),
       message: (inputId, level, text) => this.manager.state(inputId, { message: { level, text } }),
+      serves: (inputId) => this.directory.all().some((input) => input.id === inputId),
+      keptCopyMaxIdleMs: config.fallbackCopyMaxIdleMs,
       log,
     });
     this.manager.fallbacks = this.fallbacks;

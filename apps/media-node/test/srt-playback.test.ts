@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { uriWithToken } from '@streamcloud/contract';
 import { describe, expect, it } from 'vitest';
+import { srtDataCopyArgs } from '../src/srt-port.js';
 import { pushTestPattern, runTool, sleep, waitFor } from './harness.js';
 import { streamsOf, uriOf, useMediaNode } from './streams.js';
 
@@ -13,29 +14,8 @@ const { api, createStream, createSmallLadderStream, createOutput, outputs, statu
 
 /** An SRT caller keeping every MPEG-TS byte it gets: what the viewer received. */
 function srtReader(url: string) {
-  const child = spawn(
-    'ffmpeg',
-    [
-      '-hide_banner',
-      '-nostdin',
-      '-loglevel',
-      'error',
-      '-f',
-      'data',
-      '-i',
-      url,
-      '-map',
-      '0',
-      '-c',
-      'copy',
-      '-f',
-      'data',
-      'pipe:1',
-    ],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  // Its log is not read: ignored, so a full pipe never stalls it.
+  const child = spawn('ffmpeg', srtDataCopyArgs(url, 'pipe:1'), { stdio: ['ignore', 'pipe', 'ignore'] });
   const chunks: Buffer[] = [];
   child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
   return {

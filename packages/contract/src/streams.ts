@@ -529,6 +529,15 @@ export const ConfigVersions = z.object(
 );
 export type ConfigVersions = z.infer<typeof ConfigVersions>;
 
+/** A node a stream is pulled from over RTMP (an edge's origin, an Internode stream's source), with the pull's credential. */
+const RtmpPullFrom = z.object({
+  nodeId: Id,
+  nodeName: z.string(),
+  hostname: z.string(),
+  rtmpPort: z.number().int(),
+  credential: z.string(),
+});
+
 /** Node-facing: an input as the node that serves it needs to know it (to admit or refuse a push). */
 export const AssignedInput = z.object({
   id: Id,
@@ -558,32 +567,13 @@ export const AssignedInput = z.object({
    * outputs listed (those assigned to it) and pulls the stream from its origin (ingest) node over RTMP with
    * `credential` (`edge-credential.ts`, short-lived, renewed with every read); it never takes a push for it.
    */
-  origin: z
-    .object({
-      nodeId: Id,
-      nodeName: z.string(),
-      hostname: z.string(),
-      rtmpPort: z.number().int(),
-      credential: z.string(),
-    })
-    .nullable(),
+  origin: RtmpPullFrom.nullable(),
   /**
    * An Internode stream the calling node ingests: the stream it pulls (over RTMP from that stream's node, with
    * an edge credential of that stream bound to the calling node), and whether the source is live now (the node
    * pulls while it is). Null for every other stream, and while the source has no node.
    */
-  source: z
-    .object({
-      inputId: Id,
-      name: z.string(),
-      live: z.boolean(),
-      nodeId: Id,
-      nodeName: z.string(),
-      hostname: z.string(),
-      rtmpPort: z.number().int(),
-      credential: z.string(),
-    })
-    .nullable(),
+  source: RtmpPullFrom.extend({ inputId: Id, name: z.string(), live: z.boolean() }).nullable(),
   versions: ConfigVersions,
 });
 export type AssignedInput = z.infer<typeof AssignedInput>;

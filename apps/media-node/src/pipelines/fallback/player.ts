@@ -13,10 +13,14 @@ import {
   type Prepared,
   prepareSource,
   type SourceTools,
+  sweepSources,
+  touchKept,
 } from './sources.js';
 
 /** A fallback that stops is out of nginx within this long (its publish_done), or the push goes ahead anyway. */
 const LEAVE_TIMEOUT_MS = 2000;
+/** How often kept copies of storage objects are swept (`sweep`). */
+const SWEEP_INTERVAL_MS = 10 * 60_000;
 
 export interface FallbackPlayerOptions {
   manager: Pick<StreamManager, 'startFallback' | 'fallbackOver' | 'endPush' | 'events'>;
@@ -26,6 +30,10 @@ export interface FallbackPlayerOptions {
   send(report: ReportBody): void;
   /** A status message on the stream. */
   message(inputId: string, level: StatusMessage['level'], text: string): void;
+  /** Whether the node still serves an input (a deleted stream's, or one moved to another node, is not). */
+  serves(inputId: string): boolean;
+  /** A kept copy of a storage object unused this long is removed (FALLBACK_COPY_MAX_IDLE_MS). */
+  keptCopyMaxIdleMs: number;
   log: Logger;
 }
 
@@ -75,8 +83,41 @@ export class FallbackPlayer implements FallbackTakeover {
   /** The fallback streams by nginx client id (publish_done names the client). */
   private readonly byClient = new Map<string, Playing>();
 
+  private readonly sweeper: NodeJS.Timeout;
+
   constructor(private readonly o: FallbackPlayerOptions) {
     o.manager.events.subscribe({ gone: (inputId) => this.forget(inputId) });
+    this.sweeper = setInterval(() => void this.sweep(), SWEEP_INTERVAL_MS);
+    this.sweeper.unref();
+    // At once too: what a node process before this one kept is known to no one now.
+    void this.sweep();
+  }
+
+  /**
+   * Removes the kept copies nothing will use: those of a stream this node no longer serves (deleted, or
+   * moved), and any unused for `keptCopyMaxIdleMs` (its stream did not go live again, the fallback was
+   * deleted meanwhile, or a node process before this one kept it). A live stream's are never swept.
+   */
+  async sweep(now = new Date()): Promise<void> {
+    const keptBy = new Map<string, string>();
+    for (const [inputId, fallbacks] of this.kept) for (const fallback of fallbacks) keptBy.set(fallback.id, inputId);
+    const removed = await sweepSources(
+      this.o.sources.dir,
+      (fallbackId) => [...this.configs.values()].some((fallbacks) => fallbacks.some(({ id }) => id === fallbackId)),
+      (fallbackId) => {
+        const inputId = keptBy.get(fallbackId);
+        return inputId !== undefined && !this.o.serves(inputId);
+      },
+      new Date(now.getTime() - this.o.keptCopyMaxIdleMs),
+    );
+    for (const fallbackId of removed) {
+      const inputId = keptBy.get(fallbackId);
+      if (inputId === undefined) continue;
+      const left = (this.kept.get(inputId) ?? []).filter(({ id }) => id !== fallbackId);
+      if (left.length > 0) this.kept.set(inputId, left);
+      else this.kept.delete(inputId);
+    }
+    if (removed.length > 0) this.o.log.info(`fallback copies removed: ${removed.length} unused`);
   }
 
   /** The input's fallbacks (read while it is live): each is prepared, and a takeover follows the change. */
@@ -167,6 +208,7 @@ export class FallbackPlayer implements FallbackTakeover {
 
   /** The node stops: every takeover ends. */
   async stopAll(): Promise<void> {
+    clearInterval(this.sweeper);
     await Promise.all([...this.takeovers.keys()].map((inputId) => this.release(inputId)));
   }
 
@@ -274,6 +316,8 @@ export class FallbackPlayer implements FallbackTakeover {
     }
     this.configs.delete(inputId);
     const kept = fallbacks.filter(keepsCopy);
+    // Unused from now on: the sweep counts its idle time from the stream's end.
+    for (const fallback of kept) void touchKept(this.o.sources.dir, fallback.id);
     if (kept.length > 0) this.kept.set(inputId, kept);
   }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NodeFallback } from '@streamcloud/contract';
@@ -7,7 +7,7 @@ import { addressPolicy, createGuardedFetch, guardedAgents } from '@streamcloud/n
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makePng } from '../../../../api/test/images.js';
 import { type LocalS3Server, putObject, startLocalS3 } from '../../../test/s3.js';
-import { prepareSource, type SourceTools } from './sources.js';
+import { prepareSource, type SourceTools, sweepSources } from './sources.js';
 
 /** A storage object's kept copy is revalidated by its ETag: downloaded again only when it changed. */
 let s3: LocalS3Server;
@@ -82,5 +82,56 @@ describe('storage-object fallback sources', () => {
     expect(await prepareSource(fallback, tools)).toMatchObject({ ok: true, summary: 'PNG 16x16' });
     const other = { ...fallback, settings: { resources: [{ type: 'STORAGE' as const, data: `x/slates/two.png` }] } };
     expect(await prepareSource(other, tools)).toMatchObject({ ok: true, summary: 'PNG 48x32' });
+  });
+});
+
+describe('kept copies that nothing uses', () => {
+  const filesOf = async (fallbackId: string) =>
+    (await readdir(tools.dir)).filter((name) => name.startsWith(`${fallbackId}.`)).sort();
+  const prepared = async (key: string) => {
+    await putObject(s3, 'media', key, makePng(16, 16));
+    const fallback = slateOf(key);
+    expect(await prepareSource(fallback, tools)).toMatchObject({ ok: true });
+    return fallback;
+  };
+  const HOUR = 3_600_000;
+
+  it('are swept once unused for the idle time or abandoned, never while in use; a revalidation counts as a use', async () => {
+    const fallbacks = await Promise.all(
+      ['idle', 'recent', 'in-use', 'abandoned'].map((name) => prepared(`slates/sweep-${name}.png`)),
+    );
+    const [idle, recent, inUse, abandoned] = fallbacks.map(({ id }) => id) as [string, string, string, string];
+    const now = Date.now();
+    const twoHoursAgo = new Date(now - 2 * HOUR);
+    for (const id of [idle, inUse, abandoned])
+      for (const name of await filesOf(id)) await utimes(join(tools.dir, name), twoHoursAgo, twoHoursAgo);
+    expect(await filesOf(idle)).toEqual([`${idle}.kept.json`, `${idle}.png`]);
+
+    const removed = await sweepSources(
+      tools.dir,
+      (id) => id === inUse,
+      (id) => id === abandoned,
+      new Date(now - HOUR),
+    );
+    expect(removed.sort()).toEqual([idle, abandoned].sort());
+    expect(await filesOf(idle)).toEqual([]);
+    expect(await filesOf(abandoned)).toEqual([]);
+    expect(await filesOf(inUse)).toHaveLength(2);
+    expect(await filesOf(recent)).toHaveLength(2);
+
+    // The in-use one's stream went live again: its 304 revalidation (the copy itself untouched) marks it used now.
+    const copy = join(tools.dir, `${inUse}.png`);
+    const before = await stat(copy);
+    expect(await prepareSource(fallbacks[2] as NodeFallback, tools)).toMatchObject({ ok: true });
+    expect((await stat(copy)).mtimeMs).toBe(before.mtimeMs);
+    expect(
+      await sweepSources(
+        tools.dir,
+        () => false,
+        () => false,
+        new Date(now - HOUR),
+      ),
+    ).toEqual([]);
+    expect(await filesOf(inUse)).toHaveLength(2);
   });
 });

@@ -1,5 +1,5 @@
 import { createWriteStream } from 'node:fs';
-import { access, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { access, mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -116,11 +116,51 @@ export async function prepareSource(fallback: NodeFallback, tools: SourceTools):
 
 /** Removes what a fallback fetched (it was deleted or changed). */
 export async function forgetSource(dir: string, fallbackId: string): Promise<void> {
-  await Promise.all(
-    ['png', 'jpg', 'video', 'download', 'kept.json'].map((extension) =>
-      rm(join(dir, `${fallbackId}.${extension}`), { force: true }),
-    ),
-  );
+  await Promise.all(SOURCE_EXTENSIONS.map((extension) => rm(join(dir, `${fallbackId}.${extension}`), { force: true })));
+}
+
+/** The files a fallback's preparation leaves in the sources directory (`<fallback id>.<extension>`). */
+const SOURCE_EXTENSIONS = ['png', 'jpg', 'video', 'download', 'kept.json'];
+
+/** Marks a kept copy as used now (its stream ended, or it was revalidated): the sweep goes by this. */
+export async function touchKept(dir: string, fallbackId: string): Promise<void> {
+  const now = new Date();
+  await utimes(keptPath(dir, fallbackId), now, now).catch(() => undefined);
+}
+
+/**
+ * Removes what fallbacks fetched that nothing uses any more: of every fallback with files in `dir` but
+ * those `inUse` names, the files of one that `abandoned` names (its stream deleted or moved to another
+ * node), or last used before `idleBefore` (their newest change: placed, revalidated, or its stream's end),
+ * which covers copies a node process before this one kept. Answers the fallback ids removed.
+ */
+export async function sweepSources(
+  dir: string,
+  inUse: (fallbackId: string) => boolean,
+  abandoned: (fallbackId: string) => boolean,
+  idleBefore: Date,
+): Promise<string[]> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const lastUse = new Map<string, number>();
+  for (const name of names) {
+    const dot = name.indexOf('.');
+    if (dot <= 0 || !SOURCE_EXTENSIONS.includes(name.slice(dot + 1))) continue;
+    const id = name.slice(0, dot);
+    if (inUse(id)) continue;
+    const changed = await stat(join(dir, name)).then(
+      (file) => file.mtimeMs,
+      () => 0,
+    );
+    lastUse.set(id, Math.max(lastUse.get(id) ?? 0, changed));
+  }
+  const removed: string[] = [];
+  for (const [id, used] of lastUse) {
+    // A preparation may have started since the listing: it is not swept from under it.
+    if (inUse(id) || (!abandoned(id) && used >= idleBefore.getTime())) continue;
+    await forgetSource(dir, id);
+    removed.push(id);
+  }
+  return removed;
 }
 
 /**
@@ -182,7 +222,10 @@ async function fetchSource(
   }
   const kept = await readKept(tools.dir, fallback);
   const object = await getObject(resource.data, fallback.storage, tools.agents, kept?.etag ?? null);
-  if (object === 'unchanged' && kept) return { path: kept.file, etag: kept.etag };
+  if (object === 'unchanged' && kept) {
+    await touchKept(tools.dir, fallback.id);
+    return { path: kept.file, etag: kept.etag };
+  }
   if (object === 'unchanged') throw new SourceError('the storage answered "not modified" for an object not kept');
   await saveSource(object, download, limit);
   return { path: download, etag: object.etag };
