@@ -22,8 +22,18 @@ export interface NodeRouteInput<D extends AnyRoute> extends RouteInput<D> {
   node: NodeIdentity;
 }
 
-// biome-ignore lint/suspicious/noConfusingVoidType: a 204 route's handler returns nothing
-type Result<D extends AnyRoute> = D['response'] extends z.ZodType ? z.input<D['response']> : void;
+/**
+ * An answer the database already wrote as the route's JSON (see the stream list): sent as it is, not
+ * serialised again. Its query must write exactly what the route's schema would (a test checks it).
+ */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
+type Result<D extends AnyRoute> = D['response'] extends z.ZodType
+  ? z.input<D['response']> | JsonText
+  : // biome-ignore lint/suspicious/noConfusingVoidType: a 204 route's handler returns nothing
+    void;
 
 type Handler<D extends AnyRoute> = D['auth'] extends 'user' | 'admin'
   ? (input: AuthedRouteInput<D>) => Promise<Result<D>>
@@ -113,6 +123,7 @@ export function addRoute<D extends AnyRoute>(
       };
       const result = await (handler as (input: unknown) => Promise<unknown>)(input);
       reply.code(successStatus);
+      if (result instanceof JsonText) return reply.type('application/json; charset=utf-8').send(result.text);
       return successStatus === 204 ? reply.send() : result;
     },
   };

@@ -6,15 +6,15 @@ import {
   TOTAL_COUNT_HEADER,
 } from '@streamcloud/contract';
 import type { FastifyInstance } from 'fastify';
-import { addRoute } from '../../lib/route.js';
+import { addRoute, JsonText } from '../../lib/route.js';
 import type { OutputsService } from './outputs.service.js';
 import type { StreamsService } from './streams.service.js';
 
 export function registerStreamRoutes(app: FastifyInstance, streams: StreamsService, outputs: OutputsService): void {
   addRoute(app, streamRoutes.list, async ({ auth, query, reply }) => {
-    const { items, total } = await streams.list(auth, query.account, query.offset, query.limit);
+    const { json, total } = await streams.list(auth, query.account, query.offset, query.limit);
     reply.header(TOTAL_COUNT_HEADER, String(total));
-    return items;
+    return new JsonText(json);
   });
   addRoute(app, streamRoutes.create, ({ auth, body }) => streams.create(auth, body));
   addRoute(app, streamRoutes.get, ({ auth, params }) => streams.get(auth, params.id));

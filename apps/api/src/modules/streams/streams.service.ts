@@ -15,7 +15,6 @@ import {
   type RegionCode,
   type StreamInput,
   type StreamInputCreate,
-  type StreamInputSummary,
   type StreamInputUpdate,
   type StreamStateReport,
   type StreamStatus,
@@ -36,7 +35,7 @@ import type { WebhookOutbox } from '../webhooks/index.js';
 import { ingestConnection, rtmpPort } from './connections.js';
 import { ingestCandidates, reservedForOthers } from './ingest-placement.js';
 import { candidateOf, chooseNode } from './node-assignment.js';
-import { mediaHostOf, servingNodeIdOf, toStreamInput, toSummary } from './stream-mapper.js';
+import { mediaHostOf, servingNodeIdOf, toStreamInput } from './stream-mapper.js';
 import { StreamWebhooks } from './stream-webhooks.js';
 import { type NodeHostRow, type StreamRow, UnknownOwnerError } from './streams.repository.js';
 
@@ -78,10 +77,10 @@ export class StreamsService {
     this.webhooks = new StreamWebhooks(deps.outbox);
   }
 
+  /** A page of the list as its JSON (`StreamInputSummary[]`, written by the database) and the total. */
   async list(auth: AuthContext, account: string | undefined, offset: number, limit: number) {
     const ownerId = this.deps.uow.access.accountScope(auth, account);
-    const { rows, total } = await this.deps.uow.streams.list(ownerId, offset, limit);
-    return { items: rows.map((row) => toSummary(row)) as StreamInputSummary[], total };
+    return this.deps.uow.streams.listJson(ownerId, offset, limit);
   }
 
   /** One stream with its latest messages and the node it is on: access checked in the same query. */

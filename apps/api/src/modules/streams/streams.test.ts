@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { DEFAULT_ADJUSTABLE_TRACKS } from '@streamcloud/contract';
+import { DEFAULT_ADJUSTABLE_TRACKS, outputModeOfName, StreamInputSummary } from '@streamcloud/contract';
 import { verifyPreviewCredential } from '@streamcloud/contract/preview-credential';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { type MatrixRow, ownerOnly, roleMatrixTests, signedIn, useTestApp } from '../../../test/helpers.js';
+import { compiledSerializerCompiler } from '../../lib/response-serializer.js';
 
 const t = useTestApp({}, { roles: true });
 const setStatus = async (nodeToken: string, streamId: string, status: string, message?: object) => {
@@ -330,6 +332,40 @@ describe('GET /inputs', () => {
         })
       ).statusCode,
     ).toBe(200);
+  });
+
+  it("writes the page's JSON (from the database) byte for byte as the contract's serializer would", async () => {
+    const captions = ['Quote " back\\slash', 'tab\tnew\nline\u0001\u007f', 'é ünïcødé 😀 \u2028 end'];
+    const created = [];
+    for (const caption of captions) created.push(await t.createInput({ format: 'RTMP', caption }));
+    const uncaptioned = await t.createInput({ format: 'RTMP' });
+    await t.database.db.updateTable('inputs').set({ caption: null }).where('id', '=', uncaptioned.id).execute();
+    created.push({ ...uncaptioned, caption: null });
+    // Names the API never makes but a stream may carry: outputModeOfName's every white space after `in`.
+    const names = [...'+ \t\n\v\f\r\u00a0\u1680\u2000\u200a\u2028\u2029\u202f\u205f\u3000\ufeffx-'].map(
+      (next) => `in${next}${randomUUID()}`,
+    );
+    for (const name of names) {
+      const stream = await t.createInput({ format: 'SRT' });
+      await t.database.db.updateTable('inputs').set({ name }).where('id', '=', stream.id).execute();
+    }
+    const page = await t.request({ method: 'GET', url: '/api/v1/inputs?limit=200', token: t.roles.owner.token });
+    expect(page.headers['content-type']).toBe('application/json; charset=utf-8');
+    const items = z.array(StreamInputSummary).parse(page.json());
+    const serialize = compiledSerializerCompiler()({
+      schema: z.array(StreamInputSummary),
+      method: 'GET',
+      url: '/api/v1/inputs',
+    } as never) as (data: unknown) => string;
+    expect(page.body).toBe(serialize(items));
+    const listed = new Map(items.map((item) => [item.id, item]));
+    expect(created.map(({ id }) => listed.get(id)?.caption)).toEqual([...captions, null]);
+    expect(created.map(({ id }) => listed.get(id)?.createdAt)).toEqual(created.map(({ createdAt }) => createdAt));
+    const modes = Object.fromEntries(items.map((item) => [item.name, item.outputMode]));
+    expect(names.map((name) => modes[name])).toEqual(names.map(outputModeOfName));
+    expect(new Set(names.map(outputModeOfName))).toEqual(new Set(['AdjustableTranscode', 'Passthrough']));
+    const empty = await t.request({ method: 'GET', url: '/api/v1/inputs?offset=500', token: t.roles.owner.token });
+    expect(empty.body).toBe('[]');
   });
 
   it('refuses a limit over 200', async () => {
