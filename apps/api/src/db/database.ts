@@ -3,6 +3,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { lockDataDir, restrictDataDir } from './data-dir.js';
 import { PGlitePool } from './pglite-pool.js';
+import { preparingRegisteredStatements } from './prepared-statements.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -63,6 +64,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     // An idle connection the server ends (a restart, an administrator, a dropped database) is an error the
     // pool emits; it drops that client and connects anew on demand. Unheard, the error would end the process.
     pool.on('error', (error) => console.warn(`database: an idle connection ended (${error.message})`));
+    pool.on('connect', preparingRegisteredStatements);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return {
       db,

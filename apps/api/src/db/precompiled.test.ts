@@ -42,4 +42,18 @@ describe('precompiled', () => {
     expect(await usernames(database.db, { prefix: 'b', not: '' })).toEqual([{ username: 'bob' }]);
     expect(builds).toBe(1);
   });
+
+  it('runs as a named prepared statement on PostgreSQL, parsed and planned once per connection', async () => {
+    const byName = precompiled((db, { username }: { username: string }) =>
+      db.selectFrom('accounts').select('id').where('username', '=', username).where('role', '=', 'USER'),
+    );
+    const prepared = await database.db.transaction().execute(async (trx) => {
+      expect(await byName(trx, { username: 'nobody' })).toEqual([]);
+      expect(await byName(trx, { username: 'nobody else' })).toEqual([]);
+      const { rows } = await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(trx);
+      return rows.filter(({ statement }) => statement.includes('"role" = $2')).length;
+    });
+    // PGlite runs each query unnamed: one connection in the process, no pool whose connections re-plan.
+    expect(prepared).toBe(database.engine === 'postgres' ? 1 : 0);
+  });
 });
