@@ -8,7 +8,8 @@ const ROW_HEIGHT = 72;
 const GRID_GAP = 16;
 const CARD_ROW_HEIGHT = 164 + GRID_GAP;
 const CARD_MIN_WIDTH = 260;
-const OVERSCAN = 6;
+/** Rows rendered beyond the window on each side: each is made on every keystroke that changes the rows. */
+const OVERSCAN = 3;
 
 /** Where the element starts on the page, and how wide it is; followed on resize. */
 function useLayoutBox(ref: RefObject<HTMLElement | null>) {
@@ -40,7 +41,12 @@ interface CollectionProps {
   items: readonly ListedStream[];
 }
 
-/** The list view: only the rows in sight (and a few around them) are in the page. */
+/**
+ * The list view: only the rows in sight (and a few around them) are in the page. Rows are keyed by their
+ * place in the list, not by stream: a search keystroke changes which streams are at the top, and React then
+ * updates the texts and attributes of the rows that are there rather than removing them all and making new
+ * ones (half the time of a keystroke with 10,000 streams went into that).
+ */
 function VirtualList({ items }: CollectionProps) {
   const ref = useRef<HTMLUListElement>(null);
   const { top } = useLayoutBox(ref);
@@ -49,7 +55,6 @@ function VirtualList({ items }: CollectionProps) {
     estimateSize: () => ROW_HEIGHT,
     overscan: OVERSCAN,
     scrollMargin: top,
-    getItemKey: (index) => items[index]?.stream.id ?? index,
   });
   const margin = virtualizer.options.scrollMargin;
   return (
@@ -64,7 +69,7 @@ function VirtualList({ items }: CollectionProps) {
         if (!item) return null;
         return (
           <li
-            key={row.key}
+            key={row.index}
             className="position-absolute start-0 w-100"
             style={{ top: 0, height: ROW_HEIGHT, transform: `translateY(${row.start - margin}px)` }}
           >
@@ -80,7 +85,7 @@ export function gridColumns(width: number): number {
   return Math.max(1, Math.min(4, Math.floor(width / CARD_MIN_WIDTH)));
 }
 
-/** The grid view: rows of cards; only the rows in sight are in the page. */
+/** The grid view: rows of cards; only the rows in sight are in the page, keyed by place as the list's. */
 function VirtualGrid({ items }: CollectionProps) {
   const ref = useRef<HTMLUListElement>(null);
   const { top, width } = useLayoutBox(ref);
@@ -104,7 +109,7 @@ function VirtualGrid({ items }: CollectionProps) {
       {virtualizer.getVirtualItems().flatMap((row) =>
         items.slice(row.index * columns, row.index * columns + columns).map((item, column) => (
           <li
-            key={item.stream.id}
+            key={row.index * columns + column}
             className="position-absolute"
             style={{
               top: 0,

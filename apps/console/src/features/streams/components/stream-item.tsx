@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Card from 'react-bootstrap/Card';
 import { Link } from 'react-router';
@@ -24,8 +25,16 @@ function StreamTitle({ stream, isNew }: ListedStream) {
   );
 }
 
+/**
+ * Whether a row or card would look the same: the list makes new items on every keystroke, but a stream
+ * still shown is the same object, so the rows that stay are not rendered again.
+ */
+function sameItem(previous: { item: ListedStream }, next: { item: ListedStream }): boolean {
+  return previous.item.stream === next.item.stream && previous.item.isNew === next.item.isNew;
+}
+
 /** A row of the list view. */
-export function StreamRow({ item }: { item: ListedStream }) {
+export const StreamRow = memo(function StreamRow({ item }: { item: ListedStream }) {
   const { stream } = item;
   return (
     <Link
@@ -47,10 +56,10 @@ export function StreamRow({ item }: { item: ListedStream }) {
       </div>
     </Link>
   );
-}
+}, sameItem);
 
 /** A card of the grid view: the same content as a row. */
-export function StreamCard({ item }: { item: ListedStream }) {
+export const StreamCard = memo(function StreamCard({ item }: { item: ListedStream }) {
   const { stream } = item;
   return (
     <Link to={streamViewPath(stream.id)} className="stream-card-link d-block h-100" data-stream-id={stream.id}>
@@ -68,4 +77,4 @@ export function StreamCard({ item }: { item: ListedStream }) {
       </Card>
     </Link>
   );
-}
+}, sameItem);

@@ -1,19 +1,16 @@
 import type { StreamInput, StreamInputSummary } from '@streamcloud/contract';
 import plusLgIcon from 'bootstrap-icons/icons/plus-lg.svg?raw';
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { Icon } from '@/components/ui/icon';
-import { Loading } from '@/components/ui/loading';
 import { lazyComponent, OnDemand } from '@/components/ui/on-demand';
 import { PageShell } from '@/components/ui/page-shell';
 import { useStreams } from '../api/get-streams';
 import { STREAM_ERRORS } from '../utils/messages';
-import { mergePages, NO_FILTERS, type StreamFilters, visibleStreams } from '../utils/stream-list';
 import { useErrorNotice } from '../utils/use-error-notice';
 import { readViewMode, type ViewMode, writeViewMode } from '../utils/view-mode';
 import { ConnectionModal } from './connection-modal';
-import { StreamCollection } from './stream-collection';
-import { StreamFiltersBar } from './stream-filters';
+import { FilteredStreams } from './filtered-streams';
 import { ViewModeToggle } from './view-mode-toggle';
 
 /** The stream form's code (react-hook-form, the contract's rules) is fetched when it first opens. */
@@ -37,19 +34,10 @@ export interface StreamsScreenProps {
 export function StreamsScreen({ accountId = null, startCreating = false, onCreateClosed }: StreamsScreenProps) {
   const streams = useStreams(accountId);
   useErrorNotice(streams.error, STREAM_ERRORS.loading);
-  // Applied in the keystroke's own render, not deferred: the filter is a memoised pass of precomputed texts
-  // (a few ms over 10,000 streams) and only the rows in sight are rendered, so the filtered rows are painted
-  // in the very next frame; a deferred render would come a frame or two later.
-  const [filters, setFilters] = useState<StreamFilters>(NO_FILTERS);
   const [mode, setMode] = useState<ViewMode>(() => readViewMode());
   const [creating, setCreating] = useState(startCreating);
   const [created, setCreated] = useState<StreamInputSummary | null>(null);
   const [connection, setConnection] = useState<StreamInput | null>(null);
-
-  const pages = streams.data?.pages;
-  const sorted = useMemo(() => mergePages((pages ?? []).map((page) => page.items)), [pages]);
-  const items = useMemo(() => visibleStreams(sorted, filters, created), [sorted, filters, created]);
-  const total = pages?.at(-1)?.total ?? 0;
 
   const changeMode = (next: ViewMode) => {
     setMode(next);
@@ -80,35 +68,7 @@ export function StreamsScreen({ accountId = null, startCreating = false, onCreat
           Account <span className="font-monospace">{accountId}</span>
         </p>
       )}
-      <StreamFiltersBar filters={filters} onChange={setFilters} />
-      {streams.isPending ? (
-        <Loading />
-      ) : streams.isError ? (
-        <p className="text-danger">{STREAM_ERRORS.loading}</p>
-      ) : (
-        <>
-          <p className="small text-secondary" aria-live="polite" data-applied-search={filters.search}>
-            {`${sorted.length} of ${total} streams loaded`}
-            {items.length !== sorted.length ? `, ${items.length} shown` : ''}
-          </p>
-          {items.length === 0 ? (
-            <p className="text-secondary">{sorted.length === 0 ? 'There are no streams yet.' : 'No stream matches.'}</p>
-          ) : (
-            <StreamCollection items={items} mode={mode} />
-          )}
-          {sorted.length < total && (
-            <div className="text-center my-3">
-              <Button
-                variant="outline-primary"
-                onClick={() => void streams.fetchNextPage()}
-                disabled={streams.isFetchingNextPage}
-              >
-                {streams.isFetchingNextPage ? 'Loading...' : 'More'}
-              </Button>
-            </div>
-          )}
-        </>
-      )}
+      <FilteredStreams streams={streams} created={created} mode={mode} />
       <OnDemand show={creating}>
         <StreamModal
           show={creating}

@@ -8,6 +8,7 @@ import {
   matchesSearch,
   mergePages,
   NO_FILTERS,
+  narrowingVisibleStreams,
   OUTPUT_MODE_OPTIONS,
   STATUS_OPTIONS,
   sortStreams,
@@ -147,6 +148,40 @@ describe('visible streams', () => {
 
   it('applies the search and the filters to every stream, the new one too', () => {
     expect(visibleStreams([a, b, created], { ...NO_FILTERS, search: 'B' }, created).map((i) => i.stream)).toEqual([b]);
+  });
+});
+
+describe('narrowing visible streams', () => {
+  const streams = sortStreams([
+    summary({ caption: 'Show 0420' }),
+    summary({ caption: 'Show 0421' }),
+    summary({ caption: 'Show 0430' }),
+    summary({ caption: 'Other' }),
+  ]);
+  const captions = (items: { stream: StreamInputSummary }[]) => items.map((item) => item.stream.caption);
+
+  it('answers as visibleStreams whether the search grows, shrinks or changes', () => {
+    const visible = narrowingVisibleStreams();
+    for (const search of ['0', '04', '042', '0420', '042', '', 'show 043', 'Other', 'x']) {
+      const filters = { ...NO_FILTERS, search };
+      expect(captions(visible(streams, filters, null))).toEqual(captions(visibleStreams(streams, filters, null)));
+    }
+  });
+
+  it('starts over when the list, the new stream or a filter choice changes', () => {
+    const visible = narrowingVisibleStreams();
+    const srt = { ...NO_FILTERS, search: 'show', formats: ['SRT' as const] };
+    visible(streams, srt, null);
+    const every = { ...NO_FILTERS, search: 'show 04' };
+    expect(captions(visible(streams, every, null))).toEqual(['Show 0420', 'Show 0421', 'Show 0430']);
+    const more = [...streams, summary({ caption: 'Show 0422' })];
+    expect(captions(visible(more, { ...every, search: 'show 042' }, null))).toEqual([
+      'Show 0420',
+      'Show 0421',
+      'Show 0422',
+    ]);
+    const created = summary({ caption: 'Show 0429' });
+    expect(captions(visible(more, { ...every, search: 'show 042' }, created))[0]).toBe('Show 0429');
   });
 });
 

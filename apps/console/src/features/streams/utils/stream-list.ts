@@ -54,14 +54,19 @@ export const OUTPUT_MODE_OPTIONS: FilterOption<OutputMode>[] = OutputModeEnum.op
   label: OUTPUT_MODE_LABELS[value],
 }));
 
-export interface StreamFilters {
-  search: string;
+/** What the filter dropdowns select (the search box aside). */
+export interface StreamChoices {
   formats: readonly StreamInputSummary['format'][];
   statuses: readonly StreamInputSummary['status'][];
   outputModes: readonly OutputMode[];
 }
 
-export const NO_FILTERS: StreamFilters = { search: '', formats: [], statuses: [], outputModes: [] };
+export interface StreamFilters extends StreamChoices {
+  search: string;
+}
+
+export const NO_CHOICES: StreamChoices = { formats: [], statuses: [], outputModes: [] };
+export const NO_FILTERS: StreamFilters = { search: '', ...NO_CHOICES };
 
 /** A dropdown's caption: the selected names joined by commas, or 'All'. */
 export function filterCaption<T extends string>(options: readonly FilterOption<T>[], selected: readonly T[]): string {
@@ -165,6 +170,42 @@ export function visibleStreams(
     if (stream.id !== created?.id && matches(stream)) result.push({ stream, isNew: false });
   }
   return result;
+}
+
+/**
+ * visibleStreams that remembers its last answer: when the list, the new stream and the filter choices are
+ * the same and the search only adds to the last one's text (the user typed on), every stream it lets
+ * through was let through last time, so only the last answer is searched (a few hundred streams rather
+ * than 10,000 on the second key of a search).
+ */
+export function narrowingVisibleStreams(): typeof visibleStreams {
+  let last: {
+    sorted: readonly StreamInputSummary[];
+    filters: StreamFilters;
+    created: StreamInputSummary | null;
+    needle: string;
+    result: ListedStream[];
+  } | null = null;
+  return (sorted, filters, created) => {
+    const needle = filters.search.trim().toLowerCase();
+    const narrowing =
+      last !== null &&
+      last.sorted === sorted &&
+      last.created === created &&
+      last.filters.formats === filters.formats &&
+      last.filters.statuses === filters.statuses &&
+      last.filters.outputModes === filters.outputModes &&
+      needle.includes(last.needle);
+    let result: ListedStream[];
+    if (narrowing && last !== null) {
+      const matches = streamFilter(filters);
+      result = last.result.filter((item) => matches(item.stream));
+    } else {
+      result = visibleStreams(sorted, filters, created);
+    }
+    last = { sorted, filters, created, needle, result };
+    return result;
+  };
 }
 
 /** Adds or removes a value of a multi-select. */
