@@ -109,6 +109,7 @@ function VirtualGrid({ items }: CollectionProps) {
       {virtualizer.getVirtualItems().flatMap((row) =>
         items.slice(row.index * columns, row.index * columns + columns).map((item, column) => (
           <li
+            // biome-ignore lint/suspicious/noArrayIndexKey: keyed by place on purpose, as the list's rows (see VirtualList)
             key={row.index * columns + column}
             className="position-absolute"
             style={{
