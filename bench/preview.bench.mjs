@@ -9,6 +9,8 @@
 // - WHEP: navigation → the offer POSTed and its answer in (resource timing), to tell ICE gathering and the
 //   node's answer from the time to the first frame; and → the warm-up POSTed (`<WHEP URL>/warm`, the
 //   dashboard's prefetch: the node starts its feed then).
+// - WHEP: navigation → ICE connected and → the connection up (DTLS done), to tell the transport's part from
+//   the wait for a keyframe and the jitter buffer (connection up → frame).
 // - navigation → the player's <video> in the DOM (the console's own part: bundle, sign-in state, the stream,
 //   its outputs, the preview credential, the player's lazy chunk), to tell the console from the media.
 // Fails (exit code 1) when a median misses its goal.
@@ -30,7 +32,20 @@ const FRAME_TIMEOUT_MS = 30_000;
  * of playback (ms since the navigation start), and when the Output picker was changed.
  */
 function installFrameProbe() {
-  window.__preview = { firstFrame: {}, pickedAt: null, playerAt: null };
+  window.__preview = { firstFrame: {}, pickedAt: null, playerAt: null, iceAt: null, connectedAt: null };
+  // The first peer connection's ICE check done and its DTLS handshake done (connectionState connected).
+  const Native = window.RTCPeerConnection;
+  window.RTCPeerConnection = class extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('iceconnectionstatechange', () => {
+        if (this.iceConnectionState === 'connected') window.__preview.iceAt ??= performance.now();
+      });
+      this.addEventListener('connectionstatechange', () => {
+        if (this.connectionState === 'connected') window.__preview.connectedAt ??= performance.now();
+      });
+    }
+  };
   const watch = (video) => {
     const onFrame = (now) => {
       const kind = video.srcObject ? 'WHEP' : 'HLS';
@@ -87,7 +102,7 @@ async function round(context, dashboardUrl, kind, hlsOutputId) {
           cause: error,
         });
       });
-    const { firstFrame, pickedAt, playerAt, offer, warm } = await page.evaluate(() => {
+    const { firstFrame, pickedAt, playerAt, iceAt, connectedAt, offer, warm } = await page.evaluate(() => {
       const fetches = performance
         .getEntriesByType('resource')
         .filter((entry) => entry.name.includes('/whep/') && entry.initiatorType === 'fetch');
@@ -104,6 +119,8 @@ async function round(context, dashboardUrl, kind, hlsOutputId) {
       player: playerAt,
       offer: offer ? { sent: offer.startTime, answered: offer.responseEnd } : null,
       warm: warm ? warm.startTime : null,
+      ice: iceAt,
+      connected: connectedAt,
       picked: kind === 'HLS' ? firstFrame[kind] - pickedAt : null,
     };
   } finally {
@@ -150,6 +167,8 @@ export default async function previewBench() {
         warm: whep.warm,
         offerSent: whep.offer?.sent ?? null,
         answered: whep.offer?.answered ?? null,
+        ice: whep.ice,
+        connected: whep.connected,
         whep: whep.frame,
         hls: hlsRound.frame,
         picked: hlsRound.picked,
@@ -170,6 +189,8 @@ export default async function previewBench() {
           'navigation → player on screen': ms(row.player),
           'WHEP: navigation → offer sent': ms(row.offerSent),
           'WHEP: navigation → answer in': ms(row.answered),
+          'WHEP: → ICE connected': ms(row.ice),
+          'WHEP: → DTLS connected': ms(row.connected),
           'WHEP: navigation → frame': ms(row.whep),
           'HLS: navigation → frame': ms(row.hls),
           'HLS: picked → frame': ms(row.picked),
@@ -180,6 +201,8 @@ export default async function previewBench() {
           'navigation → player on screen': summarise(column('player')),
           'WHEP: navigation → offer sent': summarise(column('offerSent')),
           'WHEP: navigation → answer in': summarise(column('answered')),
+          'WHEP: → ICE connected': summarise(column('ice')),
+          'WHEP: → DTLS connected': summarise(column('connected')),
           'WHEP: navigation → frame': summarise(column('whep')),
           'HLS: navigation → frame': summarise(column('hls')),
           'HLS: picked → frame': summarise(column('picked')),

@@ -38,6 +38,11 @@ export interface NodeConfig {
   fallbackCopyMaxIdleMs: number;
   /** An edge pull of a stream stops once it has had no viewer on this node this long. */
   edgeIdleMs: number;
+  /**
+   * WebRTC feeds kept running without a viewer, so the next viewer joins at the feed's next keyframe: at
+   * most `limit` of them on the node (0: none), each stopped after `idleMs` without a viewer.
+   */
+  warmFeeds: { limit: number; idleMs: number };
   /** Relays may reach private and loopback addresses (and multicast groups): ALLOW_PRIVATE_NETWORKS=on. */
   allowPrivateNetworks: boolean;
   ffmpeg: string;
@@ -66,6 +71,14 @@ const millis = (env: NodeJS.ProcessEnv, key: string, fallback: number): number =
   const value = Number(raw);
   if (!Number.isFinite(value) || value < 50)
     throw new ConfigError(`${key} must be a number of milliseconds (at least 50)`);
+  return value;
+};
+
+const count = (env: NodeJS.ProcessEnv, key: string, fallback: number): number => {
+  const raw = env[key];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new ConfigError(`${key} must be a whole number (at least 0)`);
   return value;
 };
 
@@ -106,6 +119,10 @@ export function loadNodeConfig(env: NodeJS.ProcessEnv = process.env): NodeConfig
     relayGiveUpMs: millis(env, 'RELAY_GIVE_UP_MS', 600_000),
     edgeIdleMs: millis(env, 'EDGE_IDLE_MS', 5000),
     fallbackCopyMaxIdleMs: millis(env, 'FALLBACK_COPY_MAX_IDLE_MS', 7 * 24 * 3_600_000),
+    warmFeeds: {
+      limit: count(env, 'WEBRTC_WARM_FEEDS', 4),
+      idleMs: millis(env, 'WEBRTC_WARM_IDLE_MS', 120_000),
+    },
     allowPrivateNetworks: allowPrivate === 'on',
     ffmpeg: env.FFMPEG_PATH || '/usr/bin/ffmpeg',
     ffprobe: env.FFPROBE_PATH || '/usr/bin/ffprobe',

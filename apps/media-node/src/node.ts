@@ -285,6 +285,7 @@ export class MediaNode {
           manager: this.manager,
           log: this.log,
           playUrl: relayUrl,
+          warmFeeds: config.warmFeeds,
         });
       }
     }

@@ -56,6 +56,20 @@ export function createPeerConnection(): RTCPeerConnection {
  * A counter of the bytes a connected peer connection sends and receives as SRTP/SRTCP (the media that
  * crosses the network); it keeps counting what was sent until the connection closed.
  */
+/**
+ * The offer without its mDNS host candidates (`<uuid>.local`): browsers hide their addresses behind them
+ * (Firefox always, Chromium on a page without camera permission), and the node cannot resolve them — werift
+ * would try multicast DNS, drop them, and with `a=end-of-candidates` fail ICE at once, before answering.
+ * Without them (and without end-of-candidates) the node waits for the browser's connectivity checks, which
+ * tell it the browser's address (a peer-reflexive candidate), as they do for any browser behind a NAT.
+ */
+export function withoutMdnsCandidates(sdp: string): string {
+  const lines = sdp.split(/\r?\n/);
+  const mdns = (line: string) => /^a=candidate:\S+ \d+ \S+ \d+ \S+\.local /i.test(line);
+  if (!lines.some(mdns)) return sdp;
+  return lines.filter((line) => !mdns(line) && line !== 'a=end-of-candidates').join('\r\n');
+}
+
 export function peerBytes(pc: RTCPeerConnection): () => { sent: number; received: number } {
   const transports = new Set(pc.getTransceivers().map((transceiver) => transceiver.dtlsTransport));
   return () => {
@@ -235,7 +249,7 @@ export abstract class WebRtcEndpoint<S extends PeerSession, A> {
       }
     });
     try {
-      await pc.setRemoteDescription({ type: 'offer', sdp: body.toString() });
+      await pc.setRemoteDescription({ type: 'offer', sdp: withoutMdnsCandidates(body.toString()) });
       const answer = await pc.createAnswer();
       await pc.setLocalDescription(answer);
       if (!pc.getTransceivers().some((transceiver) => transceiver.codecs.length > 0))

@@ -16,6 +16,8 @@ export interface WhepOptions {
   log: Logger;
   /** A stream name on the node's internal nginx-rtmp, for the node's own players. */
   playUrl: (name: string) => string;
+  /** Feeds kept running without a viewer (NodeConfig.warmFeeds). */
+  warmFeeds: { limit: number; idleMs: number };
 }
 
 /** WebRTC viewers get at most this picture height and frame rate (bounds the VP8 encoder's CPU). */
@@ -35,7 +37,10 @@ const MAX_RESPAWNS = 5;
  * not for long). From t = 2 s (n_forced = 8) on: one whenever t ≥ n_forced − 6, i.e. at 2, 3, 4 s...
  */
 const KEYFRAMES = 'expr:if(lt(t,2),gte(t,n_forced*0.25),gte(t,n_forced-6))';
-/** How long a feed started by a warm-up (WhepPlayback.warm) waits for its first viewer. */
+/** A joining viewer's catch-up (StreamFeed.join): its frames this far apart (90 kHz RTP clock: 1 ms), at most this many packets (~2 s at 2.5 Mb/s). */
+const CATCH_UP_TICKS = 90;
+const MAX_CATCH_UP_PACKETS = 600;
+/** How long a feed started by a warm-up (WhepPlayback.warm) waits for its first viewer when no more may be kept warm. */
 const FEED_WARM_MS = 10_000;
 /** The sample rates Opus encodes at. */
 const OPUS_RATES = [8000, 12_000, 16_000, 24_000, 48_000];
@@ -66,6 +71,12 @@ interface WhepSession extends PeerSession, Admitted {
  * session's `Location`; `DELETE` there ends it (signalling in `webrtc.ts`). While a stream has WebRTC
  * viewers, one ffmpeg (`StreamFeed`) pulls it from nginx-rtmp and encodes VP8 (a keyframe a second)
  * and Opus into RTP on loopback; every viewer's werift track sends those packets, video from a keyframe on.
+ *
+ * **Warm feeds**: starting a feed (ffmpeg, the push's next keyframe, the probe, the first VP8 keyframe) takes
+ * 1–2 s, so a live stream with a WebRTC output served here keeps its feed running without viewers: from
+ * when it goes live (or gains the output), and after its last viewer left, until `warmFeeds.idleMs` passed
+ * without a viewer. A viewer then joins the running feed at its next keyframe. At most `warmFeeds.limit`
+ * feeds run without a viewer (each costs 0.06–0.4 of a core); beyond it a feed starts with its first viewer.
  */
 export class WhepPlayback extends WebRtcEndpoint<WhepSession, Admitted> {
   private readonly feeds = new Map<string, StreamFeed>();
@@ -73,11 +84,54 @@ export class WhepPlayback extends WebRtcEndpoint<WhepSession, Admitted> {
   constructor(private readonly o: WhepOptions) {
     super('whep', 'a recvonly offer with VP8 video and/or Opus audio is expected');
     o.manager.events.subscribe({
+      live: (push) => this.keepWarm(push),
       ended: (push) => {
         const feed = this.feeds.get(push.input.id);
-        if (feed?.push === push) for (const session of [...feed.viewers]) this.end(session);
+        if (feed?.push !== push) return;
+        for (const session of [...feed.viewers]) this.end(session);
+        this.stopFeed(feed);
+      },
+      configChanged: (input, parts) => {
+        if (!parts.has('outputs')) return;
+        const push = o.manager.push(input.id);
+        const feed = this.feeds.get(input.id);
+        if (push && hasWebRtcOutput(push)) this.keepWarm(push);
+        else if (feed && feed.viewers.size === 0) this.stopFeed(feed);
       },
     });
+  }
+
+  /** Ends every session and stops every feed (the node stops). */
+  override close(): void {
+    super.close();
+    for (const feed of [...this.feeds.values()]) this.stopFeed(feed);
+  }
+
+  /** Starts the feed of a live stream with a WebRTC output, if one more may run without a viewer. */
+  private keepWarm(push: LiveStream): void {
+    const running = this.feeds.get(push.input.id);
+    if (!hasWebRtcOutput(push) || (running?.push === push && !running.stopped)) return;
+    if (this.idleFeeds() >= this.o.warmFeeds.limit) return;
+    this.idleFor(this.feed(push), this.o.warmFeeds.idleMs);
+  }
+
+  /** Feeds running without a viewer. */
+  private idleFeeds(): number {
+    return [...this.feeds.values()].filter((feed) => feed.viewers.size === 0 && !feed.stopped).length;
+  }
+
+  /** A feed without viewers stops after `ms`, unless a viewer came meanwhile. */
+  private idleFor(feed: StreamFeed, ms: number): void {
+    clearTimeout(feed.idleTimer);
+    feed.idleTimer = setTimeout(() => {
+      if (feed.viewers.size === 0) this.stopFeed(feed);
+    }, ms).unref();
+  }
+
+  private stopFeed(feed: StreamFeed): void {
+    clearTimeout(feed.idleTimer);
+    feed.stop();
+    if (this.feeds.get(feed.push.input.id) === feed) this.feeds.delete(feed.push.input.id);
   }
 
   protected async admit(_request: IncomingMessage, name: string, token: string | null): Promise<Admission<Admitted>> {
@@ -108,6 +162,7 @@ export class WhepPlayback extends WebRtcEndpoint<WhepSession, Admitted> {
       viewerId: null,
     };
     session.feed.viewers.add(session);
+    clearTimeout(session.feed.idleTimer);
     return session;
   }
 
@@ -119,16 +174,16 @@ export class WhepPlayback extends WebRtcEndpoint<WhepSession, Admitted> {
    */
   protected override warm(admitted: Admitted) {
     if (!admitted.preview) return { status: 403, message: 'only a preview credential warms up the WebRTC feed' };
+    const running = this.feeds.get(admitted.push.input.id);
+    const idle = running?.push === admitted.push && running.viewers.size === 0 ? 1 : 0;
+    const kept = this.idleFeeds() - idle < this.o.warmFeeds.limit;
     const feed = this.feed(admitted.push);
-    setTimeout(() => {
-      if (feed.viewers.size > 0 || feed.stopped) return;
-      feed.stop();
-      if (this.feeds.get(feed.push.input.id) === feed) this.feeds.delete(feed.push.input.id);
-    }, FEED_WARM_MS).unref();
+    if (feed.viewers.size === 0) this.idleFor(feed, kept ? this.o.warmFeeds.idleMs : FEED_WARM_MS);
     return null;
   }
 
   protected connected(session: WhepSession): void {
+    session.feed.join(session);
     void this.startViewer(session);
   }
 
@@ -160,13 +215,14 @@ export class WhepPlayback extends WebRtcEndpoint<WhepSession, Admitted> {
     session.video.stop();
     session.audio.stop();
     if (session.viewerId) this.o.manager.viewers.end(session.viewerId);
+    if (failure) this.o.log.info(`WHEP viewer of ${session.name} left: ${failure}`);
     const { feed } = session;
     feed.viewers.delete(session);
-    if (feed.viewers.size === 0) {
-      feed.stop();
-      if (this.feeds.get(feed.push.input.id) === feed) this.feeds.delete(feed.push.input.id);
-    }
-    if (failure) this.o.log.info(`WHEP viewer of ${session.name} left: ${failure}`);
+    if (feed.viewers.size > 0 || feed.stopped) return;
+    // The last viewer left: the feed stays warm for the next one, if it may (idleFeeds counts it already).
+    const warm = hasWebRtcOutput(feed.push) && !feed.push.ended && this.idleFeeds() <= this.o.warmFeeds.limit;
+    if (warm) this.idleFor(feed, this.o.warmFeeds.idleMs);
+    else this.stopFeed(feed);
   }
 
   /** The stream's running feed, or a new one. */
@@ -193,12 +249,16 @@ export class WhepPlayback extends WebRtcEndpoint<WhepSession, Admitted> {
 class StreamFeed {
   readonly viewers = new Set<WhepSession>();
   stopped = false;
+  /** Stops the feed while it has no viewer (WhepPlayback.idleFor). */
+  idleTimer: ReturnType<typeof setTimeout> | undefined;
   private firstVideo = false;
   private ffmpeg: GuardedChild | null = null;
   private readonly sockets: Socket[] = [];
   private ports: [number, number] = [0, 0];
   /** ffmpeg starts since the last one that sent video. */
   private respawns = 0;
+  /** The VP8 packets since the last keyframe began (see join); null: none yet, or more than the cache holds. */
+  private sinceKeyframe: Buffer[] | null = null;
 
   constructor(
     readonly push: LiveStream,
@@ -327,6 +387,8 @@ class StreamFeed {
         return;
       }
       for (const viewer of this.viewers) viewer.waitingForKeyframe = true;
+      // The next ffmpeg numbers its packets anew: nobody joins from the last one's.
+      this.sinceKeyframe = null;
       setTimeout(() => {
         if (!this.stopped && !this.push.ended) this.spawn(tracks);
       }, RESPAWN_DELAY_MS).unref();
@@ -370,6 +432,19 @@ class StreamFeed {
     });
   }
 
+  /**
+   * A viewer whose connection just came up starts from the feed's last keyframe rather than waiting up to a
+   * second for the next: the packets since it go out at once, their RTP timestamps moved to a millisecond
+   * apart just before the latest frame's, so the browser decodes them in a burst and then plays at the live
+   * edge (at their own timestamps it would play that second late for good). The first picture is up to a
+   * second old and the motion since flashes by; then the stream is live.
+   */
+  join(viewer: WhepSession): void {
+    if (!viewer.waitingForKeyframe || !this.sinceKeyframe?.length) return;
+    viewer.waitingForKeyframe = false;
+    for (const packet of catchUp(this.sinceKeyframe)) viewer.video.writeRtp(packet);
+  }
+
   private forwardVideo(data: Buffer): void {
     if (data.length < 12 || isRtcp(data)) return;
     this.respawns = 0;
@@ -377,11 +452,14 @@ class StreamFeed {
       this.firstVideo = true;
       this.o.log.debug(`WHEP feed of ${this.push.input.name}: first VP8 packet`);
     }
-    let keyframeStart: boolean | null = null;
+    const keyframeStart = startsKeyframe(data);
+    if (keyframeStart) this.sinceKeyframe = [];
+    // A longer wait between keyframes than the cache holds: no joining from it until the next one.
+    if (this.sinceKeyframe && this.sinceKeyframe.length < MAX_CATCH_UP_PACKETS) this.sinceKeyframe.push(data);
+    else this.sinceKeyframe = null;
     for (const viewer of this.viewers) {
       if (!viewer.connected || viewer.ended) continue;
       if (viewer.waitingForKeyframe) {
-        keyframeStart ??= startsKeyframe(data);
         if (!keyframeStart) continue;
         viewer.waitingForKeyframe = false;
       }
@@ -393,6 +471,27 @@ class StreamFeed {
     if (data.length < 12 || isRtcp(data)) return;
     for (const viewer of this.viewers) if (viewer.connected && !viewer.ended) viewer.audio.writeRtp(data);
   }
+}
+
+/**
+ * `packets` (a keyframe and the frames after it) with their RTP timestamps moved to CATCH_UP_TICKS apart,
+ * ending at the last one's own: copies, the cache stays as it came.
+ */
+function catchUp(packets: Buffer[]): Buffer[] {
+  const timestamps = packets.map((packet) => packet.readUInt32BE(4));
+  const last = timestamps[timestamps.length - 1] ?? 0;
+  let framesAfter = new Set(timestamps).size - 1;
+  return packets.map((packet, index) => {
+    if (index > 0 && timestamps[index] !== timestamps[index - 1]) framesAfter--;
+    const copy = Buffer.from(packet);
+    copy.writeUInt32BE((last - framesAfter * CATCH_UP_TICKS) >>> 0, 4);
+    return copy;
+  });
+}
+
+/** Whether the stream has a WebRTC output this node serves (its feed may be kept warm). */
+function hasWebRtcOutput(push: LiveStream): boolean {
+  return push.input.outputs.some((output) => output.format === 'WebRTC');
 }
 
 /** RTCP (sender reports) rather than RTP: payload types 200–204 with the marker bit. */

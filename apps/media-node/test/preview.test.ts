@@ -68,25 +68,34 @@ describe('preview sessions', () => {
     expect(billed.outgoing).toBe(0);
   });
 
-  it("warms up a stream's WebRTC feed for a preview credential only, before any offer", async () => {
+  it("keeps a live stream's WebRTC feed warm while it has a WebRTC output; a preview credential alone warms it up", async () => {
     const stream = await createStream({ format: 'RTMP' });
-    const output = await createOutput(stream.id, 'WebRTC');
     const push = pushTestPattern(uriOf(stream), 'flv', 30);
+    const feedRunning = async () =>
+      processRunning((command) => command.includes('libvpx') && command.includes(stream.id));
+    const feed = (running: boolean, what: string) => waitFor(feedRunning, (found) => found === running, 8000, what);
     try {
       await status(stream.id, 'Ingestion');
-      const warm = `${output.connection?.signallingUri}/warm`;
-      const feedRunning = async () =>
-        processRunning((command) => command.includes('libvpx') && command.includes(stream.id));
-      // A viewer (this Public output needs no token) may play, but not start a feed no session counts.
+      // No WebRTC output: no feed. One added while live starts it, no viewer needed; deleted, it stops.
+      expect(await feedRunning()).toBe(false);
+      const output = await createOutput(stream.id, 'WebRTC');
+      await feed(true, 'the feed to start for the new WebRTC output');
+      expect((await api('DELETE', `/outputs/${output.id}`)).status).toBe(204);
+      await feed(false, 'the feed to stop with the last WebRTC output');
+      const again = await createOutput(stream.id, 'WebRTC');
+      await feed(true, 'the feed to start for the WebRTC output again');
+      // A viewer (this Public output needs no token) may play, but not warm up a feed no session counts.
+      const warm = `${again.connection?.signallingUri}/warm`;
       const refused = await fetch(warm, { method: 'POST' });
       expect(refused.status).toBe(403);
       expect(await refused.json()).toEqual({ message: 'only a preview credential warms up the WebRTC feed' });
-      expect(await feedRunning()).toBe(false);
       const { token } = (await api<PreviewCredential>('POST', `/inputs/${stream.id}/preview`)).body;
       const warmed = await fetch(warm, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
       expect(warmed.status).toBe(204);
       expect(warmed.headers.get('access-control-allow-origin')).toBe('*');
-      await waitFor(feedRunning, (running) => running, 8000, 'the WebRTC feed to start');
+      // The push ends: so does the feed (its idle time, WEBRTC_WARM_IDLE_MS, is far off).
+      push.stop();
+      await feed(false, 'the feed to stop with the push');
     } finally {
       push.stop();
       await push.exited;

@@ -5,7 +5,8 @@ import { freePort, processRunning, pushTestPattern, pushTestPatternVp8, waitFor 
 import { streamsOf, uriOf, useMediaNode } from './streams.js';
 
 /** WebRTC both ways: WHIP pushes from a werift publisher, WHEP playback to werift viewers. */
-const world = useMediaNode();
+/** A feed without viewers stops 2 s after the last one left (kept warm that long for the next). */
+const world = useMediaNode('media-1', { WEBRTC_WARM_IDLE_MS: '2000' });
 const { api, createStream, createOutput, createSmallLadderStream, outputs, status, transportMetrics } =
   streamsOf(world);
 /** Whether the node's VP8 encoder (the WHEP feed's ffmpeg) runs for this stream. */
@@ -90,6 +91,8 @@ describe('WHEP', () => {
       /** The picture size of the first VP8 keyframe (its frame header, in the partition's first packet). */
       keyframeSize: null as { width: number; height: number } | null,
       codecs: new Set<string>(),
+      /** The RTP timestamps of the first video frames, in the order they came. */
+      frameTimestamps: [] as number[],
     };
     pc.onTrack.subscribe((track) => {
       track.onReceiveRtp.subscribe((rtp) => {
@@ -110,6 +113,8 @@ describe('WHEP', () => {
             width: vp8.payload.readUInt16LE(6) & 0x3fff,
             height: vp8.payload.readUInt16LE(8) & 0x3fff,
           };
+        if (got.frameTimestamps.length < 60 && got.frameTimestamps.at(-1) !== rtp.header.timestamp)
+          got.frameTimestamps.push(rtp.header.timestamp);
         got.video++;
       });
     });
@@ -178,6 +183,18 @@ describe('WHEP', () => {
         "the second viewer's first video",
       );
       expect(second.got.firstVideoIsKeyframe).toBe(true);
+      // It starts from the feed's last keyframe, the frames since it caught up at once: their timestamps
+      // rise one after the other into the live ones (in the order the decoder needs them).
+      await waitFor(
+        async () => second.got.frameTimestamps,
+        (found) => found.length >= 40,
+        5000,
+        'frames',
+      );
+      const steps = second.got.frameTimestamps
+        .slice(1)
+        .map((ts, index) => (ts - (second.got.frameTimestamps[index] ?? 0)) >>> 0);
+      expect(steps.filter((step) => step === 0 || step >= 90_000)).toEqual([]);
       const joinMs = second.got.firstVideoAt - joinedAt;
       console.info(`WHEP: second viewer's first (key)frame ${joinMs} ms after its POST`);
       expect(joinMs).toBeLessThan(2500);
@@ -211,7 +228,7 @@ describe('WHEP', () => {
         8000,
         'no sessions after clearing',
       );
-      // The last viewer gone, the stream's VP8 encoder stops.
+      // The last viewer gone, the stream's VP8 encoder stops once it was idle for WEBRTC_WARM_IDLE_MS.
       await waitFor(
         async () => feedRunning(stream.id),
         (running) => !running,
