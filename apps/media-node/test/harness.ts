@@ -220,6 +220,9 @@ export async function runMediaNode(
       SRT_PLAY_PORT: '0',
       MEDIA_DATA_DIR: dataDir,
       RECONNECT_GRACE_MS: '2000',
+      // The suite's control plane takes a node silent for 4 s as gone (global-setup.ts): at the default
+      // 5 s between load reports, a stream with no push (a reconnect grace) went to Error between two.
+      REPORT_INTERVAL_MS: '1000',
       // The tests' relay destinations listen on loopback.
       ALLOW_PRIVATE_NETWORKS: 'on',
       NODE_LOG_LEVEL: process.env.MEDIA_TEST_VERBOSE ? 'debug' : 'error',
