@@ -594,7 +594,13 @@ export class MediaNode {
       }
       const connection = this.proxy?.byAddress(addr);
       if (!connection || connection.closed) return refuse();
-      const admitted = await this.manager.admission.push('RTMP', name, form.get('token'), connection.remoteAddress);
+      const admitted = await this.manager.admission.push(
+        'RTMP',
+        name,
+        form.get('token'),
+        connection.remoteAddress,
+        () => !connection.closed,
+      );
       if (!admitted.ok) {
         this.manager.refusePush(admitted);
         return refuse();

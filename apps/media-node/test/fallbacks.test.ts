@@ -163,6 +163,21 @@ const fragmentAfter = (playlist: string, after: number, what: string, timeoutMs 
     what,
   );
 
+/** The start times (ms) of the playlist's fragments after an EXT-X-DISCONTINUITY (a new publisher). */
+const discontinuitiesAt = (playlist: string) => {
+  const at: number[] = [];
+  let discontinuity = false;
+  for (const line of playlist.split('\n')) {
+    if (line.startsWith('#EXT-X-DISCONTINUITY')) discontinuity = true;
+    const fragment = /^(\d{13})\.ts/.exec(line);
+    if (fragment) {
+      if (discontinuity) at.push(Number(fragment[1]));
+      discontinuity = false;
+    }
+  }
+  return at;
+};
+
 /** The stream's webhook events in the order they happened: `type`, and `type:state` for stream.fallback. */
 const streamEvents = (receiver: WebhookReceiver) =>
   receiver
@@ -231,6 +246,21 @@ describe('Slate fallback', () => {
       const said = await messages(stream.id);
       expect(said.filter((text) => text === 'Fallback Be right back started')).toHaveLength(1);
       expect(said.some((text) => text.startsWith('Push resumed'))).toBe(false);
+
+      // The encoder flaps on: within a minute of that drop a returning push is held before the slate makes
+      // way, and one that leaves meanwhile (0.8 s, the hold is 2 s) never stopped it: no new discontinuity.
+      const flapped = Date.now();
+      const flap = ffmpeg([
+        ...['-re', '-f', 'lavfi', '-i', 'color=c=blue:s=320x240:r=15', '-t', '10'],
+        ...['-c:v', 'flv1', '-f', 'flv', uriOf(stream)],
+      ]);
+      await sleep(800);
+      flap.stop();
+      await flap.exited;
+      await fragmentAfter(playlist, flapped + 2500, 'fragments of the slate after the flap');
+      const restartedAt = discontinuitiesAt(await (await fetch(playlist)).text());
+      expect(restartedAt.filter((at) => at > flapped)).toEqual([]);
+      expect((await getStream(stream.id)).status).toBe('Fallback');
 
       // The push comes back: Ingestion again, the slate stops and is ready for the next drop.
       second = push();

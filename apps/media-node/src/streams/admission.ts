@@ -43,8 +43,12 @@ export class Admission {
     /** The input's push going on, if any. */
     private readonly livePush: (inputId: string) => LiveStream | undefined,
     private readonly refreshDirectory?: () => Promise<void>,
-    /** Stops the input's fallback (a push takes the stream back); resolves once it let go of the stream. */
-    private readonly releaseFallback: (inputId: string) => Promise<void> = async () => {},
+    /**
+     * Stops the input's fallback (a push takes the stream back); resolves once it let go of the stream, or
+     * false when the push left first (`connected`, see FallbackTakeover.release): the fallback plays on.
+     */
+    private readonly releaseFallback: (inputId: string, connected?: () => boolean) => Promise<boolean> = async () =>
+      true,
     /** Asks for the stream of a GSLB name pushed here (docs/decisions.md); null once it is here, else why not. */
     private readonly claimIngress?: (name: string) => Promise<string | null>,
   ) {}
@@ -54,6 +58,8 @@ export class Admission {
     name: string,
     token: string | null,
     remoteAddress: string | null,
+    /** Whether the pushing client is still connected, when the front end can tell (RTMP). */
+    connected?: () => boolean,
   ): Promise<PushAdmission> {
     let input = this.directory.input(name);
     if (!input && this.refreshDirectory) {
@@ -88,7 +94,10 @@ export class Admission {
     const busy = { ok: false as const, input, reason: `Push${from} refused: the stream is already being pushed` };
     if (pushing()) return busy;
     // A fallback playing (or starting) gives the stream back to its push.
-    await this.releaseFallback(input.id);
+    if (!(await this.releaseFallback(input.id, connected))) {
+      // A flapping encoder gone while its return was held: nothing to tell the owner, the fallback played on.
+      return { ok: false, reason: `push of ${input.name}${from} left before it was admitted` };
+    }
     return pushing() ? busy : { ok: true, input };
   }
 

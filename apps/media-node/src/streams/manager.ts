@@ -32,8 +32,11 @@ export type StateFields = Omit<StreamStateReport, 'id' | 'kind' | 'streamId' | '
 export interface FallbackTakeover {
   /** The input's push is gone for good: answers whether a fallback takes over (its publish follows). */
   takeOver(last: LiveStream): boolean;
-  /** A push is about to be admitted: the input's fallback stops; resolves once nginx let go of the name. */
-  release(inputId: string): Promise<void>;
+  /**
+   * A push is about to be admitted: the input's fallback stops; resolves once nginx let go of the name
+   * (true), or false when the push, held because the encoder is flapping, left first (`connected`).
+   */
+  release(inputId: string, connected?: () => boolean): Promise<boolean>;
 }
 
 /**
@@ -69,7 +72,7 @@ export class StreamManager {
       o.directory,
       (inputId) => this.push(inputId),
       o.refreshDirectory,
-      (inputId) => this.fallbacks?.release(inputId) ?? Promise.resolve(),
+      (inputId, connected) => this.fallbacks?.release(inputId, connected) ?? Promise.resolve(true),
       o.claimIngress,
     );
     this.viewers = new Viewers(o.directory, (streamId, fields) => this.state(streamId, fields));

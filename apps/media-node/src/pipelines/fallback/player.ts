@@ -19,6 +19,14 @@ import {
 
 /** A fallback that stops is out of nginx within this long (its publish_done), or the push goes ahead anyway. */
 const LEAVE_TIMEOUT_MS = 2000;
+/**
+ * A flapping encoder: after a returning push dropped before its media, the next pushes within
+ * FLAP_WINDOW_MS are held up to FLAP_HOLD_MS before the fallback makes way; one that leaves meanwhile
+ * never stops the fallback (docs/decisions.md, fallbacks: flapping encoders).
+ */
+const FLAP_WINDOW_MS = 60_000;
+const FLAP_HOLD_MS = 2000;
+const HOLD_POLL_MS = 100;
 /** How often kept copies of storage objects are swept (`sweep`). */
 const SWEEP_INTERVAL_MS = 10 * 60_000;
 
@@ -57,6 +65,8 @@ interface Takeover {
   failed: Set<string>;
   current: Playing | null;
   done: boolean;
+  /** When the push before it came back and dropped before its media (it is flapping), else null. */
+  flappedAt: number | null;
 }
 
 /**
@@ -150,18 +160,25 @@ export class FallbackPlayer implements FallbackTakeover {
       failed: new Set(),
       current: null,
       done: false,
+      // The push it replaces had come back during a takeover and dropped before its media.
+      flappedAt: last.returning ? Date.now() : null,
     };
     this.takeovers.set(last.input.id, takeover);
     void this.next(takeover);
     return true;
   }
 
-  async release(inputId: string): Promise<void> {
-    const takeover = this.takeovers.get(inputId);
-    if (!takeover) return;
+  async release(inputId: string, connected?: () => boolean): Promise<boolean> {
+    let takeover = this.takeovers.get(inputId);
+    if (takeover && connected && takeover.flappedAt !== null && Date.now() - takeover.flappedAt < FLAP_WINDOW_MS) {
+      if (!(await holdWhile(connected, FLAP_HOLD_MS))) return false;
+      takeover = this.takeovers.get(inputId);
+    }
+    if (!takeover) return true;
     takeover.done = true;
     this.takeovers.delete(inputId);
     await this.end(takeover);
+    return true;
   }
 
   /** nginx asks whether the fallback publishing for `inputId` is expected: answers the stream it became. */
@@ -333,6 +350,13 @@ export class FallbackPlayer implements FallbackTakeover {
       message: message.slice(0, 1000),
     });
   }
+}
+
+/** Waits up to `ms` while `connected` holds: answers whether it still does at the end. */
+async function holdWhile(connected: () => boolean, ms: number): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (connected() && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, HOLD_POLL_MS));
+  return connected();
 }
 
 /** What the stream's messages call a fallback: its label, else its type. */
