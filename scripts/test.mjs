@@ -1,5 +1,6 @@
 // `npm test`: installs what is missing, then runs every suite: lint and types, unit, API on PGlite,
-// the same API suite on a real PostgreSQL server, the media node, and end to end in headless Chromium.
+// the same API suite on a real PostgreSQL server, the media node, and end to end in headless Chromium (one
+// spec in Firefox).
 // The whole run goes in two lanes at once (docs/conventions.md, "How `npm test` runs"): the real-time
 // suites (media, then e2e), which mostly wait on ffmpeg, nginx and the browser, at normal priority; the
 // CPU-bound ones (lint, unit, API on PGlite, API on PostgreSQL) beside them at a lower priority (nice), so
@@ -155,7 +156,11 @@ async function main() {
   if (unknown.length > 0)
     throw new Error(`Unknown suite ${unknown.join(', ')}: pick from ${Object.keys(SUITES).join(', ')}`);
   ensureNodeModules();
-  if (names.includes('e2e')) ensureDebianPackage('/usr/bin/chromium', 'chromium');
+  if (names.includes('e2e')) {
+    ensureDebianPackage('/usr/bin/chromium', 'chromium');
+    // The studio and preview spec in Firefox (tests/firefox.spec.ts, driven by puppeteer-core over WebDriver BiDi).
+    ensureDebianPackage('/usr/bin/firefox-esr', 'firefox-esr');
+  }
   if (names.includes('media') || names.includes('e2e')) ensureMediaTools();
   if (selection) {
     await runSuites(names, args);
