@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { criticalCss } from './build/critical-css.ts';
 import { firstScreenChunks } from './build/first-screen-chunks.ts';
 import { precompress } from './build/precompress.ts';
 import { prerender } from './build/prerender.ts';
@@ -7,7 +8,7 @@ import { prerender } from './build/prerender.ts';
 const API_SERVER = 'http://127.0.0.1:8080';
 
 export default defineConfig({
-  plugins: [react(), prerender(), precompress()],
+  plugins: [react(), prerender(), criticalCss(), precompress()],
   // Relative asset URLs: the console can be served from any path or a CDN.
   base: './',
   // `@/…` is src/… (tsconfig.json "paths").

@@ -13,3 +13,24 @@
   }
   document.documentElement.dataset.path = session || path === '/login' ? path : '/login';
 })();
+
+// Starts the app once the pre-rendered screen has been painted (build/critical-css.ts): its scripts and
+// style sheet wait in <template id="app-start"> and are put in <head> as new elements (a template's are
+// inert). A frame that never comes (a hidden tab draws none) does not hold the app back beyond 300 ms.
+(() => {
+  let started = false;
+  const start = () => {
+    const template = document.getElementById('app-start');
+    if (started || !template) return;
+    started = true;
+    for (const tag of template.content.children) {
+      const element = document.createElement(tag.localName);
+      for (const { name, value } of tag.attributes) element.setAttribute(name, value);
+      document.head.append(element);
+    }
+  };
+  document.addEventListener('DOMContentLoaded', () => {
+    requestAnimationFrame(() => setTimeout(start, 0));
+    setTimeout(start, 300);
+  });
+})();
