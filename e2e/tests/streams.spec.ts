@@ -66,8 +66,14 @@ test('creates a stream in each format: the connection modal shows its endpoint a
     await expect(dialog.getByLabel('Format')).toHaveValue('WebRTC');
     await expect(dialog.getByLabel('Output')).toHaveValue('AdjustableTranscode');
     await expect(dialog.getByLabel('Access')).toHaveValue('Public');
-    // Only the formats a media node takes a push in.
-    await expect(dialog.getByLabel('Format').getByRole('option')).toHaveText(['WebRTC', 'RTMP', 'RTSP', 'SRT']);
+    // The formats a media node takes a push in, and Internode (pulled from another stream).
+    await expect(dialog.getByLabel('Format').getByRole('option')).toHaveText([
+      'WebRTC',
+      'RTMP',
+      'RTSP',
+      'SRT',
+      'Internode',
+    ]);
     await dialog.getByLabel('Caption').fill(`zz ${format} stream`);
     await dialog.getByLabel('Format').selectOption(format);
     await dialog.getByRole('button', { name: 'Create' }).click();
