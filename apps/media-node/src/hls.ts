@@ -3,6 +3,7 @@ import { createReadStream } from 'node:fs';
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
+import { poll } from './streams/fragments.js';
 import type { StreamManager } from './streams/manager.js';
 import type { LiveStream, Rendition } from './streams/types.js';
 
@@ -204,17 +205,18 @@ export class HlsServer {
     suffix: string,
   ): Promise<string | null> {
     const deadline = Date.now() + PLAYLIST_WAIT_MS;
-    let current = played;
-    for (;;) {
-      const playlist = await this.playlist(current, rendition, suffix);
-      if (playlist !== null) return playlist;
-      if (Date.now() >= deadline || request.socket.destroyed) return null;
-      await new Promise((resolve) => setTimeout(resolve, PLAYLIST_POLL_MS));
-      // Only a live push is worth waiting for: one that ended writes no new fragment.
-      const live = this.manager.push(inputId);
-      if (!live || request.socket.destroyed) return null;
-      current = { stream: live, ended: false };
-    }
+    const now = await this.playlist(played, rendition, suffix);
+    if (now !== null) return now;
+    // Only a live push is worth waiting for: one that ended writes no new fragment.
+    const live = () => this.manager.push(inputId);
+    return poll(
+      async () => {
+        const stream = live();
+        return stream ? this.playlist({ stream, ended: false }, rendition, suffix) : null;
+      },
+      () => live() !== undefined && !request.socket.destroyed && Date.now() < deadline,
+      PLAYLIST_POLL_MS,
+    );
   }
 
   /** A rendition's fragments: `<input id>_<key>`, whether or not the transcoder runs now. */
