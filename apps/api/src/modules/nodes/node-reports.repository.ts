@@ -1,4 +1,12 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
+
+/**
+ * Whether the node whose id is the column `nodeId` (e.g. 'n.id') sent any report since `since`: every
+ * silence check (streams, jobs, outputs) asks this of node_reports, where each heartbeat leaves a row.
+ */
+export const nodeReportedSince = (nodeId: string, since: Date) =>
+  sql<boolean>`exists (select 1 from node_reports nr where nr.node_id = ${sql.ref(nodeId)} and nr.received_at >= ${since})`;
 
 /** The report ids each node has sent, for idempotency. */
 export class NodeReportsRepository {

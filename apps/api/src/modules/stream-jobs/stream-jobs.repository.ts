@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { RecordingsTable, RelaysTable } from '../../db/schema.js';
+import { nodeReportedSince } from '../nodes/node-reports.repository.js';
 
 export type StreamJobState = RecordingsTable['state'] | RelaysTable['state'];
 
@@ -130,15 +131,7 @@ export class StreamJobsRepository<Row extends { id: string }, New extends { id: 
           eb.and([
             eb('n.id', 'is not', null),
             eb('n.created_at', '<', since),
-            eb.not(
-              eb.exists(
-                eb
-                  .selectFrom('node_reports as nr')
-                  .select('nr.node_id')
-                  .whereRef('nr.node_id', '=', 'n.id')
-                  .where('nr.received_at', '>=', since),
-              ),
-            ),
+            eb.not(nodeReportedSince('n.id', since)),
           ]),
         ]),
       )

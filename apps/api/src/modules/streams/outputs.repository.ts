@@ -1,13 +1,10 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { OutputSessionsTable, OutputsTable } from '../../db/schema.js';
+import { nodeReportedSince } from '../nodes/node-reports.repository.js';
 
 export type OutputRow = Omit<OutputsTable, 'created_at'> & { created_at: Date };
 export type SessionRow = Omit<OutputSessionsTable, 'output_id'>;
-
-/** Whether the node of the query's alias `node` sent any report since `since` (its heartbeat comes every 5 s). */
-const reportedSince = (node: 'n' | 'e', since: Date) =>
-  sql<boolean>`exists (select 1 from node_reports r where r.node_id = ${sql.ref(`${node}.id`)} and r.received_at >= ${since})`;
 
 /** An output the assignment job places again, with its stream's owner and node, and why its node is unfit. */
 export type MisplacedOutput = OutputRow & {
@@ -83,7 +80,7 @@ export class OutputsRepository {
       .selectFrom('nodes as n')
       .select('n.id')
       .where('n.created_at', '<', since)
-      .where(sql<boolean>`not ${reportedSince('n', since)}`)
+      .where(sql<boolean>`not ${nodeReportedSince('n.id', since)}`)
       .execute();
     return new Set(rows.map((row) => row.id));
   }
@@ -113,7 +110,7 @@ export class OutputsRepository {
             eb.or([
               eb('n.enabled', '=', false),
               eb('n.opened', '=', false),
-              eb.and([eb('n.created_at', '<', since), eb.not(reportedSince('n', since))]),
+              eb.and([eb('n.created_at', '<', since), eb.not(nodeReportedSince('n.id', since))]),
             ]),
           ]),
           ...(edgesExist
@@ -125,7 +122,7 @@ export class OutputsRepository {
                     join nodes e on e.id = r.node_id
                     where g.assignment = 'Outgoing' and e.enabled and e.opened
                       and (g.owner_id = i.owner_id or g.owner_id is null)
-                      and (e.created_at >= ${since} or ${reportedSince('e', since)}))`,
+                      and (e.created_at >= ${since} or ${nodeReportedSince('e.id', since)}))`,
                 ]),
               ]
             : []),

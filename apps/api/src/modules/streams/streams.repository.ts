@@ -4,6 +4,7 @@ import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
 import type { Db } from '../../db/database.js';
 import { precompiled } from '../../db/precompiled.js';
 import type { InputStatusMessagesTable, InputsTable, InputTracksTable } from '../../db/schema.js';
+import { nodeReportedSince } from '../nodes/node-reports.repository.js';
 import type { StreamCatalog, StreamDescription } from './stream-catalog.js';
 
 /** A stream as stored (table `inputs`). */
@@ -409,16 +410,7 @@ export class StreamsRepository implements StreamCatalog {
       .innerJoin('nodes as n', 'n.id', 'i.node_id')
       .select(['i.id', 'n.name as node_name'])
       .where('i.status', '=', 'Ingestion')
-      .where(({ exists, not, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('node_reports as r')
-              .select('r.node_id')
-              .whereRef('r.node_id', '=', 'i.node_id')
-              .where('r.received_at', '>=', since),
-          ),
-        ),
-      )
+      .where(({ not }) => not(nodeReportedSince('i.node_id', since)))
       .execute();
   }
 
