@@ -2,6 +2,7 @@ import { messageOr } from '@streamcloud/api-client';
 import type { TwoFactorEnrolment } from '@streamcloud/contract';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import Button from 'react-bootstrap/Button';
+import { CopyButton } from '@/components/ui/copy-button';
 import { CopyField } from '@/components/ui/copy-field';
 import { FormFailure } from '@/components/ui/form-failure';
 import { TextField } from '@/components/ui/form-fields';
@@ -193,15 +194,6 @@ function EnrolmentForm({
 
 function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) {
   const text = `${codes.join('\n')}\n`;
-  const [copied, setCopied] = useState(false);
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(text);
-      setCopied(true);
-    } catch (error) {
-      console.error('Copying the recovery codes failed', error);
-    }
-  };
   return (
     <>
       <p>{TWO_FACTOR_TEXTS.saveCodes}</p>
@@ -213,9 +205,7 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
         ))}
       </ul>
       <div className="d-flex gap-2">
-        <Button variant="outline-secondary" onClick={() => void copy()}>
-          {copied ? 'Copied' : 'Copy'}
-        </Button>
+        <CopyButton text={text} label="Copy recovery codes" small={false} />
         <Button
           variant="outline-secondary"
           onClick={() => downloadText('streamcloud-recovery-codes.txt', text, 'text/plain;charset=utf-8')}

@@ -1,8 +1,8 @@
 import type { StreamInput } from '@streamcloud/contract';
 import Modal from 'react-bootstrap/Modal';
 import { Link } from 'react-router';
+import { CopyableValue } from '@/components/ui/copy-button';
 import { inputEndpoint, internodeNote, isPrivateAccess } from '../utils/stream-connection';
-import { CopyableValue } from './copy-button';
 import { streamViewPath } from './stream-item';
 
 /** The media nodes take RTSP pushes with RTP interleaved on the RTSP connection only (docs/decisions.md). */

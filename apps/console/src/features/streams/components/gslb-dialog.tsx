@@ -2,11 +2,11 @@ import { messageOr } from '@streamcloud/api-client';
 import type { IngressEndpoint } from '@streamcloud/contract';
 import Badge from 'react-bootstrap/Badge';
 import Modal from 'react-bootstrap/Modal';
+import { CopyableValue } from '@/components/ui/copy-button';
 import { ModalActions } from '@/components/ui/modal-actions';
 import { useNotify } from '@/components/ui/notifications';
 import { useCreateIngress } from '../api/create-ingress';
 import { STREAM_ERRORS } from '../utils/messages';
-import { CopyableValue } from './copy-button';
 
 export interface GslbDialogProps {
   show: boolean;

@@ -1,7 +1,7 @@
 import type { IngressEndpoint, ServingNode, StreamInput } from '@streamcloud/contract';
+import { CopyableValue } from '@/components/ui/copy-button';
 import { inputEndpoint, internodeNote, isPrivateAccess, streamNameOf } from '../utils/stream-connection';
 import { NO_ENDPOINT_YET, RTSP_TCP_ONLY } from './connection-modal';
-import { CopyableValue } from './copy-button';
 import { DashboardCard, Detail, NONE } from './dashboard-card';
 
 /** Stream name, endpoint, access token (private modes only) and the GSLB ingress endpoint. */

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import { CopyButton } from './copy-button';
+import { CopyButton } from '@/components/ui/copy-button';
 
 /** A Private stream's output token: masked until shown, copyable either way (the URL copy carries it too). */
 export function PlaybackToken({ token }: { token: string }) {

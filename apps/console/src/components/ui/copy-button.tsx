@@ -14,8 +14,8 @@ async function copyText(text: string): Promise<boolean> {
   }
 }
 
-/** Copies a text to the clipboard and says so for a moment. */
-export function CopyButton({ text, label }: { text: string; label: string }) {
+/** Copies a text to the clipboard and says so for a moment; small beside a value, full size in a row of buttons. */
+export function CopyButton({ text, label, small = true }: { text: string; label: string; small?: boolean }) {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   useEffect(() => {
     if (state === 'idle') return;
@@ -25,7 +25,7 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
   return (
     <Button
       variant="outline-secondary"
-      size="sm"
+      size={small ? 'sm' : undefined}
       aria-label={label}
       title={label}
       onClick={() => void copyText(text).then((ok) => setState(ok ? 'copied' : 'failed'))}
