@@ -66,7 +66,12 @@ test('a stream pushed with ffmpeg to the shown URL goes live: Ingestion, snapsho
   await expect(page.getByRole('region', { name: 'Messages' })).toContainText('Push ended');
 
   // Billing for the window shows the push: its duration on the page, its bytes in the report it shows.
-  const report = page.waitForResponse((response) => response.url().includes(`/api/v1/statistics/stream/${streamId}/`));
+  // The usage report, not a refresh of the dashboard's charts (the same route with `?metrics=`) that may
+  // answer while the link is being clicked.
+  const report = page.waitForResponse((response) => {
+    const url = new URL(response.url());
+    return url.pathname.includes(`/api/v1/statistics/stream/${streamId}/`) && !url.searchParams.has('metrics');
+  });
   await page.getByRole('toolbar', { name: 'Stream actions' }).getByRole('link', { name: 'Billing' }).click();
   const usage = (await (await report).json()) as { streams: { incoming: { upload: number; duration: number }[] }[] };
   const incoming = usage.streams[0]?.incoming ?? [];

@@ -102,7 +102,11 @@ describe('HLS through a reconnect', () => {
       await poll;
       expect(answers.length).toBeGreaterThan(10);
       expect(answers.filter((answer) => answer.status !== 200)).toEqual([]);
-      expect((await getStream(stream.id)).status).toBe('Idle');
+      const over = await getStream(stream.id);
+      expect({ status: over.status, message: over.statusMessages[0]?.text }).toEqual({
+        status: 'Idle',
+        message: 'Push ended',
+      });
     } finally {
       polling = false;
       first.stop();
