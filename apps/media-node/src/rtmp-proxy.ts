@@ -98,29 +98,50 @@ export class RtmpProxy {
       },
     };
     this.byAlias.set(alias, connection);
+    // A side that closed its half (FIN) ended cleanly: e.g. an encoder at the end of its push, which nginx
+    // may still answer (its unpublish status) a moment after. Writing to it then fails ("ended by the other
+    // party", or a reset from its kernel): that is the end of a clean close, not a failure of the push.
+    let endedCleanly = false;
     const finish = (error?: Error) => {
-      if (error && !connection.error && !connection.closed) connection.error = error.message;
+      if (error && !endedCleanly && !connection.error && !connection.closed) connection.error = error.message;
       if (connection.closed) return;
       connection.closed = true;
-      client.destroy();
-      upstream.destroy();
+      if (error) {
+        client.destroy();
+        upstream.destroy();
+      } else {
+        // Let what the closing side sent last (e.g. RTMP deleteStream) reach the other before it closes.
+        client.end();
+        upstream.end();
+        setTimeout(() => {
+          client.destroy();
+          upstream.destroy();
+        }, 5000).unref();
+      }
       // The alias stays taken a moment so late callbacks still find the connection.
       setTimeout(() => this.byAlias.delete(alias), 10_000).unref();
       this.onClose(connection);
     };
-    client.on('data', (chunk: Buffer) => {
-      connection.bytesFromClient += chunk.length;
-      if (!upstream.write(chunk)) client.pause();
+    const relay = (from: Socket, to: Socket, count: (bytes: number) => void) => {
+      from.on('data', (chunk: Buffer) => {
+        // What can no longer reach a side that closed is neither relayed nor counted.
+        if (!to.writable) return;
+        count(chunk.length);
+        if (!to.write(chunk)) from.pause();
+      });
+      to.on('drain', () => from.resume());
+      from.on('end', () => {
+        endedCleanly = true;
+        to.end();
+      });
+      from.on('error', finish);
+      from.on('close', () => finish());
+    };
+    relay(client, upstream, (bytes) => {
+      connection.bytesFromClient += bytes;
     });
-    upstream.on('data', (chunk: Buffer) => {
-      connection.bytesToClient += chunk.length;
-      if (!client.write(chunk)) upstream.pause();
+    relay(upstream, client, (bytes) => {
+      connection.bytesToClient += bytes;
     });
-    upstream.on('drain', () => client.resume());
-    client.on('drain', () => upstream.resume());
-    client.on('error', finish);
-    upstream.on('error', finish);
-    client.on('close', () => finish());
-    upstream.on('close', () => finish());
   }
 }

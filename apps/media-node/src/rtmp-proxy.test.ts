@@ -1,0 +1,74 @@
+import { once } from 'node:events';
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type ProxiedConnection, RtmpProxy } from './rtmp-proxy.js';
+
+/**
+ * The RTMP relay in front of nginx, with plain sockets on both sides: how a connection ends decides whether
+ * a push ended cleanly (Idle) or failed (Error), so a clean close must never read as a failure.
+ */
+describe('RtmpProxy', () => {
+  const open: { proxy: RtmpProxy; upstream: Server }[] = [];
+  afterEach(async () => {
+    for (const { proxy, upstream } of open.splice(0)) {
+      await proxy.close();
+      upstream.close();
+    }
+  });
+
+  /** A proxy in front of an upstream that answers a last word to the client's (as nginx does to an unpublish). */
+  async function relay(): Promise<{
+    port: number;
+    reached: Promise<void>;
+    received: Promise<string>;
+    closed: Promise<ProxiedConnection>;
+  }> {
+    let resolveReached: () => void = () => undefined;
+    const reached = new Promise<void>((resolve) => (resolveReached = resolve));
+    let resolveReceived: (text: string) => void = () => undefined;
+    const received = new Promise<string>((resolve) => (resolveReceived = resolve));
+    const upstream = createServer({ allowHalfOpen: true }, (socket: Socket) => {
+      let text = '';
+      socket.on('data', (chunk: Buffer) => {
+        text += chunk.toString();
+        resolveReached();
+        // nginx answers an unpublish at once, while the encoder is already closing.
+        if (text.endsWith('deleteStream')) socket.write('NetStream.Unpublish.Success');
+      });
+      socket.on('error', () => undefined);
+      socket.on('end', () => {
+        resolveReceived(text);
+        socket.end();
+      });
+    });
+    upstream.listen(0, '127.0.0.1');
+    await once(upstream, 'listening');
+    const address = upstream.address();
+    const proxy = new RtmpProxy(typeof address === 'object' && address ? address.port : 0);
+    open.push({ proxy, upstream });
+    const closed = new Promise<ProxiedConnection>((resolve) => (proxy.onClose = resolve));
+    return { port: await proxy.listen(0, '127.0.0.1'), reached, received, closed };
+  }
+
+  it('ends cleanly when the client closes its side, though the upstream still answers; its last bytes arrive', async () => {
+    const { port, received, closed } = await relay();
+    const client = createConnection({ port, host: '127.0.0.1' });
+    client.on('error', () => undefined);
+    await once(client, 'connect');
+    client.end('deleteStream');
+    expect(await received).toBe('deleteStream');
+    const connection = await closed;
+    expect(connection.error).toBeNull();
+    expect(connection.bytesFromClient).toBe('deleteStream'.length);
+  });
+
+  it('names the failure of a client whose connection is reset mid-stream', async () => {
+    const { port, reached, closed } = await relay();
+    const client = createConnection({ port, host: '127.0.0.1' });
+    await once(client, 'connect');
+    client.write('media');
+    await reached;
+    client.resetAndDestroy();
+    expect((await closed).error).toMatch(/ECONNRESET/);
+  });
+});
