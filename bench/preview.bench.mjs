@@ -6,18 +6,18 @@
 // - WHEP: the card's default (the lowest latency); goal ≤ 1.5 s.
 // - HLS: HLS is chosen in the card's Output picker as soon as it is there (the user's fastest path); goal
 //   ≤ 3 s from the navigation start. The choice → first HLS frame is printed too.
-// - WHEP: navigation → the offer POSTed and its answer in (resource timing), to tell ICE gathering and the
-//   node's answer from the time to the first frame; and → the warm-up POSTed (`<WHEP URL>/warm`, the
-//   dashboard's prefetch: the node starts its feed then).
-// - WHEP: navigation → ICE connected and → the connection up (DTLS done), to tell the transport's part from
-//   the wait for a keyframe and the jitter buffer (connection up → frame).
-// - navigation → the player's <video> in the DOM (the console's own part: bundle, sign-in state, the stream,
-//   its outputs, the preview credential, the player's lazy chunk), to tell the console from the media.
+// - Where the time goes, per round and step (ms from the navigation start; resource timing for the page's
+//   requests, the probe below for the rest): the console's entry script loaded; the stream, its outputs and
+//   the preview credential read (the dashboard's prefetch asks for all three at once); the player's chunk
+//   loaded; the player's <video> in the DOM (the console's own part); the WHEP offer POSTed (the prefetch
+//   opens the connection once the outputs and the credential are in) and its answer in; ICE connected and
+//   DTLS done (the connection up); the first frame. So the console's part, the node's answer, the transport
+//   and the wait for a keyframe are told apart.
 // Fails (exit code 1) when a median misses its goal.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { streamRoutes } from '@streamcloud/contract';
+import { API_BASE, streamRoutes } from '@streamcloud/contract';
 import { chromium } from 'playwright-core';
 import { ensureConsoleBuilt } from '../scripts/lib.mjs';
 import { apiClient, CHROMIUM, printTable, signedInContext, startApi } from './lib.mjs';
@@ -85,7 +85,7 @@ function pageState(page) {
 }
 
 /** Opens the dashboard in a fresh page; `kind` HLS picks the HLS output as soon as the picker offers it. */
-async function round(context, dashboardUrl, kind, hlsOutputId) {
+async function round(context, { dashboardUrl, streamId, hlsOutputId }, kind) {
   const page = await context.newPage();
   try {
     await page.addInitScript(installFrameProbe);
@@ -102,31 +102,50 @@ async function round(context, dashboardUrl, kind, hlsOutputId) {
           cause: error,
         });
       });
-    const { firstFrame, pickedAt, playerAt, iceAt, connectedAt, offer, warm } = await page.evaluate(() => {
-      const fetches = performance
+    const { firstFrame, pickedAt, playerAt, iceAt, connectedAt, resources } = await page.evaluate(() => ({
+      ...window.__preview,
+      resources: performance
         .getEntriesByType('resource')
-        .filter((entry) => entry.name.includes('/whep/') && entry.initiatorType === 'fetch');
-      return {
-        ...window.__preview,
-        // The WHEP offer's POST (resource timing: sent, answered), to tell the browser's part from the node's;
-        // and the warm-up the dashboard's prefetch sends before it (the node starts its feed then).
-        offer: fetches.find((entry) => !entry.name.endsWith('/warm')),
-        warm: fetches.find((entry) => entry.name.endsWith('/warm')),
-      };
-    });
+        .map((entry) => ({ path: new URL(entry.name).pathname, start: entry.startTime, end: entry.responseEnd })),
+    }));
+    // Resource timing: when the page's own requests went (start) or came back (end), by path.
+    const at = (pattern, edge = 'end') => resources.find((entry) => pattern.test(entry.path))?.[edge] ?? null;
+    const whep = /\/whep\/[^/]+$/;
     return {
-      frame: firstFrame[kind],
+      js: at(/\/assets\/index-[^/]+\.js$/),
+      stream: at(new RegExp(`${API_BASE}/inputs/${streamId}$`)),
+      outputs: at(new RegExp(`${API_BASE}/outputs$`)),
+      credential: at(new RegExp(`${API_BASE}/inputs/${streamId}/preview$`)),
+      chunk: at(/\/assets\/preview-player-[^/]+\.js$/),
       player: playerAt,
-      offer: offer ? { sent: offer.startTime, answered: offer.responseEnd } : null,
-      warm: warm ? warm.startTime : null,
+      offerSent: at(whep, 'start'),
+      answered: at(whep),
       ice: iceAt,
       connected: connectedAt,
+      frame: firstFrame[kind],
       picked: kind === 'HLS' ? firstFrame[kind] - pickedAt : null,
     };
   } finally {
     await page.close();
   }
 }
+
+/** The rows of the table: [label, which round, its step]. */
+const STEPS = [
+  ['console entry script loaded', 'whep', 'js'],
+  ['stream read', 'whep', 'stream'],
+  ['outputs read', 'whep', 'outputs'],
+  ['preview credential in', 'whep', 'credential'],
+  ['player chunk loaded', 'whep', 'chunk'],
+  ['player on screen', 'whep', 'player'],
+  ['WHEP offer sent', 'whep', 'offerSent'],
+  ['WHEP answer in', 'whep', 'answered'],
+  ['WHEP ICE connected', 'whep', 'ice'],
+  ['WHEP DTLS connected', 'whep', 'connected'],
+  ['WHEP first frame', 'whep', 'frame'],
+  ['HLS first frame', 'hls', 'frame'],
+  ['HLS picked → frame', 'hls', 'picked'],
+];
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const ms = (value) => (value === null ? '' : Math.round(value));
@@ -155,59 +174,36 @@ export default async function previewBench() {
     browser = await chromium.launch(CHROMIUM);
     const context = await signedInContext(browser, server.url);
 
-    const dashboardUrl = `${server.url}/#/streams/view/${stream.id}`;
-    const rows = [];
+    const page = {
+      dashboardUrl: `${server.url}/#/streams/view/${stream.id}`,
+      streamId: stream.id,
+      hlsOutputId: hls.id,
+    };
+    const rounds = [];
     for (let index = 1; index <= ROUNDS; index++) {
       process.stderr.write(`preview bench: round ${index} of ${ROUNDS}\n`);
-      const whep = await round(context, dashboardUrl, 'WHEP');
-      const hlsRound = await round(context, dashboardUrl, 'HLS', hls.id);
-      rows.push({
-        index,
-        player: whep.player,
-        warm: whep.warm,
-        offerSent: whep.offer?.sent ?? null,
-        answered: whep.offer?.answered ?? null,
-        ice: whep.ice,
-        connected: whep.connected,
-        whep: whep.frame,
-        hls: hlsRound.frame,
-        picked: hlsRound.picked,
-      });
+      rounds.push({ whep: await round(context, page, 'WHEP'), hls: await round(context, page, 'HLS') });
     }
     const load = loadavg()
       .map((value) => value.toFixed(1))
       .join(' ');
-    const column = (name) => rows.map((row) => row[name]);
-    const medians = { WHEP: median(column('whep')), HLS: median(column('hls')) };
+    const medians = {
+      WHEP: median(rounds.map((one) => one.whep.frame)),
+      HLS: median(rounds.map((one) => one.hls.frame)),
+    };
+    // One row per step, one column per round: where the time to the WHEP frame goes, in the order it goes.
     printTable(
-      `Dashboard opened → first decoded frame of the preview, ms (640x360 30 fps RTMP push, local node; ` +
-        `goals on the median: WHEP ≤ ${GOALS_MS.WHEP}, HLS ≤ ${GOALS_MS.HLS}); load average ${load}`,
-      [
-        ...rows.map((row) => ({
-          round: row.index,
-          'WHEP: navigation → warm-up sent': ms(row.warm),
-          'navigation → player on screen': ms(row.player),
-          'WHEP: navigation → offer sent': ms(row.offerSent),
-          'WHEP: navigation → answer in': ms(row.answered),
-          'WHEP: → ICE connected': ms(row.ice),
-          'WHEP: → DTLS connected': ms(row.connected),
-          'WHEP: navigation → frame': ms(row.whep),
-          'HLS: navigation → frame': ms(row.hls),
-          'HLS: picked → frame': ms(row.picked),
-        })),
-        {
-          round: 'p50 / max',
-          'WHEP: navigation → warm-up sent': summarise(column('warm')),
-          'navigation → player on screen': summarise(column('player')),
-          'WHEP: navigation → offer sent': summarise(column('offerSent')),
-          'WHEP: navigation → answer in': summarise(column('answered')),
-          'WHEP: → ICE connected': summarise(column('ice')),
-          'WHEP: → DTLS connected': summarise(column('connected')),
-          'WHEP: navigation → frame': summarise(column('whep')),
-          'HLS: navigation → frame': summarise(column('hls')),
-          'HLS: picked → frame': summarise(column('picked')),
-        },
-      ],
+      `Dashboard opened → first decoded frame of the preview, ms from the navigation start (640x360 30 fps ` +
+        `RTMP push, local node; goals on the median: WHEP ≤ ${GOALS_MS.WHEP}, HLS ≤ ${GOALS_MS.HLS}); ` +
+        `load average ${load}`,
+      STEPS.map(([label, kind, step]) => {
+        const values = rounds.map((one) => one[kind][step]);
+        return {
+          step: label,
+          ...Object.fromEntries(values.map((value, index) => [`round ${index + 1}`, ms(value ?? null)])),
+          'p50 / max': summarise(values.map((value) => value ?? null)),
+        };
+      }),
     );
     const missed = Object.entries(medians).filter(([kind, p50]) => p50 > GOALS_MS[kind]);
     for (const [kind, p50] of missed)

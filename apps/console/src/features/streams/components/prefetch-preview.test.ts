@@ -1,10 +1,12 @@
 import { jsonResponse } from '@streamcloud/api-client/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CURRENT_TOKEN_KEY } from '@/lib/auth-store';
+import { FakePeerConnection } from '@/test/fake-peer-connection';
 import { MemoryStorage } from '@/test/memory-storage';
 import { PREVIEW_CREDENTIAL, previewOutputs, uuid } from '@/test/stream-fixtures';
 import { createTestServices } from '@/test/test-services';
 import { prefetchPreview } from './prefetch-preview';
+import { playWhep } from './preview-whep';
 
 const ID = uuid(7);
 const CREDENTIAL = PREVIEW_CREDENTIAL;
@@ -23,22 +25,33 @@ function services(outputs: unknown[]) {
 }
 
 describe('prefetchPreview', () => {
-  const nodeFetch = vi.fn<typeof fetch>(async () => new Response(null, { status: 204 }));
-  beforeEach(() => vi.stubGlobal('fetch', nodeFetch));
+  const nodeFetch = vi.fn<typeof fetch>(
+    async () => new Response('v=0 answer', { status: 201, headers: { location: '/whep/out%2Bw/session' } }),
+  );
+  beforeEach(() => {
+    vi.stubGlobal('fetch', nodeFetch);
+    vi.stubGlobal('RTCPeerConnection', FakePeerConnection);
+    vi.stubGlobal('MediaStream', class {});
+  });
   afterEach(() => {
     vi.unstubAllGlobals();
     nodeFetch.mockClear();
   });
 
-  it("warms up the default WebRTC output's node with the preview credential", async () => {
+  it("offers to the default WebRTC output's node with the preview credential, for the player to take", async () => {
     await prefetchPreview(services([hls, whep]), ID);
-    expect(nodeFetch).toHaveBeenCalledOnce();
+    await vi.waitFor(() => expect(nodeFetch).toHaveBeenCalledOnce());
     const [url, init] = nodeFetch.mock.calls[0] ?? [];
-    expect(url).toBe('http://node.example:4242/whep/out%2Bw/warm');
-    expect(init).toMatchObject({ method: 'POST', headers: { authorization: `Bearer ${CREDENTIAL.token}` } });
+    expect(url).toBe(whep.connection?.signallingUri);
+    expect(init).toMatchObject({ method: 'POST', body: 'v=0 offer' });
+    expect(new Headers(init?.headers).get('authorization')).toBe(`Bearer ${CREDENTIAL.token}`);
+    // The player plays that connection: no second offer.
+    const playback = await playWhep(whep.connection?.signallingUri ?? '', CREDENTIAL.token, {} as HTMLVideoElement);
+    expect(nodeFetch).toHaveBeenCalledOnce();
+    playback.close();
   });
 
-  it('warms up nothing when the preview would play HLS', async () => {
+  it('offers nothing when the preview would play HLS', async () => {
     await prefetchPreview(services([hls]), ID);
     expect(nodeFetch).not.toHaveBeenCalled();
   });

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { NODE_UNREACHABLE } from '../utils/node-message';
-import { playWhep } from './preview-whep';
+import { playWhep, preconnectWhep } from './preview-whep';
 
 const URL = 'http://node.example:4242/whep/out%2Bw';
 const TOKEN = 'pv1.1900000000.signature';
@@ -27,13 +27,15 @@ class FakeMediaStream {
   addTrack() {}
 }
 
+const ANSWER = () => new Response('v=0 answer', { status: 201, headers: { location: '/whep/out%2Bw/session' } });
+
 describe('playWhep', () => {
   beforeEach(() => {
     vi.stubGlobal('RTCPeerConnection', TrackOnAnswer);
     vi.stubGlobal('MediaStream', FakeMediaStream);
     vi.stubGlobal(
       'fetch',
-      vi.fn(async () => new Response('v=0 answer', { status: 201, headers: { location: '/whep/out%2Bw/session' } })),
+      vi.fn(async () => ANSWER()),
     );
   });
   afterEach(() => vi.unstubAllGlobals());
@@ -78,5 +80,51 @@ describe('playWhep', () => {
     vi.mocked(fetch).mockRejectedValueOnce(new TypeError('Failed to fetch'));
     const video = { srcObject: null } as unknown as HTMLVideoElement;
     await expect(playWhep(URL, TOKEN, video)).rejects.toThrow(NODE_UNREACHABLE);
+  });
+
+  describe('with a connection opened ahead (preconnectWhep)', () => {
+    const offers = () => vi.mocked(fetch).mock.calls.filter(([, init]) => init?.method === 'POST');
+
+    it('plays it without offering again, its tracks in the element at once', async () => {
+      preconnectWhep(URL, TOKEN);
+      await vi.waitFor(() => expect(offers()).toHaveLength(1));
+      const video = { srcObject: null } as unknown as HTMLVideoElement;
+      const playback = await playWhep(URL, TOKEN, video);
+      expect(video.srcObject).toBeInstanceOf(FakeMediaStream);
+      expect(offers()).toHaveLength(1);
+      playback.close();
+      expect(video.srcObject).toBeNull();
+      expect(vi.mocked(fetch).mock.calls.at(-1)?.[1]).toMatchObject({ method: 'DELETE' });
+    });
+
+    it('offers anew when the node refused the early offer (a stream not live yet)', async () => {
+      vi.mocked(fetch).mockResolvedValueOnce(new Response('{"message":"The stream is not live"}', { status: 404 }));
+      preconnectWhep(URL, TOKEN);
+      await vi.waitFor(() => expect(offers()).toHaveLength(1));
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      const video = { srcObject: null } as unknown as HTMLVideoElement;
+      const playback = await playWhep(URL, TOKEN, video);
+      expect(offers()).toHaveLength(2);
+      expect(video.srcObject).toBeInstanceOf(FakeMediaStream);
+      playback.close();
+    });
+
+    it('closes one no player took within 10 s and ends its session', async () => {
+      vi.useFakeTimers({ toFake: ['setTimeout'] });
+      try {
+        preconnectWhep(URL, TOKEN);
+        await vi.waitFor(() => expect(offers()).toHaveLength(1));
+        await vi.advanceTimersByTimeAsync(10_000);
+        const [resource, init] = vi.mocked(fetch).mock.calls.at(-1) ?? [];
+        expect(resource).toBe('http://node.example:4242/whep/out%2Bw/session');
+        expect(init).toMatchObject({ method: 'DELETE' });
+      } finally {
+        vi.useRealTimers();
+      }
+      // The next player offers anew.
+      const playback = await playWhep(URL, TOKEN, { srcObject: null } as unknown as HTMLVideoElement);
+      expect(offers()).toHaveLength(2);
+      playback.close();
+    });
   });
 });

@@ -1,10 +1,95 @@
 import { endOnPageHide, endSession, offerTo } from '../utils/webrtc-signalling';
 import type { Playback, PlaybackStats } from './preview-playback';
 
+/** A WHEP connection on its way up or up: the tracks it received, the node's session once answered. */
+interface WhepConnection {
+  readonly pc: RTCPeerConnection;
+  readonly stream: MediaStream;
+  /** Whether a track arrived already (they come while the answer is applied). */
+  received: boolean;
+  /** Called for each track that arrives. */
+  onTrack: () => void;
+  /** The session's URL (its Location, for DELETE); rejects when the node refused the offer. */
+  readonly session: Promise<string | null>;
+  /** Closes the peer connection and ends the session, now or once it is answered. */
+  close(): void;
+}
+
 /**
- * WebRTC playback over WHEP with the browser's own RTCPeerConnection: a recvonly offer (VP8 video, Opus
- * audio) POSTed to the output's signalling URL with the credential as a Bearer token; the answer's
- * Location is the session, DELETEd on close.
+ * A recvonly offer (VP8 video, Opus audio) POSTed to the output's signalling URL with the credential as a
+ * Bearer token; the session ends with a keepalive DELETE when the page goes away.
+ */
+function connectWhep(url: string, token: string): WhepConnection {
+  const pc = new RTCPeerConnection();
+  pc.addTransceiver('video', { direction: 'recvonly' });
+  pc.addTransceiver('audio', { direction: 'recvonly' });
+  let closed = false;
+  let unwatch = () => {};
+  /** The session once answered (undefined before). */
+  let answered: string | null | undefined;
+  const session = offerTo(pc, url, token).then(
+    (resource) => {
+      answered = resource;
+      if (closed) void (resource && endSession(resource, token));
+      else unwatch = endOnPageHide(resource, token);
+      return resource;
+    },
+    (error: unknown) => {
+      pc.close();
+      throw error;
+    },
+  );
+  const connection: WhepConnection = {
+    pc,
+    stream: new MediaStream(),
+    received: false,
+    onTrack: () => {},
+    session,
+    close() {
+      if (closed) return;
+      closed = true;
+      unwatch();
+      pc.close();
+      // Not answered yet: the session ends once it is (above).
+      if (answered) void endSession(answered, token);
+    },
+  };
+  pc.ontrack = (event) => {
+    connection.stream.addTrack(event.track);
+    connection.received = true;
+    connection.onTrack();
+  };
+  return connection;
+}
+
+/** Connections opened before the player was there (preconnectWhep), by WHEP URL, until it takes them. */
+const early = new Map<string, WhepConnection>();
+/** An early connection no player took within this is closed (the card never showed: the stream is not live). */
+const UNCLAIMED_MS = 10_000;
+
+/**
+ * Opens the WHEP connection the dashboard's Preview card is about to play, while the page is still loading
+ * (app/prefetch-data.ts: as soon as the outputs and the preview credential are in, before the stream is
+ * known to be live or the player's code has arrived); playWhep takes it over instead of offering anew, so
+ * the picture can be there the moment the player shows. One that is refused (a stream that is not live) or
+ * not taken within 10 s is closed.
+ */
+export function preconnectWhep(url: string, token: string): void {
+  if (early.has(url)) return;
+  const connection = connectWhep(url, token);
+  early.set(url, connection);
+  const drop = () => {
+    if (early.get(url) !== connection) return;
+    early.delete(url);
+    connection.close();
+  };
+  connection.session.catch(drop);
+  setTimeout(drop, UNCLAIMED_MS);
+}
+
+/**
+ * WebRTC playback over WHEP with the browser's own RTCPeerConnection (the one preconnectWhep opened for this
+ * URL, else a new one); the answer's Location is the session, DELETEd on close.
  */
 export async function playWhep(
   url: string,
@@ -12,31 +97,27 @@ export async function playWhep(
   video: HTMLVideoElement,
   signal?: AbortSignal,
 ): Promise<Playback> {
-  const pc = new RTCPeerConnection();
-  pc.addTransceiver('video', { direction: 'recvonly' });
-  pc.addTransceiver('audio', { direction: 'recvonly' });
-  const stream = new MediaStream();
-  pc.ontrack = (event) => {
-    stream.addTrack(event.track);
-    // Tracks arrive while the answer is applied: by then the user may have picked another output, whose
-    // playback owns the element (taking it back would detach hls.js's Media Source for good).
+  const connection = early.get(url) ?? connectWhep(url, token);
+  early.delete(url);
+  const { pc, stream } = connection;
+  // The tracks may have come before the player (an early connection) or come while the answer is applied:
+  // by then the user may have picked another output, whose playback owns the element (taking it back would
+  // detach hls.js's Media Source for good).
+  const show = () => {
     if (!signal?.aborted) video.srcObject = stream;
   };
-  let resource: string | null = null;
-  let unwatch = () => {};
+  connection.onTrack = show;
+  if (connection.received) show();
   const close = () => {
-    unwatch();
-    pc.close();
+    connection.close();
     if (video.srcObject === stream) video.srcObject = null;
-    if (resource) void endSession(resource, token);
   };
   try {
-    resource = await offerTo(pc, url, token);
+    await connection.session;
   } catch (error) {
     close();
     throw error;
   }
-  unwatch = endOnPageHide(resource, token);
   let last: { bytes: number; at: number } | null = null;
   return {
     close,

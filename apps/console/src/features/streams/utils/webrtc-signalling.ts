@@ -41,14 +41,6 @@ export async function offerTo(pc: RTCPeerConnection, url: string, token: string 
 }
 
 /**
- * Tells a WHEP endpoint that an offer is about to come, with the preview credential: the node starts the
- * stream's feed (its ffmpeg, the push's next keyframe) while the page still loads. Best effort.
- */
-export function warmUp(url: string, token: string): void {
-  void fetch(`${url}/warm`, { method: 'POST', headers: { authorization: `Bearer ${token}` } }).catch(() => null);
-}
-
-/**
  * Ends a WHIP/WHEP session (DELETE on its Location); the node ends it on its own when this cannot reach it.
  * `keepalive` lets the request outlive the page (see endOnPageHide).
  */
