@@ -3,6 +3,8 @@ import { API_BASE } from '@streamcloud/contract';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { DatabaseHandle, Leadership } from './db/database.js';
+import { keepListening } from './db/invalidation-listener.js';
+import { RESPONSE_INVALIDATION_CHANNEL, ResponseCache } from './db/response-cache.js';
 import { tableWritesPlugin } from './db/table-writes.js';
 import { UnitOfWork } from './db/unit-of-work.js';
 import { vacuumWhereDue } from './db/vacuum.js';
@@ -197,15 +199,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
   registerShutdownGate(app);
 
   const sessionCache = new SessionCache();
+  const responseCache = new ResponseCache();
   const nodeOrigins = new NodeOrigins(() => context.uow.nodes.list());
   const db = options.database.db
     .withPlugin(sessionCache.localWrites())
+    .withPlugin(responseCache.localWrites())
     // A node created, changed or removed by this process (its API, the autoscaler, the local node's start)
     // counts for the next console page at once.
     .withPlugin(tableWritesPlugin({ tables: new Set(['nodes']), inserts: true }, () => nodeOrigins.invalidate()));
   const context: ModuleContext = {
     uow: new UnitOfWork(db),
     sessionCache,
+    responseCache,
     clock: options.clock ?? systemClock,
     options,
     scryptCost: options.scryptCost ?? OWASP_SCRYPT,
@@ -217,6 +222,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
     ),
   };
   app.decorate('moduleContext', context);
+  const stopWatchingTransactions = options.database.transactions.subscribe((phase) =>
+    responseCache.onTransaction(phase),
+  );
+  app.addHook('onClose', async () => stopWatchingTransactions());
+  keepListening(app, options.database, RESPONSE_INVALIDATION_CHANNEL, responseCache);
   // Of the API processes sharing a database (API_WORKERS, or several servers), one leads: it alone runs the
   // periodic jobs and the autoscaler. It is elected once the app is ready, before the jobs start.
   let leadership: Leadership | undefined;

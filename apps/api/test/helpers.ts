@@ -266,6 +266,8 @@ export class TestApp {
   reset = async (options: { roles?: boolean | undefined } = {}): Promise<void> => {
     if (this.need().clock instanceof TestClock) (this.need().clock as TestClock).reset();
     await resetDatabase(this.database);
+    // Emptied behind the app's back: on PostgreSQL the notice of it may come after the next request.
+    this.app.moduleContext.responseCache.invalidate();
     this.rolesOfTest = options.roles ? await this.roleMatrix() : undefined;
   };
 

@@ -5,6 +5,7 @@ import { lockDataDir, restrictDataDir } from './data-dir.js';
 import { PGlitePool } from './pglite-pool.js';
 import { preparingRegisteredStatements } from './prepared-statements.js';
 import type { Database } from './schema.js';
+import { TransactionEvents } from './transaction-events.js';
 
 export type Db = Kysely<Database>;
 
@@ -31,6 +32,8 @@ export interface DatabaseHandle {
    * process is the only one and leads. `leads()` answers whether it does now.
    */
   campaign(key: number): Promise<Leadership>;
+  /** The begin and end of every transaction run on `db` (and the handles made from it with plugins). */
+  transactions: TransactionEvents;
   close(): Promise<void>;
 }
 
@@ -65,10 +68,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     // pool emits; it drops that client and connects anew on demand. Unheard, the error would end the process.
     pool.on('error', (error) => console.warn(`database: an idle connection ended (${error.message})`));
     pool.on('connect', preparingRegisteredStatements);
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const transactions = new TransactionEvents();
+    const db = new Kysely<Database>({ dialect: transactions.watching(new PostgresDialect({ pool })) });
     return {
       db,
       engine: 'postgres',
+      transactions,
       listen: (channel, onNotify, onLost) => listenOnPostgres(options.url, channel, onNotify, onLost),
       campaign: (key) => campaignOnPostgres(options.url, key),
       close: () => db.destroy(),
@@ -84,7 +89,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
     });
     if (dataDir) await restrictDataDir(dataDir, { recursive: true });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new PGlitePool(pglite) }) });
+    const transactions = new TransactionEvents();
+    const db = new Kysely<Database>({
+      dialect: transactions.watching(new PostgresDialect({ pool: new PGlitePool(pglite) })),
+    });
     const close = async () => {
       await db.destroy();
       await lock?.release();
@@ -98,7 +106,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       return async () => unsubscribe();
     };
     const campaign = async () => ({ leads: () => true, stop: async () => undefined });
-    return { db, engine: 'pglite', pglite, listen, campaign, close };
+    return { db, engine: 'pglite', pglite, listen, campaign, transactions, close };
   } catch (error) {
     await lock?.release();
     throw error;

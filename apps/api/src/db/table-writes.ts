@@ -5,13 +5,17 @@ import {
   type KyselyPlugin,
   type OperationNode,
   type QueryId,
+  SelectQueryNode,
   TableNode,
   UpdateQueryNode,
 } from 'kysely';
 
-/** The statements a watcher counts: updates and deletes always, inserts when asked. */
+/**
+ * The statements a watcher counts: updates and deletes of the tables always, inserts when asked; 'every':
+ * every statement but a plain select (inserts, updates, deletes, raw SQL, whose effect cannot be told).
+ */
 export interface WatchedWrites {
-  tables: ReadonlySet<string>;
+  tables: ReadonlySet<string> | 'every';
   inserts?: boolean;
 }
 
@@ -23,7 +27,7 @@ export function tableWritesPlugin(watched: WatchedWrites, onWrite: () => void): 
   const writes = new WeakSet<QueryId>();
   return {
     transformQuery: ({ node, queryId }) => {
-      if (writtenTables(node, watched.inserts ?? false).some((name) => watched.tables.has(name))) writes.add(queryId);
+      if (watches(watched, node)) writes.add(queryId);
       return node;
     },
     transformResult: async ({ result, queryId }) => {
@@ -31,6 +35,11 @@ export function tableWritesPlugin(watched: WatchedWrites, onWrite: () => void): 
       return result;
     },
   };
+}
+
+function watches({ tables, inserts = false }: WatchedWrites, node: OperationNode): boolean {
+  if (tables === 'every') return !SelectQueryNode.is(node) || node.with !== undefined;
+  return writtenTables(node, inserts).some((name) => tables.has(name));
 }
 
 /** The names of the tables a statement inserts into (when counted), updates or deletes from. */

@@ -27,7 +27,8 @@ export interface NodeRouteInput<D extends AnyRoute> extends RouteInput<D> {
  * serialised again. Its query must write exactly what the route's schema would (a test checks it).
  */
 export class JsonText {
-  constructor(readonly text: string) {}
+  /** The JSON as text, or as its UTF-8 bytes (a kept answer is encoded once, not on every send). */
+  constructor(readonly text: string | Buffer) {}
 }
 
 type Result<D extends AnyRoute> = D['response'] extends z.ZodType

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AppOptions, AppServices } from '../app.js';
+import type { ResponseCache } from '../db/response-cache.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
 import type { Clock } from '../lib/clock.js';
 import type { HashingGate } from '../lib/hashing-gate.js';
@@ -25,6 +26,8 @@ export interface ModuleContext {
   secrets: SecretBox;
   /** The callers of the tokens this process checked (modules/auth), dropped as sessions and accounts change. */
   sessionCache: SessionCache;
+  /** Answers of the hottest reads (the stream list and a stream), dropped on any write (db/response-cache.ts). */
+  responseCache: ResponseCache;
 }
 
 declare module 'fastify' {

@@ -1,3 +1,4 @@
+import { keepListening } from '../../db/invalidation-listener.js';
 import { deriveKey } from '../../lib/secrets.js';
 import { TokenSigner } from '../../lib/tokens.js';
 import { defineModule } from '../module.js';
@@ -15,26 +16,7 @@ import { TwoFactorService } from './two-factor.service.js';
 export const authModule = defineModule(
   'auth',
   (app, { uow, clock, options, scryptCost, hashing, sessionCache, secrets }) => {
-    let unlisten: (() => Promise<void>) | undefined;
-    app.addHook('onReady', async () => {
-      let lost = false;
-      unlisten = await options.database.listen(
-        AUTH_INVALIDATION_CHANNEL,
-        (payload) => {
-          if (payload === null) sessionCache.setLive(true);
-          else sessionCache.invalidate(payload);
-        },
-        () => {
-          lost = true;
-          sessionCache.setLive(false);
-        },
-      );
-      if (!lost) sessionCache.setLive(true);
-    });
-    app.addHook('onClose', async () => {
-      sessionCache.setLive(false);
-      await unlisten?.();
-    });
+    keepListening(app, options.database, AUTH_INVALIDATION_CHANNEL, sessionCache);
     const apiKeys = new ApiKeysService({
       uow,
       clock,

@@ -15,10 +15,11 @@ export const DEFAULT_NODE_SILENCE_MS = 15_000;
  */
 export const streamsModule = defineModule(
   'streams',
-  async (app, { uow, clock, options }) => {
+  async (app, { uow, clock, options, responseCache }) => {
     const geo = await GeoLocator.open();
     const streams = new StreamsService({
       uow,
+      responses: responseCache,
       geo,
       clock,
       gslbHostname: options.gslbHostname ?? 'localhost',

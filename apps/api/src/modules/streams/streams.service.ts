@@ -22,6 +22,7 @@ import {
 } from '@streamcloud/contract';
 import { EDGE_CREDENTIAL_TTL_SECONDS, edgeKeyOf, signEdgeCredential } from '@streamcloud/contract/edge-credential';
 import { previewKeyOf, signPreviewCredential } from '@streamcloud/contract/preview-credential';
+import type { ResponseCache } from '../../db/response-cache.js';
 import type { Scope } from '../../db/unit-of-work.js';
 import type { AuthContext, NodeIdentity } from '../../lib/auth-context.js';
 import type { Clock } from '../../lib/clock.js';
@@ -44,6 +45,8 @@ export type StreamsScope = Scope<'streams' | 'outputs' | 'access' | 'audit'>;
 
 export interface StreamsServiceDeps {
   uow: StreamsScope;
+  /** Where the list's pages and the streams read are kept until the next write (db/response-cache.ts). */
+  responses: ResponseCache;
   geo: GeoLocator;
   clock: Clock;
   /** Host name of the global load-balancing ingest (GSLB). */
@@ -60,6 +63,8 @@ const NO_NODE_MESSAGE = 'No node is available: the stream will be assigned as so
  * push that moved it goes live there within this, and a push reaching another node meanwhile is a second one.
  */
 const INGRESS_CLAIM_HOLD_MS = 10_000;
+/** What a stream's answer weighs in the response cache, about (its 50 messages at most dominate). */
+const STREAM_ANSWER_BYTES = 4_096;
 const newToken = () => randomBytes(24).toString('base64url');
 
 /** The states a user may stop a stream in (in Fallback, Stop ends the fallback playing). */
@@ -77,18 +82,44 @@ export class StreamsService {
     this.webhooks = new StreamWebhooks(deps.outbox);
   }
 
-  /** A page of the list as its JSON (`StreamInputSummary[]`, written by the database) and the total. */
-  async list(auth: AuthContext, account: string | undefined, offset: number, limit: number) {
+  /**
+   * A page of the list as its JSON (`StreamInputSummary[]`, written by the database, kept as UTF-8 bytes)
+   * and the total.
+   */
+  async list(
+    auth: AuthContext,
+    account: string | undefined,
+    offset: number,
+    limit: number,
+  ): Promise<{ json: Buffer; total: number }> {
     const ownerId = this.deps.uow.access.accountScope(auth, account);
-    return this.deps.uow.streams.listJson(ownerId, offset, limit);
+    return this.deps.responses.read(
+      `inputs:${ownerId ?? '*'}:${offset}:${limit}`,
+      async () => {
+        const { json, total } = await this.deps.uow.streams.listJson(ownerId, offset, limit);
+        return { json: Buffer.from(json), total };
+      },
+      ({ json }) => json.length,
+    );
   }
 
-  /** One stream with its latest messages and the node it is on: access checked in the same query. */
+  /**
+   * One stream with its latest messages and the node it is on: access checked in the same query. The answer
+   * depends on the reader's scope alone (an ADMIN's is every account's, and only an ADMIN's is).
+   */
   async get(auth: AuthContext, id: string): Promise<StreamInput> {
     const { streams, access } = this.deps.uow;
-    const found = await streams.findWithDetails(id, access.accountScope(auth, undefined));
-    if (!found) throw notFound('Stream');
-    return toStreamInput(found.row, found.messages, found.node, auth.role === 'ADMIN', found.source);
+    const ownerId = access.accountScope(auth, undefined);
+    const stream = await this.deps.responses.read(
+      `input:${id}:${ownerId ?? '*'}`,
+      async () => {
+        const found = await streams.findWithDetails(id, ownerId);
+        return found && toStreamInput(found.row, found.messages, found.node, ownerId === null, found.source);
+      },
+      () => STREAM_ANSWER_BYTES,
+    );
+    if (!stream) throw notFound('Stream');
+    return stream;
   }
 
   async create(auth: AuthContext, body: StreamInputCreate): Promise<StreamInput> {

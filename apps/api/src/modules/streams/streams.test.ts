@@ -251,17 +251,77 @@ describe('POST /inputs', () => {
   });
 });
 
+/** PUT /inputs/{id} {caption} as `token` (the owner's unless told). */
+const rename = async (id: string, caption: string, token = t.roles.owner.token) =>
+  expect(
+    (await t.request({ method: 'PUT', url: `/api/v1/inputs/${id}`, token, payload: { caption } })).statusCode,
+  ).toBe(200);
+
 describe('GET /inputs/{id}', () => {
-  it('answers in one query once the session is cached: the access check is part of the read', async () => {
+  it('answers in one query once the session is cached, then from memory until a write: the access check is part of the read', async () => {
     const stream = await t.createInput({ caption: 'mine' });
     const get = (token: string | undefined) => t.request({ method: 'GET', url: `/api/v1/inputs/${stream.id}`, token });
     expect((await get(t.roles.owner.token)).statusCode).toBe(200);
+    // Another stream's creation is a write: what was kept goes.
+    await t.createInput({ caption: 'another' });
     let answer: Awaited<ReturnType<typeof get>> | undefined;
     expect(await t.queryCount(async () => (answer = await get(t.roles.owner.token)))).toBe(1);
     expect(answer?.json()).toMatchObject({ id: stream.id, caption: 'mine' });
+    expect(await t.queryCount(async () => expect((await get(t.roles.owner.token)).body).toBe(answer?.body))).toBe(0);
     expect((await get(t.roles.other.token)).statusCode).toBe(404);
+    await t.createInput({ caption: 'a third' });
     expect(await t.queryCount(async () => expect((await get(t.roles.other.token)).statusCode).toBe(404))).toBe(1);
-    expect((await get(t.roles.admin.token)).json().id).toBe(stream.id);
+    // A change answers the stream read again after its commit: the next read has it.
+    await rename(stream.id, 'renamed');
+    expect((await get(t.roles.admin.token)).json()).toMatchObject({ id: stream.id, caption: 'renamed' });
+    expect((await get(t.roles.owner.token)).json()).toMatchObject({ id: stream.id, caption: 'renamed' });
+  });
+});
+
+describe('answers kept in memory (db/response-cache.ts)', () => {
+  const list = (token = t.roles.owner.token) => t.request({ method: 'GET', url: '/api/v1/inputs', token });
+  const get = (id: string, token = t.roles.owner.token) =>
+    t.request({ method: 'GET', url: `/api/v1/inputs/${id}`, token });
+
+  it("sees every write on the very next read: the owner's, an ADMIN's, a node report's, another connection's", async () => {
+    const node = await t.createNode(t.roles.admin);
+    const stream = await t.createInput({ caption: 'first' });
+    const page = await list();
+    expect(await t.queryCount(async () => expect((await list()).body).toBe(page.body))).toBe(0);
+    expect((await get(stream.id)).json().status).toBe('Idle');
+
+    await rename(stream.id, 'by the admin', t.roles.admin.token);
+    expect((await list()).json()[0].caption).toBe('by the admin');
+    await setStatus(node.token, stream.id, 'Ingestion');
+    expect((await get(stream.id)).json().status).toBe('Ingestion');
+    expect((await list()).json()[0].status).toBe('Ingestion');
+    await t.createInput({ caption: 'second' });
+    expect((await list()).headers['x-total-count']).toBe('2');
+    // Written on another connection, as another API process would: heard through the database's notice.
+    await t.database.db.updateTable('inputs').set({ caption: 'elsewhere' }).where('id', '=', stream.id).execute();
+    await expect.poll(async () => (await get(stream.id)).json().caption).toBe('elsewhere');
+    const deleted = await t.request({
+      method: 'DELETE',
+      url: `/api/v1/accounts/${t.roles.owner.id}`,
+      token: t.roles.admin.token,
+    });
+    expect(deleted.statusCode).toBe(204);
+    expect((await get(stream.id, t.roles.admin.token)).statusCode).toBe(404);
+    expect((await list(t.roles.admin.token)).headers['x-total-count']).toBe('0');
+  });
+
+  it('keeps apart the answers of different readers, pages and scopes', async () => {
+    const mine = await t.createInput({ caption: 'mine' });
+    await t.createInput({ caption: 'theirs' }, t.roles.other.token);
+    for (let round = 0; round < 2; round++) {
+      expect((await list()).json().map((s: { caption: string }) => s.caption)).toEqual(['mine']);
+      expect((await list(t.roles.other.token)).json().map((s: { caption: string }) => s.caption)).toEqual(['theirs']);
+      expect((await list(t.roles.admin.token)).headers['x-total-count']).toBe('2');
+      const second = await t.request({ method: 'GET', url: '/api/v1/inputs?offset=1', token: t.roles.admin.token });
+      expect(second.json()).toHaveLength(1);
+      expect((await get(mine.id, t.roles.other.token)).statusCode).toBe(404);
+      expect((await get(mine.id)).statusCode).toBe(200);
+    }
   });
 });
 

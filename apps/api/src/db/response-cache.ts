@@ -1,0 +1,82 @@
+import type { KyselyPlugin } from 'kysely';
+import { tableWritesPlugin } from './table-writes.js';
+import type { TransactionPhase } from './transaction-events.js';
+
+/** The channel the database notifies on every write to what cached answers are read from (migration 0025). */
+export const RESPONSE_INVALIDATION_CHANNEL = 'response_invalidation';
+
+/** About 230 full 200-row list pages (each ~70 KB of JSON); past it the oldest answers go. */
+const DEFAULT_BUDGET_BYTES = 16 * 1024 * 1024;
+
+interface Entry {
+  value: unknown;
+  bytes: number;
+}
+
+/**
+ * Answers read from the database, kept until anything is written: any statement of this process but a
+ * select (as it returns), any transaction (as it begins and as it ends), and on the database's notice of a
+ * write by another process (RESPONSE_INVALIDATION_CHANNEL). Invalidation is not per account or per row:
+ * a write's account is not known for the statements that cascade or run raw SQL, and one rule for every
+ * write is one that cannot miss. An answer is stored only if nothing was written while it was read and no
+ * transaction is open (its writes would be seen only after the commit), and only while the notices are
+ * heard (listening, and not lost since).
+ */
+export class ResponseCache {
+  private readonly entries = new Map<string, Entry>();
+  private bytes = 0;
+  private generation = 0;
+  private openTransactions = 0;
+  private live = false;
+
+  constructor(private readonly budgetBytes = DEFAULT_BUDGET_BYTES) {}
+
+  /** The answer kept under `key`, else `load`'s (kept when nothing was written meanwhile); `bytesOf` weighs it. */
+  async read<T>(key: string, load: () => Promise<T>, bytesOf: (value: T) => number): Promise<T> {
+    const entry = this.entries.get(key);
+    if (entry) return entry.value as T;
+    const mark = this.generation;
+    const value = await load();
+    if (this.live && mark === this.generation && this.openTransactions === 0) this.store(key, value, bytesOf(value));
+    return value;
+  }
+
+  /** Drops every answer (something was written, or may have been without this process hearing of it). */
+  invalidate(): void {
+    this.generation++;
+    this.entries.clear();
+    this.bytes = 0;
+  }
+
+  /** Whether the other processes' writes are heard: answers are kept only while they are. */
+  setLive(live: boolean): void {
+    this.live = live;
+    this.invalidate();
+  }
+
+  /** A transaction of this process begins or ends (db/transaction-events.ts). */
+  onTransaction(phase: TransactionPhase): void {
+    this.openTransactions += phase === 'begin' ? 1 : -1;
+    this.invalidate();
+  }
+
+  /** A plugin for this process's queries: every statement but a select drops every answer as it returns. */
+  localWrites(): KyselyPlugin {
+    return tableWritesPlugin({ tables: 'every' }, () => this.invalidate());
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private store(key: string, value: unknown, bytes: number): void {
+    if (bytes > this.budgetBytes) return;
+    for (const [oldest, { bytes: freed }] of this.entries) {
+      if (this.bytes + bytes <= this.budgetBytes) break;
+      this.entries.delete(oldest);
+      this.bytes -= freed;
+    }
+    this.entries.set(key, { value, bytes });
+    this.bytes += bytes;
+  }
+}
