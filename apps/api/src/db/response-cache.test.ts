@@ -41,6 +41,21 @@ describe('ResponseCache', () => {
     expect(loads()).toBe(4);
   });
 
+  it('has readers of a key being loaded share the load, unless something was written since it began', async () => {
+    const { cache, read, loads } = setUp();
+    const [first, second] = await Promise.all([read('a', 'old'), read('a', 'new')]);
+    expect([first, second, loads()]).toEqual(['old', 'old', 1]);
+    cache.invalidate();
+    let written = false;
+    const before = read('b', 'before', () => {
+      cache.invalidate();
+      written = true;
+    });
+    expect(written).toBe(true);
+    expect(await Promise.all([before, read('b', 'after')])).toEqual(['before', 'after']);
+    expect(loads()).toBe(3);
+  });
+
   it('keeps nothing read while a transaction is open (its writes count only once committed)', async () => {
     const { cache, read, loads } = setUp();
     await read('a');

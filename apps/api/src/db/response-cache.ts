@@ -24,6 +24,8 @@ interface Entry {
  */
 export class ResponseCache {
   private readonly entries = new Map<string, Entry>();
+  /** The loads under way, with the generation each began in. */
+  private readonly loading = new Map<string, { generation: number; answer: Promise<unknown> }>();
   private bytes = 0;
   private generation = 0;
   private openTransactions = 0;
@@ -31,20 +33,35 @@ export class ResponseCache {
 
   constructor(private readonly budgetBytes = DEFAULT_BUDGET_BYTES) {}
 
-  /** The answer kept under `key`, else `load`'s (kept when nothing was written meanwhile); `bytesOf` weighs it. */
+  /**
+   * The answer kept under `key`, else `load`'s (kept when nothing was written meanwhile); `bytesOf` weighs it.
+   * Readers of a key being loaded share that load while nothing is written: after an invalidation the 20
+   * requests in flight would otherwise each run the same query (on PGlite, one after the other).
+   */
   async read<T>(key: string, load: () => Promise<T>, bytesOf: (value: T) => number): Promise<T> {
     const entry = this.entries.get(key);
     if (entry) return entry.value as T;
+    const flight = this.loading.get(key);
+    if (flight?.generation === this.generation) return flight.answer as Promise<T>;
     const mark = this.generation;
-    const value = await load();
-    if (this.live && mark === this.generation && this.openTransactions === 0) this.store(key, value, bytesOf(value));
-    return value;
+    const answer = load();
+    this.loading.set(key, { generation: mark, answer });
+    try {
+      const value = await answer;
+      if (this.live && mark === this.generation && this.openTransactions === 0) {
+        this.store(key, value, bytesOf(value));
+      }
+      return value;
+    } finally {
+      if (this.loading.get(key)?.answer === answer) this.loading.delete(key);
+    }
   }
 
   /** Drops every answer (something was written, or may have been without this process hearing of it). */
   invalidate(): void {
     this.generation++;
     this.entries.clear();
+    this.loading.clear();
     this.bytes = 0;
   }
 
