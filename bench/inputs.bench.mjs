@@ -76,6 +76,8 @@ export default async function inputsBench() {
           'req/s': Math.round(result.rps),
           'p99 ms': result.p99,
           'hello req/s': Math.round(baseline.rps),
+          // The machine's floor: what the same load's p99 is when the server does nothing.
+          'hello p99 ms': baseline.p99,
           'ratio to hello': (result.rps / baseline.rps).toFixed(3),
         });
       }

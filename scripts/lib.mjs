@@ -129,7 +129,10 @@ export async function waitForHttp(url, timeoutMs = 60_000) {
 
 /** Starts the API server as a child process; resolves once /readyz answers. */
 export async function startServer(env) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
+  // BENCH_API_NODE_ARGS: Node options for the API processes alone (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`,
+  // which NODE_OPTIONS refuses); its cluster workers inherit them.
+  const nodeArgs = (process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'apps/api/src/server.ts'], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
