@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { Role, StreamInput, StreamOutput } from '@streamcloud/contract';
 import { createNetGuard, loopbackOnly } from '@streamcloud/net-guard';
-import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { type KyselyPlugin, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, expect, inject, it } from 'vitest';
@@ -52,6 +52,39 @@ export async function openTestDatabase(): Promise<DatabaseHandle> {
   }
   const dump = await readFile(inject('pgliteDumpPath'));
   return openDatabase({ memory: true, loadDataDir: new Blob([dump]) });
+}
+
+/**
+ * Two API servers listening on 127.0.0.1, sharing one new PostgreSQL database (as API_WORKERS or two hosts
+ * would): `work` gets their base URLs and apps; both are closed and the database dropped afterwards.
+ */
+export async function withTwoServers(
+  work: (servers: [string, string], apps: [FastifyInstance, FastifyInstance]) => Promise<void>,
+): Promise<void> {
+  const database = await createServerDatabase();
+  const servers = await Promise.all(
+    ['one', 'two'].map(async () => {
+      const handle = await openDatabase({ url: database.url });
+      const app = await buildApp({
+        database: handle,
+        secret: TEST_SECRET,
+        scryptCost: TEST_SCRYPT,
+        outbound: { users: createNetGuard(loopbackOnly), operator: createNetGuard(loopbackOnly) },
+      });
+      const url = await app.listen({ port: 0, host: '127.0.0.1' });
+      return { app, handle, url };
+    }),
+  );
+  try {
+    const [one, two] = servers as [(typeof servers)[0], (typeof servers)[0]];
+    await work([one.url, two.url], [one.app, two.app]);
+  } finally {
+    for (const { app, handle } of servers) {
+      await app.close();
+      await handle.close();
+    }
+    await database.drop();
+  }
 }
 
 /** Empties every table but the migrations record. */

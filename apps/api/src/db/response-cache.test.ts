@@ -1,9 +1,6 @@
-import { createNetGuard, loopbackOnly } from '@streamcloud/net-guard';
 import { sql } from 'kysely';
 import { describe, expect, inject, it } from 'vitest';
-import { createServerDatabase, openTestDatabase, TEST_PASSWORD, TEST_SCRYPT, TEST_SECRET } from '../../test/helpers.js';
-import { buildApp } from '../app.js';
-import { openDatabase } from './database.js';
+import { openTestDatabase, TEST_PASSWORD, withTwoServers } from '../../test/helpers.js';
 import { ResponseCache } from './response-cache.js';
 
 type Captioned = { caption: string | null };
@@ -123,23 +120,8 @@ describe('two API servers on one PostgreSQL', () => {
   it.runIf(Boolean(inject('databaseServerUrl')))(
     "one writes: it answers the change on the next request, the other once the database's notice reaches it",
     async () => {
-      const database = await createServerDatabase();
-      const servers = await Promise.all(
-        ['one', 'two'].map(async () => {
-          const handle = await openDatabase({ url: database.url });
-          const app = await buildApp({
-            database: handle,
-            secret: TEST_SECRET,
-            scryptCost: TEST_SCRYPT,
-            outbound: { users: createNetGuard(loopbackOnly), operator: createNetGuard(loopbackOnly) },
-          });
-          const url = await app.listen({ port: 0, host: '127.0.0.1' });
-          return { app, handle, url };
-        }),
-      );
-      try {
-        const [one, two] = servers.map(({ url }) => url) as [string, string];
-        await servers[0]?.app.services.accounts.create(null, {
+      await withTwoServers(async ([one, two], [app]) => {
+        await app.services.accounts.create(null, {
           username: 'alice',
           password: TEST_PASSWORD,
           role: 'USER',
@@ -172,13 +154,7 @@ describe('two API servers on one PostgreSQL', () => {
         expect(await captions(two)).toEqual(['changed']);
         await expect.poll(() => captions(one)).toEqual(['changed']);
         expect(((await call(one, 'GET', `/inputs/${stream.id}`)) as Captioned).caption).toBe('changed');
-      } finally {
-        for (const { app, handle } of servers) {
-          await app.close();
-          await handle.close();
-        }
-        await database.drop();
-      }
+      });
     },
   );
 });

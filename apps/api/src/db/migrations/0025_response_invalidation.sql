@@ -3,27 +3,21 @@
 -- (a cascade from a deleted account included), notifies the channel `response_invalidation` when its
 -- transaction commits; each process listens and drops what it kept. One notice per statement, and
 -- PostgreSQL folds a transaction's identical notices into one.
-create function response_invalidation_notify() returns trigger language plpgsql as $$
+create function response_invalidation_notify() returns trigger language plpgsql
+  as $$ begin perform pg_notify('response_invalidation', ''); return null; end $$;
+
+do $$
+declare
+  watched text;
 begin
-  perform pg_notify('response_invalidation', '');
-  return null;
+  foreach watched in array array[
+    'inputs', 'input_status_messages', 'input_counts', 'nodes', 'node_media_ports', 'node_groups',
+    'node_group_resources'
+  ] loop
+    execute format(
+      'create trigger %I after insert or update or delete or truncate on %I
+         for each statement execute function response_invalidation_notify()',
+      watched || '_response_invalidation', watched);
+  end loop;
 end
 $$;
-
-create trigger inputs_response_invalidation after insert or update or delete or truncate on inputs
-  for each statement execute function response_invalidation_notify();
-create trigger input_status_messages_response_invalidation
-  after insert or update or delete or truncate on input_status_messages
-  for each statement execute function response_invalidation_notify();
-create trigger input_counts_response_invalidation after insert or update or delete or truncate on input_counts
-  for each statement execute function response_invalidation_notify();
-create trigger nodes_response_invalidation after insert or update or delete or truncate on nodes
-  for each statement execute function response_invalidation_notify();
-create trigger node_media_ports_response_invalidation
-  after insert or update or delete or truncate on node_media_ports
-  for each statement execute function response_invalidation_notify();
-create trigger node_groups_response_invalidation after insert or update or delete or truncate on node_groups
-  for each statement execute function response_invalidation_notify();
-create trigger node_group_resources_response_invalidation
-  after insert or update or delete or truncate on node_group_resources
-  for each statement execute function response_invalidation_notify();

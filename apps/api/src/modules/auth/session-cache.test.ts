@@ -1,16 +1,5 @@
-import { createNetGuard, loopbackOnly } from '@streamcloud/net-guard';
 import { describe, expect, inject, it } from 'vitest';
-import {
-  createServerDatabase,
-  TEST_PASSWORD,
-  TEST_SCRYPT,
-  TEST_SECRET,
-  type TestAccount,
-  TestClock,
-  useTestApp,
-} from '../../../test/helpers.js';
-import { buildApp } from '../../app.js';
-import { openDatabase } from '../../db/database.js';
+import { TEST_PASSWORD, type TestAccount, TestClock, useTestApp, withTwoServers } from '../../../test/helpers.js';
 
 // Every case first answers the token once, so the next check of it would come from the session cache:
 // each revocation must still be refused on the very next request.
@@ -110,23 +99,8 @@ describe('two API servers on one PostgreSQL', () => {
   it.runIf(Boolean(inject('databaseServerUrl')))(
     'one revokes: it refuses the cached session on the next request, the other once notified',
     async () => {
-      const database = await createServerDatabase();
-      const servers = await Promise.all(
-        ['one', 'two'].map(async () => {
-          const handle = await openDatabase({ url: database.url });
-          const app = await buildApp({
-            database: handle,
-            secret: TEST_SECRET,
-            scryptCost: TEST_SCRYPT,
-            outbound: { users: createNetGuard(loopbackOnly), operator: createNetGuard(loopbackOnly) },
-          });
-          const url = await app.listen({ port: 0, host: '127.0.0.1' });
-          return { app, handle, url };
-        }),
-      );
-      try {
-        const [one, two] = servers.map(({ url }) => url) as [string, string];
-        const accounts = servers[0]?.app.services.accounts ?? expect.fail();
+      await withTwoServers(async ([one, two], [app]) => {
+        const accounts = app.services.accounts;
         const user = await accounts.create(null, { username: 'alice', password: TEST_PASSWORD, role: 'USER' });
         const admin = await accounts.create(null, { username: 'root', password: TEST_PASSWORD, role: 'ADMIN' });
         const call = async (server: string, token: string, method = 'GET', path = '/accounts/whoami', body?: object) =>
@@ -175,13 +149,7 @@ describe('two API servers on one PostgreSQL', () => {
         expect(await call(two, bossToken, 'DELETE', `/accounts/${user.id}`)).toBe(204);
         expect(await call(two, second)).toBe(401);
         await expect.poll(() => call(one, second)).toBe(401);
-      } finally {
-        for (const { app, handle } of servers) {
-          await app.close();
-          await handle.close();
-        }
-        await database.drop();
-      }
+      });
     },
   );
 });
