@@ -71,4 +71,40 @@ describe('RtmpProxy', () => {
     client.resetAndDestroy();
     expect((await closed).error).toMatch(/ECONNRESET/);
   });
+
+  it("an edge pull's relay counts exactly what the origin's proxy handed it, though its ffmpeg is cut mid-stream", async () => {
+    // nginx on the origin: a player that gets media without pause.
+    const chunk = Buffer.alloc(16 * 1024, 1);
+    const nginx = createServer((socket: Socket) => {
+      socket.on('error', () => undefined);
+      const send = () => {
+        while (!socket.destroyed && socket.writable && socket.write(chunk));
+      };
+      socket.on('drain', send);
+      send();
+    });
+    nginx.listen(0, '127.0.0.1');
+    await once(nginx, 'listening');
+    const nginxAddress = nginx.address();
+    const origin = new RtmpProxy(typeof nginxAddress === 'object' && nginxAddress ? nginxAddress.port : 0);
+    open.push({ proxy: origin, upstream: nginx });
+    const originClosed = new Promise<ProxiedConnection>((resolve) => (origin.onClose = resolve));
+    const edge = new RtmpProxy(await origin.listen(0, '127.0.0.1'), { host: '127.0.0.1', aliases: false });
+    const ffmpeg = createConnection({ port: await edge.listen(0, '127.0.0.1'), host: '127.0.0.1' });
+    ffmpeg.on('error', () => undefined);
+    let read = 0;
+    await new Promise<void>((resolve) =>
+      ffmpeg.on('data', (data: Buffer) => {
+        read += data.length;
+        if (read > 1_000_000) resolve();
+      }),
+    );
+    ffmpeg.resetAndDestroy();
+    const [relayed] = edge.connections;
+    await edge.close();
+    const sent = await originClosed;
+    await sent.done;
+    expect(relayed?.bytesToClient).toBeGreaterThan(1_000_000);
+    expect(relayed?.bytesToClient).toBe(sent.bytesToClient);
+  });
 });

@@ -14,7 +14,10 @@ export interface ProxiedConnection {
   closed: boolean;
   /** How the connection ended: null while open or after a clean close. */
   error: string | null;
+  /** Cuts both sides at once (a kicked client). */
   close(): void;
+  /** Resolves once both sides are closed. */
+  done: Promise<void>;
 }
 
 /**
@@ -23,6 +26,9 @@ export interface ProxiedConnection {
  * Linux routes all of 127/8 to the loopback interface), so nginx's publish/play callbacks, which carry
  * the peer address, name the exact connection: the node learns the client's real address, counts its
  * bytes exactly (billing), and disconnects it by closing the socket. The relay never reads RTMP.
+ * As an edge pull's relay, the remote peer is upstream (the origin node): every byte received from it is
+ * counted, also once ffmpeg is gone, and the relay reads on until the origin closed (its `close()` drains),
+ * so the edge counts exactly what the origin counted as handed to it: internode bytes equal on both nodes.
  */
 export class RtmpProxy {
   private server: Server | null = null;
@@ -60,10 +66,26 @@ export class RtmpProxy {
     return [...this.byAlias.values()];
   }
 
+  /** Stops listening and closes the connections: cut, or (an edge pull's relay) ended and drained. */
   async close(): Promise<void> {
-    for (const connection of this.byAlias.values()) connection.close();
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    const open = [...this.byAlias.values()];
+    for (const connection of open) {
+      if (this.peerUpstream) this.ends.get(connection)?.();
+      else connection.close();
+    }
+    await Promise.all([
+      ...open.map((connection) => connection.done),
+      new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve())),
+    ]);
   }
+
+  /** Whether the remote peer is upstream (an edge pull's relay to the origin) rather than the client. */
+  private get peerUpstream(): boolean {
+    return !this.upstream.aliases;
+  }
+
+  /** How each open connection is ended cleanly. */
+  private readonly ends = new WeakMap<ProxiedConnection, () => void>();
 
   private freeAlias(): string {
     for (let attempt = 0; attempt < 65_536; attempt++) {
@@ -83,6 +105,11 @@ export class RtmpProxy {
     });
     client.setNoDelay(true);
     upstream.setNoDelay(true);
+    let openSides = 2;
+    let allClosed: () => void = () => undefined;
+    const done = new Promise<void>((resolve) => {
+      allClosed = resolve;
+    });
     const connection: ProxiedConnection = {
       id: this.nextId,
       remoteAddress: (client.remoteAddress ?? '').replace(/^::ffff:/, ''),
@@ -96,23 +123,30 @@ export class RtmpProxy {
         client.destroy();
         upstream.destroy();
       },
+      done,
     };
     this.byAlias.set(alias, connection);
     // A side that closed its half (FIN) ended cleanly: e.g. an encoder at the end of its push, which nginx
     // may still answer (its unpublish status) a moment after. Writing to it then fails ("ended by the other
     // party", or a reset from its kernel): that is the end of a clean close, not a failure of the push.
     let endedCleanly = false;
+    const peerUpstream = this.peerUpstream;
     const finish = (error?: Error) => {
       if (error && !endedCleanly && !connection.error && !connection.closed) connection.error = error.message;
       if (connection.closed) return;
       connection.closed = true;
-      if (error) {
+      if (error && !peerUpstream) {
         client.destroy();
         upstream.destroy();
       } else {
-        // Let what the closing side sent last (e.g. RTMP deleteStream) reach the other before it closes.
+        // An edge pull's relay whose ffmpeg failed still reads what the origin already sent.
+        if (error) client.destroy();
+        // Let what the closing side sent last (e.g. RTMP deleteStream) reach the other before it closes; a
+        // side held back for the other (backpressure) reads on.
         client.end();
         upstream.end();
+        client.resume();
+        upstream.resume();
         setTimeout(() => {
           client.destroy();
           upstream.destroy();
@@ -122,25 +156,33 @@ export class RtmpProxy {
       setTimeout(() => this.byAlias.delete(alias), 10_000).unref();
       this.onClose(connection);
     };
-    const relay = (from: Socket, to: Socket, count: (bytes: number) => void) => {
+    this.ends.set(connection, () => finish());
+    /** `fromPeer`: what `from` sends is received from the remote peer, counted whether or not it can be passed on. */
+    const relay = (from: Socket, to: Socket, fromPeer: boolean, count: (bytes: number) => void) => {
       from.on('data', (chunk: Buffer) => {
-        // What can no longer reach a side that closed is neither relayed nor counted.
-        if (!to.writable) return;
-        count(chunk.length);
-        if (!to.write(chunk)) from.pause();
+        // What can no longer reach a side that closed is not relayed, nor counted as sent to the peer.
+        // A side whose peer sent FIN is ended by Node a tick later (allowHalfOpen off): nothing passes to it then.
+        const passes = to.writable && !to.readableEnded;
+        if (passes || fromPeer) count(chunk.length);
+        if (passes && !to.write(chunk)) from.pause();
       });
       to.on('drain', () => from.resume());
       from.on('end', () => {
         endedCleanly = true;
         to.end();
+        // Held back for `from` (backpressure), `to` reads on: its last bytes and its end.
+        to.resume();
       });
       from.on('error', finish);
-      from.on('close', () => finish());
+      from.on('close', () => {
+        if (--openSides === 0) allClosed();
+        finish();
+      });
     };
-    relay(client, upstream, (bytes) => {
+    relay(client, upstream, false, (bytes) => {
       connection.bytesFromClient += bytes;
     });
-    relay(upstream, client, (bytes) => {
+    relay(upstream, client, peerUpstream, (bytes) => {
       connection.bytesToClient += bytes;
     });
   }

@@ -11,6 +11,8 @@ import type { NodeTools } from '../pipeline.js';
 const PULL_START_TIMEOUT_MS = 10_000;
 /** How often a pull looks for its viewers. */
 const WATCH_INTERVAL_MS = 500;
+/** How often a pull whose publish hook answered looks whether nginx accepted the publish. */
+const ACCEPT_POLL_MS = 10;
 
 export interface EdgePullerOptions {
   manager: StreamManager;
@@ -45,6 +47,11 @@ interface Pull {
   from: PullSource;
   input: AssignedInput;
   relay: RtmpProxy;
+  /**
+   * A relay between ffmpeg and this node's nginx: ffmpeg sends nothing after its publish command until nginx
+   * accepted the publish (it waits for NetStream.Publish.Start), so its bytes tell when the stream exists there.
+   */
+  publisher: RtmpProxy;
   ffmpeg: GuardedChild | null;
   /** The relay's one connection to the origin, once ffmpeg made it: its bytes are the internode traffic. */
   connection: ProxiedConnection | null;
@@ -133,10 +140,29 @@ export class EdgePuller {
           : this.o.manager.startPush(pull.input, 'Internode', handle);
     if (!stream) return null;
     pull.stream = stream;
-    // The viewers waiting for it attach now: the idle time counts from here.
     pull.lastWatchedAt = Date.now();
-    pull.resolvePublished(stream);
+    // The hook's answer is not yet nginx's stream (idle_streams off refuses a player sent to it before the
+    // publish is in place): the viewers waiting for it are sent there once nginx accepted the publish.
+    void this.whenAccepted(pull).then((accepted) => {
+      if (!accepted) return;
+      // The idle time counts from here.
+      pull.lastWatchedAt = Date.now();
+      pull.resolvePublished(stream);
+    });
     return stream;
+  }
+
+  /**
+   * Whether nginx accepted the pull's publish (answered from its publish hook a moment ago): ffmpeg sent more
+   * than its publish command through the publisher relay, which it does only after nginx's Publish.Start.
+   */
+  private async whenAccepted(pull: Pull): Promise<boolean> {
+    const sent = () => pull.publisher.connections[0]?.bytesFromClient ?? 0;
+    const before = sent();
+    const deadline = Date.now() + PULL_START_TIMEOUT_MS;
+    while (!pull.stopping && sent() <= before && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, ACCEPT_POLL_MS));
+    return !pull.stopping && sent() > before;
   }
 
   /** Whether a pull of the input runs (tests and /metadata). */
@@ -162,12 +188,15 @@ export class EdgePuller {
 
   private async start(input: AssignedInput, kind: PullKind, origin: PullSource): Promise<Pull> {
     const relay = new RtmpProxy(origin.rtmpPort, { host: origin.hostname, aliases: false });
+    const target = new URL(`${this.o.tools.rtmpUrl(input.id)}&edge=1`);
+    const publisher = new RtmpProxy(Number(target.port), { host: target.hostname, aliases: false });
     let resolvePublished: (stream: LiveStream | undefined) => void = () => undefined;
     const pull: Pull = {
       kind,
       from: origin,
       input,
       relay,
+      publisher,
       ffmpeg: null,
       connection: null,
       stream: null,
@@ -182,6 +211,7 @@ export class EdgePuller {
     };
     this.pulls.set(input.id, pull);
     const port = await relay.listen(0, '127.0.0.1');
+    target.port = String(await publisher.listen(0, '127.0.0.1'));
     const source = `rtmp://127.0.0.1:${port}/live/${encodeURIComponent(origin.name)}?edge=${encodeURIComponent(origin.credential)}`;
     const ffmpeg = spawnGuarded(this.o.tools.ffmpeg, [
       '-hide_banner',
@@ -200,7 +230,7 @@ export class EdgePuller {
       'copy',
       '-f',
       'flv',
-      `${this.o.tools.rtmpUrl(input.id)}&edge=1`,
+      target.toString(),
     ]);
     pull.ffmpeg = ffmpeg;
     ffmpeg.stderr.on('data', (chunk: Buffer) => {
@@ -236,7 +266,7 @@ export class EdgePuller {
     if (pull.stream) this.o.manager.endPush(pull.stream);
     const ended = (async () => {
       await pull.ffmpeg?.stop();
-      await pull.relay.close();
+      await Promise.all([pull.relay.close(), pull.publisher.close()]);
       pull.endMetering?.();
       this.o.log.info(`stopped pulling ${pull.input.name}: ${reason}`);
     })();
