@@ -51,8 +51,19 @@ describe('prefetchPreview', () => {
     playback.close();
   });
 
-  it('offers nothing when the preview would play HLS', async () => {
+  it('offers nothing and closes the peer connection made ahead when the preview would play HLS', async () => {
+    const made: FakePeerConnection[] = [];
+    vi.stubGlobal(
+      'RTCPeerConnection',
+      class extends FakePeerConnection {
+        constructor() {
+          super();
+          made.push(this);
+        }
+      },
+    );
     await prefetchPreview(services([hls]), ID);
+    await vi.waitFor(() => expect(made.map((pc) => pc.closed)).toEqual([true]));
     expect(nodeFetch).not.toHaveBeenCalled();
   });
 });

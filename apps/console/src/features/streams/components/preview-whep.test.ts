@@ -86,7 +86,7 @@ describe('playWhep', () => {
     const offers = () => vi.mocked(fetch).mock.calls.filter(([, init]) => init?.method === 'POST');
 
     it('plays it without offering again, its tracks in the element at once', async () => {
-      preconnectWhep(URL, TOKEN);
+      preconnectWhep(Promise.resolve({ url: URL, token: TOKEN }));
       await vi.waitFor(() => expect(offers()).toHaveLength(1));
       const video = { srcObject: null } as unknown as HTMLVideoElement;
       const playback = await playWhep(URL, TOKEN, video);
@@ -99,7 +99,7 @@ describe('playWhep', () => {
 
     it('offers anew when the node refused the early offer (a stream not live yet)', async () => {
       vi.mocked(fetch).mockResolvedValueOnce(new Response('{"message":"The stream is not live"}', { status: 404 }));
-      preconnectWhep(URL, TOKEN);
+      preconnectWhep(Promise.resolve({ url: URL, token: TOKEN }));
       await vi.waitFor(() => expect(offers()).toHaveLength(1));
       await new Promise((resolve) => setTimeout(resolve, 0));
       const video = { srcObject: null } as unknown as HTMLVideoElement;
@@ -112,7 +112,7 @@ describe('playWhep', () => {
     it('closes one no player took within 10 s and ends its session', async () => {
       vi.useFakeTimers({ toFake: ['setTimeout'] });
       try {
-        preconnectWhep(URL, TOKEN);
+        preconnectWhep(Promise.resolve({ url: URL, token: TOKEN }));
         await vi.waitFor(() => expect(offers()).toHaveLength(1));
         await vi.advanceTimersByTimeAsync(10_000);
         const [resource, init] = vi.mocked(fetch).mock.calls.at(-1) ?? [];

@@ -1,4 +1,4 @@
-import { endOnPageHide, endSession, offerTo } from '../utils/webrtc-signalling';
+import { endOnPageHide, endSession, sendOffer } from '../utils/webrtc-signalling';
 import type { Playback, PlaybackStats } from './preview-playback';
 
 /** A WHEP connection on its way up or up: the tracks it received, the node's session once answered. */
@@ -15,30 +15,42 @@ interface WhepConnection {
   close(): void;
 }
 
-/**
- * A recvonly offer (VP8 video, Opus audio) POSTed to the output's signalling URL with the credential as a
- * Bearer token; the session ends with a keepalive DELETE when the page goes away.
- */
-function connectWhep(url: string, token: string): WhepConnection {
+/** A peer connection to receive VP8 video and Opus audio, its offer being made. */
+interface Receiver {
+  pc: RTCPeerConnection;
+  offered: Promise<void>;
+}
+
+function receiver(): Receiver {
   const pc = new RTCPeerConnection();
   pc.addTransceiver('video', { direction: 'recvonly' });
   pc.addTransceiver('audio', { direction: 'recvonly' });
+  return { pc, offered: pc.createOffer().then((offer) => pc.setLocalDescription(offer)) };
+}
+
+/**
+ * The receiver's recvonly offer POSTed to the output's signalling URL with the credential as a Bearer token;
+ * the session ends with a keepalive DELETE when the page goes away.
+ */
+function connectWhep(url: string, token: string, { pc, offered }: Receiver = receiver()): WhepConnection {
   let closed = false;
   let unwatch = () => {};
   /** The session once answered (undefined before). */
   let answered: string | null | undefined;
-  const session = offerTo(pc, url, token).then(
-    (resource) => {
-      answered = resource;
-      if (closed) void (resource && endSession(resource, token));
-      else unwatch = endOnPageHide(resource, token);
-      return resource;
-    },
-    (error: unknown) => {
-      pc.close();
-      throw error;
-    },
-  );
+  const session = offered
+    .then(() => sendOffer(pc, url, token))
+    .then(
+      (resource) => {
+        answered = resource;
+        if (closed) void (resource && endSession(resource, token));
+        else unwatch = endOnPageHide(resource, token);
+        return resource;
+      },
+      (error: unknown) => {
+        pc.close();
+        throw error;
+      },
+    );
   const connection: WhepConnection = {
     pc,
     stream: new MediaStream(),
@@ -67,24 +79,38 @@ const early = new Map<string, WhepConnection>();
 /** An early connection no player took within this is closed (the card never showed: the stream is not live). */
 const UNCLAIMED_MS = 10_000;
 
+/** Where an early connection goes: the default output's WHEP URL and the preview credential. */
+export interface WhepTarget {
+  url: string;
+  token: string;
+}
+
 /**
  * Opens the WHEP connection the dashboard's Preview card is about to play, while the page is still loading
- * (app/prefetch-data.ts: as soon as the outputs and the preview credential are in, before the stream is
- * known to be live or the player's code has arrived); playWhep takes it over instead of offering anew, so
- * the picture can be there the moment the player shows. One that is refused (a stream that is not live) or
- * not taken within 10 s is closed.
+ * (app/prefetch-data.ts): the peer connection and its offer at once, the offer POSTed as soon as `target`
+ * (the outputs and the preview credential) is known, before the stream is known to be live or the player's
+ * code has arrived; playWhep takes it over instead of offering anew, so the picture can be there the moment
+ * the player shows. No target (no WebRTC output), a refusal (a stream that is not live), or no player
+ * taking it within 10 s closes it.
  */
-export function preconnectWhep(url: string, token: string): void {
-  if (early.has(url)) return;
-  const connection = connectWhep(url, token);
-  early.set(url, connection);
-  const drop = () => {
-    if (early.get(url) !== connection) return;
-    early.delete(url);
-    connection.close();
-  };
-  connection.session.catch(drop);
-  setTimeout(drop, UNCLAIMED_MS);
+export function preconnectWhep(target: Promise<WhepTarget | null>): void {
+  const ahead = receiver();
+  void target.then(
+    (found) => {
+      if (!found || early.has(found.url)) return ahead.pc.close();
+      const { url, token } = found;
+      const connection = connectWhep(url, token, ahead);
+      early.set(url, connection);
+      const drop = () => {
+        if (early.get(url) !== connection) return;
+        early.delete(url);
+        connection.close();
+      };
+      connection.session.catch(drop);
+      setTimeout(drop, UNCLAIMED_MS);
+    },
+    () => ahead.pc.close(),
+  );
 }
 
 /**

@@ -21,6 +21,11 @@ export async function refusal(response: Response): Promise<string> {
  */
 export async function offerTo(pc: RTCPeerConnection, url: string, token: string | null): Promise<string | null> {
   await pc.setLocalDescription(await pc.createOffer());
+  return sendOffer(pc, url, token);
+}
+
+/** offerTo once the offer is the peer connection's local description (made ahead of knowing where it goes). */
+export async function sendOffer(pc: RTCPeerConnection, url: string, token: string | null): Promise<string | null> {
   const response = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/sdp', ...(token ? { authorization: `Bearer ${token}` } : {}) },
