@@ -3,9 +3,11 @@ import { createReadStream } from 'node:fs';
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import { poll } from './streams/fragments.js';
+import type { AssignedInput, LadderRendition } from '@streamcloud/contract';
+import { edgeLadder, renditionName } from './pipelines/edge/puller.js';
+import { newestFragment, poll } from './streams/fragments.js';
 import type { StreamManager } from './streams/manager.js';
-import type { LiveStream, Rendition } from './streams/types.js';
+import type { LiveStream } from './streams/types.js';
 
 /** An HLS viewer whose player has not asked for anything this long has left. */
 const HLS_SESSION_IDLE_MS = 20_000;
@@ -47,7 +49,9 @@ interface Played {
  * (`<key>/index.m3u8`); otherwise it is the push's media playlist. Playlists are nginx-rtmp's, with an
  * EXT-X-PROGRAM-DATE-TIME per fragment (its name is the wall-clock time it started). They outlive a push
  * that ends: unchanged during the reconnect grace (a resumed push continues them after an
- * EXT-X-DISCONTINUITY, which nginx-rtmp writes), then ended with EXT-X-ENDLIST for 30 s.
+ * EXT-X-DISCONTINUITY, which nginx-rtmp writes), then ended with EXT-X-ENDLIST for 30 s. On an edge of a stream
+ * its origin transcodes, the master is the origin's ladder, answered at once, and each variant is pulled from
+ * the origin while players ask for it (pipelines/edge).
  */
 export class HlsServer {
   private readonly viewers = new Map<string, HlsViewer>();
@@ -60,6 +64,8 @@ export class HlsServer {
   constructor(
     private readonly manager: StreamManager,
     private readonly hlsDir: string,
+    /** On an edge: pulls a rendition of the origin's ladder (EdgePuller.pullRendition); when it started, or null. */
+    private readonly pullRendition: (input: AssignedInput, key: string) => Promise<number | null> = async () => null,
   ) {
     this.sweeper = setInterval(() => void this.sweep(), 2000);
     this.sweeper.unref();
@@ -98,10 +104,13 @@ export class HlsServer {
     const token = query.get('token');
     const admitted = await this.manager.admission.output('HLS', outputName, token);
     if (!admitted.ok) return text(response, admitted.status, admitted.reason);
-    // An edge pulls the stream from its ingest node for the first of its viewers.
-    if (admitted.input.origin) await this.manager.admission.live(admitted.input);
-    const played = this.played(admitted.input.id);
-    if (!played) return text(response, 404, 'the stream is not live');
+    // An edge pulls the stream from its ingest node for the first of its viewers; a ladder's variants are
+    // pulled one by one as they are asked for (below).
+    const ladder = edgeLadder(admitted.input);
+    if (admitted.input.origin && !ladder) await this.manager.admission.live(admitted.input);
+    const played = ladder ? null : this.played(admitted.input.id);
+    const live = ladder ? ['Ingestion', 'Fallback'].includes(admitted.input.status) : played !== null;
+    if (!live) return text(response, 404, 'the stream is not live');
     const sid = query.get('sid');
     if (sid && this.kicked.has(sid)) return text(response, 410, 'This session was ended');
     if (!sid) {
@@ -120,22 +129,57 @@ export class HlsServer {
     if (!/^hls-[\w-]{8,32}$/.test(sid)) return text(response, 400, 'Bad session id');
     const viewer = this.viewer(sid, request, admitted);
     const suffix = `?${new URLSearchParams({ sid, ...(token ? { token } : {}) })}`;
+    if (ladder)
+      return this.serveEdgeLadder(
+        request,
+        response,
+        { input: admitted.input, ladder, rendition, file },
+        viewer,
+        suffix,
+      );
+    if (!played) return;
     const { stream } = played;
     if (file.endsWith('.m3u8')) {
       const playlist = await this.awaitPlaylist(request, admitted.input.id, played, rendition, suffix);
-      if (playlist === null) return text(response, 404, 'The stream has no playlist yet');
-      const body = Buffer.from(playlist);
-      viewer.bytes += body.length;
-      response.writeHead(200, {
-        'content-type': 'application/vnd.apple.mpegurl',
-        'cache-control': 'no-store',
-        'content-length': body.length,
-      });
-      response.end(body);
-      return;
+      return sendPlaylist(response, viewer, playlist);
     }
     const dir = rendition ? this.renditionDir(stream, rendition) : join(this.hlsDir, stream.outgoing.main.hlsName);
-    const fragment = join(dir, file);
+    return this.sendFragment(response, viewer, join(dir, file));
+  }
+
+  /**
+   * An edge's HLS of a stream its origin transcodes: the master is the origin's ladder (at once, nothing pulled
+   * for it); a variant's playlist pulls that rendition from the origin (if no pull of it runs) and is answered
+   * once the pull wrote its first fragment here; its fragments keep the pull going.
+   */
+  private async serveEdgeLadder(
+    request: IncomingMessage,
+    response: ServerResponse,
+    asked: { input: AssignedInput; ladder: LadderRendition[]; rendition: string | null; file: string },
+    viewer: HlsViewer,
+    suffix: string,
+  ): Promise<void> {
+    const { input, ladder, rendition, file } = asked;
+    if (rendition === null)
+      return file === 'index.m3u8'
+        ? sendPlaylist(response, viewer, master(ladder, suffix))
+        : text(response, 404, 'No such fragment');
+    const startedAt = await this.pullRendition(input, rendition);
+    if (startedAt === null) return text(response, 404, 'the stream is not live');
+    const name = renditionName(input.id, rendition);
+    if (!file.endsWith('.m3u8')) return this.sendFragment(response, viewer, join(this.hlsDir, name, file));
+    const deadline = Date.now() + PLAYLIST_WAIT_MS;
+    const fragment = await poll(
+      () => newestFragment(this.hlsDir, name, startedAt),
+      () => !request.socket.destroyed && Date.now() < deadline,
+      PLAYLIST_POLL_MS,
+    );
+    const playlist = fragment === null ? null : await readPlaylist(join(this.hlsDir, name));
+    return sendPlaylist(response, viewer, playlist === null ? null : rewrite(playlist, { suffix, ended: false }));
+  }
+
+  /** A fragment file, its bytes counted to the viewer's session. */
+  private async sendFragment(response: ServerResponse, viewer: HlsViewer, fragment: string): Promise<void> {
     let size: number;
     try {
       size = (await stat(fragment)).size;
@@ -325,8 +369,24 @@ export function rewrite(playlist: string, o: { prefix?: string; suffix: string; 
   return `${out.join('\n')}\n`;
 }
 
+/** A playlist to the viewer (its bytes counted to the session), or 404 while there is none yet. */
+function sendPlaylist(response: ServerResponse, viewer: HlsViewer, playlist: string | null): void {
+  if (playlist === null) {
+    text(response, 404, 'The stream has no playlist yet');
+    return;
+  }
+  const body = Buffer.from(playlist);
+  viewer.bytes += body.length;
+  response.writeHead(200, {
+    'content-type': 'application/vnd.apple.mpegurl',
+    'cache-control': 'no-store',
+    'content-length': body.length,
+  });
+  response.end(body);
+}
+
 /** The master playlist of a transcoded stream: one variant per rendition (video, or audio only). */
-export function master(renditions: Rendition[], suffix: string): string {
+export function master(renditions: LadderRendition[], suffix: string): string {
   const lines = ['#EXTM3U', '#EXT-X-VERSION:3', '#EXT-X-INDEPENDENT-SEGMENTS'];
   for (const rendition of renditions) {
     const attributes = [`BANDWIDTH=${rendition.bandwidth}`];

@@ -33,7 +33,7 @@ import { srtIngest } from './srt.js';
 import { srtPlayback } from './srt-playback.js';
 import type { SrtPort } from './srt-port.js';
 import { StreamManager } from './streams/manager.js';
-import type { LiveStream } from './streams/types.js';
+import type { LiveStream, MediaTrackSource } from './streams/types.js';
 import { UsageJournal } from './streams/usage-journal.js';
 import { WhepPlayback } from './whep.js';
 import { WhipIngest } from './whip.js';
@@ -243,7 +243,9 @@ export class MediaNode {
       this.proxy = new RtmpProxy(this.internalRtmpPort);
       this.proxy.onClose = (connection) => this.rtmpConnectionClosed(connection);
       this.ports.rtmp = await this.proxy.listen(config.mediaPorts.rtmp, config.bindHost);
-      this.hls = new HlsServer(this.manager, `${config.dataDir}/hls`);
+      this.hls = new HlsServer(this.manager, `${config.dataDir}/hls`, (input, key) =>
+        this.edges.pullRendition(input, key),
+      );
       if (!ffmpegMissing) {
         const relayUrl = this.tools.rtmpUrl;
         this.srt = srtIngest({
@@ -637,8 +639,8 @@ export class MediaNode {
       if (!connection || connection.closed) return refuse();
       const edgeCredential = form.get('edge');
       if (edgeCredential !== null) {
-        const push = this.edgePlay(name, edgeCredential, connection);
-        return push ? rename(push.outgoing.main.rtmpName) : refuse();
+        const played = this.edgePlay(name, edgeCredential, form.get('rendition'), connection);
+        return played ? rename(played.rtmpName) : refuse();
       }
       const admitted = await this.manager.admission.play('RTMP', name, form.get('token'));
       if (!admitted.ok) {
@@ -678,20 +680,28 @@ export class MediaNode {
   /**
    * Another node pulls one of our streams as its edge (`?edge=<credential>`, never a user's token): admitted
    * when the credential is the control plane's for this stream (checked with the stream's edge key) and the
-   * stream is live here. Not a viewer: its bytes are the stream's internode usage. Answers the push it plays.
+   * stream is live here. Not a viewer: its bytes are the stream's internode usage. Answers what it plays: what
+   * RTMP viewers get (the top rendition of a ladder), or the HLS rendition `rendition` names (an edge's variant).
    */
-  private edgePlay(name: string, credential: string, connection: ProxiedConnection): LiveStream | null {
+  private edgePlay(
+    name: string,
+    credential: string,
+    rendition: string | null,
+    connection: ProxiedConnection,
+  ): MediaTrackSource | null {
     const input = this.directory.input(name);
     const edgeNodeId =
       input?.edgeKey && !input.origin ? verifyEdgeCredential(input.edgeKey, input.id, credential) : null;
     const push = input && edgeNodeId ? this.manager.push(input.id) : undefined;
-    if (!input || !edgeNodeId || !push) {
-      this.log.info(
-        `edge pull of ${name} from ${connection.remoteAddress} refused: ${edgeNodeId ? 'not live' : 'bad credential'}`,
-      );
+    const played =
+      rendition === null ? push?.outgoing.main : push?.outgoing.renditions?.find((each) => each.key === rendition);
+    if (!input || !edgeNodeId || !played) {
+      const why = !edgeNodeId ? 'bad credential' : push ? `no rendition ${rendition}` : 'not live';
+      this.log.info(`edge pull of ${name} from ${connection.remoteAddress} refused: ${why}`);
       return null;
     }
-    this.log.info(`node ${edgeNodeId} pulls ${input.name} as an edge from ${connection.remoteAddress}`);
+    const what = rendition === null ? input.name : `rendition ${rendition} of ${input.name}`;
+    this.log.info(`node ${edgeNodeId} pulls ${what} as an edge from ${connection.remoteAddress}`);
     this.endEdgePlay(connection.alias);
     this.edgePlaysByAlias.set(
       connection.alias,
@@ -700,7 +710,7 @@ export class MediaNode {
         'internode',
       ),
     );
-    return push;
+    return played;
   }
 
   private endEdgePlay(alias: string): void {

@@ -9,7 +9,7 @@ import { streamsOf, useMediaNode } from './streams.js';
  * it has viewers, and the pulled bytes billed as internode usage on both nodes.
  */
 const world = useMediaNode('edge-origin');
-const { api, createStream, createOutput, status, outputs, usage } = streamsOf(world);
+const { api, createStream, createOutput, createSmallLadderStream, status, outputs, usage } = streamsOf(world);
 let edge: RunningNode | undefined;
 let groupId: string | undefined;
 afterAll(async () => {
@@ -20,6 +20,7 @@ afterAll(async () => {
 interface EdgePull {
   inputId: string;
   kind: 'edge' | 'internode';
+  rendition: string | null;
   source: string;
   origin: string;
   bytes: number;
@@ -194,5 +195,79 @@ describe('origin and edge', () => {
     );
     expect(billed.copy.sum('outgoing', node.id, 'download')).toBeGreaterThan(0);
     expect((await usage(copy.id)).upload).toBe(0);
+  });
+
+  it("a transcoding origin's ladder on node B: the master at once, each variant pulled from A only while it is watched", async () => {
+    const node = edge as RunningNode;
+    const stream = await createSmallLadderStream([
+      [160, 90],
+      [96, 54],
+    ]);
+    const hls = await createOutput(stream.id, 'HLS');
+    expect(hls.node?.id).toBe(node.id);
+    const url = hls.connection?.uri ?? '';
+    const get = async (at: string) => {
+      const response = await fetch(at);
+      return { status: response.status, url: response.url, text: await response.text() };
+    };
+    const renditionPulls = async () =>
+      (await pullsOn(node)).filter((pull) => pull.inputId === stream.id && pull.rendition !== null);
+
+    const push = pushTestPattern((stream.connection as { uri: string }).uri, 'flv', 30, { size: '160x120', rate: 10 });
+    try {
+      await status(stream.id, 'Ingestion', 15_000);
+      // A reads its renditions' first fragments and reports its ladder; B gets it with its inputs and answers
+      // the same master at once (before that, B plays the stream as one media playlist).
+      const master = await waitFor(
+        () => get(url),
+        (answer) => answer.status === 200 && answer.text.includes('#EXT-X-STREAM-INF'),
+        20_000,
+        "the origin's ladder as B's master playlist",
+      );
+      const variants = master.text
+        .split('\n')
+        .flatMap((line, index, lines) =>
+          line.startsWith('#EXT-X-STREAM-INF:')
+            ? [{ info: line, url: new URL(lines[index + 1] ?? '', master.url) }]
+            : [],
+        );
+      expect(variants.map(({ info }) => /RESOLUTION=(\d+x\d+)/.exec(info)?.[1])).toEqual(['160x90', '96x54']);
+      expect(variants.every(({ info }) => /BANDWIDTH=246000\b/.test(info) && /CODECS="avc1\./.test(info))).toBe(true);
+      expect(variants.map((variant) => variant.url.pathname.split('/').at(-2))).toEqual(['r0', 'r1']);
+
+      // The lower variant asked for: only its rendition is pulled, and its playlist is answered once it has a fragment.
+      const low = variants[1]?.url.toString() ?? '';
+      const playlist = await get(low);
+      expect(playlist.status, playlist.text).toBe(200);
+      const fragment = playlist.text.split('\n').find((line) => line.includes('.ts?')) ?? '';
+      const media = await fetch(new URL(fragment, playlist.url));
+      expect(media.status).toBe(200);
+      expect((await media.arrayBuffer()).byteLength).toBeGreaterThan(500);
+      expect((await renditionPulls()).map((pull) => pull.rendition)).toEqual(['r1']);
+
+      // Then the top one: pulled too; r1, no longer asked for, stops on its own while r0 is still watched.
+      const top = variants[0]?.url.toString() ?? '';
+      expect((await get(top)).status).toBe(200);
+      await waitFor(
+        async () => {
+          expect((await get(top)).status).toBe(200);
+          return (await renditionPulls()).map((pull) => pull.rendition);
+        },
+        (pulled) => pulled.length === 1 && pulled[0] === 'r0',
+        10_000,
+        'the unwatched rendition r1 to stop while r0 plays',
+      );
+    } finally {
+      push.stop();
+    }
+    await waitFor(renditionPulls, (pulls) => pulls.length === 0, 10_000, 'the rendition pulls to end');
+    // The renditions' bytes are internode traffic on both nodes.
+    const billed = await waitFor(
+      () => usageByNode(stream.id),
+      ({ sum }) => sum('internode', world.node.id, 'download') > 0 && sum('internode', node.id, 'upload') > 0,
+      10_000,
+      'internode usage of the renditions',
+    );
+    expect(billed.sum('outgoing', node.id, 'download')).toBeGreaterThan(0);
   });
 });

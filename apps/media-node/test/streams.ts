@@ -87,14 +87,17 @@ export function streamsOf(world: MediaWorld) {
       expect(created.status).toBe(201);
       return created.body;
     },
-    /** An adjustable-transcode RTMP stream whose ladder is one 160x90 H.264 rendition with 48 kHz stereo AAC. */
-    async createSmallLadderStream(): Promise<StreamInput> {
+    /**
+     * An adjustable-transcode RTMP stream whose ladder is small H.264 renditions (one 160x90 unless told, each
+     * at 150 kb/s) with 48 kHz stereo AAC.
+     */
+    async createSmallLadderStream(sizes: Array<[number, number]> = [[160, 90]]): Promise<StreamInput> {
       const created = await api<StreamInput>('POST', '/inputs', { format: 'RTMP', output: { passthrough: false } });
       expect(created.status).toBe(201);
       const video = { bitrate: 150, speedPreset: 'ultrafast', tune: 'zerolatency', keyIntMax: 0 };
       const ladder = await api('PUT', `/inputs/${created.body.id}/output`, {
         tracks: [
-          { type: 'H264', width: 160, height: 90, framerate: 15, settings: video },
+          ...sizes.map(([width, height]) => ({ type: 'H264', width, height, framerate: 15, settings: video })),
           { type: 'AAC', rate: 48000, channels: 2, settings: { bitrate: 96 } },
         ],
       });

@@ -472,6 +472,23 @@ export const streamRoutes = {
   }),
 };
 
+/**
+ * One variant of a transcoded stream's HLS ladder as its ingest node serves it (what the master playlist
+ * lists): reported by that node once the rendition has a fragment, and given to the stream's edges, which
+ * write the same master and pull each variant from the ingest node on demand (docs/decisions.md).
+ */
+export const LadderRendition = z.strictObject({
+  /** The variant's path segment (`<key>/index.m3u8`) and, on the ingest node, its nginx name `<input id>_<key>`. */
+  key: z.string().regex(/^[ra]\d{1,2}$/, 'key must be r<n> or a<n>'),
+  /** The master playlist's BANDWIDTH (b/s). */
+  bandwidth: z.number().int().min(0, 'bandwidth must be at least 0'),
+  width: z.number().int().min(1).max(16_384).nullable(),
+  height: z.number().int().min(1).max(16_384).nullable(),
+  /** The master playlist's CODECS (RFC 6381), null when unknown. */
+  codecs: z.string().max(200, 'codecs must be at most 200 characters').nullable(),
+});
+export type LadderRendition = z.infer<typeof LadderRendition>;
+
 /** Node-facing: what a node reports about one input it serves (any field may be left out). */
 export const StreamStateReport = z.strictObject({
   id: z.string().min(1, 'Report id is required').max(128, 'Report id must be at most 128 characters'),
@@ -493,6 +510,8 @@ export const StreamStateReport = z.strictObject({
       outgoing: z.array(TrackInfo.strict()).max(32).optional(),
     })
     .optional(),
+  /** The HLS ladder its viewers get now (its transcoder's renditions, top first); null: none (one media playlist). */
+  renditions: z.array(LadderRendition).max(16).nullable().optional(),
   outputs: z
     .array(
       z.strictObject({
@@ -567,7 +586,13 @@ export const AssignedInput = z.object({
    * outputs listed (those assigned to it) and pulls the stream from its origin (ingest) node over RTMP with
    * `credential` (`edge-credential.ts`, short-lived, renewed with every read); it never takes a push for it.
    */
-  origin: RtmpPullFrom.nullable(),
+  origin: RtmpPullFrom.extend({
+    /**
+     * The origin's HLS ladder while it transcodes the stream (null: none): the edge writes the same master
+     * playlist and pulls each variant's rendition (`&rendition=<key>`) while its HLS viewers ask for it.
+     */
+    renditions: z.array(LadderRendition).nullable(),
+  }).nullable(),
   /**
    * An Internode stream the calling node ingests: the stream it pulls (over RTMP from that stream's node, with
    * an edge credential of that stream bound to the calling node), and whether the source is live now (the node

@@ -1,4 +1,4 @@
-import type { TranscodeTrack } from '@streamcloud/contract';
+import type { LadderRendition, TranscodeTrack } from '@streamcloud/contract';
 import type { ColumnType, Generated } from 'kysely';
 
 type CreatedAt = ColumnType<Date, Date | undefined, never>;
@@ -230,6 +230,8 @@ export interface InputsTable {
   /** An Internode stream's source stream (null for other formats, and once the source is deleted). */
   source_input_id: string | null;
   output: ColumnType<{ version: 2; passthrough: boolean; tracks: TranscodeTrack[] }, string, string>;
+  /** The HLS ladder its ingest node serves now, as reported (null: none); edges get it with their inputs. */
+  renditions: ColumnType<LadderRendition[] | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }

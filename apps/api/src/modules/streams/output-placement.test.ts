@@ -169,6 +169,61 @@ describe('sessions reported by edges', () => {
   });
 });
 
+describe("the origin's HLS ladder", () => {
+  it('is what the ingest node reports, given to the edges with their origin (an edge cannot change it), gone when the push ends', async () => {
+    const origin = await nodeNamed('origin');
+    const edge = await nodeNamed('edge');
+    await group('Outgoing', null, [edge.id]);
+    const stream = await t.createInput();
+    expect((await hlsOutput(stream.id)).node?.id).toBe(edge.id);
+    const ladder = [
+      { key: 'r0', bandwidth: 2_628_000, width: 1280, height: 720, codecs: 'avc1.64001f,mp4a.40.2' },
+      { key: 'r1', bandwidth: 928_000, width: 640, height: 360, codecs: 'avc1.64001e,mp4a.40.2' },
+      { key: 'a0', bandwidth: 64_000, width: null, height: null, codecs: null },
+    ];
+    const report = (token: string, fields: object) =>
+      t.report(token, [{ id: randomUUID(), kind: 'stream-state', streamId: stream.id, ...fields }]);
+    const atEdge = async () => (await nodeInputs(edge.token))[0]?.origin?.renditions;
+
+    expect((await report(origin.token, { status: 'Ingestion' })).statusCode).toBe(200);
+    expect(await atEdge()).toBeNull();
+    expect((await report(origin.token, { renditions: ladder })).statusCode).toBe(200);
+    expect(await atEdge()).toEqual(ladder);
+    // The ingest node is no edge of its own stream.
+    expect((await nodeInputs(origin.token))[0]?.origin).toBeNull();
+    // A node that does not ingest the stream reports only its viewers.
+    expect((await report(edge.token, { renditions: null })).statusCode).toBe(200);
+    expect(await atEdge()).toEqual(ladder);
+    // The transcoder gave up: one media playlist again.
+    expect((await report(origin.token, { renditions: null })).statusCode).toBe(200);
+    expect(await atEdge()).toBeNull();
+    // A push that ends takes its ladder with it.
+    expect((await report(origin.token, { renditions: ladder })).statusCode).toBe(200);
+    expect((await report(origin.token, { status: 'Idle' })).statusCode).toBe(200);
+    expect(await atEdge()).toBeNull();
+  });
+
+  it('refuses a rendition with a bad key or a negative bandwidth (400 naming the field), changing nothing', async () => {
+    const origin = await nodeNamed('origin');
+    const edge = await nodeNamed('edge');
+    await group('Outgoing', null, [edge.id]);
+    const stream = await t.createInput();
+    await hlsOutput(stream.id);
+    const rendition = { key: 'r0', bandwidth: 500_000, width: 640, height: 360, codecs: null };
+    for (const [bad, path, message] of [
+      [{ key: '720p' }, 'body.reports.0.renditions.0.key', 'key must be r<n> or a<n>'],
+      [{ bandwidth: -1 }, 'body.reports.0.renditions.0.bandwidth', 'bandwidth must be at least 0'],
+    ] as const) {
+      const response = await t.report(origin.token, [
+        { id: randomUUID(), kind: 'stream-state', streamId: stream.id, renditions: [{ ...rendition, ...bad }] },
+      ]);
+      expect(response.statusCode).toBe(400);
+      expect(response.json().errors).toContainEqual(expect.objectContaining({ path, message }));
+    }
+    expect((await nodeInputs(edge.token))[0]?.origin?.renditions).toBeNull();
+  });
+});
+
 describe('outputs follow their nodes', () => {
   const replace = (silenceMs = 15_000) => t.app.services.outputs.replaceMisplaced(silenceMs);
   const setEnabled = async (name: string, id: string, enabled: boolean) =>

@@ -1,4 +1,10 @@
-import type { MediaPorts, NodeGroupAssignment, StreamStatus, TranscodeTrack } from '@streamcloud/contract';
+import type {
+  LadderRendition,
+  MediaPorts,
+  NodeGroupAssignment,
+  StreamStatus,
+  TranscodeTrack,
+} from '@streamcloud/contract';
 import { sql } from 'kysely';
 import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
 import type { Db } from '../../db/database.js';
@@ -14,7 +20,7 @@ const FOREIGN_KEY_VIOLATION = '23503';
 /** The account a stream was to belong to does not exist: checked by the foreign key, so a concurrent delete is caught too. */
 export class UnknownOwnerError extends Error {}
 
-export type StreamRow = Omit<InputsTable, 'created_at' | 'updated_at' | 'parameters' | 'output'> & {
+export type StreamRow = Omit<InputsTable, 'created_at' | 'updated_at' | 'parameters' | 'output' | 'renditions'> & {
   parameters: Record<string, unknown>;
   output: { version: 2; passthrough: boolean; tracks: TranscodeTrack[] };
   created_at: Date;
@@ -306,6 +312,15 @@ export class StreamsRepository implements StreamCatalog {
       .execute();
   }
 
+  /** The HLS ladder the stream's ingest node reported it serves (null: none). */
+  async setRenditions(id: string, renditions: LadderRendition[] | null): Promise<void> {
+    await this.db
+      .updateTable('inputs')
+      .set({ renditions: renditions === null ? null : JSON.stringify(renditions) })
+      .where('id', '=', id)
+      .execute();
+  }
+
   /** Sets the input Idle if it is in one of `from`; answers whether it was. */
   async stop(id: string, from: readonly StreamStatus[], now: Date): Promise<boolean> {
     const result = await this.db
@@ -521,7 +536,11 @@ export class StreamsRepository implements StreamCatalog {
    * report back, such as a recording's progress), so a version changes exactly when the node must re-read.
    */
   /** The streams `nodeId` ingests and those it is an edge of (see the service's `ofNode`). */
-  async ofNode(nodeId: string): Promise<Array<StreamRow & { ingress_name: string | null } & AssignedVersions>> {
+  async ofNode(
+    nodeId: string,
+  ): Promise<
+    Array<StreamRow & { ingress_name: string | null; renditions: LadderRendition[] | null } & AssignedVersions>
+  > {
     return (await this.db
       .selectFrom('inputs as i')
       .leftJoin('ingress_endpoints as e', 'e.input_id', 'i.id')
@@ -576,7 +595,9 @@ export class StreamsRepository implements StreamCatalog {
         ]),
       )
       .orderBy('i.id')
-      .execute()) as Array<StreamRow & { ingress_name: string | null } & AssignedVersions>;
+      .execute()) as Array<
+      StreamRow & { ingress_name: string | null; renditions: LadderRendition[] | null } & AssignedVersions
+    >;
   }
 
   async ingressName(streamId: string): Promise<string | null> {

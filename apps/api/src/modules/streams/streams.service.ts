@@ -505,6 +505,7 @@ export class StreamsService {
                 hostname: originHost.hostname,
                 rtmpPort: rtmpPort(mediaHostOf(originHost)),
                 credential: signEdgeCredential(edgeKey, row.id, node.id, expiresAt),
+                renditions: row.renditions ?? null,
               }
             : null,
           source: originHost ? null : this.sourceOf(row.source_input_id, sources, origins, node, expiresAt),
@@ -563,6 +564,9 @@ export class StreamsService {
       }
       if (report.status && report.status !== row.status)
         await streams.update(row.id, { status: report.status }, context.receivedAt);
+      // The ladder its edges get: as reported; a push that starts or ends has none until its transcoder says so.
+      if (report.renditions !== undefined) await streams.setRenditions(row.id, report.renditions);
+      else if (report.status && report.status !== row.status) await streams.setRenditions(row.id, null);
       const at = measuredAt(context, report.at);
       if (report.message)
         await streams.addMessage(row.id, { at, level: report.message.level, text: report.message.text });

@@ -1,4 +1,4 @@
-import type { AssignedInput } from '@streamcloud/contract';
+import type { AssignedInput, LadderRendition } from '@streamcloud/contract';
 import { type GuardedChild, lastLine, spawnGuarded } from '../../child.js';
 import type { InputDirectory } from '../../inputs.js';
 import type { Logger } from '../../log.js';
@@ -38,6 +38,15 @@ interface PullSource {
   credential: string;
 }
 
+/** The origin's HLS ladder an edge serves for the input (its transcoder's renditions); null: none, or not an edge. */
+export function edgeLadder(input: AssignedInput): LadderRendition[] | null {
+  const renditions = input.origin?.renditions;
+  return renditions && renditions.length > 0 ? renditions : null;
+}
+
+/** The nginx name of a rendition of the input, here as on the origin. */
+export const renditionName = (inputId: string, key: string) => `${inputId}_${key}`;
+
 /** After an Internode pull ended or failed while its source still showed live, the next try waits this long. */
 const INTERNODE_RETRY_MS = 2_000;
 
@@ -46,6 +55,13 @@ interface Pull {
   kind: PullKind;
   from: PullSource;
   input: AssignedInput;
+  /** The HLS rendition of an edge's ladder this pull carries (published as `<input id>_<key>`); null: the stream. */
+  rendition: string | null;
+  /** Its nginx name here (the input id, or the rendition's name): the key of the pulls. */
+  name: string;
+  /** When it started; its publish reached nginx (every kind); the stream it became (not a rendition's pull). */
+  startedAt: number;
+  live: boolean;
   relay: RtmpProxy;
   /**
    * A relay between ffmpeg and this node's nginx: ffmpeg sends nothing after its publish command until nginx
@@ -56,9 +72,9 @@ interface Pull {
   /** The relay's one connection to the origin, once ffmpeg made it: its bytes are the internode traffic. */
   connection: ProxiedConnection | null;
   stream: LiveStream | null;
-  /** Resolves with the stream once it is published here, or undefined when the pull failed first. */
-  published: Promise<LiveStream | undefined>;
-  resolvePublished: (stream: LiveStream | undefined) => void;
+  /** Resolves once it is published here (true), or when the pull failed first (false). */
+  published: Promise<boolean>;
+  resolvePublished: (published: boolean) => void;
   endMetering: (() => void) | null;
   lastWatchedAt: number;
   stopping: boolean;
@@ -73,14 +89,19 @@ interface Pull {
  * then watches that one copy: RTMP and HLS from nginx, WebRTC and SRT from their feeds of the local stream.
  * The pull stops once the stream has had no viewer here for `idleMs` (or its outputs left this node), and
  * ends with the origin's push. Its bytes, counted by a relay in front of the origin, are internode usage.
+ * A stream the origin transcodes (`edgeLadder`): its HLS viewers here get the origin's master, and each
+ * variant they ask for is pulled on its own (`pullRendition`: the origin's rendition, published here under
+ * the same name `<input id>_<key>`), stopping `idleMs` after its variant was last asked for; the stream's
+ * own pull then serves its other viewers only (RTMP, WebRTC, SRT: the top rendition).
  * For an Internode stream this node ingests (`input.source`): the same pull of its source stream, made while
  * the control plane shows the source live and published as the Internode stream's push (protocol Internode:
  * Ingestion, its own outputs and jobs); it ends with the source's push, and a Stop holds it off until the
  * source's next push.
  */
 export class EdgePuller {
+  /** By nginx name here: the input id, or a rendition's `<input id>_<key>`. */
   private readonly pulls = new Map<string, Pull>();
-  /** Pulls being stopped, by input: a new pull of the input waits for the old one to leave nginx's name. */
+  /** Pulls being stopped, by name: a new pull of the name waits for the old one to leave nginx's name. */
   private readonly ending = new Map<string, Promise<void>>();
   /** Internode streams stopped by the control plane while their source is live: not pulled again until it ends. */
   private readonly held = new Set<string>();
@@ -99,47 +120,30 @@ export class EdgePuller {
 
   /** The stream pulled for a viewer here: starts the pull if none runs; undefined when it cannot be pulled. */
   async pull(input: AssignedInput): Promise<LiveStream | undefined> {
-    if (!input.origin) return undefined;
-    const running = this.pulls.get(input.id);
-    if (running && !running.stopping) {
-      running.lastWatchedAt = Date.now();
-      return running.published;
-    }
-    await this.ending.get(input.id);
-    const again = this.pulls.get(input.id);
-    if (again && !again.stopping) return again.published;
-    // Not gated on the status read here (it may be a poll old): the origin refuses a stream that is not live.
-    const pull = await this.start(input, 'edge', { ...input.origin, name: input.name });
-    const timeout = new Promise<undefined>((resolve) => {
-      setTimeout(() => resolve(undefined), PULL_START_TIMEOUT_MS).unref();
-    });
-    return Promise.race([pull.published, timeout]);
+    const pull = await this.running(input, null);
+    return pull && (await this.started(pull)) ? (pull.stream ?? undefined) : undefined;
+  }
+
+  /**
+   * The rendition `key` of the origin's ladder pulled here for an HLS viewer (asking for its variant keeps it
+   * pulled): when it started, once it is published here; null when it cannot be pulled.
+   */
+  async pullRendition(input: AssignedInput, key: string): Promise<number | null> {
+    if (!edgeLadder(input)?.some((rendition) => rendition.key === key)) return null;
+    const pull = await this.running(input, key);
+    return pull && (await this.started(pull)) ? pull.startedAt : null;
   }
 
   /** The pull's publish reached nginx (the publish hook): its stream is live here from now on. */
-  published(inputId: string): LiveStream | null {
-    const pull = this.pulls.get(inputId);
-    if (!pull || pull.stopping || pull.stream) return null;
-    const connection = () => connectionOf(pull);
-    const handle = {
-      rawName: pull.input.id,
-      remoteAddress: pull.from.hostname,
-      bytesIn: () => connection()?.bytesToClient ?? 0,
-      bytesOut: () => connection()?.bytesFromClient ?? 0,
-      kick: () => {
-        // A Stop of the Internode stream: it stays off while this push of its source lasts.
-        if (pull.kind === 'internode') this.held.add(pull.input.id);
-        void this.stop(pull, 'kicked');
-      },
-    };
-    const stream =
-      pull.kind === 'edge'
-        ? this.o.manager.startPulled(pull.input, pull.from.nodeName, handle)
-        : this.o.manager.push(pull.input.id)
-          ? null
-          : this.o.manager.startPush(pull.input, 'Internode', handle);
-    if (!stream) return null;
-    pull.stream = stream;
+  published(name: string): boolean {
+    const pull = this.pulls.get(name);
+    if (!pull || pull.stopping || pull.live) return false;
+    if (pull.rendition === null) {
+      const stream = this.startStream(pull);
+      if (!stream) return false;
+      pull.stream = stream;
+    }
+    pull.live = true;
     pull.lastWatchedAt = Date.now();
     // The hook's answer is not yet nginx's stream (idle_streams off refuses a player sent to it before the
     // publish is in place): the viewers waiting for it are sent there once nginx accepted the publish.
@@ -147,9 +151,9 @@ export class EdgePuller {
       if (!accepted) return;
       // The idle time counts from here.
       pull.lastWatchedAt = Date.now();
-      pull.resolvePublished(stream);
+      pull.resolvePublished(true);
     });
-    return stream;
+    return true;
   }
 
   /**
@@ -171,10 +175,18 @@ export class EdgePuller {
     return pull !== undefined && !pull.stopping;
   }
 
-  describe(): Array<{ inputId: string; kind: PullKind; source: string; origin: string; bytes: number }> {
+  describe(): Array<{
+    inputId: string;
+    kind: PullKind;
+    rendition: string | null;
+    source: string;
+    origin: string;
+    bytes: number;
+  }> {
     return [...this.pulls.values()].map((pull) => ({
       inputId: pull.input.id,
       kind: pull.kind,
+      rendition: pull.rendition,
       source: pull.from.name,
       origin: pull.from.nodeName,
       bytes: pull.connection?.bytesToClient ?? 0,
@@ -186,15 +198,69 @@ export class EdgePuller {
     await Promise.all([...this.pulls.values()].map((pull) => this.stop(pull, 'node stopping')));
   }
 
-  private async start(input: AssignedInput, kind: PullKind, origin: PullSource): Promise<Pull> {
+  /** The edge pull of the input (or of its rendition `key`) going on, started now if none is. */
+  private async running(input: AssignedInput, rendition: string | null): Promise<Pull | undefined> {
+    if (!input.origin) return undefined;
+    const name = rendition === null ? input.id : renditionName(input.id, rendition);
+    const going = () => {
+      const pull = this.pulls.get(name);
+      return pull && !pull.stopping ? pull : undefined;
+    };
+    const running = going();
+    if (running) {
+      running.lastWatchedAt = Date.now();
+      return running;
+    }
+    await this.ending.get(name);
+    // Not gated on the status read here (it may be a poll old): the origin refuses a stream that is not live.
+    return going() ?? (await this.start(input, 'edge', { ...input.origin, name: input.name }, rendition));
+  }
+
+  /** Whether the pull published here within the start timeout (waited for). */
+  private started(pull: Pull): Promise<boolean> {
+    const timeout = new Promise<false>((resolve) => {
+      setTimeout(() => resolve(false), PULL_START_TIMEOUT_MS).unref();
+    });
+    return Promise.race([pull.published, timeout]);
+  }
+
+  /** The live stream a pull of a whole stream becomes here: an edge's pulled stream, or an Internode stream's push. */
+  private startStream(pull: Pull): LiveStream | null {
+    const connection = () => connectionOf(pull);
+    const handle = {
+      rawName: pull.input.id,
+      remoteAddress: pull.from.hostname,
+      bytesIn: () => connection()?.bytesToClient ?? 0,
+      bytesOut: () => connection()?.bytesFromClient ?? 0,
+      kick: () => {
+        // A Stop of the Internode stream: it stays off while this push of its source lasts.
+        if (pull.kind === 'internode') this.held.add(pull.input.id);
+        void this.stop(pull, 'kicked');
+      },
+    };
+    if (pull.kind === 'edge') return this.o.manager.startPulled(pull.input, pull.from.nodeName, handle);
+    return this.o.manager.push(pull.input.id) ? null : this.o.manager.startPush(pull.input, 'Internode', handle);
+  }
+
+  private async start(
+    input: AssignedInput,
+    kind: PullKind,
+    origin: PullSource,
+    rendition: string | null = null,
+  ): Promise<Pull> {
     const relay = new RtmpProxy(origin.rtmpPort, { host: origin.hostname, aliases: false });
-    const target = new URL(`${this.o.tools.rtmpUrl(input.id)}&edge=1`);
+    const name = rendition === null ? input.id : renditionName(input.id, rendition);
+    const target = new URL(`${this.o.tools.rtmpUrl(name)}&edge=1`);
     const publisher = new RtmpProxy(Number(target.port), { host: target.hostname, aliases: false });
-    let resolvePublished: (stream: LiveStream | undefined) => void = () => undefined;
+    let resolvePublished: (published: boolean) => void = () => undefined;
     const pull: Pull = {
       kind,
       from: origin,
       input,
+      rendition,
+      name,
+      startedAt: Date.now(),
+      live: false,
       relay,
       publisher,
       ffmpeg: null,
@@ -203,16 +269,17 @@ export class EdgePuller {
       published: new Promise((resolve) => {
         resolvePublished = resolve;
       }),
-      resolvePublished: (stream) => resolvePublished(stream),
+      resolvePublished: (published) => resolvePublished(published),
       endMetering: null,
       lastWatchedAt: Date.now(),
       stopping: false,
       stderr: '',
     };
-    this.pulls.set(input.id, pull);
+    this.pulls.set(name, pull);
     const port = await relay.listen(0, '127.0.0.1');
     target.port = String(await publisher.listen(0, '127.0.0.1'));
-    const source = `rtmp://127.0.0.1:${port}/live/${encodeURIComponent(origin.name)}?edge=${encodeURIComponent(origin.credential)}`;
+    const query = new URLSearchParams({ edge: origin.credential, ...(rendition === null ? {} : { rendition }) });
+    const source = `rtmp://127.0.0.1:${port}/live/${encodeURIComponent(origin.name)}?${query}`;
     const ffmpeg = spawnGuarded(this.o.tools.ffmpeg, [
       '-hide_banner',
       '-nostats',
@@ -243,12 +310,11 @@ export class EdgePuller {
       bytesOut: () => connectionOf(pull)?.bytesFromClient ?? 0,
     };
     pull.endMetering = this.meter(metered);
-    this.o.log.info(`pulling ${origin.name} from node ${origin.nodeName} (${origin.hostname}:${origin.rtmpPort})`);
+    const what = describePull(pull);
+    this.o.log.info(`pulling ${what} from node ${origin.nodeName} (${origin.hostname}:${origin.rtmpPort})`);
     void ffmpeg.exited.then((code) => {
-      if (!pull.stopping && !pull.stream)
-        this.o.log.error(
-          `pulling ${origin.name} from node ${origin.nodeName} failed (${code}): ${lastLine(pull.stderr)}`,
-        );
+      if (!pull.stopping && !pull.live)
+        this.o.log.error(`pulling ${what} from node ${origin.nodeName} failed (${code}): ${lastLine(pull.stderr)}`);
       void this.stop(pull, pull.stopping ? 'stopped' : 'the origin ended it');
     });
     return pull;
@@ -256,41 +322,47 @@ export class EdgePuller {
 
   /** Stops the pull: ffmpeg, the relay, the metering (its last bytes are reported next), the stream here. */
   private stop(pull: Pull, reason: string): Promise<void> {
-    if (this.pulls.get(pull.input.id) === pull) this.pulls.delete(pull.input.id);
-    if (pull.stopping) return this.ending.get(pull.input.id) ?? Promise.resolve();
+    if (this.pulls.get(pull.name) === pull) this.pulls.delete(pull.name);
+    if (pull.stopping) return this.ending.get(pull.name) ?? Promise.resolve();
     pull.stopping = true;
     if (pull.kind === 'internode') this.retryAt.set(pull.input.id, Date.now() + INTERNODE_RETRY_MS);
     connectionOf(pull);
     // The stream ends here at once (a viewer arriving now starts a new pull, once this one let go of nginx).
-    pull.resolvePublished(undefined);
+    pull.resolvePublished(false);
     if (pull.stream) this.o.manager.endPush(pull.stream);
     const ended = (async () => {
       await pull.ffmpeg?.stop();
       await Promise.all([pull.relay.close(), pull.publisher.close()]);
       pull.endMetering?.();
-      this.o.log.info(`stopped pulling ${pull.input.name}: ${reason}`);
+      this.o.log.info(`stopped pulling ${describePull(pull)}: ${reason}`);
     })();
-    this.ending.set(pull.input.id, ended);
+    this.ending.set(pull.name, ended);
     void ended.finally(() => {
-      if (this.ending.get(pull.input.id) === ended) this.ending.delete(pull.input.id);
+      if (this.ending.get(pull.name) === ended) this.ending.delete(pull.name);
     });
     return ended;
   }
 
   /**
-   * Stops the edge pulls without a viewer here for `idleMs`, and those whose outputs are no longer this
-   * node's; stops the Internode pulls whose source is no longer live (or no longer theirs), and starts those
-   * of the Internode streams here whose source is live.
+   * Stops the edge pulls without a viewer here for `idleMs` (a rendition's: its variant not asked for), and
+   * those whose outputs (or rendition) are no longer this node's; stops the Internode pulls whose source is no
+   * longer live (or no longer theirs), and starts those of the Internode streams here whose source is live.
    */
   private watch(): void {
     const now = Date.now();
-    const watched = new Set(this.o.manager.viewers.all().map((viewer) => viewer.inputId));
+    // A laddered stream's HLS viewers watch its renditions' pulls, not the stream's own.
+    const watched = new Set(
+      this.o.manager.viewers
+        .all()
+        .filter((viewer) => viewer.format !== 'HLS' || !this.laddered(viewer.inputId))
+        .map((viewer) => viewer.inputId),
+    );
     for (const pull of this.pulls.values()) {
       const input = this.o.directory.byId(pull.input.id);
       if (pull.kind === 'internode') {
         if (!input?.source?.live || input.source.inputId !== pull.input.source?.inputId)
           void this.stop(pull, 'its source is not live');
-        else if (!pull.stream && now - pull.lastWatchedAt >= PULL_START_TIMEOUT_MS)
+        else if (!pull.live && now - pull.lastWatchedAt >= PULL_START_TIMEOUT_MS)
           void this.stop(pull, 'it did not start in time');
         continue;
       }
@@ -298,12 +370,16 @@ export class EdgePuller {
         void this.stop(pull, 'its outputs are no longer served here');
         continue;
       }
-      if (!pull.stream) {
+      if (pull.rendition !== null && !edgeLadder(input)?.some((rendition) => rendition.key === pull.rendition)) {
+        void this.stop(pull, 'the origin no longer serves that rendition');
+        continue;
+      }
+      if (!pull.live) {
         // Still starting (ffmpeg probing the origin's stream): viewers wait for it, up to the start timeout.
         if (now - pull.lastWatchedAt >= PULL_START_TIMEOUT_MS) void this.stop(pull, 'it did not start in time');
         continue;
       }
-      if (watched.has(pull.input.id)) pull.lastWatchedAt = now;
+      if (pull.rendition === null && watched.has(pull.input.id)) pull.lastWatchedAt = now;
       else if (now - pull.lastWatchedAt >= this.o.idleMs) void this.stop(pull, 'no viewer left');
     }
     for (const input of this.o.directory.all()) {
@@ -320,6 +396,16 @@ export class EdgePuller {
       if (!blocked) void this.start(input, 'internode', input.source);
     }
   }
+
+  private laddered(inputId: string): boolean {
+    const input = this.o.directory.byId(inputId);
+    return input !== undefined && edgeLadder(input) !== null;
+  }
+}
+
+/** What a pull carries, for the log. */
+function describePull(pull: Pull): string {
+  return pull.rendition === null ? pull.from.name : `rendition ${pull.rendition} of ${pull.from.name}`;
 }
 
 /** The relay's connection to the origin, kept once made (the relay forgets closed connections after a while). */

@@ -205,6 +205,14 @@ class Transcoder implements Pipeline<TranscodeConfig> {
       streamId: stream.input.id,
       at: new Date().toISOString(),
       tracks: { outgoing: outgoingTracks(plan.renditions, probed) },
+      // The stream's edges write the same master and pull its variants from here.
+      renditions: renditions.map(({ key, bandwidth, width, height, codecs }) => ({
+        key,
+        bandwidth,
+        width,
+        height,
+        codecs,
+      })),
     });
   }
 
@@ -249,6 +257,7 @@ class Transcoder implements Pipeline<TranscodeConfig> {
         streamId: stream.input.id,
         at: new Date().toISOString(),
         tracks: { outgoing: stream.tracks },
+        renditions: null,
       });
   }
 
