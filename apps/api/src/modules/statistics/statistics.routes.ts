@@ -1,9 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
 import { METRICS_SCRAPE_PATH, statisticsRoutes } from '@streamcloud/contract';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { AppError, unauthorized } from '../../lib/errors.js';
 import { addRoute } from '../../lib/route.js';
-import { JsonText, type StatisticsService } from './statistics.service.js';
+import type { StatisticsService } from './statistics.service.js';
 
 const BEARER = /^Bearer (\S+)$/;
 
@@ -13,24 +13,14 @@ const sameSecret = (given: string, expected: string) => {
   return a.length === b.length && timingSafeEqual(a, b);
 };
 
-/** An answer rendered as JSON text by the database goes out as is (Fastify sends a JSON-typed string unchanged). */
-function send<T>(reply: FastifyReply, answer: T | JsonText): T {
-  if (!(answer instanceof JsonText)) return answer;
-  reply.type('application/json; charset=utf-8');
-  return answer.text as unknown as T;
-}
-
 export function registerStatisticsRoutes(
   app: FastifyInstance,
   statistics: StatisticsService,
   scrapeToken: string | undefined,
 ): void {
-  addRoute(app, statisticsRoutes.usage, async ({ auth, params, query, reply }) =>
-    send(reply, await statistics.usage(auth, params, query)),
-  );
-  addRoute(app, statisticsRoutes.streamUsage, async ({ auth, params, query, reply }) =>
-    send(reply, await statistics.streamUsage(auth, params, query)),
-  );
+  // Usage reports (megabytes at times) come as JSON text rendered by the database: addRoute sends it as is.
+  addRoute(app, statisticsRoutes.usage, ({ auth, params, query }) => statistics.usage(auth, params, query));
+  addRoute(app, statisticsRoutes.streamUsage, ({ auth, params, query }) => statistics.streamUsage(auth, params, query));
   addRoute(app, statisticsRoutes.accountMetrics, ({ auth, params, query }) =>
     statistics.accountMetrics(auth, params, query),
   );

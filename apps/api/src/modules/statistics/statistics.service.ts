@@ -14,6 +14,7 @@ import type { Scope } from '../../db/unit-of-work.js';
 import type { AuthContext } from '../../lib/auth-context.js';
 import type { Clock } from '../../lib/clock.js';
 import { notFound } from '../../lib/errors.js';
+import { JsonText } from '../../lib/route.js';
 import { ALL_ACCOUNTS, type Grain, type SeriesPoint } from './metrics.repository.js';
 import type { PrometheusClient } from './prometheus.client.js';
 import { currentIdentity } from './stream-identity.js';
@@ -77,14 +78,6 @@ const ACCOUNT_SPECS: Record<AccountMetric, { metric: NodeMetricName; byProtocol:
   OutgoingBitrateTotal: { metric: 'OutgoingBitrate', byProtocol: false },
   ConcurrentViewersTotal: { metric: 'ConcurrentViewers', byProtocol: false },
 };
-
-/**
- * An answer the database already rendered as JSON text (usage reports, which can be megabytes): the route
- * sends it as is. Its shape is the contract's; the API tests compare whole answers.
- */
-export class JsonText {
-  constructor(readonly text: string) {}
-}
 
 /** Usage reports and metric series; the rules of who sees which account. */
 export class StatisticsService {
