@@ -14,9 +14,16 @@ import lighthouse from 'lighthouse';
 import puppeteer from 'puppeteer-core';
 import { ensureConsoleBuilt, ROOT } from '../scripts/lib.mjs';
 import { CHROMIUM, printTable, startApi } from './lib.mjs';
+import { lcpCandidates, longTasks, SAMPLING_CATEGORY } from './long-tasks.mjs';
 
 /** Lighthouse runs per page; the median run (by performance score) is reported. */
 const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
+/**
+ * BENCH_PROFILE=1: each run also samples the JavaScript and prints the stream list's long tasks, split by kind
+ * of work and source (bench/long-tasks.mjs). The sampling slows the page: such runs are for finding where the
+ * time goes, their scores are not the figures.
+ */
+const PROFILE = Boolean(process.env.BENCH_PROFILE);
 /** Streams in the signed-in account, so the list has rows to paint. */
 const STREAMS = 25;
 const KIB = 1024;
@@ -102,7 +109,12 @@ async function auditOnce(browser, url, token) {
     }
     const result = await lighthouse(
       url,
-      { logLevel: 'error', output: 'json', onlyCategories: ['performance', 'accessibility'] },
+      {
+        logLevel: 'error',
+        output: 'json',
+        onlyCategories: ['performance', 'accessibility'],
+        ...(PROFILE ? { additionalTraceCategories: [SAMPLING_CATEGORY] } : {}),
+      },
       undefined,
       page,
     );
@@ -111,6 +123,12 @@ async function auditOnce(browser, url, token) {
       throw new Error(`${url} ended on ${result.lhr.finalDisplayedUrl}`);
     }
     for (const warning of result.lhr.runWarnings) process.stdout.write(`${url}: ${warning}\n`);
+    if (PROFILE && token) {
+      const tbt = Math.round(result.lhr.audits['total-blocking-time'].numericValue);
+      const { origin } = new URL(url);
+      printTable(`${url}: long tasks (TBT ${tbt} ms)`, longTasks(result.artifacts.Trace, origin, DIST));
+      printTable(`${url}: LCP candidates (observed)`, lcpCandidates(result.artifacts.Trace, origin));
+    }
     return result.lhr;
   } finally {
     await page.close();
@@ -132,6 +150,8 @@ async function summarise(name, runs, origin) {
     report,
     performance: Math.round(lhr.categories.performance.score * 100),
     performanceRuns: runs.map((run) => Math.round(run.categories.performance.score * 100)),
+    lcpRuns: runs.map((run) => Math.round(run.audits['largest-contentful-paint'].numericValue)),
+    tbtRuns: runs.map((run) => Math.round(run.audits['total-blocking-time'].numericValue)),
     accessibility: Math.round(lhr.categories.accessibility.score * 100),
     fcpMs: lhr.audits['first-contentful-paint'].numericValue,
     lcpMs: lhr.audits['largest-contentful-paint'].numericValue,
@@ -217,10 +237,12 @@ export default async function consoleLoadBench() {
     }
     const first = await firstLoad(api.url);
     const pages = [];
-    for (const { name, url, pageToken } of [
+    const measured = [
       { name: 'sign-in', url: `${api.url}/#/login` },
       { name: 'stream list', url: `${api.url}/#/streams`, pageToken: token },
-    ]) {
+    ];
+    // Profiling is about the stream list's blocking time (the sign-in page has little).
+    for (const { name, url, pageToken } of PROFILE ? measured.slice(1) : measured) {
       const runs = [];
       for (let run = 0; run < RUNS; run += 1) runs.push(await audit(browser, url, pageToken));
       pages.push(await summarise(name, runs, api.url));
@@ -236,6 +258,8 @@ export default async function consoleLoadBench() {
         'FCP ms': Math.round(page.fcpMs),
         'LCP ms': Math.round(page.lcpMs),
         'TBT ms': Math.round(page.tbtMs),
+        'LCP ms (runs)': page.lcpRuns.join(' '),
+        'TBT ms (runs)': page.tbtRuns.join(' '),
         CLS: page.cls.toFixed(3),
         'transferred KiB': kib(page.transferredBytes),
       })),
