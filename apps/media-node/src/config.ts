@@ -43,6 +43,11 @@ export interface NodeConfig {
    * most `limit` of them on the node (0: none), each stopped after `idleMs` without a viewer.
    */
   warmFeeds: { limit: number; idleMs: number };
+  /**
+   * WEBRTC_ICE_SERVERS: STUN servers (`stun:host:port`, comma-separated) the node asks for its public address,
+   * for a node behind NAT (e.g. a cloud VM whose public address is not on its interface); none by default.
+   */
+  iceServers: string[];
   /** Relays may reach private and loopback addresses (and multicast groups): ALLOW_PRIVATE_NETWORKS=on. */
   allowPrivateNetworks: boolean;
   ffmpeg: string;
@@ -72,6 +77,16 @@ const millis = (env: NodeJS.ProcessEnv, key: string, fallback: number): number =
   if (!Number.isFinite(value) || value < 50)
     throw new ConfigError(`${key} must be a number of milliseconds (at least 50)`);
   return value;
+};
+
+const stunServers = (env: NodeJS.ProcessEnv, key: string): string[] => {
+  const servers = (env[key] ?? '')
+    .split(',')
+    .map((server) => server.trim())
+    .filter(Boolean);
+  const bad = servers.find((server) => !/^stuns?:[^\s/]+$/.test(server));
+  if (bad) throw new ConfigError(`${key}: ${bad} is not a STUN server (stun:host:port)`);
+  return servers;
 };
 
 const count = (env: NodeJS.ProcessEnv, key: string, fallback: number): number => {
@@ -123,6 +138,7 @@ export function loadNodeConfig(env: NodeJS.ProcessEnv = process.env): NodeConfig
       limit: count(env, 'WEBRTC_WARM_FEEDS', 4),
       idleMs: millis(env, 'WEBRTC_WARM_IDLE_MS', 120_000),
     },
+    iceServers: stunServers(env, 'WEBRTC_ICE_SERVERS'),
     allowPrivateNetworks: allowPrivate === 'on',
     ffmpeg: env.FFMPEG_PATH || '/usr/bin/ffmpeg',
     ffprobe: env.FFPROBE_PATH || '/usr/bin/ffprobe',

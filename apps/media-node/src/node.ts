@@ -281,6 +281,7 @@ export class MediaNode {
           log: this.log,
           relayUrl,
           dataDir: config.dataDir,
+          iceServers: config.iceServers,
         });
         this.whep = new WhepPlayback({
           ffmpeg: config.ffmpeg,
@@ -288,6 +289,7 @@ export class MediaNode {
           log: this.log,
           playUrl: relayUrl,
           warmFeeds: config.warmFeeds,
+          iceServers: config.iceServers,
         });
       }
     }

@@ -26,9 +26,14 @@ const CONNECT_TIMEOUT_MS = 20_000;
 /** The last segment of a warm-up request (see WebRtcEndpoint.warm); session ids are UUIDs. */
 const WARM = 'warm';
 
-/** werift's peer connection with VP8 and Opus only; host candidates include loopback, IPv4 only. */
-export function createPeerConnection(): RTCPeerConnection {
+/**
+ * werift's peer connection with VP8 and Opus only; host candidates include loopback, IPv4 only. STUN only
+ * from `iceServers` (WEBRTC_ICE_SERVERS): werift's default asks Google's server on every answer, which
+ * tells a third party of every session and stalls answers up to 5 s where it cannot be reached.
+ */
+export function createPeerConnection(iceServers: readonly string[]): RTCPeerConnection {
   return new RTCPeerConnection({
+    iceServers: iceServers.map((urls) => ({ urls })),
     codecs: {
       video: [
         new RTCRtpCodecParameters({
@@ -142,6 +147,8 @@ export abstract class WebRtcEndpoint<S extends PeerSession, A> {
     private readonly path: 'whip' | 'whep',
     /** What the node accepts, for the answer to an offer that cannot be answered. */
     private readonly accepts: string,
+    /** STUN servers for the node's public address (NodeConfig.iceServers). */
+    private readonly iceServers: readonly string[],
   ) {}
 
   /** Whether the offer to `name` may go on (token, stream state), or the status and message refusing it. */
@@ -223,7 +230,7 @@ export abstract class WebRtcEndpoint<S extends PeerSession, A> {
       return;
     }
 
-    const pc = createPeerConnection();
+    const pc = createPeerConnection(this.iceServers);
     const id = randomUUID();
     const session = await this.open(
       { id, name, pc, remoteAddress, connected: false, ended: false },

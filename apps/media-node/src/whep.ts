@@ -18,6 +18,8 @@ export interface WhepOptions {
   playUrl: (name: string) => string;
   /** Feeds kept running without a viewer (NodeConfig.warmFeeds). */
   warmFeeds: { limit: number; idleMs: number };
+  /** STUN servers (NodeConfig.iceServers). */
+  iceServers: readonly string[];
 }
 
 /** WebRTC viewers get at most this picture height and frame rate (bounds the VP8 encoder's CPU). */
@@ -82,7 +84,7 @@ export class WhepPlayback extends WebRtcEndpoint<WhepSession, Admitted> {
   private readonly feeds = new Map<string, StreamFeed>();
 
   constructor(private readonly o: WhepOptions) {
-    super('whep', 'a recvonly offer with VP8 video and/or Opus audio is expected');
+    super('whep', 'a recvonly offer with VP8 video and/or Opus audio is expected', o.iceServers);
     o.manager.events.subscribe({
       live: (push) => this.keepWarm(push),
       ended: (push) => {

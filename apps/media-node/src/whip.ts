@@ -15,6 +15,8 @@ export interface WhipOptions {
   log: Logger;
   relayUrl: (inputId: string) => string;
   dataDir: string;
+  /** STUN servers (NodeConfig.iceServers). */
+  iceServers: readonly string[];
 }
 
 interface WhipSession extends PeerSession {
@@ -48,7 +50,7 @@ const freeUdpPortPair = (): Promise<number> =>
  */
 export class WhipIngest extends WebRtcEndpoint<WhipSession, AssignedInput> {
   constructor(private readonly o: WhipOptions) {
-    super('whip', 'VP8 video and Opus audio are accepted');
+    super('whip', 'VP8 video and Opus audio are accepted', o.iceServers);
   }
 
   protected async admit(
