@@ -94,6 +94,8 @@ export interface WhepTarget {
  * taking it within 10 s closes it.
  */
 export function preconnectWhep(target: Promise<WhepTarget | null>): void {
+  // A browser without WebRTC (Firefox can turn it off) has nothing to open early; the player says so itself.
+  if (typeof RTCPeerConnection === 'undefined') return;
   const ahead = receiver();
   void target.then(
     (found) => {
