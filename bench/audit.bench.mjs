@@ -102,10 +102,10 @@ export default async function auditBench() {
       'p99 ms': deep.p99.toFixed(1),
     });
     printTable(
-      `GET /audit over ${ENTRIES.toLocaleString('en')} entries on PostgreSQL (goal: p50 ≤ ${TARGET_MS} ms)`,
+      `GET /audit over ${ENTRIES.toLocaleString('en')} entries on PostgreSQL (goal: p50 and p99 ≤ ${TARGET_MS} ms)`,
       rows,
     );
-    const slow = rows.filter((row) => Number(row['p50 ms']) > TARGET_MS);
+    const slow = rows.filter((row) => Number(row['p50 ms']) > TARGET_MS || Number(row['p99 ms']) > TARGET_MS);
     if (slow.length > 0) process.stdout.write(`ABOVE GOAL: ${slow.map((row) => row.case).join(', ')}\n`);
   } finally {
     await api.stop();

@@ -3,12 +3,12 @@ import {
   AUDIT_CURSOR,
   type AuditEntry,
   type AuditFilter,
-  type AuditPage,
   type AuditQuery,
   csvRecord,
 } from '@streamcloud/contract';
 import type { Scope } from '../../db/unit-of-work.js';
 import type { AuthContext } from '../../lib/auth-context.js';
+import { JsonText } from '../../lib/route.js';
 import type { AuditPosition, AuditRow, AuditRowFilter } from './audit.repository.js';
 
 /** Entries an export reads per query: big enough to be quick, small enough to hold in memory. */
@@ -24,7 +24,7 @@ const positionOf = (cursor: string | undefined): AuditPosition | null => {
 };
 
 /** One entry as the caller may see it: the admin behind an impersonation is shown to ADMIN callers only. */
-function toEntry(row: AuditRow, auth: AuthContext): AuditEntry {
+export function toEntry(row: AuditRow, auth: AuthContext): AuditEntry {
   const impersonated = row.acting_admin_id !== null && row.acting_admin_id !== row.actor_id;
   return {
     id: row.id,
@@ -60,14 +60,16 @@ export class AuditService {
     };
   }
 
-  async page(auth: AuthContext, query: AuditQuery): Promise<AuditPage> {
-    const rows = await this.deps.uow.audit.page(this.filterOf(auth, query), positionOf(query.cursor), query.limit + 1);
-    const items = rows.slice(0, query.limit);
-    const last = items.at(-1);
-    return {
-      items: items.map((row) => toEntry(row, auth)),
-      nextCursor: rows.length > query.limit && last ? `${last.at_micros}-${last.id}` : null,
-    };
+  /** A page as the route's JSON, written by the database (see `AuditRepository.pageJson`). */
+  async page(auth: AuthContext, query: AuditQuery): Promise<JsonText> {
+    const { items, next } = await this.deps.uow.audit.pageJson(
+      this.filterOf(auth, query),
+      positionOf(query.cursor),
+      query.limit,
+      auth.role === 'ADMIN',
+    );
+    const nextCursor = next ? `"${next.atMicros}-${next.id}"` : 'null';
+    return new JsonText(`{"items":[${items}],"nextCursor":${nextCursor}}`);
   }
 
   /**

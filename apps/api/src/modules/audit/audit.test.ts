@@ -1,4 +1,6 @@
-import { AUDIT_CSV_HEADER, AUDIT_MESSAGES, csvRecord } from '@streamcloud/contract';
+import { randomUUID } from 'node:crypto';
+import { AUDIT_CSV_HEADER, AUDIT_MESSAGES, AuditPage, csvRecord } from '@streamcloud/contract';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import {
   expectValidationError,
@@ -8,6 +10,9 @@ import {
   TEST_PASSWORD,
   useTestApp,
 } from '../../../test/helpers.js';
+import type { AuthContext } from '../../lib/auth-context.js';
+import type { AuditEntry as AuditRecord } from './audit.repository.js';
+import { toEntry } from './audit.service.js';
 
 const t = useTestApp({}, { roles: true });
 
@@ -152,6 +157,47 @@ describe('GET /audit', () => {
     } while (cursor);
     expect(pages).toBe(3);
     expect(seen).toEqual(['s6', 's5', 's4', 's3', 's2', 's1', 's0']);
+  });
+
+  it('writes each entry (from the database) as the export maps its row, for ADMIN and USER callers', async () => {
+    const { audit } = t.app.moduleContext.uow;
+    const at = new Date('2026-03-04T05:06:07.891Z');
+    const entries: AuditRecord[] = [
+      { actorId: t.roles.owner.id, actingAdminId: null, action: 'input.update', targetType: 'input', targetId: 'x' },
+      {
+        actorId: t.roles.owner.id,
+        actingAdminId: t.roles.admin.id,
+        action: 'relay.create',
+        details: { text: 'Quote " back\\slash\ttab\nline\u0001 é 😀 \u2028', nested: { list: [1, 2.5, null, true] } },
+      },
+      // The system's own work, a sign-in of no account, an account deleted since (its id is kept).
+      { actorId: null, actingAdminId: null, action: 'node.update', targetType: 'node', targetId: 'n' },
+      { actorId: null, actingAdminId: null, action: 'login', result: 'failure', details: { username: 'nobody' } },
+      { actorId: randomUUID(), actingAdminId: null, action: 'account.delete', details: {} },
+    ];
+    for (const [index, entry] of entries.entries()) {
+      await audit.record(entry, new Date(at.getTime() + index * 1001));
+    }
+    // Microseconds a JavaScript Date cannot hold: written truncated to the millisecond, as the Date holds them.
+    await sql`update audit_log set at = at + interval '789 microseconds' where action = 'relay.create'`.execute(
+      t.database.db,
+    );
+    for (const caller of [t.roles.admin, t.roles.owner]) {
+      const to = new Date(at.getTime() + 10_000);
+      const response = await list(caller.token, `?from=${at.toISOString()}&to=${to.toISOString()}&limit=4`);
+      expect(response.statusCode, response.body).toBe(200);
+      const auth = { ...caller, role: caller === t.roles.admin ? 'ADMIN' : 'USER' } as unknown as AuthContext;
+      const filter = { actorId: caller === t.roles.admin ? null : caller.id, from: at, to };
+      const rows = await audit.page(filter, null, 5);
+      const last = rows[3];
+      expect(response.json()).toEqual({
+        items: rows.slice(0, 4).map((row) => toEntry(row, auth)),
+        nextCursor: rows.length > 4 && last ? `${last.at_micros}-${last.id}` : null,
+      });
+      expect(response.json().items).toHaveLength(caller === t.roles.admin ? 4 : 2);
+      expect(response.json().nextCursor === null).toBe(caller !== t.roles.admin);
+      expect(AuditPage.parse(response.json())).toEqual(response.json());
+    }
   });
 
   it('answers 400 naming the field for bad filters', async () => {
