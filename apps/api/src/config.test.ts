@@ -94,6 +94,12 @@ describe('loadConfig', () => {
     });
   });
 
+  it('reads and checks KEY_RATE_LIMIT (requests per API key and minute)', () => {
+    expect(loadConfig({ KEY_RATE_LIMIT: '1200' }).keyRateLimit).toBe(1200);
+    expect(() => loadConfig({ KEY_RATE_LIMIT: '0' })).toThrow(/KEY_RATE_LIMIT: must be at least 1/);
+    expect(() => loadConfig({ KEY_RATE_LIMIT: '1.5' })).toThrow(/KEY_RATE_LIMIT: must be a whole number/);
+  });
+
   it('treats empty values as unset', () => {
     expect(loadConfig({ PORT: '', DATABASE_URL: '' })).toMatchObject({ port: 8080, databaseUrl: undefined });
   });

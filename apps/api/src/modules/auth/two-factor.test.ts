@@ -368,6 +368,16 @@ describe('sign-in with two factors', () => {
     expect(status.json().recoveryCodesLeft).toBe(8);
   });
 
+  it('of two sign-ins with the same recovery code at once, one wins; the code is gone', async () => {
+    const owner = t.roles.owner;
+    const { recoveryCodes } = await enrol(owner);
+    const code = (recoveryCodes as string[])[0] as string;
+    const tickets = [await passwordStep(owner), await passwordStep(owner)];
+    await raceForOne(2, (index) => secondStep(tickets[index] as string, code), { winner: 200, losers: [401] });
+    const status = await call('USER owner', 'GET', `${API_BASE}/accounts/${owner.id}/two-factor`);
+    expect(status.json().recoveryCodesLeft).toBe(9);
+  });
+
   it('answers 429 with Retry-After after 5 wrong codes, even to the right one, until the window passes', async () => {
     const owner = t.roles.owner;
     const { secret } = await enrol(owner);
@@ -452,6 +462,17 @@ describe('disable and reset', () => {
       `${API_BASE}/accounts/00000000-0000-4000-8000-000000000009/two-factor`,
     );
     expect(missing.statusCode).toBe(404);
+  });
+
+  it('of two resets of the same account at once, one answers 204 and the other 409, audited once', async () => {
+    const owner = t.roles.owner;
+    await enrol(owner);
+    await raceForOne(2, () => call('ADMIN', 'DELETE', `${API_BASE}/accounts/${owner.id}/two-factor`), {
+      winner: 204,
+      losers: [409],
+    });
+    const entries = await t.auditLog(2);
+    expect(entries.filter((entry) => entry.action === 'two-factor.reset')).toHaveLength(1);
   });
 
   it("a reset drops the account's pending sign-in tickets", async () => {
