@@ -5,14 +5,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { AssignedInput, LadderRendition } from '@streamcloud/contract';
 import { edgeLadder, renditionName } from './pipelines/edge/puller.js';
+import { PlaylistLifetimes } from './playlist-lifetime.js';
 import { newestFragment, poll } from './streams/fragments.js';
 import type { StreamManager } from './streams/manager.js';
 import type { LiveStream } from './streams/types.js';
 
 /** An HLS viewer whose player has not asked for anything this long has left. */
 const HLS_SESSION_IDLE_MS = 20_000;
-/** After the reconnect grace ends without a new push, the playlist ends with EXT-X-ENDLIST this long, then 404. */
-export const HLS_ENDED_LINGER_MS = 30_000;
 /** Fragments are deleted this long after they were written, a stream's directory when it was idle this long. */
 const FRAGMENT_KEEP_MS = 60_000;
 /**
@@ -41,6 +40,12 @@ interface Played {
   ended: boolean;
 }
 
+/** On an edge: the origin's ladder its HLS viewers get, and whether the stream ended (its playlists end). */
+interface PlayedLadder {
+  ladder: LadderRendition[];
+  ended: boolean;
+}
+
 /**
  * HLS playback of outputs: `/hls/<output name>/index.m3u8` (the name URL-encoded, `?token=` for a
  * Private stream's output). The first playlist request is redirected to the same URL with a session id
@@ -49,16 +54,19 @@ interface Played {
  * (`<key>/index.m3u8`); otherwise it is the push's media playlist. Playlists are nginx-rtmp's, with an
  * EXT-X-PROGRAM-DATE-TIME per fragment (its name is the wall-clock time it started). They outlive a push
  * that ends: unchanged during the reconnect grace (a resumed push continues them after an
- * EXT-X-DISCONTINUITY, which nginx-rtmp writes), then ended with EXT-X-ENDLIST for 30 s. On an edge of a stream
- * its origin transcodes, the master is the origin's ladder, answered at once, and each variant is pulled from
- * the origin while players ask for it (pipelines/edge).
+ * EXT-X-DISCONTINUITY, which nginx-rtmp writes), then ended with EXT-X-ENDLIST for 30 s (PlaylistLifetimes). On an
+ * edge of a stream its origin transcodes, the master is the origin's ladder, answered at once, and each variant is
+ * pulled from the origin while players ask for it (pipelines/edge). An edge's playlists outlive the origin's push
+ * by the same rule: the stream's end here (`gone`) is when the control plane shows its grace over on the origin.
  */
 export class HlsServer {
   private readonly viewers = new Map<string, HlsViewer>();
   /** Sessions cleared from the control plane: their requests get 410 from then on. */
   private readonly kicked = new Set<string>();
   /** The last push of inputs that are not live: played during the grace and the linger after it. */
-  private readonly recent = new Map<string, Played & { endedAt: number }>();
+  private readonly recent = new PlaylistLifetimes<LiveStream>();
+  /** On an edge: the origin's ladder of the laddered streams played here, kept and ended as a push's playlists. */
+  private readonly ladders = new PlaylistLifetimes<LadderRendition[]>();
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(
@@ -70,11 +78,11 @@ export class HlsServer {
     this.sweeper = setInterval(() => void this.sweep(), 2000);
     this.sweeper.unref();
     manager.events.subscribe({
-      live: (stream) => this.recent.delete(stream.input.id),
-      ended: (stream) => this.recent.set(stream.input.id, { stream, ended: false, endedAt: 0 }),
+      live: (stream) => this.recent.forget(stream.input.id),
+      ended: (stream) => this.recent.keep(stream.input.id, stream),
       gone: (inputId) => {
-        const last = this.recent.get(inputId);
-        if (last) Object.assign(last, { ended: true, endedAt: Date.now() });
+        this.recent.end(inputId);
+        this.ladders.end(inputId);
       },
     });
   }
@@ -106,11 +114,10 @@ export class HlsServer {
     if (!admitted.ok) return text(response, admitted.status, admitted.reason);
     // An edge pulls the stream from its ingest node for the first of its viewers; a ladder's variants are
     // pulled one by one as they are asked for (below).
-    const ladder = edgeLadder(admitted.input);
+    const ladder = this.edgeLadder(admitted.input);
     if (admitted.input.origin && !ladder) await this.manager.admission.live(admitted.input);
     const played = ladder ? null : this.played(admitted.input.id);
-    const live = ladder ? ['Ingestion', 'Fallback'].includes(admitted.input.status) : played !== null;
-    if (!live) return text(response, 404, 'the stream is not live');
+    if (!ladder && !played) return text(response, 404, 'the stream is not live');
     const sid = query.get('sid');
     if (sid && this.kicked.has(sid)) return text(response, 410, 'This session was ended');
     if (!sid) {
@@ -133,7 +140,7 @@ export class HlsServer {
       return this.serveEdgeLadder(
         request,
         response,
-        { input: admitted.input, ladder, rendition, file },
+        { input: admitted.input, ...ladder, rendition, file },
         viewer,
         suffix,
       );
@@ -148,26 +155,53 @@ export class HlsServer {
   }
 
   /**
+   * On an edge, the origin's ladder the input's HLS viewers get: while the stream shows live (the origin's reconnect
+   * grace included) the one the control plane gave, then the last one, ended, as a push's playlists; null when the
+   * stream is not laddered here (not an edge, no ladder, or none played since it went live).
+   */
+  private edgeLadder(input: AssignedInput): PlayedLadder | null {
+    if (!input.origin) return null;
+    if (input.status === 'Ingestion' || input.status === 'Fallback') {
+      const ladder = edgeLadder(input);
+      if (ladder) this.ladders.keep(input.id, ladder);
+      else this.ladders.forget(input.id);
+    }
+    const played = this.ladders.played(input.id);
+    return played && { ladder: played.content, ended: played.ended };
+  }
+
+  /**
    * An edge's HLS of a stream its origin transcodes: the master is the origin's ladder (at once, nothing pulled
    * for it); a variant's playlist pulls that rendition from the origin (if no pull of it runs) and is answered
-   * once the pull wrote its first fragment here; its fragments keep the pull going.
+   * once the pull wrote its first fragment here; its fragments keep the pull going. When the origin has nothing
+   * to pull (its push ended: in its reconnect grace, or over) the variant's playlist is the last one pulled here,
+   * unchanged during the grace and ended after it, as the origin's own.
    */
   private async serveEdgeLadder(
     request: IncomingMessage,
     response: ServerResponse,
-    asked: { input: AssignedInput; ladder: LadderRendition[]; rendition: string | null; file: string },
+    asked: PlayedLadder & { input: AssignedInput; rendition: string | null; file: string },
     viewer: HlsViewer,
     suffix: string,
   ): Promise<void> {
-    const { input, ladder, rendition, file } = asked;
+    const { input, ladder, ended, rendition, file } = asked;
     if (rendition === null)
       return file === 'index.m3u8'
         ? sendPlaylist(response, viewer, master(ladder, suffix))
         : text(response, 404, 'No such fragment');
-    const startedAt = await this.pullRendition(input, rendition);
-    if (startedAt === null) return text(response, 404, 'the stream is not live');
+    if (!ladder.some((variant) => variant.key === rendition)) return text(response, 404, 'the stream is not live');
     const name = renditionName(input.id, rendition);
-    if (!file.endsWith('.m3u8')) return this.sendFragment(response, viewer, join(this.hlsDir, name, file));
+    const pulled = ended ? Promise.resolve(null) : this.pullRendition(input, rendition);
+    if (!file.endsWith('.m3u8')) {
+      // Served from here whether or not the pull starts: the player asks for what a playlist listed.
+      void pulled;
+      return this.sendFragment(response, viewer, join(this.hlsDir, name, file));
+    }
+    const startedAt = await pulled;
+    if (startedAt === null) {
+      const last = await readPlaylist(join(this.hlsDir, name));
+      return sendPlaylist(response, viewer, last === null ? null : rewrite(last, { suffix, ended }));
+    }
     const deadline = Date.now() + PLAYLIST_WAIT_MS;
     const fragment = await poll(
       () => newestFragment(this.hlsDir, name, startedAt),
@@ -204,13 +238,8 @@ export class HlsServer {
   private played(inputId: string): Played | null {
     const live = this.manager.push(inputId);
     if (live) return { stream: live, ended: false };
-    const last = this.recent.get(inputId);
-    if (!last) return null;
-    if (last.ended && Date.now() - last.endedAt > HLS_ENDED_LINGER_MS) {
-      this.recent.delete(inputId);
-      return null;
-    }
-    return last;
+    const last = this.recent.played(inputId);
+    return last && { stream: last.content, ended: last.ended };
   }
 
   /**

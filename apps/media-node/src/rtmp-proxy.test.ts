@@ -18,6 +18,7 @@ describe('RtmpProxy', () => {
 
   /** A proxy in front of an upstream that answers a last word to the client's (as nginx does to an unpublish). */
   async function relay(): Promise<{
+    proxy: RtmpProxy;
     port: number;
     reached: Promise<void>;
     received: Promise<string>;
@@ -47,7 +48,7 @@ describe('RtmpProxy', () => {
     const proxy = new RtmpProxy(typeof address === 'object' && address ? address.port : 0);
     open.push({ proxy, upstream });
     const closed = new Promise<ProxiedConnection>((resolve) => (proxy.onClose = resolve));
-    return { port: await proxy.listen(0, '127.0.0.1'), reached, received, closed };
+    return { proxy, port: await proxy.listen(0, '127.0.0.1'), reached, received, closed };
   }
 
   it('ends cleanly when the client closes its side, though the upstream still answers; its last bytes arrive', async () => {
@@ -60,6 +61,28 @@ describe('RtmpProxy', () => {
     const connection = await closed;
     expect(connection.error).toBeNull();
     expect(connection.bytesFromClient).toBe('deleteStream'.length);
+  });
+
+  it("tells when the client next sends bytes (a publisher's first after its publish command), or that it closed first", async () => {
+    const { proxy, port, reached } = await relay();
+    const client = createConnection({ port, host: '127.0.0.1' });
+    client.on('error', () => undefined);
+    await once(client, 'connect');
+    client.write('publish');
+    await reached;
+    const [connection] = proxy.connections;
+    if (!connection) throw new Error('no connection through the proxy');
+    // Asked after the publish command went through: only what the client sends from now on answers it.
+    const next = connection.nextFromClient();
+    const pending = Symbol('pending');
+    expect(await Promise.race([next, new Promise((resolve) => setImmediate(() => resolve(pending)))])).toBe(pending);
+    client.write('media');
+    expect(await next).toBe(true);
+    // The client goes before sending anything more: the wait ends, and so does any asked after the close.
+    const unanswered = connection.nextFromClient();
+    client.end();
+    expect(await unanswered).toBe(false);
+    expect(await connection.nextFromClient()).toBe(false);
   });
 
   it('names the failure of a client whose connection is reset mid-stream', async () => {

@@ -16,6 +16,12 @@ export interface ProxiedConnection {
   error: string | null;
   /** Cuts both sides at once (a kicked client). */
   close(): void;
+  /**
+   * Resolves true once the client sends bytes after this call (they reached the upstream), false when the
+   * connection closes first: e.g. asked when nginx's publish hook is called, the publisher's first bytes
+   * after its publish command (an encoder sends nothing more until nginx's NetStream.Publish.Start).
+   */
+  nextFromClient(): Promise<boolean>;
   /** Resolves once both sides are closed. */
   done: Promise<void>;
 }
@@ -110,6 +116,12 @@ export class RtmpProxy {
     const done = new Promise<void>((resolve) => {
       allClosed = resolve;
     });
+    let waitingForClient: Array<(sent: boolean) => void> = [];
+    const clientSent = (sent: boolean) => {
+      const waiting = waitingForClient;
+      waitingForClient = [];
+      for (const resolve of waiting) resolve(sent);
+    };
     const connection: ProxiedConnection = {
       id: this.nextId,
       remoteAddress: (client.remoteAddress ?? '').replace(/^::ffff:/, ''),
@@ -123,6 +135,8 @@ export class RtmpProxy {
         client.destroy();
         upstream.destroy();
       },
+      nextFromClient: () =>
+        connection.closed ? Promise.resolve(false) : new Promise((resolve) => waitingForClient.push(resolve)),
       done,
     };
     this.byAlias.set(alias, connection);
@@ -135,6 +149,7 @@ export class RtmpProxy {
       if (error && !endedCleanly && !connection.error && !connection.closed) connection.error = error.message;
       if (connection.closed) return;
       connection.closed = true;
+      clientSent(false);
       if (error && !peerUpstream) {
         client.destroy();
         upstream.destroy();
@@ -181,6 +196,7 @@ export class RtmpProxy {
     };
     relay(client, upstream, false, (bytes) => {
       connection.bytesFromClient += bytes;
+      clientSent(true);
     });
     relay(upstream, client, peerUpstream, (bytes) => {
       connection.bytesToClient += bytes;

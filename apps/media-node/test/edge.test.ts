@@ -1,6 +1,6 @@
 import type { NodeUsage, StreamOutput } from '@streamcloud/contract';
 import { afterAll, describe, expect, it } from 'vitest';
-import { playRtmp, pushTestPattern, type RunningNode, startMediaNode, waitFor } from './harness.js';
+import { playRtmp, pushTestPattern, type RunningNode, sleep, startMediaNode, waitFor } from './harness.js';
 import { streamsOf, useMediaNode } from './streams.js';
 
 /**
@@ -8,8 +8,11 @@ import { streamsOf, useMediaNode } from './streams.js';
  * outputs assigned to node B (an edge of the streaming cloud's Outgoing group), B pulling from A only while
  * it has viewers, and the pulled bytes billed as internode usage on both nodes.
  */
-const world = useMediaNode('edge-origin');
-const { api, createStream, createOutput, createSmallLadderStream, status, outputs, usage } = streamsOf(world);
+/** The origin's reconnect grace: long enough for the tests' encoder to reconnect within it under load. */
+const GRACE_MS = 3000;
+const world = useMediaNode('edge-origin', { RECONNECT_GRACE_MS: String(GRACE_MS) });
+const { api, createStream, createOutput, createSmallLadderStream, getStream, status, outputs, usage } =
+  streamsOf(world);
 let edge: RunningNode | undefined;
 let groupId: string | undefined;
 afterAll(async () => {
@@ -117,6 +120,23 @@ describe('origin and edge', () => {
       expect(media.status).toBe(200);
       expect((await media.arrayBuffer()).byteLength).toBeGreaterThan(1000);
       expect((await pullsOn(edge)).map((pull) => pull.inputId)).toEqual([stream.id]);
+
+      // The push drops for good: B's HLS viewer keeps its playlist through A's reconnect grace, as A's own viewers
+      // do, and it ends with EXT-X-ENDLIST only once the grace is over (not when B's pull ended with A's push).
+      const droppedAt = Date.now();
+      push.stop();
+      const ended = await waitFor(
+        async () => {
+          const answer = await fetch(playlist.url);
+          return { status: answer.status, body: await answer.text(), at: Date.now() };
+        },
+        (answer) => answer.status !== 200 || answer.body.trimEnd().endsWith('#EXT-X-ENDLIST'),
+        15_000,
+        "B's playlist to end",
+      );
+      expect(ended.status, ended.body).toBe(200);
+      expect(ended.at - droppedAt).toBeGreaterThanOrEqual(GRACE_MS);
+      expect((await getStream(stream.id)).status).toBe('Idle');
     } finally {
       push.stop();
     }
@@ -213,7 +233,8 @@ describe('origin and edge', () => {
     const renditionPulls = async () =>
       (await pullsOn(node)).filter((pull) => pull.inputId === stream.id && pull.rendition !== null);
 
-    const push = pushTestPattern((stream.connection as { uri: string }).uri, 'flv', 30, { size: '160x120', rate: 10 });
+    const pushUrl = (stream.connection as { uri: string }).uri;
+    const push = pushTestPattern(pushUrl, 'flv', 30, { size: '160x120', rate: 10 });
     try {
       await status(stream.id, 'Ingestion', 15_000);
       // A reads its renditions' first fragments and reports its ladder; B gets it with its inputs and answers
@@ -257,6 +278,50 @@ describe('origin and edge', () => {
         10_000,
         'the unwatched rendition r1 to stop while r0 plays',
       );
+
+      // The encoder reconnects (it drops and pushes again at once, within A's reconnect grace): B's HLS viewer
+      // gets what A's get, the master and the variant answered throughout: the variant's last playlist while A
+      // has nothing to pull (its transcoder restarts), then continued after a discontinuity.
+      const answers: { master: number; variant: number; text: string }[] = [];
+      let watching = true;
+      const watcher = (async () => {
+        while (watching) {
+          const [shown, played] = await Promise.all([get(master.url), get(top)]).catch((error: Error) => [
+            { status: 0, text: error.message },
+            { status: 0, text: error.message },
+          ]);
+          answers.push({ master: shown.status, variant: played.status, text: played.text });
+          // A player's refresh.
+          await sleep(250);
+        }
+      })();
+      push.stop();
+      await push.exited;
+      const again = pushTestPattern(pushUrl, 'flv', 30, { size: '160x120', rate: 10 });
+      try {
+        await waitFor(
+          async () => answers,
+          (seen) => seen.some((answer) => answer.text.includes('#EXT-X-DISCONTINUITY')),
+          20_000,
+          "B's variant continued after a discontinuity",
+        );
+        again.stop();
+        // The push is gone for good: once A's grace is over, B's variant ends with EXT-X-ENDLIST; the master stays.
+        await waitFor(
+          async () => answers,
+          (seen) => seen.some((answer) => answer.text.trimEnd().endsWith('#EXT-X-ENDLIST')),
+          15_000,
+          "B's variant to end with EXT-X-ENDLIST",
+        );
+      } finally {
+        again.stop();
+        watching = false;
+        await watcher;
+      }
+      expect((await getStream(stream.id)).status).toBe('Idle');
+      expect(answers.filter((answer) => answer.master !== 200 || answer.variant !== 200)).toEqual([]);
+      const resumedAt = answers.findIndex((answer) => answer.text.includes('#EXT-X-DISCONTINUITY'));
+      expect(answers.slice(0, resumedAt).filter((answer) => answer.text.includes('#EXT-X-ENDLIST'))).toEqual([]);
     } finally {
       push.stop();
     }

@@ -63,6 +63,11 @@ export class StreamManager {
    * that connects and drops does not flip the status.
    */
   private readonly showingFallback = new Map<string, { fallbackId: string; tracks: TrackInfo[] | null; seq: number }>();
+  /**
+   * On an edge: the streams ingested elsewhere that the control plane showed live (their reconnect grace on the
+   * origin included) at the last read; one that no longer shows live is over here too (`gone`).
+   */
+  private liveElsewhere = new Set<string>();
   /** The fallback player, once the node has wired it. */
   fallbacks: FallbackTakeover | null = null;
 
@@ -216,6 +221,10 @@ export class StreamManager {
 
   /** The push is over: its last usage is reported now, its status after the reconnect grace. */
   endPush(stream: LiveStream, failure: string | null = null): void {
+    if (stream.pulledFrom) {
+      this.endPulled(stream, { byOrigin: false, failure });
+      return;
+    }
     if (stream.ended) return;
     stream.ended = true;
     stream.failure = failure;
@@ -228,17 +237,6 @@ export class StreamManager {
         this.showingFallback.delete(stream.input.id);
         this.events.gone(stream.input.id);
       }
-      return;
-    }
-    if (stream.pulledFrom) {
-      // An edge pull that ends: its viewers go with it (a new viewer pulls again); no grace, no status.
-      this.o.log.info(
-        `pull of ${stream.input.name} from node ${stream.pulledFrom} ended${failure ? `: ${failure}` : ''}`,
-      );
-      this.endViewersOf(stream);
-      this.events.ended(stream);
-      if (this.pushes.get(stream.input.id) === stream) this.pushes.delete(stream.input.id);
-      this.events.gone(stream.input.id);
       return;
     }
     this.o.log.info(`push of ${stream.input.name} ended${failure ? `: ${failure}` : ''}`);
@@ -266,6 +264,25 @@ export class StreamManager {
     }, this.o.reconnectGraceMs);
     timer.unref();
     this.grace.set(stream.input.id, { timer, stream });
+  }
+
+  /**
+   * An edge pull that ends: its viewers go with it (a new viewer pulls again); no status. Ended by the origin
+   * (`byOrigin`: its push ended, and may resume there within its reconnect grace) while the control plane still
+   * shows the stream live, it is over here (`gone`, which ends its HLS playlists) only once the control plane
+   * shows it over (`reconcile`), as on the origin; one this node let go of (no viewer left) is over at once.
+   */
+  endPulled(stream: LiveStream, o: { byOrigin: boolean; failure?: string | null }): void {
+    if (stream.ended) return;
+    stream.ended = true;
+    stream.failure = o.failure ?? null;
+    this.o.log.info(
+      `pull of ${stream.input.name} from node ${stream.pulledFrom} ended${o.failure ? `: ${o.failure}` : ''}`,
+    );
+    this.endViewersOf(stream);
+    this.events.ended(stream);
+    if (this.pushes.get(stream.input.id) === stream) this.pushes.delete(stream.input.id);
+    if (!o.byOrigin || !this.liveElsewhere.has(stream.input.id)) this.events.gone(stream.input.id);
   }
 
   /**
@@ -337,6 +354,15 @@ export class StreamManager {
       void this.fallbacks?.release(inputId);
       this.events.gone(inputId);
     }
+    // On an edge, a stream the origin no longer shows live (its grace ended there, or it moved) is over here too.
+    const liveElsewhere = new Set(
+      this.o.directory
+        .all()
+        .filter((input) => input.origin && (input.status === 'Ingestion' || input.status === 'Fallback'))
+        .map((input) => input.id),
+    );
+    for (const inputId of this.liveElsewhere) if (!liveElsewhere.has(inputId)) this.events.gone(inputId);
+    this.liveElsewhere = liveElsewhere;
     this.viewers.reconcile();
     for (const [input, parts] of changes) this.events.configChanged(input, parts);
   }

@@ -11,8 +11,6 @@ import type { NodeTools } from '../pipeline.js';
 const PULL_START_TIMEOUT_MS = 10_000;
 /** How often a pull looks for its viewers. */
 const WATCH_INTERVAL_MS = 500;
-/** How often a pull whose publish hook answered looks whether nginx accepted the publish. */
-const ACCEPT_POLL_MS = 10;
 
 export interface EdgePullerOptions {
   manager: StreamManager;
@@ -46,6 +44,13 @@ export function edgeLadder(input: AssignedInput): LadderRendition[] | null {
 
 /** The nginx name of a rendition of the input, here as on the origin. */
 export const renditionName = (inputId: string, key: string) => `${inputId}_${key}`;
+
+/** The nginx name a pull publishes here: the input id, or its rendition's name (the key of the pulls). */
+const pullName = (inputId: string, rendition: string | null) =>
+  rendition === null ? inputId : renditionName(inputId, rendition);
+
+/** Why a pull stopped when its ffmpeg ended on its own: the origin's nginx dropped it (the push there ended). */
+const ORIGIN_ENDED = 'the origin ended it';
 
 /** After an Internode pull ended or failed while its source still showed live, the next try waits this long. */
 const INTERNODE_RETRY_MS = 2_000;
@@ -145,28 +150,26 @@ export class EdgePuller {
     }
     pull.live = true;
     pull.lastWatchedAt = Date.now();
+    // Metered from here, every byte since its connection opened: the origin admitted the play (ffmpeg publishes
+    // only what it plays), and meters it from then as internode too; a play it refused is billed on neither node.
+    pull.endMetering = this.meter({
+      inputId: pull.input.id,
+      // What the origin sent this node is its upload here; what this node sent back, its download.
+      bytesIn: () => connectionOf(pull)?.bytesToClient ?? 0,
+      bytesOut: () => connectionOf(pull)?.bytesFromClient ?? 0,
+    });
     // The hook's answer is not yet nginx's stream (idle_streams off refuses a player sent to it before the
-    // publish is in place): the viewers waiting for it are sent there once nginx accepted the publish.
-    void this.whenAccepted(pull).then((accepted) => {
-      if (!accepted) return;
+    // publish is in place): the viewers waiting for it are sent there once nginx accepted the publish, which
+    // ffmpeg's first bytes after its publish command (sent before this hook was called) say: it sends nothing
+    // more until nginx's NetStream.Publish.Start.
+    const publishing = pull.publisher.connections[0];
+    void (publishing?.nextFromClient() ?? Promise.resolve(false)).then((accepted) => {
+      if (!accepted || pull.stopping) return;
       // The idle time counts from here.
       pull.lastWatchedAt = Date.now();
       pull.resolvePublished(true);
     });
     return true;
-  }
-
-  /**
-   * Whether nginx accepted the pull's publish (answered from its publish hook a moment ago): ffmpeg sent more
-   * than its publish command through the publisher relay, which it does only after nginx's Publish.Start.
-   */
-  private async whenAccepted(pull: Pull): Promise<boolean> {
-    const sent = () => pull.publisher.connections[0]?.bytesFromClient ?? 0;
-    const before = sent();
-    const deadline = Date.now() + PULL_START_TIMEOUT_MS;
-    while (!pull.stopping && sent() <= before && Date.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, ACCEPT_POLL_MS));
-    return !pull.stopping && sent() > before;
   }
 
   /** Whether a pull of the input runs (tests and /metadata). */
@@ -201,7 +204,7 @@ export class EdgePuller {
   /** The edge pull of the input (or of its rendition `key`) going on, started now if none is. */
   private async running(input: AssignedInput, rendition: string | null): Promise<Pull | undefined> {
     if (!input.origin) return undefined;
-    const name = rendition === null ? input.id : renditionName(input.id, rendition);
+    const name = pullName(input.id, rendition);
     const going = () => {
       const pull = this.pulls.get(name);
       return pull && !pull.stopping ? pull : undefined;
@@ -249,7 +252,7 @@ export class EdgePuller {
     rendition: string | null = null,
   ): Promise<Pull> {
     const relay = new RtmpProxy(origin.rtmpPort, { host: origin.hostname, aliases: false });
-    const name = rendition === null ? input.id : renditionName(input.id, rendition);
+    const name = pullName(input.id, rendition);
     const target = new URL(`${this.o.tools.rtmpUrl(name)}&edge=1`);
     const publisher = new RtmpProxy(Number(target.port), { host: target.hostname, aliases: false });
     let resolvePublished: (published: boolean) => void = () => undefined;
@@ -303,19 +306,12 @@ export class EdgePuller {
     ffmpeg.stderr.on('data', (chunk: Buffer) => {
       pull.stderr = (pull.stderr + chunk.toString()).slice(-2000);
     });
-    const metered = {
-      inputId: input.id,
-      // What the origin sent this node is its upload here; what this node sent back, its download.
-      bytesIn: () => connectionOf(pull)?.bytesToClient ?? 0,
-      bytesOut: () => connectionOf(pull)?.bytesFromClient ?? 0,
-    };
-    pull.endMetering = this.meter(metered);
     const what = describePull(pull);
     this.o.log.info(`pulling ${what} from node ${origin.nodeName} (${origin.hostname}:${origin.rtmpPort})`);
     void ffmpeg.exited.then((code) => {
       if (!pull.stopping && !pull.live)
         this.o.log.error(`pulling ${what} from node ${origin.nodeName} failed (${code}): ${lastLine(pull.stderr)}`);
-      void this.stop(pull, pull.stopping ? 'stopped' : 'the origin ended it');
+      void this.stop(pull, pull.stopping ? 'stopped' : ORIGIN_ENDED);
     });
     return pull;
   }
@@ -329,7 +325,8 @@ export class EdgePuller {
     connectionOf(pull);
     // The stream ends here at once (a viewer arriving now starts a new pull, once this one let go of nginx).
     pull.resolvePublished(false);
-    if (pull.stream) this.o.manager.endPush(pull.stream);
+    if (pull.stream?.pulledFrom) this.o.manager.endPulled(pull.stream, { byOrigin: reason === ORIGIN_ENDED });
+    else if (pull.stream) this.o.manager.endPush(pull.stream);
     const ended = (async () => {
       await pull.ffmpeg?.stop();
       await Promise.all([pull.relay.close(), pull.publisher.close()]);
