@@ -2,6 +2,7 @@ import { type Handler, jsonResponse } from '@streamcloud/api-client/testing';
 import type { AuditEntry } from '@streamcloud/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { NOT_PERMITTED } from '@/app/guards';
 import { adminAccount, userAccount, whoAmI } from '@/test/fixtures';
 import { renderApp, renderAsUser } from '@/test/render-app';
 import { AUDIT_TEXTS, filterOf } from './audit-screen';
@@ -133,6 +134,21 @@ describe('Account activity (USER)', () => {
     expect(cells(within(table).getAllByRole('row')[1] as HTMLElement)[2]).toBe(AUDIT_TEXTS.anAdministrator);
     expect(screen.queryByRole('heading', { name: AUDIT_TEXTS.ownTitle })).not.toBeNull();
     expect(screen.queryByLabelText('Account')).toBeNull();
+  });
+});
+
+describe('Audit page (admin-only)', () => {
+  it('tells a USER that opens it that it is not permitted, and asks the API for no entries', async () => {
+    let asked = false;
+    renderAsUser('/audit', {
+      'GET /api/v1/audit': () => {
+        asked = true;
+        return jsonResponse({ items: [], nextCursor: null });
+      },
+    });
+    expect(await screen.findByText(NOT_PERMITTED)).not.toBeNull();
+    expect(screen.queryByRole('table', { name: 'Audit entries' })).toBeNull();
+    expect(asked).toBe(false);
   });
 });
 
