@@ -6,6 +6,7 @@ import { prefetchScreenData } from './prefetch-data';
 import { preloadScreens } from './preload-screens';
 import { AppProvider } from './provider';
 import { appRoutes } from './router';
+import { LoginRoute } from './screens';
 
 /** Lets navigate(…, { flushSync: true }) commit before what follows it. */
 function flushRouterUpdate(update: () => unknown): undefined {
@@ -25,9 +26,9 @@ export function App({ services }: { services: AppServices }) {
   const [router] = useState(() => {
     const hashRouter = createHashRouter(appRoutes);
     // Without a session every screen but the sign-in page redirects there.
-    const { pathname } = hashRouter.state.location;
-    preloadScreens(appRoutes, services.auth.getState().isAuthenticated ? pathname : '/login');
-    void prefetchScreenData(services, pathname);
+    if (services.auth.getState().isAuthenticated) preloadScreens(hashRouter.state.matches);
+    else void LoginRoute.preload();
+    void prefetchScreenData(services, hashRouter.state.location.pathname);
     return hashRouter;
   });
   return (

@@ -1,4 +1,5 @@
 import { jsonResponse } from '@streamcloud/api-client/testing';
+import { createMemoryRouter } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import { CURRENT_TOKEN_KEY } from '@/lib/auth-store';
 import { adminAccount, streamInput, whoAmI } from '@/test/fixtures';
@@ -39,14 +40,17 @@ describe('preloadScreens', () => {
     },
   ];
 
+  /** The router's own matches for `path`, as the app passes them. */
+  const matchesAt = (path: string) => createMemoryRouter(routes, { initialEntries: [path] }).state.matches;
+
   it("fetches every lazy part of the location's screen at once, nested ones too, and nothing else", () => {
-    preloadScreens(routes, '/streams');
+    preloadScreens(matchesAt('/streams'));
     for (const part of [Frame, Guard, List]) expect(part.preload).toHaveBeenCalledOnce();
     expect(Login.preload).not.toHaveBeenCalled();
   });
 
   it('fetches nothing for a location no route matches', () => {
-    preloadScreens(routes, '/nowhere/at/all');
+    preloadScreens(matchesAt('/nowhere/at/all'));
     expect(Login.preload).not.toHaveBeenCalled();
   });
 });
