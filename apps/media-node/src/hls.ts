@@ -20,7 +20,8 @@ const FRAGMENT_KEEP_MS = 60_000;
  * makes a player (ffprobe, hls.js, Safari) give up on a stream that is merely starting.
  */
 export const PLAYLIST_WAIT_MS = 10_000;
-const PLAYLIST_POLL_MS = 200;
+/** A first viewer waits for the first fragment: looked for this often (a read of the playlist), so it is answered soon after. */
+const PLAYLIST_POLL_MS = 50;
 const DIRECTORY_KEEP_MS = 120_000;
 const FILE = /^[\w.-]+\.(ts|m3u8)$/;
 const RENDITION = /^[ra]\d{1,2}$/;

@@ -1,6 +1,6 @@
 import type { NodeUsage, StreamOutput } from '@streamcloud/contract';
 import { afterAll, describe, expect, it } from 'vitest';
-import { playRtmp, pushTestPattern, type RunningNode, sleep, startMediaNode, waitFor } from './harness.js';
+import { playRtmp, pushTestPattern, type RunningNode, runTool, sleep, startMediaNode, waitFor } from './harness.js';
 import { streamsOf, useMediaNode } from './streams.js';
 
 /**
@@ -120,6 +120,22 @@ describe('origin and edge', () => {
       expect(media.status).toBe(200);
       expect((await media.arrayBuffer()).byteLength).toBeGreaterThan(1000);
       expect((await pullsOn(edge)).map((pull) => pull.inputId)).toEqual([stream.id]);
+      // Its pull carries both tracks (the pull's probe of the origin's stream is short).
+      const tracks = await runTool(
+        'ffprobe',
+        [
+          '-v',
+          'error',
+          '-show_entries',
+          'stream=codec_name',
+          '-of',
+          'csv=p=0',
+          new URL(fragment, playlist.url).toString(),
+        ],
+        15_000,
+      );
+      // (ffprobe names an MPEG-TS stream twice: in its program and on its own.)
+      expect([...new Set(tracks.stdout.split('\n').filter(Boolean))].sort(), tracks.stderr).toEqual(['aac', 'h264']);
 
       // The push drops for good: B's HLS viewer keeps its playlist through A's reconnect grace, as A's own viewers
       // do, and it ends with EXT-X-ENDLIST only once the grace is over (not when B's pull ended with A's push).

@@ -288,8 +288,12 @@ export class EdgePuller {
       '-nostats',
       '-loglevel',
       'error',
+      // Its probe ends half a second into the stream (the origin starts it at a keyframe, its codec headers
+      // first), so ffmpeg publishes here while that first GOP still arrives: the first fragment closes with the
+      // second keyframe, not a publish handshake later. Not `-fflags nobuffer`: it drops the probed packets,
+      // that first keyframe among them, and so a whole GOP.
       '-analyzeduration',
-      '1000000',
+      '500000',
       '-i',
       source,
       '-map',
