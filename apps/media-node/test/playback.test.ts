@@ -8,7 +8,7 @@ const world = useMediaNode('media-1', { RECONNECT_GRACE_MS: '4000' });
 const { api, createStream, createOutput, getStream, outputs, status, snapshot } = streamsOf(world);
 
 describe('HLS', () => {
-  it('answers the playlist the moment the stream is live, and disconnects the viewers of an output whose sessions are cleared', async () => {
+  it('answers the playlist the moment the stream is live, disconnects the viewers of an output whose sessions are cleared, and ends the playlist at a Stop', async () => {
     const stream = await createStream({ format: 'RTMP' });
     const output = await createOutput(stream.id, 'HLS');
     const push = pushTestPattern(uriOf(stream), 'flv', 30);
@@ -37,8 +37,18 @@ describe('HLS', () => {
     // Refusals carry CORS too: a browser player (the console's preview) can read why it was stopped.
     expect(ended.headers.get('access-control-allow-origin')).toBe('*');
     expect(await ended.json()).toEqual({ message: 'This session was ended' });
-    push.stop();
-    await push.exited;
+    // Stop in the console: a player's playlist ends with EXT-X-ENDLIST at once (no reconnect grace to wait for).
+    const again = await fetch(output.connection?.uri ?? '', { redirect: 'manual' });
+    const stillPlaying = new URL(again.headers.get('location') ?? '', output.connection?.uri ?? '').toString();
+    expect((await fetch(stillPlaying)).status).toBe(200);
+    expect((await api('PUT', `/inputs/${stream.id}`, { state: 'Idle' })).status).toBe(200);
+    await waitFor(
+      async () => (await fetch(stillPlaying)).text(),
+      (text) => text.trimEnd().endsWith('#EXT-X-ENDLIST'),
+      8000,
+      'EXT-X-ENDLIST after the Stop',
+    );
+    expect(await push.exited).not.toBeNull();
   });
 });
 

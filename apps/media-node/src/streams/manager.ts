@@ -245,7 +245,10 @@ export class StreamManager {
     this.events.ended(stream);
     if (this.pushes.get(stream.input.id) === stream) this.pushes.delete(stream.input.id);
     if (stream.stoppedByControlPlane) {
+      // Stopped (Idle already in the control plane): no grace, no takeover; the stream is over here at once
+      // (its HLS playlists end with EXT-X-ENDLIST, its relays complete), as when a grace ends.
       this.showingFallback.delete(stream.input.id);
+      this.events.gone(stream.input.id);
       return;
     }
     if (stream.returning) {
