@@ -51,11 +51,17 @@ describe('RtmpProxy', () => {
     return { proxy, port: await proxy.listen(0, '127.0.0.1'), reached, received, closed };
   }
 
-  it('ends cleanly when the client closes its side, though the upstream still answers; its last bytes arrive', async () => {
-    const { port, received, closed } = await relay();
+  /** A client connected to the proxy (an encoder); errors of a socket the test cuts are expected. */
+  async function connectClient(port: number): Promise<Socket> {
     const client = createConnection({ port, host: '127.0.0.1' });
     client.on('error', () => undefined);
     await once(client, 'connect');
+    return client;
+  }
+
+  it('ends cleanly when the client closes its side, though the upstream still answers; its last bytes arrive', async () => {
+    const { port, received, closed } = await relay();
+    const client = await connectClient(port);
     client.end('deleteStream');
     expect(await received).toBe('deleteStream');
     const connection = await closed;
@@ -65,9 +71,7 @@ describe('RtmpProxy', () => {
 
   it("tells when the client next sends bytes (a publisher's first after its publish command), or that it closed first", async () => {
     const { proxy, port, reached } = await relay();
-    const client = createConnection({ port, host: '127.0.0.1' });
-    client.on('error', () => undefined);
-    await once(client, 'connect');
+    const client = await connectClient(port);
     client.write('publish');
     await reached;
     const [connection] = proxy.connections;
@@ -87,8 +91,7 @@ describe('RtmpProxy', () => {
 
   it('names the failure of a client whose connection is reset mid-stream', async () => {
     const { port, reached, closed } = await relay();
-    const client = createConnection({ port, host: '127.0.0.1' });
-    await once(client, 'connect');
+    const client = await connectClient(port);
     client.write('media');
     await reached;
     client.resetAndDestroy();
