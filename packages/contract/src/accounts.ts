@@ -1,31 +1,12 @@
 import { z } from 'zod';
+import { Account, whoAmIRoute } from './account.js';
 import { TokenResponse } from './auth.js';
-import { Id, IdParams, Role, Timestamp } from './common.js';
+import { IdParams, Role } from './common.js';
 import { defineRoute } from './routes.js';
 
 export const USERNAME_MAX = 128;
 export const PASSWORD_MIN = 6;
 export const PASSWORD_MAX = 128;
-
-export const Account = z.object({
-  id: Id,
-  username: z.string(),
-  email: z.string().nullable(),
-  role: Role,
-  createdAt: Timestamp,
-});
-export type Account = z.infer<typeof Account>;
-
-/** The signed-in account, plus who is really acting while an admin impersonates it. */
-export const WhoAmI = Account.extend({
-  impersonatedBy: z.object({ id: Id, username: z.string() }).nullable(),
-  /**
-   * An ADMIN without two-factor sign-in while the security settings require it: the console sends it to
-   * enrol before anything else (docs/decisions.md, "Two-factor sign-in").
-   */
-  twoFactorEnrolmentRequired: z.boolean(),
-});
-export type WhoAmI = z.infer<typeof WhoAmI>;
 
 export const AccountCreate = z.strictObject({
   username: z
@@ -74,15 +55,7 @@ export const accountRoutes = {
     status: 201,
     errors: [400, 409],
   }),
-  whoami: defineRoute({
-    method: 'GET',
-    path: '/accounts/whoami',
-    summary: 'The account the presented token acts as',
-    tag: 'accounts',
-    auth: 'user',
-    beforeTwoFactorEnrolment: true,
-    response: WhoAmI,
-  }),
+  whoami: whoAmIRoute,
   get: defineRoute({
     method: 'GET',
     path: '/accounts/:id',

@@ -1,3 +1,4 @@
+export * from './account.js';
 export * from './accounts.js';
 export * from './api-keys.js';
 export * from './audit.js';
@@ -20,6 +21,7 @@ export * from './routes.js';
 export * from './snapshots.js';
 export * from './statistics.js';
 export * from './storages.js';
+export * from './stream-list.js';
 export * from './stream-names.js';
 export * from './streams.js';
 export * from './text.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Id, Timestamp } from './common.js';
 import { defineRoute } from './routes.js';
-import { InputFormat } from './streams.js';
+import { InputFormat } from './stream-list.js';
 
 /*
  * Usage (billing) and metrics: what nodes report, and what the statistics calls answer.

@@ -1,12 +1,17 @@
 import { z } from 'zod';
-import { Id, IdParams, int32, PageQuery, Timestamp } from './common.js';
+import { Id, IdParams, int32, Timestamp } from './common.js';
 import { GeoPoint } from './nodes.js';
 import { defineRoute } from './routes.js';
+import {
+  AccessMode,
+  InputFormat,
+  OutputModeEnum,
+  StreamInputSummary,
+  StreamStatus,
+  streamListRoute,
+} from './stream-list.js';
 import { Scte35Mode, TranscodeTrack, TranscodeTracks } from './transcode.js';
 
-/** The spec's input formats: what a stream may read as. The wider list is not offered (see docs/decisions.md). */
-export const InputFormat = z.enum(['WebRTC', 'RTMP', 'RTSP', 'SRT', 'Internode']);
-export type InputFormat = z.infer<typeof InputFormat>;
 /** The formats the media nodes take a push in: the only ones a stream is created with (docs/decisions.md). */
 export const PUSH_FORMATS = ['WebRTC', 'RTMP', 'RTSP', 'SRT'] as const satisfies readonly InputFormat[];
 export const PushFormat = z.enum(PUSH_FORMATS, {
@@ -25,16 +30,6 @@ export type StreamFormat = z.infer<typeof StreamFormat>;
 /** The wider format list some payloads carry. */
 export const WIDER_FORMATS = ['WRTS', 'HESP', 'HLS', 'CMAF', 'HLS_CMAF', 'DASH_CMAF'] as const;
 
-export const StreamStatus = z.enum(['Pending', 'Idle', 'Ingestion', 'Error', 'Fallback']);
-export type StreamStatus = z.infer<typeof StreamStatus>;
-
-export const AccessMode = z.enum(['Public', 'PrivateIngoing', 'Private']);
-export type AccessMode = z.infer<typeof AccessMode>;
-export const PRIVATE_ACCESS_MODES: readonly AccessMode[] = ['PrivateIngoing', 'Private'];
-
-export const OutputModeEnum = z.enum(['AdjustableTranscode', 'Passthrough']);
-
-export const STREAMS_PAGE_SIZE = 200;
 export const OUTPUTS_PAGE_SIZE = 4;
 export const CAPTION_MAX = 255;
 export const CALLBACK_URI_MAX = 255;
@@ -121,17 +116,10 @@ export type ServingNode = z.infer<typeof ServingNode>;
 export const InternodeSourceInfo = z.object({ id: Id, name: z.string(), streamNode: z.string().nullable() });
 export type InternodeSourceInfo = z.infer<typeof InternodeSourceInfo>;
 
-export const StreamInput = z.object({
-  id: Id,
-  ownerId: Id,
-  caption: z.string().nullable(),
-  format: InputFormat,
-  status: StreamStatus,
-  access: AccessMode,
+/** A stream as its dashboard reads it: the list's row (stream-list.ts) and the detail. */
+export const StreamInput = StreamInputSummary.extend({
   /** Only for private access modes. */
   accessToken: z.string().nullable(),
-  outputMode: OutputModeEnum,
-  name: z.string(),
   callbackUri: z.string().nullable(),
   streamer: z.object({ ipAddress: z.string().nullable(), geoLocation: GeoPoint.nullable() }),
   gslb: z.boolean(),
@@ -139,7 +127,6 @@ export const StreamInput = z.object({
   statusMessages: z.array(StatusMessage),
   /** Null while Pending without a node. */
   connection: InputConnection.nullable(),
-  nodeId: Id.nullable(),
   /** Null while Pending without a node. */
   servingNode: ServingNode.nullable(),
   /**
@@ -148,25 +135,9 @@ export const StreamInput = z.object({
    */
   source: InternodeSourceInfo.nullable(),
   output: StreamOutputConfig,
-  createdAt: Timestamp,
   updatedAt: Timestamp,
 });
 export type StreamInput = z.infer<typeof StreamInput>;
-
-/** A row of the stream list: what the list shows and filters on, without the dashboard's detail. */
-export const StreamInputSummary = StreamInput.pick({
-  id: true,
-  ownerId: true,
-  caption: true,
-  format: true,
-  status: true,
-  access: true,
-  outputMode: true,
-  name: true,
-  nodeId: true,
-  createdAt: true,
-});
-export type StreamInputSummary = z.infer<typeof StreamInputSummary>;
 
 /** An Internode stream is pulled, never pushed: a GSLB ingest endpoint would only move it to wherever a push went. */
 export const INTERNODE_NO_GSLB = 'An Internode stream takes no push: it has no GSLB endpoint';
@@ -237,11 +208,6 @@ export const StreamInputUpdate = z.strictObject({
   ownerId: creationOnly('ownerId'),
 });
 export type StreamInputUpdate = z.output<typeof StreamInputUpdate>;
-
-export const InputListQuery = PageQuery.extend({
-  /** ADMIN: the streams of one account; USER always sees only its own. */
-  account: Id.optional(),
-});
 
 /** Viewer (playback) formats. */
 export const OutputFormat = z.enum(['WebRTC', 'RTMP', 'SRT', 'HLS']);
@@ -326,16 +292,7 @@ export type IngressEndpoint = z.infer<typeof IngressEndpoint>;
 const streamIdParams = z.strictObject({ streamId: Id });
 
 export const streamRoutes = {
-  list: defineRoute({
-    method: 'GET',
-    path: '/inputs',
-    summary: 'Streams of the caller (ADMIN: all, or one account with ?account=), paged; total in X-Total-Count',
-    tag: 'streams',
-    auth: 'user',
-    query: InputListQuery,
-    response: z.array(StreamInputSummary),
-    errors: [404],
-  }),
+  list: streamListRoute,
   create: defineRoute({
     method: 'POST',
     path: '/inputs',

@@ -1,12 +1,12 @@
 import type { ApiClient } from '@streamcloud/api-client';
-import { accountRoutes, type WhoAmI } from '@streamcloud/contract';
+import { type WhoAmI, whoAmIRoute } from '@streamcloud/contract';
 import { queryOptions } from '@tanstack/react-query';
 import { IDENTITY_META } from '@/lib/query-client';
 import { type ReadOptions, useRead } from '../read';
 import { accountKeys } from './keys';
 
 export function getWhoAmI(api: ApiClient, signal?: AbortSignal): Promise<WhoAmI> {
-  return api.call(accountRoutes.whoami, signal ? { signal } : {});
+  return api.call(whoAmIRoute, signal ? { signal } : {});
 }
 
 export function whoAmIQueryOptions(api: ApiClient) {

@@ -1,5 +1,5 @@
 import type { ApiClient } from '@streamcloud/api-client';
-import { STREAMS_PAGE_SIZE, type StreamInputSummary, streamRoutes, TOTAL_COUNT_HEADER } from '@streamcloud/contract';
+import { STREAMS_PAGE_SIZE, type StreamInputSummary, streamListRoute, TOTAL_COUNT_HEADER } from '@streamcloud/contract';
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { streamKeys } from '@/data/streams/keys';
 import { useApi } from '@/lib/services-context';
@@ -22,7 +22,7 @@ export async function getStreamsPage(
   { offset, limit = STREAMS_PAGE_SIZE, account }: StreamsPageQuery,
   signal?: AbortSignal,
 ): Promise<StreamsPage> {
-  const { data, headers } = await api.send(streamRoutes.list, {
+  const { data, headers } = await api.send(streamListRoute, {
     query: { offset, limit, ...(account ? { account } : {}) },
     ...(signal ? { signal } : {}),
   });
