@@ -1,5 +1,7 @@
+import { sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import { criticalCss } from './build/critical-css.ts';
 import { firstScreenChunks } from './build/first-screen-chunks.ts';
 import { precompress } from './build/precompress.ts';
@@ -7,8 +9,26 @@ import { prerender } from './build/prerender.ts';
 
 const API_SERVER = 'http://127.0.0.1:8080';
 
+/**
+ * react-router's package sends every bundler its development build (its exports name no production
+ * condition); its production build is the same code with the developer warnings off. The build takes that
+ * one; tests and the development server keep the warnings.
+ */
+function reactRouterProduction(): Plugin {
+  const production = fileURLToPath(import.meta.resolve('react-router')).replace(
+    `${sep}development${sep}`,
+    `${sep}production${sep}`,
+  );
+  return {
+    name: 'react-router-production',
+    apply: 'build',
+    enforce: 'pre',
+    resolveId: (source) => (source === 'react-router' ? production : null),
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), prerender(), criticalCss(), precompress()],
+  plugins: [reactRouterProduction(), react(), prerender(), criticalCss(), precompress()],
   // Relative asset URLs: the console can be served from any path or a CDN.
   base: './',
   // `@/…` is src/… (tsconfig.json "paths").
