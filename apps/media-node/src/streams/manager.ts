@@ -219,10 +219,13 @@ export class StreamManager {
     return stream;
   }
 
-  /** The push is over: its last usage is reported now, its status after the reconnect grace. */
-  endPush(stream: LiveStream, failure: string | null = null): void {
+  /**
+   * The push is over: its last usage is reported now, its status after the reconnect grace. A stream pulled
+   * from another node ends as a pull (`endPulled`); `byOrigin` says the origin ended it.
+   */
+  endPush(stream: LiveStream, failure: string | null = null, { byOrigin = false }: { byOrigin?: boolean } = {}): void {
     if (stream.pulledFrom) {
-      this.endPulled(stream, { byOrigin: false, failure });
+      this.endPulled(stream, { byOrigin, failure });
       return;
     }
     if (stream.ended) return;
@@ -275,10 +278,10 @@ export class StreamManager {
    * shows the stream live, it is over here (`gone`, which ends its HLS playlists) only once the control plane
    * shows it over (`reconcile`), as on the origin; one this node let go of (no viewer left) is over at once.
    */
-  endPulled(stream: LiveStream, o: { byOrigin: boolean; failure?: string | null }): void {
+  private endPulled(stream: LiveStream, o: { byOrigin: boolean; failure: string | null }): void {
     if (stream.ended) return;
     stream.ended = true;
-    stream.failure = o.failure ?? null;
+    stream.failure = o.failure;
     this.o.log.info(
       `pull of ${stream.input.name} from node ${stream.pulledFrom} ended${o.failure ? `: ${o.failure}` : ''}`,
     );

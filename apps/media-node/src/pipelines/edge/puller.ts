@@ -329,8 +329,7 @@ export class EdgePuller {
     connectionOf(pull);
     // The stream ends here at once (a viewer arriving now starts a new pull, once this one let go of nginx).
     pull.resolvePublished(false);
-    if (pull.stream?.pulledFrom) this.o.manager.endPulled(pull.stream, { byOrigin: reason === ORIGIN_ENDED });
-    else if (pull.stream) this.o.manager.endPush(pull.stream);
+    if (pull.stream) this.o.manager.endPush(pull.stream, null, { byOrigin: reason === ORIGIN_ENDED });
     const ended = (async () => {
       await pull.ffmpeg?.stop();
       await Promise.all([pull.relay.close(), pull.publisher.close()]);
