@@ -139,6 +139,13 @@ describe('origin and edge', () => {
 
       // The push drops for good: B's HLS viewer keeps its playlist through A's reconnect grace, as A's own viewers
       // do, and it ends with EXT-X-ENDLIST only once the grace is over (not when B's pull ended with A's push).
+      // Meanwhile each of its playlist requests would try the pull again (the origin refuses it): a refused pull
+      // is not tried again for a second, whatever the requests (B logs each failed try).
+      let failedPulls = 0;
+      const countFailedPulls = (chunk: Buffer) => {
+        failedPulls += chunk.toString().match(/ ERROR pulling .* failed/g)?.length ?? 0;
+      };
+      (edge as RunningNode).process.stderr?.on('data', countFailedPulls);
       const droppedAt = Date.now();
       push.stop();
       const ended = await waitFor(
@@ -152,6 +159,9 @@ describe('origin and edge', () => {
       );
       expect(ended.status, ended.body).toBe(200);
       expect(ended.at - droppedAt).toBeGreaterThanOrEqual(GRACE_MS);
+      (edge as RunningNode).process.stderr?.off('data', countFailedPulls);
+      // Polled every 200 ms for the grace and more: one try a second at most (and one more at each end).
+      expect(failedPulls).toBeLessThanOrEqual(Math.ceil((ended.at - droppedAt) / 1000) + 2);
       expect((await getStream(stream.id)).status).toBe('Idle');
     } finally {
       push.stop();

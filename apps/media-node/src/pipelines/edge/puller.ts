@@ -54,6 +54,12 @@ const ORIGIN_ENDED = 'the origin ended it';
 
 /** After an Internode pull ended or failed while its source still showed live, the next try waits this long. */
 const INTERNODE_RETRY_MS = 2_000;
+/**
+ * After an edge pull ended before it published here (the origin refused the play: its push is gone, or in its
+ * reconnect grace), viewers asking meanwhile are answered as if it had been refused again, without another
+ * ffmpeg: an HLS player polls its playlist every second or so through the origin's grace.
+ */
+const REFUSED_RETRY_MS = 1_000;
 
 /** One stream pulled from its origin node: ffmpeg reads it through a counting relay and publishes it here. */
 interface Pull {
@@ -112,6 +118,8 @@ export class EdgePuller {
   private readonly held = new Set<string>();
   /** Internode streams whose last pull ended: when the next may start. */
   private readonly retryAt = new Map<string, number>();
+  /** Edge pulls (by name) whose last try ended before it published: when the next may start. */
+  private readonly refusedUntil = new Map<string, number>();
   private readonly timer: NodeJS.Timeout;
 
   constructor(
@@ -215,6 +223,9 @@ export class EdgePuller {
       return running;
     }
     await this.ending.get(name);
+    const refusedUntil = this.refusedUntil.get(name) ?? 0;
+    if (refusedUntil > Date.now()) return going();
+    this.refusedUntil.delete(name);
     // Not gated on the status read here (it may be a poll old): the origin refuses a stream that is not live.
     return going() ?? (await this.start(input, 'edge', { ...input.origin, name: input.name }, rendition));
   }
@@ -326,6 +337,7 @@ export class EdgePuller {
     if (pull.stopping) return this.ending.get(pull.name) ?? Promise.resolve();
     pull.stopping = true;
     if (pull.kind === 'internode') this.retryAt.set(pull.input.id, Date.now() + INTERNODE_RETRY_MS);
+    else if (!pull.live) this.refusedUntil.set(pull.name, Date.now() + REFUSED_RETRY_MS);
     connectionOf(pull);
     // The stream ends here at once (a viewer arriving now starts a new pull, once this one let go of nginx).
     pull.resolvePublished(false);
