@@ -118,7 +118,7 @@ export class EdgePuller {
   private readonly held = new Set<string>();
   /** Internode streams whose last pull ended: when the next may start. */
   private readonly retryAt = new Map<string, number>();
-  /** Edge pulls (by name) whose last try ended before it published: when the next may start. */
+  /** Edge pulls (by name) whose last try ended before it published: when the next may start (pruned by watch). */
   private readonly refusedUntil = new Map<string, number>();
   private readonly timer: NodeJS.Timeout;
 
@@ -223,9 +223,7 @@ export class EdgePuller {
       return running;
     }
     await this.ending.get(name);
-    const refusedUntil = this.refusedUntil.get(name) ?? 0;
-    if (refusedUntil > Date.now()) return going();
-    this.refusedUntil.delete(name);
+    if ((this.refusedUntil.get(name) ?? 0) > Date.now()) return going();
     // Not gated on the status read here (it may be a poll old): the origin refuses a stream that is not live.
     return going() ?? (await this.start(input, 'edge', { ...input.origin, name: input.name }, rendition));
   }
@@ -362,6 +360,7 @@ export class EdgePuller {
    */
   private watch(): void {
     const now = Date.now();
+    for (const [name, until] of this.refusedUntil) if (until <= now) this.refusedUntil.delete(name);
     // A laddered stream's HLS viewers watch its renditions' pulls, not the stream's own.
     const watched = new Set(
       this.o.manager.viewers
