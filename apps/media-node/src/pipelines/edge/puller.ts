@@ -116,10 +116,11 @@ export class EdgePuller {
   private readonly ending = new Map<string, Promise<void>>();
   /** Internode streams stopped by the control plane while their source is live: not pulled again until it ends. */
   private readonly held = new Set<string>();
-  /** Internode streams whose last pull ended: when the next may start. */
-  private readonly retryAt = new Map<string, number>();
-  /** Edge pulls (by name) whose last try ended before it published: when the next may start (pruned by watch). */
-  private readonly refusedUntil = new Map<string, number>();
+  /**
+   * When the next pull of a name may start: an Internode stream's after its last pull ended, an edge pull's
+   * after a try that ended before it published (pruned by watch).
+   */
+  private readonly nextTryAt = new Map<string, number>();
   private readonly timer: NodeJS.Timeout;
 
   constructor(
@@ -223,7 +224,7 @@ export class EdgePuller {
       return running;
     }
     await this.ending.get(name);
-    if ((this.refusedUntil.get(name) ?? 0) > Date.now()) return going();
+    if ((this.nextTryAt.get(name) ?? 0) > Date.now()) return going();
     // Not gated on the status read here (it may be a poll old): the origin refuses a stream that is not live.
     return going() ?? (await this.start(input, 'edge', { ...input.origin, name: input.name }, rendition));
   }
@@ -334,8 +335,8 @@ export class EdgePuller {
     if (this.pulls.get(pull.name) === pull) this.pulls.delete(pull.name);
     if (pull.stopping) return this.ending.get(pull.name) ?? Promise.resolve();
     pull.stopping = true;
-    if (pull.kind === 'internode') this.retryAt.set(pull.input.id, Date.now() + INTERNODE_RETRY_MS);
-    else if (!pull.live) this.refusedUntil.set(pull.name, Date.now() + REFUSED_RETRY_MS);
+    if (pull.kind === 'internode') this.nextTryAt.set(pull.name, Date.now() + INTERNODE_RETRY_MS);
+    else if (!pull.live) this.nextTryAt.set(pull.name, Date.now() + REFUSED_RETRY_MS);
     connectionOf(pull);
     // The stream ends here at once (a viewer arriving now starts a new pull, once this one let go of nginx).
     pull.resolvePublished(false);
@@ -360,7 +361,7 @@ export class EdgePuller {
    */
   private watch(): void {
     const now = Date.now();
-    for (const [name, until] of this.refusedUntil) if (until <= now) this.refusedUntil.delete(name);
+    for (const [name, at] of this.nextTryAt) if (at <= now) this.nextTryAt.delete(name);
     // A laddered stream's HLS viewers watch its renditions' pulls, not the stream's own.
     const watched = new Set(
       this.o.manager.viewers
@@ -402,7 +403,7 @@ export class EdgePuller {
         this.pulls.has(input.id) ||
         this.ending.has(input.id) ||
         this.held.has(input.id) ||
-        (this.retryAt.get(input.id) ?? 0) > now ||
+        (this.nextTryAt.get(input.id) ?? 0) > now ||
         this.o.manager.push(input.id) !== undefined;
       if (!blocked) void this.start(input, 'internode', input.source);
     }
