@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Account, WhoAmI, whoAmIRoute } from './account.js';
 import { accountRoutes } from './accounts.js';
-import { StreamInputSummary, streamListRoute } from './stream-list.js';
+import { StreamInputSummary, streamListRoute, streamSummaryOf } from './stream-list.js';
 import { StreamInput, streamRoutes } from './streams.js';
 
 /** The relative modules and packages a source file of this folder imports. */
@@ -32,5 +32,21 @@ describe("the first screen's reads", () => {
     for (const [key, field] of Object.entries(Account.shape)) {
       expect(WhoAmI.shape[key as keyof typeof WhoAmI.shape]).toBe(field);
     }
+  });
+
+  it("make a stream's row of the list from the full stream: the row's members, nothing more", () => {
+    const row = {
+      id: '0b9a3c1e-2d4f-4a6b-8c0d-1e2f3a4b5c6d',
+      ownerId: '1b9a3c1e-2d4f-4a6b-8c0d-1e2f3a4b5c6d',
+      caption: 'Camera',
+      format: 'RTMP',
+      status: 'Idle',
+      access: 'Public',
+      outputMode: 'Passthrough',
+      name: 'pt+0b9a3c1e-2d4f-4a6b-8c0d-1e2f3a4b5c6d',
+      nodeId: null,
+      createdAt: '2026-11-27T20:00:00.000Z',
+    } as const;
+    expect(streamSummaryOf({ ...row, gslb: false, accessToken: null } as typeof row)).toEqual(row);
   });
 });

@@ -37,6 +37,13 @@ export const StreamInputSummary = z.object({
 });
 export type StreamInputSummary = z.infer<typeof StreamInputSummary>;
 
+const SUMMARY_KEYS = Object.keys(StreamInputSummary.shape) as (keyof StreamInputSummary)[];
+
+/** A stream's row of the list: its members the row has (a full stream, say one just created). */
+export function streamSummaryOf(stream: StreamInputSummary): StreamInputSummary {
+  return Object.fromEntries(SUMMARY_KEYS.map((key) => [key, stream[key]])) as StreamInputSummary;
+}
+
 export const InputListQuery = PageQuery.extend({
   /** ADMIN: the streams of one account; USER always sees only its own. */
   account: Id.optional(),

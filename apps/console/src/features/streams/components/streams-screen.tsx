@@ -1,4 +1,4 @@
-import type { StreamInput, StreamInputSummary } from '@streamcloud/contract';
+import { type StreamInput, type StreamInputSummary, streamSummaryOf } from '@streamcloud/contract';
 import plusLgIcon from 'bootstrap-icons/icons/plus-lg.svg?raw';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
@@ -15,11 +15,6 @@ import { ViewModeToggle } from './view-mode-toggle';
 
 /** The stream form's code (react-hook-form, the contract's rules) is fetched when it first opens. */
 const StreamModal = lazyComponent(() => import('./stream-modal'), 'StreamModal');
-
-function summaryOf(stream: StreamInput): StreamInputSummary {
-  const { id, ownerId, caption, format, status, access, outputMode, name, nodeId, createdAt } = stream;
-  return { id, ownerId, caption, format, status, access, outputMode, name, nodeId, createdAt };
-}
 
 export interface StreamsScreenProps {
   /** ADMIN: the account whose streams are listed (/streams/account/{id}). */
@@ -77,7 +72,7 @@ export function StreamsScreen({ accountId = null, startCreating = false, onCreat
           onHide={closeCreate}
           onSaved={(stream) => {
             closeCreate();
-            setCreated(summaryOf(stream));
+            setCreated(streamSummaryOf(stream));
             setConnection(stream);
           }}
         />
