@@ -87,6 +87,9 @@ export async function withTwoServers(
   }
 }
 
+/** PostgreSQL's SQLSTATE for a transaction ended to break a deadlock. */
+const DEADLOCK_DETECTED = '40P01';
+
 /** Empties every table but the migrations record. */
 export async function resetDatabase(database: DatabaseHandle): Promise<void> {
   const tables = await sql<{ tablename: string }>`
@@ -95,8 +98,19 @@ export async function resetDatabase(database: DatabaseHandle): Promise<void> {
   );
   if (tables.rows.length === 0) return;
   const list = tables.rows.map((row) => `"${row.tablename}"`).join(', ');
-  await sql.raw(`truncate table ${list} restart identity cascade`).execute(database.db);
+  // The app of the last test keeps running (the webhook dispatcher, the periodic jobs): a transaction of it
+  // can lock the tables in another order than the truncate, and PostgreSQL then ends one of the two with a
+  // deadlock error. When that is the truncate, it is tried again (the app's side has gone by then).
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await sql.raw(`truncate table ${list} restart identity cascade`).execute(database.db);
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== DEADLOCK_DETECTED || attempt === 3) throw error;
+    }
+  }
 }
+
 
 export interface TestAccount {
   id: string;
