@@ -111,7 +111,6 @@ export async function resetDatabase(database: DatabaseHandle): Promise<void> {
   }
 }
 
-
 export interface TestAccount {
   id: string;
   username: string;
