@@ -246,6 +246,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
   await registerOpenApi(app, { webhooks: webhooksOpenApi() });
   registerAuthGuard(app, {
     authenticate: (token) => app.services.auth.authenticate(token),
+    cachedCaller: (token) => app.services.auth.cachedCaller(token),
     authenticateNode: (token) => app.services.nodes.authenticateNode(token),
     admitApiKey: (key, request) => app.services.apiKeys.admit(key, request),
   });

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthContext, NodeIdentity } from '../lib/auth-context.js';
 import { AppError, forbidden, unauthorized } from '../lib/errors.js';
 import type { KeyedRequest } from '../modules/auth/api-keys.service.js';
@@ -8,6 +8,8 @@ const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]+)$/;
 /** Resolves the two kinds of bearer token: an account's (modules/auth) and a media node's (modules/nodes). */
 export interface Authenticators {
   authenticate(token: string): Promise<AuthContext | null>;
+  /** The caller of a session token this process checked before and still holds (no API keys): no promise. */
+  cachedCaller(token: string): AuthContext | null;
   authenticateNode(token: string): Promise<NodeIdentity | null>;
   /** Refuses an API key's request its scope, the route or its rate limit does not allow (modules/auth). */
   admitApiKey(key: NonNullable<AuthContext['apiKey']>, request: KeyedRequest): Promise<void>;
@@ -34,18 +36,30 @@ const bearerOf = (request: FastifyRequest) => {
 export function registerAuthGuard(app: FastifyInstance, authenticators: Authenticators): void {
   app.decorateRequest('auth', null as never);
   app.decorateRequest('node', null as never);
-  app.addHook('onRequest', async (request, reply) => {
-    const level = request.routeOptions.config.auth;
-    if (level === 'node') {
-      const token = bearerOf(request);
-      if (!token) throw unauthorized('Node token required');
-      const node = await authenticators.authenticateNode(token);
-      if (!node) throw unauthorized('Invalid node token');
-      request.node = node;
-      return;
+
+  /** Lets an authenticated caller through to a route of `level`, or throws the refusal. */
+  const admit = (request: FastifyRequest, caller: AuthContext, level: 'user' | 'admin') => {
+    if (level === 'admin' && caller.role !== 'ADMIN') throw forbidden('Administrators only');
+    // Set on a session's caller only (sessions.repository.ts): an API key made before the setting keeps working.
+    if (caller.account?.twoFactorEnrolmentRequired && request.routeOptions.config.beforeTwoFactorEnrolment !== true) {
+      throw twoFactorEnrolmentRequired();
     }
-    if (level !== 'user' && level !== 'admin') return;
-    const token = bearerOf(request);
+    request.auth = caller;
+  };
+
+  const guardNode = async (request: FastifyRequest, token: string | undefined) => {
+    if (!token) throw unauthorized('Node token required');
+    const node = await authenticators.authenticateNode(token);
+    if (!node) throw unauthorized('Invalid node token');
+    request.node = node;
+  };
+
+  const guardAccount = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    level: 'user' | 'admin',
+    token: string | undefined,
+  ) => {
     if (!token) throw unauthorized();
     const caller = await authenticators.authenticate(token);
     if (!caller) throw unauthorized('Invalid or expired token');
@@ -57,11 +71,32 @@ export function registerAuthGuard(app: FastifyInstance, authenticators: Authenti
         header: (name, value) => reply.header(name, value),
       });
     }
-    if (level === 'admin' && caller.role !== 'ADMIN') throw forbidden('Administrators only');
-    // Set on a session's caller only (sessions.repository.ts): an API key made before the setting keeps working.
-    if (caller.account?.twoFactorEnrolmentRequired && request.routeOptions.config.beforeTwoFactorEnrolment !== true) {
-      throw twoFactorEnrolmentRequired();
+    admit(request, caller, level);
+  };
+
+  // In callback form, so that a session already checked (most requests) is let through without a promise.
+  app.addHook('onRequest', (request, reply, done) => {
+    const level = request.routeOptions.config.auth;
+    if (level !== 'node' && level !== 'user' && level !== 'admin') {
+      done();
+      return;
     }
-    request.auth = caller;
+    const token = bearerOf(request);
+    if (level === 'node') {
+      guardNode(request, token).then(() => done(), done);
+      return;
+    }
+    const cached = token ? authenticators.cachedCaller(token) : null;
+    if (!cached) {
+      guardAccount(request, reply, level, token).then(() => done(), done);
+      return;
+    }
+    try {
+      admit(request, cached, level);
+    } catch (error) {
+      done(error as Error);
+      return;
+    }
+    done();
   });
 }

@@ -113,15 +113,19 @@ export async function registerSecurity(
   if (connectOrigins) {
     // A console page talks to the media nodes (the preview's WHEP and HLS, the studio's WHIP); the policy
     // is read with the page, so a page opened after a node was added may reach it.
-    app.addHook('onSend', async (_request, reply, payload) => {
-      if (!String(reply.getHeader('content-type') ?? '').startsWith('text/html')) return payload;
-      const origins = await connectOrigins();
-      if (origins.length > 0)
-        reply.header(
-          'content-security-policy',
-          policy.replace("connect-src 'self'", `connect-src 'self' ${origins.join(' ')}`),
-        );
-      return payload;
+    app.addHook('onSend', (_request, reply, payload, done) => {
+      if (!String(reply.getHeader('content-type') ?? '').startsWith('text/html')) {
+        done(null, payload);
+        return;
+      }
+      connectOrigins().then((origins) => {
+        if (origins.length > 0)
+          reply.header(
+            'content-security-policy',
+            policy.replace("connect-src 'self'", `connect-src 'self' ${origins.join(' ')}`),
+          );
+        done(null, payload);
+      }, done);
     });
   }
   app.addHook('onRequest', (_request, reply, done) => {
@@ -131,19 +135,22 @@ export async function registerSecurity(
 
   const isApi = (request: FastifyRequest) => request.url.startsWith(`${API_BASE}/`);
 
-  app.addHook('onRequest', async (request) => {
-    if (!isApi(request) || SAFE_METHODS.has(request.method)) return;
+  /** Whether a request may be forged: a non-GET API request with the cookie, without an API key, must echo it. */
+  const isForged = (request: FastifyRequest) => {
+    if (!isApi(request) || SAFE_METHODS.has(request.method)) return false;
     // An API key is sent by a script, never by the browser on its own: no forged request can carry one.
-    if (request.headers.authorization?.startsWith(`Bearer ${API_KEY_PREFIX}`)) return;
+    if (request.headers.authorization?.startsWith(`Bearer ${API_KEY_PREFIX}`)) return false;
     const cookieToken = request.cookies[ANTI_FORGERY_COOKIE];
-    if (cookieToken === undefined) return;
+    if (cookieToken === undefined) return false;
     const headerToken = request.headers[ANTI_FORGERY_HEADER.toLowerCase()];
-    if (typeof headerToken !== 'string' || !tokens.isValid(cookieToken) || !sameToken(cookieToken, headerToken)) {
-      throw forbidden('Missing or invalid anti-forgery token');
-    }
+    return typeof headerToken !== 'string' || !tokens.isValid(cookieToken) || !sameToken(cookieToken, headerToken);
+  };
+  // The hooks every request runs are in callback form: an async hook costs a promise and a microtask turn.
+  app.addHook('onRequest', (request, _reply, done) => {
+    done(isForged(request) ? forbidden('Missing or invalid anti-forgery token') : undefined);
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     // A route may name its own for its successful answers (addRoute's cacheControl option), e.g.
     // `no-cache` for snapshot images; errors stay no-store.
     if (isApi(request)) {
@@ -162,6 +169,6 @@ export async function registerSecurity(
         httpOnly: false,
       });
     }
-    return payload;
+    done(null, payload);
   });
 }

@@ -33,18 +33,23 @@ export function registerShutdownGate(app: FastifyInstance): void {
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onRequest', async (request, reply) => {
+  // Hooks in callback form, as on every request: an async hook costs a promise and a microtask turn each.
+  app.addHook('onRequest', (request, reply, next) => {
     if (!closing) {
       inFlight.add(request);
+      next();
       return;
     }
     reply.header('connection', 'close');
-    return reply.code(503).send({ message: 'The server is shutting down; retry shortly', code: 'SHUTTING_DOWN' });
+    reply.code(503).send({ message: 'The server is shutting down; retry shortly', code: 'SHUTTING_DOWN' });
   });
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, next) => {
     if (closing) reply.header('connection', 'close');
     done(request);
-    return payload;
+    next(null, payload);
   });
-  app.addHook('onResponse', async (request) => done(request));
+  app.addHook('onResponse', (request, _reply, next) => {
+    done(request);
+    next();
+  });
 }

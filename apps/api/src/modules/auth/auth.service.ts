@@ -172,6 +172,12 @@ export class AuthService {
     );
   }
 
+  /** The caller of a session token this process checked and still holds; null for API keys and the rest. */
+  cachedCaller(token: string): AuthContext | null {
+    if (isApiKey(token)) return null;
+    return this.deps.sessionCache.get(SessionCache.keyOf(token), this.deps.clock.now());
+  }
+
   /**
    * The caller behind a bearer token, or null when the token or its session is not valid now: from the
    * session cache when this process checked the token before and nothing changed since. An API key is
