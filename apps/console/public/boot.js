@@ -30,7 +30,24 @@
     }
   };
   document.addEventListener('DOMContentLoaded', () => {
-    requestAnimationFrame(() => setTimeout(start, 0));
     setTimeout(start, 300);
+    const copyShown = [...document.getElementsByClassName('prerendered')].some(
+      (copy) => getComputedStyle(copy).display !== 'none',
+    );
+    // With a copy on screen, the paint's timing entry: it is queued once the frame is presented, whereas a
+    // frame callback (and a task after it) runs before, and the app's requests then raced the first paint.
+    // Without one (a screen with no copy), the next frame.
+    if (
+      copyShown &&
+      typeof PerformanceObserver !== 'undefined' &&
+      PerformanceObserver.supportedEntryTypes?.includes('paint')
+    ) {
+      new PerformanceObserver((_entries, observer) => {
+        observer.disconnect();
+        start();
+      }).observe({ type: 'paint', buffered: true });
+      return;
+    }
+    requestAnimationFrame(() => setTimeout(start, 0));
   });
 })();
