@@ -510,6 +510,31 @@ test('provisions the GSLB ingress endpoint', async ({ page, request }) => {
   await expect(page.getByRole('region', { name: 'Input' })).toContainText('as%2B');
 });
 
+test("a WebRTC stream's GSLB endpoint is the control plane's WHIP address, which answers 307 to a node", async ({
+  page,
+  request,
+  baseURL,
+}) => {
+  const [, token] = await freshUser(page, request);
+  const stream = await apiCreateInput(request, token, { caption: 'Global WHIP', format: 'WebRTC' }, node);
+  await page.goto(`/#/streams/view/${stream.id}`);
+  await actionControl(page, 'GSLB').click();
+  const dialog = page.getByRole('dialog', { name: /Global load balancing/ });
+  await dialog.getByRole('button', { name: 'Provision' }).click();
+  // GSLB_URL is unset: the address shown is the control plane's own, as `npm start` prints it.
+  const origin = `http://localhost:${new URL(baseURL ?? '').port}`;
+  const code = dialog.locator('code');
+  await expect(code).toHaveText(new RegExp(`^${origin}/whip/as%2B[0-9a-f-]{36}$`));
+  const shown = (await code.textContent()) ?? '';
+  const answer = await request.post(shown, {
+    headers: { 'content-type': 'application/sdp' },
+    data: 'v=0\r\n',
+    maxRedirects: 0,
+  });
+  expect(answer.status()).toBe(307);
+  expect(answer.headers().location).toMatch(/\/whip\/as%2B[0-9a-f-]{36}$/);
+});
+
 test('delete asks for confirmation; Cancel keeps the stream, Ok deletes it and goes to /streams', async ({
   page,
   request,

@@ -103,6 +103,8 @@ export interface AppOptions {
   storageUsage?: StorageUsage;
   /** Host of the global load-balancing ingest endpoints ('localhost' by default). */
   gslbHostname?: string;
+  /** Where WHIP at GSLB names is answered: the control plane as publishers reach it ('http://localhost:8080' by default). */
+  gslbUrl?: string;
   /**
    * How often inputs waiting for a node are assigned, and inputs of silent nodes leave Ingestion;
    * the loop runs only when set (server.ts).

@@ -1,5 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.js';
+import { CONFIG_VARIABLES, ConfigError, loadConfig } from './config.js';
 
 describe('loadConfig', () => {
   it('has the documented defaults', () => {
@@ -14,6 +15,7 @@ describe('loadConfig', () => {
       logLevel: 'info',
       consoleDir: undefined,
       gslbHostname: 'localhost',
+      gslbUrl: 'http://localhost:8080',
       loginRateLimit: 60,
       keyRateLimit: 600,
       storageEncryptionKey: undefined,
@@ -100,6 +102,22 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ KEY_RATE_LIMIT: '1.5' })).toThrow(/KEY_RATE_LIMIT: must be a whole number/);
   });
 
+  it('answers WHIP at GSLB names at GSLB_URL, by default at its own address as `npm start` prints it', () => {
+    expect(loadConfig({ GSLB_URL: 'https://gslb.example.com/' }).gslbUrl).toBe('https://gslb.example.com');
+    expect(loadConfig({ GSLB_URL: 'https://gslb.example.com:8443' }).gslbUrl).toBe('https://gslb.example.com:8443');
+    expect(loadConfig({ GSLB_URL: 'http://gslb.example.com:80' }).gslbUrl).toBe('http://gslb.example.com');
+    expect(loadConfig({ PORT: '9090', HOST: '0.0.0.0' }).gslbUrl).toBe('http://localhost:9090');
+    expect(loadConfig({ HOST: 'cp.example.com' }).gslbUrl).toBe('http://cp.example.com:8080');
+    expect(loadConfig({ HOST: 'fd00::5' }).gslbUrl).toBe('http://[fd00::5]:8080');
+  });
+
+  it('is documented: every variable it reads is in the README table', () => {
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+    const table = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('## API keys'));
+    const documented = new Set([...table.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((match) => match[1]));
+    expect(CONFIG_VARIABLES.filter((name) => !documented.has(name))).toEqual([]);
+  });
+
   it('treats empty values as unset', () => {
     expect(loadConfig({ PORT: '', DATABASE_URL: '' })).toMatchObject({ port: 8080, databaseUrl: undefined });
   });
@@ -111,6 +129,10 @@ describe('loadConfig', () => {
     [{ JWT_SECRET: 'short' }, 'JWT_SECRET: must be at least 32 characters'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ GSLB_HOSTNAME: 'bad host/name' }, 'GSLB_HOSTNAME: must be a host name'],
+    [{ GSLB_URL: 'gslb.example.com' }, 'GSLB_URL: must be an http(s) URL'],
+    [{ GSLB_URL: 'rtmp://gslb.example.com' }, 'GSLB_URL: must be an http(s) URL'],
+    [{ GSLB_URL: 'https://gslb.example.com/whip' }, 'GSLB_URL: must be scheme://host[:port], without a path'],
+    [{ GSLB_URL: 'https://gslb.example.com/?a=1' }, 'GSLB_URL: must be scheme://host[:port], without a path'],
     [{ LOGIN_RATE_LIMIT: '0' }, 'LOGIN_RATE_LIMIT: must be at least 1'],
     [{ ADMIN_USERNAME: 'boss' }, 'ADMIN_PASSWORD: ADMIN_USERNAME and ADMIN_PASSWORD must be set together'],
     [{ ADMIN_USERNAME: 'boss', ADMIN_PASSWORD: '123' }, 'ADMIN_PASSWORD: must be at least 6 characters'],

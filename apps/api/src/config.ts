@@ -3,6 +3,19 @@ import { ENCRYPTION_KEY_BYTES, parseEncryptionKey } from './lib/secret-box.js';
 
 const LogLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
 
+/** Whether a URL is an origin only (`https://gslb.example.com`, `http://localhost:8080`), a trailing `/` allowed. */
+const isOrigin = (value: string): boolean => {
+  const url = URL.parse(value);
+  if (!url) return true; // the URL check says what is wrong
+  return url.pathname === '/' && url.search === '' && url.hash === '' && url.username === '' && url.password === '';
+};
+
+/** The control plane's own address as `npm start` prints it: `localhost` for a loopback or wildcard HOST. */
+export function ownOrigin(host: string, port: number): string {
+  const shown = ['127.0.0.1', '0.0.0.0', '::', '::1'].includes(host) ? 'localhost' : host;
+  return `http://${shown.includes(':') ? `[${shown}]` : shown}:${port}`;
+}
+
 const EnvSchema = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -25,6 +38,10 @@ const EnvSchema = z
       .regex(/^[A-Za-z0-9.-]+$/, 'must be a host name')
       .max(255)
       .default('localhost'),
+    GSLB_URL: z
+      .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+      .refine((value) => isOrigin(value), 'must be scheme://host[:port], without a path, query or fragment')
+      .optional(),
     STORAGE_ENCRYPTION_KEY: z
       .string()
       .refine(
@@ -52,6 +69,9 @@ const EnvSchema = z
     path: ['ADMIN_PASSWORD'],
   });
 
+/** Every variable the control plane reads (README.md's configuration table lists each). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(EnvSchema.shape);
+
 export type Config = {
   port: number;
   host: string;
@@ -64,8 +84,13 @@ export type Config = {
   /** API processes on PostgreSQL (API_WORKERS; the number of cores when unset); PGlite runs one. */
   apiWorkers: number | undefined;
   consoleDir: string | undefined;
-  /** Host of the global load-balancing ingest endpoints. */
+  /** Host of the global load-balancing ingest endpoints (RTMP, SRT, RTSP). */
   gslbHostname: string;
+  /**
+   * Where WHIP at a stream's GSLB name is answered (307 to a node): the control plane, as publishers reach it
+   * (GSLB_URL; by default its own address, `http://localhost:8080`). An origin without a trailing `/`.
+   */
+  gslbUrl: string;
   /** Login requests per minute and address, failed or not. */
   loginRateLimit: number;
   /** Requests per API key and minute. */
@@ -112,6 +137,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     apiWorkers: e.API_WORKERS,
     consoleDir: e.CONSOLE_DIR,
     gslbHostname: e.GSLB_HOSTNAME,
+    gslbUrl: e.GSLB_URL ? new URL(e.GSLB_URL).origin : ownOrigin(e.HOST, e.PORT),
     loginRateLimit: e.LOGIN_RATE_LIMIT,
     keyRateLimit: e.KEY_RATE_LIMIT,
     storageEncryptionKey: e.STORAGE_ENCRYPTION_KEY

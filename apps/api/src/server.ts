@@ -52,6 +52,7 @@ async function main(): Promise<void> {
     consoleDir: config.consoleDir ?? DEFAULT_CONSOLE_DIR,
     storagePrefix: process.env.CONSOLE_STORAGE_PREFIX ?? '',
     gslbHostname: config.gslbHostname,
+    gslbUrl: config.gslbUrl,
     loginFloodLimit: { max: config.loginRateLimit, timeWindow: '1 minute' },
     keyRateLimit: config.keyRateLimit,
     streamAssignIntervalMs: STREAM_ASSIGN_INTERVAL_MS,

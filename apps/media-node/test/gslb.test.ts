@@ -64,7 +64,10 @@ describe('GSLB', () => {
       body: publisher.localDescription?.sdp,
     };
 
-    const redirected = await fetch(`${world.plane.url}/whip/${encodeURIComponent(name)}`, {
+    // The address the API (and the console's GSLB dialog) shows: the control plane's own (GSLB_URL unset).
+    const shown = (await api<IngressEndpoint>('GET', `/gslb/input/stream/${stream.id}`)).body.connection.uri;
+    expect(shown).toBe(`http://localhost:${new URL(world.plane.url).port}/whip/${encodeURIComponent(name)}`);
+    const redirected = await fetch(shown, {
       ...offer,
       redirect: 'manual',
     });

@@ -4,12 +4,13 @@ import { TestClock, useTestApp } from '../../../test/helpers.js';
 
 /** GSLB that routes: a push to a stream's `as+<uuid>` name moves the stream to the node it reached; WHIP redirects. */
 const clock = new TestClock();
-const t = useTestApp({ clock }, { roles: true });
+// Publishers reach the control plane through a TLS front end on 8443 (GSLB_URL).
+const t = useTestApp({ clock, gslbUrl: 'https://gslb.example.com:8443' }, { roles: true });
 const claim = (name: string, token?: string) =>
   t.request({ method: 'POST', url: '/api/v1/node/ingress/claim', payload: { name }, ...(token ? { token } : {}) });
-const ingressName = async (streamId: string): Promise<string> =>
-  (await t.request({ method: 'GET', url: `/api/v1/gslb/input/stream/${streamId}`, token: t.roles.owner.token })).json()
-    .name;
+const endpoint = async (streamId: string): Promise<{ name: string; connection: { uri: string } }> =>
+  (await t.request({ method: 'GET', url: `/api/v1/gslb/input/stream/${streamId}`, token: t.roles.owner.token })).json();
+const ingressName = async (streamId: string): Promise<string> => (await endpoint(streamId)).name;
 const read = async (streamId: string) =>
   (await t.request({ method: 'GET', url: `/api/v1/inputs/${streamId}`, token: t.roles.owner.token })).json();
 
@@ -87,7 +88,13 @@ describe('POST /whip/:name (WHIP at the GSLB URL)', () => {
     const name = await ingressName(stream.id);
     const whip = (path: string) =>
       t.request({ method: 'POST', url: path, headers: { 'content-type': 'application/sdp' }, payload: 'v=0\r\n' });
-    const redirected = await whip(`/whip/${encodeURIComponent(name)}`);
+    // The address shown is the control plane's (GSLB_URL), where the 307 comes from; RTMP goes to GSLB_HOSTNAME.
+    const shown = (await endpoint(stream.id)).connection.uri;
+    expect(shown).toBe(`https://gslb.example.com:8443/whip/${encodeURIComponent(name)}`);
+    const rtmp = await t.createInput({ format: 'RTMP', gslb: true });
+    const rtmpEndpoint = await endpoint(rtmp.id);
+    expect(rtmpEndpoint.connection.uri).toBe(`rtmp://localhost:1935/live/${encodeURIComponent(rtmpEndpoint.name)}`);
+    const redirected = await whip(new URL(shown).pathname);
     expect(redirected.statusCode).toBe(307);
     expect(redirected.headers.location).toBe(`http://edge.example.com:4343/whip/${encodeURIComponent(name)}`);
     expect(node.id).toBe(stream.nodeId);

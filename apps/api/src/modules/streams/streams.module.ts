@@ -23,6 +23,7 @@ export const streamsModule = defineModule(
       geo,
       clock,
       gslbHostname: options.gslbHostname ?? 'localhost',
+      gslbUrl: options.gslbUrl ?? 'http://localhost:8080',
       outbox: app.services.webhooks.outbox,
       previewSigningKey: deriveKey(options.secret, 'preview-credentials'),
     });

@@ -49,8 +49,10 @@ export interface StreamsServiceDeps {
   responses: ResponseCache;
   geo: GeoLocator;
   clock: Clock;
-  /** Host name of the global load-balancing ingest (GSLB). */
+  /** Host name of the global load-balancing ingest (GSLB): RTMP, SRT and RTSP pushes to GSLB names. */
   gslbHostname: string;
+  /** The control plane's origin as publishers reach it: WHIP to a GSLB name is answered there (307 to a node). */
+  gslbUrl: string;
   /** Where the streams' and outputs' webhook events go. */
   outbox: WebhookOutbox;
   /** The key each stream's preview key is derived from (derived from the API's root secret). */
@@ -280,11 +282,19 @@ export class StreamsService {
     const row = await this.load(auth, streamId);
     const name = await this.deps.uow.streams.ingressName(streamId);
     if (!name) throw notFound('Ingress endpoint');
-    const connection = ingestConnection(
-      row.format === 'Internode' ? 'RTMP' : (row.format as StreamInput['format']),
-      { protocol: 'HTTPS', hostname: this.deps.gslbHostname, port: 443, nodeName: this.deps.gslbHostname },
-      name,
-    );
+    const format = row.format === 'Internode' ? 'RTMP' : (row.format as StreamInput['format']);
+    // WHIP goes to the control plane (it redirects to a node); the other protocols to the GSLB host's nodes.
+    const whip = new URL(this.deps.gslbUrl);
+    const host =
+      format === 'WebRTC'
+        ? {
+            protocol: whip.protocol.replace(':', ''),
+            hostname: whip.hostname,
+            port: Number(whip.port) || (whip.protocol === 'https:' ? 443 : 80),
+            nodeName: whip.hostname,
+          }
+        : { protocol: 'HTTPS', hostname: this.deps.gslbHostname, port: 443, nodeName: this.deps.gslbHostname };
+    const connection = ingestConnection(format, host, name);
     const uri = 'uri' in connection ? connection.uri : 'signallingUri' in connection ? connection.signallingUri : '';
     return { streamId, name, connection: { uri } };
   }
