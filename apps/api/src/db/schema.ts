@@ -36,6 +36,8 @@ export interface ApiKeysTable {
   prefix: string;
   /** SHA-256 of the whole key, base64url. */
   key_hash: string;
+  /** The account's role when the key was made; the key is refused under any other (migration 0027). */
+  role_at_issue: 'ADMIN' | 'USER';
   created_at: CreatedAt;
   expires_at: Date | null;
   revoked_at: Date | null;

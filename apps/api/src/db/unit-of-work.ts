@@ -4,6 +4,7 @@ import { type AccountCredentials, AccountsRepository } from '../modules/accounts
 import { AuditRepository } from '../modules/audit/audit.repository.js';
 import { ApiKeysRepository } from '../modules/auth/api-keys.repository.js';
 import { LoginThrottleRepository } from '../modules/auth/login-throttle.repository.js';
+import type { SessionRevocation } from '../modules/auth/session-revocation.js';
 import { SessionsRepository } from '../modules/auth/sessions.repository.js';
 import { TwoFactorRepository } from '../modules/auth/two-factor.repository.js';
 import { FallbacksRepository } from '../modules/fallbacks/fallbacks.repository.js';
@@ -59,8 +60,8 @@ export class UnitOfWork {
 
   /** The accounts module's port for sign-in: accounts with their password hashes. */
   readonly credentials: AccountCredentials;
-  /** The auth module's port for the accounts module: revoking an account's sessions (on a new password). */
-  readonly sessionRevocation: Pick<SessionsRepository, 'revokeAccount'>;
+  /** The auth module's port for the accounts module: revoking an account's sessions (new password) and keys (new role). */
+  readonly sessionRevocation: SessionRevocation;
   /** The streams module's port: what other modules may read of streams. */
   readonly streamCatalog: StreamCatalog;
   /** The recordings module's port for the storages module: how many recordings use a storage. */
@@ -89,7 +90,13 @@ export class UnitOfWork {
     this.usage = new UsageRepository(db);
     this.metrics = new MetricsRepository(db);
     this.credentials = this.accounts;
-    this.sessionRevocation = this.sessions;
+    this.sessionRevocation = {
+      revokeAccount: (accountId, now, keep) => this.sessions.revokeAccount(accountId, now, keep),
+      revokeRoleCredentials: async (accountId, now) => {
+        await this.sessions.revokeAccountAndImpersonations(accountId, now);
+        await this.apiKeys.revokeAccount(accountId, now);
+      },
+    };
     this.streamCatalog = this.streams;
     this.storageUsage = { recordingsUsing: (storageId) => this.recordings.countByStorage(storageId) };
   }

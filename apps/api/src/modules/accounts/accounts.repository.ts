@@ -78,17 +78,30 @@ export class AccountsRepository {
     }
   }
 
+  /**
+   * Changes an account; answers the changed row with the role it had just before (read under the update's
+   * row lock, so of concurrent changes each sees the role the one before it left), or null when it is gone.
+   */
   async update(
     id: string,
     changes: Partial<Pick<AccountsTable, 'email' | 'role' | 'password_hash'>>,
     now: Date,
-  ): Promise<AccountRow | null> {
+  ): Promise<(AccountRow & { previous_role: AccountRow['role'] }) | null> {
     return (
       (await this.db
         .updateTable('accounts')
+        .from((eb) =>
+          eb
+            .selectFrom('accounts as before')
+            .select(['before.id as before_id', 'before.role as previous_role'])
+            .where('before.id', '=', id)
+            .forUpdate()
+            .as('before'),
+        )
         .set({ ...changes, updated_at: now })
-        .where('id', '=', id)
-        .returningAll()
+        .whereRef('accounts.id', '=', 'before.before_id')
+        .returningAll('accounts')
+        .returning('before.previous_role')
         .executeTakeFirst()) ?? null
     );
   }

@@ -87,9 +87,9 @@ export class AccountsService {
   }
 
   /**
-   * A change of role revokes the account's tokens (sessions remember the role they were issued for); a new
-   * password revokes its other sessions too, keeping the caller's own when it changes its own password.
-   * An API key changes no password.
+   * A change of role revokes for good the account's sessions (the caller's own too), the impersonations it
+   * started and its API keys, so changing the role back restores none of them; a new password revokes its
+   * other sessions, keeping the caller's own when it changes its own password. An API key changes no password.
    */
   async update(auth: AuthContext, id: string, body: AccountUpdate): Promise<Account> {
     if (body.password !== undefined && auth.apiKey) throw forbidden('API keys cannot change passwords');
@@ -109,7 +109,10 @@ export class AccountsService {
         now,
       );
       if (!row) throw notFound('Account');
-      if (passwordHash !== undefined) {
+      // After the update (its row lock makes a key being made wait for this transaction, api-keys.service.ts).
+      if (row.role !== row.previous_role) {
+        await sessionRevocation.revokeRoleCredentials(id, now);
+      } else if (passwordHash !== undefined) {
         await sessionRevocation.revokeAccount(id, now, id === auth.accountId ? auth.sessionId : undefined);
       }
       return row;
@@ -154,7 +157,7 @@ export class AccountsService {
           { role: 'ADMIN', ...(passwordHash ? { password_hash: passwordHash } : {}) },
           now,
         );
-        await sessionRevocation.revokeAccount(existing.id, now);
+        await sessionRevocation.revokeRoleCredentials(existing.id, now);
       });
       await this.audit.record(null, 'account.update', existing.id, { role: 'ADMIN', recoveredAdmin: true });
       return { action: 'promoted', username: existing.username, generatedPassword: null };

@@ -29,6 +29,20 @@ export class ApiKeysRepository {
     return { ...row, last_used_at: null, last_used_address: null };
   }
 
+  /**
+   * Inside a transaction: the account's role, its row locked against a change of role until the transaction
+   * ends (so a key made meanwhile is either revoked by that change or sees the new role); null when it is gone.
+   */
+  async lockAccountRole(accountId: string): Promise<'ADMIN' | 'USER' | null> {
+    const row = await this.db
+      .selectFrom('accounts')
+      .select('role')
+      .where('id', '=', accountId)
+      .forShare()
+      .executeTakeFirst();
+    return row?.role ?? null;
+  }
+
   /** An account's keys not revoked (expired ones too, so their owner sees why they stopped), newest first. */
   listByAccount(accountId: string): Promise<ApiKeyRow[]> {
     return this.db
@@ -74,9 +88,20 @@ export class ApiKeysRepository {
     return result.numUpdatedRows > 0n;
   }
 
+  /** Revokes every key of an account (on a change of its role). */
+  async revokeAccount(accountId: string, now: Date): Promise<void> {
+    await this.db
+      .updateTable('api_keys')
+      .set({ revoked_at: now })
+      .where('account_id', '=', accountId)
+      .where('revoked_at', 'is', null)
+      .execute();
+  }
+
   /**
    * The caller a key stands for, read with its account on every lookup (so a deleted or demoted account
-   * counts at once), or null when no key has this hash or it is revoked or expired; with when it expires.
+   * counts at once), or null when no key has this hash, it is revoked or expired, or its account's role is no
+   * longer the one it was made with; with when it expires.
    */
   async findActive(keyHash: string, now: Date): Promise<{ caller: AuthContext; expiresAt: Date | null } | null> {
     const row = await this.db
@@ -85,6 +110,7 @@ export class ApiKeysRepository {
       .select(['k.id', 'k.scope', 'k.expires_at', 'a.id as accountId', ...CALLER_ACCOUNT_COLUMNS])
       .where('k.key_hash', '=', keyHash)
       .where('k.revoked_at', 'is', null)
+      .whereRef('a.role', '=', 'k.role_at_issue')
       .where((eb) => eb.or([eb('k.expires_at', 'is', null), eb('k.expires_at', '>', now)]))
       .executeTakeFirst();
     if (!row) return null;

@@ -4,7 +4,7 @@ import type { Scope } from '../../db/unit-of-work.js';
 import type { AuthContext } from '../../lib/auth-context.js';
 import { isImpersonating } from '../../lib/auth-context.js';
 import type { Clock } from '../../lib/clock.js';
-import { AppError, forbidden, notFound, tooManyRequests } from '../../lib/errors.js';
+import { AppError, forbidden, notFound, tooManyRequests, unauthorized } from '../../lib/errors.js';
 import { AuditTrail } from '../audit/audit-trail.js';
 import type { ApiKeyRow } from './api-keys.repository.js';
 import type { KeyRateLimiter, RateLimitState } from './key-rate-limiter.js';
@@ -67,15 +67,21 @@ export class ApiKeysService {
   async create(auth: AuthContext, body: ApiKeyCreate): Promise<ApiKeyCreated> {
     if (isImpersonating(auth)) throw forbidden('API keys cannot be created while impersonating');
     const key = `${API_KEY_PREFIX}${randomBytes(KEY_BYTES).toString('base64url')}`;
-    const row = await this.deps.uow.apiKeys.insert({
-      id: randomUUID(),
-      account_id: auth.accountId,
-      name: body.name,
-      scope: body.scope,
-      prefix: key.slice(0, SHOWN_PREFIX_LENGTH),
-      // The session cache's key of a token is its SHA-256: one hash serves the lookup and the cache.
-      key_hash: SessionCache.keyOf(key),
-      expires_at: body.expiresAt ? new Date(body.expiresAt) : null,
+    const row = await this.deps.uow.transaction(async ({ apiKeys }) => {
+      // The key carries the role the caller's session was issued for; a change of role since (or one
+      // waiting for this transaction) leaves no key of the old role behind.
+      if ((await apiKeys.lockAccountRole(auth.accountId)) !== auth.role) throw unauthorized('Invalid or expired token');
+      return apiKeys.insert({
+        id: randomUUID(),
+        account_id: auth.accountId,
+        name: body.name,
+        scope: body.scope,
+        prefix: key.slice(0, SHOWN_PREFIX_LENGTH),
+        // The session cache's key of a token is its SHA-256: one hash serves the lookup and the cache.
+        key_hash: SessionCache.keyOf(key),
+        role_at_issue: auth.role,
+        expires_at: body.expiresAt ? new Date(body.expiresAt) : null,
+      });
     });
     await this.audit.record(auth, 'api-key.create', row.id, {
       name: row.name,

@@ -241,13 +241,63 @@ describe('revocation', () => {
     expect((await withKey(created.key, 'GET', `${API_BASE}/accounts/whoami`)).statusCode).toBe(401);
   });
 
-  it("demoting the key's account takes its admin rights on the next request", async () => {
+  const setRole = (id: string, role: 'ADMIN' | 'USER') => call('ADMIN', 'PUT', `${API_BASE}/accounts/${id}`, { role });
+
+  it("demoting the key's account revokes its keys and sessions for good: promoting it again brings none back", async () => {
     const second = await t.createAccount('ADMIN', 'second-admin');
-    const created = await createKey(second.token, { scope: 'read' });
-    expect((await withKey(created.key, 'GET', `${API_BASE}/accounts`)).statusCode).toBe(200);
-    expect((await call('ADMIN', 'PUT', `${API_BASE}/accounts/${second.id}`, { role: 'USER' })).statusCode).toBe(200);
-    expect((await withKey(created.key, 'GET', `${API_BASE}/accounts`)).statusCode).toBe(403);
-    expect((await withKey(created.key, 'GET', `${API_BASE}/accounts/whoami`)).json().role).toBe('USER');
+    const readKey = await createKey(second.token, { scope: 'read' });
+    const writeKey = await createKey(second.token);
+    expect((await withKey(readKey.key, 'GET', `${API_BASE}/accounts`)).statusCode).toBe(200);
+    expect((await setRole(second.id, 'USER')).statusCode).toBe(200);
+    for (const token of [readKey.key, writeKey.key, second.token]) {
+      expect((await withKey(token, 'GET', `${API_BASE}/accounts/whoami`)).statusCode).toBe(401);
+    }
+    expect((await setRole(second.id, 'ADMIN')).statusCode).toBe(200);
+    for (const token of [readKey.key, writeKey.key, second.token]) {
+      expect((await withKey(token, 'GET', `${API_BASE}/accounts`)).statusCode).toBe(401);
+      expect((await withKey(token, 'GET', `${API_BASE}/accounts/whoami`)).statusCode).toBe(401);
+    }
+    // The owner lists no key of the old role; a new session makes new ones.
+    const again = await t.login(second.username, second.password);
+    expect((await t.request({ method: 'GET', url: `${API_BASE}/api-keys`, token: again })).json()).toEqual([]);
+    const fresh = await createKey(again, { scope: 'read' });
+    expect((await withKey(fresh.key, 'GET', `${API_BASE}/accounts`)).statusCode).toBe(200);
+  });
+
+  it("a USER's promotion revokes its keys too; an unrelated change leaves other accounts' keys and sessions", async () => {
+    const userKey = await createKey(t.roles.owner.token);
+    const otherKey = await createKey(t.roles.other.token);
+    expect(
+      (await call('ADMIN', 'PUT', `${API_BASE}/accounts/${t.roles.owner.id}`, { email: 'a@example.com' })).statusCode,
+    ).toBe(200);
+    expect((await withKey(userKey.key, 'GET', `${API_BASE}/accounts/whoami`)).statusCode).toBe(200);
+    expect((await setRole(t.roles.owner.id, 'USER')).statusCode).toBe(200);
+    expect((await withKey(userKey.key, 'GET', `${API_BASE}/accounts/whoami`)).statusCode).toBe(200);
+    expect((await setRole(t.roles.owner.id, 'ADMIN')).statusCode).toBe(200);
+    expect((await withKey(userKey.key, 'GET', `${API_BASE}/accounts`)).statusCode).toBe(401);
+    expect((await withKey(otherKey.key, 'GET', `${API_BASE}/accounts/whoami`)).statusCode).toBe(200);
+    expect((await call('USER other', 'GET', `${API_BASE}/accounts/whoami`)).statusCode).toBe(200);
+  });
+
+  it('a key made while its account is demoted is refused, or revoked by the demotion (never an admin key after)', async () => {
+    for (let round = 0; round < 4; round++) {
+      const admin = await t.createAccount('ADMIN');
+      const [made, demoted] = await Promise.all([
+        t.request({
+          method: 'POST',
+          url: `${API_BASE}/api-keys`,
+          token: admin.token,
+          payload: { name: 'ci', scope: 'read' },
+        }),
+        setRole(admin.id, 'USER'),
+      ]);
+      expect(demoted.statusCode).toBe(200);
+      expect([201, 401]).toContain(made.statusCode);
+      expect((await setRole(admin.id, 'ADMIN')).statusCode).toBe(200);
+      if (made.statusCode === 201) {
+        expect((await withKey(made.json().key, 'GET', `${API_BASE}/accounts`)).statusCode).toBe(401);
+      }
+    }
   });
 
   it('an expired key is refused, and still listed with its expiry', async () => {

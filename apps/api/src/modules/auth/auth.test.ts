@@ -355,6 +355,17 @@ describe('impersonation', () => {
     });
     expect(demote.statusCode).toBe(200);
     expect((await t.request({ method: 'GET', url: '/api/v1/accounts/whoami', token })).statusCode).toBe(401);
+    const promote = await t.request({
+      method: 'PUT',
+      url: `/api/v1/accounts/${admin.id}`,
+      token: boss.token,
+      payload: { role: 'ADMIN' },
+    });
+    expect(promote.statusCode).toBe(200);
+    // Promoted again, neither the impersonation nor the admin session it was started from comes back.
+    for (const old of [token, admin.token]) {
+      expect((await t.request({ method: 'GET', url: '/api/v1/accounts/whoami', token: old })).statusCode).toBe(401);
+    }
   });
 });
 
@@ -397,6 +408,16 @@ describe('revocation on account changes', () => {
     });
     expect(demote.json().role).toBe('USER');
     expect((await t.request({ method: 'GET', url: '/api/v1/accounts', token: admin.token })).statusCode).toBe(401);
+    const promote = await t.request({
+      method: 'PUT',
+      url: `/api/v1/accounts/${admin.id}`,
+      token: boss.token,
+      payload: { role: 'ADMIN' },
+    });
+    expect(promote.json().role).toBe('ADMIN');
+    // The session was revoked, not only refused while the role differed: promoted again, still 401.
+    expect((await t.request({ method: 'GET', url: '/api/v1/accounts', token: admin.token })).statusCode).toBe(401);
+    expect((await t.request({ method: 'GET', url: '/api/v1/accounts', token: boss.token })).statusCode).toBe(200);
     expect(
       (await t.request({ method: 'DELETE', url: `/api/v1/accounts/${user.id}`, token: boss.token })).statusCode,
     ).toBe(204);

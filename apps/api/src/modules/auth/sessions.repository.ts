@@ -123,6 +123,19 @@ export class SessionsRepository {
     await query.execute();
   }
 
+  /**
+   * Revokes every session of an account and every impersonation it started as an admin (on a change of its
+   * role): revoked for good, so a later change back brings none of them back.
+   */
+  async revokeAccountAndImpersonations(accountId: string, now: Date): Promise<void> {
+    await this.db
+      .updateTable('sessions')
+      .set({ revoked_at: now })
+      .where((eb) => eb.or([eb('account_id', '=', accountId), eb('acting_admin_id', '=', accountId)]))
+      .where('revoked_at', 'is', null)
+      .execute();
+  }
+
   async deleteExpired(before: Date): Promise<void> {
     await this.db.deleteFrom('sessions').where('expires_at', '<', before).execute();
   }
