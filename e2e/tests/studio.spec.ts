@@ -66,5 +66,6 @@ test('a WebRTC stream goes live from the studio with the fake camera, and Stop m
   await expect(studio.getByRole('alert')).toHaveCount(0);
   await studio.getByRole('button', { name: 'Close' }).click();
   await expect(page.getByTestId('stream-status')).toHaveText('Idle');
-  await expect(page.getByRole('region', { name: 'Messages' })).toContainText('Push ended');
+  // Stop is the publisher's WHIP DELETE: the stream is Idle without waiting out the reconnect grace.
+  await expect(page.getByRole('region', { name: 'Messages' })).toContainText('Push stopped by the publisher');
 });

@@ -154,10 +154,11 @@ test('Chromium publishes over WHIP to the shown URL and another page plays it ov
   await expect(metrics.getByRole('table', { name: 'Packets sent legend' })).toBeVisible({ timeout: 30_000 });
   await expect(metrics.getByRole('table', { name: 'RTT legend' })).toBeVisible({ timeout: 15_000 });
 
-  // The publisher leaves (DELETE on its session, another cross-origin call): Idle after the grace.
+  // The publisher leaves (DELETE on its session, another cross-origin call): a deliberate end, Idle without
+  // the reconnect grace.
   const left = await publisher.evaluate(async () => (await fetch(window.session ?? '', { method: 'DELETE' })).status);
   expect(left).toBe(200);
   await expect(page.getByTestId('stream-status')).toHaveText('Idle', { timeout: 20_000 });
-  await expect(page.getByRole('region', { name: 'Messages' })).toContainText('Push ended');
+  await expect(page.getByRole('region', { name: 'Messages' })).toContainText('Push stopped by the publisher');
   await site.close();
 });

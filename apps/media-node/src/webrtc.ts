@@ -170,16 +170,19 @@ export abstract class WebRtcEndpoint<S extends PeerSession, A> {
   protected warm(_admitted: A): { status: number; message: string } | null {
     return { status: 405, message: 'Use POST with an SDP offer' };
   }
-  /** The session is over (its peer connection is closing): release what it holds. */
-  protected abstract closed(session: S, failure: string | null): void;
+  /**
+   * The session is over (its peer connection is closing): release what it holds. `deliberate`: the peer
+   * ended it with a DELETE on its Location, not a lost or failed connection.
+   */
+  protected abstract closed(session: S, failure: string | null, deliberate: boolean): void;
 
   /** Ends a session once: closes its peer connection and lets the subclass clean up. */
-  end(session: S, failure: string | null = null): void {
+  end(session: S, failure: string | null = null, deliberate = false): void {
     if (session.ended) return;
     session.ended = true;
     this.sessions.delete(session.id);
     void session.pc.close().catch(() => undefined);
-    this.closed(session, failure);
+    this.closed(session, failure, deliberate);
   }
 
   close(): void {
@@ -203,7 +206,7 @@ export abstract class WebRtcEndpoint<S extends PeerSession, A> {
     if (request.method === 'DELETE' && sessionId) {
       const session = this.sessions.get(sessionId);
       if (!session || session.name !== name) return text(response, 404, `No such ${label} session`);
-      this.end(session);
+      this.end(session, null, true);
       response.writeHead(200);
       response.end();
       return;

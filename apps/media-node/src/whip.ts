@@ -98,10 +98,11 @@ export class WhipIngest extends WebRtcEndpoint<WhipSession, AssignedInput> {
     void this.startRelay(session);
   }
 
-  protected closed(session: WhipSession, failure: string | null): void {
+  protected closed(session: WhipSession, failure: string | null, deliberate: boolean): void {
     session.udp.close();
     void session.ffmpeg?.stop();
-    if (session.push) this.o.manager.endPush(session.push, failure);
+    // A DELETE is the publisher's Stop: the stream is over at once, no reconnect grace (docs/decisions.md).
+    if (session.push) this.o.manager.endPush(session.push, failure, { stoppedByPublisher: deliberate });
   }
 
   private async startRelay(session: WhipSession): Promise<void> {

@@ -7,7 +7,7 @@ import { streamsOf, uriOf, useMediaNode } from './streams.js';
 /** WebRTC both ways: WHIP pushes from a werift publisher, WHEP playback to werift viewers. */
 /** A feed without viewers stops 2 s after the last one left (kept warm that long for the next). */
 const world = useMediaNode('media-1', { WEBRTC_WARM_IDLE_MS: '2000' });
-const { api, createStream, createOutput, createSmallLadderStream, outputs, status, transportMetrics } =
+const { api, createStream, createOutput, createSmallLadderStream, getStream, outputs, status, transportMetrics } =
   streamsOf(world);
 /** Whether the node's VP8 encoder (the WHEP feed's ffmpeg) runs for this stream. */
 const feedRunning = (streamId: string) =>
@@ -66,8 +66,10 @@ describe('WHIP', () => {
       expect(Math.min(...measured.rtt)).toBeLessThan(1000);
       expect(measured.retransmitted).toHaveLength(0);
       expect(measured.dropped).toHaveLength(0);
+      // The publisher's DELETE is a deliberate end: Idle at once (the grace's end would say "Push ended").
       expect((await fetch(new URL(location, whip), { method: 'DELETE' })).status).toBe(200);
       await status(stream.id, 'Idle', 10_000);
+      expect((await getStream(stream.id)).statusMessages[0]?.text).toBe('Push stopped by the publisher');
     } finally {
       encoder.stop();
       await pc.close();

@@ -221,9 +221,14 @@ export class StreamManager {
 
   /**
    * The push is over: its last usage is reported now, its status after the reconnect grace. A stream pulled
-   * from another node ends as a pull (`endPulled`); `byOrigin` says the origin ended it.
+   * from another node ends as a pull (`endPulled`); `byOrigin` says the origin ended it. `stoppedByPublisher`:
+   * the publisher said it is over (a WHIP DELETE), so there is no grace: what follows a grace follows at once.
    */
-  endPush(stream: LiveStream, failure: string | null = null, { byOrigin = false }: { byOrigin?: boolean } = {}): void {
+  endPush(
+    stream: LiveStream,
+    failure: string | null = null,
+    { byOrigin = false, stoppedByPublisher = false }: { byOrigin?: boolean; stoppedByPublisher?: boolean } = {},
+  ): void {
     if (stream.pulledFrom) {
       this.endPulled(stream, { byOrigin, failure });
       return;
@@ -262,6 +267,11 @@ export class StreamManager {
     }
     // A failed push is taken over at once; one that ended cleanly may resume within the grace first.
     if (failure && this.takeOver(stream)) return;
+    if (stoppedByPublisher && !failure) {
+      if (this.takeOver(stream)) return;
+      this.over(stream.input.id, null, 'Push stopped by the publisher');
+      return;
+    }
     const timer = setTimeout(() => {
       this.grace.delete(stream.input.id);
       if (this.pushes.has(stream.input.id)) return;
@@ -308,10 +318,10 @@ export class StreamManager {
   }
 
   /** The stream is over: Idle, or Error when the push failed. */
-  private over(inputId: string, failure: string | null): void {
+  private over(inputId: string, failure: string | null, ended = 'Push ended'): void {
     this.showingFallback.delete(inputId);
     if (failure) this.state(inputId, { status: 'Error', message: { level: 'error', text: `Push failed: ${failure}` } });
-    else this.state(inputId, { status: 'Idle', message: { level: 'info', text: 'Push ended' } });
+    else this.state(inputId, { status: 'Idle', message: { level: 'info', text: ended } });
     this.events.gone(inputId);
   }
 
