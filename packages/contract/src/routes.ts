@@ -40,6 +40,12 @@ export interface RouteDef<
    */
   sessionOnly?: boolean;
   /**
+   * Its answer carries a secret (a signing secret, a token or credential to act or publish with): refused to a
+   * read-scoped API key (403) even on GET; a write-scoped key or a session gets it. A test checks that every
+   * route answering a field named like a secret says so (or is session-only, or exempt with its reason).
+   */
+  revealsSecret?: boolean;
+  /**
    * Open to an ADMIN the security settings require to enrol two-factor sign-in before it has (every other
    * route answers it 403): whoami, sign-out, the enrolment, and what the console reads to show Account settings.
    */

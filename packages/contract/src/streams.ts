@@ -362,6 +362,7 @@ export const streamRoutes = {
     summary: "A short-lived credential for the console's preview player, valid for this stream's outputs only",
     tag: 'streams',
     auth: 'user',
+    revealsSecret: true,
     params: IdParams,
     response: PreviewCredential,
     errors: [404],

@@ -97,6 +97,9 @@ export function addRoute<D extends AnyRoute>(
     url: `${API_BASE}${def.path}`,
     schema: {
       summary: def.summary,
+      ...(def.revealsSecret
+        ? { description: 'Its answer carries a secret: refused to read-scoped API keys (403).' }
+        : {}),
       tags: [def.tag],
       ...(def.auth === 'public' ? {} : { security: securityOf(def) }),
       ...(def.params ? { params: def.params } : {}),
@@ -108,6 +111,7 @@ export function addRoute<D extends AnyRoute>(
     config: {
       auth: def.auth,
       ...(def.sessionOnly ? { sessionOnly: true } : {}),
+      ...(def.revealsSecret ? { revealsSecret: true } : {}),
       ...(def.beforeTwoFactorEnrolment ? { beforeTwoFactorEnrolment: true } : {}),
       ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
       ...(options.cacheControl ? { cacheControl: options.cacheControl } : {}),
@@ -136,6 +140,8 @@ declare module 'fastify' {
     auth?: RouteDef['auth'];
     /** Refused to API keys (the contract's `sessionOnly`). */
     sessionOnly?: boolean;
+    /** Refused to read-scoped API keys even on GET: the answer carries a secret (the contract's `revealsSecret`). */
+    revealsSecret?: boolean;
     /** Open to an ADMIN that must enrol two-factor sign-in first (the contract's `beforeTwoFactorEnrolment`). */
     beforeTwoFactorEnrolment?: boolean;
     /** The Cache-Control of this route's answers; API answers are `no-store` otherwise. */

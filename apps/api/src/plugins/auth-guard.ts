@@ -67,6 +67,7 @@ export function registerAuthGuard(app: FastifyInstance, authenticators: Authenti
       await authenticators.admitApiKey(caller.apiKey, {
         method: request.method,
         sessionOnly: request.routeOptions.config.sessionOnly === true,
+        revealsSecret: request.routeOptions.config.revealsSecret === true,
         address: request.ip,
         header: (name, value) => reply.header(name, value),
       });

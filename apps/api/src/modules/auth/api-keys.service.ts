@@ -21,6 +21,10 @@ const CACHE_SECONDS = 12 * 60 * 60;
 
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
 
+/** A read key's answer on a route that reveals a secret. */
+export const READ_KEY_SECRET_REFUSAL =
+  'This API key is read-only and cannot read secrets: use a write-scoped key or sign in to the console';
+
 export interface ApiKeysServiceDeps {
   uow: Scope<'apiKeys' | 'audit'>;
   clock: Clock;
@@ -33,6 +37,8 @@ export interface KeyedRequest {
   method: string;
   /** The route is refused to API keys (the contract's `sessionOnly`). */
   sessionOnly: boolean;
+  /** The route's answer carries a secret (the contract's `revealsSecret`): refused to read keys. */
+  revealsSecret: boolean;
   address: string;
   /** Sets a response header (the `RateLimit-*` ones). */
   header(name: string, value: string): void;
@@ -126,7 +132,8 @@ export class ApiKeysService {
 
   /**
    * Lets a key's request through or refuses it: its rate limit first (every answer says where it stands),
-   * then routes refused to keys, then a read key's non-GET. Records the key's last use.
+   * then routes refused to keys, then a read key on any route that answers a secret (one rule for every such
+   * route, the contract's `revealsSecret`) and on any non-GET. Records the key's last use.
    */
   async admit(key: NonNullable<AuthContext['apiKey']>, request: KeyedRequest): Promise<void> {
     const now = this.deps.clock.now();
@@ -134,6 +141,9 @@ export class ApiKeysService {
     setRateLimitHeaders(state, request.header);
     if (!state.allowed) throw tooManyRequests('API key rate limit exceeded; try again later', state.resetSeconds);
     if (request.sessionOnly) throw forbidden('API keys cannot be used here: sign in to the console');
+    if (key.scope === 'read' && request.revealsSecret) {
+      throw new AppError(403, 'READ_ONLY_KEY', READ_KEY_SECRET_REFUSAL);
+    }
     if (key.scope === 'read' && !SAFE_METHODS.has(request.method)) {
       throw new AppError(403, 'READ_ONLY_KEY', 'This API key is read-only');
     }

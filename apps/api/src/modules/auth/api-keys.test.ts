@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { ANTI_FORGERY_COOKIE, API_BASE, allRoutes } from '@streamcloud/contract';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { raceForOne } from '../../../test/concurrency.js';
 import { databaseState } from '../../../test/database-state.js';
 import {
@@ -14,6 +15,7 @@ import {
   TestClock,
   useTestApp,
 } from '../../../test/helpers.js';
+import { READ_KEY_SECRET_REFUSAL } from './api-keys.service.js';
 
 const clock = new TestClock();
 const t = useTestApp({ clock }, { roles: true });
@@ -191,7 +193,11 @@ describe('scope enforcement over every route of the contract', () => {
       const response = await withKey(readKey.key, route.method, urlOf(route.path), {});
       expect(response.statusCode, `${id}: ${response.body}`).toBe(403);
       expect(response.json().message, id).toBe(
-        route.sessionOnly ? 'API keys cannot be used here: sign in to the console' : 'This API key is read-only',
+        route.sessionOnly
+          ? 'API keys cannot be used here: sign in to the console'
+          : route.revealsSecret
+            ? READ_KEY_SECRET_REFUSAL
+            : 'This API key is read-only',
       );
     }
     expect(await databaseState(t.database.db)).toEqual(before);
@@ -211,6 +217,104 @@ describe('scope enforcement over every route of the contract', () => {
         route.method === 'GET' ? undefined : {},
       );
       expect(response.statusCode, `${id}: ${response.body}`).toBe(403);
+    }
+  });
+});
+
+describe('secrets need a write key or a session', () => {
+  /**
+   * Fields of an answer named like a secret. Not secrets: `…Set`/`…Unreadable` (whether one is stored),
+   * `accessKeyId` (the S3 key's public half), `objectKey`, `keyIntMax`/`keyMaxDist` (encoder settings).
+   */
+  const SECRET_FIELD = /secret|token|password|credential|^key$|previewKey|edgeKey/i;
+  const NOT_SECRET = /(Set|Unreadable)$/;
+  /**
+   * Answers that carry a secret-named field yet are open to read keys, and why (docs/decisions.md, "Secrets
+   * and read-scoped API keys"): a stream's and an output's access token are its connection details, shown with
+   * the endpoint wherever the stream is (the spec's Input card), handed to publishers and viewers.
+   */
+  const OPEN_TO_READ_KEYS = new Set([
+    'streamRoutes.get',
+    'streamRoutes.create',
+    'streamRoutes.update',
+    'streamRoutes.listOutputs',
+    'streamRoutes.createOutput',
+  ]);
+  const secretFields = (schema: unknown, found: string[] = []): string[] => {
+    if (!schema || typeof schema !== 'object') return found;
+    const node = schema as Record<string, unknown>;
+    for (const [name, value] of Object.entries((node.properties as Record<string, unknown>) ?? {})) {
+      if (SECRET_FIELD.test(name) && !NOT_SECRET.test(name)) found.push(name);
+      secretFields(value, found);
+    }
+    for (const key of ['items', 'anyOf', 'oneOf', 'allOf', 'additionalProperties']) {
+      for (const child of ([] as unknown[]).concat(node[key] ?? [])) secretFields(child, found);
+    }
+    return found;
+  };
+
+  it('every route answering a secret-named field to an account is marked revealsSecret or session-only', () => {
+    const answeringSecrets = allRoutes()
+      .filter(({ route }) => (route.auth === 'user' || route.auth === 'admin') && route.response)
+      .filter(({ route }) => !route.revealsSecret && !route.sessionOnly)
+      .filter(
+        ({ route }) =>
+          secretFields(z.toJSONSchema(route.response, { io: 'output', unrepresentable: 'any' })).length > 0,
+      )
+      .map(({ id }) => id);
+    expect(answeringSecrets.filter((id) => !OPEN_TO_READ_KEYS.has(id))).toEqual([]);
+    // And no exemption outlives its route's secret.
+    expect([...OPEN_TO_READ_KEYS].filter((id) => !answeringSecrets.includes(id))).toEqual([]);
+    const marked = allRoutes()
+      .filter(({ route }) => route.revealsSecret)
+      .map(({ id }) => id);
+    expect(marked).toEqual(
+      expect.arrayContaining([
+        'webhookRoutes.secret',
+        'webhookRoutes.rotateSecret',
+        'streamRoutes.createPreview',
+        'nodeRoutes.create',
+        'nodeRoutes.reissueToken',
+      ]),
+    );
+  });
+
+  it('a read key gets 403 on each route that reveals a secret; a write key and a session get the secret', async () => {
+    const stream = await t.createInput({ caption: 'secret-test' });
+    const readKey = (await createKey(t.roles.admin.token, { scope: 'read' })).key;
+    const ownerRead = (await createKey(t.roles.owner.token, { scope: 'read' })).key;
+    const writeKey = (await createKey(t.roles.admin.token)).key;
+    const ownerWrite = (await createKey(t.roles.owner.token)).key;
+    const node = await t.createNode(t.roles.admin);
+    const cases: Array<{ method: 'GET' | 'POST'; url: string; payload?: object; owner: boolean; field: string }> = [
+      { method: 'GET', url: `${API_BASE}/webhooks/secret`, owner: true, field: 'secret' },
+      { method: 'POST', url: `${API_BASE}/webhooks/secret/rotate`, payload: {}, owner: true, field: 'secret' },
+      { method: 'POST', url: `${API_BASE}/inputs/${stream.id}/preview`, owner: true, field: 'token' },
+      {
+        method: 'POST',
+        url: `${API_BASE}/nodes`,
+        payload: { name: 'n-secret', connection: { protocol: 'HTTP', hostname: 'n.example.com', port: 4242 } },
+        owner: false,
+        field: 'token',
+      },
+      { method: 'POST', url: `${API_BASE}/nodes/${node.id}/token`, owner: false, field: 'token' },
+    ];
+    const before = await databaseState(t.database.db);
+    for (const { method, url, payload, owner } of cases) {
+      for (const key of owner ? [readKey, ownerRead] : [readKey]) {
+        const refused = await withKey(key, method, url, payload);
+        expect(refused.statusCode, `${method} ${url}`).toBe(403);
+        expect(refused.json()).toMatchObject({ code: 'READ_ONLY_KEY', message: READ_KEY_SECRET_REFUSAL });
+        expect(refused.body).not.toMatch(/whsec_/);
+      }
+    }
+    expect(await databaseState(t.database.db)).toEqual(before);
+    for (const { method, url, payload, owner, field } of cases) {
+      for (const token of owner ? [writeKey, ownerWrite, t.roles.owner.token] : [writeKey, t.roles.admin.token]) {
+        const answered = await withKey(token, method, url, payload);
+        expect(answered.statusCode, `${method} ${url}: ${answered.body}`).toBeLessThan(300);
+        expect(typeof answered.json()[field], `${method} ${url}`).toBe('string');
+      }
     }
   });
 });

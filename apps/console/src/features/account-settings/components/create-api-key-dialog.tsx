@@ -93,7 +93,7 @@ export function CreateApiKeyDialog({ show, onClose }: { show: boolean; onClose: 
               {...register('name')}
             />
             <SelectField id="api-key-scope" label="Scope" error={errors.scope?.message} {...register('scope')}>
-              <option value="read">read (GET requests only)</option>
+              <option value="read">read (GET requests only, no secrets)</option>
               <option value="write">write</option>
             </SelectField>
             <SelectField id="api-key-expiry" label="Expires" {...register('expiry')}>
