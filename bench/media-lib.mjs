@@ -4,6 +4,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { nodeRoutes, streamRoutes } from '@streamcloud/contract';
+import { nodeControlKeyOf, nodeTokenHash, signNodeControl } from '@streamcloud/contract/node-control-credential';
 // The bench runs under tsx (scripts/bench.mjs): the node's CPU meter and the test harness's process lookup.
 import { treeCpuSeconds } from '../apps/media-node/src/cpu.ts';
 import { processIds } from '../apps/media-node/test/harness.ts';
@@ -158,10 +159,19 @@ export async function startNode(base, token, dataDir, env = {}, name = 'bench-no
     });
     child.once('exit', (code) => reject(new Error(`the media node exited (${code})`)));
   });
+  const controlKey = nodeControlKeyOf(nodeTokenHash(created.token));
   return {
     id: created.id,
     pid: child.pid,
     port,
+    /** The node's /metadata, read as the control plane does (a signed call: the node answers nobody else). */
+    metadata: async () => {
+      const credential = signNodeControl(controlKey, { method: 'GET', path: '/metadata' });
+      const response = await fetch(`http://127.0.0.1:${port}/metadata`, {
+        headers: { authorization: `Bearer ${credential}` },
+      });
+      return response.json();
+    },
     stop: () =>
       new Promise((resolve) => {
         child.once('exit', resolve);

@@ -53,7 +53,7 @@ async function adjustableStream(base, token, ladder, logo) {
 
 /** The transcoder speed the node reports for each stream (null until measured). */
 async function speeds(node, streams) {
-  const metadata = await (await fetch(`http://127.0.0.1:${node.port}/metadata`)).json();
+  const metadata = await node.metadata();
   const byId = new Map(metadata.streams.map((stream) => [stream.id, stream.pipelines?.transcoder?.speed ?? null]));
   return streams.map((stream) => byId.get(stream.id) ?? null);
 }

@@ -499,6 +499,7 @@ export function useNodeStub(): NodeStub {
   afterAll(() => stub?.close());
   beforeEach(() => {
     need().set({ metadata: DEFAULT_STUB_METADATA, status: 200, delayMs: 0, rawBody: undefined });
+    need().forget();
     need().calls.length = 0;
   });
   return {
@@ -510,6 +511,8 @@ export function useNodeStub(): NodeStub {
       return need().calls;
     },
     set: (behaviour) => need().set(behaviour),
+    trust: (token) => need().trust(token),
+    forget: () => need().forget(),
     close: () => need().close(),
   };
 }

@@ -1,10 +1,18 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import {
+  bearerOf,
+  nodeControlKeyOf,
+  nodeTokenHash,
+  verifyNodeControl,
+} from '@streamcloud/contract/node-control-credential';
 
 /**
  * A tiny stand-in for a media node's control API on 127.0.0.1 (docs/node-control-api.md):
  * `GET /metadata` and `POST /refresh {mode}`. Its behaviour can be changed while it runs, and it
- * records every call. Depends on node:http only, so e2e specs can import it too.
+ * records every call. Once told the tokens of the nodes it stands for (`trust(token)`), it answers 401 to any
+ * call not signed for one of them, as a node does (docs/node-control-api.md); untold, it takes any call.
+ * Depends on node:http and the contract's credential module only, so e2e specs can import it too.
  */
 export interface NodeStubBehaviour {
   /** What GET /metadata answers (any JSON). */
@@ -28,6 +36,9 @@ export interface NodeStub {
   port: number;
   calls: NodeStubCall[];
   set(behaviour: Partial<NodeStubBehaviour>): void;
+  /** From now on, calls must be signed for this node token (or another trusted one); `forget()` trusts none again. */
+  trust(token: string): void;
+  forget(): void;
   close(): Promise<void>;
 }
 
@@ -42,6 +53,7 @@ export const DEFAULT_STUB_METADATA = {
 export async function startNodeStub(initial: Partial<NodeStubBehaviour> = {}): Promise<NodeStub> {
   let behaviour: NodeStubBehaviour = { metadata: DEFAULT_STUB_METADATA, status: 200, delayMs: 0, ...initial };
   const calls: NodeStubCall[] = [];
+  const keys = new Set<string>();
   const timers = new Set<NodeJS.Timeout>();
 
   const answer = (response: ServerResponse, body: unknown) => {
@@ -63,6 +75,13 @@ export async function startNodeStub(initial: Partial<NodeStubBehaviour> = {}): P
       }
       const path = (request.url ?? '/').split('?')[0] ?? '/';
       calls.push({ method: request.method ?? 'GET', path, body });
+      const call = { method: request.method ?? 'GET', path: request.url ?? '/', body: text };
+      const credential = bearerOf(request.headers.authorization);
+      if (keys.size > 0 && ![...keys].some((key) => verifyNodeControl(key, call, credential))) {
+        response.writeHead(401, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ message: 'The node control API needs the control plane credential' }));
+        return;
+      }
       const respond = () => {
         if (request.method === 'GET' && path === '/metadata') return answer(response, behaviour.metadata);
         if (request.method === 'POST' && path === '/refresh') {
@@ -93,6 +112,8 @@ export async function startNodeStub(initial: Partial<NodeStubBehaviour> = {}): P
     set: (changes) => {
       behaviour = { ...behaviour, ...changes };
     },
+    trust: (token) => keys.add(nodeControlKeyOf(nodeTokenHash(token))),
+    forget: () => keys.clear(),
     close: () =>
       new Promise<void>((resolve) => {
         for (const timer of timers) clearTimeout(timer);

@@ -6,11 +6,18 @@ import { join } from 'node:path';
 import { ApiError } from '@streamcloud/api-client';
 import { type Node, NodeRefreshMode } from '@streamcloud/contract';
 import { verifyEdgeCredential } from '@streamcloud/contract/edge-credential';
+import {
+  bearerOf,
+  nodeControlKeyOf,
+  nodeTokenHash,
+  verifyNodeControl,
+} from '@streamcloud/contract/node-control-credential';
 import { addressPolicy, createGuardedFetch, guardedAgents } from '@streamcloud/net-guard';
 import type { NodeConfig } from './config.js';
 import { ControlPlaneClient, Reporter } from './control-plane.js';
 import { CpuMeter } from './cpu.js';
 import { HlsServer, text } from './hls.js';
+import { CORS_HEADERS, preflightHeaders, type RouteName, routeOf } from './http-routes.js';
 import { InputDirectory } from './inputs.js';
 import type { Logger } from './log.js';
 import { NginxRtmp } from './nginx.js';
@@ -44,7 +51,8 @@ const BODY_LIMIT = 256 * 1024;
 const HLS_FRAGMENT_SECONDS = 1;
 
 /**
- * A media node: the control API (metadata, refresh, HLS, WHIP, WHEP) on its port, RTMP through nginx-rtmp
+ * A media node: the control API (metadata, refresh: the control plane's only) and HLS, WHIP, WHEP on its port
+ * (http-routes.ts), RTMP through nginx-rtmp
  * behind a byte-counting proxy, SRT through ffmpeg, WebRTC through werift; it reports to the control
  * plane with its node token.
  */
@@ -64,6 +72,8 @@ export class MediaNode {
   /** As an origin: edges' pulls of our streams, by their RTMP connection's alias (their end stops the metering). */
   private readonly edgePlaysByAlias = new Map<string, () => void>();
   private readonly hookSecret = randomBytes(18).toString('base64url');
+  /** The key the control plane signs its calls to this node with (from the node token: node-control-credential.ts). */
+  private readonly controlKey: string;
   /** Internal pushes (SRT and WebRTC relays into nginx) and plays (WebRTC playback) carry this as `relay=`. */
   readonly relaySecret = randomBytes(18).toString('base64url');
   private nginx: NginxRtmp | null = null;
@@ -94,6 +104,7 @@ export class MediaNode {
     private readonly log: Logger,
   ) {
     this.client = new ControlPlaneClient(config.controlPlaneUrl, config.nodeToken);
+    this.controlKey = nodeControlKeyOf(nodeTokenHash(config.nodeToken));
     this.usageJournal = new UsageJournal(
       join(config.dataDir, 'usage', 'journal.json'),
       () => this.manager.usage.pendingUsage(),
@@ -510,26 +521,10 @@ export class MediaNode {
 
   // ------------------------------------------------------------------ HTTP
 
-  private async route(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const url = new URL(request.url ?? '/', 'http://node');
-    const segments = url.pathname.split('/').filter(Boolean);
-    const method = request.method ?? 'GET';
-    if (segments[0] === '_nginx') return this.nginxHook(request, response, segments);
-    if (method === 'OPTIONS') {
-      response.writeHead(204, {
-        'access-control-allow-origin': '*',
-        'access-control-allow-methods': 'GET, POST, DELETE, PATCH, OPTIONS',
-        'access-control-allow-headers': 'authorization, content-type',
-        'access-control-expose-headers': 'location',
-        // A page's repeated offers and DELETEs skip the preflight for that long.
-        'access-control-max-age': '600',
-      });
-      response.end();
-      return;
-    }
-    if (method === 'GET' && url.pathname === '/metadata') return json(response, 200, this.metadata());
-    if (method === 'POST' && url.pathname === '/refresh') {
-      const body = await readBody(request);
+  /** What answers each route of the table (http-routes.ts), once the router let the request through. */
+  private readonly handlers: Record<RouteName, RouteHandler> = {
+    metadata: async (_request, response) => json(response, 200, this.metadata()),
+    refresh: async (_request, response, { body }) => {
       let mode: NodeRefreshMode;
       try {
         mode = NodeRefreshMode.parse((JSON.parse(body.toString() || '{}') as { mode?: unknown }).mode);
@@ -537,33 +532,74 @@ export class MediaNode {
         return text(response, 400, `mode must be one of ${NodeRefreshMode.options.join(', ')}`);
       }
       return json(response, 200, { mode, ...(await this.refresh(mode)) });
-    }
-    if (method === 'GET' && segments[0] === 'hls') {
-      // Every answer, refusals too: a browser player (the console's preview) may read why it was refused.
-      response.setHeader('access-control-allow-origin', '*');
+    },
+    hls: async (request, response, { segments, url }) => {
       if (!this.hls) return text(response, 503, 'HLS is not available on this node');
       return this.hls.handle(request, response, segments.slice(1).map(safeDecode), url.searchParams);
+    },
+    whep: (request, response, asked) => this.webrtc(this.whep, 'playback', request, response, asked),
+    whip: (request, response, asked) => this.webrtc(this.whip, 'ingest', request, response, asked),
+    nginx: (request, response, { segments, body }) => this.nginxHook(request, response, segments, body),
+  };
+
+  /**
+   * Every request: its route in the table (404 when none), CORS where the table says so (and preflights of those
+   * routes only), its methods (405), and the control plane's credential on control routes (401) — then its handler.
+   */
+  private async route(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const url = new URL(request.url ?? '/', 'http://node');
+    const segments = url.pathname.split('/').filter(Boolean);
+    const method = request.method ?? 'GET';
+    const found = routeOf(segments);
+    if (!found) return text(response, 404, 'Not found');
+    const { name, route } = found;
+    if (route.cors) for (const [header, value] of Object.entries(CORS_HEADERS)) response.setHeader(header, value);
+    if (method === 'OPTIONS' && route.cors) {
+      response.writeHead(204, preflightHeaders(route));
+      response.end();
+      return;
     }
-    if (segments[0] === 'whip' || segments[0] === 'whep') {
-      const [endpoint, what] = segments[0] === 'whip' ? [this.whip, 'ingest'] : [this.whep, 'playback'];
-      if (!endpoint) return text(response, 503, `WebRTC ${what} is not available on this node`);
-      return endpoint.handle(
-        request,
-        response,
-        segments.slice(1).map(safeDecode),
-        url.searchParams,
-        await readBody(request),
-      );
+    if (!route.methods.includes(method)) {
+      if (route.access === 'internal') return text(response, 404, 'Not found');
+      response.setHeader('allow', route.methods.join(', '));
+      return text(response, 405, `Use ${route.methods.join(' or ')}`);
     }
-    return text(response, 404, 'Not found');
+    const body = await readBody(request);
+    if (route.access === 'control') {
+      const call = { method, path: request.url ?? '/', body };
+      if (!verifyNodeControl(this.controlKey, call, bearerOf(request.headers.authorization))) {
+        response.setHeader('www-authenticate', 'Bearer');
+        return text(response, 401, 'The node control API answers the control plane only (node control credential)');
+      }
+    }
+    return this.handlers[name](request, response, { url, segments, body });
+  }
+
+  private webrtc(
+    endpoint: WhipIngest | WhepPlayback | null,
+    what: string,
+    request: IncomingMessage,
+    response: ServerResponse,
+    { url, segments, body }: RouteRequest,
+  ): Promise<void> {
+    if (!endpoint) {
+      text(response, 503, `WebRTC ${what} is not available on this node`);
+      return Promise.resolve();
+    }
+    return endpoint.handle(request, response, segments.slice(1).map(safeDecode), url.searchParams, body);
   }
 
   /** nginx-rtmp's callbacks (loopback only, secret path): 2xx admits, 3xx renames, anything else refuses. */
-  private async nginxHook(request: IncomingMessage, response: ServerResponse, segments: string[]): Promise<void> {
+  private async nginxHook(
+    request: IncomingMessage,
+    response: ServerResponse,
+    segments: string[],
+    body: Buffer,
+  ): Promise<void> {
     const remote = request.socket.remoteAddress ?? '';
     if (segments[1] !== this.hookSecret || !(remote === '127.0.0.1' || remote === '::ffff:127.0.0.1'))
       return text(response, 404, 'Not found');
-    const form = new URLSearchParams((await readBody(request)).toString());
+    const form = new URLSearchParams(body.toString());
     const call = segments[2];
     const name = form.get('name') ?? '';
     const addr = form.get('addr') ?? '';
@@ -737,6 +773,15 @@ export class MediaNode {
     }
   }
 }
+
+interface RouteRequest {
+  url: URL;
+  segments: string[];
+  /** The request's body, read (at most BODY_LIMIT) before the credential is checked: a control call signs it. */
+  body: Buffer;
+}
+
+type RouteHandler = (request: IncomingMessage, response: ServerResponse, asked: RouteRequest) => Promise<void>;
 
 function safeDecode(segment: string): string {
   try {

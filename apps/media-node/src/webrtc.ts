@@ -198,10 +198,8 @@ export abstract class WebRtcEndpoint<S extends PeerSession, A> {
   ): Promise<void> {
     const [name, sessionId] = segments;
     const label = this.path.toUpperCase();
-    // Web pages on other origins publish and play (the node answers their preflight): every answer,
-    // a refusal too, is theirs to read.
-    response.setHeader('access-control-allow-origin', '*');
-    response.setHeader('access-control-expose-headers', 'location');
+    // Web pages on other origins publish and play: the router answers their preflight and makes every
+    // answer, a refusal too, theirs to read (http-routes.ts).
     if (!name || segments.length > 2) return text(response, 404, 'Not found');
     if (request.method === 'DELETE' && sessionId) {
       const session = this.sessions.get(sessionId);

@@ -1,6 +1,15 @@
 import type { NodeUsage, StreamOutput } from '@streamcloud/contract';
 import { afterAll, describe, expect, it } from 'vitest';
-import { playRtmp, pushTestPattern, type RunningNode, runTool, sleep, startMediaNode, waitFor } from './harness.js';
+import {
+  nodeMetadata,
+  playRtmp,
+  pushTestPattern,
+  type RunningNode,
+  runTool,
+  sleep,
+  startMediaNode,
+  waitFor,
+} from './harness.js';
 import { streamsOf, useMediaNode } from './streams.js';
 
 /**
@@ -29,7 +38,7 @@ interface EdgePull {
   bytes: number;
 }
 const pullsOn = async (node: RunningNode): Promise<EdgePull[]> =>
-  ((await (await fetch(`http://127.0.0.1:${node.port}/metadata`)).json()) as { edgePulls: EdgePull[] }).edgePulls;
+  (await nodeMetadata<{ edgePulls: EdgePull[] }>(node)).edgePulls;
 const withToken = (output: StreamOutput) =>
   `${output.connection?.uri}?token=${encodeURIComponent(output.viewer.accessToken ?? '')}`;
 

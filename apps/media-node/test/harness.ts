@@ -4,6 +4,7 @@ import { createConnection, createServer, type Server, type Socket } from 'node:n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { nodeControlKeyOf, nodeTokenHash, signNodeControl } from '@streamcloud/contract/node-control-credential';
 import { freeLoopbackPort } from '../src/ports.js';
 
 /**
@@ -244,6 +245,36 @@ export async function runMediaNode(
     stop: () => end('SIGTERM'),
     kill: () => end('SIGKILL'),
   };
+}
+
+/**
+ * A call of the node's control API as the control plane makes it: signed for the node's token (the node answers
+ * nobody else). `token` may be another node's, to see it refused.
+ */
+export function nodeControl(
+  node: { port: number; token: string },
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+  token = node.token,
+): Promise<Response> {
+  const sent = body === undefined ? '' : JSON.stringify(body);
+  const credential = signNodeControl(nodeControlKeyOf(nodeTokenHash(token)), { method, path, body: sent });
+  return fetch(`http://127.0.0.1:${node.port}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${credential}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: sent }),
+  });
+}
+
+/** The node's `/metadata`, read as the control plane does. */
+export async function nodeMetadata<T = Record<string, unknown>>(node: { port: number; token: string }): Promise<T> {
+  const response = await nodeControl(node, 'GET', '/metadata');
+  if (!response.ok) throw new Error(`GET /metadata answered ${response.status}`);
+  return (await response.json()) as T;
 }
 
 export interface Push {

@@ -1,7 +1,7 @@
 import { createSocket } from 'node:dgram';
 import { describe, expect, it } from 'vitest';
 import { MediaStreamTrack, RTCPeerConnection, RtpPacket, Vp8RtpPayload } from 'werift';
-import { freePort, processRunning, pushTestPattern, pushTestPatternVp8, waitFor } from './harness.js';
+import { freePort, nodeMetadata, processRunning, pushTestPattern, pushTestPatternVp8, waitFor } from './harness.js';
 import { streamsOf, uriOf, useMediaNode } from './streams.js';
 
 /** WebRTC both ways: WHIP pushes from a werift publisher, WHEP playback to werift viewers. */
@@ -134,9 +134,7 @@ describe('WHEP', () => {
     const output = await createOutput(stream.id, 'WebRTC');
     const whep = output.connection?.signallingUri ?? '';
     expect(whep).toBe(`http://127.0.0.1:${world.node.port}/whep/${encodeURIComponent(output.name)}`);
-    const metadata = (await (await fetch(`http://127.0.0.1:${world.node.port}/metadata`)).json()) as {
-      protocols: { WebRTC: { whep: string } };
-    };
+    const metadata = await nodeMetadata<{ protocols: { WebRTC: { whep: string } } }>(world.node);
     expect(metadata.protocols.WebRTC.whep).toBe(`http://127.0.0.1:${world.node.port}/whep/<output name>`);
 
     const first = viewer();

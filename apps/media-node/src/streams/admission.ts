@@ -77,15 +77,16 @@ export class Admission {
     if (input.origin)
       return { ok: false, reason: `Push${from} refused: this stream is ingested by node ${input.origin.nodeName}` };
     if (this.emergency) return { ok: false, input, reason: `Push${from} refused: the node is in emergency cleanup` };
+    // The token first: a publisher without it learns nothing of the stream (not even its format).
+    if (input.access !== 'Public' && !tokenMatches(input.accessToken, token)) {
+      return { ok: false, input, reason: `Push${from} refused: ${token ? 'wrong' : 'missing'} access token` };
+    }
     if (input.format !== FORMAT_OF[protocol]) {
       return {
         ok: false,
         input,
         reason: `Push${from} refused: this stream takes ${input.format} pushes, not ${protocol}`,
       };
-    }
-    if (input.access !== 'Public' && !tokenMatches(input.accessToken, token)) {
-      return { ok: false, input, reason: `Push${from} refused: ${token ? 'wrong' : 'missing'} access token` };
     }
     const pushing = () => {
       const live = this.livePush(input.id);

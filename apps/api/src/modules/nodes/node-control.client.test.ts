@@ -2,10 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { useNodeStub } from '../../../test/helpers.js';
 import { closedPort, DEFAULT_STUB_METADATA } from '../../../test/node-stub.js';
 import { NODE_CONTROL_TIMEOUT_MS, NodeControlClient } from './node-control.client.js';
+import { generateNodeToken, hashNodeToken } from './node-token.js';
 
 const stub = useNodeStub();
+const NODE_TOKEN = generateNodeToken();
 
-const target = () => ({ name: 'stub', protocol: 'HTTP', hostname: stub.hostname, port: stub.port });
+const target = () => ({
+  name: 'stub',
+  protocol: 'HTTP',
+  hostname: stub.hostname,
+  port: stub.port,
+  token_hash: hashNodeToken(NODE_TOKEN),
+});
 
 const failure = async (promise: Promise<unknown>) => {
   const error = await promise.then(
@@ -18,7 +26,8 @@ const failure = async (promise: Promise<unknown>) => {
 };
 
 describe('NodeControlClient', () => {
-  it('reads GET /metadata and posts /refresh {mode} as JSON', async () => {
+  it('reads GET /metadata and posts /refresh {mode} as JSON, signed for the node', async () => {
+    stub.trust(NODE_TOKEN);
     const client = new NodeControlClient();
     expect(await client.metadata(target())).toEqual(DEFAULT_STUB_METADATA);
     expect(await client.refresh(target(), 'Bandwidth')).toEqual({ refreshed: 'Bandwidth' });
@@ -26,6 +35,15 @@ describe('NodeControlClient', () => {
       { method: 'GET', path: '/metadata', body: null },
       { method: 'POST', path: '/refresh', body: { mode: 'Bandwidth' } },
     ]);
+  });
+
+  it("gives 502 when the node refuses the credential (another node's token)", async () => {
+    stub.trust(generateNodeToken());
+    expect(await failure(new NodeControlClient().metadata(target()))).toEqual({
+      statusCode: 502,
+      code: 'NODE_UNREACHABLE',
+      message: `Node stub (127.0.0.1:${stub.port}) is unreachable: it answered HTTP 401`,
+    });
   });
 
   it('accepts the protocol in any case, and an empty refresh answer', async () => {

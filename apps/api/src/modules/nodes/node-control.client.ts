@@ -1,4 +1,5 @@
 import { NODE_UNREACHABLE, type NodeRefreshMode } from '@streamcloud/contract';
+import { nodeControlKeyOf, signNodeControl } from '@streamcloud/contract/node-control-credential';
 import { type GuardedFetch, isUnreachable } from '@streamcloud/net-guard';
 import { AppError } from '../../lib/errors.js';
 import { DEFAULT_OUTBOUND } from '../../lib/outbound.js';
@@ -9,6 +10,8 @@ export interface NodeTarget {
   protocol: string;
   hostname: string;
   port: number;
+  /** The SHA-256 of the node's token (all the control plane keeps of it): the key its calls are signed with. */
+  token_hash: string;
 }
 
 export interface NodeControlOptions {
@@ -29,7 +32,8 @@ class Unreachable extends Error {}
 /**
  * The control plane's side of the node control API (docs/node-control-api.md):
  * `GET /metadata` answers a JSON object, `POST /refresh {mode}` answers any JSON (or nothing).
- * Every failure — refused, unknown host, timeout, non-2xx, not JSON — becomes a 502
+ * Every call is signed for that node (`Authorization: Bearer nc1.…`, node-control-credential.ts): the node
+ * answers nobody else. Every failure — refused, unknown host, timeout, non-2xx, not JSON — becomes a 502
  * `NODE_UNREACHABLE` naming the node; a call never outlives the timeout.
  */
 export class NodeControlClient {
@@ -58,10 +62,16 @@ export class NodeControlClient {
   private async call(node: NodeTarget, method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
     try {
       const url = controlUrl(node, path);
+      const sent = body === undefined ? '' : JSON.stringify(body);
+      const credential = signNodeControl(nodeControlKeyOf(node.token_hash), { method, path, body: sent });
       const response = await this.fetch(url, {
         method,
-        headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        headers: {
+          accept: 'application/json',
+          authorization: `Bearer ${credential}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: sent }),
         redirect: 'error',
         signal: AbortSignal.timeout(this.timeoutMs),
       });

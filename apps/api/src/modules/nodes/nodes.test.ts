@@ -30,7 +30,10 @@ const validNode = (overrides: Record<string, unknown> = {}) => ({
 const createNode = async (overrides: Record<string, unknown> = {}) => {
   const response = await call('ADMIN', 'POST', '/api/v1/nodes', validNode(overrides));
   expect(response.statusCode).toBe(201);
-  return response.json() as { id: string; token: string; name: string } & Record<string, unknown>;
+  const created = response.json() as { id: string; token: string; name: string } & Record<string, unknown>;
+  // The stub stands for this node: it answers only calls signed for its token, as a node does.
+  stub.trust(created.token);
+  return created;
 };
 
 const listNodes = async () => (await call('ADMIN', 'GET', '/api/v1/nodes')).json() as Array<Record<string, unknown>>;
@@ -405,6 +408,23 @@ describe('GET /nodes/{id}/metadata (node control API)', () => {
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual(DEFAULT_STUB_METADATA);
     expect(stub.calls).toEqual([{ method: 'GET', path: '/metadata', body: null }]);
+  });
+
+  it("signs every call for the node's own token: a node that has another token refuses it (401)", async () => {
+    const created = await createNode();
+    stub.forget();
+    stub.trust('scn_another-node-token');
+    const response = await call('ADMIN', 'GET', `/api/v1/nodes/${created.id}/metadata`);
+    expect(response.statusCode).toBe(502);
+    expect(response.json().message).toBe(`Node edge-1 (127.0.0.1:${stub.port}) is unreachable: it answered HTTP 401`);
+    // A reissued token: calls are signed with the new one at once.
+    stub.forget();
+    const { token } = (await call('ADMIN', 'POST', `/api/v1/nodes/${created.id}/token`)).json() as { token: string };
+    stub.trust(token);
+    expect((await call('ADMIN', 'GET', `/api/v1/nodes/${created.id}/metadata`)).statusCode).toBe(200);
+    stub.forget();
+    stub.trust(created.token);
+    expect((await call('ADMIN', 'POST', `/api/v1/nodes/${created.id}/refresh`, { mode: 'ALL' })).statusCode).toBe(502);
   });
 
   it('answers 502 when nothing listens on the port', async () => {

@@ -2,7 +2,8 @@
  * A stand-in media node for the local scaling provider: it serves the node control API
  * (`GET /metadata`, `POST /refresh {mode}`) on 127.0.0.1 and reports its load to the control plane
  * (`POST /api/v1/node/reports`) with its node token every STREAMCLOUD_REPORT_INTERVAL_SECONDS.
- * It prints `listening <port>` once ready and stops on SIGTERM or SIGINT.
+ * Like a real node, it answers only calls signed by the control plane for its token (docs/node-control-api.md:
+ * 401 otherwise, and always without a token). It prints `listening <port>` once ready and stops on SIGTERM or SIGINT.
  *
  * Environment: STREAMCLOUD_NODE_ID, STREAMCLOUD_NODE_NAME, STREAMCLOUD_NODE_TOKEN,
  * STREAMCLOUD_CONTROL_PLANE_URL (no reports when empty), STREAMCLOUD_NODE_PORT (0: any free port),
@@ -11,6 +12,12 @@
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { cpus, loadavg } from 'node:os';
+import {
+  bearerOf,
+  nodeControlKeyOf,
+  nodeTokenHash,
+  verifyNodeControl,
+} from '@streamcloud/contract/node-control-credential';
 import { addressPolicy, createNetGuard } from '@streamcloud/net-guard';
 
 const env = process.env;
@@ -18,39 +25,45 @@ const env = process.env;
 const controlPlane = createNetGuard(addressPolicy({ allowPrivate: true }));
 const startedAt = new Date().toISOString();
 const reportIntervalMs = Math.max(1, Number(env.STREAMCLOUD_REPORT_INTERVAL_SECONDS ?? 10)) * 1000;
+const controlKey = env.STREAMCLOUD_NODE_TOKEN ? nodeControlKeyOf(nodeTokenHash(env.STREAMCLOUD_NODE_TOKEN)) : null;
 
 const server = createServer((request, response) => {
   const send = (status: number, body: unknown) => {
     response.writeHead(status, { 'content-type': 'application/json' });
     response.end(JSON.stringify(body));
   };
-  if (request.method === 'GET' && request.url === '/metadata') {
-    send(200, {
-      nodeId: env.STREAMCLOUD_NODE_ID ?? null,
-      name: env.STREAMCLOUD_NODE_NAME ?? null,
-      provider: 'local',
-      pid: process.pid,
-      startedAt,
-    });
-    return;
-  }
-  if (request.method === 'POST' && request.url === '/refresh') {
-    let text = '';
-    request.on('data', (chunk: Buffer) => {
-      text += chunk.toString('utf8');
-      if (text.length > 10_000) request.destroy();
-    });
-    request.on('end', () => {
+  let text = '';
+  request.on('data', (chunk: Buffer) => {
+    text += chunk.toString('utf8');
+    if (text.length > 10_000) request.destroy();
+  });
+  request.on('end', () => {
+    const call = { method: request.method ?? 'GET', path: request.url ?? '/', body: text };
+    if (!controlKey || !verifyNodeControl(controlKey, call, bearerOf(request.headers.authorization))) {
+      send(401, { message: 'The node control API needs the control plane credential' });
+      return;
+    }
+    if (call.method === 'GET' && call.path === '/metadata') {
+      send(200, {
+        nodeId: env.STREAMCLOUD_NODE_ID ?? null,
+        name: env.STREAMCLOUD_NODE_NAME ?? null,
+        provider: 'local',
+        pid: process.pid,
+        startedAt,
+      });
+      return;
+    }
+    if (call.method === 'POST' && call.path === '/refresh') {
       try {
         const { mode } = JSON.parse(text) as { mode?: string };
         send(200, { mode: mode ?? null, refreshed: true });
       } catch {
         send(400, { message: 'Body must be JSON with a mode' });
       }
-    });
-    return;
-  }
-  send(404, { message: 'Not found' });
+      return;
+    }
+    send(404, { message: 'Not found' });
+  });
 });
 
 async function report(): Promise<void> {

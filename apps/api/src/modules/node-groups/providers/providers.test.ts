@@ -1,6 +1,8 @@
 import { createHash, createVerify, generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../config.js';
+import { NodeControlClient } from '../../nodes/node-control.client.js';
+import { hashNodeToken } from '../../nodes/node-token.js';
 import { AwsProvider, signV4 } from './aws.js';
 import { loadScalingConfig } from './config.js';
 import { DigitalOceanProvider } from './digitalocean.js';
@@ -466,10 +468,17 @@ describe('local provider', () => {
       expect(instance).toMatchObject({ hostname: '127.0.0.1', protocol: 'HTTP', locationDescription: 'Local machine' });
       expect(instance.externalId).toMatch(/^local-\d+$/);
       const base = `http://127.0.0.1:${instance.port}`;
-      const metadata = await (await fetch(`${base}/metadata`)).json();
+      // The control plane's client, signing for the node's token, is answered; nobody else.
+      const control = new NodeControlClient();
+      const target = { ...instance, name: spec().name, token_hash: hashNodeToken(spec().token) };
+      const metadata = await control.metadata(target);
       expect(metadata).toMatchObject({ nodeId: spec().nodeId, name: spec().name, provider: 'local' });
-      const refresh = await fetch(`${base}/refresh`, { method: 'POST', body: JSON.stringify({ mode: 'ALL' }) });
-      expect(await refresh.json()).toEqual({ mode: 'ALL', refreshed: true });
+      expect(await control.refresh(target, 'ALL')).toEqual({ mode: 'ALL', refreshed: true });
+      const anonymous = await fetch(`${base}/refresh`, { method: 'POST', body: JSON.stringify({ mode: 'ALL' }) });
+      expect(anonymous.status).toBe(401);
+      expect((await fetch(`${base}/metadata`)).status).toBe(401);
+      const otherNode = { ...target, token_hash: hashNodeToken('scn_another-node') };
+      await expect(control.metadata(otherNode)).rejects.toThrow('it answered HTTP 401');
       expect(provider.running()).toEqual([instance.externalId]);
       await provider.terminate(instance.externalId);
       expect(provider.running()).toEqual([]);
