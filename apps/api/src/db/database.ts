@@ -42,6 +42,8 @@ export interface Leadership {
   stop(): Promise<void>;
 }
 
+/** How long a query waits for a new connection to the PostgreSQL server. */
+const DATABASE_CONNECT_TIMEOUT_MS = 5_000;
 const INT8_OID = 20;
 const NUMERIC_OID = 1700;
 /** Counters and byte totals fit a double; both drivers answer numbers, not strings. */
@@ -57,6 +59,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     const pool = new pg.Pool({
       connectionString: options.url,
       max: 10,
+      // A server that does not answer (a cut network, a host that is gone) fails the request with 503 after
+      // this, instead of leaving it hanging until the client gives up.
+      connectionTimeoutMillis: DATABASE_CONNECT_TIMEOUT_MS,
       types: {
         getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
           oid === INT8_OID || oid === NUMERIC_OID
@@ -67,7 +72,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     // An idle connection the server ends (a restart, an administrator, a dropped database) is an error the
     // pool emits; it drops that client and connects anew on demand. Unheard, the error would end the process.
     pool.on('error', (error) => console.warn(`database: an idle connection ended (${error.message})`));
-    pool.on('connect', preparingRegisteredStatements);
+    pool.on('connect', (client) => {
+      // A connection that ends while checked out (the server killed or restarted under a transaction) emits
+      // 'error' on its client, which pg-pool listens to only while the client is idle: unheard, it would end
+      // the process. The query or transaction using it fails with that error already (answered 503).
+      client.on('error', () => undefined);
+      preparingRegisteredStatements(client);
+    });
     const transactions = new TransactionEvents();
     const db = new Kysely<Database>({ dialect: transactions.watching(new PostgresDialect({ pool })) });
     return {

@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/unavailable.js';
 import { AppError } from '../lib/errors.js';
 
 /** The longest path segment the router takes (Fastify's `maxParamLength`); ids and names are far shorter. */
@@ -61,6 +62,16 @@ function answerError(error: FastifyError, request: FastifyRequest, reply: Fastif
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) {
     return reply.code(status).send({ message: error.message, ...(error.code ? { code: error.code } : {}) });
+  }
+  if (isDatabaseUnavailable(error)) {
+    request.log.warn(`request failed: the database is unreachable (${error.message})`);
+    return reply
+      .code(503)
+      .header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS))
+      .send({
+        message: 'The service is briefly unavailable: try again in a few seconds',
+        code: 'DATABASE_UNAVAILABLE',
+      });
   }
   request.log.error({ err: error }, 'request failed');
   return reply.code(500).send({ message: 'Internal server error', code: 'INTERNAL' });

@@ -8,6 +8,13 @@ import type { Db } from '../../db/database.js';
 export const nodeReportedSince = (nodeId: string, since: Date) =>
   sql<boolean>`exists (select 1 from node_reports nr where nr.node_id = ${sql.ref(nodeId)} and nr.received_at >= ${since})`;
 
+/**
+ * Whether the node of alias `alias` (e.g. 'n') has been silent since `since`: registered before it and no report
+ * since. A node registered within the silence time has not had the chance to report and is not silent yet.
+ */
+export const nodeSilentSince = (alias: string, since: Date) =>
+  sql<boolean>`(${sql.ref(`${alias}.created_at`)} < ${since} and not ${nodeReportedSince(`${alias}.id`, since)})`;
+
 /** The report ids each node has sent, for idempotency. */
 export class NodeReportsRepository {
   constructor(private readonly db: Db) {}

@@ -232,4 +232,25 @@ describe('a node whose heartbeat is lost', () => {
     expect((await ingest(silent.token, first.id)).statusCode).toBe(200);
     expect((await statusOf(first.id)).status).toBe('Ingestion');
   });
+
+  it('gets no new stream once silent (a crashed node would never take the push), and gets them again once it reports', async () => {
+    const crashed = await t.createNode(t.roles.admin, { name: 'crashed' });
+    // Registered within the silence time, a node that has not reported yet still takes streams.
+    expect((await t.createInput({ format: 'RTMP' })).nodeId).toBe(crashed.id);
+    clock.shift(16_000);
+    const pending = await t.createInput({ format: 'RTMP' });
+    expect(pending.nodeId).toBeNull();
+    expect(pending.status).toBe('Pending');
+    expect(await t.app.services.streams.assignWaiting()).toBe(0);
+
+    const alive = await t.createNode(t.roles.admin, { name: 'alive' });
+    expect((await t.createInput({ format: 'RTMP' })).nodeId).toBe(alive.id);
+    // The crashed node has fewer streams, but it is silent: the waiting stream goes to the one that answers.
+    expect(await t.app.services.streams.assignWaiting()).toBe(1);
+    expect((await statusOf(pending.id)).nodeId).toBe(alive.id);
+
+    clock.shift(16_000);
+    expect((await heartbeat(crashed.token)).statusCode).toBe(200);
+    expect((await t.createInput({ format: 'RTMP' })).nodeId).toBe(crashed.id);
+  });
 });

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { OutputSessionsTable, OutputsTable } from '../../db/schema.js';
-import { nodeReportedSince } from '../nodes/node-reports.repository.js';
+import { nodeSilentSince } from '../nodes/node-reports.repository.js';
 
 export type OutputRow = Omit<OutputsTable, 'created_at'> & { created_at: Date };
 export type SessionRow = Omit<OutputSessionsTable, 'output_id'>;
@@ -74,17 +74,6 @@ export class OutputsRepository {
     return sessions;
   }
 
-  /** Nodes with no report since `since` that were registered before it (a new node has not reported yet). */
-  async silentNodeIds(since: Date): Promise<Set<string>> {
-    const rows = await this.db
-      .selectFrom('nodes as n')
-      .select('n.id')
-      .where('n.created_at', '<', since)
-      .where(sql<boolean>`not ${nodeReportedSince('n.id', since)}`)
-      .execute();
-    return new Set(rows.map((row) => row.id));
-  }
-
   /**
    * Outputs of streams on a node whose serving node is unfit: an edge that is disabled, closed or silent since
    * `since`; and, when `edgesExist`, those on the ingest node for lack of an edge whose owner may now use an
@@ -107,11 +96,7 @@ export class OutputsRepository {
         eb.or([
           eb.and([
             eb('o.node_id', 'is not', null),
-            eb.or([
-              eb('n.enabled', '=', false),
-              eb('n.opened', '=', false),
-              eb.and([eb('n.created_at', '<', since), eb.not(nodeReportedSince('n.id', since))]),
-            ]),
+            eb.or([eb('n.enabled', '=', false), eb('n.opened', '=', false), nodeSilentSince('n', since)]),
           ]),
           ...(edgesExist
             ? [
@@ -122,7 +107,7 @@ export class OutputsRepository {
                     join nodes e on e.id = r.node_id
                     where g.assignment = 'Outgoing' and e.enabled and e.opened
                       and (g.owner_id = i.owner_id or g.owner_id is null)
-                      and (e.created_at >= ${since} or ${nodeReportedSince('e.id', since)}))`,
+                      and not ${nodeSilentSince('e', since)})`,
                 ]),
               ]
             : []),

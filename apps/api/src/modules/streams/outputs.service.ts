@@ -18,6 +18,8 @@ export interface OutputsServiceDeps {
   clock: Clock;
   /** The streams module's webhook events: output sessions and deletions are sent through it. */
   webhooks: Pick<StreamWebhooks, 'sessionsChanged' | 'outputDeleting'>;
+  /** A node that sent no report for this long is gone: no output is placed on it. */
+  nodeSilenceMs: number;
 }
 
 /** Viewer outputs (playback endpoints) of the caller's streams. */
@@ -28,6 +30,11 @@ export class OutputsService {
     this.audit = new AuditTrail(deps.uow.audit, deps.clock, 'output');
   }
 
+  /** Nodes silent since then are gone: no output is placed on them. */
+  private healthySince(): Date {
+    return new Date(this.deps.clock.now().getTime() - this.deps.nodeSilenceMs);
+  }
+
   async create(auth: AuthContext, body: StreamOutputCreate): Promise<StreamOutput> {
     const { access, streams, outputs } = this.deps.uow;
     await access.require(auth, 'stream', body.streamId);
@@ -35,7 +42,7 @@ export class OutputsService {
     if (!stream) throw notFound('Stream');
     const located = body.viewer?.ipAddress ? this.deps.geo.locate(body.viewer.ipAddress) : null;
     const geo = body.viewer?.geoLocation ?? located?.geo ?? null;
-    const placed = placeOutput(await streams.candidateNodes(), stream.owner_id, stream.node_id, {
+    const placed = placeOutput(await streams.candidateNodes(this.healthySince()), stream.owner_id, stream.node_id, {
       geo,
       region: located?.region ?? null,
     });
@@ -86,11 +93,10 @@ export class OutputsService {
    * old one disconnects the output's viewers, whose players reconnect to the URL the console shows now).
    * Answers how many outputs moved.
    */
-  async replaceMisplaced(silenceMs: number, limit = 100): Promise<number> {
+  async replaceMisplaced(silenceMs = this.deps.nodeSilenceMs, limit = 100): Promise<number> {
     const { streams, outputs } = this.deps.uow;
     const since = new Date(this.deps.clock.now().getTime() - silenceMs);
-    const [nodes, silent] = await Promise.all([streams.candidateNodes(), outputs.silentNodeIds(since)]);
-    const healthy = nodes.filter((node) => !silent.has(node.id));
+    const healthy = await streams.candidateNodes(since);
     const misplaced = await outputs.misplaced(since, healthy.length > 0, limit);
     let moved = 0;
     for (const output of misplaced) {

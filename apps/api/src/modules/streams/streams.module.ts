@@ -17,6 +17,7 @@ export const streamsModule = defineModule(
   'streams',
   async (app, { uow, clock, options, responseCache }) => {
     const geo = await GeoLocator.open();
+    const nodeSilenceMs = options.nodeSilenceMs ?? DEFAULT_NODE_SILENCE_MS;
     const streams = new StreamsService({
       uow,
       responses: responseCache,
@@ -26,19 +27,19 @@ export const streamsModule = defineModule(
       gslbUrl: options.gslbUrl ?? 'http://localhost:8080',
       outbox: app.services.webhooks.outbox,
       previewSigningKey: deriveKey(options.secret, 'preview-credentials'),
+      nodeSilenceMs,
     });
-    const outputs = new OutputsService({ uow, geo, clock, webhooks: streams.webhooks });
+    const outputs = new OutputsService({ uow, geo, clock, webhooks: streams.webhooks, nodeSilenceMs });
     app.services.streams = streams;
     app.services.outputs = outputs;
     app.services.nodeReports.registerReportHandler('stream-state', streams.applyStateReports);
-    const nodeSilenceMs = options.nodeSilenceMs ?? DEFAULT_NODE_SILENCE_MS;
     registerPeriodicJob(app, {
       what: 'assigning waiting streams, expiring silent nodes or placing outputs again',
       intervalMs: options.streamAssignIntervalMs,
       run: async () => {
         await streams.assignWaiting();
         await streams.expireSilentNodes(nodeSilenceMs);
-        await outputs.replaceMisplaced(nodeSilenceMs);
+        await outputs.replaceMisplaced();
       },
     });
     registerStreamRoutes(app, streams, outputs);

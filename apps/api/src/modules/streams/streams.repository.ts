@@ -10,7 +10,7 @@ import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
 import type { Db } from '../../db/database.js';
 import { precompiled } from '../../db/precompiled.js';
 import type { InputStatusMessagesTable, InputsTable, InputTracksTable } from '../../db/schema.js';
-import { nodeReportedSince } from '../nodes/node-reports.repository.js';
+import { nodeReportedSince, nodeSilentSince } from '../nodes/node-reports.repository.js';
 import type { StreamCatalog, StreamDescription } from './stream-catalog.js';
 
 /** A stream as stored (table `inputs`). */
@@ -388,9 +388,12 @@ export class StreamsRepository implements StreamCatalog {
       .execute();
   }
 
-  /** Enabled and opened nodes with how many streams each carries and the groups each is in. */
-  async candidateNodes(): Promise<CandidateNodeRow[]> {
-    return this.nodeHosts()
+  /**
+   * Enabled and opened nodes with how many streams each carries and the groups each is in; with `healthySince`,
+   * only those not silent since then (a crashed node must not get streams that would never go live).
+   */
+  async candidateNodes(healthySince?: Date): Promise<CandidateNodeRow[]> {
+    const nodes = this.nodeHosts()
       .select((eb) =>
         eb
           .selectFrom('inputs as i')
@@ -401,8 +404,8 @@ export class StreamsRepository implements StreamCatalog {
       )
       .where('n.enabled', '=', true)
       .where('n.opened', '=', true)
-      .$narrowType<{ stream_count: number }>()
-      .execute();
+      .$narrowType<{ stream_count: number }>();
+    return (healthySince ? nodes.where(sql<boolean>`not ${nodeSilentSince('n', healthySince)}`) : nodes).execute();
   }
 
   async nodeHost(nodeId: string): Promise<NodeHostRow | null> {

@@ -57,6 +57,8 @@ export interface StreamsServiceDeps {
   outbox: WebhookOutbox;
   /** The key each stream's preview key is derived from (derived from the API's root secret). */
   previewSigningKey: string;
+  /** A node that sent no report for this long is gone: no new stream is placed on it. */
+  nodeSilenceMs: number;
 }
 
 const NO_NODE_MESSAGE = 'No node is available: the stream will be assigned as soon as one is';
@@ -124,6 +126,11 @@ export class StreamsService {
     return stream;
   }
 
+  /** The nodes new streams may go to: enabled, opened and not silent (docs/decisions.md, "Placement skips silent nodes"). */
+  private placeableNodes() {
+    return this.deps.uow.streams.candidateNodes(new Date(this.deps.clock.now().getTime() - this.deps.nodeSilenceMs));
+  }
+
   async create(auth: AuthContext, body: StreamInputCreate): Promise<StreamInput> {
     const ownerId = body.ownerId ?? auth.accountId;
     if (ownerId !== auth.accountId && auth.role !== 'ADMIN') {
@@ -133,7 +140,7 @@ export class StreamsService {
     const now = this.deps.clock.now();
     const id = randomUUID();
     const place = this.placeOf(body.streamer?.ipAddress, body.streamer?.geoLocation ?? null);
-    const nodes = await this.deps.uow.streams.candidateNodes();
+    const nodes = await this.placeableNodes();
     // An Internode stream goes to another node than its source's when the owner may use one (of any tier: a
     // copy on the source's own node would only loop through it); else to that node, better than Pending.
     const elsewhere = ingestCandidates(
@@ -317,7 +324,7 @@ export class StreamsService {
       uow.streams.notLiveOnNodesReservedForOthers(limit),
     ]);
     if (waiting.length === 0 && misplaced.length === 0) return 0;
-    const candidates = await uow.streams.candidateNodes();
+    const candidates = await this.placeableNodes();
     const counts = new Map(candidates.map((node) => [node.id, node.stream_count]));
     const placeOne = (stream: StreamRow) => {
       const chosen = chooseNode(
@@ -443,7 +450,7 @@ export class StreamsService {
   async gslbWhipTarget(name: string, callerIp: string): Promise<string> {
     const stream = await this.deps.uow.streams.findByIngressName(name);
     if (!stream) throw notFound('Ingress endpoint');
-    const candidates = ingestCandidates(await this.deps.uow.streams.candidateNodes(), stream.owner_id);
+    const candidates = ingestCandidates(await this.placeableNodes(), stream.owner_id);
     const chosen = chooseNode(
       candidates.map((candidate) => candidateOf(candidate)),
       this.placeOf(callerIp, null),
