@@ -38,7 +38,26 @@ export async function createMediaNode(request: APIRequestContext): Promise<TestN
     enabled: true,
     opened: true,
   });
+  keepReporting(node.token);
   return { id: node.id, token: node.token, geo };
+}
+
+/**
+ * Sends the node's load heartbeat every 5 s for the rest of the worker's life, as a running node does: a node
+ * silent past NODE_SILENCE_SECONDS gets no new stream, and a spec's node must keep taking them.
+ */
+function keepReporting(token: string): void {
+  const url = `${process.env.E2E_BASE_URL ?? 'http://127.0.0.1:8080'}/api/v1/node/reports`;
+  const beat = () =>
+    fetch(url, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        reports: [{ id: uniqueName('heartbeat'), kind: 'load', cpuPercent: 0, bandwidthMbps: 0, sessions: 0 }],
+      }),
+    }).catch(() => undefined);
+  void beat();
+  setInterval(beat, 5_000).unref();
 }
 
 /** Creates an input through the API; `at` places the streamer on a node so the input is assigned to it. */
