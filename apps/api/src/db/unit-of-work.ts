@@ -12,6 +12,7 @@ import { HealthRepository } from '../modules/health/health.repository.js';
 import { NodeGroupsRepository } from '../modules/node-groups/node-groups.repository.js';
 import { NodeReportsRepository } from '../modules/nodes/node-reports.repository.js';
 import { NodesRepository } from '../modules/nodes/nodes.repository.js';
+import { PlaybackKeysRepository } from '../modules/playback-keys/playback-keys.repository.js';
 import { RecordingsRepository } from '../modules/recordings/recordings.repository.js';
 import { RelaysRepository } from '../modules/relays/relays.repository.js';
 import { SnapshotsRepository } from '../modules/snapshots/snapshots.repository.js';
@@ -57,6 +58,7 @@ export class UnitOfWork {
   readonly relays: RelaysRepository;
   readonly usage: UsageRepository;
   readonly metrics: MetricsRepository;
+  readonly playbackKeys: PlaybackKeysRepository;
 
   /** The accounts module's port for sign-in: accounts with their password hashes. */
   readonly credentials: AccountCredentials;
@@ -89,6 +91,7 @@ export class UnitOfWork {
     this.relays = new RelaysRepository(db);
     this.usage = new UsageRepository(db);
     this.metrics = new MetricsRepository(db);
+    this.playbackKeys = new PlaybackKeysRepository(db);
     this.credentials = this.accounts;
     this.sessionRevocation = {
       revokeAccount: (accountId, now, keep) => this.sessions.revokeAccount(accountId, now, keep),

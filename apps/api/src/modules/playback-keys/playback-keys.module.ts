@@ -1,0 +1,17 @@
+import { defineModule } from '../module.js';
+import { registerPlaybackKeyRoutes } from './playback-keys.routes.js';
+import { PlaybackKeysService } from './playback-keys.service.js';
+
+declare module '../../app.js' {
+  interface AppServices {
+    /** Playback signing keys (issue 34) and the test of a playback token against an output. */
+    playbackKeys: PlaybackKeysService;
+  }
+}
+
+/** Accounts' keys for signing playback tokens, and the token test the console's page calls. */
+export const playbackKeysModule = defineModule('playback-keys', (app, { uow, clock, secrets }) => {
+  const playbackKeys = new PlaybackKeysService({ uow, clock, secrets });
+  app.services.playbackKeys = playbackKeys;
+  registerPlaybackKeyRoutes(app, playbackKeys);
+});

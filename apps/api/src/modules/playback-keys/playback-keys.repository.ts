@@ -1,0 +1,64 @@
+import { PLAYBACK_KEYS_LISTED_MAX } from '@streamcloud/contract';
+import type { Selectable } from 'kysely';
+import type { Db } from '../../db/database.js';
+import type { PlaybackKeysTable } from './playback-keys.table.js';
+
+export type PlaybackKeyRow = Selectable<PlaybackKeysTable>;
+export type NewPlaybackKey = Omit<PlaybackKeyRow, 'last_used_at' | 'revoked_at'>;
+
+export class PlaybackKeysRepository {
+  constructor(private readonly db: Db) {}
+
+  /**
+   * Inside a transaction: the account's active keys, counted with its account row locked against another
+   * key's creation until the transaction ends (so two creations cannot both pass the limit).
+   */
+  async lockAndCountActive(accountId: string): Promise<number> {
+    await this.db.selectFrom('accounts').select('id').where('id', '=', accountId).forUpdate().executeTakeFirst();
+    const row = await this.db
+      .selectFrom('playback_keys')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('account_id', '=', accountId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  async insert(key: NewPlaybackKey): Promise<PlaybackKeyRow> {
+    return this.db.insertInto('playback_keys').values(key).returningAll().executeTakeFirstOrThrow();
+  }
+
+  /** One account's keys (every account's with null), active first, then newest first; bounded. */
+  list(accountId: string | null): Promise<PlaybackKeyRow[]> {
+    let query = this.db.selectFrom('playback_keys').selectAll();
+    if (accountId !== null) query = query.where('account_id', '=', accountId);
+    return query
+      .orderBy((eb) => eb('revoked_at', 'is', null), 'desc')
+      .orderBy('created_at', 'desc')
+      .orderBy('id')
+      .limit(PLAYBACK_KEYS_LISTED_MAX)
+      .execute();
+  }
+
+  /** Every key of an account, revoked ones included (their tokens are refused as revoked). */
+  ofAccount(accountId: string): Promise<PlaybackKeyRow[]> {
+    return this.db.selectFrom('playback_keys').selectAll().where('account_id', '=', accountId).execute();
+  }
+
+  /** The account of a key, revoked or not, or null. */
+  async findOwner(id: string): Promise<string | null> {
+    const row = await this.db.selectFrom('playback_keys').select('account_id').where('id', '=', id).executeTakeFirst();
+    return row?.account_id ?? null;
+  }
+
+  /** Revokes a key; answers whether this call did (of concurrent calls, one does). */
+  async revoke(id: string, now: Date): Promise<boolean> {
+    const result = await this.db
+      .updateTable('playback_keys')
+      .set({ revoked_at: now })
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+}

@@ -1,0 +1,11 @@
+import { playbackKeyRoutes } from '@streamcloud/contract';
+import type { FastifyInstance } from 'fastify';
+import { addRoute } from '../../lib/route.js';
+import type { PlaybackKeysService } from './playback-keys.service.js';
+
+export function registerPlaybackKeyRoutes(app: FastifyInstance, playbackKeys: PlaybackKeysService): void {
+  addRoute(app, playbackKeyRoutes.list, ({ auth, query }) => playbackKeys.list(auth, query.account));
+  addRoute(app, playbackKeyRoutes.create, ({ auth, body }) => playbackKeys.create(auth, body));
+  addRoute(app, playbackKeyRoutes.revoke, ({ auth, params }) => playbackKeys.revoke(auth, params.id));
+  addRoute(app, playbackKeyRoutes.inspect, ({ auth, body }) => playbackKeys.inspect(auth, body));
+}

@@ -1,0 +1,120 @@
+import { randomUUID } from 'node:crypto';
+import {
+  PLAYBACK_KEYS_MAX,
+  type PlaybackKey,
+  type PlaybackKeyCreate,
+  type PlaybackKeyCreated,
+  type PlaybackTokenInspect,
+  type PlaybackTokenInspection,
+  type PublicJwk,
+} from '@streamcloud/contract';
+import { generateSigningKey, PlaybackKeyring, readToken, verifyPlaybackToken } from '@streamcloud/playback-tokens';
+import type { Scope } from '../../db/unit-of-work.js';
+import type { AuthContext } from '../../lib/auth-context.js';
+import type { Clock } from '../../lib/clock.js';
+import { conflict, notFound } from '../../lib/errors.js';
+import type { SecretBox } from '../../lib/secret-box.js';
+import { mayUse } from '../access/access.js';
+import { AuditTrail } from '../audit/audit-trail.js';
+import { secretContext, toPlaybackKey, toVerificationKey } from './playback-key-material.js';
+
+export interface PlaybackKeysServiceDeps {
+  uow: Scope<'playbackKeys' | 'access' | 'audit'>;
+  clock: Clock;
+  secrets: SecretBox;
+}
+
+/** The JWS `alg` a key's tokens carry. */
+const HEADER_ALG = { ES256: 'ES256', Ed25519: 'EdDSA', HS256: 'HS256' } as const;
+
+/** Accounts' playback signing keys: made (shown once), listed and revoked; and the test of a token. */
+export class PlaybackKeysService {
+  private readonly audit: AuditTrail;
+
+  constructor(private readonly deps: PlaybackKeysServiceDeps) {
+    this.audit = new AuditTrail(deps.uow.audit, deps.clock, 'playback-key');
+  }
+
+  /** A key for the caller's account (an ADMIN impersonating: the owner's), at most PLAYBACK_KEYS_MAX active. */
+  async create(auth: AuthContext, body: PlaybackKeyCreate): Promise<PlaybackKeyCreated> {
+    const id = randomUUID();
+    const generated = await generateSigningKey(body.algorithm);
+    const named = { kid: id, alg: HEADER_ALG[body.algorithm] };
+    const publicJwk = generated.algorithm === 'HS256' ? null : ({ ...generated.publicJwk, ...named } as PublicJwk);
+    const secret = generated.algorithm === 'HS256' ? Buffer.from(generated.secret).toString('base64url') : null;
+    const row = await this.deps.uow.transaction(async ({ playbackKeys }) => {
+      if ((await playbackKeys.lockAndCountActive(auth.accountId)) >= PLAYBACK_KEYS_MAX) {
+        throw conflict(
+          `An account has at most ${PLAYBACK_KEYS_MAX} active playback signing keys: revoke one first`,
+          'PLAYBACK_KEY_LIMIT',
+        );
+      }
+      return playbackKeys.insert({
+        id,
+        account_id: auth.accountId,
+        name: body.name,
+        algorithm: body.algorithm,
+        public_jwk: publicJwk && JSON.stringify(publicJwk),
+        sealed_secret: secret && this.deps.secrets.seal(secret, secretContext(id)),
+        created_at: this.deps.clock.now(),
+      });
+    });
+    await this.audit.record(auth, 'playback-key.create', id, { name: row.name, algorithm: row.algorithm });
+    return {
+      ...toPlaybackKey(row),
+      privateKeyPem: generated.algorithm === 'HS256' ? null : generated.privatePem,
+      privateJwk:
+        generated.algorithm === 'HS256' ? null : ({ ...generated.privateJwk, ...named } as PublicJwk & { d: string }),
+      secret,
+    };
+  }
+
+  async list(auth: AuthContext, account: string | undefined): Promise<PlaybackKey[]> {
+    const scope = this.deps.uow.access.accountScope(auth, account);
+    return (await this.deps.uow.playbackKeys.list(scope)).map(toPlaybackKey);
+  }
+
+  /** Its account or an ADMIN revokes a key (another account: 404); of concurrent revocations one wins, the others 409. */
+  async revoke(auth: AuthContext, id: string): Promise<void> {
+    const owner = await this.deps.uow.playbackKeys.findOwner(id);
+    if (!owner || !mayUse(auth, owner)) throw notFound('Playback key');
+    if (!(await this.deps.uow.playbackKeys.revoke(id, this.deps.clock.now()))) {
+      throw conflict('The playback key is already revoked', 'ALREADY_REVOKED');
+    }
+    await this.audit.record(auth, 'playback-key.revoke', id, { accountId: owner });
+  }
+
+  /** What the nodes' verifier says of `token` on the output, with the output account's keys. */
+  async inspect(auth: AuthContext, body: PlaybackTokenInspect): Promise<PlaybackTokenInspection> {
+    const facts = await this.deps.uow.access.require(auth, 'output', body.outputId);
+    const rows = facts.ownerId === null ? [] : await this.deps.uow.playbackKeys.ofAccount(facts.ownerId);
+    const keys = new PlaybackKeyring(rows.map((row) => toVerificationKey(row, this.deps.secrets)));
+    const output = { id: body.outputId, streamId: facts.streamId ?? body.outputId };
+    const verdict = verifyPlaybackToken(body.token, {
+      keys,
+      target: { outputId: output.id, streamId: output.streamId },
+      viewer: {
+        now: body.at ? new Date(body.at) : this.deps.clock.now(),
+        address: body.address ?? null,
+        country: body.country ?? null,
+        origin: body.origin ?? null,
+        activeSessions: body.activeSessions ?? 0,
+      },
+    });
+    const read = readToken(body.token);
+    const written = { header: read?.header ?? null, claims: read?.payload ?? null, output };
+    if (verdict.ok) {
+      const sessionEndsAt = verdict.sessionEndsAt?.toISOString() ?? null;
+      return {
+        ...written,
+        accepted: true,
+        reason: null,
+        message: 'This output would play the token',
+        detail: null,
+        sessionEndsAt,
+      };
+    }
+    const { reason, message, detail } = verdict;
+    return { ...written, accepted: false, reason, message, detail: detail ?? null, sessionEndsAt: null };
+  }
+}

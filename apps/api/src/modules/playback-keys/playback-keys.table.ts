@@ -1,0 +1,22 @@
+import type { ColumnType } from 'kysely';
+
+/** Migration 0028: declared beside its module and merged into the database's type. */
+export interface PlaybackKeysTable {
+  id: string;
+  account_id: string;
+  name: string;
+  algorithm: 'ES256' | 'Ed25519' | 'HS256';
+  /** ES256/Ed25519: the public JWK (JSON text); null for HS256. */
+  public_jwk: string | null;
+  /** HS256: the secret, base64url, sealed with the secret box bound to the key's id; null otherwise. */
+  sealed_secret: string | null;
+  created_at: ColumnType<Date, Date | undefined, never>;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+}
+
+declare module '../../db/schema.js' {
+  interface Database {
+    playback_keys: PlaybackKeysTable;
+  }
+}
