@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -8,6 +8,7 @@ import { edgeLadder, renditionName } from './pipelines/edge/puller.js';
 import { PlaylistLifetimes } from './playlist-lifetime.js';
 import { newestFragment, poll } from './streams/fragments.js';
 import type { StreamManager } from './streams/manager.js';
+import { NO_PREVIEW_SEAT } from './streams/preview-seats.js';
 import type { LiveStream } from './streams/types.js';
 
 /** An HLS viewer whose player has not asked for anything this long has left. */
@@ -25,6 +26,13 @@ const PLAYLIST_POLL_MS = 50;
 const DIRECTORY_KEEP_MS = 120_000;
 const FILE = /^[\w.-]+\.(ts|m3u8)$/;
 const RENDITION = /^[ra]\d{1,2}$/;
+/**
+ * A session id: `hls-<16 random bytes>.<16 bytes of an HMAC of them and what the session plays>`, base64url. The
+ * random part makes it unguessable; the MAC binds it to its stream, output and credential kind (the preview
+ * credential itself for a preview), so it is worth nothing anywhere else (HlsServer.handle).
+ */
+const SESSION_ID = /^hls-([\w-]{22})\.([\w-]{22})$/;
+const OTHER_SESSION = 'This session id is not one of this output and credential: open the playlist again';
 /** nginx-rtmp names fragments by the system time (ms) they started at (`hls_fragment_naming system`). */
 const TIMED_FRAGMENT = /^(\d{13})\.ts$/;
 
@@ -51,7 +59,7 @@ interface PlayedLadder {
  * HLS playback of outputs: `/hls/<output name>/index.m3u8` (the name URL-encoded, `?token=` for a
  * Private stream's output). The first playlist request is redirected to the same URL with a session id
  * (`sid`), which every playlist then carries into its URLs, so each viewer is one session with its bytes
- * counted. A transcoded stream's `index.m3u8` is a master playlist with one variant per rendition
+ * counted; the id is bound to the stream, output and credential it was opened with (SESSION_ID). A transcoded stream's `index.m3u8` is a master playlist with one variant per rendition
  * (`<key>/index.m3u8`); otherwise it is the push's media playlist. Playlists are nginx-rtmp's, with an
  * EXT-X-PROGRAM-DATE-TIME per fragment (its name is the wall-clock time it started). They outlive a push
  * that ends: unchanged during the reconnect grace (a resumed push continues them after an
@@ -69,6 +77,8 @@ export class HlsServer {
   /** On an edge: the origin's ladder of the laddered streams played here, kept and ended as a push's playlists. */
   private readonly ladders = new PlaylistLifetimes<LadderRendition[]>();
   private readonly sweeper: NodeJS.Timeout;
+  /** The key of session ids' MACs: this process's own (a restarted node's players get new sessions). */
+  private readonly sessionKey = randomBytes(32);
 
   constructor(
     private readonly manager: StreamManager,
@@ -121,12 +131,13 @@ export class HlsServer {
     if (!ladder && !played) return text(response, 404, 'the stream is not live');
     const sid = query.get('sid');
     if (sid && this.kicked.has(sid)) return text(response, 410, 'This session was ended');
-    if (!sid) {
-      if (!file.endsWith('.m3u8')) return text(response, 403, 'Open the playlist first');
-      const params = new URLSearchParams({
-        sid: `hls-${randomBytes(9).toString('base64url')}`,
-        ...(token ? { token } : {}),
-      });
+    // A session plays what it was opened for: another output's (or stream's) id, or one opened with another kind
+    // of credential (a preview's, then a viewer token), starts a new session here — its playlist is redirected
+    // to a fresh id, its fragments refused (a player only asks for those with the id its playlist gave).
+    const binding = sessionBinding(admitted, token);
+    if (!sid || !this.sessionIdOf(sid, binding)) {
+      if (!file.endsWith('.m3u8')) return text(response, 403, sid ? OTHER_SESSION : 'Open the playlist first');
+      const params = new URLSearchParams({ sid: this.newSessionId(binding), ...(token ? { token } : {}) });
       response.writeHead(302, {
         location: `${file}?${params}`,
         'cache-control': 'no-store',
@@ -134,8 +145,8 @@ export class HlsServer {
       response.end();
       return;
     }
-    if (!/^hls-[\w-]{8,32}$/.test(sid)) return text(response, 400, 'Bad session id');
-    const viewer = this.viewer(sid, request, admitted);
+    const viewer = this.viewer(sid, request, admitted, token);
+    if (!viewer) return text(response, 429, NO_PREVIEW_SEAT);
     const suffix = `?${new URLSearchParams({ sid, ...(token ? { token } : {}) })}`;
     if (ladder)
       return this.serveEdgeLadder(
@@ -298,14 +309,40 @@ export class HlsServer {
     return join(this.hlsDir, `${stream.input.id}_${key}`);
   }
 
-  /** The session of `sid`: a player that comes back after its session ended starts it again under the same id. */
+  /** A new session id bound to `binding` (see SESSION_ID). */
+  private newSessionId(binding: string): string {
+    const id = randomBytes(16).toString('base64url');
+    return `hls-${id}.${this.sessionMac(id, binding)}`;
+  }
+
+  /** Whether `sid` is a session id this node made for `binding`. */
+  private sessionIdOf(sid: string, binding: string): boolean {
+    const [, id = '', mac = ''] = SESSION_ID.exec(sid) ?? [];
+    if (!id) return false;
+    return timingSafeEqual(Buffer.from(mac), Buffer.from(this.sessionMac(id, binding)));
+  }
+
+  private sessionMac(id: string, binding: string): string {
+    return createHmac('sha256', this.sessionKey)
+      .update(`${id}|${binding}`)
+      .digest()
+      .subarray(0, 16)
+      .toString('base64url');
+  }
+
+  /**
+   * The session of `sid`: a player that comes back after its session ended starts it again under the same id. A
+   * preview's new session needs a seat of its credential (PreviewSeats): null when it has none.
+   */
   private viewer(
     sid: string,
     request: IncomingMessage,
     { input, outputId, preview }: { input: { id: string }; outputId: string; preview: boolean },
-  ): HlsViewer {
+    token: string | null,
+  ): HlsViewer | null {
     let viewer = this.viewers.get(sid);
     if (!viewer || !this.manager.viewers.get(sid)) {
+      if (preview && !this.manager.viewers.previewSeats.take(token ?? '', sid)) return null;
       const state: HlsViewer = { sessionId: sid, bytes: 0, lastSeen: Date.now() };
       viewer = state;
       this.viewers.set(sid, state);
@@ -425,6 +462,11 @@ export function master(renditions: LadderRendition[], suffix: string): string {
     lines.push(`#EXT-X-STREAM-INF:${attributes.join(',')}`, `${rendition.key}/index.m3u8${suffix}`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** What an HLS session id is bound to: the stream, the output, and the preview credential (or "a viewer"). */
+function sessionBinding(admitted: { input: { id: string }; outputId: string; preview: boolean }, token: string | null) {
+  return [admitted.input.id, admitted.outputId, admitted.preview ? `preview ${token}` : 'viewer'].join('|');
 }
 
 export function text(response: ServerResponse, status: number, message: string): void {

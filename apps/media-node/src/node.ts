@@ -470,6 +470,7 @@ export class MediaNode {
         ),
       })),
       sessions: this.manager.viewers.count,
+      previews: this.manager.viewers.previewCounters(),
       edgePulls: this.edges.describe(),
       emergencyCleanup: this.manager.admission.emergency,
       problems: this.problems,

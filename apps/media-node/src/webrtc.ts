@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type RTCInboundRtpStreamStats, RTCPeerConnection, RTCRtpCodecParameters } from 'werift';
 import { text } from './hls.js';
@@ -23,7 +23,7 @@ export const OPUS = {
 const DISCONNECT_GRACE_MS = 5000;
 /** An answered offer whose connection does not come up within this is dropped. */
 const CONNECT_TIMEOUT_MS = 20_000;
-/** The last segment of a warm-up request (see WebRtcEndpoint.warm); session ids are UUIDs. */
+/** The last segment of a warm-up request (see WebRtcEndpoint.warm); session ids are 22 base64url characters. */
 const WARM = 'warm';
 
 /**
@@ -131,6 +131,9 @@ export interface PeerSession {
   ended: boolean;
 }
 
+/** A WHIP or WHEP session's id, the last segment of its Location: 16 random bytes (128 bits), base64url. */
+export const newSessionId = (): string => randomBytes(16).toString('base64url');
+
 export type Admission<A> = { ok: true; admitted: A } | { ok: false; status: number; message: string };
 
 /**
@@ -151,12 +154,16 @@ export abstract class WebRtcEndpoint<S extends PeerSession, A> {
     private readonly iceServers: readonly string[],
   ) {}
 
-  /** Whether the offer to `name` may go on (token, stream state), or the status and message refusing it. */
+  /**
+   * Whether the offer to `name` may go on (token, stream state), or the status and message refusing it;
+   * `sessionId` is the id the session will have (a warm-up's is never used).
+   */
   protected abstract admit(
     request: IncomingMessage,
     name: string,
     token: string | null,
     remoteAddress: string | null,
+    sessionId: string,
   ): Promise<Admission<A>>;
   /** The endpoint's session around the new peer connection, before the offer is applied. */
   protected abstract open(base: PeerSession, admitted: A): Promise<S>;
@@ -221,7 +228,9 @@ export abstract class WebRtcEndpoint<S extends PeerSession, A> {
       return text(response, 415, 'The offer must be application/sdp');
     const bearer = /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? '')?.[1]?.trim() ?? null;
     const remoteAddress = (request.socket.remoteAddress ?? '').replace(/^::ffff:/, '') || null;
-    const admission = await this.admit(request, name, bearer ?? query.get('token'), remoteAddress);
+    // The session's id is its Location, a capability (a DELETE there ends it): 128 random bits.
+    const id = newSessionId();
+    const admission = await this.admit(request, name, bearer ?? query.get('token'), remoteAddress, id);
     if (!admission.ok) return text(response, admission.status, admission.message);
     if (warming) {
       const refused = this.warm(admission.admitted);
@@ -232,7 +241,6 @@ export abstract class WebRtcEndpoint<S extends PeerSession, A> {
     }
 
     const pc = createPeerConnection(this.iceServers);
-    const id = randomUUID();
     const session = await this.open(
       { id, name, pc, remoteAddress, connected: false, ended: false },
       admission.admitted,

@@ -7,6 +7,7 @@ import { type GuardedChild, lastLine, spawnGuarded } from './child.js';
 import type { Logger } from './log.js';
 import { RENDITIONS_WAIT_MS, renditionsReady } from './pipelines/capture.js';
 import type { StreamManager } from './streams/manager.js';
+import { NO_PREVIEW_SEAT } from './streams/preview-seats.js';
 import type { LiveStream } from './streams/types.js';
 import { type Admission, OPUS, type PeerSession, peerBytes, VP8, WebRtcEndpoint } from './webrtc.js';
 
@@ -55,6 +56,8 @@ interface Admitted {
   token: string | null;
   /** Admitted with a preview credential: the console's player, reported apart from viewers. */
   preview: boolean;
+  /** The session's seat of its preview credential (PreviewSeats), given back when it ends. */
+  seat: string;
 }
 
 interface WhepSession extends PeerSession, Admitted {
@@ -136,7 +139,13 @@ export class WhepPlayback extends WebRtcEndpoint<WhepSession, Admitted> {
     if (this.feeds.get(feed.push.input.id) === feed) this.feeds.delete(feed.push.input.id);
   }
 
-  protected async admit(_request: IncomingMessage, name: string, token: string | null): Promise<Admission<Admitted>> {
+  protected async admit(
+    _request: IncomingMessage,
+    name: string,
+    token: string | null,
+    _remoteAddress: string | null,
+    sessionId: string,
+  ): Promise<Admission<Admitted>> {
     const admitted = await this.o.manager.admission.play('WebRTC', name, token);
     if (!admitted.ok) {
       this.o.log.info(`WHEP play of ${name} refused: ${admitted.reason}`);
@@ -144,7 +153,10 @@ export class WhepPlayback extends WebRtcEndpoint<WhepSession, Admitted> {
       return { ok: false, status: admitted.status === 403 ? 401 : admitted.status, message: admitted.reason };
     }
     const { outputId, push, preview } = admitted;
-    return { ok: true, admitted: { outputId, push, token, preview } };
+    // A preview credential plays a bounded number of sessions at once (its seat is given back in `closed`).
+    if (preview && !this.o.manager.viewers.previewSeats.take(token ?? '', viewerIdOf(sessionId)))
+      return { ok: false, status: 429, message: NO_PREVIEW_SEAT };
+    return { ok: true, admitted: { outputId, push, token, preview, seat: viewerIdOf(sessionId) } };
   }
 
   protected async open(base: PeerSession, admitted: Admitted): Promise<WhepSession> {
@@ -175,6 +187,8 @@ export class WhepPlayback extends WebRtcEndpoint<WhepSession, Admitted> {
    * of a second. Unused, it stops after FEED_WARM_MS.
    */
   protected override warm(admitted: Admitted) {
+    // A warm-up is no session: it holds no seat.
+    this.o.manager.viewers.previewSeats.release(admitted.seat);
     if (!admitted.preview) return { status: 403, message: 'only a preview credential warms up the WebRTC feed' };
     const running = this.feeds.get(admitted.push.input.id);
     const idle = running?.push === admitted.push && running.viewers.size === 0 ? 1 : 0;
@@ -198,7 +212,7 @@ export class WhepPlayback extends WebRtcEndpoint<WhepSession, Admitted> {
       return;
     }
     const bytes = peerBytes(session.pc);
-    session.viewerId = `whep-${session.id}`;
+    session.viewerId = viewerIdOf(session.id);
     this.o.manager.viewers.start({
       id: session.viewerId,
       inputId: session.push.input.id,
@@ -217,6 +231,7 @@ export class WhepPlayback extends WebRtcEndpoint<WhepSession, Admitted> {
     session.video.stop();
     session.audio.stop();
     if (session.viewerId) this.o.manager.viewers.end(session.viewerId);
+    this.o.manager.viewers.previewSeats.release(session.seat);
     if (failure) this.o.log.info(`WHEP viewer of ${session.name} left: ${failure}`);
     const { feed } = session;
     feed.viewers.delete(session);
@@ -490,6 +505,9 @@ function catchUp(packets: Buffer[]): Buffer[] {
     return copy;
   });
 }
+
+/** The viewer session's id of a WHEP session. */
+const viewerIdOf = (sessionId: string) => `whep-${sessionId}`;
 
 /** Whether the stream has a WebRTC output this node serves (its feed may be kept warm). */
 function hasWebRtcOutput(push: LiveStream): boolean {

@@ -1,5 +1,6 @@
 import type { StreamStateReport } from '@streamcloud/contract';
 import type { InputDirectory } from '../inputs.js';
+import { PREVIEW_SESSIONS_PER_CREDENTIAL, PreviewSeats } from './preview-seats.js';
 import type { ViewerSession } from './types.js';
 
 type StateFields = Omit<StreamStateReport, 'id' | 'kind' | 'streamId' | 'at'>;
@@ -17,6 +18,10 @@ export class Viewers {
   private readonly clearedSeen = new Map<string, string | null>();
   private readonly dirty = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
+  /** Preview credentials' sessions, bounded (a session's seat is given back when it ends here). */
+  readonly previewSeats = new PreviewSeats();
+  /** Bytes sent to preview sessions that ended (never billed; the node's metadata shows what previews cost). */
+  private previewBytesEnded = 0;
 
   constructor(
     private readonly directory: InputDirectory,
@@ -43,8 +48,10 @@ export class Viewers {
     if (!session || session.ended) return;
     session.ended = true;
     this.sessions.delete(id);
+    this.previewSeats.release(id);
     // A preview's bytes are never billed: only viewers' last bytes are owed.
     if (!session.preview) this.ended.push(session);
+    else this.previewBytesEnded += session.bytesOut();
     this.changed(session.inputId);
   }
 
@@ -64,6 +71,17 @@ export class Viewers {
   /** The customers' viewers: every session but previews (what metrics and billing count). */
   viewers(): ViewerSession[] {
     return this.all().filter((session) => !session.preview);
+  }
+
+  /** What previews cost on this node: sessions now, bytes sent to them since the start, sessions refused a seat. */
+  previewCounters(): { sessions: number; bytesOut: number; refused: number; perCredential: number } {
+    const previews = this.all().filter((session) => session.preview);
+    return {
+      sessions: previews.length,
+      bytesOut: previews.reduce((sum, session) => sum + session.bytesOut(), this.previewBytesEnded),
+      refused: this.previewSeats.refused,
+      perCredential: PREVIEW_SESSIONS_PER_CREDENTIAL,
+    };
   }
 
   /** The viewer sessions that ended since the last `takeEnded()`, left in place (their last bytes are still owed). */

@@ -1,0 +1,206 @@
+import type { PreviewCredential, StreamInput, StreamOutput } from '@streamcloud/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nodeMetadata, type Push, pushTestPattern, waitFor } from './harness.js';
+import { streamsOf, uriOf, useMediaNode } from './streams.js';
+
+/**
+ * HLS session ids and preview credentials as a hostile viewer uses them (issue 41, defects 2 and 3): a session id
+ * is bound to the output and credential it was opened with, and one preview credential plays two sessions at most.
+ */
+const world = useMediaNode('media-1', { REPORT_INTERVAL_MS: '500' });
+const { api, createStream, createOutput, outputs, usage, status } = streamsOf(world);
+
+interface Live {
+  stream: StreamInput;
+  output: StreamOutput;
+  push: Push;
+}
+const live: Live[] = [];
+
+/** A short, small Private push with an HLS output. */
+async function startLive(): Promise<Live> {
+  const stream = await createStream({ format: 'RTMP', access: 'Private' });
+  const output = await createOutput(stream.id, 'HLS');
+  const push = pushTestPattern(`${uriOf(stream)}?token=${stream.accessToken}`, 'flv', 40, {
+    size: '160x120',
+    rate: 10,
+  });
+  return { stream, output, push };
+}
+
+beforeAll(async () => {
+  live.push(await startLive(), await startLive());
+  for (const { stream } of live) await status(stream.id, 'Ingestion', 15_000);
+}, 60_000);
+afterAll(async () => {
+  for (const { push } of live) {
+    push.stop();
+    await push.exited;
+  }
+});
+
+const withToken = (output: StreamOutput, token = output.viewer.accessToken ?? '') =>
+  `${output.connection?.uri}?${new URLSearchParams({ token })}`;
+
+/** Opens a session (the redirect); answers its playlist URL. */
+async function open(uri: string): Promise<URL> {
+  const first = await fetch(uri, { redirect: 'manual' });
+  expect(first.status, await first.clone().text()).toBe(302);
+  return new URL(first.headers.get('location') ?? '', uri);
+}
+
+/** The playlist at `url` and its first fragment's URL (waiting for a fragment); the bytes read. */
+async function playlist(url: URL): Promise<{ fragment: URL; bytes: number }> {
+  const { text } = await waitFor(
+    async () => {
+      const response = await fetch(url, { redirect: 'manual' });
+      return { status: response.status, text: await response.text() };
+    },
+    (answer) => answer.status === 200 && answer.text.includes('.ts'),
+    10_000,
+    'a playlist with a fragment',
+  );
+  const line = text.split('\n').find((each) => each && !each.startsWith('#')) ?? '';
+  return { fragment: new URL(line, url), bytes: Buffer.byteLength(text) };
+}
+
+const bytesOf = async (url: URL) => {
+  const response = await fetch(url, { redirect: 'manual' });
+  return { status: response.status, bytes: (await response.arrayBuffer()).byteLength };
+};
+
+/** `url` with another session id. */
+const withSid = (url: URL, sid: string) => {
+  const moved = new URL(url);
+  moved.searchParams.set('sid', sid);
+  return moved;
+};
+
+describe('HLS session ids (defect 2)', () => {
+  it("are unguessable and bound to their output: another stream's playlist and fragments bill nothing to them", async () => {
+    const [a, b] = live as [Live, Live];
+    // A viewer of A: a session, its playlist and a fragment.
+    const aUrl = await open(withToken(a.output));
+    const sidA = aUrl.searchParams.get('sid') ?? '';
+    expect(sidA).toMatch(/^hls-[\w-]{22}\.[\w-]{22}$/);
+    const aPlaylist = await playlist(aUrl);
+    const aFragment = await bytesOf(aPlaylist.fragment);
+    expect(aFragment.status).toBe(200);
+    const billedToA = aPlaylist.bytes + aFragment.bytes;
+
+    // The same viewer on B with A's session id: the playlist is a new session of B, the fragments refused.
+    const bUri = new URL(withToken(b.output));
+    const moved = await fetch(withSid(new URL(`index.m3u8${bUri.search}`, bUri), sidA), { redirect: 'manual' });
+    expect(moved.status).toBe(302);
+    const bUrl = new URL(moved.headers.get('location') ?? '', bUri);
+    const sidB = bUrl.searchParams.get('sid') ?? '';
+    expect(sidB).not.toBe(sidA);
+    const bPlaylist = await playlist(bUrl);
+    const stolen = await bytesOf(withSid(bPlaylist.fragment, sidA));
+    expect(stolen.status).toBe(403);
+    // An altered id is refused alike.
+    expect((await bytesOf(withSid(bPlaylist.fragment, `${sidA.slice(0, -2)}AA`))).status).toBe(403);
+    const own = await bytesOf(bPlaylist.fragment);
+    expect(own.status).toBe(200);
+    const billedToB = bPlaylist.bytes + own.bytes;
+
+    // What each stream is billed: its own bytes, to the byte.
+    const usageOf = async () => Promise.all([usage(a.stream.id), usage(b.stream.id)]);
+    const [onA, onB] = await waitFor(
+      usageOf,
+      ([ua, ub]) => ua.outgoing >= billedToA && ub.outgoing >= billedToB,
+      10_000,
+      'the viewers billed',
+    );
+    expect(onA.outgoing).toBe(billedToA);
+    expect(onB.outgoing).toBe(billedToB);
+    // And each session shows under its own output only.
+    const [outA] = await outputs(a.stream.id);
+    const [outB] = await outputs(b.stream.id);
+    expect(outA?.sessions.map((session) => session.id)).toEqual([sidA]);
+    expect(outB?.sessions.map((session) => session.id)).toEqual([sidB]);
+  });
+});
+
+describe('preview credentials (defect 3)', () => {
+  const credential = async (streamId: string) =>
+    (await api<PreviewCredential>('POST', `/inputs/${streamId}/preview`)).body.token;
+
+  it('a session opened with a preview credential and continued with the viewer token is a new, billed session', async () => {
+    const [a] = live as [Live, Live];
+    const preview = await credential(a.stream.id);
+    const previewUrl = await open(withToken(a.output, preview));
+    const sidPreview = previewUrl.searchParams.get('sid') ?? '';
+    const { fragment } = await playlist(previewUrl);
+    expect((await bytesOf(fragment)).status).toBe(200);
+    const before = await usage(a.stream.id);
+
+    // The viewer token with the preview's session id: the playlist moves to a new session, the fragment is refused.
+    const token = a.output.viewer.accessToken ?? '';
+    const switched = new URL(previewUrl);
+    switched.searchParams.set('token', token);
+    const moved = await fetch(switched, { redirect: 'manual' });
+    expect(moved.status).toBe(302);
+    const viewerUrl = new URL(moved.headers.get('location') ?? '', switched);
+    expect(viewerUrl.searchParams.get('sid')).not.toBe(sidPreview);
+    const fragmentWithToken = new URL(fragment);
+    fragmentWithToken.searchParams.set('token', token);
+    expect((await bytesOf(fragmentWithToken)).status).toBe(403);
+    // As a viewer it is billed.
+    const asViewer = await playlist(viewerUrl);
+    const served = await bytesOf(asViewer.fragment);
+    expect(served.status).toBe(200);
+    await waitFor(
+      () => usage(a.stream.id),
+      (found) => found.outgoing >= before.outgoing + asViewer.bytes + served.bytes,
+      10_000,
+      'the viewer session billed',
+    );
+  });
+
+  it('one preview credential plays two sessions at once; the third is refused (429), and the node counts previews', async () => {
+    const [, b] = live as [Live, Live];
+    const preview = await credential(b.stream.id);
+    const first = await open(withToken(b.output, preview));
+    const second = await open(withToken(b.output, preview));
+    expect((await playlist(first)).bytes).toBeGreaterThan(0);
+    const secondPlaylist = await playlist(second);
+    expect((await bytesOf(secondPlaylist.fragment)).status).toBe(200);
+    const third = await open(withToken(b.output, preview));
+    const refused = await fetch(third);
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as { message: string }).message).toBe(
+      'This preview credential already plays 2 sessions: close one, or wait for it to end',
+    );
+    // Over WHEP too: the credential's seats are taken.
+    const whep = await createOutput(b.stream.id, 'WebRTC');
+    const offer = await fetch(whep.connection?.signallingUri ?? '', {
+      method: 'POST',
+      headers: { 'content-type': 'application/sdp', authorization: `Bearer ${preview}` },
+      body: 'v=0\r\n',
+    });
+    expect(offer.status).toBe(429);
+    // Another credential of the stream plays (one signed a second later: the same second signs the same one).
+    const another = await waitFor(
+      () => credential(b.stream.id),
+      (token) => token !== preview,
+      5000,
+      'another preview credential',
+    );
+    expect((await fetch(await open(withToken(b.output, another)))).status).toBe(200);
+    const metadata = await nodeMetadata<{
+      previews: { sessions: number; bytesOut: number; refused: number; perCredential: number };
+    }>(world.node);
+    expect(metadata.previews).toMatchObject({ perCredential: 2 });
+    expect(metadata.previews.sessions).toBeGreaterThanOrEqual(3);
+    expect(metadata.previews.refused).toBeGreaterThanOrEqual(2);
+    expect(metadata.previews.bytesOut).toBeGreaterThan(secondPlaylist.bytes);
+    // The control plane shows the previews of the output apart from its (billed) sessions.
+    await waitFor(
+      () => outputs(b.stream.id),
+      (found) => found.find((output) => output.id === b.output.id)?.previews === 3,
+      8000,
+      'the previews in the control plane',
+    );
+  });
+});
