@@ -13,9 +13,19 @@ async function logout(page: Page, account: TestAccount): Promise<void> {
   await expect(page.getByRole('button', { name: 'Login' })).toBeVisible();
 }
 
-/** Enables two-factor sign-in in Account settings (the page being shown), with a code computed here. */
-async function enrolInPage(page: Page): Promise<{ secret: Buffer; recoveryCode: string }> {
+/**
+ * Enables two-factor sign-in in Account settings (the page being shown), with a code computed here. The
+ * account's password is asked again first; a wrong one is refused in an alert with sign-in's words.
+ */
+async function enrolInPage(page: Page, account: TestAccount): Promise<{ secret: Buffer; recoveryCode: string }> {
   await page.getByRole('button', { name: 'Enable', exact: true }).click();
+  const reauth = page.getByRole('form', { name: 'Confirm your password' });
+  await reauth.getByLabel('Password').fill(`${account.password}-wrong`);
+  await reauth.getByRole('button', { name: 'Continue' }).click();
+  await expect(reauth.getByRole('alert')).toHaveText('Invalid username or password');
+  await expect(page.getByRole('img', { name: 'QR code for your authenticator app' })).toHaveCount(0);
+  await reauth.getByLabel('Password').fill(account.password);
+  await reauth.getByRole('button', { name: 'Continue' }).click();
   await expect(page.getByRole('img', { name: 'QR code for your authenticator app' })).toBeVisible();
   const secret = base32Decode(await page.getByLabel('Manual key').inputValue());
   if (!secret) throw new Error('the manual key is not base32');
@@ -41,6 +51,8 @@ test('an account enrols two-factor sign-in, then signs in with a code and once w
   page,
   request,
 }) => {
+  // Seven password hashes (five sign-ins, the password asked twice before enrolment): seconds each on a loaded machine.
+  test.setTimeout(60_000);
   const customer = await createAccount(request);
   await page.goto('/#/login');
   await submitLogin(page, customer);
@@ -48,7 +60,7 @@ test('an account enrols two-factor sign-in, then signs in with a code and once w
   await page.getByRole('button', { name: 'Account settings' }).click();
   await expect(page.getByText('Two-factor authentication is off: signing in needs your password only.')).toBeVisible();
 
-  const { secret, recoveryCode } = await enrolInPage(page);
+  const { secret, recoveryCode } = await enrolInPage(page, customer);
   await logout(page, customer);
 
   // A wrong code is refused in the page; the next time step's code (within the ±1 step window, not the step
@@ -75,9 +87,10 @@ test('an admin without two-factor sign-in, when the setting requires it, is sent
 }) => {
   // The setting is the whole product's: it is turned on by an admin that has two-factor sign-in (one without
   // it could not turn it off again) and off again whatever happens, so no other test's admin is held up.
+  test.setTimeout(60_000);
   const guard = await createAccount(request, 'ADMIN');
   const guardApi = api(request, await apiLogin(request, { username: guard.username, password: guard.password }));
-  const { secret } = await guardApi.call(twoFactorRoutes.start, {});
+  const { secret } = await guardApi.call(twoFactorRoutes.start, { body: { password: guard.password } });
   await guardApi.call(twoFactorRoutes.confirm, { body: { code: totp(base32Decode(secret) as Buffer, new Date()) } });
   const newcomer = await createAccount(request, 'ADMIN');
   await guardApi.call(twoFactorRoutes.updateSettings, { body: { requireTwoFactorForAdmins: true } });
@@ -97,7 +110,7 @@ test('an admin without two-factor sign-in, when the setting requires it, is sent
     await page.getByRole('navigation').getByRole('link', { name: 'Audit', exact: true }).click();
     await expect(page).toHaveURL(/#\/account\/settings$/);
 
-    await enrolInPage(page);
+    await enrolInPage(page, newcomer);
     await page.getByRole('navigation').getByRole('link', { name: 'Audit', exact: true }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Audit' })).toBeVisible();
   } finally {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TokenResponse } from './auth.js';
+import { LoginRequest, TokenResponse } from './auth.js';
 import { IdParams, Timestamp } from './common.js';
 import { defineRoute } from './routes.js';
 
@@ -27,6 +27,13 @@ export const TotpCode = z
   .trim()
   .min(1, 'Code is required')
   .regex(/^\d{3} ?\d{3}$/, 'Enter the 6-digit code from your app');
+
+/**
+ * Enrolment's start (or its replacement) asks for the account's password again, checked as sign-in checks
+ * it (same rules as `LoginRequest.password`): a stolen session alone cannot enrol another device.
+ */
+export const TwoFactorStartRequest = z.strictObject({ password: LoginRequest.shape.password });
+export type TwoFactorStartRequest = z.infer<typeof TwoFactorStartRequest>;
 
 export const TwoFactorCodeRequest = z.strictObject({ code: TwoFactorCode });
 export type TwoFactorCodeRequest = z.infer<typeof TwoFactorCodeRequest>;
@@ -98,14 +105,16 @@ export const twoFactorRoutes = {
     method: 'POST',
     path: '/two-factor/enrolment',
     summary:
-      'Start enabling two-factor sign-in for the caller: a new secret (only in this answer) and its otpauth:// URI',
+      "Start (or restart) enabling two-factor sign-in for the caller, with the account's password again (checked and " +
+      'throttled as sign-in): a new secret (only in this answer) and its otpauth:// URI',
     tag: 'auth',
     auth: 'user',
     beforeTwoFactorEnrolment: true,
     sessionOnly: true,
+    body: TwoFactorStartRequest,
     response: TwoFactorEnrolment,
     status: 201,
-    errors: [403, 409],
+    errors: [400, 403, 409, 429],
   }),
   confirm: defineRoute({
     method: 'POST',

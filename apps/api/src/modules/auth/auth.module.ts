@@ -26,9 +26,16 @@ export const authModule = defineModule(
     app.services.apiKeys = apiKeys;
     // Passwords and two-factor codes are counted by one throttle (per address, username, account).
     const throttle = new AttemptThrottle(uow, options.loginThrottle ?? DEFAULT_LOGIN_THROTTLE);
-    const twoFactor = new TwoFactorService({ uow, clock, secrets, throttle });
+    // Enrolment asks for the password again as sign-in checks it: the auth service, made just below.
+    const twoFactor = new TwoFactorService({
+      uow,
+      clock,
+      secrets,
+      throttle,
+      reauthenticate: (caller, password, address) => auth.reauthenticate(caller, password, address),
+    });
     app.services.twoFactor = twoFactor;
-    const auth = new AuthService({
+    const auth: AuthService = new AuthService({
       uow,
       signer: new TokenSigner(deriveKey(options.secret, 'jwt'), clock),
       clock,

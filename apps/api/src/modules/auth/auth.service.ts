@@ -8,6 +8,7 @@ import { AppError, conflict, forbidden, notFound, unauthorized } from '../../lib
 import type { HashingGate } from '../../lib/hashing-gate.js';
 import { hashPassword, type ScryptCost, verifyPassword } from '../../lib/password.js';
 import type { TokenSigner } from '../../lib/tokens.js';
+import type { AccountCredentials } from '../accounts/accounts.repository.js';
 import { type ApiKeysService, isApiKey } from './api-keys.service.js';
 import type { AttemptThrottle } from './attempt-throttle.js';
 import { SessionCache } from './session-cache.js';
@@ -19,6 +20,9 @@ export const SESSION_TTL_SECONDS = 12 * 60 * 60;
 export const IMPERSONATION_TTL_SECONDS = 60 * 60;
 
 const INVALID_CREDENTIALS = 'Invalid username or password';
+
+/** An account as sign-in reads it (the accounts module's `credentials` port): with its password hash. */
+type Credentials = NonNullable<Awaited<ReturnType<AccountCredentials['findById']>>>;
 const TICKET_EXPIRED = 'Sign-in expired; enter your username and password again';
 
 export interface AuthServiceDeps {
@@ -53,13 +57,47 @@ export class AuthService {
    * account with two-factor sign-in gets a ticket for the second step (`loginWithCode`), not a session.
    */
   async login(username: string, password: string, address: string): Promise<LoginResponse> {
-    const { uow, clock, throttle } = this.deps;
-    const { credentials, loginThrottle: trustedAddresses } = uow;
-    const now = clock.now();
+    const now = this.deps.clock.now();
+    const account = await this.deps.uow.credentials.findByUsername(username);
+    const valid = await this.passwordStep(account, username, password, address, 'login', now);
+    if (!valid || !account) throw unauthorized(INVALID_CREDENTIALS);
+    if (await this.deps.twoFactor.isEnabled(account.id)) return this.ticketFor(account.id, now);
+    return { token: await this.signedIn(account, address, now, {}) };
+  }
+
+  /**
+   * Asks a signed-in caller for its password again (before two-factor enrolment issues or replaces a secret,
+   * so a stolen session alone cannot): checked as sign-in checks it — the same hash and hashing gate, the
+   * same throttle keys and limits (429 past them), a failure audited (`reauthenticate`). A wrong password
+   * answers sign-in's words, as 400 (the session stays: a 401 would sign the console out).
+   */
+  async reauthenticate(auth: AuthContext, password: string, address: string): Promise<void> {
+    const now = this.deps.clock.now();
+    const account = await this.deps.uow.credentials.findById(auth.accountId);
+    if (!account || !(await this.passwordStep(account, auth.username, password, address, 'reauthenticate', now))) {
+      throw new AppError(400, 'INVALID_CREDENTIALS', INVALID_CREDENTIALS);
+    }
+  }
+
+  /**
+   * The password step of sign-in and of re-authentication: whether `password` is the account's. Throttling
+   * counts failures per address, per username and per username and address; the per-username limit does not
+   * apply from an address the account signed in from before (see `login`). Hashing waits in the bounded
+   * HashingGate, where trusted attempts go first. A failure is audited as `action`.
+   */
+  private async passwordStep(
+    account: Credentials | null,
+    username: string,
+    password: string,
+    address: string,
+    action: 'login' | 'reauthenticate',
+    now: Date,
+  ): Promise<boolean> {
+    const { uow, throttle } = this.deps;
     const name = username.toLowerCase();
     const keys = { user: `user:${name}`, address: `address:${address}`, pair: `user-address:${name}|${address}` };
-    const account = await credentials.findByUsername(username);
-    const trusted = account !== null && (await trustedAddresses.isTrusted(account.id, address, this.trustedSince(now)));
+    const trusted =
+      account !== null && (await uow.loginThrottle.isTrusted(account.id, address, this.trustedSince(now)));
     const limits: Array<[string, number]> = [
       [keys.address, throttle.limits.maxFailuresPerAddress],
       [keys.pair, throttle.limits.maxFailuresPerUsername],
@@ -67,7 +105,7 @@ export class AuthService {
     ];
     const pending = await throttle.begin(Object.values(keys), limits, now).catch(async (error: unknown) => {
       if (error instanceof AppError && error.statusCode === 429) {
-        await this.auditSignInFailure(account, username, 'too many attempts', now);
+        await this.auditSignInFailure(account, username, 'too many attempts', now, action);
       }
       throw error;
     });
@@ -87,12 +125,11 @@ export class AuthService {
     }
     if (!account || !valid) {
       await throttle.failed(now);
-      await this.auditSignInFailure(account, username, 'invalid credentials', now);
-      throw unauthorized(INVALID_CREDENTIALS);
+      await this.auditSignInFailure(account, username, 'invalid credentials', now, action);
+      return false;
     }
     await throttle.succeeded(pending, [keys.pair]);
-    if (await this.deps.twoFactor.isEnabled(account.id)) return this.ticketFor(account.id, now);
-    return { token: await this.signedIn(account, address, now, {}) };
+    return true;
   }
 
   /**
@@ -159,12 +196,18 @@ export class AuthService {
    * A refused sign-in, as the account it was for (so its owner sees it among its entries), or with the
    * username tried when no such account exists.
    */
-  private auditSignInFailure(account: { id: string } | null, username: string, reason: string, now: Date) {
+  private auditSignInFailure(
+    account: { id: string } | null,
+    username: string,
+    reason: string,
+    now: Date,
+    action: 'login' | 'reauthenticate' = 'login',
+  ) {
     return this.deps.uow.audit.record(
       {
         actorId: account?.id ?? null,
         actingAdminId: null,
-        action: 'login',
+        action,
         result: 'failure',
         details: account ? { reason } : { reason, username },
       },

@@ -17,7 +17,9 @@ export function registerTwoFactorRoutes(
     { rateLimit: floodLimit },
   );
   addRoute(app, twoFactorRoutes.status, ({ auth: caller, params }) => twoFactor.status(caller, params.id));
-  addRoute(app, twoFactorRoutes.start, ({ auth: caller }) => twoFactor.start(caller));
+  addRoute(app, twoFactorRoutes.start, ({ auth: caller, body, request }) =>
+    twoFactor.start(caller, body.password, request.ip),
+  );
   addRoute(app, twoFactorRoutes.confirm, ({ auth: caller, body, request }) =>
     twoFactor.confirm(caller, body.code, request.ip),
   );

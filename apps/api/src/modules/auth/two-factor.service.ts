@@ -30,6 +30,8 @@ export type CodeCheck = { method: 'totp' | 'recovery-code' } | { failure: 'inval
 const INVALID_CODE = 'Invalid authentication code';
 const CODE_USED = 'This code was used already; wait for the next one';
 
+const enabledAlready = () => conflict('Two-factor sign-in is already enabled', 'TWO_FACTOR_ENABLED');
+
 /** The throttle's key of an account's two-factor attempts (sign-in's second step, confirm, disable). */
 export const twoFactorKey = (accountId: string) => `two-factor:${accountId}`;
 
@@ -49,6 +51,8 @@ export interface TwoFactorServiceDeps {
   /** Seals the TOTP secrets (bound to their account). */
   secrets: SecretBox;
   throttle: AttemptThrottle;
+  /** Asks the caller for its password again, checked and throttled as sign-in does (AuthService.reauthenticate). */
+  reauthenticate(auth: AuthContext, password: string, address: string): Promise<void>;
 }
 
 /**
@@ -79,13 +83,18 @@ export class TwoFactorService {
     return this.deps.uow.twoFactor.isEnabled(accountId);
   }
 
-  /** A new secret for the caller, pending until confirmed; the only answer that carries it. */
-  async start(auth: AuthContext): Promise<TwoFactorEnrolment> {
+  /**
+   * A new secret for the caller, pending until confirmed (replacing a pending one); the only answer that
+   * carries it. Only with the account's password again: a stolen session alone cannot enrol another device.
+   */
+  async start(auth: AuthContext, password: string, address: string): Promise<TwoFactorEnrolment> {
     this.refuseImpersonation(auth);
+    if (await this.isEnabled(auth.accountId)) throw enabledAlready();
+    await this.deps.reauthenticate(auth, password, address);
     const secret = base32Encode(randomBytes(SECRET_BYTES), false);
     const sealed = this.deps.secrets.seal(secret, sealContext(auth.accountId));
     if (!(await this.deps.uow.twoFactor.startEnrolment(auth.accountId, sealed, this.deps.clock.now()))) {
-      throw conflict('Two-factor sign-in is already enabled', 'TWO_FACTOR_ENABLED');
+      throw enabledAlready();
     }
     const label = encodeURIComponent(`${TOTP_ISSUER}:${auth.username}`);
     const query = new URLSearchParams({ secret, issuer: TOTP_ISSUER, algorithm: 'SHA1', digits: '6', period: '30' });

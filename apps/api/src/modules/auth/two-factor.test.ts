@@ -41,7 +41,7 @@ const post = (url: string, token: string | undefined, payload?: object, remoteAd
 const codeOf = (secret: Buffer, offset = 0) => hotp(secret, timeStep(clock.now()) + offset);
 
 async function startEnrolment(account: TestAccount): Promise<Buffer> {
-  const response = await post('/two-factor/enrolment', account.token);
+  const response = await post('/two-factor/enrolment', account.token, { password: account.password });
   expect(response.statusCode, response.body).toBe(201);
   const secret = base32Decode(response.json().secret);
   if (!secret) throw new Error('not base32');
@@ -95,7 +95,8 @@ describe('role matrix', () => {
       },
       {
         name: 'POST /two-factor/enrolment',
-        call: () => ['POST', `${API_BASE}/two-factor/enrolment`],
+        // Every account of the matrix has the test password.
+        call: () => ['POST', `${API_BASE}/two-factor/enrolment`, { password: TEST_PASSWORD }],
         // An admin acting as the owner does not enrol the owner's device.
         expected: { ...signedIn(201), 'ADMIN impersonating owner': 403 },
       },
@@ -152,7 +153,7 @@ describe('role matrix', () => {
     const key = created.json().key as string;
     const routes: Array<[string, string, object?]> = [
       ['GET', `/accounts/${t.roles.admin.id}/two-factor`],
-      ['POST', '/two-factor/enrolment'],
+      ['POST', '/two-factor/enrolment', { password: TEST_PASSWORD }],
       ['POST', '/two-factor/enrolment/confirm', { code: '123456' }],
       ['POST', '/two-factor/disable', { code: '123456' }],
       ['DELETE', `/accounts/${t.roles.owner.id}/two-factor`],
@@ -171,10 +172,77 @@ describe('role matrix', () => {
   });
 });
 
+describe("enrolment asks for the account's password again", () => {
+  const pendingSecret = () =>
+    t.database.db
+      .selectFrom('account_two_factor')
+      .select('secret_sealed')
+      .where('account_id', '=', t.roles.owner.id)
+      .executeTakeFirst();
+
+  it('without a password: 400 naming body.password, and no secret issued', async () => {
+    // No body at all is refused as any body route refuses it (400 naming `body`).
+    expectValidationError(await post('/two-factor/enrolment', t.roles.owner.token), 'body');
+    for (const payload of [{}, { password: '' }]) {
+      const response = await post('/two-factor/enrolment', t.roles.owner.token, payload);
+      expectValidationError(response, 'body.password', 'Password is required');
+      expect(response.json().secret).toBeUndefined();
+    }
+    expect(await pendingSecret()).toBeUndefined();
+  });
+
+  it("a wrong password gets sign-in's answer (as 400: the session stays), issues no secret and is audited", async () => {
+    const response = await post('/two-factor/enrolment', t.roles.owner.token, { password: 'not-the-password' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ code: 'INVALID_CREDENTIALS', message: 'Invalid username or password' });
+    expect(response.json().secret).toBeUndefined();
+    expect(await pendingSecret()).toBeUndefined();
+    expect((await call('USER owner', 'GET', `${API_BASE}/accounts/whoami`)).statusCode).toBe(200);
+    const [entry] = await t.auditLog(1);
+    expect(entry).toMatchObject({ action: 'reauthenticate', actor_id: t.roles.owner.id, result: 'failure' });
+    expect(JSON.stringify(entry)).not.toContain('not-the-password');
+  });
+
+  it('replacing a pending enrolment needs the password too: a wrong one leaves the pending secret', async () => {
+    const first = await startEnrolment(t.roles.owner);
+    const sealed = await pendingSecret();
+    const replaced = await post('/two-factor/enrolment', t.roles.owner.token, { password: 'wrong-password' });
+    expect(replaced.statusCode).toBe(400);
+    expect(await pendingSecret()).toEqual(sealed);
+    const confirmed = await post('/two-factor/enrolment/confirm', t.roles.owner.token, {
+      code: totp(first, clock.now()),
+    });
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+  });
+
+  it("is throttled with sign-in: past 5 wrong passwords from an address, 429 even with the right one, and sign-in's too", async () => {
+    const owner = t.roles.owner;
+    for (let attempt = 0; attempt < 5; attempt++) {
+      expect((await post('/two-factor/enrolment', owner.token, { password: `wrong-${attempt}` })).statusCode).toBe(400);
+    }
+    const refused = await post('/two-factor/enrolment', owner.token, { password: owner.password });
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(await pendingSecret()).toBeUndefined();
+    const signIn = await post('/login', undefined, { username: owner.username, password: owner.password });
+    expect(signIn.statusCode).toBe(429);
+    // Another address is not held up by these failures (the account signed in there before or not).
+    const elsewhere = await post(
+      '/two-factor/enrolment',
+      t.roles.other.token,
+      { password: t.roles.other.password },
+      '203.0.113.9',
+    );
+    expect(elsewhere.statusCode, elsewhere.body).toBe(201);
+    clock.advance(15 * 60_000 + 1000);
+    expect((await post('/two-factor/enrolment', owner.token, { password: owner.password })).statusCode).toBe(201);
+  });
+});
+
 describe('enrolment', () => {
   it('answers the secret and its otpauth:// URI once, stores it sealed, and enables with a code', async () => {
     const owner = t.roles.owner;
-    const started = await post('/two-factor/enrolment', owner.token);
+    const started = await post('/two-factor/enrolment', owner.token, { password: TEST_PASSWORD });
     expect(started.statusCode).toBe(201);
     const { secret, uri } = started.json();
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
@@ -201,7 +269,7 @@ describe('enrolment', () => {
       recoveryCodesLeft: 10,
     });
     // Enabled: a new enrolment is refused until it is disabled.
-    expect((await post('/two-factor/enrolment', owner.token)).statusCode).toBe(409);
+    expect((await post('/two-factor/enrolment', owner.token, { password: TEST_PASSWORD })).statusCode).toBe(409);
     const [entry] = await t.auditLog(1);
     expect(entry).toMatchObject({
       action: 'two-factor.enable',

@@ -33,8 +33,9 @@ function useTwoFactorMutation<T, R>(call: (api: ApiClient, input: T) => Promise<
   });
 }
 
-/** A new secret, pending until confirmed (the only time the server shows it). */
-export const useStartTwoFactor = () => useTwoFactorMutation((api, _: undefined) => api.call(twoFactorRoutes.start));
+/** A new secret, pending until confirmed (the only time the server shows it); the account's password again. */
+export const useStartTwoFactor = () =>
+  useTwoFactorMutation((api, password: string) => api.call(twoFactorRoutes.start, { body: { password } }));
 
 export const useConfirmTwoFactor = () =>
   useTwoFactorMutation((api, code: string) => api.call(twoFactorRoutes.confirm, { body: { code } }));

@@ -19,11 +19,17 @@ describe('Account settings: two-factor authentication', () => {
   it('enables: QR code and manual key, a code to confirm, then the recovery codes once', async () => {
     let status = OFF;
     let confirmed: unknown;
+    const started: unknown[] = [];
     const { user } = renderAsUser('/account/settings', {
       'GET /api/v1/api-keys': () => jsonResponse([]),
       [STATUS_URL]: () => jsonResponse(status),
-      'POST /api/v1/two-factor/enrolment': () =>
-        jsonResponse({ secret: SECRET, uri: `otpauth://totp/Streamcloud%3Aalice?secret=${SECRET}` }, 201),
+      'POST /api/v1/two-factor/enrolment': (request) => {
+        started.push(request.body);
+        if ((request.body as { password: string }).password !== 'right password') {
+          return errorResponse(400, 'Invalid username or password', { code: 'INVALID_CREDENTIALS' });
+        }
+        return jsonResponse({ secret: SECRET, uri: `otpauth://totp/Streamcloud%3Aalice?secret=${SECRET}` }, 201);
+      },
       'POST /api/v1/two-factor/enrolment/confirm': (request) => {
         confirmed = request.body;
         if ((request.body as { code: string }).code !== '123456') {
@@ -36,7 +42,22 @@ describe('Account settings: two-factor authentication', () => {
     const section = await card();
     expect(await within(section).findByText(TWO_FACTOR_TEXTS.off)).not.toBeNull();
     await user.click(within(section).getByRole('button', { name: 'Enable' }));
+    // The password again first: required, and a wrong one is refused in an alert with sign-in's words.
+    const passwordForm = await within(section).findByRole('form', { name: 'Confirm your password' });
+    const password = within(passwordForm).getByLabelText('Password') as HTMLInputElement;
+    expect(password.type).toBe('password');
+    expect(password.autocomplete).toBe('current-password');
+    await user.click(within(passwordForm).getByRole('button', { name: 'Continue' }));
+    expect(await within(passwordForm).findByText(TWO_FACTOR_TEXTS.passwordRequired)).not.toBeNull();
+    expect(started).toEqual([]);
+    await user.type(password, 'wrong password');
+    await user.click(within(passwordForm).getByRole('button', { name: 'Continue' }));
+    expect((await within(passwordForm).findByRole('alert')).textContent).toBe('Invalid username or password');
+    expect(within(section).queryByRole('img', { name: 'QR code for your authenticator app' })).toBeNull();
+    await user.type(within(passwordForm).getByLabelText('Password'), 'right password');
+    await user.click(within(passwordForm).getByRole('button', { name: 'Continue' }));
     expect(await within(section).findByRole('img', { name: 'QR code for your authenticator app' })).not.toBeNull();
+    expect(started).toEqual([{ password: 'wrong password' }, { password: 'right password' }]);
     expect((within(section).getByLabelText('Manual key') as HTMLInputElement).value).toBe(SECRET);
     const form = within(section).getByRole('form', { name: 'Confirm two-factor authentication' });
     await user.click(within(form).getByRole('button', { name: 'Confirm' }));

@@ -20,6 +20,8 @@ export const TWO_FACTOR_TEXTS = {
   required: 'Your administrator requires two-factor authentication for administrator accounts: enable it to continue.',
   scan: 'Scan the QR code with an authenticator app (or enter the key by hand), then enter the code it shows.',
   codeRequired: 'Authentication code is required',
+  passwordRequired: 'Password is required',
+  passwordHelp: 'Enter your password again to set up an authenticator app.',
   saveCodes:
     'Two-factor authentication is on. Save these recovery codes somewhere safe: each signs you in once without your device, and they are shown only now.',
   enabled: (since: string, left: number) =>
@@ -33,6 +35,7 @@ export const TWO_FACTOR_TEXTS = {
 
 type Step =
   | { kind: 'idle' }
+  | { kind: 'password' }
   | { kind: 'enrolling'; enrolment: TwoFactorEnrolment }
   | { kind: 'codes'; codes: string[] };
 
@@ -40,19 +43,18 @@ type Step =
 export function TwoFactorCard() {
   const me = useWhoAmI();
   const status = useTwoFactorStatus(me.data?.id);
-  const start = useStartTwoFactor();
-  const notify = useNotify();
   const [step, setStep] = useState<Step>({ kind: 'idle' });
   const [disabling, setDisabling] = useState(false);
 
-  const begin = () =>
-    start.mutate(undefined, {
-      onSuccess: (enrolment) => setStep({ kind: 'enrolling', enrolment }),
-      onError: (error) => notify(messageOr(error, TWO_FACTOR_TEXTS.startFailed)),
-    });
-
   let body: ReactNode;
-  if (step.kind === 'enrolling') {
+  if (step.kind === 'password') {
+    body = (
+      <PasswordForm
+        onStarted={(enrolment) => setStep({ kind: 'enrolling', enrolment })}
+        onCancel={() => setStep({ kind: 'idle' })}
+      />
+    );
+  } else if (step.kind === 'enrolling') {
     body = (
       <EnrolmentForm
         enrolment={step.enrolment}
@@ -84,31 +86,50 @@ export function TwoFactorCard() {
       <>
         {me.data?.twoFactorEnrolmentRequired && <p className="alert alert-warning">{TWO_FACTOR_TEXTS.required}</p>}
         <p>{TWO_FACTOR_TEXTS.off}</p>
-        <Button onClick={begin} disabled={start.isPending}>
-          Enable
-        </Button>
+        <Button onClick={() => setStep({ kind: 'password' })}>Enable</Button>
       </>
     );
   }
   return <TitledCard title="Two-factor authentication">{body}</TitledCard>;
 }
 
-/** A code field and its submit, shared by confirming and disabling. */
-function CodeForm({
+/** What a one-field form asks for: a code of the app (or a recovery code), or the account's password. */
+const FIELDS = {
+  code: {
+    label: 'Authentication code',
+    type: 'text',
+    autoComplete: 'one-time-code',
+    required: TWO_FACTOR_TEXTS.codeRequired,
+    read: (value: string) => value.trim(),
+  },
+  password: {
+    label: 'Password',
+    type: 'password',
+    autoComplete: 'current-password',
+    required: TWO_FACTOR_TEXTS.passwordRequired,
+    read: (value: string) => value,
+  },
+} as const;
+
+/** One field (a code, or the password) and its submit: starting, confirming and disabling. */
+function OneFieldForm({
   name,
+  field = 'code',
   submitLabel,
   help,
   onSubmit,
   children,
 }: {
   name: string;
+  field?: keyof typeof FIELDS;
   submitLabel: string;
   help: string;
   /** Answers the failure to show, or null. */
-  onSubmit: (code: string) => Promise<string | null>;
+  onSubmit: (value: string) => Promise<string | null>;
   children?: ReactNode;
 }) {
-  const [code, setCode] = useState('');
+  const kind = FIELDS[field];
+  const [value, setValue] = useState('');
   const [error, setError] = useState<string | undefined>();
   const [failure, setFailure] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
@@ -116,17 +137,17 @@ function CodeForm({
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setFailure(null);
-    if (!code.trim()) {
-      setError(TWO_FACTOR_TEXTS.codeRequired);
+    if (!value.trim()) {
+      setError(kind.required);
       return;
     }
     setError(undefined);
     setSubmitting(true);
-    const refused = await onSubmit(code.trim());
+    const refused = await onSubmit(kind.read(value));
     setSubmitting(false);
     if (refused) {
       setFailure(refused);
-      setCode('');
+      setValue('');
     }
   };
 
@@ -134,15 +155,16 @@ function CodeForm({
     <form noValidate onSubmit={(event) => void submit(event)} aria-label={name}>
       <FormFailure>{failure}</FormFailure>
       <TextField
-        id={`${name.toLowerCase().replaceAll(' ', '-')}-code`}
-        label="Authentication code"
+        id={`${name.toLowerCase().replaceAll(' ', '-')}-${field}`}
+        label={kind.label}
+        type={kind.type}
         help={help}
-        autoComplete="one-time-code"
+        autoComplete={kind.autoComplete}
         autoCapitalize="off"
         spellCheck={false}
-        value={code}
+        value={value}
         error={error}
-        onChange={(event) => setCode(event.target.value)}
+        onChange={(event) => setValue(event.target.value)}
       />
       <div className="d-flex gap-2">
         <Button type="submit" disabled={submitting}>
@@ -151,6 +173,37 @@ function CodeForm({
         {children}
       </div>
     </form>
+  );
+}
+
+/** Enrolment's first step: the account's password again, then a new secret (a stolen session alone cannot). */
+function PasswordForm({
+  onStarted,
+  onCancel,
+}: {
+  onStarted: (enrolment: TwoFactorEnrolment) => void;
+  onCancel: () => void;
+}) {
+  const start = useStartTwoFactor();
+  return (
+    <OneFieldForm
+      name="Confirm your password"
+      field="password"
+      submitLabel="Continue"
+      help={TWO_FACTOR_TEXTS.passwordHelp}
+      onSubmit={async (password) => {
+        try {
+          onStarted(await start.mutateAsync(password));
+          return null;
+        } catch (error) {
+          return messageOr(error, TWO_FACTOR_TEXTS.startFailed);
+        }
+      }}
+    >
+      <Button variant="outline-secondary" onClick={onCancel}>
+        Cancel
+      </Button>
+    </OneFieldForm>
   );
 }
 
@@ -171,7 +224,7 @@ function EnrolmentForm({
         <QrCode text={enrolment.uri} label="QR code for your authenticator app" />
       </div>
       <CopyField id="two-factor-key" label="Manual key" value={enrolment.secret} />
-      <CodeForm
+      <OneFieldForm
         name="Confirm two-factor authentication"
         submitLabel="Confirm"
         help="The 6-digit code your authenticator app shows now."
@@ -187,7 +240,7 @@ function EnrolmentForm({
         <Button variant="outline-secondary" onClick={onCancel}>
           Cancel
         </Button>
-      </CodeForm>
+      </OneFieldForm>
     </>
   );
 }
@@ -222,7 +275,7 @@ function DisableForm({ onDone }: { onDone: () => void }) {
   const disable = useDisableTwoFactor();
   const notify = useNotify();
   return (
-    <CodeForm
+    <OneFieldForm
       name="Disable two-factor authentication"
       submitLabel="Disable two-factor authentication"
       help="A code from your authenticator app, or one of your recovery codes."
@@ -240,6 +293,6 @@ function DisableForm({ onDone }: { onDone: () => void }) {
       <Button variant="outline-secondary" onClick={onDone}>
         Cancel
       </Button>
-    </CodeForm>
+    </OneFieldForm>
   );
 }
