@@ -46,13 +46,16 @@ export const AuditEntry = z.object({
   at: Timestamp,
   /** The account the request acted as (signed in to, for sign-ins); null for the system itself. */
   actor: AccountRef.nullable(),
-  /** The admin behind an impersonation; answered to ADMIN callers only (a USER sees `impersonated`). */
+  /** The admin behind an impersonation: who acted as the account (shown to the account too). */
   actingAdmin: AccountRef.nullable(),
   impersonated: z.boolean(),
   action: z.string(),
   resourceType: z.string().nullable(),
   resourceId: z.string().nullable(),
-  /** The address the request came from; null for the system's own work. */
+  /**
+   * The address the request came from; null for the system's own work, and to a USER on the entries an
+   * admin made impersonating it (that is the admin's own network address, not the account's).
+   */
   sourceAddress: z.string().nullable(),
   result: AuditResult,
   details: z.record(z.string(), z.unknown()),

@@ -109,20 +109,21 @@ export class AuditRepository {
   /**
    * A page as the contract's `AuditEntry` JSON objects (joined by commas, without the brackets), written by
    * the database, and the position of its last entry when more follow (see `pageJsonQuery`).
-   * `withActingAdmin`: whether the caller may see which admin acted (ADMIN callers).
+   * `withAdminAddresses`: whether the caller may see the source address of entries an admin made impersonating
+   * the account (ADMIN callers; to others it is the admin's own network address).
    */
   async pageJson(
     filter: AuditRowFilter,
     position: AuditPosition | null,
     limit: number,
-    withActingAdmin: boolean,
+    withAdminAddresses: boolean,
   ): Promise<{ items: string; next: AuditPosition | null }> {
     const rows = await pageJsonQuery(filter, position)(this.db, {
       ...filter,
       atMicros: position?.atMicros,
       positionId: position?.id,
       limit: limit + 1,
-      withActingAdmin,
+      withAdminAddresses,
     });
     const last = rows.length > limit ? rows[limit - 1] : undefined;
     return {
@@ -134,6 +135,9 @@ export class AuditRepository {
     };
   }
 }
+
+/** Whether an entry was made by an admin impersonating its actor (`toEntry`'s `impersonated`). */
+const impersonated = sql`(l.acting_admin_id is not null and l.acting_admin_id is distinct from l.actor_id)`;
 
 /** An entry's time in microseconds since the epoch, exact (a cursor's first half). */
 const atMicros = sql`cast(cast(extract(epoch from l.at) * 1000000 as bigint) as text)`;
@@ -159,7 +163,7 @@ type PageJsonValues = { [K in keyof AuditRowFilter]: AuditRowFilter[K] } & {
   atMicros: string | undefined;
   positionId: string | undefined;
   limit: number;
-  withActingAdmin: boolean;
+  withAdminAddresses: boolean;
 };
 
 type PageJsonQuery = (db: Db, values: PageJsonValues) => Promise<{ id: string; at_micros: string; json: string }[]>;
@@ -213,12 +217,13 @@ function pageJsonQuery(filter: AuditRowFilter, position: AuditPosition | null): 
         sql<string>`${atMicros}`.as('at_micros'),
         sql<string>`'{"id":"' || l.id || '","at":"' || to_char(l.at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
             || '","actor":' || ${ref('l.actor_id', 'actor.username')}
-            || ',"actingAdmin":' || case when cast(${v.withActingAdmin} as boolean) then ${ref('l.acting_admin_id', 'admin.username')} else 'null' end
-            || ',"impersonated":' || case when l.acting_admin_id is distinct from l.actor_id and l.acting_admin_id is not null then 'true' else 'false' end
+            || ',"actingAdmin":' || ${ref('l.acting_admin_id', 'admin.username')}
+            || ',"impersonated":' || case when ${impersonated} then 'true' else 'false' end
             || ',"action":' || to_json(l.action)::text
             || ',"resourceType":' || coalesce(to_json(l.target_type)::text, 'null')
             || ',"resourceId":' || coalesce(to_json(l.target_id)::text, 'null')
-            || ',"sourceAddress":' || coalesce(to_json(l.source_address)::text, 'null')
+            || ',"sourceAddress":' || case when ${impersonated} and not cast(${v.withAdminAddresses} as boolean) then 'null'
+                                           else coalesce(to_json(l.source_address)::text, 'null') end
             || ',"result":' || to_json(l.result)::text
             || ',"details":' || case when jsonb_typeof(l.details) = 'object' then l.details::text else '{}' end
             || '}'`.as('json'),

@@ -23,22 +23,22 @@ const positionOf = (cursor: string | undefined): AuditPosition | null => {
   return match ? { atMicros: match[1] as string, id: match[2] as string } : null;
 };
 
-/** One entry as the caller may see it: the admin behind an impersonation is shown to ADMIN callers only. */
+/**
+ * One entry as the caller may see it: which admin acted behind an impersonation is shown to everyone who sees
+ * the entry; the admin's own network address (the entry's source address) to ADMIN callers only.
+ */
 export function toEntry(row: AuditRow, auth: AuthContext): AuditEntry {
   const impersonated = row.acting_admin_id !== null && row.acting_admin_id !== row.actor_id;
   return {
     id: row.id,
     at: row.at.toISOString(),
     actor: row.actor_id ? { id: row.actor_id, username: row.actor_username } : null,
-    actingAdmin:
-      row.acting_admin_id && auth.role === 'ADMIN'
-        ? { id: row.acting_admin_id, username: row.acting_admin_username }
-        : null,
+    actingAdmin: row.acting_admin_id ? { id: row.acting_admin_id, username: row.acting_admin_username } : null,
     impersonated,
     action: row.action,
     resourceType: row.target_type,
     resourceId: row.target_id,
-    sourceAddress: row.source_address,
+    sourceAddress: impersonated && auth.role !== 'ADMIN' ? null : row.source_address,
     result: row.result,
     details: row.details && typeof row.details === 'object' ? (row.details as Record<string, unknown>) : {},
   };
@@ -91,7 +91,7 @@ export class AuditService {
             return `${csvRecord([
               entry.at,
               nameOf(entry.actor),
-              nameOf(entry.actingAdmin) || (entry.impersonated ? 'an administrator' : ''),
+              nameOf(entry.actingAdmin),
               entry.action,
               entry.resourceType ?? '',
               entry.resourceId ?? '',

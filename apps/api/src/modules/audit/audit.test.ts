@@ -75,15 +75,53 @@ describe('GET /audit', () => {
     });
   });
 
-  it("shows a USER its own account's entries only, and not which admin impersonated it", async () => {
-    await t.createInput({}, t.roles.tokens['ADMIN impersonating owner']);
+  it("shows a USER its own account's entries only, and which admin acted as it, but not the admin's address", async () => {
+    const impersonated = await t.request({
+      method: 'POST',
+      url: '/api/v1/inputs',
+      token: t.roles.tokens['ADMIN impersonating owner'],
+      payload: { caption: 'by-admin' },
+      remoteAddress: '203.0.113.7',
+    });
+    const own = await t.request({
+      method: 'POST',
+      url: '/api/v1/inputs',
+      token: t.roles.owner.token,
+      payload: { caption: 'by-owner' },
+      remoteAddress: '198.51.100.23',
+    });
     await t.createInput({}, t.roles.other.token);
-    const own = await list(t.roles.owner.token);
-    expect(own.statusCode, own.body).toBe(200);
-    const items = own.json().items as { actor: { id: string }; actingAdmin: unknown; impersonated: boolean }[];
-    expect(items.length).toBeGreaterThan(0);
+    const answer = await list(t.roles.owner.token, '?action=input.create');
+    expect(answer.statusCode, answer.body).toBe(200);
+    const items = answer.json().items as Array<Record<string, unknown> & { actor: { id: string } }>;
     for (const entry of items) expect(entry.actor.id).toBe(t.roles.owner.id);
-    expect(items).toContainEqual(expect.objectContaining({ actingAdmin: null, impersonated: true }));
+    expect(items).toEqual([
+      expect.objectContaining({
+        resourceId: own.json().id,
+        actingAdmin: null,
+        impersonated: false,
+        sourceAddress: '198.51.100.23',
+      }),
+      // Who (the admin), when and what; not the admin's own network address.
+      expect.objectContaining({
+        resourceId: impersonated.json().id,
+        at: expect.stringMatching(/^\d{4}-/),
+        action: 'input.create',
+        actingAdmin: { id: t.roles.admin.id, username: 'root' },
+        impersonated: true,
+        sourceAddress: null,
+      }),
+    ]);
+    const exported = await t.request({ method: 'GET', url: '/api/v1/audit/export', token: t.roles.owner.token });
+    expect(exported.body).not.toContain('203.0.113.7');
+    expect(exported.body).toContain(`,alice,root,input.create,input,${impersonated.json().id},,success`);
+    expect(exported.body).toContain('198.51.100.23');
+    // An ADMIN sees where the impersonating admin's request came from.
+    const asAdmin = await list(t.roles.admin.token, `?account=${t.roles.owner.id}&action=input.create`);
+    expect(asAdmin.json().items[1]).toMatchObject({ impersonated: true, sourceAddress: '203.0.113.7' });
+    expect(
+      (await t.request({ method: 'GET', url: '/api/v1/audit/export', token: t.roles.admin.token })).body,
+    ).toContain('203.0.113.7');
     const other = await list(t.roles.owner.token, `?account=${t.roles.other.id}`);
     expect(other.statusCode, other.body).toBe(404);
   });

@@ -122,16 +122,20 @@ describe('Audit screen (ADMIN)', () => {
 });
 
 describe('Account activity (USER)', () => {
-  it("shows the account's own entries without an account filter, an admin's acts as 'An administrator'", async () => {
+  it("shows the account's own entries without an account filter, an admin's acts with the admin, not its address", async () => {
     const { user, location } = renderAsUser('/streams', {
       'GET /api/v1/inputs': () => jsonResponse([], 200, { 'X-Total-Count': '0' }),
-      'GET /api/v1/audit': () => jsonResponse({ items: [{ ...IMPERSONATED, actingAdmin: null }], nextCursor: null }),
+      // As the API answers a USER: the admin who acted, no source address.
+      'GET /api/v1/audit': () => jsonResponse({ items: [{ ...IMPERSONATED, sourceAddress: null }], nextCursor: null }),
     });
     await user.click(await screen.findByRole('button', { name: 'alice' }));
     await user.click(await screen.findByRole('button', { name: 'Account activity' }));
     await waitFor(() => expect(location()).toBe('/account/activity'));
     const table = await screen.findByRole('table', { name: 'Audit entries' }, FIRST_SHOW);
-    expect(cells(within(table).getAllByRole('row')[1] as HTMLElement)[2]).toBe(AUDIT_TEXTS.anAdministrator);
+    const row = cells(within(table).getAllByRole('row')[1] as HTMLElement);
+    expect(row[2]).toBe('admin');
+    expect(row[3]).toBe('input.delete');
+    expect(row[5]).toBe(AUDIT_TEXTS.adminAddressHidden);
     expect(screen.queryByRole('heading', { name: AUDIT_TEXTS.ownTitle })).not.toBeNull();
     expect(screen.queryByLabelText('Account')).toBeNull();
   });

@@ -25,7 +25,8 @@ export const AUDIT_TEXTS = {
   exportFailed: 'The audit log could not be exported.',
   anyAccount: 'Any account',
   anyType: 'Any resource type',
-  anAdministrator: 'An administrator',
+  /** An admin's act as the account, shown to the account: the admin's own network address is not. */
+  adminAddressHidden: 'Not shown (an administrator)',
   system: 'System',
 } as const;
 
@@ -56,8 +57,11 @@ export function filterOf(form: FilterForm): AuditFilter {
 }
 
 function actingAdmin(entry: AuditEntry) {
-  if (entry.actingAdmin) return entry.actingAdmin.username ?? entry.actingAdmin.id;
-  return entry.impersonated ? AUDIT_TEXTS.anAdministrator : '—';
+  return entry.actingAdmin ? (entry.actingAdmin.username ?? entry.actingAdmin.id) : '—';
+}
+
+function sourceAddress(entry: AuditEntry) {
+  return entry.sourceAddress ?? (entry.impersonated ? AUDIT_TEXTS.adminAddressHidden : '—');
 }
 
 /**
@@ -184,7 +188,7 @@ export function AuditScreen({ scope }: { scope: 'all' | 'own' }) {
                   <td className="text-break">
                     {entry.resourceType ?? '—'} {entry.resourceId && <code>{entry.resourceId}</code>}
                   </td>
-                  <td>{entry.sourceAddress ?? '—'}</td>
+                  <td>{sourceAddress(entry)}</td>
                   <td>
                     <Badge bg={entry.result === 'success' ? 'success' : 'danger'}>{entry.result}</Badge>
                   </td>
