@@ -199,6 +199,42 @@ export const ActiveProfileQuery = z.strictObject({
 
 export const RecordingListQuery = PageQuery.extend(ActiveProfileQuery.shape);
 
+/** How long a recording's file links work: a long recording can be watched (and sought in) to its end. */
+export const RECORDING_LINK_TTL_SECONDS = 4 * 3600;
+
+/**
+ * Links to a completed recording's file, served by the control plane from the storage (range requests, so a
+ * player seeks): `url` to play in the page, `downloadUrl` to save it (as an attachment named after the object).
+ * Both are capabilities until `expiresAt`, like a pre-signed URL; ask again for fresh ones.
+ */
+export const RecordingPlayback = z.object({
+  /** The file, inline; absolute path on the API's origin. */
+  url: z.string(),
+  /** The file as an attachment. */
+  downloadUrl: z.string(),
+  expiresAt: Timestamp,
+  contentType: z.string(),
+  /** Whether a browser can play it: MP4 yes, MKV no (download it). */
+  playable: z.boolean(),
+  /** Why it does not play in a browser, when it does not. */
+  reason: z.string().nullable(),
+});
+export type RecordingPlayback = z.infer<typeof RecordingPlayback>;
+
+export const RECORDING_PLAYBACK_MESSAGES = {
+  notCompleted: (state: RecordingState) =>
+    state === 'Error'
+      ? 'The recording ended in Error: it has no file to play'
+      : `The recording is ${state === 'Uploading' ? 'still uploading' : 'still recording'}: it plays once Completed`,
+  noObject: 'The recording has no file in the storage',
+  mkv: 'Browsers cannot play MKV files: download it to watch it in a desktop player',
+  badLink: 'This recording link is not valid or has expired: open the recording again for a fresh one',
+} as const;
+
+const fileQuery = z.strictObject({
+  token: z.string({ error: 'token is required' }).max(200, 'token must be at most 200 characters'),
+});
+
 const streamParams = z.strictObject({ streamId: Id });
 
 export const recordingRoutes = {
@@ -269,6 +305,31 @@ export const recordingRoutes = {
     params: IdParams,
     response: Recording,
     errors: [404, 409],
+  }),
+  playback: defineRoute({
+    method: 'POST',
+    path: '/recordings/:id/playback',
+    summary:
+      "Links to play and download a Completed recording's file (valid 4 hours; 409 while Recording or Uploading, " +
+      'or in Error); `playable` is false for MKV, which browsers cannot play',
+    tag: 'recordings',
+    auth: 'user',
+    params: IdParams,
+    response: RecordingPlayback,
+    errors: [404, 409],
+  }),
+  file: defineRoute({
+    method: 'GET',
+    path: '/recordings/:id/file',
+    summary:
+      "A recording's file from its storage, with the token of a playback link (no other credential): byte ranges " +
+      'answered 206, so players seek; 403 for a bad or expired token',
+    tag: 'recordings',
+    auth: 'public',
+    params: IdParams,
+    query: fileQuery,
+    response: z.custom<unknown>(() => true).meta({ description: 'The file bytes (video/mp4 or video/x-matroska)' }),
+    errors: [403, 404, 416],
   }),
   delete: defineRoute({
     method: 'DELETE',

@@ -127,7 +127,8 @@ export function addRoute<D extends AnyRoute>(
         reply,
       };
       const result = await (handler as (input: unknown) => Promise<unknown>)(input);
-      reply.code(successStatus);
+      // A status the handler set itself stands (206 for a file's byte range); else the route's own.
+      if (reply.statusCode === 200) reply.code(successStatus);
       if (result instanceof JsonText) return reply.type('application/json; charset=utf-8').send(result.text);
       return successStatus === 204 ? reply.send() : result;
     },

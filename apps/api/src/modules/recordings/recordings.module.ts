@@ -1,5 +1,7 @@
+import { deriveKey } from '../../lib/secrets.js';
 import { defineModule } from '../module.js';
 import { registerLostNodeExpiry } from '../stream-jobs/lost-nodes.js';
+import { RecordingFiles } from './recording-files.js';
 import { registerRecordingRoutes } from './recordings.routes.js';
 import { RecordingsService } from './recordings.service.js';
 
@@ -9,12 +11,13 @@ import { RecordingsService } from './recordings.service.js';
  */
 export const recordingsModule = defineModule(
   'recordings',
-  (app, { uow, clock, options }) => {
+  (app, { uow, clock, options, outbound }) => {
     const recordings = new RecordingsService({
       uow,
       clock,
       storages: app.services.storages,
       outbox: app.services.webhooks.outbox,
+      files: new RecordingFiles(deriveKey(options.secret, 'recording-files'), outbound.users.agents),
     });
     app.services.recordings = recordings;
     app.services.nodeReports.registerReportHandler('recording-state', recordings.applyStateReports);

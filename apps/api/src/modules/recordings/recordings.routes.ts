@@ -16,6 +16,18 @@ export function registerRecordingRoutes(app: FastifyInstance, recordings: Record
   addRoute(app, recordingRoutes.get, ({ auth, params }) => recordings.get(auth, params.id));
   addRoute(app, recordingRoutes.update, ({ auth, params, body }) => recordings.update(auth, params.id, body));
   addRoute(app, recordingRoutes.stop, ({ auth, params }) => recordings.stop(auth, params.id));
+  addRoute(app, recordingRoutes.playback, ({ auth, params }) => recordings.playback(auth, params.id));
+  addRoute(
+    app,
+    recordingRoutes.file,
+    async ({ params, query, request, reply }) => {
+      const file = await recordings.file(params.id, query.token, request.headers.range);
+      reply.code(file.status).headers(file.headers);
+      return file.body;
+    },
+    // The link is a capability: the browser may keep the bytes, no shared cache may.
+    { cacheControl: 'private, max-age=3600' },
+  );
   addRoute(app, recordingRoutes.delete, ({ auth, params }) => recordings.delete(auth, params.id));
   addRoute(app, nodeRecordingRoutes.recordings, ({ node }) => recordings.ofNode(node));
 }

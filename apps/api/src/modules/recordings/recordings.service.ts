@@ -1,20 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import {
+  API_BASE,
   captureFormatIssues,
   type NodeRecording,
   normalizeFileName,
   RECORDING_MESSAGES,
+  RECORDING_PLAYBACK_MESSAGES,
   type Recording,
   type RecordingCreate,
+  type RecordingPlayback,
   type RecordingStateReport,
   type RecordingUpdate,
 } from '@streamcloud/contract';
 import type { AuthContext, NodeIdentity } from '../../lib/auth-context.js';
-import { badRequest, notFound } from '../../lib/errors.js';
+import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
 import type { StoragesService } from '../storages/storages.service.js';
 import type { MessageRow } from '../stream-jobs/stream-jobs.repository.js';
 import type { StreamJobKind, StreamJobsScope, StreamJobsServiceDeps } from '../stream-jobs/stream-jobs.service.js';
 import { nodeStreamJobView, StreamJobsService, streamJobView } from '../stream-jobs/stream-jobs.service.js';
+import { CONTENT_TYPES, type RecordingFile, type RecordingFiles } from './recording-files.js';
 import {
   type NewRecording,
   type OwnedRecordingRow,
@@ -26,6 +30,8 @@ import {
 
 export interface RecordingsServiceDeps extends StreamJobsServiceDeps<'recordings'> {
   storages: Pick<StoragesService, 'get' | 'nodeTarget'>;
+  /** Links to recordings' files, and the files from their storages. */
+  files: RecordingFiles;
 }
 
 export function toRecording(row: OwnedRecordingRow, messages: MessageRow[]): Recording {
@@ -141,6 +147,39 @@ export class RecordingsService extends StreamJobsService<
     );
     await this.audit(auth, 'update', id, { storageId: body.storageId });
     return this.get(auth, id);
+  }
+
+  /** Links to play and download a Completed recording's file (docs/decisions.md, "Recordings you can watch"). */
+  async playback(auth: AuthContext, id: string): Promise<RecordingPlayback> {
+    const row = await this.owned(auth, id);
+    if (row.state !== 'Completed') {
+      throw conflict(RECORDING_PLAYBACK_MESSAGES.notCompleted(row.state), 'RECORDING_NOT_COMPLETED');
+    }
+    if (!row.object_key) throw conflict(RECORDING_PLAYBACK_MESSAGES.noObject, 'RECORDING_WITHOUT_FILE');
+    const { files } = this.deps;
+    const expiresAt = files.expiry(this.deps.clock.now());
+    const link = (disposition: 'play' | 'save') =>
+      `${API_BASE}/recordings/${id}/file?${new URLSearchParams({ token: files.token(id, disposition, expiresAt) })}`;
+    const playable = row.file_format === 'MP4';
+    return {
+      url: link('play'),
+      downloadUrl: link('save'),
+      expiresAt: expiresAt.toISOString(),
+      contentType: CONTENT_TYPES[row.file_format],
+      playable,
+      reason: playable ? null : RECORDING_PLAYBACK_MESSAGES.mkv,
+    };
+  }
+
+  /** The file of a link's token (its only credential), or the asked byte range of it, from the storage. */
+  async file(id: string, token: string, range: string | undefined): Promise<RecordingFile> {
+    const disposition = this.deps.files.verify(id, token, this.deps.clock.now());
+    if (!disposition) throw forbidden(RECORDING_PLAYBACK_MESSAGES.badLink);
+    const row = await this.jobs.findById(id);
+    if (!row || row.state !== 'Completed' || !row.object_key) throw notFound('Recording');
+    const target = await this.deps.storages.nodeTarget(row.storage_id);
+    if (!target) throw notFound('Storage');
+    return this.deps.files.open(target, { key: row.object_key, format: row.file_format }, disposition, range);
   }
 
   /** Node-facing: what the node should run or finish, with the storage's credentials. */

@@ -1,0 +1,100 @@
+import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { RECORDING_LINK_TTL_SECONDS, type RecordingFileFormat } from '@streamcloud/contract';
+import { credentialScheme } from '@streamcloud/contract/signed-credential';
+import type { GuardedAgents } from '@streamcloud/net-guard';
+import { createS3Client, describeFailure, type S3Target, type SdkError } from '@streamcloud/s3';
+import { AppError, notFound } from '../../lib/errors.js';
+
+/**
+ * Links to a recording's file and the file itself, streamed from the recording's storage by the control
+ * plane (docs/decisions.md, "Recordings you can watch"): the customer's bucket may be private and without
+ * CORS, and a byte range goes through unchanged, so a player seeks. A link's token
+ * (`rf1.<play|save>.<expiry>.<signature>`, signed per recording with a key derived from the API's secret)
+ * is its only credential: nothing is stored, it works until it expires.
+ */
+const links = credentialScheme('rf1', 'recording-files', 1);
+const DISPOSITIONS = ['play', 'save'] as const;
+type Disposition = (typeof DISPOSITIONS)[number];
+
+export const CONTENT_TYPES: Record<RecordingFileFormat, string> = { MP4: 'video/mp4', MKV: 'video/x-matroska' };
+/** One byte range (`bytes=a-b`, `bytes=a-`, `bytes=-n`): passed to the storage as it is; several are ignored. */
+const SINGLE_RANGE = /^bytes=(\d{1,15}-\d{0,15}|-\d{1,15})$/;
+/**
+ * How long the storage may be silent: connecting, its first answer, and the body's bytes, which a player stops
+ * reading for a while once its buffer is full (no deadline on the whole body: a download takes what it takes).
+ */
+const STORAGE_IDLE_MS = 60_000;
+
+export interface RecordingFile {
+  status: 200 | 206;
+  headers: Record<string, string>;
+  body: NodeJS.ReadableStream;
+}
+
+export class RecordingFiles {
+  constructor(
+    private readonly signingKey: string,
+    /** The guarded agents every storage call goes through (lib/outbound.ts: users' destinations). */
+    private readonly agents: GuardedAgents,
+  ) {}
+
+  /** A link's token for the recording: `save` makes the file an attachment. */
+  token(recordingId: string, disposition: Disposition, expiresAt: Date): string {
+    return links.sign(this.key(recordingId), recordingId, [disposition], expiresAt);
+  }
+
+  expiry(now: Date): Date {
+    return new Date(now.getTime() + RECORDING_LINK_TTL_SECONDS * 1000);
+  }
+
+  /** The disposition of a valid, unexpired token for the recording; null otherwise. */
+  verify(recordingId: string, token: string, now: Date): Disposition | null {
+    const [disposition] = links.verify(this.key(recordingId), recordingId, token, now) ?? [];
+    return DISPOSITIONS.find((known) => known === disposition) ?? null;
+  }
+
+  /** The object (or the asked range of it) from the storage, with the headers a player needs. */
+  async open(
+    target: S3Target,
+    object: { key: string; format: RecordingFileFormat },
+    disposition: Disposition,
+    range: string | undefined,
+  ): Promise<RecordingFile> {
+    const client: S3Client = createS3Client(target, { timeoutMs: STORAGE_IDLE_MS, agents: this.agents });
+    const answer = await client
+      .send(
+        new GetObjectCommand({
+          Bucket: target.bucket,
+          Key: object.key,
+          ...(range && SINGLE_RANGE.test(range) ? { Range: range } : {}),
+        }),
+      )
+      .catch((error: SdkError) => {
+        if (error.name === 'NoSuchKey') throw notFound("The recording's file in the storage");
+        if (error.name === 'InvalidRange' || error.$metadata?.httpStatusCode === 416)
+          throw new AppError(416, 'RANGE_NOT_SATISFIABLE', 'The range asked for is outside the file');
+        throw new AppError(
+          502,
+          'STORAGE_UNREACHABLE',
+          `The recording's storage did not serve the file: ${describeFailure(error, target, 'bucket', object.key, STORAGE_IDLE_MS)}`,
+        );
+      });
+    const fileName = object.key.split('/').pop() ?? 'recording';
+    const headers: Record<string, string> = {
+      'content-type': CONTENT_TYPES[object.format],
+      'accept-ranges': 'bytes',
+      'content-disposition': `${disposition === 'save' ? 'attachment' : 'inline'}; filename="${fileName.replace(/["\\\r\n]/g, '_')}"`,
+    };
+    if (answer.ContentLength !== undefined) headers['content-length'] = String(answer.ContentLength);
+    if (answer.ContentRange) headers['content-range'] = answer.ContentRange;
+    return {
+      status: answer.ContentRange ? 206 : 200,
+      headers,
+      body: answer.Body as NodeJS.ReadableStream,
+    };
+  }
+
+  private key(recordingId: string): string {
+    return links.keyOf(this.signingKey, recordingId);
+  }
+}
