@@ -176,7 +176,7 @@ export class RecordingsService extends StreamJobsService<
     const disposition = this.deps.files.verify(id, token, this.deps.clock.now());
     if (!disposition) throw forbidden(RECORDING_PLAYBACK_MESSAGES.badLink);
     const row = await this.jobs.findById(id);
-    if (!row || row.state !== 'Completed' || !row.object_key) throw notFound('Recording');
+    if (row?.state !== 'Completed' || !row.object_key) throw notFound('Recording');
     const target = await this.deps.storages.nodeTarget(row.storage_id);
     if (!target) throw notFound('Storage');
     return this.deps.files.open(target, { key: row.object_key, format: row.file_format }, disposition, range);
