@@ -10,7 +10,7 @@ test.describe.configure({ timeout: 150_000 });
 
 const node = useLocalMediaNode();
 
-test('a recording created in the console records a live push: Recording, Uploading, Completed, and the object in its info', async ({
+test('a recording created in the console records a live push: Recording, Uploading, Completed, the object in its info, played back and downloaded', async ({
   page,
   request,
 }) => {
@@ -63,6 +63,29 @@ test('a recording created in the console records a live push: Recording, Uploadi
     const [object] = await listObjects(s3, 'e2e-recordings', 'console/');
     expect(object?.key).toBe(key);
     expect(object?.size).toBeGreaterThan(0);
+
+    // Watched back in the info view: the file streams from the bucket through the control plane, and a seek
+    // near the end is a byte range (206) the player reads from there.
+    const player = info.getByLabel('Recording player');
+    await expect
+      .poll(() => player.evaluate((video: HTMLVideoElement) => video.readyState), { timeout: 20_000 })
+      .toBeGreaterThanOrEqual(1);
+    const duration = await player.evaluate((video: HTMLVideoElement) => video.duration);
+    expect(duration).toBeGreaterThan(4);
+    const seeked = await player.evaluate(
+      (video: HTMLVideoElement, to: number) =>
+        new Promise<number>((resolve, reject) => {
+          video.addEventListener('seeked', () => resolve(video.currentTime), { once: true });
+          video.addEventListener('error', () => reject(new Error(`video error ${video.error?.code}`)), { once: true });
+          video.currentTime = to;
+        }),
+      duration - 1,
+    );
+    expect(seeked).toBeGreaterThan(duration - 2);
+    const download = await request.get((await info.getByRole('link', { name: 'Download' }).getAttribute('href')) ?? '');
+    expect(download.status()).toBe(200);
+    expect(download.headers()['content-disposition']).toBe(`attachment; filename="console_${stream.id}.mp4"`);
+    expect((await download.body()).length).toBe(object?.size);
     await expect(page.getByRole('alert').filter({ hasText: 'Something wrong' })).toHaveCount(0);
   } finally {
     push.stop();

@@ -5,6 +5,7 @@ export const recordingKeys = {
   stream: (streamId: string) => [...recordingKeys.lists(), { streamId }] as const,
   details: () => [...recordingKeys.all, 'detail'] as const,
   detail: (id: string) => [...recordingKeys.details(), id] as const,
+  playback: (id: string) => [...recordingKeys.all, 'playback', id] as const,
   tracks: (streamId: string, source: 'incoming' | 'outgoing') =>
     [...recordingKeys.all, 'tracks', streamId, source] as const,
 };

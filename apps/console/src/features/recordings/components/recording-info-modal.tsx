@@ -9,6 +9,7 @@ import { useStream } from '@/data/streams/get-stream';
 import { formatBytes, formatDuration } from '@/lib/format';
 import { useRecording } from '../api/get-recording';
 import { RECORDINGS } from '../utils/recordings-feature';
+import { RecordingPlayback } from './recording-playback';
 import { RecordingStateBadge } from './recording-state-badge';
 
 /** Loads the recording with its stream id, then the stream, then its storage (section 2). */
@@ -59,6 +60,9 @@ function RecordingInfo({ id }: { id: string }) {
             ) : (
               NONE
             )}
+          </InfoRow>
+          <InfoRow label="Playback">
+            <RecordingPlayback recording={data} />
           </InfoRow>
         </>
       }

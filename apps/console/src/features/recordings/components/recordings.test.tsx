@@ -1,5 +1,13 @@
 import { emptyResponse, errorResponse, type Handler, jsonResponse } from '@streamcloud/api-client/testing';
-import { FILE_NAME_TOOLTIP, MP4_TOOLTIP, type Recording, type Storage, type TrackInfo } from '@streamcloud/contract';
+import {
+  FILE_NAME_TOOLTIP,
+  MP4_TOOLTIP,
+  RECORDING_PLAYBACK_MESSAGES,
+  type Recording,
+  type RecordingPlayback,
+  type Storage,
+  type TrackInfo,
+} from '@streamcloud/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { deliveriesResponse, streamInput, userAccount, webhookDelivery } from '@/test/fixtures';
@@ -157,6 +165,7 @@ describe('/streams/recording/{id}', () => {
     const { user, mock } = renderDashboard([one], {
       [`GET /api/v1/recordings/${one.id}`]: () => jsonResponse(one),
       [`GET /api/v1/storages/${STORAGE.id}`]: () => jsonResponse(STORAGE),
+      [`POST /api/v1/recordings/${one.id}/playback`]: () => jsonResponse(playbackOf(one.id, 'MKV')),
       'GET /api/v1/webhooks/deliveries': deliveriesResponse(
         webhookDelivery({ type: 'recording.started', resourceType: 'recording', resourceId: one.id }),
       ),
@@ -181,6 +190,12 @@ describe('/streams/recording/{id}', () => {
     within(dialog).getByText('00:01:01');
     within(dialog).getByText('live/show_2026.mkv');
     within(dialog).getByText('1.5 MB in the storage');
+    // Browsers cannot play MKV: no player, the reason, and the file to download.
+    await within(dialog).findByText(RECORDING_PLAYBACK_MESSAGES.mkv);
+    expect(within(dialog).queryByLabelText('Recording player')).toBeNull();
+    expect(within(dialog).getByRole('link', { name: 'Download' }).getAttribute('href')).toBe(
+      `${window.location.origin}/api/v1/recordings/${one.id}/file?token=rf1.save.1.x`,
+    );
     expect(within(dialog).getAllByText('1.5 MB')).toHaveLength(2);
     const callbacks = within(within(dialog).getByRole('region', { name: 'Callbacks' }));
     await callbacks.findByText('recording.started');
@@ -189,6 +204,62 @@ describe('/streams/recording/{id}', () => {
     ).toContain(`resourceId=${one.id}`);
     await user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+});
+
+function playbackOf(id: string, format: 'MP4' | 'MKV'): RecordingPlayback {
+  return {
+    url: `/api/v1/recordings/${id}/file?token=rf1.play.1.x`,
+    downloadUrl: `/api/v1/recordings/${id}/file?token=rf1.save.1.x`,
+    expiresAt: '2025-01-01T04:00:00.000Z',
+    contentType: format === 'MP4' ? 'video/mp4' : 'video/x-matroska',
+    playable: format === 'MP4',
+    reason: format === 'MP4' ? null : RECORDING_PLAYBACK_MESSAGES.mkv,
+  };
+}
+
+describe('recording playback in its info', () => {
+  const openInfo = async (one: Recording, handlers: Record<string, Handler> = {}) => {
+    const rendered = renderDashboard([one], {
+      [`GET /api/v1/recordings/${one.id}`]: () => jsonResponse(one),
+      [`GET /api/v1/storages/${STORAGE.id}`]: () => jsonResponse(STORAGE),
+      'GET /api/v1/webhooks/deliveries': deliveriesResponse(),
+      ...handlers,
+    });
+    await screen.findByText(one.fileName);
+    await rendered.user.click(button(item(one.fileName), 'Info'));
+    return { ...rendered, dialog: await screen.findByRole('dialog') };
+  };
+
+  it('plays a Completed MP4 recording from its link and offers it for download', async () => {
+    const one = recording({ fileName: 'mp4', fileFormat: 'MP4', state: 'Completed', objectKey: 'live/mp4.mp4' });
+    const { dialog } = await openInfo(one, {
+      [`POST /api/v1/recordings/${one.id}/playback`]: () => jsonResponse(playbackOf(one.id, 'MP4')),
+    });
+    const player = (await within(dialog).findByLabelText('Recording player')) as HTMLVideoElement;
+    expect(player.getAttribute('src')).toBe(
+      `${window.location.origin}/api/v1/recordings/${one.id}/file?token=rf1.play.1.x`,
+    );
+    expect(player.controls).toBe(true);
+    within(dialog).getByRole('link', { name: 'Download' });
+  });
+
+  it('says why a recording does not play yet, without asking for links', async () => {
+    const one = recording({ fileName: 'uploading', fileFormat: 'MP4', state: 'Uploading', objectKey: 'live/u.mp4' });
+    const { dialog, mock } = await openInfo(one);
+    await within(dialog).findByText('The recording is still uploading: it plays once Completed');
+    expect(mock.requests.some((request) => request.url.pathname.endsWith('/playback'))).toBe(false);
+  });
+
+  it('shows a refusal of the links as an alert', async () => {
+    const one = recording({ fileName: 'refused', fileFormat: 'MP4', state: 'Completed', objectKey: 'live/r.mp4' });
+    const { dialog } = await openInfo(one, {
+      [`POST /api/v1/recordings/${one.id}/playback`]: () =>
+        errorResponse(409, 'The recording ended in Error: it has no file to play'),
+    });
+    expect((await within(dialog).findByRole('alert')).textContent).toBe(
+      'The recording ended in Error: it has no file to play',
+    );
   });
 });
 
