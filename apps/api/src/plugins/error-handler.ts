@@ -65,13 +65,10 @@ function answerError(error: FastifyError, request: FastifyRequest, reply: Fastif
   }
   if (isDatabaseUnavailable(error)) {
     request.log.warn(`request failed: the database is unreachable (${error.message})`);
-    return reply
-      .code(503)
-      .header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS))
-      .send({
-        message: 'The service is briefly unavailable: try again in a few seconds',
-        code: 'DATABASE_UNAVAILABLE',
-      });
+    return reply.code(503).header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS)).send({
+      message: 'The service is briefly unavailable: try again in a few seconds',
+      code: 'DATABASE_UNAVAILABLE',
+    });
   }
   request.log.error({ err: error }, 'request failed');
   return reply.code(500).send({ message: 'Internal server error', code: 'INTERNAL' });
