@@ -471,6 +471,13 @@ export class MediaNode {
       })),
       sessions: this.manager.viewers.count,
       previews: this.manager.viewers.previewCounters(),
+      // WHIP and WHEP sessions (answered offers), and those of them not connected yet (bounded: pending-offers.ts).
+      webrtc: Object.fromEntries(
+        (['whip', 'whep'] as const).map((kind) => {
+          const endpoint = kind === 'whip' ? this.whip : this.whep;
+          return [kind, endpoint && { sessions: endpoint.size, pendingOffers: endpoint.pending.count }];
+        }),
+      ),
       edgePulls: this.edges.describe(),
       emergencyCleanup: this.manager.admission.emergency,
       problems: this.problems,

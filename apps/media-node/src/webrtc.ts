@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type RTCInboundRtpStreamStats, RTCPeerConnection, RTCRtpCodecParameters } from 'werift';
 import { text } from './hls.js';
+import { OFFER_RETRY_AFTER_SECONDS, type OfferSlot, PendingOffers } from './pending-offers.js';
 import type { TransportStats } from './streams/types.js';
 
 /**
@@ -145,6 +146,10 @@ export type Admission<A> = { ok: true; admitted: A } | { ok: false; status: numb
  */
 export abstract class WebRtcEndpoint<S extends PeerSession, A> {
   private readonly sessions = new Map<string, S>();
+  /** Offers not connected yet, bounded per client address and per name (429 beyond). */
+  readonly pending = new PendingOffers();
+  /** What each session holds besides its peer connection until it ends: its offer's slot and its timers. */
+  private readonly holds = new Map<string, { slot: OfferSlot; timers: Set<NodeJS.Timeout> }>();
 
   constructor(
     private readonly path: 'whip' | 'whep',
@@ -188,12 +193,38 @@ export abstract class WebRtcEndpoint<S extends PeerSession, A> {
     if (session.ended) return;
     session.ended = true;
     this.sessions.delete(session.id);
+    this.release(session.id);
     void session.pc.close().catch(() => undefined);
     this.closed(session, failure, deliberate);
   }
 
   close(): void {
     for (const session of [...this.sessions.values()]) this.end(session);
+  }
+
+  /** The session's offer slot and timers are given back (it ended, or never became one). */
+  private release(id: string): void {
+    const held = this.holds.get(id);
+    if (!held) return;
+    this.holds.delete(id);
+    held.slot.release();
+    for (const timer of held.timers) clearTimeout(timer);
+  }
+
+  /** A timer of the session, cleared when it ends. */
+  private timer(id: string, ms: number, run: () => void): NodeJS.Timeout {
+    const timer = setTimeout(() => {
+      this.holds.get(id)?.timers.delete(timer);
+      run();
+    }, ms);
+    timer.unref();
+    this.holds.get(id)?.timers.add(timer);
+    return timer;
+  }
+
+  /** Sessions (answered offers, connected or not) going on now. */
+  get size(): number {
+    return this.sessions.size;
   }
 
   async handle(
@@ -230,7 +261,43 @@ export abstract class WebRtcEndpoint<S extends PeerSession, A> {
     const remoteAddress = (request.socket.remoteAddress ?? '').replace(/^::ffff:/, '') || null;
     // The session's id is its Location, a capability (a DELETE there ends it): 128 random bits.
     const id = newSessionId();
-    const admission = await this.admit(request, name, bearer ?? query.get('token'), remoteAddress, id);
+    // Bounded before anything is spent on it: offers waiting to connect, per address and per name.
+    const slot = this.pending.take(remoteAddress, name);
+    if ('refused' in slot) {
+      response.setHeader('retry-after', String(OFFER_RETRY_AFTER_SECONDS));
+      return text(response, 429, slot.refused);
+    }
+    this.holds.set(id, { slot, timers: new Set() });
+    try {
+      await this.offer(request, response, {
+        id,
+        name,
+        remoteAddress,
+        token: bearer ?? query.get('token'),
+        warming,
+        body,
+      });
+    } finally {
+      // Whatever did not become a session gives its slot back (a session gives it back when it connects or ends).
+      if (!this.sessions.has(id)) this.release(id);
+    }
+  }
+
+  private async offer(
+    request: IncomingMessage,
+    response: ServerResponse,
+    asked: {
+      id: string;
+      name: string;
+      remoteAddress: string | null;
+      token: string | null;
+      warming: boolean;
+      body: Buffer;
+    },
+  ): Promise<void> {
+    const { id, name, remoteAddress, warming, body } = asked;
+    const label = this.path.toUpperCase();
+    const admission = await this.admit(request, name, asked.token, remoteAddress, id);
     if (!admission.ok) return text(response, admission.status, admission.message);
     if (warming) {
       const refused = this.warm(admission.admitted);
@@ -253,6 +320,8 @@ export abstract class WebRtcEndpoint<S extends PeerSession, A> {
         disconnectTimer = null;
         if (!session.connected && !session.ended) {
           session.connected = true;
+          // Connected: no longer a pending offer.
+          this.holds.get(id)?.slot.release();
           this.connected(session);
         }
       } else if (state === 'failed') {
@@ -260,8 +329,9 @@ export abstract class WebRtcEndpoint<S extends PeerSession, A> {
       } else if (state === 'closed') {
         this.end(session);
       } else if (state === 'disconnected' && !disconnectTimer) {
-        disconnectTimer = setTimeout(() => this.end(session, 'the WebRTC connection was lost'), DISCONNECT_GRACE_MS);
-        disconnectTimer.unref();
+        disconnectTimer = this.timer(id, DISCONNECT_GRACE_MS, () =>
+          this.end(session, 'the WebRTC connection was lost'),
+        );
       }
     });
     try {
@@ -284,8 +354,8 @@ export abstract class WebRtcEndpoint<S extends PeerSession, A> {
       location: `/${this.path}/${encodeURIComponent(name)}/${id}`,
     });
     response.end(pc.localDescription?.sdp ?? '');
-    setTimeout(() => {
-      if (!session.connected) this.end(session);
-    }, CONNECT_TIMEOUT_MS).unref();
+    this.timer(id, CONNECT_TIMEOUT_MS, () => {
+      if (!session.connected) this.end(session, 'the WebRTC connection did not come up');
+    });
   }
 }

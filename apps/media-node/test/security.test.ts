@@ -3,7 +3,7 @@ import type { PreviewCredential, StreamInput, StreamOutput } from '@streamcloud/
 import { nodeControlKeyOf, nodeTokenHash, signNodeControl } from '@streamcloud/contract/node-control-credential';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { NODE_ROUTES, type NodeRoute, type RouteName } from '../src/http-routes.js';
-import { connectControlPlane } from './harness.js';
+import { connectControlPlane, ffmpeg, nodeMetadata, playRtmp, pushTestPattern, sleep } from './harness.js';
 import { streamsOf, useMediaNode } from './streams.js';
 
 /**
@@ -277,4 +277,72 @@ describe('names with traversal and other tenants’ names', () => {
       expect([401, 404], `${route}/${name}: ${answer.text}`).toContain(answer.status);
     }
   });
+});
+
+describe('RTMP, SRT and RTSP: traversal and other tenants’ names with our tokens', () => {
+  it('refuses every push and play of them, and the other tenant’s stream sees nothing', async () => {
+    const { mediaPorts } = await nodeMetadata<{
+      mediaPorts: { rtmp: number; srt: number; rtsp: number; srtPlayback: number };
+    }>(world.node);
+    const foreign = f.foreign.name;
+    const names = [
+      `../${foreign}`,
+      `${encodeURIComponent(f.whip.name)}%2F..%2F${encodeURIComponent(foreign)}`,
+      foreign,
+    ];
+    const pushToken = f.whip.accessToken ?? '';
+    const playToken = f.whep.viewer.accessToken ?? '';
+    const srtId = (name: string, token: string) => encodeURIComponent(`${name}?token=${token}`);
+    const small = { size: '64x48', rate: 5 };
+    const attempts = names.flatMap((name) => [
+      {
+        what: `RTMP push ${name}`,
+        run: () =>
+          pushTestPattern(`rtmp://127.0.0.1:${mediaPorts.rtmp}/live/${name}?token=${pushToken}`, 'flv', 10, small),
+      },
+      {
+        what: `RTMP play ${name}`,
+        run: () => playRtmp(`rtmp://127.0.0.1:${mediaPorts.rtmp}/live/${name}?token=${playToken}`, 5),
+      },
+      {
+        what: `SRT push ${name}`,
+        run: () =>
+          pushTestPattern(`srt://127.0.0.1:${mediaPorts.srt}?streamid=${srtId(name, pushToken)}`, 'mpegts', 10, small),
+      },
+      {
+        what: `SRT play ${name}`,
+        run: () =>
+          ffmpeg([
+            '-i',
+            `srt://127.0.0.1:${mediaPorts.srtPlayback}?streamid=${srtId(name, playToken)}`,
+            '-t',
+            '3',
+            '-f',
+            'null',
+            '-',
+          ]),
+      },
+      {
+        what: `RTSP push ${name}`,
+        run: () =>
+          pushTestPattern(`rtsp://127.0.0.1:${mediaPorts.rtsp}/live/${name}?token=${pushToken}`, 'rtsp', 10, small),
+      },
+    ]);
+    // A protocol at a time, its names at once: short-lived ffmpegs that must all be refused.
+    for (const protocol of ['RTMP push', 'RTMP play', 'SRT push', 'SRT play', 'RTSP push']) {
+      const running = attempts
+        .filter((attempt) => attempt.what.startsWith(protocol))
+        .map((attempt) => ({ ...attempt, client: attempt.run() }));
+      const codes = await Promise.all(
+        running.map(({ client }) => Promise.race([client.exited, sleep(12_000).then(() => 'still running' as const)])),
+      );
+      for (const [i, { what, client }] of running.entries()) {
+        client.stop();
+        expect(codes[i], `${what}: ${client.stderr().slice(-300)}`).not.toBe(0);
+        expect(codes[i], what).not.toBe('still running');
+      }
+    }
+    const stream = (await api<StreamInput>('GET', `/inputs/${f.foreign.id}`)).body;
+    expect(stream.status).not.toBe('Ingestion');
+  }, 120_000);
 });
