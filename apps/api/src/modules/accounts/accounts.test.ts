@@ -169,11 +169,15 @@ describe("no admin left (the operator's way back)", () => {
     await expect.poll(async () => (await call('ADMIN', 'GET', '/api/v1/accounts')).statusCode).toBe(401);
   });
 
-  it('promotes the named account, replaces its password and revokes its sessions', async () => {
+  it('promotes the named account, replaces its password and revokes its sessions and API keys', async () => {
+    const key = await call('USER owner', 'POST', '/api/v1/api-keys', { name: 'ci', scope: 'read' });
+    expect(key.statusCode, key.body).toBe(201);
     await dropAdmins();
     const recovered = await t.app.services.accounts.ensureAdmin('Alice', 'recovered-1');
     expect(recovered).toEqual({ action: 'promoted', username: 'alice', generatedPassword: null });
     expect((await call('USER owner', 'GET', '/api/v1/accounts/whoami')).statusCode).toBe(401);
+    const withKey = await t.request({ method: 'GET', url: '/api/v1/accounts', token: key.json().key });
+    expect(withKey.statusCode).toBe(401);
     const token = await t.login('alice', 'recovered-1');
     const list = await t.request({ method: 'GET', url: '/api/v1/accounts', token });
     expect(list.statusCode).toBe(200);

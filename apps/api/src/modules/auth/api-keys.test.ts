@@ -445,5 +445,8 @@ describe('OpenAPI', () => {
     expect(document.components.securitySchemes.apiKey).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(document.paths['/api/v1/inputs'].get.security).toEqual([{ bearer: [] }, { apiKey: [] }]);
     expect(document.paths['/api/v1/api-keys'].post.security).toEqual([{ bearer: [] }]);
+    // A route that reveals a secret says a read key is refused there.
+    expect(document.paths['/api/v1/webhooks/secret'].get.description).toContain('refused to read-scoped API keys');
+    expect(document.paths['/api/v1/inputs'].get.description).toBeUndefined();
   });
 });
