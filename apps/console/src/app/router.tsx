@@ -18,6 +18,7 @@ import {
   NodeGroupsScreen,
   NodeScreen,
   NodesScreen,
+  PlaybackKeysScreen,
   RecordingsScreen,
   RelaysScreen,
   RequireAdmin,
@@ -123,6 +124,8 @@ export const appRoutes: RouteObject[] = [
       { path: 'account/activity', element: <AuditScreen scope="own" /> },
       // The signed-in account's own settings (API keys), from the account menu.
       { path: 'account/settings', element: <AccountSettingsScreen /> },
+      // The account's playback signing keys and the token test, from the account menu.
+      { path: 'account/playback-keys', element: <PlaybackKeysScreen /> },
       { path: '*', element: <Navigate to={HOME} replace /> },
     ],
   },

@@ -60,6 +60,10 @@ export const AccountSettingsScreen = screen(
   () => import('@/features/account-settings/components/account-settings-screen'),
   'AccountSettingsScreen',
 );
+export const PlaybackKeysScreen = screen(
+  () => import('@/features/playback-keys/components/playback-keys-screen'),
+  'PlaybackKeysScreen',
+);
 export const AuditScreen = screen(() => import('@/features/audit/components/audit-screen'), 'AuditScreen');
 export const WebhooksScreen = screen(() => import('@/features/webhooks/components/webhooks-screen'), 'WebhooksScreen');
 /** The callbacks of a recording or relay, fetched when its info view first shows them. */

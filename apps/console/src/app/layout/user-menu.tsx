@@ -36,6 +36,9 @@ export function UserMenu({ username }: { username: string | undefined }) {
         <NavDropdown.Item as="button" onClick={() => void navigate('/account/settings')}>
           Account settings
         </NavDropdown.Item>
+        <NavDropdown.Item as="button" onClick={() => void navigate('/account/playback-keys')}>
+          Playback signing keys
+        </NavDropdown.Item>
         <NavDropdown.Item as="button" onClick={() => void navigate('/account/activity')}>
           Account activity
         </NavDropdown.Item>

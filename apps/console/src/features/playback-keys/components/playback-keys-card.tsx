@@ -1,0 +1,105 @@
+import { messageOr } from '@streamcloud/api-client';
+import type { PlaybackKey } from '@streamcloud/contract';
+import { useState } from 'react';
+import Badge from 'react-bootstrap/Badge';
+import Button from 'react-bootstrap/Button';
+import Table from 'react-bootstrap/Table';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { Loading } from '@/components/ui/loading';
+import { useNotify } from '@/components/ui/notifications';
+import { TitledCard } from '@/components/ui/titled-card';
+import { formatDateTime } from '@/lib/format';
+import { usePlaybackKeys, useRevokePlaybackKey } from '../api/playback-keys';
+import { PLAYBACK_KEY_TEXTS } from '../utils/messages';
+import { CreatePlaybackKeyDialog } from './create-playback-key-dialog';
+
+/** The account's playback signing keys: create (private key or secret shown once), list, revoke. */
+export function PlaybackKeysCard() {
+  const keys = usePlaybackKeys();
+  const revoke = useRevokePlaybackKey();
+  const notify = useNotify();
+  const [creating, setCreating] = useState(false);
+  const [revoking, setRevoking] = useState<PlaybackKey | null>(null);
+
+  const confirmRevoke = () => {
+    const key = revoking;
+    setRevoking(null);
+    if (!key) return;
+    revoke.mutate(key.id, {
+      onSuccess: () => notify(PLAYBACK_KEY_TEXTS.revoked, 'success'),
+      onError: (error) => notify(messageOr(error, PLAYBACK_KEY_TEXTS.revokeFailed)),
+    });
+  };
+
+  return (
+    <TitledCard title="Signing keys">
+      <p className="text-secondary small">{PLAYBACK_KEY_TEXTS.intro}</p>
+      <Button className="mb-3" onClick={() => setCreating(true)}>
+        Create signing key
+      </Button>
+      {keys.isPending ? (
+        <Loading />
+      ) : keys.isError ? (
+        <p className="text-danger mb-0">{PLAYBACK_KEY_TEXTS.loadingFailed}</p>
+      ) : keys.data.length === 0 ? (
+        <p className="mb-0">{PLAYBACK_KEY_TEXTS.none}</p>
+      ) : (
+        <Table responsive hover className="align-middle mb-0">
+          <caption className="visually-hidden">Playback signing keys</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Key id (kid)</th>
+              <th scope="col">Algorithm</th>
+              <th scope="col">Created</th>
+              <th scope="col">Last used</th>
+              <th scope="col">Status</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {keys.data.map((key) => (
+              <tr key={key.id}>
+                <td>{key.name}</td>
+                <td>
+                  <code>{key.kid}</code>
+                </td>
+                <td>{key.algorithm}</td>
+                <td>{formatDateTime(key.createdAt)}</td>
+                <td>{key.lastUsedAt === null ? 'Never' : formatDateTime(key.lastUsedAt)}</td>
+                <td>
+                  {key.revokedAt === null ? (
+                    <Badge bg="success">Active</Badge>
+                  ) : (
+                    <Badge bg="secondary">Revoked {formatDateTime(key.revokedAt)}</Badge>
+                  )}
+                </td>
+                <td>
+                  {key.revokedAt === null && (
+                    <Button
+                      size="sm"
+                      variant="outline-danger"
+                      aria-label={`Revoke ${key.name}`}
+                      disabled={revoke.isPending}
+                      onClick={() => setRevoking(key)}
+                    >
+                      Revoke
+                    </Button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      )}
+      <CreatePlaybackKeyDialog show={creating} onClose={() => setCreating(false)} />
+      <ConfirmDialog
+        show={revoking !== null}
+        title="Revoke playback signing key"
+        message={revoking ? PLAYBACK_KEY_TEXTS.revokeQuestion(revoking.name) : ''}
+        onConfirm={confirmRevoke}
+        onCancel={() => setRevoking(null)}
+      />
+    </TitledCard>
+  );
+}

@@ -1,0 +1,130 @@
+import { messageOr } from '@streamcloud/api-client';
+import { PlaybackTokenInspect, type PlaybackTokenInspection } from '@streamcloud/contract';
+import { useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import { useForm } from 'react-hook-form';
+import { FormFailure } from '@/components/ui/form-failure';
+import { TextField } from '@/components/ui/form-fields';
+import { TitledCard } from '@/components/ui/titled-card';
+import { contractResolver, showServerFieldErrors } from '@/lib/forms';
+import { useInspectPlaybackToken } from '../api/playback-keys';
+import { PLAYBACK_KEY_TEXTS } from '../utils/messages';
+import { EMPTY_TEST_TOKEN, type TestTokenForm, testTokenFieldOfPath, toInspectBody } from '../utils/test-token-form';
+
+/** The verdict and what the token says, as written. */
+function Inspection({ result }: { result: PlaybackTokenInspection }) {
+  return (
+    <>
+      <div role="alert" className={`alert ${result.accepted ? 'alert-success' : 'alert-danger'}`}>
+        <strong>{result.accepted ? 'Accepted' : 'Refused'}</strong>: {result.message}
+        {result.reason && (
+          <>
+            {' '}
+            (<code>{result.reason}</code>)
+          </>
+        )}
+        {result.detail && <div className="small">{result.detail}</div>}
+        {result.sessionEndsAt && <div className="small">The session would end at {result.sessionEndsAt}.</div>}
+      </div>
+      {result.claims && (
+        <section aria-labelledby="token-claims-title">
+          <h3 className="h6" id="token-claims-title">
+            Claims
+          </h3>
+          <pre className="bg-body-tertiary p-2 small">
+            {JSON.stringify({ header: result.header, claims: result.claims }, null, 2)}
+          </pre>
+        </section>
+      )}
+    </>
+  );
+}
+
+/** Paste a token: its claims, and whether an output would accept it from a test viewer, and why. */
+export function TestTokenCard() {
+  const inspect = useInspectPlaybackToken();
+  const [result, setResult] = useState<PlaybackTokenInspection | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<TestTokenForm>({
+    resolver: contractResolver(PlaybackTokenInspect, { toBody: toInspectBody, fieldOfPath: testTokenFieldOfPath }),
+    defaultValues: EMPTY_TEST_TOKEN,
+  });
+
+  const onSubmit = handleSubmit(async (values) => {
+    setFailure(null);
+    setResult(null);
+    try {
+      setResult(await inspect.mutateAsync(toInspectBody(values)));
+    } catch (error) {
+      showServerFieldErrors(error, setError, testTokenFieldOfPath);
+      setFailure(messageOr(error, PLAYBACK_KEY_TEXTS.testFailed));
+    }
+  });
+
+  return (
+    <TitledCard title="Test a token">
+      <p className="text-secondary small">
+        The same check the media nodes make. The viewer fields are optional: leave them blank to test without them.
+      </p>
+      <form noValidate onSubmit={onSubmit} aria-label="Test a token">
+        <FormFailure className="py-2">{failure}</FormFailure>
+        <TextField
+          id="test-token"
+          label="Token"
+          autoComplete="off"
+          spellCheck={false}
+          error={errors.token?.message}
+          {...register('token')}
+        />
+        <TextField
+          id="test-token-output"
+          label="Output ID"
+          autoComplete="off"
+          help="The output the player would open (its id, on the stream's page)."
+          error={errors.outputId?.message}
+          {...register('outputId')}
+        />
+        <div className="row">
+          <div className="col-md-4">
+            <TextField
+              id="test-token-address"
+              label="Viewer address"
+              autoComplete="off"
+              error={errors.address?.message}
+              {...register('address')}
+            />
+          </div>
+          <div className="col-md-4">
+            <TextField
+              id="test-token-country"
+              label="Viewer country"
+              autoComplete="off"
+              help="Two letters, e.g. FR"
+              error={errors.country?.message}
+              {...register('country')}
+            />
+          </div>
+          <div className="col-md-4">
+            <TextField
+              id="test-token-origin"
+              label="Page origin"
+              autoComplete="off"
+              help="e.g. https://shop.example"
+              error={errors.origin?.message}
+              {...register('origin')}
+            />
+          </div>
+        </div>
+        <Button type="submit" className="mb-3" disabled={isSubmitting}>
+          Test token
+        </Button>
+      </form>
+      {result && <Inspection result={result} />}
+    </TitledCard>
+  );
+}
