@@ -66,27 +66,37 @@ async function measure(algorithm) {
     if (!verdict.ok) throw new Error(`${algorithm}: the bench token is refused: ${verdict.reason}`);
   }
   const times = [];
+  // CPU time of each verification too: it does not advance while the process waits for a core, so its
+  // p99 is the verifier's own tail on a machine other processes load.
+  const cpuTimes = [];
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
   for (let index = 0; index < COUNT; index += 1) {
+    const cpuAt = process.cpuUsage();
     const before = performance.now();
     verify();
     times.push(performance.now() - before);
+    const cpuSpent = process.cpuUsage(cpuAt);
+    cpuTimes.push((cpuSpent.user + cpuSpent.system) / 1000);
   }
   const wallMs = performance.now() - started;
   const cpu = process.cpuUsage(cpuBefore);
   const cpuMs = (cpu.user + cpu.system) / 1000;
   times.sort((a, b) => a - b);
+  cpuTimes.sort((a, b) => a - b);
   const p99 = percentile(times, 99);
   return {
     algorithm,
     'p50 ms': percentile(times, 50).toFixed(3),
     'p99 ms': p99.toFixed(3),
     'max ms': times.at(-1).toFixed(3),
-    'CPU µs each': Math.round((cpuMs / COUNT) * 1000),
+    'CPU p50 ms': percentile(cpuTimes, 50).toFixed(3),
+    'CPU p99 ms': percentile(cpuTimes, 99).toFixed(3),
+    'CPU µs each (mean)': Math.round((cpuMs / COUNT) * 1000),
     'verifications/s (wall)': Math.round((COUNT / wallMs) * 1000),
     'verifications/s (per CPU second)': Math.round((COUNT / cpuMs) * 1000),
-    goal: p99 <= TARGET_P99_MS ? 'met' : 'MISSED',
+    'goal (wall p99)': p99 <= TARGET_P99_MS ? 'met' : 'MISSED',
+    'goal (CPU p99)': percentile(cpuTimes, 99) <= TARGET_P99_MS ? 'met' : 'MISSED',
   };
 }
 
