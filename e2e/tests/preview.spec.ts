@@ -40,6 +40,7 @@ test('an RTMP push previews over WHEP and HLS as a preview session, not a billed
     const stats = preview.getByLabel('Playback statistics');
     await expect(stats).toContainText(/Frames decoded\s*[1-9]\d*/, { timeout: 10_000 });
     await expect(stats).toContainText(/Resolution\s*320×\d+/);
+    await expect(stats).toContainText(/Bitrate\s*[1-9]\d* kb\/s/);
     await expect(await outputItem(page, 'WebRTC')).toContainText('1 preview', { timeout: 15_000 });
     await expect(await outputItem(page, 'WebRTC')).toContainText('0 sessions');
 
@@ -48,6 +49,8 @@ test('an RTMP push previews over WHEP and HLS as a preview session, not a billed
     await expect(stats).toContainText(/Behind live edge\s*\d/, { timeout: 30_000 });
     // Glass to glass: the playing fragment's EXT-X-PROGRAM-DATE-TIME (the node's clock) to now.
     await expect(stats).toContainText(/Glass to glass\s*\d+\.\d\d s/);
+    // A passthrough output has no master playlist (no level bitrate): measured from the fragments loaded.
+    await expect(stats).toContainText(/Bitrate\s*[1-9]\d* kb\/s/);
     const played = await video.evaluate((element: HTMLVideoElement) => element.currentTime);
     await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime)).toBeGreaterThan(played);
     await expect(await outputItem(page, 'HLS')).toContainText('1 preview', { timeout: 15_000 });
@@ -76,4 +79,32 @@ test('an RTMP push previews over WHEP and HLS as a preview session, not a billed
     series.values.map(([, value]) => Number(value)),
   );
   expect(Math.max(0, ...counted)).toBe(0);
+});
+
+test('an audio-only push: the WebRTC preview says why it cannot play, and only for WebRTC', async ({
+  page,
+  request,
+}) => {
+  const account = await createAccount(request);
+  await loginViaUi(page, account);
+  const { endpoint: pushUrl } = await createStreamInConsole(page, { caption: 'Radio', format: 'RTMP' });
+  const push = pushTestPattern(pushUrl, 'flv', 120, { tracks: 'audio' });
+  try {
+    await expect(page.getByTestId('stream-status')).toHaveText('Ingestion', { timeout: 20_000 });
+    await addViewerInConsole(page, 'HLS');
+    await addViewerInConsole(page, 'WebRTC');
+    const preview = page.getByRole('region', { name: 'Preview' });
+    const output = preview.getByRole('combobox', { name: 'Output' });
+    await expect(output.getByRole('option', { selected: true })).toHaveText(/^WebRTC \(WHEP\)/, { timeout: 15_000 });
+    // The node's reason, from the stream's messages (the dashboard polls them every 5 s).
+    const reason = 'WebRTC playback cannot start: the push has no video track (an audio-only push plays over HLS)';
+    await expect(preview.getByRole('alert').filter({ hasText: reason })).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByRole('region', { name: 'Messages' })).toContainText(reason);
+
+    // Another output: the reason is about WebRTC only.
+    await output.selectOption({ label: (await output.getByRole('option', { name: /^HLS/ }).textContent()) ?? '' });
+    await expect(preview.getByRole('alert').filter({ hasText: reason })).toHaveCount(0);
+  } finally {
+    push.stop();
+  }
 });

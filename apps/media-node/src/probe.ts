@@ -95,6 +95,9 @@ export async function probeMedia(
   for (const stream of parsed.streams ?? []) {
     if (stream.codec_type !== 'video' && stream.codec_type !== 'audio') continue;
     const measured = sizes.get(stream.index);
+    // nginx-rtmp's MPEG-TS names a video and an audio stream in every fragment: one without a packet is not
+    // in the push (a video-only or audio-only push), and players mapping it would fail.
+    if (!live && !measured) continue;
     const bps =
       measured && measured.seconds > 0
         ? Math.round((measured.bytes * 8) / measured.seconds)

@@ -1,7 +1,7 @@
 import { createSocket, type Socket } from 'node:dgram';
 import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { TrackInfo } from '@streamcloud/contract';
+import { type TrackInfo, WEBRTC_PLAYBACK_FAILED } from '@streamcloud/contract';
 import { MediaStream, MediaStreamTrack, RtpPacket, Vp8RtpPayload } from 'werift';
 import { type GuardedChild, lastLine, spawnGuarded } from './child.js';
 import type { Logger } from './log.js';
@@ -45,10 +45,14 @@ const CATCH_UP_TICKS = 90;
 const MAX_CATCH_UP_PACKETS = 600;
 /** How long a feed started by a warm-up (WhepPlayback.warm) waits for its first viewer when no more may be kept warm. */
 const FEED_WARM_MS = 10_000;
+/** The pushes whose feed failure was reported in the stream's messages already. */
+const reportedFailures = new WeakSet<LiveStream>();
 /** The sample rates Opus encodes at. */
 const OPUS_RATES = [8000, 12_000, 16_000, 24_000, 48_000];
 /** How long the feed waits for the push's probed tracks (they come with its first HLS fragment). */
 const TRACKS_WAIT_MS = 3000;
+/** A feed started before they were known, whose ffmpeg then failed, waits this much longer for them. */
+const TRACKS_LATE_WAIT_MS = 15_000;
 
 interface Admitted {
   outputId: string;
@@ -298,6 +302,12 @@ class StreamFeed {
     const source = this.push.outgoing.main;
     const video = tracks.find((track) => track.type === 'Video');
     const hasAudio = tracks.some((track) => track.type === 'Audio');
+    if (tracks.length > 0 && !video) {
+      // nginx-rtmp holds a player's audio until video comes (wait_video, which the node's readers rely on to
+      // see both tracks at once): an audio-only push never reaches this ffmpeg (docs/decisions.md).
+      this.fail('the push has no video track (an audio-only push plays over HLS)');
+      return;
+    }
     const ladder = this.push.webrtc;
     const bitrate = ladder?.video
       ? ladder.video.bitrate
@@ -390,8 +400,11 @@ class StreamFeed {
     ffmpeg.stderr.on('data', (chunk: Buffer) => {
       log = (log + chunk.toString()).slice(-4000);
     });
-    this.o.log.debug(`WHEP feed of ${this.push.input.name} started on ${source.rtmpName} (VP8 at ${bitrate} b/s)`);
-    void ffmpeg.exited.then((code) => {
+    const kinds = tracks.length > 0 ? tracks.map((track) => track.type).join('+') : 'tracks not known yet';
+    this.o.log.debug(
+      `WHEP feed of ${this.push.input.name} started on ${source.rtmpName} (VP8 at ${bitrate} b/s; ${kinds})`,
+    );
+    void ffmpeg.exited.then(async (code) => {
       if (this.stopped || this.ffmpeg !== ffmpeg) return;
       // nginx ends its players when what they play ends: the push (no failure), or the source viewers get
       // (the transcoder's renditions came, went, or restart): then the feed goes on with the current one.
@@ -399,23 +412,39 @@ class StreamFeed {
         this.fail('the stream ended', false);
         return;
       }
-      if (++this.respawns > MAX_RESPAWNS) {
+      // Started before the push's tracks were known, it mapped a video and an audio track: a push with one of
+      // them only fails at once. It starts again with the tracks the probe finds (not counted as a failure).
+      const known = tracks.length > 0 ? tracks : await this.tracks(TRACKS_LATE_WAIT_MS);
+      if (this.stopped || this.ffmpeg !== ffmpeg) return;
+      if (known === tracks && ++this.respawns > MAX_RESPAWNS) {
         this.fail(`encoding for WebRTC failed: ${lastLine(log) || `ffmpeg exited with ${code}`}`);
         return;
       }
       for (const viewer of this.viewers) viewer.waitingForKeyframe = true;
       // The next ffmpeg numbers its packets anew: nobody joins from the last one's.
       this.sinceKeyframe = null;
-      setTimeout(() => {
-        if (!this.stopped && !this.push.ended) this.spawn(tracks);
-      }, RESPAWN_DELAY_MS).unref();
+      setTimeout(
+        () => {
+          if (!this.stopped && !this.push.ended) this.spawn(known);
+        },
+        known === tracks ? RESPAWN_DELAY_MS : 0,
+      ).unref();
     });
   }
 
   /** The feed cannot go on: it stops, and its viewers' sessions end. */
   fail(failure: string, isError = true): void {
     if (this.stopped) return;
-    if (isError) this.o.log.error(`WHEP feed of ${this.push.input.name}: ${failure}`);
+    if (isError) {
+      this.o.log.error(`WHEP feed of ${this.push.input.name}: ${failure}`);
+      // The stream's messages say why (once a push: each new viewer starts the feed again).
+      if (!reportedFailures.has(this.push)) {
+        reportedFailures.add(this.push);
+        this.o.manager.state(this.push.input.id, {
+          message: { level: 'error', text: `${WEBRTC_PLAYBACK_FAILED}: ${failure}` },
+        });
+      }
+    }
     this.stop();
     this.onFailure(failure);
   }
@@ -429,8 +458,8 @@ class StreamFeed {
   }
 
   /** The push's tracks; an empty list when they are not known after a short wait. */
-  private async tracks() {
-    const deadline = Date.now() + TRACKS_WAIT_MS;
+  private async tracks(waitMs = TRACKS_WAIT_MS) {
+    const deadline = Date.now() + waitMs;
     while (!this.push.tracks && !this.push.ended && !this.stopped && Date.now() < deadline)
       await new Promise((resolve) => setTimeout(resolve, 100));
     // A starting ladder: its viewers get the top rendition, not the push (which the feed would keep).

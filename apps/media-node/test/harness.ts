@@ -322,6 +322,8 @@ export interface PatternOptions {
   keyframeInterval?: number;
   /** The lavfi video source (testsrc). */
   source?: string;
+  /** Which tracks to push (both). */
+  tracks?: 'video' | 'audio' | 'both';
 }
 
 /** ffmpeg's test pattern (a keyframe a second, a sine tone) pushed in real time for `seconds`. */
@@ -332,26 +334,17 @@ export function pushTestPattern(
   options: PatternOptions = {},
 ): Push {
   const { size = '320x240', rate = 15, sampleRate = 44100, keyframeInterval = rate, source = 'testsrc' } = options;
+  const { tracks = 'both' } = options;
+  const video = ['-f', 'lavfi', '-i', `${source}${source.includes('=') ? ':' : '='}size=${size}:rate=${rate}`];
+  const audio = ['-f', 'lavfi', '-i', `sine=frequency=440:sample_rate=${sampleRate}`];
   return ffmpeg([
     '-re',
-    '-f',
-    'lavfi',
-    '-i',
-    `${source}${source.includes('=') ? ':' : '='}size=${size}:rate=${rate}`,
-    '-f',
-    'lavfi',
-    '-i',
-    `sine=frequency=440:sample_rate=${sampleRate}`,
+    ...(tracks === 'audio' ? [] : video),
+    ...(tracks === 'video' ? [] : audio),
     '-t',
     String(seconds),
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-g',
-    String(keyframeInterval),
-    '-c:a',
-    'aac',
+    ...(tracks === 'audio' ? [] : ['-c:v', 'libx264', '-preset', 'ultrafast', '-g', String(keyframeInterval)]),
+    ...(tracks === 'video' ? [] : ['-c:a', 'aac']),
     // The media nodes take RTSP over TCP only (RTP interleaved); ffmpeg asks for UDP first unless told.
     ...(format === 'rtsp' ? ['-rtsp_transport', 'tcp'] : []),
     '-f',

@@ -91,3 +91,9 @@ export const nodeReportRoutes = {
     errors: [413],
   }),
 };
+
+/**
+ * How a stream's status message begins when the node's WebRTC (WHEP) feed of it cannot run: the node writes
+ * it with the reason, the console's preview shows it.
+ */
+export const WEBRTC_PLAYBACK_FAILED = 'WebRTC playback cannot start';

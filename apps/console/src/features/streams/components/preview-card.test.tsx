@@ -1,9 +1,10 @@
 import { jsonResponse } from '@streamcloud/api-client/testing';
+import { type StatusMessage, WEBRTC_PLAYBACK_FAILED } from '@streamcloud/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakePeerConnection } from '@/test/fake-peer-connection';
 import { renderPiece } from '@/test/render-piece';
-import { PREVIEW_CREDENTIAL, previewOutputs, streamOutput, uuid } from '@/test/stream-fixtures';
+import { PREVIEW_CREDENTIAL, previewOutputs, streamInput, streamOutput, uuid } from '@/test/stream-fixtures';
 import { PreviewCard } from './preview-card';
 
 const ID = uuid(1);
@@ -11,8 +12,9 @@ const CREDENTIAL = PREVIEW_CREDENTIAL;
 const { whep, hls } = previewOutputs(ID);
 const rtmp = streamOutput(ID, 3);
 
-const render = (outputs: unknown[]) =>
+const render = (outputs: unknown[], statusMessages: StatusMessage[] = []) =>
   renderPiece(<PreviewCard streamId={ID} />, {
+    [`GET /api/v1/inputs/${ID}`]: () => jsonResponse(streamInput({ id: ID, status: 'Ingestion', statusMessages })),
     'GET /api/v1/outputs': () => jsonResponse(outputs, 200, { 'X-Total-Count': String(outputs.length) }),
     [`POST /api/v1/inputs/${ID}/preview`]: () => jsonResponse(CREDENTIAL),
   });
@@ -63,6 +65,21 @@ describe('Preview card', () => {
     expect(within(overlay).getByText('Round trip')).toBeInstanceOf(HTMLElement);
     await user.click(screen.getByRole('button', { name: 'Hide stats' }));
     expect(screen.queryByLabelText('Playback statistics')).toBeNull();
+  });
+
+  it("shows the node's reason when the stream cannot play over WebRTC, and not over HLS", async () => {
+    const at = '2026-11-28T14:00:00.000Z';
+    const reason = `${WEBRTC_PLAYBACK_FAILED}: the push has no video track (an audio-only push plays over HLS)`;
+    const { user } = render(
+      [whep, hls],
+      [
+        { at, level: 'error', text: reason },
+        { at, level: 'info', text: 'Push started over RTMP from 127.0.0.1' },
+      ],
+    );
+    expect(await screen.findByText(reason)).toHaveProperty('role', 'alert');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Output' }), hls.id);
+    await waitFor(() => expect(screen.queryByText(reason)).toBeNull());
   });
 
   it('asks for a WebRTC or HLS viewer when the stream has none', async () => {

@@ -1,7 +1,9 @@
 import { Suspense, useEffect } from 'react';
 import { Loading } from '@/components/ui/loading';
+import { useStream } from '@/data/streams/get-stream';
 import { usePreviewCredential } from '../api/create-preview';
 import { useOutputs } from '../api/get-outputs';
+import { webrtcPlaybackProblem } from '../utils/webrtc-problem';
 import { DashboardCard } from './dashboard-card';
 import { PreviewPlayer } from './preview-player-lazy';
 
@@ -9,6 +11,8 @@ import { PreviewPlayer } from './preview-player-lazy';
 export function PreviewCard({ streamId }: { streamId: string }) {
   const outputs = useOutputs(streamId);
   const credential = usePreviewCredential(streamId);
+  // The dashboard's copy of the stream (polled there): the node's word when WebRTC playback cannot start.
+  const webrtcProblem = useStream(streamId, { select: (stream) => webrtcPlaybackProblem(stream.statusMessages) }).data;
   // The player's code comes with the outputs and the credential, not after them (on a first load of the
   // dashboard app/prefetch-data.ts has asked for all three already).
   useEffect(() => {
@@ -23,7 +27,7 @@ export function PreviewCard({ streamId }: { streamId: string }) {
         <Loading />
       ) : (
         <Suspense fallback={<Loading />}>
-          <PreviewPlayer outputs={items} token={credential.data.token} />
+          <PreviewPlayer outputs={items} token={credential.data.token} webrtcProblem={webrtcProblem ?? null} />
         </Suspense>
       )}
     </DashboardCard>

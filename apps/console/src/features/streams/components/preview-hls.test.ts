@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { NODE_UNREACHABLE } from '../utils/node-message';
-import { hlsFailure, playHls, sinceDate } from './preview-hls';
+import { fragmentBitrate, hlsFailure, playHls, sinceDate } from './preview-hls';
 
 /** hls.js at the unit's edge: the last player made is `player`; `fail` raises an error as hls.js would. */
 let player: FakeHls;
 class FakeHls {
   static isSupported = () => true;
-  static Events = { ERROR: 'hlsError' };
+  static Events = { ERROR: 'hlsError', FRAG_LOADED: 'hlsFragLoaded' };
   levels = [];
   currentLevel = -1;
   latency = 2.5;
@@ -26,6 +26,9 @@ class FakeHls {
   destroy() {}
   fail(data: unknown) {
     this.handlers.hlsError?.('hlsError', data);
+  }
+  fragment(type: string, bytes: number, duration: number) {
+    this.handlers.hlsFragLoaded?.('hlsFragLoaded', { frag: { type, duration }, payload: new ArrayBuffer(bytes) });
   }
 }
 vi.mock('hls.js', () => ({ default: FakeHls }));
@@ -54,6 +57,16 @@ describe('playHls', () => {
     expect(await playback.stats()).toMatchObject({ glassToGlassSeconds: 3.25, liveEdgeSeconds: 2.5 });
   });
 
+  it('measures the bitrate of a passthrough output (no level bitrate) from the fragments loaded', async () => {
+    const playback = await playHls('http://node.example:4242/hls/out%2Bh/index.m3u8', 'pv1.x.y', video());
+    expect((await playback.stats()).bitrate).toBeNull();
+    // 250,000 bytes in 2 s and 125,000 in 1 s: 1 Mb/s; an audio rendition's fragment does not count.
+    player.fragment('main', 250_000, 2);
+    player.fragment('audio', 999_999, 1);
+    player.fragment('main', 125_000, 1);
+    expect((await playback.stats()).bitrate).toBe(1_000_000);
+  });
+
   it("reports a fatal error with the node's refusal, and ignores what hls.js recovers from", async () => {
     const onFailure = vi.fn();
     await playHls('http://node.example:4242/hls/out%2Bh/index.m3u8', 'pv1.x.y', video(), onFailure);
@@ -66,6 +79,18 @@ describe('playHls', () => {
       networkDetails: answered('{"message":"This session was ended"}'),
     });
     expect(onFailure).toHaveBeenCalledWith('This session was ended');
+  });
+});
+
+describe('fragmentBitrate', () => {
+  it('averages the last five fragments and ignores those without a duration', () => {
+    const measured = fragmentBitrate();
+    measured.add(1000, 0);
+    expect(measured.bitrate()).toBeNull();
+    for (let i = 0; i < 5; i++) measured.add(1_000_000, 1);
+    measured.add(500_000, 1);
+    // The first 1 MB fragment left the window: (4 × 1 MB + 0.5 MB) × 8 over 5 s.
+    expect(measured.bitrate()).toBe(7_200_000);
   });
 });
 

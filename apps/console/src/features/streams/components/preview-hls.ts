@@ -30,6 +30,11 @@ export async function playHls(
   hls.on(Hls.Events.ERROR, (_event, data) => {
     if (data.fatal) onFailure(hlsFailure(data));
   });
+  // A passthrough output has no master playlist: hls.js knows no level bitrate, so it is measured.
+  const loaded = fragmentBitrate();
+  hls.on(Hls.Events.FRAG_LOADED, (_event, data) => {
+    if (data.frag.type === 'main') loaded.add(data.payload.byteLength, data.frag.duration);
+  });
   hls.loadSource(source.toString());
   hls.attachMedia(video);
   return {
@@ -50,9 +55,32 @@ export async function playHls(
         ...sizeOf(video),
         ...hlsTiming(video, hls.latency),
         glassToGlassSeconds: sinceDate(hls.playingDate),
-        bitrate: level?.bitrate ?? null,
+        bitrate: loaded.bitrate() ?? (level?.bitrate || null),
         ...frames(rate),
       };
+    },
+  };
+}
+
+/** Fragments the measured bitrate is averaged over: a few seconds of the stream. */
+const MEASURED_FRAGMENTS = 5;
+
+/**
+ * The bitrate of the fragments loaded last (bytes × 8 ÷ their duration), as the WebRTC overlay measures its
+ * bytes received: null before the first fragment with a duration.
+ */
+export function fragmentBitrate(window = MEASURED_FRAGMENTS) {
+  const recent: Array<{ bytes: number; seconds: number }> = [];
+  return {
+    add(bytes: number, seconds: number) {
+      if (!(seconds > 0) || !(bytes >= 0)) return;
+      recent.push({ bytes, seconds });
+      if (recent.length > window) recent.shift();
+    },
+    bitrate(): number | null {
+      const seconds = recent.reduce((sum, fragment) => sum + fragment.seconds, 0);
+      const bytes = recent.reduce((sum, fragment) => sum + fragment.bytes, 0);
+      return seconds > 0 ? (bytes * 8) / seconds : null;
     },
   };
 }

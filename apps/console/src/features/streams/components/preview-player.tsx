@@ -23,7 +23,16 @@ function start(
  * The stream's live preview: one of its WebRTC or HLS outputs, played with the preview credential (a
  * preview session, not a viewer); muted autoplay, unmute, fullscreen, rendition choice, stats overlay.
  */
-export function PreviewPlayer({ outputs, token }: { outputs: StreamOutput[]; token: string }) {
+export function PreviewPlayer({
+  outputs,
+  token,
+  webrtcProblem = null,
+}: {
+  outputs: StreamOutput[];
+  token: string;
+  /** The node's reason why the stream cannot play over WebRTC now (its status message), if any. */
+  webrtcProblem?: string | null;
+}) {
   const playable = playableOutputs(outputs);
   const [chosenId, setChosenId] = useState<string | null>(null);
   const output = playable.find((candidate) => candidate.id === chosenId) ?? playable[0];
@@ -121,6 +130,11 @@ export function PreviewPlayer({ outputs, token }: { outputs: StreamOutput[]; tok
       {error && (
         <p role="alert" className="text-danger small mt-2 mb-0">
           {error}
+        </p>
+      )}
+      {webrtcProblem && output.format === 'WebRTC' && (
+        <p role="alert" className="text-danger small mt-2 mb-0">
+          {webrtcProblem}
         </p>
       )}
       <div className="d-flex gap-2 mt-2">

@@ -1,0 +1,104 @@
+import { uriWithToken, WEBRTC_PLAYBACK_FAILED } from '@streamcloud/contract';
+import { afterEach, describe, expect, it } from 'vitest';
+import { RTCPeerConnection } from 'werift';
+import { type Push, pushTestPattern, runTool, waitFor } from './harness.js';
+import { streamsOf, uriOf, useMediaNode } from './streams.js';
+
+/**
+ * Pushes with one track only: video without audio plays on every output format; audio without video over HLS
+ * (nginx-rtmp holds audio for video: docs/decisions.md), and WebRTC playback says why it cannot.
+ */
+const world = useMediaNode('single-track');
+const { createStream, createOutput, messages, status } = streamsOf(world);
+
+let push: Push | null = null;
+const viewers: RTCPeerConnection[] = [];
+afterEach(async () => {
+  push?.stop();
+  push = null;
+  for (const pc of viewers.splice(0)) await pc.close();
+});
+
+/**
+ * The kinds of track (video, audio) a player gets packets of at `url` (RTMP, SRT or HLS) in 3 s, read with
+ * ffprobe (by packets: nginx-rtmp's MPEG-TS names both kinds in every fragment, with or without packets).
+ */
+async function probedTypes(url: string): Promise<string[]> {
+  const probe = await runTool(
+    'ffprobe',
+    ['-v', 'error', '-read_intervals', '%+3', '-show_entries', 'packet=codec_type', '-of', 'csv=p=0', url],
+    20_000,
+  );
+  return [...new Set(probe.stdout.split('\n').map((line) => line.split(',')[0]?.trim()))]
+    .filter((type): type is string => Boolean(type))
+    .sort();
+}
+
+/** A werift WHEP viewer (recvonly video and audio) counting the RTP packets of each kind it gets. */
+async function whepViewer(url: string) {
+  const pc = new RTCPeerConnection({ iceAdditionalHostAddresses: ['127.0.0.1'], iceUseIpv6: false });
+  viewers.push(pc);
+  pc.addTransceiver('video', { direction: 'recvonly' });
+  pc.addTransceiver('audio', { direction: 'recvonly' });
+  const got = { video: 0, audio: 0 };
+  pc.onTrack.subscribe((track) =>
+    track.onReceiveRtp.subscribe(() => {
+      got[track.kind === 'audio' ? 'audio' : 'video']++;
+    }),
+  );
+  await pc.setLocalDescription(await pc.createOffer());
+  const answer = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/sdp' },
+    body: pc.localDescription?.sdp,
+  });
+  // A feed that cannot start ends the session, before (409) or after its answer.
+  if (answer.status === 201) await pc.setRemoteDescription({ type: 'answer', sdp: await answer.text() });
+  return { got, status: answer.status };
+}
+
+describe('one-track pushes', () => {
+  it('plays a video-only RTMP push over WHEP, HLS, RTMP and SRT, and the stream says nothing failed', async () => {
+    const stream = await createStream({ format: 'RTMP' });
+    const [webrtc, hls, rtmp, srt] = await Promise.all(
+      ['WebRTC', 'HLS', 'RTMP', 'SRT'].map((format) => createOutput(stream.id, format)),
+    );
+    push = pushTestPattern(uriOf(stream), 'flv', 120, { tracks: 'video' });
+    await status(stream.id, 'Ingestion', 15_000);
+
+    for (const output of [hls, rtmp, srt]) {
+      const url = uriWithToken(output?.connection?.uri ?? '', output?.viewer.accessToken ?? null);
+      expect(await probedTypes(url), `${output?.format} ${url}`).toEqual(['video']);
+    }
+    const { got: whep, status: answered } = await whepViewer(webrtc?.connection?.signallingUri ?? '');
+    expect(answered).toBe(201);
+    await waitFor(
+      async () => ({ ...whep }),
+      (got) => got.video > 20,
+      20_000,
+      'video packets over WHEP',
+    );
+    expect(whep.audio).toBe(0);
+    expect((await messages(stream.id)).filter((text) => /fail|cannot/i.test(text))).toEqual([]);
+  });
+
+  it("plays an audio-only RTMP push over HLS; WHEP says in the stream's messages why it cannot", async () => {
+    const stream = await createStream({ format: 'RTMP' });
+    const [webrtc, hls] = await Promise.all(['WebRTC', 'HLS'].map((format) => createOutput(stream.id, format)));
+    push = pushTestPattern(uriOf(stream), 'flv', 120, { tracks: 'audio' });
+    await status(stream.id, 'Ingestion', 15_000);
+
+    expect(await probedTypes(hls?.connection?.uri ?? '')).toEqual(['audio']);
+    const { got: whep } = await whepViewer(webrtc?.connection?.signallingUri ?? '');
+    const texts = await waitFor(
+      () => messages(stream.id),
+      (list) => list.some((text) => text.startsWith(WEBRTC_PLAYBACK_FAILED)),
+      20_000,
+      'why WebRTC playback cannot start',
+    );
+    expect(texts).toContain(
+      `${WEBRTC_PLAYBACK_FAILED}: the push has no video track (an audio-only push plays over HLS)`,
+    );
+    expect(whep.audio + whep.video).toBe(0);
+  });
+});
