@@ -9,6 +9,11 @@ export const PLAYBACK_KEYS_MAX = 20;
 /** Revoked keys still listed, newest first, after the active ones. */
 export const PLAYBACK_KEYS_LISTED_MAX = 100;
 export const PLAYBACK_TOKEN_MAX = 8192;
+/** Revoked token ids an account may hold (a revocation outlives its token by the longest session, 30 days). */
+export const PLAYBACK_TOKEN_REVOCATIONS_MAX = 10_000;
+/** Revocations listed, newest first. */
+export const PLAYBACK_TOKEN_REVOCATIONS_LISTED_MAX = 500;
+export const PLAYBACK_TOKEN_ID_MAX = 200;
 
 /** ECDSA P-256 and Ed25519: the customer signs with the private key; HS256: both sides share a secret. */
 export const PlaybackKeyAlgorithm = z.enum(['ES256', 'Ed25519', 'HS256'], {
@@ -117,6 +122,22 @@ export const PlaybackTokenInspection = z.object({
 });
 export type PlaybackTokenInspection = z.infer<typeof PlaybackTokenInspection>;
 
+/** Revokes one token by its `jti` (every token of the account's keys carrying it). */
+export const PlaybackTokenRevoke = z.strictObject({
+  jti: z
+    .string({ error: 'Token id (jti) is required' })
+    .min(1, 'Token id (jti) is required')
+    .max(PLAYBACK_TOKEN_ID_MAX, `Token id (jti) must be at most ${PLAYBACK_TOKEN_ID_MAX} characters`),
+});
+export type PlaybackTokenRevoke = z.infer<typeof PlaybackTokenRevoke>;
+
+export const PlaybackTokenRevocation = z.object({
+  jti: z.string(),
+  accountId: Id,
+  revokedAt: Timestamp,
+});
+export type PlaybackTokenRevocation = z.infer<typeof PlaybackTokenRevocation>;
+
 export const playbackKeyRoutes = {
   list: defineRoute({
     method: 'GET',
@@ -148,6 +169,27 @@ export const playbackKeyRoutes = {
     params: IdParams,
     response: null,
     errors: [404, 409],
+  }),
+  revokedTokens: defineRoute({
+    method: 'GET',
+    path: '/playback-tokens/revocations',
+    summary: `Revoked playback token ids, newest first (at most ${PLAYBACK_TOKEN_REVOCATIONS_LISTED_MAX})`,
+    tag: 'playback-keys',
+    auth: 'user',
+    query: PlaybackKeyListQuery,
+    response: z.array(PlaybackTokenRevocation),
+  }),
+  revokeToken: defineRoute({
+    method: 'POST',
+    path: '/playback-tokens/revocations',
+    summary:
+      "Revoke a playback token by its jti: the account's outputs refuse it (the nodes, once they enforce tokens)",
+    tag: 'playback-keys',
+    auth: 'user',
+    body: PlaybackTokenRevoke,
+    response: PlaybackTokenRevocation,
+    status: 201,
+    errors: [409],
   }),
   inspect: defineRoute({
     method: 'POST',

@@ -1,9 +1,10 @@
-import { PLAYBACK_KEYS_LISTED_MAX } from '@streamcloud/contract';
+import { PLAYBACK_KEYS_LISTED_MAX, PLAYBACK_TOKEN_REVOCATIONS_LISTED_MAX } from '@streamcloud/contract';
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
-import type { PlaybackKeysTable } from './playback-keys.table.js';
+import type { PlaybackKeysTable, PlaybackTokenRevocationsTable } from './playback-keys.table.js';
 
 export type PlaybackKeyRow = Selectable<PlaybackKeysTable>;
+export type PlaybackTokenRevocationRow = Selectable<PlaybackTokenRevocationsTable>;
 export type NewPlaybackKey = Omit<PlaybackKeyRow, 'last_used_at' | 'revoked_at'>;
 
 export class PlaybackKeysRepository {
@@ -60,5 +61,46 @@ export class PlaybackKeysRepository {
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
     return result.numUpdatedRows > 0n;
+  }
+
+  /**
+   * Inside a transaction: the account's revoked token ids, counted with its account row locked (as keys are).
+   */
+  async lockAndCountRevocations(accountId: string): Promise<number> {
+    await this.db.selectFrom('accounts').select('id').where('id', '=', accountId).forUpdate().executeTakeFirst();
+    const row = await this.db
+      .selectFrom('playback_token_revocations')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('account_id', '=', accountId)
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  /** Records a revoked token id; null when it was already (of concurrent calls, one records it). */
+  revokeToken(accountId: string, jti: string, now: Date): Promise<PlaybackTokenRevocationRow | undefined> {
+    return this.db
+      .insertInto('playback_token_revocations')
+      .values({ account_id: accountId, jti, revoked_at: now })
+      .onConflict((oc) => oc.columns(['account_id', 'jti']).doNothing())
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  /** One account's revoked token ids (every account's with null), newest first; bounded. */
+  revokedTokens(accountId: string | null): Promise<PlaybackTokenRevocationRow[]> {
+    let query = this.db.selectFrom('playback_token_revocations').selectAll();
+    if (accountId !== null) query = query.where('account_id', '=', accountId);
+    return query.orderBy('revoked_at', 'desc').orderBy('jti').limit(PLAYBACK_TOKEN_REVOCATIONS_LISTED_MAX).execute();
+  }
+
+  /** Whether an account revoked a token id. */
+  async isTokenRevoked(accountId: string, jti: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('playback_token_revocations')
+      .select('jti')
+      .where('account_id', '=', accountId)
+      .where('jti', '=', jti)
+      .executeTakeFirst();
+    return row !== undefined;
   }
 }

@@ -7,5 +7,7 @@ export function registerPlaybackKeyRoutes(app: FastifyInstance, playbackKeys: Pl
   addRoute(app, playbackKeyRoutes.list, ({ auth, query }) => playbackKeys.list(auth, query.account));
   addRoute(app, playbackKeyRoutes.create, ({ auth, body }) => playbackKeys.create(auth, body));
   addRoute(app, playbackKeyRoutes.revoke, ({ auth, params }) => playbackKeys.revoke(auth, params.id));
+  addRoute(app, playbackKeyRoutes.revokedTokens, ({ auth, query }) => playbackKeys.revokedTokens(auth, query.account));
+  addRoute(app, playbackKeyRoutes.revokeToken, ({ auth, body }) => playbackKeys.revokeToken(auth, body));
   addRoute(app, playbackKeyRoutes.inspect, ({ auth, body }) => playbackKeys.inspect(auth, body));
 }

@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import {
   PLAYBACK_KEYS_MAX,
+  PLAYBACK_TOKEN_REVOCATIONS_MAX,
   type PlaybackKey,
   type PlaybackKeyCreate,
   type PlaybackKeyCreated,
   type PlaybackTokenInspect,
   type PlaybackTokenInspection,
+  type PlaybackTokenRevocation,
+  type PlaybackTokenRevoke,
   type PublicJwk,
 } from '@streamcloud/contract';
 import { generateSigningKey, PlaybackKeyring, readToken, verifyPlaybackToken } from '@streamcloud/playback-tokens';
@@ -17,6 +20,13 @@ import type { SecretBox } from '../../lib/secret-box.js';
 import { mayUse } from '../access/access.js';
 import { AuditTrail } from '../audit/audit-trail.js';
 import { secretContext, toPlaybackKey, toVerificationKey } from './playback-key-material.js';
+import type { PlaybackTokenRevocationRow } from './playback-keys.repository.js';
+
+const toRevocation = (row: PlaybackTokenRevocationRow): PlaybackTokenRevocation => ({
+  jti: row.jti,
+  accountId: row.account_id,
+  revokedAt: row.revoked_at.toISOString(),
+});
 
 export interface PlaybackKeysServiceDeps {
   uow: Scope<'playbackKeys' | 'access' | 'audit'>;
@@ -84,14 +94,44 @@ export class PlaybackKeysService {
     await this.audit.record(auth, 'playback-key.revoke', id, { accountId: owner });
   }
 
+  /** Revokes a token id for the caller's account (an ADMIN impersonating: the owner's); again is 409. */
+  async revokeToken(auth: AuthContext, body: PlaybackTokenRevoke): Promise<PlaybackTokenRevocation> {
+    const row = await this.deps.uow.transaction(async ({ playbackKeys }) => {
+      if ((await playbackKeys.lockAndCountRevocations(auth.accountId)) >= PLAYBACK_TOKEN_REVOCATIONS_MAX) {
+        throw conflict(
+          `An account has at most ${PLAYBACK_TOKEN_REVOCATIONS_MAX} revoked token ids: revoke the key instead`,
+          'PLAYBACK_TOKEN_REVOCATION_LIMIT',
+        );
+      }
+      return playbackKeys.revokeToken(auth.accountId, body.jti, this.deps.clock.now());
+    });
+    if (!row) throw conflict('The token is already revoked', 'ALREADY_REVOKED');
+    await this.deps.uow.audit.recordBy(
+      auth,
+      { action: 'playback-token.revoke', targetType: 'playback-token', targetId: body.jti, details: {} },
+      this.deps.clock.now(),
+    );
+    return toRevocation(row);
+  }
+
+  async revokedTokens(auth: AuthContext, account: string | undefined): Promise<PlaybackTokenRevocation[]> {
+    const scope = this.deps.uow.access.accountScope(auth, account);
+    return (await this.deps.uow.playbackKeys.revokedTokens(scope)).map(toRevocation);
+  }
+
   /** What the nodes' verifier says of `token` on the output, with the output account's keys. */
   async inspect(auth: AuthContext, body: PlaybackTokenInspect): Promise<PlaybackTokenInspection> {
     const facts = await this.deps.uow.access.require(auth, 'output', body.outputId);
-    const rows = facts.ownerId === null ? [] : await this.deps.uow.playbackKeys.ofAccount(facts.ownerId);
+    const read = readToken(body.token);
+    const [rows, revokedTokenIds] = await Promise.all([
+      facts.ownerId === null ? [] : this.deps.uow.playbackKeys.ofAccount(facts.ownerId),
+      this.revokedIdOf(facts.ownerId, read?.payload.jti),
+    ]);
     const keys = new PlaybackKeyring(rows.map((row) => toVerificationKey(row, this.deps.secrets)));
     const output = { id: body.outputId, streamId: facts.streamId ?? body.outputId };
     const verdict = verifyPlaybackToken(body.token, {
       keys,
+      revokedTokenIds,
       target: { outputId: output.id, streamId: output.streamId },
       viewer: {
         now: body.at ? new Date(body.at) : this.deps.clock.now(),
@@ -101,7 +141,6 @@ export class PlaybackKeysService {
         activeSessions: body.activeSessions ?? 0,
       },
     });
-    const read = readToken(body.token);
     const written = { header: read?.header ?? null, claims: read?.payload ?? null, output };
     if (verdict.ok) {
       const sessionEndsAt = verdict.sessionEndsAt?.toISOString() ?? null;
@@ -116,5 +155,11 @@ export class PlaybackKeysService {
     }
     const { reason, message, detail } = verdict;
     return { ...written, accepted: false, reason, message, detail: detail ?? null, sessionEndsAt: null };
+  }
+
+  /** The token's id when its account revoked it (the only revocation its verification can meet). */
+  private async revokedIdOf(accountId: string | null, jti: unknown): Promise<Set<string>> {
+    if (accountId === null || typeof jti !== 'string') return new Set();
+    return (await this.deps.uow.playbackKeys.isTokenRevoked(accountId, jti)) ? new Set([jti]) : new Set();
   }
 }

@@ -15,8 +15,16 @@ export interface PlaybackKeysTable {
   revoked_at: Date | null;
 }
 
+/** A revoked token id of an account. */
+export interface PlaybackTokenRevocationsTable {
+  account_id: string;
+  jti: string;
+  revoked_at: ColumnType<Date, Date | undefined, never>;
+}
+
 declare module '../../db/schema.js' {
   interface Database {
     playback_keys: PlaybackKeysTable;
+    playback_token_revocations: PlaybackTokenRevocationsTable;
   }
 }

@@ -20,6 +20,7 @@ const t = useTestApp({ clock }, { roles: true });
 const call = (...args: Parameters<Roles['call']>) => t.roles.call(...args);
 const KEYS = `${API_BASE}/playback-keys`;
 const INSPECT = `${API_BASE}/playback-tokens/inspect`;
+const REVOCATIONS = `${API_BASE}/playback-tokens/revocations`;
 
 async function createKey(token: string, body: object = {}): Promise<PlaybackKeyCreated> {
   const response = await t.request({ method: 'POST', url: KEYS, token, payload: { name: 'shop', ...body } });
@@ -62,6 +63,12 @@ describe('role matrix', () => {
           'ADMIN impersonating owner': 204,
           ADMIN: 204,
         },
+      },
+      { name: 'GET /playback-tokens/revocations', call: () => ['GET', REVOCATIONS], expected: signedIn(200) },
+      {
+        name: 'POST /playback-tokens/revocations',
+        call: () => ['POST', REVOCATIONS, { jti: 'ticket-9' }],
+        expected: signedIn(201),
       },
       {
         name: 'POST /playback-tokens/inspect',
@@ -266,6 +273,49 @@ describe('DELETE /playback-keys/{id}', () => {
     expect((await call('USER owner', 'GET', KEYS)).json()).toMatchObject([
       { id: key.id, revokedAt: expect.any(String) },
     ]);
+  });
+});
+
+describe('POST /playback-tokens/revocations', () => {
+  it("refuses the account's tokens carrying the jti, once, audited; another account's are not touched", async () => {
+    const key = await createKey(t.roles.owner.token);
+    const token = await mint(key, { sub: outputId, jti: 'ticket-7' });
+    await raceForOne(3, () => call('USER owner', 'POST', REVOCATIONS, { jti: 'ticket-7' }), {
+      winner: 201,
+      losers: [409],
+    });
+    expect((await call('USER owner', 'POST', INSPECT, { token, outputId })).json()).toMatchObject({
+      accepted: false,
+      reason: 'token_revoked',
+      message: 'The token has been revoked',
+    });
+    expect(
+      (await call('USER owner', 'POST', INSPECT, { token: await mint(key, { sub: outputId }), outputId })).json(),
+    ).toMatchObject({ accepted: true });
+    expect((await call('USER owner', 'GET', REVOCATIONS)).json()).toEqual([
+      { jti: 'ticket-7', accountId: t.roles.owner.id, revokedAt: expect.any(String) },
+    ]);
+    expect((await call('USER other', 'GET', REVOCATIONS)).json()).toEqual([]);
+    expect((await call('USER other', 'GET', `${REVOCATIONS}?account=${t.roles.owner.id}`)).statusCode).toBe(404);
+    expect((await call('ADMIN', 'GET', REVOCATIONS)).json()).toHaveLength(1);
+    const [entry] = await t.auditLog(1);
+    expect([entry?.action, entry?.actor_id, entry?.target_type, entry?.target_id]).toEqual([
+      'playback-token.revoke',
+      t.roles.owner.id,
+      'playback-token',
+      'ticket-7',
+    ]);
+  });
+
+  it('refuses a missing or long jti with 400 naming the field, and changes nothing', async () => {
+    const before = await databaseState(t.database.db, ['audit_log']);
+    expectValidationError(await call('USER owner', 'POST', REVOCATIONS, {}), 'body.jti', 'Token id (jti) is required');
+    expectValidationError(
+      await call('USER owner', 'POST', REVOCATIONS, { jti: 'x'.repeat(201) }),
+      'body.jti',
+      'Token id (jti) must be at most 200 characters',
+    );
+    expect(await databaseState(t.database.db, ['audit_log'])).toEqual(before);
   });
 });
 
