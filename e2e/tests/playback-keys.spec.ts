@@ -86,6 +86,14 @@ test('an account creates a playback signing key, tests tokens signed with it, an
   await testToken(page, { token: signed, outputId: randomUUID() });
   await expect(page.getByRole('alert').filter({ hasText: 'Output not found' })).toBeVisible();
 
+  // One sold ticket withdrawn by its jti.
+  const revokeForm = page.getByRole('form', { name: 'Revoke a token' });
+  await revokeForm.getByLabel('Token id (jti)').fill('e2e');
+  await revokeForm.getByRole('button', { name: 'Revoke token' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Tokens with the id "e2e" are revoked.' })).toBeVisible();
+  await testToken(page, { token: signed, outputId: output.id, country: 'FR' });
+  await expect(verdict).toHaveText('Refused: The token has been revoked (token_revoked)');
+
   await row.getByRole('button', { name: 'Revoke shop backend' }).click();
   const confirm = page.getByRole('dialog', { name: 'Revoke playback signing key' });
   await expect(confirm).toContainText('shop backend');

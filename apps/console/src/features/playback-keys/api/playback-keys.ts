@@ -5,6 +5,8 @@ import {
   type PlaybackKeyCreated,
   type PlaybackTokenInspect,
   type PlaybackTokenInspection,
+  type PlaybackTokenRevocation,
+  type PlaybackTokenRevoke,
   playbackKeyRoutes,
 } from '@streamcloud/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -46,5 +48,14 @@ export function useInspectPlaybackToken() {
   return useMutation({
     mutationFn: (body: PlaybackTokenInspect): Promise<PlaybackTokenInspection> =>
       api.call(playbackKeyRoutes.inspect, { body }),
+  });
+}
+
+/** Revokes one token by its jti. */
+export function useRevokePlaybackToken() {
+  const api = useApi();
+  return useMutation({
+    mutationFn: (body: PlaybackTokenRevoke): Promise<PlaybackTokenRevocation> =>
+      api.call(playbackKeyRoutes.revokeToken, { body }),
   });
 }

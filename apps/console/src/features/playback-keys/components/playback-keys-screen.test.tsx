@@ -93,4 +93,27 @@ describe('Playback signing keys', () => {
     await user.click(within(confirm).getByRole('button', { name: 'Ok' }));
     expect((await screen.findByText('The playback key is already revoked')).closest('[role="alert"]')).not.toBeNull();
   });
+
+  it('revokes a token by its jti, and says when it already is', async () => {
+    const sent: unknown[] = [];
+    const { user } = renderAsUser('/account/playback-keys', {
+      'GET /api/v1/playback-keys': () => jsonResponse([KEY]),
+      'POST /api/v1/playback-tokens/revocations': (request) => {
+        sent.push(request.body);
+        return sent.length === 1
+          ? jsonResponse({ jti: 'ticket-7', accountId: KEY.accountId, revokedAt: '2026-01-01T00:00:00.000Z' }, 201)
+          : errorResponse(409, 'The token is already revoked');
+      },
+    });
+    const form = await screen.findByRole('form', { name: 'Revoke a token' });
+    await user.click(within(form).getByRole('button', { name: 'Revoke token' }));
+    expect(await within(form).findByText('Token id (jti) is required')).not.toBeNull();
+    for (const _ of [1, 2]) {
+      await user.type(within(form).getByLabelText('Token id (jti)'), 'ticket-7');
+      await user.click(within(form).getByRole('button', { name: 'Revoke token' }));
+    }
+    expect((await screen.findByText('The token is already revoked')).closest('[role="alert"]')).not.toBeNull();
+    expect(screen.getByText(PLAYBACK_KEY_TEXTS.tokenRevoked('ticket-7')).closest('[role="alert"]')).not.toBeNull();
+    expect(sent).toEqual([{ jti: 'ticket-7' }, { jti: 'ticket-7' }]);
+  });
 });

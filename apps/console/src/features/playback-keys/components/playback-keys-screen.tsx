@@ -1,5 +1,6 @@
 import { PageShell } from '@/components/ui/page-shell';
 import { PlaybackKeysCard } from './playback-keys-card';
+import { RevokeTokenCard } from './revoke-token-card';
 import { TestTokenCard } from './test-token-card';
 
 /** The account's playback signing keys (issue 34) and the token test. */
@@ -8,6 +9,7 @@ export function PlaybackKeysScreen() {
     <PageShell title="Playback signing keys">
       <PlaybackKeysCard />
       <TestTokenCard />
+      <RevokeTokenCard />
     </PageShell>
   );
 }

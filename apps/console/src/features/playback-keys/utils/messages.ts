@@ -12,6 +12,8 @@ export const PLAYBACK_KEY_TEXTS = {
   shownOnce: 'Copy or download it now: it is shown only once and Streamcloud does not keep it.',
   secretShownOnce: 'Copy or download it now: it is shown only once.',
   testFailed: 'The token could not be tested.',
+  tokenRevoked: (jti: string) => `Tokens with the id "${jti}" are revoked.`,
+  tokenRevokeFailed: 'The token could not be revoked.',
 } as const;
 
 /** What each algorithm is, as the create form offers it. */

@@ -1,0 +1,54 @@
+import { messageOr } from '@streamcloud/api-client';
+import { PlaybackTokenRevoke } from '@streamcloud/contract';
+import Button from 'react-bootstrap/Button';
+import { useForm } from 'react-hook-form';
+import { TextField } from '@/components/ui/form-fields';
+import { useNotify } from '@/components/ui/notifications';
+import { TitledCard } from '@/components/ui/titled-card';
+import { contractResolver, namedFields, showServerFieldErrors } from '@/lib/forms';
+import { useRevokePlaybackToken } from '../api/playback-keys';
+import { PLAYBACK_KEY_TEXTS } from '../utils/messages';
+
+const fieldOfPath = namedFields<PlaybackTokenRevoke>(['jti']);
+
+/** Withdraws one sold ticket: every token of the account's keys carrying the jti is refused. */
+export function RevokeTokenCard() {
+  const revoke = useRevokePlaybackToken();
+  const notify = useNotify();
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<PlaybackTokenRevoke>({ resolver: contractResolver(PlaybackTokenRevoke), defaultValues: { jti: '' } });
+
+  const onSubmit = handleSubmit(async (body) => {
+    try {
+      await revoke.mutateAsync(body);
+      notify(PLAYBACK_KEY_TEXTS.tokenRevoked(body.jti), 'success');
+      reset({ jti: '' });
+    } catch (error) {
+      showServerFieldErrors(error, setError, fieldOfPath);
+      notify(messageOr(error, PLAYBACK_KEY_TEXTS.tokenRevokeFailed));
+    }
+  });
+
+  return (
+    <TitledCard title="Revoke a token">
+      <form noValidate onSubmit={onSubmit} aria-label="Revoke a token">
+        <TextField
+          id="revoke-token-jti"
+          label="Token id (jti)"
+          autoComplete="off"
+          help="Every token of your keys with this id is refused; to refuse all of a key's tokens, revoke the key."
+          error={errors.jti?.message}
+          {...register('jti')}
+        />
+        <Button type="submit" variant="outline-danger" disabled={isSubmitting}>
+          Revoke token
+        </Button>
+      </form>
+    </TitledCard>
+  );
+}
