@@ -164,6 +164,25 @@ export function compareRegionCodes(a: string | null, b: string | null): number {
   return rank(a) - rank(b) || (a ?? '').toUpperCase().localeCompare((b ?? '').toUpperCase());
 }
 
+/**
+ * A node's drain (issue 38): while draining, nothing new is placed there (streams, viewer outputs, GSLB pushes),
+ * its streams that are not live and the viewer outputs it serves as an edge move to other nodes at the next
+ * assignment pass (within seconds), and each live push moves once it ends. `drained`: draining and nothing
+ * left, so the node may be stopped.
+ */
+export const NodeDrain = z.object({
+  draining: z.boolean(),
+  since: Timestamp.nullable(),
+  /** Pushes live on it (Ingestion or Fallback): they move once they end. */
+  liveStreams: z.number().int(),
+  /** Its other streams: they move at the next pass, or stay while no other node may take them. */
+  otherStreams: z.number().int(),
+  /** Viewer outputs it serves as an edge. */
+  edgeOutputs: z.number().int(),
+  drained: z.boolean(),
+});
+export type NodeDrain = z.infer<typeof NodeDrain>;
+
 /** The 502 an unreachable node answers with. */
 export const NODE_UNREACHABLE = 'NODE_UNREACHABLE';
 
@@ -249,6 +268,38 @@ export const nodeRoutes = {
     params: IdParams,
     response: NodeMetadata,
     errors: [404, 502, 429],
+  }),
+  drain: defineRoute({
+    method: 'GET',
+    path: '/nodes/:id/drain',
+    summary: "The node's drain: whether it is draining and what is left on it",
+    tag: 'nodes',
+    auth: 'admin',
+    params: IdParams,
+    response: NodeDrain,
+    errors: [404],
+  }),
+  startDrain: defineRoute({
+    method: 'POST',
+    path: '/nodes/:id/drain',
+    summary:
+      'Drain the node before maintenance: no new stream or viewer goes there, what is not live moves to other ' +
+      'nodes, live pushes move once they end; answers what is left. Asking again changes nothing.',
+    tag: 'nodes',
+    auth: 'admin',
+    params: IdParams,
+    response: NodeDrain,
+    errors: [404],
+  }),
+  stopDrain: defineRoute({
+    method: 'DELETE',
+    path: '/nodes/:id/drain',
+    summary: 'Stop draining: the node takes new streams and viewers again (what moved away stays where it is)',
+    tag: 'nodes',
+    auth: 'admin',
+    params: IdParams,
+    response: NodeDrain,
+    errors: [404],
   }),
   reissueToken: defineRoute({
     method: 'POST',

@@ -3,7 +3,7 @@ import type { Db } from '../../db/database.js';
 import type { NodeLoadSamplesTable, NodesTable } from '../../db/schema.js';
 
 export type NodeRow = Omit<NodesTable, 'created_at' | 'updated_at'> & { created_at: Date; updated_at: Date };
-export type NodeFields = Omit<NodesTable, 'id' | 'token_hash' | 'created_at' | 'updated_at'>;
+export type NodeFields = Omit<NodesTable, 'id' | 'token_hash' | 'created_at' | 'updated_at' | 'draining_since'>;
 export type LoadSample = Omit<NodeLoadSamplesTable, 'node_id'>;
 export type LoadSampleRow = NodeLoadSamplesTable;
 
@@ -46,6 +46,44 @@ export class NodesRepository {
         .returningAll()
         .executeTakeFirst()) ?? null
     );
+  }
+
+  /** Starts (a time) or stops (null) the node's drain; a drain already started keeps its time. Null: no node. */
+  async setDraining(id: string, since: Date | null): Promise<NodeRow | null> {
+    return (
+      (await this.db
+        .updateTable('nodes')
+        .set({ draining_since: since === null ? null : sql<Date>`coalesce(draining_since, ${since})` })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirst()) ?? null
+    );
+  }
+
+  /** What is left on the node: its live pushes, its other streams and the viewer outputs it serves as an edge. */
+  async drainLeft(id: string): Promise<{ live: number; other: number; edgeOutputs: number }> {
+    const row = await this.db
+      .selectNoFrom((eb) => [
+        eb
+          .selectFrom('inputs')
+          .select((inner) => inner.fn.countAll<number>().as('n'))
+          .where('node_id', '=', id)
+          .where('status', 'in', ['Ingestion', 'Fallback'])
+          .as('live'),
+        eb
+          .selectFrom('inputs')
+          .select((inner) => inner.fn.countAll<number>().as('n'))
+          .where('node_id', '=', id)
+          .where('status', 'not in', ['Ingestion', 'Fallback'])
+          .as('other'),
+        eb
+          .selectFrom('outputs')
+          .select((inner) => inner.fn.countAll<number>().as('n'))
+          .where('node_id', '=', id)
+          .as('edge_outputs'),
+      ])
+      .executeTakeFirstOrThrow();
+    return { live: Number(row.live), other: Number(row.other), edgeOutputs: Number(row.edge_outputs) };
   }
 
   /** Removes the node; its samples, report ids and node group memberships go with it (cascade). */

@@ -15,6 +15,9 @@ export function registerNodeRoutes(app: FastifyInstance, nodes: NodesService, re
   const outbound = { rateLimit: ADMIN_OUTBOUND_RATE_LIMIT };
   addRoute(app, nodeRoutes.refresh, ({ auth, params, body }) => nodes.refresh(auth, params.id, body.mode), outbound);
   addRoute(app, nodeRoutes.metadata, ({ params }) => nodes.metadata(params.id), outbound);
+  addRoute(app, nodeRoutes.drain, ({ params }) => nodes.drain(params.id));
+  addRoute(app, nodeRoutes.startDrain, ({ auth, params }) => nodes.startDrain(auth, params.id));
+  addRoute(app, nodeRoutes.stopDrain, ({ auth, params }) => nodes.stopDrain(auth, params.id));
   addRoute(app, nodeRoutes.reissueToken, ({ auth, params }) => nodes.reissueToken(auth, params.id));
 
   // The node-facing API: called by media nodes with their node token.

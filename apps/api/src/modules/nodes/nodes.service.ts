@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Node, NodeInput, NodeRefreshMode, NodeWithToken } from '@streamcloud/contract';
+import type { Node, NodeDrain, NodeInput, NodeRefreshMode, NodeWithToken } from '@streamcloud/contract';
 import type { Scope } from '../../db/unit-of-work.js';
 import type { AuthContext, NodeIdentity } from '../../lib/auth-context.js';
 import type { Clock } from '../../lib/clock.js';
@@ -173,6 +173,39 @@ export class NodesService {
 
   async metadata(id: string): Promise<Record<string, unknown>> {
     return this.deps.control.metadata(await this.find(id));
+  }
+
+  /** The node's drain and what is left on it (docs/decisions.md, "Draining a node"). */
+  async drain(id: string): Promise<NodeDrain> {
+    return this.drainOf(await this.find(id));
+  }
+
+  /** Starts draining (asking again changes nothing, the first time stands); audited. */
+  async startDrain(auth: AuthContext, id: string): Promise<NodeDrain> {
+    const row = await this.deps.uow.nodes.setDraining(id, this.deps.clock.now());
+    if (!row) throw notFound('Node');
+    await this.audit.record(auth, 'node.drain.start', id, { name: row.name });
+    return this.drainOf(row);
+  }
+
+  async stopDrain(auth: AuthContext, id: string): Promise<NodeDrain> {
+    const row = await this.deps.uow.nodes.setDraining(id, null);
+    if (!row) throw notFound('Node');
+    await this.audit.record(auth, 'node.drain.stop', id, { name: row.name });
+    return this.drainOf(row);
+  }
+
+  private async drainOf(row: NodeRow): Promise<NodeDrain> {
+    const left = await this.deps.uow.nodes.drainLeft(row.id);
+    const draining = row.draining_since !== null;
+    return {
+      draining,
+      since: row.draining_since?.toISOString() ?? null,
+      liveStreams: left.live,
+      otherStreams: left.other,
+      edgeOutputs: left.edgeOutputs,
+      drained: draining && left.live + left.other + left.edgeOutputs === 0,
+    };
   }
 
   /** The node a node token belongs to, or null. */

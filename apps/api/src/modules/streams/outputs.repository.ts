@@ -87,7 +87,7 @@ export class OutputsRepository {
       .selectAll('o')
       .select(['i.owner_id', 'i.node_id as stream_node_id', 'n.name as node_name'])
       .select(
-        sql<string>`case when n.id is null then '' when not n.enabled then 'is disabled' when not n.opened then 'is closed' else 'stopped reporting' end`.as(
+        sql<string>`case when n.id is null then '' when not n.enabled then 'is disabled' when not n.opened then 'is closed' when n.draining_since is not null then 'is being drained' else 'stopped reporting' end`.as(
           'unfit',
         ),
       )
@@ -96,7 +96,12 @@ export class OutputsRepository {
         eb.or([
           eb.and([
             eb('o.node_id', 'is not', null),
-            eb.or([eb('n.enabled', '=', false), eb('n.opened', '=', false), nodeSilentSince('n', since)]),
+            eb.or([
+              eb('n.enabled', '=', false),
+              eb('n.opened', '=', false),
+              eb('n.draining_since', 'is not', null),
+              nodeSilentSince('n', since),
+            ]),
           ]),
           ...(edgesExist
             ? [
@@ -105,7 +110,7 @@ export class OutputsRepository {
                   eb('o.ingest_chosen', '=', false),
                   sql<boolean>`exists (select 1 from node_group_resources r join node_groups g on g.id = r.group_id
                     join nodes e on e.id = r.node_id
-                    where g.assignment = 'Outgoing' and e.enabled and e.opened
+                    where g.assignment = 'Outgoing' and e.enabled and e.opened and e.draining_since is null
                       and (g.owner_id = i.owner_id or g.owner_id is null)
                       and not ${nodeSilentSince('e', since)})`,
                 ]),

@@ -51,6 +51,12 @@ export interface InternodeSourceRow {
   node_host: NodeHostRow | null;
 }
 
+/**
+ * A stream that is not live on a node it must leave: one an admin drains, or one another customer's group keeps
+ * for itself (docs/decisions.md, "Node groups drive placement" and "Draining a node").
+ */
+export type StreamOnNodeToLeave = StreamRow & { node_name: string; leaving: 'draining' | 'reserved' };
+
 /** A node placement weighs: its host and how many streams it already carries. */
 export interface CandidateNodeRow extends NodeHostRow {
   stream_count: number;
@@ -404,6 +410,7 @@ export class StreamsRepository implements StreamCatalog {
       )
       .where('n.enabled', '=', true)
       .where('n.opened', '=', true)
+      .where('n.draining_since', 'is', null)
       .$narrowType<{ stream_count: number }>();
     return (healthySince ? nodes.where(sql<boolean>`not ${nodeSilentSince('n', healthySince)}`) : nodes).execute();
   }
@@ -437,29 +444,37 @@ export class StreamsRepository implements StreamCatalog {
   }
 
   /**
-   * Streams that are not live (Idle or Error) on a node a customer's group keeps for itself, of another
-   * customer: the assignment job moves them off, oldest stream first.
+   * Streams that are not live (Idle or Error) on a node being drained, or on a node a customer's group keeps
+   * for itself, of another customer: the assignment job moves them off, oldest stream first.
    */
-  async notLiveOnNodesReservedForOthers(limit: number): Promise<Array<StreamRow & { node_name: string }>> {
+  async notLiveOnNodesToLeave(limit: number): Promise<StreamOnNodeToLeave[]> {
     return (await this.db
       .selectFrom('inputs as i')
       .innerJoin('nodes as n', 'n.id', 'i.node_id')
       .selectAll('i')
       .select('n.name as node_name')
-      .where('i.status', 'in', ['Idle', 'Error'])
-      .where(({ exists, selectFrom }) =>
-        exists(
-          selectFrom('node_group_resources as r')
-            .innerJoin('node_groups as g', 'g.id', 'r.group_id')
-            .select('r.id')
-            .whereRef('r.node_id', '=', 'i.node_id')
-            .where('g.owner_id', 'is not', null)
-            .whereRef('g.owner_id', '<>', 'i.owner_id'),
+      .select(
+        sql<'draining' | 'reserved'>`case when n.draining_since is not null then 'draining' else 'reserved' end`.as(
+          'leaving',
         ),
+      )
+      .where('i.status', 'in', ['Idle', 'Error'])
+      .where(({ or, eb, exists, selectFrom }) =>
+        or([
+          eb('n.draining_since', 'is not', null),
+          exists(
+            selectFrom('node_group_resources as r')
+              .innerJoin('node_groups as g', 'g.id', 'r.group_id')
+              .select('r.id')
+              .whereRef('r.node_id', '=', 'i.node_id')
+              .where('g.owner_id', 'is not', null)
+              .whereRef('g.owner_id', '<>', 'i.owner_id'),
+          ),
+        ]),
       )
       .orderBy('i.created_at')
       .limit(limit)
-      .execute()) as Array<StreamRow & { node_name: string }>;
+      .execute()) as StreamOnNodeToLeave[];
   }
 
   /**

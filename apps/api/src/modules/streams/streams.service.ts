@@ -38,7 +38,7 @@ import { ingestCandidates, reservedForOthers } from './ingest-placement.js';
 import { candidateOf, chooseNode } from './node-assignment.js';
 import { mediaHostOf, servingNodeIdOf, toStreamInput } from './stream-mapper.js';
 import { StreamWebhooks } from './stream-webhooks.js';
-import { type NodeHostRow, type StreamRow, UnknownOwnerError } from './streams.repository.js';
+import { type NodeHostRow, type StreamOnNodeToLeave, type StreamRow, UnknownOwnerError } from './streams.repository.js';
 
 /** What the streams module reads and writes: its streams and their outputs. */
 export type StreamsScope = Scope<'streams' | 'outputs' | 'access' | 'audit'>;
@@ -314,14 +314,14 @@ export class StreamsService {
 
   /**
    * Places streams by the placement rules: those that wait for a node go to the best enabled and opened
-   * node, if any; those that are not live on a node another customer's group keeps for itself move to the
-   * best node they may use, else wait for one (Pending). Answers how many streams it placed or moved.
+   * node, if any; those that are not live on a node being drained, or on one another customer's group keeps
+   * for itself, move to the best node they may use, else wait for one (Pending). Answers how many streams it placed or moved.
    */
   async assignWaiting(limit = 100): Promise<number> {
     const { uow } = this.deps;
     const [waiting, misplaced] = await Promise.all([
       uow.streams.unassigned(limit),
-      uow.streams.notLiveOnNodesReservedForOthers(limit),
+      uow.streams.notLiveOnNodesToLeave(limit),
     ]);
     if (waiting.length === 0 && misplaced.length === 0) return 0;
     const candidates = await this.placeableNodes();
@@ -352,14 +352,19 @@ export class StreamsService {
       });
       placed++;
     }
-    for (const stream of misplaced) if (await this.moveOffReservedNode(stream, placeOne(stream))) placed++;
+    for (const stream of misplaced) if (await this.moveOffNode(stream, placeOne(stream))) placed++;
     return placed;
   }
 
-  /** Moves a stream that is not live off a node kept for another customer, to `node` or to no node (Pending). */
-  private async moveOffReservedNode(stream: StreamRow & { node_name: string }, node: NodeHostRow | null) {
+  /** Moves a stream that is not live off a node it must leave, to `node` or to no node (Pending). */
+  private async moveOffNode(stream: StreamOnNodeToLeave, node: NodeHostRow | null) {
+    // A drained node can still serve: with nowhere to go, its stream stays (Pending would only lose its URL).
+    if (!node && stream.leaving === 'draining') return false;
     const now = this.deps.clock.now();
-    const reason = `node ${stream.node_name} is kept for another customer's streams`;
+    const reason =
+      stream.leaving === 'draining'
+        ? `node ${stream.node_name} is being drained`
+        : `node ${stream.node_name} is kept for another customer's streams`;
     return this.deps.uow.transaction(async ({ streams }) => {
       if (!stream.node_id || !(await streams.moveIfNotLive(stream.id, stream.node_id, node?.id ?? null, now))) {
         return false;
