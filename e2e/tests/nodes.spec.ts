@@ -186,3 +186,22 @@ test('the node list groups nodes by region: EU, NA, SA, AS, AF, AN, OC, then oth
   await page.getByRole('link', { name: names.NA, exact: true }).click();
   await expect(page.getByRole('heading', { level: 1, name: names.NA })).toBeVisible();
 });
+
+test('an admin drains a node before maintenance, sees it drained, and stops draining', async ({ page, request }) => {
+  const name = uniqueName('maintenance');
+  const id = await createNode(request, { name, hostname: '127.0.0.1', port: stub.port });
+  await loginViaUi(page, ADMIN);
+  await page.goto(`/#/nodes/view/${id}`);
+  await expect(
+    page.getByText('Takes new streams and viewers. On it: 0 live streams, 0 other streams, 0 viewer outputs.'),
+  ).toBeVisible();
+  await page.getByRole('button', { name: 'Drain', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Drain node' });
+  await expect(dialog).toContainText(`Drain node ${name}?`);
+  await dialog.getByRole('button', { name: 'Ok' }).click();
+  // Nothing runs on a new node: drained at once.
+  await expect(page.getByText(/^Drained since .+: nothing runs here, the node may be stopped\.$/)).toBeVisible();
+  await page.getByRole('button', { name: 'Stop draining' }).click();
+  await expect(page.getByRole('button', { name: 'Drain', exact: true })).toBeVisible();
+  await expect(page.getByText(/^Takes new streams and viewers\./)).toBeVisible();
+});

@@ -4,4 +4,5 @@ export const nodeKeys = {
   lists: () => [...nodeKeys.all, 'list'] as const,
   details: () => [...nodeKeys.all, 'detail'] as const,
   detail: (id: string) => [...nodeKeys.details(), id] as const,
+  drain: (id: string) => [...nodeKeys.all, 'drain', id] as const,
 };

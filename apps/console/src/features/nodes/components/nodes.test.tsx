@@ -1,5 +1,5 @@
 import { emptyResponse, errorResponse, type Handler, jsonResponse } from '@streamcloud/api-client/testing';
-import type { Node } from '@streamcloud/contract';
+import type { Node, NodeDrain } from '@streamcloud/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { LOCATION_UNDETERMINED } from '@/components/location/location-note';
@@ -39,9 +39,22 @@ function renderNodes(path: string, handlers: Record<string, Handler> = {}) {
     handlers: {
       'GET /api/v1/accounts/whoami': () => jsonResponse(whoAmI(adminAccount)),
       [`GET ${NODE_URL}`]: () => jsonResponse(edge),
+      [`GET ${NODE_URL}/drain`]: () => jsonResponse(drainState()),
       ...handlers,
     },
   });
+}
+
+function drainState(changes: Partial<NodeDrain> = {}): NodeDrain {
+  return {
+    draining: false,
+    since: null,
+    liveStreams: 1,
+    otherStreams: 2,
+    edgeOutputs: 0,
+    drained: false,
+    ...changes,
+  };
 }
 
 const input = (label: string) => screen.getByLabelText(label) as HTMLInputElement;
@@ -242,6 +255,7 @@ describe('/nodes/create', () => {
     const { user, mock, location } = renderNodes('/nodes/create', {
       'POST /api/v1/nodes': () => jsonResponse({ ...created, token: 'scn_secret-token' }, 201),
       [`GET /api/v1/nodes/${created.id}`]: () => jsonResponse(created),
+      [`GET /api/v1/nodes/${created.id}/drain`]: () => jsonResponse(drainState()),
     });
     await user.type(await screen.findByLabelText('Name'), ' new-node ');
     await user.type(input('Hostname'), 'new-node.example');
@@ -367,5 +381,45 @@ describe('/nodes/view/{id}', () => {
   it('says so when the node does not exist', async () => {
     renderNodes(`/nodes/view/${edge.id}`, { [`GET ${NODE_URL}`]: () => errorResponse(404, 'Node not found') });
     await screen.findByText('This node does not exist.');
+  });
+
+  it('drains the node after a confirmation, shows what is left, and stops draining', async () => {
+    const draining = drainState({ draining: true, since: '2025-01-01T10:00:00.000Z' });
+    const { user, mock } = renderNodes(`/nodes/view/${edge.id}`, {
+      [`POST ${NODE_URL}/drain`]: () => jsonResponse(draining),
+      [`DELETE ${NODE_URL}/drain`]: () => jsonResponse(drainState()),
+    });
+    await screen.findByText('Takes new streams and viewers. On it: 1 live stream, 2 other streams, 0 viewer outputs.');
+    await user.click(screen.getByRole('button', { name: 'Drain' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Drain node' });
+    await user.click(within(dialog).getByRole('button', { name: 'Ok' }));
+    await screen.findByText(
+      /^Draining since .+: 1 live stream, 2 other streams, 0 viewer outputs left\. Live streams move once their push ends\.$/,
+    );
+    expect(mock.requests.filter((request) => request.method === 'POST').map((request) => request.url.pathname)).toEqual(
+      [`${NODE_URL}/drain`],
+    );
+    await user.click(screen.getByRole('button', { name: 'Stop draining' }));
+    await screen.findByRole('button', { name: 'Drain' });
+    expect(mock.requests.some((request) => request.method === 'DELETE')).toBe(true);
+  });
+
+  it('says when the node is drained, and shows a refusal in an alert', async () => {
+    const { user } = renderNodes(`/nodes/view/${edge.id}`, {
+      [`GET ${NODE_URL}/drain`]: () =>
+        jsonResponse(
+          drainState({
+            draining: true,
+            since: '2025-01-01T10:00:00.000Z',
+            liveStreams: 0,
+            otherStreams: 0,
+            drained: true,
+          }),
+        ),
+      [`DELETE ${NODE_URL}/drain`]: () => jsonResponse({}, 500),
+    });
+    await screen.findByText(/^Drained since .+: nothing runs here, the node may be stopped\.$/);
+    await user.click(screen.getByRole('button', { name: 'Stop draining' }));
+    await waitFor(() => expect(alerts()).toContain('Something wrong with node draining'));
   });
 });
