@@ -116,7 +116,7 @@ export interface NodesTable {
   opened: boolean;
   enabled: boolean;
   token_hash: string;
-  /** Since when an admin drains it (0029): nothing new is placed there and what is not live moves away. */
+  /** Since when an admin drains it (0030): nothing new is placed there and what is not live moves away. */
   draining_since: Date | null;
   created_at: CreatedAt;
   updated_at: ColumnType<Date, Date | undefined, Date>;
