@@ -183,6 +183,11 @@ export abstract class WebRtcEndpoint<S extends PeerSession, A> {
     return { status: 405, message: 'Use POST with an SDP offer' };
   }
   /**
+   * An offer that did not become a session (refused, a warm-up, not answered, an error): whatever `admit` took for
+   * session `id` is given back. Nothing by default.
+   */
+  protected abandoned(_id: string): void {}
+  /**
    * The session is over (its peer connection is closing): release what it holds. `deliberate`: the peer
    * ended it with a DELETE on its Location, not a lost or failed connection.
    */
@@ -279,7 +284,10 @@ export abstract class WebRtcEndpoint<S extends PeerSession, A> {
       });
     } finally {
       // Whatever did not become a session gives its slot back (a session gives it back when it connects or ends).
-      if (!this.sessions.has(id)) this.release(id);
+      if (!this.sessions.has(id) && this.holds.has(id)) {
+        this.release(id);
+        this.abandoned(id);
+      }
     }
   }
 

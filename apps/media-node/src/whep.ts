@@ -191,8 +191,6 @@ export class WhepPlayback extends WebRtcEndpoint<WhepSession, Admitted> {
    * of a second. Unused, it stops after FEED_WARM_MS.
    */
   protected override warm(admitted: Admitted) {
-    // A warm-up is no session: it holds no seat.
-    this.o.manager.viewers.previewSeats.release(admitted.seat);
     if (!admitted.preview) return { status: 403, message: 'only a preview credential warms up the WebRTC feed' };
     const running = this.feeds.get(admitted.push.input.id);
     const idle = running?.push === admitted.push && running.viewers.size === 0 ? 1 : 0;
@@ -200,6 +198,11 @@ export class WhepPlayback extends WebRtcEndpoint<WhepSession, Admitted> {
     const feed = this.feed(admitted.push);
     if (feed.viewers.size === 0) this.idleFor(feed, kept ? this.o.warmFeeds.idleMs : FEED_WARM_MS);
     return null;
+  }
+
+  /** An offer that did not become a session (a warm-up, an offer not answered) holds no seat. */
+  protected override abandoned(id: string): void {
+    this.o.manager.viewers.previewSeats.release(viewerIdOf(id));
   }
 
   protected connected(session: WhepSession): void {
