@@ -205,3 +205,18 @@ test('an admin drains a node before maintenance, sees it drained, and stops drai
   await expect(page.getByRole('button', { name: 'Drain', exact: true })).toBeVisible();
   await expect(page.getByText(/^Takes new streams and viewers\./)).toBeVisible();
 });
+
+test('a node that never reported shows so in the list, beside Opened and Enabled', async ({ page, request }) => {
+  const name = uniqueName('silent');
+  await apiCreateNode(request, { name, connection: { hostname: `${name}.example` }, opened: true, enabled: true });
+  await loginViaUi(page, ADMIN);
+  await page.goto('/#/nodes');
+  const row = page.getByRole('row').filter({ has: page.getByRole('link', { name, exact: true }) });
+  await expect(row).toContainText('Opened');
+  await expect(row).toContainText('Enabled');
+  await expect(row.getByText('Never reported', { exact: true })).toHaveAttribute(
+    'title',
+    'Registered, but no report yet: the node is not running, or cannot reach the control plane',
+  );
+  await expect(row).not.toContainText('Reporting');
+});

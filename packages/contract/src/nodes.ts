@@ -142,6 +142,12 @@ export const Node = z.object({
   opened: z.boolean(),
   enabled: z.boolean(),
   load: NodeLoad.nullable(),
+  /**
+   * Whether the node reports: `NeverReported` (registered, not a report yet: not running, or it cannot reach
+   * the control plane), `Silent` (no report for NODE_SILENCE_SECONDS: its live streams went to Error),
+   * `Reporting`.
+   */
+  reporting: z.enum(['Reporting', 'Silent', 'NeverReported']),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 });

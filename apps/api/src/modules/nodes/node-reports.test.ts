@@ -87,6 +87,31 @@ describe('node-facing authentication', () => {
   });
 });
 
+describe("a node's reporting state", () => {
+  it('is NeverReported until its first report, Reporting then, Silent after NODE_SILENCE_SECONDS without one', async () => {
+    const reporting = async () =>
+      (await t.request({ method: 'GET', url: `/api/v1/nodes/${w.node.id}`, token: w.admin.token })).json().reporting;
+    const listed = async () =>
+      (await t.request({ method: 'GET', url: '/api/v1/nodes', token: w.admin.token }))
+        .json()
+        .map((node: { name: string; reporting: string }) => [node.name, node.reporting]);
+    expect(await reporting()).toBe('NeverReported');
+    expect(await send([load('r1', { at: clock.now().toISOString() })])).toMatchObject({ statusCode: 200 });
+    expect(await reporting()).toBe('Reporting');
+    expect(await listed()).toEqual([
+      ['edge-1', 'Reporting'],
+      ['edge-2', 'NeverReported'],
+    ]);
+    // The test app's silence is the default 15 s.
+    clock.advance(16_000);
+    expect(await reporting()).toBe('Silent');
+    expect(await listed()).toEqual([
+      ['edge-1', 'Silent'],
+      ['edge-2', 'NeverReported'],
+    ]);
+  });
+});
+
 describe('POST /node/reports', () => {
   it('accepts a batch and shows the latest load on the node', async () => {
     const response = await send([

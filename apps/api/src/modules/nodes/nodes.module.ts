@@ -3,7 +3,7 @@ import { NodeControlClient } from './node-control.client.js';
 import { handleLoadReports } from './node-load.js';
 import { NodeReportsService } from './node-reports.service.js';
 import { registerNodeRoutes } from './nodes.routes.js';
-import { NodesService } from './nodes.service.js';
+import { DEFAULT_NODE_SILENCE_MS, NodesService } from './nodes.service.js';
 
 /**
  * The platform's nodes (admin only), the node-facing API they report through, and their load reports.
@@ -14,6 +14,7 @@ export const nodesModule = defineModule('nodes', (app, { uow, clock, options, ou
     uow,
     control: new NodeControlClient({ timeoutMs: options.nodeControlTimeoutMs, fetch: outbound.operator.fetch }),
     clock,
+    silenceMs: options.nodeSilenceMs ?? DEFAULT_NODE_SILENCE_MS,
   });
   const nodeReports = new NodeReportsService({ uow, clock });
   nodeReports.registerReportHandler('load', handleLoadReports);

@@ -14,9 +14,24 @@ export interface NodesServiceDeps {
   uow: Scope<'nodes' | 'audit'>;
   control: NodeControlClient;
   clock: Clock;
+  /** A node with no report for this long is silent (NODE_SILENCE_SECONDS). */
+  silenceMs: number;
 }
 
-export function toNode(row: NodeRow, load: LoadSampleRow | null): Node {
+/** A node with no report for this long is silent, unless NODE_SILENCE_SECONDS says otherwise. */
+export const DEFAULT_NODE_SILENCE_MS = 15_000;
+
+/** Whether a node reports, from its latest load sample (the first thing a node sends, then every few seconds). */
+export function reportingOf(load: LoadSampleRow | null, now: Date, silenceMs: number): Node['reporting'] {
+  if (!load) return 'NeverReported';
+  return now.getTime() - load.at.getTime() > silenceMs ? 'Silent' : 'Reporting';
+}
+
+export function toNode(
+  row: NodeRow,
+  load: LoadSampleRow | null,
+  { now = new Date(), silenceMs = DEFAULT_NODE_SILENCE_MS }: { now?: Date; silenceMs?: number } = {},
+): Node {
   return {
     id: row.id,
     name: row.name,
@@ -41,6 +56,7 @@ export function toNode(row: NodeRow, load: LoadSampleRow | null): Node {
           reportedAt: load.at.toISOString(),
         }
       : null,
+    reporting: reportingOf(load, now, silenceMs),
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };
@@ -72,14 +88,18 @@ export class NodesService {
     this.audit = new AuditTrail(deps.uow.audit, deps.clock, 'node');
   }
 
+  private health() {
+    return { now: this.deps.clock.now(), silenceMs: this.deps.silenceMs };
+  }
+
   async list(): Promise<Node[]> {
     const [rows, loads] = await Promise.all([this.deps.uow.nodes.list(), this.deps.uow.nodes.latestLoads()]);
-    return rows.map((row) => toNode(row, loads.get(row.id) ?? null));
+    return rows.map((row) => toNode(row, loads.get(row.id) ?? null, this.health()));
   }
 
   async get(id: string): Promise<Node> {
     const row = await this.find(id);
-    return toNode(row, await this.deps.uow.nodes.latestLoad(id));
+    return toNode(row, await this.deps.uow.nodes.latestLoad(id), this.health());
   }
 
   async create(auth: AuthContext, body: NodeInput): Promise<NodeWithToken> {
@@ -89,14 +109,14 @@ export class NodesService {
       this.deps.clock.now(),
     );
     await this.audit.record(auth, 'node.create', row.id, { name: row.name });
-    return { ...toNode(row, null), token };
+    return { ...toNode(row, null, this.health()), token };
   }
 
   async update(auth: AuthContext, id: string, body: NodeInput): Promise<Node> {
     const row = await this.deps.uow.nodes.update(id, toFields(body), this.deps.clock.now());
     if (!row) throw notFound('Node');
     await this.audit.record(auth, 'node.update', id, { name: row.name });
-    return toNode(row, await this.deps.uow.nodes.latestLoad(id));
+    return toNode(row, await this.deps.uow.nodes.latestLoad(id), this.health());
   }
 
   async delete(auth: AuthContext, id: string): Promise<void> {
@@ -148,7 +168,7 @@ export class NodesService {
       },
       now,
     );
-    return { ...toNode(row, null), token };
+    return { ...toNode(row, null, this.health()), token };
   }
 
   /** A new token; the old one stops working at once. */

@@ -115,6 +115,7 @@ describe('POST /nodes', () => {
       opened: false,
       enabled: false,
       load: null,
+      reporting: 'NeverReported',
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       updatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       token: expect.stringMatching(/^scn_[A-Za-z0-9_-]{43}$/),

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppOptions } from '../../app.js';
 import { registerPeriodicJob } from '../../lib/periodic.js';
-import { DEFAULT_NODE_SILENCE_MS } from '../streams/streams.module.js';
+import { DEFAULT_NODE_SILENCE_MS } from '../nodes/nodes.service.js';
 
 /**
  * The stuck-item rule as a periodic job of a stream job module (docs/decisions.md): its jobs whose node

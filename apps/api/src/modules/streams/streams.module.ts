@@ -2,12 +2,10 @@ import { registerPeriodicJob } from '../../lib/periodic.js';
 import { deriveKey } from '../../lib/secrets.js';
 import { GeoLocator } from '../info/geo-locator.js';
 import { defineModule } from '../module.js';
+import { DEFAULT_NODE_SILENCE_MS } from '../nodes/nodes.service.js';
 import { OutputsService } from './outputs.service.js';
 import { registerStreamRoutes } from './streams.routes.js';
 import { StreamsService } from './streams.service.js';
-
-/** A node with no report for this long has its streams in Ingestion set to Error, unless told otherwise. */
-export const DEFAULT_NODE_SILENCE_MS = 15_000;
 
 /**
  * Streams (`/inputs`) and their viewer outputs, the node-facing list of what a node serves, the

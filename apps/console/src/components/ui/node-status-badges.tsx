@@ -1,7 +1,32 @@
+import type { Node } from '@streamcloud/contract';
 import Badge from 'react-bootstrap/Badge';
 
-/** 'Opened' and 'Enabled', green when true and red when false. */
-export function NodeStatusBadges({ opened, enabled }: { opened: boolean; enabled: boolean }) {
+/** Whether the node reports: a node that never did, or went silent, is not shown as healthy. */
+const REPORTING = {
+  Reporting: { text: 'Reporting', bg: 'success', title: 'The node reports to the control plane' },
+  Silent: {
+    text: 'Offline',
+    bg: 'danger',
+    title: 'No report for NODE_SILENCE_SECONDS: its live streams went to Error',
+  },
+  NeverReported: {
+    text: 'Never reported',
+    bg: 'danger',
+    title: 'Registered, but no report yet: the node is not running, or cannot reach the control plane',
+  },
+} as const;
+
+/** 'Opened' and 'Enabled', green when true and red when false, and whether the node reports. */
+export function NodeStatusBadges({
+  opened,
+  enabled,
+  reporting,
+}: {
+  opened: boolean;
+  enabled: boolean;
+  reporting: Node['reporting'];
+}) {
+  const report = REPORTING[reporting];
   return (
     <span className="d-inline-flex gap-1">
       <Badge
@@ -12,6 +37,9 @@ export function NodeStatusBadges({ opened, enabled }: { opened: boolean; enabled
       </Badge>
       <Badge bg={enabled ? 'success' : 'danger'} title={enabled ? 'Available for use' : 'Not available for use'}>
         Enabled
+      </Badge>
+      <Badge bg={report.bg} title={report.title}>
+        {report.text}
       </Badge>
     </span>
   );

@@ -24,6 +24,7 @@ const node = (n: number, name: string, overrides: Partial<Node> = {}): Node => (
   opened: true,
   enabled: false,
   load: null,
+  reporting: 'Reporting',
   createdAt: AT,
   updatedAt: AT,
   ...overrides,

@@ -20,6 +20,7 @@ function node(name: string, code: string | null, extra: Partial<Node> = {}): Nod
     opened: false,
     enabled: true,
     load: null,
+    reporting: 'NeverReported',
     createdAt: '2025-01-01T00:00:00.000Z',
     updatedAt: '2025-01-01T00:00:00.000Z',
     ...extra,
