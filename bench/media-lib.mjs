@@ -6,8 +6,7 @@ import { join } from 'node:path';
 import { nodeRoutes, streamRoutes } from '@streamcloud/contract';
 import { nodeControlKeyOf, nodeTokenHash, signNodeControl } from '@streamcloud/contract/node-control-credential';
 // The bench runs under tsx (scripts/bench.mjs): the node's CPU meter and the test harness's process lookup.
-import { treeCpuSeconds } from '../apps/media-node/src/cpu.ts';
-import { processIds } from '../apps/media-node/test/harness.ts';
+import { processIds, treeCpuSeconds } from '@streamcloud/proc';
 import { freePort, ROOT } from '../scripts/lib.mjs';
 import { apiClient } from './lib.mjs';
 

@@ -31,6 +31,7 @@ const TYPED_PROJECTS = [
   'packages/contract',
   'packages/s3',
   'packages/net-guard',
+  'packages/proc',
   'packages/playback-tokens',
   'packages/api-client',
   'apps/api',
@@ -47,9 +48,10 @@ const SUITES = {
     for (const project of TYPED_PROJECTS) run('npx', ['tsc', '-p', project, '--noEmit']);
   },
   unit(args) {
-    log('Unit tests: contract, net-guard, playback tokens, API client and console');
+    log('Unit tests: contract, net-guard, proc, playback tokens, API client and console');
     run('npx', ['vitest', 'run', ...args], { cwd: at('packages/contract') });
     run('npx', ['vitest', 'run', ...args], { cwd: at('packages/net-guard') });
+    run('npx', ['vitest', 'run', ...args], { cwd: at('packages/proc') });
     run('npx', ['vitest', 'run', ...args], { cwd: at('packages/playback-tokens') });
     run('npx', ['vitest', 'run', ...args], { cwd: at('packages/api-client') });
     run('npx', ['vitest', 'run', ...args], { cwd: at('apps/console') });

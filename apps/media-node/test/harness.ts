@@ -1,11 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { nodeControlKeyOf, nodeTokenHash, signNodeControl } from '@streamcloud/contract/node-control-credential';
+import { processIds } from '@streamcloud/proc';
 import { RTCPeerConnection } from 'werift';
 import { freeLoopbackPort } from '../src/ports.js';
 
@@ -457,17 +458,7 @@ export async function countingRelay(targetPort: number): Promise<{
 }
 
 /** The processes whose command line `matches` (e.g. a node's encoder for a stream). */
-export function processIds(matches: (command: string) => boolean): number[] {
-  const found: number[] = [];
-  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-    try {
-      if (matches(readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' '))) found.push(Number(pid));
-    } catch {
-      // ended meanwhile
-    }
-  }
-  return found;
-}
+export { processIds };
 
 export const processRunning = (matches: (command: string) => boolean): boolean => processIds(matches).length > 0;
 
