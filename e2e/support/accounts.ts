@@ -46,6 +46,9 @@ export async function submitLogin(page: Page, { username, password }: Credential
 
 export async function loginViaUi(page: Page, credentials: Credentials): Promise<void> {
   await page.goto('/#/login');
+  // The app has replaced the pre-rendered sign-in copy (whose button cannot sign in yet): on a loaded machine
+  // its code may arrive after the first paint by seconds.
+  await expect(page.locator('.prerendered')).toHaveCount(0);
   await submitLogin(page, credentials);
   await expect(page.getByRole('button', { name: credentials.username, exact: true })).toBeVisible();
 }

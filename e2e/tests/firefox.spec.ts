@@ -72,6 +72,9 @@ test('a WebRTC stream goes live from the studio in Firefox, and its preview play
   const page = await browser.newPage();
   await page.setViewport({ width: 1280, height: 800 });
   await page.goto(`${baseURL}/#/login`);
+  // The app has replaced the pre-rendered sign-in copy, whose Login button cannot sign in yet: under load its
+  // code arrives seconds after the first paint, and a click on the copy was lost (seen once in a full run).
+  await page.waitForFunction(() => !document.querySelector('.prerendered'), { timeout: 30_000 });
   await fill(page, 'Username', account.username);
   await fill(page, 'Password', account.password);
   await byRole(page, 'button', 'Login').click();
