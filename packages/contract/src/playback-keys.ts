@@ -42,8 +42,6 @@ export const PlaybackKey = z.object({
   /** ES256 and Ed25519 keys: the public key the nodes verify with (never secret). */
   publicJwk: PublicJwk.nullable(),
   createdAt: Timestamp,
-  /** When a node last accepted a token signed with it (nodes report it once they verify tokens). */
-  lastUsedAt: Timestamp.nullable(),
   revokedAt: Timestamp.nullable(),
 });
 export type PlaybackKey = z.infer<typeof PlaybackKey>;

@@ -9,7 +9,6 @@ create table playback_keys (
   public_jwk text,
   sealed_secret text,
   created_at timestamptz not null default now(),
-  last_used_at timestamptz,
   revoked_at timestamptz,
   constraint playback_keys_material check (
     (algorithm = 'HS256' and sealed_secret is not null and public_jwk is null)

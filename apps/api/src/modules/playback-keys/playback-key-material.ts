@@ -15,7 +15,6 @@ export function toPlaybackKey(row: PlaybackKeyRow): PlaybackKey {
     algorithm: row.algorithm,
     publicJwk: row.public_jwk === null ? null : (JSON.parse(row.public_jwk) as PublicJwk),
     createdAt: row.created_at.toISOString(),
-    lastUsedAt: row.last_used_at?.toISOString() ?? null,
     revokedAt: row.revoked_at?.toISOString() ?? null,
   };
 }

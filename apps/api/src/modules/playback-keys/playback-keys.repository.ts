@@ -5,7 +5,7 @@ import type { PlaybackKeysTable, PlaybackTokenRevocationsTable } from './playbac
 
 export type PlaybackKeyRow = Selectable<PlaybackKeysTable>;
 export type PlaybackTokenRevocationRow = Selectable<PlaybackTokenRevocationsTable>;
-export type NewPlaybackKey = Omit<PlaybackKeyRow, 'last_used_at' | 'revoked_at'>;
+export type NewPlaybackKey = Omit<PlaybackKeyRow, 'revoked_at'>;
 
 export class PlaybackKeysRepository {
   constructor(private readonly db: Db) {}

@@ -11,7 +11,6 @@ export interface PlaybackKeysTable {
   /** HS256: the secret, base64url, sealed with the secret box bound to the key's id; null otherwise. */
   sealed_secret: string | null;
   created_at: ColumnType<Date, Date | undefined, never>;
-  last_used_at: Date | null;
   revoked_at: Date | null;
 }
 

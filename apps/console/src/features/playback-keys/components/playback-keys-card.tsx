@@ -52,7 +52,6 @@ export function PlaybackKeysCard() {
               <th scope="col">Key id (kid)</th>
               <th scope="col">Algorithm</th>
               <th scope="col">Created</th>
-              <th scope="col">Last used</th>
               <th scope="col">Status</th>
               <th scope="col">Actions</th>
             </tr>
@@ -66,7 +65,6 @@ export function PlaybackKeysCard() {
                 </td>
                 <td>{key.algorithm}</td>
                 <td>{formatDateTime(key.createdAt)}</td>
-                <td>{key.lastUsedAt === null ? 'Never' : formatDateTime(key.lastUsedAt)}</td>
                 <td>
                   {key.revokedAt === null ? (
                     <Badge bg="success">Active</Badge>

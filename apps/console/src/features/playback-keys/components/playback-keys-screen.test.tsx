@@ -13,7 +13,6 @@ const KEY: PlaybackKey = {
   algorithm: 'HS256',
   publicJwk: null,
   createdAt: '2026-01-01T00:00:00.000Z',
-  lastUsedAt: null,
   revokedAt: null,
 };
 const SECRET = 'c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LXNlY3JldA';
