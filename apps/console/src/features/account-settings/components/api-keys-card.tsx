@@ -1,18 +1,17 @@
-import { messageOr } from '@streamcloud/api-client';
 import type { ApiKey } from '@streamcloud/contract';
 import { useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
-import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { useConfirmedRevoke } from '@/components/credentials/use-confirmed-revoke';
 import { Loading } from '@/components/ui/loading';
-import { useNotify } from '@/components/ui/notifications';
 import { TitledCard } from '@/components/ui/titled-card';
 import { formatDateTime } from '@/lib/format';
 import { useApiKeys, useRevokeApiKey } from '../api/api-keys';
 import { CreateApiKeyDialog } from './create-api-key-dialog';
 
 export const API_KEY_TEXTS = {
+  revokeTitle: 'Revoke API key',
   loadingFailed: 'The API keys could not be loaded.',
   none: 'No API keys yet.',
   revokeQuestion: (name: string) =>
@@ -26,20 +25,8 @@ const isExpired = (key: ApiKey) => key.expiresAt !== null && Date.parse(key.expi
 /** The account's API keys: create (shown once), list with last use, revoke. */
 export function ApiKeysCard() {
   const keys = useApiKeys();
-  const revoke = useRevokeApiKey();
-  const notify = useNotify();
+  const { revokeButton, confirmDialog } = useConfirmedRevoke<ApiKey>(useRevokeApiKey(), API_KEY_TEXTS);
   const [creating, setCreating] = useState(false);
-  const [revoking, setRevoking] = useState<ApiKey | null>(null);
-
-  const confirmRevoke = () => {
-    const key = revoking;
-    setRevoking(null);
-    if (!key) return;
-    revoke.mutate(key.id, {
-      onSuccess: () => notify(API_KEY_TEXTS.revoked, 'success'),
-      onError: (error) => notify(messageOr(error, API_KEY_TEXTS.revokeFailed)),
-    });
-  };
 
   return (
     <TitledCard title="API keys">
@@ -100,30 +87,14 @@ export function ApiKeysCard() {
                     ? 'Never'
                     : `${formatDateTime(key.lastUsedAt)}${key.lastUsedAddress ? ` from ${key.lastUsedAddress}` : ''}`}
                 </td>
-                <td>
-                  <Button
-                    size="sm"
-                    variant="outline-danger"
-                    aria-label={`Revoke ${key.name}`}
-                    disabled={revoke.isPending}
-                    onClick={() => setRevoking(key)}
-                  >
-                    Revoke
-                  </Button>
-                </td>
+                <td>{revokeButton(key)}</td>
               </tr>
             ))}
           </tbody>
         </Table>
       )}
       <CreateApiKeyDialog show={creating} onClose={() => setCreating(false)} />
-      <ConfirmDialog
-        show={revoking !== null}
-        title="Revoke API key"
-        message={revoking ? API_KEY_TEXTS.revokeQuestion(revoking.name) : ''}
-        onConfirm={confirmRevoke}
-        onCancel={() => setRevoking(null)}
-      />
+      {confirmDialog}
     </TitledCard>
   );
 }

@@ -1,19 +1,14 @@
-import { messageOr } from '@streamcloud/api-client';
 import {
   PlaybackKeyAlgorithm,
   PlaybackKeyCreate,
   type PlaybackKeyCreated,
   type PlaybackKeyCreateInput,
 } from '@streamcloud/contract';
-import { useState } from 'react';
-import Button from 'react-bootstrap/Button';
-import Modal from 'react-bootstrap/Modal';
 import { useForm } from 'react-hook-form';
+import { CreateOnceDialog } from '@/components/credentials/create-once-dialog';
 import { CopyField } from '@/components/ui/copy-field';
-import { FormFailure } from '@/components/ui/form-failure';
 import { Options, SelectField, TextField } from '@/components/ui/form-fields';
-import { ModalActions } from '@/components/ui/modal-actions';
-import { contractResolver, namedFields, showServerFieldErrors } from '@/lib/forms';
+import { contractResolver, namedFields } from '@/lib/forms';
 import { useCreatePlaybackKey } from '../api/playback-keys';
 import { ALGORITHM_LABELS, PLAYBACK_KEY_TEXTS } from '../utils/messages';
 import { SecretBlock } from './secret-block';
@@ -65,75 +60,46 @@ function CreatedKey({ created }: { created: PlaybackKeyCreated }) {
 /** Creates a playback signing key, then shows its private key or secret once with Copy and Download. */
 export function CreatePlaybackKeyDialog({ show, onClose }: { show: boolean; onClose: () => void }) {
   const create = useCreatePlaybackKey();
-  const [created, setCreated] = useState<PlaybackKeyCreated | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
-  const {
-    register,
-    handleSubmit,
-    reset,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm<PlaybackKeyCreateInput, unknown, PlaybackKeyCreate>({
+  const form = useForm<PlaybackKeyCreateInput, unknown, PlaybackKeyCreate>({
     resolver: contractResolver(PlaybackKeyCreate),
     defaultValues: EMPTY,
   });
-
-  const close = () => {
-    setCreated(null);
-    setFailure(null);
-    reset(EMPTY);
-    onClose();
-  };
-
-  const onSubmit = handleSubmit(async (body) => {
-    setFailure(null);
-    try {
-      setCreated(await create.mutateAsync(body));
-    } catch (error) {
-      showServerFieldErrors(error, setError, fieldOfPath);
-      setFailure(messageOr(error, PLAYBACK_KEY_TEXTS.createFailed));
-    }
-  });
+  const { register, formState } = form;
+  const { errors } = formState;
 
   return (
-    <Modal show={show} onHide={close} centered size="lg" aria-labelledby="create-playback-key-title">
-      <Modal.Header closeButton closeLabel="Close">
-        <Modal.Title id="create-playback-key-title">
-          {created ? 'New playback signing key' : 'Create playback signing key'}
-        </Modal.Title>
-      </Modal.Header>
-      {created ? (
+    <CreateOnceDialog
+      show={show}
+      onClose={onClose}
+      id="create-playback-key"
+      title="Create playback signing key"
+      createdTitle="New playback signing key"
+      size="lg"
+      form={form}
+      empty={EMPTY}
+      fieldOfPath={fieldOfPath}
+      create={(body) => create.mutateAsync(body)}
+      failedText={PLAYBACK_KEY_TEXTS.createFailed}
+      fields={
         <>
-          <Modal.Body>
-            <CreatedKey created={created} />
-          </Modal.Body>
-          <Modal.Footer>
-            <Button onClick={close}>Done</Button>
-          </Modal.Footer>
+          <TextField
+            id="playback-key-name"
+            label="Name"
+            autoComplete="off"
+            error={errors.name?.message}
+            {...register('name')}
+          />
+          <SelectField
+            id="playback-key-algorithm"
+            label="Algorithm"
+            error={errors.algorithm?.message}
+            {...register('algorithm')}
+          >
+            <Options values={PlaybackKeyAlgorithm.options} label={(algorithm) => ALGORITHM_LABELS[algorithm]} />
+          </SelectField>
         </>
-      ) : (
-        <form noValidate onSubmit={onSubmit} aria-label="Create playback signing key">
-          <Modal.Body>
-            <FormFailure className="py-2">{failure}</FormFailure>
-            <TextField
-              id="playback-key-name"
-              label="Name"
-              autoComplete="off"
-              error={errors.name?.message}
-              {...register('name')}
-            />
-            <SelectField
-              id="playback-key-algorithm"
-              label="Algorithm"
-              error={errors.algorithm?.message}
-              {...register('algorithm')}
-            >
-              <Options values={PlaybackKeyAlgorithm.options} label={(algorithm) => ALGORITHM_LABELS[algorithm]} />
-            </SelectField>
-          </Modal.Body>
-          <ModalActions onCancel={close} submitLabel="Create" submitDisabled={isSubmitting} />
-        </form>
-      )}
-    </Modal>
+      }
+      shown={(created: PlaybackKeyCreated) => <CreatedKey created={created} />}
+    />
   );
 }

@@ -1,12 +1,10 @@
-import { messageOr } from '@streamcloud/api-client';
 import type { PlaybackKey } from '@streamcloud/contract';
 import { useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
-import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { useConfirmedRevoke } from '@/components/credentials/use-confirmed-revoke';
 import { Loading } from '@/components/ui/loading';
-import { useNotify } from '@/components/ui/notifications';
 import { TitledCard } from '@/components/ui/titled-card';
 import { formatDateTime } from '@/lib/format';
 import { usePlaybackKeys, useRevokePlaybackKey } from '../api/playback-keys';
@@ -16,20 +14,8 @@ import { CreatePlaybackKeyDialog } from './create-playback-key-dialog';
 /** The account's playback signing keys: create (private key or secret shown once), list, revoke. */
 export function PlaybackKeysCard() {
   const keys = usePlaybackKeys();
-  const revoke = useRevokePlaybackKey();
-  const notify = useNotify();
+  const { revokeButton, confirmDialog } = useConfirmedRevoke<PlaybackKey>(useRevokePlaybackKey(), PLAYBACK_KEY_TEXTS);
   const [creating, setCreating] = useState(false);
-  const [revoking, setRevoking] = useState<PlaybackKey | null>(null);
-
-  const confirmRevoke = () => {
-    const key = revoking;
-    setRevoking(null);
-    if (!key) return;
-    revoke.mutate(key.id, {
-      onSuccess: () => notify(PLAYBACK_KEY_TEXTS.revoked, 'success'),
-      onError: (error) => notify(messageOr(error, PLAYBACK_KEY_TEXTS.revokeFailed)),
-    });
-  };
 
   return (
     <TitledCard title="Signing keys">
@@ -72,32 +58,14 @@ export function PlaybackKeysCard() {
                     <Badge bg="secondary">Revoked {formatDateTime(key.revokedAt)}</Badge>
                   )}
                 </td>
-                <td>
-                  {key.revokedAt === null && (
-                    <Button
-                      size="sm"
-                      variant="outline-danger"
-                      aria-label={`Revoke ${key.name}`}
-                      disabled={revoke.isPending}
-                      onClick={() => setRevoking(key)}
-                    >
-                      Revoke
-                    </Button>
-                  )}
-                </td>
+                <td>{key.revokedAt === null && revokeButton(key)}</td>
               </tr>
             ))}
           </tbody>
         </Table>
       )}
       <CreatePlaybackKeyDialog show={creating} onClose={() => setCreating(false)} />
-      <ConfirmDialog
-        show={revoking !== null}
-        title="Revoke playback signing key"
-        message={revoking ? PLAYBACK_KEY_TEXTS.revokeQuestion(revoking.name) : ''}
-        onConfirm={confirmRevoke}
-        onCancel={() => setRevoking(null)}
-      />
+      {confirmDialog}
     </TitledCard>
   );
 }

@@ -2,6 +2,7 @@
 export const PLAYBACK_KEY_TEXTS = {
   intro:
     'Your own backend signs playback tokens with these keys, without calling Streamcloud; the media nodes check them with the public key (or the shared secret).',
+  revokeTitle: 'Revoke playback signing key',
   loadingFailed: 'The playback signing keys could not be loaded.',
   none: 'No playback signing keys yet.',
   createFailed: 'The playback signing key could not be created.',
