@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Node } from '@streamcloud/contract';
 import { describe, expect, it } from 'vitest';
 import { pushTestPattern, startMediaNode, waitFor } from './harness.js';
 import { streamsOf, uriOf, useMediaNode } from './streams.js';
@@ -37,6 +38,24 @@ describe('a media node that dies', () => {
     push.stop();
     expect((await fetch(`${world.plane.url}/readyz`)).status).toBe(200);
     expect((await api('GET', '/inputs')).status).toBe(200);
+  });
+});
+
+describe("a media node's health", () => {
+  it("comes with its load: the free space of its data folder, its encoders' CPU, its upload backlog", async () => {
+    const node = await waitFor(
+      async () => (await api<Node>('GET', `/nodes/${world.node.id}`)).body,
+      (body) => body.load?.health != null,
+      10_000,
+      'a load report with the health',
+    );
+    const health = node.load?.health;
+    if (!health) throw new Error('no health');
+    expect(health.disks.length).toBeGreaterThan(0);
+    expect(health.disks[0]?.totalBytes).toBeGreaterThan(health.disks[0]?.freeBytes ?? 0);
+    expect(health.encoderCpuPercent).toBeGreaterThanOrEqual(0);
+    expect(health.uploadBacklog).toEqual({ files: 0, bytes: 0 });
+    expect(Array.isArray(health.problems)).toBe(true);
   });
 });
 
