@@ -73,6 +73,8 @@ function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs: number, na
 export interface ControlPlane {
   url: string;
   token: string;
+  /** The API's process (with API_WORKERS, the cluster's primary), when this test started it. */
+  pid?: number;
   api<T = unknown>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }>;
   stop(): Promise<void>;
 }
@@ -134,7 +136,7 @@ export async function startControlPlane(env: Record<string, string> = {}): Promi
     body: JSON.stringify(ADMIN),
   });
   const { token } = (await login.json()) as { token: string };
-  return connectControlPlane(url, token, async () => {
+  const plane = connectControlPlane(url, token, async () => {
     if (child.exitCode === null) {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
@@ -142,6 +144,7 @@ export async function startControlPlane(env: Record<string, string> = {}): Promi
     }
     rmSync(dataDir, { recursive: true, force: true });
   });
+  return { ...plane, pid: child.pid };
 }
 
 export interface RunningNode {
