@@ -116,6 +116,7 @@ export class MediaNode {
       log,
     );
     this.reporter = new Reporter(this.client, log, this.usageJournal);
+    this.reporter.onReconnected = () => this.manager.restate();
     this.manager = new StreamManager({
       directory: this.directory,
       reporter: this.reporter,

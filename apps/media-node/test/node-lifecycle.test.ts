@@ -3,12 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Node } from '@streamcloud/contract';
 import { describe, expect, it } from 'vitest';
-import { pushTestPattern, startMediaNode, waitFor } from './harness.js';
+import { startTcpProxy } from '../../api/test/tcp-proxy.js';
+import { type Push, pushTestPattern, startMediaNode, waitFor } from './harness.js';
 import { streamsOf, uriOf, useMediaNode } from './streams.js';
 
 /** A media node's own life: it dies, it restarts. */
 const world = useMediaNode();
-const { api, createStream, getStream, status } = streamsOf(world);
+const { api, createStream, getStream, messages, status } = streamsOf(world);
 
 describe('a media node that dies', () => {
   it('takes its streams out of Ingestion within the silence bound while the control plane goes on', async () => {
@@ -38,6 +39,38 @@ describe('a media node that dies', () => {
     push.stop();
     expect((await fetch(`${world.plane.url}/readyz`)).status).toBe(200);
     expect((await api('GET', '/inputs')).status).toBe(200);
+  });
+});
+
+describe('a network cut between a node and the control plane', () => {
+  it('longer than the silence time: its streams go to Error, and are Ingestion again once its reports go through', async () => {
+    const proxy = await startTcpProxy(Number(new URL(world.plane.url).port));
+    const cut = await startMediaNode(world.plane, 'media-cut', {
+      CONTROL_PLANE_URL: `http://127.0.0.1:${proxy.port}`,
+    });
+    let push: Push | null = null;
+    try {
+      await api('PUT', `/nodes/${world.node.id}`, {
+        name: 'media-1',
+        connection: { protocol: 'HTTP', hostname: '127.0.0.1', port: world.node.port },
+        enabled: false,
+        opened: false,
+      });
+      const stream = await createStream({ format: 'RTMP' });
+      expect(stream.nodeId).toBe(cut.id);
+      push = pushTestPattern(uriOf(stream), 'flv', 60);
+      await status(stream.id, 'Ingestion');
+      await proxy.cut();
+      await status(stream.id, 'Error', 15_000);
+      await proxy.restore();
+      // The push went on all along: the node says so again as soon as a report goes through.
+      await status(stream.id, 'Ingestion', 10_000);
+      expect(await messages(stream.id)).toContain('Node media-cut reports the stream Ingestion again');
+    } finally {
+      push?.stop();
+      await cut.stop();
+      await proxy.close();
+    }
   });
 });
 
