@@ -48,9 +48,35 @@ let node: RunningNode;
 let nodeSpec: Parameters<typeof runMediaNode>[1];
 let nodeDir: string;
 const encoders: Encoder[] = [];
-const report: Array<{ fault: string; outage: string; recovered: string; writes: string; notes: string }> = [];
+const report: Array<{
+  fault: string;
+  outage: string;
+  apiBack: string;
+  recovered: string;
+  writes: string;
+  notes: string;
+}> = [];
+/** Steps whose pushes took longer than RECOVERY_MS to be Ingestion again. */
+const slow: string[] = [];
 
 const api = <T>(method: string, path: string, body?: unknown) => plane.api<T>(method, path, body);
+
+/** The report so far (a row per step) and `totals`, printed and written to CHAOS_REPORT. */
+function writeReport(totals: string[]): void {
+  const text = [
+    `# Chaos run, seed ${SEED}${LEAN ? ' (lean)' : ''}: ${PUSHES} pushes (RTMP, SRT), API_WORKERS=2, ${postgres ? 'PostgreSQL' : 'PGlite'}`,
+    '',
+    '| fault | outage | API ready after | pushes back in Ingestion after | writes during | notes |',
+    '|---|---|---|---|---|---|',
+    ...report.map(
+      (row) => `| ${row.fault} | ${row.outage} | ${row.apiBack} | ${row.recovered} | ${row.writes} | ${row.notes} |`,
+    ),
+    '',
+    ...totals,
+  ].join('\n');
+  process.stdout.write(`\n${text}\n`);
+  writeFileSync(process.env.CHAOS_REPORT ?? join(tmpdir(), `chaos-report-${SEED}.md`), `${text}\n`);
+}
 
 async function startNode(): Promise<RunningNode> {
   // The node reaches the control plane through the proxy (the network a fault may cut), and keeps its data
@@ -208,6 +234,11 @@ describe(`a bad day (seed ${SEED}${LEAN ? ', lean' : ''})`, () => {
         encoders.push(startEncoder(created.body));
       }
       const writer = startWriter(plane, `chaos-${SEED}`);
+      const totals = () => [
+        `Writes: ${writer.log.acknowledged.length} acknowledged; ${writer.log.unavailable} answered 503,` +
+          ` ${writer.log.noAnswer} unanswered (a process killed mid-request), ${writer.log.serverErrors.length} other 5xx.`,
+        `Encoders reconnected ${encoders.reduce((sum, encoder) => sum + encoder.pushes - 1, 0)} times in all.`,
+      ];
       try {
         await allIngestion(Date.now(), 'the start');
         for (const step of schedule()) {
@@ -216,8 +247,21 @@ describe(`a bad day (seed ${SEED}${LEAN ? ', lean' : ''})`, () => {
           const started = Date.now();
           const notes = await Promise.all(step.map((name) => FAULTS[name]?.run() ?? ''));
           const repaired = Date.now();
-          const recovery = await allIngestion(repaired, step.join(' + '));
-          // The API answers writes again.
+          // The API answers again (its workers restarted, its database back); the streams are judged from then:
+          // nothing can read or report a status while the API is away.
+          await waitFor(
+            () =>
+              fetch(`${plane.url}/readyz`).then(
+                (response) => response.status,
+                () => 0,
+              ),
+            (status) => status === 200,
+            60_000,
+            'the API ready again',
+          );
+          const apiBack = Date.now() - repaired;
+          const recovery = await allIngestion(Date.now(), step.join(' + '));
+          // The API acknowledges writes again.
           await waitFor(
             async () => writer.log.acknowledged.length,
             (count) => count > before,
@@ -227,12 +271,17 @@ describe(`a bad day (seed ${SEED}${LEAN ? ', lean' : ''})`, () => {
           report.push({
             fault: step.map((name) => FAULTS[name]?.name).join(' + '),
             outage: seconds(repaired - started),
+            apiBack: seconds(apiBack),
             recovered: seconds(recovery),
             writes: `${writer.log.acknowledged.length - before} acknowledged`,
             notes: notes.join('; '),
           });
-          expect(recovery, `${step.join(' + ')}: streams back in Ingestion`).toBeLessThanOrEqual(RECOVERY_MS);
+          if (recovery > RECOVERY_MS)
+            slow.push(`${step.join(' + ')}: pushes back in Ingestion after ${seconds(recovery)}`);
         }
+      } catch (error) {
+        writeReport([`Stopped at step ${report.length + 1}: ${String(error)}`, ...totals()]);
+        throw error;
       } finally {
         writer.stop();
       }
@@ -250,23 +299,13 @@ describe(`a bad day (seed ${SEED}${LEAN ? ', lean' : ''})`, () => {
         90_000,
         'every logged webhook event delivered',
       ).catch(async () => (await logged()).filter((id) => !deliveredIds().has(id)));
-
-      const lines = [
-        `# Chaos run, seed ${SEED}${LEAN ? ' (lean)' : ''}: ${PUSHES} pushes (RTMP, SRT), API_WORKERS=2, ${postgres ? 'PostgreSQL' : 'PGlite'}`,
-        '',
-        '| fault | outage | streams back in Ingestion after | writes during | notes |',
-        '|---|---|---|---|---|',
-        ...report.map((row) => `| ${row.fault} | ${row.outage} | ${row.recovered} | ${row.writes} | ${row.notes} |`),
-        '',
-        `Writes: ${writer.log.acknowledged.length} acknowledged, ${lost.length} lost; ${writer.log.unavailable} answered 503,` +
-          ` ${writer.log.noAnswer} unanswered (a process killed mid-request), ${writer.log.serverErrors.length} other 5xx.`,
+      writeReport([
+        ...totals(),
+        `Lost acknowledged writes: ${lost.length}.`,
         `Webhooks: ${hooks.received.length} requests for ${deliveredIds().size} events; ${missing.length} logged events never delivered.`,
-        `Encoders reconnected ${encoders.reduce((sum, encoder) => sum + encoder.pushes - 1, 0)} times in all.`,
-      ];
-      const text = lines.join('\n');
-      process.stdout.write(`\n${text}\n`);
-      writeFileSync(process.env.CHAOS_REPORT ?? join(tmpdir(), `chaos-report-${SEED}.md`), `${text}\n`);
+      ]);
 
+      expect(slow).toEqual([]);
       expect(lost).toEqual([]);
       expect(writer.log.serverErrors).toEqual([]);
       expect(missing).toEqual([]);
