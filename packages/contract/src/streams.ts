@@ -213,6 +213,15 @@ export type StreamInputUpdate = z.output<typeof StreamInputUpdate>;
 export const OutputFormat = z.enum(['WebRTC', 'RTMP', 'SRT', 'HLS']);
 export type OutputFormat = z.infer<typeof OutputFormat>;
 
+/**
+ * Who may watch an output (issue 34): anyone (Public), the holder of its static viewer token (Private), or the
+ * holder of a playback token signed with a key of its account (Signed: the static token is refused).
+ */
+export const OutputAccess = z.enum(['Public', 'Private', 'Signed'], {
+  error: 'Access must be Public, Private or Signed',
+});
+export type OutputAccess = z.infer<typeof OutputAccess>;
+
 export const OutputSession = z.object({
   id: z.string(),
   ipAddress: z.string().nullable(),
@@ -225,6 +234,7 @@ export const StreamOutput = z.object({
   streamId: Id,
   format: OutputFormat,
   name: z.string(),
+  access: OutputAccess,
   connection: z.object({ uri: z.string().optional(), signallingUri: z.string().optional() }).nullable(),
   viewer: z.object({
     ipAddress: z.string().nullable(),
@@ -257,10 +267,16 @@ export const PREVIEW_CREDENTIAL_TTL_SECONDS = 600;
 export const StreamOutputCreate = z.strictObject({
   streamId: Id,
   format: OutputFormat.default('RTMP'),
+  /** Absent: Private on a Private stream, else Public (as before outputs had their own policy). */
+  access: OutputAccess.optional(),
   callbackUri: callbackUri.optional(),
   viewer: Streamer.optional(),
 });
 export type StreamOutputCreate = z.output<typeof StreamOutputCreate>;
+
+/** A change of an output's policy, live: its node applies it at once (viewers it no longer admits are disconnected). */
+export const StreamOutputUpdate = z.strictObject({ access: OutputAccess });
+export type StreamOutputUpdate = z.output<typeof StreamOutputUpdate>;
 
 export const OutputListQuery = z.strictObject({
   streamId: Id,
@@ -375,6 +391,17 @@ export const streamRoutes = {
     auth: 'user',
     params: IdParams,
     response: null,
+    errors: [404],
+  }),
+  updateOutput: defineRoute({
+    method: 'PUT',
+    path: '/outputs/:id',
+    summary: "Change a viewer output's access policy (Public, Private or Signed), also while it plays",
+    tag: 'outputs',
+    auth: 'user',
+    params: IdParams,
+    body: StreamOutputUpdate,
+    response: StreamOutput,
     errors: [404],
   }),
   deleteOutput: defineRoute({
@@ -529,6 +556,7 @@ export const AssignedInput = z.object({
       id: Id,
       name: z.string(),
       format: OutputFormat,
+      access: OutputAccess,
       accessToken: z.string().nullable(),
       /** When the output's sessions were last cleared: the node disconnects its viewers when this changes. */
       sessionsClearedAt: Timestamp.nullable(),
@@ -557,6 +585,27 @@ export const AssignedInput = z.object({
    * pulls while it is). Null for every other stream, and while the source has no node.
    */
   source: RtmpPullFrom.extend({ inputId: Id, name: z.string(), live: z.boolean() }).nullable(),
+  /**
+   * What the node verifies signed playback tokens of this stream's Signed outputs with (issue 34): its account's
+   * keys (revoked ones marked, so their tokens are refused as revoked) and revoked token ids. Null when no output
+   * listed here is Signed. HS256 secrets travel here only, on the node-token channel, and are never logged.
+   */
+  signing: z
+    .object({
+      keys: z.array(
+        z.object({
+          kid: z.string(),
+          algorithm: z.enum(['ES256', 'Ed25519', 'HS256']),
+          /** ES256/Ed25519: the public JWK. */
+          publicJwk: z.record(z.string(), z.unknown()).nullable(),
+          /** HS256: the secret, base64url. */
+          secret: z.string().nullable(),
+          revoked: z.boolean(),
+        }),
+      ),
+      revokedTokenIds: z.array(z.string()),
+    })
+    .nullable(),
   versions: ConfigVersions,
 });
 export type AssignedInput = z.infer<typeof AssignedInput>;

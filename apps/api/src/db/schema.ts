@@ -271,6 +271,8 @@ export interface OutputsTable {
   viewer_latitude: number | null;
   viewer_longitude: number | null;
   access_token: string | null;
+  /** Migration 0031: Public, Private (access_token plays it) or Signed (signed playback tokens only). */
+  access: 'Public' | 'Private' | 'Signed';
   /** When the output's sessions were last cleared; the node disconnects its viewers when this changes. */
   sessions_cleared_at: Date | null;
   /** Preview sessions (the console's player) the node last reported: not viewers, not billed. */

@@ -191,6 +191,19 @@ export class NodesService {
     return { mode, result };
   }
 
+  /**
+   * Tells every node serving the account's streams to read its assigned inputs now (refresh `Streams`): a
+   * revoked playback key or token id, or an output's new policy, reaches them within a round trip rather
+   * than at their next poll. Resolves once each node answered or failed; a node that did not answer still
+   * reads them at its next poll (every 1.5 s), so a failure is only counted.
+   */
+  async pushStreamsOf(accountId: string): Promise<{ pushed: number; failed: number }> {
+    const nodes = await this.deps.uow.nodes.servingAccount(accountId);
+    const results = await Promise.allSettled(nodes.map((node) => this.deps.control.refresh(node, 'Streams')));
+    const failed = results.filter((result) => result.status === 'rejected').length;
+    return { pushed: results.length - failed, failed };
+  }
+
   async metadata(id: string): Promise<Record<string, unknown>> {
     return this.deps.control.metadata(await this.find(id));
   }

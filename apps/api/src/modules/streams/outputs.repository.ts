@@ -134,6 +134,18 @@ export class OutputsRepository {
     return Number(result.numUpdatedRows) > 0;
   }
 
+  /** Sets an output's access policy and its viewer token; null when the output is gone. */
+  async setAccess(id: string, access: OutputRow['access'], accessToken: string | null): Promise<OutputRow | null> {
+    return (
+      (await this.db
+        .updateTable('outputs')
+        .set({ access, access_token: accessToken })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirst()) ?? null
+    );
+  }
+
   async delete(id: string): Promise<boolean> {
     const result = await this.db.deleteFrom('outputs').where('id', '=', id).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;

@@ -1,5 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { makeStreamName, type StreamOutput, type StreamOutputCreate } from '@streamcloud/contract';
+import {
+  makeStreamName,
+  type OutputAccess,
+  type StreamOutput,
+  type StreamOutputCreate,
+  type StreamOutputUpdate,
+} from '@streamcloud/contract';
 import type { AuthContext } from '../../lib/auth-context.js';
 import type { Clock } from '../../lib/clock.js';
 import { notFound } from '../../lib/errors.js';
@@ -20,7 +26,12 @@ export interface OutputsServiceDeps {
   webhooks: Pick<StreamWebhooks, 'sessionsChanged' | 'outputDeleting'>;
   /** A node that sent no report for this long is gone: no output is placed on it. */
   nodeSilenceMs: number;
+  /** Tells the nodes serving an account's streams to read them now (NodesService.pushStreamsOf). */
+  pushToNodes?: (accountId: string) => Promise<unknown>;
 }
+
+/** A new static viewer token (Private outputs). */
+const newViewerToken = () => randomBytes(24).toString('base64url');
 
 /** Viewer outputs (playback endpoints) of the caller's streams. */
 export class OutputsService {
@@ -46,6 +57,8 @@ export class OutputsService {
       geo,
       region: located?.region ?? null,
     });
+    // As before outputs had their own policy: a Private stream's outputs are Private unless the body says.
+    const policy: OutputAccess = body.access ?? (stream.access === 'Private' ? 'Private' : 'Public');
     const row = await outputs.insert({
       id: randomUUID(),
       input_id: stream.id,
@@ -55,16 +68,40 @@ export class OutputsService {
       viewer_ip: body.viewer?.ipAddress || null,
       viewer_latitude: geo?.latitude ?? null,
       viewer_longitude: geo?.longitude ?? null,
-      // A Private stream is private to viewers too: each output gets its own playback token.
-      access_token: stream.access === 'Private' ? randomBytes(24).toString('base64url') : null,
+      // Each Private output has its own viewer token; a Signed one gets one too, for a later return to Private.
+      access: policy,
+      access_token: policy === 'Public' ? null : newViewerToken(),
       sessions_cleared_at: null,
       preview_sessions: 0,
       node_id: placed.node?.id ?? null,
       ingest_chosen: placed.ingestChosen,
     });
-    await this.audit.record(auth, 'output.create', row.id, { streamId: stream.id, format: row.format });
+    await this.audit.record(auth, 'output.create', row.id, {
+      streamId: stream.id,
+      format: row.format,
+      access: row.access,
+    });
     const nodeId = servingNodeIdOf(row, stream.node_id);
     return toStreamOutput(row, nodeId ? await streams.nodeHost(nodeId) : null, []);
+  }
+
+  /**
+   * A new policy for an output, live: a Private output without a viewer token gets one. Its node is told at
+   * once (`pushToNodes`), and disconnects the viewers the new policy no longer admits.
+   */
+  async update(auth: AuthContext, id: string, body: StreamOutputUpdate): Promise<StreamOutput> {
+    const { ownerId } = await this.deps.uow.access.require(auth, 'output', id);
+    const found = await this.inOwnStream(this.deps.uow, id);
+    if (!found) throw notFound('Output');
+    const before = found.output.access;
+    const token = body.access === 'Public' || found.output.access_token ? found.output.access_token : newViewerToken();
+    const row = await this.deps.uow.outputs.setAccess(id, body.access, token);
+    if (!row) throw notFound('Output');
+    await this.audit.record(auth, 'output.update', id, { access: row.access, before });
+    if (ownerId && before !== row.access) void this.deps.pushToNodes?.(ownerId).catch(() => undefined);
+    const nodeId = servingNodeIdOf(row, found.stream.node_id);
+    const sessions = await this.deps.uow.outputs.sessionsOf([id]);
+    return toStreamOutput(row, nodeId ? await this.deps.uow.streams.nodeHost(nodeId) : null, sessions.get(id) ?? []);
   }
 
   async list(auth: AuthContext, streamId: string, offset: number, limit: number) {

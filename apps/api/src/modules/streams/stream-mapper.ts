@@ -105,6 +105,7 @@ export function toStreamOutput(row: OutputRow, node: NodeHostRow | null, session
     streamId: row.input_id,
     format,
     name: row.name,
+    access: row.access,
     connection: node ? playbackConnection(format, mediaHostOf(node), row.name) : null,
     viewer: {
       ipAddress: row.viewer_ip,

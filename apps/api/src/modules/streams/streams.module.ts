@@ -26,8 +26,16 @@ export const streamsModule = defineModule(
       outbox: app.services.webhooks.outbox,
       previewSigningKey: deriveKey(options.secret, 'preview-credentials'),
       nodeSilenceMs,
+      signingOf: (accountIds) => app.services.playbackKeys.signingOf(accountIds),
     });
-    const outputs = new OutputsService({ uow, geo, clock, webhooks: streams.webhooks, nodeSilenceMs });
+    const outputs = new OutputsService({
+      uow,
+      geo,
+      clock,
+      webhooks: streams.webhooks,
+      nodeSilenceMs,
+      pushToNodes: (accountId) => app.services.nodes.pushStreamsOf(accountId),
+    });
     app.services.streams = streams;
     app.services.outputs = outputs;
     app.services.nodeReports.registerReportHandler('stream-state', streams.applyStateReports);
@@ -42,5 +50,5 @@ export const streamsModule = defineModule(
     });
     registerStreamRoutes(app, streams, outputs);
   },
-  ['nodes', 'webhooks'],
+  ['nodes', 'webhooks', 'playback-keys'],
 );

@@ -592,7 +592,7 @@ export class StreamsRepository implements StreamCatalog {
           'stop_requested_at',
         ]).as('relays_version'),
         digestOf('fallbacks', ['id', 'type', 'resources']).as('fallbacks_version'),
-        digestOf('outputs', ['id', 'name', 'format', 'access_token', 'sessions_cleared_at', 'node_id']).as(
+        digestOf('outputs', ['id', 'name', 'format', 'access', 'access_token', 'sessions_cleared_at', 'node_id']).as(
           'outputs_version',
         ),
       ])

@@ -29,6 +29,7 @@ export function registerStreamRoutes(app: FastifyInstance, streams: StreamsServi
     return items;
   });
   addRoute(app, streamRoutes.clearOutputSessions, ({ auth, params }) => outputs.clearSessions(auth, params.id));
+  addRoute(app, streamRoutes.updateOutput, ({ auth, params, body }) => outputs.update(auth, params.id, body));
   addRoute(app, streamRoutes.deleteOutput, ({ auth, params }) => outputs.delete(auth, params.id));
 
   addRoute(app, streamRoutes.location, async ({ query, request }) => streams.location(query.ipAddress ?? request.ip));

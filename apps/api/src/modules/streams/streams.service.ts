@@ -59,6 +59,8 @@ export interface StreamsServiceDeps {
   previewSigningKey: string;
   /** A node that sent no report for this long is gone: no new stream is placed on it. */
   nodeSilenceMs: number;
+  /** The playback keys and revoked token ids of accounts (PlaybackKeysService.signingOf), for Signed outputs. */
+  signingOf?: (accountIds: string[]) => Promise<Map<string, NonNullable<AssignedInput['signing']>>>;
 }
 
 const NO_NODE_MESSAGE = 'No node is available: the stream will be assigned as soon as one is';
@@ -493,6 +495,15 @@ export class StreamsService {
       ),
     );
     const expiresAt = new Date(this.deps.clock.now().getTime() + EDGE_CREDENTIAL_TTL_SECONDS * 1000);
+    // Only the accounts with a Signed output here get their keys sent (secrets go no further than they must).
+    const signedOwners = [
+      ...new Set(
+        rows.flatMap((row) =>
+          (outputs.get(row.id) ?? []).some((output) => output.access === 'Signed') ? [row.owner_id] : [],
+        ),
+      ),
+    ];
+    const signing = signedOwners.length > 0 && this.deps.signingOf ? await this.deps.signingOf(signedOwners) : null;
     return rows.flatMap((row): AssignedInput[] => {
       const originHost = row.node_id === node.id ? null : origins.get(row.node_id ?? '');
       if (originHost === undefined) return [];
@@ -514,6 +525,7 @@ export class StreamsService {
             id: output.id,
             name: output.name,
             format: output.format as AssignedInput['outputs'][number]['format'],
+            access: output.access,
             accessToken: output.access_token,
             sessionsClearedAt: output.sessions_cleared_at?.toISOString() ?? null,
           })),
@@ -531,6 +543,7 @@ export class StreamsService {
               }
             : null,
           source: originHost ? null : this.sourceOf(row.source_input_id, sources, origins, node, expiresAt),
+          signing: served.some((output) => output.access === 'Signed') ? (signing?.get(row.owner_id) ?? null) : null,
           versions: {
             config: row.config_version,
             snapshots: row.snapshots_version,
