@@ -30,8 +30,38 @@ export interface ViewerContext {
   activeSessions?: number;
 }
 
+/**
+ * Tokens whose signature and claims' shape were checked, by token (a node's warm cache: each request of a
+ * session checks only the claims against the viewer and the revocations, a few microseconds). Bounded: past
+ * `limit` the oldest goes. A key is never replaced under its kid, so an entry stays true while its key is
+ * listed; a revoked or removed key is checked at every use.
+ */
+export class VerifiedTokens {
+  private readonly entries = new Map<string, { kid: string; claims: PlaybackClaims }>();
+
+  constructor(private readonly limit = 10_000) {}
+
+  get(token: string): { kid: string; claims: PlaybackClaims } | undefined {
+    return this.entries.get(token);
+  }
+
+  set(token: string, kid: string, claims: PlaybackClaims): void {
+    if (this.entries.size >= this.limit) {
+      const oldest = this.entries.keys().next();
+      if (!oldest.done) this.entries.delete(oldest.value);
+    }
+    this.entries.set(token, { kid, claims });
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
+
 export interface VerifyOptions {
   keys: PlaybackKeyring;
+  /** Tokens already verified (signature and shape): a hit skips both. */
+  verified?: VerifiedTokens;
   /** Revoked token ids (`jti`). */
   revokedTokenIds?: ReadonlySet<string>;
   target: PlaybackTarget;
@@ -81,6 +111,13 @@ export function readToken(
  * key's algorithm), then revocation, then each claim against the target and the viewer, in that order.
  */
 export function verifyPlaybackToken(token: string, options: VerifyOptions): Verdict {
+  const cached = options.verified?.get(token);
+  if (cached) {
+    const key = options.keys.get(cached.kid);
+    if (!key) return refuse('unknown_key', `No key has the id ${JSON.stringify(cached.kid.slice(0, 100))}`);
+    if (key.revoked) return refuse('key_revoked');
+    return judge(cached.kid, cached.claims, options);
+  }
   const read = readToken(token);
   if (!read) return refuse('malformed');
   const { kid, alg, crit } = read.header;
@@ -97,6 +134,7 @@ export function verifyPlaybackToken(token: string, options: VerifyOptions): Verd
   if (!signatureValid(token, ready)) return refuse('bad_signature');
   const checked = checkClaims(read.payload);
   if (!checked.ok) return refuse('invalid_claims', `${checked.claim} ${checked.rule}`);
+  options.verified?.set(token, kid, checked.claims);
   return judge(kid, checked.claims, options);
 }
 
