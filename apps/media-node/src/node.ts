@@ -16,6 +16,7 @@ import { addressPolicy, createGuardedFetch, guardedAgents } from '@streamcloud/n
 import type { NodeConfig } from './config.js';
 import { ControlPlaneClient, Reporter } from './control-plane.js';
 import { CpuMeter } from './cpu.js';
+import { CountryLookup } from './geo.js';
 import { HlsServer, text } from './hls.js';
 import { CORS_HEADERS, preflightHeaders, type RouteName, routeOf } from './http-routes.js';
 import { InputDirectory } from './inputs.js';
@@ -111,6 +112,7 @@ export class MediaNode {
       log,
     );
     this.reporter = new Reporter(this.client, log, this.usageJournal);
+    const countries = new CountryLookup(config.geoOverrides, (message) => log.error(message));
     this.manager = new StreamManager({
       directory: this.directory,
       reporter: this.reporter,
@@ -120,6 +122,7 @@ export class MediaNode {
       reconnectGraceMs: config.reconnectGraceMs,
       refreshDirectory: () => this.refreshNow(),
       claimIngress: (name) => this.claimIngress(name),
+      countryOf: (address) => countries.countryOf(address),
     });
     this.edges = new EdgePuller(
       { manager: this.manager, directory: this.directory, tools: this.tools, log, idleMs: config.edgeIdleMs },
@@ -316,6 +319,8 @@ export class MediaNode {
     this.timers.push(
       setInterval(() => void this.poll(), config.pollIntervalMs),
       setInterval(() => this.sendLoad(), config.reportIntervalMs),
+      // Signed sessions whose viewing time (maxSessionSeconds) is over end within a second.
+      setInterval(() => this.manager.sweepSigned(), 1000),
     );
     for (const timer of this.timers) timer.unref();
     this.log.info(
@@ -688,9 +693,10 @@ export class MediaNode {
         const played = this.edgePlay(name, edgeCredential, form.get('rendition'), connection);
         return played ? rename(played.rtmpName) : refuse();
       }
-      const admitted = await this.manager.admission.play('RTMP', name, form.get('token'));
+      const address = connection.remoteAddress || null;
+      const admitted = await this.manager.admission.play('RTMP', name, { token: form.get('token'), address });
       if (!admitted.ok) {
-        this.log.info(`RTMP play of ${name} refused: ${admitted.reason}`);
+        this.log.info(`RTMP play of ${name}${address ? ` from ${address}` : ''} refused: ${admitted.reason}`);
         return refuse();
       }
       const id = `rtmp-${connection.id}-${form.get('clientid') ?? '0'}`;
@@ -699,7 +705,8 @@ export class MediaNode {
         inputId: admitted.input.id,
         outputId: admitted.outputId,
         format: 'RTMP',
-        ipAddress: connection.remoteAddress || null,
+        ...(admitted.grant ? { grant: admitted.grant } : {}),
+        ipAddress: address,
         bytesOut: () => connection.bytesToClient,
         bytesIn: () => connection.bytesFromClient,
         kick: () => connection.close(),

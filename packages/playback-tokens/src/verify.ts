@@ -19,15 +19,18 @@ export interface ViewerContext {
   now: Date;
   /** The viewer's IP address. */
   address?: string | null;
-  /** ISO 3166-1 alpha-2 code of the viewer's country (a GeoIP lookup), null when unknown. */
-  country?: string | null;
+  /**
+   * ISO 3166-1 alpha-2 code of the viewer's country (a GeoIP lookup), null when unknown; or the lookup, made
+   * only for a token that restricts countries.
+   */
+  country?: string | null | (() => string | null);
   /** The page's Origin header, or else its Referer: browsers only. */
   origin?: string | null;
   referrer?: string | null;
   /** When the session this request belongs to started; absent for a new session. */
   sessionStartedAt?: Date;
-  /** Other sessions of this token playing now (not counting this one). */
-  activeSessions?: number;
+  /** Other sessions of this token playing now (not counting this one); or how to count them, by its claims. */
+  activeSessions?: number | ((claims: PlaybackClaims) => number);
 }
 
 /**
@@ -158,14 +161,16 @@ function judge(kid: string, claims: PlaybackClaims, options: VerifyOptions): Ver
   if (claims.nbf !== undefined && startedAt + leeway < claims.nbf * 1000) return refuse('not_yet_valid');
   if (startedAt - leeway >= claims.exp * 1000) return refuse('expired');
   if (claims.ips && !addressAllowed(viewer.address, claims.ips)) return refuse('wrong_address');
-  if (claims.countries && !(viewer.country && claims.countries.includes(viewer.country.toUpperCase()))) {
-    return refuse('wrong_country');
+  if (claims.countries) {
+    const country = typeof viewer.country === 'function' ? viewer.country() : viewer.country;
+    if (!(country && claims.countries.includes(country.toUpperCase()))) return refuse('wrong_country');
   }
   if (claims.origins && !originAllowed(originOf(viewer.origin) ?? originOf(viewer.referrer), claims.origins)) {
     return refuse('wrong_origin');
   }
-  if (claims.maxSessions !== undefined && (viewer.activeSessions ?? 0) >= claims.maxSessions) {
-    return refuse('too_many_sessions');
+  if (claims.maxSessions !== undefined) {
+    const active = typeof viewer.activeSessions === 'function' ? viewer.activeSessions(claims) : viewer.activeSessions;
+    if ((active ?? 0) >= claims.maxSessions) return refuse('too_many_sessions');
   }
   const sessionEndsAt = claims.maxSessionSeconds === undefined ? null : startedAt + claims.maxSessionSeconds * 1000;
   if (sessionEndsAt !== null && now >= sessionEndsAt) return refuse('session_over');
