@@ -19,7 +19,7 @@ import { CpuMeter } from './cpu.js';
 import { CountryLookup } from './geo.js';
 import { HlsServer, text } from './hls.js';
 import { CORS_HEADERS, preflightHeaders, type RouteName, routeOf } from './http-routes.js';
-import { InputDirectory } from './inputs.js';
+import { InputDirectory, normalizeName, splitNameAndToken } from './inputs.js';
 import type { Logger } from './log.js';
 import { NginxRtmp } from './nginx.js';
 import { RENDITIONS_WAIT_MS, renditionsReady } from './pipelines/capture.js';
@@ -694,7 +694,10 @@ export class MediaNode {
         return played ? rename(played.rtmpName) : refuse();
       }
       const address = connection.remoteAddress || null;
-      const admitted = await this.manager.admission.play('RTMP', name, { token: form.get('token'), address });
+      const admitted = await this.manager.admission.play('RTMP', name, {
+        token: rtmpPlayToken(connection, name, form),
+        address,
+      });
       if (!admitted.ok) {
         this.log.info(`RTMP play of ${name}${address ? ` from ${address}` : ''} refused: ${admitted.reason}`);
         return refuse();
@@ -828,4 +831,13 @@ function readBody(request: IncomingMessage): Promise<Buffer> {
     request.on('end', () => resolve(Buffer.concat(chunks)));
     request.on('error', reject);
   });
+}
+
+/**
+ * The token of an RTMP play: from the play command the proxy read whole when it names the same stream (nginx-rtmp
+ * cuts a name and its query at 255 bytes, a signed playback token with them), else from nginx's callback.
+ */
+function rtmpPlayToken(connection: ProxiedConnection, name: string, form: URLSearchParams): string | null {
+  const sent = connection.playName === null ? null : splitNameAndToken(connection.playName);
+  return sent && normalizeName(sent.name) === normalizeName(name) ? sent.token : form.get('token');
 }
