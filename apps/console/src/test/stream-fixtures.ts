@@ -37,6 +37,7 @@ export function streamOutput(streamId: string, n: number, extra: Partial<StreamO
     streamId,
     format: 'RTMP',
     name: `out+${uuid(8000 + n)}`,
+    access: 'Public',
     connection: { uri: `rtmp://edge.example:1935/live/out+${uuid(8000 + n)}` },
     viewer: { ipAddress: null, geoLocation: null, accessToken: null },
     callbackUri: null,
