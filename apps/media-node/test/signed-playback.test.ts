@@ -1,6 +1,8 @@
+import { spawn } from 'node:child_process';
 import { sign } from 'node:crypto';
-import type { StreamInput, StreamOutput } from '@streamcloud/contract';
+import { type StreamInput, type StreamOutput, uriWithToken } from '@streamcloud/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { srtDataCopyArgs } from '../src/srt-port.js';
 import { offerSdp, type Push, playRtmp, pushTestPattern, sleep, waitFor } from './harness.js';
 import { streamsOf, uriOf, useMediaNode } from './streams.js';
 
@@ -16,7 +18,7 @@ const { api, createStream, outputs, status } = streamsOf(world);
 let key: { kid: string; privateKeyPem: string };
 let stream: StreamInput;
 let push: Push;
-const signed: Partial<Record<'HLS' | 'WebRTC' | 'RTMP', StreamOutput>> = {};
+const signed: Partial<Record<'HLS' | 'WebRTC' | 'RTMP' | 'SRT', StreamOutput>> = {};
 const outputOf = (format: keyof typeof signed) => signed[format] as StreamOutput;
 
 const now = () => Math.floor(Date.now() / 1000);
@@ -36,7 +38,7 @@ beforeAll(async () => {
   expect(created.status).toBe(201);
   key = created.body;
   stream = await createStream({ format: 'RTMP' });
-  for (const format of ['HLS', 'WebRTC', 'RTMP'] as const) {
+  for (const format of ['HLS', 'WebRTC', 'RTMP', 'SRT'] as const) {
     const output = await api<StreamOutput>('POST', '/outputs', { streamId: stream.id, format, access: 'Signed' });
     expect(output.status).toBe(201);
     signed[format] = output.body;
@@ -186,6 +188,33 @@ describe('WHEP', () => {
       status: 403,
       body: expect.stringContaining('The token is not a valid playback token'),
     });
+  });
+});
+
+describe('SRT', () => {
+  const sessionsOfSrt = async () =>
+    (await outputs(stream.id)).find((each) => each.id === outputOf('SRT').id)?.sessions.length ?? 0;
+  /** An SRT caller reading what it gets (and dropping it), with the token in its stream id. */
+  const srtPlayer = (token: string) => {
+    const url = uriWithToken(outputOf('SRT').connection?.uri ?? '', token);
+    const child = spawn('ffmpeg', srtDataCopyArgs(url, 'pipe:1'), { stdio: ['ignore', 'pipe', 'ignore'] });
+    child.stdout.resume();
+    return {
+      exited: new Promise((resolve) => child.once('exit', resolve)),
+      stop: () => child.kill('SIGKILL'),
+    };
+  };
+
+  it('plays a signed token in the stream id; refuses one for another output', async () => {
+    const wrong = srtPlayer(mint({ sub: outputOf('HLS').id }));
+    const player = srtPlayer(mint({ sub: outputOf('SRT').id, jti: 'srt-1' }));
+    try {
+      expect(await Promise.race([wrong.exited, sleep(10_000).then(() => 'still playing')])).not.toBe('still playing');
+      await waitFor(sessionsOfSrt, (count) => count === 1, 10_000, 'the SRT viewer session');
+    } finally {
+      wrong.stop();
+      player.stop();
+    }
   });
 });
 
