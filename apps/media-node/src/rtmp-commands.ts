@@ -73,6 +73,8 @@ export class RtmpPlayReader {
     const header = MESSAGE_HEADER[fmt as 0 | 1 | 2 | 3];
     if (b.length < at + header) return false;
     const known = this.streams.get(csid);
+    // A chunk stream starts with a full header (type 0): anything else is not RTMP as this reader knows it.
+    if (!known && fmt !== 0) throw new Error('a chunk stream without its first header');
     const timestamp = fmt <= 2 ? b.readUIntBE(at, 3) : 0;
     const length = fmt <= 1 ? b.readUIntBE(at + 3, 3) : (known?.length ?? 0);
     const type = fmt <= 1 ? (b[at + 6] ?? 0) : (known?.type ?? 0);
@@ -96,6 +98,7 @@ export class RtmpPlayReader {
   private message(type: number, payload: Buffer): void {
     if (type === SET_CHUNK_SIZE && payload.length >= 4) {
       this.chunkSize = payload.readUInt32BE(0) & 0x7fffffff;
+      if (this.chunkSize < 1) this.done = true;
       return;
     }
     if (type !== AMF0_COMMAND && type !== AMF3_COMMAND) return;
