@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { sign } from 'node:crypto';
 import { type StreamInput, type StreamOutput, uriWithToken } from '@streamcloud/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RTCPeerConnection } from 'werift';
 import { srtDataCopyArgs } from '../src/srt-port.js';
 import { offerSdp, type Push, playRtmp, pushTestPattern, sleep, waitFor } from './harness.js';
 import { streamsOf, uriOf, useMediaNode } from './streams.js';
@@ -188,6 +189,49 @@ describe('WHEP', () => {
       status: 403,
       body: expect.stringContaining('The token is not a valid playback token'),
     });
+  });
+});
+
+describe('WHEP viewer', () => {
+  const sessionsOfWhep = async () =>
+    (await outputs(stream.id)).find((each) => each.id === outputOf('WebRTC').id)?.sessions.length ?? 0;
+
+  it('plays to a werift viewer until its token id is revoked: the peer is closed within 2 s', async () => {
+    const pc = new RTCPeerConnection({ iceAdditionalHostAddresses: ['127.0.0.1'], iceUseIpv6: false });
+    pc.addTransceiver('video', { direction: 'recvonly' });
+    pc.addTransceiver('audio', { direction: 'recvonly' });
+    let packets = 0;
+    pc.onTrack.subscribe((track) => track.onReceiveRtp.subscribe(() => packets++));
+    try {
+      await pc.setLocalDescription(await pc.createOffer());
+      const answer = await fetch(outputOf('WebRTC').connection?.signallingUri ?? '', {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/sdp',
+          authorization: `Bearer ${mint({ sub: outputOf('WebRTC').id, jti: 'whep-1' })}`,
+        },
+        body: pc.localDescription?.sdp ?? '',
+      });
+      expect(answer.status).toBe(201);
+      await pc.setRemoteDescription({ type: 'answer', sdp: await answer.text() });
+      await waitFor(
+        async () => packets,
+        (count) => count > 0,
+        15_000,
+        'the first packets',
+      );
+      await waitFor(sessionsOfWhep, (count) => count === 1, 8000, 'the WHEP viewer session');
+      const revokedAt = Date.now();
+      expect((await api('POST', '/playback-tokens/revocations', { jti: 'whep-1' })).status).toBe(201);
+      await waitFor(sessionsOfWhep, (count) => count === 0, 2000, 'the WHEP session ended');
+      const before = packets;
+      await sleep(1000);
+      console.info(`revocation of a token id: the WHEP session ended within ${Date.now() - revokedAt - 1000} ms`);
+      // Nothing more is sent to the closed peer.
+      expect(packets - before).toBeLessThan(5);
+    } finally {
+      await pc.close();
+    }
   });
 });
 

@@ -621,6 +621,7 @@ describe('node reports and assignment', () => {
             id: output.id,
             name: output.name,
             format: 'RTMP',
+            access: 'Private',
             accessToken: expect.stringMatching(/^[\w-]{32}$/),
             sessionsClearedAt: null,
           },
@@ -630,6 +631,7 @@ describe('node reports and assignment', () => {
         edgeKey: expect.stringMatching(/^[\w-]{43}$/),
         origin: null,
         source: null,
+        signing: null,
         versions: {
           config: expect.stringMatching(/^[0-9a-f]{32}$/),
           snapshots: expect.stringMatching(/^[0-9a-f]{32}$/),
