@@ -201,6 +201,16 @@ describe('verifyPlaybackToken refuses', () => {
     expect(await refusal(token, options({}, { activeSessions: 2 }))).toBe('too_many_sessions');
   });
 
+  it('asks a lazy country and session count only for a token that restricts them', async () => {
+    let asked = 0;
+    const lazy = { country: () => (asked++, 'BE'), activeSessions: () => (asked++, 2) };
+    expect(verifyPlaybackToken(await mint('ES256'), options({}, lazy))).toMatchObject({ ok: true });
+    expect(asked).toBe(0);
+    expect(await refusal(await mint('ES256', { countries: ['FR'] }), options({}, lazy))).toBe('wrong_country');
+    expect(await refusal(await mint('ES256', { maxSessions: 2 }), options({}, lazy))).toBe('too_many_sessions');
+    expect(asked).toBe(2);
+  });
+
   it('a session past its duration cap, while one started before expiry plays on', async () => {
     const token = await mint('ES256', { exp: SECONDS + 60, maxSessionSeconds: 3600 });
     const started = verifyPlaybackToken(token, options());
