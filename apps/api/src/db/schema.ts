@@ -215,7 +215,17 @@ export interface StoragesTable {
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }
 
-export interface InputsTable {
+/**
+ * A token rotation (0031) on a stream's ingest token or an output's viewer token: the token it replaced, taken
+ * until its window ends, and when. Null until the first rotation; written by the rotation only.
+ */
+export interface TokenRotationColumns {
+  previous_access_token: string | null;
+  previous_access_token_expires_at: Date | null;
+  access_token_rotated_at: Date | null;
+}
+
+export interface InputsTable extends TokenRotationColumns {
   id: string;
   owner_id: string;
   caption: string | null;
@@ -261,7 +271,7 @@ export interface InputTracksTable {
   rate: number | null;
 }
 
-export interface OutputsTable {
+export interface OutputsTable extends TokenRotationColumns {
   id: string;
   input_id: string;
   format: string;

@@ -16,6 +16,8 @@ export interface NodesServiceDeps {
   clock: Clock;
   /** A node with no report for this long is silent (NODE_SILENCE_SECONDS). */
   silenceMs: number;
+  /** Where a node that could not be told of a change is noted (`tellStreamsChanged`). */
+  log?: { warn(message: string): void };
 }
 
 /** A node with no report for this long is silent, unless NODE_SILENCE_SECONDS says otherwise. */
@@ -189,6 +191,24 @@ export class NodesService {
     const result = await this.deps.control.refresh(row, mode);
     await this.audit.record(auth, 'node.refresh', id, { name: row.name, mode });
     return { mode, result };
+  }
+
+  /**
+   * Tells a node at once that what it serves changed (a rotated token), with the refresh mode `Streams`: it
+   * re-reads its inputs now rather than at its next poll (every 1.5 s). Answers whether it did; a node that
+   * cannot be reached is noted, not an error (the poll brings the change anyway), and nothing secret is sent
+   * or logged (the node reads the change from the API).
+   */
+  async tellStreamsChanged(id: string): Promise<boolean> {
+    const row = await this.deps.uow.nodes.findById(id);
+    if (!row) return false;
+    try {
+      await this.deps.control.refresh(row, 'Streams');
+      return true;
+    } catch (error) {
+      this.deps.log?.warn(`Node ${row.name} was not told of a change to its streams: ${(error as Error).message}`);
+      return false;
+    }
   }
 
   async metadata(id: string): Promise<Record<string, unknown>> {

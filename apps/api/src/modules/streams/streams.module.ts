@@ -26,8 +26,16 @@ export const streamsModule = defineModule(
       outbox: app.services.webhooks.outbox,
       previewSigningKey: deriveKey(options.secret, 'preview-credentials'),
       nodeSilenceMs,
+      nodes: app.services.nodes,
     });
-    const outputs = new OutputsService({ uow, geo, clock, webhooks: streams.webhooks, nodeSilenceMs });
+    const outputs = new OutputsService({
+      uow,
+      geo,
+      clock,
+      webhooks: streams.webhooks,
+      nodeSilenceMs,
+      nodes: app.services.nodes,
+    });
     app.services.streams = streams;
     app.services.outputs = outputs;
     app.services.nodeReports.registerReportHandler('stream-state', streams.applyStateReports);

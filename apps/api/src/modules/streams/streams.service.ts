@@ -1,5 +1,6 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import {
+  type AccessTokenRotate,
   type AssignedInput,
   DEFAULT_ADJUSTABLE_TRACKS,
   INTERNODE_NO_GSLB,
@@ -13,6 +14,7 @@ import {
   PREVIEW_CREDENTIAL_TTL_SECONDS,
   type PreviewCredential,
   type RegionCode,
+  type RotatedAccessToken,
   type StreamInput,
   type StreamInputCreate,
   type StreamInputUpdate,
@@ -32,6 +34,7 @@ import { serves } from '../access/access.js';
 import { AuditTrail } from '../audit/audit-trail.js';
 import type { GeoLocator } from '../info/geo-locator.js';
 import { measuredAt, type ReportContext } from '../nodes/node-reports.service.js';
+import type { NodesService } from '../nodes/nodes.service.js';
 import type { WebhookOutbox } from '../webhooks/index.js';
 import { ingestConnection, rtmpPort } from './connections.js';
 import { ingestCandidates, reservedForOthers } from './ingest-placement.js';
@@ -39,6 +42,7 @@ import { candidateOf, chooseNode } from './node-assignment.js';
 import { mediaHostOf, servingNodeIdOf, toStreamInput } from './stream-mapper.js';
 import { StreamWebhooks } from './stream-webhooks.js';
 import { type NodeHostRow, type StreamOnNodeToLeave, type StreamRow, UnknownOwnerError } from './streams.repository.js';
+import { newAccessToken, previousTokenOf, rotatedAnswer, tokenRotation } from './token-rotation.js';
 
 /** What the streams module reads and writes: its streams and their outputs. */
 export type StreamsScope = Scope<'streams' | 'outputs' | 'access' | 'audit'>;
@@ -59,6 +63,8 @@ export interface StreamsServiceDeps {
   previewSigningKey: string;
   /** A node that sent no report for this long is gone: no new stream is placed on it. */
   nodeSilenceMs: number;
+  /** Tells a node at once that what it serves changed (a rotated token), rather than at its next poll. */
+  nodes: Pick<NodesService, 'tellStreamsChanged'>;
 }
 
 const NO_NODE_MESSAGE = 'No node is available: the stream will be assigned as soon as one is';
@@ -69,7 +75,8 @@ const NO_NODE_MESSAGE = 'No node is available: the stream will be assigned as so
 const INGRESS_CLAIM_HOLD_MS = 10_000;
 /** What a stream's answer weighs in the response cache, about (its 50 messages at most dominate). */
 const STREAM_ANSWER_BYTES = 4_096;
-const newToken = () => randomBytes(24).toString('base64url');
+/** A rotation of a stream that has no token to rotate. */
+export const PUBLIC_STREAM_NO_TOKEN = 'This stream is Public: it has no access token to rotate';
 
 /** The states a user may stop a stream in (in Fallback, Stop ends the fallback playing). */
 const STOPPABLE: readonly StreamStatus[] = ['Ingestion', 'Fallback', 'Pending'];
@@ -160,7 +167,11 @@ export class StreamsService {
       status: node ? ('Idle' as const) : ('Pending' as const),
       access: body.access,
       access_token:
-        body.access === 'Public' ? null : body.access === 'Private' && body.accessToken ? body.accessToken : newToken(),
+        body.access === 'Public'
+          ? null
+          : body.access === 'Private' && body.accessToken
+            ? body.accessToken
+            : newAccessToken(),
       name: makeStreamName(adjustable ? 'in' : PASSTHROUGH_PREFIX, randomUUID()),
       callback_uri: body.callbackUri ?? null,
       streamer_ip: body.streamer?.ipAddress || null,
@@ -253,6 +264,21 @@ export class StreamsService {
       if (!(await streams.delete(id))) throw notFound('Stream');
     });
     await this.audit.record(auth, 'input.delete', id, {});
+  }
+
+  /**
+   * Replaces the stream's ingest access token; the old one is still taken for `overlapMinutes` (docs/decisions.md,
+   * "Token rotation"). The new token is answered; the stream's node is told at once. Pushes going on are not cut.
+   */
+  async rotateAccessToken(auth: AuthContext, id: string, body: AccessTokenRotate): Promise<RotatedAccessToken> {
+    const row = await this.load(auth, id);
+    const rotation = tokenRotation(this.deps.clock.now(), body.overlapMinutes);
+    // The rule is checked again by the write itself (a stream's access never changes, but it says what it needs).
+    if (row.access === 'Public' || !(await this.deps.uow.streams.rotateAccessToken(id, rotation)))
+      throw conflict(PUBLIC_STREAM_NO_TOKEN, 'NO_ACCESS_TOKEN');
+    await this.audit.record(auth, 'input.access-token.rotate', id, { overlapMinutes: body.overlapMinutes });
+    if (row.node_id) await this.deps.nodes.tellStreamsChanged(row.node_id);
+    return rotatedAnswer(rotation);
   }
 
   /**
@@ -492,7 +518,8 @@ export class StreamsService {
         host ? [[host.id, host] as const] : [],
       ),
     );
-    const expiresAt = new Date(this.deps.clock.now().getTime() + EDGE_CREDENTIAL_TTL_SECONDS * 1000);
+    const now = this.deps.clock.now();
+    const expiresAt = new Date(now.getTime() + EDGE_CREDENTIAL_TTL_SECONDS * 1000);
     return rows.flatMap((row): AssignedInput[] => {
       const originHost = row.node_id === node.id ? null : origins.get(row.node_id ?? '');
       if (originHost === undefined) return [];
@@ -509,12 +536,14 @@ export class StreamsService {
           access: row.access,
           // An edge never takes a push: it gets neither the access token nor the GSLB name.
           accessToken: originHost ? null : row.access_token,
+          previousAccessToken: originHost ? null : previousTokenOf(row, now),
           outputMode: outputModeOfName(row.name),
           outputs: served.map((output) => ({
             id: output.id,
             name: output.name,
             format: output.format as AssignedInput['outputs'][number]['format'],
             accessToken: output.access_token,
+            previousAccessToken: previousTokenOf(output, now),
             sessionsClearedAt: output.sessions_cleared_at?.toISOString() ?? null,
           })),
           ingressName: originHost ? null : row.ingress_name,

@@ -1,0 +1,33 @@
+import { randomBytes } from 'node:crypto';
+import type { PreviousAccessToken, RotatedAccessToken } from '@streamcloud/contract';
+import type { TokenRotationColumns } from '../../db/schema.js';
+import type { TokenRotation } from './streams.repository.js';
+
+/** A new access token, a stream's ingest token or an output's viewer token: 24 random bytes, base64url. */
+export const newAccessToken = () => randomBytes(24).toString('base64url');
+
+/** A rotation to a new token at `now`: the token replaced is taken for `overlapMinutes` more (0: not at all). */
+export function tokenRotation(now: Date, overlapMinutes: number): TokenRotation {
+  const overlapMs = Math.round(overlapMinutes * 60_000);
+  return {
+    token: newAccessToken(),
+    at: now,
+    previousExpiresAt: overlapMs > 0 ? new Date(now.getTime() + overlapMs) : null,
+  };
+}
+
+/** The answer of a rotation: the new token, shown to the caller this once with its window. */
+export const rotatedAnswer = (rotation: TokenRotation): RotatedAccessToken => ({
+  accessToken: rotation.token,
+  rotatedAt: rotation.at.toISOString(),
+  previousValidUntil: rotation.previousExpiresAt?.toISOString() ?? null,
+});
+
+/**
+ * The replaced token as a node is given it: only while its window lasts by the API's clock (a node is never
+ * handed a token it must refuse), with the window's end, which the node checks against its own clock.
+ */
+export function previousTokenOf(row: TokenRotationColumns, now: Date): PreviousAccessToken {
+  const { previous_access_token: token, previous_access_token_expires_at: expiresAt } = row;
+  return token && expiresAt && expiresAt > now ? { token, expiresAt: expiresAt.toISOString() } : null;
+}
