@@ -121,7 +121,10 @@ export class HlsServer {
     )
       return text(response, 404, 'Not found');
     const token = query.get('token');
-    const admitted = await this.manager.admission.output('HLS', outputName, token);
+    const sid = query.get('sid');
+    // A player's next playlist or fragment continues its session: a rotated-out token's window end does not cut it.
+    const running = sid !== null && this.viewers.has(sid) && this.manager.viewers.get(sid) !== undefined;
+    const admitted = await this.manager.admission.output('HLS', outputName, token, running);
     if (!admitted.ok) return text(response, admitted.status, admitted.reason);
     // An edge pulls the stream from its ingest node for the first of its viewers; a ladder's variants are
     // pulled one by one as they are asked for (below).
@@ -129,7 +132,6 @@ export class HlsServer {
     if (admitted.input.origin && !ladder) await this.manager.admission.live(admitted.input);
     const played = ladder ? null : this.played(admitted.input.id);
     if (!ladder && !played) return text(response, 404, 'the stream is not live');
-    const sid = query.get('sid');
     if (sid && this.kicked.has(sid)) return text(response, 410, 'This session was ended');
     // A session plays what it was opened for: another output's (or stream's) id, or one opened with another kind
     // of credential (a preview's, then a viewer token), starts a new session here — its playlist is redirected

@@ -1,6 +1,6 @@
 import type { AssignedInput, InputFormat } from '@streamcloud/contract';
 import { isPreviewCredential, verifyPreviewCredential } from '@streamcloud/contract/preview-credential';
-import { type InputDirectory, normalizeName, tokenMatches } from '../inputs.js';
+import { type InputDirectory, normalizeName, tokenAccepted } from '../inputs.js';
 import type { LiveStream, PlayFormat, PushProtocol } from './types.js';
 
 export type PushRefusal = { ok: false; reason: string; input?: AssignedInput };
@@ -78,7 +78,7 @@ export class Admission {
       return { ok: false, reason: `Push${from} refused: this stream is ingested by node ${input.origin.nodeName}` };
     if (this.emergency) return { ok: false, input, reason: `Push${from} refused: the node is in emergency cleanup` };
     // The token first: a publisher without it learns nothing of the stream (not even its format).
-    if (input.access !== 'Public' && !tokenMatches(input.accessToken, token)) {
+    if (input.access !== 'Public' && !tokenAccepted(input, token)) {
       return { ok: false, input, reason: `Push${from} refused: ${token ? 'wrong' : 'missing'} access token` };
     }
     if (input.format !== FORMAT_OF[protocol]) {
@@ -122,7 +122,13 @@ export class Admission {
    * The output `name` in `format` if this player may watch it, live or not: with the output's viewer token
    * (none for a Public stream's), or as a preview with a preview credential of its stream (WebRTC and HLS).
    */
-  async output(format: PlayFormat, name: string, token: string | null): Promise<OutputAdmission> {
+  async output(
+    format: PlayFormat,
+    name: string,
+    token: string | null,
+    /** The request continues a session admitted before (HLS): a rotated-out token's window end does not cut it. */
+    running = false,
+  ): Promise<OutputAdmission> {
     let found = this.directory.output(name);
     if (!found && this.refreshDirectory) {
       await this.refreshDirectory();
@@ -139,7 +145,7 @@ export class Admission {
         return { ok: false, status: 403, reason: 'invalid or expired preview credential' };
       return { ...admitted, preview: true };
     }
-    if (!tokenMatches(found.output.accessToken, token))
+    if (!tokenAccepted(found.output, token, { running }))
       return { ok: false, status: 403, reason: `${token ? 'wrong' : 'missing'} playback token` };
     return { ...admitted, preview: false };
   }

@@ -615,6 +615,7 @@ describe('node reports and assignment', () => {
         status: 'Idle',
         access: 'Private',
         accessToken: 'secret-1',
+        previousAccessToken: null,
         outputMode: 'AdjustableTranscode',
         outputs: [
           {
@@ -622,6 +623,7 @@ describe('node reports and assignment', () => {
             name: output.name,
             format: 'RTMP',
             accessToken: expect.stringMatching(/^[\w-]{32}$/),
+            previousAccessToken: null,
             sessionsClearedAt: null,
           },
         ],
