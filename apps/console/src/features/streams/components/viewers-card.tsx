@@ -11,11 +11,13 @@ import { useNotify } from '@/components/ui/notifications';
 import { useClearOutputSessions } from '../api/clear-output-sessions';
 import { useDeleteOutput } from '../api/delete-output';
 import { useOutputs } from '../api/get-outputs';
+import { useRotateOutputToken } from '../api/rotate-output-token';
 import { STREAM_ERRORS } from '../utils/messages';
 import { outputEndpoint, outputPlaybackUrl } from '../utils/stream-connection';
 import { DashboardCard } from './dashboard-card';
 import { OutputModal } from './output-modal';
 import { PlaybackToken } from './playback-token';
+import { TokenRotation } from './token-rotation';
 
 function OutputItem({
   output,
@@ -50,6 +52,7 @@ function OutputItem({
       {/* The ingest node, or an edge of an Outgoing node group that pulls the stream (docs/decisions.md). */}
       {output.node && <div className="small text-secondary">Served by node {output.node.name}</div>}
       {token && <PlaybackToken token={token} />}
+      {token && <OutputTokenRotation output={output} />}
       <div className="d-flex gap-2 mt-2">
         <Button size="sm" variant="outline-secondary" onClick={onClear} disabled={busy}>
           Clear sessions
@@ -59,6 +62,19 @@ function OutputItem({
         </Button>
       </div>
     </li>
+  );
+}
+
+/** When the output's viewer token was last rotated, and its rotation. */
+function OutputTokenRotation({ output }: { output: StreamOutput }) {
+  const rotate = useRotateOutputToken(output.streamId);
+  return (
+    <TokenRotation
+      what="playback token"
+      id={`output-${output.id}-token`}
+      rotatedAt={output.viewer.accessTokenRotatedAt}
+      rotate={(body) => rotate.mutateAsync({ id: output.id, body })}
+    />
   );
 }
 
