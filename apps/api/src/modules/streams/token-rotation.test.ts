@@ -148,6 +148,15 @@ describe('rotating the ingest token', () => {
     expect([given?.accessToken, given?.previousAccessToken?.token].sort()).toEqual([...issued].sort());
   });
 
+  it('rotates all the same when the node cannot be told (it reads the new token at its next poll)', async () => {
+    const { node, input } = await privateStreamOnNode();
+    stub.set({ status: 500 });
+    const response = await rotate(inputUrl(input.id), { overlapMinutes: 1 });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(stub.calls).toContainEqual({ method: 'POST', path: '/refresh', body: { mode: 'Streams' } });
+    expect((await assigned(node.token, input.id))?.accessToken).toBe(response.json().accessToken);
+  });
+
   it('refuses a Public stream (409) and a bad overlap (400 naming the field), changing nothing', async () => {
     const open = await t.createInput({ access: 'Public' });
     const { input } = await privateStreamOnNode();
