@@ -273,8 +273,8 @@ export class StreamsService {
   async rotateAccessToken(auth: AuthContext, id: string, body: AccessTokenRotate): Promise<RotatedAccessToken> {
     const row = await this.load(auth, id);
     const rotation = tokenRotation(this.deps.clock.now(), body.overlapMinutes);
-    // The rule is checked again by the write itself (a stream's access never changes, but it says what it needs).
-    if (row.access === 'Public' || !(await this.deps.uow.streams.rotateAccessToken(id, rotation)))
+    // The write checks the rule itself: only a stream with a token (not Public) has one to replace.
+    if (!(await this.deps.uow.streams.rotateAccessToken(id, rotation)))
       throw conflict(PUBLIC_STREAM_NO_TOKEN, 'NO_ACCESS_TOKEN');
     await this.audit.record(auth, 'input.access-token.rotate', id, { overlapMinutes: body.overlapMinutes });
     if (row.node_id) await this.deps.nodes.tellStreamsChanged(row.node_id);
