@@ -216,7 +216,7 @@ export interface StoragesTable {
 }
 
 /**
- * A token rotation (0031) on a stream's ingest token or an output's viewer token: the token it replaced, taken
+ * A token rotation (0032) on a stream's ingest token or an output's viewer token: the token it replaced, taken
  * until its window ends, and when. Null until the first rotation; written by the rotation only.
  */
 export interface TokenRotationColumns {
