@@ -193,24 +193,6 @@ export class NodesService {
     return { mode, result };
   }
 
-  /**
-   * Tells a node at once that what it serves changed (a rotated token), with the refresh mode `Streams`: it
-   * re-reads its inputs now rather than at its next poll (every 1.5 s). Answers whether it did; a node that
-   * cannot be reached is noted, not an error (the poll brings the change anyway), and nothing secret is sent
-   * or logged (the node reads the change from the API).
-   */
-  async tellStreamsChanged(id: string): Promise<boolean> {
-    const row = await this.deps.uow.nodes.findById(id);
-    if (!row) return false;
-    try {
-      await this.deps.control.refresh(row, 'Streams');
-      return true;
-    } catch (error) {
-      this.deps.log?.warn(`Node ${row.name} was not told of a change to its streams: ${(error as Error).message}`);
-      return false;
-    }
-  }
-
   async metadata(id: string): Promise<Record<string, unknown>> {
     return this.deps.control.metadata(await this.find(id));
   }
@@ -257,6 +239,24 @@ export class NodesService {
   /** What a node sees of itself on the node-facing API. */
   whoami(node: NodeIdentity): Promise<Node> {
     return this.get(node.id);
+  }
+
+  /**
+   * Tells a node at once that what it serves changed (a rotated token), with the refresh mode `Streams`: it
+   * re-reads its inputs now rather than at its next poll (every 1.5 s). Answers whether it did; a node that
+   * cannot be reached is noted, not an error (the poll brings the change anyway), and nothing secret is sent
+   * or logged (the node reads the change from the API).
+   */
+  async tellStreamsChanged(id: string): Promise<boolean> {
+    const row = await this.deps.uow.nodes.findById(id);
+    if (!row) return false;
+    try {
+      await this.deps.control.refresh(row, 'Streams');
+      return true;
+    } catch (error) {
+      this.deps.log?.warn(`Node ${row.name} was not told of a change to its streams: ${(error as Error).message}`);
+      return false;
+    }
   }
 
   private async find(id: string): Promise<NodeRow> {

@@ -135,17 +135,6 @@ export class OutputsRepository {
     return Number(result.numUpdatedRows) > 0;
   }
 
-  /** As `StreamsRepository.rotateAccessToken`, for an output's viewer token: false when it has none (public). */
-  async rotateAccessToken(id: string, rotation: TokenRotation): Promise<boolean> {
-    const result = await this.db
-      .updateTable('outputs')
-      .set(rotationChanges(rotation))
-      .where('id', '=', id)
-      .where('access_token', 'is not', null)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
-  }
-
   async delete(id: string): Promise<boolean> {
     const result = await this.db.deleteFrom('outputs').where('id', '=', id).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
@@ -159,6 +148,17 @@ export class OutputsRepository {
       .set({ sessions_cleared_at: at, preview_sessions: 0 })
       .where('id', '=', id)
       .execute();
+  }
+
+  /** As `StreamsRepository.rotateAccessToken`, for an output's viewer token: false when it has none (public). */
+  async rotateAccessToken(id: string, rotation: TokenRotation): Promise<boolean> {
+    const result = await this.db
+      .updateTable('outputs')
+      .set(rotationChanges(rotation))
+      .where('id', '=', id)
+      .where('access_token', 'is not', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
   }
 
   /** The output `id` when it belongs to the input `inputId` (reports name outputs by id). */

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import {
   type AccessTokenRotate,
   makeStreamName,
@@ -18,23 +18,19 @@ import type { OutputRow } from './outputs.repository.js';
 import { servingNodeIdOf, toStreamOutput } from './stream-mapper.js';
 import type { StreamWebhooks } from './stream-webhooks.js';
 import type { StreamsScope } from './streams.service.js';
-import { newAccessToken, rotatedAnswer, tokenRotation } from './token-rotation.js';
+import { PUBLIC_OUTPUT_NO_TOKEN, rotatedAnswer, tokenRotation } from './token-rotation.js';
 
 export interface OutputsServiceDeps {
   uow: StreamsScope;
+  /** Tells a node at once that what it serves changed (a rotated token), rather than at its next poll. */
+  nodes: Pick<NodesService, 'tellStreamsChanged'>;
   geo: GeoLocator;
   clock: Clock;
   /** The streams module's webhook events: output sessions and deletions are sent through it. */
   webhooks: Pick<StreamWebhooks, 'sessionsChanged' | 'outputDeleting'>;
   /** A node that sent no report for this long is gone: no output is placed on it. */
   nodeSilenceMs: number;
-  /** Tells a node at once that what it serves changed (a rotated token), rather than at its next poll. */
-  nodes: Pick<NodesService, 'tellStreamsChanged'>;
 }
-
-/** A rotation of an output that has no viewer token to rotate. */
-export const PUBLIC_OUTPUT_NO_TOKEN =
-  'This output is public (its stream is not Private): it has no viewer token to rotate';
 
 /** Viewer outputs (playback endpoints) of the caller's streams. */
 export class OutputsService {
@@ -70,7 +66,7 @@ export class OutputsService {
       viewer_latitude: geo?.latitude ?? null,
       viewer_longitude: geo?.longitude ?? null,
       // A Private stream is private to viewers too: each output gets its own playback token.
-      access_token: stream.access === 'Private' ? newAccessToken() : null,
+      access_token: stream.access === 'Private' ? randomBytes(24).toString('base64url') : null,
       sessions_cleared_at: null,
       preview_sessions: 0,
       node_id: placed.node?.id ?? null,

@@ -21,12 +21,12 @@ export const streamsModule = defineModule(
       responses: responseCache,
       geo,
       clock,
+      nodes: app.services.nodes,
       gslbHostname: options.gslbHostname ?? 'localhost',
       gslbUrl: options.gslbUrl ?? 'http://localhost:8080',
       outbox: app.services.webhooks.outbox,
       previewSigningKey: deriveKey(options.secret, 'preview-credentials'),
       nodeSilenceMs,
-      nodes: app.services.nodes,
     });
     const outputs = new OutputsService({
       uow,

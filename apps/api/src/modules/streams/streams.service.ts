@@ -42,7 +42,13 @@ import { candidateOf, chooseNode } from './node-assignment.js';
 import { mediaHostOf, servingNodeIdOf, toStreamInput } from './stream-mapper.js';
 import { StreamWebhooks } from './stream-webhooks.js';
 import { type NodeHostRow, type StreamOnNodeToLeave, type StreamRow, UnknownOwnerError } from './streams.repository.js';
-import { newAccessToken, previousTokenOf, rotatedAnswer, tokenRotation } from './token-rotation.js';
+import {
+  newAccessToken,
+  PUBLIC_STREAM_NO_TOKEN,
+  previousTokenOf,
+  rotatedAnswer,
+  tokenRotation,
+} from './token-rotation.js';
 
 /** What the streams module reads and writes: its streams and their outputs. */
 export type StreamsScope = Scope<'streams' | 'outputs' | 'access' | 'audit'>;
@@ -53,6 +59,8 @@ export interface StreamsServiceDeps {
   responses: ResponseCache;
   geo: GeoLocator;
   clock: Clock;
+  /** Tells a node at once that what it serves changed (a rotated token), rather than at its next poll. */
+  nodes: Pick<NodesService, 'tellStreamsChanged'>;
   /** Host name of the global load-balancing ingest (GSLB): RTMP, SRT and RTSP pushes to GSLB names. */
   gslbHostname: string;
   /** The control plane's origin as publishers reach it: WHIP to a GSLB name is answered there (307 to a node). */
@@ -63,8 +71,6 @@ export interface StreamsServiceDeps {
   previewSigningKey: string;
   /** A node that sent no report for this long is gone: no new stream is placed on it. */
   nodeSilenceMs: number;
-  /** Tells a node at once that what it serves changed (a rotated token), rather than at its next poll. */
-  nodes: Pick<NodesService, 'tellStreamsChanged'>;
 }
 
 const NO_NODE_MESSAGE = 'No node is available: the stream will be assigned as soon as one is';
@@ -75,8 +81,6 @@ const NO_NODE_MESSAGE = 'No node is available: the stream will be assigned as so
 const INGRESS_CLAIM_HOLD_MS = 10_000;
 /** What a stream's answer weighs in the response cache, about (its 50 messages at most dominate). */
 const STREAM_ANSWER_BYTES = 4_096;
-/** A rotation of a stream that has no token to rotate. */
-export const PUBLIC_STREAM_NO_TOKEN = 'This stream is Public: it has no access token to rotate';
 
 /** The states a user may stop a stream in (in Fallback, Stop ends the fallback playing). */
 const STOPPABLE: readonly StreamStatus[] = ['Ingestion', 'Fallback', 'Pending'];
@@ -498,6 +502,8 @@ export class StreamsService {
    * an edge of, with only the outputs assigned to it, where to pull them from and a fresh pull credential.
    */
   async ofNode(node: NodeIdentity): Promise<AssignedInput[]> {
+    // The time a rotated-out token's window is judged at (it is given to the node only while it lasts).
+    const now = this.deps.clock.now();
     const rows = await this.deps.uow.streams.ofNode(node.id);
     const outputs = await this.deps.uow.outputs.ofStreams(rows.map((row) => row.id));
     const sources = new Map(
@@ -518,8 +524,7 @@ export class StreamsService {
         host ? [[host.id, host] as const] : [],
       ),
     );
-    const now = this.deps.clock.now();
-    const expiresAt = new Date(now.getTime() + EDGE_CREDENTIAL_TTL_SECONDS * 1000);
+    const expiresAt = new Date(this.deps.clock.now().getTime() + EDGE_CREDENTIAL_TTL_SECONDS * 1000);
     return rows.flatMap((row): AssignedInput[] => {
       const originHost = row.node_id === node.id ? null : origins.get(row.node_id ?? '');
       if (originHost === undefined) return [];
@@ -543,8 +548,8 @@ export class StreamsService {
             name: output.name,
             format: output.format as AssignedInput['outputs'][number]['format'],
             accessToken: output.access_token,
-            previousAccessToken: previousTokenOf(output, now),
             sessionsClearedAt: output.sessions_cleared_at?.toISOString() ?? null,
+            previousAccessToken: previousTokenOf(output, now),
           })),
           ingressName: originHost ? null : row.ingress_name,
           previewKey: previewKeyOf(this.deps.previewSigningKey, row.id),

@@ -11,8 +11,7 @@ import {
   useNodeStub,
   useTestApp,
 } from '../../../test/helpers.js';
-import { PUBLIC_OUTPUT_NO_TOKEN } from './outputs.service.js';
-import { PUBLIC_STREAM_NO_TOKEN } from './streams.service.js';
+import { PUBLIC_OUTPUT_NO_TOKEN, PUBLIC_STREAM_NO_TOKEN } from './token-rotation.js';
 
 const clock = new TestClock();
 const stub = useNodeStub();

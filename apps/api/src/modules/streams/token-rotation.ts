@@ -3,6 +3,12 @@ import type { PreviousAccessToken, RotatedAccessToken } from '@streamcloud/contr
 import type { TokenRotationColumns } from '../../db/schema.js';
 import type { TokenRotation } from './streams.repository.js';
 
+/** A rotation of a stream that has no token to rotate. */
+export const PUBLIC_STREAM_NO_TOKEN = 'This stream is Public: it has no access token to rotate';
+/** A rotation of an output that has no viewer token to rotate. */
+export const PUBLIC_OUTPUT_NO_TOKEN =
+  'This output is public (its stream is not Private): it has no viewer token to rotate';
+
 /** A new access token, a stream's ingest token or an output's viewer token: 24 random bytes, base64url. */
 export const newAccessToken = () => randomBytes(24).toString('base64url');
 

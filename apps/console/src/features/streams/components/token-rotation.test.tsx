@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { useStream } from '@/data/streams/get-stream';
 import { renderPiece } from '@/test/render-piece';
 import { streamInput, streamOutput, uuid } from '@/test/stream-fixtures';
-import { TOKEN_ROTATION_TEXTS } from '../utils/messages';
+import { TOKEN_ROTATION_TEXTS } from '../utils/token-rotation';
 import { InputCard } from './input-card';
 import { ViewersCard } from './viewers-card';
 

@@ -7,13 +7,14 @@ import { CopyField } from '@/components/ui/copy-field';
 import { TextField } from '@/components/ui/form-fields';
 import { formatDateTime } from '@/lib/format';
 import { contractResolver } from '@/lib/forms';
-import { lastRotatedText, STREAM_ERRORS, TOKEN_ROTATION_TEXTS } from '../utils/messages';
 import {
   EMPTY_TOKEN_ROTATION,
+  lastRotatedText,
   rotationFieldOfPath,
+  TOKEN_ROTATION_TEXTS,
   type TokenRotationForm,
   toRotationBody,
-} from '../utils/token-rotation-form';
+} from '../utils/token-rotation';
 
 export interface TokenRotationProps {
   /** What the token is, as the dialog names it: 'access token' (ingest) or 'playback token' (an output's). */
@@ -52,7 +53,7 @@ export function TokenRotation({ what, id, rotatedAt, rotate }: TokenRotationProp
         empty={EMPTY_TOKEN_ROTATION}
         fieldOfPath={rotationFieldOfPath}
         create={(values) => rotate(toRotationBody(values))}
-        failedText={STREAM_ERRORS.tokenRotation}
+        failedText={TOKEN_ROTATION_TEXTS.failed}
         fields={
           <TextField
             id={`${id}-overlap`}
