@@ -572,8 +572,9 @@ const RtmpPullFrom = z.object({
 });
 
 /**
- * The token a rotation replaced, still taken until `expiresAt` (by the node's clock); null when there is
- * none or its window is over.
+ * The token a rotation replaced (null: none, or an overlap of 0): taken from new pushes and players until
+ * `expiresAt` by the node's clock, and after it only for an HLS session admitted before (docs/decisions.md,
+ * "Token rotation").
  */
 export const PreviousAccessToken = z.object({ token: z.string(), expiresAt: Timestamp }).nullable();
 export type PreviousAccessToken = z.infer<typeof PreviousAccessToken>;

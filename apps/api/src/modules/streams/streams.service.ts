@@ -502,8 +502,6 @@ export class StreamsService {
    * an edge of, with only the outputs assigned to it, where to pull them from and a fresh pull credential.
    */
   async ofNode(node: NodeIdentity): Promise<AssignedInput[]> {
-    // The time a rotated-out token's window is judged at (it is given to the node only while it lasts).
-    const now = this.deps.clock.now();
     const rows = await this.deps.uow.streams.ofNode(node.id);
     const outputs = await this.deps.uow.outputs.ofStreams(rows.map((row) => row.id));
     const sources = new Map(
@@ -541,7 +539,7 @@ export class StreamsService {
           access: row.access,
           // An edge never takes a push: it gets neither the access token nor the GSLB name.
           accessToken: originHost ? null : row.access_token,
-          previousAccessToken: originHost ? null : previousTokenOf(row, now),
+          previousAccessToken: originHost ? null : previousTokenOf(row),
           outputMode: outputModeOfName(row.name),
           outputs: served.map((output) => ({
             id: output.id,
@@ -549,7 +547,7 @@ export class StreamsService {
             format: output.format as AssignedInput['outputs'][number]['format'],
             accessToken: output.access_token,
             sessionsClearedAt: output.sessions_cleared_at?.toISOString() ?? null,
-            previousAccessToken: previousTokenOf(output, now),
+            previousAccessToken: previousTokenOf(output),
           })),
           ingressName: originHost ? null : row.ingress_name,
           previewKey: previewKeyOf(this.deps.previewSigningKey, row.id),

@@ -95,7 +95,7 @@ describe('role matrix', () => {
 });
 
 describe('rotating the ingest token', () => {
-  it('answers the new token once; the node takes both until the window ends, then the new one only', async () => {
+  it("answers the new token once; the node is told at once and given both tokens with the window's end", async () => {
     const { node, input } = await privateStreamOnNode();
     const now = clock.now();
     const response = await rotate(inputUrl(input.id), { overlapMinutes: 15 });
@@ -122,9 +122,10 @@ describe('rotating the ingest token', () => {
     expect(JSON.stringify(entry)).not.toContain(rotated.accessToken);
     expect(JSON.stringify(entry)).not.toContain('ingest-1');
 
-    // Past the window the node is no longer given the old token.
+    // The window's end is the node's to judge (an HLS session admitted before plays on): the old token stays
+    // with it until the next rotation replaces it.
     clock.advance(15 * MINUTE + 1000);
-    expect((await assigned(node.token, input.id))?.previousAccessToken).toBeNull();
+    expect((await assigned(node.token, input.id))?.previousAccessToken?.token).toBe('ingest-1');
   });
 
   it('with an overlap of 0 the old token stops at once; an empty body takes the default of 10 minutes', async () => {
@@ -177,7 +178,7 @@ describe('rotating the ingest token', () => {
 });
 
 describe("rotating an output's viewer token", () => {
-  it('answers the new token; the node serving it is told and takes both until the window ends', async () => {
+  it("answers the new token; the node serving it is told at once and given both tokens with the window's end", async () => {
     const { node, input, output, viewerToken } = await privateStreamOnNode();
     const response = await rotate(outputUrl(output.id), { overlapMinutes: 1 });
     expect(response.statusCode, response.body).toBe(200);
@@ -199,8 +200,6 @@ describe("rotating an output's viewer token", () => {
     const [entry] = await t.auditLog(1);
     expect(entry).toMatchObject({ action: 'output.access-token.rotate', target_id: output.id });
     expect(JSON.stringify(entry)).not.toContain(rotated.accessToken);
-    clock.advance(MINUTE + 1000);
-    expect((await assigned(node.token, input.id))?.outputs[0]?.previousAccessToken).toBeNull();
   });
 
   it('refuses an output of a Public stream (409), changing nothing', async () => {

@@ -30,10 +30,12 @@ export const rotatedAnswer = (rotation: TokenRotation): RotatedAccessToken => ({
 });
 
 /**
- * The replaced token as a node is given it: only while its window lasts by the API's clock (a node is never
- * handed a token it must refuse), with the window's end, which the node checks against its own clock.
+ * The replaced token as a node is given it, with the window's end, until the next rotation replaces it. The
+ * node judges the end by its own clock: it refuses the token to new pushes and players from then on, and still
+ * takes it for an HLS session admitted before (whose requests come on after the window), so the token must stay
+ * on the node past the window's end.
  */
-export function previousTokenOf(row: TokenRotationColumns, now: Date): PreviousAccessToken {
+export function previousTokenOf(row: TokenRotationColumns): PreviousAccessToken {
   const { previous_access_token: token, previous_access_token_expires_at: expiresAt } = row;
-  return token && expiresAt && expiresAt > now ? { token, expiresAt: expiresAt.toISOString() } : null;
+  return token && expiresAt ? { token, expiresAt: expiresAt.toISOString() } : null;
 }
