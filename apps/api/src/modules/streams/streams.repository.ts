@@ -552,23 +552,6 @@ export class StreamsRepository implements StreamCatalog {
     return true;
   }
 
-  /** Streams waiting for a node, oldest first. */
-  async unassigned(limit: number): Promise<StreamRow[]> {
-    return (await this.db
-      .selectFrom('inputs')
-      .selectAll()
-      .where('node_id', 'is', null)
-      .orderBy('created_at')
-      .limit(limit)
-      .execute()) as StreamRow[];
-  }
-
-  /**
-   * The streams a node serves, for the node-facing API, each with its GSLB ingress name (null without one)
-   * and the versions of what the node runs for it: an md5 of the columns a node acts on (not of what nodes
-   * report back, such as a recording's progress), so a version changes exactly when the node must re-read.
-   */
-  /** The streams `nodeId` ingests and those it is an edge of (see the service's `ofNode`). */
   /**
    * Replaces the access token of a stream that has one (not Public) by `rotation.token`; the one replaced stays
    * as the previous token until `rotation.previousExpiresAt` (null: dropped at once). One statement: concurrent
@@ -586,6 +569,23 @@ export class StreamsRepository implements StreamCatalog {
     return Number(result.numUpdatedRows) > 0;
   }
 
+  /** Streams waiting for a node, oldest first. */
+  async unassigned(limit: number): Promise<StreamRow[]> {
+    return (await this.db
+      .selectFrom('inputs')
+      .selectAll()
+      .where('node_id', 'is', null)
+      .orderBy('created_at')
+      .limit(limit)
+      .execute()) as StreamRow[];
+  }
+
+  /**
+   * The streams a node serves, for the node-facing API, each with its GSLB ingress name (null without one)
+   * and the versions of what the node runs for it: an md5 of the columns a node acts on (not of what nodes
+   * report back, such as a recording's progress), so a version changes exactly when the node must re-read.
+   */
+  /** The streams `nodeId` ingests and those it is an edge of (see the service's `ofNode`). */
   async ofNode(
     nodeId: string,
   ): Promise<
