@@ -22,6 +22,8 @@ export interface WebhookReceiver {
   events(): Array<{ type: string; id: string; occurredAt: string; data: Record<string, unknown> }>;
   /** The next requests get these statuses, in order. */
   answer(...statuses: number[]): void;
+  /** Every request of the next `ms` is answered `status` (a receiver down for a while), then 200 again. */
+  failFor(ms: number, status?: number): void;
   /** Requests from now on are kept open, unanswered, until `release()` answers them (with `answer`'s statuses). */
   hold(): void;
   release(): void;
@@ -35,6 +37,7 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   const statuses: number[] = [];
   const held = new Set<ServerResponse>();
   let holding = false;
+  let failing = { until: 0, status: 500 };
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -50,7 +53,8 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
         response.on('close', () => held.delete(response));
         return;
       }
-      response.writeHead(statuses.shift() ?? 200, { 'content-type': 'text/plain' });
+      const status = Date.now() < failing.until ? failing.status : (statuses.shift() ?? 200);
+      response.writeHead(status, { 'content-type': 'text/plain' });
       response.end('ok');
     });
   });
@@ -63,6 +67,9 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     events: () => received.map((request) => JSON.parse(request.body)),
     answer: (...next) => {
       statuses.push(...next);
+    },
+    failFor: (ms, status = 500) => {
+      failing = { until: Date.now() + ms, status };
     },
     hold: () => {
       holding = true;

@@ -16,6 +16,7 @@ import { addressPolicy, createGuardedFetch, guardedAgents } from '@streamcloud/n
 import type { NodeConfig } from './config.js';
 import { ControlPlaneClient, Reporter } from './control-plane.js';
 import { CpuMeter } from './cpu.js';
+import { nodeHealth } from './health.js';
 import { HlsServer, text } from './hls.js';
 import { CORS_HEADERS, preflightHeaders, type RouteName, routeOf } from './http-routes.js';
 import { InputDirectory } from './inputs.js';
@@ -88,6 +89,10 @@ export class MediaNode {
   private timers: NodeJS.Timeout[] = [];
   private identity: Node | null = null;
   private readonly cpu = new CpuMeter();
+  /** Where recordings are written until uploaded (RECORDINGS_DIR, else under the data folder). */
+  private get recordingsDir(): string {
+    return this.config.recordingsDir || join(this.config.dataDir, 'recordings');
+  }
   private readonly pushesByAlias = new Map<string, LiveStream>();
   /** Every kind of pipeline the node runs for live streams. */
   private readonly pipelines: LivePipelines<unknown>[] = [];
@@ -111,6 +116,7 @@ export class MediaNode {
       log,
     );
     this.reporter = new Reporter(this.client, log, this.usageJournal);
+    this.reporter.onReconnected = () => this.manager.restate();
     this.manager = new StreamManager({
       directory: this.directory,
       reporter: this.reporter,
@@ -178,7 +184,7 @@ export class MediaNode {
       tools: this.tools,
       agents: outboundAgents,
       log,
-      dir: config.recordingsDir || join(config.dataDir, 'recordings'),
+      dir: this.recordingsDir,
       from: () => `node ${this.identity?.name ?? config.publicHostname}`,
     });
     this.manager.events.subscribe(this.recordings);
@@ -408,12 +414,21 @@ export class MediaNode {
 
   private sendLoad(): void {
     const { bandwidthMbps, sessions } = this.manager.usage.tick();
+    const cpu = this.cpu.sample();
     this.reporter.send({
       kind: 'load',
       at: new Date().toISOString(),
-      cpuPercent: Math.round(this.cpu.sample() * 100) / 100,
+      cpuPercent: Math.round(cpu.percent * 100) / 100,
       bandwidthMbps,
       sessions,
+      health: nodeHealth({
+        folders: [
+          { what: 'data', path: this.config.dataDir },
+          { what: 'recordings', path: this.recordingsDir },
+        ],
+        encoderCpuPercent: cpu.encoderPercent,
+        uploadBacklog: this.recordings.uploadBacklog(),
+      }),
     });
   }
 

@@ -1,4 +1,4 @@
-import type { LadderRendition, TranscodeTrack } from '@streamcloud/contract';
+import type { LadderRendition, NodeHealth, TranscodeTrack } from '@streamcloud/contract';
 import type { ColumnType, Generated } from 'kysely';
 
 type CreatedAt = ColumnType<Date, Date | undefined, never>;
@@ -135,6 +135,8 @@ export interface NodeLoadSamplesTable {
   cpu_percent: number;
   bandwidth_mbps: number;
   sessions: number;
+  /** The node's health (`NodeHealth`), JSON; null from a node that does not report it. */
+  health: ColumnType<NodeHealth | null, string | null, string | null>;
 }
 
 export interface NodeReportsTable {

@@ -55,6 +55,7 @@ export function toNode(
           cpuPercent: load.cpu_percent,
           bandwidthMbps: load.bandwidth_mbps,
           sessions: load.sessions,
+          health: load.health,
           reportedAt: load.at.toISOString(),
         }
       : null,

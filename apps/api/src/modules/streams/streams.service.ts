@@ -624,6 +624,14 @@ export class StreamsService {
       const at = measuredAt(context, report.at);
       if (report.message)
         await streams.addMessage(row.id, { at, level: report.message.level, text: report.message.text });
+      else if (report.status && report.status !== row.status)
+        // A status said again without a word (a node whose reports go through again after an outage): the
+        // stream's messages still tell why it changed.
+        await streams.addMessage(row.id, {
+          at,
+          level: 'info',
+          text: `Node ${context.node.name} reports the stream ${report.status} again`,
+        });
       if (report.status && report.status !== row.status) {
         await this.webhooks.statusChanged(
           streams.db,
