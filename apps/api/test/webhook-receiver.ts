@@ -12,6 +12,8 @@ export interface ReceivedWebhook {
   body: string;
   /** When it arrived (Date.now()). */
   at: number;
+  /** The status it was answered (undefined while held). */
+  status?: number;
 }
 
 export interface WebhookReceiver {
@@ -42,19 +44,20 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      received.push({
+      const webhook: ReceivedWebhook = {
         path: request.url ?? '/',
         headers: request.headers,
         body: Buffer.concat(chunks).toString('utf8'),
         at: Date.now(),
-      });
+      };
+      received.push(webhook);
       if (holding) {
         held.add(response);
         response.on('close', () => held.delete(response));
         return;
       }
-      const status = Date.now() < failing.until ? failing.status : (statuses.shift() ?? 200);
-      response.writeHead(status, { 'content-type': 'text/plain' });
+      webhook.status = Date.now() < failing.until ? failing.status : (statuses.shift() ?? 200);
+      response.writeHead(webhook.status, { 'content-type': 'text/plain' });
       response.end('ok');
     });
   });
