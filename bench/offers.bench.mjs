@@ -11,7 +11,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { streamRoutes } from '@streamcloud/contract';
-import { offerSdp, postOffer } from '../apps/media-node/test/harness.ts';
+import { offerSdp, postOffer } from '@streamcloud/whip-client';
 import { apiClient, printTable, startApi } from './lib.mjs';
 import { makeClip, pushLiveStream, sleep, startNode } from './media-lib.mjs';
 

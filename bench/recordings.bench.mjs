@@ -3,13 +3,16 @@
 // tracks copied) run at once: the CPU they add to the node's process tree (the node, its nginx, the
 // recorders' ffmpegs) per recording, and how many keep up with the stream (recorded duration growing with
 // the wall clock); then all are stopped and the time until every object is uploaded is taken. Apart, the
-// node's uploader alone (uploadFile: one PutObject, or multipart in parts of 8 MiB) on files of known size.
+// node's uploader alone (uploadFile of @streamcloud/s3: one PutObject, or multipart in parts of 8 MiB) on files of
+// known size.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { recordingRoutes, storageRoutes } from '@streamcloud/contract';
-import { tsImport } from 'tsx/esm/api';
+import { addressPolicy, guardedAgents } from '@streamcloud/net-guard';
+import { startLocalS3 } from '@streamcloud/s3/testing';
+import { uploadFile } from '@streamcloud/s3/upload';
 import { apiClient, printTable, startApi } from './lib.mjs';
 import { cpuPercentOver, makeClip, pushLiveStream, sleep, startNode } from './media-lib.mjs';
 
@@ -36,8 +39,6 @@ async function until(base, token, streamId, count, done, what, timeoutMs = 120_0
 
 /** The node's uploader on its own: MB/s of uploadFile() to the local server, per file size. */
 async function uploaderRows(s3, dir) {
-  const { uploadFile } = await tsImport('../apps/media-node/src/pipelines/recorder/upload.ts', import.meta.url);
-  const { addressPolicy, guardedAgents } = await tsImport('../packages/net-guard/src/index.ts', import.meta.url);
   const agents = guardedAgents(addressPolicy({ allowPrivate: true }));
   const target = {
     type: 'AmazonS3Compatible',
@@ -75,7 +76,6 @@ async function uploaderRows(s3, dir) {
 }
 
 export default async function recordingsBench() {
-  const { startLocalS3 } = await tsImport('../apps/api/test/s3-server.ts', import.meta.url);
   const dir = mkdtempSync(join(tmpdir(), 'streamcloud-recordings-bench-'));
   const clip = makeClip(dir);
   const s3 = await startLocalS3([BUCKET]);

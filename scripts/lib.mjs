@@ -159,14 +159,18 @@ export async function startServer(env) {
   };
 }
 
+/** The newest /usr/lib/postgresql/<version>/bin holding initdb, or null. */
+function pgBinFolder() {
+  const versions = existsSync('/usr/lib/postgresql') ? readdirSync('/usr/lib/postgresql').sort().reverse() : [];
+  const version = versions.find((v) => existsSync(`/usr/lib/postgresql/${v}/bin/initdb`));
+  return version ? `/usr/lib/postgresql/${version}/bin` : null;
+}
+
 function findPgBin(name) {
   const onPath = spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).stdout.trim();
   if (onPath) return onPath;
-  const versions = existsSync('/usr/lib/postgresql') ? readdirSync('/usr/lib/postgresql').sort().reverse() : [];
-  for (const version of versions) {
-    const path = `/usr/lib/postgresql/${version}/bin/${name}`;
-    if (existsSync(path)) return path;
-  }
+  const folder = pgBinFolder();
+  if (folder && existsSync(`${folder}/${name}`)) return `${folder}/${name}`;
   throw new Error(`${name} not found: install PostgreSQL 15 (Debian package postgresql-15).`);
 }
 
@@ -175,6 +179,8 @@ function findPgBin(name) {
  * PostgreSQL refuses to run as root, so as root the cluster belongs to the `postgres` user.
  */
 export async function startPostgres() {
+  // Debian puts the server's programs under a versioned folder: look for one, else install the distribution's.
+  if (!pgBinFolder()) ensureDebianPackage('/usr/lib/postgresql/15/bin/initdb', 'postgresql');
   const initdb = findPgBin('initdb');
   const pgCtl = findPgBin('pg_ctl');
   const dir = mkdtempSync(join(tmpdir(), 'streamcloud-pg-'));
@@ -185,21 +191,22 @@ export async function startPostgres() {
   const dataDir = join(dir, 'data');
   const port = await freePort();
   run(...as(initdb, ['-D', dataDir, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8']), { stdio: 'ignore' });
-  run(
-    ...as(pgCtl, [
-      '-D',
-      dataDir,
-      '-l',
-      join(dir, 'log'),
-      '-w',
-      'start',
-      '-o',
-      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`,
-    ]),
-    { stdio: 'ignore' },
-  );
+  const startCommand = as(pgCtl, [
+    '-D',
+    dataDir,
+    '-l',
+    join(dir, 'log'),
+    '-w',
+    'start',
+    '-o',
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`,
+  ]);
+  run(...startCommand, { stdio: 'ignore' });
   return {
     url: `postgresql://postgres@127.0.0.1:${port}/postgres`,
+    /** The cluster's folder (its postmaster.pid names the server's process) and the command that starts it again. */
+    dataDir,
+    startCommand,
     stop() {
       spawnSync(...as(pgCtl, ['-D', dataDir, '-m', 'fast', '-w', 'stop']), { stdio: 'ignore' });
       rmSync(dir, { recursive: true, force: true });

@@ -32,6 +32,7 @@ const TYPED_PROJECTS = [
   'packages/s3',
   'packages/net-guard',
   'packages/proc',
+  'packages/whip-client',
   'packages/playback-tokens',
   'packages/api-client',
   'apps/api',
@@ -48,10 +49,12 @@ const SUITES = {
     for (const project of TYPED_PROJECTS) run('npx', ['tsc', '-p', project, '--noEmit']);
   },
   unit(args) {
-    log('Unit tests: contract, net-guard, proc, playback tokens, API client and console');
+    log('Unit tests: contract, S3, net-guard, proc, WHIP client, playback tokens, API client and console');
     run('npx', ['vitest', 'run', ...args], { cwd: at('packages/contract') });
+    run('npx', ['vitest', 'run', ...args], { cwd: at('packages/s3') });
     run('npx', ['vitest', 'run', ...args], { cwd: at('packages/net-guard') });
     run('npx', ['vitest', 'run', ...args], { cwd: at('packages/proc') });
+    run('npx', ['vitest', 'run', ...args], { cwd: at('packages/whip-client') });
     run('npx', ['vitest', 'run', ...args], { cwd: at('packages/playback-tokens') });
     run('npx', ['vitest', 'run', ...args], { cwd: at('packages/api-client') });
     run('npx', ['vitest', 'run', ...args], { cwd: at('apps/console') });

@@ -50,5 +50,7 @@ export async function loginViaUi(page: Page, credentials: Credentials): Promise<
   // its code may arrive after the first paint by seconds.
   await expect(page.locator('.prerendered')).toHaveCount(0);
   await submitLogin(page, credentials);
-  await expect(page.getByRole('button', { name: credentials.username, exact: true })).toBeVisible();
+  // The password is checked with a slow KDF (scrypt, OWASP's cost): on a loaded two-core machine a sign-in
+  // queued behind others' takes more than the default 10 s.
+  await expect(page.getByRole('button', { name: credentials.username, exact: true })).toBeVisible({ timeout: 30_000 });
 }

@@ -1,7 +1,6 @@
-/// <reference path="../../apps/api/test/s3rver.d.ts" />
 import { expect, type Page, test } from '@playwright/test';
 import { storageRoutes } from '@streamcloud/contract';
-import { type LocalS3Server, startLocalS3 } from '../../apps/api/test/s3-server';
+import { type LocalS3Server, startLocalS3 } from '@streamcloud/s3/testing';
 import { apiLogin, createAccount, loginViaUi, type TestAccount, uniqueName } from '../support/accounts';
 import { api } from '../support/api';
 

@@ -1,11 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { addressPolicy, createNetGuard } from '@streamcloud/net-guard';
+import { type LocalS3Server, startLocalS3 } from '@streamcloud/s3/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createOutbound, OUTBOUND_RATE_LIMIT } from '../src/lib/outbound.js';
 import { S3ConnectionChecker } from '../src/modules/storages/s3-connection.js';
 import { startTestApp, useTestApp } from './helpers.js';
-import { type LocalS3Server, startLocalS3 } from './s3-server.js';
 
 // Issue 13, item 4: a USER's storage endpoint (and a callback URI) must not make the server
 // connect to loopback, private, link-local or metadata addresses, and the answer must not tell an open

@@ -12,6 +12,8 @@ export interface ReceivedWebhook {
   body: string;
   /** When it arrived (Date.now()). */
   at: number;
+  /** The status it was answered (undefined while held). */
+  status?: number;
 }
 
 export interface WebhookReceiver {
@@ -22,6 +24,8 @@ export interface WebhookReceiver {
   events(): Array<{ type: string; id: string; occurredAt: string; data: Record<string, unknown> }>;
   /** The next requests get these statuses, in order. */
   answer(...statuses: number[]): void;
+  /** Every request of the next `ms` is answered `status` (a receiver down for a while), then 200 again. */
+  failFor(ms: number, status?: number): void;
   /** Requests from now on are kept open, unanswered, until `release()` answers them (with `answer`'s statuses). */
   hold(): void;
   release(): void;
@@ -35,22 +39,25 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   const statuses: number[] = [];
   const held = new Set<ServerResponse>();
   let holding = false;
+  let failing = { until: 0, status: 500 };
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      received.push({
+      const webhook: ReceivedWebhook = {
         path: request.url ?? '/',
         headers: request.headers,
         body: Buffer.concat(chunks).toString('utf8'),
         at: Date.now(),
-      });
+      };
+      received.push(webhook);
       if (holding) {
         held.add(response);
         response.on('close', () => held.delete(response));
         return;
       }
-      response.writeHead(statuses.shift() ?? 200, { 'content-type': 'text/plain' });
+      webhook.status = Date.now() < failing.until ? failing.status : (statuses.shift() ?? 200);
+      response.writeHead(webhook.status, { 'content-type': 'text/plain' });
       response.end('ok');
     });
   });
@@ -63,6 +70,9 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     events: () => received.map((request) => JSON.parse(request.body)),
     answer: (...next) => {
       statuses.push(...next);
+    },
+    failFor: (ms, status = 500) => {
+      failing = { until: Date.now() + ms, status };
     },
     hold: () => {
       holding = true;

@@ -111,6 +111,13 @@ export class Reporter {
   /** Highest sequence number the control plane has accepted (reports are delivered in order). */
   delivered = 0;
 
+  /**
+   * Called when a batch goes through after deliveries failed (the control plane was away, or the network to
+   * it): what the control plane decided meanwhile without hearing the node may need saying again.
+   */
+  onReconnected: (() => void) | null = null;
+  private failing = false;
+
   /** Queues a report; answers its sequence number. */
   send(report: ReportBody): number {
     const sequence = ++this.sequence;
@@ -187,7 +194,12 @@ export class Reporter {
     this.sending = this.client
       .report(batch)
       .then(
-        () => this.settle(batch),
+        () => {
+          this.settle(batch);
+          if (!this.failing) return;
+          this.failing = false;
+          this.onReconnected?.();
+        },
         (error: unknown) => {
           const status = errorStatus(error);
           if (status === 400 || status === 413) {
@@ -195,6 +207,7 @@ export class Reporter {
             this.settle(batch);
           } else {
             this.log.error(`reporting failed, will retry: ${String(error)}`);
+            this.failing = true;
             this.queue.unshift(...batch);
             this.trim();
             this.schedule(2000);

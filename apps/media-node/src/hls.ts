@@ -127,11 +127,12 @@ export class HlsServer {
     const token = query.get('token');
     const sid = query.get('sid');
     const address = remoteAddressOf(request);
-    const admitted = await this.manager.admission.output(
-      'HLS',
-      outputName,
-      browserViewer(request, token, address, sid),
-    );
+    // A player's next playlist or fragment continues its session: a rotated-out token's window end does not cut it.
+    const running = sid !== null && this.viewers.has(sid) && this.manager.viewers.get(sid) !== undefined;
+    const admitted = await this.manager.admission.output('HLS', outputName, {
+      ...browserViewer(request, token, address, sid),
+      running,
+    });
     if (!admitted.ok) return text(response, admitted.status, admitted.reason);
     // An edge pulls the stream from its ingest node for the first of its viewers; a ladder's variants are
     // pulled one by one as they are asked for (below).

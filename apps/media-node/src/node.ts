@@ -17,6 +17,7 @@ import type { NodeConfig } from './config.js';
 import { ControlPlaneClient, Reporter } from './control-plane.js';
 import { CpuMeter } from './cpu.js';
 import { CountryLookup } from './geo.js';
+import { nodeHealth } from './health.js';
 import { HlsServer, text } from './hls.js';
 import { CORS_HEADERS, preflightHeaders, type RouteName, routeOf } from './http-routes.js';
 import { InputDirectory, normalizeName, splitNameAndToken } from './inputs.js';
@@ -89,6 +90,10 @@ export class MediaNode {
   private timers: NodeJS.Timeout[] = [];
   private identity: Node | null = null;
   private readonly cpu = new CpuMeter();
+  /** Where recordings are written until uploaded (RECORDINGS_DIR, else under the data folder). */
+  private get recordingsDir(): string {
+    return this.config.recordingsDir || join(this.config.dataDir, 'recordings');
+  }
   private readonly pushesByAlias = new Map<string, LiveStream>();
   /** Every kind of pipeline the node runs for live streams. */
   private readonly pipelines: LivePipelines<unknown>[] = [];
@@ -113,6 +118,7 @@ export class MediaNode {
     );
     this.reporter = new Reporter(this.client, log, this.usageJournal);
     const countries = new CountryLookup(config.geoOverrides, (message) => log.error(message));
+    this.reporter.onReconnected = () => this.manager.restate();
     this.manager = new StreamManager({
       directory: this.directory,
       reporter: this.reporter,
@@ -181,7 +187,7 @@ export class MediaNode {
       tools: this.tools,
       agents: outboundAgents,
       log,
-      dir: config.recordingsDir || join(config.dataDir, 'recordings'),
+      dir: this.recordingsDir,
       from: () => `node ${this.identity?.name ?? config.publicHostname}`,
     });
     this.manager.events.subscribe(this.recordings);
@@ -413,12 +419,21 @@ export class MediaNode {
 
   private sendLoad(): void {
     const { bandwidthMbps, sessions } = this.manager.usage.tick();
+    const cpu = this.cpu.sample();
     this.reporter.send({
       kind: 'load',
       at: new Date().toISOString(),
-      cpuPercent: Math.round(this.cpu.sample() * 100) / 100,
+      cpuPercent: Math.round(cpu.percent * 100) / 100,
       bandwidthMbps,
       sessions,
+      health: nodeHealth({
+        folders: [
+          { what: 'data', path: this.config.dataDir },
+          { what: 'recordings', path: this.recordingsDir },
+        ],
+        encoderCpuPercent: cpu.encoderPercent,
+        uploadBacklog: this.recordings.uploadBacklog(),
+      }),
     });
   }
 

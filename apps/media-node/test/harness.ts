@@ -1,13 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { nodeControlKeyOf, nodeTokenHash, signNodeControl } from '@streamcloud/contract/node-control-credential';
 import { processIds } from '@streamcloud/proc';
-import { RTCPeerConnection } from 'werift';
 import { freeLoopbackPort } from '../src/ports.js';
 
 /**
@@ -73,6 +71,8 @@ function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs: number, na
 export interface ControlPlane {
   url: string;
   token: string;
+  /** The API's process (with API_WORKERS, the cluster's primary), when this test started it. */
+  pid?: number;
   api<T = unknown>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }>;
   stop(): Promise<void>;
 }
@@ -134,7 +134,7 @@ export async function startControlPlane(env: Record<string, string> = {}): Promi
     body: JSON.stringify(ADMIN),
   });
   const { token } = (await login.json()) as { token: string };
-  return connectControlPlane(url, token, async () => {
+  const plane = connectControlPlane(url, token, async () => {
     if (child.exitCode === null) {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
@@ -142,6 +142,7 @@ export async function startControlPlane(env: Record<string, string> = {}): Promi
     }
     rmSync(dataDir, { recursive: true, force: true });
   });
+  return { ...plane, pid: child.pid };
 }
 
 export interface RunningNode {
@@ -522,46 +523,5 @@ export function pushTestPatternVp8(port: number): { stop(): void } {
   return { stop: () => child.kill('SIGKILL') };
 }
 
-/** A real offer (werift's, as a browser's without trickle) with video and audio, its connection dropped at once. */
-export async function offerSdp(direction: 'sendonly' | 'recvonly'): Promise<string> {
-  const pc = new RTCPeerConnection({ iceAdditionalHostAddresses: ['127.0.0.1'], iceUseIpv6: false });
-  pc.addTransceiver('video', { direction });
-  pc.addTransceiver('audio', { direction });
-  await pc.setLocalDescription(await pc.createOffer());
-  const sdp = pc.localDescription?.sdp ?? '';
-  await pc.close();
-  return sdp;
-}
-
-/** POSTs a WHIP/WHEP offer from `localAddress` (any 127.x address: another client); never rejects (status 0). */
-export function postOffer(
-  url: string,
-  sdp: string,
-  localAddress = '127.0.0.1',
-): Promise<{ status: number; location: string | null; retryAfter: string | null }> {
-  return new Promise((resolve) => {
-    const target = new URL(url);
-    const req = request(
-      {
-        host: target.hostname,
-        port: target.port,
-        path: target.pathname,
-        method: 'POST',
-        localAddress,
-        headers: { 'content-type': 'application/sdp', 'content-length': Buffer.byteLength(sdp) },
-      },
-      (response) => {
-        response.resume();
-        response.on('end', () =>
-          resolve({
-            status: response.statusCode ?? 0,
-            location: (response.headers.location as string | undefined) ?? null,
-            retryAfter: (response.headers['retry-after'] as string | undefined) ?? null,
-          }),
-        );
-      },
-    );
-    req.on('error', () => resolve({ status: 0, location: null, retryAfter: null }));
-    req.end(sdp);
-  });
-}
+/** WHIP/WHEP offers as a client sends them (a package: bench sends them too). */
+export { offerSdp, postOffer } from '@streamcloud/whip-client';

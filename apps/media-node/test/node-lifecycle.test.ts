@@ -1,13 +1,15 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Node } from '@streamcloud/contract';
 import { describe, expect, it } from 'vitest';
-import { pushTestPattern, startMediaNode, waitFor } from './harness.js';
+import { startTcpProxy } from '../../api/test/tcp-proxy.js';
+import { type Push, pushTestPattern, startMediaNode, waitFor } from './harness.js';
 import { streamsOf, uriOf, useMediaNode } from './streams.js';
 
 /** A media node's own life: it dies, it restarts. */
 const world = useMediaNode();
-const { api, createStream, getStream, status } = streamsOf(world);
+const { api, createStream, getStream, messages, status } = streamsOf(world);
 
 describe('a media node that dies', () => {
   it('takes its streams out of Ingestion within the silence bound while the control plane goes on', async () => {
@@ -37,6 +39,56 @@ describe('a media node that dies', () => {
     push.stop();
     expect((await fetch(`${world.plane.url}/readyz`)).status).toBe(200);
     expect((await api('GET', '/inputs')).status).toBe(200);
+  });
+});
+
+describe('a network cut between a node and the control plane', () => {
+  it('longer than the silence time: its streams go to Error, and are Ingestion again once its reports go through', async () => {
+    const proxy = await startTcpProxy(Number(new URL(world.plane.url).port));
+    const cut = await startMediaNode(world.plane, 'media-cut', {
+      CONTROL_PLANE_URL: `http://127.0.0.1:${proxy.port}`,
+    });
+    let push: Push | null = null;
+    try {
+      await api('PUT', `/nodes/${world.node.id}`, {
+        name: 'media-1',
+        connection: { protocol: 'HTTP', hostname: '127.0.0.1', port: world.node.port },
+        enabled: false,
+        opened: false,
+      });
+      const stream = await createStream({ format: 'RTMP' });
+      expect(stream.nodeId).toBe(cut.id);
+      push = pushTestPattern(uriOf(stream), 'flv', 60);
+      await status(stream.id, 'Ingestion');
+      await proxy.cut();
+      await status(stream.id, 'Error', 15_000);
+      await proxy.restore();
+      // The push went on all along: the node says so again as soon as a report goes through.
+      await status(stream.id, 'Ingestion', 10_000);
+      expect(await messages(stream.id)).toContain('Node media-cut reports the stream Ingestion again');
+    } finally {
+      push?.stop();
+      await cut.stop();
+      await proxy.close();
+    }
+  });
+});
+
+describe("a media node's health", () => {
+  it("comes with its load: the free space of its data folder, its encoders' CPU, its upload backlog", async () => {
+    const node = await waitFor(
+      async () => (await api<Node>('GET', `/nodes/${world.node.id}`)).body,
+      (body) => body.load?.health != null,
+      10_000,
+      'a load report with the health',
+    );
+    const health = node.load?.health;
+    if (!health) throw new Error('no health');
+    expect(health.disks.length).toBeGreaterThan(0);
+    expect(health.disks[0]?.totalBytes).toBeGreaterThan(health.disks[0]?.freeBytes ?? 0);
+    expect(health.encoderCpuPercent).toBeGreaterThanOrEqual(0);
+    expect(health.uploadBacklog).toEqual({ files: 0, bytes: 0 });
+    expect(Array.isArray(health.problems)).toBe(true);
   });
 });
 

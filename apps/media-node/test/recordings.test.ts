@@ -1,5 +1,5 @@
 import { createServer } from 'node:net';
-import type { Storage } from '@streamcloud/contract';
+import type { Node, Storage } from '@streamcloud/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pushTestPattern, waitFor } from './harness.js';
 import { createRecording, createStorage, pushFor, recordedStream, watchRecording } from './recordings.js';
@@ -206,6 +206,11 @@ describe('storage failures', () => {
       );
     });
     expect(retrying.last.state).toBe('Uploading');
+    // The node's health counts the file waiting (the next load report, every 5 s).
+    const backlog = () =>
+      api<Node>('GET', `/nodes/${world.node.id}`).then(({ body }) => body.load?.health?.uploadBacklog);
+    const waiting = await waitFor(backlog, (b) => b?.files === 1, 15_000, 'the upload backlog in the health');
+    expect(waiting?.bytes).toBeGreaterThan(0);
     const relay = await throttledRelay(s3.port, 10_000_000, port);
     try {
       const { last } = await watchRecording(api, recording.id, (r) => r.state !== 'Uploading', 60_000);
@@ -215,6 +220,7 @@ describe('storage failures', () => {
         text: expect.stringContaining(`127.0.0.1:${port} cannot be reached from node recorder`),
       });
       expect(await listObjects(s3, 'recordings', 'later/')).toHaveLength(1);
+      await waitFor(backlog, (b) => b?.files === 0, 15_000, 'no upload backlog');
     } finally {
       await relay.close();
     }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { createS3Client } from '@streamcloud/s3';
-import { type LocalS3Server, startLocalS3 } from '../../api/test/s3-server.js';
+import { type LocalS3Server, startLocalS3 } from '@streamcloud/s3/testing';
 import { runTool } from './harness.js';
 
 /**

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { int32, Timestamp } from './common.js';
 import { FallbackStateReport } from './fallbacks.js';
-import { Node } from './nodes.js';
+import { Node, NodeHealth } from './nodes.js';
 import { RecordingStateReport } from './recordings.js';
 import { RelayStateReport } from './relays.js';
 import { defineRoute } from './routes.js';
@@ -36,6 +36,7 @@ export const LoadReport = z.strictObject({
   cpuPercent: z.number().min(0, 'cpuPercent must be at least 0').max(100, 'cpuPercent must be at most 100'),
   bandwidthMbps: z.number().min(0, 'bandwidthMbps must be at least 0'),
   sessions: int32('sessions').min(0, 'sessions must be at least 0'),
+  health: NodeHealth.optional(),
 });
 export type LoadReport = z.infer<typeof LoadReport>;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id, IdParams, Timestamp } from './common.js';
+import { Id, IdParams, int32, Timestamp } from './common.js';
 import { defineRoute } from './routes.js';
 
 /** World regions, in the order the console lists them and the control plane assigns inputs. */
@@ -116,11 +116,49 @@ export const NodeInput = z.strictObject({
 export type NodeInput = z.output<typeof NodeInput>;
 export type NodeInputDraft = z.input<typeof NodeInput>;
 
+export const NODE_HEALTH_LIMITS = { disks: 4, diskPath: 512, problems: 10, problem: 300 } as const;
+
+/**
+ * A node's own health (issue 38), sent with its load: the free space of the folders it writes (data,
+ * recordings), the CPU its encoders (ffmpeg, nginx: every process under it but itself) take, the recordings
+ * waiting to upload, and the problems the node sees in them, in words an operator acts on.
+ */
+export const NodeHealth = z.strictObject({
+  disks: z
+    .array(
+      z.strictObject({
+        /** The folder, as the node's configuration names it. */
+        path: z
+          .string()
+          .max(NODE_HEALTH_LIMITS.diskPath, `Disk path must be at most ${NODE_HEALTH_LIMITS.diskPath} characters`),
+        freeBytes: z.number().min(0, 'freeBytes must be at least 0'),
+        totalBytes: z.number().min(0, 'totalBytes must be at least 0'),
+      }),
+    )
+    .max(NODE_HEALTH_LIMITS.disks, `At most ${NODE_HEALTH_LIMITS.disks} disks`),
+  encoderCpuPercent: z
+    .number()
+    .min(0, 'encoderCpuPercent must be at least 0')
+    .max(100, 'encoderCpuPercent must be at most 100'),
+  uploadBacklog: z.strictObject({
+    files: int32('Upload backlog files').min(0, 'Upload backlog files must be at least 0'),
+    bytes: z.number().min(0, 'Upload backlog bytes must be at least 0'),
+  }),
+  problems: z
+    .array(
+      z.string().max(NODE_HEALTH_LIMITS.problem, `A problem must be at most ${NODE_HEALTH_LIMITS.problem} characters`),
+    )
+    .max(NODE_HEALTH_LIMITS.problems, `At most ${NODE_HEALTH_LIMITS.problems} problems`),
+});
+export type NodeHealth = z.infer<typeof NodeHealth>;
+
 /** What a node last reported about its load (null until it reports). */
 export const NodeLoad = z.object({
   cpuPercent: z.number(),
   bandwidthMbps: z.number(),
   sessions: z.number().int(),
+  /** Null from a node that does not report its health. */
+  health: NodeHealth.nullable(),
   reportedAt: Timestamp,
 });
 export type NodeLoad = z.infer<typeof NodeLoad>;

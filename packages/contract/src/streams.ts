@@ -120,6 +120,8 @@ export type InternodeSourceInfo = z.infer<typeof InternodeSourceInfo>;
 export const StreamInput = StreamInputSummary.extend({
   /** Only for private access modes. */
   accessToken: z.string().nullable(),
+  /** When the access token was last rotated; null: never (the token made with the stream). */
+  accessTokenRotatedAt: Timestamp.nullable(),
   callbackUri: z.string().nullable(),
   streamer: z.object({ ipAddress: z.string().nullable(), geoLocation: GeoPoint.nullable() }),
   gslb: z.boolean(),
@@ -240,6 +242,8 @@ export const StreamOutput = z.object({
     ipAddress: z.string().nullable(),
     geoLocation: GeoPoint.nullable(),
     accessToken: z.string().nullable(),
+    /** When the viewer token was last rotated; null: never. */
+    accessTokenRotatedAt: Timestamp.nullable(),
   }),
   callbackUri: z.string().nullable(),
   sessions: z.array(OutputSession),
@@ -283,6 +287,32 @@ export const OutputListQuery = z.strictObject({
   offset: z.coerce.number().int().min(0).default(0),
   limit: z.coerce.number().int().min(1).max(200).default(OUTPUTS_PAGE_SIZE),
 });
+
+/** How long the token a rotation replaces stays valid beside the new one, in minutes. */
+export const TOKEN_OVERLAP_MAX_MINUTES = 1440;
+export const TOKEN_OVERLAP_DEFAULT_MINUTES = 10;
+
+/**
+ * A rotation of a stream's ingest token or an output's viewer token. Fractions of a minute are allowed (a
+ * rule as simple as whole minutes, and what lets a test watch a window end in seconds).
+ */
+export const AccessTokenRotate = z.strictObject({
+  overlapMinutes: z
+    .number({ error: 'Overlap must be a number of minutes' })
+    .min(0, 'Overlap must be at least 0 minutes')
+    .max(TOKEN_OVERLAP_MAX_MINUTES, `Overlap must be at most ${TOKEN_OVERLAP_MAX_MINUTES} minutes (24 hours)`)
+    .default(TOKEN_OVERLAP_DEFAULT_MINUTES),
+});
+export type AccessTokenRotate = z.output<typeof AccessTokenRotate>;
+
+/** The new token, answered once by the rotation (the stream and the output still show the current one). */
+export const RotatedAccessToken = z.object({
+  accessToken: z.string(),
+  rotatedAt: Timestamp,
+  /** Until when the replaced token is still taken; null with an overlap of 0 (it stopped at once). */
+  previousValidUntil: Timestamp.nullable(),
+});
+export type RotatedAccessToken = z.infer<typeof RotatedAccessToken>;
 
 export const Location = z.object({ ipAddress: z.string(), description: z.string(), geo: GeoPoint });
 export type Location = z.infer<typeof Location>;
@@ -382,6 +412,32 @@ export const streamRoutes = {
     params: IdParams,
     response: PreviewCredential,
     errors: [404],
+  }),
+  rotateAccessToken: defineRoute({
+    method: 'POST',
+    path: '/inputs/:id/access-token/rotate',
+    summary:
+      "Replace a private stream's ingest access token; the old one is still taken for overlapMinutes (409 for a Public stream)",
+    tag: 'streams',
+    auth: 'user',
+    revealsSecret: true,
+    params: IdParams,
+    body: AccessTokenRotate,
+    response: RotatedAccessToken,
+    errors: [404, 409],
+  }),
+  rotateOutputAccessToken: defineRoute({
+    method: 'POST',
+    path: '/outputs/:id/access-token/rotate',
+    summary:
+      "Replace a private output's viewer token; the old one is still taken for overlapMinutes (409 for a public output)",
+    tag: 'outputs',
+    auth: 'user',
+    revealsSecret: true,
+    params: IdParams,
+    body: AccessTokenRotate,
+    response: RotatedAccessToken,
+    errors: [404, 409],
   }),
   clearOutputSessions: defineRoute({
     method: 'DELETE',
@@ -542,6 +598,14 @@ const RtmpPullFrom = z.object({
   credential: z.string(),
 });
 
+/**
+ * The token a rotation replaced (null: none, or an overlap of 0): taken from new pushes and players until
+ * `expiresAt` by the node's clock, and after it only for an HLS session admitted before (docs/decisions.md,
+ * "Token rotation").
+ */
+export const PreviousAccessToken = z.object({ token: z.string(), expiresAt: Timestamp }).nullable();
+export type PreviousAccessToken = z.infer<typeof PreviousAccessToken>;
+
 /** Node-facing: an input as the node that serves it needs to know it (to admit or refuse a push). */
 export const AssignedInput = z.object({
   id: Id,
@@ -550,6 +614,7 @@ export const AssignedInput = z.object({
   status: StreamStatus,
   access: AccessMode,
   accessToken: z.string().nullable(),
+  previousAccessToken: PreviousAccessToken,
   outputMode: OutputModeEnum,
   outputs: z.array(
     z.object({
@@ -558,6 +623,7 @@ export const AssignedInput = z.object({
       format: OutputFormat,
       access: OutputAccess,
       accessToken: z.string().nullable(),
+      previousAccessToken: PreviousAccessToken,
       /** When the output's sessions were last cleared: the node disconnects its viewers when this changes. */
       sessionsClearedAt: Timestamp.nullable(),
     }),

@@ -203,7 +203,16 @@ describe('verifyPlaybackToken refuses', () => {
 
   it('asks a lazy country and session count only for a token that restricts them', async () => {
     let asked = 0;
-    const lazy = { country: () => (asked++, 'BE'), activeSessions: () => (asked++, 2) };
+    const lazy = {
+      country: () => {
+        asked++;
+        return 'BE';
+      },
+      activeSessions: () => {
+        asked++;
+        return 2;
+      },
+    };
     expect(verifyPlaybackToken(await mint('ES256'), options({}, lazy))).toMatchObject({ ok: true });
     expect(asked).toBe(0);
     expect(await refusal(await mint('ES256', { countries: ['FR'] }), options({}, lazy))).toBe('wrong_country');

@@ -1,12 +1,14 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { processIds, treeCpuSeconds } from './index.js';
+import { childProcessIds, processIds, treeCpuSeconds } from './index.js';
 
 describe('the process table', () => {
   it("finds a process by its command line and counts a tree's CPU seconds", async () => {
-    // A child that burns CPU for 0.3 s, then waits; the marker is on its command line.
+    // A child that burns 0.3 s of CPU (its own CPU time, not the clock's: the machine may be busy), then waits;
+    // the marker is on its command line.
     const marker = `proc-test-${process.pid}-${Date.now()}`;
-    const busy = 'const end = Date.now() + 300; while (Date.now() < end); setTimeout(() => {}, 30_000)';
+    const cpu = '(() => { const { user, system } = process.cpuUsage(); return user + system; })';
+    const busy = `const used = ${cpu}; const end = used() + 300000; while (used() < end); setTimeout(() => {}, 30_000)`;
     const child = spawn(process.execPath, ['-e', busy, marker]);
     try {
       await expect.poll(() => processIds((command) => command.includes(marker))).toEqual([child.pid]);
@@ -14,8 +16,10 @@ describe('the process table', () => {
       // The child is in this process's tree.
       expect(treeCpuSeconds(process.pid)).toBeGreaterThan(treeCpuSeconds(child.pid ?? 0));
       expect(processIds(() => false)).toEqual([]);
+      expect(childProcessIds(process.pid)).toContain(child.pid);
+      expect(childProcessIds(child.pid ?? 0)).toEqual([]);
     } finally {
       child.kill('SIGKILL');
     }
-  });
+  }, 20_000);
 });

@@ -61,3 +61,23 @@ export function processIds(matches: (command: string) => boolean): number[] {
   }
   return found;
 }
+
+/** The processes whose parent is `parentPid` (Linux /proc; none elsewhere): an API's cluster workers. */
+export function childProcessIds(parentPid: number): number[] {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return [];
+  }
+  return entries
+    .filter((pid) => {
+      try {
+        const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        return Number(text.slice(text.lastIndexOf(')') + 2).split(' ')[1]) === parentPid;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}

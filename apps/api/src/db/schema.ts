@@ -1,4 +1,4 @@
-import type { LadderRendition, TranscodeTrack } from '@streamcloud/contract';
+import type { LadderRendition, NodeHealth, TranscodeTrack } from '@streamcloud/contract';
 import type { ColumnType, Generated } from 'kysely';
 
 type CreatedAt = ColumnType<Date, Date | undefined, never>;
@@ -135,6 +135,8 @@ export interface NodeLoadSamplesTable {
   cpu_percent: number;
   bandwidth_mbps: number;
   sessions: number;
+  /** The node's health (`NodeHealth`), JSON; null from a node that does not report it. */
+  health: ColumnType<NodeHealth | null, string | null, string | null>;
 }
 
 export interface NodeReportsTable {
@@ -215,7 +217,17 @@ export interface StoragesTable {
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }
 
-export interface InputsTable {
+/**
+ * A token rotation (0032) on a stream's ingest token or an output's viewer token: the token it replaced, taken
+ * until its window ends, and when. Null until the first rotation; written by the rotation only.
+ */
+export interface TokenRotationColumns {
+  previous_access_token: string | null;
+  previous_access_token_expires_at: Date | null;
+  access_token_rotated_at: Date | null;
+}
+
+export interface InputsTable extends TokenRotationColumns {
   id: string;
   owner_id: string;
   caption: string | null;
@@ -261,7 +273,7 @@ export interface InputTracksTable {
   rate: number | null;
 }
 
-export interface OutputsTable {
+export interface OutputsTable extends TokenRotationColumns {
   id: string;
   input_id: string;
   format: string;

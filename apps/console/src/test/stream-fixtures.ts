@@ -39,7 +39,7 @@ export function streamOutput(streamId: string, n: number, extra: Partial<StreamO
     name: `out+${uuid(8000 + n)}`,
     access: 'Public',
     connection: { uri: `rtmp://edge.example:1935/live/out+${uuid(8000 + n)}` },
-    viewer: { ipAddress: null, geoLocation: null, accessToken: null },
+    viewer: { ipAddress: null, geoLocation: null, accessToken: null, accessTokenRotatedAt: null },
     callbackUri: null,
     sessions: [],
     previews: 0,

@@ -1,6 +1,6 @@
 import type { AssignedInput, InputFormat } from '@streamcloud/contract';
 import { isPreviewCredential, verifyPreviewCredential } from '@streamcloud/contract/preview-credential';
-import { type InputDirectory, normalizeName, tokenMatches } from '../inputs.js';
+import { type InputDirectory, normalizeName, tokenAccepted } from '../inputs.js';
 import type { SignedPlayback, ViewerRequest } from './signed-playback.js';
 import type { LiveStream, PlayFormat, PushProtocol, SignedGrant } from './types.js';
 
@@ -89,7 +89,7 @@ export class Admission {
       return { ok: false, reason: `Push${from} refused: this stream is ingested by node ${input.origin.nodeName}` };
     if (this.emergency) return { ok: false, input, reason: `Push${from} refused: the node is in emergency cleanup` };
     // The token first: a publisher without it learns nothing of the stream (not even its format).
-    if (input.access !== 'Public' && !tokenMatches(input.accessToken, token)) {
+    if (input.access !== 'Public' && !tokenAccepted(input, token)) {
       return { ok: false, input, reason: `Push${from} refused: ${token ? 'wrong' : 'missing'} access token` };
     }
     if (input.format !== FORMAT_OF[protocol]) {
@@ -160,7 +160,7 @@ export class Admission {
       if (!verdict.ok) return { ok: false, status: 403, reason: verdict.message, signed: true };
       return { ...admitted, preview: false, grant: verdict.grant };
     }
-    if (found.output.access === 'Private' && !tokenMatches(found.output.accessToken, token))
+    if (found.output.access === 'Private' && !tokenAccepted(found.output, token, { running: viewer.running ?? false }))
       return { ok: false, status: 403, reason: `${token ? 'wrong' : 'missing'} playback token` };
     return { ...admitted, preview: false };
   }

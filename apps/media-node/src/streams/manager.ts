@@ -464,6 +464,19 @@ export class StreamManager {
 
   // ------------------------------------------------------------------ reporting
 
+  /**
+   * Says each live push's status again. While the control plane could not hear the node (a network cut, an
+   * outage of its own) longer than its silence time, it set the node's streams to Error; their pushes went on
+   * here, and no change would ever report them again. A report of an unchanged status changes nothing there.
+   */
+  restate(): void {
+    for (const stream of this.activePushes()) {
+      // An edge's pull is its origin's to report.
+      if (stream.pulledFrom) continue;
+      this.state(stream.input.id, { status: stream.fallback || stream.returning ? 'Fallback' : 'Ingestion' });
+    }
+  }
+
   /** Queues a stream-state report; answers the report's sequence number. */
   state(streamId: string, fields: StateFields): number {
     return this.o.reporter.send({ kind: 'stream-state', streamId, at: new Date().toISOString(), ...fields });

@@ -25,6 +25,8 @@ export interface ViewerRequest {
   referrer?: string | null;
   /** The session this request belongs to, when it is one going on (an HLS `sid`): a session started before expiry plays on. */
   sessionId?: string | null;
+  /** The request continues a session admitted before (HLS): a rotated-out static token's window end does not cut it. */
+  running?: boolean;
 }
 
 /** A browser player's request (HLS, WHEP): its page's Origin and Referer come with it. */

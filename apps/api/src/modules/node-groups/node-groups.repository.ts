@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type {
   NodeGroupResourcesTable,
@@ -27,7 +27,7 @@ export type ScalingRuleFields = Omit<
 >;
 
 export type ResourceRow = Dated<NodeGroupResourcesTable, 'created_at'>;
-export type LoadSampleRow = NodeLoadSamplesTable;
+export type LoadSampleRow = Selectable<NodeLoadSamplesTable>;
 
 export type ScalingEventRow = Omit<ScalingEventsTable, 'id' | 'details'> & { id: number; details: unknown };
 export type NewScalingEvent = Omit<ScalingEventsTable, 'id' | 'details'> & { details?: Record<string, unknown> | null };

@@ -18,6 +18,7 @@ export const handleLoadReports: ReportHandler<'load'> = async (context, reports)
       cpu_percent: report.cpuPercent,
       bandwidth_mbps: report.bandwidthMbps,
       sessions: report.sessions,
+      health: report.health ? JSON.stringify(report.health) : null,
     });
   }
   await uow.nodes.upsertLoadSamples(node.id, [...byInstant.values()]);

@@ -122,7 +122,13 @@ describe('POST /node/reports', () => {
     expect(response.json()).toEqual({ accepted: 2, duplicates: 0 });
     // The report dated in 2030 is taken at its arrival, like the undated one sent after it: the later wins.
     const shown = await nodeLoad();
-    expect(shown).toEqual({ cpuPercent: 20, bandwidthMbps: 250.5, sessions: 12, reportedAt: expect.any(String) });
+    expect(shown).toEqual({
+      cpuPercent: 20,
+      bandwidthMbps: 250.5,
+      sessions: 12,
+      health: null,
+      reportedAt: expect.any(String),
+    });
     expect(new Date(shown.reportedAt).getTime()).toBeLessThanOrEqual(Date.now());
     expect(new Date(shown.reportedAt).getTime()).toBeGreaterThan(Date.now() - 60_000);
     expect(await nodeLoad(w.other.id)).toBeNull();
@@ -138,6 +144,7 @@ describe('POST /node/reports', () => {
       cpuPercent: 70,
       bandwidthMbps: 100,
       sessions: 9,
+      health: null,
       reportedAt: new Date(now - 1000).toISOString(),
     });
   });

@@ -1,11 +1,11 @@
-import { sql } from 'kysely';
+import { type Insertable, type Selectable, sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { NodeLoadSamplesTable, NodesTable } from '../../db/schema.js';
 
 export type NodeRow = Omit<NodesTable, 'created_at' | 'updated_at'> & { created_at: Date; updated_at: Date };
 export type NodeFields = Omit<NodesTable, 'id' | 'token_hash' | 'created_at' | 'updated_at' | 'draining_since'>;
-export type LoadSample = Omit<NodeLoadSamplesTable, 'node_id'>;
-export type LoadSampleRow = NodeLoadSamplesTable;
+export type LoadSample = Omit<Insertable<NodeLoadSamplesTable>, 'node_id'>;
+export type LoadSampleRow = Selectable<NodeLoadSamplesTable>;
 
 /** Nodes, their token hashes and the load samples they report. */
 export class NodesRepository {
@@ -154,6 +154,7 @@ export class NodesRepository {
           cpu_percent: eb.ref('excluded.cpu_percent'),
           bandwidth_mbps: eb.ref('excluded.bandwidth_mbps'),
           sessions: eb.ref('excluded.sessions'),
+          health: eb.ref('excluded.health'),
         })),
       )
       .execute();

@@ -16,6 +16,8 @@ export interface NodesServiceDeps {
   clock: Clock;
   /** A node with no report for this long is silent (NODE_SILENCE_SECONDS). */
   silenceMs: number;
+  /** Where a node that could not be told of a change is noted (`tellStreamsChanged`). */
+  log?: { warn(message: string): void };
 }
 
 /** A node with no report for this long is silent, unless NODE_SILENCE_SECONDS says otherwise. */
@@ -53,6 +55,7 @@ export function toNode(
           cpuPercent: load.cpu_percent,
           bandwidthMbps: load.bandwidth_mbps,
           sessions: load.sessions,
+          health: load.health,
           reportedAt: load.at.toISOString(),
         }
       : null,
@@ -250,6 +253,24 @@ export class NodesService {
   /** What a node sees of itself on the node-facing API. */
   whoami(node: NodeIdentity): Promise<Node> {
     return this.get(node.id);
+  }
+
+  /**
+   * Tells a node at once that what it serves changed (a rotated token), with the refresh mode `Streams`: it
+   * re-reads its inputs now rather than at its next poll (every 1.5 s). Answers whether it did; a node that
+   * cannot be reached is noted, not an error (the poll brings the change anyway), and nothing secret is sent
+   * or logged (the node reads the change from the API).
+   */
+  async tellStreamsChanged(id: string): Promise<boolean> {
+    const row = await this.deps.uow.nodes.findById(id);
+    if (!row) return false;
+    try {
+      await this.deps.control.refresh(row, 'Streams');
+      return true;
+    } catch (error) {
+      this.deps.log?.warn(`Node ${row.name} was not told of a change to its streams: ${(error as Error).message}`);
+      return false;
+    }
   }
 
   private async find(id: string): Promise<NodeRow> {

@@ -495,6 +495,56 @@ describe('GET /nodes', () => {
   });
 });
 
+describe('node health', () => {
+  const health = {
+    disks: [{ path: '/srv/media', freeBytes: 5e8, totalBytes: 1e11 }],
+    encoderCpuPercent: 97.5,
+    uploadBacklog: { files: 4, bytes: 3e9 },
+    problems: ['Disk nearly full: 0.5 GB free of 93.1 GB at /srv/media (data, recordings)'],
+  };
+  const report = (token: string, id: string, extra: Record<string, unknown>) =>
+    t.request({
+      method: 'POST',
+      url: '/api/v1/node/reports',
+      token,
+      payload: { reports: [{ id, kind: 'load', cpuPercent: 99, bandwidthMbps: 1, sessions: 0, ...extra }] },
+    });
+
+  it('shows the health the node reported with its latest load, and null from a node that does not report it', async () => {
+    const node = await createNode({ name: 'healthy' });
+    expect((await report(node.token, '1', {})).statusCode).toBe(200);
+    expect((await call('ADMIN', 'GET', `/api/v1/nodes/${node.id}`)).json().load.health).toBeNull();
+    expect((await report(node.token, '2', { health, at: new Date(Date.now() + 1).toISOString() })).statusCode).toBe(
+      200,
+    );
+    const shown = (await call('ADMIN', 'GET', `/api/v1/nodes/${node.id}`)).json();
+    expect(shown.load.health).toEqual(health);
+    expect((await listNodes()).find((listed) => listed.id === node.id)?.load).toMatchObject({ health });
+  });
+
+  it.each([
+    ['health.encoderCpuPercent', { ...health, encoderCpuPercent: 101 }, 'encoderCpuPercent must be at most 100'],
+    [
+      'health.uploadBacklog.files',
+      { ...health, uploadBacklog: { files: -1, bytes: 0 } },
+      'Upload backlog files must be at least 0',
+    ],
+    ['health.problems', { ...health, problems: Array(11).fill('x') }, 'At most 10 problems'],
+    [
+      'health.disks.0.path',
+      { ...health, disks: [{ path: 'x'.repeat(513), freeBytes: 0, totalBytes: 0 }] },
+      'Disk path must be at most 512 characters',
+    ],
+  ])('%s out of bounds → 400 naming it, nothing stored', async (field, bad, message) => {
+    const node = await createNode({ name: 'unhealthy' });
+    const response = await report(node.token, '1', { health: bad });
+    expect(response.statusCode).toBe(400);
+    expect(JSON.stringify(response.json())).toContain(message);
+    expect(JSON.stringify(response.json())).toContain(field.split('.').at(-1));
+    expect((await call('ADMIN', 'GET', `/api/v1/nodes/${node.id}`)).json().load).toBeNull();
+  });
+});
+
 describe('OpenAPI', () => {
   it('documents the node routes and the node control API, and the node-facing routes under their own tag', async () => {
     const doc = (await t.request({ method: 'GET', url: '/api/v1/openapi.json' })).json();

@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { RECORDING_PLAYBACK_MESSAGES } from '@streamcloud/contract';
 import { createS3Client, type S3Target } from '@streamcloud/s3';
+import { type LocalS3Server, startLocalS3 } from '@streamcloud/s3/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers.js';
-import { type LocalS3Server, startLocalS3 } from '../../../test/s3-server.js';
 import { StreamJobWorld } from '../../../test/stream-jobs.js';
 
 // A real S3 server on loopback holds the recordings' files; the API serves them by their links' tokens.

@@ -2,8 +2,8 @@ import { Readable } from 'node:stream';
 import { HeadBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { addressPolicy, guardedAgents } from '@streamcloud/net-guard';
 import { createS3Client } from '@streamcloud/s3';
+import { type LocalS3Server, startLocalS3 } from '@streamcloud/s3/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type LocalS3Server, startLocalS3 } from '../../../test/s3-server.js';
 
 let s3: LocalS3Server;
 beforeAll(async () => {

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import type { StorageCheckResult } from '@streamcloud/contract';
 import { createNetGuard, loopbackOnly } from '@streamcloud/net-guard';
 import { createS3Client, describeFailure, keyPrefix, type S3Target } from '@streamcloud/s3';
+import { type LocalS3Server, startLocalS3 } from '@streamcloud/s3/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type TestAccount, useTestApp } from '../../../test/helpers.js';
-import { type LocalS3Server, startLocalS3 } from '../../../test/s3-server.js';
 import { S3ConnectionChecker } from './s3-connection.js';
 
 const t = useTestApp({ storageEncryptionKey: Buffer.alloc(32, 9) });

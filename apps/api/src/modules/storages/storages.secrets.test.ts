@@ -3,9 +3,9 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import { startLocalS3 } from '@streamcloud/s3/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp } from '../../../test/helpers.js';
-import { startLocalS3 } from '../../../test/s3-server.js';
 import { ConfigError, loadConfig } from '../../config.js';
 import { parseEncryptionKey, persistentEncryptionKey, SecretBox, SecretBoxError } from '../../lib/secret-box.js';
 

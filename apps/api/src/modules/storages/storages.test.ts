@@ -1,7 +1,7 @@
+import { type LocalS3Server, startLocalS3 } from '@streamcloud/s3/testing';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type MatrixRow, ownerOnly, type Roles, roleMatrixTests, signedIn, useTestApp } from '../../../test/helpers.js';
-import { type LocalS3Server, startLocalS3 } from '../../../test/s3-server.js';
 import type { StorageUsage } from './storage-usage.js';
 
 const KEY = Buffer.alloc(32, 7);

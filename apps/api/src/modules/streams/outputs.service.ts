@@ -1,25 +1,31 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
+  type AccessTokenRotate,
   makeStreamName,
   type OutputAccess,
+  type RotatedAccessToken,
   type StreamOutput,
   type StreamOutputCreate,
   type StreamOutputUpdate,
 } from '@streamcloud/contract';
 import type { AuthContext } from '../../lib/auth-context.js';
 import type { Clock } from '../../lib/clock.js';
-import { notFound } from '../../lib/errors.js';
+import { conflict, notFound } from '../../lib/errors.js';
 import { geoPoint } from '../../lib/geo.js';
 import { AuditTrail } from '../audit/audit-trail.js';
 import type { GeoLocator } from '../info/geo-locator.js';
+import type { NodesService } from '../nodes/nodes.service.js';
 import { placeOutput } from './output-placement.js';
 import type { OutputRow } from './outputs.repository.js';
 import { servingNodeIdOf, toStreamOutput } from './stream-mapper.js';
 import type { StreamWebhooks } from './stream-webhooks.js';
 import type { StreamsScope } from './streams.service.js';
+import { PUBLIC_OUTPUT_NO_TOKEN, rotatedAnswer, tokenRotation } from './token-rotation.js';
 
 export interface OutputsServiceDeps {
   uow: StreamsScope;
+  /** Tells a node at once that what it serves changed (a rotated token), rather than at its next poll. */
+  nodes: Pick<NodesService, 'tellStreamsChanged'>;
   geo: GeoLocator;
   clock: Clock;
   /** The streams module's webhook events: output sessions and deletions are sent through it. */
@@ -162,6 +168,24 @@ export class OutputsService {
       if (done) moved++;
     }
     return moved;
+  }
+
+  /**
+   * Replaces the output's viewer token; the old one is still taken for `overlapMinutes` (docs/decisions.md,
+   * "Token rotation"). The new token is answered; the node serving the output is told at once. Viewers
+   * watching are not cut (Clear sessions does that).
+   */
+  async rotateAccessToken(auth: AuthContext, id: string, body: AccessTokenRotate): Promise<RotatedAccessToken> {
+    const { nodeId: streamNodeId } = await this.deps.uow.access.require(auth, 'output', id);
+    const output = await this.deps.uow.outputs.findById(id);
+    if (!output) throw notFound('Output');
+    const rotation = tokenRotation(this.deps.clock.now(), body.overlapMinutes);
+    if (!(await this.deps.uow.outputs.rotateAccessToken(id, rotation)))
+      throw conflict(PUBLIC_OUTPUT_NO_TOKEN, 'NO_ACCESS_TOKEN');
+    await this.audit.record(auth, 'output.access-token.rotate', id, { overlapMinutes: body.overlapMinutes });
+    const nodeId = servingNodeIdOf(output, streamNodeId);
+    if (nodeId) await this.deps.nodes.tellStreamsChanged(nodeId);
+    return rotatedAnswer(rotation);
   }
 
   /** Ends the output's viewer sessions (output.session.ended for each); the node disconnects the viewers. */

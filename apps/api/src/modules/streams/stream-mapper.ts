@@ -74,6 +74,7 @@ export function toStreamInput(
   return {
     ...toSummary(row),
     accessToken: isPrivate(row) ? row.access_token : null,
+    accessTokenRotatedAt: row.access_token_rotated_at?.toISOString() ?? null,
     callbackUri: row.callback_uri,
     streamer: {
       ipAddress: row.streamer_ip,
@@ -111,6 +112,7 @@ export function toStreamOutput(row: OutputRow, node: NodeHostRow | null, session
       ipAddress: row.viewer_ip,
       geoLocation: geoPoint(row.viewer_latitude, row.viewer_longitude),
       accessToken: row.access_token,
+      accessTokenRotatedAt: row.access_token_rotated_at?.toISOString() ?? null,
     },
     callbackUri: row.callback_uri,
     sessions: sessions.map((session) => ({

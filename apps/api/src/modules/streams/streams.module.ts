@@ -21,6 +21,7 @@ export const streamsModule = defineModule(
       responses: responseCache,
       geo,
       clock,
+      nodes: app.services.nodes,
       gslbHostname: options.gslbHostname ?? 'localhost',
       gslbUrl: options.gslbUrl ?? 'http://localhost:8080',
       outbox: app.services.webhooks.outbox,
@@ -35,6 +36,7 @@ export const streamsModule = defineModule(
       webhooks: streams.webhooks,
       nodeSilenceMs,
       pushToNodes: (accountId) => app.services.nodes.pushStreamsOf(accountId),
+      nodes: app.services.nodes,
     });
     app.services.streams = streams;
     app.services.outputs = outputs;

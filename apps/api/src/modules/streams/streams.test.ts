@@ -615,6 +615,7 @@ describe('node reports and assignment', () => {
         status: 'Idle',
         access: 'Private',
         accessToken: 'secret-1',
+        previousAccessToken: null,
         outputMode: 'AdjustableTranscode',
         outputs: [
           {
@@ -623,6 +624,7 @@ describe('node reports and assignment', () => {
             format: 'RTMP',
             access: 'Private',
             accessToken: expect.stringMatching(/^[\w-]{32}$/),
+            previousAccessToken: null,
             sessionsClearedAt: null,
           },
         ],

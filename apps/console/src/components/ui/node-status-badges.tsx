@@ -16,16 +16,13 @@ const REPORTING = {
   },
 } as const;
 
-/** 'Opened' and 'Enabled', green when true and red when false, and whether the node reports. */
-export function NodeStatusBadges({
-  opened,
-  enabled,
-  reporting,
-}: {
-  opened: boolean;
-  enabled: boolean;
-  reporting: Node['reporting'];
-}) {
+/**
+ * 'Opened' and 'Enabled', green when true and red when false, whether the node reports, and how many problems
+ * its health shows (none: no badge).
+ */
+export function NodeStatusBadges({ node }: { node: Pick<Node, 'opened' | 'enabled' | 'reporting' | 'load'> }) {
+  const { opened, enabled, reporting } = node;
+  const problems = node.load?.health?.problems ?? [];
   const report = REPORTING[reporting];
   return (
     <span className="d-inline-flex gap-1">
@@ -41,6 +38,11 @@ export function NodeStatusBadges({
       <Badge bg={report.bg} title={report.title}>
         {report.text}
       </Badge>
+      {problems.length > 0 && (
+        <Badge bg="warning" text="dark" title={problems.join('\n')}>
+          {problems.length === 1 ? '1 problem' : `${problems.length} problems`}
+        </Badge>
+      )}
     </span>
   );
 }

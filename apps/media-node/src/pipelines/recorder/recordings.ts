@@ -83,6 +83,15 @@ export class Recordings implements StreamListener {
     await Promise.all(this.runs.map((run) => run.shelve()));
   }
 
+  /**
+   * The files recorded and not in their storage yet (waiting for it, or being uploaded), for the node's health:
+   * each counts whole, since it stays on the node's disk until the upload has succeeded.
+   */
+  uploadBacklog(): { files: number; bytes: number } {
+    const waiting = this.runs.filter((run) => run.state === 'Uploading');
+    return { files: waiting.length, bytes: waiting.reduce((sum, run) => sum + run.length, 0) };
+  }
+
   /** The recordings a live stream should run now (the recorder pipeline's configuration). */
   async runnable(input: AssignedInput): Promise<NodeRecording[]> {
     if (this.listed.get(input.id) !== input.versions.recordings) await this.refresh();

@@ -12,6 +12,7 @@ import {
 } from '@streamcloud/contract';
 import type { GuardedAgents } from '@streamcloud/net-guard';
 import { keyPrefix } from '@streamcloud/s3';
+import { UploadFailure, uploadFile } from '@streamcloud/s3/upload';
 import type { Logger } from '../../log.js';
 import type { LiveStream } from '../../streams/types.js';
 import {
@@ -25,7 +26,6 @@ import {
 import type { NodeTools } from '../pipeline.js';
 import { FileCapture, probeDuration, repairFile } from './file-capture.js';
 import { FILE_EXTENSIONS, type RecordingJournal, type RunRecord } from './journal.js';
-import { UploadFailure, uploadFile } from './upload.js';
 
 const CONTENT_TYPES = { MP4: 'video/mp4', MKV: 'video/x-matroska' } as const;
 

@@ -40,7 +40,7 @@ function ResourceTable({
                 <td className="text-break">{node.connection.hostname}</td>
                 <td>{node.location.description}</td>
                 <td>
-                  <NodeStatusBadges opened={node.opened} enabled={node.enabled} reporting={node.reporting} />
+                  <NodeStatusBadges node={node} />
                 </td>
               </tr>
             ))}

@@ -14,6 +14,7 @@ import { useReissueNodeToken } from '../api/reissue-node-token';
 import { useUpdateNode } from '../api/update-node';
 import { NodeDrainCard } from './node-drain-card';
 import { NodeForm } from './node-form';
+import { NodeHealthCard } from './node-health-card';
 import { NodeTokenCard } from './node-token-card';
 import { NodeTools } from './node-tools';
 
@@ -105,6 +106,7 @@ function ViewNode({ node }: { node: Node }) {
     >
       {token && <NodeTokenCard token={token} onDone={() => setToken(null)} />}
       <NodeForm key={node.id} node={node} onSave={save} />
+      <NodeHealthCard node={node} />
       <NodeTools node={node} />
       <NodeDrainCard node={node} />
       <ConfirmDialog

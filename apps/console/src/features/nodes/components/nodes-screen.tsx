@@ -36,7 +36,7 @@ function RegionSection({ group }: { group: RegionGroup }) {
               </td>
               <td>{node.location.description}</td>
               <td>
-                <NodeStatusBadges opened={node.opened} enabled={node.enabled} reporting={node.reporting} />
+                <NodeStatusBadges node={node} />
               </td>
               <td className="small text-secondary">{loadText(node)}</td>
             </tr>

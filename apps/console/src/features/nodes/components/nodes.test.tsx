@@ -58,6 +58,13 @@ function drainState(changes: Partial<NodeDrain> = {}): NodeDrain {
   };
 }
 
+const HEALTH = {
+  disks: [{ path: '/srv/media', freeBytes: 2e9, totalBytes: 1e11 }],
+  encoderCpuPercent: 42.4,
+  uploadBacklog: { files: 3, bytes: 1.2e9 },
+  problems: [],
+};
+
 const input = (label: string) => screen.getByLabelText(label) as HTMLInputElement;
 const alerts = () => screen.queryAllByRole('alert').map((alert) => alert.textContent);
 
@@ -107,7 +114,13 @@ describe('/nodes', () => {
           node('tokyo', 'AS'),
           edge,
           node('toronto', 'NA', {
-            load: { cpuPercent: 12, bandwidthMbps: 30, sessions: 4, reportedAt: '2025-01-01T00:00:00.000Z' },
+            load: {
+              cpuPercent: 12,
+              bandwidthMbps: 30,
+              sessions: 4,
+              health: { ...HEALTH, problems: ['Disk nearly full', 'Encoders use 95 % of the CPU'] },
+              reportedAt: '2025-01-01T00:00:00.000Z',
+            },
           }),
         ]),
     });
@@ -119,6 +132,10 @@ describe('/nodes', () => {
     expect(screen.getByRole('link', { name: 'Add node' }).getAttribute('href')).toBe('/nodes/create');
     const toronto = within(screen.getByRole('region', { name: 'North America (NA)' }));
     toronto.getByText('CPU 12 % · 30 mbps · 4 sessions');
+    expect(toronto.getByText('2 problems').getAttribute('title')).toBe(
+      'Disk nearly full\nEncoders use 95 % of the CPU',
+    );
+    expect(screen.getAllByText(/problems?$/)).toHaveLength(1);
   });
 
   it('says so when there is no node', async () => {
@@ -377,6 +394,43 @@ describe('/nodes/view/{id}', () => {
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Ok' }));
     await waitFor(() => expect(location()).toBe('/nodes'));
     expect(mock.requests.some((request) => request.method === 'DELETE')).toBe(true);
+  });
+
+  it("shows the node's health: its problems, then the figures", async () => {
+    const reported = {
+      ...edge,
+      load: {
+        cpuPercent: 97,
+        bandwidthMbps: 1,
+        sessions: 0,
+        health: { ...HEALTH, problems: ['3 recordings wait to upload (1.2 GB): is their storage reachable?'] },
+        reportedAt: '2025-01-01T10:00:00.000Z',
+      },
+    };
+    renderNodes(`/nodes/view/${edge.id}`, { [`GET ${NODE_URL}`]: () => jsonResponse(reported) });
+    const card = within(
+      await screen.findByRole('heading', { name: 'Health' }).then((h) => h.parentElement as HTMLElement),
+    );
+    expect(
+      within(card.getByRole('list', { name: 'Problems' }))
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['3 recordings wait to upload (1.2 GB): is their storage reachable?']);
+    const figures = within(card.getByRole('table', { name: 'Health figures' }));
+    expect(figures.getByRole('row', { name: 'Disk /srv/media 2 GB free of 100 GB' })).toBeDefined();
+    expect(figures.getByRole('row', { name: "Encoders' CPU 42 %" })).toBeDefined();
+    expect(figures.getByRole('row', { name: 'Recordings waiting to upload 3 (1.2 GB)' })).toBeDefined();
+  });
+
+  it('says when a node has not reported', async () => {
+    renderNodes(`/nodes/view/${edge.id}`);
+    await screen.findByText('No report yet.');
+  });
+
+  it('says when a node reports no health', async () => {
+    const load = { cpuPercent: 1, bandwidthMbps: 0, sessions: 0, health: null, reportedAt: '2025-01-01T10:00:00.000Z' };
+    renderNodes(`/nodes/view/${edge.id}`, { [`GET ${NODE_URL}`]: () => jsonResponse({ ...edge, load }) });
+    await screen.findByText('This node does not report its health (an older node version).');
   });
 
   it('says so when the node does not exist', async () => {

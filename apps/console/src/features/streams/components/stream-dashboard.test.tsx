@@ -555,7 +555,7 @@ describe('viewers', () => {
   it("changes a viewer's access live, hides the static token of a Signed one, and reports a refusal", async () => {
     const output = streamOutput(ID, 0, {
       access: 'Private',
-      viewer: { ipAddress: null, geoLocation: null, accessToken: 'tok-1' },
+      viewer: { ipAddress: null, geoLocation: null, accessToken: 'tok-1', accessTokenRotatedAt: null },
     });
     let current = output;
     const { user, mock } = renderDashboard(

@@ -13,12 +13,14 @@ import { useStream } from '@/data/streams/get-stream';
 import { useClearOutputSessions } from '../api/clear-output-sessions';
 import { useDeleteOutput } from '../api/delete-output';
 import { useOutputs } from '../api/get-outputs';
+import { useRotateOutputToken } from '../api/rotate-output-token';
 import { useUpdateOutput } from '../api/update-output';
 import { OUTPUT_ACCESS_LABELS, STREAM_ERRORS } from '../utils/messages';
 import { outputEndpoint, outputPlaybackUrl } from '../utils/stream-connection';
 import { DashboardCard } from './dashboard-card';
 import { OutputModal } from './output-modal';
 import { PlaybackToken } from './playback-token';
+import { TokenRotation } from './token-rotation';
 
 function OutputItem({
   output,
@@ -57,6 +59,7 @@ function OutputItem({
       {output.node && <div className="small text-secondary">Served by node {output.node.name}</div>}
       {/* A Signed output keeps its static token (a return to Private plays it again) but refuses it meanwhile. */}
       {token && output.access === 'Private' && <PlaybackToken token={token} />}
+      {token && output.access === 'Private' && <OutputTokenRotation output={output} />}
       <div className="mt-2" style={{ maxWidth: '18rem' }}>
         <SelectField
           id={`output-access-${output.id}`}
@@ -77,6 +80,19 @@ function OutputItem({
         </Button>
       </div>
     </li>
+  );
+}
+
+/** When the output's viewer token was last rotated, and its rotation. */
+function OutputTokenRotation({ output }: { output: StreamOutput }) {
+  const rotate = useRotateOutputToken(output.streamId);
+  return (
+    <TokenRotation
+      what="playback token"
+      id={`output-${output.id}-token`}
+      rotatedAt={output.viewer.accessTokenRotatedAt}
+      rotate={(body) => rotate.mutateAsync({ id: output.id, body })}
+    />
   );
 }
 

@@ -3,9 +3,8 @@ import { stat } from 'node:fs/promises';
 import { Transform } from 'node:stream';
 import { HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import type { UploadTarget } from '@streamcloud/contract';
-import type { GuardedAgents } from '@streamcloud/net-guard';
-import { createS3Client, describeFailure, isTransientFailure } from '@streamcloud/s3';
+import { createS3Client, type S3ClientOptions, type S3Target } from './client.js';
+import { describeFailure, isTransientFailure } from './failure.js';
 
 /** Waits between attempts of an upload that failed for a reason that may pass (network, 5xx, throttling). */
 export const UPLOAD_BACKOFF_MS = [1000, 2000, 4000, 8000, 16_000, 32_000];
@@ -16,9 +15,9 @@ const MIN_PART_BYTES = 8 * 1024 * 1024;
 const MAX_PARTS = 9000;
 
 export interface UploadRequest {
-  target: UploadTarget;
-  /** Every connection to the storage goes through these (net-guard: the operator's address policy). */
-  agents: GuardedAgents;
+  target: S3Target;
+  /** Every connection to the storage goes through these (the media node's: net-guard's, the operator's address policy). */
+  agents: NonNullable<S3ClientOptions['agents']>;
   key: string;
   file: string;
   contentType: string;

@@ -1,0 +1,127 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { StreamInput } from '@streamcloud/contract';
+import { childProcessIds } from '@streamcloud/proc';
+import type { ControlPlane, Push } from '../harness.js';
+import { pushTestPattern, sleep } from '../harness.js';
+import { uriOf } from '../streams.js';
+
+/** A seeded random in [0, 1) (mulberry32): the same seed, the same schedule. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** An encoder as OBS or ffmpeg in a loop runs one: it pushes, and when the push is cut it connects again a second later. */
+export interface Encoder {
+  stream: StreamInput;
+  /** Pushes started so far (1 + reconnections). */
+  readonly pushes: number;
+  stop(): void;
+}
+
+export function startEncoder(stream: StreamInput): Encoder {
+  const format = stream.format === 'SRT' ? 'mpegts' : 'flv';
+  let stopped = false;
+  let current: Push | null = null;
+  let pushes = 0;
+  void (async () => {
+    while (!stopped) {
+      pushes++;
+      current = pushTestPattern(uriOf(stream), format, 3600, { size: '160x120', rate: 10 });
+      await current.exited;
+      if (!stopped) await sleep(1000);
+    }
+  })();
+  return {
+    stream,
+    get pushes() {
+      return pushes;
+    },
+    stop() {
+      stopped = true;
+      current?.stop();
+    },
+  };
+}
+
+/** What the API answered a client that writes all along: acknowledged writes, and every refusal by kind. */
+export interface WriterLog {
+  acknowledged: string[];
+  /** 503 (the database is away: the contract), other 5xx (a defect), no answer (a process died mid-request). */
+  unavailable: number;
+  serverErrors: Array<{ status: number; body: string }>;
+  noAnswer: number;
+}
+
+/**
+ * Writes all along (an API key named `<prefix>-<n>` every `everyMs`), as an operator's script would, and logs
+ * how each write ended: no acknowledged write may be lost, and no answer may be a 500.
+ */
+export function startWriter(plane: ControlPlane, prefix: string, everyMs = 500): { log: WriterLog; stop(): void } {
+  const log: WriterLog = { acknowledged: [], unavailable: 0, serverErrors: [], noAnswer: 0 };
+  let stopped = false;
+  void (async () => {
+    for (let n = 1; !stopped; n++) {
+      const name = `${prefix}-${n}`;
+      try {
+        const response = await fetch(`${plane.url}/api/v1/api-keys`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${plane.token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ name, scope: 'read', expiresAt: null }),
+          signal: AbortSignal.timeout(15_000),
+        });
+        const body = await response.text();
+        if (response.status === 201) log.acknowledged.push(name);
+        else if (response.status === 503) log.unavailable++;
+        else if (response.status >= 500) log.serverErrors.push({ status: response.status, body: body.slice(0, 200) });
+      } catch {
+        log.noAnswer++;
+      }
+      await sleep(everyMs);
+    }
+  })();
+  return {
+    log,
+    stop: () => {
+      stopped = true;
+    },
+  };
+}
+
+/** The API's cluster workers (API_WORKERS): the processes under its primary. */
+export const apiWorkers = (plane: ControlPlane): number[] => childProcessIds(plane.pid ?? -1);
+
+/** The PostgreSQL server the run was given (scripts/chaos.mjs): killed without a word, and started again. */
+export interface ChaosPostgres {
+  kill(): void;
+  start(): void;
+}
+
+export function chaosPostgres(env: NodeJS.ProcessEnv = process.env): ChaosPostgres | null {
+  const dataDir = env.CHAOS_PG_DATA;
+  const startCommand = env.CHAOS_PG_START ? (JSON.parse(env.CHAOS_PG_START) as [string, string[]]) : null;
+  if (!dataDir || !startCommand) return null;
+  return {
+    kill() {
+      // The postmaster's pid is the first line of its pid file; its backends die with it.
+      const pid = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+      process.kill(pid, 'SIGKILL');
+    },
+    start() {
+      const [command, args] = startCommand;
+      const started = spawnSync(command, args, { stdio: 'ignore' });
+      if (started.status !== 0) throw new Error(`PostgreSQL did not start again (${started.status})`);
+    },
+  };
+}
+
+/** Milliseconds, as the report shows them. */
+export const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
