@@ -19,7 +19,8 @@ ensureNodeModules();
 ensureMediaTools();
 for (const seed of seeds) {
   log(`Chaos run, seed ${seed}${lean ? ' (lean)' : ''}`);
-  const postgres = await startPostgres();
+  // Durable: with commits acknowledged before they are on disk (the tests' setting), a kill -9 loses some.
+  const postgres = await startPostgres({ durable: true });
   try {
     run('npx', ['vitest', 'run', '--config', 'vitest.chaos.config.ts'], {
       cwd: join(ROOT, 'apps/media-node'),

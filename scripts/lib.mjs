@@ -175,10 +175,11 @@ function findPgBin(name) {
 }
 
 /**
- * Starts a throw-away PostgreSQL cluster in a temporary directory, on 127.0.0.1 only.
+ * Starts a throw-away PostgreSQL cluster in a temporary directory, on 127.0.0.1 only (fast and not durable,
+ * unless `durable`).
  * PostgreSQL refuses to run as root, so as root the cluster belongs to the `postgres` user.
  */
-export async function startPostgres() {
+export async function startPostgres({ durable = false } = {}) {
   // Debian puts the server's programs under a versioned folder: look for one, else install the distribution's.
   if (!pgBinFolder()) ensureDebianPackage('/usr/lib/postgresql/15/bin/initdb', 'postgresql');
   const initdb = findPgBin('initdb');
@@ -199,7 +200,9 @@ export async function startPostgres() {
     '-w',
     'start',
     '-o',
-    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`,
+    // Tests trade durability for speed; `durable` (the chaos run, which kills the server and counts what an
+    // acknowledged commit kept) keeps PostgreSQL's defaults: a commit is on disk before it is acknowledged.
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200${durable ? '' : ' -c fsync=off -c synchronous_commit=off -c full_page_writes=off'}`,
   ]);
   run(...startCommand, { stdio: 'ignore' });
   return {
