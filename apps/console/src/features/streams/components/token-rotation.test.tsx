@@ -95,9 +95,12 @@ describe("rotating an output's playback token", () => {
   it('rotates that output, shows the new token once and when it was rotated', async () => {
     let output: StreamOutput = streamOutput(ID, 1, {
       format: 'HLS',
+      access: 'Private',
       viewer: { ipAddress: null, geoLocation: null, accessToken: 'old-viewer', accessTokenRotatedAt: null },
     });
     const { user, mock } = renderPiece(<ViewersCard streamId={ID} />, {
+      // The viewers card reads the stream for the access a new viewer starts with.
+      [`GET /api/v1/inputs/${ID}`]: () => jsonResponse(streamInput({ id: ID, access: 'Private' })),
       'GET /api/v1/outputs': () => jsonResponse([output], 200, { 'X-Total-Count': '1' }),
       [`POST /api/v1/outputs/${output.id}/access-token/rotate`]: () => {
         output = {
