@@ -164,6 +164,8 @@ const MODULES = [
   webhooksModule,
   nodeGroupsModule,
   storagesModule,
+  // Before streams: the nodes' list of what they serve carries the keys of Signed outputs' accounts.
+  playbackKeysModule,
   streamsModule,
   transcodeModule,
   fallbacksModule,
@@ -171,7 +173,6 @@ const MODULES = [
   recordingsModule,
   relaysModule,
   statisticsModule,
-  playbackKeysModule,
 ];
 
 /** The whole control plane as one Fastify instance: plugins, then modules, then the console. */

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { hostname } from 'node:os';
 
 /** Where the node's media services listen; the node tells the control plane (PUT /node/media). */
@@ -56,6 +57,11 @@ export interface NodeConfig {
   nginxRtmpModule: string;
   /** The monospace font the transcoder's epoch time encoder draws with. */
   font: string;
+  /**
+   * GEOIP_OVERRIDES: countries of addresses the GeoLite2 database cannot know (`10.1.0.7=FR,::1=DE`: private
+   * networks, a lab, tests), looked up before it for playback tokens that restrict countries.
+   */
+  geoOverrides: Map<string, string>;
   logLevel: 'silent' | 'error' | 'info' | 'debug';
 }
 
@@ -87,6 +93,19 @@ const stunServers = (env: NodeJS.ProcessEnv, key: string): string[] => {
   const bad = servers.find((server) => !/^stuns?:[^\s/]+$/.test(server));
   if (bad) throw new ConfigError(`${key}: ${bad} is not a STUN server (stun:host:port)`);
   return servers;
+};
+
+const countries = (env: NodeJS.ProcessEnv, key: string): Map<string, string> => {
+  const overrides = new Map<string, string>();
+  for (const entry of (env[key] ?? '').split(',').map((part) => part.trim())) {
+    if (!entry) continue;
+    const at = entry.lastIndexOf('=');
+    const [address, country] = [entry.slice(0, at), entry.slice(at + 1)];
+    if (at < 1 || !isIP(address) || !/^[A-Za-z]{2}$/.test(country))
+      throw new ConfigError(`${key}: ${entry} is not an address and a two-letter country code (10.1.0.7=FR)`);
+    overrides.set(address, country.toUpperCase());
+  }
+  return overrides;
 };
 
 const count = (env: NodeJS.ProcessEnv, key: string, fallback: number): number => {
@@ -145,6 +164,7 @@ export function loadNodeConfig(env: NodeJS.ProcessEnv = process.env): NodeConfig
     nginx: env.NGINX_PATH || '/usr/sbin/nginx',
     nginxRtmpModule: env.NGINX_RTMP_MODULE || '/usr/lib/nginx/modules/ngx_rtmp_module.so',
     font: env.FONT_PATH || '/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf',
+    geoOverrides: countries(env, 'GEOIP_OVERRIDES'),
     logLevel: logLevel as NodeConfig['logLevel'],
   };
 }

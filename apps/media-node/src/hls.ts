@@ -9,7 +9,8 @@ import { PlaylistLifetimes } from './playlist-lifetime.js';
 import { newestFragment, poll } from './streams/fragments.js';
 import type { StreamManager } from './streams/manager.js';
 import { NO_PREVIEW_SEAT } from './streams/preview-seats.js';
-import type { LiveStream } from './streams/types.js';
+import { browserViewer } from './streams/signed-playback.js';
+import type { LiveStream, SignedGrant } from './streams/types.js';
 
 /** An HLS viewer whose player has not asked for anything this long has left. */
 const HLS_SESSION_IDLE_MS = 20_000;
@@ -70,8 +71,11 @@ interface PlayedLadder {
  */
 export class HlsServer {
   private readonly viewers = new Map<string, HlsViewer>();
-  /** Sessions cleared from the control plane: their requests get 410 from then on. */
-  private readonly kicked = new Set<string>();
+  /**
+   * Sessions ended here: their requests get 410 from then on (cleared from the control plane), or 403 with the
+   * reason a player shows (a playback token revoked or over).
+   */
+  private readonly kicked = new Map<string, string | null>();
   /** The last push of inputs that are not live: played during the grace and the linger after it. */
   private readonly recent = new PlaylistLifetimes<LiveStream>();
   /** On an edge: the origin's ladder of the laddered streams played here, kept and ended as a push's playlists. */
@@ -121,7 +125,14 @@ export class HlsServer {
     )
       return text(response, 404, 'Not found');
     const token = query.get('token');
-    const admitted = await this.manager.admission.output('HLS', outputName, token);
+    const sid = query.get('sid');
+    const address = remoteAddressOf(request);
+    // A player's next playlist or fragment continues its session: a rotated-out token's window end does not cut it.
+    const running = sid !== null && this.viewers.has(sid) && this.manager.viewers.get(sid) !== undefined;
+    const admitted = await this.manager.admission.output('HLS', outputName, {
+      ...browserViewer(request, token, address, sid),
+      running,
+    });
     if (!admitted.ok) return text(response, admitted.status, admitted.reason);
     // An edge pulls the stream from its ingest node for the first of its viewers; a ladder's variants are
     // pulled one by one as they are asked for (below).
@@ -129,8 +140,8 @@ export class HlsServer {
     if (admitted.input.origin && !ladder) await this.manager.admission.live(admitted.input);
     const played = ladder ? null : this.played(admitted.input.id);
     if (!ladder && !played) return text(response, 404, 'the stream is not live');
-    const sid = query.get('sid');
-    if (sid && this.kicked.has(sid)) return text(response, 410, 'This session was ended');
+    const ended = sid ? this.kicked.get(sid) : undefined;
+    if (ended !== undefined) return ended ? text(response, 403, ended) : text(response, 410, 'This session was ended');
     // A session plays what it was opened for: another output's (or stream's) id, or one opened with another kind
     // of credential (a preview's, then a viewer token), starts a new session here — its playlist is redirected
     // to a fresh id, its fragments refused (a player only asks for those with the id its playlist gave).
@@ -337,7 +348,12 @@ export class HlsServer {
   private viewer(
     sid: string,
     request: IncomingMessage,
-    { input, outputId, preview }: { input: { id: string }; outputId: string; preview: boolean },
+    {
+      input,
+      outputId,
+      preview,
+      grant,
+    }: { input: { id: string }; outputId: string; preview: boolean; grant: SignedGrant | null },
     token: string | null,
   ): HlsViewer | null {
     let viewer = this.viewers.get(sid);
@@ -352,11 +368,12 @@ export class HlsServer {
         outputId,
         format: 'HLS',
         preview,
-        ipAddress: (request.socket.remoteAddress ?? '').replace(/^::ffff:/, '') || null,
+        ...(grant ? { grant } : {}),
+        ipAddress: remoteAddressOf(request),
         bytesOut: () => state.bytes,
         bytesIn: () => 0,
-        kick: () => {
-          this.kicked.add(sid);
+        kick: (reason) => {
+          this.kicked.set(sid, reason ?? null);
           this.viewers.delete(sid);
         },
       });
@@ -465,6 +482,9 @@ export function master(renditions: LadderRendition[], suffix: string): string {
 }
 
 /** What an HLS session id is bound to: the stream, the output, and the preview credential (or "a viewer"). */
+const remoteAddressOf = (request: IncomingMessage) =>
+  (request.socket.remoteAddress ?? '').replace(/^::ffff:/, '') || null;
+
 function sessionBinding(admitted: { input: { id: string }; outputId: string; preview: boolean }, token: string | null) {
   return [admitted.input.id, admitted.outputId, admitted.preview ? `preview ${token}` : 'viewer'].join('|');
 }

@@ -1,4 +1,4 @@
-import { type AssignedInput, CONFIG_PARTS, type ConfigPart } from '@streamcloud/contract';
+import { type AssignedInput, CONFIG_PARTS, type ConfigPart, type PreviousAccessToken } from '@streamcloud/contract';
 
 export type AssignedOutput = AssignedInput['outputs'][number];
 
@@ -77,4 +77,21 @@ export function tokenMatches(expected: string | null, given: string | null): boo
   let diff = 0;
   for (let i = 0; i < expected.length; i++) diff |= expected.charCodeAt(i) ^ given.charCodeAt(i);
   return diff === 0;
+}
+
+/**
+ * Whether a push or play may go on with `given`: the current token, or the one a rotation replaced until its
+ * window ends by this node's clock (checked at each admission, so it stops then without a new read of the
+ * inputs). `running`: the request belongs to a session admitted here before (an HLS player's next playlist or
+ * fragment), which the window's end does not cut (docs/decisions.md, "Token rotation").
+ */
+export function tokenAccepted(
+  holder: { accessToken: string | null; previousAccessToken: PreviousAccessToken },
+  given: string | null,
+  { now = Date.now(), running = false }: { now?: number; running?: boolean } = {},
+): boolean {
+  if (tokenMatches(holder.accessToken, given)) return true;
+  const previous = holder.previousAccessToken;
+  if (!previous || (!running && Date.parse(previous.expiresAt) <= now)) return false;
+  return tokenMatches(previous.token, given);
 }

@@ -16,10 +16,11 @@ import { addressPolicy, createGuardedFetch, guardedAgents } from '@streamcloud/n
 import type { NodeConfig } from './config.js';
 import { ControlPlaneClient, Reporter } from './control-plane.js';
 import { CpuMeter } from './cpu.js';
+import { CountryLookup } from './geo.js';
 import { nodeHealth } from './health.js';
 import { HlsServer, text } from './hls.js';
 import { CORS_HEADERS, preflightHeaders, type RouteName, routeOf } from './http-routes.js';
-import { InputDirectory } from './inputs.js';
+import { InputDirectory, normalizeName, splitNameAndToken } from './inputs.js';
 import type { Logger } from './log.js';
 import { NginxRtmp } from './nginx.js';
 import { RENDITIONS_WAIT_MS, renditionsReady } from './pipelines/capture.js';
@@ -116,6 +117,7 @@ export class MediaNode {
       log,
     );
     this.reporter = new Reporter(this.client, log, this.usageJournal);
+    const countries = new CountryLookup(config.geoOverrides, (message) => log.error(message));
     this.reporter.onReconnected = () => this.manager.restate();
     this.manager = new StreamManager({
       directory: this.directory,
@@ -126,6 +128,7 @@ export class MediaNode {
       reconnectGraceMs: config.reconnectGraceMs,
       refreshDirectory: () => this.refreshNow(),
       claimIngress: (name) => this.claimIngress(name),
+      countryOf: (address) => countries.countryOf(address),
     });
     this.edges = new EdgePuller(
       { manager: this.manager, directory: this.directory, tools: this.tools, log, idleMs: config.edgeIdleMs },
@@ -322,6 +325,8 @@ export class MediaNode {
     this.timers.push(
       setInterval(() => void this.poll(), config.pollIntervalMs),
       setInterval(() => this.sendLoad(), config.reportIntervalMs),
+      // Signed sessions whose viewing time (maxSessionSeconds) is over end within a second.
+      setInterval(() => this.manager.sweepSigned(), 1000),
     );
     for (const timer of this.timers) timer.unref();
     this.log.info(
@@ -703,9 +708,13 @@ export class MediaNode {
         const played = this.edgePlay(name, edgeCredential, form.get('rendition'), connection);
         return played ? rename(played.rtmpName) : refuse();
       }
-      const admitted = await this.manager.admission.play('RTMP', name, form.get('token'));
+      const address = connection.remoteAddress || null;
+      const admitted = await this.manager.admission.play('RTMP', name, {
+        token: rtmpPlayToken(connection, name, form),
+        address,
+      });
       if (!admitted.ok) {
-        this.log.info(`RTMP play of ${name} refused: ${admitted.reason}`);
+        this.log.info(`RTMP play of ${name}${address ? ` from ${address}` : ''} refused: ${admitted.reason}`);
         return refuse();
       }
       const id = `rtmp-${connection.id}-${form.get('clientid') ?? '0'}`;
@@ -714,7 +723,8 @@ export class MediaNode {
         inputId: admitted.input.id,
         outputId: admitted.outputId,
         format: 'RTMP',
-        ipAddress: connection.remoteAddress || null,
+        ...(admitted.grant ? { grant: admitted.grant } : {}),
+        ipAddress: address,
         bytesOut: () => connection.bytesToClient,
         bytesIn: () => connection.bytesFromClient,
         kick: () => connection.close(),
@@ -836,4 +846,13 @@ function readBody(request: IncomingMessage): Promise<Buffer> {
     request.on('end', () => resolve(Buffer.concat(chunks)));
     request.on('error', reject);
   });
+}
+
+/**
+ * The token of an RTMP play: from the play command the proxy read whole when it names the same stream (nginx-rtmp
+ * cuts a name and its query at 255 bytes, a signed playback token with them), else from nginx's callback.
+ */
+function rtmpPlayToken(connection: ProxiedConnection, name: string, form: URLSearchParams): string | null {
+  const sent = connection.playName === null ? null : splitNameAndToken(connection.playName);
+  return sent && normalizeName(sent.name) === normalizeName(name) ? sent.token : form.get('token');
 }

@@ -1,4 +1,5 @@
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import { RtmpPlayReader } from './rtmp-commands.js';
 
 /** One client connection through the proxy. */
 export interface ProxiedConnection {
@@ -14,6 +15,11 @@ export interface ProxiedConnection {
   closed: boolean;
   /** How the connection ended: null while open or after a clean close. */
   error: string | null;
+  /**
+   * The stream name (with its `?query`) of the client's `play` command as it sent it, whole (nginx-rtmp cuts it
+   * at 255 bytes: rtmp-commands.ts); null before one, and on an edge pull's relay.
+   */
+  readonly playName: string | null;
   /** Cuts both sides at once (a kicked client). */
   close(): void;
   /**
@@ -122,7 +128,11 @@ export class RtmpProxy {
       waitingForClient = [];
       for (const resolve of waiting) resolve(sent);
     };
+    const commands = this.peerUpstream ? null : new RtmpPlayReader();
     const connection: ProxiedConnection = {
+      get playName() {
+        return commands?.playName ?? null;
+      },
       id: this.nextId,
       remoteAddress: (client.remoteAddress ?? '').replace(/^::ffff:/, ''),
       alias,
@@ -194,6 +204,8 @@ export class RtmpProxy {
         finish();
       });
     };
+    // Read before the relay passes them on (listeners run in order): nginx's play callback finds the name here.
+    if (commands) client.on('data', (chunk: Buffer) => commands.push(chunk));
     relay(client, upstream, false, (bytes) => {
       connection.bytesFromClient += bytes;
       clientSent(true);

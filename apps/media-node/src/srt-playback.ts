@@ -89,7 +89,7 @@ class SrtViewer implements SrtSession {
   private async admit(streamId: string): Promise<void> {
     const listener = this.listener;
     const { name, token } = splitNameAndToken(streamId);
-    const admitted = await this.o.manager.admission.play('SRT', name, token);
+    const admitted = await this.o.manager.admission.play('SRT', name, { token, address: this.from.address });
     if (!listener?.running || this.stopped) return;
     if (!admitted.ok) {
       this.o.log.info(`SRT play of ${name} from ${this.from.address} refused: ${admitted.reason}`);
@@ -103,6 +103,7 @@ class SrtViewer implements SrtSession {
       inputId: admitted.input.id,
       outputId: admitted.outputId,
       format: 'SRT',
+      ...(admitted.grant ? { grant: admitted.grant } : {}),
       ipAddress: this.from.address,
       bytesOut: () => bytesOut,
       bytesIn: () => 0,

@@ -8,6 +8,7 @@ import type { Logger } from './log.js';
 import { RENDITIONS_WAIT_MS, renditionsReady } from './pipelines/capture.js';
 import type { StreamManager } from './streams/manager.js';
 import { NO_PREVIEW_SEAT } from './streams/preview-seats.js';
+import { browserViewer, type ViewerRequest } from './streams/signed-playback.js';
 import type { LiveStream } from './streams/types.js';
 import { type Admission, OPUS, type PeerSession, peerBytes, VP8, WebRtcEndpoint } from './webrtc.js';
 
@@ -58,6 +59,8 @@ interface Admitted {
   outputId: string;
   push: LiveStream;
   token: string | null;
+  /** Who asked, as admission saw them: asked again once the peer is connected. */
+  viewer: ViewerRequest;
   /** Admitted with a preview credential: the console's player, reported apart from viewers. */
   preview: boolean;
   /** The session's seat of its preview credential (PreviewSeats), given back when it ends. */
@@ -144,23 +147,26 @@ export class WhepPlayback extends WebRtcEndpoint<WhepSession, Admitted> {
   }
 
   protected async admit(
-    _request: IncomingMessage,
+    request: IncomingMessage,
     name: string,
     token: string | null,
-    _remoteAddress: string | null,
+    remoteAddress: string | null,
     sessionId: string,
   ): Promise<Admission<Admitted>> {
-    const admitted = await this.o.manager.admission.play('WebRTC', name, token);
+    const viewer = browserViewer(request, token, remoteAddress);
+    const admitted = await this.o.manager.admission.play('WebRTC', name, viewer);
     if (!admitted.ok) {
       this.o.log.info(`WHEP play of ${name} refused: ${admitted.reason}`);
-      // A missing or wrong token is 401 for WHEP, as for WHIP.
-      return { ok: false, status: admitted.status === 403 ? 401 : admitted.status, message: admitted.reason };
+      // A missing or wrong static token is 401 for WHEP, as for WHIP; a refused playback token is 403 with
+      // the reason a player shows.
+      const status = admitted.status === 403 && !admitted.signed ? 401 : admitted.status;
+      return { ok: false, status, message: admitted.reason };
     }
     const { outputId, push, preview } = admitted;
     // A preview credential plays a bounded number of sessions at once (its seat is given back in `closed`).
     if (preview && !this.o.manager.viewers.previewSeats.take(token ?? '', viewerIdOf(sessionId)))
       return { ok: false, status: 429, message: NO_PREVIEW_SEAT };
-    return { ok: true, admitted: { outputId, push, token, preview, seat: viewerIdOf(sessionId) } };
+    return { ok: true, admitted: { outputId, push, token, viewer, preview, seat: viewerIdOf(sessionId) } };
   }
 
   protected async open(base: PeerSession, admitted: Admitted): Promise<WhepSession> {
@@ -212,7 +218,7 @@ export class WhepPlayback extends WebRtcEndpoint<WhepSession, Admitted> {
 
   /** The viewer counts as a session of its output once its connection is up (if it still may watch). */
   private async startViewer(session: WhepSession): Promise<void> {
-    const again = await this.o.manager.admission.play('WebRTC', session.name, session.token);
+    const again = await this.o.manager.admission.play('WebRTC', session.name, session.viewer);
     if (session.ended) return;
     if (!again.ok || again.push !== session.push) {
       this.end(session);
@@ -226,6 +232,7 @@ export class WhepPlayback extends WebRtcEndpoint<WhepSession, Admitted> {
       outputId: session.outputId,
       format: 'WebRTC',
       preview: session.preview,
+      ...(again.grant ? { grant: again.grant } : {}),
       ipAddress: session.remoteAddress,
       bytesOut: () => bytes().sent,
       bytesIn: () => bytes().received,

@@ -120,6 +120,8 @@ export type InternodeSourceInfo = z.infer<typeof InternodeSourceInfo>;
 export const StreamInput = StreamInputSummary.extend({
   /** Only for private access modes. */
   accessToken: z.string().nullable(),
+  /** When the access token was last rotated; null: never (the token made with the stream). */
+  accessTokenRotatedAt: Timestamp.nullable(),
   callbackUri: z.string().nullable(),
   streamer: z.object({ ipAddress: z.string().nullable(), geoLocation: GeoPoint.nullable() }),
   gslb: z.boolean(),
@@ -213,6 +215,15 @@ export type StreamInputUpdate = z.output<typeof StreamInputUpdate>;
 export const OutputFormat = z.enum(['WebRTC', 'RTMP', 'SRT', 'HLS']);
 export type OutputFormat = z.infer<typeof OutputFormat>;
 
+/**
+ * Who may watch an output (issue 34): anyone (Public), the holder of its static viewer token (Private), or the
+ * holder of a playback token signed with a key of its account (Signed: the static token is refused).
+ */
+export const OutputAccess = z.enum(['Public', 'Private', 'Signed'], {
+  error: 'Access must be Public, Private or Signed',
+});
+export type OutputAccess = z.infer<typeof OutputAccess>;
+
 export const OutputSession = z.object({
   id: z.string(),
   ipAddress: z.string().nullable(),
@@ -225,11 +236,14 @@ export const StreamOutput = z.object({
   streamId: Id,
   format: OutputFormat,
   name: z.string(),
+  access: OutputAccess,
   connection: z.object({ uri: z.string().optional(), signallingUri: z.string().optional() }).nullable(),
   viewer: z.object({
     ipAddress: z.string().nullable(),
     geoLocation: GeoPoint.nullable(),
     accessToken: z.string().nullable(),
+    /** When the viewer token was last rotated; null: never. */
+    accessTokenRotatedAt: Timestamp.nullable(),
   }),
   callbackUri: z.string().nullable(),
   sessions: z.array(OutputSession),
@@ -257,16 +271,48 @@ export const PREVIEW_CREDENTIAL_TTL_SECONDS = 600;
 export const StreamOutputCreate = z.strictObject({
   streamId: Id,
   format: OutputFormat.default('RTMP'),
+  /** Absent: Private on a Private stream, else Public (as before outputs had their own policy). */
+  access: OutputAccess.optional(),
   callbackUri: callbackUri.optional(),
   viewer: Streamer.optional(),
 });
 export type StreamOutputCreate = z.output<typeof StreamOutputCreate>;
+
+/** A change of an output's policy, live: its node applies it at once (viewers it no longer admits are disconnected). */
+export const StreamOutputUpdate = z.strictObject({ access: OutputAccess });
+export type StreamOutputUpdate = z.output<typeof StreamOutputUpdate>;
 
 export const OutputListQuery = z.strictObject({
   streamId: Id,
   offset: z.coerce.number().int().min(0).default(0),
   limit: z.coerce.number().int().min(1).max(200).default(OUTPUTS_PAGE_SIZE),
 });
+
+/** How long the token a rotation replaces stays valid beside the new one, in minutes. */
+export const TOKEN_OVERLAP_MAX_MINUTES = 1440;
+export const TOKEN_OVERLAP_DEFAULT_MINUTES = 10;
+
+/**
+ * A rotation of a stream's ingest token or an output's viewer token. Fractions of a minute are allowed (a
+ * rule as simple as whole minutes, and what lets a test watch a window end in seconds).
+ */
+export const AccessTokenRotate = z.strictObject({
+  overlapMinutes: z
+    .number({ error: 'Overlap must be a number of minutes' })
+    .min(0, 'Overlap must be at least 0 minutes')
+    .max(TOKEN_OVERLAP_MAX_MINUTES, `Overlap must be at most ${TOKEN_OVERLAP_MAX_MINUTES} minutes (24 hours)`)
+    .default(TOKEN_OVERLAP_DEFAULT_MINUTES),
+});
+export type AccessTokenRotate = z.output<typeof AccessTokenRotate>;
+
+/** The new token, answered once by the rotation (the stream and the output still show the current one). */
+export const RotatedAccessToken = z.object({
+  accessToken: z.string(),
+  rotatedAt: Timestamp,
+  /** Until when the replaced token is still taken; null with an overlap of 0 (it stopped at once). */
+  previousValidUntil: Timestamp.nullable(),
+});
+export type RotatedAccessToken = z.infer<typeof RotatedAccessToken>;
 
 export const Location = z.object({ ipAddress: z.string(), description: z.string(), geo: GeoPoint });
 export type Location = z.infer<typeof Location>;
@@ -367,6 +413,32 @@ export const streamRoutes = {
     response: PreviewCredential,
     errors: [404],
   }),
+  rotateAccessToken: defineRoute({
+    method: 'POST',
+    path: '/inputs/:id/access-token/rotate',
+    summary:
+      "Replace a private stream's ingest access token; the old one is still taken for overlapMinutes (409 for a Public stream)",
+    tag: 'streams',
+    auth: 'user',
+    revealsSecret: true,
+    params: IdParams,
+    body: AccessTokenRotate,
+    response: RotatedAccessToken,
+    errors: [404, 409],
+  }),
+  rotateOutputAccessToken: defineRoute({
+    method: 'POST',
+    path: '/outputs/:id/access-token/rotate',
+    summary:
+      "Replace a private output's viewer token; the old one is still taken for overlapMinutes (409 for a public output)",
+    tag: 'outputs',
+    auth: 'user',
+    revealsSecret: true,
+    params: IdParams,
+    body: AccessTokenRotate,
+    response: RotatedAccessToken,
+    errors: [404, 409],
+  }),
   clearOutputSessions: defineRoute({
     method: 'DELETE',
     path: '/outputs/:id/sessions',
@@ -375,6 +447,17 @@ export const streamRoutes = {
     auth: 'user',
     params: IdParams,
     response: null,
+    errors: [404],
+  }),
+  updateOutput: defineRoute({
+    method: 'PUT',
+    path: '/outputs/:id',
+    summary: "Change a viewer output's access policy (Public, Private or Signed), also while it plays",
+    tag: 'outputs',
+    auth: 'user',
+    params: IdParams,
+    body: StreamOutputUpdate,
+    response: StreamOutput,
     errors: [404],
   }),
   deleteOutput: defineRoute({
@@ -515,6 +598,14 @@ const RtmpPullFrom = z.object({
   credential: z.string(),
 });
 
+/**
+ * The token a rotation replaced (null: none, or an overlap of 0): taken from new pushes and players until
+ * `expiresAt` by the node's clock, and after it only for an HLS session admitted before (docs/decisions.md,
+ * "Token rotation").
+ */
+export const PreviousAccessToken = z.object({ token: z.string(), expiresAt: Timestamp }).nullable();
+export type PreviousAccessToken = z.infer<typeof PreviousAccessToken>;
+
 /** Node-facing: an input as the node that serves it needs to know it (to admit or refuse a push). */
 export const AssignedInput = z.object({
   id: Id,
@@ -523,13 +614,16 @@ export const AssignedInput = z.object({
   status: StreamStatus,
   access: AccessMode,
   accessToken: z.string().nullable(),
+  previousAccessToken: PreviousAccessToken,
   outputMode: OutputModeEnum,
   outputs: z.array(
     z.object({
       id: Id,
       name: z.string(),
       format: OutputFormat,
+      access: OutputAccess,
       accessToken: z.string().nullable(),
+      previousAccessToken: PreviousAccessToken,
       /** When the output's sessions were last cleared: the node disconnects its viewers when this changes. */
       sessionsClearedAt: Timestamp.nullable(),
     }),
@@ -557,6 +651,27 @@ export const AssignedInput = z.object({
    * pulls while it is). Null for every other stream, and while the source has no node.
    */
   source: RtmpPullFrom.extend({ inputId: Id, name: z.string(), live: z.boolean() }).nullable(),
+  /**
+   * What the node verifies signed playback tokens of this stream's Signed outputs with (issue 34): its account's
+   * keys (revoked ones marked, so their tokens are refused as revoked) and revoked token ids. Null when no output
+   * listed here is Signed. HS256 secrets travel here only, on the node-token channel, and are never logged.
+   */
+  signing: z
+    .object({
+      keys: z.array(
+        z.object({
+          kid: z.string(),
+          algorithm: z.enum(['ES256', 'Ed25519', 'HS256']),
+          /** ES256/Ed25519: the public JWK. */
+          publicJwk: z.record(z.string(), z.unknown()).nullable(),
+          /** HS256: the secret, base64url. */
+          secret: z.string().nullable(),
+          revoked: z.boolean(),
+        }),
+      ),
+      revokedTokenIds: z.array(z.string()),
+    })
+    .nullable(),
   versions: ConfigVersions,
 });
 export type AssignedInput = z.infer<typeof AssignedInput>;

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type GeneratedKey, generateSigningKey } from './generate.js';
 import { PlaybackKeyring, type SigningAlgorithm, type VerificationKey } from './keyring.js';
 import { REFUSAL_REASONS, REFUSALS, type RefusalReason } from './reasons.js';
-import { type VerifyOptions, verifyPlaybackToken } from './verify.js';
+import { VerifiedTokens, type VerifyOptions, verifyPlaybackToken } from './verify.js';
 
 const NOW = new Date('2026-06-01T12:00:00Z');
 const SECONDS = NOW.getTime() / 1000;
@@ -201,6 +201,25 @@ describe('verifyPlaybackToken refuses', () => {
     expect(await refusal(token, options({}, { activeSessions: 2 }))).toBe('too_many_sessions');
   });
 
+  it('asks a lazy country and session count only for a token that restricts them', async () => {
+    let asked = 0;
+    const lazy = {
+      country: () => {
+        asked++;
+        return 'BE';
+      },
+      activeSessions: () => {
+        asked++;
+        return 2;
+      },
+    };
+    expect(verifyPlaybackToken(await mint('ES256'), options({}, lazy))).toMatchObject({ ok: true });
+    expect(asked).toBe(0);
+    expect(await refusal(await mint('ES256', { countries: ['FR'] }), options({}, lazy))).toBe('wrong_country');
+    expect(await refusal(await mint('ES256', { maxSessions: 2 }), options({}, lazy))).toBe('too_many_sessions');
+    expect(asked).toBe(2);
+  });
+
   it('a session past its duration cap, while one started before expiry plays on', async () => {
     const token = await mint('ES256', { exp: SECONDS + 60, maxSessionSeconds: 3600 });
     const started = verifyPlaybackToken(token, options());
@@ -210,6 +229,29 @@ describe('verifyPlaybackToken refuses', () => {
     expect(await refusal(token, later(3600_000))).toBe('session_over');
     // A new session after expiry is refused.
     expect(await refusal(token, options({}, { now: new Date(NOW.getTime() + 600_000) }))).toBe('expired');
+  });
+});
+
+describe('verified tokens (the cache a node keeps)', () => {
+  it('skip the signature once checked, but never a revocation, the claims or an altered token', async () => {
+    const verified = new VerifiedTokens(2);
+    const token = await mint('ES256', { ips: ['203.0.113.7'] });
+    expect(verifyPlaybackToken(token, options({ verified }))).toMatchObject({ ok: true });
+    expect(verified.size).toBe(1);
+    // A hit still judges the claims against this viewer, and the key's and the token's revocation.
+    expect(await refusal(token, options({ verified }, { address: '198.51.100.1' }))).toBe('wrong_address');
+    expect(await refusal(token, options({ verified, revokedTokenIds: new Set(['token-1']) }))).toBe('token_revoked');
+    const keys = options().keys;
+    keys.revoke('ES256');
+    expect(await refusal(token, options({ verified, keys }))).toBe('key_revoked');
+    keys.delete('ES256');
+    expect(await refusal(token, options({ verified, keys }))).toBe('unknown_key');
+    // Another token (an altered one) is not a hit; refusals are not kept; the oldest goes past the limit.
+    expect(await refusal(`${token}x`, options({ verified }))).toBe('bad_signature');
+    expect(verified.size).toBe(1);
+    for (const jti of ['a', 'b']) verifyPlaybackToken(await mint('ES256', { jti }), options({ verified }));
+    expect(verified.get(token)).toBeUndefined();
+    expect(verified.size).toBe(2);
   });
 });
 

@@ -19,19 +19,52 @@ export interface ViewerContext {
   now: Date;
   /** The viewer's IP address. */
   address?: string | null;
-  /** ISO 3166-1 alpha-2 code of the viewer's country (a GeoIP lookup), null when unknown. */
-  country?: string | null;
+  /**
+   * ISO 3166-1 alpha-2 code of the viewer's country (a GeoIP lookup), null when unknown; or the lookup, made
+   * only for a token that restricts countries.
+   */
+  country?: string | null | (() => string | null);
   /** The page's Origin header, or else its Referer: browsers only. */
   origin?: string | null;
   referrer?: string | null;
   /** When the session this request belongs to started; absent for a new session. */
   sessionStartedAt?: Date;
-  /** Other sessions of this token playing now (not counting this one). */
-  activeSessions?: number;
+  /** Other sessions of this token playing now (not counting this one); or how to count them, by its claims. */
+  activeSessions?: number | ((claims: PlaybackClaims) => number);
+}
+
+/**
+ * Tokens whose signature and claims' shape were checked, by token (a node's warm cache: each request of a
+ * session checks only the claims against the viewer and the revocations, a few microseconds). Bounded: past
+ * `limit` the oldest goes. A key is never replaced under its kid, so an entry stays true while its key is
+ * listed; a revoked or removed key is checked at every use.
+ */
+export class VerifiedTokens {
+  private readonly entries = new Map<string, { kid: string; claims: PlaybackClaims }>();
+
+  constructor(private readonly limit = 10_000) {}
+
+  get(token: string): { kid: string; claims: PlaybackClaims } | undefined {
+    return this.entries.get(token);
+  }
+
+  set(token: string, kid: string, claims: PlaybackClaims): void {
+    if (this.entries.size >= this.limit) {
+      const oldest = this.entries.keys().next();
+      if (!oldest.done) this.entries.delete(oldest.value);
+    }
+    this.entries.set(token, { kid, claims });
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
 }
 
 export interface VerifyOptions {
   keys: PlaybackKeyring;
+  /** Tokens already verified (signature and shape): a hit skips both. */
+  verified?: VerifiedTokens;
   /** Revoked token ids (`jti`). */
   revokedTokenIds?: ReadonlySet<string>;
   target: PlaybackTarget;
@@ -81,6 +114,13 @@ export function readToken(
  * key's algorithm), then revocation, then each claim against the target and the viewer, in that order.
  */
 export function verifyPlaybackToken(token: string, options: VerifyOptions): Verdict {
+  const cached = options.verified?.get(token);
+  if (cached) {
+    const key = options.keys.get(cached.kid);
+    if (!key) return refuse('unknown_key', `No key has the id ${JSON.stringify(cached.kid.slice(0, 100))}`);
+    if (key.revoked) return refuse('key_revoked');
+    return judge(cached.kid, cached.claims, options);
+  }
   const read = readToken(token);
   if (!read) return refuse('malformed');
   const { kid, alg, crit } = read.header;
@@ -97,6 +137,7 @@ export function verifyPlaybackToken(token: string, options: VerifyOptions): Verd
   if (!signatureValid(token, ready)) return refuse('bad_signature');
   const checked = checkClaims(read.payload);
   if (!checked.ok) return refuse('invalid_claims', `${checked.claim} ${checked.rule}`);
+  options.verified?.set(token, kid, checked.claims);
   return judge(kid, checked.claims, options);
 }
 
@@ -120,14 +161,16 @@ function judge(kid: string, claims: PlaybackClaims, options: VerifyOptions): Ver
   if (claims.nbf !== undefined && startedAt + leeway < claims.nbf * 1000) return refuse('not_yet_valid');
   if (startedAt - leeway >= claims.exp * 1000) return refuse('expired');
   if (claims.ips && !addressAllowed(viewer.address, claims.ips)) return refuse('wrong_address');
-  if (claims.countries && !(viewer.country && claims.countries.includes(viewer.country.toUpperCase()))) {
-    return refuse('wrong_country');
+  if (claims.countries) {
+    const country = typeof viewer.country === 'function' ? viewer.country() : viewer.country;
+    if (!(country && claims.countries.includes(country.toUpperCase()))) return refuse('wrong_country');
   }
   if (claims.origins && !originAllowed(originOf(viewer.origin) ?? originOf(viewer.referrer), claims.origins)) {
     return refuse('wrong_origin');
   }
-  if (claims.maxSessions !== undefined && (viewer.activeSessions ?? 0) >= claims.maxSessions) {
-    return refuse('too_many_sessions');
+  if (claims.maxSessions !== undefined) {
+    const active = typeof viewer.activeSessions === 'function' ? viewer.activeSessions(claims) : viewer.activeSessions;
+    if ((active ?? 0) >= claims.maxSessions) return refuse('too_many_sessions');
   }
   const sessionEndsAt = claims.maxSessionSeconds === undefined ? null : startedAt + claims.maxSessionSeconds * 1000;
   if (sessionEndsAt !== null && now >= sessionEndsAt) return refuse('session_over');

@@ -217,7 +217,17 @@ export interface StoragesTable {
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }
 
-export interface InputsTable {
+/**
+ * A token rotation (0032) on a stream's ingest token or an output's viewer token: the token it replaced, taken
+ * until its window ends, and when. Null until the first rotation; written by the rotation only.
+ */
+export interface TokenRotationColumns {
+  previous_access_token: string | null;
+  previous_access_token_expires_at: Date | null;
+  access_token_rotated_at: Date | null;
+}
+
+export interface InputsTable extends TokenRotationColumns {
   id: string;
   owner_id: string;
   caption: string | null;
@@ -263,7 +273,7 @@ export interface InputTracksTable {
   rate: number | null;
 }
 
-export interface OutputsTable {
+export interface OutputsTable extends TokenRotationColumns {
   id: string;
   input_id: string;
   format: string;
@@ -273,6 +283,8 @@ export interface OutputsTable {
   viewer_latitude: number | null;
   viewer_longitude: number | null;
   access_token: string | null;
+  /** Migration 0031: Public, Private (access_token plays it) or Signed (signed playback tokens only). */
+  access: 'Public' | 'Private' | 'Signed';
   /** When the output's sessions were last cleared; the node disconnects its viewers when this changes. */
   sessions_cleared_at: Date | null;
   /** Preview sessions (the console's player) the node last reported: not viewers, not billed. */

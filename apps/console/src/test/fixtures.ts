@@ -44,6 +44,7 @@ export function streamInput(id: string, changes: Partial<StreamInput> = {}): Str
     status: 'Ingestion',
     access: 'Public',
     accessToken: null,
+    accessTokenRotatedAt: null,
     outputMode: 'AdjustableTranscode',
     name: `in+${id}`,
     callbackUri: null,

@@ -1,17 +1,26 @@
 import type { AssignedInput, InputFormat } from '@streamcloud/contract';
 import { isPreviewCredential, verifyPreviewCredential } from '@streamcloud/contract/preview-credential';
-import { type InputDirectory, normalizeName, tokenMatches } from '../inputs.js';
-import type { LiveStream, PlayFormat, PushProtocol } from './types.js';
+import { type InputDirectory, normalizeName, tokenAccepted } from '../inputs.js';
+import type { SignedPlayback, ViewerRequest } from './signed-playback.js';
+import type { LiveStream, PlayFormat, PushProtocol, SignedGrant } from './types.js';
 
 export type PushRefusal = { ok: false; reason: string; input?: AssignedInput };
 export type PushAdmission = { ok: true; input: AssignedInput } | PushRefusal;
-/** An output a player may watch; `preview` when it came with a preview credential rather than a viewer token. */
+/**
+ * A refused player: the status and why. `signed` when a Signed output refused its playback token: `reason` is
+ * then the text a player shows (packages/playback-tokens' REFUSALS), sent as is with a 403.
+ */
+export type PlayRefusal = { ok: false; status: number; reason: string; signed?: boolean };
+/**
+ * An output a player may watch; `preview` when it came with a preview credential rather than a viewer token,
+ * `grant` when a signed playback token opened it (the session ends with the token's revocation or duration).
+ */
 export type OutputAdmission =
-  | { ok: true; input: AssignedInput; outputId: string; preview: boolean }
-  | { ok: false; status: number; reason: string };
+  | { ok: true; input: AssignedInput; outputId: string; preview: boolean; grant: SignedGrant | null }
+  | PlayRefusal;
 export type PlayAdmission =
-  | { ok: true; input: AssignedInput; outputId: string; preview: boolean; push: LiveStream }
-  | { ok: false; status: number; reason: string };
+  | { ok: true; input: AssignedInput; outputId: string; preview: boolean; grant: SignedGrant | null; push: LiveStream }
+  | PlayRefusal;
 
 /** The formats the console's preview player plays (docs/decisions.md: preview sessions). */
 const PREVIEW_FORMATS: readonly PlayFormat[] = ['WebRTC', 'HLS'];
@@ -51,6 +60,8 @@ export class Admission {
       true,
     /** Asks for the stream of a GSLB name pushed here (docs/decisions.md); null once it is here, else why not. */
     private readonly claimIngress?: (name: string) => Promise<string | null>,
+    /** Verifies the playback tokens of Signed outputs; none: a Signed output admits nobody. */
+    private readonly signed?: SignedPlayback,
   ) {}
 
   async push(
@@ -78,7 +89,7 @@ export class Admission {
       return { ok: false, reason: `Push${from} refused: this stream is ingested by node ${input.origin.nodeName}` };
     if (this.emergency) return { ok: false, input, reason: `Push${from} refused: the node is in emergency cleanup` };
     // The token first: a publisher without it learns nothing of the stream (not even its format).
-    if (input.access !== 'Public' && !tokenMatches(input.accessToken, token)) {
+    if (input.access !== 'Public' && !tokenAccepted(input, token)) {
       return { ok: false, input, reason: `Push${from} refused: ${token ? 'wrong' : 'missing'} access token` };
     }
     if (input.format !== FORMAT_OF[protocol]) {
@@ -103,8 +114,8 @@ export class Admission {
   }
 
   /** Whether a player may watch the output `name` in `format`, and the push it would watch. */
-  async play(format: PlayFormat, name: string, token: string | null): Promise<PlayAdmission> {
-    const found = await this.output(format, name, token);
+  async play(format: PlayFormat, name: string, viewer: ViewerRequest): Promise<PlayAdmission> {
+    const found = await this.output(format, name, viewer);
     if (!found.ok) return found;
     const push = await this.live(found.input);
     if (!push) return { ok: false, status: 404, reason: 'the stream is not live' };
@@ -119,10 +130,13 @@ export class Admission {
   }
 
   /**
-   * The output `name` in `format` if this player may watch it, live or not: with the output's viewer token
-   * (none for a Public stream's), or as a preview with a preview credential of its stream (WebRTC and HLS).
+   * The output `name` in `format` if this player may watch it, live or not, by the output's policy: anyone
+   * (Public), with its static viewer token (Private), with a playback token signed with a key of its account
+   * that allows this viewer (Signed: the static token is refused); or as a preview with a preview credential of
+   * its stream (WebRTC and HLS), whatever the policy. The one admission of every protocol's players.
    */
-  async output(format: PlayFormat, name: string, token: string | null): Promise<OutputAdmission> {
+  async output(format: PlayFormat, name: string, viewer: ViewerRequest): Promise<OutputAdmission> {
+    const { token } = viewer;
     let found = this.directory.output(name);
     if (!found && this.refreshDirectory) {
       await this.refreshDirectory();
@@ -131,7 +145,7 @@ export class Admission {
     if (!found || found.output.format !== format)
       return { ok: false, status: 404, reason: `no ${format} output named ${name}` };
     if (this.emergency) return { ok: false, status: 503, reason: 'the node is in emergency cleanup' };
-    const admitted = { ok: true as const, input: found.input, outputId: found.output.id };
+    const admitted = { ok: true as const, input: found.input, outputId: found.output.id, grant: null };
     if (isPreviewCredential(token)) {
       if (!PREVIEW_FORMATS.includes(format))
         return { ok: false, status: 403, reason: `preview credentials do not play ${format} outputs` };
@@ -139,7 +153,14 @@ export class Admission {
         return { ok: false, status: 403, reason: 'invalid or expired preview credential' };
       return { ...admitted, preview: true };
     }
-    if (!tokenMatches(found.output.accessToken, token))
+    if (found.output.access === 'Signed') {
+      if (!this.signed) return { ok: false, status: 403, reason: 'signed playback tokens are not verified here' };
+      const target = { outputId: found.output.id, streamId: found.input.id };
+      const verdict = this.signed.verify(found.input.id, target, viewer);
+      if (!verdict.ok) return { ok: false, status: 403, reason: verdict.message, signed: true };
+      return { ...admitted, preview: false, grant: verdict.grant };
+    }
+    if (found.output.access === 'Private' && !tokenAccepted(found.output, token, { running: viewer.running ?? false }))
       return { ok: false, status: 403, reason: `${token ? 'wrong' : 'missing'} playback token` };
     return { ...admitted, preview: false };
   }

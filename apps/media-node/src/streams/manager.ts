@@ -5,6 +5,7 @@ import type { InputDirectory } from '../inputs.js';
 import type { Logger } from '../log.js';
 import { Admission, type PushRefusal } from './admission.js';
 import { StreamEvents } from './events.js';
+import { SignedPlayback } from './signed-playback.js';
 import { IncomingTracks } from './tracks.js';
 import type { LiveStream, PublishHandle, PushProtocol } from './types.js';
 import { UsageMeter } from './usage.js';
@@ -21,6 +22,8 @@ export interface StreamManagerOptions {
   refreshDirectory?: () => Promise<void>;
   /** Asks the control plane for the stream of a GSLB name pushed here; null once it is here, else why not. */
   claimIngress?: (name: string) => Promise<string | null>;
+  /** A viewer's country (the node's GeoIP lookup), for playback tokens that restrict countries; null when unknown. */
+  countryOf?: (address: string | null) => string | null;
 }
 
 export type StateFields = Omit<StreamStateReport, 'id' | 'kind' | 'streamId' | 'at'>;
@@ -50,6 +53,8 @@ export class StreamManager {
   readonly events: StreamEvents;
   readonly admission: Admission;
   readonly viewers: Viewers;
+  /** Signed outputs' playback tokens: their keys, verification, and the end of sessions they no longer admit. */
+  readonly signed: SignedPlayback;
   readonly usage: UsageMeter;
   private readonly pushes = new Map<string, LiveStream>();
   /** Inputs whose push ended, waiting out the reconnect grace before they are reported Idle or Error. */
@@ -73,14 +78,16 @@ export class StreamManager {
 
   constructor(private readonly o: StreamManagerOptions) {
     this.events = new StreamEvents(o.log);
+    this.viewers = new Viewers(o.directory, (streamId, fields) => this.state(streamId, fields));
+    this.signed = new SignedPlayback(this.viewers, o.countryOf ?? (() => null), o.log);
     this.admission = new Admission(
       o.directory,
       (inputId) => this.push(inputId),
       o.refreshDirectory,
       (inputId, connected) => this.fallbacks?.release(inputId, connected) ?? Promise.resolve(true),
       o.claimIngress,
+      this.signed,
     );
-    this.viewers = new Viewers(o.directory, (streamId, fields) => this.state(streamId, fields));
     // A fallback's and an edge pull's time and bytes are not ingest: only pushes are billed as incoming.
     this.usage = new UsageMeter(
       o.reporter,
@@ -380,7 +387,18 @@ export class StreamManager {
     for (const inputId of this.liveElsewhere) if (!liveElsewhere.has(inputId)) this.events.gone(inputId);
     this.liveElsewhere = liveElsewhere;
     this.viewers.reconcile();
+    // Keys and revocations come with the inputs (pushed at once on a revocation): sessions they end, end now.
+    this.signed.update(this.o.directory.all());
+    this.sweepSigned();
     for (const [input, parts] of changes) this.events.configChanged(input, parts);
+  }
+
+  /** Ends the sessions of Signed outputs whose token, key or viewing time is over (after each read, and every second). */
+  sweepSigned(): number {
+    return this.signed.sweep(
+      (session) =>
+        this.o.directory.byId(session.inputId)?.outputs.find((output) => output.id === session.outputId)?.access,
+    );
   }
 
   /** Emergency cleanup: every publisher and viewer goes; new ones are refused until it is disabled. */

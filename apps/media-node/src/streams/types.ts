@@ -122,6 +122,17 @@ export interface LiveStream {
   reported: { bytesIn: number; bytesOut: number; at: number };
 }
 
+/** What a signed playback token granted a session (streams/signed-playback.ts). */
+export interface SignedGrant {
+  token: string;
+  kid: string;
+  /** What its sessions are counted by (`maxSessions`): its `jti`, or the token itself without one. */
+  countedAs: string;
+  jti: string | null;
+  /** When the session must end (`maxSessionSeconds` after its start), or null. */
+  endsAt: Date | null;
+}
+
 export interface ViewerSession {
   id: string;
   inputId: string;
@@ -134,9 +145,12 @@ export interface ViewerSession {
    * count, neither in its viewer sessions nor in ConcurrentViewers, OutgoingBitrate or billed usage.
    */
   preview: boolean;
+  /** A Signed output's session: the playback token it was admitted with (it ends when that is revoked or over). */
+  grant?: SignedGrant;
   bytesOut(): number;
   bytesIn(): number;
-  kick(): void;
+  /** Disconnects the viewer; `reason`, when given, is a text its player may be shown (a refused playback token). */
+  kick(reason?: string): void;
   ended: boolean;
   reported: { bytesIn: number; bytesOut: number; at: number };
 }

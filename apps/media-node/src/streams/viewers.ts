@@ -96,12 +96,16 @@ export class Viewers {
     return ended;
   }
 
-  /** Disconnects and ends the sessions `which` picks; answers how many. */
-  kick(which: (viewer: ViewerSession) => boolean): number {
+  /**
+   * Disconnects and ends the sessions `which` picks (true, or the text their players may be shown); answers how
+   * many.
+   */
+  kick(which: (viewer: ViewerSession) => boolean | string): number {
     let kicked = 0;
     for (const viewer of this.all()) {
-      if (!which(viewer)) continue;
-      viewer.kick();
+      const picked = which(viewer);
+      if (picked === false) continue;
+      viewer.kick(typeof picked === 'string' ? picked : undefined);
       this.end(viewer.id);
       kicked++;
     }

@@ -15,6 +15,7 @@ export const nodesModule = defineModule('nodes', (app, { uow, clock, options, ou
     control: new NodeControlClient({ timeoutMs: options.nodeControlTimeoutMs, fetch: outbound.operator.fetch }),
     clock,
     silenceMs: options.nodeSilenceMs ?? DEFAULT_NODE_SILENCE_MS,
+    log: { warn: (message) => app.log.warn(message) },
   });
   const nodeReports = new NodeReportsService({ uow, clock });
   nodeReports.registerReportHandler('load', handleLoadReports);

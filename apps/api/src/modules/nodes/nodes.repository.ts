@@ -19,6 +19,33 @@ export class NodesRepository {
     return (await this.db.selectFrom('nodes').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
   }
 
+  /** The nodes serving an account's streams: those ingesting them and the edges of their outputs. */
+  servingAccount(accountId: string): Promise<NodeRow[]> {
+    return this.db
+      .selectFrom('nodes')
+      .selectAll()
+      .where((eb) =>
+        eb.or([
+          eb.exists(
+            eb
+              .selectFrom('inputs')
+              .select('inputs.id')
+              .whereRef('inputs.node_id', '=', 'nodes.id')
+              .where('inputs.owner_id', '=', accountId),
+          ),
+          eb.exists(
+            eb
+              .selectFrom('outputs')
+              .innerJoin('inputs', 'inputs.id', 'outputs.input_id')
+              .select('outputs.id')
+              .whereRef('outputs.node_id', '=', 'nodes.id')
+              .where('inputs.owner_id', '=', accountId),
+          ),
+        ]),
+      )
+      .execute();
+  }
+
   async findByTokenHash(tokenHash: string): Promise<{ id: string; name: string } | null> {
     return (
       (await this.db

@@ -16,6 +16,8 @@ export interface NodesServiceDeps {
   clock: Clock;
   /** A node with no report for this long is silent (NODE_SILENCE_SECONDS). */
   silenceMs: number;
+  /** Where a node that could not be told of a change is noted (`tellStreamsChanged`). */
+  log?: { warn(message: string): void };
 }
 
 /** A node with no report for this long is silent, unless NODE_SILENCE_SECONDS says otherwise. */
@@ -192,6 +194,19 @@ export class NodesService {
     return { mode, result };
   }
 
+  /**
+   * Tells every node serving the account's streams to read its assigned inputs now (refresh `Streams`): a
+   * revoked playback key or token id, or an output's new policy, reaches them within a round trip rather
+   * than at their next poll. Resolves once each node answered or failed; a node that did not answer still
+   * reads them at its next poll (every 1.5 s), so a failure is only counted.
+   */
+  async pushStreamsOf(accountId: string): Promise<{ pushed: number; failed: number }> {
+    const nodes = await this.deps.uow.nodes.servingAccount(accountId);
+    const results = await Promise.allSettled(nodes.map((node) => this.deps.control.refresh(node, 'Streams')));
+    const failed = results.filter((result) => result.status === 'rejected').length;
+    return { pushed: results.length - failed, failed };
+  }
+
   async metadata(id: string): Promise<Record<string, unknown>> {
     return this.deps.control.metadata(await this.find(id));
   }
@@ -238,6 +253,24 @@ export class NodesService {
   /** What a node sees of itself on the node-facing API. */
   whoami(node: NodeIdentity): Promise<Node> {
     return this.get(node.id);
+  }
+
+  /**
+   * Tells a node at once that what it serves changed (a rotated token), with the refresh mode `Streams`: it
+   * re-reads its inputs now rather than at its next poll (every 1.5 s). Answers whether it did; a node that
+   * cannot be reached is noted, not an error (the poll brings the change anyway), and nothing secret is sent
+   * or logged (the node reads the change from the API).
+   */
+  async tellStreamsChanged(id: string): Promise<boolean> {
+    const row = await this.deps.uow.nodes.findById(id);
+    if (!row) return false;
+    try {
+      await this.deps.control.refresh(row, 'Streams');
+      return true;
+    } catch (error) {
+      this.deps.log?.warn(`Node ${row.name} was not told of a change to its streams: ${(error as Error).message}`);
+      return false;
+    }
   }
 
   private async find(id: string): Promise<NodeRow> {

@@ -1,4 +1,4 @@
-import type { PlaybackKey, PublicJwk } from '@streamcloud/contract';
+import type { AssignedInput, PlaybackKey, PublicJwk } from '@streamcloud/contract';
 import type { VerificationKey } from '@streamcloud/playback-tokens';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { PlaybackKeyRow } from './playback-keys.repository.js';
@@ -27,4 +27,19 @@ export function toVerificationKey(row: PlaybackKeyRow, secrets: SecretBox): Veri
     return { kid: row.id, algorithm: 'HS256', secret, revoked };
   }
   return { kid: row.id, algorithm: row.algorithm, publicJwk: JSON.parse(row.public_jwk ?? '{}'), revoked };
+}
+
+/** A stored key as a node is given it (AssignedInput.signing): the public JWK, or the opened HS256 secret. */
+export function toNodeKey(
+  row: PlaybackKeyRow,
+  secrets: SecretBox,
+): NonNullable<AssignedInput['signing']>['keys'][number] {
+  const hmac = row.algorithm === 'HS256';
+  return {
+    kid: row.id,
+    algorithm: row.algorithm,
+    publicJwk: hmac ? null : (JSON.parse(row.public_jwk ?? '{}') as Record<string, unknown>),
+    secret: hmac ? secrets.open(row.sealed_secret ?? '', secretContext(row.id)) : null,
+    revoked: row.revoked_at !== null,
+  };
 }

@@ -10,8 +10,17 @@ declare module '../../app.js' {
 }
 
 /** Accounts' keys for signing playback tokens, and the token test the console's page calls. */
-export const playbackKeysModule = defineModule('playback-keys', (app, { uow, clock, secrets }) => {
-  const playbackKeys = new PlaybackKeysService({ uow, clock, secrets });
-  app.services.playbackKeys = playbackKeys;
-  registerPlaybackKeyRoutes(app, playbackKeys);
-});
+export const playbackKeysModule = defineModule(
+  'playback-keys',
+  (app, { uow, clock, secrets }) => {
+    const playbackKeys = new PlaybackKeysService({
+      uow,
+      clock,
+      secrets,
+      pushToNodes: (accountId) => app.services.nodes.pushStreamsOf(accountId),
+    });
+    app.services.playbackKeys = playbackKeys;
+    registerPlaybackKeyRoutes(app, playbackKeys);
+  },
+  ['nodes'],
+);

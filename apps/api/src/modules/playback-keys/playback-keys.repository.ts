@@ -46,6 +46,22 @@ export class PlaybackKeysRepository {
     return this.db.selectFrom('playback_keys').selectAll().where('account_id', '=', accountId).execute();
   }
 
+  /** Every key of these accounts, revoked ones included (what nodes verify with). */
+  ofAccounts(accountIds: string[]): Promise<PlaybackKeyRow[]> {
+    if (accountIds.length === 0) return Promise.resolve([]);
+    return this.db.selectFrom('playback_keys').selectAll().where('account_id', 'in', accountIds).execute();
+  }
+
+  /** Every revoked token id of these accounts. */
+  revokedTokenIdsOf(accountIds: string[]): Promise<{ account_id: string; jti: string }[]> {
+    if (accountIds.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom('playback_token_revocations')
+      .select(['account_id', 'jti'])
+      .where('account_id', 'in', accountIds)
+      .execute();
+  }
+
   /** The account of a key, revoked or not, or null. */
   async findOwner(id: string): Promise<string | null> {
     const row = await this.db.selectFrom('playback_keys').select('account_id').where('id', '=', id).executeTakeFirst();

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  type AssignedInput,
   PLAYBACK_KEYS_MAX,
   PLAYBACK_TOKEN_REVOCATIONS_MAX,
   type PlaybackKey,
@@ -19,7 +20,7 @@ import { conflict, notFound } from '../../lib/errors.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { mayUse } from '../access/access.js';
 import { AuditTrail } from '../audit/audit-trail.js';
-import { secretContext, toPlaybackKey, toVerificationKey } from './playback-key-material.js';
+import { secretContext, toNodeKey, toPlaybackKey, toVerificationKey } from './playback-key-material.js';
 import type { PlaybackTokenRevocationRow } from './playback-keys.repository.js';
 
 const toRevocation = (row: PlaybackTokenRevocationRow): PlaybackTokenRevocation => ({
@@ -32,7 +33,15 @@ export interface PlaybackKeysServiceDeps {
   uow: Scope<'playbackKeys' | 'access' | 'audit'>;
   clock: Clock;
   secrets: SecretBox;
+  /**
+   * Tells the nodes serving an account's streams to read them now (NodesService.pushStreamsOf): a revocation
+   * reaches them within a round trip, and they end the sessions playing with what was revoked.
+   */
+  pushToNodes?: (accountId: string) => Promise<unknown>;
 }
+
+/** What a node verifies an account's playback tokens with. */
+export type NodeSigning = NonNullable<AssignedInput['signing']>;
 
 /** The JWS `alg` a key's tokens carry. */
 const HEADER_ALG = { ES256: 'ES256', Ed25519: 'EdDSA', HS256: 'HS256' } as const;
@@ -92,6 +101,25 @@ export class PlaybackKeysService {
       throw conflict('The playback key is already revoked', 'ALREADY_REVOKED');
     }
     await this.audit.record(auth, 'playback-key.revoke', id, { accountId: owner });
+    this.push(owner);
+  }
+
+  /** The keys and revoked token ids of each account, for the nodes serving their Signed outputs. */
+  async signingOf(accountIds: string[]): Promise<Map<string, NodeSigning>> {
+    const { playbackKeys } = this.deps.uow;
+    const [keys, revoked] = await Promise.all([
+      playbackKeys.ofAccounts(accountIds),
+      playbackKeys.revokedTokenIdsOf(accountIds),
+    ]);
+    const signing = new Map<string, NodeSigning>(accountIds.map((id) => [id, { keys: [], revokedTokenIds: [] }]));
+    for (const row of keys) signing.get(row.account_id)?.keys.push(toNodeKey(row, this.deps.secrets));
+    for (const row of revoked) signing.get(row.account_id)?.revokedTokenIds.push(row.jti);
+    return signing;
+  }
+
+  /** Pushes a revocation to the account's nodes without holding up the answer (a node missed reads it at its next poll). */
+  private push(accountId: string): void {
+    void this.deps.pushToNodes?.(accountId).catch(() => undefined);
   }
 
   /** Revokes a token id for the caller's account (an ADMIN impersonating: the owner's); again is 409. */
@@ -106,6 +134,7 @@ export class PlaybackKeysService {
       return playbackKeys.revokeToken(auth.accountId, body.jti, this.deps.clock.now());
     });
     if (!row) throw conflict('The token is already revoked', 'ALREADY_REVOKED');
+    this.push(auth.accountId);
     await this.deps.uow.audit.recordBy(
       auth,
       { action: 'playback-token.revoke', targetType: 'playback-token', targetId: body.jti, details: {} },

@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
-import type { OutputSessionsTable, OutputsTable } from '../../db/schema.js';
+import type { OutputSessionsTable, OutputsTable, TokenRotationColumns } from '../../db/schema.js';
 import { nodeSilentSince } from '../nodes/node-reports.repository.js';
+import { rotationChanges, type TokenRotation } from './streams.repository.js';
 
 export type OutputRow = Omit<OutputsTable, 'created_at'> & { created_at: Date };
 export type SessionRow = Omit<OutputSessionsTable, 'output_id'>;
@@ -18,7 +19,7 @@ export type MisplacedOutput = OutputRow & {
 export class OutputsRepository {
   constructor(private readonly db: Db) {}
 
-  async insert(output: Omit<OutputRow, 'created_at'>): Promise<OutputRow> {
+  async insert(output: Omit<OutputRow, 'created_at' | keyof TokenRotationColumns>): Promise<OutputRow> {
     return this.db.insertInto('outputs').values(output).returningAll().executeTakeFirstOrThrow();
   }
 
@@ -134,6 +135,18 @@ export class OutputsRepository {
     return Number(result.numUpdatedRows) > 0;
   }
 
+  /** Sets an output's access policy and its viewer token; null when the output is gone. */
+  async setAccess(id: string, access: OutputRow['access'], accessToken: string | null): Promise<OutputRow | null> {
+    return (
+      (await this.db
+        .updateTable('outputs')
+        .set({ access, access_token: accessToken })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirst()) ?? null
+    );
+  }
+
   async delete(id: string): Promise<boolean> {
     const result = await this.db.deleteFrom('outputs').where('id', '=', id).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
@@ -147,6 +160,17 @@ export class OutputsRepository {
       .set({ sessions_cleared_at: at, preview_sessions: 0 })
       .where('id', '=', id)
       .execute();
+  }
+
+  /** As `StreamsRepository.rotateAccessToken`, for an output's viewer token: false when it has none (public). */
+  async rotateAccessToken(id: string, rotation: TokenRotation): Promise<boolean> {
+    const result = await this.db
+      .updateTable('outputs')
+      .set(rotationChanges(rotation))
+      .where('id', '=', id)
+      .where('access_token', 'is not', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
   }
 
   /** The output `id` when it belongs to the input `inputId` (reports name outputs by id). */

@@ -1,26 +1,43 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { makeStreamName, type StreamOutput, type StreamOutputCreate } from '@streamcloud/contract';
+import {
+  type AccessTokenRotate,
+  makeStreamName,
+  type OutputAccess,
+  type RotatedAccessToken,
+  type StreamOutput,
+  type StreamOutputCreate,
+  type StreamOutputUpdate,
+} from '@streamcloud/contract';
 import type { AuthContext } from '../../lib/auth-context.js';
 import type { Clock } from '../../lib/clock.js';
-import { notFound } from '../../lib/errors.js';
+import { conflict, notFound } from '../../lib/errors.js';
 import { geoPoint } from '../../lib/geo.js';
 import { AuditTrail } from '../audit/audit-trail.js';
 import type { GeoLocator } from '../info/geo-locator.js';
+import type { NodesService } from '../nodes/nodes.service.js';
 import { placeOutput } from './output-placement.js';
 import type { OutputRow } from './outputs.repository.js';
 import { servingNodeIdOf, toStreamOutput } from './stream-mapper.js';
 import type { StreamWebhooks } from './stream-webhooks.js';
 import type { StreamsScope } from './streams.service.js';
+import { PUBLIC_OUTPUT_NO_TOKEN, rotatedAnswer, tokenRotation } from './token-rotation.js';
 
 export interface OutputsServiceDeps {
   uow: StreamsScope;
+  /** Tells a node at once that what it serves changed (a rotated token), rather than at its next poll. */
+  nodes: Pick<NodesService, 'tellStreamsChanged'>;
   geo: GeoLocator;
   clock: Clock;
   /** The streams module's webhook events: output sessions and deletions are sent through it. */
   webhooks: Pick<StreamWebhooks, 'sessionsChanged' | 'outputDeleting'>;
   /** A node that sent no report for this long is gone: no output is placed on it. */
   nodeSilenceMs: number;
+  /** Tells the nodes serving an account's streams to read them now (NodesService.pushStreamsOf). */
+  pushToNodes?: (accountId: string) => Promise<unknown>;
 }
+
+/** A new static viewer token (Private outputs). */
+const newViewerToken = () => randomBytes(24).toString('base64url');
 
 /** Viewer outputs (playback endpoints) of the caller's streams. */
 export class OutputsService {
@@ -46,6 +63,8 @@ export class OutputsService {
       geo,
       region: located?.region ?? null,
     });
+    // As before outputs had their own policy: a Private stream's outputs are Private unless the body says.
+    const policy: OutputAccess = body.access ?? (stream.access === 'Private' ? 'Private' : 'Public');
     const row = await outputs.insert({
       id: randomUUID(),
       input_id: stream.id,
@@ -55,16 +74,40 @@ export class OutputsService {
       viewer_ip: body.viewer?.ipAddress || null,
       viewer_latitude: geo?.latitude ?? null,
       viewer_longitude: geo?.longitude ?? null,
-      // A Private stream is private to viewers too: each output gets its own playback token.
-      access_token: stream.access === 'Private' ? randomBytes(24).toString('base64url') : null,
+      // Each Private output has its own viewer token; a Signed one gets one too, for a later return to Private.
+      access: policy,
+      access_token: policy === 'Public' ? null : newViewerToken(),
       sessions_cleared_at: null,
       preview_sessions: 0,
       node_id: placed.node?.id ?? null,
       ingest_chosen: placed.ingestChosen,
     });
-    await this.audit.record(auth, 'output.create', row.id, { streamId: stream.id, format: row.format });
+    await this.audit.record(auth, 'output.create', row.id, {
+      streamId: stream.id,
+      format: row.format,
+      access: row.access,
+    });
     const nodeId = servingNodeIdOf(row, stream.node_id);
     return toStreamOutput(row, nodeId ? await streams.nodeHost(nodeId) : null, []);
+  }
+
+  /**
+   * A new policy for an output, live: a Private output without a viewer token gets one. Its node is told at
+   * once (`pushToNodes`), and disconnects the viewers the new policy no longer admits.
+   */
+  async update(auth: AuthContext, id: string, body: StreamOutputUpdate): Promise<StreamOutput> {
+    const { ownerId } = await this.deps.uow.access.require(auth, 'output', id);
+    const found = await this.inOwnStream(this.deps.uow, id);
+    if (!found) throw notFound('Output');
+    const before = found.output.access;
+    const token = body.access === 'Public' || found.output.access_token ? found.output.access_token : newViewerToken();
+    const row = await this.deps.uow.outputs.setAccess(id, body.access, token);
+    if (!row) throw notFound('Output');
+    await this.audit.record(auth, 'output.update', id, { access: row.access, before });
+    if (ownerId && before !== row.access) void this.deps.pushToNodes?.(ownerId).catch(() => undefined);
+    const nodeId = servingNodeIdOf(row, found.stream.node_id);
+    const sessions = await this.deps.uow.outputs.sessionsOf([id]);
+    return toStreamOutput(row, nodeId ? await this.deps.uow.streams.nodeHost(nodeId) : null, sessions.get(id) ?? []);
   }
 
   async list(auth: AuthContext, streamId: string, offset: number, limit: number) {
@@ -125,6 +168,24 @@ export class OutputsService {
       if (done) moved++;
     }
     return moved;
+  }
+
+  /**
+   * Replaces the output's viewer token; the old one is still taken for `overlapMinutes` (docs/decisions.md,
+   * "Token rotation"). The new token is answered; the node serving the output is told at once. Viewers
+   * watching are not cut (Clear sessions does that).
+   */
+  async rotateAccessToken(auth: AuthContext, id: string, body: AccessTokenRotate): Promise<RotatedAccessToken> {
+    const { nodeId: streamNodeId } = await this.deps.uow.access.require(auth, 'output', id);
+    const output = await this.deps.uow.outputs.findById(id);
+    if (!output) throw notFound('Output');
+    const rotation = tokenRotation(this.deps.clock.now(), body.overlapMinutes);
+    if (!(await this.deps.uow.outputs.rotateAccessToken(id, rotation)))
+      throw conflict(PUBLIC_OUTPUT_NO_TOKEN, 'NO_ACCESS_TOKEN');
+    await this.audit.record(auth, 'output.access-token.rotate', id, { overlapMinutes: body.overlapMinutes });
+    const nodeId = servingNodeIdOf(output, streamNodeId);
+    if (nodeId) await this.deps.nodes.tellStreamsChanged(nodeId);
+    return rotatedAnswer(rotation);
   }
 
   /** Ends the output's viewer sessions (output.session.ended for each); the node disconnects the viewers. */

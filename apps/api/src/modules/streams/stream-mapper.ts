@@ -74,6 +74,7 @@ export function toStreamInput(
   return {
     ...toSummary(row),
     accessToken: isPrivate(row) ? row.access_token : null,
+    accessTokenRotatedAt: row.access_token_rotated_at?.toISOString() ?? null,
     callbackUri: row.callback_uri,
     streamer: {
       ipAddress: row.streamer_ip,
@@ -105,11 +106,13 @@ export function toStreamOutput(row: OutputRow, node: NodeHostRow | null, session
     streamId: row.input_id,
     format,
     name: row.name,
+    access: row.access,
     connection: node ? playbackConnection(format, mediaHostOf(node), row.name) : null,
     viewer: {
       ipAddress: row.viewer_ip,
       geoLocation: geoPoint(row.viewer_latitude, row.viewer_longitude),
       accessToken: row.access_token,
+      accessTokenRotatedAt: row.access_token_rotated_at?.toISOString() ?? null,
     },
     callbackUri: row.callback_uri,
     sessions: sessions.map((session) => ({

@@ -21,13 +21,23 @@ export const streamsModule = defineModule(
       responses: responseCache,
       geo,
       clock,
+      nodes: app.services.nodes,
       gslbHostname: options.gslbHostname ?? 'localhost',
       gslbUrl: options.gslbUrl ?? 'http://localhost:8080',
       outbox: app.services.webhooks.outbox,
       previewSigningKey: deriveKey(options.secret, 'preview-credentials'),
       nodeSilenceMs,
+      signingOf: (accountIds) => app.services.playbackKeys.signingOf(accountIds),
     });
-    const outputs = new OutputsService({ uow, geo, clock, webhooks: streams.webhooks, nodeSilenceMs });
+    const outputs = new OutputsService({
+      uow,
+      geo,
+      clock,
+      webhooks: streams.webhooks,
+      nodeSilenceMs,
+      pushToNodes: (accountId) => app.services.nodes.pushStreamsOf(accountId),
+      nodes: app.services.nodes,
+    });
     app.services.streams = streams;
     app.services.outputs = outputs;
     app.services.nodeReports.registerReportHandler('stream-state', streams.applyStateReports);
@@ -42,5 +52,5 @@ export const streamsModule = defineModule(
     });
     registerStreamRoutes(app, streams, outputs);
   },
-  ['nodes', 'webhooks'],
+  ['nodes', 'webhooks', 'playback-keys'],
 );

@@ -9,13 +9,28 @@ import { sql } from 'kysely';
 import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
 import type { Db } from '../../db/database.js';
 import { precompiled } from '../../db/precompiled.js';
-import type { InputStatusMessagesTable, InputsTable, InputTracksTable } from '../../db/schema.js';
+import type { InputStatusMessagesTable, InputsTable, InputTracksTable, TokenRotationColumns } from '../../db/schema.js';
 import { nodeReportedSince, nodeSilentSince } from '../nodes/node-reports.repository.js';
 import type { StreamCatalog, StreamDescription } from './stream-catalog.js';
 
 /** A stream as stored (table `inputs`). */
 
 const FOREIGN_KEY_VIOLATION = '23503';
+
+/** A new access token, and until when the one it replaces is still taken (null: not at all). */
+export interface TokenRotation {
+  token: string;
+  previousExpiresAt: Date | null;
+  at: Date;
+}
+
+/** What a rotation writes, on `inputs` and `outputs` alike: `access_token` on the right is the token replaced. */
+export const rotationChanges = (rotation: TokenRotation) => ({
+  access_token: rotation.token,
+  previous_access_token: rotation.previousExpiresAt ? sql<string>`access_token` : null,
+  previous_access_token_expires_at: rotation.previousExpiresAt,
+  access_token_rotated_at: rotation.at,
+});
 
 /** The account a stream was to belong to does not exist: checked by the foreign key, so a concurrent delete is caught too. */
 export class UnknownOwnerError extends Error {}
@@ -26,7 +41,7 @@ export type StreamRow = Omit<InputsTable, 'created_at' | 'updated_at' | 'paramet
   created_at: Date;
   updated_at: Date;
 };
-export type NewStream = Omit<StreamRow, 'created_at' | 'updated_at'>;
+export type NewStream = Omit<StreamRow, 'created_at' | 'updated_at' | keyof TokenRotationColumns>;
 export type StatusMessageRow = Omit<InputStatusMessagesTable, 'id' | 'input_id'>;
 export type TrackRow = Omit<InputTracksTable, 'input_id' | 'source'>;
 
@@ -537,6 +552,23 @@ export class StreamsRepository implements StreamCatalog {
     return true;
   }
 
+  /**
+   * Replaces the access token of a stream that has one (not Public) by `rotation.token`; the one replaced stays
+   * as the previous token until `rotation.previousExpiresAt` (null: dropped at once). One statement: concurrent
+   * rotations queue on the row's lock and each replaces the token the one before wrote, so at most two are
+   * ever valid. Answers whether the stream had a token to rotate.
+   */
+  async rotateAccessToken(id: string, rotation: TokenRotation): Promise<boolean> {
+    const result = await this.db
+      .updateTable('inputs')
+      .set({ ...rotationChanges(rotation), updated_at: rotation.at })
+      .where('id', '=', id)
+      .where('access', '!=', 'Public')
+      .where('access_token', 'is not', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
   /** Streams waiting for a node, oldest first. */
   async unassigned(limit: number): Promise<StreamRow[]> {
     return (await this.db
@@ -592,7 +624,7 @@ export class StreamsRepository implements StreamCatalog {
           'stop_requested_at',
         ]).as('relays_version'),
         digestOf('fallbacks', ['id', 'type', 'resources']).as('fallbacks_version'),
-        digestOf('outputs', ['id', 'name', 'format', 'access_token', 'sessions_cleared_at', 'node_id']).as(
+        digestOf('outputs', ['id', 'name', 'format', 'access', 'access_token', 'sessions_cleared_at', 'node_id']).as(
           'outputs_version',
         ),
       ])

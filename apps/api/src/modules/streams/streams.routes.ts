@@ -21,6 +21,9 @@ export function registerStreamRoutes(app: FastifyInstance, streams: StreamsServi
   addRoute(app, streamRoutes.update, ({ auth, params, body }) => streams.update(auth, params.id, body));
   addRoute(app, streamRoutes.delete, ({ auth, params }) => streams.delete(auth, params.id));
   addRoute(app, streamRoutes.createPreview, ({ auth, params }) => streams.preview(auth, params.id));
+  addRoute(app, streamRoutes.rotateAccessToken, ({ auth, params, body }) =>
+    streams.rotateAccessToken(auth, params.id, body),
+  );
 
   addRoute(app, streamRoutes.createOutput, ({ auth, body }) => outputs.create(auth, body));
   addRoute(app, streamRoutes.listOutputs, async ({ auth, query, reply }) => {
@@ -28,7 +31,11 @@ export function registerStreamRoutes(app: FastifyInstance, streams: StreamsServi
     reply.header(TOTAL_COUNT_HEADER, String(total));
     return items;
   });
+  addRoute(app, streamRoutes.rotateOutputAccessToken, ({ auth, params, body }) =>
+    outputs.rotateAccessToken(auth, params.id, body),
+  );
   addRoute(app, streamRoutes.clearOutputSessions, ({ auth, params }) => outputs.clearSessions(auth, params.id));
+  addRoute(app, streamRoutes.updateOutput, ({ auth, params, body }) => outputs.update(auth, params.id, body));
   addRoute(app, streamRoutes.deleteOutput, ({ auth, params }) => outputs.delete(auth, params.id));
 
   addRoute(app, streamRoutes.location, async ({ query, request }) => streams.location(query.ipAddress ?? request.ip));

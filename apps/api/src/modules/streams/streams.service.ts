@@ -1,5 +1,6 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import {
+  type AccessTokenRotate,
   type AssignedInput,
   DEFAULT_ADJUSTABLE_TRACKS,
   INTERNODE_NO_GSLB,
@@ -13,6 +14,7 @@ import {
   PREVIEW_CREDENTIAL_TTL_SECONDS,
   type PreviewCredential,
   type RegionCode,
+  type RotatedAccessToken,
   type StreamInput,
   type StreamInputCreate,
   type StreamInputUpdate,
@@ -32,6 +34,7 @@ import { serves } from '../access/access.js';
 import { AuditTrail } from '../audit/audit-trail.js';
 import type { GeoLocator } from '../info/geo-locator.js';
 import { measuredAt, type ReportContext } from '../nodes/node-reports.service.js';
+import type { NodesService } from '../nodes/nodes.service.js';
 import type { WebhookOutbox } from '../webhooks/index.js';
 import { ingestConnection, rtmpPort } from './connections.js';
 import { ingestCandidates, reservedForOthers } from './ingest-placement.js';
@@ -39,6 +42,13 @@ import { candidateOf, chooseNode } from './node-assignment.js';
 import { mediaHostOf, servingNodeIdOf, toStreamInput } from './stream-mapper.js';
 import { StreamWebhooks } from './stream-webhooks.js';
 import { type NodeHostRow, type StreamOnNodeToLeave, type StreamRow, UnknownOwnerError } from './streams.repository.js';
+import {
+  newAccessToken,
+  PUBLIC_STREAM_NO_TOKEN,
+  previousTokenOf,
+  rotatedAnswer,
+  tokenRotation,
+} from './token-rotation.js';
 
 /** What the streams module reads and writes: its streams and their outputs. */
 export type StreamsScope = Scope<'streams' | 'outputs' | 'access' | 'audit'>;
@@ -49,6 +59,8 @@ export interface StreamsServiceDeps {
   responses: ResponseCache;
   geo: GeoLocator;
   clock: Clock;
+  /** Tells a node at once that what it serves changed (a rotated token), rather than at its next poll. */
+  nodes: Pick<NodesService, 'tellStreamsChanged'>;
   /** Host name of the global load-balancing ingest (GSLB): RTMP, SRT and RTSP pushes to GSLB names. */
   gslbHostname: string;
   /** The control plane's origin as publishers reach it: WHIP to a GSLB name is answered there (307 to a node). */
@@ -59,6 +71,8 @@ export interface StreamsServiceDeps {
   previewSigningKey: string;
   /** A node that sent no report for this long is gone: no new stream is placed on it. */
   nodeSilenceMs: number;
+  /** The playback keys and revoked token ids of accounts (PlaybackKeysService.signingOf), for Signed outputs. */
+  signingOf?: (accountIds: string[]) => Promise<Map<string, NonNullable<AssignedInput['signing']>>>;
 }
 
 const NO_NODE_MESSAGE = 'No node is available: the stream will be assigned as soon as one is';
@@ -69,7 +83,6 @@ const NO_NODE_MESSAGE = 'No node is available: the stream will be assigned as so
 const INGRESS_CLAIM_HOLD_MS = 10_000;
 /** What a stream's answer weighs in the response cache, about (its 50 messages at most dominate). */
 const STREAM_ANSWER_BYTES = 4_096;
-const newToken = () => randomBytes(24).toString('base64url');
 
 /** The states a user may stop a stream in (in Fallback, Stop ends the fallback playing). */
 const STOPPABLE: readonly StreamStatus[] = ['Ingestion', 'Fallback', 'Pending'];
@@ -160,7 +173,11 @@ export class StreamsService {
       status: node ? ('Idle' as const) : ('Pending' as const),
       access: body.access,
       access_token:
-        body.access === 'Public' ? null : body.access === 'Private' && body.accessToken ? body.accessToken : newToken(),
+        body.access === 'Public'
+          ? null
+          : body.access === 'Private' && body.accessToken
+            ? body.accessToken
+            : newAccessToken(),
       name: makeStreamName(adjustable ? 'in' : PASSTHROUGH_PREFIX, randomUUID()),
       callback_uri: body.callbackUri ?? null,
       streamer_ip: body.streamer?.ipAddress || null,
@@ -253,6 +270,21 @@ export class StreamsService {
       if (!(await streams.delete(id))) throw notFound('Stream');
     });
     await this.audit.record(auth, 'input.delete', id, {});
+  }
+
+  /**
+   * Replaces the stream's ingest access token; the old one is still taken for `overlapMinutes` (docs/decisions.md,
+   * "Token rotation"). The new token is answered; the stream's node is told at once. Pushes going on are not cut.
+   */
+  async rotateAccessToken(auth: AuthContext, id: string, body: AccessTokenRotate): Promise<RotatedAccessToken> {
+    const row = await this.load(auth, id);
+    const rotation = tokenRotation(this.deps.clock.now(), body.overlapMinutes);
+    // The write checks the rule itself: only a stream with a token (not Public) has one to replace.
+    if (!(await this.deps.uow.streams.rotateAccessToken(id, rotation)))
+      throw conflict(PUBLIC_STREAM_NO_TOKEN, 'NO_ACCESS_TOKEN');
+    await this.audit.record(auth, 'input.access-token.rotate', id, { overlapMinutes: body.overlapMinutes });
+    if (row.node_id) await this.deps.nodes.tellStreamsChanged(row.node_id);
+    return rotatedAnswer(rotation);
   }
 
   /**
@@ -493,6 +525,15 @@ export class StreamsService {
       ),
     );
     const expiresAt = new Date(this.deps.clock.now().getTime() + EDGE_CREDENTIAL_TTL_SECONDS * 1000);
+    // Only the accounts with a Signed output here get their keys sent (secrets go no further than they must).
+    const signedOwners = [
+      ...new Set(
+        rows.flatMap((row) =>
+          (outputs.get(row.id) ?? []).some((output) => output.access === 'Signed') ? [row.owner_id] : [],
+        ),
+      ),
+    ];
+    const signing = signedOwners.length > 0 && this.deps.signingOf ? await this.deps.signingOf(signedOwners) : null;
     return rows.flatMap((row): AssignedInput[] => {
       const originHost = row.node_id === node.id ? null : origins.get(row.node_id ?? '');
       if (originHost === undefined) return [];
@@ -509,13 +550,16 @@ export class StreamsService {
           access: row.access,
           // An edge never takes a push: it gets neither the access token nor the GSLB name.
           accessToken: originHost ? null : row.access_token,
+          previousAccessToken: originHost ? null : previousTokenOf(row),
           outputMode: outputModeOfName(row.name),
           outputs: served.map((output) => ({
             id: output.id,
             name: output.name,
             format: output.format as AssignedInput['outputs'][number]['format'],
+            access: output.access,
             accessToken: output.access_token,
             sessionsClearedAt: output.sessions_cleared_at?.toISOString() ?? null,
+            previousAccessToken: previousTokenOf(output),
           })),
           ingressName: originHost ? null : row.ingress_name,
           previewKey: previewKeyOf(this.deps.previewSigningKey, row.id),
@@ -531,6 +575,7 @@ export class StreamsService {
               }
             : null,
           source: originHost ? null : this.sourceOf(row.source_input_id, sources, origins, node, expiresAt),
+          signing: served.some((output) => output.access === 'Signed') ? (signing?.get(row.owner_id) ?? null) : null,
           versions: {
             config: row.config_version,
             snapshots: row.snapshots_version,

@@ -615,13 +615,16 @@ describe('node reports and assignment', () => {
         status: 'Idle',
         access: 'Private',
         accessToken: 'secret-1',
+        previousAccessToken: null,
         outputMode: 'AdjustableTranscode',
         outputs: [
           {
             id: output.id,
             name: output.name,
             format: 'RTMP',
+            access: 'Private',
             accessToken: expect.stringMatching(/^[\w-]{32}$/),
+            previousAccessToken: null,
             sessionsClearedAt: null,
           },
         ],
@@ -630,6 +633,7 @@ describe('node reports and assignment', () => {
         edgeKey: expect.stringMatching(/^[\w-]{43}$/),
         origin: null,
         source: null,
+        signing: null,
         versions: {
           config: expect.stringMatching(/^[0-9a-f]{32}$/),
           snapshots: expect.stringMatching(/^[0-9a-f]{32}$/),

@@ -27,10 +27,12 @@ export interface CreateOnceDialogProps<Form extends FieldValues, Submitted, Crea
   fields: ReactNode;
   /** What the new credential's owner keeps: shown this once. */
   shown: (created: Created) => ReactNode;
+  /** The submit button's label ('Create' unless told). */
+  submitLabel?: string;
 }
 
 /**
- * A credential's creation (API key, playback signing key): its form, then what it made, shown once, until the
+ * A credential's creation (API key, playback signing key) or replacement (a rotated token): its form, then what it made, shown once, until the
  * dialog closes (which forgets it and empties the form).
  */
 export function CreateOnceDialog<Form extends FieldValues, Submitted, Created>(
@@ -76,7 +78,11 @@ export function CreateOnceDialog<Form extends FieldValues, Submitted, Created>(
             <FormFailure className="py-2">{failure}</FormFailure>
             {props.fields}
           </Modal.Body>
-          <ModalActions onCancel={close} submitLabel="Create" submitDisabled={form.formState.isSubmitting} />
+          <ModalActions
+            onCancel={close}
+            submitLabel={props.submitLabel ?? 'Create'}
+            submitDisabled={form.formState.isSubmitting}
+          />
         </form>
       )}
     </Modal>

@@ -1,8 +1,10 @@
 import type { IngressEndpoint, ServingNode, StreamInput } from '@streamcloud/contract';
 import { CopyableValue } from '@/components/ui/copy-button';
+import { useRotateStreamToken } from '../api/rotate-stream-token';
 import { inputEndpoint, internodeNote, isPrivateAccess, streamNameOf } from '../utils/stream-connection';
 import { NO_ENDPOINT_YET, RTSP_TCP_ONLY } from './connection-modal';
 import { DashboardCard, Detail, NONE } from './dashboard-card';
+import { TokenRotation } from './token-rotation';
 
 /** Stream name, endpoint, access token (private modes only) and the GSLB ingress endpoint. */
 export function InputCard({ stream, ingress }: { stream: StreamInput; ingress: IngressEndpoint | undefined }) {
@@ -25,6 +27,7 @@ export function InputCard({ stream, ingress }: { stream: StreamInput; ingress: I
         {isPrivateAccess(stream.access) && (
           <Detail label="Access token">
             {stream.accessToken ? <CopyableValue value={stream.accessToken} label="Copy token" /> : NONE}
+            <IngestTokenRotation stream={stream} />
           </Detail>
         )}
         <Detail label="Serving node">{stream.servingNode ? stream.servingNode.name : NONE}</Detail>
@@ -34,6 +37,19 @@ export function InputCard({ stream, ingress }: { stream: StreamInput; ingress: I
         </Detail>
       </dl>
     </DashboardCard>
+  );
+}
+
+/** When the ingest token was last rotated, and its rotation. */
+function IngestTokenRotation({ stream }: { stream: StreamInput }) {
+  const rotate = useRotateStreamToken(stream.id);
+  return (
+    <TokenRotation
+      what="access token"
+      id="input-token"
+      rotatedAt={stream.accessTokenRotatedAt}
+      rotate={(body) => rotate.mutateAsync(body)}
+    />
   );
 }
 

@@ -1,5 +1,5 @@
 import { messageOr } from '@streamcloud/api-client';
-import { OutputFormat, StreamOutputCreate } from '@streamcloud/contract';
+import { OutputAccess, OutputFormat, StreamOutputCreate } from '@streamcloud/contract';
 import { type FormEvent, useEffect, useState } from 'react';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
@@ -7,7 +7,7 @@ import { Options, SelectField, TextField } from '@/components/ui/form-fields';
 import { ModalActions } from '@/components/ui/modal-actions';
 import { useNotify } from '@/components/ui/notifications';
 import { type OutputCreateBody, useCreateOutput } from '../api/create-output';
-import { STREAM_ERRORS } from '../utils/messages';
+import { OUTPUT_ACCESS_LABELS, STREAM_ERRORS } from '../utils/messages';
 
 type OutputFormatName = OutputCreateBody['format'];
 
@@ -16,17 +16,36 @@ export function defaultOutputFormat(browser: boolean): NonNullable<OutputFormatN
   return browser ? 'WebRTC' : 'RTMP';
 }
 
-export function toOutputBody(streamId: string, format: string, callbackUri: string): OutputCreateBody {
+export function toOutputBody(streamId: string, format: string, callbackUri: string, access?: string): OutputCreateBody {
   const uri = callbackUri.trim();
-  return { streamId, format: format as OutputFormatName, ...(uri ? { callbackUri: uri } : {}) };
+  return {
+    streamId,
+    format: format as OutputFormatName,
+    ...(access ? { access: access as OutputAccess } : {}),
+    ...(uri ? { callbackUri: uri } : {}),
+  };
 }
 
-/** Creates a viewer output (POST /outputs). */
-export function OutputModal({ streamId, show, onHide }: { streamId: string; show: boolean; onHide: () => void }) {
+/**
+ * Creates a viewer output (POST /outputs), with its access policy: by default the stream's (Private for a
+ * Private stream's, else Public), or Signed.
+ */
+export function OutputModal({
+  streamId,
+  defaultAccess,
+  show,
+  onHide,
+}: {
+  streamId: string;
+  defaultAccess: OutputAccess;
+  show: boolean;
+  onHide: () => void;
+}) {
   const notify = useNotify();
   const create = useCreateOutput();
   const [browser, setBrowser] = useState(false);
   const [format, setFormat] = useState<string>(defaultOutputFormat(false));
+  const [access, setAccess] = useState<string>(defaultAccess);
   const [callbackUri, setCallbackUri] = useState('');
   const [error, setError] = useState<string | undefined>();
 
@@ -34,9 +53,10 @@ export function OutputModal({ streamId, show, onHide }: { streamId: string; show
     if (!show) return;
     setBrowser(false);
     setFormat(defaultOutputFormat(false));
+    setAccess(defaultAccess);
     setCallbackUri('');
     setError(undefined);
-  }, [show]);
+  }, [show, defaultAccess]);
 
   const onBrowser = (next: boolean) => {
     setBrowser(next);
@@ -45,7 +65,7 @@ export function OutputModal({ streamId, show, onHide }: { streamId: string; show
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    const body = toOutputBody(streamId, format, callbackUri);
+    const body = toOutputBody(streamId, format, callbackUri, access);
     const parsed = StreamOutputCreate.safeParse(body);
     if (!parsed.success) {
       setError(parsed.error.issues.find((issue) => issue.path[0] === 'callbackUri')?.message);
@@ -80,6 +100,15 @@ export function OutputModal({ streamId, show, onHide }: { streamId: string; show
             onChange={(event) => setFormat(event.target.value)}
           >
             <Options values={OutputFormat.options} />
+          </SelectField>
+          <SelectField
+            id="output-access"
+            label="Access"
+            help="Signed: only playback tokens signed with one of your account's playback signing keys play it."
+            value={access}
+            onChange={(event) => setAccess(event.target.value)}
+          >
+            <Options values={OutputAccess.options} label={(value) => OUTPUT_ACCESS_LABELS[value]} />
           </SelectField>
           <TextField
             id="output-callback-uri"

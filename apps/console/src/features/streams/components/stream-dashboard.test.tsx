@@ -459,7 +459,7 @@ describe('viewers', () => {
         connection: { signallingUri: `http://edge.example:4242/whep/${name(2)}` },
       }),
       streamOutput(ID, 3, { format: 'RTMP', connection: { uri: `rtmp://edge.example:1935/live/${name(3)}` } }),
-    ].map((output) => ({ ...output, viewer: { ...output.viewer, accessToken: token } }));
+    ].map((output) => ({ ...output, access: 'Private' as const, viewer: { ...output.viewer, accessToken: token } }));
     const { user } = renderDashboard(
       { access: 'Private' },
       { 'GET /api/v1/outputs': () => jsonResponse(outputs, 200, { 'X-Total-Count': '4' }) },
@@ -522,7 +522,62 @@ describe('viewers', () => {
     expect(mock.requests.find((request) => request.method === 'POST')?.body).toEqual({
       streamId: ID,
       format: 'WebRTC',
+      access: 'Public',
     });
+  });
+
+  it("creates a viewer with the stream's access by default, or Signed", async () => {
+    const created = streamOutput(ID, 1, { access: 'Signed' });
+    const { user, mock } = renderDashboard(
+      { access: 'Private' },
+      { 'POST /api/v1/outputs': () => jsonResponse(created, 201) },
+    );
+    await screen.findByTestId('stream-status');
+    await user.click(screen.getByRole('button', { name: 'Add viewer' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Create viewer' });
+    const access = within(dialog).getByLabelText('Access') as HTMLSelectElement;
+    expect(access.value).toBe('Private');
+    expect([...access.options].map((option) => option.text)).toEqual([
+      'Public',
+      'Private',
+      'Signed (playback tokens only)',
+    ]);
+    await user.selectOptions(access, 'Signed (playback tokens only)');
+    await user.click(within(dialog).getByRole('button', { name: 'Create' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(mock.requests.find((request) => request.method === 'POST')?.body).toEqual({
+      streamId: ID,
+      format: 'RTMP',
+      access: 'Signed',
+    });
+  });
+
+  it("changes a viewer's access live, hides the static token of a Signed one, and reports a refusal", async () => {
+    const output = streamOutput(ID, 0, {
+      access: 'Private',
+      viewer: { ipAddress: null, geoLocation: null, accessToken: 'tok-1', accessTokenRotatedAt: null },
+    });
+    let current = output;
+    const { user, mock } = renderDashboard(
+      { access: 'Private' },
+      {
+        'GET /api/v1/outputs': () => jsonResponse([current], 200, { 'X-Total-Count': '1' }),
+        [`PUT /api/v1/outputs/${output.id}`]: ({ body }) => {
+          const { access } = body as { access: 'Public' | 'Private' | 'Signed' };
+          if (access === 'Public') return errorResponse(500, '');
+          current = { ...current, access };
+          return jsonResponse(current);
+        },
+      },
+    );
+    const item = within(await screen.findByRole('listitem', { name: `Viewer ${output.name}` }));
+    expect(item.getByLabelText('Playback token')).not.toBeNull();
+    await user.selectOptions(item.getByLabelText('Access'), 'Signed (playback tokens only)');
+    await waitFor(() => expect(item.queryByLabelText('Playback token')).toBeNull());
+    expect((item.getByLabelText('Access') as HTMLSelectElement).value).toBe('Signed');
+    expect(mock.requests.find((request) => request.method === 'PUT')?.body).toEqual({ access: 'Signed' });
+    await user.selectOptions(item.getByLabelText('Access'), 'Public');
+    expect((await screen.findByRole('alert')).textContent).toBe("Something wrong with the output's access change");
   });
 
   it('reports a failed viewer creation', async () => {

@@ -1,31 +1,39 @@
 import { messageOr } from '@streamcloud/api-client';
-import type { StreamOutput } from '@streamcloud/contract';
+import { OutputAccess, type StreamOutput } from '@streamcloud/contract';
 import plusLgIcon from 'bootstrap-icons/icons/plus-lg.svg?raw';
 import { useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import { CopyableValue } from '@/components/ui/copy-button';
+import { Options, SelectField } from '@/components/ui/form-fields';
 import { Icon } from '@/components/ui/icon';
 import { Loading } from '@/components/ui/loading';
 import { useNotify } from '@/components/ui/notifications';
+import { useStream } from '@/data/streams/get-stream';
 import { useClearOutputSessions } from '../api/clear-output-sessions';
 import { useDeleteOutput } from '../api/delete-output';
 import { useOutputs } from '../api/get-outputs';
-import { STREAM_ERRORS } from '../utils/messages';
+import { useRotateOutputToken } from '../api/rotate-output-token';
+import { useUpdateOutput } from '../api/update-output';
+import { OUTPUT_ACCESS_LABELS, STREAM_ERRORS } from '../utils/messages';
 import { outputEndpoint, outputPlaybackUrl } from '../utils/stream-connection';
 import { DashboardCard } from './dashboard-card';
 import { OutputModal } from './output-modal';
 import { PlaybackToken } from './playback-token';
+import { TokenRotation } from './token-rotation';
 
 function OutputItem({
   output,
   onClear,
   onDelete,
+  onAccess,
   busy,
 }: {
   output: StreamOutput;
   onClear: () => void;
   onDelete: () => void;
+  /** A new access policy, applied live. */
+  onAccess: (access: OutputAccess) => void;
   busy: boolean;
 }) {
   const endpoint = outputEndpoint(output);
@@ -49,7 +57,20 @@ function OutputItem({
       {endpoint && url && <CopyableValue value={endpoint} copy={url} label="Copy URL" />}
       {/* The ingest node, or an edge of an Outgoing node group that pulls the stream (docs/decisions.md). */}
       {output.node && <div className="small text-secondary">Served by node {output.node.name}</div>}
-      {token && <PlaybackToken token={token} />}
+      {/* A Signed output keeps its static token (a return to Private plays it again) but refuses it meanwhile. */}
+      {token && output.access === 'Private' && <PlaybackToken token={token} />}
+      {token && output.access === 'Private' && <OutputTokenRotation output={output} />}
+      <div className="mt-2" style={{ maxWidth: '18rem' }}>
+        <SelectField
+          id={`output-access-${output.id}`}
+          label="Access"
+          value={output.access}
+          disabled={busy}
+          onChange={(event) => onAccess(event.target.value as OutputAccess)}
+        >
+          <Options values={OutputAccess.options} label={(value) => OUTPUT_ACCESS_LABELS[value]} />
+        </SelectField>
+      </div>
       <div className="d-flex gap-2 mt-2">
         <Button size="sm" variant="outline-secondary" onClick={onClear} disabled={busy}>
           Clear sessions
@@ -62,12 +83,29 @@ function OutputItem({
   );
 }
 
+/** When the output's viewer token was last rotated, and its rotation. */
+function OutputTokenRotation({ output }: { output: StreamOutput }) {
+  const rotate = useRotateOutputToken(output.streamId);
+  return (
+    <TokenRotation
+      what="playback token"
+      id={`output-${output.id}-token`}
+      rotatedAt={output.viewer.accessTokenRotatedAt}
+      rotate={(body) => rotate.mutateAsync({ id: output.id, body })}
+    />
+  );
+}
+
 /** The stream's outputs, 4 per page, with 'Load more', session cleanup, delete and creation. */
 export function ViewersCard({ streamId }: { streamId: string }) {
   const notify = useNotify();
   const outputs = useOutputs(streamId);
   const clear = useClearOutputSessions(streamId);
   const remove = useDeleteOutput(streamId);
+  const update = useUpdateOutput(streamId);
+  // New outputs take the stream's policy unless told otherwise (the API's default too).
+  const stream = useStream(streamId);
+  const defaultAccess: OutputAccess = stream.data?.access === 'Private' ? 'Private' : 'Public';
   const [creating, setCreating] = useState(false);
   const [busyId, setBusyId] = useState<string | null>(null);
 
@@ -89,6 +127,17 @@ export function ViewersCard({ streamId }: { streamId: string }) {
       onError: (error) => notify(messageOr(error, STREAM_ERRORS.outputDelete)),
       onSettled: () => setBusyId(null),
     });
+  };
+
+  const onAccess = (id: string, access: OutputAccess) => {
+    setBusyId(id);
+    update.mutate(
+      { id, body: { access } },
+      {
+        onError: (error) => notify(messageOr(error, STREAM_ERRORS.outputAccess)),
+        onSettled: () => setBusyId(null),
+      },
+    );
   };
 
   return (
@@ -118,6 +167,7 @@ export function ViewersCard({ streamId }: { streamId: string }) {
                 busy={busyId === output.id}
                 onClear={() => onClear(output.id)}
                 onDelete={() => onDelete(output.id)}
+                onAccess={(access) => onAccess(output.id, access)}
               />
             ))}
           </ul>
@@ -134,7 +184,12 @@ export function ViewersCard({ streamId }: { streamId: string }) {
           )}
         </>
       )}
-      <OutputModal streamId={streamId} show={creating} onHide={() => setCreating(false)} />
+      <OutputModal
+        streamId={streamId}
+        defaultAccess={defaultAccess}
+        show={creating}
+        onHide={() => setCreating(false)}
+      />
     </DashboardCard>
   );
 }

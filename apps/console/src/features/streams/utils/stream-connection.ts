@@ -45,7 +45,8 @@ export function outputEndpoint(output: Pick<StreamOutput, 'connection'>): string
 }
 
 /** The viewer's URL as a player uses it: a Private stream's output carries its playback token the way the node reads it. */
-export function outputPlaybackUrl(output: Pick<StreamOutput, 'connection' | 'viewer'>): string | null {
+export function outputPlaybackUrl(output: Pick<StreamOutput, 'connection' | 'viewer' | 'access'>): string | null {
   const endpoint = outputEndpoint(output);
-  return endpoint && uriWithToken(endpoint, output.viewer.accessToken);
+  // A Signed output refuses its static token: its viewers come with their own signed tokens.
+  return endpoint && uriWithToken(endpoint, output.access === 'Private' ? output.viewer.accessToken : null);
 }

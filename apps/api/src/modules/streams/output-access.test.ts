@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest';
+import {
+  expectValidationError,
+  type MatrixRow,
+  ownerOnly,
+  roleMatrixTests,
+  useNodeStub,
+  useTestApp,
+} from '../../../test/helpers.js';
+
+/** Issue 34: an output's own access policy (Public, Private, Signed), changed live and pushed to its node. */
+const t = useTestApp({}, { roles: true });
+const stub = useNodeStub();
+
+/** A node the stub stands for (it answers only calls signed for this node's token); streams are placed on it. */
+async function stubNode() {
+  const node = await t.createNode(t.roles.admin, {
+    connection: { protocol: 'HTTP', hostname: stub.hostname, port: stub.port },
+  });
+  stub.trust(node.token);
+  return node;
+}
+
+const assigned = async (nodeToken: string) =>
+  (await t.request({ method: 'GET', url: '/api/v1/node/inputs', token: nodeToken })).json()[0];
+const owner = (method: 'PUT' | 'POST' | 'DELETE', url: string, payload?: object) =>
+  t.request({ method, url, token: t.roles.owner.token, ...(payload ? { payload } : {}) });
+const refreshes = () => stub.calls.filter((call) => call.path === '/refresh');
+
+describe('role matrix', () => {
+  const rows: MatrixRow<{ output: string }>[] = [
+    {
+      name: 'PUT /outputs/{id}',
+      call: ({ output }) => ['PUT', `/api/v1/outputs/${output}`, { access: 'Signed' }],
+      expected: ownerOnly(200),
+    },
+  ];
+  roleMatrixTests(rows, {
+    roles: () => t.roles,
+    subject: async () => {
+      const input = await t.createInput();
+      return { output: (await t.createOutput({ streamId: input.id })).id };
+    },
+  });
+});
+
+describe('an output access policy', () => {
+  it('is Public or Private after the stream by default, or what the creation says', async () => {
+    const open = await t.createInput();
+    const closed = await t.createInput({ access: 'Private' });
+    expect(await t.createOutput({ streamId: open.id })).toMatchObject({
+      access: 'Public',
+      viewer: { accessToken: null },
+    });
+    expect(await t.createOutput({ streamId: closed.id })).toMatchObject({
+      access: 'Private',
+      viewer: { accessToken: expect.stringMatching(/^[\w-]{32}$/) },
+    });
+    expect(await t.createOutput({ streamId: open.id, access: 'Signed' })).toMatchObject({ access: 'Signed' });
+    expect(await t.createOutput({ streamId: closed.id, access: 'Public' })).toMatchObject({
+      access: 'Public',
+      viewer: { accessToken: null },
+    });
+  });
+
+  it('changes live: audited, pushed to the node, which gets the account keys and revoked token ids', async () => {
+    const node = await stubNode();
+    const es256 = (await owner('POST', '/api/v1/playback-keys', { name: 'shop', algorithm: 'ES256' })).json();
+    const hs256 = (await owner('POST', '/api/v1/playback-keys', { name: 'simple', algorithm: 'HS256' })).json();
+    const input = await t.createInput({ access: 'Private' });
+    const output = await t.createOutput({ streamId: input.id, format: 'HLS' });
+    expect((await assigned(node.token)).signing).toBeNull();
+
+    const changed = await owner('PUT', `/api/v1/outputs/${output.id}`, { access: 'Signed' });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(changed.json()).toMatchObject({ id: output.id, access: 'Signed' });
+    const [entry] = await t.auditLog(1);
+    expect(entry).toMatchObject({ action: 'output.update', target_id: output.id });
+    await expect.poll(refreshes).toEqual([{ method: 'POST', path: '/refresh', body: { mode: 'Streams' } }]);
+    const signed = await assigned(node.token);
+    expect(signed.outputs[0]).toMatchObject({ id: output.id, access: 'Signed' });
+    expect(signed.signing.keys).toEqual(
+      expect.arrayContaining([
+        { kid: es256.kid, algorithm: 'ES256', publicJwk: es256.publicJwk, secret: null, revoked: false },
+        { kid: hs256.kid, algorithm: 'HS256', publicJwk: null, secret: hs256.secret, revoked: false },
+      ]),
+    );
+    expect(signed.signing.revokedTokenIds).toEqual([]);
+
+    // Revocations are pushed too, and the node reads them with the keys.
+    expect((await owner('POST', '/api/v1/playback-tokens/revocations', { jti: 'ticket-1' })).statusCode).toBe(201);
+    await expect.poll(() => refreshes().length).toBe(2);
+    expect((await assigned(node.token)).signing.revokedTokenIds).toEqual(['ticket-1']);
+    expect((await owner('DELETE', `/api/v1/playback-keys/${es256.id}`)).statusCode).toBe(204);
+    await expect.poll(() => refreshes().length).toBe(3);
+    expect((await assigned(node.token)).signing.keys).toContainEqual(
+      expect.objectContaining({ kid: es256.kid, revoked: true }),
+    );
+
+    // Back to Private: the static token it had plays again; no keys go to the node any more.
+    const back = await owner('PUT', `/api/v1/outputs/${output.id}`, { access: 'Private' });
+    expect(back.json()).toMatchObject({ access: 'Private', viewer: { accessToken: output.viewer.accessToken } });
+    expect((await assigned(node.token)).signing).toBeNull();
+  });
+
+  it('gives a Public output made Private a viewer token', async () => {
+    const input = await t.createInput();
+    const output = await t.createOutput({ streamId: input.id });
+    const changed = await owner('PUT', `/api/v1/outputs/${output.id}`, { access: 'Private' });
+    expect(changed.json().viewer.accessToken).toMatch(/^[\w-]{32}$/);
+  });
+
+  it('refuses an unknown or missing policy with a 400 naming the field, changing nothing', async () => {
+    const input = await t.createInput();
+    const output = await t.createOutput({ streamId: input.id });
+    expectValidationError(
+      await owner('PUT', `/api/v1/outputs/${output.id}`, { access: 'Secret' }),
+      'body.access',
+      'Access must be Public, Private or Signed',
+    );
+    expectValidationError(await owner('PUT', `/api/v1/outputs/${output.id}`, {}), 'body.access');
+    expectValidationError(
+      await owner('POST', '/api/v1/outputs', { streamId: input.id, access: 'signed' }),
+      'body.access',
+      'Access must be Public, Private or Signed',
+    );
+    const [row] = await t.database.db.selectFrom('outputs').select('access').where('id', '=', output.id).execute();
+    expect(row?.access).toBe('Public');
+  });
+});

@@ -1,0 +1,180 @@
+import type { IncomingMessage } from 'node:http';
+import type { AssignedInput } from '@streamcloud/contract';
+import {
+  PlaybackKeyring,
+  type PlaybackTarget,
+  REFUSALS,
+  type Verdict,
+  type VerificationKey,
+  VerifiedTokens,
+  verifyPlaybackToken,
+} from '@streamcloud/playback-tokens';
+import type { Logger } from '../log.js';
+import type { SignedGrant, ViewerSession } from './types.js';
+import type { Viewers } from './viewers.js';
+
+/** Who asks to play, as a protocol front end sees them: one value handed to `Admission.output`. */
+export interface ViewerRequest {
+  /** The viewer token, preview credential or signed playback token (HLS/RTMP/SRT query, WHEP bearer). */
+  token: string | null;
+  /** The viewer's IP address. */
+  address: string | null;
+  /** The page's Origin header, browsers only (HLS, WHEP); RTMP and SRT players send none. */
+  origin?: string | null;
+  /** The page's Referer header, when it sent no Origin. */
+  referrer?: string | null;
+  /** The session this request belongs to, when it is one going on (an HLS `sid`): a session started before expiry plays on. */
+  sessionId?: string | null;
+  /** The request continues a session admitted before (HLS): a rotated-out static token's window end does not cut it. */
+  running?: boolean;
+}
+
+/** A browser player's request (HLS, WHEP): its page's Origin and Referer come with it. */
+export function browserViewer(
+  request: IncomingMessage,
+  token: string | null,
+  address: string | null,
+  sessionId: string | null = null,
+): ViewerRequest {
+  const header = (name: 'origin' | 'referer') => {
+    const value = request.headers[name];
+    return typeof value === 'string' ? value : null;
+  };
+  return { token, address, origin: header('origin'), referrer: header('referer'), sessionId };
+}
+
+type Signing = NonNullable<AssignedInput['signing']>;
+
+/** Told to a viewer admitted before its output became Signed. */
+export const SIGNED_ONLY = 'This video now requires a signed playback token';
+
+/** A key as the control plane sends it, as the verifier takes it. */
+function toKey(key: Signing['keys'][number]): VerificationKey {
+  if (key.algorithm === 'HS256')
+    return {
+      kid: key.kid,
+      algorithm: 'HS256',
+      secret: Buffer.from(key.secret ?? '', 'base64url'),
+      revoked: key.revoked,
+    };
+  return {
+    kid: key.kid,
+    algorithm: key.algorithm,
+    publicJwk: (key.publicJwk ?? {}) as Extract<VerificationKey, { publicJwk: unknown }>['publicJwk'],
+    revoked: key.revoked,
+  };
+}
+
+interface Keyring {
+  /** What it was built from, to build it again only when that changes. */
+  source: string;
+  keys: PlaybackKeyring;
+  revoked: ReadonlySet<string>;
+}
+
+/**
+ * Signed outputs' playback tokens (issue 34): the keys and revoked token ids of each stream served here (sent
+ * with the assigned inputs, so a revocation pushed by the control plane arrives with the next read), the
+ * verification of a viewer's token with `@streamcloud/playback-tokens` (the code the API's token test runs),
+ * a warm cache of verified tokens, the count of each token's sessions on this node, and the end of the
+ * sessions whose token, key or duration is over. Secrets are never logged: a refusal logs its reason only.
+ */
+export class SignedPlayback {
+  private readonly keyrings = new Map<string, Keyring>();
+  private readonly verified = new VerifiedTokens();
+
+  constructor(
+    private readonly viewers: Viewers,
+    /** The viewer's country (GeoLite2 on the node), null when unknown: asked only for tokens that restrict countries. */
+    private readonly countryOf: (address: string | null) => string | null,
+    private readonly log: Logger | null = null,
+  ) {}
+
+  /** The assigned inputs were read: each stream's keyring is built again when its keys or revocations changed. */
+  update(inputs: readonly AssignedInput[]): void {
+    const served = new Set<string>();
+    for (const input of inputs) {
+      if (!input.signing) continue;
+      served.add(input.id);
+      const source = JSON.stringify(input.signing);
+      if (this.keyrings.get(input.id)?.source === source) continue;
+      this.keyrings.set(input.id, {
+        source,
+        keys: new PlaybackKeyring(input.signing.keys.map(toKey)),
+        revoked: new Set(input.signing.revokedTokenIds),
+      });
+    }
+    for (const id of this.keyrings.keys()) if (!served.has(id)) this.keyrings.delete(id);
+  }
+
+  /** Whether `viewer` may play `target` (an output of `inputId`) with its token, and what the grant is. */
+  verify(
+    inputId: string,
+    target: PlaybackTarget,
+    viewer: ViewerRequest,
+    now = new Date(),
+  ): { ok: true; grant: SignedGrant } | Extract<Verdict, { ok: false }> {
+    const token = viewer.token ?? '';
+    const keyring = this.keyrings.get(inputId);
+    // A session going on with this very token keeps its start (no cut mid-view after `exp`).
+    const session = viewer.sessionId ? this.viewers.get(viewer.sessionId) : undefined;
+    const started = session?.grant?.token === token ? session.startedAt : undefined;
+    const verdict = verifyPlaybackToken(token, {
+      keys: keyring?.keys ?? new PlaybackKeyring(),
+      revokedTokenIds: keyring?.revoked,
+      verified: this.verified,
+      target,
+      viewer: {
+        now,
+        address: viewer.address,
+        country: () => this.countryOf(viewer.address),
+        origin: viewer.origin ?? null,
+        referrer: viewer.referrer ?? null,
+        ...(started ? { sessionStartedAt: started } : {}),
+        activeSessions: (claims) => this.sessionsOf(claims.jti ?? token, viewer.sessionId ?? null),
+      },
+    });
+    if (!verdict.ok) return verdict;
+    const jti = verdict.claims.jti ?? null;
+    return {
+      ok: true,
+      grant: { token, kid: verdict.kid, jti, countedAs: jti ?? token, endsAt: verdict.sessionEndsAt },
+    };
+  }
+
+  /**
+   * Ends the sessions their policy no longer admits: on a Signed output, a session without a token (admitted
+   * with the static token or as Public before the change), or whose key or token was revoked, or whose
+   * `maxSessionSeconds` is over. Run after each read of the assigned inputs and every second.
+   */
+  sweep(outputAccess: (session: ViewerSession) => string | undefined, now = Date.now()): number {
+    return this.viewers.kick((session) => {
+      if (session.preview || outputAccess(session) !== 'Signed') return false;
+      const why = this.over(session, now);
+      if (why) this.log?.info(`viewer ${session.id} of output ${session.outputId} disconnected: ${why}`);
+      return why ?? false;
+    });
+  }
+
+  /** Why the session may not play on (the text its player is shown), or null. */
+  private over(session: ViewerSession, now: number): string | null {
+    const { grant } = session;
+    if (!grant) return SIGNED_ONLY;
+    const keyring = this.keyrings.get(session.inputId);
+    const key = keyring?.keys.get(grant.kid);
+    if (!key) return REFUSALS.unknown_key;
+    if (key.revoked) return REFUSALS.key_revoked;
+    if (grant.jti !== null && keyring?.revoked.has(grant.jti)) return REFUSALS.token_revoked;
+    if (grant.endsAt && now >= grant.endsAt.getTime()) return REFUSALS.session_over;
+    return null;
+  }
+
+  /** Sessions on this node counted as `countedAs`, but `except` (the session asking again). */
+  private sessionsOf(countedAs: string, except: string | null): number {
+    let count = 0;
+    for (const session of this.viewers.all()) {
+      if (session.grant?.countedAs === countedAs && session.id !== except) count++;
+    }
+    return count;
+  }
+}
