@@ -17,6 +17,18 @@ export const ADMIN = { username: 'admin', password: 'admin-password-1' };
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A seeded pseudo-random generator in [0, 1) (mulberry32): a failing run can be run again from its seed. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
 /** A TCP port free on loopback right now (the node's own helper). */
 export const freePort = freeLoopbackPort;
 

@@ -1,6 +1,6 @@
 import type { PreviewCredential, StreamInput, StreamOutput } from '@streamcloud/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nodeMetadata, type Push, pushTestPattern, waitFor } from './harness.js';
+import { nodeMetadata, type Push, pushTestPattern, seededRandom, waitFor } from './harness.js';
 import { streamsOf, uriOf, useMediaNode } from './streams.js';
 
 /**
@@ -205,22 +205,10 @@ describe('preview credentials (defect 3)', () => {
   });
 });
 
-/** A seeded pseudo-random generator (mulberry32): a failing interleaving can be run again from its seed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 describe('billing integrity', () => {
   it('for any interleaving of sessions, tokens and outputs, each stream is billed what it sent, never another’s', async () => {
     const seed = Number(process.env.BILLING_FUZZ_SEED ?? Date.now() % 100_000);
-    const next = random(seed);
+    const next = seededRandom(seed);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
     const streams = live as [Live, Live];
     const previews = await Promise.all(streams.map(({ stream }) => credential(stream.id)));

@@ -11,16 +11,20 @@ import { streamsOf, uriOf, useMediaNode } from './streams.js';
 const world = useMediaNode();
 const { api, createStream, getStream, messages, status } = streamsOf(world);
 
+/** The world's own node takes no new streams (disabled, closed): the node a test starts takes them. */
+const takeNoNewStreams = () =>
+  api('PUT', `/nodes/${world.node.id}`, {
+    name: 'media-1',
+    connection: { protocol: 'HTTP', hostname: '127.0.0.1', port: world.node.port },
+    enabled: false,
+    opened: false,
+  });
+
 describe('a media node that dies', () => {
   it('takes its streams out of Ingestion within the silence bound while the control plane goes on', async () => {
     const doomed = await startMediaNode(world.plane, 'media-doomed');
     // Only the doomed node takes new streams now.
-    await api('PUT', `/nodes/${world.node.id}`, {
-      name: 'media-1',
-      connection: { protocol: 'HTTP', hostname: '127.0.0.1', port: world.node.port },
-      enabled: false,
-      opened: false,
-    });
+    await takeNoNewStreams();
     const stream = await createStream({ format: 'RTMP' });
     expect(stream.nodeId).toBe(doomed.id);
     const push = pushTestPattern(uriOf(stream), 'flv', 60);
@@ -50,12 +54,7 @@ describe('a network cut between a node and the control plane', () => {
     });
     let push: Push | null = null;
     try {
-      await api('PUT', `/nodes/${world.node.id}`, {
-        name: 'media-1',
-        connection: { protocol: 'HTTP', hostname: '127.0.0.1', port: world.node.port },
-        enabled: false,
-        opened: false,
-      });
+      await takeNoNewStreams();
       const stream = await createStream({ format: 'RTMP' });
       expect(stream.nodeId).toBe(cut.id);
       push = pushTestPattern(uriOf(stream), 'flv', 60);

@@ -10,6 +10,7 @@ import {
   freePort,
   type RunningNode,
   runMediaNode,
+  seededRandom,
   sleep,
   startControlPlane,
   waitFor,
@@ -20,7 +21,6 @@ import {
   chaosPostgres,
   type Encoder,
   seconds,
-  seededRandom,
   startEncoder,
   startWriter,
 } from './world.js';

@@ -7,18 +7,6 @@ import type { ControlPlane, Push } from '../harness.js';
 import { pushTestPattern, sleep } from '../harness.js';
 import { uriOf } from '../streams.js';
 
-/** A seeded random in [0, 1) (mulberry32): the same seed, the same schedule. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** An encoder as OBS or ffmpeg in a loop runs one: it pushes, and when the push is cut it connects again a second later. */
 export interface Encoder {
   stream: StreamInput;
