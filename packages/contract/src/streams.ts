@@ -458,6 +458,8 @@ export const streamRoutes = {
     params: IdParams,
     body: StreamOutputUpdate,
     response: StreamOutput,
+    // The answer carries the output's static viewer token.
+    revealsSecret: true,
     errors: [404],
   }),
   deleteOutput: defineRoute({
