@@ -83,11 +83,10 @@ describe("a media node's health", () => {
     );
     const health = node.load?.health;
     if (!health) throw new Error('no health');
-    expect(health.disks.length).toBeGreaterThan(0);
+    // The harness gives each node its own data folder (runMediaNode): that is the disk measured.
+    expect(health.disks.map((disk) => disk.path)).toEqual([expect.stringContaining('streamcloud-media-node-')]);
     expect(health.disks[0]?.totalBytes).toBeGreaterThan(health.disks[0]?.freeBytes ?? 0);
-    expect(health.encoderCpuPercent).toBeGreaterThanOrEqual(0);
     expect(health.uploadBacklog).toEqual({ files: 0, bytes: 0 });
-    expect(Array.isArray(health.problems)).toBe(true);
   });
 });
 
