@@ -201,10 +201,7 @@ export class NodesService {
    * reads them at its next poll (every 1.5 s), so a failure is only counted.
    */
   async pushStreamsOf(accountId: string): Promise<{ pushed: number; failed: number }> {
-    const nodes = await this.deps.uow.nodes.servingAccount(accountId);
-    const results = await Promise.allSettled(nodes.map((node) => this.deps.control.refresh(node, 'Streams')));
-    const failed = results.filter((result) => result.status === 'rejected').length;
-    return { pushed: results.length - failed, failed };
+    return this.refreshStreams(await this.deps.uow.nodes.servingAccount(accountId));
   }
 
   async metadata(id: string): Promise<Record<string, unknown>> {
@@ -264,13 +261,24 @@ export class NodesService {
   async tellStreamsChanged(id: string): Promise<boolean> {
     const row = await this.deps.uow.nodes.findById(id);
     if (!row) return false;
-    try {
-      await this.deps.control.refresh(row, 'Streams');
-      return true;
-    } catch (error) {
-      this.deps.log?.warn(`Node ${row.name} was not told of a change to its streams: ${(error as Error).message}`);
-      return false;
-    }
+    return (await this.refreshStreams([row])).failed === 0;
+  }
+
+  /**
+   * Asks each node to re-read its streams now (refresh `Streams`), all at once; one that cannot be reached is
+   * noted and counted, never an error: its next poll brings the change anyway.
+   */
+  private async refreshStreams(nodes: NodeRow[]): Promise<{ pushed: number; failed: number }> {
+    const results = await Promise.allSettled(
+      nodes.map((node) =>
+        this.deps.control.refresh(node, 'Streams').catch((error: unknown) => {
+          this.deps.log?.warn(`Node ${node.name} was not told of a change to its streams: ${(error as Error).message}`);
+          throw error;
+        }),
+      ),
+    );
+    const failed = results.filter((result) => result.status === 'rejected').length;
+    return { pushed: results.length - failed, failed };
   }
 
   private async find(id: string): Promise<NodeRow> {
