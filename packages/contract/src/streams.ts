@@ -224,6 +224,15 @@ export const OutputAccess = z.enum(['Public', 'Private', 'Signed'], {
 });
 export type OutputAccess = z.infer<typeof OutputAccess>;
 
+/**
+ * How an HLS output packages the stream (issue 36): Standard is nginx-rtmp's MPEG-TS playlist (1 s fragments,
+ * for players that do not know LL-HLS); Low is the node's LL-HLS packager (fMP4 parts, blocking playlist
+ * reloads, preload hints), which every HLS player still plays as ordinary HLS. Only HLS outputs have one.
+ */
+export const HlsLatency = z.enum(['Standard', 'Low'], { error: 'HLS latency must be Standard or Low' });
+export type HlsLatency = z.infer<typeof HlsLatency>;
+export const HLS_LATENCY_ONLY_FOR_HLS = 'HLS latency is only for HLS outputs';
+
 export const OutputSession = z.object({
   id: z.string(),
   ipAddress: z.string().nullable(),
@@ -237,6 +246,8 @@ export const StreamOutput = z.object({
   format: OutputFormat,
   name: z.string(),
   access: OutputAccess,
+  /** An HLS output's packaging; null for every other format. */
+  hlsLatency: HlsLatency.nullable(),
   connection: z.object({ uri: z.string().optional(), signallingUri: z.string().optional() }).nullable(),
   viewer: z.object({
     ipAddress: z.string().nullable(),
@@ -268,18 +279,30 @@ export type PreviewCredential = z.infer<typeof PreviewCredential>;
 /** How long a preview credential is valid; the console asks for a new one before it expires. */
 export const PREVIEW_CREDENTIAL_TTL_SECONDS = 600;
 
-export const StreamOutputCreate = z.strictObject({
-  streamId: Id,
-  format: OutputFormat.default('RTMP'),
-  /** Absent: Private on a Private stream, else Public (as before outputs had their own policy). */
-  access: OutputAccess.optional(),
-  callbackUri: callbackUri.optional(),
-  viewer: Streamer.optional(),
-});
+export const StreamOutputCreate = z
+  .strictObject({
+    streamId: Id,
+    format: OutputFormat.default('RTMP'),
+    /** Absent: Private on a Private stream, else Public (as before outputs had their own policy). */
+    access: OutputAccess.optional(),
+    /** HLS outputs only; absent: Standard. */
+    hlsLatency: HlsLatency.optional(),
+    callbackUri: callbackUri.optional(),
+    viewer: Streamer.optional(),
+  })
+  .refine((body) => body.hlsLatency === undefined || body.format === 'HLS', {
+    message: HLS_LATENCY_ONLY_FOR_HLS,
+    path: ['hlsLatency'],
+  });
 export type StreamOutputCreate = z.output<typeof StreamOutputCreate>;
 
-/** A change of an output's policy, live: its node applies it at once (viewers it no longer admits are disconnected). */
-export const StreamOutputUpdate = z.strictObject({ access: OutputAccess });
+/**
+ * A change of an output's policy or HLS packaging, live: its node applies it at once (viewers it no longer admits
+ * are disconnected; an HLS viewer's next playlist comes from the new packaging).
+ */
+export const StreamOutputUpdate = z
+  .strictObject({ access: OutputAccess.optional(), hlsLatency: HlsLatency.optional() })
+  .refine((value) => Object.keys(value).length > 0, { message: 'Nothing to update' });
 export type StreamOutputUpdate = z.output<typeof StreamOutputUpdate>;
 
 export const OutputListQuery = z.strictObject({
@@ -452,7 +475,8 @@ export const streamRoutes = {
   updateOutput: defineRoute({
     method: 'PUT',
     path: '/outputs/:id',
-    summary: "Change a viewer output's access policy (Public, Private or Signed), also while it plays",
+    summary:
+      "Change a viewer output's access policy (Public, Private or Signed) or HLS latency (Standard or Low), also while it plays",
     tag: 'outputs',
     auth: 'user',
     params: IdParams,
@@ -624,6 +648,8 @@ export const AssignedInput = z.object({
       name: z.string(),
       format: OutputFormat,
       access: OutputAccess,
+      /** An HLS output's packaging (absent: Standard, as before outputs had one). */
+      hlsLatency: HlsLatency.optional(),
       accessToken: z.string().nullable(),
       previousAccessToken: PreviousAccessToken,
       /** When the output's sessions were last cleared: the node disconnects its viewers when this changes. */

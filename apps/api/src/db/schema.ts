@@ -285,6 +285,8 @@ export interface OutputsTable extends TokenRotationColumns {
   access_token: string | null;
   /** Migration 0031: Public, Private (access_token plays it) or Signed (signed playback tokens only). */
   access: 'Public' | 'Private' | 'Signed';
+  /** Migration 0034: an HLS output's packaging (Standard: nginx-rtmp's TS; Low: LL-HLS); null for other formats. */
+  hls_latency: 'Standard' | 'Low' | null;
   /** When the output's sessions were last cleared; the node disconnects its viewers when this changes. */
   sessions_cleared_at: Date | null;
   /** Preview sessions (the console's player) the node last reported: not viewers, not billed. */

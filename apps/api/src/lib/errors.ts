@@ -11,6 +11,11 @@ export class AppError extends Error {
 }
 
 export const badRequest = (message: string, code = 'BAD_REQUEST') => new AppError(400, code, message);
+/** A body field a rule beyond its schema refuses, answered as the schema's own refusals are (`{errors: [{path}]}`). */
+export const invalidField = (path: string, message: string) =>
+  Object.assign(new AppError(400, 'VALIDATION', `Invalid request: body.${path}: ${message}`), {
+    errors: [{ path: `body.${path}`, message }],
+  });
 export const unauthorized = (message = 'Authentication required') => new AppError(401, 'UNAUTHORIZED', message);
 export const forbidden = (message = 'Not permitted') => new AppError(403, 'FORBIDDEN', message);
 export const notFound = (what: string) => new AppError(404, 'NOT_FOUND', `${what} not found`);

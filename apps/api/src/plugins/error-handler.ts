@@ -40,7 +40,11 @@ const MALFORMED = { status: 400, reason: 'Bad Request', message: 'The HTTP reque
 /** One error body for every failure: `{message, code?, errors?}`; a 5xx never carries details. */
 function answerError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof AppError) {
-    return reply.code(error.statusCode).headers(error.headers).send({ message: error.message, code: error.code });
+    const errors = 'errors' in error ? { errors: error.errors } : {};
+    return reply
+      .code(error.statusCode)
+      .headers(error.headers)
+      .send({ message: error.message, code: error.code, ...errors });
   }
   if (hasZodFastifySchemaValidationErrors(error)) {
     const errors = error.validation.map((issue) => ({

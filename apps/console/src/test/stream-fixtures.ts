@@ -32,12 +32,14 @@ export function summaryOf(stream: StreamInput): StreamInputSummary {
 }
 
 export function streamOutput(streamId: string, n: number, extra: Partial<StreamOutput> = {}): StreamOutput {
+  const format = extra.format ?? 'RTMP';
   return {
     id: uuid(7000 + n),
     streamId,
-    format: 'RTMP',
+    format,
     name: `out+${uuid(8000 + n)}`,
     access: 'Public',
+    hlsLatency: format === 'HLS' ? 'Standard' : null,
     connection: { uri: `rtmp://edge.example:1935/live/out+${uuid(8000 + n)}` },
     viewer: { ipAddress: null, geoLocation: null, accessToken: null, accessTokenRotatedAt: null },
     callbackUri: null,

@@ -118,7 +118,7 @@ describe('an output access policy', () => {
       'body.access',
       'Access must be Public, Private or Signed',
     );
-    expectValidationError(await owner('PUT', `/api/v1/outputs/${output.id}`, {}), 'body.access');
+    expectValidationError(await owner('PUT', `/api/v1/outputs/${output.id}`, {}), 'body', 'Nothing to update');
     expectValidationError(
       await owner('POST', '/api/v1/outputs', { streamId: input.id, access: 'signed' }),
       'body.access',
@@ -126,5 +126,67 @@ describe('an output access policy', () => {
     );
     const [row] = await t.database.db.selectFrom('outputs').select('access').where('id', '=', output.id).execute();
     expect(row?.access).toBe('Public');
+  });
+});
+
+/** Issue 36: an HLS output's packaging, Standard (nginx-rtmp's TS) or Low (LL-HLS), chosen at creation or live. */
+describe('an HLS output latency', () => {
+  it('is Standard by default, null for other formats, or what the creation says; the node is told', async () => {
+    const node = await stubNode();
+    const input = await t.createInput();
+    expect(await t.createOutput({ streamId: input.id, format: 'HLS' })).toMatchObject({ hlsLatency: 'Standard' });
+    expect(await t.createOutput({ streamId: input.id, format: 'RTMP' })).toMatchObject({ hlsLatency: null });
+    const low = await t.createOutput({ streamId: input.id, format: 'HLS', hlsLatency: 'Low' });
+    expect(low).toMatchObject({ hlsLatency: 'Low' });
+    const listed = (await assigned(node.token)).outputs;
+    expect(listed.find((entry: { id: string }) => entry.id === low.id)).toMatchObject({ hlsLatency: 'Low' });
+    expect(listed.find((entry: { format: string }) => entry.format === 'RTMP')).not.toHaveProperty('hlsLatency');
+  });
+
+  it('changes live: audited, the node is told and reads it (its outputs version changes)', async () => {
+    const node = await stubNode();
+    const input = await t.createInput();
+    const output = await t.createOutput({ streamId: input.id, format: 'HLS' });
+    const version = (await assigned(node.token)).versions.outputs;
+    const changed = await owner('PUT', `/api/v1/outputs/${output.id}`, { hlsLatency: 'Low' });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(changed.json()).toMatchObject({ access: 'Public', hlsLatency: 'Low' });
+    const [entry] = await t.auditLog(1);
+    expect(entry).toMatchObject({ action: 'output.update', target_id: output.id });
+    await expect.poll(refreshes).toEqual([{ method: 'POST', path: '/refresh', body: { mode: 'Streams' } }]);
+    const read = await assigned(node.token);
+    expect(read.outputs[0]).toMatchObject({ id: output.id, hlsLatency: 'Low' });
+    expect(read.versions.outputs).not.toBe(version);
+  });
+
+  it('refuses an unknown latency, or one for an output that is not HLS, with a 400 naming the field', async () => {
+    const input = await t.createInput();
+    const hls = await t.createOutput({ streamId: input.id, format: 'HLS' });
+    const rtmp = await t.createOutput({ streamId: input.id, format: 'RTMP' });
+    const rule = 'HLS latency must be Standard or Low';
+    expectValidationError(
+      await owner('PUT', `/api/v1/outputs/${hls.id}`, { hlsLatency: 'Ultra' }),
+      'body.hlsLatency',
+      rule,
+    );
+    expectValidationError(
+      await owner('POST', '/api/v1/outputs', { streamId: input.id, format: 'RTMP', hlsLatency: 'Low' }),
+      'body.hlsLatency',
+      'HLS latency is only for HLS outputs',
+    );
+    expectValidationError(
+      await owner('PUT', `/api/v1/outputs/${rtmp.id}`, { hlsLatency: 'Low' }),
+      'body.hlsLatency',
+      'HLS latency is only for HLS outputs',
+    );
+    const rows = await t.database.db
+      .selectFrom('outputs')
+      .select(['id', 'hls_latency'])
+      .where('input_id', '=', input.id)
+      .execute();
+    expect(Object.fromEntries(rows.map((row) => [row.id, row.hls_latency]))).toEqual({
+      [hls.id]: 'Standard',
+      [rtmp.id]: null,
+    });
   });
 });

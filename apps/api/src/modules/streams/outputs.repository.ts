@@ -135,15 +135,13 @@ export class OutputsRepository {
     return Number(result.numUpdatedRows) > 0;
   }
 
-  /** Sets an output's access policy and its viewer token; null when the output is gone. */
-  async setAccess(id: string, access: OutputRow['access'], accessToken: string | null): Promise<OutputRow | null> {
+  /** Sets an output's access policy, viewer token and HLS latency; null when the output is gone. */
+  async setPolicy(
+    id: string,
+    policy: Pick<OutputRow, 'access' | 'access_token' | 'hls_latency'>,
+  ): Promise<OutputRow | null> {
     return (
-      (await this.db
-        .updateTable('outputs')
-        .set({ access, access_token: accessToken })
-        .where('id', '=', id)
-        .returningAll()
-        .executeTakeFirst()) ?? null
+      (await this.db.updateTable('outputs').set(policy).where('id', '=', id).returningAll().executeTakeFirst()) ?? null
     );
   }
 

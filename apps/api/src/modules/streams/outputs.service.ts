@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
   type AccessTokenRotate,
+  HLS_LATENCY_ONLY_FOR_HLS,
   makeStreamName,
   type OutputAccess,
   type RotatedAccessToken,
@@ -10,7 +11,7 @@ import {
 } from '@streamcloud/contract';
 import type { AuthContext } from '../../lib/auth-context.js';
 import type { Clock } from '../../lib/clock.js';
-import { conflict, notFound } from '../../lib/errors.js';
+import { conflict, invalidField, notFound } from '../../lib/errors.js';
 import { geoPoint } from '../../lib/geo.js';
 import { AuditTrail } from '../audit/audit-trail.js';
 import type { GeoLocator } from '../info/geo-locator.js';
@@ -77,6 +78,7 @@ export class OutputsService {
       // Each Private output has its own viewer token; a Signed one gets one too, for a later return to Private.
       access: policy,
       access_token: policy === 'Public' ? null : newViewerToken(),
+      hls_latency: body.format === 'HLS' ? (body.hlsLatency ?? 'Standard') : null,
       sessions_cleared_at: null,
       preview_sessions: 0,
       node_id: placed.node?.id ?? null,
@@ -86,6 +88,7 @@ export class OutputsService {
       streamId: stream.id,
       format: row.format,
       access: row.access,
+      ...(row.hls_latency ? { hlsLatency: row.hls_latency } : {}),
     });
     const nodeId = servingNodeIdOf(row, stream.node_id);
     return toStreamOutput(row, nodeId ? await streams.nodeHost(nodeId) : null, []);
@@ -99,12 +102,23 @@ export class OutputsService {
     const { ownerId } = await this.deps.uow.access.require(auth, 'output', id);
     const found = await this.inOwnStream(this.deps.uow, id);
     if (!found) throw notFound('Output');
-    const before = found.output.access;
-    const token = body.access === 'Public' || found.output.access_token ? found.output.access_token : newViewerToken();
-    const row = await this.deps.uow.outputs.setAccess(id, body.access, token);
+    const before = found.output;
+    if (body.hlsLatency && before.format !== 'HLS') throw invalidField('hlsLatency', HLS_LATENCY_ONLY_FOR_HLS);
+    const access = body.access ?? before.access;
+    const token = access === 'Public' || before.access_token ? before.access_token : newViewerToken();
+    const row = await this.deps.uow.outputs.setPolicy(id, {
+      access,
+      access_token: token,
+      hls_latency: body.hlsLatency ?? before.hls_latency,
+    });
     if (!row) throw notFound('Output');
-    await this.audit.record(auth, 'output.update', id, { access: row.access, before });
-    if (ownerId && before !== row.access) void this.deps.pushToNodes?.(ownerId).catch(() => undefined);
+    await this.audit.record(auth, 'output.update', id, {
+      access: row.access,
+      before: before.access,
+      ...(row.hls_latency ? { hlsLatency: row.hls_latency } : {}),
+    });
+    const changed = before.access !== row.access || before.hls_latency !== row.hls_latency;
+    if (ownerId && changed) void this.deps.pushToNodes?.(ownerId).catch(() => undefined);
     const nodeId = servingNodeIdOf(row, found.stream.node_id);
     const sessions = await this.deps.uow.outputs.sessionsOf([id]);
     return toStreamOutput(row, nodeId ? await this.deps.uow.streams.nodeHost(nodeId) : null, sessions.get(id) ?? []);

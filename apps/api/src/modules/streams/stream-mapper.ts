@@ -107,6 +107,7 @@ export function toStreamOutput(row: OutputRow, node: NodeHostRow | null, session
     format,
     name: row.name,
     access: row.access,
+    hlsLatency: row.hls_latency,
     connection: node ? playbackConnection(format, mediaHostOf(node), row.name) : null,
     viewer: {
       ipAddress: row.viewer_ip,

@@ -624,9 +624,16 @@ export class StreamsRepository implements StreamCatalog {
           'stop_requested_at',
         ]).as('relays_version'),
         digestOf('fallbacks', ['id', 'type', 'resources']).as('fallbacks_version'),
-        digestOf('outputs', ['id', 'name', 'format', 'access', 'access_token', 'sessions_cleared_at', 'node_id']).as(
-          'outputs_version',
-        ),
+        digestOf('outputs', [
+          'id',
+          'name',
+          'format',
+          'access',
+          'hls_latency',
+          'access_token',
+          'sessions_cleared_at',
+          'node_id',
+        ]).as('outputs_version'),
       ])
       // Its own streams, and the streams of which it serves outputs as an edge (pulling them from their node).
       .where((eb) =>

@@ -557,6 +557,7 @@ export class StreamsService {
             name: output.name,
             format: output.format as AssignedInput['outputs'][number]['format'],
             access: output.access,
+            ...(output.hls_latency ? { hlsLatency: output.hls_latency } : {}),
             accessToken: output.access_token,
             sessionsClearedAt: output.sessions_cleared_at?.toISOString() ?? null,
             previousAccessToken: previousTokenOf(output),

@@ -1,5 +1,5 @@
 import { messageOr } from '@streamcloud/api-client';
-import { OutputAccess, OutputFormat, StreamOutputCreate } from '@streamcloud/contract';
+import { HlsLatency, OutputAccess, OutputFormat, StreamOutputCreate } from '@streamcloud/contract';
 import { type FormEvent, useEffect, useState } from 'react';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
@@ -7,7 +7,7 @@ import { Options, SelectField, TextField } from '@/components/ui/form-fields';
 import { ModalActions } from '@/components/ui/modal-actions';
 import { useNotify } from '@/components/ui/notifications';
 import { type OutputCreateBody, useCreateOutput } from '../api/create-output';
-import { OUTPUT_ACCESS_LABELS, STREAM_ERRORS } from '../utils/messages';
+import { HLS_LATENCY_HELP, HLS_LATENCY_LABELS, OUTPUT_ACCESS_LABELS, STREAM_ERRORS } from '../utils/messages';
 
 type OutputFormatName = OutputCreateBody['format'];
 
@@ -16,12 +16,20 @@ export function defaultOutputFormat(browser: boolean): NonNullable<OutputFormatN
   return browser ? 'WebRTC' : 'RTMP';
 }
 
-export function toOutputBody(streamId: string, format: string, callbackUri: string, access?: string): OutputCreateBody {
+export function toOutputBody(
+  streamId: string,
+  format: string,
+  callbackUri: string,
+  access?: string,
+  hlsLatency?: string,
+): OutputCreateBody {
   const uri = callbackUri.trim();
   return {
     streamId,
     format: format as OutputFormatName,
     ...(access ? { access: access as OutputAccess } : {}),
+    // Only an HLS output has a packaging to choose.
+    ...(hlsLatency && format === 'HLS' ? { hlsLatency: hlsLatency as HlsLatency } : {}),
     ...(uri ? { callbackUri: uri } : {}),
   };
 }
@@ -46,6 +54,7 @@ export function OutputModal({
   const [browser, setBrowser] = useState(false);
   const [format, setFormat] = useState<string>(defaultOutputFormat(false));
   const [access, setAccess] = useState<string>(defaultAccess);
+  const [hlsLatency, setHlsLatency] = useState<string>('Standard');
   const [callbackUri, setCallbackUri] = useState('');
   const [error, setError] = useState<string | undefined>();
 
@@ -54,6 +63,7 @@ export function OutputModal({
     setBrowser(false);
     setFormat(defaultOutputFormat(false));
     setAccess(defaultAccess);
+    setHlsLatency('Standard');
     setCallbackUri('');
     setError(undefined);
   }, [show, defaultAccess]);
@@ -65,7 +75,7 @@ export function OutputModal({
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    const body = toOutputBody(streamId, format, callbackUri, access);
+    const body = toOutputBody(streamId, format, callbackUri, access, hlsLatency);
     const parsed = StreamOutputCreate.safeParse(body);
     if (!parsed.success) {
       setError(parsed.error.issues.find((issue) => issue.path[0] === 'callbackUri')?.message);
@@ -101,6 +111,17 @@ export function OutputModal({
           >
             <Options values={OutputFormat.options} />
           </SelectField>
+          {format === 'HLS' && (
+            <SelectField
+              id="output-hls-latency"
+              label="HLS latency"
+              help={HLS_LATENCY_HELP}
+              value={hlsLatency}
+              onChange={(event) => setHlsLatency(event.target.value)}
+            >
+              <Options values={HlsLatency.options} label={(value) => HLS_LATENCY_LABELS[value]} />
+            </SelectField>
+          )}
           <SelectField
             id="output-access"
             label="Access"

@@ -580,6 +580,51 @@ describe('viewers', () => {
     expect((await screen.findByRole('alert')).textContent).toBe("Something wrong with the output's access change");
   });
 
+  it('creates an HLS viewer with its latency, offered for HLS only, and changes it live', async () => {
+    let current = streamOutput(ID, 1, { format: 'HLS', hlsLatency: 'Low' });
+    const { user, mock } = renderDashboard(
+      {},
+      {
+        'GET /api/v1/outputs': () => jsonResponse([current], 200, { 'X-Total-Count': '1' }),
+        'POST /api/v1/outputs': () => jsonResponse(current, 201),
+        [`PUT /api/v1/outputs/${current.id}`]: ({ body }) => {
+          const { hlsLatency } = body as { hlsLatency: 'Standard' | 'Low' };
+          if (hlsLatency === 'Low') return errorResponse(500, '');
+          current = { ...current, hlsLatency };
+          return jsonResponse(current);
+        },
+      },
+    );
+    await screen.findByTestId('stream-status');
+    await user.click(screen.getByRole('button', { name: 'Add viewer' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Create viewer' });
+    expect(within(dialog).queryByLabelText('HLS latency')).toBeNull();
+    await user.selectOptions(within(dialog).getByLabelText('Format'), 'HLS');
+    const latency = within(dialog).getByLabelText('HLS latency') as HTMLSelectElement;
+    expect(latency.value).toBe('Standard');
+    expect([...latency.options].map((option) => option.text)).toEqual([
+      'Standard (MPEG-TS, any player)',
+      'Low latency (LL-HLS)',
+    ]);
+    await user.selectOptions(latency, 'Low latency (LL-HLS)');
+    await user.click(within(dialog).getByRole('button', { name: 'Create' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(mock.requests.find((request) => request.method === 'POST')?.body).toEqual({
+      streamId: ID,
+      format: 'HLS',
+      access: 'Public',
+      hlsLatency: 'Low',
+    });
+
+    const item = within(await screen.findByRole('listitem', { name: `Viewer ${current.name}` }));
+    expect((item.getByLabelText('HLS latency') as HTMLSelectElement).value).toBe('Low');
+    await user.selectOptions(item.getByLabelText('HLS latency'), 'Standard (MPEG-TS, any player)');
+    await waitFor(() => expect((item.getByLabelText('HLS latency') as HTMLSelectElement).value).toBe('Standard'));
+    expect(mock.requests.find((request) => request.method === 'PUT')?.body).toEqual({ hlsLatency: 'Standard' });
+    await user.selectOptions(item.getByLabelText('HLS latency'), 'Low latency (LL-HLS)');
+    expect((await screen.findByRole('alert')).textContent).toBe("Something wrong with the output's HLS latency change");
+  });
+
   it('reports a failed viewer creation', async () => {
     const { user } = renderDashboard({}, { 'POST /api/v1/outputs': () => errorResponse(500, '') });
     await screen.findByTestId('stream-status');

@@ -1,5 +1,5 @@
 import { messageOr } from '@streamcloud/api-client';
-import { OutputAccess, type StreamOutput } from '@streamcloud/contract';
+import { HlsLatency, OutputAccess, type StreamOutput, type StreamOutputUpdate } from '@streamcloud/contract';
 import plusLgIcon from 'bootstrap-icons/icons/plus-lg.svg?raw';
 import { useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
@@ -15,7 +15,7 @@ import { useDeleteOutput } from '../api/delete-output';
 import { useOutputs } from '../api/get-outputs';
 import { useRotateOutputToken } from '../api/rotate-output-token';
 import { useUpdateOutput } from '../api/update-output';
-import { OUTPUT_ACCESS_LABELS, STREAM_ERRORS } from '../utils/messages';
+import { HLS_LATENCY_HELP, HLS_LATENCY_LABELS, OUTPUT_ACCESS_LABELS, STREAM_ERRORS } from '../utils/messages';
 import { outputEndpoint, outputPlaybackUrl } from '../utils/stream-connection';
 import { DashboardCard } from './dashboard-card';
 import { OutputModal } from './output-modal';
@@ -26,14 +26,14 @@ function OutputItem({
   output,
   onClear,
   onDelete,
-  onAccess,
+  onChange,
   busy,
 }: {
   output: StreamOutput;
   onClear: () => void;
   onDelete: () => void;
-  /** A new access policy, applied live. */
-  onAccess: (access: OutputAccess) => void;
+  /** A new access policy or HLS latency, applied live. */
+  onChange: (change: StreamOutputUpdate) => void;
   busy: boolean;
 }) {
   const endpoint = outputEndpoint(output);
@@ -66,10 +66,22 @@ function OutputItem({
           label="Access"
           value={output.access}
           disabled={busy}
-          onChange={(event) => onAccess(event.target.value as OutputAccess)}
+          onChange={(event) => onChange({ access: event.target.value as OutputAccess })}
         >
           <Options values={OutputAccess.options} label={(value) => OUTPUT_ACCESS_LABELS[value]} />
         </SelectField>
+        {output.hlsLatency && (
+          <SelectField
+            id={`output-hls-latency-${output.id}`}
+            label="HLS latency"
+            help={HLS_LATENCY_HELP}
+            value={output.hlsLatency}
+            disabled={busy}
+            onChange={(event) => onChange({ hlsLatency: event.target.value as HlsLatency })}
+          >
+            <Options values={HlsLatency.options} label={(value) => HLS_LATENCY_LABELS[value]} />
+          </SelectField>
+        )}
       </div>
       <div className="d-flex gap-2 mt-2">
         <Button size="sm" variant="outline-secondary" onClick={onClear} disabled={busy}>
@@ -129,12 +141,13 @@ export function ViewersCard({ streamId }: { streamId: string }) {
     });
   };
 
-  const onAccess = (id: string, access: OutputAccess) => {
+  const onChange = (id: string, change: StreamOutputUpdate) => {
     setBusyId(id);
     update.mutate(
-      { id, body: { access } },
+      { id, body: change },
       {
-        onError: (error) => notify(messageOr(error, STREAM_ERRORS.outputAccess)),
+        onError: (error) =>
+          notify(messageOr(error, change.access ? STREAM_ERRORS.outputAccess : STREAM_ERRORS.outputLatency)),
         onSettled: () => setBusyId(null),
       },
     );
@@ -167,7 +180,7 @@ export function ViewersCard({ streamId }: { streamId: string }) {
                 busy={busyId === output.id}
                 onClear={() => onClear(output.id)}
                 onDelete={() => onDelete(output.id)}
-                onAccess={(access) => onAccess(output.id, access)}
+                onChange={(change) => onChange(output.id, change)}
               />
             ))}
           </ul>

@@ -9,6 +9,7 @@ export const STREAM_ERRORS = {
   sessionsCleanup: 'Something wrong with sessions cleanup',
   outputDelete: 'Something wrong with output delete',
   outputAccess: "Something wrong with the output's access change",
+  outputLatency: "Something wrong with the output's HLS latency change",
   ingressCreation: 'Something wrong with ingress endpoint creation',
 } as const;
 
@@ -19,6 +20,14 @@ export const CAPTION_TOOLTIP = 'Click me to change';
  * The output access policies as the forms name them: Public and Private as the spec names the access modes,
  * Signed with what it means (issue 34: a playback token signed with a key of the account, docs/sell-access.md).
  */
+/** An HLS output's packaging (issue 36): nginx-rtmp's TS playlist, or the node's LL-HLS. */
+export const HLS_LATENCY_LABELS = {
+  Standard: 'Standard (MPEG-TS, any player)',
+  Low: 'Low latency (LL-HLS)',
+} as const;
+export const HLS_LATENCY_HELP =
+  'Low latency: about a second behind live in LL-HLS players; other players still play it.';
+
 export const OUTPUT_ACCESS_LABELS = {
   Public: 'Public',
   Private: 'Private',
