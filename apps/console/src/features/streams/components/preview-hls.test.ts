@@ -65,6 +65,13 @@ describe('playHls', () => {
     player.fragment('audio', 999_999, 1);
     player.fragment('main', 125_000, 1);
     expect((await playback.stats()).bitrate).toBe(1_000_000);
+    // An LL-HLS part: its own bytes over its own duration (0.25 s), not its segment's (1 s): 375 kB in 3.25 s.
+    player.handlers.hlsFragLoaded?.('hlsFragLoaded', {
+      frag: { type: 'main', duration: 1 },
+      part: { duration: 0.25 },
+      payload: new ArrayBuffer(31_250),
+    });
+    expect((await playback.stats()).bitrate).toBe(((250_000 + 125_000 + 31_250) * 8) / 3.25);
   });
 
   it("reports a fatal error with the node's refusal, and ignores what hls.js recovers from", async () => {

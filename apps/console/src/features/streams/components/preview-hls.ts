@@ -33,7 +33,8 @@ export async function playHls(
   // A passthrough output has no master playlist: hls.js knows no level bitrate, so it is measured.
   const loaded = fragmentBitrate();
   hls.on(Hls.Events.FRAG_LOADED, (_event, data) => {
-    if (data.frag.type === 'main') loaded.add(data.payload.byteLength, data.frag.duration);
+    // An LL-HLS part's bytes are the part's, over the part's duration (not its segment's).
+    if (data.frag.type === 'main') loaded.add(data.payload.byteLength, data.part?.duration ?? data.frag.duration);
   });
   hls.loadSource(source.toString());
   hls.attachMedia(video);
