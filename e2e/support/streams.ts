@@ -95,8 +95,9 @@ export function apiCreateOutput(
   token: string,
   streamId: string,
   format: StreamOutput['format'] = 'RTMP',
+  extra: { access?: StreamOutput['access'] } = {},
 ): Promise<StreamOutput> {
-  return api(request, token).call(streamRoutes.createOutput, { body: { streamId, format } });
+  return api(request, token).call(streamRoutes.createOutput, { body: { streamId, format, ...extra } });
 }
 
 export function apiGetInput(request: APIRequestContext, token: string, id: string): Promise<StreamInput> {

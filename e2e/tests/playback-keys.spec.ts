@@ -29,7 +29,8 @@ test('an account creates a playback signing key, tests tokens signed with it, an
   const customer = await createAccount(request);
   const token = await apiLogin(request, { username: customer.username, password: customer.password });
   const stream = await apiCreateInput(request, token);
-  const output = await apiCreateOutput(request, token, stream.id, 'HLS');
+  // Only a Signed output reads playback tokens (a Public one plays anyone): the test page says which it is.
+  const output = await apiCreateOutput(request, token, stream.id, 'HLS', { access: 'Signed' });
   await loginViaUi(page, customer);
   await page.getByRole('button', { name: customer.username, exact: true }).click();
   await page.getByRole('button', { name: 'Playback signing keys' }).click();
@@ -73,6 +74,7 @@ test('an account creates a playback signing key, tests tokens signed with it, an
   await testToken(page, { token: signed, outputId: output.id, country: 'FR' });
   const verdict = page.getByRole('alert').filter({ hasText: /^(Accepted|Refused)/ });
   await expect(verdict).toHaveText('Accepted: This output would play the token');
+  await expect(page.getByTestId('inspected-output-access')).toHaveText('Output access: Signed');
   await expect(page.getByRole('region', { name: 'Claims' })).toContainText('"jti": "e2e"');
 
   await testToken(page, { token: signed, outputId: output.id, country: 'US' });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Id, IdParams, Timestamp } from './common.js';
 import { defineRoute } from './routes.js';
+import { OutputAccess } from './streams.js';
 
 /** Issue 34: an account's keys for signing playback tokens, and the test of a token against an output. */
 export const PLAYBACK_KEY_NAME_MAX = 100;
@@ -116,7 +117,8 @@ export const PlaybackTokenInspection = z.object({
   detail: z.string().nullable(),
   /** When the session would have to end (the token's `maxSessionSeconds`), null without a cap. */
   sessionEndsAt: Timestamp.nullable(),
-  output: z.object({ id: Id, streamId: Id }),
+  /** The output and its access policy: only a Signed output takes playback tokens (docs/sell-access.md). */
+  output: z.object({ id: Id, streamId: Id, access: OutputAccess }),
 });
 export type PlaybackTokenInspection = z.infer<typeof PlaybackTokenInspection>;
 

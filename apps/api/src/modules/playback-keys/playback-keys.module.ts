@@ -18,6 +18,8 @@ export const playbackKeysModule = defineModule(
       clock,
       secrets,
       pushToNodes: (accountId) => app.services.nodes.pushStreamsOf(accountId),
+      // Looked up when a token is inspected, once every module registered (the streams module needs this one first).
+      outputPolicy: (outputId) => app.services.outputs.policyOf(outputId),
     });
     app.services.playbackKeys = playbackKeys;
     registerPlaybackKeyRoutes(app, playbackKeys);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   type AssignedInput,
+  type OutputAccess,
   PLAYBACK_KEYS_MAX,
   PLAYBACK_TOKEN_REVOCATIONS_MAX,
   type PlaybackKey,
@@ -38,10 +39,29 @@ export interface PlaybackKeysServiceDeps {
    * reaches them within a round trip, and they end the sessions playing with what was revoked.
    */
   pushToNodes?: (accountId: string) => Promise<unknown>;
+  /** An output's access policy (the streams module's): only a Signed output takes playback tokens. */
+  outputPolicy: (outputId: string) => Promise<OutputAccess | null>;
 }
 
 /** What a node verifies an account's playback tokens with. */
 export type NodeSigning = NonNullable<AssignedInput['signing']>;
+
+/** The inspection of any token on an output that is not Signed: what its node answers whatever the token. */
+function policyVerdict(access: 'Public' | 'Private') {
+  return access === 'Public'
+    ? {
+        accepted: true,
+        reason: null,
+        message: 'This output would play the token',
+        detail: 'The output is Public: it plays without any token',
+      }
+    : {
+        accepted: false,
+        reason: 'output_not_signed',
+        message: 'wrong playback token',
+        detail: 'The output is Private: it plays its static viewer token only; make it Signed to play playback tokens',
+      };
+}
 
 /** The JWS `alg` a key's tokens carry. */
 const HEADER_ALG = { ES256: 'ES256', Ed25519: 'EdDSA', HS256: 'HS256' } as const;
@@ -157,7 +177,9 @@ export class PlaybackKeysService {
       this.revokedIdOf(facts.ownerId, read?.payload.jti),
     ]);
     const keys = new PlaybackKeyring(rows.map((row) => toVerificationKey(row, this.deps.secrets)));
-    const output = { id: body.outputId, streamId: facts.streamId ?? body.outputId };
+    const access = await this.deps.outputPolicy(body.outputId);
+    if (!access) throw notFound('Output');
+    const output = { id: body.outputId, streamId: facts.streamId ?? body.outputId, access };
     const verdict = verifyPlaybackToken(body.token, {
       keys,
       revokedTokenIds,
@@ -171,6 +193,8 @@ export class PlaybackKeysService {
       },
     });
     const written = { header: read?.header ?? null, claims: read?.payload ?? null, output };
+    // What the node does before any token is read: a Public output plays anyone, a Private one its static token only.
+    if (access !== 'Signed') return { ...written, ...policyVerdict(access), sessionEndsAt: null };
     if (verdict.ok) {
       const sessionEndsAt = verdict.sessionEndsAt?.toISOString() ?? null;
       return {

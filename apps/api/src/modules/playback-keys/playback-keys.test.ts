@@ -45,7 +45,7 @@ let streamId: string;
 beforeEach(async () => {
   const stream = await t.createInput();
   streamId = stream.id;
-  outputId = (await t.createOutput({ streamId, format: 'HLS' })).id;
+  outputId = (await t.createOutput({ streamId, format: 'HLS', access: 'Signed' })).id;
 });
 
 describe('role matrix', () => {
@@ -121,7 +121,7 @@ describe.each(['ES256', 'Ed25519', 'HS256'] as const)('a %s key', (algorithm) =>
         reason: null,
         header: { kid: key.kid },
         claims: { sub, jti: 'ticket-1' },
-        output: { id: outputId, streamId },
+        output: { id: outputId, streamId, access: 'Signed' },
       });
     }
     const token = await mint(key, { sub: outputId });
@@ -138,7 +138,7 @@ describe('POST /playback-tokens/inspect', () => {
   it('says why the output refuses a token, with the test viewer given', async () => {
     const key = await createKey(t.roles.owner.token);
     const other = await createKey(t.roles.other.token);
-    const otherOutput = (await t.createOutput({ streamId, format: 'WebRTC' })).id;
+    const otherOutput = (await t.createOutput({ streamId, format: 'WebRTC', access: 'Signed' })).id;
     const restricted = await mint(key, {
       sub: outputId,
       ips: ['198.51.100.0/24', '2001:db8::/32'],
@@ -181,6 +181,28 @@ describe('POST /playback-tokens/inspect', () => {
     const accepted = await call('USER owner', 'POST', INSPECT, { outputId, token: restricted, ...viewer, at });
     expect(accepted.json().sessionEndsAt).toBe(new Date(Date.parse(at) + 3600_000).toISOString());
     expect((await call('USER owner', 'POST', INSPECT, { token: 'x', outputId: other.id })).statusCode).toBe(404);
+  });
+
+  it("answers as the output's node would by its policy: a Public output plays anyone, a Private one no playback token", async () => {
+    const key = await createKey(t.roles.owner.token);
+    const token = await mint(key, { sub: outputId });
+    const inspect = async () => (await call('USER owner', 'POST', INSPECT, { token, outputId })).json();
+    expect(await inspect()).toMatchObject({ accepted: true, output: { access: 'Signed' }, detail: null });
+    await call('USER owner', 'PUT', `/api/v1/outputs/${outputId}`, { access: 'Private' });
+    expect(await inspect()).toMatchObject({
+      accepted: false,
+      reason: 'output_not_signed',
+      message: 'wrong playback token',
+      detail: 'The output is Private: it plays its static viewer token only; make it Signed to play playback tokens',
+      output: { access: 'Private' },
+    });
+    await call('USER owner', 'PUT', `/api/v1/outputs/${outputId}`, { access: 'Public' });
+    expect(await inspect()).toMatchObject({
+      accepted: true,
+      reason: null,
+      detail: 'The output is Public: it plays without any token',
+      output: { access: 'Public' },
+    });
   });
 
   it('refuses bad input with 400 naming the field and the rule', async () => {

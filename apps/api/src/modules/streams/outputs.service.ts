@@ -124,6 +124,11 @@ export class OutputsService {
     return toStreamOutput(row, nodeId ? await this.deps.uow.streams.nodeHost(nodeId) : null, sessions.get(id) ?? []);
   }
 
+  /** An output's access policy, for a module that judges what it admits (the token test); null when it is gone. */
+  async policyOf(id: string): Promise<OutputAccess | null> {
+    return (await this.deps.uow.outputs.findById(id))?.access ?? null;
+  }
+
   async list(auth: AuthContext, streamId: string, offset: number, limit: number) {
     const { access, streams, outputs } = this.deps.uow;
     const { nodeId } = await access.require(auth, 'stream', streamId);

@@ -56,7 +56,7 @@ describe('Playback signing keys', () => {
       message: 'The token expired',
       detail: null,
       sessionEndsAt: null,
-      output: { id: OUTPUT_ID, streamId: OUTPUT_ID },
+      output: { id: OUTPUT_ID, streamId: OUTPUT_ID, access: 'Signed' as const },
     };
     let sent: unknown;
     const { user } = renderAsUser('/account/playback-keys', {
@@ -79,6 +79,7 @@ describe('Playback signing keys', () => {
       'Refused: The token expired (expired)',
     );
     expect(sent).toEqual({ token: 'a.b.c', outputId: OUTPUT_ID });
+    expect(screen.getByTestId('inspected-output-access').textContent).toBe('Output access: Signed');
     expect(screen.getByRole('region', { name: 'Claims' }).textContent).toContain(OUTPUT_ID);
   });
 

@@ -26,6 +26,10 @@ function Inspection({ result }: { result: PlaybackTokenInspection }) {
         {result.detail && <div className="small">{result.detail}</div>}
         {result.sessionEndsAt && <div className="small">The session would end at {result.sessionEndsAt}.</div>}
       </div>
+      {/* Only a Signed output reads playback tokens: a Public one plays anyone, a Private one its static token. */}
+      <p className="small text-secondary" data-testid="inspected-output-access">
+        Output access: {result.output.access}
+      </p>
       {result.claims && (
         <section aria-labelledby="token-claims-title">
           <h3 className="h6" id="token-claims-title">
