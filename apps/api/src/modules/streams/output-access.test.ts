@@ -103,6 +103,24 @@ describe('an output access policy', () => {
     expect((await assigned(node.token)).signing).toBeNull();
   });
 
+  it('reaches the edge node that serves a Signed output: its revocations are pushed there too', async () => {
+    const origin = await t.createNode(t.roles.admin, {
+      name: 'origin',
+      connection: { protocol: 'HTTP', hostname: 'origin.invalid', port: 4242 },
+    });
+    const edge = await stubNode();
+    await t.createNodeGroup(t.roles.admin, 'Outgoing', null, [edge.id]);
+    const input = await t.createInput();
+    expect(input.nodeId).toBe(origin.id);
+    const output = await t.createOutput({ streamId: input.id, format: 'HLS', access: 'Signed' });
+    expect(output.node?.id).toBe(edge.id);
+    stub.calls.length = 0;
+    // Only the edge is the stub (the origin's address does not answer): a refresh it hears was pushed to the edge.
+    expect((await owner('POST', '/api/v1/playback-tokens/revocations', { jti: 'edge-ticket' })).statusCode).toBe(201);
+    await expect.poll(refreshes).toEqual([{ method: 'POST', path: '/refresh', body: { mode: 'Streams' } }]);
+    expect((await assigned(edge.token)).signing.revokedTokenIds).toEqual(['edge-ticket']);
+  });
+
   it('gives a Public output made Private a viewer token', async () => {
     const input = await t.createInput();
     const output = await t.createOutput({ streamId: input.id });
