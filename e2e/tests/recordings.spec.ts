@@ -2,6 +2,7 @@ import { expect, type Locator, type Page, test } from '@playwright/test';
 import { FILE_NAME_TOOLTIP, MP4_TOOLTIP, storageRoutes } from '@streamcloud/contract';
 import { apiLogin, createAccount, loginViaUi, type TestAccount, uniqueName } from '../support/accounts';
 import { api } from '../support/api';
+import { installPageClock, toNextPoll } from '../support/clock';
 import {
   apiCreateRecording,
   apiCreateStorage,
@@ -205,6 +206,7 @@ test('stop and delete follow the states nodes report; the info view and editing'
     capture,
   });
 
+  await installPageClock(page);
   await page.goto(`/#/streams/recording/${stream.id}`);
   const one = page.locator(`[data-recording-id="${first.id}"]`);
   const two = page.locator(`[data-recording-id="${second.id}"]`);
@@ -227,6 +229,7 @@ test('stop and delete follow the states nodes report; the info view and editing'
     length: 2_000_000,
     uploaded: 1_000_000,
   });
+  await toNextPoll(page);
   await expect(one).toContainText('Uploading');
   await expect(one).toContainText('Uploaded: 1 MB');
   await expect(stop(one)).toBeDisabled();
@@ -237,6 +240,7 @@ test('stop and delete follow the states nodes report; the info view and editing'
     uploaded: 2_000_000,
     messages: [{ level: 'info', text: 'Uploaded to the storage' }],
   });
+  await toNextPoll(page);
   await expect(one).toContainText('Completed');
   await expect(one).toContainText('Uploaded to the storage');
   await expect(stop(one)).toBeDisabled();
@@ -248,6 +252,7 @@ test('stop and delete follow the states nodes report; the info view and editing'
     state: 'Error',
     messages: [{ level: 'error', text: 'Storage refused the upload' }],
   });
+  await toNextPoll(page);
   await expect(two).toContainText('Error');
   await expect(stop(two)).toBeDisabled();
   await expect(remove(two)).toBeEnabled();

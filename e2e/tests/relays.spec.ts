@@ -2,6 +2,7 @@ import { expect, type Locator, type Page, test } from '@playwright/test';
 import { nodeRelayRoutes, RELAY_MESSAGES } from '@streamcloud/contract';
 import { apiLogin, createAccount, loginViaUi, type TestAccount } from '../support/accounts';
 import { api } from '../support/api';
+import { installPageClock, toNextPoll } from '../support/clock';
 import { apiCreateRelay, reportRelayState } from '../support/recordings-relays';
 import { apiCreateInput, createMediaNode, type TestNode } from '../support/streams';
 
@@ -133,6 +134,7 @@ test('stop and delete follow the states nodes report', async ({ page, request })
     format: 'UDPTS',
     output: { ipAddress: '239.9.9.2' },
   });
+  await installPageClock(page);
   await page.goto(`/#/streams/relay/${stream.id}`);
   const one = page.locator(`[data-relay-id="${first.id}"]`);
   const two = page.locator(`[data-relay-id="${second.id}"]`);
@@ -149,6 +151,7 @@ test('stop and delete follow the states nodes report', async ({ page, request })
 
   // Completed and Error: delete only.
   await reportRelayState(request, node, { relayId: first.id, state: 'Completed', uploaded: 3_000_000 });
+  await toNextPoll(page);
   await expect(one).toContainText('Completed');
   await expect(one).toContainText('Uploaded: 3 MB');
   await expect(remove(one)).toBeEnabled();
@@ -158,6 +161,7 @@ test('stop and delete follow the states nodes report', async ({ page, request })
     state: 'Error',
     messages: [{ level: 'error', text: 'Destination unreachable' }],
   });
+  await toNextPoll(page);
   await expect(two).toContainText('Error');
   await expect(two).toContainText('Destination unreachable');
   await expect(stop(two)).toBeDisabled();

@@ -2,6 +2,7 @@ import { expect, type Locator, type Page, test } from '@playwright/test';
 import { type StreamInput, streamRoutes } from '@streamcloud/contract';
 import { apiLogin, createAccount, loginViaUi, type TestAccount } from '../support/accounts';
 import { api } from '../support/api';
+import { installPageClock, toNextPoll } from '../support/clock';
 import {
   apiCreateInput,
   apiCreateInputs,
@@ -401,9 +402,9 @@ test('each status reported by the node shows its badge, callout and buttons, pol
   page,
   request,
 }) => {
-  test.setTimeout(90_000);
   const [, token] = await freshUser(page, request);
   const stream = await apiCreateInput(request, token, { caption: 'Driven', format: 'RTMP' }, node);
+  await installPageClock(page);
   await page.goto(`/#/streams/view/${stream.id}`);
   await expectStatus(page, 'Idle');
 
@@ -413,12 +414,14 @@ test('each status reported by the node shows its badge, callout and buttons, pol
       status,
       message: { level: status === 'Error' ? 'error' : 'info', text: `Now ${status}` },
     });
+    await toNextPoll(page);
     await expectStatus(page, status);
     await expect(page.getByRole('region', { name: 'Messages' })).toContainText(`Now ${status}`);
   }
 
   // The list shows the same badge.
   await reportStreamState(request, node, { streamId: stream.id, status: 'Ingestion' });
+  await toNextPoll(page);
   await openStreamList(page);
   await expect(rows(page).first().locator('.badge[data-status="Ingestion"]')).toHaveClass(/bg-success/);
   await expect(rows(page).first().locator('.badge[data-status="Ingestion"] .stream-pulse')).toHaveCount(1);
