@@ -39,6 +39,11 @@ export class ControlPlaneClient {
   }
 
   /** A push to a stream's GSLB name reached this node: the control plane moves the stream here if it may. */
+  /** An account's playback signing keys and revoked token ids (for the Signed outputs of its streams here). */
+  playbackSigning(accountId: string) {
+    return this.api.call(nodeStreamRoutes.playbackSigning, { params: { id: accountId } });
+  }
+
   claimIngress(name: string) {
     return this.api.call(nodeStreamRoutes.claimIngress, { body: { name } });
   }

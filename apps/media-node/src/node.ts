@@ -129,6 +129,7 @@ export class MediaNode {
       refreshDirectory: () => this.refreshNow(),
       claimIngress: (name) => this.claimIngress(name),
       countryOf: (address) => countries.countryOf(address),
+      readSigning: (accountId) => this.client.playbackSigning(accountId),
     });
     this.edges = new EdgePuller(
       { manager: this.manager, directory: this.directory, tools: this.tools, log, idleMs: config.edgeIdleMs },
@@ -408,6 +409,10 @@ export class MediaNode {
       // The timer's read and a refresh (a player naming an output created a moment ago) may overlap and answer
       // out of order: an older answer never replaces a newer one (it would drop that output again, and an
       // edge would stop the pull its first viewer just started).
+      if (sent < this.pollApplied) return;
+      // The signing material a Signed output's viewers are verified with is read before the inputs apply.
+      await this.manager.signed.load(inputs);
+      // (Again: a newer read may have applied while that material was read.)
       if (sent < this.pollApplied) return;
       this.pollApplied = sent;
       const changes = this.directory.replace(inputs);

@@ -632,6 +632,28 @@ const RtmpPullFrom = z.object({
 export const PreviousAccessToken = z.object({ token: z.string(), expiresAt: Timestamp }).nullable();
 export type PreviousAccessToken = z.infer<typeof PreviousAccessToken>;
 
+/**
+ * What a node verifies an account's signed playback tokens with (issue 34): its keys (revoked ones marked, so
+ * their tokens are refused as revoked) and revoked token ids, at a version (AssignedInput.signing names it).
+ * HS256 secrets travel here only, on the node-token channel, and are never logged.
+ */
+export const NodeSigning = z.object({
+  version: z.string(),
+  keys: z.array(
+    z.object({
+      kid: z.string(),
+      algorithm: z.enum(['ES256', 'Ed25519', 'HS256']),
+      /** ES256/Ed25519: the public JWK. */
+      publicJwk: z.record(z.string(), z.unknown()).nullable(),
+      /** HS256: the secret, base64url. */
+      secret: z.string().nullable(),
+      revoked: z.boolean(),
+    }),
+  ),
+  revokedTokenIds: z.array(z.string()),
+});
+export type NodeSigning = z.infer<typeof NodeSigning>;
+
 /** Node-facing: an input as the node that serves it needs to know it (to admit or refuse a push). */
 export const AssignedInput = z.object({
   id: Id,
@@ -680,26 +702,12 @@ export const AssignedInput = z.object({
    */
   source: RtmpPullFrom.extend({ inputId: Id, name: z.string(), live: z.boolean() }).nullable(),
   /**
-   * What the node verifies signed playback tokens of this stream's Signed outputs with (issue 34): its account's
-   * keys (revoked ones marked, so their tokens are refused as revoked) and revoked token ids. Null when no output
-   * listed here is Signed. HS256 secrets travel here only, on the node-token channel, and are never logged.
+   * Whose playback signing keys verify the tokens of this stream's Signed outputs (issue 34), and their version:
+   * the node reads an account's keys and revoked token ids (GET /node/playback-signing/:id) once per version,
+   * not with every read of its inputs (an account may hold thousands of revoked ids and many streams). Null when
+   * no output listed here is Signed.
    */
-  signing: z
-    .object({
-      keys: z.array(
-        z.object({
-          kid: z.string(),
-          algorithm: z.enum(['ES256', 'Ed25519', 'HS256']),
-          /** ES256/Ed25519: the public JWK. */
-          publicJwk: z.record(z.string(), z.unknown()).nullable(),
-          /** HS256: the secret, base64url. */
-          secret: z.string().nullable(),
-          revoked: z.boolean(),
-        }),
-      ),
-      revokedTokenIds: z.array(z.string()),
-    })
-    .nullable(),
+  signing: z.object({ accountId: Id, version: z.string() }).nullable(),
   versions: ConfigVersions,
 });
 export type AssignedInput = z.infer<typeof AssignedInput>;
@@ -726,6 +734,20 @@ export const nodeStreamRoutes = {
     }),
     response: AssignedInput,
     errors: [403, 404, 409],
+  }),
+  playbackSigning: defineRoute({
+    method: 'GET',
+    path: '/node/playback-signing/:id',
+    summary:
+      "An account's playback signing keys and revoked token ids, as the calling node verifies its Signed outputs' " +
+      'tokens with them (404 unless the node serves a stream of the account)',
+    tag: 'node-facing',
+    auth: 'node',
+    params: IdParams,
+    response: NodeSigning,
+    // HS256 secrets are in the answer.
+    revealsSecret: true,
+    errors: [404],
   }),
 };
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AssignedInput, ConfigPart, StreamStateReport, TrackInfo } from '@streamcloud/contract';
+import type { AssignedInput, ConfigPart, NodeSigning, StreamStateReport, TrackInfo } from '@streamcloud/contract';
 import type { Reporter } from '../control-plane.js';
 import type { InputDirectory } from '../inputs.js';
 import type { Logger } from '../log.js';
@@ -24,6 +24,8 @@ export interface StreamManagerOptions {
   claimIngress?: (name: string) => Promise<string | null>;
   /** A viewer's country (the node's GeoIP lookup), for playback tokens that restrict countries; null when unknown. */
   countryOf?: (address: string | null) => string | null;
+  /** Reads an account's playback signing material (the control plane's GET /node/playback-signing/:id). */
+  readSigning?: (accountId: string) => Promise<NodeSigning>;
 }
 
 export type StateFields = Omit<StreamStateReport, 'id' | 'kind' | 'streamId' | 'at'>;
@@ -79,7 +81,7 @@ export class StreamManager {
   constructor(private readonly o: StreamManagerOptions) {
     this.events = new StreamEvents(o.log);
     this.viewers = new Viewers(o.directory, (streamId, fields) => this.state(streamId, fields));
-    this.signed = new SignedPlayback(this.viewers, o.countryOf ?? (() => null), o.log);
+    this.signed = new SignedPlayback(this.viewers, o.countryOf ?? (() => null), o.log, o.readSigning ?? null);
     this.admission = new Admission(
       o.directory,
       (inputId) => this.push(inputId),
@@ -387,7 +389,8 @@ export class StreamManager {
     for (const inputId of this.liveElsewhere) if (!liveElsewhere.has(inputId)) this.events.gone(inputId);
     this.liveElsewhere = liveElsewhere;
     this.viewers.reconcile();
-    // Keys and revocations come with the inputs (pushed at once on a revocation): sessions they end, end now.
+    // Keys and revocations were read with the inputs (SignedPlayback.load; pushed on a revocation): the sessions
+    // they end, end now.
     this.signed.update(this.o.directory.all());
     this.sweepSigned();
     for (const [input, parts] of changes) this.events.configChanged(input, parts);

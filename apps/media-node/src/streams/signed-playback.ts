@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { AssignedInput } from '@streamcloud/contract';
+import type { AssignedInput, NodeSigning } from '@streamcloud/contract';
 import {
   PlaybackKeyring,
   type PlaybackTarget,
@@ -43,13 +43,14 @@ export function browserViewer(
   return { token, address, origin: header('origin'), referrer: header('referer'), sessionId };
 }
 
-type Signing = NonNullable<AssignedInput['signing']>;
+/** Accounts whose signing material is read at once (a node's first read names every account it serves). */
+const SIGNING_READS_AT_ONCE = 8;
 
 /** Told to a viewer admitted before its output became Signed. */
 export const SIGNED_ONLY = 'This video now requires a signed playback token';
 
 /** A key as the control plane sends it, as the verifier takes it. */
-function toKey(key: Signing['keys'][number]): VerificationKey {
+function toKey(key: NodeSigning['keys'][number]): VerificationKey {
   if (key.algorithm === 'HS256')
     return {
       kid: key.kid,
@@ -66,21 +67,25 @@ function toKey(key: Signing['keys'][number]): VerificationKey {
 }
 
 interface Keyring {
-  /** What it was built from, to build it again only when that changes. */
-  source: string;
+  /** The version of the material it was built from (AssignedInput.signing): read again only when that changes. */
+  version: string;
   keys: PlaybackKeyring;
   revoked: ReadonlySet<string>;
 }
 
 /**
- * Signed outputs' playback tokens (issue 34): the keys and revoked token ids of each stream served here (sent
- * with the assigned inputs, so a revocation pushed by the control plane arrives with the next read), the
+ * Signed outputs' playback tokens (issue 34): the keys and revoked token ids of each account whose Signed outputs
+ * are served here (read once per version the assigned inputs name: a revocation pushed by the control plane
+ * changes the version, and the next read of the inputs reads the account's material again), the
  * verification of a viewer's token with `@streamcloud/playback-tokens` (the code the API's token test runs),
  * a warm cache of verified tokens, the count of each token's sessions on this node, and the end of the
  * sessions whose token, key or duration is over. Secrets are never logged: a refusal logs its reason only.
  */
 export class SignedPlayback {
+  /** By account. */
   private readonly keyrings = new Map<string, Keyring>();
+  /** The account of each input with a Signed output here. */
+  private readonly accountOf = new Map<string, string>();
   private readonly verified = new VerifiedTokens();
 
   constructor(
@@ -88,23 +93,50 @@ export class SignedPlayback {
     /** The viewer's country (GeoLite2 on the node), null when unknown: asked only for tokens that restrict countries. */
     private readonly countryOf: (address: string | null) => string | null,
     private readonly log: Logger | null = null,
+    /** Reads an account's signing material from the control plane (GET /node/playback-signing/:id). */
+    private readonly readSigning: ((accountId: string) => Promise<NodeSigning>) | null = null,
   ) {}
 
-  /** The assigned inputs were read: each stream's keyring is built again when its keys or revocations changed. */
-  update(inputs: readonly AssignedInput[]): void {
-    const served = new Set<string>();
-    for (const input of inputs) {
-      if (!input.signing) continue;
-      served.add(input.id);
-      const source = JSON.stringify(input.signing);
-      if (this.keyrings.get(input.id)?.source === source) continue;
-      this.keyrings.set(input.id, {
-        source,
-        keys: new PlaybackKeyring(input.signing.keys.map(toKey)),
-        revoked: new Set(input.signing.revokedTokenIds),
-      });
+  /**
+   * Before the assigned inputs are applied: reads the signing material of each account they name at a version
+   * not held here. A failed read keeps what was held (the next read of the inputs tries again).
+   */
+  async load(inputs: readonly AssignedInput[]): Promise<void> {
+    const readSigning = this.readSigning;
+    if (!readSigning) return;
+    const stale = new Set<string>();
+    for (const { signing } of inputs)
+      if (signing && this.keyrings.get(signing.accountId)?.version !== signing.version) stale.add(signing.accountId);
+    const accounts = [...stale];
+    for (let i = 0; i < accounts.length; i += SIGNING_READS_AT_ONCE) {
+      await Promise.all(
+        accounts.slice(i, i + SIGNING_READS_AT_ONCE).map(async (accountId) => {
+          try {
+            const material = await readSigning(accountId);
+            this.keyrings.set(accountId, {
+              version: material.version,
+              keys: new PlaybackKeyring(material.keys.map(toKey)),
+              revoked: new Set(material.revokedTokenIds),
+            });
+          } catch (error) {
+            this.log?.error(`reading the playback signing keys of account ${accountId} failed: ${String(error)}`);
+          }
+        }),
+      );
     }
-    for (const id of this.keyrings.keys()) if (!served.has(id)) this.keyrings.delete(id);
+  }
+
+  /** The assigned inputs were applied: which account verifies each input's tokens; accounts no longer served go. */
+  update(inputs: readonly AssignedInput[]): void {
+    this.accountOf.clear();
+    for (const input of inputs) if (input.signing) this.accountOf.set(input.id, input.signing.accountId);
+    const served = new Set(this.accountOf.values());
+    for (const accountId of this.keyrings.keys()) if (!served.has(accountId)) this.keyrings.delete(accountId);
+  }
+
+  private keyringOf(inputId: string): Keyring | undefined {
+    const accountId = this.accountOf.get(inputId);
+    return accountId === undefined ? undefined : this.keyrings.get(accountId);
   }
 
   /** Whether `viewer` may play `target` (an output of `inputId`) with its token, and what the grant is. */
@@ -115,7 +147,7 @@ export class SignedPlayback {
     now = new Date(),
   ): { ok: true; grant: SignedGrant } | Extract<Verdict, { ok: false }> {
     const token = viewer.token ?? '';
-    const keyring = this.keyrings.get(inputId);
+    const keyring = this.keyringOf(inputId);
     // A session going on with this very token keeps its start (no cut mid-view after `exp`).
     const session = viewer.sessionId ? this.viewers.get(viewer.sessionId) : undefined;
     const started = session?.grant?.token === token ? session.startedAt : undefined;
@@ -160,7 +192,7 @@ export class SignedPlayback {
   private over(session: ViewerSession, now: number): string | null {
     const { grant } = session;
     if (!grant) return SIGNED_ONLY;
-    const keyring = this.keyrings.get(session.inputId);
+    const keyring = this.keyringOf(session.inputId);
     const key = keyring?.keys.get(grant.kid);
     if (!key) return REFUSALS.unknown_key;
     if (key.revoked) return REFUSALS.key_revoked;

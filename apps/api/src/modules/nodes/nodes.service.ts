@@ -200,6 +200,11 @@ export class NodesService {
    * than at their next poll. Resolves once each node answered or failed; a node that did not answer still
    * reads them at its next poll (every 1.5 s), so a failure is only counted.
    */
+  /** Whether the node serves a stream of the account, or an output of one (as an edge). */
+  async servesAccount(nodeId: string, accountId: string): Promise<boolean> {
+    return (await this.deps.uow.nodes.servingAccount(accountId)).some((node) => node.id === nodeId);
+  }
+
   async pushStreamsOf(accountId: string): Promise<{ pushed: number; failed: number }> {
     return this.refreshStreams(await this.deps.uow.nodes.servingAccount(accountId));
   }

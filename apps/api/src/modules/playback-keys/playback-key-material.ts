@@ -1,4 +1,4 @@
-import type { AssignedInput, PlaybackKey, PublicJwk } from '@streamcloud/contract';
+import type { NodeSigning, PlaybackKey, PublicJwk } from '@streamcloud/contract';
 import type { VerificationKey } from '@streamcloud/playback-tokens';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { PlaybackKeyRow } from './playback-keys.repository.js';
@@ -29,11 +29,8 @@ export function toVerificationKey(row: PlaybackKeyRow, secrets: SecretBox): Veri
   return { kid: row.id, algorithm: row.algorithm, publicJwk: JSON.parse(row.public_jwk ?? '{}'), revoked };
 }
 
-/** A stored key as a node is given it (AssignedInput.signing): the public JWK, or the opened HS256 secret. */
-export function toNodeKey(
-  row: PlaybackKeyRow,
-  secrets: SecretBox,
-): NonNullable<AssignedInput['signing']>['keys'][number] {
+/** A stored key as a node is given it (NodeSigning): the public JWK, or the opened HS256 secret. */
+export function toNodeKey(row: PlaybackKeyRow, secrets: SecretBox): NodeSigning['keys'][number] {
   const hmac = row.algorithm === 'HS256';
   return {
     kid: row.id,

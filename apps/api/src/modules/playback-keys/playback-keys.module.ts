@@ -20,6 +20,7 @@ export const playbackKeysModule = defineModule(
       pushToNodes: (accountId) => app.services.nodes.pushStreamsOf(accountId),
       // Looked up when a token is inspected, once every module registered (the streams module needs this one first).
       outputPolicy: (outputId) => app.services.outputs.policyOf(outputId),
+      servesAccount: (nodeId, accountId) => app.services.nodes.servesAccount(nodeId, accountId),
     });
     app.services.playbackKeys = playbackKeys;
     registerPlaybackKeyRoutes(app, playbackKeys);

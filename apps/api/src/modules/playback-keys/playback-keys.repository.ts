@@ -52,6 +52,25 @@ export class PlaybackKeysRepository {
     return this.db.selectFrom('playback_keys').selectAll().where('account_id', 'in', accountIds).execute();
   }
 
+  /**
+   * What changes whenever an account's revoked token ids change (one is added, or the oldest expire): their
+   * count and the first and last revocation times, per account that has any.
+   */
+  revocationMarksOf(accountIds: string[]): Promise<{ account_id: string; count: number; first: Date; last: Date }[]> {
+    if (accountIds.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom('playback_token_revocations')
+      .select((eb) => [
+        'account_id',
+        eb.fn.countAll<number>().as('count'),
+        eb.fn.min('revoked_at').as('first'),
+        eb.fn.max('revoked_at').as('last'),
+      ])
+      .where('account_id', 'in', accountIds)
+      .groupBy('account_id')
+      .execute();
+  }
+
   /** Every revoked token id of these accounts. */
   revokedTokenIdsOf(accountIds: string[]): Promise<{ account_id: string; jti: string }[]> {
     if (accountIds.length === 0) return Promise.resolve([]);

@@ -1,4 +1,4 @@
-import { playbackKeyRoutes } from '@streamcloud/contract';
+import { nodeStreamRoutes, playbackKeyRoutes } from '@streamcloud/contract';
 import type { FastifyInstance } from 'fastify';
 import { addRoute } from '../../lib/route.js';
 import type { PlaybackKeysService } from './playback-keys.service.js';
@@ -10,4 +10,7 @@ export function registerPlaybackKeyRoutes(app: FastifyInstance, playbackKeys: Pl
   addRoute(app, playbackKeyRoutes.revokedTokens, ({ auth, query }) => playbackKeys.revokedTokens(auth, query.account));
   addRoute(app, playbackKeyRoutes.revokeToken, ({ auth, body }) => playbackKeys.revokeToken(auth, body));
   addRoute(app, playbackKeyRoutes.inspect, ({ auth, body }) => playbackKeys.inspect(auth, body));
+  addRoute(app, nodeStreamRoutes.playbackSigning, ({ request, params }) =>
+    playbackKeys.signingFor(request.node, params.id),
+  );
 }

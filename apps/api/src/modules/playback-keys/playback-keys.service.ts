@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import {
-  type AssignedInput,
+  type NodeSigning,
   type OutputAccess,
   PLAYBACK_KEYS_MAX,
   PLAYBACK_TOKEN_REVOCATIONS_MAX,
@@ -15,14 +15,14 @@ import {
 } from '@streamcloud/contract';
 import { generateSigningKey, PlaybackKeyring, readToken, verifyPlaybackToken } from '@streamcloud/playback-tokens';
 import type { Scope } from '../../db/unit-of-work.js';
-import type { AuthContext } from '../../lib/auth-context.js';
+import type { AuthContext, NodeIdentity } from '../../lib/auth-context.js';
 import type { Clock } from '../../lib/clock.js';
 import { conflict, notFound } from '../../lib/errors.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { mayUse } from '../access/access.js';
 import { AuditTrail } from '../audit/audit-trail.js';
 import { secretContext, toNodeKey, toPlaybackKey, toVerificationKey } from './playback-key-material.js';
-import type { PlaybackTokenRevocationRow } from './playback-keys.repository.js';
+import type { PlaybackKeyRow, PlaybackTokenRevocationRow } from './playback-keys.repository.js';
 
 const toRevocation = (row: PlaybackTokenRevocationRow): PlaybackTokenRevocation => ({
   jti: row.jti,
@@ -41,10 +41,30 @@ export interface PlaybackKeysServiceDeps {
   pushToNodes?: (accountId: string) => Promise<unknown>;
   /** An output's access policy (the streams module's): only a Signed output takes playback tokens. */
   outputPolicy: (outputId: string) => Promise<OutputAccess | null>;
+  /** Whether a node serves a stream (or an output) of an account: only such a node reads the account's keys. */
+  servesAccount: (nodeId: string, accountId: string) => Promise<boolean>;
 }
 
-/** What a node verifies an account's playback tokens with. */
-export type NodeSigning = NonNullable<AssignedInput['signing']>;
+/** Each account's signing version: a digest of its keys (each revocation included) and of its revocations' marks. */
+function signingVersions(
+  accountIds: string[],
+  keys: readonly PlaybackKeyRow[],
+  marks: readonly { account_id: string; count: number; first: Date; last: Date }[],
+): Map<string, string> {
+  const parts = new Map<string, string[]>(accountIds.map((id) => [id, []]));
+  for (const key of [...keys].sort((a, b) => a.id.localeCompare(b.id)))
+    parts.get(key.account_id)?.push(`key ${key.id} ${key.revoked_at?.getTime() ?? 'active'}`);
+  for (const mark of marks)
+    parts
+      .get(mark.account_id)
+      ?.push(`revoked ${Number(mark.count)} ${new Date(mark.first).getTime()} ${new Date(mark.last).getTime()}`);
+  return new Map(
+    [...parts].map(([id, lines]) => [
+      id,
+      createHash('sha256').update(lines.join('\n')).digest('base64url').slice(0, 22),
+    ]),
+  );
+}
 
 /** The inspection of any token on an output that is not Signed: what its node answers whatever the token. */
 function policyVerdict(access: 'Public' | 'Private') {
@@ -124,17 +144,33 @@ export class PlaybackKeysService {
     this.push(owner);
   }
 
-  /** The keys and revoked token ids of each account, for the nodes serving their Signed outputs. */
-  async signingOf(accountIds: string[]): Promise<Map<string, NodeSigning>> {
+  /**
+   * The version of each account's signing material (keys and revoked token ids) a node verifies with: it changes
+   * whenever a key is made or revoked, or the revoked ids change. Nodes read the material again only then.
+   */
+  async signingVersionsOf(accountIds: string[]): Promise<Map<string, string>> {
     const { playbackKeys } = this.deps.uow;
-    const [keys, revoked] = await Promise.all([
+    const [keys, marks] = await Promise.all([
       playbackKeys.ofAccounts(accountIds),
-      playbackKeys.revokedTokenIdsOf(accountIds),
+      playbackKeys.revocationMarksOf(accountIds),
     ]);
-    const signing = new Map<string, NodeSigning>(accountIds.map((id) => [id, { keys: [], revokedTokenIds: [] }]));
-    for (const row of keys) signing.get(row.account_id)?.keys.push(toNodeKey(row, this.deps.secrets));
-    for (const row of revoked) signing.get(row.account_id)?.revokedTokenIds.push(row.jti);
-    return signing;
+    return signingVersions(accountIds, keys, marks);
+  }
+
+  /** An account's signing material for a node that serves one of its streams (404 for any other node). */
+  async signingFor(node: NodeIdentity, accountId: string): Promise<NodeSigning> {
+    if (!(await this.deps.servesAccount(node.id, accountId))) throw notFound('Account');
+    const { playbackKeys } = this.deps.uow;
+    const [keys, marks, revoked] = await Promise.all([
+      playbackKeys.ofAccounts([accountId]),
+      playbackKeys.revocationMarksOf([accountId]),
+      playbackKeys.revokedTokenIdsOf([accountId]),
+    ]);
+    return {
+      version: signingVersions([accountId], keys, marks).get(accountId) ?? '',
+      keys: keys.map((row) => toNodeKey(row, this.deps.secrets)),
+      revokedTokenIds: revoked.map((row) => row.jti),
+    };
   }
 
   /** Pushes a revocation to the account's nodes without holding up the answer (a node missed reads it at its next poll). */

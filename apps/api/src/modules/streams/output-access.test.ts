@@ -26,6 +26,19 @@ const assigned = async (nodeToken: string) =>
 const owner = (method: 'PUT' | 'POST' | 'DELETE', url: string, payload?: object) =>
   t.request({ method, url, token: t.roles.owner.token, ...(payload ? { payload } : {}) });
 const refreshes = () => stub.calls.filter((call) => call.path === '/refresh');
+/** The signing material a node reads for an input's Signed outputs: its account's, at the version its input names. */
+async function signingOf(nodeToken: string) {
+  const named = (await assigned(nodeToken)).signing;
+  if (!named) return null;
+  const read = await t.request({
+    method: 'GET',
+    url: `/api/v1/node/playback-signing/${named.accountId}`,
+    token: nodeToken,
+  });
+  expect(read.statusCode, read.body).toBe(200);
+  expect(read.json().version).toBe(named.version);
+  return read.json();
+}
 
 describe('role matrix', () => {
   const rows: MatrixRow<{ output: string }>[] = [
@@ -69,7 +82,7 @@ describe('an output access policy', () => {
     const hs256 = (await owner('POST', '/api/v1/playback-keys', { name: 'simple', algorithm: 'HS256' })).json();
     const input = await t.createInput({ access: 'Private' });
     const output = await t.createOutput({ streamId: input.id, format: 'HLS' });
-    expect((await assigned(node.token)).signing).toBeNull();
+    expect(await signingOf(node.token)).toBeNull();
 
     const changed = await owner('PUT', `/api/v1/outputs/${output.id}`, { access: 'Signed' });
     expect(changed.statusCode, changed.body).toBe(200);
@@ -79,28 +92,32 @@ describe('an output access policy', () => {
     await expect.poll(refreshes).toEqual([{ method: 'POST', path: '/refresh', body: { mode: 'Streams' } }]);
     const signed = await assigned(node.token);
     expect(signed.outputs[0]).toMatchObject({ id: output.id, access: 'Signed' });
-    expect(signed.signing.keys).toEqual(
+    expect(signed.signing).toEqual({ accountId: t.roles.owner.id, version: expect.any(String) });
+    const material = await signingOf(node.token);
+    expect(material.keys).toEqual(
       expect.arrayContaining([
         { kid: es256.kid, algorithm: 'ES256', publicJwk: es256.publicJwk, secret: null, revoked: false },
         { kid: hs256.kid, algorithm: 'HS256', publicJwk: null, secret: hs256.secret, revoked: false },
       ]),
     );
-    expect(signed.signing.revokedTokenIds).toEqual([]);
+    expect(material.revokedTokenIds).toEqual([]);
 
     // Revocations are pushed too, and the node reads them with the keys.
     expect((await owner('POST', '/api/v1/playback-tokens/revocations', { jti: 'ticket-1' })).statusCode).toBe(201);
     await expect.poll(() => refreshes().length).toBe(2);
-    expect((await assigned(node.token)).signing.revokedTokenIds).toEqual(['ticket-1']);
+    const revoked = await signingOf(node.token);
+    expect(revoked.revokedTokenIds).toEqual(['ticket-1']);
+    expect(revoked.version).not.toBe(material.version);
     expect((await owner('DELETE', `/api/v1/playback-keys/${es256.id}`)).statusCode).toBe(204);
     await expect.poll(() => refreshes().length).toBe(3);
-    expect((await assigned(node.token)).signing.keys).toContainEqual(
+    expect((await signingOf(node.token)).keys).toContainEqual(
       expect.objectContaining({ kid: es256.kid, revoked: true }),
     );
 
     // Back to Private: the static token it had plays again; no keys go to the node any more.
     const back = await owner('PUT', `/api/v1/outputs/${output.id}`, { access: 'Private' });
     expect(back.json()).toMatchObject({ access: 'Private', viewer: { accessToken: output.viewer.accessToken } });
-    expect((await assigned(node.token)).signing).toBeNull();
+    expect(await signingOf(node.token)).toBeNull();
   });
 
   it('reaches the edge node that serves a Signed output: its revocations are pushed there too', async () => {
@@ -118,7 +135,27 @@ describe('an output access policy', () => {
     // Only the edge is the stub (the origin's address does not answer): a refresh it hears was pushed to the edge.
     expect((await owner('POST', '/api/v1/playback-tokens/revocations', { jti: 'edge-ticket' })).statusCode).toBe(201);
     await expect.poll(refreshes).toEqual([{ method: 'POST', path: '/refresh', body: { mode: 'Streams' } }]);
-    expect((await assigned(edge.token)).signing.revokedTokenIds).toEqual(['edge-ticket']);
+    expect((await signingOf(edge.token)).revokedTokenIds).toEqual(['edge-ticket']);
+  });
+
+  it("gives an account's signing material only to a node that serves one of its streams, and to no person", async () => {
+    const node = await stubNode();
+    const other = await t.createNode(t.roles.admin, {
+      name: 'elsewhere',
+      connection: { protocol: 'HTTP', hostname: 'elsewhere.invalid', port: 4242 },
+    });
+    const input = await t.createInput();
+    expect(input.nodeId).toBe(node.id);
+    await t.createOutput({ streamId: input.id, format: 'HLS', access: 'Signed' });
+    const url = `/api/v1/node/playback-signing/${t.roles.owner.id}`;
+    expect((await t.request({ method: 'GET', url, token: node.token })).statusCode).toBe(200);
+    expect((await t.request({ method: 'GET', url, token: other.token })).statusCode).toBe(404);
+    expect((await t.request({ method: 'GET', url, token: t.roles.owner.token })).statusCode).toBe(401);
+    expect((await t.request({ method: 'GET', url, token: t.roles.admin.token })).statusCode).toBe(401);
+    expect((await t.request({ method: 'GET', url })).statusCode).toBe(401);
+    expect(
+      (await t.request({ method: 'GET', url: '/api/v1/node/playback-signing/nope', token: node.token })).statusCode,
+    ).toBe(400);
   });
 
   it('gives a Public output made Private a viewer token', async () => {

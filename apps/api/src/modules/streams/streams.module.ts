@@ -27,7 +27,7 @@ export const streamsModule = defineModule(
       outbox: app.services.webhooks.outbox,
       previewSigningKey: deriveKey(options.secret, 'preview-credentials'),
       nodeSilenceMs,
-      signingOf: (accountIds) => app.services.playbackKeys.signingOf(accountIds),
+      signingVersionsOf: (accountIds) => app.services.playbackKeys.signingVersionsOf(accountIds),
     });
     const outputs = new OutputsService({
       uow,

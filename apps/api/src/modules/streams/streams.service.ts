@@ -71,8 +71,8 @@ export interface StreamsServiceDeps {
   previewSigningKey: string;
   /** A node that sent no report for this long is gone: no new stream is placed on it. */
   nodeSilenceMs: number;
-  /** The playback keys and revoked token ids of accounts (PlaybackKeysService.signingOf), for Signed outputs. */
-  signingOf?: (accountIds: string[]) => Promise<Map<string, NonNullable<AssignedInput['signing']>>>;
+  /** The versions of accounts' playback signing material (PlaybackKeysService.signingVersionsOf), for Signed outputs. */
+  signingVersionsOf?: (accountIds: string[]) => Promise<Map<string, string>>;
 }
 
 const NO_NODE_MESSAGE = 'No node is available: the stream will be assigned as soon as one is';
@@ -87,7 +87,12 @@ const STREAM_ANSWER_BYTES = 4_096;
 /** The states a user may stop a stream in (in Fallback, Stop ends the fallback playing). */
 const STOPPABLE: readonly StreamStatus[] = ['Ingestion', 'Fallback', 'Pending'];
 
-/** A node as placement weighs it, with the streams it already carries. */
+/** The signing material a node verifies an account's Signed outputs with, named by its version. */
+function signingOf(accountId: string, versions: Map<string, string> | null): AssignedInput['signing'] {
+  const version = versions?.get(accountId);
+  return version === undefined ? null : { accountId, version };
+}
+
 /** Streams: creation and node assignment, the owner's reads and changes, and what nodes report. */
 export class StreamsService {
   private readonly audit: AuditTrail;
@@ -525,7 +530,7 @@ export class StreamsService {
       ),
     );
     const expiresAt = new Date(this.deps.clock.now().getTime() + EDGE_CREDENTIAL_TTL_SECONDS * 1000);
-    // Only the accounts with a Signed output here get their keys sent (secrets go no further than they must).
+    // Only the accounts with a Signed output here get their keys named (secrets go no further than they must).
     const signedOwners = [
       ...new Set(
         rows.flatMap((row) =>
@@ -533,7 +538,8 @@ export class StreamsService {
         ),
       ),
     ];
-    const signing = signedOwners.length > 0 && this.deps.signingOf ? await this.deps.signingOf(signedOwners) : null;
+    const signing =
+      signedOwners.length > 0 && this.deps.signingVersionsOf ? await this.deps.signingVersionsOf(signedOwners) : null;
     return rows.flatMap((row): AssignedInput[] => {
       const originHost = row.node_id === node.id ? null : origins.get(row.node_id ?? '');
       if (originHost === undefined) return [];
@@ -576,7 +582,7 @@ export class StreamsService {
               }
             : null,
           source: originHost ? null : this.sourceOf(row.source_input_id, sources, origins, node, expiresAt),
-          signing: served.some((output) => output.access === 'Signed') ? (signing?.get(row.owner_id) ?? null) : null,
+          signing: served.some((output) => output.access === 'Signed') ? signingOf(row.owner_id, signing) : null,
           versions: {
             config: row.config_version,
             snapshots: row.snapshots_version,
