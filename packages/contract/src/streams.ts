@@ -557,6 +557,11 @@ export const LadderRendition = z.strictObject({
 export type LadderRendition = z.infer<typeof LadderRendition>;
 
 /** Node-facing: what a node reports about one input it serves (any field may be left out). */
+/** What a capped token's sessions are counted by, as nodes share it: a SHA-256 digest, base64url, 22 characters. */
+export const TokenSessionId = z.string().regex(/^[\w-]{22}$/, 'tokenId must be 22 base64url characters');
+/** Sessions of capped stream-wide tokens on a stream's other nodes, told to each node (bounded). */
+export const TOKEN_SESSIONS_MAX = 10_000;
+
 export const StreamStateReport = z.strictObject({
   id: z.string().min(1, 'Report id is required').max(128, 'Report id must be at most 128 characters'),
   at: Timestamp.optional(),
@@ -590,6 +595,11 @@ export const StreamStateReport = z.strictObject({
               ipAddress: z.string().max(64).nullable(),
               startedAt: Timestamp,
               bytes: z.number().min(0),
+              /**
+               * A session of a stream-wide playback token that caps its sessions (`maxSessions`): a digest of what the
+               * token's sessions are counted by (its jti, or the token), so the stream's other nodes count it too.
+               */
+              tokenId: TokenSessionId.optional(),
             }),
           )
           .max(10_000),
@@ -708,6 +718,15 @@ export const AssignedInput = z.object({
    * no output listed here is Signed.
    */
   signing: z.object({ accountId: Id, version: z.string() }).nullable(),
+  /**
+   * The sessions of this stream's Signed outputs on other nodes that play a stream-wide token capping its sessions
+   * (`maxSessions`), by that token (`tokenId`, as nodes report it): counted with the node's own, so a token's cap
+   * holds across the nodes serving the stream's outputs. Absent when there are none.
+   */
+  tokenSessions: z
+    .array(z.object({ tokenId: TokenSessionId, sessionId: z.string(), startedAt: Timestamp }))
+    .max(TOKEN_SESSIONS_MAX)
+    .optional(),
   versions: ConfigVersions,
 });
 export type AssignedInput = z.infer<typeof AssignedInput>;

@@ -304,6 +304,8 @@ export interface OutputSessionsTable {
   ip_address: string | null;
   started_at: Date;
   bytes: number;
+  /** Migration 0035: a capped stream-wide playback token's digest (its sessions count on every node); else null. */
+  token_id: string | null;
 }
 
 export interface IngressEndpointsTable {

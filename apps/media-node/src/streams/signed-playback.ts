@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { AssignedInput, NodeSigning } from '@streamcloud/contract';
 import {
@@ -43,6 +44,16 @@ export function browserViewer(
   return { token, address, origin: header('origin'), referrer: header('referer'), sessionId };
 }
 
+/** What a capped stream-wide token's sessions are counted by, as nodes share it (TokenSessionId). */
+export const tokenSessionId = (countedAs: string) =>
+  createHash('sha256').update(countedAs).digest('base64url').slice(0, 22);
+
+/** A session of a capped stream-wide token on another node serving the stream (AssignedInput.tokenSessions). */
+interface RemoteSession {
+  sessionId: string;
+  startedAt: number;
+}
+
 /** Accounts whose signing material is read at once (a node's first read names every account it serves). */
 const SIGNING_READS_AT_ONCE = 8;
 
@@ -86,6 +97,8 @@ export class SignedPlayback {
   private readonly keyrings = new Map<string, Keyring>();
   /** The account of each input with a Signed output here. */
   private readonly accountOf = new Map<string, string>();
+  /** By input, then by token (TokenSessionId): the sessions of capped stream-wide tokens on its other nodes. */
+  private readonly elsewhere = new Map<string, Map<string, RemoteSession[]>>();
   private readonly verified = new VerifiedTokens();
 
   constructor(
@@ -129,7 +142,17 @@ export class SignedPlayback {
   /** The assigned inputs were applied: which account verifies each input's tokens; accounts no longer served go. */
   update(inputs: readonly AssignedInput[]): void {
     this.accountOf.clear();
-    for (const input of inputs) if (input.signing) this.accountOf.set(input.id, input.signing.accountId);
+    this.elsewhere.clear();
+    for (const input of inputs) {
+      if (input.signing) this.accountOf.set(input.id, input.signing.accountId);
+      const byToken = new Map<string, RemoteSession[]>();
+      for (const { tokenId, sessionId, startedAt } of input.tokenSessions ?? []) {
+        const sessions = byToken.get(tokenId) ?? [];
+        sessions.push({ sessionId, startedAt: Date.parse(startedAt) });
+        byToken.set(tokenId, sessions);
+      }
+      if (byToken.size > 0) this.elsewhere.set(input.id, byToken);
+    }
     const served = new Set(this.accountOf.values());
     for (const accountId of this.keyrings.keys()) if (!served.has(accountId)) this.keyrings.delete(accountId);
   }
@@ -163,14 +186,30 @@ export class SignedPlayback {
         origin: viewer.origin ?? null,
         referrer: viewer.referrer ?? null,
         ...(started ? { sessionStartedAt: started } : {}),
-        activeSessions: (claims) => this.sessionsOf(claims.jti ?? token, viewer.sessionId ?? null),
+        activeSessions: (claims) =>
+          this.sessionsOf(claims.jti ?? token, viewer.sessionId ?? null) +
+          (claims.sub === target.streamId
+            ? this.remoteSessionsOf(inputId, tokenSessionId(claims.jti ?? token)).length
+            : 0),
       },
     });
     if (!verdict.ok) return verdict;
-    const jti = verdict.claims.jti ?? null;
+    const { claims } = verdict;
+    const jti = claims.jti ?? null;
+    const countedAs = jti ?? token;
+    const maxSessions = claims.maxSessions ?? null;
+    const shared = maxSessions !== null && claims.sub === target.streamId;
     return {
       ok: true,
-      grant: { token, kid: verdict.kid, jti, countedAs: jti ?? token, endsAt: verdict.sessionEndsAt },
+      grant: {
+        token,
+        kid: verdict.kid,
+        jti,
+        countedAs,
+        endsAt: verdict.sessionEndsAt,
+        sharedAs: shared ? tokenSessionId(countedAs) : null,
+        maxSessions,
+      },
     };
   }
 
@@ -198,7 +237,32 @@ export class SignedPlayback {
     if (key.revoked) return REFUSALS.key_revoked;
     if (grant.jti !== null && keyring?.revoked.has(grant.jti)) return REFUSALS.token_revoked;
     if (grant.endsAt && now >= grant.endsAt.getTime()) return REFUSALS.session_over;
+    if (this.overSharedCap(session, grant)) return REFUSALS.too_many_sessions;
     return null;
+  }
+
+  /**
+   * Whether a capped stream-wide token has more sessions than it allows across the stream's nodes, and this one is
+   * among the last started (the earliest `maxSessions` play on; every node ranks them alike: by start, then id). Two
+   * nodes may each admit one before they hear of the other's (a report interval and a poll): the later one ends then.
+   */
+  private overSharedCap(session: ViewerSession, grant: SignedGrant): boolean {
+    if (grant.sharedAs === null || grant.maxSessions === null) return false;
+    const remote = this.remoteSessionsOf(session.inputId, grant.sharedAs);
+    if (remote.length === 0) return false;
+    const local = this.viewers
+      .all()
+      .filter((other) => other.inputId === session.inputId && other.grant?.countedAs === grant.countedAs)
+      .map((other) => ({ sessionId: other.id, startedAt: other.startedAt.getTime() }));
+    const ranked = [...local, ...remote].sort(
+      (a, b) => a.startedAt - b.startedAt || (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0),
+    );
+    return ranked.findIndex((entry) => entry.sessionId === session.id) >= grant.maxSessions;
+  }
+
+  /** The sessions of a capped stream-wide token (`tokenId`) on the input's other nodes. */
+  private remoteSessionsOf(inputId: string, tokenId: string): readonly RemoteSession[] {
+    return this.elsewhere.get(inputId)?.get(tokenId) ?? [];
   }
 
   /** Sessions on this node counted as `countedAs`, but `except` (the session asking again). */

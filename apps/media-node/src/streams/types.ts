@@ -131,6 +131,13 @@ export interface SignedGrant {
   jti: string | null;
   /** When the session must end (`maxSessionSeconds` after its start), or null. */
   endsAt: Date | null;
+  /**
+   * A stream-wide token (`sub`: the stream) that caps its sessions: their digest (`tokenSessionId`), which the node
+   * reports with the session so the stream's other nodes count it too; null for any other token.
+   */
+  sharedAs: string | null;
+  /** The token's `maxSessions`, or null. */
+  maxSessions: number | null;
 }
 
 export interface ViewerSession {

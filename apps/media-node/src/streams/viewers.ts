@@ -153,6 +153,8 @@ export class Viewers {
               ipAddress: viewer.ipAddress,
               startedAt: viewer.startedAt.toISOString(),
               bytes: viewer.bytesOut(),
+              // A capped stream-wide token's session: the stream's other nodes count it against the cap too.
+              ...(viewer.grant?.sharedAs ? { tokenId: viewer.grant.sharedAs } : {}),
             })),
           previews: sessions.filter((session) => session.preview).length,
         };

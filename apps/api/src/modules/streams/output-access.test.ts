@@ -158,6 +158,59 @@ describe('an output access policy', () => {
     ).toBe(400);
   });
 
+  it('tells each node serving a stream the sessions of capped stream-wide tokens on its other nodes', async () => {
+    const at = (name: string, latitude: number, longitude: number) =>
+      t.createNode(t.roles.admin, {
+        name,
+        location: { code: 'EU', geo: { latitude, longitude } },
+        connection: { protocol: 'HTTP', hostname: `${name}.invalid`, port: 4242 },
+      });
+    await at('origin', 50.1, 8.68);
+    const paris = await at('paris', 48.8, 2.35);
+    const madrid = await at('madrid', 40.4, -3.7);
+    await t.createNodeGroup(t.roles.admin, 'Outgoing', null, [paris.id, madrid.id]);
+    const input = await t.createInput();
+    const near = (latitude: number, longitude: number) => ({ ipAddress: '', geoLocation: { latitude, longitude } });
+    const signed = { streamId: input.id, format: 'HLS', access: 'Signed' };
+    const inParis = await t.createOutput({ ...signed, viewer: near(48.9, 2.3) });
+    const inMadrid = await t.createOutput({ ...signed, viewer: near(40.5, -3.6) });
+    expect([inParis.node?.id, inMadrid.node?.id]).toEqual([paris.id, madrid.id]);
+
+    // Paris reports two viewers: one of a capped stream-wide token, one of no such token.
+    const tokenId = 'A'.repeat(22);
+    const startedAt = new Date().toISOString();
+    const session = (id: string, extra: object = {}) => ({
+      id,
+      ipAddress: '203.0.113.9',
+      startedAt,
+      bytes: 1,
+      ...extra,
+    });
+    const reported = await t.report(paris.token, [
+      {
+        id: 'sessions-1',
+        kind: 'stream-state',
+        streamId: input.id,
+        outputs: [{ outputId: inParis.id, sessions: [session('hls-a', { tokenId }), session('hls-b')] }],
+      },
+    ]);
+    expect(reported.statusCode, reported.body).toBe(200);
+    expect((await assigned(madrid.token)).tokenSessions).toEqual([{ tokenId, sessionId: 'hls-a', startedAt }]);
+    // Paris counts its own sessions itself.
+    expect((await assigned(paris.token)).tokenSessions).toBeUndefined();
+    // A token id is a digest as nodes make it: anything else is refused, nothing stored.
+    const forged = await t.report(paris.token, [
+      {
+        id: 'sessions-2',
+        kind: 'stream-state',
+        streamId: input.id,
+        outputs: [{ outputId: inParis.id, sessions: [session('hls-c', { tokenId: 'not a digest' })] }],
+      },
+    ]);
+    expect(forged.statusCode).toBe(400);
+    expect((await assigned(madrid.token)).tokenSessions).toEqual([{ tokenId, sessionId: 'hls-a', startedAt }]);
+  });
+
   it('gives a Public output made Private a viewer token', async () => {
     const input = await t.createInput();
     const output = await t.createOutput({ streamId: input.id });

@@ -1,3 +1,4 @@
+import { TOKEN_SESSIONS_MAX } from '@streamcloud/contract';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { OutputSessionsTable, OutputsTable, TokenRotationColumns } from '../../db/schema.js';
@@ -60,6 +61,26 @@ export class OutputsRepository {
       .execute();
     for (const row of rows) outputs.get(row.input_id)?.push(row);
     return outputs;
+  }
+
+  /**
+   * The sessions of capped stream-wide playback tokens on these streams' outputs, with the output's edge (null: it is
+   * served by the stream's ingest node) — what each node serving the stream counts besides its own. Bounded.
+   */
+  tokenSessionsOf(
+    streamIds: string[],
+  ): Promise<{ input_id: string; node_id: string | null; token_id: string; session_id: string; started_at: Date }[]> {
+    if (streamIds.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom('output_sessions as s')
+      .innerJoin('outputs as o', 'o.id', 's.output_id')
+      .select(['o.input_id', 'o.node_id', 's.token_id', 's.session_id', 's.started_at'])
+      .where('o.input_id', 'in', streamIds)
+      .where('s.token_id', 'is not', null)
+      .orderBy('s.started_at')
+      .limit(TOKEN_SESSIONS_MAX)
+      .$narrowType<{ token_id: string }>()
+      .execute();
   }
 
   async sessionsOf(outputIds: string[]): Promise<Map<string, SessionRow[]>> {

@@ -87,6 +87,31 @@ const STREAM_ANSWER_BYTES = 4_096;
 /** The states a user may stop a stream in (in Fallback, Stop ends the fallback playing). */
 const STOPPABLE: readonly StreamStatus[] = ['Ingestion', 'Fallback', 'Pending'];
 
+/**
+ * The sessions of capped stream-wide tokens on the stream's outputs that other nodes serve (an output is served by
+ * its edge, else by the stream's ingest node): what the calling node counts besides its own.
+ */
+function tokenSessionsElsewhere(
+  sessions: readonly {
+    input_id: string;
+    node_id: string | null;
+    token_id: string;
+    session_id: string;
+    started_at: Date;
+  }[],
+  stream: Pick<StreamRow, 'id' | 'node_id'>,
+  nodeId: string,
+): Pick<AssignedInput, 'tokenSessions'> {
+  const elsewhere = sessions
+    .filter((session) => session.input_id === stream.id && (session.node_id ?? stream.node_id) !== nodeId)
+    .map((session) => ({
+      tokenId: session.token_id,
+      sessionId: session.session_id,
+      startedAt: session.started_at.toISOString(),
+    }));
+  return elsewhere.length > 0 ? { tokenSessions: elsewhere } : {};
+}
+
 /** The signing material a node verifies an account's Signed outputs with, named by its version. */
 function signingOf(accountId: string, versions: Map<string, string> | null): AssignedInput['signing'] {
   const version = versions?.get(accountId);
@@ -511,6 +536,7 @@ export class StreamsService {
   async ofNode(node: NodeIdentity): Promise<AssignedInput[]> {
     const rows = await this.deps.uow.streams.ofNode(node.id);
     const outputs = await this.deps.uow.outputs.ofStreams(rows.map((row) => row.id));
+    const tokenSessions = await this.deps.uow.outputs.tokenSessionsOf(rows.map((row) => row.id));
     const sources = new Map(
       (
         await this.deps.uow.streams.sources(
@@ -583,6 +609,7 @@ export class StreamsService {
             : null,
           source: originHost ? null : this.sourceOf(row.source_input_id, sources, origins, node, expiresAt),
           signing: served.some((output) => output.access === 'Signed') ? signingOf(row.owner_id, signing) : null,
+          ...tokenSessionsElsewhere(tokenSessions, row, node.id),
           versions: {
             config: row.config_version,
             snapshots: row.snapshots_version,
@@ -687,6 +714,7 @@ export class StreamsService {
         ip_address: session.ipAddress,
         started_at: new Date(session.startedAt),
         bytes: session.bytes,
+        token_id: session.tokenId ?? null,
       }));
       // The sessions before are read only when a callback wants to hear of the change.
       const before = target.callback_uri ? ((await outputs.sessionsOf([target.id])).get(target.id) ?? []) : [];
