@@ -10,6 +10,7 @@ import {
   startMediaNode,
   waitFor,
 } from './harness.js';
+import { createSigningKey, mintToken } from './playback-tokens.js';
 import { streamsOf, useMediaNode } from './streams.js';
 
 /**
@@ -199,6 +200,53 @@ describe('origin and edge', () => {
     expect(billed.sum('internode', origin, 'download')).toBeGreaterThan(20_000);
     expect(billed.sum('outgoing', origin, 'download')).toBe(0);
     expect(billed.sum('outgoing', edgeId, 'download')).toBeGreaterThan(0);
+  });
+
+  it("ends a Signed output's HLS and RTMP viewers on node B within 2 s of their tokens' revocation", async () => {
+    const node = edge as RunningNode;
+    const key = await createSigningKey(world, 'edge test');
+    const stream = await createStream({ format: 'RTMP' });
+    const hls = await createOutput(stream.id, 'HLS', { access: 'Signed' });
+    const rtmp = await createOutput(stream.id, 'RTMP', { access: 'Signed' });
+    expect([hls.node?.id, rtmp.node?.id]).toEqual([node.id, node.id]);
+    const push = pushTestPattern((stream.connection as { uri: string }).uri, 'flv', 40, { size: '160x120', rate: 10 });
+    const withSigned = (output: StreamOutput, jti: string) =>
+      `${output.connection?.uri}?${new URLSearchParams({ token: mintToken(key, { sub: output.id, jti }) })}`;
+    const player = playRtmp(withSigned(rtmp, 'edge-rtmp'), 40);
+    try {
+      await status(stream.id, 'Ingestion', 15_000);
+      const opened = await fetch(withSigned(hls, 'edge-hls'), { redirect: 'manual' });
+      expect(opened.status, await opened.clone().text()).toBe(302);
+      const playlist = new URL(opened.headers.get('location') ?? '', hls.connection?.uri);
+      expect((await fetch(playlist)).status).toBe(200);
+      await waitFor(
+        () => outputs(stream.id),
+        (listed) => listed.every((output) => output.sessions.length === 1),
+        15_000,
+        'both viewers on B',
+      );
+
+      const revokedAt = Date.now();
+      for (const jti of ['edge-hls', 'edge-rtmp'])
+        expect((await api('POST', '/playback-tokens/revocations', { jti })).status).toBe(201);
+      const refused = await waitFor(
+        async () => {
+          const answer = await fetch(playlist);
+          return { status: answer.status, body: await answer.text() };
+        },
+        (answer) => answer.status !== 200,
+        2000,
+        'the HLS viewer on B refused',
+      );
+      expect(refused).toEqual({ status: 403, body: JSON.stringify({ message: 'The token has been revoked' }) });
+      expect(await Promise.race([player.exited.then(() => 'ended'), sleep(2000 - (Date.now() - revokedAt))])).toBe(
+        'ended',
+      );
+      console.info(`revocation on an edge: both viewers ended ${Date.now() - revokedAt} ms after the API calls`);
+    } finally {
+      player.stop();
+      push.stop();
+    }
   });
 
   it('an Internode stream on node B pulls its source from node A while the source is live, its own outputs play', async () => {

@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
-import { sign } from 'node:crypto';
 import { type StreamInput, type StreamOutput, uriWithToken } from '@streamcloud/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RTCPeerConnection } from 'werift';
 import { srtDataCopyArgs } from '../src/srt-port.js';
 import { offerSdp, type Push, playRtmp, pushTestPattern, sleep, waitFor } from './harness.js';
+import { createSigningKey, mintToken, nowSeconds, type TestSigningKey } from './playback-tokens.js';
 import { streamsOf, uriOf, useMediaNode } from './streams.js';
 
 /**
@@ -16,28 +16,18 @@ import { streamsOf, uriOf, useMediaNode } from './streams.js';
 const world = useMediaNode('media-1', { POLL_INTERVAL_MS: '30000', GEOIP_OVERRIDES: '127.0.0.1=FR' });
 const { api, createStream, outputs, status } = streamsOf(world);
 
-let key: { kid: string; privateKeyPem: string };
+let key: TestSigningKey;
 let stream: StreamInput;
 let push: Push;
 const signed: Partial<Record<'HLS' | 'WebRTC' | 'RTMP' | 'SRT', StreamOutput>> = {};
 const outputOf = (format: keyof typeof signed) => signed[format] as StreamOutput;
 
-const now = () => Math.floor(Date.now() / 1000);
+const now = nowSeconds;
 /** A playback token for `sub`, signed with the test's ES256 key (what sell-access.md's script does). */
-function mint(claims: Record<string, unknown>, kid = key.kid): string {
-  const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
-  const signingInput = `${part({ alg: 'ES256', kid })}.${part({ exp: now() + 600, ...claims })}`;
-  const signature = sign('sha256', Buffer.from(signingInput), { key: key.privateKeyPem, dsaEncoding: 'ieee-p1363' });
-  return `${signingInput}.${signature.toString('base64url')}`;
-}
+const mint = (claims: Record<string, unknown>, kid = key.kid) => mintToken(key, claims, kid);
 
 beforeAll(async () => {
-  const created = await api<{ kid: string; privateKeyPem: string }>('POST', '/playback-keys', {
-    name: 'media test',
-    algorithm: 'ES256',
-  });
-  expect(created.status).toBe(201);
-  key = created.body;
+  key = await createSigningKey(world);
   stream = await createStream({ format: 'RTMP' });
   for (const format of ['HLS', 'WebRTC', 'RTMP', 'SRT'] as const) {
     const output = await api<StreamOutput>('POST', '/outputs', { streamId: stream.id, format, access: 'Signed' });

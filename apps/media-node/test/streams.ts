@@ -104,8 +104,8 @@ export function streamsOf(world: MediaWorld) {
       expect(ladder.status).toBe(200);
       return created.body;
     },
-    async createOutput(streamId: string, format: string): Promise<StreamOutput> {
-      const created = await api<StreamOutput>('POST', '/outputs', { streamId, format });
+    async createOutput(streamId: string, format: string, extra: Record<string, unknown> = {}): Promise<StreamOutput> {
+      const created = await api<StreamOutput>('POST', '/outputs', { streamId, format, ...extra });
       expect(created.status).toBe(201);
       return created.body;
     },

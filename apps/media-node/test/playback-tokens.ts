@@ -1,0 +1,26 @@
+import { sign } from 'node:crypto';
+import { expect } from 'vitest';
+import type { MediaWorld } from './streams.js';
+
+/** An account's ES256 playback signing key, as the API shows it once: its id (the tokens' kid) and private key. */
+export interface TestSigningKey {
+  kid: string;
+  privateKeyPem: string;
+}
+
+/** Makes an ES256 signing key of the world's account (POST /playback-keys). */
+export async function createSigningKey(world: MediaWorld, name = 'media test'): Promise<TestSigningKey> {
+  const created = await world.plane.api<TestSigningKey>('POST', '/playback-keys', { name, algorithm: 'ES256' });
+  expect(created.status).toBe(201);
+  return created.body;
+}
+
+export const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+/** A playback token signed with `key`, valid 10 minutes unless `claims` say otherwise (what sell-access.md's script does). */
+export function mintToken(key: TestSigningKey, claims: Record<string, unknown>, kid = key.kid): string {
+  const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const signingInput = `${part({ alg: 'ES256', kid })}.${part({ exp: nowSeconds() + 600, ...claims })}`;
+  const signature = sign('sha256', Buffer.from(signingInput), { key: key.privateKeyPem, dsaEncoding: 'ieee-p1363' });
+  return `${signingInput}.${signature.toString('base64url')}`;
+}
