@@ -1,10 +1,15 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { readdir, readFile, rm, stat } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { AssignedInput, LadderRendition } from '@streamcloud/contract';
+import { master, readPlaylist, rewrite } from './hls-playlists.js';
+import { text } from './http-answer.js';
+import type { LowLatencyPackagers } from './ll-hls/packagers.js';
+import { serveLowLatency } from './ll-hls/serve.js';
 import { edgeLadder, renditionName } from './pipelines/edge/puller.js';
+import { isLowLatencyHls } from './pipelines/low-latency-hls.js';
 import { PlaylistLifetimes } from './playlist-lifetime.js';
 import { newestFragment, poll } from './streams/fragments.js';
 import type { StreamManager } from './streams/manager.js';
@@ -25,7 +30,8 @@ export const PLAYLIST_WAIT_MS = 10_000;
 /** A first viewer waits for the first fragment: looked for this often (a read of the playlist), so it is answered soon after. */
 const PLAYLIST_POLL_MS = 50;
 const DIRECTORY_KEEP_MS = 120_000;
-const FILE = /^[\w.-]+\.(ts|m3u8)$/;
+/** nginx-rtmp's playlists and TS fragments, and the LL-HLS packager's init segments, parts and segments. */
+const FILE = /^[\w.-]+\.(ts|m3u8|mp4|m4s)$/;
 const RENDITION = /^[ra]\d{1,2}$/;
 /**
  * A session id: `hls-<16 random bytes>.<16 bytes of an HMAC of them and what the session plays>`, base64url. The
@@ -34,8 +40,6 @@ const RENDITION = /^[ra]\d{1,2}$/;
  */
 const SESSION_ID = /^hls-([\w-]{22})\.([\w-]{22})$/;
 const OTHER_SESSION = 'This session id is not one of this output and credential: open the playlist again';
-/** nginx-rtmp names fragments by the system time (ms) they started at (`hls_fragment_naming system`). */
-const TIMED_FRAGMENT = /^(\d{13})\.ts$/;
 
 interface HlsViewer {
   sessionId: string;
@@ -89,6 +93,8 @@ export class HlsServer {
     private readonly hlsDir: string,
     /** On an edge: pulls a rendition of the origin's ladder (EdgePuller.pullRendition); when it started, or null. */
     private readonly pullRendition: (input: AssignedInput, key: string) => Promise<number | null> = async () => null,
+    /** The LL-HLS packagers of streams with a Low latency output (pipelines/low-latency-hls.ts). */
+    private readonly lowLatency: LowLatencyPackagers | null = null,
   ) {
     this.sweeper = setInterval(() => void this.sweep(), 2000);
     this.sweeper.unref();
@@ -168,6 +174,10 @@ export class HlsServer {
         suffix,
       );
     if (!played) return;
+    if (this.lowLatency && admitted.input.outputs.some((o) => o.id === admitted.outputId && isLowLatencyHls(o))) {
+      if (rendition !== null) return text(response, 404, 'Not found');
+      return this.serveLowLatency(request, response, admitted.input.id, { file, query, suffix, viewer });
+    }
     const { stream } = played;
     if (file.endsWith('.m3u8')) {
       const playlist = await this.awaitPlaylist(request, admitted.input.id, played, rendition, suffix);
@@ -175,6 +185,38 @@ export class HlsServer {
     }
     const dir = rendition ? this.renditionDir(stream, rendition) : join(this.hlsDir, stream.outgoing.main.hlsName);
     return this.sendFragment(response, viewer, join(dir, file));
+  }
+
+  /**
+   * A Low latency output: from its stream's packager, once it has one (a stream that just went live, or an
+   * output just made Low latency, waits for it as a Standard playlist waits for its first fragment).
+   */
+  private async serveLowLatency(
+    request: IncomingMessage,
+    response: ServerResponse,
+    inputId: string,
+    asked: { file: string; query: URLSearchParams; suffix: string; viewer: HlsViewer },
+  ): Promise<void> {
+    const lowLatency = this.lowLatency;
+    if (!lowLatency) return;
+    const deadline = Date.now() + PLAYLIST_WAIT_MS;
+    const packager = await poll(
+      async () => {
+        const found = lowLatency.of(inputId);
+        return found?.lastPart() ? found : null;
+      },
+      () => !request.socket.destroyed && Date.now() < deadline,
+      PLAYLIST_POLL_MS,
+    );
+    if (!packager) return text(response, 404, 'The stream has no playlist yet');
+    return serveLowLatency(response, {
+      packager,
+      ...asked,
+      count: (bytes) => {
+        const state = this.viewers.get(asked.viewer.sessionId);
+        if (state) state.bytes += bytes;
+      },
+    });
   }
 
   /**
@@ -423,36 +465,6 @@ export class HlsServer {
   }
 }
 
-async function readPlaylist(dir: string): Promise<string | null> {
-  try {
-    return await readFile(join(dir, 'index.m3u8'), 'utf8');
-  } catch {
-    return null;
-  }
-}
-
-/**
- * nginx-rtmp's media playlist as the viewer gets it: every URI with `prefix` and the session `suffix`, an
- * EXT-X-PROGRAM-DATE-TIME before each fragment named by its start time, and EXT-X-ENDLIST once the stream ended.
- */
-export function rewrite(playlist: string, o: { prefix?: string; suffix: string; ended: boolean }): string {
-  const out: string[] = [];
-  const lines = playlist.split('\n').map((line) => line.trim());
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] ?? '';
-    if (!line) continue;
-    if (line.startsWith('#EXTINF')) {
-      const uri = lines.slice(i + 1).find((next) => next && !next.startsWith('#')) ?? '';
-      const timed = TIMED_FRAGMENT.exec(uri);
-      if (timed) out.push(`#EXT-X-PROGRAM-DATE-TIME:${new Date(Number(timed[1])).toISOString()}`);
-    }
-    if (line === '#EXT-X-ENDLIST') continue;
-    out.push(line.startsWith('#') ? line : `${o.prefix ?? ''}${line}${o.suffix}`);
-  }
-  if (o.ended) out.push('#EXT-X-ENDLIST');
-  return `${out.join('\n')}\n`;
-}
-
 /** A playlist to the viewer (its bytes counted to the session), or 404 while there is none yet. */
 function sendPlaylist(response: ServerResponse, viewer: HlsViewer, playlist: string | null): void {
   if (playlist === null) {
@@ -469,28 +481,10 @@ function sendPlaylist(response: ServerResponse, viewer: HlsViewer, playlist: str
   response.end(body);
 }
 
-/** The master playlist of a transcoded stream: one variant per rendition (video, or audio only). */
-export function master(renditions: LadderRendition[], suffix: string): string {
-  const lines = ['#EXTM3U', '#EXT-X-VERSION:3', '#EXT-X-INDEPENDENT-SEGMENTS'];
-  for (const rendition of renditions) {
-    const attributes = [`BANDWIDTH=${rendition.bandwidth}`];
-    if (rendition.width && rendition.height) attributes.push(`RESOLUTION=${rendition.width}x${rendition.height}`);
-    if (rendition.codecs) attributes.push(`CODECS="${rendition.codecs}"`);
-    lines.push(`#EXT-X-STREAM-INF:${attributes.join(',')}`, `${rendition.key}/index.m3u8${suffix}`);
-  }
-  return `${lines.join('\n')}\n`;
-}
-
 /** What an HLS session id is bound to: the stream, the output, and the preview credential (or "a viewer"). */
 const remoteAddressOf = (request: IncomingMessage) =>
   (request.socket.remoteAddress ?? '').replace(/^::ffff:/, '') || null;
 
 function sessionBinding(admitted: { input: { id: string }; outputId: string; preview: boolean }, token: string | null) {
   return [admitted.input.id, admitted.outputId, admitted.preview ? `preview ${token}` : 'viewer'].join('|');
-}
-
-export function text(response: ServerResponse, status: number, message: string): void {
-  const body = JSON.stringify({ message });
-  response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-  response.end(body);
 }

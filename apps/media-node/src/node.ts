@@ -18,9 +18,11 @@ import { ControlPlaneClient, Reporter } from './control-plane.js';
 import { CpuMeter } from './cpu.js';
 import { CountryLookup } from './geo.js';
 import { nodeHealth } from './health.js';
-import { HlsServer, text } from './hls.js';
+import { HlsServer } from './hls.js';
+import { text } from './http-answer.js';
 import { CORS_HEADERS, preflightHeaders, type RouteName, routeOf } from './http-routes.js';
 import { InputDirectory, normalizeName, splitNameAndToken } from './inputs.js';
+import { LowLatencyPackagers } from './ll-hls/packagers.js';
 import type { Logger } from './log.js';
 import { NginxRtmp } from './nginx.js';
 import { RENDITIONS_WAIT_MS, renditionsReady } from './pipelines/capture.js';
@@ -28,6 +30,7 @@ import { EdgePuller } from './pipelines/edge/puller.js';
 import { fallbacksKind } from './pipelines/fallback/fallback.js';
 import { FallbackPlayer } from './pipelines/fallback/player.js';
 import { LivePipelines } from './pipelines/host.js';
+import { lowLatencyHlsKind } from './pipelines/low-latency-hls.js';
 import type { NodeTools, PipelineReporter } from './pipelines/pipeline.js';
 import { Recordings } from './pipelines/recorder/recordings.js';
 import { recorderKind } from './pipelines/recorder.js';
@@ -97,6 +100,8 @@ export class MediaNode {
   private readonly pushesByAlias = new Map<string, LiveStream>();
   /** Every kind of pipeline the node runs for live streams. */
   private readonly pipelines: LivePipelines<unknown>[] = [];
+  /** The LL-HLS packagers of streams with a Low latency output: written by their pipeline, read by HLS viewers. */
+  private readonly lowLatency: LowLatencyPackagers;
   private readonly viewersByAlias = new Map<string, string>();
   private readonly startedAt = Date.now();
   private internalRtmpPort = 0;
@@ -142,8 +147,10 @@ export class MediaNode {
       reporterFor: (stream: LiveStream) => this.pipelineReporter(stream),
       meter: this.manager.usage.meter.bind(this.manager.usage),
     };
+    this.lowLatency = new LowLatencyPackagers(this.manager.events);
     this.pipelines.push(
       new LivePipelines(transcoderKind(this.client), this.manager.events, host),
+      new LivePipelines(lowLatencyHlsKind(this.lowLatency), this.manager.events, host),
       new LivePipelines(snapshotsKind(this.client), this.manager.events, host),
       new LivePipelines(
         relaysKind({
@@ -264,8 +271,11 @@ export class MediaNode {
       this.proxy = new RtmpProxy(this.internalRtmpPort);
       this.proxy.onClose = (connection) => this.rtmpConnectionClosed(connection);
       this.ports.rtmp = await this.proxy.listen(config.mediaPorts.rtmp, config.bindHost);
-      this.hls = new HlsServer(this.manager, `${config.dataDir}/hls`, (input, key) =>
-        this.edges.pullRendition(input, key),
+      this.hls = new HlsServer(
+        this.manager,
+        `${config.dataDir}/hls`,
+        (input, key) => this.edges.pullRendition(input, key),
+        this.lowLatency,
       );
       if (!ffmpegMissing) {
         const relayUrl = this.tools.rtmpUrl;

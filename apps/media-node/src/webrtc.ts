@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type RTCInboundRtpStreamStats, RTCPeerConnection, RTCRtpCodecParameters } from 'werift';
-import { text } from './hls.js';
+import { text } from './http-answer.js';
 import { OFFER_RETRY_AFTER_SECONDS, type OfferSlot, PendingOffers } from './pending-offers.js';
 import type { TransportStats } from './streams/types.js';
 

@@ -60,8 +60,8 @@ export class LivePipelines<C> {
   }
 
   private live(stream: LiveStream): void {
-    // An edge's pulled stream runs no job: the ingest node runs them once for the stream.
-    if (stream.pulledFrom) return;
+    // An edge's pulled stream runs no job (the ingest node runs them once for the stream) but its viewers' packaging.
+    if (stream.pulledFrom && !this.kind.alsoOnEdges) return;
     const entry: Running<C> = {
       stream,
       pipeline: null,

@@ -63,6 +63,11 @@ export interface PipelineKind<C> {
   readonly part: ConfigPart;
   load(input: AssignedInput): Promise<C | null>;
   create(context: PipelineContext): Pipeline<C>;
+  /**
+   * Whether it also runs for a stream an edge pulls (its viewers' packaging); by default a stream's jobs run once,
+   * on its ingest node.
+   */
+  readonly alsoOnEdges?: boolean;
   /** Whether two configurations are the same (no update needed); JSON equality when absent. */
   same?(a: C, b: C): boolean;
   /** The node stops, after every pipeline of the kind stopped: what the kind keeps between pushes ends. */

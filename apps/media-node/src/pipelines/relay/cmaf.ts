@@ -1,6 +1,7 @@
 import type { CmafOutput } from '@streamcloud/contract';
 import type { AddressPolicy } from '@streamcloud/net-guard';
-import { EMPTY_MFRA, Fmp4Splitter, lastSegment } from './fmp4.js';
+import { Fmp4Splitter } from '../../fmp4-splitter.js';
+import { EMPTY_MFRA, lastSegment } from './fmp4.js';
 import { LongRunningIngest, SegmentIngest, type TrackIngest } from './http-ingest.js';
 import type { CapturedTrack, RelaySource, RelayTarget, TargetRun } from './target.js';
 import { drained, ffmpegEnded, RelayFailure, relayFfmpeg } from './target.js';

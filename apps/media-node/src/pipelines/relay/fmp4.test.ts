@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type CmafObject, Fmp4Splitter, lastSegment } from './fmp4.js';
+import { type CmafObject, Fmp4Splitter } from '../../fmp4-splitter.js';
+import { lastSegment } from './fmp4.js';
 
 const box = (type: string, payload = 4, large = false): Buffer => {
   const body = Buffer.alloc(payload, 7);

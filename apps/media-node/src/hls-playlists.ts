@@ -1,0 +1,49 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { LadderRendition } from '@streamcloud/contract';
+
+/** nginx-rtmp names fragments by the system time (ms) they started at (`hls_fragment_naming system`). */
+const TIMED_FRAGMENT = /^(\d{13})\.ts$/;
+
+/** nginx-rtmp's media playlist of a stream's directory; null while it has none. */
+export async function readPlaylist(dir: string): Promise<string | null> {
+  try {
+    return await readFile(join(dir, 'index.m3u8'), 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * nginx-rtmp's media playlist as the viewer gets it: every URI with `prefix` and the session `suffix`, an
+ * EXT-X-PROGRAM-DATE-TIME before each fragment named by its start time, and EXT-X-ENDLIST once the stream ended.
+ */
+export function rewrite(playlist: string, o: { prefix?: string; suffix: string; ended: boolean }): string {
+  const out: string[] = [];
+  const lines = playlist.split('\n').map((line) => line.trim());
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? '';
+    if (!line) continue;
+    if (line.startsWith('#EXTINF')) {
+      const uri = lines.slice(i + 1).find((next) => next && !next.startsWith('#')) ?? '';
+      const timed = TIMED_FRAGMENT.exec(uri);
+      if (timed) out.push(`#EXT-X-PROGRAM-DATE-TIME:${new Date(Number(timed[1])).toISOString()}`);
+    }
+    if (line === '#EXT-X-ENDLIST') continue;
+    out.push(line.startsWith('#') ? line : `${o.prefix ?? ''}${line}${o.suffix}`);
+  }
+  if (o.ended) out.push('#EXT-X-ENDLIST');
+  return `${out.join('\n')}\n`;
+}
+
+/** The master playlist of a transcoded stream: one variant per rendition (video, or audio only). */
+export function master(renditions: LadderRendition[], suffix: string): string {
+  const lines = ['#EXTM3U', '#EXT-X-VERSION:3', '#EXT-X-INDEPENDENT-SEGMENTS'];
+  for (const rendition of renditions) {
+    const attributes = [`BANDWIDTH=${rendition.bandwidth}`];
+    if (rendition.width && rendition.height) attributes.push(`RESOLUTION=${rendition.width}x${rendition.height}`);
+    if (rendition.codecs) attributes.push(`CODECS="${rendition.codecs}"`);
+    lines.push(`#EXT-X-STREAM-INF:${attributes.join(',')}`, `${rendition.key}/index.m3u8${suffix}`);
+  }
+  return `${lines.join('\n')}\n`;
+}

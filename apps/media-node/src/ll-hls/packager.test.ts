@@ -1,0 +1,178 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fmp4OutputArgs, LowLatencyPackager, parseLowLatencyFile } from './packager.js';
+
+const run = promisify(execFile);
+
+/**
+ * The LL-HLS packager on real fragmented MP4: ffmpeg encodes 3 s of a test pattern (30 fps, a keyframe a second,
+ * AAC) with the packager's own output arguments, and the bytes go in as odd-sized chunks.
+ */
+let both: Buffer;
+let videoOnly: Buffer;
+let long: Buffer;
+const dir = mkdtempSync(join(tmpdir(), 'll-hls-test-'));
+
+/** `seconds` of a 160x90 pattern (and a tone), as the packaging ffmpeg writes a push (its own movflags). */
+async function encode(seconds: number, tracks: 'both' | 'video'): Promise<Buffer> {
+  const output = fmp4OutputArgs(1 / 3).filter((arg, i, all) => arg !== 'copy' && all[i + 1] !== 'copy');
+  const { stdout } = await run(
+    'ffmpeg',
+    [
+      ...['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=160x90:rate=30'],
+      ...(tracks === 'both' ? ['-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000'] : []),
+      ...['-t', String(seconds), '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '30', '-bf', '0'],
+      ...(tracks === 'both' ? ['-c:a', 'aac'] : []),
+      ...output,
+    ],
+    { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 },
+  );
+  return stdout;
+}
+
+beforeAll(async () => {
+  [both, videoOnly, long] = await Promise.all([encode(3, 'both'), encode(2, 'video'), encode(9, 'video')]);
+}, 30_000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const options = { partTarget: 1 / 3, segmentMin: 1, keepSegments: 12, maxBytes: 16 * 1024 * 1024 };
+
+/** Feeds `bytes` to the packager `size` bytes at a time. */
+function feed(packager: LowLatencyPackager, bytes: Buffer, size: number): void {
+  for (let offset = 0; offset < bytes.length; offset += size) packager.write(bytes.subarray(offset, offset + size));
+}
+
+const lines = (playlist: string) => playlist.trimEnd().split('\n');
+
+describe('the LL-HLS packager', () => {
+  it('cuts parts of at most the part target, segments on keyframes, and serves them whole', async () => {
+    const packager = new LowLatencyPackager(options);
+    feed(packager, both, 7);
+    packager.end();
+    expect(packager.codecs()).toMatch(/^avc1\.[0-9a-f]{6},mp4a\.40\.2$/);
+    expect(packager.resolution()).toEqual({ width: 160, height: 90 });
+    const playlist = lines(packager.playlist());
+    const parts = playlist.filter((line) => line.startsWith('#EXT-X-PART:'));
+    const durations = parts.map((line) => Number(/DURATION=([\d.]+)/.exec(line)?.[1]));
+    expect(durations.length).toBeGreaterThanOrEqual(9);
+    for (const duration of durations) expect(duration).toBeLessThanOrEqual(1 / 3 + 1e-6);
+    // Three segments of a second (the first a frame longer: ffmpeg's first frame), each starting on its keyframe,
+    // the only independent part.
+    const segments = playlist.filter((line) => line.startsWith('#EXTINF:')).map((line) => Number(line.slice(8, -1)));
+    expect(segments).toHaveLength(3);
+    for (const duration of segments) expect(duration).toBeCloseTo(1, 1);
+    expect(parts.filter((line) => line.endsWith(',INDEPENDENT=YES'))).toHaveLength(3);
+    expect(parts[0]).toMatch(/URI="part-0\.0\.m4s",INDEPENDENT=YES$/);
+    expect(playlist.at(-1)).toBe('#EXT-X-ENDLIST');
+
+    // A segment is its parts' bytes; with the init segment ffprobe decodes its second: 30 frames, and the audio.
+    const segment = packager.segment(1) as Buffer;
+    const partsOf1 = [0, 1, 2, 3].map((index) => packager.part(1, index)).filter((part) => part !== null);
+    expect(Buffer.concat(partsOf1)).toEqual(segment);
+    const file = join(dir, 'segment.mp4');
+    writeFileSync(file, Buffer.concat([packager.init(0) as Buffer, segment]));
+    const probe = await run('ffprobe', [
+      ...['-v', 'error', '-count_frames', '-show_entries', 'stream=codec_name,nb_read_frames', '-of', 'csv=p=0', file],
+    ]);
+    const streams = probe.stdout
+      .trim()
+      .split('\n')
+      .map((line) => line.split(','));
+    expect(streams[0]).toEqual(['h264', '30']);
+    expect(streams[1]?.[0]).toBe('aac');
+  });
+
+  it('writes the LL-HLS tags: server control, part target, the init, program dates and a preload hint', () => {
+    let now = Date.parse('2026-11-28T12:00:00.000Z');
+    const packager = new LowLatencyPackager({ ...options, now: () => now++ });
+    feed(packager, both, 4096);
+    const playlist = lines(packager.playlist({ uri: (file) => `${file}?sid=s1` }));
+    expect(playlist.slice(0, 6)).toEqual([
+      '#EXTM3U',
+      '#EXT-X-VERSION:9',
+      '#EXT-X-TARGETDURATION:1',
+      '#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,PART-HOLD-BACK=1,CAN-SKIP-UNTIL=6',
+      '#EXT-X-PART-INF:PART-TARGET=0.33333',
+      '#EXT-X-MEDIA-SEQUENCE:0',
+    ]);
+    expect(playlist[6]).toBe('#EXT-X-MAP:URI="init-0.mp4?sid=s1"');
+    // Dates follow the media clock from the first part (the second keyframe is 1.021 s in: ffmpeg's first frame).
+    const dates = playlist.filter((line) => line.startsWith('#EXT-X-PROGRAM-DATE-TIME:'));
+    expect(dates.slice(0, 3)).toEqual([
+      '#EXT-X-PROGRAM-DATE-TIME:2026-11-28T12:00:00.000Z',
+      '#EXT-X-PROGRAM-DATE-TIME:2026-11-28T12:00:01.021Z',
+      '#EXT-X-PROGRAM-DATE-TIME:2026-11-28T12:00:02.021Z',
+    ]);
+    const last = packager.lastPart();
+    expect(playlist.at(-1)).toBe(
+      `#EXT-X-PRELOAD-HINT:TYPE=PART,URI="part-${last?.msn}.${(last?.part ?? 0) + 1}.m4s?sid=s1"`,
+    );
+  });
+
+  it('holds a blocking request until its part exists; refuses one too far ahead; answers all when the push ends', async () => {
+    const packager = new LowLatencyPackager(options);
+    const half = Math.floor(both.length / 2);
+    feed(packager, both.subarray(0, half), 1000);
+    const last = packager.lastPart() ?? { msn: 0, part: 0 };
+    const next = packager.waitFor(last.msn, last.part + 1, 5000);
+    const hinted = packager.waitForPart(last.msn, last.part + 1, 5000);
+    expect(await packager.waitFor(last.msn + 3, 0, 5000)).toBe('too-far');
+    expect(await packager.waitFor(last.msn, last.part, 5000)).toBe('ready');
+    let answered = false;
+    void next.then(() => {
+      answered = true;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(answered).toBe(false);
+    feed(packager, both.subarray(half), 1000);
+    expect(await next).toBe('ready');
+    expect(await hinted).toBe('ready');
+    expect(await packager.waitFor(last.msn + 1, 0, 20)).toBe('ready');
+    const later = packager.lastPart() ?? { msn: 0, part: 0 };
+    const pending = packager.waitFor(later.msn + 1, 5, 5000);
+    packager.end();
+    expect(await pending).toBe('ended');
+    expect(await packager.waitFor(later.msn + 2, 0, 5000)).toBe('ended');
+  });
+
+  it('starts a period at a new run (a discontinuity, its own init), skips old segments in a delta update, and keeps its bound', () => {
+    const packager = new LowLatencyPackager({ ...options, keepSegments: 4 });
+    feed(packager, both, 65_536);
+    packager.startPeriod();
+    feed(packager, videoOnly, 65_536);
+    packager.startPeriod();
+    feed(packager, both, 65_536);
+    const playlist = lines(packager.playlist());
+    // 3 + 2 + 3 segments, 4 complete kept (the last is still open): the first period left.
+    expect(playlist).toContain('#EXT-X-MEDIA-SEQUENCE:3');
+    expect(playlist).toContain('#EXT-X-DISCONTINUITY-SEQUENCE:1');
+    expect(playlist.filter((line) => line === '#EXT-X-DISCONTINUITY')).toHaveLength(1);
+    expect(playlist.filter((line) => line.startsWith('#EXT-X-MAP:'))).toEqual([
+      '#EXT-X-MAP:URI="init-1.mp4"',
+      '#EXT-X-MAP:URI="init-2.mp4"',
+    ]);
+    expect(packager.init(0)).toBeNull();
+    expect(packager.init(2)?.toString('latin1', 4, 8)).toBe('ftyp');
+
+    // A long playlist's delta update leaves out what is older than CAN-SKIP-UNTIL (6 s).
+    const nine = new LowLatencyPackager(options);
+    feed(nine, long, 65_536);
+    const delta = lines(nine.playlist({ skip: true }));
+    const full = lines(nine.playlist());
+    expect(delta.find((line) => line.startsWith('#EXT-X-SKIP:'))).toMatch(/^#EXT-X-SKIP:SKIPPED-SEGMENTS=[1-9]\d*$/);
+    expect(delta.length).toBeLessThan(full.length);
+    expect(nine.memoryBytes()).toBeLessThan(options.maxBytes);
+  });
+
+  it('names its files strictly', () => {
+    expect(parseLowLatencyFile('init-2.mp4')).toEqual({ kind: 'init', period: 2 });
+    expect(parseLowLatencyFile('part-17.3.m4s')).toEqual({ kind: 'part', msn: 17, index: 3 });
+    expect(parseLowLatencyFile('seg-17.m4s')).toEqual({ kind: 'segment', msn: 17 });
+    for (const name of ['seg-1.ts', 'part-1.m4s', 'init-.mp4', '../seg-1.m4s', `seg-${'9'.repeat(12)}.m4s`])
+      expect(parseLowLatencyFile(name)).toBeNull();
+  });
+});

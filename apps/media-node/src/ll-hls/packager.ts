@@ -1,0 +1,349 @@
+import { Fmp4Splitter } from '../fmp4-splitter.js';
+import { type InitTrack, readFragment, readInitTracks } from './fmp4-boxes.js';
+import { type PlaylistSegment, renderPlaylist } from './playlist.js';
+import { Waiters } from './waiters.js';
+
+/**
+ * ffmpeg's output arguments for the packager: the input's tracks copied into fragmented MP4 on stdout, a fragment
+ * (an LL-HLS part) every `partSeconds` at most and at every keyframe. `empty_moov`: the init segment comes first,
+ * alone; `default_base_moof`: each fragment's data offsets are relative to its own moof, so a part stands alone.
+ * The fragments are cut a little short of the part target (ffmpeg closes one once it reached the duration asked),
+ * so at 24–30 fps every part stays within PART-TARGET.
+ */
+export function fmp4OutputArgs(partSeconds: number): string[] {
+  return [
+    '-c',
+    'copy',
+    '-f',
+    'mp4',
+    '-movflags',
+    'frag_keyframe+empty_moov+default_base_moof',
+    '-frag_duration',
+    String(Math.floor(partSeconds * 0.9 * 1_000_000)),
+    'pipe:1',
+  ];
+}
+
+export interface PackagerOptions {
+  /** The part target (PART-TARGET), seconds. */
+  partTarget: number;
+  /** A new segment starts at the first keyframe once the current one is at least this long, seconds. */
+  segmentMin: number;
+  /** Complete segments kept (older ones leave the playlist). */
+  keepSegments: number;
+  /** The bytes kept at most (the oldest segments go first; the one being written stays). */
+  maxBytes: number;
+  /** The wall clock (EXT-X-PROGRAM-DATE-TIME), ms. */
+  now?: () => number;
+}
+
+interface Part {
+  data: Buffer;
+  duration: number;
+  independent: boolean;
+}
+
+interface Segment {
+  msn: number;
+  period: number;
+  /** The first of its period: a discontinuity before it (unless it is the playlist's very first). */
+  periodStart: boolean;
+  programDate: number;
+  parts: Part[];
+  duration: number;
+  complete: boolean;
+  bytes: number;
+}
+
+type FileName =
+  | { kind: 'init'; period: number }
+  | { kind: 'part'; msn: number; index: number }
+  | { kind: 'segment'; msn: number };
+
+const INIT = /^init-(\d{1,9})\.mp4$/;
+const PART = /^part-(\d{1,9})\.(\d{1,4})\.m4s$/;
+const SEGMENT = /^seg-(\d{1,9})\.m4s$/;
+
+/** What a Low latency output's file names ask for, or null for a name the packager does not make. */
+export function parseLowLatencyFile(name: string): FileName | null {
+  const init = INIT.exec(name);
+  if (init) return { kind: 'init', period: Number(init[1]) };
+  const part = PART.exec(name);
+  if (part) return { kind: 'part', msn: Number(part[1]), index: Number(part[2]) };
+  const segment = SEGMENT.exec(name);
+  if (segment) return { kind: 'segment', msn: Number(segment[1]) };
+  return null;
+}
+
+/**
+ * One stream's LL-HLS (docs/decisions.md, "HLS on the node"): takes ffmpeg's fragmented MP4 as it comes, keeps
+ * the init segment of each period and the last segments' parts in memory (bounded), and answers the media
+ * playlist, parts, segments and blocking requests. A period is one run of ffmpeg (a push, or a new source of it):
+ * its first segment carries a discontinuity and its own init segment; media sequence numbers go on.
+ */
+export class LowLatencyPackager {
+  private readonly segments: Segment[] = [];
+  private readonly inits = new Map<number, { data: Buffer; tracks: Map<number, InitTrack> }>();
+  /**
+   * Per period, the wall-clock time (ms) of media time 0: a segment's program date is its first decode time after
+   * it, so the dates follow the media's own clock rather than when bytes happened to arrive.
+   */
+  private readonly anchors = new Map<number, number>();
+  private readonly waiters = new Waiters();
+  private splitter: Fmp4Splitter;
+  private period = 0;
+  private nextMsn = 0;
+  /** Discontinuities of segments that left the playlist (EXT-X-DISCONTINUITY-SEQUENCE). */
+  private discontinuitiesDropped = 0;
+  private ended = false;
+  private readonly now: () => number;
+
+  constructor(private readonly o: PackagerOptions) {
+    this.now = o.now ?? Date.now;
+    this.splitter = this.newSplitter();
+  }
+
+  /** ffmpeg's stdout, in chunks of any size; throws on bytes that are not fragmented MP4. */
+  write(chunk: Buffer): void {
+    if (!this.ended) this.splitter.push(chunk);
+  }
+
+  /** A new run of ffmpeg: its init segment and fragments start a new period of the playlist. */
+  startPeriod(): void {
+    if (this.inits.has(this.period) || this.segments.some((segment) => segment.period === this.period)) this.period++;
+    this.closeOpenSegment();
+    this.splitter = this.newSplitter();
+    this.ended = false;
+  }
+
+  /** The push is over: the playlist ends (EXT-X-ENDLIST) and every waiting request is answered. */
+  end(): void {
+    this.closeOpenSegment();
+    this.ended = true;
+    this.waiters.settle('ended');
+  }
+
+  init(period = this.period): Buffer | null {
+    return this.inits.get(period)?.data ?? null;
+  }
+
+  part(msn: number, index: number): Buffer | null {
+    return this.find(msn)?.parts[index]?.data ?? null;
+  }
+
+  segment(msn: number): Buffer | null {
+    const found = this.find(msn);
+    return found?.complete ? Buffer.concat(found.parts.map((part) => part.data)) : null;
+  }
+
+  /** The last part written: its segment's media sequence number and its index there. */
+  lastPart(): { msn: number; part: number } | null {
+    const last = this.segments.at(-1);
+    return last && last.parts.length > 0 ? { msn: last.msn, part: last.parts.length - 1 } : null;
+  }
+
+  /** The RFC 6381 codecs of the current period's tracks (a master playlist's CODECS), or null before its init. */
+  codecs(): string | null {
+    const tracks = [...(this.inits.get(this.period)?.tracks.values() ?? [])];
+    const codecs = tracks.flatMap((track) => (track.codec ? [track.codec] : []));
+    return codecs.length > 0 ? codecs.join(',') : null;
+  }
+
+  resolution(): { width: number; height: number } | null {
+    const video = [...(this.inits.get(this.period)?.tracks.values() ?? [])].find((track) => track.kind === 'video');
+    return video?.width && video.height ? { width: video.width, height: video.height } : null;
+  }
+
+  /** The peak bit rate over the complete segments kept (a master playlist's BANDWIDTH). */
+  bandwidth(): number {
+    let peak = 0;
+    for (const segment of this.segments)
+      if (segment.complete && segment.duration > 0) peak = Math.max(peak, (segment.bytes * 8) / segment.duration);
+    return Math.round(peak);
+  }
+
+  memoryBytes(): number {
+    let bytes = 0;
+    for (const segment of this.segments) bytes += segment.bytes;
+    for (const init of this.inits.values()) bytes += init.data.length;
+    return bytes;
+  }
+
+  /** The media playlist; `skip`: a delta update (EXT-X-SKIP); `uri` decorates each URI (a session's query). */
+  playlist(options: { skip?: boolean; uri?: (file: string) => string } = {}): string {
+    const segments: PlaylistSegment[] = this.segments.map((segment) => ({
+      msn: segment.msn,
+      period: segment.period,
+      discontinuity: segment.periodStart,
+      programDate: segment.programDate,
+      duration: segment.duration,
+      complete: segment.complete,
+      parts: segment.parts.map(({ duration, independent }) => ({ duration, independent })),
+    }));
+    return renderPlaylist({
+      segments,
+      partTarget: this.partTarget(),
+      discontinuitySequence: this.discontinuitiesDropped,
+      ended: this.ended,
+      skip: options.skip ?? false,
+      uri: options.uri ?? ((file) => file),
+    });
+  }
+
+  /**
+   * Holds a playlist request (`_HLS_msn`, `_HLS_part`) until the playlist has segment `msn` (complete, or with
+   * part `part`) or a later one. 'too-far' at once for more than two segments ahead; 'ended' when the push ended.
+   */
+  waitFor(
+    msn: number,
+    part: number | undefined,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<'ready' | 'timeout' | 'ended' | 'too-far'> {
+    if (this.has(msn, part)) return Promise.resolve('ready');
+    if (this.ended) return Promise.resolve('ended');
+    if (msn > this.currentMsn() + 2) return Promise.resolve('too-far');
+    return this.waiters.wait(() => this.has(msn, part), timeoutMs, signal);
+  }
+
+  /** Holds a request for a part a preload hint named until it exists (or its segment closed without it). */
+  waitForPart(
+    msn: number,
+    index: number,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<'ready' | 'timeout' | 'ended'> {
+    const settled = () => this.part(msn, index) !== null || this.find(msn)?.complete === true || msn < this.firstMsn();
+    if (settled()) return Promise.resolve('ready');
+    if (this.ended) return Promise.resolve('ended');
+    if (msn > this.currentMsn() + 1) return Promise.resolve('timeout');
+    return this.waiters.wait(settled, timeoutMs, signal).then((result) => (result === 'too-far' ? 'timeout' : result));
+  }
+
+  private newSplitter(): Fmp4Splitter {
+    const period = this.period;
+    return new Fmp4Splitter((object) => {
+      if (object.kind === 'header') {
+        const tracks = new Map(readInitTracks(object.data).map((track) => [track.id, track]));
+        this.inits.set(period, { data: object.data, tracks });
+      } else {
+        this.addFragment(period, object.data);
+      }
+    });
+  }
+
+  private addFragment(period: number, data: Buffer): void {
+    const init = this.inits.get(period);
+    if (!init) return;
+    const moof = data.subarray(data.indexOf('moof', 0, 'latin1') - 4);
+    const runs = readFragment(moof.subarray(8), init.tracks);
+    const main =
+      runs.find((run) => init.tracks.get(run.trackId)?.kind === 'video') ??
+      runs.find((run) => init.tracks.get(run.trackId)?.kind === 'audio');
+    const track = main && init.tracks.get(main.trackId);
+    if (!main || !track || track.timescale <= 0) return;
+    const hasVideo = [...init.tracks.values()].some((each) => each.kind === 'video');
+    const part: Part = {
+      data,
+      duration: main.duration / track.timescale,
+      independent: hasVideo ? track.kind === 'video' && main.startsWithSync : true,
+    };
+    let open = this.segments.at(-1);
+    if (open && (open.complete || open.period !== period)) open = undefined;
+    // (Within a millisecond: three 0.3 s parts and a 0.1 s one add up to 0.9999999 in floating point.)
+    if (open && part.independent && open.duration >= this.o.segmentMin - 0.001) {
+      this.complete(open);
+      open = undefined;
+    }
+    if (!open) {
+      // A segment starts on a keyframe: what comes before the first one of a period cannot be decoded alone.
+      if (!part.independent) return;
+      const periodStart = !this.segments.some((segment) => segment.period === period);
+      open = {
+        msn: this.nextMsn++,
+        period,
+        periodStart,
+        programDate: this.programDate(period, main.baseDecodeTime / track.timescale),
+        parts: [],
+        duration: 0,
+        complete: false,
+        bytes: 0,
+      };
+      this.segments.push(open);
+    }
+    open.parts.push(part);
+    open.duration += part.duration;
+    open.bytes += data.length;
+    this.trim();
+    this.waiters.check();
+  }
+
+  private programDate(period: number, mediaSeconds: number): number {
+    let anchor = this.anchors.get(period);
+    if (anchor === undefined) {
+      anchor = this.now() - mediaSeconds * 1000;
+      this.anchors.set(period, anchor);
+    }
+    return Math.round(anchor + mediaSeconds * 1000);
+  }
+
+  private complete(segment: Segment): void {
+    segment.complete = true;
+  }
+
+  private closeOpenSegment(): void {
+    const open = this.segments.at(-1);
+    if (!open || open.complete) return;
+    if (open.parts.length > 0) this.complete(open);
+    else this.segments.pop();
+    this.waiters.check();
+  }
+
+  /** Old segments leave: beyond the count kept, or the bytes; an init no segment uses any more goes too. */
+  private trim(): void {
+    const completeCount = () => this.segments.filter((segment) => segment.complete).length;
+    while (
+      this.segments.length > 1 &&
+      (completeCount() > this.o.keepSegments || this.memoryBytes() > this.o.maxBytes) &&
+      this.segments[0]?.complete
+    ) {
+      this.segments.shift();
+      // The new first segment's discontinuity is no longer written (nothing before it): it is counted instead.
+      if (this.segments[0]?.periodStart) this.discontinuitiesDropped++;
+    }
+    for (const period of this.inits.keys())
+      if (period !== this.period && !this.segments.some((segment) => segment.period === period)) {
+        this.inits.delete(period);
+        this.anchors.delete(period);
+      }
+  }
+
+  private partTarget(): number {
+    let longest = this.o.partTarget;
+    for (const segment of this.segments) for (const part of segment.parts) longest = Math.max(longest, part.duration);
+    return longest;
+  }
+
+  private find(msn: number): Segment | undefined {
+    const first = this.segments[0];
+    return first ? this.segments[msn - first.msn] : undefined;
+  }
+
+  private firstMsn(): number {
+    return this.segments[0]?.msn ?? this.nextMsn;
+  }
+
+  /** The segment being written (or the next one to come). */
+  private currentMsn(): number {
+    const last = this.segments.at(-1);
+    return last ? (last.complete ? last.msn + 1 : last.msn) : this.nextMsn;
+  }
+
+  private has(msn: number, part: number | undefined): boolean {
+    const last = this.segments.at(-1);
+    if (!last) return false;
+    if (last.msn > msn) return true;
+    if (last.msn < msn) return false;
+    return part === undefined ? last.complete : last.complete || last.parts.length > part;
+  }
+}

@@ -1,0 +1,96 @@
+import type { ServerResponse } from 'node:http';
+import { text } from '../http-answer.js';
+import { type LowLatencyPackager, parseLowLatencyFile } from './packager.js';
+
+/**
+ * How long a blocking request (a playlist with `_HLS_msn`, a preload-hinted part) is held before a 503: three
+ * target durations (RFC 8216bis, 6.2.5.2), for segments of up to 2 s.
+ */
+const BLOCK_MS = 6000;
+/** `_HLS_msn` and `_HLS_part` are decimal integers (bounded: a player asks about the next few parts). */
+const DECIMAL = /^\d{1,9}$/;
+
+/** What the LL-HLS handler needs of the HLS server's session: its URIs' query, and the count of its bytes. */
+export interface LowLatencyRequest {
+  packager: LowLatencyPackager;
+  /** The asked file: `index.m3u8`, `init-<period>.mp4`, `part-<msn>.<index>.m4s` or `seg-<msn>.m4s`. */
+  file: string;
+  query: URLSearchParams;
+  /** The session's query (`?sid=…&token=…`), carried into every URI of the playlist. */
+  suffix: string;
+  /** Counts bytes sent to the viewer's session. */
+  count(bytes: number): void;
+}
+
+/**
+ * Serves a Low latency output from its stream's packager (docs/decisions.md, "LL-HLS"): the media playlist
+ * (blocking reload with `_HLS_msn`/`_HLS_part`, delta updates with `_HLS_skip=YES`), the init segment, parts
+ * (a preload-hinted one is held until it exists) and whole segments.
+ */
+export async function serveLowLatency(response: ServerResponse, asked: LowLatencyRequest): Promise<void> {
+  const { packager, file, query } = asked;
+  const closed = new AbortController();
+  response.once('close', () => closed.abort());
+  if (file === 'index.m3u8') {
+    const blocking = blockingRequest(query);
+    if ('error' in blocking) return text(response, 400, blocking.error);
+    if (blocking.msn !== null) {
+      const waited = await packager.waitFor(blocking.msn, blocking.part ?? undefined, BLOCK_MS, closed.signal);
+      if (waited === 'too-far') return text(response, 400, 'The playlist asked for is more than two segments ahead');
+      if (waited === 'timeout') return text(response, 503, 'The part asked for did not come in time');
+    }
+    const playlist = packager.playlist({
+      skip: query.get('_HLS_skip') === 'YES',
+      uri: (uri) => `${uri}${asked.suffix}`,
+    });
+    return sendBody(response, asked, Buffer.from(playlist), 'application/vnd.apple.mpegurl', 'no-store');
+  }
+  const parsed = parseLowLatencyFile(file);
+  if (!parsed) return text(response, 404, 'No such part or segment');
+  if (parsed.kind === 'init') return sendMedia(response, asked, packager.init(parsed.period));
+  if (parsed.kind === 'segment') return sendMedia(response, asked, packager.segment(parsed.msn));
+  let part = packager.part(parsed.msn, parsed.index);
+  if (!part) {
+    // The part a playlist's EXT-X-PRELOAD-HINT names: answered the moment it exists.
+    const waited = await packager.waitForPart(parsed.msn, parsed.index, BLOCK_MS, closed.signal);
+    if (waited === 'timeout') return text(response, 503, 'The part asked for did not come in time');
+    part = packager.part(parsed.msn, parsed.index);
+  }
+  return sendMedia(response, asked, part);
+}
+
+/** The blocking reload a playlist request asks for: `_HLS_msn` (and `_HLS_part`), or none; bad values refused. */
+function blockingRequest(query: URLSearchParams): { msn: number | null; part: number | null } | { error: string } {
+  const msn = query.get('_HLS_msn');
+  const part = query.get('_HLS_part');
+  if (msn === null) return part === null ? { msn: null, part: null } : { error: '_HLS_part needs _HLS_msn' };
+  if (!DECIMAL.test(msn)) return { error: '_HLS_msn must be a media sequence number' };
+  if (part !== null && !DECIMAL.test(part)) return { error: '_HLS_part must be a part index' };
+  return { msn: Number(msn), part: part === null ? null : Number(part) };
+}
+
+function sendMedia(response: ServerResponse, asked: LowLatencyRequest, body: Buffer | null): void {
+  if (!body) {
+    text(response, 404, 'No such part or segment (it left the playlist)');
+    return;
+  }
+  // A part or segment never changes: players and CDNs may keep it while it is in the playlist.
+  sendBody(response, asked, body, 'video/mp4', 'max-age=60');
+}
+
+function sendBody(
+  response: ServerResponse,
+  asked: LowLatencyRequest,
+  body: Buffer,
+  contentType: string,
+  cacheControl: string,
+): void {
+  if (response.destroyed) return;
+  asked.count(body.length);
+  response.writeHead(200, {
+    'content-type': contentType,
+    'cache-control': cacheControl,
+    'content-length': body.length,
+  });
+  response.end(body);
+}
