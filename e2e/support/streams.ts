@@ -145,11 +145,16 @@ export async function withNoOpenNode<T>(request: APIRequestContext, action: () =
 }
 
 /** On a stream dashboard: creates a viewer in `format` through the viewer-creation modal; answers the Viewers card. */
-export async function addViewerInConsole(page: Page, format: StreamOutput['format']): Promise<Locator> {
+export async function addViewerInConsole(
+  page: Page,
+  format: StreamOutput['format'],
+  options: { hlsLatency?: 'Standard' | 'Low' } = {},
+): Promise<Locator> {
   const viewers = page.getByRole('region', { name: 'Viewers' });
   await viewers.getByRole('button', { name: 'Add viewer' }).click();
   const create = page.getByRole('dialog', { name: 'Create viewer' });
   await create.getByLabel('Format').selectOption(format);
+  if (options.hlsLatency) await create.getByLabel('HLS latency').selectOption(options.hlsLatency);
   await create.getByRole('button', { name: 'Create' }).click();
   await expect(create).toBeHidden();
   return viewers;

@@ -23,12 +23,13 @@ test('an RTMP push previews over WHEP and HLS as a preview session, not a billed
   const token = await apiLogin(request, { username: account.username, password: account.password });
   await loginViaUi(page, account);
   const { endpoint: pushUrl, streamId } = await createStreamInConsole(page, { caption: 'Preview', format: 'RTMP' });
-  const push = pushTestPattern(pushUrl, 'flv', 120);
+  let push = pushTestPattern(pushUrl, 'flv', 120);
   try {
     await expect(page.getByTestId('stream-status')).toHaveText('Ingestion', { timeout: 20_000 });
     const preview = page.getByRole('region', { name: 'Preview' });
     await expect(preview).toContainText('Add a WebRTC or HLS viewer to preview this stream.');
-    await addViewerInConsole(page, 'HLS');
+    // The HLS viewer is Low latency (LL-HLS, packaged by the node): hls.js plays it in its low-latency mode.
+    await addViewerInConsole(page, 'HLS', { hlsLatency: 'Low' });
     await addViewerInConsole(page, 'WebRTC');
 
     // WebRTC first (the lowest latency): frames decode, and getStats counts them.
@@ -55,6 +56,15 @@ test('an RTMP push previews over WHEP and HLS as a preview session, not a billed
     await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime)).toBeGreaterThan(played);
     await expect(await outputItem(page, 'HLS')).toContainText('1 preview', { timeout: 15_000 });
     await expect(await outputItem(page, 'HLS')).toContainText('0 sessions');
+
+    // The encoder reconnects within the grace: the LL-HLS playlist goes on (a discontinuity), and so does the picture.
+    push.stop();
+    await push.exited;
+    const beforeReconnect = await video.evaluate((element: HTMLVideoElement) => element.currentTime);
+    push = pushTestPattern(pushUrl, 'flv', 120);
+    await expect
+      .poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime), { timeout: 30_000 })
+      .toBeGreaterThan(beforeReconnect + 2);
   } finally {
     push.stop();
   }
