@@ -39,6 +39,8 @@ export interface NodeConfig {
   fallbackCopyMaxIdleMs: number;
   /** An edge pull of a stream stops once it has had no viewer on this node this long. */
   edgeIdleMs: number;
+  /** DVR_MAX_BYTES: what every stream's rewind window may take on this node's disk together (the oldest go). */
+  dvrMaxBytes: number;
   /**
    * WebRTC feeds kept running without a viewer, so the next viewer joins at the feed's next keyframe: at
    * most `limit` of them on the node (0: none), each stopped after `idleMs` without a viewer.
@@ -152,6 +154,7 @@ export function loadNodeConfig(env: NodeJS.ProcessEnv = process.env): NodeConfig
     pollIntervalMs: millis(env, 'POLL_INTERVAL_MS', 1500),
     relayGiveUpMs: millis(env, 'RELAY_GIVE_UP_MS', 600_000),
     edgeIdleMs: millis(env, 'EDGE_IDLE_MS', 5000),
+    dvrMaxBytes: count(env, 'DVR_MAX_BYTES', 20 * 1024 ** 3),
     fallbackCopyMaxIdleMs: millis(env, 'FALLBACK_COPY_MAX_IDLE_MS', 7 * 24 * 3_600_000),
     warmFeeds: {
       limit: count(env, 'WEBRTC_WARM_FEEDS', 4),

@@ -174,9 +174,11 @@ export class HlsServer {
         suffix,
       );
     if (!played) return;
-    if (this.lowLatency && admitted.input.outputs.some((o) => o.id === admitted.outputId && isLowLatencyHls(o))) {
+    const output = admitted.input.outputs.find((each) => each.id === admitted.outputId);
+    if (this.lowLatency && output && isLowLatencyHls(output)) {
       if (rendition !== null) return text(response, 404, 'Not found');
-      return this.serveLowLatency(request, response, admitted.input.id, { file, query, suffix, viewer });
+      const windowSeconds = 60 * (output.dvrWindowMinutes ?? 0);
+      return this.serveLowLatency(request, response, admitted.input.id, { file, query, suffix, viewer, windowSeconds });
     }
     const { stream } = played;
     if (file.endsWith('.m3u8')) {
@@ -195,7 +197,7 @@ export class HlsServer {
     request: IncomingMessage,
     response: ServerResponse,
     inputId: string,
-    asked: { file: string; query: URLSearchParams; suffix: string; viewer: HlsViewer },
+    asked: { file: string; query: URLSearchParams; suffix: string; viewer: HlsViewer; windowSeconds: number },
   ): Promise<void> {
     const lowLatency = this.lowLatency;
     if (!lowLatency) return;

@@ -147,7 +147,10 @@ export class MediaNode {
       reporterFor: (stream: LiveStream) => this.pipelineReporter(stream),
       meter: this.manager.usage.meter.bind(this.manager.usage),
     };
-    this.lowLatency = new LowLatencyPackagers(this.manager.events);
+    this.lowLatency = new LowLatencyPackagers(this.manager.events, {
+      dataDir: config.dataDir,
+      dvrMaxBytes: config.dvrMaxBytes,
+    });
     this.pipelines.push(
       new LivePipelines(transcoderKind(this.client), this.manager.events, host),
       new LivePipelines(lowLatencyHlsKind(this.lowLatency), this.manager.events, host),
@@ -484,6 +487,12 @@ export class MediaNode {
           ? {
               playback: `http://${host}:${this.port}/hls/<output name>/index.m3u8`,
               fragmentSeconds: HLS_FRAGMENT_SECONDS,
+              // LL-HLS: what the packagers hold in memory, and the rewind windows on disk against their budget.
+              lowLatency: {
+                memoryBytes: this.lowLatency.memoryBytes(),
+                dvrBytes: this.lowLatency.disk.used,
+                dvrMaxBytes: this.lowLatency.disk.maxBytes,
+              },
             }
           : null,
         RTSP: this.ports.rtsp

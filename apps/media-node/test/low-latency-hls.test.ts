@@ -1,6 +1,6 @@
 import type { StreamInput, StreamOutput } from '@streamcloud/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Push, pushTestPattern, runTool, waitFor } from './harness.js';
+import { nodeMetadata, type Push, pushTestPattern, runTool, waitFor } from './harness.js';
 import { streamsOf, uriOf, useMediaNode } from './streams.js';
 
 /**
@@ -14,6 +14,8 @@ const { createStream, createOutput, outputs, status } = streamsOf(world);
 let stream: StreamInput;
 let low: StreamOutput;
 let standard: StreamOutput;
+/** A Low latency output with a minute of rewind (DVR, issue 35). */
+let rewind: StreamOutput;
 let push: Push;
 const pushes: Push[] = [];
 
@@ -28,6 +30,7 @@ beforeAll(async () => {
   stream = await createStream({ format: 'RTMP' });
   low = await createOutput(stream.id, 'HLS', { hlsLatency: 'Low' });
   standard = await createOutput(stream.id, 'HLS');
+  rewind = await createOutput(stream.id, 'HLS', { hlsLatency: 'Low', dvrWindowMinutes: 1 });
   startPush(60);
   await status(stream.id, 'Ingestion', 15_000);
 }, 60_000);
@@ -128,6 +131,30 @@ describe('a Low latency HLS output', () => {
       10_000,
       'the session billed',
     );
+  });
+
+  it('keeps a rewind window on disk for an output that has one: its playlist starts at the push, its first segment read back', async () => {
+    const sequence = (playlist: string) => Number(/#EXT-X-MEDIA-SEQUENCE:(\d+)/.exec(playlist)?.[1]);
+    // The live window is 12 segments: once the push is longer, the live playlist slides.
+    await waitFor(
+      () => get(playlistUrl),
+      (answer) => sequence(answer.text) > 0,
+      20_000,
+      'the live window to slide',
+    );
+    const rewindUrl = await open(rewind);
+    const dvr = await get(rewindUrl);
+    expect(dvr.status).toBe(200);
+    expect(sequence(dvr.text)).toBe(0);
+    const first = /^(seg-0\.m4s\?.*)$/m.exec(dvr.text)?.[1] ?? '';
+    const segment = await fetch(new URL(first, rewindUrl));
+    expect(segment.status).toBe(200);
+    expect(Buffer.from(await segment.arrayBuffer()).toString('latin1', 4, 8)).toBe('moof');
+    // The live output's viewers cannot reach back there.
+    const live = await fetch(new URL(`seg-0.m4s${playlistUrl.search}`, playlistUrl));
+    expect(live.status).toBe(404);
+    const metadata = await nodeMetadata<{ protocols: { HLS: { lowLatency: { dvrBytes: number } } } }>(world.node);
+    expect(metadata.protocols.HLS.lowLatency.dvrBytes).toBeGreaterThan(0);
   });
 
   it('plays in ffmpeg, as does the Standard output beside it (TS)', async () => {

@@ -233,6 +233,18 @@ export const HlsLatency = z.enum(['Standard', 'Low'], { error: 'HLS latency must
 export type HlsLatency = z.infer<typeof HlsLatency>;
 export const HLS_LATENCY_ONLY_FOR_HLS = 'HLS latency is only for HLS outputs';
 
+/**
+ * Live rewind (issue 35): how far back an HLS output's viewers may seek, in minutes (0: off, the live window only).
+ * The node keeps that much of the stream on its disk; it needs the node's packaging (HLS latency Low).
+ */
+export const DVR_WINDOW_MAX_MINUTES = 240;
+export const DvrWindowMinutes = z
+  .number({ error: 'DVR window must be a number of minutes' })
+  .int('DVR window must be a whole number of minutes')
+  .min(0, 'DVR window must be at least 0 minutes')
+  .max(DVR_WINDOW_MAX_MINUTES, `DVR window must be at most ${DVR_WINDOW_MAX_MINUTES} minutes`);
+export const DVR_NEEDS_LOW_LATENCY = 'A DVR window needs HLS latency Low (the node packages the stream)';
+
 export const OutputSession = z.object({
   id: z.string(),
   ipAddress: z.string().nullable(),
@@ -248,6 +260,8 @@ export const StreamOutput = z.object({
   access: OutputAccess,
   /** An HLS output's packaging; null for every other format. */
   hlsLatency: HlsLatency.nullable(),
+  /** An HLS output's live rewind window, minutes (0: off). */
+  dvrWindowMinutes: z.number().int(),
   connection: z.object({ uri: z.string().optional(), signallingUri: z.string().optional() }).nullable(),
   viewer: z.object({
     ipAddress: z.string().nullable(),
@@ -287,12 +301,18 @@ export const StreamOutputCreate = z
     access: OutputAccess.optional(),
     /** HLS outputs only; absent: Standard. */
     hlsLatency: HlsLatency.optional(),
+    /** HLS outputs with latency Low only; absent: 0 (off). */
+    dvrWindowMinutes: DvrWindowMinutes.optional(),
     callbackUri: callbackUri.optional(),
     viewer: Streamer.optional(),
   })
   .refine((body) => body.hlsLatency === undefined || body.format === 'HLS', {
     message: HLS_LATENCY_ONLY_FOR_HLS,
     path: ['hlsLatency'],
+  })
+  .refine((body) => !body.dvrWindowMinutes || body.hlsLatency === 'Low', {
+    message: DVR_NEEDS_LOW_LATENCY,
+    path: ['dvrWindowMinutes'],
   });
 export type StreamOutputCreate = z.output<typeof StreamOutputCreate>;
 
@@ -301,7 +321,11 @@ export type StreamOutputCreate = z.output<typeof StreamOutputCreate>;
  * are disconnected; an HLS viewer's next playlist comes from the new packaging).
  */
 export const StreamOutputUpdate = z
-  .strictObject({ access: OutputAccess.optional(), hlsLatency: HlsLatency.optional() })
+  .strictObject({
+    access: OutputAccess.optional(),
+    hlsLatency: HlsLatency.optional(),
+    dvrWindowMinutes: DvrWindowMinutes.optional(),
+  })
   .refine((value) => Object.keys(value).length > 0, { message: 'Nothing to update' });
 export type StreamOutputUpdate = z.output<typeof StreamOutputUpdate>;
 
@@ -682,6 +706,8 @@ export const AssignedInput = z.object({
       access: OutputAccess,
       /** An HLS output's packaging (absent: Standard, as before outputs had one). */
       hlsLatency: HlsLatency.optional(),
+      /** A Low latency output's rewind window, minutes (absent: off). */
+      dvrWindowMinutes: z.number().int().min(0).max(DVR_WINDOW_MAX_MINUTES).optional(),
       accessToken: z.string().nullable(),
       previousAccessToken: PreviousAccessToken,
       /** When the output's sessions were last cleared: the node disconnects its viewers when this changes. */

@@ -287,6 +287,8 @@ export interface OutputsTable extends TokenRotationColumns {
   access: 'Public' | 'Private' | 'Signed';
   /** Migration 0034: an HLS output's packaging (Standard: nginx-rtmp's TS; Low: LL-HLS); null for other formats. */
   hls_latency: 'Standard' | 'Low' | null;
+  /** Migration 0036: an HLS output's live rewind window, minutes (0: off). */
+  dvr_window_minutes: number;
   /** When the output's sessions were last cleared; the node disconnects its viewers when this changes. */
   sessions_cleared_at: Date | null;
   /** Preview sessions (the console's player) the node last reported: not viewers, not billed. */

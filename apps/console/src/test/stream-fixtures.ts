@@ -40,6 +40,7 @@ export function streamOutput(streamId: string, n: number, extra: Partial<StreamO
     name: `out+${uuid(8000 + n)}`,
     access: 'Public',
     hlsLatency: format === 'HLS' ? 'Standard' : null,
+    dvrWindowMinutes: 0,
     connection: { uri: `rtmp://edge.example:1935/live/out+${uuid(8000 + n)}` },
     viewer: { ipAddress: null, geoLocation: null, accessToken: null, accessTokenRotatedAt: null },
     callbackUri: null,

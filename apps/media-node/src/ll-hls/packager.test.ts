@@ -70,7 +70,7 @@ describe('the LL-HLS packager', () => {
     expect(playlist.at(-1)).toBe('#EXT-X-ENDLIST');
 
     // A segment is its parts' bytes; with the init segment ffprobe decodes its second: 30 frames, and the audio.
-    const segment = packager.segment(1) as Buffer;
+    const segment = (await packager.segment(1)) as Buffer;
     const partsOf1 = [0, 1, 2, 3].map((index) => packager.part(1, index)).filter((part) => part !== null);
     expect(Buffer.concat(partsOf1)).toEqual(segment);
     const file = join(dir, 'segment.mp4');

@@ -1,4 +1,5 @@
 import { Fmp4Splitter } from '../fmp4-splitter.js';
+import type { DvrStore } from './dvr-store.js';
 import { type InitTrack, readFragment, readInitTracks } from './fmp4-boxes.js';
 import { type PlaylistSegment, renderPlaylist } from './playlist.js';
 import { Waiters } from './waiters.js';
@@ -53,6 +54,8 @@ interface Segment {
   duration: number;
   complete: boolean;
   bytes: number;
+  /** On the rewind window's disk: its parts may leave memory. */
+  stored: boolean;
 }
 
 type FileName =
@@ -97,6 +100,8 @@ export class LowLatencyPackager {
   private discontinuitiesDropped = 0;
   private ended = false;
   private readonly now: () => number;
+  /** The rewind window: its store and length (seconds); none: the live window in memory only. */
+  private dvr: { store: DvrStore; windowSeconds: number } | null = null;
 
   constructor(private readonly o: PackagerOptions) {
     this.now = o.now ?? Date.now;
@@ -123,6 +128,25 @@ export class LowLatencyPackager {
     this.waiters.settle('ended');
   }
 
+  /**
+   * Keeps `windowSeconds` of the stream on disk (the largest rewind window of its outputs), or nothing more than
+   * the live window (null). Segments already kept in memory are stored when they complete from now on.
+   */
+  setDvr(dvr: { store: DvrStore; windowSeconds: number } | null): void {
+    this.dvr = dvr && dvr.windowSeconds > 0 ? dvr : null;
+    if (!this.dvr) {
+      // Back to the live window: what was only on disk leaves the playlist.
+      const live = this.segments.filter((segment) => segment.parts.length > 0 || !segment.complete);
+      this.dropFront(this.segments.length - live.length);
+    }
+    this.trim();
+  }
+
+  /** The stream's store, to clear when the packager goes. */
+  dvrStore(): DvrStore | null {
+    return this.dvr?.store ?? null;
+  }
+
   init(period = this.period): Buffer | null {
     return this.inits.get(period)?.data ?? null;
   }
@@ -131,9 +155,18 @@ export class LowLatencyPackager {
     return this.find(msn)?.parts[index]?.data ?? null;
   }
 
-  segment(msn: number): Buffer | null {
+  /** Whether segment `msn` is in a playlist of this window (seconds; 0: the live window): a viewer may read it. */
+  lists(msn: number, windowSeconds: number): boolean {
+    const first = this.segments[this.firstListed(windowSeconds)];
+    return first !== undefined && msn >= first.msn;
+  }
+
+  /** A complete segment: from memory, or from the rewind window's disk. */
+  async segment(msn: number): Promise<Buffer | null> {
     const found = this.find(msn);
-    return found?.complete ? Buffer.concat(found.parts.map((part) => part.data)) : null;
+    if (!found?.complete) return null;
+    if (found.parts.length > 0) return Buffer.concat(found.parts.map((part) => part.data));
+    return (await this.dvr?.store.read(msn)) ?? null;
   }
 
   /** The last part written: its segment's media sequence number and its index there. */
@@ -164,14 +197,19 @@ export class LowLatencyPackager {
 
   memoryBytes(): number {
     let bytes = 0;
-    for (const segment of this.segments) bytes += segment.bytes;
+    for (const segment of this.segments) for (const part of segment.parts) bytes += part.data.length;
     for (const init of this.inits.values()) bytes += init.data.length;
     return bytes;
   }
 
-  /** The media playlist; `skip`: a delta update (EXT-X-SKIP); `uri` decorates each URI (a session's query). */
-  playlist(options: { skip?: boolean; uri?: (file: string) => string } = {}): string {
-    const segments: PlaylistSegment[] = this.segments.map((segment) => ({
+  /**
+   * The media playlist: the live window, or the last `windowSeconds` of the rewind window (an output's own);
+   * `skip`: a delta update (EXT-X-SKIP); `uri` decorates each URI (a session's query).
+   */
+  playlist(options: { skip?: boolean; uri?: (file: string) => string; windowSeconds?: number } = {}): string {
+    const from = this.firstListed(options.windowSeconds ?? 0);
+    const listed = this.segments.slice(from);
+    const segments: PlaylistSegment[] = listed.map((segment) => ({
       msn: segment.msn,
       period: segment.period,
       discontinuity: segment.periodStart,
@@ -183,7 +221,7 @@ export class LowLatencyPackager {
     return renderPlaylist({
       segments,
       partTarget: this.partTarget(),
-      discontinuitySequence: this.discontinuitiesDropped,
+      discontinuitySequence: this.discontinuitiesBefore(from),
       ended: this.ended,
       skip: options.skip ?? false,
       uri: options.uri ?? ((file) => file),
@@ -268,6 +306,7 @@ export class LowLatencyPackager {
         duration: 0,
         complete: false,
         bytes: 0,
+        stored: false,
       };
       this.segments.push(open);
     }
@@ -289,6 +328,45 @@ export class LowLatencyPackager {
 
   private complete(segment: Segment): void {
     segment.complete = true;
+    const dvr = this.dvr;
+    if (!dvr) return;
+    void dvr.store.store(segment.msn, Buffer.concat(segment.parts.map((part) => part.data))).then((stored) => {
+      segment.stored = stored;
+      this.trim();
+    });
+  }
+
+  /** The index of the first segment a playlist lists: within the rewind window, else the segments in memory. */
+  private firstListed(windowSeconds: number): number {
+    if (windowSeconds <= 0 || !this.dvr) {
+      const first = this.segments.findIndex((segment) => segment.parts.length > 0 || !segment.complete);
+      return first === -1 ? this.segments.length : first;
+    }
+    let seconds = 0;
+    let index = this.segments.length;
+    while (index > 0 && seconds + (this.segments[index - 1]?.duration ?? 0) <= windowSeconds) {
+      index--;
+      seconds += this.segments[index]?.duration ?? 0;
+    }
+    return Math.min(index, this.segments.length - 1);
+  }
+
+  /**
+   * EXT-X-DISCONTINUITY-SEQUENCE of a playlist whose first segment is `from`: the discontinuities no longer written
+   * (those of segments before it, and its own), the very first segment's excepted (it has none).
+   */
+  private discontinuitiesBefore(from: number): number {
+    let count = this.discontinuitiesDropped;
+    for (const segment of this.segments.slice(0, from + 1)) if (segment.periodStart && segment.msn !== 0) count++;
+    return count;
+  }
+
+  /** The oldest `count` segments leave (and the disk). */
+  private dropFront(count: number): void {
+    for (const segment of this.segments.splice(0, Math.max(0, count))) {
+      if (segment.periodStart && segment.msn !== 0) this.discontinuitiesDropped++;
+      this.dvr?.store.remove(segment.msn);
+    }
   }
 
   private closeOpenSegment(): void {
@@ -299,23 +377,43 @@ export class LowLatencyPackager {
     this.waiters.check();
   }
 
-  /** Old segments leave: beyond the count kept, or the bytes; an init no segment uses any more goes too. */
+  /**
+   * The live window stays in memory (the last segments, bounded in count and bytes); older segments leave memory,
+   * kept on the rewind window's disk while they are in it (and the node's disk budget allows), else they go. An
+   * init no segment uses any more goes too.
+   */
   private trim(): void {
-    const completeCount = () => this.segments.filter((segment) => segment.complete).length;
-    while (
-      this.segments.length > 1 &&
-      (completeCount() > this.o.keepSegments || this.memoryBytes() > this.o.maxBytes) &&
-      this.segments[0]?.complete
-    ) {
-      this.segments.shift();
-      // The new first segment's discontinuity is no longer written (nothing before it): it is counted instead.
-      if (this.segments[0]?.periodStart) this.discontinuitiesDropped++;
+    while (this.overMemory()) {
+      const oldest = this.segments.find((segment) => segment.complete && segment.parts.length > 0);
+      if (!oldest) break;
+      if (!this.dvr) {
+        if (oldest !== this.segments[0]) break;
+        this.dropFront(1);
+        continue;
+      }
+      // Not on disk yet (being written): it stays in memory a little longer.
+      if (!oldest.stored) break;
+      oldest.parts = [];
+    }
+    if (this.dvr) {
+      const { store } = this.dvr;
+      let drop = this.firstListed(this.dvr.windowSeconds);
+      // Over the node's disk budget, this stream's oldest segments on disk go first.
+      let excess = store.overBudgetBy();
+      for (let next = this.segments[drop]; excess > 0 && next && next.parts.length === 0; next = this.segments[++drop])
+        excess -= store.sizeOf(next.msn);
+      this.dropFront(drop);
     }
     for (const period of this.inits.keys())
       if (period !== this.period && !this.segments.some((segment) => segment.period === period)) {
         this.inits.delete(period);
         this.anchors.delete(period);
       }
+  }
+
+  private overMemory(): boolean {
+    const inMemory = this.segments.filter((segment) => segment.complete && segment.parts.length > 0).length;
+    return inMemory > this.o.keepSegments || this.memoryBytes() > this.o.maxBytes;
   }
 
   private partTarget(): number {

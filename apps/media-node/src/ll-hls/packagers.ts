@@ -1,4 +1,7 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import type { StreamEvents } from '../streams/events.js';
+import { DiskBudget, DvrStore } from './dvr-store.js';
 import { LowLatencyPackager } from './packager.js';
 
 /** A part's target duration: ffmpeg cuts a fragment this long (or at a keyframe), one LL-HLS part each. */
@@ -13,6 +16,8 @@ const ENDED_LINGER_MS = 30_000;
 
 interface Entry {
   packager: LowLatencyPackager;
+  /** Its rewind window on disk, made when an output first asks for one. */
+  store: DvrStore | null;
   /** Set once the stream is gone: the entry is forgotten when it fires. */
   linger: NodeJS.Timeout | null;
 }
@@ -24,9 +29,25 @@ interface Entry {
  */
 export class LowLatencyPackagers {
   private readonly entries = new Map<string, Entry>();
+  /** What every stream's rewind window takes on this node's disk, and may take (DVR_MAX_BYTES). */
+  readonly disk: DiskBudget;
+  private readonly dvrDir: string;
 
-  constructor(events: StreamEvents) {
+  constructor(events: StreamEvents, o: { dataDir: string; dvrMaxBytes: number }) {
+    this.disk = new DiskBudget(o.dvrMaxBytes);
+    if (!o.dataDir) throw new Error('the LL-HLS packagers need the node data directory');
+    this.dvrDir = join(o.dataDir, 'dvr');
+    // A previous run's windows are not served again (their packagers are gone): their disk is freed.
+    rmSync(this.dvrDir, { recursive: true, force: true });
     events.subscribe({ gone: (inputId) => this.end(inputId) });
+  }
+
+  /** Keeps `windowSeconds` of the input's stream on disk for its outputs' rewind (0: the live window only). */
+  setDvr(inputId: string, windowSeconds: number): void {
+    const entry = this.entries.get(inputId);
+    if (!entry) return;
+    if (windowSeconds > 0) entry.store ??= new DvrStore(join(this.dvrDir, inputId), this.disk);
+    entry.packager.setDvr(entry.store && windowSeconds > 0 ? { store: entry.store, windowSeconds } : null);
   }
 
   /** The packager a new push (or a new packaging ffmpeg of it) writes to: the stream's, continued, or a new one. */
@@ -43,7 +64,7 @@ export class LowLatencyPackagers {
       keepSegments: KEEP_SEGMENTS,
       maxBytes: MAX_BYTES,
     });
-    this.entries.set(inputId, { packager, linger: null });
+    this.entries.set(inputId, { packager, linger: null, store: null });
     return packager;
   }
 
@@ -58,6 +79,7 @@ export class LowLatencyPackagers {
     if (!entry) return;
     if (entry.linger) clearTimeout(entry.linger);
     this.entries.delete(inputId);
+    void entry.store?.clear();
   }
 
   /** What the packagers hold in memory, for the node's health and metrics. */
@@ -76,7 +98,7 @@ export class LowLatencyPackagers {
     if (!entry || entry.linger) return;
     entry.packager.end();
     entry.linger = setTimeout(() => {
-      if (this.entries.get(inputId) === entry) this.entries.delete(inputId);
+      if (this.entries.get(inputId) === entry) this.forget(inputId);
     }, ENDED_LINGER_MS);
     entry.linger.unref();
   }

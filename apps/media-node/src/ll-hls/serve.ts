@@ -20,6 +20,8 @@ export interface LowLatencyRequest {
   suffix: string;
   /** Counts bytes sent to the viewer's session. */
   count(bytes: number): void;
+  /** The output's rewind window, seconds (0: the live window). */
+  windowSeconds: number;
 }
 
 /**
@@ -42,13 +44,16 @@ export async function serveLowLatency(response: ServerResponse, asked: LowLatenc
     const playlist = packager.playlist({
       skip: query.get('_HLS_skip') === 'YES',
       uri: (uri) => `${uri}${asked.suffix}`,
+      windowSeconds: asked.windowSeconds,
     });
     return sendBody(response, asked, Buffer.from(playlist), 'application/vnd.apple.mpegurl', 'no-store');
   }
   const parsed = parseLowLatencyFile(file);
   if (!parsed) return text(response, 404, 'No such part or segment');
   if (parsed.kind === 'init') return sendMedia(response, asked, packager.init(parsed.period));
-  if (parsed.kind === 'segment') return sendMedia(response, asked, packager.segment(parsed.msn));
+  // A part or segment older than the output's own window is not its viewers' (another output may rewind further).
+  if (!packager.lists(parsed.msn, asked.windowSeconds)) return sendMedia(response, asked, null);
+  if (parsed.kind === 'segment') return sendMedia(response, asked, await packager.segment(parsed.msn));
   let part = packager.part(parsed.msn, parsed.index);
   if (!part) {
     // The part a playlist's EXT-X-PRELOAD-HINT names: answered the moment it exists.

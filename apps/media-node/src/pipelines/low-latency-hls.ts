@@ -11,7 +11,10 @@ const MAX_QUICK_RESPAWNS = 5;
 /** An ffmpeg that ran this long before it ended was not failing: its count of quick respawns starts again. */
 const HEALTHY_RUN_MS = 10_000;
 
-export type LowLatencyConfig = Record<string, never>;
+export interface LowLatencyConfig {
+  /** The largest rewind window of the stream's Low latency outputs, seconds (0: none). */
+  dvrWindowSeconds: number;
+}
 
 /** Whether an output of the input is an HLS output with Low latency (it needs the stream packaged as LL-HLS). */
 export const isLowLatencyHls = (output: AssignedInput['outputs'][number]): boolean =>
@@ -24,7 +27,9 @@ export const lowLatencyHlsKind = (packagers: LowLatencyPackagers): PipelineKind<
   // An edge packages the stream it pulls itself: its viewers block on its own parts, one hop from the push.
   alsoOnEdges: true,
   async load(input) {
-    return input.outputs.some(isLowLatencyHls) ? {} : null;
+    const outputs = input.outputs.filter(isLowLatencyHls);
+    if (outputs.length === 0) return null;
+    return { dvrWindowSeconds: 60 * Math.max(0, ...outputs.map((output) => output.dvrWindowMinutes ?? 0)) };
   },
   create: (context) => new LowLatencyHls(context, packagers),
   shutdown: () => packagers.close(),
@@ -48,13 +53,18 @@ class LowLatencyHls implements Pipeline<LowLatencyConfig> {
     private readonly packagers: LowLatencyPackagers,
   ) {}
 
-  start(stream: LiveStream): void {
+  private config: LowLatencyConfig = { dvrWindowSeconds: 0 };
+
+  start(stream: LiveStream, config: LowLatencyConfig): void {
     this.stream = stream;
+    this.config = config;
     this.spawn();
   }
 
-  update(): void {
-    // Nothing to change: the packaging is the same for every Low latency output of the stream.
+  /** The packaging is the same for every Low latency output; only the rewind window kept may change. */
+  update(config: LowLatencyConfig): void {
+    this.config = config;
+    if (this.stream) this.packagers.setDvr(this.stream.input.id, config.dvrWindowSeconds);
   }
 
   async stop(reason: StopReason): Promise<void> {
@@ -77,6 +87,7 @@ class LowLatencyHls implements Pipeline<LowLatencyConfig> {
     if (!stream || this.stopped) return;
     const { tools, log } = this.context;
     const packager = this.packagers.begin(stream.input.id);
+    this.packagers.setDvr(stream.input.id, this.config.dvrWindowSeconds);
     const source = stream.outgoing.main;
     const ffmpeg = spawnGuarded(tools.ffmpeg, [
       '-hide_banner',

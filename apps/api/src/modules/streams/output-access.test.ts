@@ -267,6 +267,47 @@ describe('an HLS output latency', () => {
     expect(read.versions.outputs).not.toBe(version);
   });
 
+  it('keeps a rewind window (DVR) only for a Low latency output: set, changed, told to the node, refused otherwise', async () => {
+    const node = await stubNode();
+    const input = await t.createInput();
+    const low = await t.createOutput({ streamId: input.id, format: 'HLS', hlsLatency: 'Low', dvrWindowMinutes: 30 });
+    expect(low).toMatchObject({ hlsLatency: 'Low', dvrWindowMinutes: 30 });
+    expect((await assigned(node.token)).outputs[0]).toMatchObject({ id: low.id, dvrWindowMinutes: 30 });
+    const longer = await owner('PUT', `/api/v1/outputs/${low.id}`, { dvrWindowMinutes: 240 });
+    expect(longer.json()).toMatchObject({ dvrWindowMinutes: 240 });
+    // Back to Standard: nginx-rtmp's playlist has no rewind, so the window goes with it.
+    const standard = await owner('PUT', `/api/v1/outputs/${low.id}`, { hlsLatency: 'Standard' });
+    expect(standard.json()).toMatchObject({ hlsLatency: 'Standard', dvrWindowMinutes: 0 });
+
+    const rule = 'A DVR window needs HLS latency Low (the node packages the stream)';
+    expectValidationError(
+      await owner('PUT', `/api/v1/outputs/${low.id}`, { dvrWindowMinutes: 5 }),
+      'body.dvrWindowMinutes',
+      rule,
+    );
+    expectValidationError(
+      await owner('POST', '/api/v1/outputs', { streamId: input.id, format: 'HLS', dvrWindowMinutes: 5 }),
+      'body.dvrWindowMinutes',
+      rule,
+    );
+    expectValidationError(
+      await owner('PUT', `/api/v1/outputs/${low.id}`, { hlsLatency: 'Low', dvrWindowMinutes: 241 }),
+      'body.dvrWindowMinutes',
+      'DVR window must be at most 240 minutes',
+    );
+    expectValidationError(
+      await owner('PUT', `/api/v1/outputs/${low.id}`, { hlsLatency: 'Low', dvrWindowMinutes: 1.5 }),
+      'body.dvrWindowMinutes',
+      'DVR window must be a whole number of minutes',
+    );
+    const [row] = await t.database.db
+      .selectFrom('outputs')
+      .select(['hls_latency', 'dvr_window_minutes'])
+      .where('id', '=', low.id)
+      .execute();
+    expect(row).toEqual({ hls_latency: 'Standard', dvr_window_minutes: 0 });
+  });
+
   it('refuses an unknown latency, or one for an output that is not HLS, with a 400 naming the field', async () => {
     const input = await t.createInput();
     const hls = await t.createOutput({ streamId: input.id, format: 'HLS' });

@@ -159,7 +159,7 @@ export class OutputsRepository {
   /** Sets an output's access policy, viewer token and HLS latency; null when the output is gone. */
   async setPolicy(
     id: string,
-    policy: Pick<OutputRow, 'access' | 'access_token' | 'hls_latency'>,
+    policy: Pick<OutputRow, 'access' | 'access_token' | 'hls_latency' | 'dvr_window_minutes'>,
   ): Promise<OutputRow | null> {
     return (
       (await this.db.updateTable('outputs').set(policy).where('id', '=', id).returningAll().executeTakeFirst()) ?? null

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
   type AccessTokenRotate,
+  DVR_NEEDS_LOW_LATENCY,
   HLS_LATENCY_ONLY_FOR_HLS,
   makeStreamName,
   type OutputAccess,
@@ -79,6 +80,7 @@ export class OutputsService {
       access: policy,
       access_token: policy === 'Public' ? null : newViewerToken(),
       hls_latency: body.format === 'HLS' ? (body.hlsLatency ?? 'Standard') : null,
+      dvr_window_minutes: body.dvrWindowMinutes ?? 0,
       sessions_cleared_at: null,
       preview_sessions: 0,
       node_id: placed.node?.id ?? null,
@@ -104,20 +106,28 @@ export class OutputsService {
     if (!found) throw notFound('Output');
     const before = found.output;
     if (body.hlsLatency && before.format !== 'HLS') throw invalidField('hlsLatency', HLS_LATENCY_ONLY_FOR_HLS);
+    const hlsLatency = body.hlsLatency ?? before.hls_latency;
+    const dvrWindowMinutes = body.dvrWindowMinutes ?? (hlsLatency === 'Low' ? before.dvr_window_minutes : 0);
+    if (dvrWindowMinutes > 0 && hlsLatency !== 'Low') throw invalidField('dvrWindowMinutes', DVR_NEEDS_LOW_LATENCY);
     const access = body.access ?? before.access;
     const token = access === 'Public' || before.access_token ? before.access_token : newViewerToken();
     const row = await this.deps.uow.outputs.setPolicy(id, {
       access,
       access_token: token,
-      hls_latency: body.hlsLatency ?? before.hls_latency,
+      hls_latency: hlsLatency,
+      dvr_window_minutes: dvrWindowMinutes,
     });
     if (!row) throw notFound('Output');
     await this.audit.record(auth, 'output.update', id, {
       access: row.access,
       before: before.access,
       ...(row.hls_latency ? { hlsLatency: row.hls_latency } : {}),
+      ...(row.dvr_window_minutes ? { dvrWindowMinutes: row.dvr_window_minutes } : {}),
     });
-    const changed = before.access !== row.access || before.hls_latency !== row.hls_latency;
+    const changed =
+      before.access !== row.access ||
+      before.hls_latency !== row.hls_latency ||
+      before.dvr_window_minutes !== row.dvr_window_minutes;
     if (ownerId && changed) void this.deps.pushToNodes?.(ownerId).catch(() => undefined);
     const nodeId = servingNodeIdOf(row, found.stream.node_id);
     const sessions = await this.deps.uow.outputs.sessionsOf([id]);

@@ -108,6 +108,7 @@ export function toStreamOutput(row: OutputRow, node: NodeHostRow | null, session
     name: row.name,
     access: row.access,
     hlsLatency: row.hls_latency,
+    dvrWindowMinutes: row.dvr_window_minutes,
     connection: node ? playbackConnection(format, mediaHostOf(node), row.name) : null,
     viewer: {
       ipAddress: row.viewer_ip,

@@ -630,6 +630,7 @@ export class StreamsRepository implements StreamCatalog {
           'format',
           'access',
           'hls_latency',
+          'dvr_window_minutes',
           'access_token',
           'sessions_cleared_at',
           'node_id',

@@ -590,6 +590,7 @@ export class StreamsService {
             format: output.format as AssignedInput['outputs'][number]['format'],
             access: output.access,
             ...(output.hls_latency ? { hlsLatency: output.hls_latency } : {}),
+            ...(output.dvr_window_minutes ? { dvrWindowMinutes: output.dvr_window_minutes } : {}),
             accessToken: output.access_token,
             sessionsClearedAt: output.sessions_cleared_at?.toISOString() ?? null,
             previousAccessToken: previousTokenOf(output),

@@ -7,7 +7,15 @@ import { Options, SelectField, TextField } from '@/components/ui/form-fields';
 import { ModalActions } from '@/components/ui/modal-actions';
 import { useNotify } from '@/components/ui/notifications';
 import { type OutputCreateBody, useCreateOutput } from '../api/create-output';
-import { HLS_LATENCY_HELP, HLS_LATENCY_LABELS, OUTPUT_ACCESS_LABELS, STREAM_ERRORS } from '../utils/messages';
+import {
+  DVR_WINDOW_CHOICES,
+  DVR_WINDOW_HELP,
+  dvrWindowLabel,
+  HLS_LATENCY_HELP,
+  HLS_LATENCY_LABELS,
+  OUTPUT_ACCESS_LABELS,
+  STREAM_ERRORS,
+} from '../utils/messages';
 
 type OutputFormatName = OutputCreateBody['format'];
 
@@ -22,6 +30,7 @@ export function toOutputBody(
   callbackUri: string,
   access?: string,
   hlsLatency?: string,
+  dvrWindowMinutes = 0,
 ): OutputCreateBody {
   const uri = callbackUri.trim();
   return {
@@ -30,6 +39,8 @@ export function toOutputBody(
     ...(access ? { access: access as OutputAccess } : {}),
     // Only an HLS output has a packaging to choose.
     ...(hlsLatency && format === 'HLS' ? { hlsLatency: hlsLatency as HlsLatency } : {}),
+    // Live rewind needs the node's packaging (Low latency).
+    ...(dvrWindowMinutes > 0 && format === 'HLS' && hlsLatency === 'Low' ? { dvrWindowMinutes } : {}),
     ...(uri ? { callbackUri: uri } : {}),
   };
 }
@@ -55,6 +66,7 @@ export function OutputModal({
   const [format, setFormat] = useState<string>(defaultOutputFormat(false));
   const [access, setAccess] = useState<string>(defaultAccess);
   const [hlsLatency, setHlsLatency] = useState<string>('Standard');
+  const [dvrWindow, setDvrWindow] = useState(0);
   const [callbackUri, setCallbackUri] = useState('');
   const [error, setError] = useState<string | undefined>();
 
@@ -64,6 +76,7 @@ export function OutputModal({
     setFormat(defaultOutputFormat(false));
     setAccess(defaultAccess);
     setHlsLatency('Standard');
+    setDvrWindow(0);
     setCallbackUri('');
     setError(undefined);
   }, [show, defaultAccess]);
@@ -75,7 +88,7 @@ export function OutputModal({
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    const body = toOutputBody(streamId, format, callbackUri, access, hlsLatency);
+    const body = toOutputBody(streamId, format, callbackUri, access, hlsLatency, dvrWindow);
     const parsed = StreamOutputCreate.safeParse(body);
     if (!parsed.success) {
       setError(parsed.error.issues.find((issue) => issue.path[0] === 'callbackUri')?.message);
@@ -120,6 +133,17 @@ export function OutputModal({
               onChange={(event) => setHlsLatency(event.target.value)}
             >
               <Options values={HlsLatency.options} label={(value) => HLS_LATENCY_LABELS[value]} />
+            </SelectField>
+          )}
+          {format === 'HLS' && hlsLatency === 'Low' && (
+            <SelectField
+              id="output-dvr-window"
+              label="DVR window"
+              help={DVR_WINDOW_HELP}
+              value={String(dvrWindow)}
+              onChange={(event) => setDvrWindow(Number(event.target.value))}
+            >
+              <Options values={DVR_WINDOW_CHOICES} label={dvrWindowLabel} />
             </SelectField>
           )}
           <SelectField

@@ -606,7 +606,20 @@ describe('viewers', () => {
       'Standard (MPEG-TS, any player)',
       'Low latency (LL-HLS)',
     ]);
+    expect(within(dialog).queryByLabelText('DVR window')).toBeNull();
     await user.selectOptions(latency, 'Low latency (LL-HLS)');
+    // Live rewind needs the node's packaging: offered for Low latency only.
+    const dvr = within(dialog).getByLabelText('DVR window') as HTMLSelectElement;
+    expect([...dvr.options].map((option) => option.text)).toEqual([
+      'Off',
+      '5 minutes',
+      '15 minutes',
+      '30 minutes',
+      '1 hour',
+      '2 hours',
+      '4 hours',
+    ]);
+    await user.selectOptions(dvr, '30 minutes');
     await user.click(within(dialog).getByRole('button', { name: 'Create' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(mock.requests.find((request) => request.method === 'POST')?.body).toEqual({
@@ -614,10 +627,12 @@ describe('viewers', () => {
       format: 'HLS',
       access: 'Public',
       hlsLatency: 'Low',
+      dvrWindowMinutes: 30,
     });
 
     const item = within(await screen.findByRole('listitem', { name: `Viewer ${current.name}` }));
     expect((item.getByLabelText('HLS latency') as HTMLSelectElement).value).toBe('Low');
+    expect((item.getByLabelText('DVR window') as HTMLSelectElement).value).toBe('0');
     await user.selectOptions(item.getByLabelText('HLS latency'), 'Standard (MPEG-TS, any player)');
     await waitFor(() => expect((item.getByLabelText('HLS latency') as HTMLSelectElement).value).toBe('Standard'));
     expect(mock.requests.find((request) => request.method === 'PUT')?.body).toEqual({ hlsLatency: 'Standard' });

@@ -15,7 +15,15 @@ import { useDeleteOutput } from '../api/delete-output';
 import { useOutputs } from '../api/get-outputs';
 import { useRotateOutputToken } from '../api/rotate-output-token';
 import { useUpdateOutput } from '../api/update-output';
-import { HLS_LATENCY_HELP, HLS_LATENCY_LABELS, OUTPUT_ACCESS_LABELS, STREAM_ERRORS } from '../utils/messages';
+import {
+  DVR_WINDOW_CHOICES,
+  DVR_WINDOW_HELP,
+  dvrWindowLabel,
+  HLS_LATENCY_HELP,
+  HLS_LATENCY_LABELS,
+  OUTPUT_ACCESS_LABELS,
+  STREAM_ERRORS,
+} from '../utils/messages';
 import { outputEndpoint, outputPlaybackUrl } from '../utils/stream-connection';
 import { DashboardCard } from './dashboard-card';
 import { OutputModal } from './output-modal';
@@ -82,6 +90,18 @@ function OutputItem({
             <Options values={HlsLatency.options} label={(value) => HLS_LATENCY_LABELS[value]} />
           </SelectField>
         )}
+        {output.hlsLatency === 'Low' && (
+          <SelectField
+            id={`output-dvr-window-${output.id}`}
+            label="DVR window"
+            help={DVR_WINDOW_HELP}
+            value={String(output.dvrWindowMinutes)}
+            disabled={busy}
+            onChange={(event) => onChange({ dvrWindowMinutes: Number(event.target.value) })}
+          >
+            <Options values={[...new Set([...DVR_WINDOW_CHOICES, output.dvrWindowMinutes])]} label={dvrWindowLabel} />
+          </SelectField>
+        )}
       </div>
       <div className="d-flex gap-2 mt-2">
         <Button size="sm" variant="outline-secondary" onClick={onClear} disabled={busy}>
@@ -94,6 +114,14 @@ function OutputItem({
     </li>
   );
 }
+
+/** What a failed change of an output says (the API's message when it gave one). */
+const changeFailure = (change: StreamOutputUpdate) =>
+  change.access
+    ? STREAM_ERRORS.outputAccess
+    : change.dvrWindowMinutes !== undefined
+      ? STREAM_ERRORS.outputDvr
+      : STREAM_ERRORS.outputLatency;
 
 /** When the output's viewer token was last rotated, and its rotation. */
 function OutputTokenRotation({ output }: { output: StreamOutput }) {
@@ -146,8 +174,7 @@ export function ViewersCard({ streamId }: { streamId: string }) {
     update.mutate(
       { id, body: change },
       {
-        onError: (error) =>
-          notify(messageOr(error, change.access ? STREAM_ERRORS.outputAccess : STREAM_ERRORS.outputLatency)),
+        onError: (error) => notify(messageOr(error, changeFailure(change))),
         onSettled: () => setBusyId(null),
       },
     );

@@ -10,6 +10,7 @@ export const STREAM_ERRORS = {
   outputDelete: 'Something wrong with output delete',
   outputAccess: "Something wrong with the output's access change",
   outputLatency: "Something wrong with the output's HLS latency change",
+  outputDvr: "Something wrong with the output's DVR window change",
   ingressCreation: 'Something wrong with ingress endpoint creation',
 } as const;
 
@@ -25,6 +26,11 @@ export const HLS_LATENCY_LABELS = {
   Standard: 'Standard (MPEG-TS, any player)',
   Low: 'Low latency (LL-HLS)',
 } as const;
+/** The live rewind windows offered (minutes; 0: off), up to the contract's most. */
+export const DVR_WINDOW_CHOICES = [0, 5, 15, 30, 60, 120, 240] as const;
+export const dvrWindowLabel = (minutes: number) =>
+  minutes === 0 ? 'Off' : minutes < 60 ? `${minutes} minutes` : `${minutes / 60} hour${minutes === 60 ? '' : 's'}`;
+export const DVR_WINDOW_HELP = 'How far back viewers may rewind; the node keeps that much of the stream on its disk.';
 export const HLS_LATENCY_HELP =
   'Low latency: about a second behind live in LL-HLS players; other players still play it.';
 
