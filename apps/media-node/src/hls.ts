@@ -175,12 +175,14 @@ export class HlsServer {
       );
     if (!played) return;
     const output = admitted.input.outputs.find((each) => each.id === admitted.outputId);
-    if (this.lowLatency && output && isLowLatencyHls(output)) {
-      if (rendition !== null) return text(response, 404, 'Not found');
-      const windowSeconds = 60 * (output.dvrWindowMinutes ?? 0);
-      return this.serveLowLatency(request, response, admitted.input.id, { file, query, suffix, viewer, windowSeconds });
-    }
     const { stream } = played;
+    // A laddered stream's master playlist is the same for both latencies (its variants' URIs are); the variants differ.
+    const master = rendition === null && file === 'index.m3u8' && stream.outgoing.renditions !== null;
+    if (this.lowLatency && output && isLowLatencyHls(output) && !master) {
+      const windowSeconds = 60 * (output.dvrWindowMinutes ?? 0);
+      const asked = { key: rendition, file, query, suffix, viewer, windowSeconds };
+      return this.serveLowLatency(request, response, admitted.input.id, asked);
+    }
     if (file.endsWith('.m3u8')) {
       const playlist = await this.awaitPlaylist(request, admitted.input.id, played, rendition, suffix);
       return sendPlaylist(response, viewer, playlist);
@@ -197,22 +199,39 @@ export class HlsServer {
     request: IncomingMessage,
     response: ServerResponse,
     inputId: string,
-    asked: { file: string; query: URLSearchParams; suffix: string; viewer: HlsViewer; windowSeconds: number },
+    asked: {
+      /** A ladder's variant (its rendition key), or null. */
+      key: string | null;
+      file: string;
+      query: URLSearchParams;
+      suffix: string;
+      viewer: HlsViewer;
+      windowSeconds: number;
+    },
   ): Promise<void> {
     const lowLatency = this.lowLatency;
     if (!lowLatency) return;
     const deadline = Date.now() + PLAYLIST_WAIT_MS;
     const packager = await poll(
       async () => {
-        const found = lowLatency.of(inputId);
+        const found = lowLatency.of(inputId, asked.key);
         return found?.lastPart() ? found : null;
       },
       () => !request.socket.destroyed && Date.now() < deadline,
       PLAYLIST_POLL_MS,
     );
     if (!packager) return text(response, 404, 'The stream has no playlist yet');
+    // Each variant's playlist reports where its siblings are, so a player switching variants asks the right part.
+    const renditionReports = lowLatency
+      .variants(inputId)
+      .filter((variant) => variant.key !== asked.key)
+      .flatMap(({ key, packager: sibling }) => {
+        const last = sibling.lastPart();
+        return last ? [{ uri: `../${key}/index.m3u8${asked.suffix}`, lastMsn: last.msn, lastPart: last.part }] : [];
+      });
     return serveLowLatency(response, {
       packager,
+      renditionReports,
       ...asked,
       count: (bytes) => {
         const state = this.viewers.get(asked.viewer.sessionId);

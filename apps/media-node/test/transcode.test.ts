@@ -111,6 +111,14 @@ describe('an adjustable-transcode stream', () => {
     const rtmp = (
       await api<{ connection: { uri: string } }>('POST', '/outputs', { streamId: ladder.id, format: 'RTMP' })
     ).body;
+    // A Low latency output of the same ladder: the same master, each variant packaged as LL-HLS by the node.
+    const low = (
+      await api<{ connection: { uri: string } }>('POST', '/outputs', {
+        streamId: ladder.id,
+        format: 'HLS',
+        hlsLatency: 'Low',
+      })
+    ).body;
     for (const direction of ['incoming', 'outgoing'])
       await api('PUT', `/snapshots/stream/${ladder.id}/${direction}`, {
         format: 'PNG',
@@ -142,6 +150,23 @@ describe('an adjustable-transcode stream', () => {
         { BANDWIDTH: '396000', RESOLUTION: '640x360', CODECS: expect.stringMatching(/^avc1\./) },
         { BANDWIDTH: '296000', RESOLUTION: '320x180', CODECS: expect.stringMatching(/^avc1\./) },
       ]);
+      const lowMaster = await hls(low.connection.uri);
+      expect(variants(lowMaster).map((variant) => variant.attributes)).toEqual(
+        listed.map((variant) => variant.attributes),
+      );
+      for (const variant of variants(lowMaster)) {
+        // Each variant is LL-HLS, and reports where its two siblings are (a player switching asks the right part).
+        const playlist = await waitFor(
+          () => hls(variant.url),
+          (answer) =>
+            answer.text.includes('#EXT-X-PART:') && answer.text.split('#EXT-X-RENDITION-REPORT:').length === 3,
+          20_000,
+          'an LL-HLS variant playlist with its rendition reports',
+        );
+        expect(playlist.text).toMatch(
+          /#EXT-X-RENDITION-REPORT:URI="\.\.\/r\d\/index\.m3u8\?sid=[^"]+",LAST-MSN=\d+,LAST-PART=\d+/,
+        );
+      }
       // The top rendition first; the track without a size has the source's.
       const expected = [
         { width: 480, height: 270, bps: 600_000 },

@@ -1,7 +1,7 @@
 import { Fmp4Splitter } from '../fmp4-splitter.js';
 import type { DvrStore } from './dvr-store.js';
 import { type InitTrack, readFragment, readInitTracks } from './fmp4-boxes.js';
-import { type PlaylistSegment, renderPlaylist } from './playlist.js';
+import { type PlaylistSegment, type RenditionReport, renderPlaylist } from './playlist.js';
 import { Waiters } from './waiters.js';
 
 /**
@@ -206,7 +206,14 @@ export class LowLatencyPackager {
    * The media playlist: the live window, or the last `windowSeconds` of the rewind window (an output's own);
    * `skip`: a delta update (EXT-X-SKIP); `uri` decorates each URI (a session's query).
    */
-  playlist(options: { skip?: boolean; uri?: (file: string) => string; windowSeconds?: number } = {}): string {
+  playlist(
+    options: {
+      skip?: boolean;
+      uri?: (file: string) => string;
+      windowSeconds?: number;
+      renditionReports?: RenditionReport[];
+    } = {},
+  ): string {
     const from = this.firstListed(options.windowSeconds ?? 0);
     const listed = this.segments.slice(from);
     const segments: PlaylistSegment[] = listed.map((segment) => ({
@@ -225,6 +232,7 @@ export class LowLatencyPackager {
       ended: this.ended,
       skip: options.skip ?? false,
       uri: options.uri ?? ((file) => file),
+      renditionReports: options.renditionReports ?? [],
     });
   }
 

@@ -18,17 +18,25 @@ interface Entry {
   packager: LowLatencyPackager;
   /** Its rewind window on disk, made when an output first asks for one. */
   store: DvrStore | null;
+}
+
+/** One stream's packagers: one per HLS variant of its ladder (by rendition key), or one (key null) without a ladder. */
+interface StreamEntry {
+  variants: Map<string | null, Entry>;
+  /** The largest rewind window its outputs ask for, seconds. */
+  dvrWindowSeconds: number;
   /** Set once the stream is gone: the entry is forgotten when it fires. */
   linger: NodeJS.Timeout | null;
 }
 
 /**
- * The LL-HLS packagers of the node's streams, by input id. A packager outlives its push: through the reconnect
- * grace its playlist stays (a resumed push continues it after an EXT-X-DISCONTINUITY), then it ends
- * (EXT-X-ENDLIST) and lingers ENDED_LINGER_MS — the rule Standard playlists follow (PlaylistLifetimes).
+ * The LL-HLS packagers of the node's streams, by input id (and rendition key for a ladder's variants). A packager
+ * outlives its push: through the reconnect grace its playlist stays (a resumed push continues it after an
+ * EXT-X-DISCONTINUITY), then it ends (EXT-X-ENDLIST) and lingers ENDED_LINGER_MS — the rule Standard playlists
+ * follow (PlaylistLifetimes).
  */
 export class LowLatencyPackagers {
-  private readonly entries = new Map<string, Entry>();
+  private readonly streams = new Map<string, StreamEntry>();
   /** What every stream's rewind window takes on this node's disk, and may take (DVR_MAX_BYTES). */
   readonly disk: DiskBudget;
   private readonly dvrDir: string;
@@ -44,62 +52,92 @@ export class LowLatencyPackagers {
 
   /** Keeps `windowSeconds` of the input's stream on disk for its outputs' rewind (0: the live window only). */
   setDvr(inputId: string, windowSeconds: number): void {
-    const entry = this.entries.get(inputId);
-    if (!entry) return;
-    if (windowSeconds > 0) entry.store ??= new DvrStore(join(this.dvrDir, inputId), this.disk);
-    entry.packager.setDvr(entry.store && windowSeconds > 0 ? { store: entry.store, windowSeconds } : null);
+    const stream = this.streams.get(inputId);
+    if (!stream) return;
+    stream.dvrWindowSeconds = windowSeconds;
+    for (const [key, entry] of stream.variants) this.applyDvr(inputId, key, entry, windowSeconds);
   }
 
-  /** The packager a new push (or a new packaging ffmpeg of it) writes to: the stream's, continued, or a new one. */
-  begin(inputId: string): LowLatencyPackager {
-    const entry = this.entries.get(inputId);
-    if (entry && entry.linger === null) {
+  /**
+   * The packager a new push (or a new packaging ffmpeg of it) writes to, for the variant `key` (null: the stream
+   * without a ladder): the stream's, continued in a new period, or a new one. Variants not in `keys` go.
+   */
+  begin(inputId: string, key: string | null, keys: readonly (string | null)[] = [key]): LowLatencyPackager {
+    let stream = this.streams.get(inputId);
+    if (stream?.linger) {
+      this.forget(inputId);
+      stream = undefined;
+    }
+    if (!stream) {
+      stream = { variants: new Map(), dvrWindowSeconds: 0, linger: null };
+      this.streams.set(inputId, stream);
+    }
+    for (const [variant, entry] of stream.variants)
+      if (!keys.includes(variant)) {
+        stream.variants.delete(variant);
+        void entry.store?.clear();
+      }
+    const entry = stream.variants.get(key);
+    if (entry) {
       entry.packager.startPeriod();
       return entry.packager;
     }
-    this.forget(inputId);
     const packager = new LowLatencyPackager({
       partTarget: PART_SECONDS,
       segmentMin: SEGMENT_MIN_SECONDS,
       keepSegments: KEEP_SEGMENTS,
       maxBytes: MAX_BYTES,
     });
-    this.entries.set(inputId, { packager, linger: null, store: null });
+    const made: Entry = { packager, store: null };
+    stream.variants.set(key, made);
+    this.applyDvr(inputId, key, made, stream.dvrWindowSeconds);
     return packager;
   }
 
-  /** The packager whose playlist an input's Low latency outputs serve now; null when none runs. */
-  of(inputId: string): LowLatencyPackager | null {
-    return this.entries.get(inputId)?.packager ?? null;
+  /** The packager of a variant (null: the stream without a ladder) Low latency outputs serve now, or null. */
+  of(inputId: string, key: string | null = null): LowLatencyPackager | null {
+    return this.streams.get(inputId)?.variants.get(key)?.packager ?? null;
   }
 
-  /** No output of the input is Low latency any more, or the node stops: its packager goes at once. */
+  /** A ladder's variants, in the ladder's order; empty without a ladder (one packager, key null). */
+  variants(inputId: string): { key: string; packager: LowLatencyPackager }[] {
+    const variants = this.streams.get(inputId)?.variants ?? new Map<string | null, Entry>();
+    return [...variants].flatMap(([key, entry]) => (key === null ? [] : [{ key, packager: entry.packager }]));
+  }
+
+  /** No output of the input is Low latency any more, or the node stops: its packagers go at once. */
   forget(inputId: string): void {
-    const entry = this.entries.get(inputId);
-    if (!entry) return;
-    if (entry.linger) clearTimeout(entry.linger);
-    this.entries.delete(inputId);
-    void entry.store?.clear();
+    const stream = this.streams.get(inputId);
+    if (!stream) return;
+    if (stream.linger) clearTimeout(stream.linger);
+    this.streams.delete(inputId);
+    for (const entry of stream.variants.values()) void entry.store?.clear();
   }
 
   /** What the packagers hold in memory, for the node's health and metrics. */
   memoryBytes(): number {
     let bytes = 0;
-    for (const { packager } of this.entries.values()) bytes += packager.memoryBytes();
+    for (const stream of this.streams.values())
+      for (const { packager } of stream.variants.values()) bytes += packager.memoryBytes();
     return bytes;
   }
 
   close(): void {
-    for (const inputId of [...this.entries.keys()]) this.forget(inputId);
+    for (const inputId of [...this.streams.keys()]) this.forget(inputId);
+  }
+
+  private applyDvr(inputId: string, key: string | null, entry: Entry, windowSeconds: number): void {
+    if (windowSeconds > 0) entry.store ??= new DvrStore(join(this.dvrDir, inputId, key ?? 'main'), this.disk);
+    entry.packager.setDvr(entry.store && windowSeconds > 0 ? { store: entry.store, windowSeconds } : null);
   }
 
   private end(inputId: string): void {
-    const entry = this.entries.get(inputId);
-    if (!entry || entry.linger) return;
-    entry.packager.end();
-    entry.linger = setTimeout(() => {
-      if (this.entries.get(inputId) === entry) this.forget(inputId);
+    const stream = this.streams.get(inputId);
+    if (!stream || stream.linger) return;
+    for (const { packager } of stream.variants.values()) packager.end();
+    stream.linger = setTimeout(() => {
+      if (this.streams.get(inputId) === stream) this.forget(inputId);
     }, ENDED_LINGER_MS);
-    entry.linger.unref();
+    stream.linger.unref();
   }
 }

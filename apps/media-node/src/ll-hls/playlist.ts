@@ -11,6 +11,13 @@ export interface PlaylistSegment {
   parts: { duration: number; independent: boolean }[];
 }
 
+/** Where a ladder's sibling variant is (EXT-X-RENDITION-REPORT): its playlist, and its last segment and part. */
+export interface RenditionReport {
+  uri: string;
+  lastMsn: number;
+  lastPart: number;
+}
+
 export interface PlaylistInput {
   segments: readonly PlaylistSegment[];
   partTarget: number;
@@ -19,6 +26,7 @@ export interface PlaylistInput {
   /** A delta update: the oldest segments beyond CAN-SKIP-UNTIL are replaced by EXT-X-SKIP. */
   skip: boolean;
   uri: (file: string) => string;
+  renditionReports: readonly RenditionReport[];
 }
 
 /** Parts are listed for the segments within this many target durations of the playlist's end (Apple's LL-HLS). */
@@ -72,6 +80,8 @@ export function renderPlaylist(input: PlaylistInput): string {
     const next = last.complete ? `part-${last.msn + 1}.0.m4s` : `part-${last.msn}.${last.parts.length}.m4s`;
     lines.push(`#EXT-X-PRELOAD-HINT:TYPE=PART,URI="${uri(next)}"`);
   }
+  for (const report of input.renditionReports)
+    lines.push(`#EXT-X-RENDITION-REPORT:URI="${report.uri}",LAST-MSN=${report.lastMsn},LAST-PART=${report.lastPart}`);
   return `${lines.join('\n')}\n`;
 }
 

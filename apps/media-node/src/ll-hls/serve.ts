@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { text } from '../http-answer.js';
 import { type LowLatencyPackager, parseLowLatencyFile } from './packager.js';
+import type { RenditionReport } from './playlist.js';
 
 /**
  * How long a blocking request (a playlist with `_HLS_msn`, a preload-hinted part) is held before a 503: three
@@ -22,6 +23,8 @@ export interface LowLatencyRequest {
   count(bytes: number): void;
   /** The output's rewind window, seconds (0: the live window). */
   windowSeconds: number;
+  /** A ladder variant's siblings, as EXT-X-RENDITION-REPORT tells them (empty without a ladder). */
+  renditionReports: RenditionReport[];
 }
 
 /**
@@ -45,6 +48,7 @@ export async function serveLowLatency(response: ServerResponse, asked: LowLatenc
       skip: query.get('_HLS_skip') === 'YES',
       uri: (uri) => `${uri}${asked.suffix}`,
       windowSeconds: asked.windowSeconds,
+      renditionReports: asked.renditionReports,
     });
     return sendBody(response, asked, Buffer.from(playlist), 'application/vnd.apple.mpegurl', 'no-store');
   }

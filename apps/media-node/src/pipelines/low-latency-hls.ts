@@ -1,6 +1,6 @@
 import type { AssignedInput } from '@streamcloud/contract';
 import { type GuardedChild, lastLine, spawnGuarded } from '../child.js';
-import { fmp4OutputArgs } from '../ll-hls/packager.js';
+import { fmp4OutputArgs, type LowLatencyPackager } from '../ll-hls/packager.js';
 import { type LowLatencyPackagers, PART_SECONDS } from '../ll-hls/packagers.js';
 import type { LiveStream } from '../streams/types.js';
 import type { Pipeline, PipelineContext, PipelineKind, StopReason } from './pipeline.js';
@@ -35,30 +35,46 @@ export const lowLatencyHlsKind = (packagers: LowLatencyPackagers): PipelineKind<
   shutdown: () => packagers.close(),
 });
 
+/** How often the pipeline looks whether what HLS viewers get changed (the transcoder's renditions came or went). */
+const SOURCE_CHECK_MS = 1000;
+
+/** What one packaging ffmpeg plays: a ladder's variant (its rendition key), or the stream as one (key null). */
+interface Source {
+  key: string | null;
+  rtmpName: string;
+}
+
+/** What the stream's HLS viewers get now: its ladder's variants, or one source; none while the renditions start. */
+function sourcesOf(stream: LiveStream): Source[] {
+  const { renditions, main } = stream.outgoing;
+  if (renditions === null) return [{ key: null, rtmpName: main.rtmpName }];
+  return renditions.map((rendition) => ({ key: rendition.key, rtmpName: rendition.rtmpName }));
+}
+
 /**
- * One ffmpeg per live stream plays what its viewers get from nginx-rtmp (the push, or the transcoder's top
- * rendition) and writes it, copied, as fragmented MP4 to its stdout; the stream's packager cuts that into
- * LL-HLS parts and segments (ll-hls/packager.ts). When what it plays ends (nginx ends its players when the
- * transcoder's renditions come or go) it starts again on the current source, in a new period of the playlist.
+ * The LL-HLS packaging of a live stream: one ffmpeg per variant of what its HLS viewers get (the push, or each
+ * rendition of its ladder) plays it from nginx-rtmp and writes it, copied, as fragmented MP4 to its stdout; the
+ * variant's packager cuts that into parts and segments (ll-hls/packager.ts). When the sources change (the
+ * transcoder's renditions come or go) the runs follow them, each in a new period of its playlist.
  */
 class LowLatencyHls implements Pipeline<LowLatencyConfig> {
   private stream: LiveStream | null = null;
-  private ffmpeg: GuardedChild | null = null;
-  private stopped = false;
-  private quickRespawns = 0;
-  private respawn: NodeJS.Timeout | null = null;
+  private config: LowLatencyConfig = { dvrWindowSeconds: 0 };
+  private runs: VariantRun[] = [];
+  private playing = '';
+  private watcher: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly context: PipelineContext,
     private readonly packagers: LowLatencyPackagers,
   ) {}
 
-  private config: LowLatencyConfig = { dvrWindowSeconds: 0 };
-
   start(stream: LiveStream, config: LowLatencyConfig): void {
     this.stream = stream;
     this.config = config;
-    this.spawn();
+    this.follow();
+    this.watcher = setInterval(() => this.follow(), SOURCE_CHECK_MS);
+    this.watcher.unref();
   }
 
   /** The packaging is the same for every Low latency output; only the rewind window kept may change. */
@@ -68,27 +84,72 @@ class LowLatencyHls implements Pipeline<LowLatencyConfig> {
   }
 
   async stop(reason: StopReason): Promise<void> {
+    if (this.watcher) clearInterval(this.watcher);
+    this.watcher = null;
+    const runs = this.runs;
+    this.runs = [];
+    await Promise.all(runs.map((run) => run.stop()));
+    // A push that ended keeps its playlists through the reconnect grace (LowLatencyPackagers); otherwise they go.
+    if (reason !== 'push ended' && this.stream) this.packagers.forget(this.stream.input.id);
+  }
+
+  describe(): Record<string, unknown> {
+    const inputId = this.stream?.input.id ?? '';
+    const variants = this.runs.map((run) => run.source.key);
+    const bytes = variants.reduce((sum, key) => sum + (this.packagers.of(inputId, key)?.memoryBytes() ?? 0), 0);
+    return { variants, memoryBytes: bytes };
+  }
+
+  /** Brings the runs in line with what viewers get now. */
+  private follow(): void {
+    const stream = this.stream;
+    if (!stream) return;
+    const sources = sourcesOf(stream);
+    const playing = JSON.stringify(sources);
+    if (playing === this.playing) return;
+    this.playing = playing;
+    for (const run of this.runs) void run.stop();
+    const keys = sources.map((source) => source.key);
+    this.runs = sources.map(
+      (source) => new VariantRun(this.context, stream, source, () => this.begin(stream, source.key, keys)),
+    );
+    for (const run of this.runs) run.spawn();
+  }
+
+  private begin(stream: LiveStream, key: string | null, keys: (string | null)[]) {
+    const packager = this.packagers.begin(stream.input.id, key, keys);
+    this.packagers.setDvr(stream.input.id, this.config.dvrWindowSeconds);
+    return packager;
+  }
+}
+
+/** One variant's packaging ffmpeg, started again (in a new period) when it ends while the push goes on. */
+class VariantRun {
+  private ffmpeg: GuardedChild | null = null;
+  private stopped = false;
+  private quickRespawns = 0;
+  private respawn: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly context: PipelineContext,
+    private readonly stream: LiveStream,
+    readonly source: Source,
+    private readonly begin: () => LowLatencyPackager,
+  ) {}
+
+  async stop(): Promise<void> {
     this.stopped = true;
     if (this.respawn) clearTimeout(this.respawn);
     const ffmpeg = this.ffmpeg;
     this.ffmpeg = null;
     await ffmpeg?.stop();
-    // A push that ended keeps its playlist through the reconnect grace (LowLatencyPackagers); otherwise it goes.
-    if (reason !== 'push ended' && this.stream) this.packagers.forget(this.stream.input.id);
   }
 
-  describe(): Record<string, unknown> {
-    const packager = this.stream ? this.packagers.of(this.stream.input.id) : null;
-    return { memoryBytes: packager?.memoryBytes() ?? 0, lastPart: packager?.lastPart() ?? null };
-  }
-
-  private spawn(): void {
-    const stream = this.stream;
-    if (!stream || this.stopped) return;
+  spawn(): void {
+    if (this.stopped) return;
+    const { stream, source } = this;
     const { tools, log } = this.context;
-    const packager = this.packagers.begin(stream.input.id);
-    this.packagers.setDvr(stream.input.id, this.config.dvrWindowSeconds);
-    const source = stream.outgoing.main;
+    const packager = this.begin();
     const ffmpeg = spawnGuarded(tools.ffmpeg, [
       '-hide_banner',
       '-nostdin',
