@@ -1,5 +1,5 @@
 import { messageOr } from '@streamcloud/api-client';
-import { HlsLatency, OutputAccess, OutputFormat, StreamOutputCreate } from '@streamcloud/contract';
+import { type HlsLatency, OutputAccess, OutputFormat, StreamOutputCreate } from '@streamcloud/contract';
 import { type FormEvent, useEffect, useState } from 'react';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
@@ -7,15 +7,8 @@ import { Options, SelectField, TextField } from '@/components/ui/form-fields';
 import { ModalActions } from '@/components/ui/modal-actions';
 import { useNotify } from '@/components/ui/notifications';
 import { type OutputCreateBody, useCreateOutput } from '../api/create-output';
-import {
-  DVR_WINDOW_CHOICES,
-  DVR_WINDOW_HELP,
-  dvrWindowLabel,
-  HLS_LATENCY_HELP,
-  HLS_LATENCY_LABELS,
-  OUTPUT_ACCESS_LABELS,
-  STREAM_ERRORS,
-} from '../utils/messages';
+import { OUTPUT_ACCESS_LABELS, STREAM_ERRORS } from '../utils/messages';
+import { HlsOutputFields } from './hls-output-fields';
 
 type OutputFormatName = OutputCreateBody['format'];
 
@@ -65,7 +58,7 @@ export function OutputModal({
   const [browser, setBrowser] = useState(false);
   const [format, setFormat] = useState<string>(defaultOutputFormat(false));
   const [access, setAccess] = useState<string>(defaultAccess);
-  const [hlsLatency, setHlsLatency] = useState<string>('Standard');
+  const [hlsLatency, setHlsLatency] = useState<HlsLatency>('Standard');
   const [dvrWindow, setDvrWindow] = useState(0);
   const [callbackUri, setCallbackUri] = useState('');
   const [error, setError] = useState<string | undefined>();
@@ -125,26 +118,13 @@ export function OutputModal({
             <Options values={OutputFormat.options} />
           </SelectField>
           {format === 'HLS' && (
-            <SelectField
-              id="output-hls-latency"
-              label="HLS latency"
-              help={HLS_LATENCY_HELP}
-              value={hlsLatency}
-              onChange={(event) => setHlsLatency(event.target.value)}
-            >
-              <Options values={HlsLatency.options} label={(value) => HLS_LATENCY_LABELS[value]} />
-            </SelectField>
-          )}
-          {format === 'HLS' && hlsLatency === 'Low' && (
-            <SelectField
-              id="output-dvr-window"
-              label="DVR window"
-              help={DVR_WINDOW_HELP}
-              value={String(dvrWindow)}
-              onChange={(event) => setDvrWindow(Number(event.target.value))}
-            >
-              <Options values={DVR_WINDOW_CHOICES} label={dvrWindowLabel} />
-            </SelectField>
+            <HlsOutputFields
+              id="output"
+              latency={hlsLatency}
+              dvrWindowMinutes={dvrWindow}
+              onLatency={setHlsLatency}
+              onDvrWindow={setDvrWindow}
+            />
           )}
           <SelectField
             id="output-access"

@@ -1,5 +1,5 @@
 import { messageOr } from '@streamcloud/api-client';
-import { HlsLatency, OutputAccess, type StreamOutput, type StreamOutputUpdate } from '@streamcloud/contract';
+import { OutputAccess, type StreamOutput, type StreamOutputUpdate } from '@streamcloud/contract';
 import plusLgIcon from 'bootstrap-icons/icons/plus-lg.svg?raw';
 import { useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
@@ -15,17 +15,10 @@ import { useDeleteOutput } from '../api/delete-output';
 import { useOutputs } from '../api/get-outputs';
 import { useRotateOutputToken } from '../api/rotate-output-token';
 import { useUpdateOutput } from '../api/update-output';
-import {
-  DVR_WINDOW_CHOICES,
-  DVR_WINDOW_HELP,
-  dvrWindowLabel,
-  HLS_LATENCY_HELP,
-  HLS_LATENCY_LABELS,
-  OUTPUT_ACCESS_LABELS,
-  STREAM_ERRORS,
-} from '../utils/messages';
+import { OUTPUT_ACCESS_LABELS, STREAM_ERRORS } from '../utils/messages';
 import { outputEndpoint, outputPlaybackUrl } from '../utils/stream-connection';
 import { DashboardCard } from './dashboard-card';
+import { HlsOutputFields } from './hls-output-fields';
 import { OutputModal } from './output-modal';
 import { PlaybackToken } from './playback-token';
 import { TokenRotation } from './token-rotation';
@@ -79,28 +72,14 @@ function OutputItem({
           <Options values={OutputAccess.options} label={(value) => OUTPUT_ACCESS_LABELS[value]} />
         </SelectField>
         {output.hlsLatency && (
-          <SelectField
-            id={`output-hls-latency-${output.id}`}
-            label="HLS latency"
-            help={HLS_LATENCY_HELP}
-            value={output.hlsLatency}
+          <HlsOutputFields
+            id={`output-${output.id}`}
+            latency={output.hlsLatency}
+            dvrWindowMinutes={output.dvrWindowMinutes}
             disabled={busy}
-            onChange={(event) => onChange({ hlsLatency: event.target.value as HlsLatency })}
-          >
-            <Options values={HlsLatency.options} label={(value) => HLS_LATENCY_LABELS[value]} />
-          </SelectField>
-        )}
-        {output.hlsLatency === 'Low' && (
-          <SelectField
-            id={`output-dvr-window-${output.id}`}
-            label="DVR window"
-            help={DVR_WINDOW_HELP}
-            value={String(output.dvrWindowMinutes)}
-            disabled={busy}
-            onChange={(event) => onChange({ dvrWindowMinutes: Number(event.target.value) })}
-          >
-            <Options values={[...new Set([...DVR_WINDOW_CHOICES, output.dvrWindowMinutes])]} label={dvrWindowLabel} />
-          </SelectField>
+            onLatency={(hlsLatency) => onChange({ hlsLatency })}
+            onDvrWindow={(dvrWindowMinutes) => onChange({ dvrWindowMinutes })}
+          />
         )}
       </div>
       <div className="d-flex gap-2 mt-2">
