@@ -1,8 +1,8 @@
 import type { PlayInfo } from '@streamcloud/contract';
 import { playHls } from '@/features/streams/components/preview-hls';
 import { playWhep } from '@/features/streams/components/preview-whep';
-import { mountPlayer } from './player-page';
 import type { Source } from './play-state';
+import { mountPlayer } from './player-page';
 import { listenForToken, tokenFromUrl } from './token-channel';
 import './play.css';
 

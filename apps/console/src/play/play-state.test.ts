@@ -16,20 +16,29 @@ describe('the player view', () => {
   it('plays a live WebRTC output over WHEP and a live HLS output over HLS', () => {
     expect(viewOf(info(), true)).toEqual({ kind: 'play', source: { kind: 'whep', url: 'http://node/whep/out+x' } });
     const hls = info({ format: 'HLS', playback: { hls: 'http://node/hls/out+x/index.m3u8' } });
-    expect(viewOf(hls, false)).toEqual({ kind: 'play', source: { kind: 'hls', url: 'http://node/hls/out+x/index.m3u8' } });
+    expect(viewOf(hls, false)).toEqual({
+      kind: 'play',
+      source: { kind: 'hls', url: 'http://node/hls/out+x/index.m3u8' },
+    });
     expect(viewOf(info({ streamStatus: 'Fallback' }), true).kind).toBe('play');
   });
 
   it('says the stream is offline (Idle, Error) or starting (Pending, or live without a URL yet)', () => {
     expect(viewOf(info({ streamStatus: 'Idle' }), true)).toEqual({ kind: 'wait', message: PLAY_TEXTS.offline });
     expect(viewOf(info({ streamStatus: 'Error' }), true)).toEqual({ kind: 'wait', message: 'The stream is offline' });
-    expect(viewOf(info({ streamStatus: 'Pending' }), true)).toEqual({ kind: 'wait', message: 'The stream is starting' });
+    expect(viewOf(info({ streamStatus: 'Pending' }), true)).toEqual({
+      kind: 'wait',
+      message: 'The stream is starting',
+    });
     expect(viewOf(info({ playback: {} }), true)).toEqual({ kind: 'wait', message: PLAY_TEXTS.starting });
   });
 
   it('says why it cannot play: no WebRTC in this browser, or an output no browser plays', () => {
     expect(viewOf(info(), false)).toEqual({ kind: 'wait', message: PLAY_TEXTS.noWebRtc });
-    expect(viewOf(info({ format: 'RTMP', playback: {} }), true)).toEqual({ kind: 'wait', message: PLAY_TEXTS.notBrowser });
+    expect(viewOf(info({ format: 'RTMP', playback: {} }), true)).toEqual({
+      kind: 'wait',
+      message: PLAY_TEXTS.notBrowser,
+    });
   });
 
   it('names the player that failed and gives the reason', () => {

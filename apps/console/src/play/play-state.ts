@@ -25,11 +25,15 @@ const LIVE = new Set<PlayInfo['streamStatus']>(['Ingestion', 'Fallback']);
  */
 export function viewOf(info: PlayInfo, webrtc: boolean): View {
   if (info.format !== 'WebRTC' && info.format !== 'HLS') return { kind: 'wait', message: PLAY_TEXTS.notBrowser };
-  if (info.streamStatus === 'Idle' || info.streamStatus === 'Error') return { kind: 'wait', message: PLAY_TEXTS.offline };
+  if (info.streamStatus === 'Idle' || info.streamStatus === 'Error')
+    return { kind: 'wait', message: PLAY_TEXTS.offline };
   const { whep, hls } = info.playback;
   // Pending, or live but not yet on a node that serves this output.
   if (!LIVE.has(info.streamStatus) || !(whep ?? hls)) return { kind: 'wait', message: PLAY_TEXTS.starting };
-  if (whep) return webrtc ? { kind: 'play', source: { kind: 'whep', url: whep } } : { kind: 'wait', message: PLAY_TEXTS.noWebRtc };
+  if (whep)
+    return webrtc
+      ? { kind: 'play', source: { kind: 'whep', url: whep } }
+      : { kind: 'wait', message: PLAY_TEXTS.noWebRtc };
   return { kind: 'play', source: { kind: 'hls', url: hls as string } };
 }
 

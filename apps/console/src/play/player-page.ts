@@ -1,6 +1,6 @@
 import type { PlayInfo } from '@streamcloud/contract';
 import type { Playback } from '@/features/streams/components/preview-playback';
-import { failureText, PLAY_TEXTS, pollDelay, POLL_MAX_MS, type Source, viewOf } from './play-state';
+import { failureText, PLAY_TEXTS, POLL_MAX_MS, pollDelay, type Source, viewOf } from './play-state';
 
 export interface PlayerOptions {
   outputId: string;
@@ -9,7 +9,12 @@ export interface PlayerOptions {
   /** The public read of the output; null when the API does not know it (404). */
   fetchInfo: (outputId: string) => Promise<PlayInfo | null>;
   /** Starts the source in the element; `onFailure` hears why it stopped later (HLS). */
-  start: (source: Source, token: string, video: HTMLVideoElement, onFailure: (reason: string) => void) => Promise<Playback>;
+  start: (
+    source: Source,
+    token: string,
+    video: HTMLVideoElement,
+    onFailure: (reason: string) => void,
+  ) => Promise<Playback>;
   /** Whether the browser has WebRTC (Firefox can turn it off). */
   webrtc: boolean;
 }
@@ -50,7 +55,14 @@ export function mountPlayer(root: HTMLElement, options: PlayerOptions): Player {
   video.addEventListener('volumechange', () => {
     unmute.textContent = video.muted ? 'Unmute' : 'Mute';
   });
-  resume.addEventListener('click', () => void video.play().then(() => (resume.hidden = true), () => {}));
+  resume.addEventListener(
+    'click',
+    () =>
+      void video.play().then(
+        () => (resume.hidden = true),
+        () => {},
+      ),
+  );
   fullscreen.addEventListener('click', () => void root.requestFullscreen?.().catch(() => {}));
 
   let token = options.token;
