@@ -36,7 +36,7 @@ function mount(answers: Array<PlayInfo | null>, overrides: Partial<PlayerOptions
   player = mountPlayer(root, { outputId, token: 'tok', fetchInfo, start, webrtc: true, ...overrides });
   return { fetchInfo, start };
 }
-const status = () => root.querySelector('[role="status"]');
+const status = () => root.querySelector<HTMLElement>('[role="status"]');
 
 describe('the player page', () => {
   it('is a labelled, muted video with named buttons', async () => {
