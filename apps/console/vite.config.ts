@@ -38,6 +38,12 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: true,
     rolldownOptions: {
+      // The console, and the embeddable player's page (/play/{outputId}): a second entry with its own small
+      // bundle (src/play), none of the console's React app.
+      input: {
+        index: fileURLToPath(new URL('index.html', import.meta.url)),
+        play: fileURLToPath(new URL('play.html', import.meta.url)),
+      },
       output: {
         // React and the router change less often than the app and every page needs them: one long-cached
         // chunk. Every other library goes with the screens that use it (a catch-all vendor chunk would be

@@ -39,6 +39,7 @@ import { NodeOrigins } from './modules/nodes/node-origins.js';
 import type { NodeReportsService } from './modules/nodes/node-reports.service.js';
 import { nodesModule } from './modules/nodes/nodes.module.js';
 import type { NodesService } from './modules/nodes/nodes.service.js';
+import { playModule } from './modules/play/play.module.js';
 import { playbackKeysModule } from './modules/playback-keys/playback-keys.module.js';
 import { recordingsModule } from './modules/recordings/recordings.module.js';
 import type { RecordingsService } from './modules/recordings/recordings.service.js';
@@ -170,6 +171,7 @@ const MODULES = [
   transcodeModule,
   fallbacksModule,
   snapshotsModule,
+  playModule,
   recordingsModule,
   relaysModule,
   statisticsModule,

@@ -14,6 +14,7 @@ export * from './media-node.js';
 export * from './node-groups.js';
 export * from './node-reports.js';
 export * from './nodes.js';
+export * from './play.js';
 export * from './playback-keys.js';
 export * from './recordings.js';
 export * from './relays.js';

@@ -7,6 +7,7 @@ import { nodeMediaRoutes } from './media-node.js';
 import { nodeGroupRoutes } from './node-groups.js';
 import { nodeReportRoutes } from './node-reports.js';
 import { nodeRoutes } from './nodes.js';
+import { playRoutes } from './play.js';
 import { playbackKeyRoutes } from './playback-keys.js';
 import { nodeRecordingRoutes, recordingRoutes } from './recordings.js';
 import { nodeRelayRoutes, relayRoutes } from './relays.js';
@@ -34,6 +35,7 @@ export const routeTable = {
   nodeGroupRoutes,
   nodeReportRoutes,
   nodeRoutes,
+  playRoutes,
   playbackKeyRoutes,
   recordingRoutes,
   nodeRecordingRoutes,

@@ -108,3 +108,24 @@ describe('console assets: precompressed and negotiated', () => {
     expect(response.headers['cache-control']).toBe('no-cache');
   });
 });
+
+describe('the embeddable player page', () => {
+  it('is play.html at /play/{uuid}, revalidated, and a 404 page for anything else', async () => {
+    await writePrecompressed(join(dir, 'play.html'), '<!doctype html><title>player</title><main id="player"></main>');
+    const player = Fastify();
+    await registerConsole(player, dir, { apiBase: '/api/v1', storagePrefix: '' });
+    try {
+      const page = await player.inject({ method: 'GET', url: '/play/4b0c5a52-5a0e-4c54-9b8a-1f9d2f0c0a11?token=x' });
+      expect(page.statusCode).toBe(200);
+      expect(page.body).toContain('id="player"');
+      expect(page.headers['cache-control']).toBe('no-cache');
+      for (const url of ['/play/not-a-uuid', '/play/..%2Findex.html', '/play/%00']) {
+        const missing = await player.inject({ method: 'GET', url });
+        expect(missing.statusCode, url).toBe(404);
+        expect(missing.headers['content-type']).toMatch(/^text\/html/);
+      }
+    } finally {
+      await player.close();
+    }
+  });
+});

@@ -43,4 +43,28 @@ export async function registerConsole(
       reply.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
   });
+  registerPlayPage(app, existsSync(resolve(root, PLAY_PAGE)));
 }
+
+/** The embeddable player's page, a second entry of the console's build with its own small bundle. */
+const PLAY_PAGE = 'play.html';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * `/play/{outputId}`: the player page for any uuid (the page itself asks the API whether the output exists,
+ * and says so); anything else is a 404 page, never an error. Revalidated like index.html; its scripts are
+ * hashed assets.
+ */
+function registerPlayPage(app: FastifyInstance, built: boolean): void {
+  app.get<{ Params: { id: string } }>('/play/:id', { schema: { hide: true } }, async (request, reply) => {
+    if (!built || !UUID.test(request.params.id)) {
+      return reply.code(404).type('text/html; charset=utf-8').send(NOT_FOUND_PAGE);
+    }
+    reply.header('cache-control', 'no-cache');
+    return reply.sendFile(PLAY_PAGE);
+  });
+}
+
+const NOT_FOUND_PAGE =
+  '<!doctype html><html lang="en"><meta charset="utf-8"><title>Not found</title>' +
+  '<p role="status">There is no player at this address.</p></html>';

@@ -91,6 +91,9 @@ class AntiForgeryTokens {
 
 const sameToken = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
+/** The embeddable player's page (`/play/{outputId}`), the one page other sites may frame. */
+export const isEmbeddablePage = (url: string) => url.startsWith('/play/') || url === '/play.html';
+
 export interface SecurityOptions {
   /** Origins a console page may connect to besides its own (the media nodes'); read for each page. */
   connectOrigins?: () => Promise<string[]>;
@@ -110,24 +113,33 @@ export async function registerSecurity(
   const securityHeaders = staticSecurityHeaders(HELMET);
   const policy = new Map(securityHeaders).get('content-security-policy') ?? '';
   const { connectOrigins } = options;
-  if (connectOrigins) {
-    // A console page talks to the media nodes (the preview's WHEP and HLS, the studio's WHIP); the policy
-    // is read with the page, so a page opened after a node was added may reach it.
-    app.addHook('onSend', (_request, reply, payload, done) => {
-      if (!String(reply.getHeader('content-type') ?? '').startsWith('text/html')) {
-        done(null, payload);
-        return;
-      }
-      connectOrigins().then((origins) => {
-        if (origins.length > 0)
-          reply.header(
-            'content-security-policy',
-            policy.replace("connect-src 'self'", `connect-src 'self' ${origins.join(' ')}`),
-          );
-        done(null, payload);
-      }, done);
-    });
-  }
+  // A console page talks to the media nodes (the preview's WHEP and HLS, the studio's WHIP); the policy
+  // is read with the page, so a page opened after a node was added may reach it. The embeddable player's
+  // page (/play/…) is made to be framed by any site; every other page refuses to be.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (!String(reply.getHeader('content-type') ?? '').startsWith('text/html')) {
+      done(null, payload);
+      return;
+    }
+    const embeddable = isEmbeddablePage(request.url);
+    const pagePolicy = embeddable ? policy.replace("frame-ancestors 'none'", 'frame-ancestors *') : policy;
+    if (embeddable) {
+      reply.raw.removeHeader('x-frame-options');
+      reply.header('content-security-policy', pagePolicy);
+    }
+    if (!connectOrigins) {
+      done(null, payload);
+      return;
+    }
+    connectOrigins().then((origins) => {
+      if (origins.length > 0)
+        reply.header(
+          'content-security-policy',
+          pagePolicy.replace("connect-src 'self'", `connect-src 'self' ${origins.join(' ')}`),
+        );
+      done(null, payload);
+    }, done);
+  });
   app.addHook('onRequest', (_request, reply, done) => {
     for (const [name, value] of securityHeaders) reply.raw.setHeader(name, value);
     done();

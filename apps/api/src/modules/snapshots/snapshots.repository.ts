@@ -62,6 +62,20 @@ export class SnapshotsRepository {
     );
   }
 
+  /**
+   * The direction whose image stands for the stream (the outgoing picture, what viewers see, else the
+   * incoming), and when it was taken; null while there is none. Reads no image bytes.
+   */
+  async posterOf(streamId: string): Promise<{ direction: SnapshotDirection; takenAt: Date } | null> {
+    const rows = await this.db
+      .selectFrom('snapshot_images')
+      .select(['direction', 'taken_at'])
+      .where('input_id', '=', streamId)
+      .execute();
+    const row = rows.find((image) => image.direction === 'outgoing') ?? rows[0];
+    return row ? { direction: row.direction as SnapshotDirection, takenAt: row.taken_at } : null;
+  }
+
   /** Keeps the latest image only: an image taken before the stored one changes nothing. */
   async saveImage(
     streamId: string,

@@ -75,6 +75,22 @@ export class SnapshotsService {
     return { contentType: image.content_type, data: asBuffer(image.data) };
   }
 
+  /**
+   * When the stream's poster for the public player was taken (its outgoing snapshot, else its incoming one);
+   * null while there is none. No caller is checked: the play module decides which outputs may show it.
+   */
+  async posterTakenAt(streamId: string): Promise<Date | null> {
+    return (await this.deps.uow.snapshots.posterOf(streamId))?.takenAt ?? null;
+  }
+
+  /** The poster's image (see posterTakenAt); null while there is none. */
+  async posterImage(streamId: string) {
+    const { snapshots } = this.deps.uow;
+    const poster = await snapshots.posterOf(streamId);
+    const image = poster && (await snapshots.image(streamId, poster.direction));
+    return image ? { contentType: image.content_type, data: asBuffer(image.data) } : null;
+  }
+
   /** Node-facing: both directions' settings of a stream the node serves. */
   async forNode(node: NodeIdentity, streamId: string) {
     const { access, snapshots } = this.deps.uow;

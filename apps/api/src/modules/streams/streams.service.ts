@@ -9,6 +9,7 @@ import {
   type Location,
   type MediaPorts,
   makeStreamName,
+  type OutputFormat,
   outputModeOfName,
   PASSTHROUGH_PREFIX,
   PREVIEW_CREDENTIAL_TTL_SECONDS,
@@ -36,7 +37,7 @@ import type { GeoLocator } from '../info/geo-locator.js';
 import { measuredAt, type ReportContext } from '../nodes/node-reports.service.js';
 import type { NodesService } from '../nodes/nodes.service.js';
 import type { WebhookOutbox } from '../webhooks/index.js';
-import { ingestConnection, rtmpPort } from './connections.js';
+import { ingestConnection, playbackConnection, rtmpPort } from './connections.js';
 import { ingestCandidates, reservedForOthers } from './ingest-placement.js';
 import { candidateOf, chooseNode } from './node-assignment.js';
 import { mediaHostOf, servingNodeIdOf, toStreamInput } from './stream-mapper.js';
@@ -148,6 +149,28 @@ export class StreamsService {
       },
       ({ json }) => json.length,
     );
+  }
+
+  /**
+   * An output as its public player may know it (no caller: the output's id is what the embed page has): its
+   * stream and that stream's status, format, access and the playback URLs of its connection; null for an
+   * unknown output. Nothing secret: no token, no owner, no node beyond the URLs viewers get anyway.
+   */
+  async playerOutput(outputId: string) {
+    const { outputs, streams } = this.deps.uow;
+    const output = await outputs.findById(outputId);
+    const stream = output && (await streams.findById(output.input_id));
+    if (!output || !stream) return null;
+    const nodeId = servingNodeIdOf(output, stream.node_id);
+    const node = nodeId ? await streams.nodeHost(nodeId) : null;
+    const format = output.format as OutputFormat;
+    return {
+      streamId: stream.id,
+      streamStatus: stream.status,
+      format,
+      access: output.access,
+      connection: node ? playbackConnection(format, mediaHostOf(node), output.name) : null,
+    };
   }
 
   /**

@@ -16,7 +16,7 @@ import { useOutputs } from '../api/get-outputs';
 import { useRotateOutputToken } from '../api/rotate-output-token';
 import { useUpdateOutput } from '../api/update-output';
 import { OUTPUT_ACCESS_LABELS, STREAM_ERRORS } from '../utils/messages';
-import { outputEndpoint, outputPlaybackUrl } from '../utils/stream-connection';
+import { embedCode, outputEndpoint, outputPlaybackUrl } from '../utils/stream-connection';
 import { DashboardCard } from './dashboard-card';
 import { HlsOutputFields } from './hls-output-fields';
 import { OutputModal } from './output-modal';
@@ -42,6 +42,7 @@ function OutputItem({
   const token = output.viewer.accessToken;
   const sessions = output.sessions.length;
   const { previews } = output;
+  const embed = embedCode(output, window.location.origin);
   return (
     <li className="list-group-item" aria-label={`Viewer ${output.name}`} data-output-id={output.id}>
       <div className="d-flex flex-wrap align-items-center gap-2 mb-1">
@@ -56,6 +57,13 @@ function OutputItem({
         )}
       </div>
       {endpoint && url && <CopyableValue value={endpoint} copy={url} label="Copy URL" />}
+      {/* The embeddable player page of this output (issue 37), for another site to show it. */}
+      {embed && (
+        <div className="mt-1">
+          <div className="small text-secondary">Embed</div>
+          <CopyableValue value={embed} label="Copy embed code" />
+        </div>
+      )}
       {/* The ingest node, or an edge of an Outgoing node group that pulls the stream (docs/decisions.md). */}
       {output.node && <div className="small text-secondary">Served by node {output.node.name}</div>}
       {/* A Signed output keeps its static token (a return to Private plays it again) but refuses it meanwhile. */}

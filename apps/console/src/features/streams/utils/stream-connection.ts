@@ -1,6 +1,7 @@
 import {
   type InputConnection,
   PRIVATE_ACCESS_MODES,
+  playPagePath,
   type StreamInput,
   type StreamOutput,
   streamNameFromUri,
@@ -49,4 +50,18 @@ export function outputPlaybackUrl(output: Pick<StreamOutput, 'connection' | 'vie
   const endpoint = outputEndpoint(output);
   // A Signed output refuses its static token: its viewers come with their own signed tokens.
   return endpoint && uriWithToken(endpoint, output.access === 'Private' ? output.viewer.accessToken : null);
+}
+
+/** Viewer formats the embeddable player plays (WHEP and HLS in a browser). */
+const EMBEDDABLE_FORMATS: readonly StreamOutput['format'][] = ['WebRTC', 'HLS'];
+
+/**
+ * The HTML that embeds an output's player page (`/play/{id}`, served beside the console at `origin`) in
+ * another site; null for an output a browser cannot play. A Private or Signed output's token is left out:
+ * the host page adds `?token=` or posts it (README, "Embed a player").
+ */
+export function embedCode(output: Pick<StreamOutput, 'id' | 'format'>, origin: string): string | null {
+  if (!EMBEDDABLE_FORMATS.includes(output.format)) return null;
+  const src = `${origin}${playPagePath(output.id)}`;
+  return `<iframe src="${src}" width="640" height="360" allow="autoplay; fullscreen; picture-in-picture" allowfullscreen title="Live stream"></iframe>`;
 }

@@ -1,0 +1,18 @@
+import { API_BASE } from '@streamcloud/contract';
+import { defineModule } from '../module.js';
+import { registerPlayRoutes } from './play.routes.js';
+import { PlayService } from './play.service.js';
+
+/** The public read behind the embeddable player page (`/play/{outputId}`, issue 37). */
+export const playModule = defineModule(
+  'play',
+  (app) => {
+    const play = new PlayService({
+      streams: app.services.streams,
+      snapshots: app.services.snapshots,
+      apiBase: API_BASE,
+    });
+    registerPlayRoutes(app, play);
+  },
+  ['streams', 'snapshots'],
+);

@@ -1,0 +1,50 @@
+import { type PlayInfo, playRoutes } from '@streamcloud/contract';
+import { notFound } from '../../lib/errors.js';
+import type { SnapshotsService } from '../snapshots/snapshots.service.js';
+import type { StreamsService } from '../streams/streams.service.js';
+
+export interface PlayServiceDeps {
+  streams: Pick<StreamsService, 'playerOutput'>;
+  snapshots: Pick<SnapshotsService, 'posterTakenAt' | 'posterImage'>;
+  /** The API's base path (API_BASE), for the poster's URL. */
+  apiBase: string;
+}
+
+/**
+ * The public side of an output for its embeddable player (`/play/{outputId}`): what it plays and its poster.
+ * Anyone with the output's id may read it, so it answers only what a viewer of the output learns anyway.
+ */
+export class PlayService {
+  constructor(private readonly deps: PlayServiceDeps) {}
+
+  async info(outputId: string): Promise<PlayInfo> {
+    const output = await this.deps.streams.playerOutput(outputId);
+    if (!output) throw notFound('Output');
+    const { connection } = output;
+    const takenAt = output.access === 'Public' ? await this.deps.snapshots.posterTakenAt(output.streamId) : null;
+    return {
+      outputId,
+      format: output.format,
+      streamStatus: output.streamStatus,
+      access: output.access,
+      // The page plays the output it is for, with the one player its format has.
+      playback: {
+        ...(output.format === 'WebRTC' && connection?.signallingUri ? { whep: connection.signallingUri } : {}),
+        ...(output.format === 'HLS' && connection?.uri ? { hls: connection.uri } : {}),
+      },
+      // `t` changes with each new snapshot so the page's image is fetched again.
+      poster: takenAt
+        ? `${this.deps.apiBase}${playRoutes.poster.path.replace(':id', outputId)}?t=${takenAt.getTime()}`
+        : null,
+    };
+  }
+
+  /** The poster's image; 404 for an unknown output, one that is not Public, or no snapshot yet. */
+  async poster(outputId: string) {
+    const output = await this.deps.streams.playerOutput(outputId);
+    if (!output) throw notFound('Output');
+    const image = output.access === 'Public' ? await this.deps.snapshots.posterImage(output.streamId) : null;
+    if (!image) throw notFound('Snapshot');
+    return image;
+  }
+}

@@ -1,0 +1,88 @@
+import type { PlayInfo } from '@streamcloud/contract';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Playback } from '@/features/streams/components/preview-playback';
+import { POLL_FIRST_MS } from './play-state';
+import { mountPlayer, type Player, type PlayerOptions } from './player-page';
+
+const outputId = '4b0c5a52-5a0e-4c54-9b8a-1f9d2f0c0a11';
+const live: PlayInfo = {
+  outputId,
+  format: 'WebRTC',
+  streamStatus: 'Ingestion',
+  access: 'Private',
+  playback: { whep: 'http://node/whep/out+x' },
+  poster: '/api/v1/play/x/poster?t=1',
+};
+const offline: PlayInfo = { ...live, streamStatus: 'Idle', playback: {} };
+const playback = (): Playback => ({ close: vi.fn(), stats: vi.fn(), renditions: () => [], pick: () => {} });
+
+let root: HTMLElement;
+let player: Player | undefined;
+beforeEach(() => {
+  vi.useFakeTimers();
+  root = document.createElement('main');
+  document.body.append(root);
+  vi.spyOn(HTMLMediaElement.prototype, 'play').mockResolvedValue(undefined);
+});
+afterEach(() => {
+  player?.destroy();
+  root.remove();
+  vi.useRealTimers();
+});
+
+function mount(answers: Array<PlayInfo | null>, overrides: Partial<PlayerOptions> = {}) {
+  const fetchInfo = vi.fn(async () => (answers.length > 1 ? answers.shift() : answers[0]) ?? null);
+  const start = vi.fn(async () => playback());
+  player = mountPlayer(root, { outputId, token: 'tok', fetchInfo, start, webrtc: true, ...overrides });
+  return { fetchInfo, start };
+}
+const status = () => root.querySelector<HTMLElement>('[role="status"]');
+
+describe('the player page', () => {
+  it('is a labelled, muted video with named buttons', async () => {
+    mount([live]);
+    await vi.advanceTimersByTimeAsync(0);
+    const video = root.querySelector('video');
+    expect(video?.getAttribute('aria-label')).toBe('Live stream');
+    expect(video?.muted).toBe(true);
+    const unmute = [...root.querySelectorAll('button')].find((button) => button.textContent === 'Unmute');
+    unmute?.click();
+    expect(video?.muted).toBe(false);
+    expect(video?.getAttribute('poster')).toBe(live.poster);
+  });
+
+  it('says the stream is offline, polls, and plays by itself once it is live, with the token', async () => {
+    const { fetchInfo, start } = mount([offline, offline, live]);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(status()?.textContent).toBe('The stream is offline');
+    expect(start).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(POLL_FIRST_MS);
+    expect(fetchInfo).toHaveBeenCalledTimes(2);
+    await vi.advanceTimersByTimeAsync(POLL_FIRST_MS * 2);
+    expect(start).toHaveBeenCalledWith(
+      { kind: 'whep', url: 'http://node/whep/out+x' },
+      'tok',
+      expect.any(HTMLVideoElement),
+      expect.any(Function),
+    );
+    expect(status()?.hidden).toBe(true);
+  });
+
+  it("shows the node's refusal, and plays again with a token the host page gives", async () => {
+    const start = vi.fn().mockRejectedValueOnce(new Error('The playback token has expired'));
+    start.mockResolvedValue(playback());
+    mount([live], { start });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(status()?.textContent).toBe('WebRTC playback failed: The playback token has expired');
+    player?.setToken('fresh');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(start).toHaveBeenLastCalledWith(expect.anything(), 'fresh', expect.anything(), expect.anything());
+  });
+
+  it('says so for an unknown output, and stops asking', async () => {
+    const { fetchInfo } = mount([null]);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(status()?.textContent).toBe('There is no such player');
+    expect(fetchInfo).toHaveBeenCalledTimes(1);
+  });
+});
