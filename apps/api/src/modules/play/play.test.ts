@@ -1,10 +1,18 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CALLERS, expectValidationError, type MatrixRow, roleMatrixTests, useTestApp } from '../../../test/helpers.js';
 import { makePng } from '../../../test/images.js';
 
-/** Issue 37: the public read behind the embeddable player page. */
-const t = useTestApp({}, { roles: true });
+/** A console build of two pages: the console's and the player's. */
+const consoleDir = mkdtempSync(join(tmpdir(), 'play-console-'));
+writeFileSync(join(consoleDir, 'index.html'), '<!doctype html><title>console</title>');
+writeFileSync(join(consoleDir, 'play.html'), '<!doctype html><title>player</title><main id="player"></main>');
+
+/** Issue 37: the public read behind the embeddable player page, and the page. */
+const t = useTestApp({ consoleDir }, { roles: true });
 
 const info = (id: string, token?: string) => t.request({ method: 'GET', url: `/api/v1/play/${id}`, token });
 const everyone = Object.fromEntries(CALLERS.map((caller) => [caller, 200])) as Record<(typeof CALLERS)[number], 200>;
@@ -117,5 +125,20 @@ describe('GET /play/{id}', () => {
     expect((await info(randomUUID())).statusCode).toBe(404);
     expect((await t.request({ method: 'GET', url: `/api/v1/play/${randomUUID()}/poster` })).statusCode).toBe(404);
     expectValidationError(await info('not-a-uuid'), 'params.id');
+  });
+});
+
+describe('the player page', () => {
+  it('may be framed by any site; the console may not', async () => {
+    const page = await t.request({ method: 'GET', url: `/play/${randomUUID()}` });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('id="player"');
+    expect(page.headers['content-security-policy']).toContain('frame-ancestors *');
+    expect(page.headers['x-frame-options']).toBeUndefined();
+    const consolePage = await t.request({ method: 'GET', url: '/' });
+    expect(consolePage.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(consolePage.headers['x-frame-options']).toBeDefined();
+    const missing = await t.request({ method: 'GET', url: '/play/nope' });
+    expect(missing.statusCode).toBe(404);
   });
 });
