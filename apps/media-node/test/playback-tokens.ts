@@ -1,4 +1,4 @@
-import { sign } from 'node:crypto';
+import { mintPlaybackToken } from '@streamcloud/playback-tokens/mint';
 import { expect } from 'vitest';
 import type { MediaWorld } from './streams.js';
 
@@ -18,9 +18,5 @@ export async function createSigningKey(world: MediaWorld, name = 'media test'): 
 export const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 /** A playback token signed with `key`, valid 10 minutes unless `claims` say otherwise (what sell-access.md's script does). */
-export function mintToken(key: TestSigningKey, claims: Record<string, unknown>, kid = key.kid): string {
-  const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
-  const signingInput = `${part({ alg: 'ES256', kid })}.${part({ exp: nowSeconds() + 600, ...claims })}`;
-  const signature = sign('sha256', Buffer.from(signingInput), { key: key.privateKeyPem, dsaEncoding: 'ieee-p1363' });
-  return `${signingInput}.${signature.toString('base64url')}`;
-}
+export const mintToken = (key: TestSigningKey, claims: Record<string, unknown>, kid = key.kid): string =>
+  mintPlaybackToken(key, claims, kid);
