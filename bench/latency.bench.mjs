@@ -3,7 +3,8 @@
 // was made as a time code in the picture (bench/time-code.mjs); the stream dashboard's Preview card plays an
 // output in Chromium, and on every frame it presents the page reads the code and notes display time − code
 // (one machine, one clock). Per case, for BENCH_LATENCY_SECONDS after the first frame: median, p95 and the
-// frames read, and the serving node's CPU (its process tree) over the same window, one stream on it.
+// frames read, what the player held buffered past the frame it showed (HLS: the player's share of the
+// latency), and the serving node's CPU (its process tree) over the same window, one stream on it.
 // - Cases: WHEP (the node's VP8 feed), HLS Standard (nginx-rtmp's MPEG-TS) and HLS Low (the node's LL-HLS
 //   packager), on the origin, then the same through an edge node (an Outgoing group; BENCH_LATENCY_EDGE=0
 //   skips it). Each case has its own output, deleted after it, so the node packages only what it serves.
@@ -59,8 +60,10 @@ async function measure(api, context, { streamId, dashboardUrl, node }, testCase)
     page = await openPreview(context, dashboardUrl, output.id, testCase.kind);
     const cpu = await cpuPercentOver(node.pid, SECONDS * 1000);
     const { frames, unread } = await page.evaluate(() => window.__timeCode);
-    const latencies = frames.filter((frame) => frame.kind === testCase.kind).map((frame) => frame.latency);
-    return { servedBy: output.node?.name ?? '?', latencies, unread, cpu };
+    const played = frames.filter((frame) => frame.kind === testCase.kind);
+    const latencies = played.map((frame) => frame.latency);
+    const ahead = played.map((frame) => frame.ahead).filter((value) => value !== null);
+    return { servedBy: output.node?.name ?? '?', latencies, ahead, unread, cpu };
   } finally {
     await page?.close();
     await api.call(streamRoutes.deleteOutput, { params: { id: output.id } });
@@ -94,6 +97,7 @@ function row(testCase, where, result) {
     'median ms': ms(median),
     'p95 ms': ms(p95),
     'min / max ms': `${ms(Math.min(...result.latencies))} / ${ms(Math.max(...result.latencies))}`,
+    'buffered ahead ms (median)': ms(percentile(result.ahead, 50)),
     'frames read': result.latencies.length,
     unread: result.unread,
     'node CPU, % of a core': result.cpu.toFixed(1),

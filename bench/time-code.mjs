@@ -99,9 +99,14 @@ export function installTimeCodeReader(read, code) {
         state.unread++;
         return;
       }
+      // What the player holds past this frame (HLS: Media Source's buffer; a MediaStream has none): the part
+      // of the latency the player chose, the rest being the way to it.
+      const { buffered } = video;
+      const ahead = buffered.length > 0 ? (buffered.end(buffered.length - 1) - metadata.mediaTime) * 1000 : null;
       state.frames.push({
         kind: video.srcObject ? 'WHEP' : 'HLS',
         latency: performance.timeOrigin + metadata.expectedDisplayTime - value,
+        ahead,
       });
     };
     video.requestVideoFrameCallback(onFrame);
