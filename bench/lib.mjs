@@ -158,6 +158,22 @@ export async function signedInContext(browser, baseUrl) {
   return context;
 }
 
+/**
+ * Chooses `outputId` in the stream dashboard's Preview card (its Output picker) as soon as the picker offers
+ * it: the user's fastest path to that output's playback.
+ */
+export async function pickPreviewOutput(page, outputId, timeout) {
+  const picker = page.getByRole('region', { name: 'Preview' }).getByRole('combobox', { name: 'Output' });
+  await picker.locator(`option[value="${outputId}"]`).waitFor({ state: 'attached', timeout });
+  await picker.selectOption(outputId);
+}
+
+/** The nearest-rank percentile `p` (0–100) of `values`; NaN when there are none. */
+export function percentile(values, p) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length === 0 ? Number.NaN : sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
 export function printTable(title, rows) {
   process.stdout.write(`\n${title}\n`);
   console.table(rows);

@@ -98,12 +98,20 @@ export async function cpuPercentOver(pid, ms) {
 }
 
 /** A passthrough RTMP stream pushed with the clip (looped) until it is live and has settled for 3 s. */
-export async function pushLiveStream(base, token, clip, caption) {
+export function pushLiveStream(base, token, clip, caption) {
+  return liveStream(base, token, caption, (url) => pushClip(clip, url));
+}
+
+/**
+ * A passthrough RTMP stream pushed by `startPush(url)` (answers the pushing child process) until it is
+ * live and has settled for 3 s.
+ */
+export async function liveStream(base, token, caption, startPush) {
   const api = apiClient(base, token);
   const stream = await api.call(streamRoutes.create, {
     body: { format: 'RTMP', output: { passthrough: true }, caption },
   });
-  const push = pushClip(clip, stream.connection.uri);
+  const push = startPush(stream.connection.uri);
   const deadline = Date.now() + 30_000;
   while ((await api.call(streamRoutes.get, { params: { id: stream.id } })).status !== 'Ingestion') {
     if (Date.now() > deadline) {

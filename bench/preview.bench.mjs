@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { API_BASE, streamRoutes } from '@streamcloud/contract';
 import { chromium } from 'playwright-core';
 import { ensureConsoleBuilt } from '../scripts/lib.mjs';
-import { apiClient, CHROMIUM, printTable, signedInContext, startApi } from './lib.mjs';
+import { apiClient, CHROMIUM, pickPreviewOutput, printTable, signedInContext, startApi } from './lib.mjs';
 import { makeClip, pushLiveStream, startNode } from './media-lib.mjs';
 
 const ROUNDS = Number(process.env.BENCH_PREVIEW_ROUNDS ?? 5);
@@ -90,11 +90,7 @@ async function round(context, { dashboardUrl, streamId, hlsOutputId }, kind) {
   try {
     await page.addInitScript(installFrameProbe);
     await page.goto(dashboardUrl);
-    if (kind === 'HLS') {
-      const picker = page.getByRole('region', { name: 'Preview' }).getByRole('combobox', { name: 'Output' });
-      await picker.locator(`option[value="${hlsOutputId}"]`).waitFor({ state: 'attached', timeout: FRAME_TIMEOUT_MS });
-      await picker.selectOption(hlsOutputId);
-    }
+    if (kind === 'HLS') await pickPreviewOutput(page, hlsOutputId, FRAME_TIMEOUT_MS);
     await page
       .waitForFunction((wanted) => wanted in (window.__preview?.firstFrame ?? {}), kind, { timeout: FRAME_TIMEOUT_MS })
       .catch(async (error) => {
