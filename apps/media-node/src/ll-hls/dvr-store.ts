@@ -56,16 +56,6 @@ export class DvrStore {
     return this.sizes.get(msn) ?? 0;
   }
 
-  has(msn: number): boolean {
-    return this.sizes.has(msn);
-  }
-
-  bytes(): number {
-    let total = 0;
-    for (const size of this.sizes.values()) total += size;
-    return total;
-  }
-
   /** Everything goes (the stream's packager is gone). */
   async clear(): Promise<void> {
     for (const msn of [...this.sizes.keys()]) this.remove(msn);

@@ -165,7 +165,13 @@ describe('the LL-HLS packager', () => {
     const full = lines(nine.playlist());
     expect(delta.find((line) => line.startsWith('#EXT-X-SKIP:'))).toMatch(/^#EXT-X-SKIP:SKIPPED-SEGMENTS=[1-9]\d*$/);
     expect(delta.length).toBeLessThan(full.length);
-    expect(nine.memoryBytes()).toBeLessThan(options.maxBytes);
+    expect(full).toContain('#EXT-X-MEDIA-SEQUENCE:0');
+    // Its bytes bound memory too: at a fifth of what nine seconds take, the oldest segments leave.
+    const bound = Math.floor(nine.memoryBytes() / 5);
+    const bounded = new LowLatencyPackager({ ...options, maxBytes: bound });
+    feed(bounded, long, 65_536);
+    expect(lines(bounded.playlist())).not.toContain('#EXT-X-MEDIA-SEQUENCE:0');
+    expect(bounded.memoryBytes()).toBeLessThan(nine.memoryBytes() / 2);
   });
 
   it('names its files strictly', () => {

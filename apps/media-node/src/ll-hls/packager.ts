@@ -142,11 +142,6 @@ export class LowLatencyPackager {
     this.trim();
   }
 
-  /** The stream's store, to clear when the packager goes. */
-  dvrStore(): DvrStore | null {
-    return this.dvr?.store ?? null;
-  }
-
   init(period = this.period): Buffer | null {
     return this.inits.get(period)?.data ?? null;
   }
@@ -187,17 +182,10 @@ export class LowLatencyPackager {
     return video?.width && video.height ? { width: video.width, height: video.height } : null;
   }
 
-  /** The peak bit rate over the complete segments kept (a master playlist's BANDWIDTH). */
-  bandwidth(): number {
-    let peak = 0;
-    for (const segment of this.segments)
-      if (segment.complete && segment.duration > 0) peak = Math.max(peak, (segment.bytes * 8) / segment.duration);
-    return Math.round(peak);
-  }
-
   memoryBytes(): number {
     let bytes = 0;
-    for (const segment of this.segments) for (const part of segment.parts) bytes += part.data.length;
+    for (const segment of this.segments.slice(this.firstInMemory()))
+      for (const part of segment.parts) bytes += part.data.length;
     for (const init of this.inits.values()) bytes += init.data.length;
     return bytes;
   }
@@ -346,10 +334,7 @@ export class LowLatencyPackager {
 
   /** The index of the first segment a playlist lists: within the rewind window, else the segments in memory. */
   private firstListed(windowSeconds: number): number {
-    if (windowSeconds <= 0 || !this.dvr) {
-      const first = this.segments.findIndex((segment) => segment.parts.length > 0 || !segment.complete);
-      return first === -1 ? this.segments.length : first;
-    }
+    if (windowSeconds <= 0 || !this.dvr) return this.firstInMemory();
     let seconds = 0;
     let index = this.segments.length;
     while (index > 0 && seconds + (this.segments[index - 1]?.duration ?? 0) <= windowSeconds) {
@@ -419,8 +404,24 @@ export class LowLatencyPackager {
       }
   }
 
+  /**
+   * The index of the first segment whose parts are in memory. Those on disk only are always the oldest (they leave
+   * memory oldest first), so the search runs from the end over the live window only — not over a 4-hour window
+   * on every part that arrives.
+   */
+  private firstInMemory(): number {
+    let index = this.segments.length;
+    while (index > 0) {
+      const before = this.segments[index - 1];
+      if (!before || (before.complete && before.parts.length === 0)) break;
+      index--;
+    }
+    return index;
+  }
+
   private overMemory(): boolean {
-    const inMemory = this.segments.filter((segment) => segment.complete && segment.parts.length > 0).length;
+    const open = this.segments.at(-1)?.complete === false ? 1 : 0;
+    const inMemory = this.segments.length - this.firstInMemory() - open;
     return inMemory > this.o.keepSegments || this.memoryBytes() > this.o.maxBytes;
   }
 

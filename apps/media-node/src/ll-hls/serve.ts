@@ -55,9 +55,12 @@ export async function serveLowLatency(response: ServerResponse, asked: LowLatenc
   const parsed = parseLowLatencyFile(file);
   if (!parsed) return text(response, 404, 'No such part or segment');
   if (parsed.kind === 'init') return sendMedia(response, asked, packager.init(parsed.period));
-  // A part or segment older than the output's own window is not its viewers' (another output may rewind further).
-  if (!packager.lists(parsed.msn, asked.windowSeconds)) return sendMedia(response, asked, null);
-  if (parsed.kind === 'segment') return sendMedia(response, asked, await packager.segment(parsed.msn));
+  if (parsed.kind === 'segment') {
+    // A segment older than the output's own window is not its viewers' (another output may rewind further). Parts
+    // need no such check: only the live window's are kept, and every window holds it.
+    const listed = packager.lists(parsed.msn, asked.windowSeconds);
+    return sendMedia(response, asked, listed ? await packager.segment(parsed.msn) : null);
+  }
   let part = packager.part(parsed.msn, parsed.index);
   if (!part) {
     // The part a playlist's EXT-X-PRELOAD-HINT names: answered the moment it exists.

@@ -1,15 +1,10 @@
 import type { AssignedInput } from '@streamcloud/contract';
-import { type GuardedChild, lastLine, spawnGuarded } from '../child.js';
+import { lastLine, spawnGuarded } from '../child.js';
 import { fmp4OutputArgs, type LowLatencyPackager } from '../ll-hls/packager.js';
 import { type LowLatencyPackagers, PART_SECONDS } from '../ll-hls/packagers.js';
 import type { LiveStream } from '../streams/types.js';
 import type { Pipeline, PipelineContext, PipelineKind, StopReason } from './pipeline.js';
-
-/** While the push goes on, a packaging ffmpeg that ended starts again after this, at most this many times in a row. */
-const RESPAWN_DELAY_MS = 500;
-const MAX_QUICK_RESPAWNS = 5;
-/** An ffmpeg that ran this long before it ended was not failing: its count of quick respawns starts again. */
-const HEALTHY_RUN_MS = 10_000;
+import { type SupervisedRun, Supervisor } from './supervisor.js';
 
 export interface LowLatencyConfig {
   /** The largest rewind window of the stream's Low latency outputs, seconds (0: none). */
@@ -93,11 +88,19 @@ class LowLatencyHls implements Pipeline<LowLatencyConfig> {
     if (reason !== 'push ended' && this.stream) this.packagers.forget(this.stream.input.id);
   }
 
+  /** Each variant as packaged (its codecs and picture from its init segment) and what it holds in memory. */
   describe(): Record<string, unknown> {
     const inputId = this.stream?.input.id ?? '';
-    const variants = this.runs.map((run) => run.source.key);
-    const bytes = variants.reduce((sum, key) => sum + (this.packagers.of(inputId, key)?.memoryBytes() ?? 0), 0);
-    return { variants, memoryBytes: bytes };
+    const variants = this.runs.map(({ source }) => {
+      const packager = this.packagers.of(inputId, source.key);
+      return {
+        key: source.key,
+        codecs: packager?.codecs() ?? null,
+        resolution: packager?.resolution() ?? null,
+        memoryBytes: packager?.memoryBytes() ?? 0,
+      };
+    });
+    return { variants };
   }
 
   /** Brings the runs in line with what viewers get now. */
@@ -123,30 +126,35 @@ class LowLatencyHls implements Pipeline<LowLatencyConfig> {
   }
 }
 
-/** One variant's packaging ffmpeg, started again (in a new period) when it ends while the push goes on. */
+/**
+ * One variant's packaging ffmpeg, kept running by the pipelines' Supervisor: started again (in a new period) when it
+ * ends while the push goes on — nginx ends it cleanly when what it plays changes — with backoff after failures, and
+ * given up (said in the stream's messages) after three failures in a minute.
+ */
 class VariantRun {
-  private ffmpeg: GuardedChild | null = null;
-  private stopped = false;
-  private quickRespawns = 0;
-  private respawn: NodeJS.Timeout | null = null;
+  private readonly supervisor: Supervisor;
 
   constructor(
     private readonly context: PipelineContext,
     private readonly stream: LiveStream,
     readonly source: Source,
     private readonly begin: () => LowLatencyPackager,
-  ) {}
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.respawn) clearTimeout(this.respawn);
-    const ffmpeg = this.ffmpeg;
-    this.ffmpeg = null;
-    await ffmpeg?.stop();
+  ) {
+    this.supervisor = new Supervisor({
+      run: () => this.run(),
+      onGiveUp: (failure) => context.reporter.message('error', `Low-latency HLS packaging stopped: ${failure}`),
+    });
   }
 
   spawn(): void {
-    if (this.stopped) return;
+    this.supervisor.start();
+  }
+
+  stop(): Promise<void> {
+    return this.supervisor.stop();
+  }
+
+  private run(): SupervisedRun {
     const { stream, source } = this;
     const { tools, log } = this.context;
     const packager = this.begin();
@@ -168,37 +176,26 @@ class VariantRun {
       '0:a?',
       ...fmp4OutputArgs(PART_SECONDS),
     ]);
-    this.ffmpeg = ffmpeg;
-    const startedAt = Date.now();
     let stderr = '';
+    let refused: string | null = null;
     ffmpeg.stderr.on('data', (chunk: Buffer) => {
       stderr = (stderr + chunk.toString()).slice(-4000);
     });
     ffmpeg.stdout.on('data', (chunk: Buffer) => {
-      if (this.ffmpeg !== ffmpeg) return;
+      if (refused) return;
       try {
         packager.write(chunk);
       } catch (error) {
-        log.error(`LL-HLS packaging of ${stream.input.name} failed: ${String(error)}`);
+        refused = String(error);
+        log.error(`LL-HLS packaging of ${stream.input.name} failed: ${refused}`);
         void ffmpeg.stop();
       }
     });
-    void ffmpeg.exited.then(() => {
-      if (this.stopped || this.ffmpeg !== ffmpeg) return;
-      this.ffmpeg = null;
-      if (Date.now() - startedAt >= HEALTHY_RUN_MS) this.quickRespawns = 0;
-      if (++this.quickRespawns > MAX_QUICK_RESPAWNS) {
-        this.context.reporter.message(
-          'error',
-          `Low-latency HLS packaging stopped: ${lastLine(stderr) || 'its ffmpeg kept ending'}`,
-        );
-        return;
-      }
-      this.respawn = setTimeout(() => {
-        this.respawn = null;
-        this.spawn();
-      }, RESPAWN_DELAY_MS);
-      this.respawn.unref();
-    });
+    return {
+      ended: ffmpeg.exited.then(
+        (code) => refused ?? (code === 0 ? null : lastLine(stderr) || `ffmpeg exited with ${code}`),
+      ),
+      stop: () => ffmpeg.stop(),
+    };
   }
 }
