@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Id, IdParams } from './common.js';
 import { defineRoute } from './routes.js';
 import { StreamStatus } from './stream-list.js';
-import { OutputAccess, OutputFormat } from './streams.js';
+import { HlsLatency, OutputAccess, OutputFormat } from './streams.js';
 
 /** The path of an output's embeddable player page (served by the API beside the console). */
 export const playPagePath = (outputId: string) => `/play/${outputId}`;
@@ -12,13 +12,15 @@ export const playPagePath = (outputId: string) => `/play/${outputId}`;
  * the output's id: no token, no owner, nothing of the node beyond the playback URLs the output's connection
  * gives its viewers anyway. `playback.whep` for a WebRTC output, `playback.hls` for an HLS output; neither
  * while the stream has no node. `poster` is the public URL of the stream's latest snapshot, only for a Public
- * output (a Private or Signed output's picture is for its token holders).
+ * output (a Private or Signed output's picture is for its token holders). `hlsLatency` is the HLS output's
+ * latency (null for other formats): a Low output's player follows the playlist's part hold-back.
  */
 export const PlayInfo = z.object({
   outputId: Id,
   format: OutputFormat,
   streamStatus: StreamStatus,
   access: OutputAccess,
+  hlsLatency: HlsLatency.nullable(),
   playback: z.object({ whep: z.string().optional(), hls: z.string().optional() }),
   poster: z.string().nullable(),
 });

@@ -24,7 +24,9 @@ async function fetchInfo(outputId: string): Promise<PlayInfo | null> {
 }
 
 const start = (source: Source, token: string, video: HTMLVideoElement, onFailure: (reason: string) => void) =>
-  source.kind === 'whep' ? playWhep(source.url, token, video) : playHls(source.url, token, video, onFailure);
+  source.kind === 'whep'
+    ? playWhep(source.url, token, video)
+    : playHls(source.url, token, video, onFailure, { lowLatency: source.lowLatency });
 
 const root = document.getElementById('player');
 const outputId = decodeURIComponent(location.pathname.split('/').filter(Boolean).at(-1) ?? '');

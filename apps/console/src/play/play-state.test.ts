@@ -7,6 +7,7 @@ const info = (overrides: Partial<PlayInfo> = {}): PlayInfo => ({
   format: 'WebRTC',
   streamStatus: 'Ingestion',
   access: 'Public',
+  hlsLatency: null,
   playback: { whep: 'http://node/whep/out+x' },
   poster: null,
   ...overrides,
@@ -15,11 +16,13 @@ const info = (overrides: Partial<PlayInfo> = {}): PlayInfo => ({
 describe('the player view', () => {
   it('plays a live WebRTC output over WHEP and a live HLS output over HLS', () => {
     expect(viewOf(info(), true)).toEqual({ kind: 'play', source: { kind: 'whep', url: 'http://node/whep/out+x' } });
-    const hls = info({ format: 'HLS', playback: { hls: 'http://node/hls/out+x/index.m3u8' } });
+    const hls = info({ format: 'HLS', hlsLatency: 'Standard', playback: { hls: 'http://node/hls/out+x/index.m3u8' } });
     expect(viewOf(hls, false)).toEqual({
       kind: 'play',
-      source: { kind: 'hls', url: 'http://node/hls/out+x/index.m3u8' },
+      source: { kind: 'hls', url: 'http://node/hls/out+x/index.m3u8', lowLatency: false },
     });
+    // A Low-latency output's player follows the playlist's part hold-back.
+    expect(viewOf({ ...hls, hlsLatency: 'Low' }, false)).toMatchObject({ source: { lowLatency: true } });
     expect(viewOf(info({ streamStatus: 'Fallback' }), true).kind).toBe('play');
   });
 

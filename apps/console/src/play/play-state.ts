@@ -11,7 +11,7 @@ export const PLAY_TEXTS = {
 } as const;
 
 /** Which player plays the output, and its URL. */
-export type Source = { kind: 'whep'; url: string } | { kind: 'hls'; url: string };
+export type Source = { kind: 'whep'; url: string } | { kind: 'hls'; url: string; lowLatency: boolean };
 
 /** What the page does with what the API says of its output: play it, or say why not (and poll). */
 export type View = { kind: 'play'; source: Source } | { kind: 'wait'; message: string };
@@ -34,7 +34,7 @@ export function viewOf(info: PlayInfo, webrtc: boolean): View {
     return webrtc
       ? { kind: 'play', source: { kind: 'whep', url: whep } }
       : { kind: 'wait', message: PLAY_TEXTS.noWebRtc };
-  return { kind: 'play', source: { kind: 'hls', url: hls as string } };
+  return { kind: 'play', source: { kind: 'hls', url: hls as string, lowLatency: info.hlsLatency === 'Low' } };
 }
 
 /** Polling while not playing: every few seconds at first, then less often, never over the bound. */

@@ -10,6 +10,7 @@ const live: PlayInfo = {
   format: 'WebRTC',
   streamStatus: 'Ingestion',
   access: 'Private',
+  hlsLatency: null,
   playback: { whep: 'http://node/whep/out+x' },
   poster: '/api/v1/play/x/poster?t=1',
 };

@@ -27,6 +27,7 @@ export class PlayService {
       format: output.format,
       streamStatus: output.streamStatus,
       access: output.access,
+      hlsLatency: output.hlsLatency,
       // The page plays the output it is for, with the one player its format has.
       playback: {
         ...(output.format === 'WebRTC' && connection?.signallingUri ? { whep: connection.signallingUri } : {}),

@@ -47,6 +47,7 @@ describe('role matrix', () => {
       expect(Object.keys(response.json()).sort()).toEqual([
         'access',
         'format',
+        'hlsLatency',
         'outputId',
         'playback',
         'poster',
@@ -65,15 +66,22 @@ describe('GET /play/{id}', () => {
       format: 'WebRTC',
       streamStatus: input.status,
       access: 'Public',
+      hlsLatency: null,
       playback: { whep: output.connection?.signallingUri },
       poster: null,
     });
     expect(output.connection?.signallingUri).toMatch(/\/whep\//);
   });
 
-  it("answers an HLS output's playlist URL only", async () => {
+  it("answers an HLS output's playlist URL only, and its latency", async () => {
     const { output } = await liveOutput({ format: 'HLS' });
+    expect((await info(output.id)).json()).toMatchObject({
+      hlsLatency: 'Standard',
+      playback: { hls: output.connection?.uri },
+    });
     expect((await info(output.id)).json().playback).toEqual({ hls: output.connection?.uri });
+    const low = await liveOutput({ format: 'HLS', hlsLatency: 'Low' });
+    expect((await info(low.output.id)).json().hlsLatency).toBe('Low');
   });
 
   it('gives a non-browser output and a stream without a node no playback URL', async () => {

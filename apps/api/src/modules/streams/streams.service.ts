@@ -169,6 +169,7 @@ export class StreamsService {
       streamStatus: stream.status,
       format,
       access: output.access,
+      hlsLatency: output.hls_latency,
       connection: node ? playbackConnection(format, mediaHostOf(node), output.name) : null,
     };
   }

@@ -5,13 +5,15 @@ import { frameRate, type Playback, type PlaybackStats, type Rendition } from './
 /**
  * HLS playback: hls.js (fetched on demand, its own chunk) where the browser has Media Source Extensions,
  * else the browser's native HLS (Safari). The credential goes as `?token=`, as the node reads it.
- * `onFailure` hears why playback stopped for good (the node's refusal when it gave one).
+ * `onFailure` hears why playback stopped for good (the node's refusal when it gave one). `lowLatency` is for a
+ * Low-latency output (LL-HLS): the player then keeps the playlist's PART-HOLD-BACK behind live.
  */
 export async function playHls(
   url: string,
   token: string,
   video: HTMLVideoElement,
   onFailure: (reason: string) => void = () => {},
+  { lowLatency = false }: { lowLatency?: boolean } = {},
 ): Promise<Playback> {
   const source = new URL(url);
   source.searchParams.set('token', token);
@@ -26,7 +28,7 @@ export async function playHls(
       stats: async () => ({ ...sizeOf(video), ...hlsTiming(video, null), bitrate: null, ...frames(rate) }),
     };
   }
-  const hls = new Hls({ lowLatencyMode: true, liveSyncDurationCount: 2 });
+  const hls = new Hls(lowLatency ? LOW_LATENCY_CONFIG : STANDARD_CONFIG);
   hls.on(Hls.Events.ERROR, (_event, data) => {
     if (data.fatal) onFailure(hlsFailure(data));
   });
@@ -62,6 +64,15 @@ export async function playHls(
     },
   };
 }
+
+/**
+ * A Standard (MPEG-TS) playlist has 1 s fragments and no hold-back: two fragments behind live rather than
+ * hls.js's default three. For LL-HLS, any liveSync setting would override the playlist's PART-HOLD-BACK
+ * (hls.js prefers the user's config), which held the player ~3 s behind (decisions.md, LL-HLS latency):
+ * none is set, and a player that falls behind catches up by playing up to 1.5× rather than by seeking.
+ */
+const STANDARD_CONFIG = { lowLatencyMode: true, liveSyncDurationCount: 2 };
+const LOW_LATENCY_CONFIG = { lowLatencyMode: true, maxLiveSyncPlaybackRate: 1.5 };
 
 /** Fragments the measured bitrate is averaged over: a few seconds of the stream. */
 const MEASURED_FRAGMENTS = 5;

@@ -16,7 +16,9 @@ function start(
   onFailure: (reason: string) => void,
 ): Promise<Playback> {
   const url = output.connection?.signallingUri ?? output.connection?.uri ?? '';
-  return output.format === 'WebRTC' ? playWhep(url, token, video, signal) : playHls(url, token, video, onFailure);
+  return output.format === 'WebRTC'
+    ? playWhep(url, token, video, signal)
+    : playHls(url, token, video, onFailure, { lowLatency: output.hlsLatency === 'Low' });
 }
 
 /**
