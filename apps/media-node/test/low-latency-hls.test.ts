@@ -82,9 +82,9 @@ describe('a Low latency HLS output', () => {
     const lines = first.text.split('\n');
     expect(lines).toContain('#EXT-X-VERSION:9');
     expect(lines.find((line) => line.startsWith('#EXT-X-SERVER-CONTROL:'))).toMatch(
-      /^#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,PART-HOLD-BACK=1(\.\d+)?,CAN-SKIP-UNTIL=\d+(\.\d+)?$/,
+      /^#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,PART-HOLD-BACK=0\.6,CAN-SKIP-UNTIL=\d+(\.\d+)?$/,
     );
-    expect(lines.find((line) => line.startsWith('#EXT-X-PART-INF:'))).toMatch(/^#EXT-X-PART-INF:PART-TARGET=0\.3\d*$/);
+    expect(lines.find((line) => line.startsWith('#EXT-X-PART-INF:'))).toMatch(/^#EXT-X-PART-INF:PART-TARGET=0\.2$/);
     expect(lines.find((line) => line.startsWith('#EXT-X-MAP:'))).toBe(
       `#EXT-X-MAP:URI="init-0.mp4?${new URLSearchParams({ sid })}"`,
     );

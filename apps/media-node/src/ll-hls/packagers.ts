@@ -5,7 +5,7 @@ import { DiskBudget, DvrStore } from './dvr-store.js';
 import { LowLatencyPackager } from './packager.js';
 
 /** A part's target duration: ffmpeg cuts a fragment this long (or at a keyframe), one LL-HLS part each. */
-export const PART_SECONDS = 1 / 3;
+export const PART_SECONDS = 0.2;
 /** A new segment starts at the first keyframe once the current one is this long (1 s GOPs: a segment per GOP). */
 const SEGMENT_MIN_SECONDS = 1;
 /** Segments kept in memory per stream, and the bytes they may take (the oldest go first). */
