@@ -17,6 +17,7 @@ describe('loadConfig', () => {
       gslbHostname: 'localhost',
       gslbUrl: 'http://localhost:8080',
       loginRateLimit: 60,
+      scryptCost: { N: 131072, r: 8, p: 1 },
       keyRateLimit: 600,
       storageEncryptionKey: undefined,
       statistics: { prometheusUrl: undefined, scrapeToken: undefined, rawRetentionDays: 7, minuteRetentionDays: 45 },
@@ -118,6 +119,11 @@ describe('loadConfig', () => {
     expect(CONFIG_VARIABLES.filter((name) => !documented.has(name))).toEqual([]);
   });
 
+  it("hashes passwords at OWASP's cost unless a test server asks for the low one", () => {
+    expect(loadConfig({ PASSWORD_HASH_COST: 'owasp' }).scryptCost).toEqual({ N: 2 ** 17, r: 8, p: 1 });
+    expect(loadConfig({ PASSWORD_HASH_COST: 'low' }).scryptCost).toEqual({ N: 2 ** 14, r: 8, p: 1 });
+  });
+
   it('treats empty values as unset', () => {
     expect(loadConfig({ PORT: '', DATABASE_URL: '' })).toMatchObject({ port: 8080, databaseUrl: undefined });
   });
@@ -134,6 +140,7 @@ describe('loadConfig', () => {
     [{ GSLB_URL: 'https://gslb.example.com/whip' }, 'GSLB_URL: must be scheme://host[:port], without a path'],
     [{ GSLB_URL: 'https://gslb.example.com/?a=1' }, 'GSLB_URL: must be scheme://host[:port], without a path'],
     [{ LOGIN_RATE_LIMIT: '0' }, 'LOGIN_RATE_LIMIT: must be at least 1'],
+    [{ PASSWORD_HASH_COST: 'none' }, 'PASSWORD_HASH_COST: must be owasp or low'],
     [{ ADMIN_USERNAME: 'boss' }, 'ADMIN_PASSWORD: ADMIN_USERNAME and ADMIN_PASSWORD must be set together'],
     [{ ADMIN_USERNAME: 'boss', ADMIN_PASSWORD: '123' }, 'ADMIN_PASSWORD: must be at least 6 characters'],
   ])('refuses %j with a message naming the variable', (env, text) => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LOW_SCRYPT, OWASP_SCRYPT, type ScryptCost } from './lib/password.js';
 import { ENCRYPTION_KEY_BYTES, parseEncryptionKey } from './lib/secret-box.js';
 
 const LogLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
@@ -31,6 +32,7 @@ const EnvSchema = z
     LOG_LEVEL: LogLevel.default('info'),
     API_WORKERS: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').max(256).optional(),
     CONSOLE_DIR: z.string().min(1).optional(),
+    PASSWORD_HASH_COST: z.enum(['owasp', 'low'], { error: 'must be owasp or low' }).default('owasp'),
     LOGIN_RATE_LIMIT: z.coerce.number().int().min(1, 'must be at least 1').default(60),
     KEY_RATE_LIMIT: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').default(600),
     GSLB_HOSTNAME: z
@@ -93,6 +95,8 @@ export type Config = {
   gslbUrl: string;
   /** Login requests per minute and address, failed or not. */
   loginRateLimit: number;
+  /** The password hashing cost: OWASP's, or (PASSWORD_HASH_COST=low, test servers only) an eighth of it. */
+  scryptCost: ScryptCost;
   /** Requests per API key and minute. */
   keyRateLimit: number;
   /** Key of the storage secrets' encryption; when unset, one is generated once under dataDir. */
@@ -139,6 +143,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     gslbHostname: e.GSLB_HOSTNAME,
     gslbUrl: e.GSLB_URL ? new URL(e.GSLB_URL).origin : ownOrigin(e.HOST, e.PORT),
     loginRateLimit: e.LOGIN_RATE_LIMIT,
+    scryptCost: e.PASSWORD_HASH_COST === 'low' ? LOW_SCRYPT : OWASP_SCRYPT,
     keyRateLimit: e.KEY_RATE_LIMIT,
     storageEncryptionKey: e.STORAGE_ENCRYPTION_KEY
       ? (parseEncryptionKey(e.STORAGE_ENCRYPTION_KEY) ?? undefined)

@@ -9,6 +9,7 @@ import { DataDirInUseError, restrictDataDir } from './db/data-dir.js';
 import { openDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import { createOutbound } from './lib/outbound.js';
+import { OWASP_SCRYPT } from './lib/password.js';
 import { persistentEncryptionKey } from './lib/secret-box.js';
 import { persistentSecret } from './lib/secrets.js';
 import { startLocalMediaNode } from './local-media-node.js';
@@ -54,6 +55,7 @@ async function main(): Promise<void> {
     gslbHostname: config.gslbHostname,
     gslbUrl: config.gslbUrl,
     loginFloodLimit: { max: config.loginRateLimit, timeWindow: '1 minute' },
+    scryptCost: config.scryptCost,
     keyRateLimit: config.keyRateLimit,
     streamAssignIntervalMs: STREAM_ASSIGN_INTERVAL_MS,
     nodeSilenceMs: config.nodeSilenceSeconds * 1000,
@@ -105,6 +107,8 @@ async function main(): Promise<void> {
     `Sign in at http://${shownHost}:${port}/#/login`,
   ];
   lines.push(...adminLines(admin));
+  if (config.scryptCost.N < OWASP_SCRYPT.N)
+    lines.push('Passwords are hashed at the low cost PASSWORD_HASH_COST=low sets: for a server that runs tests only');
   if (config.localMediaNode.enabled) {
     const say = (line: string) => process.stdout.write(`${line}\n`);
     localNode = await startLocalMediaNode({

@@ -8,6 +8,11 @@ export interface ScryptCost {
 
 /** OWASP's scrypt recommendation: N=2^17, r=8, p=1 (128 MiB per hash). */
 export const OWASP_SCRYPT: ScryptCost = { N: 2 ** 17, r: 8, p: 1 };
+/**
+ * An eighth of it (N=2^14, 16 MiB), for servers that only run tests (`PASSWORD_HASH_COST=low`): an end-to-end
+ * run signs in a few hundred times, ~0.4 s a hash at OWASP's cost on two shared cores. Never for real accounts.
+ */
+export const LOW_SCRYPT: ScryptCost = { N: 2 ** 14, r: 8, p: 1 };
 
 const KEY_LENGTH = 32;
 
