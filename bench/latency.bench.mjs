@@ -19,7 +19,7 @@ import { apiClient, CHROMIUM, percentile, pickPreviewOutput, printTable, signedI
 import { cpuPercentOver, liveStream, sleep, startNode } from './media-lib.mjs';
 import { pushTimeCoded, timeCodeReaderScript } from './time-code.mjs';
 
-const SECONDS = Number(process.env.BENCH_LATENCY_SECONDS ?? 20);
+const SECONDS = Number(process.env.BENCH_LATENCY_SECONDS ?? 60);
 const WITH_EDGE = process.env.BENCH_LATENCY_EDGE !== '0';
 const FIRST_FRAME_TIMEOUT_MS = 30_000;
 
