@@ -1,6 +1,6 @@
 import type { PlayInfo } from '@streamcloud/contract';
-import { playHls } from '@/features/streams/components/preview-hls';
-import { playWhep } from '@/features/streams/components/preview-whep';
+import { playHls } from '@/media/hls-playback';
+import { playWhep } from '@/media/whep-playback';
 import type { Source } from './play-state';
 import { mountPlayer } from './player-page';
 import { listenForToken, tokenFromUrl } from './token-channel';

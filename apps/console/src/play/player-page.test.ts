@@ -1,6 +1,6 @@
 import type { PlayInfo } from '@streamcloud/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Playback } from '@/features/streams/components/preview-playback';
+import type { Playback } from '@/media/playback';
 import { POLL_FIRST_MS } from './play-state';
 import { mountPlayer, type Player, type PlayerOptions } from './player-page';
 

@@ -1,5 +1,5 @@
 import type { PlayInfo } from '@streamcloud/contract';
-import type { Playback } from '@/features/streams/components/preview-playback';
+import type { Playback } from '@/media/playback';
 import { failureText, PLAY_TEXTS, POLL_MAX_MS, pollDelay, type Source, viewOf } from './play-state';
 
 export interface PlayerOptions {

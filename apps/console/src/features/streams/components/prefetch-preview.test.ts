@@ -1,12 +1,12 @@
 import { jsonResponse } from '@streamcloud/api-client/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CURRENT_TOKEN_KEY } from '@/lib/auth-store';
+import { playWhep } from '@/media/whep-playback';
 import { FakePeerConnection } from '@/test/fake-peer-connection';
 import { MemoryStorage } from '@/test/memory-storage';
 import { PREVIEW_CREDENTIAL, previewOutputs, uuid } from '@/test/stream-fixtures';
 import { createTestServices } from '@/test/test-services';
 import { prefetchPreview } from './prefetch-preview';
-import { playWhep } from './preview-whep';
 
 const ID = uuid(7);
 const CREDENTIAL = PREVIEW_CREDENTIAL;

@@ -1,9 +1,9 @@
 import type { AppServices } from '@/lib/services';
+import { preconnectWhep } from '@/media/whep-playback';
 import { previewCredentialQueryOptions } from '../api/create-preview';
 import { outputsQueryOptions } from '../api/get-outputs';
 import { playableOutputs } from './preview-outputs';
 import { PreviewPlayer } from './preview-player-lazy';
-import { preconnectWhep } from './preview-whep';
 
 /**
  * What the dashboard's Preview card needs besides the stream — its outputs, the preview credential and the

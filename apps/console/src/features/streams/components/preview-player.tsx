@@ -2,11 +2,11 @@ import type { StreamOutput } from '@streamcloud/contract';
 import { useEffect, useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
-import { playHls } from './preview-hls';
+import { playHls } from '@/media/hls-playback';
+import type { Playback, PlaybackStats, Rendition } from '@/media/playback';
+import { playWhep } from '@/media/whep-playback';
 import { playableOutputs } from './preview-outputs';
-import type { Playback, PlaybackStats, Rendition } from './preview-playback';
 import { StatsOverlay } from './preview-stats';
-import { playWhep } from './preview-whep';
 
 function start(
   output: StreamOutput,

@@ -1,4 +1,4 @@
-import type { PlaybackStats } from './preview-playback';
+import type { PlaybackStats } from '@/media/playback';
 
 const fixed = (value: number | null | undefined, digits: number, unit: string) =>
   value === null || value === undefined ? '–' : `${value.toFixed(digits)} ${unit}`;

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
+import { type Publication, type PublishState, publishWhip } from '@/media/whip-publish';
 import { isPrivateAccess } from '../utils/stream-connection';
 import { useMicrophoneLevel } from './studio-level';
 import {
@@ -16,7 +17,6 @@ import {
   type Resolution,
   stopTracks,
 } from './studio-media';
-import { type Publication, type PublishState, publishWhip } from './studio-whip';
 
 export interface StudioDialogProps {
   show: boolean;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { NODE_UNREACHABLE } from '../utils/node-message';
-import { fragmentBitrate, hlsFailure, playHls, sinceDate } from './preview-hls';
+import { fragmentBitrate, hlsFailure, playHls, sinceDate } from './hls-playback';
+import { NODE_UNREACHABLE } from './node-message';
 
 /** hls.js at the unit's edge: the last player made is `player`; `fail` raises an error as hls.js would. */
 let player: FakeHls;

@@ -1,4 +1,4 @@
-import { endOnPageHide, endSession, offerTo } from '../utils/webrtc-signalling';
+import { endOnPageHide, endSession, offerTo } from './webrtc-signalling';
 
 /** Where a publication stands, as the studio shows it. */
 export type PublishState = 'Connecting' | 'Live' | 'Reconnecting' | 'Failed';

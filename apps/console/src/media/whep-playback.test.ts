@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { NODE_UNREACHABLE } from '../utils/node-message';
-import { playWhep, preconnectWhep } from './preview-whep';
+import { NODE_UNREACHABLE } from './node-message';
+import { playWhep, preconnectWhep } from './whep-playback';
 
 const URL = 'http://node.example:4242/whep/out%2Bw';
 const TOKEN = 'pv1.1900000000.signature';

@@ -1,5 +1,5 @@
-import { endOnPageHide, endSession, sendOffer } from '../utils/webrtc-signalling';
-import type { Playback, PlaybackStats } from './preview-playback';
+import type { Playback, PlaybackStats } from './playback';
+import { endOnPageHide, endSession, sendOffer } from './webrtc-signalling';
 
 /** A WHEP connection on its way up or up: the tracks it received, the node's session once answered. */
 interface WhepConnection {

@@ -1,6 +1,6 @@
 import type { ErrorData } from 'hls.js';
-import { NODE_UNREACHABLE, nodeMessage } from '../utils/node-message';
-import { frameRate, type Playback, type PlaybackStats, type Rendition } from './preview-playback';
+import { NODE_UNREACHABLE, nodeMessage } from './node-message';
+import { frameRate, type Playback, type PlaybackStats, type Rendition } from './playback';
 
 /**
  * HLS playback: hls.js (fetched on demand, its own chunk) where the browser has Media Source Extensions,
