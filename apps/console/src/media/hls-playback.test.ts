@@ -13,7 +13,7 @@ class FakeHls {
   playingDate: Date | null = null;
   source = '';
   handlers: Record<string, (event: string, data: unknown) => void> = {};
-  constructor() {
+  constructor(readonly config: Record<string, unknown>) {
     player = this;
   }
   on(event: string, handler: (event: string, data: unknown) => void) {
@@ -55,6 +55,17 @@ describe('playHls', () => {
     vi.useFakeTimers({ now: new Date('2026-11-27T06:00:03.250Z') });
     player.playingDate = new Date('2026-11-27T06:00:00.000Z');
     expect(await playback.stats()).toMatchObject({ glassToGlassSeconds: 3.25, liveEdgeSeconds: 2.5 });
+  });
+
+  it('keeps a Standard output two fragments behind live, and a Low output at its PART-HOLD-BACK', async () => {
+    await playHls('http://node.example:4242/hls/out%2Bh/index.m3u8', 'pv1.x.y', video());
+    expect(player.config).toEqual({ lowLatencyMode: true, liveSyncDurationCount: 2 });
+    await playHls('http://node.example:4242/hls/out%2Bh/index.m3u8', 'pv1.x.y', video(), () => {}, {
+      lowLatency: true,
+    });
+    // Any liveSync setting would override the playlist's hold-back in hls.js: none is given.
+    expect(Object.keys(player.config).filter((key) => key.startsWith('liveSync'))).toEqual([]);
+    expect(player.config).toMatchObject({ lowLatencyMode: true, maxLiveSyncPlaybackRate: 1.5 });
   });
 
   it('measures the bitrate of a passthrough output (no level bitrate) from the fragments loaded', async () => {
