@@ -1,6 +1,9 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { StreamInput, StreamOutput } from '@streamcloud/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nodeMetadata, type Push, pushTestPattern, runTool, waitFor } from './harness.js';
+import { nodeMetadata, type Push, pushTestPattern, runMediaNode, runTool, waitFor } from './harness.js';
 import { streamsOf, uriOf, useMediaNode } from './streams.js';
 
 /**
@@ -8,7 +11,10 @@ import { streamsOf, uriOf, useMediaNode } from './streams.js';
  * playlist reloads, delta updates — played by ffmpeg through a reconnect, and ended after the grace; the
  * stream's Standard output keeps nginx-rtmp's TS playlist.
  */
-const world = useMediaNode('media-1', { RECONNECT_GRACE_MS: '3000', REPORT_INTERVAL_MS: '500' });
+const NODE_ENV = { RECONNECT_GRACE_MS: '3000', REPORT_INTERVAL_MS: '500' };
+/** The node's data directory, kept across its restart (the rewind window on disk). */
+const dataDir = mkdtempSync(join(tmpdir(), 'streamcloud-ll-hls-'));
+const world = useMediaNode('media-1', NODE_ENV, { dataDir });
 const { createStream, createOutput, outputs, status } = streamsOf(world);
 
 let stream: StreamInput;
@@ -193,5 +199,33 @@ describe('a Low latency HLS output', () => {
       'the end',
     );
     expect(ended.text).not.toContain('#EXT-X-PRELOAD-HINT');
+  });
+
+  it('keeps the rewind window on disk through a node restart: the next push goes on after it', async () => {
+    const rewindUrl = await open(rewind);
+    const before = await get(rewindUrl);
+    const firstBefore = Number(/^seg-(\d+)\.m4s/m.exec(before.text)?.[1]);
+    const lastBefore = Math.max(...[...before.text.matchAll(/^seg-(\d+)\.m4s/gm)].map((match) => Number(match[1])));
+    expect(lastBefore).toBeGreaterThan(firstBefore);
+    const node = world.node;
+    await node.stop();
+    world.node = await runMediaNode(world.plane.url, node, { ...NODE_ENV, MEDIA_DATA_DIR: dataDir });
+    startPush(4);
+    await status(stream.id, 'Ingestion', 15_000);
+    const restartedUrl = await open(rewind);
+    const after = await waitFor(
+      () => get(restartedUrl),
+      (answer) => answer.status === 200 && answer.text.includes('#EXT-X-DISCONTINUITY'),
+      20_000,
+      'the rewind playlist after the restart',
+    );
+    // The window written before the restart (what is still within its minute), then this push in a new period.
+    const listed = [...after.text.matchAll(/^seg-(\d+)\.m4s/gm)].map((match) => Number(match[1]));
+    expect(listed).toContain(lastBefore);
+    expect(after.text.indexOf(`seg-${lastBefore}.m4s`)).toBeLessThan(after.text.lastIndexOf('#EXT-X-DISCONTINUITY'));
+    const old = /^(seg-\d+\.m4s\?.*)$/m.exec(after.text)?.[1] ?? '';
+    const segment = await fetch(new URL(old, restartedUrl));
+    expect(segment.status).toBe(200);
+    expect(Buffer.from(await segment.arrayBuffer()).toString('latin1', 4, 8)).toBe('moof');
   });
 });

@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DiskBudget, DvrStore } from './dvr-store.js';
 import { fmp4OutputArgs, LowLatencyPackager, parseLowLatencyFile } from './packager.js';
 
 const run = promisify(execFile);
@@ -172,6 +173,45 @@ describe('the LL-HLS packager', () => {
     feed(bounded, long, 65_536);
     expect(lines(bounded.playlist())).not.toContain('#EXT-X-MEDIA-SEQUENCE:0');
     expect(bounded.memoryBytes()).toBeLessThan(nine.memoryBytes() / 2);
+  });
+
+  it('lists again, after a restart, the rewind window it wrote to disk, and goes on after it in a new period', async () => {
+    const store = join(dir, 'restart');
+    const budget = new DiskBudget(1024 ** 3);
+    const before = new LowLatencyPackager({ ...options, keepSegments: 1 });
+    before.setDvr({ store: new DvrStore(store, budget), windowSeconds: 60 });
+    feed(before, long, 65_536);
+    before.end();
+    const written = lines(before.playlist({ windowSeconds: 60 })).filter((line) => line.startsWith('seg-'));
+    expect(written.length).toBeGreaterThanOrEqual(8);
+    // Each on disk, and named in the index (the last is written as the push ends).
+    const indexed = () =>
+      existsSync(join(store, 'index.jsonl')) ? lines(readFileSync(join(store, 'index.jsonl'), 'utf8')) : [];
+    await expect.poll(() => indexed().length).toBe(written.length);
+
+    // The next run of the node: a new budget and store on the same folder, then this run's push.
+    const restartedBudget = new DiskBudget(1024 ** 3);
+    const restoredStore = new DvrStore(store, restartedBudget);
+    const restored = restoredStore.restore(60, Date.now());
+    expect(restored?.segments.map((segment) => `seg-${segment.msn}.m4s`)).toEqual(written);
+    expect(restartedBudget.used).toBe(restored?.segments.reduce((sum, segment) => sum + segment.bytes, 0));
+    const after = new LowLatencyPackager(options);
+    after.restore(restored ?? { segments: [], inits: new Map() });
+    after.setDvr({ store: restoredStore, windowSeconds: 60 });
+    feed(after, both, 65_536);
+    const playlist = lines(after.playlist({ windowSeconds: 60 }));
+    expect(playlist).toContain('#EXT-X-MEDIA-SEQUENCE:0');
+    expect(playlist.filter((line) => line.startsWith('seg-')).slice(0, written.length)).toEqual(written);
+    expect(playlist.filter((line) => line === '#EXT-X-DISCONTINUITY')).toHaveLength(1);
+    expect(playlist.filter((line) => line.startsWith('#EXT-X-MAP:'))).toEqual([
+      '#EXT-X-MAP:URI="init-0.mp4"',
+      '#EXT-X-MAP:URI="init-1.mp4"',
+    ]);
+    expect(after.init(0)).toEqual(before.init(0));
+    expect(await after.segment(0)).toEqual(await before.segment(0));
+
+    // Outside the window (an hour later) nothing stays, and the folder goes.
+    expect(new DvrStore(store, new DiskBudget(1024 ** 3)).restore(60, Date.now() + 3_600_000)).toBeNull();
   });
 
   it('names its files strictly', () => {

@@ -1,5 +1,5 @@
 import { Fmp4Splitter } from '../fmp4-splitter.js';
-import type { DvrStore } from './dvr-store.js';
+import type { DvrStore, RestoredWindow } from './dvr-store.js';
 import { type InitTrack, readFragment, readInitTracks } from './fmp4-boxes.js';
 import { type PlaylistSegment, type RenditionReport, renderPlaylist } from './playlist.js';
 import { Waiters } from './waiters.js';
@@ -140,6 +140,28 @@ export class LowLatencyPackager {
       this.dropFront(this.segments.length - live.length);
     }
     this.trim();
+  }
+
+  /**
+   * Lists again the rewind window a previous run of the node left on disk (DvrStore.restore), before this run's
+   * first bytes: its segments stay on disk, and this run goes on after them in a new period (a discontinuity).
+   */
+  restore(window: RestoredWindow): void {
+    if (this.segments.length > 0 || window.segments.length === 0) return;
+    for (const [period, data] of window.inits) {
+      const tracks = new Map(readInitTracks(data).map((track) => [track.id, track]));
+      this.inits.set(period, { data, tracks });
+    }
+    for (const stored of window.segments) this.segments.push({ ...stored, parts: [], complete: true, stored: true });
+    const last = window.segments.at(-1);
+    this.nextMsn = (last?.msn ?? -1) + 1;
+    this.period = Math.max(...window.inits.keys()) + 1;
+    this.splitter = this.newSplitter();
+  }
+
+  /** Whether it has listed nothing yet (no segment). */
+  isEmpty(): boolean {
+    return this.segments.length === 0;
   }
 
   init(period = this.period): Buffer | null {
@@ -325,8 +347,11 @@ export class LowLatencyPackager {
   private complete(segment: Segment): void {
     segment.complete = true;
     const dvr = this.dvr;
-    if (!dvr) return;
-    void dvr.store.store(segment.msn, Buffer.concat(segment.parts.map((part) => part.data))).then((stored) => {
+    const init = this.inits.get(segment.period)?.data;
+    if (!dvr || !init) return;
+    const { msn, period, periodStart, programDate, duration } = segment;
+    const data = Buffer.concat(segment.parts.map((part) => part.data));
+    void dvr.store.store({ msn, period, periodStart, programDate, duration }, data, init).then((stored) => {
       segment.stored = stored;
       this.trim();
     });

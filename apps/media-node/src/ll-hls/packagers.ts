@@ -1,5 +1,6 @@
-import { rmSync } from 'node:fs';
+import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { DVR_WINDOW_MAX_MINUTES } from '@streamcloud/contract';
 import type { StreamEvents } from '../streams/events.js';
 import { DiskBudget, DvrStore } from './dvr-store.js';
 import { LowLatencyPackager } from './packager.js';
@@ -13,6 +14,8 @@ const KEEP_SEGMENTS = 12;
 const MAX_BYTES = 48 * 1024 * 1024;
 /** After the reconnect grace, an ended playlist (EXT-X-ENDLIST) is served this long, as a Standard one is. */
 const ENDED_LINGER_MS = 30_000;
+/** A rewind window left by a previous run is kept this long after it was last written: the longest window. */
+const LEFTOVER_MS = DVR_WINDOW_MAX_MINUTES * 60_000;
 
 interface Entry {
   packager: LowLatencyPackager;
@@ -40,13 +43,17 @@ export class LowLatencyPackagers {
   /** What every stream's rewind window takes on this node's disk, and may take (DVR_MAX_BYTES). */
   readonly disk: DiskBudget;
   private readonly dvrDir: string;
+  /**
+   * Rewind windows a previous run left on disk, by folder (`<input>/<variant>`): counted in the budget until their
+   * stream comes back (its packager lists them again) or they are older than the longest window (they go).
+   */
+  private readonly leftovers = new Map<string, { bytes: number; expiry: NodeJS.Timeout }>();
 
   constructor(events: StreamEvents, o: { dataDir: string; dvrMaxBytes: number }) {
     this.disk = new DiskBudget(o.dvrMaxBytes);
     if (!o.dataDir) throw new Error('the LL-HLS packagers need the node data directory');
     this.dvrDir = join(o.dataDir, 'dvr');
-    // A previous run's windows are not served again (their packagers are gone): their disk is freed.
-    rmSync(this.dvrDir, { recursive: true, force: true });
+    this.keepLeftovers();
     events.subscribe({ gone: (inputId) => this.end(inputId) });
   }
 
@@ -114,6 +121,15 @@ export class LowLatencyPackagers {
     for (const entry of stream.variants.values()) void entry.store?.clear();
   }
 
+  /** The node stops: the packagers go, their rewind windows stay on disk for the node's next run. */
+  release(inputId: string): void {
+    const stream = this.streams.get(inputId);
+    if (!stream) return;
+    if (stream.linger) clearTimeout(stream.linger);
+    this.streams.delete(inputId);
+    for (const entry of stream.variants.values()) entry.store?.release();
+  }
+
   /** What the packagers hold in memory, for the node's health and metrics. */
   memoryBytes(): number {
     let bytes = 0;
@@ -122,13 +138,58 @@ export class LowLatencyPackagers {
     return bytes;
   }
 
+  /** The node stops: what is on disk stays for its next run. */
   close(): void {
-    for (const inputId of [...this.streams.keys()]) this.forget(inputId);
+    for (const inputId of [...this.streams.keys()]) this.release(inputId);
+    for (const { expiry } of this.leftovers.values()) clearTimeout(expiry);
+    this.leftovers.clear();
   }
 
   private applyDvr(inputId: string, key: string | null, entry: Entry, windowSeconds: number): void {
-    if (windowSeconds > 0) entry.store ??= new DvrStore(join(this.dvrDir, inputId, key ?? 'main'), this.disk);
+    if (windowSeconds > 0 && !entry.store) {
+      const store = new DvrStore(join(this.dvrDir, inputId, key ?? 'main'), this.disk);
+      const leftover = this.takeLeftover(store.dir);
+      // A window the node left before it restarted is listed again by a packager that has nothing yet; a packager
+      // already writing (a window asked for mid-push) numbers its own segments from 0, so the old ones go.
+      if (leftover && entry.packager.isEmpty()) {
+        const restored = store.restore(windowSeconds, Date.now());
+        if (restored) entry.packager.restore(restored);
+      } else if (leftover) rmSync(store.dir, { recursive: true, force: true });
+      entry.store = store;
+    }
     entry.packager.setDvr(entry.store && windowSeconds > 0 ? { store: entry.store, windowSeconds } : null);
+  }
+
+  /** Counts the windows a previous run left (`<dvr>/<input>/<variant>/`) and removes those past the longest window. */
+  private keepLeftovers(): void {
+    for (const input of namesIn(this.dvrDir))
+      for (const variant of namesIn(join(this.dvrDir, input))) {
+        const dir = join(this.dvrDir, input, variant);
+        const written = lastWritten(dir);
+        const leftMs = written + LEFTOVER_MS - Date.now();
+        if (leftMs <= 0) {
+          rmSync(dir, { recursive: true, force: true });
+          continue;
+        }
+        const bytes = bytesIn(dir);
+        this.disk.used += bytes;
+        const expiry = setTimeout(() => {
+          if (!this.takeLeftover(dir)) return;
+          rmSync(dir, { recursive: true, force: true });
+        }, leftMs);
+        expiry.unref();
+        this.leftovers.set(dir, { bytes, expiry });
+      }
+  }
+
+  /** The leftover window in `dir`, now no longer counted as one (its store counts what it keeps); false: none. */
+  private takeLeftover(dir: string): boolean {
+    const leftover = this.leftovers.get(dir);
+    if (!leftover) return false;
+    clearTimeout(leftover.expiry);
+    this.leftovers.delete(dir);
+    this.disk.used -= leftover.bytes;
+    return true;
   }
 
   private end(inputId: string): void {
@@ -139,5 +200,34 @@ export class LowLatencyPackagers {
       if (this.streams.get(inputId) === stream) this.forget(inputId);
     }, ENDED_LINGER_MS);
     stream.linger.unref();
+  }
+}
+
+function namesIn(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+/** When anything in the folder was last written (its index is appended with every segment), ms. */
+function lastWritten(dir: string): number {
+  let newest = 0;
+  for (const name of namesIn(dir)) newest = Math.max(newest, statOf(join(dir, name))?.mtimeMs ?? 0);
+  return newest;
+}
+
+function bytesIn(dir: string): number {
+  let bytes = 0;
+  for (const name of namesIn(dir)) if (name.startsWith('seg-')) bytes += statOf(join(dir, name))?.size ?? 0;
+  return bytes;
+}
+
+function statOf(path: string) {
+  try {
+    return statSync(path);
+  } catch {
+    return null;
   }
 }

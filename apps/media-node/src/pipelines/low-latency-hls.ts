@@ -84,8 +84,11 @@ class LowLatencyHls implements Pipeline<LowLatencyConfig> {
     const runs = this.runs;
     this.runs = [];
     await Promise.all(runs.map((run) => run.stop()));
-    // A push that ended keeps its playlists through the reconnect grace (LowLatencyPackagers); otherwise they go.
-    if (reason !== 'push ended' && this.stream) this.packagers.forget(this.stream.input.id);
+    // A push that ended keeps its playlists through the reconnect grace (LowLatencyPackagers); a node that stops
+    // keeps its rewind windows on disk for its next run; otherwise they go.
+    if (!this.stream || reason === 'push ended') return;
+    if (reason === 'node stopping') this.packagers.release(this.stream.input.id);
+    else this.packagers.forget(this.stream.input.id);
   }
 
   /** Each variant as packaged (its codecs and picture from its init segment) and what it holds in memory. */
