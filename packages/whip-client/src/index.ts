@@ -70,6 +70,7 @@ export interface WhepViewer {
   answer: string;
   /** RTP packets received so far, the video codec they came in (lower case mime type), and the first video payloads. */
   got: { video: number; audio: number; codec: string; firstVideoPayloads: Buffer[] };
+  /** Ends the session (DELETE) and closes the connection. */
   close(): Promise<void>;
 }
 
@@ -123,5 +124,11 @@ export async function whepViewer(url: string, video: WhepVideoOffer): Promise<Wh
     throw new Error(`the WHEP offer was answered ${response.status}: ${answer}`);
   }
   await pc.setRemoteDescription({ type: 'answer', sdp: answer });
-  return { pc, answer, got, close: () => pc.close() };
+  const session = new URL(response.headers.get('location') ?? '', url);
+  // Ends the session as a WHEP player does (a DELETE of its Location), then the connection.
+  const close = async () => {
+    await fetch(session, { method: 'DELETE' }).catch(() => undefined);
+    await pc.close();
+  };
+  return { pc, answer, got, close };
 }
