@@ -16,10 +16,11 @@ export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * A 20 s clip of the test pattern (testsrc2: motion everywhere) at a constant bitrate, a keyframe a second,
- * AAC, to be pushed with -c copy; by default 640x360 at 30 fps and 2 Mbps.
+ * AAC, to be pushed with -c copy; by default 640x360 at 30 fps and 2 Mbps, with libx264's B-frames (`bFrames:
+ * false`: none, as a WebRTC-safe encoder sends it).
  */
-export function makeClip(dir, { size = '640x360', rate = 30, kbps = 1900 } = {}) {
-  const clip = join(dir, `pattern-${size}-${rate}-${kbps}k.flv`);
+export function makeClip(dir, { size = '640x360', rate = 30, kbps = 1900, bFrames = true } = {}) {
+  const clip = join(dir, `pattern-${size}-${rate}-${kbps}k${bFrames ? '' : '-nobf'}.flv`);
   const result = spawnSync('ffmpeg', [
     '-hide_banner',
     '-loglevel',
@@ -50,6 +51,7 @@ export function makeClip(dir, { size = '640x360', rate = 30, kbps = 1900 } = {})
     'nal-hrd=cbr',
     '-g',
     String(rate),
+    ...(bFrames ? [] : ['-bf', '0']),
     '-c:a',
     'aac',
     '-b:a',

@@ -42,6 +42,10 @@ test('an RTMP push previews over WHEP and HLS as a preview session, not a billed
     await expect(stats).toContainText(/Frames decoded\s*[1-9]\d*/, { timeout: 10_000 });
     await expect(stats).toContainText(/Resolution\s*320×\d+/);
     await expect(stats).toContainText(/Bitrate\s*[1-9]\d* kb\/s/);
+    // Chromium decodes the stream's H.264 as the node sends it, not re-encoded (docs/decisions.md, "WebRTC without re-encoding").
+    await expect(page.getByRole('region', { name: 'Messages' })).toContainText(
+      'WebRTC viewers get the H.264 video as it is (no re-encoding)',
+    );
     await expect(await outputItem(page, 'WebRTC')).toContainText('1 preview', { timeout: 15_000 });
     await expect(await outputItem(page, 'WebRTC')).toContainText('0 sessions');
 

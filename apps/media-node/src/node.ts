@@ -506,6 +506,8 @@ export class MediaNode {
         protocol: session.protocol,
         since: session.startedAt.toISOString(),
         bytesIn: session.handle.bytesIn(),
+        // How its WebRTC viewers get the video: H.264 as it is, or VP8 re-encoded and why (one entry per feed).
+        webrtcFeeds: this.whep?.describe(session.input.id) ?? [],
         pipelines: Object.fromEntries(
           this.pipelines.flatMap((pipelines) => {
             const running = pipelines.of(session.input.id);

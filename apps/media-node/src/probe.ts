@@ -14,6 +14,8 @@ interface ProbeStream {
   sample_rate?: string;
   channels?: number;
   bit_rate?: string;
+  has_b_frames?: number;
+  pix_fmt?: string;
 }
 
 interface ProbePacket {
@@ -59,15 +61,39 @@ function codecsOf(stream: ProbeStream): string | null {
   return null;
 }
 
-/** A probed track with what an HLS master playlist says of it. */
-export type ProbedTrack = TrackInfo & { codecs: string | null };
+/**
+ * How a video track is coded, as far as a WebRTC player cares (webrtc-h264.ts decides from it whether the
+ * track can be sent to browsers as it is): ffprobe's codec, profile and level names, whether frames are
+ * reordered (B-frames: `has_b_frames`, the decoder's reorder depth, from the SPS or seen in the packets), and the
+ * pixel format.
+ */
+export interface VideoCoding {
+  codec: string;
+  /** ffprobe's profile name ("Constrained Baseline", "High", "High 4:4:4 Predictive"...); null when it has none. */
+  profile: string | null;
+  /** level_idc (31 for 3.1); null when unknown. */
+  level: number | null;
+  bFrames: boolean;
+  pixFmt: string | null;
+}
+
+/** A probed track with what an HLS master playlist says of it, and how a video track is coded. */
+export type ProbedTrack = TrackInfo & { codecs: string | null; coding: VideoCoding | null };
+
+/** The coding of the first video track among probed tracks; null without one. */
+export const videoCodingOf = (tracks: readonly ProbedTrack[]): VideoCoding | null =>
+  tracks.find((track) => track.coding)?.coding ?? null;
+
+/** Probed tracks as the contract reports them (without what only the node uses). */
+export const trackInfos = (tracks: readonly ProbedTrack[]): TrackInfo[] =>
+  tracks.map(({ codecs: _codecs, coding: _coding, ...track }) => track);
 
 /**
  * Track information of a media file (an HLS fragment of the live stream): codec, size, frame or sample
  * rate, channels, and each track's bitrate from its packets (sizes over durations).
  */
 export async function probeTracks(ffprobe: string, file: string): Promise<TrackInfo[]> {
-  return (await probeMedia(ffprobe, file)).map(({ codecs: _codecs, ...track }) => track);
+  return trackInfos(await probeMedia(ffprobe, file));
 }
 
 /** `probeTracks`, with each track's HLS CODECS value. */
@@ -119,6 +145,15 @@ export async function probeMedia(
           ? Number(stream.sample_rate)
           : null,
       codecs: codecsOf(stream),
+      coding: video
+        ? {
+            codec: stream.codec_name ?? 'unknown',
+            profile: stream.profile ?? null,
+            level: stream.level ?? null,
+            bFrames: (stream.has_b_frames ?? 0) > 0,
+            pixFmt: stream.pix_fmt ?? null,
+          }
+        : null,
     });
   }
   return tracks;

@@ -4,13 +4,14 @@ import { type RTCInboundRtpStreamStats, RTCPeerConnection, RTCRtpCodecParameters
 import { text } from './http-answer.js';
 import { OFFER_RETRY_AFTER_SECONDS, type OfferSlot, PendingOffers } from './pending-offers.js';
 import type { TransportStats } from './streams/types.js';
+import { H264 } from './webrtc-h264.js';
 
 /**
  * What is shared by WebRTC ingest (WHIP) and playback (WHEP): the codecs, the peer connection, and the
  * HTTP signalling of RFC 9725 / the WHEP draft, which are the same for both directions.
  */
 
-/** The only codecs the node negotiates, both ways: VP8 video and Opus audio. */
+/** The codecs the node negotiates: VP8 video and Opus audio both ways; WHEP also H.264 (webrtc-h264.ts). */
 export const VP8 = { payloadType: 96, mimeType: 'video/VP8', clockRate: 90000, rtpmap: 'VP8/90000' } as const;
 export const OPUS = {
   payloadType: 111,
@@ -28,11 +29,12 @@ const CONNECT_TIMEOUT_MS = 20_000;
 const WARM = 'warm';
 
 /**
- * werift's peer connection with VP8 and Opus only; host candidates include loopback, IPv4 only. STUN only
+ * werift's peer connection with VP8 (and H.264 when `h264`: WHEP) and Opus; host candidates include loopback, IPv4 only. STUN only
  * from `iceServers` (WEBRTC_ICE_SERVERS): werift's default asks Google's server on every answer, which
  * tells a third party of every session and stalls answers up to 5 s where it cannot be reached.
  */
-export function createPeerConnection(iceServers: readonly string[]): RTCPeerConnection {
+export function createPeerConnection(iceServers: readonly string[], h264 = false): RTCPeerConnection {
+  const feedback = () => [{ type: 'nack' }, { type: 'nack', parameter: 'pli' }];
   return new RTCPeerConnection({
     iceServers: iceServers.map((urls) => ({ urls })),
     codecs: {
@@ -41,8 +43,18 @@ export function createPeerConnection(iceServers: readonly string[]): RTCPeerConn
           mimeType: VP8.mimeType,
           clockRate: VP8.clockRate,
           payloadType: VP8.payloadType,
-          rtcpFeedback: [{ type: 'nack' }, { type: 'nack', parameter: 'pli' }],
+          rtcpFeedback: feedback(),
         }),
+        // WHEP only (webrtc-h264.ts): werift answers with the offer's own format, its payload type and fmtp.
+        ...(h264
+          ? [
+              new RTCRtpCodecParameters({
+                mimeType: H264.mimeType,
+                clockRate: H264.clockRate,
+                rtcpFeedback: feedback(),
+              }),
+            ]
+          : []),
       ],
       audio: [
         new RTCRtpCodecParameters({
@@ -146,6 +158,8 @@ export type Admission<A> = { ok: true; admitted: A } | { ok: false; status: numb
  */
 export abstract class WebRtcEndpoint<S extends PeerSession, A> {
   private readonly sessions = new Map<string, S>();
+  /** The endpoint sends H.264 too (WHEP: webrtc-h264.ts); its `offerOf` then leaves one video format in the offer. */
+  protected readonly sendsH264: boolean = false;
   /** Offers not connected yet, bounded per client address and per name (429 beyond). */
   readonly pending = new PendingOffers();
   /** What each session holds besides its peer connection until it ends: its offer's slot and its timers. */
@@ -170,8 +184,12 @@ export abstract class WebRtcEndpoint<S extends PeerSession, A> {
     remoteAddress: string | null,
     sessionId: string,
   ): Promise<Admission<A>>;
-  /** The endpoint's session around the new peer connection, before the offer is applied. */
-  protected abstract open(base: PeerSession, admitted: A): Promise<S>;
+  /** The endpoint's session around the new peer connection, before the offer (`offer`, its SDP) is applied. */
+  protected abstract open(base: PeerSession, admitted: A, offer: string): Promise<S>;
+  /** The offer as the session's peer connection is to take it (WHEP keeps the one video format it sends). */
+  protected offerOf(_session: S, offer: string): string {
+    return offer;
+  }
   /** The WebRTC connection is up (the first time). */
   protected abstract connected(session: S): void;
 
@@ -315,10 +333,12 @@ export abstract class WebRtcEndpoint<S extends PeerSession, A> {
       return;
     }
 
-    const pc = createPeerConnection(this.iceServers);
+    const pc = createPeerConnection(this.iceServers, this.sendsH264);
+    const offer = withoutMdnsCandidates(body.toString());
     const session = await this.open(
       { id, name, pc, remoteAddress, connected: false, ended: false },
       admission.admitted,
+      offer,
     );
     this.sessions.set(id, session);
     let disconnectTimer: NodeJS.Timeout | null = null;
@@ -343,7 +363,7 @@ export abstract class WebRtcEndpoint<S extends PeerSession, A> {
       }
     });
     try {
-      await pc.setRemoteDescription({ type: 'offer', sdp: withoutMdnsCandidates(body.toString()) });
+      await pc.setRemoteDescription({ type: 'offer', sdp: this.offerOf(session, offer) });
       const answer = await pc.createAnswer();
       await pc.setLocalDescription(answer);
       if (!pc.getTransceivers().some((transceiver) => transceiver.codecs.length > 0))

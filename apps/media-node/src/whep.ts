@@ -11,6 +11,15 @@ import { NO_PREVIEW_SEAT } from './streams/preview-seats.js';
 import { browserViewer, type ViewerRequest } from './streams/signed-playback.js';
 import type { LiveStream } from './streams/types.js';
 import { type Admission, OPUS, type PeerSession, peerBytes, VP8, WebRtcEndpoint } from './webrtc.js';
+import {
+  h264FeedArgs,
+  h264Source,
+  offeredVp8,
+  startsH264Keyframe,
+  type VideoPath,
+  videoPathFor,
+  withVideoFormatOnly,
+} from './webrtc-h264.js';
 
 export interface WhepOptions {
   ffmpeg: string;
@@ -68,6 +77,8 @@ interface Admitted {
 }
 
 interface WhepSession extends PeerSession, Admitted {
+  /** What its video is: H.264 as the stream has it, or VP8 re-encoded (webrtc-h264.ts). */
+  path: VideoPath;
   video: MediaStreamTrack;
   audio: MediaStreamTrack;
   feed: StreamFeed;
@@ -91,40 +102,79 @@ interface WhepSession extends PeerSession, Admitted {
  * feeds run without a viewer (each costs 0.06–0.4 of a core); beyond it a feed starts with its first viewer.
  */
 export class WhepPlayback extends WebRtcEndpoint<WhepSession, Admitted> {
+  /** The running feeds by input id and video codec: a stream has an H.264 feed, a VP8 one, or both. */
   private readonly feeds = new Map<string, StreamFeed>();
+  protected override readonly sendsH264 = true;
+  /** The node stops: no feed starts any more (a warm-up may still be waiting for the source's probe). */
+  private closing = false;
 
   constructor(private readonly o: WhepOptions) {
-    super('whep', 'a recvonly offer with VP8 video and/or Opus audio is expected', o.iceServers);
+    super('whep', 'a recvonly offer with H.264 or VP8 video and/or Opus audio is expected', o.iceServers);
     o.manager.events.subscribe({
-      live: (push) => this.keepWarm(push),
+      live: (push) => void this.keepWarm(push),
       ended: (push) => {
-        const feed = this.feeds.get(push.input.id);
-        if (feed?.push !== push) return;
-        for (const session of [...feed.viewers]) this.end(session);
-        this.stopFeed(feed);
+        for (const feed of this.feedsOf(push.input.id)) {
+          if (feed.push !== push) continue;
+          for (const session of [...feed.viewers]) this.end(session);
+          this.stopFeed(feed);
+        }
       },
       configChanged: (input, parts) => {
         if (!parts.has('outputs')) return;
         const push = o.manager.push(input.id);
-        const feed = this.feeds.get(input.id);
-        if (push && hasWebRtcOutput(push)) this.keepWarm(push);
-        else if (feed && feed.viewers.size === 0) this.stopFeed(feed);
+        if (push && hasWebRtcOutput(push)) void this.keepWarm(push);
+        else for (const feed of this.feedsOf(input.id)) if (feed.viewers.size === 0) this.stopFeed(feed);
       },
     });
   }
 
+  /** The stream's running feeds (at most one per codec). */
+  private feedsOf(inputId: string): StreamFeed[] {
+    return [...this.feeds.values()].filter((feed) => feed.push.input.id === inputId);
+  }
+
+  /** What the stream's WebRTC feeds send, for /metadata: per feed its video, why it is re-encoded, its viewers. */
+  describe(inputId: string): { video: string; reencoded: string | null; viewers: number }[] {
+    return this.feedsOf(inputId).map((feed) => ({
+      video: feed.path.codec === 'H264' ? 'H.264 as it is' : 'VP8 re-encoded',
+      reencoded: feed.path.codec === 'VP8' ? feed.path.reason : null,
+      viewers: feed.viewers.size,
+    }));
+  }
+
+  /**
+   * How viewers get the stream's video when their offer takes any H.264: as it is, unless the source does not
+   * allow it (a ladder's VP8 track only sets the VP8 encoding of viewers who get one). Waits for the source's
+   * probe (at most `probeWaitMs`) and a starting ladder's renditions, as the feed does.
+   */
+  private async sourcePath(push: LiveStream, probeWaitMs = TRACKS_WAIT_MS): Promise<VideoPath> {
+    await sourceKnown(push, probeWaitMs);
+    const source = h264Source(push.outgoing.main.coding);
+    return source.ok ? { codec: 'H264', payloadType: 0 } : { codec: 'VP8', reason: source.reason };
+  }
+
   /** Ends every session and stops every feed (the node stops). */
   override close(): void {
+    this.closing = true;
     super.close();
     for (const feed of [...this.feeds.values()]) this.stopFeed(feed);
   }
 
-  /** Starts the feed of a live stream with a WebRTC output, if one more may run without a viewer. */
-  private keepWarm(push: LiveStream): void {
-    const running = this.feeds.get(push.input.id);
-    if (!hasWebRtcOutput(push) || (running?.push === push && !running.stopped)) return;
+  /**
+   * Starts the feed of a live stream with a WebRTC output, if one more may run without a viewer: the one most
+   * viewers will take (H.264 as it is when the source allows it; browsers offer H.264).
+   */
+  private async keepWarm(push: LiveStream): Promise<void> {
+    if (!hasWebRtcOutput(push) || this.feedsOf(push.input.id).some((feed) => feed.push === push && !feed.stopped))
+      return;
+    // A push's first fragment (which the probe reads) may take a while (WHIP: the ingest's encoder starts first).
+    const path = await this.sourcePath(push, TRACKS_LATE_WAIT_MS);
+    if (push.ended || this.closing || this.feedsOf(push.input.id).some((feed) => feed.push === push && !feed.stopped))
+      return;
+    // Still not probed: a guess would likely start a VP8 encoder nobody needs; the first viewer starts its feed.
+    if (push.outgoing.main.coding === undefined) return;
     if (this.idleFeeds() >= this.o.warmFeeds.limit) return;
-    this.idleFor(this.feed(push), this.o.warmFeeds.idleMs);
+    this.idleFor(this.feed(push, path), this.o.warmFeeds.idleMs);
   }
 
   /** Feeds running without a viewer. */
@@ -143,7 +193,7 @@ export class WhepPlayback extends WebRtcEndpoint<WhepSession, Admitted> {
   private stopFeed(feed: StreamFeed): void {
     clearTimeout(feed.idleTimer);
     feed.stop();
-    if (this.feeds.get(feed.push.input.id) === feed) this.feeds.delete(feed.push.input.id);
+    if (this.feeds.get(feed.key) === feed) this.feeds.delete(feed.key);
   }
 
   protected async admit(
@@ -169,7 +219,9 @@ export class WhepPlayback extends WebRtcEndpoint<WhepSession, Admitted> {
     return { ok: true, admitted: { outputId, push, token, viewer, preview, seat: viewerIdOf(sessionId) } };
   }
 
-  protected async open(base: PeerSession, admitted: Admitted): Promise<WhepSession> {
+  protected async open(base: PeerSession, admitted: Admitted, offer: string): Promise<WhepSession> {
+    const source = await this.sourcePath(admitted.push);
+    const path = source.codec === 'H264' ? videoPathFor(admitted.push.outgoing.main.coding, offer) : source;
     const stream = new MediaStream();
     const video = new MediaStreamTrack({ kind: 'video' });
     const audio = new MediaStreamTrack({ kind: 'audio' });
@@ -179,15 +231,22 @@ export class WhepPlayback extends WebRtcEndpoint<WhepSession, Admitted> {
     const session: WhepSession = {
       ...base,
       ...admitted,
+      path,
       video,
       audio,
-      feed: this.feed(admitted.push),
+      feed: this.feed(admitted.push, path),
       waitingForKeyframe: true,
       viewerId: null,
     };
     session.feed.viewers.add(session);
     clearTimeout(session.feed.idleTimer);
     return session;
+  }
+
+  /** The offer with only the video format the session sends: werift would answer with every one it knows. */
+  protected override offerOf(session: WhepSession, offer: string): string {
+    const payloadType = session.path.codec === 'H264' ? session.path.payloadType : offeredVp8(offer);
+    return payloadType === null ? offer : withVideoFormatOnly(offer, payloadType);
   }
 
   /**
@@ -198,11 +257,15 @@ export class WhepPlayback extends WebRtcEndpoint<WhepSession, Admitted> {
    */
   protected override warm(admitted: Admitted) {
     if (!admitted.preview) return { status: 403, message: 'only a preview credential warms up the WebRTC feed' };
-    const running = this.feeds.get(admitted.push.input.id);
-    const idle = running?.push === admitted.push && running.viewers.size === 0 ? 1 : 0;
-    const kept = this.idleFeeds() - idle < this.o.warmFeeds.limit;
-    const feed = this.feed(admitted.push);
-    if (feed.viewers.size === 0) this.idleFor(feed, kept ? this.o.warmFeeds.idleMs : FEED_WARM_MS);
+    void this.sourcePath(admitted.push).then((path) => {
+      const { push } = admitted;
+      if (push.ended || this.closing) return;
+      const running = this.feeds.get(feedKey(push, path));
+      const idle = running?.push === push && running.viewers.size === 0 ? 1 : 0;
+      const kept = this.idleFeeds() - idle < this.o.warmFeeds.limit;
+      const feed = this.feed(push, path);
+      if (feed.viewers.size === 0) this.idleFor(feed, kept ? this.o.warmFeeds.idleMs : FEED_WARM_MS);
+    });
     return null;
   }
 
@@ -256,15 +319,16 @@ export class WhepPlayback extends WebRtcEndpoint<WhepSession, Admitted> {
     else this.stopFeed(feed);
   }
 
-  /** The stream's running feed, or a new one. */
-  private feed(push: LiveStream): StreamFeed {
-    const running = this.feeds.get(push.input.id);
+  /** The stream's running feed of the path's codec, or a new one. */
+  private feed(push: LiveStream, path: VideoPath): StreamFeed {
+    const key = feedKey(push, path);
+    const running = this.feeds.get(key);
     if (running && running.push === push && !running.stopped) return running;
-    const feed = new StreamFeed(push, this.o, (failure) => {
-      if (this.feeds.get(push.input.id) === feed) this.feeds.delete(push.input.id);
+    const feed = new StreamFeed(push, path, key, this.o, (failure) => {
+      if (this.feeds.get(key) === feed) this.feeds.delete(key);
       for (const session of [...feed.viewers]) this.end(session, failure);
     });
-    this.feeds.set(push.input.id, feed);
+    this.feeds.set(key, feed);
     feed.start().catch((error: unknown) => feed.fail(`the WebRTC feed could not start: ${String(error)}`));
     return feed;
   }
@@ -288,14 +352,22 @@ class StreamFeed {
   private ports: [number, number] = [0, 0];
   /** ffmpeg starts since the last one that sent video. */
   private respawns = 0;
-  /** The VP8 packets since the last keyframe began (see join); null: none yet, or more than the cache holds. */
+  /** The video packets since the last keyframe began (see join); null: none yet, or more than the cache holds. */
   private sinceKeyframe: Buffer[] | null = null;
+  /** Whether a video packet starts a keyframe, in the feed's codec. */
+  private readonly startsKeyframe: (packet: Buffer) => boolean;
 
   constructor(
     readonly push: LiveStream,
+    /** H.264 as the source has it, or VP8 re-encoded (why: for the stream's messages and /metadata). */
+    readonly path: VideoPath,
+    /** Its key among the feeds (feedKey). */
+    readonly key: string,
     private readonly o: WhepOptions,
     private readonly onFailure: (failure: string) => void,
-  ) {}
+  ) {
+    this.startsKeyframe = path.codec === 'H264' ? startsH264Keyframe : startsVp8Keyframe;
+  }
 
   async start(): Promise<void> {
     this.ports = await Promise.all([
@@ -309,7 +381,7 @@ class StreamFeed {
 
   private spawn(tracks: TrackInfo[]): void {
     const [videoPort, audioPort] = this.ports;
-    const source = this.push.outgoing.main;
+    const main = this.push.outgoing.main;
     const video = tracks.find((track) => track.type === 'Video');
     const hasAudio = tracks.some((track) => track.type === 'Audio');
     if (tracks.length > 0 && !video) {
@@ -318,6 +390,14 @@ class StreamFeed {
       this.fail('the push has no video track (an audio-only push plays over HLS)');
       return;
     }
+    // The source changed (a ladder's renditions came or went) to one browsers cannot take as it is: its
+    // viewers negotiated H.264, so they end; their players' next offer gets VP8.
+    const source = this.path.codec === 'H264' ? h264Source(this.push.outgoing.main.coding) : null;
+    if (source && !source.ok) {
+      this.fail(`the stream's video changed and must be re-encoded now (${source.reason}); play again`, false);
+      return;
+    }
+    reportPath(this.o.manager, this.push, this.path);
     const ladder = this.push.webrtc;
     const bitrate = ladder?.video
       ? ladder.video.bitrate
@@ -337,9 +417,11 @@ class StreamFeed {
       '-rtmp_live',
       'live',
       '-i',
-      this.o.playUrl(source.rtmpName),
+      this.o.playUrl(main.rtmpName),
     ];
-    if (video || tracks.length === 0) {
+    // H.264 as it is: no video encoder runs (webrtc-h264.ts); else VP8 re-encoded.
+    if (this.path.codec === 'H264' && (video || tracks.length === 0)) args.push(...h264FeedArgs(rtp(videoPort)));
+    else if (video || tracks.length === 0) {
       args.push(
         '-map',
         '0:v:0',
@@ -412,7 +494,7 @@ class StreamFeed {
     });
     const kinds = tracks.length > 0 ? tracks.map((track) => track.type).join('+') : 'tracks not known yet';
     this.o.log.debug(
-      `WHEP feed of ${this.push.input.name} started on ${source.rtmpName} (VP8 at ${bitrate} b/s; ${kinds})`,
+      `WHEP feed of ${this.push.input.name} started on ${main.rtmpName} (${this.path.codec === 'H264' ? 'H.264 as it is' : `VP8 at ${bitrate} b/s`}; ${kinds})`,
     );
     void ffmpeg.exited.then(async (code) => {
       if (this.stopped || this.ffmpeg !== ffmpeg) return;
@@ -424,7 +506,7 @@ class StreamFeed {
       }
       // Started before the push's tracks were known, it mapped a video and an audio track: a push with one of
       // them only fails at once. It starts again with the tracks the probe finds (not counted as a failure).
-      const known = tracks.length > 0 ? tracks : await this.tracks(TRACKS_LATE_WAIT_MS);
+      const known = tracks.length > 0 ? tracks : await this.tracks(true);
       if (this.stopped || this.ffmpeg !== ffmpeg) return;
       if (known === tracks && ++this.respawns > MAX_RESPAWNS) {
         this.fail(`encoding for WebRTC failed: ${lastLine(log) || `ffmpeg exited with ${code}`}`);
@@ -467,14 +549,9 @@ class StreamFeed {
     this.o.log.debug(`WHEP feed of ${this.push.input.name} stopped`);
   }
 
-  /** The push's tracks; an empty list when they are not known after a short wait. */
-  private async tracks(waitMs = TRACKS_WAIT_MS) {
-    const deadline = Date.now() + waitMs;
-    while (!this.push.tracks && !this.push.ended && !this.stopped && Date.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    // A starting ladder: its viewers get the top rendition, not the push (which the feed would keep).
-    const until = Date.now() + RENDITIONS_WAIT_MS;
-    await renditionsReady(this.push, () => !this.push.ended && !this.stopped && Date.now() < until);
+  /** The push's tracks; an empty list when they are not known after a short wait (`late`: a longer one). */
+  private async tracks(late = false) {
+    await sourceKnown(this.push, late ? TRACKS_LATE_WAIT_MS : TRACKS_WAIT_MS, () => !this.stopped);
     return this.push.tracks ?? [];
   }
 
@@ -506,9 +583,9 @@ class StreamFeed {
     this.respawns = 0;
     if (!this.firstVideo) {
       this.firstVideo = true;
-      this.o.log.debug(`WHEP feed of ${this.push.input.name}: first VP8 packet`);
+      this.o.log.debug(`WHEP feed of ${this.push.input.name}: first ${this.path.codec} packet`);
     }
-    const keyframeStart = startsKeyframe(data);
+    const keyframeStart = this.startsKeyframe(data);
     if (keyframeStart) this.sinceKeyframe = [];
     // A longer wait between keyframes than the cache holds: no joining from it until the next one.
     if (this.sinceKeyframe && this.sinceKeyframe.length < MAX_CATCH_UP_PACKETS) this.sinceKeyframe.push(data);
@@ -545,6 +622,50 @@ function catchUp(packets: Buffer[]): Buffer[] {
   });
 }
 
+/** Each push's wait for a starting ladder's renditions: one for all who ask (a viewer's offer, its feed, a warm-up), not one after another. */
+const renditionWaits = new WeakMap<LiveStream, Promise<boolean>>();
+
+/**
+ * Until what the stream's viewers get is known, or the waits are over: the push's tracks (probed from its first
+ * HLS fragment; at most `probeWaitMs`, while `going()`), then a starting ladder's top rendition (its viewers get
+ * that, not the push; RENDITIONS_WAIT_MS at most, once a push).
+ */
+async function sourceKnown(push: LiveStream, probeWaitMs: number, going = () => true): Promise<void> {
+  const deadline = Date.now() + probeWaitMs;
+  while (!push.tracks && !push.ended && going() && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  let renditions = renditionWaits.get(push);
+  if (!renditions) {
+    const until = Date.now() + RENDITIONS_WAIT_MS;
+    renditions = renditionsReady(push, () => !push.ended && Date.now() < until);
+    renditionWaits.set(push, renditions);
+  }
+  await renditions;
+}
+
+/** A feed's key: the stream and its video codec (each stream has at most one feed of each). */
+const feedKey = (push: LiveStream, path: VideoPath) => `${push.input.id}/${path.codec}`;
+
+/** The paths already told in each push's messages (a few at most: a reason per codec). */
+const reportedPaths = new WeakMap<LiveStream, Set<string>>();
+const MAX_REPORTED_PATHS = 8;
+
+/**
+ * Says in the stream's messages how WebRTC viewers get its video, once a push for each path (an operator sees
+ * whether the node re-encodes, and why: a B-frame push can be fixed at the encoder).
+ */
+function reportPath(manager: StreamManager, push: LiveStream, path: VideoPath): void {
+  const text =
+    path.codec === 'H264'
+      ? 'WebRTC viewers get the H.264 video as it is (no re-encoding)'
+      : `WebRTC viewers get the video re-encoded to VP8: ${path.reason}`;
+  const told = reportedPaths.get(push) ?? new Set<string>();
+  if (told.has(text) || told.size >= MAX_REPORTED_PATHS) return;
+  told.add(text);
+  reportedPaths.set(push, told);
+  manager.state(push.input.id, { message: { level: 'info', text } });
+}
+
 /** The viewer session's id of a WHEP session. */
 const viewerIdOf = (sessionId: string) => `whep-${sessionId}`;
 
@@ -560,7 +681,7 @@ function isRtcp(data: Buffer): boolean {
 }
 
 /** Whether an RTP packet of VP8 starts a keyframe (first packet of partition 0 with the P bit clear). */
-function startsKeyframe(data: Buffer): boolean {
+function startsVp8Keyframe(data: Buffer): boolean {
   try {
     const vp8 = Vp8RtpPayload.deSerialize(RtpPacket.deSerialize(data).payload);
     return vp8.payloadHeaderExist && vp8.isKeyframe;

@@ -536,4 +536,4 @@ export function pushTestPatternVp8(port: number): { stop(): void } {
 }
 
 /** WHIP/WHEP offers as a client sends them (a package: bench sends them too). */
-export { offerSdp, postOffer } from '@streamcloud/whip-client';
+export { offerSdp, postOffer, WHEP_OFFER_PAYLOAD_TYPES, type WhepViewer, whepViewer } from '@streamcloud/whip-client';

@@ -71,8 +71,9 @@ describe('preview sessions', () => {
   it("keeps a live stream's WebRTC feed warm while it has a WebRTC output; a preview credential alone warms it up", async () => {
     const stream = await createStream({ format: 'RTMP' });
     const push = pushTestPattern(uriOf(stream), 'flv', 30);
+    // The stream's WHEP feed (its ffmpeg sends RTP): H.264 as it is or VP8, whichever the push allows.
     const feedRunning = async () =>
-      processRunning((command) => command.includes('libvpx') && command.includes(stream.id));
+      processRunning((command) => command.includes('-f rtp') && command.includes(stream.id));
     const feed = (running: boolean, what: string) => waitFor(feedRunning, (found) => found === running, 8000, what);
     try {
       await status(stream.id, 'Ingestion');

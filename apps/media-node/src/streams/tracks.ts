@@ -1,6 +1,6 @@
 import type { TrackInfo } from '@streamcloud/contract';
 import type { Logger } from '../log.js';
-import { probeTracks } from '../probe.js';
+import { probeMedia, trackInfos, videoCodingOf } from '../probe.js';
 import type { StreamListener } from './events.js';
 import { newestFragment, poll } from './fragments.js';
 import type { LiveStream } from './types.js';
@@ -41,7 +41,9 @@ export class IncomingTracks implements StreamListener {
     stream.firstFragmentAt = Date.now();
     this.o.firstFragment?.(stream);
     try {
-      const tracks = await probeTracks(this.o.ffprobe, fragment);
+      const probed = await probeMedia(this.o.ffprobe, fragment);
+      const tracks = trackInfos(probed);
+      stream.source.coding = videoCodingOf(probed);
       stream.tracks = tracks;
       if (!stream.ended)
         this.o.report(stream, stream.transcoding ? { incoming: tracks } : { incoming: tracks, outgoing: tracks });

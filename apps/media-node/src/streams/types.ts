@@ -1,4 +1,5 @@
 import type { AssignedInput, TrackInfo } from '@streamcloud/contract';
+import type { VideoCoding } from '../probe.js';
 
 /** How a stream's content arrives: a push in its format, or (Internode) the node's pull of its source stream. */
 export type PushProtocol = 'RTMP' | 'SRT' | 'WebRTC' | 'RTSP' | 'Internode';
@@ -42,6 +43,8 @@ export interface MediaTrackSource {
   rtmpName: string;
   /** The directory name of its HLS fragments. */
   hlsName: string;
+  /** How its video is coded, probed from its first fragment (WHEP sends H.264 as it is when it may); absent until then, null without video. */
+  coding?: VideoCoding | null;
 }
 
 /** An HLS variant of a transcoded stream: one video rendition (and its audio), as the master playlist lists it. */

@@ -96,6 +96,11 @@ function h264Args(video: VideoPlan): string[] {
     String(video.keyInterval),
     '-sc_threshold',
     '0',
+    // No B-frames: browsers' WebRTC H.264 takes no reordered frames, so without them the node's WHEP feed sends
+    // the top rendition as it is instead of re-encoding it to VP8 (webrtc-h264.ts). The picture is 4:2:0 8-bit
+    // already (the graph's format=yuv420p), the other thing a browser's decoder needs.
+    '-bf',
+    '0',
   ];
 }
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { TrackInfo, TranscodeConfig } from '@streamcloud/contract';
 import { type GuardedChild, lastLine, spawnGuarded } from '../../child.js';
 import type { ControlPlaneClient } from '../../control-plane.js';
-import { type ProbedTrack, probeMedia } from '../../probe.js';
+import { type ProbedTrack, probeMedia, trackInfos, videoCodingOf } from '../../probe.js';
 import { newestFragment, poll } from '../../streams/fragments.js';
 import type { LiveStream, Rendition } from '../../streams/types.js';
 import type { Pipeline, PipelineContext, PipelineKind, StopReason } from '../pipeline.js';
@@ -231,7 +231,8 @@ class Transcoder implements Pipeline<TranscodeConfig> {
           .map((track) => track.codecs)
           .filter(Boolean)
           .join(',') || null,
-      tracks: tracks.map(({ codecs: _codecs, ...track }) => track),
+      tracks: trackInfos(tracks),
+      coding: videoCodingOf(tracks),
     };
   }
 
@@ -284,7 +285,10 @@ function failureOf(code: number | null, diagnostics: string): string | null {
 function outgoingTracks(renditions: RenditionPlan[], probed: ProbedTrack[][]): TrackInfo[] {
   const tracks: TrackInfo[] = [];
   const audioSeen = new Set<unknown>();
-  const add = ({ codecs: _codecs, ...track }: ProbedTrack) => tracks.push({ ...track, idx: tracks.length });
+  const add = (track: ProbedTrack) => {
+    const [info] = trackInfos([track]);
+    if (info) tracks.push({ ...info, idx: tracks.length });
+  };
   for (const tracksOfRendition of probed) {
     const video = tracksOfRendition.find((track) => track.type === 'Video');
     if (video) add(video);
