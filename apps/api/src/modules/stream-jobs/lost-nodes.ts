@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppOptions } from '../../app.js';
 import { registerPeriodicJob } from '../../lib/periodic.js';
+import type { AppOptions } from '../module.js';
 import { DEFAULT_NODE_SILENCE_MS } from '../nodes/nodes.service.js';
 
 /**
