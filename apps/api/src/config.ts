@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ConfigError } from './lib/config-error.js';
 import { ENCRYPTION_KEY_BYTES, parseEncryptionKey } from './lib/secret-box.js';
 
 const LogLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
@@ -114,7 +115,7 @@ export type Config = {
   callbackAllowPrivateNetworks: boolean;
 };
 
-export class ConfigError extends Error {}
+export { ConfigError } from './lib/config-error.js';
 
 /** Reads the environment; a bad value stops the start with a message naming the variable and the rule. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {

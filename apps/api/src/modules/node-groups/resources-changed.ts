@@ -3,8 +3,8 @@ import type { Scope } from '../../db/unit-of-work.js';
 import type { Clock } from '../../lib/clock.js';
 import type { NodesRepository } from '../nodes/nodes.repository.js';
 import type { WebhookOutbox } from '../webhooks/index.js';
+import { presentGroups } from './node-group-mapper.js';
 import type { NodeGroupsRepository } from './node-groups.repository.js';
-import { presentGroups } from './node-groups.service.js';
 
 /**
  * The repositories a change of a group's nodes works with, on its transaction. A provisioned node's row is

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import { registerPeriodicJob } from '../../lib/periodic.js';
-import type { AppOptions } from '../module.js';
 import { DEFAULT_NODE_SILENCE_MS } from '../nodes/nodes.service.js';
 
 /**
@@ -9,7 +8,7 @@ import { DEFAULT_NODE_SILENCE_MS } from '../nodes/nodes.service.js';
  */
 export function registerLostNodeExpiry(
   app: FastifyInstance,
-  options: AppOptions,
+  options: { nodeSilenceMs?: number | undefined; streamAssignIntervalMs?: number | undefined },
   noun: string,
   jobs: { expireLostNodes(silenceMs: number): Promise<number> },
 ): void {

@@ -14,7 +14,6 @@ import { WebhooksRepository } from './webhooks.repository.js';
 import { WebhooksService } from './webhooks.service.js';
 
 export { type WebhookEventSpec, WebhookOutbox } from './webhook-outbox.js';
-export { registerWebhookRoutes } from './webhooks.routes.js';
 
 /** Options of buildApp for webhooks. */
 export interface WebhookOptions {

@@ -1,6 +1,7 @@
 import { defineModule } from '../module.js';
-import { createWebhooksModule, registerWebhookRoutes, type WebhookOptions, type WebhooksModule } from './index.js';
+import { createWebhooksModule, type WebhookOptions, type WebhooksModule } from './index.js';
 import { WebhooksRepository } from './webhooks.repository.js';
+import { registerWebhookRoutes } from './webhooks.routes.js';
 
 export type { WebhookOptions, WebhooksModule } from './index.js';
 
