@@ -16,12 +16,20 @@ declare module '../../db/unit-of-work.js' {
   }
 }
 
+declare module '../access/access.js' {
+  interface AccessResources {
+    playbackKey: true;
+  }
+}
+
 /** Accounts' keys for signing playback tokens, and the token test the console's page calls. */
 export const playbackKeysModule = defineModule({
   name: 'playback-keys',
   dependencies: ['nodes'],
   tables: ['playback_keys', 'playback_token_revocations'],
   repositories: { playbackKeys: PlaybackKeysRepository },
+  // A revoked key is still found (revoking it again is a 409).
+  access: { playbackKey: { entity: 'Playback key', table: 'playback_keys', owner: 'account_id' } },
   tags: { 'playback-keys': "An account's keys for signing playback tokens, and the token test." },
   register(app, { uow, clock, secrets }) {
     const playbackKeys = new PlaybackKeysService({

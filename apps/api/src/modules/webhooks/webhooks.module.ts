@@ -43,6 +43,7 @@ export const webhooksModule = defineModule({
     const webhooks = createWebhooksModule(app, {
       database: options.database,
       audit: uow.audit,
+      access: uow.access,
       clock,
       box: secrets,
       users: outbound.users,
