@@ -50,7 +50,7 @@ declare module '../access/access.js' {
  */
 export const streamsModule = defineModule({
   name: 'streams',
-  dependencies: ['nodes', 'webhooks', 'playback-keys'],
+  dependencies: ['nodes', 'playback-keys'],
   tables: [
     'inputs',
     'input_counts',
@@ -82,7 +82,6 @@ export const streamsModule = defineModule({
       nodes: app.services.nodes,
       gslbHostname: options.gslbHostname ?? 'localhost',
       gslbUrl: options.gslbUrl ?? 'http://localhost:8080',
-      outbox: app.services.webhooks.outbox,
       previewSigningKey: deriveKey(options.secret, 'preview-credentials'),
       nodeSilenceMs,
       signingVersionsOf: (accountIds) => app.services.playbackKeys.signingVersionsOf(accountIds),
@@ -91,7 +90,7 @@ export const streamsModule = defineModule({
       uow,
       geo,
       clock,
-      webhooks: streams.webhooks,
+      events: streams.events,
       nodeSilenceMs,
       pushToNodes: (accountId) => app.services.nodes.pushStreamsOf(accountId),
       nodes: app.services.nodes,

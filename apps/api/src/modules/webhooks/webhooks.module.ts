@@ -1,5 +1,6 @@
 import { defineModule } from '../module.js';
 import { createWebhooksModule, type WebhookOptions, type WebhooksModule } from './index.js';
+import { StreamWebhooks } from './stream-webhooks.js';
 import { WebhooksRepository } from './webhooks.repository.js';
 import { registerWebhookRoutes } from './webhooks.routes.js';
 
@@ -39,7 +40,7 @@ export const webhooksModule = defineModule({
   // The platform's deliveries (its own node groups') belong to no account: ADMIN only.
   access: { webhookDelivery: { entity: 'Delivery', table: 'webhook_deliveries', owner: 'account_id' } },
   tags: { webhooks: 'Webhook deliveries, their signing secrets and test events.' },
-  register(app, { uow, clock, options, outbound, secrets }) {
+  register(app, { uow, clock, options, outbound, secrets, events }) {
     const webhooks = createWebhooksModule(app, {
       database: options.database,
       audit: uow.audit,
@@ -51,6 +52,8 @@ export const webhooksModule = defineModule({
       ...(options.webhooks ? { options: options.webhooks } : {}),
     });
     app.services.webhooks = webhooks;
+    // The streams module's events become deliveries, in the transaction of the change.
+    new StreamWebhooks(webhooks.outbox).subscribe(events);
     registerWebhookRoutes(app, webhooks.service);
   },
 });
