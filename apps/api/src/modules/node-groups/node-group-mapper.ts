@@ -1,5 +1,5 @@
 import type { NodeGroup, NodeGroupResource, ScalingEvent, ScalingRule } from '@streamcloud/contract';
-import { toNode } from '../nodes/nodes.service.js';
+import { toNode } from '../nodes/index.js';
 import type {
   NodeGroupRow,
   NodeGroupsRepository,

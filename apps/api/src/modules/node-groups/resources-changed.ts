@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.js';
 import type { Scope } from '../../db/unit-of-work.js';
 import type { Clock } from '../../lib/clock.js';
-import type { NodesRepository } from '../nodes/nodes.repository.js';
+import type { NodesRepository } from '../nodes/index.js';
 import type { WebhookOutbox } from '../webhooks/index.js';
 import { presentGroups } from './node-group-mapper.js';
 import type { NodeGroupsRepository } from './node-groups.repository.js';

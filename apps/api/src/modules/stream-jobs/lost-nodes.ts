@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { registerPeriodicJob } from '../../lib/periodic.js';
-import { DEFAULT_NODE_SILENCE_MS } from '../nodes/nodes.service.js';
+import { DEFAULT_NODE_SILENCE_MS } from '../nodes/index.js';
 
 /**
  * The stuck-item rule as a periodic job of a stream job module (docs/decisions.md): its jobs whose node

@@ -5,7 +5,7 @@ import type { Clock } from '../../lib/clock.js';
 import { conflict, notFound } from '../../lib/errors.js';
 import { serves } from '../access/access.js';
 import { AuditTrail } from '../audit/audit-trail.js';
-import { measuredAt, type ReportContext } from '../nodes/node-reports.service.js';
+import { measuredAt, type ReportContext } from '../nodes/index.js';
 import type { WebhookOutbox } from '../webhooks/index.js';
 import type { MessageRow, Owned, StreamJobState, StreamJobsRepository } from './stream-jobs.repository.js';
 

@@ -16,7 +16,7 @@ import { conflict, invalidField, notFound } from '../../lib/errors.js';
 import { geoPoint } from '../../lib/geo.js';
 import { AuditTrail } from '../audit/audit-trail.js';
 import type { GeoLocator } from '../info/geo-locator.js';
-import type { NodesService } from '../nodes/nodes.service.js';
+import type { NodesService } from '../nodes/index.js';
 import { placeOutput } from './output-placement.js';
 import type { OutputRow } from './outputs.repository.js';
 import type { StreamEvents } from './stream-events.js';

@@ -2,7 +2,7 @@ import { registerPeriodicJob } from '../../lib/periodic.js';
 import { deriveKey } from '../../lib/secrets.js';
 import { GeoLocator } from '../info/geo-locator.js';
 import { defineModule } from '../module.js';
-import { DEFAULT_NODE_SILENCE_MS } from '../nodes/nodes.service.js';
+import { DEFAULT_NODE_SILENCE_MS } from '../nodes/index.js';
 import { OutputsRepository } from './outputs.repository.js';
 import { OutputsService } from './outputs.service.js';
 import type { StreamCatalog } from './stream-catalog.js';

@@ -6,7 +6,7 @@ import type { Clock } from '../../lib/clock.js';
 import { PeriodicJob } from '../../lib/periodic.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { Access } from '../access/access.js';
-import type { AuditRepository } from '../audit/audit.repository.js';
+import type { AuditRepository } from '../audit/index.js';
 import { type DispatcherOptions, WebhookDispatcher } from './dispatcher.js';
 import { DEFAULT_RETRY_DELAYS_MS } from './retry-schedule.js';
 import { SigningSecrets } from './signing-secrets.js';

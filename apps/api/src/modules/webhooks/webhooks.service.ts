@@ -10,7 +10,7 @@ import type { AuthContext } from '../../lib/auth-context.js';
 import type { Clock } from '../../lib/clock.js';
 import { notFound } from '../../lib/errors.js';
 import type { Access } from '../access/access.js';
-import type { AuditRepository } from '../audit/audit.repository.js';
+import type { AuditRepository } from '../audit/index.js';
 import type { OpenSecret, SigningSecrets } from './signing-secrets.js';
 import type { WebhookOutbox } from './webhook-outbox.js';
 import { type LoggedDelivery, scopeOf, type WebhooksRepository } from './webhooks.repository.js';
