@@ -51,11 +51,11 @@ declare module '../access/access.js' {
 
 /**
  * Node groups, their scaling rules and providers, the autoscaler loop, and the node-group.resources-changed
- * webhook events (through the webhooks module's outbox).
+ * event (a domain event the webhooks module turns into a delivery).
  */
 export const nodeGroupsModule = defineModule({
   name: 'node-groups',
-  dependencies: ['nodes', 'accounts', 'webhooks'],
+  dependencies: ['nodes', 'accounts'],
   tables: ['node_groups', 'scaling_rules', 'node_group_resources', 'scaling_events'],
   repositories: { nodeGroups: NodeGroupsRepository },
   // The streaming cloud's own groups belong to no account (null owner): ADMIN only.
@@ -65,7 +65,7 @@ export const nodeGroupsModule = defineModule({
     const options = appOptions.scaling ?? {};
     const repository = uow.nodeGroups;
     const providers = options.providers ?? createScalingProviders(unconfiguredScaling());
-    const resources = new ResourcesChanges({ uow, outbox: app.services.webhooks.outbox, clock });
+    const resources = new ResourcesChanges({ uow, clock });
     const executor = new ScalingExecutor({
       repository,
       providers,

@@ -30,7 +30,7 @@ declare module '../access/access.js' {
  */
 export const recordingsModule = defineModule({
   name: 'recordings',
-  dependencies: ['nodes', 'storages', 'webhooks'],
+  dependencies: ['nodes', 'storages'],
   tables: ['recordings', 'recording_messages'],
   repositories: { recordings: RecordingsRepository },
   ports: { storageUsage: (uow) => ({ recordingsUsing: (storageId) => uow.recordings.countByStorage(storageId) }) },
@@ -41,7 +41,6 @@ export const recordingsModule = defineModule({
       uow,
       clock,
       storages: app.services.storages,
-      outbox: app.services.webhooks.outbox,
       files: new RecordingFiles(deriveKey(options.secret, 'recording-files'), outbound.users.agents),
     });
     app.services.recordings = recordings;

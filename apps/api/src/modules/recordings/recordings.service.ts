@@ -57,7 +57,6 @@ const RECORDING: StreamJobKind<RecordingRow, Recording, RecordingStateReport> = 
   reportedColumns: (report, newRun) =>
     report.objectKey ? { object_key: report.objectKey } : newRun ? { object_key: null } : {},
   present: toRecording,
-  events: { running: 'recording.started', Completed: 'recording.completed', Error: 'recording.error' },
   completed: (row) => ({
     file: { objectKey: row.object_key, size: row.length, duration: row.duration, storageId: row.storage_id },
   }),

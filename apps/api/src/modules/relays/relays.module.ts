@@ -25,13 +25,13 @@ declare module '../access/access.js' {
 /** Relays of streams to other platforms, and the relay-state reports of the node that relays. */
 export const relaysModule = defineModule({
   name: 'relays',
-  dependencies: ['nodes', 'webhooks'],
+  dependencies: ['nodes'],
   tables: ['relays', 'relay_messages'],
   repositories: { relays: RelaysRepository },
   access: { relay: { entity: 'Relay', table: 'relays', onStream: 'input_id' } },
   tags: { relays: 'Relays of streams to other platforms.' },
   register(app, { uow, clock, secrets, options }) {
-    const relays = new RelaysService({ uow, clock, secrets, outbox: app.services.webhooks.outbox });
+    const relays = new RelaysService({ uow, clock, secrets });
     app.services.relays = relays;
     app.services.nodeReports.registerReportHandler('relay-state', relays.applyStateReports);
     registerLostNodeExpiry(app, options, 'relay', relays);

@@ -43,7 +43,6 @@ const RELAY: StreamJobKind<RelayRow, Relay, RelayStateReport> = {
   counters: ['uploaded'],
   reportedJob: (report) => report.relayId,
   present: toRelay,
-  events: { running: 'relay.relaying', Completed: 'relay.completed', Error: 'relay.error' },
 };
 
 /**

@@ -1,5 +1,6 @@
 import { defineModule } from '../module.js';
 import { createWebhooksModule, type WebhookOptions, type WebhooksModule } from './index.js';
+import { subscribeNodeGroupWebhooks, subscribeStreamJobWebhooks } from './job-and-group-webhooks.js';
 import { StreamWebhooks } from './stream-webhooks.js';
 import { WebhooksRepository } from './webhooks.repository.js';
 import { registerWebhookRoutes } from './webhooks.routes.js';
@@ -52,8 +53,10 @@ export const webhooksModule = defineModule({
       ...(options.webhooks ? { options: options.webhooks } : {}),
     });
     app.services.webhooks = webhooks;
-    // The streams module's events become deliveries, in the transaction of the change.
+    // The streams', stream jobs' and node groups' events become deliveries, in the transaction of the change.
     new StreamWebhooks(webhooks.outbox).subscribe(events);
+    subscribeStreamJobWebhooks(events, webhooks.outbox);
+    subscribeNodeGroupWebhooks(events, webhooks.outbox);
     registerWebhookRoutes(app, webhooks.service);
   },
 });
