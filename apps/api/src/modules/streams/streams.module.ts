@@ -70,6 +70,7 @@ export const streamsModule = defineModule({
     streams: 'Streams (`/inputs`): what a publisher pushes and viewers watch.',
     outputs: "A stream's playback endpoints.",
     gslb: 'The global load-balancing ingest endpoints.',
+    info: "Where an address is, and a stream's tracks.",
   },
   async register(app, { uow, clock, options, responseCache }) {
     const geo = await GeoLocator.open();
