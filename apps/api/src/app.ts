@@ -1,64 +1,43 @@
 import rateLimit from '@fastify/rate-limit';
 import { API_BASE } from '@streamcloud/contract';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
-import type { DatabaseHandle, Leadership } from './db/database.js';
+import type { Leadership } from './db/database.js';
 import { keepListening } from './db/invalidation-listener.js';
 import { RESPONSE_INVALIDATION_CHANNEL, ResponseCache } from './db/response-cache.js';
 import { tableWritesPlugin } from './db/table-writes.js';
 import { UnitOfWork } from './db/unit-of-work.js';
 import { vacuumWhereDue } from './db/vacuum.js';
-import { type Clock, systemClock } from './lib/clock.js';
+import { systemClock } from './lib/clock.js';
 import { HashingGate } from './lib/hashing-gate.js';
-import { DEFAULT_OUTBOUND, type Outbound } from './lib/outbound.js';
-import { OWASP_SCRYPT, type ScryptCost } from './lib/password.js';
+import { DEFAULT_OUTBOUND } from './lib/outbound.js';
+import { OWASP_SCRYPT } from './lib/password.js';
 import { registerPeriodicJob } from './lib/periodic.js';
 import { compiledSerializerCompiler } from './lib/response-serializer.js';
 import { SecretBox } from './lib/secret-box.js';
 import { deriveKey } from './lib/secrets.js';
 import { accountsModule } from './modules/accounts/accounts.module.js';
-import type { AccountsService } from './modules/accounts/accounts.service.js';
 import { auditModule } from './modules/audit/audit.module.js';
-import type { AuditService } from './modules/audit/audit.service.js';
-import type { ApiKeysService } from './modules/auth/api-keys.service.js';
 import { authModule } from './modules/auth/auth.module.js';
-import type { AuthService, LoginThrottle } from './modules/auth/auth.service.js';
 import { SessionCache } from './modules/auth/session-cache.js';
-import type { TwoFactorService } from './modules/auth/two-factor.service.js';
+import { EventBus } from './modules/events.js';
 import { fallbacksModule } from './modules/fallbacks/fallbacks.module.js';
-import type { FallbacksService } from './modules/fallbacks/fallbacks.service.js';
 import { healthModule } from './modules/health/health.module.js';
-import type { ModuleContext } from './modules/module.js';
-import {
-  type NodeGroupsParts,
-  nodeGroupsModule,
-  type ScalingOptions,
-} from './modules/node-groups/node-groups.module.js';
-import type { NodeGroupsService } from './modules/node-groups/node-groups.service.js';
+import { type AppOptions, type AppServices, type ModuleContext, unitOfWorkRecipe } from './modules/module.js';
+import { nodeGroupsModule } from './modules/node-groups/node-groups.module.js';
 import { NodeOrigins } from './modules/nodes/node-origins.js';
-import type { NodeReportsService } from './modules/nodes/node-reports.service.js';
 import { nodesModule } from './modules/nodes/nodes.module.js';
-import type { NodesService } from './modules/nodes/nodes.service.js';
 import { playModule } from './modules/play/play.module.js';
 import { playbackKeysModule } from './modules/playback-keys/playback-keys.module.js';
 import { recordingsModule } from './modules/recordings/recordings.module.js';
-import type { RecordingsService } from './modules/recordings/recordings.service.js';
 import { relaysModule } from './modules/relays/relays.module.js';
-import type { RelaysService } from './modules/relays/relays.service.js';
 import { snapshotsModule } from './modules/snapshots/snapshots.module.js';
-import type { SnapshotsService } from './modules/snapshots/snapshots.service.js';
-import { type StatisticsOptions, statisticsModule } from './modules/statistics/statistics.module.js';
-import type { StatisticsService } from './modules/statistics/statistics.service.js';
-import type { StorageUsage } from './modules/storages/storage-usage.js';
+import { statisticsModule } from './modules/statistics/statistics.module.js';
 import { storagesModule } from './modules/storages/storages.module.js';
-import type { StoragesService } from './modules/storages/storages.service.js';
-import type { OutputsService } from './modules/streams/outputs.service.js';
 import { streamsModule } from './modules/streams/streams.module.js';
-import type { StreamsService } from './modules/streams/streams.service.js';
 import { transcodeModule } from './modules/transcode/transcode.module.js';
-import type { TranscodeService } from './modules/transcode/transcode.service.js';
 import { webhooksOpenApi } from './modules/webhooks/openapi.js';
-import { type WebhookOptions, type WebhooksModule, webhooksModule } from './modules/webhooks/webhooks.module.js';
+import { webhooksModule } from './modules/webhooks/webhooks.module.js';
 import { registerAuthGuard } from './plugins/auth-guard.js';
 import { registerConsole } from './plugins/console-static.js';
 import {
@@ -75,80 +54,8 @@ import { registerShutdownGate } from './plugins/shutdown-gate.js';
 /** The advisory lock the leading API process holds (db/database.ts `campaign`). */
 export const LEADER_LOCK_KEY = 7_405_222;
 
-export interface AppOptions {
-  database: DatabaseHandle;
-  /** Root secret; the token-signing and anti-forgery keys are derived from it. */
-  secret: string;
-  logger?: FastifyServerOptions['logger'];
-  clock?: Clock;
-  scryptCost?: ScryptCost;
-  /** Bounds the password hashing done at once (lib/hashing-gate.ts); the default limits otherwise. */
-  hashing?: HashingGate;
-  loginThrottle?: LoginThrottle;
-  /** Login requests per address and window, failed or not. */
-  loginFloodLimit?: { max: number; timeWindow: string };
-  /** Requests per API key and minute (KEY_RATE_LIMIT; 600 by default). */
-  keyRateLimit?: number;
-  consoleDir?: string;
-  storagePrefix?: string;
-  /** Timeout of the control plane's calls to a node's control API (3 s by default). */
-  nodeControlTimeoutMs?: number;
-  /** Node groups' autoscaler and providers; the loop runs only with `scaling.autoscale`. */
-  scaling?: ScalingOptions;
-  /** 32-byte key sealing storage secrets (server.ts: STORAGE_ENCRYPTION_KEY or a key file under DATA_DIR); derived from `secret` when absent. */
-  storageEncryptionKey?: Buffer;
-  /** The guards of outbound connections; users' destinations public only, the operator's private too, by default. */
-  outbound?: Outbound;
-  /** Timeout of each S3 call of a storage connection check (5 s by default). */
-  storageCheckTimeoutMs?: number;
-  /** Whether recordings use a storage; the recordings module's count by default. */
-  storageUsage?: StorageUsage;
-  /** Host of the global load-balancing ingest endpoints ('localhost' by default). */
-  gslbHostname?: string;
-  /** Where WHIP at GSLB names is answered: the control plane as publishers reach it ('http://localhost:8080' by default). */
-  gslbUrl?: string;
-  /**
-   * How often inputs waiting for a node are assigned, and inputs of silent nodes leave Ingestion;
-   * the loop runs only when set (server.ts).
-   */
-  streamAssignIntervalMs?: number;
-  /** A node with no report for this long has its Ingestion inputs set to Error (15 s by default). */
-  nodeSilenceMs?: number;
-  /** Usage and metrics: Prometheus, the scrape token, retention (modules/statistics). */
-  statistics?: StatisticsOptions;
-  /** How often PGlite's tables past autovacuum's thresholds are vacuumed (db/vacuum.ts); only when set. */
-  vacuumIntervalMs?: number;
-  /** The dispatcher (runs only with `webhooks.dispatch`), its address policy and timings (modules/webhooks). */
-  webhooks?: WebhookOptions;
-}
-
-export interface AppServices {
-  accounts: AccountsService;
-  apiKeys: ApiKeysService;
-  /** Reads the audit log (every module writes it through `uow.audit`). */
-  audit: AuditService;
-  auth: AuthService;
-  /** Two-factor sign-in: enrolment, codes, the admins' reset and the security settings. */
-  twoFactor: TwoFactorService;
-  nodes: NodesService;
-  /** Modules add report kinds with `nodeReports.registerReportHandler(kind, handler)`. */
-  nodeReports: NodeReportsService;
-  nodeGroups: NodeGroupsService;
-  /** The autoscaler (tests call `scaling.autoscaler.tick()`), the providers and the callback notifier. */
-  scaling: NodeGroupsParts;
-  storages: StoragesService;
-  streams: StreamsService;
-  outputs: OutputsService;
-  /** Usage, billing and metric series; `statistics.expire()` drops expired samples. */
-  statistics: StatisticsService;
-  transcode: TranscodeService;
-  fallbacks: FallbacksService;
-  snapshots: SnapshotsService;
-  recordings: RecordingsService;
-  relays: RelaysService;
-  /** The delivery log and secrets (`webhooks.service`), the outbox, and this process's dispatcher. */
-  webhooks: WebhooksModule;
-}
+/** The app's options and services: the app's own, and what each module's manifest adds (modules/module.ts). */
+export type { AppOptions, AppServices } from './modules/module.js';
 
 /**
  * The modules, in the order they register: each is a Fastify plugin that makes its service and registers
@@ -214,8 +121,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
     // A node created, changed or removed by this process (its API, the autoscaler, the local node's start)
     // counts for the next console page at once.
     .withPlugin(tableWritesPlugin({ tables: new Set(['nodes']), inserts: true }, () => nodeOrigins.invalidate()));
+  const events = new EventBus();
   const context: ModuleContext = {
-    uow: new UnitOfWork(db),
+    // Every module's repositories, ports and access resources, as their manifests declare them.
+    uow: new UnitOfWork(
+      db,
+      unitOfWorkRecipe(
+        MODULES.map((module) => module.manifest),
+        events,
+      ),
+    ),
+    events,
     sessionCache,
     responseCache,
     clock: options.clock ?? systemClock,
@@ -250,7 +166,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
     connectOrigins: () => nodeOrigins.current(),
   });
   await app.register(rateLimit, { global: false });
-  await registerOpenApi(app, { webhooks: webhooksOpenApi() });
+  await registerOpenApi(app, {
+    webhooks: webhooksOpenApi(),
+    tags: MODULES.flatMap((module) => Object.entries(module.manifest.tags ?? {})).map(([name, description]) => ({
+      name,
+      description,
+    })),
+  });
   registerAuthGuard(app, {
     authenticate: (token) => app.services.auth.authenticate(token),
     cachedCaller: (token) => app.services.auth.cachedCaller(token),

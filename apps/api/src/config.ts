@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ConfigError } from './lib/config-error.js';
 import { LOW_SCRYPT, OWASP_SCRYPT, type ScryptCost } from './lib/password.js';
 import { ENCRYPTION_KEY_BYTES, parseEncryptionKey } from './lib/secret-box.js';
 
@@ -118,7 +119,7 @@ export type Config = {
   callbackAllowPrivateNetworks: boolean;
 };
 
-export class ConfigError extends Error {}
+export { ConfigError } from './lib/config-error.js';
 
 /** Reads the environment; a bad value stops the start with a message naming the variable and the rule. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {

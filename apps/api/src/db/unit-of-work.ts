@@ -1,30 +1,21 @@
-import { Access } from '../modules/access/access.js';
-import { AccessRepository } from '../modules/access/access.repository.js';
-import { type AccountCredentials, AccountsRepository } from '../modules/accounts/accounts.repository.js';
-import { AuditRepository } from '../modules/audit/audit.repository.js';
-import { ApiKeysRepository } from '../modules/auth/api-keys.repository.js';
-import { LoginThrottleRepository } from '../modules/auth/login-throttle.repository.js';
-import type { SessionRevocation } from '../modules/auth/session-revocation.js';
-import { SessionsRepository } from '../modules/auth/sessions.repository.js';
-import { TwoFactorRepository } from '../modules/auth/two-factor.repository.js';
-import { FallbacksRepository } from '../modules/fallbacks/fallbacks.repository.js';
-import { HealthRepository } from '../modules/health/health.repository.js';
-import { NodeGroupsRepository } from '../modules/node-groups/node-groups.repository.js';
-import { NodeReportsRepository } from '../modules/nodes/node-reports.repository.js';
-import { NodesRepository } from '../modules/nodes/nodes.repository.js';
-import { PlaybackKeysRepository } from '../modules/playback-keys/playback-keys.repository.js';
-import { RecordingsRepository } from '../modules/recordings/recordings.repository.js';
-import { RelaysRepository } from '../modules/relays/relays.repository.js';
-import { SnapshotsRepository } from '../modules/snapshots/snapshots.repository.js';
-import { MetricsRepository } from '../modules/statistics/metrics.repository.js';
-import { UsageRepository } from '../modules/statistics/usage.repository.js';
-import type { StorageUsage } from '../modules/storages/storage-usage.js';
-import { StoragesRepository } from '../modules/storages/storages.repository.js';
-import { OutputsRepository } from '../modules/streams/outputs.repository.js';
-import type { StreamCatalog } from '../modules/streams/stream-catalog.js';
-import { StreamsRepository } from '../modules/streams/streams.repository.js';
-import { TranscodeRepository } from '../modules/transcode/transcode.repository.js';
 import type { Db } from './database.js';
+
+/**
+ * The parts of a unit of work, by name: every module's repositories and the ports it exposes to other
+ * modules. Empty here: each module declares its parts from its manifest (`declare module
+ * '../../db/unit-of-work.js' { interface UnitOfWorkParts { … } }`) and makes them there
+ * (`repositories`, `ports`); `access` and `events` are the app's own (modules/access, modules/events.ts).
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by the modules' declaration merging
+export interface UnitOfWorkParts {}
+
+/** How the parts are made (modules/module.ts `unitOfWorkRecipe`, from the modules' manifests). */
+export interface UnitOfWorkRecipe {
+  /** Made on the unit of work's connection: repositories, access. */
+  parts: [name: string, make: (db: Db) => unknown][];
+  /** Made from the other parts once they are made: the ports modules expose, the event publisher. */
+  ports: [name: string, make: (uow: UnitOfWork) => unknown][];
+}
 
 /**
  * Every repository on one connection, made in this one place: the app's unit of work runs on the pool
@@ -35,79 +26,22 @@ import type { Db } from './database.js';
  * the ports other modules expose here (`credentials`, `sessionRevocation`, `streamCatalog`, `storageUsage`); never another
  * module's repository.
  */
+export interface UnitOfWork extends UnitOfWorkParts {}
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the parts are declared by the modules and made in the constructor
 export class UnitOfWork {
-  /** Who may use what (modules/access): every module's ownership and node checks. */
-  readonly access: Access;
-  readonly accounts: AccountsRepository;
-  readonly audit: AuditRepository;
-  readonly sessions: SessionsRepository;
-  readonly apiKeys: ApiKeysRepository;
-  readonly loginThrottle: LoginThrottleRepository;
-  readonly twoFactor: TwoFactorRepository;
-  readonly health: HealthRepository;
-  readonly nodes: NodesRepository;
-  readonly nodeReports: NodeReportsRepository;
-  readonly nodeGroups: NodeGroupsRepository;
-  readonly storages: StoragesRepository;
-  readonly streams: StreamsRepository;
-  readonly outputs: OutputsRepository;
-  readonly transcode: TranscodeRepository;
-  readonly fallbacks: FallbacksRepository;
-  readonly snapshots: SnapshotsRepository;
-  readonly recordings: RecordingsRepository;
-  readonly relays: RelaysRepository;
-  readonly usage: UsageRepository;
-  readonly metrics: MetricsRepository;
-  readonly playbackKeys: PlaybackKeysRepository;
-
-  /** The accounts module's port for sign-in: accounts with their password hashes. */
-  readonly credentials: AccountCredentials;
-  /** The auth module's port for the accounts module: revoking an account's sessions (new password) and keys (new role). */
-  readonly sessionRevocation: SessionRevocation;
-  /** The streams module's port: what other modules may read of streams. */
-  readonly streamCatalog: StreamCatalog;
-  /** The recordings module's port for the storages module: how many recordings use a storage. */
-  readonly storageUsage: StorageUsage;
-
-  constructor(private readonly db: Db) {
-    this.access = new Access(new AccessRepository(db));
-    this.accounts = new AccountsRepository(db);
-    this.audit = new AuditRepository(db);
-    this.sessions = new SessionsRepository(db);
-    this.apiKeys = new ApiKeysRepository(db);
-    this.loginThrottle = new LoginThrottleRepository(db);
-    this.twoFactor = new TwoFactorRepository(db);
-    this.health = new HealthRepository(db);
-    this.nodes = new NodesRepository(db);
-    this.nodeReports = new NodeReportsRepository(db);
-    this.nodeGroups = new NodeGroupsRepository(db);
-    this.storages = new StoragesRepository(db);
-    this.streams = new StreamsRepository(db);
-    this.outputs = new OutputsRepository(db);
-    this.transcode = new TranscodeRepository(db);
-    this.fallbacks = new FallbacksRepository(db);
-    this.snapshots = new SnapshotsRepository(db);
-    this.recordings = new RecordingsRepository(db);
-    this.relays = new RelaysRepository(db);
-    this.usage = new UsageRepository(db);
-    this.metrics = new MetricsRepository(db);
-    this.playbackKeys = new PlaybackKeysRepository(db);
-    this.credentials = this.accounts;
-    this.sessionRevocation = {
-      revokeAccount: (accountId, now, keep) => this.sessions.revokeAccount(accountId, now, keep),
-      revokeRoleCredentials: async (accountId, now) => {
-        await this.sessions.revokeAccountAndImpersonations(accountId, now);
-        await this.apiKeys.revokeAccount(accountId, now);
-      },
-    };
-    this.streamCatalog = this.streams;
-    this.storageUsage = { recordingsUsing: (storageId) => this.recordings.countByStorage(storageId) };
+  constructor(
+    private readonly db: Db,
+    private readonly recipe: UnitOfWorkRecipe,
+  ) {
+    const parts = this as unknown as Record<string, unknown>;
+    for (const [name, make] of recipe.parts) parts[name] = make(db);
+    for (const [name, make] of recipe.ports) parts[name] = make(this);
   }
 
   /** Runs `work` on one transaction (or, already inside one, on it): committed when it resolves. */
   transaction<T>(work: (uow: UnitOfWork) => Promise<T>): Promise<T> {
     if (this.db.isTransaction) return work(this);
-    return this.db.transaction().execute((trx) => work(new UnitOfWork(trx)));
+    return this.db.transaction().execute((trx) => work(new UnitOfWork(trx, this.recipe)));
   }
 }
 

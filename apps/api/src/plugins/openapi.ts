@@ -7,7 +7,7 @@ import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 /** The OpenAPI 3.1 document, generated from the contract's zod schemas, and a page to browse it. */
 export async function registerOpenApi(
   app: FastifyInstance,
-  extra: { webhooks?: Record<string, unknown> } = {},
+  extra: { webhooks?: Record<string, unknown>; tags?: { name: string; description: string }[] } = {},
 ): Promise<void> {
   await app.register(swagger, {
     openapi: {
@@ -21,6 +21,8 @@ export async function registerOpenApi(
           '(unless they present an API key).',
       },
       ...(extra.webhooks ? { webhooks: extra.webhooks } : {}),
+      // The tags of the modules' routes, as their manifests describe them.
+      ...(extra.tags?.length ? { tags: extra.tags } : {}),
       components: {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },

@@ -1,82 +1,62 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 
 /** What access is judged by: the account a resource belongs to, and the stream and node it is on. */
 export interface AccessFacts {
   /** Null for what belongs to no account (the streaming cloud's own node groups). */
   ownerId: string | null;
-  /** The stream the resource is, or is attached to (null for storages and node groups). */
+  /** The stream the resource is, or is attached to (null for what is on no stream). */
   streamId: string | null;
-  /** The node serving that stream (null while it waits for one, and for storages and node groups). */
+  /** The node serving that stream (null while it waits for one, and for what is on no stream). */
   nodeId: string | null;
 }
 
-/** The resources whose access is checked; `billedStream` is a stream as usage bills it, also once deleted. */
-export type Resource =
-  | 'stream'
-  | 'output'
-  | 'fallback'
-  | 'recording'
-  | 'relay'
-  | 'storage'
-  | 'nodeGroup'
-  | 'billedStream';
-
-/** Resources of an account that are on no stream, by the table that holds them. */
-const OF_AN_ACCOUNT = { storage: 'storages', nodeGroup: 'node_groups' } as const;
-/** Resources attached to a stream, by the table that holds them. */
-const ON_A_STREAM = { output: 'outputs', fallback: 'fallbacks', recording: 'recordings', relay: 'relays' } as const;
+/**
+ * How the facts of one kind of resource are read, as its module's manifest declares it (`access`):
+ * - a row of an account: its `table` and the `owner` column naming the account (`owner_id`, `account_id`),
+ *   with the columns of its stream and node when the row is a stream; `unlessSet` names a column that ends
+ *   the row's life (a revoked key is not found);
+ * - a row attached to a stream: its `table` and the column naming the stream (`onStream`);
+ * - anything else: its own `facts` query (a stream as usage bills it).
+ * `entity` is how a 404 names it.
+ */
+export type AccessDefinition =
+  | { entity: string; table: string; owner: string; stream?: string; node?: string; unlessSet?: string }
+  | { entity: string; table: string; onStream: string }
+  | { entity: string; facts(db: Db, id: string): Promise<AccessFacts | null> };
 
 /** The one place that reads who owns what (every module's access check goes through it). */
 export class AccessRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly definitions: ReadonlyMap<string, AccessDefinition>,
+  ) {}
 
-  async facts(resource: Resource, id: string): Promise<AccessFacts | null> {
-    switch (resource) {
-      case 'stream':
-        return this.first(
-          this.db
-            .selectFrom('inputs')
-            .select(['owner_id as ownerId', 'id as streamId', 'node_id as nodeId'])
-            .where('id', '=', id),
-        );
-      case 'output':
-      case 'fallback':
-      case 'recording':
-      case 'relay':
-        return this.first(
-          this.db
-            .selectFrom(this.db.dynamic.table(ON_A_STREAM[resource]).as('r'))
-            .innerJoin('inputs as i', 'i.id', 'r.input_id')
-            .select(['i.owner_id as ownerId', 'i.id as streamId', 'i.node_id as nodeId'])
-            .where('r.id', '=', id),
-        );
-      case 'storage':
-      case 'nodeGroup':
-        return this.first(
-          this.db
-            .selectFrom(this.db.dynamic.table(OF_AN_ACCOUNT[resource]).as('r'))
-            .select((eb) => ['r.owner_id as ownerId', eb.lit(null).as('streamId'), eb.lit(null).as('nodeId')])
-            .where('r.id', '=', id),
-        );
-      case 'billedStream': {
-        // Usage is billed to the account the stream had when it first reported, kept after it is deleted.
-        const row = await this.db
-          .selectNoFrom((eb) => [
-            eb.fn
-              .coalesce(
-                eb.selectFrom('usage_streams').select('account_id').where('stream_id', '=', id),
-                eb.selectFrom('inputs').select('owner_id').where('id', '=', id),
-              )
-              .as('ownerId'),
-            eb.selectFrom('inputs').select('node_id').where('id', '=', id).as('nodeId'),
-          ])
-          .executeTakeFirst();
-        return row?.ownerId ? { ownerId: row.ownerId, streamId: id, nodeId: row.nodeId ?? null } : null;
-      }
-    }
+  definition(resource: string): AccessDefinition {
+    const definition = this.definitions.get(resource);
+    if (!definition) throw new Error(`No module declares the access resource ${resource}`);
+    return definition;
   }
 
-  private async first(query: { executeTakeFirst(): Promise<AccessFacts | undefined> }): Promise<AccessFacts | null> {
-    return (await query.executeTakeFirst()) ?? null;
+  async facts(resource: string, id: string): Promise<AccessFacts | null> {
+    const definition = this.definition(resource);
+    if ('facts' in definition) return definition.facts(this.db, id);
+    if ('onStream' in definition) {
+      return this.first(
+        sql<AccessFacts>`select i.owner_id as "ownerId", i.id as "streamId", i.node_id as "nodeId"
+          from ${sql.table(definition.table)} r join inputs i on i.id = ${sql.ref(`r.${definition.onStream}`)}
+          where r.id = ${id}`,
+      );
+    }
+    const column = (name: string | undefined) => (name ? sql.ref(`r.${name}`) : sql`null`);
+    const alive = definition.unlessSet ? sql` and ${sql.ref(`r.${definition.unlessSet}`)} is null` : sql``;
+    return this.first(
+      sql<AccessFacts>`select ${sql.ref(`r.${definition.owner}`)} as "ownerId", ${column(definition.stream)} as "streamId",
+        ${column(definition.node)} as "nodeId" from ${sql.table(definition.table)} r where r.id = ${id}${alive}`,
+    );
+  }
+
+  private async first(query: { execute(db: Db): Promise<{ rows: AccessFacts[] }> }): Promise<AccessFacts | null> {
+    return (await query.execute(this.db)).rows[0] ?? null;
   }
 }

@@ -1,20 +1,25 @@
 import type { AuthContext, NodeIdentity } from '../../lib/auth-context.js';
 import { notFound } from '../../lib/errors.js';
-import type { AccessFacts, AccessRepository, Resource } from './access.repository.js';
+import type { AccessFacts, AccessRepository } from './access.repository.js';
 
-export type { AccessFacts, Resource } from './access.repository.js';
+export { type AccessDefinition, type AccessFacts, AccessRepository } from './access.repository.js';
 
-/** How a 404 names each resource. */
-const ENTITY: Record<Resource, string> = {
-  stream: 'Stream',
-  output: 'Output',
-  fallback: 'Fallback',
-  recording: 'Recording',
-  relay: 'Relay',
-  storage: 'Storage',
-  nodeGroup: 'Node group',
-  billedStream: 'Stream',
-};
+/**
+ * The resources whose access is checked, by name. Empty here: each module declares its own from its
+ * manifest (`declare module '../access/access.js' { interface AccessResources { storage: true } }`) with
+ * how their owner is read (the manifest's `access`).
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by the modules' declaration merging
+export interface AccessResources {}
+
+export type Resource = keyof AccessResources & string;
+
+declare module '../../db/unit-of-work.js' {
+  interface UnitOfWorkParts {
+    /** Who may use what (modules/access): every module's ownership and node checks. */
+    access: Access;
+  }
+}
 
 /** The rule of tenancy: an account uses its own resources; an ADMIN uses every account's. */
 export const mayUse = (auth: AuthContext, ownerId: string | null) =>
@@ -33,14 +38,14 @@ export class Access {
   /** The resource's facts when `auth` may use it (its account, or an ADMIN); else 404. */
   async require(auth: AuthContext, resource: Resource, id: string): Promise<AccessFacts> {
     const facts = await this.repository.facts(resource, id);
-    if (!facts || !mayUse(auth, facts.ownerId)) throw notFound(ENTITY[resource]);
+    if (!facts || !mayUse(auth, facts.ownerId)) throw notFound(this.repository.definition(resource).entity);
     return facts;
   }
 
   /** The resource's facts when `node` serves its stream; else 404 (the node-facing API). */
   async requireServedBy(node: NodeIdentity, resource: Resource, id: string): Promise<AccessFacts> {
     const facts = await this.servedBy(node, resource, id);
-    if (!facts) throw notFound(ENTITY[resource]);
+    if (!facts) throw notFound(this.repository.definition(resource).entity);
     return facts;
   }
 

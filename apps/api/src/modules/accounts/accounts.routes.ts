@@ -1,7 +1,7 @@
 import { accountRoutes } from '@streamcloud/contract';
 import type { FastifyInstance } from 'fastify';
 import { addRoute } from '../../lib/route.js';
-import type { AuthService } from '../auth/auth.service.js';
+import type { AuthService } from '../auth/index.js';
 import type { AccountsService } from './accounts.service.js';
 
 export function registerAccountRoutes(app: FastifyInstance, accounts: AccountsService, auth: AuthService): void {

@@ -7,7 +7,7 @@ import { conflict, forbidden, notFound } from '../../lib/errors.js';
 import type { HashingGate } from '../../lib/hashing-gate.js';
 import { hashPassword, type ScryptCost } from '../../lib/password.js';
 import { AuditTrail } from '../audit/audit-trail.js';
-import type { TwoFactorService } from '../auth/two-factor.service.js';
+import type { TwoFactorService } from '../auth/index.js';
 import { type AccountRow, type AccountsRepository, DuplicateUsernameError } from './accounts.repository.js';
 
 /** Its accounts, the audit log, and the auth module's `sessionRevocation` port. */

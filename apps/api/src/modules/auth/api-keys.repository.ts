@@ -67,15 +67,6 @@ export class ApiKeysRepository {
   }
 
   /** The account of a key not revoked, or null. */
-  async findOwner(id: string): Promise<string | null> {
-    const row = await this.db
-      .selectFrom('api_keys')
-      .select('account_id')
-      .where('id', '=', id)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst();
-    return row?.account_id ?? null;
-  }
 
   /** Revokes a key; answers whether this call did (of concurrent calls, one does). */
   async revoke(id: string, now: Date): Promise<boolean> {

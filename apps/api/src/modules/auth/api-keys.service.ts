@@ -26,7 +26,7 @@ export const READ_KEY_SECRET_REFUSAL =
   'This API key is read-only and cannot read secrets: use a write-scoped key or sign in to the console';
 
 export interface ApiKeysServiceDeps {
-  uow: Scope<'apiKeys' | 'audit'>;
+  uow: Scope<'apiKeys' | 'access' | 'audit'>;
   clock: Clock;
   sessionCache: SessionCache;
   rateLimiter: KeyRateLimiter;
@@ -103,11 +103,10 @@ export class ApiKeysService {
 
   /** Its owner or ADMIN revokes a key; another account gets 404. Refused from the next request on. */
   async revoke(auth: AuthContext, id: string): Promise<void> {
-    const owner = await this.deps.uow.apiKeys.findOwner(id);
-    if (!owner || (owner !== auth.accountId && auth.role !== 'ADMIN')) throw notFound('API key');
+    const { ownerId } = await this.deps.uow.access.require(auth, 'apiKey', id);
     if (!(await this.deps.uow.apiKeys.revoke(id, this.deps.clock.now()))) throw notFound('API key');
     this.lastRecorded.delete(id);
-    await this.audit.record(auth, 'api-key.revoke', id, { accountId: owner });
+    await this.audit.record(auth, 'api-key.revoke', id, { accountId: ownerId });
   }
 
   /** The caller an API key stands for, or null when it is unknown, revoked or expired, or its account gone. */

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { type LoginResponse, type Role, TWO_FACTOR_TICKET_SECONDS } from '@streamcloud/contract';
-import type { Scope } from '../../db/unit-of-work.js';
+import type { Scope, UnitOfWork } from '../../db/unit-of-work.js';
 import type { AuthContext } from '../../lib/auth-context.js';
 import { isImpersonating } from '../../lib/auth-context.js';
 import type { Clock } from '../../lib/clock.js';
@@ -8,7 +8,6 @@ import { AppError, conflict, forbidden, notFound, unauthorized } from '../../lib
 import type { HashingGate } from '../../lib/hashing-gate.js';
 import { hashPassword, type ScryptCost, verifyPassword } from '../../lib/password.js';
 import type { TokenSigner } from '../../lib/tokens.js';
-import type { AccountCredentials } from '../accounts/accounts.repository.js';
 import { type ApiKeysService, isApiKey } from './api-keys.service.js';
 import type { AttemptThrottle } from './attempt-throttle.js';
 import { SessionCache } from './session-cache.js';
@@ -22,7 +21,7 @@ export const IMPERSONATION_TTL_SECONDS = 60 * 60;
 const INVALID_CREDENTIALS = 'Invalid username or password';
 
 /** An account as sign-in reads it (the accounts module's `credentials` port): with its password hash. */
-type Credentials = NonNullable<Awaited<ReturnType<AccountCredentials['findById']>>>;
+type Credentials = NonNullable<Awaited<ReturnType<UnitOfWork['credentials']['findById']>>>;
 const TICKET_EXPIRED = 'Sign-in expired; enter your username and password again';
 
 export interface AuthServiceDeps {

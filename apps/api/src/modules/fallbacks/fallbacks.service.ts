@@ -12,8 +12,8 @@ import type { Clock } from '../../lib/clock.js';
 import { badRequest, notFound } from '../../lib/errors.js';
 import { decodeImageDataUri, toDataUri } from '../../lib/image-data.js';
 import { AuditTrail } from '../audit/audit-trail.js';
-import type { ReportContext } from '../nodes/node-reports.service.js';
-import type { StoragesService } from '../storages/storages.service.js';
+import type { ReportContext } from '../nodes/index.js';
+import type { StoragesService } from '../storages/index.js';
 import type { FallbackRow } from './fallbacks.repository.js';
 
 type FallbacksScope = Scope<'fallbacks' | 'access' | 'audit'>;

@@ -1,5 +1,6 @@
 import { defineModule } from '../module.js';
 import { Autoscaler, type AutoscalerOptions, DEFAULT_AUTOSCALER_OPTIONS } from './autoscaler.js';
+import { NodeGroupsRepository } from './node-groups.repository.js';
 import { registerNodeGroupRoutes } from './node-groups.routes.js';
 import { NodeGroupsService } from './node-groups.service.js';
 import { unconfiguredScaling } from './providers/config.js';
@@ -24,17 +25,47 @@ export interface NodeGroupsParts {
   providers: ScalingProviders;
 }
 
+declare module '../module.js' {
+  interface AppOptions {
+    /** Node groups' autoscaler and providers; the loop runs only with `scaling.autoscale`. */
+    scaling?: ScalingOptions;
+  }
+  interface AppServices {
+    nodeGroups: NodeGroupsService;
+    /** The autoscaler (tests call `scaling.autoscaler.tick()`), the providers and the callback notifier. */
+    scaling: NodeGroupsParts;
+  }
+}
+
+declare module '../../db/unit-of-work.js' {
+  interface UnitOfWorkParts {
+    nodeGroups: NodeGroupsRepository;
+  }
+}
+
+declare module '../access/access.js' {
+  interface AccessResources {
+    nodeGroup: true;
+  }
+}
+
 /**
  * Node groups, their scaling rules and providers, the autoscaler loop, and the node-group.resources-changed
- * webhook events (through the webhooks module's outbox).
+ * event (a domain event the webhooks module turns into a delivery).
  */
-export const nodeGroupsModule = defineModule(
-  'node-groups',
-  (app, { uow, clock, options: appOptions }) => {
+export const nodeGroupsModule = defineModule({
+  name: 'node-groups',
+  dependencies: ['nodes', 'accounts'],
+  tables: ['node_groups', 'scaling_rules', 'node_group_resources', 'scaling_events'],
+  repositories: { nodeGroups: NodeGroupsRepository },
+  // The streaming cloud's own groups belong to no account (null owner): ADMIN only.
+  access: { nodeGroup: { entity: 'Node group', table: 'node_groups', owner: 'owner_id' } },
+  tags: { 'node-groups': 'Node groups, their scaling rules and providers, and the autoscaler.' },
+  register(app, { uow, clock, options: appOptions }) {
     const options = appOptions.scaling ?? {};
     const repository = uow.nodeGroups;
     const providers = options.providers ?? createScalingProviders(unconfiguredScaling());
-    const resources = new ResourcesChanges({ uow, outbox: app.services.webhooks.outbox, clock });
+    const resources = new ResourcesChanges({ uow, clock });
     const executor = new ScalingExecutor({
       repository,
       providers,
@@ -68,5 +99,4 @@ export const nodeGroupsModule = defineModule(
     });
     registerNodeGroupRoutes(app, service);
   },
-  ['nodes', 'accounts', 'webhooks'],
-);
+});

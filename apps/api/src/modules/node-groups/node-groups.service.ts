@@ -3,7 +3,6 @@ import type {
   AllocateResult,
   NodeGroup,
   NodeGroupCreate,
-  NodeGroupResource,
   NodeGroupUpdate,
   PersistentNodeCandidate,
   ScalingEvent,
@@ -14,18 +13,11 @@ import type { Scope } from '../../db/unit-of-work.js';
 import type { AuthContext } from '../../lib/auth-context.js';
 import type { Clock } from '../../lib/clock.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
-import type { AccountsService } from '../accounts/accounts.service.js';
+import type { AccountsService } from '../accounts/index.js';
 import { AuditTrail } from '../audit/audit-trail.js';
-import { type NodesService, toNode } from '../nodes/nodes.service.js';
-import type {
-  NodeGroupFields,
-  NodeGroupRow,
-  NodeGroupsRepository,
-  ResourceRow,
-  ScalingEventRow,
-  ScalingRuleFields,
-  ScalingRuleRow,
-} from './node-groups.repository.js';
+import type { NodesService } from '../nodes/index.js';
+import { presentGroups, toScalingEvent, toScalingRule } from './node-group-mapper.js';
+import type { NodeGroupFields, NodeGroupRow, ScalingRuleFields } from './node-groups.repository.js';
 import type { ResourcesChanges } from './resources-changed.js';
 import type { ScalingExecutor } from './scaling-actions.js';
 
@@ -37,42 +29,6 @@ export interface NodeGroupsServiceDeps {
   /** Changes of a group's nodes, with their node-group.resources-changed event on the same transaction. */
   resources: ResourcesChanges;
   clock: Clock;
-}
-
-export function toScalingRule(row: ScalingRuleRow): ScalingRule {
-  return {
-    id: row.id,
-    enabled: row.enabled,
-    actionTimeout: row.action_timeout,
-    condition: {
-      type: row.condition_type,
-      settings: { type: row.settings_type, comparison: row.comparison, value: row.value, duration: row.duration },
-    },
-    action: {
-      type: row.action_type,
-      settings: {
-        provider: row.provider,
-        value: row.provider_value,
-        bandwidthLimitMbps: row.bandwidth_limit_mbps,
-        amount: row.amount,
-      },
-    },
-    lastActionAt: row.last_action_at ? row.last_action_at.toISOString() : null,
-  };
-}
-
-export function toScalingEvent(row: ScalingEventRow): ScalingEvent {
-  return {
-    id: row.id,
-    at: row.at.toISOString(),
-    type: row.type,
-    ruleId: row.rule_id,
-    action: row.action,
-    provider: row.provider,
-    success: row.success,
-    message: row.message,
-    details: (row.details as Record<string, unknown> | null) ?? null,
-  };
 }
 
 function ruleFields(body: ScalingRuleInput): ScalingRuleFields {
@@ -90,32 +46,6 @@ function ruleFields(body: ScalingRuleInput): ScalingRuleFields {
     bandwidth_limit_mbps: body.action.settings.bandwidthLimitMbps,
     amount: body.action.settings.amount,
   };
-}
-
-const RESOURCE_ORDER = { Persistent: 0, Allocated: 1 } as const;
-
-/** Groups as the API answers them, with their rules and their nodes (and the nodes' latest load). */
-export async function presentGroups(repository: NodeGroupsRepository, rows: NodeGroupRow[]): Promise<NodeGroup[]> {
-  const ids = rows.map((row) => row.id);
-  const [rules, resources] = await Promise.all([repository.rulesOf(ids), repository.resourcesOf(ids)]);
-  const loads = await repository.latestLoads([...new Set(resources.map(({ node }) => node.id))]);
-  return rows.map((row) => ({
-    id: row.id,
-    name: row.name,
-    description: row.description,
-    assignment: row.assignment,
-    ownerId: row.owner_id,
-    owner: row.owner_id && row.owner_username ? { id: row.owner_id, username: row.owner_username } : null,
-    onResourcesChangeCallbackUri: row.on_resources_change_callback_uri,
-    scalable: row.scalable,
-    scalingRules: rules.filter((rule) => rule.group_id === row.id).map(toScalingRule),
-    resources: resources
-      .filter(({ resource }) => resource.group_id === row.id)
-      .sort((a, b) => RESOURCE_ORDER[a.resource.type] - RESOURCE_ORDER[b.resource.type])
-      .map(({ resource, node }) => toResource(resource, toNode(node, loads.get(node.id) ?? null))),
-    createdAt: row.created_at.toISOString(),
-    updatedAt: row.updated_at.toISOString(),
-  }));
 }
 
 const notInGroup = () => new AppError(404, 'NOT_FOUND', 'The node is not in this node group');
@@ -309,17 +239,6 @@ export class NodeGroupsService {
     if (!group) throw notFound('Node group');
     return group;
   }
-}
-
-function toResource(resource: ResourceRow, node: NodeGroupResource['node']): NodeGroupResource {
-  return {
-    id: resource.id,
-    type: resource.type,
-    node,
-    provider: resource.provider,
-    externalId: resource.external_id,
-    createdAt: resource.created_at.toISOString(),
-  };
 }
 
 const pick = <T extends object, K extends keyof T>(value: T, key: K) =>

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ScalingProviderName } from '@streamcloud/contract';
 import type { Clock } from '../../lib/clock.js';
-import type { AuditRepository } from '../audit/audit.repository.js';
+import type { AuditRepository } from '../audit/index.js';
 import { generateNodeToken, hashNodeToken } from '../nodes/node-token.js';
 import type { NewScalingEvent, NodeGroupsRepository, ScalingEventRow } from './node-groups.repository.js';
 import { ProviderError, type ScalingProviders } from './providers/provider.js';

@@ -4,9 +4,11 @@ import { registerPlayRoutes } from './play.routes.js';
 import { PlayService } from './play.service.js';
 
 /** The public read behind the embeddable player page (`/play/{outputId}`, issue 37). */
-export const playModule = defineModule(
-  'play',
-  (app) => {
+export const playModule = defineModule({
+  name: 'play',
+  dependencies: ['streams', 'snapshots'],
+  tags: { play: 'The public read behind the embeddable player page.' },
+  register(app) {
     const play = new PlayService({
       streams: app.services.streams,
       snapshots: app.services.snapshots,
@@ -14,5 +16,4 @@ export const playModule = defineModule(
     });
     registerPlayRoutes(app, play);
   },
-  ['streams', 'snapshots'],
-);
+});

@@ -1,7 +1,7 @@
 import { type PlayInfo, playRoutes } from '@streamcloud/contract';
 import { notFound } from '../../lib/errors.js';
-import type { SnapshotsService } from '../snapshots/snapshots.service.js';
-import type { StreamsService } from '../streams/streams.service.js';
+import type { SnapshotsService } from '../snapshots/index.js';
+import type { StreamsService } from '../streams/index.js';
 
 export interface PlayServiceDeps {
   streams: Pick<StreamsService, 'playerOutput'>;

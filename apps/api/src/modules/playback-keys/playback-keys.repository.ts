@@ -81,12 +81,6 @@ export class PlaybackKeysRepository {
       .execute();
   }
 
-  /** The account of a key, revoked or not, or null. */
-  async findOwner(id: string): Promise<string | null> {
-    const row = await this.db.selectFrom('playback_keys').select('account_id').where('id', '=', id).executeTakeFirst();
-    return row?.account_id ?? null;
-  }
-
   /** Revokes a key; answers whether this call did (of concurrent calls, one does). */
   async revoke(id: string, now: Date): Promise<boolean> {
     const result = await this.db

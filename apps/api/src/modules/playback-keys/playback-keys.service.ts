@@ -19,7 +19,6 @@ import type { AuthContext, NodeIdentity } from '../../lib/auth-context.js';
 import type { Clock } from '../../lib/clock.js';
 import { conflict, notFound } from '../../lib/errors.js';
 import type { SecretBox } from '../../lib/secret-box.js';
-import { mayUse } from '../access/access.js';
 import { AuditTrail } from '../audit/audit-trail.js';
 import { secretContext, toNodeKey, toPlaybackKey, toVerificationKey } from './playback-key-material.js';
 import type { PlaybackKeyRow, PlaybackTokenRevocationRow } from './playback-keys.repository.js';
@@ -135,8 +134,8 @@ export class PlaybackKeysService {
 
   /** Its account or an ADMIN revokes a key (another account: 404); of concurrent revocations one wins, the others 409. */
   async revoke(auth: AuthContext, id: string): Promise<void> {
-    const owner = await this.deps.uow.playbackKeys.findOwner(id);
-    if (!owner || !mayUse(auth, owner)) throw notFound('Playback key');
+    // A key always has an account (account_id is not null).
+    const owner = (await this.deps.uow.access.require(auth, 'playbackKey', id)).ownerId as string;
     if (!(await this.deps.uow.playbackKeys.revoke(id, this.deps.clock.now()))) {
       throw conflict('The playback key is already revoked', 'ALREADY_REVOKED');
     }

@@ -14,10 +14,9 @@ import {
 } from '@streamcloud/contract';
 import type { AuthContext, NodeIdentity } from '../../lib/auth-context.js';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
-import type { StoragesService } from '../storages/storages.service.js';
-import type { MessageRow } from '../stream-jobs/stream-jobs.repository.js';
-import type { StreamJobKind, StreamJobsScope, StreamJobsServiceDeps } from '../stream-jobs/stream-jobs.service.js';
-import { nodeStreamJobView, StreamJobsService, streamJobView } from '../stream-jobs/stream-jobs.service.js';
+import type { StoragesService } from '../storages/index.js';
+import type { MessageRow, StreamJobKind, StreamJobsScope, StreamJobsServiceDeps } from '../stream-jobs/index.js';
+import { nodeStreamJobView, StreamJobsService, streamJobView } from '../stream-jobs/index.js';
 import { CONTENT_TYPES, type RecordingFile, type RecordingFiles } from './recording-files.js';
 import {
   type NewRecording,
@@ -58,7 +57,6 @@ const RECORDING: StreamJobKind<RecordingRow, Recording, RecordingStateReport> = 
   reportedColumns: (report, newRun) =>
     report.objectKey ? { object_key: report.objectKey } : newRun ? { object_key: null } : {},
   present: toRecording,
-  events: { running: 'recording.started', Completed: 'recording.completed', Error: 'recording.error' },
   completed: (row) => ({
     file: { objectKey: row.object_key, size: row.length, duration: row.duration, storageId: row.storage_id },
   }),

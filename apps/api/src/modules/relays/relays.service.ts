@@ -12,9 +12,8 @@ import {
 import type { AuthContext, NodeIdentity } from '../../lib/auth-context.js';
 import { badRequest } from '../../lib/errors.js';
 import { type SecretBox, SecretBoxError } from '../../lib/secret-box.js';
-import type { MessageRow } from '../stream-jobs/stream-jobs.repository.js';
-import type { StreamJobKind, StreamJobsScope, StreamJobsServiceDeps } from '../stream-jobs/stream-jobs.service.js';
-import { nodeStreamJobView, StreamJobsService, streamJobView } from '../stream-jobs/stream-jobs.service.js';
+import type { MessageRow, StreamJobKind, StreamJobsScope, StreamJobsServiceDeps } from '../stream-jobs/index.js';
+import { nodeStreamJobView, StreamJobsService, streamJobView } from '../stream-jobs/index.js';
 import type { NewRelay, OwnedRelayRow, RelayChanges, RelayRow, RelaysRepository } from './relays.repository.js';
 
 export interface RelaysServiceDeps extends StreamJobsServiceDeps<'relays'> {
@@ -44,7 +43,6 @@ const RELAY: StreamJobKind<RelayRow, Relay, RelayStateReport> = {
   counters: ['uploaded'],
   reportedJob: (report) => report.relayId,
   present: toRelay,
-  events: { running: 'relay.relaying', Completed: 'relay.completed', Error: 'relay.error' },
 };
 
 /**

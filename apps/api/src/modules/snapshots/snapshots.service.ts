@@ -11,7 +11,7 @@ import type { Clock } from '../../lib/clock.js';
 import { badRequest, notFound } from '../../lib/errors.js';
 import { asBuffer } from '../../lib/image-data.js';
 import { AuditTrail } from '../audit/audit-trail.js';
-import { measuredAt, type ReportContext } from '../nodes/node-reports.service.js';
+import { measuredAt, type ReportContext } from '../nodes/index.js';
 
 type SnapshotsScope = Scope<'snapshots' | 'access' | 'audit'>;
 

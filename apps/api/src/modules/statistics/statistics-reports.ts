@@ -1,6 +1,6 @@
 import type { MetricsReport, UsageReport } from '@streamcloud/contract';
 import type { Scope } from '../../db/unit-of-work.js';
-import { measuredAt, type ReportContext } from '../nodes/node-reports.service.js';
+import { measuredAt, type ReportContext } from '../nodes/index.js';
 import { type MetricSample, SESSIONS_METRIC } from './metrics.repository.js';
 import { recordIdentities } from './stream-identity.js';
 import type { DailyUsage, HourlyUsage, StreamDailyUsage, StreamIdentity, UsageRecord } from './usage.repository.js';

@@ -5,7 +5,7 @@ import type { AuthContext } from '../../lib/auth-context.js';
 import type { Clock } from '../../lib/clock.js';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
 import { type SecretBox, SecretBoxError } from '../../lib/secret-box.js';
-import type { AccountsService } from '../accounts/accounts.service.js';
+import type { AccountsService } from '../accounts/index.js';
 import type { S3Target } from './s3-connection.js';
 import type { StorageUsage } from './storage-usage.js';
 import { StorageReferencedError, type StorageRow } from './storages.repository.js';

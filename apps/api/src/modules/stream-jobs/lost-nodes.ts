@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppOptions } from '../../app.js';
 import { registerPeriodicJob } from '../../lib/periodic.js';
-import { DEFAULT_NODE_SILENCE_MS } from '../nodes/nodes.service.js';
+import { DEFAULT_NODE_SILENCE_MS } from '../nodes/index.js';
 
 /**
  * The stuck-item rule as a periodic job of a stream job module (docs/decisions.md): its jobs whose node
@@ -9,7 +8,7 @@ import { DEFAULT_NODE_SILENCE_MS } from '../nodes/nodes.service.js';
  */
 export function registerLostNodeExpiry(
   app: FastifyInstance,
-  options: AppOptions,
+  options: { nodeSilenceMs?: number | undefined; streamAssignIntervalMs?: number | undefined },
   noun: string,
   jobs: { expireLostNodes(silenceMs: number): Promise<number> },
 ): void {

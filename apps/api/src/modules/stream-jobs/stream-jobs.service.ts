@@ -1,22 +1,20 @@
-import type { Capture, WebhookEventType } from '@streamcloud/contract';
+import type { Capture } from '@streamcloud/contract';
 import type { Scope, UnitOfWorkPart } from '../../db/unit-of-work.js';
 import type { AuthContext } from '../../lib/auth-context.js';
 import type { Clock } from '../../lib/clock.js';
 import { conflict, notFound } from '../../lib/errors.js';
 import { serves } from '../access/access.js';
 import { AuditTrail } from '../audit/audit-trail.js';
-import { measuredAt, type ReportContext } from '../nodes/node-reports.service.js';
-import type { WebhookOutbox } from '../webhooks/index.js';
+import { measuredAt, type ReportContext } from '../nodes/index.js';
+import type { StreamJobSubject } from './stream-job-events.js';
 import type { MessageRow, Owned, StreamJobState, StreamJobsRepository } from './stream-jobs.repository.js';
 
-/** What a kind of stream job uses: its own repository (`K`), access and the audit log. */
-export type StreamJobsScope<K extends UnitOfWorkPart> = Scope<K | 'access' | 'audit'>;
+/** What a kind of stream job uses: its own repository (`K`), access, the audit log and the events it publishes. */
+export type StreamJobsScope<K extends UnitOfWorkPart> = Scope<K | 'access' | 'audit' | 'events'>;
 
 export interface StreamJobsServiceDeps<K extends UnitOfWorkPart> {
   uow: StreamJobsScope<K>;
   clock: Clock;
-  /** Where the jobs' webhook events go. */
-  outbox: WebhookOutbox;
 }
 
 /** The columns every stream job has. */
@@ -93,8 +91,6 @@ export interface StreamJobKind<Row, Job, Report> {
   /** What else of a report is stored (a new run starts without it). */
   reportedColumns?: (report: Report, newRun: boolean) => object;
   present: (row: Owned<Row>, messages: MessageRow[]) => Job;
-  /** The webhook event of each state a job enters: its running state (a run starts), Completed, Error. */
-  events: { running: WebhookEventType; Completed: WebhookEventType; Error: WebhookEventType };
   /** What a job's Completed event adds to the job (a recording's file). */
   completed?: (row: Owned<Row>) => object;
 }
@@ -233,7 +229,7 @@ export abstract class StreamJobsService<
       if (state !== row.state || newRun) {
         const error = report.messages?.filter((message) => message.level === 'error').at(-1)?.text;
         await this.emit(
-          jobs,
+          context.uow,
           { ...row, state, ...progress, ...columns, updated_at: context.receivedAt } as Owned<Row>,
           at,
           error,
@@ -266,7 +262,7 @@ export abstract class StreamJobsService<
         await jobs.update(job.id, { state: 'Error', runner_lost_at: now } as Changes, now);
         const text = `${why}: ${outlook}`;
         await jobs.addMessages(job.id, [{ at: now, level: 'error', text }]);
-        await this.emit(jobs, { ...current, state: 'Error', runner_lost_at: now, updated_at: now }, now, text);
+        await this.emit(uow, { ...current, state: 'Error', runner_lost_at: now, updated_at: now }, now, text);
         return 1;
       });
     }
@@ -277,37 +273,35 @@ export abstract class StreamJobsService<
    * The webhook event of the state `row` just entered, if it has one and the job a callback, written with
    * `jobs` (the change's transaction).
    */
-  private async emit(
-    jobs: StreamJobsRepository<Row, New, Changes>,
-    row: Owned<Row>,
-    at: Date,
-    error?: string,
-  ): Promise<void> {
-    const { events, running } = this.kind;
-    const type =
-      row.state === running
-        ? events.running
-        : row.state === 'Completed' || row.state === 'Error'
-          ? events[row.state]
-          : null;
-    if (!type || !row.callback_uri) return;
-    const messages = await jobs.messages([row.id]);
-    const job = this.kind.present(row, messages.get(row.id) ?? []) as object;
-    const extra =
-      row.state === 'Completed'
-        ? (this.kind.completed?.(row) ?? {})
-        : row.state === 'Error'
-          ? { error: { message: error ?? `The ${this.kind.noun} failed` } }
-          : {};
-    await this.base.outbox.emit(jobs.db, {
-      type,
-      accountId: row.owner_id,
-      resourceType: this.kind.noun,
-      resourceId: row.id,
+  /** Publishes `stream-job.changed` when the job entered its running state, Completed or Error. */
+  private async emit(uow: StreamJobsScope<K>, row: Owned<Row>, at: Date, error?: string): Promise<void> {
+    const phase =
+      row.state === this.kind.running
+        ? 'started'
+        : row.state === 'Completed'
+          ? 'completed'
+          : row.state === 'Error'
+            ? 'error'
+            : null;
+    if (!phase) return;
+    const job: StreamJobSubject = {
+      noun: this.kind.noun,
+      id: row.id,
+      ownerId: row.owner_id,
       streamId: row.input_id,
-      url: row.callback_uri,
-      occurredAt: at,
-      data: { ...job, ...extra } as never,
+      callbackUri: row.callback_uri,
+    };
+    const jobs = this.jobsOf(uow);
+    await uow.events.publish('stream-job.changed', {
+      job,
+      phase,
+      at,
+      ...(error !== undefined ? { error } : {}),
+      present: async () => {
+        const messages = await jobs.messages([row.id]);
+        const presented = this.kind.present(row, messages.get(row.id) ?? []) as object;
+        return phase === 'completed' ? { ...presented, ...(this.kind.completed?.(row) ?? {}) } : presented;
+      },
     });
   }
 
@@ -320,7 +314,7 @@ export abstract class StreamJobsService<
       await jobs.addMessages(job.id, [{ at: now, level: 'info', text: `Created by ${auth.username}` }]);
       // A job is created running: its run starts now.
       const created = await jobs.findById(job.id);
-      if (created) await this.emit(jobs, created, now);
+      if (created) await this.emit(uow, created, now);
     });
     await this.audit(auth, 'create', job.id, details);
     return this.get(auth, job.id);

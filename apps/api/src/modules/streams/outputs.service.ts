@@ -16,11 +16,11 @@ import { conflict, invalidField, notFound } from '../../lib/errors.js';
 import { geoPoint } from '../../lib/geo.js';
 import { AuditTrail } from '../audit/audit-trail.js';
 import type { GeoLocator } from '../info/geo-locator.js';
-import type { NodesService } from '../nodes/nodes.service.js';
+import type { NodesService } from '../nodes/index.js';
 import { placeOutput } from './output-placement.js';
 import type { OutputRow } from './outputs.repository.js';
+import type { StreamEvents } from './stream-events.js';
 import { servingNodeIdOf, toStreamOutput } from './stream-mapper.js';
-import type { StreamWebhooks } from './stream-webhooks.js';
 import type { StreamsScope } from './streams.service.js';
 import { PUBLIC_OUTPUT_NO_TOKEN, rotatedAnswer, tokenRotation } from './token-rotation.js';
 
@@ -31,7 +31,8 @@ export interface OutputsServiceDeps {
   geo: GeoLocator;
   clock: Clock;
   /** The streams module's webhook events: output sessions and deletions are sent through it. */
-  webhooks: Pick<StreamWebhooks, 'sessionsChanged' | 'outputDeleting'>;
+  /** Publishes the outputs' domain events (the streams service's). */
+  events: Pick<StreamEvents, 'sessionsChanged' | 'outputDeleting'>;
   /** A node that sent no report for this long is gone: no output is placed on it. */
   nodeSilenceMs: number;
   /** Tells the nodes serving an account's streams to read them now (NodesService.pushStreamsOf). */
@@ -226,7 +227,7 @@ export class OutputsService {
       if (!found) return;
       const before = (await uow.outputs.sessionsOf([id])).get(id) ?? [];
       await uow.outputs.clearSessions(id, now);
-      await this.deps.webhooks.sessionsChanged(uow.streams.db, found.stream, found.output, before, [], now);
+      await this.deps.events.sessionsChanged(uow, found.stream, found.output, before, [], now);
     });
     await this.audit.record(auth, 'output.sessions.clear', id, {});
   }
@@ -236,7 +237,7 @@ export class OutputsService {
     await this.deps.uow.transaction(async (uow) => {
       const found = await this.inOwnStream(uow, id);
       if (!found) throw notFound('Output');
-      await this.deps.webhooks.outputDeleting(uow.streams.db, found.stream, found.output, this.deps.clock.now());
+      await this.deps.events.outputDeleting(uow, found.stream, found.output, this.deps.clock.now());
       // Of concurrent deletes, only the one that removed the row answers 204 (the others roll back their event).
       if (!(await uow.outputs.delete(id))) throw notFound('Output');
     });

@@ -1,13 +1,6 @@
-import type { InputFormat } from '@streamcloud/contract';
+import type { StreamDescription } from './streams.repository.js';
 
-/** A stream as other modules may read it. */
-export interface StreamDescription {
-  id: string;
-  ownerId: string;
-  format: InputFormat;
-  name: string;
-  caption: string | null;
-}
+export type { StreamDescription } from './streams.repository.js';
 
 /**
  * The streams module's port for other modules (StreamsRepository implements it, the unit of work hands it

@@ -2,18 +2,77 @@ import { registerPeriodicJob } from '../../lib/periodic.js';
 import { deriveKey } from '../../lib/secrets.js';
 import { GeoLocator } from '../info/geo-locator.js';
 import { defineModule } from '../module.js';
-import { DEFAULT_NODE_SILENCE_MS } from '../nodes/nodes.service.js';
+import { DEFAULT_NODE_SILENCE_MS } from '../nodes/index.js';
+import { OutputsRepository } from './outputs.repository.js';
 import { OutputsService } from './outputs.service.js';
+import type { StreamCatalog } from './stream-catalog.js';
+import { StreamsRepository } from './streams.repository.js';
 import { registerStreamRoutes } from './streams.routes.js';
 import { StreamsService } from './streams.service.js';
+
+declare module '../module.js' {
+  interface AppOptions {
+    /** Host of the global load-balancing ingest endpoints ('localhost' by default). */
+    gslbHostname?: string;
+    /** Where WHIP at GSLB names is answered: the control plane as publishers reach it ('http://localhost:8080' by default). */
+    gslbUrl?: string;
+    /**
+     * How often inputs waiting for a node are assigned, and inputs of silent nodes leave Ingestion;
+     * the loop runs only when set (server.ts).
+     */
+    streamAssignIntervalMs?: number;
+  }
+  interface AppServices {
+    streams: StreamsService;
+    outputs: OutputsService;
+  }
+}
+
+declare module '../../db/unit-of-work.js' {
+  interface UnitOfWorkParts {
+    streams: StreamsRepository;
+    outputs: OutputsRepository;
+    /** The streams module's port: what other modules may read of streams. */
+    streamCatalog: StreamCatalog;
+  }
+}
+
+declare module '../access/access.js' {
+  interface AccessResources {
+    stream: true;
+    output: true;
+  }
+}
 
 /**
  * Streams (`/inputs`) and their viewer outputs, the node-facing list of what a node serves, the
  * stream-state reports, and the job that places waiting streams on nodes and expires silent nodes.
  */
-export const streamsModule = defineModule(
-  'streams',
-  async (app, { uow, clock, options, responseCache }) => {
+export const streamsModule = defineModule({
+  name: 'streams',
+  dependencies: ['nodes', 'playback-keys'],
+  tables: [
+    'inputs',
+    'input_counts',
+    'input_status_messages',
+    'input_tracks',
+    'outputs',
+    'output_sessions',
+    'ingress_endpoints',
+  ],
+  repositories: { streams: StreamsRepository, outputs: OutputsRepository },
+  ports: { streamCatalog: (uow) => uow.streams },
+  access: {
+    stream: { entity: 'Stream', table: 'inputs', owner: 'owner_id', stream: 'id', node: 'node_id' },
+    output: { entity: 'Output', table: 'outputs', onStream: 'input_id' },
+  },
+  tags: {
+    streams: 'Streams (`/inputs`): what a publisher pushes and viewers watch.',
+    outputs: "A stream's playback endpoints.",
+    gslb: 'The global load-balancing ingest endpoints.',
+    info: "Where an address is, and a stream's tracks.",
+  },
+  async register(app, { uow, clock, options, responseCache }) {
     const geo = await GeoLocator.open();
     const nodeSilenceMs = options.nodeSilenceMs ?? DEFAULT_NODE_SILENCE_MS;
     const streams = new StreamsService({
@@ -24,7 +83,6 @@ export const streamsModule = defineModule(
       nodes: app.services.nodes,
       gslbHostname: options.gslbHostname ?? 'localhost',
       gslbUrl: options.gslbUrl ?? 'http://localhost:8080',
-      outbox: app.services.webhooks.outbox,
       previewSigningKey: deriveKey(options.secret, 'preview-credentials'),
       nodeSilenceMs,
       signingVersionsOf: (accountIds) => app.services.playbackKeys.signingVersionsOf(accountIds),
@@ -33,7 +91,7 @@ export const streamsModule = defineModule(
       uow,
       geo,
       clock,
-      webhooks: streams.webhooks,
+      events: streams.events,
       nodeSilenceMs,
       pushToNodes: (accountId) => app.services.nodes.pushStreamsOf(accountId),
       nodes: app.services.nodes,
@@ -52,5 +110,4 @@ export const streamsModule = defineModule(
     });
     registerStreamRoutes(app, streams, outputs);
   },
-  ['nodes', 'webhooks', 'playback-keys'],
-);
+});

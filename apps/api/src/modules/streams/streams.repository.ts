@@ -1,4 +1,5 @@
 import type {
+  InputFormat,
   LadderRendition,
   MediaPorts,
   NodeGroupAssignment,
@@ -11,7 +12,6 @@ import type { Db } from '../../db/database.js';
 import { precompiled } from '../../db/precompiled.js';
 import type { InputStatusMessagesTable, InputsTable, InputTracksTable, TokenRotationColumns } from '../../db/schema.js';
 import { nodeReportedSince, nodeSilentSince } from '../nodes/node-reports.repository.js';
-import type { StreamCatalog, StreamDescription } from './stream-catalog.js';
 
 /** A stream as stored (table `inputs`). */
 
@@ -33,6 +33,15 @@ export const rotationChanges = (rotation: TokenRotation) => ({
 });
 
 /** The account a stream was to belong to does not exist: checked by the foreign key, so a concurrent delete is caught too. */
+/** A stream as other modules may read it. */
+export interface StreamDescription {
+  id: string;
+  ownerId: string;
+  format: InputFormat;
+  name: string;
+  caption: string | null;
+}
+
 export class UnknownOwnerError extends Error {}
 
 export type StreamRow = Omit<InputsTable, 'created_at' | 'updated_at' | 'parameters' | 'output' | 'renditions'> & {
@@ -224,7 +233,7 @@ const streamWithDetailsOfOwner = precompiled((db, { id, ownerId }: { id: string;
 );
 
 /** Streams (table `inputs`), their messages, tracks and ingress names, and the nodes placement weighs. */
-export class StreamsRepository implements StreamCatalog {
+export class StreamsRepository {
   /** The connection it queries: a transaction's within a unit of work's `transaction`. */
   constructor(readonly db: Db) {}
 

@@ -34,14 +34,13 @@ import { geoPoint } from '../../lib/geo.js';
 import { serves } from '../access/access.js';
 import { AuditTrail } from '../audit/audit-trail.js';
 import type { GeoLocator } from '../info/geo-locator.js';
-import { measuredAt, type ReportContext } from '../nodes/node-reports.service.js';
-import type { NodesService } from '../nodes/nodes.service.js';
-import type { WebhookOutbox } from '../webhooks/index.js';
+import type { NodesService } from '../nodes/index.js';
+import { measuredAt, type ReportContext } from '../nodes/index.js';
 import { ingestConnection, playbackConnection, rtmpPort } from './connections.js';
 import { ingestCandidates, reservedForOthers } from './ingest-placement.js';
 import { candidateOf, chooseNode } from './node-assignment.js';
+import { StreamEvents } from './stream-events.js';
 import { mediaHostOf, servingNodeIdOf, toStreamInput } from './stream-mapper.js';
-import { StreamWebhooks } from './stream-webhooks.js';
 import { type NodeHostRow, type StreamOnNodeToLeave, type StreamRow, UnknownOwnerError } from './streams.repository.js';
 import {
   newAccessToken,
@@ -52,7 +51,7 @@ import {
 } from './token-rotation.js';
 
 /** What the streams module reads and writes: its streams and their outputs. */
-export type StreamsScope = Scope<'streams' | 'outputs' | 'access' | 'audit'>;
+export type StreamsScope = Scope<'streams' | 'outputs' | 'access' | 'audit' | 'events'>;
 
 export interface StreamsServiceDeps {
   uow: StreamsScope;
@@ -67,7 +66,6 @@ export interface StreamsServiceDeps {
   /** The control plane's origin as publishers reach it: WHIP to a GSLB name is answered there (307 to a node). */
   gslbUrl: string;
   /** Where the streams' and outputs' webhook events go. */
-  outbox: WebhookOutbox;
   /** The key each stream's preview key is derived from (derived from the API's root secret). */
   previewSigningKey: string;
   /** A node that sent no report for this long is gone: no new stream is placed on it. */
@@ -122,12 +120,11 @@ function signingOf(accountId: string, versions: Map<string, string> | null): Ass
 /** Streams: creation and node assignment, the owner's reads and changes, and what nodes report. */
 export class StreamsService {
   private readonly audit: AuditTrail;
-  /** The webhook events of streams and outputs (the outputs service writes through it too). */
-  readonly webhooks: StreamWebhooks;
+  /** The domain events of streams and outputs (the outputs service publishes through it too). */
+  readonly events = new StreamEvents();
 
   constructor(private readonly deps: StreamsServiceDeps) {
     this.audit = new AuditTrail(deps.uow.audit, deps.clock, 'input');
-    this.webhooks = new StreamWebhooks(deps.outbox);
   }
 
   /**
@@ -286,7 +283,8 @@ export class StreamsService {
       conflict(`A stream can be stopped only in Ingestion, Fallback or Pending; it is ${status}`, 'INVALID_STATE');
     if (body.state === 'Idle' && !STOPPABLE.includes(row.status)) throw notStoppable(row.status);
     const place = body.streamer ? this.placeOf(body.streamer.ipAddress, body.streamer.geoLocation ?? null) : null;
-    await this.deps.uow.transaction(async ({ streams }) => {
+    await this.deps.uow.transaction(async (tx) => {
+      const { streams } = tx;
       await streams.update(
         id,
         {
@@ -306,7 +304,7 @@ export class StreamsService {
         if (!(await streams.stop(id, STOPPABLE, now))) throw notStoppable('Idle');
         await streams.addMessage(id, { at: now, level: 'info', text: `Stopped by ${auth.username}` });
         const stopped = await streams.findById(id);
-        if (stopped) await this.webhooks.statusChanged(streams.db, stopped, row.status, { at: now });
+        if (stopped) await this.events.statusChanged(tx, stopped, row.status, { at: now });
       }
     });
     await this.audit.record(auth, body.state ? 'input.stop' : 'input.update', id, { fields: Object.keys(body) });
@@ -316,10 +314,11 @@ export class StreamsService {
   /** Deletes the stream; its outputs, messages, tracks and everything attached go with it (cascade). */
   async delete(auth: AuthContext, id: string): Promise<void> {
     await this.deps.uow.access.require(auth, 'stream', id);
-    await this.deps.uow.transaction(async ({ streams }) => {
+    await this.deps.uow.transaction(async (tx) => {
+      const { streams } = tx;
       const row = await streams.findById(id);
       if (!row) throw notFound('Stream');
-      await this.webhooks.deleting(streams.db, row, this.deps.clock.now());
+      await this.events.deleting(tx, row, this.deps.clock.now());
       // Of concurrent deletes, only the one that removed the row answers 204 (the others roll back their event).
       if (!(await streams.delete(id))) throw notFound('Stream');
     });
@@ -451,7 +450,8 @@ export class StreamsService {
       stream.leaving === 'draining'
         ? `node ${stream.node_name} is being drained`
         : `node ${stream.node_name} is kept for another customer's streams`;
-    return this.deps.uow.transaction(async ({ streams }) => {
+    return this.deps.uow.transaction(async (tx) => {
+      const { streams } = tx;
       if (!stream.node_id || !(await streams.moveIfNotLive(stream.id, stream.node_id, node?.id ?? null, now))) {
         return false;
       }
@@ -462,7 +462,7 @@ export class StreamsService {
           : { at: now, level: 'warning', text: `Taken off: ${reason}. ${NO_NODE_MESSAGE}` },
       );
       const moved = await streams.findById(stream.id);
-      if (moved) await this.webhooks.statusChanged(streams.db, moved, stream.status, { at: now });
+      if (moved) await this.events.statusChanged(tx, moved, stream.status, { at: now });
       return true;
     });
   }
@@ -481,13 +481,14 @@ export class StreamsService {
     const now = this.deps.clock.now();
     const rows = await this.deps.uow.streams.ingestingOnSilentNodes(new Date(now.getTime() - silenceMs));
     for (const row of rows) {
-      await this.deps.uow.transaction(async ({ streams }) => {
+      await this.deps.uow.transaction(async (tx) => {
+        const { streams } = tx;
         const current = await streams.findById(row.id);
         if (current?.status !== 'Ingestion') return;
         const text = `Node ${row.node_name} stopped reporting for ${Math.round(silenceMs / 1000)} s: the push is lost`;
         await streams.update(row.id, { status: 'Error' }, now);
         await streams.addMessage(row.id, { at: now, level: 'error', text });
-        await this.webhooks.statusChanged(streams.db, { ...current, status: 'Error', updated_at: now }, 'Ingestion', {
+        await this.events.statusChanged(tx, { ...current, status: 'Error', updated_at: now }, 'Ingestion', {
           at: now,
           message: text,
         });
@@ -705,8 +706,8 @@ export class StreamsService {
           text: `Node ${context.node.name} reports the stream ${report.status} again`,
         });
       if (report.status && report.status !== row.status) {
-        await this.webhooks.statusChanged(
-          streams.db,
+        await this.events.statusChanged(
+          context.uow,
           { ...row, status: report.status, updated_at: context.receivedAt },
           row.status,
           {
@@ -730,7 +731,7 @@ export class StreamsService {
     row: StreamRow,
     reported: NonNullable<StreamStateReport['outputs']>,
   ): Promise<void> {
-    const { streams, outputs } = context.uow;
+    const { outputs } = context.uow;
     for (const output of reported) {
       const target = await outputs.findOfInput(row.id, output.outputId);
       if (!target || servingNodeIdOf(target, row.node_id) !== context.node.id) continue;
@@ -746,7 +747,7 @@ export class StreamsService {
       await outputs.replaceSessions(target.id, sessions);
       if (output.previews !== undefined && output.previews !== target.preview_sessions)
         await outputs.setPreviewSessions(target.id, output.previews);
-      await this.webhooks.sessionsChanged(streams.db, row, target, before, sessions, context.receivedAt);
+      await this.events.sessionsChanged(context.uow, row, target, before, sessions, context.receivedAt);
     }
   }
 

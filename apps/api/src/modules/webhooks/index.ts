@@ -5,7 +5,8 @@ import type { DatabaseHandle } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { PeriodicJob } from '../../lib/periodic.js';
 import type { SecretBox } from '../../lib/secret-box.js';
-import type { AuditRepository } from '../audit/audit.repository.js';
+import type { Access } from '../access/access.js';
+import type { AuditRepository } from '../audit/index.js';
 import { type DispatcherOptions, WebhookDispatcher } from './dispatcher.js';
 import { DEFAULT_RETRY_DELAYS_MS } from './retry-schedule.js';
 import { SigningSecrets } from './signing-secrets.js';
@@ -14,7 +15,6 @@ import { WebhooksRepository } from './webhooks.repository.js';
 import { WebhooksService } from './webhooks.service.js';
 
 export { type WebhookEventSpec, WebhookOutbox } from './webhook-outbox.js';
-export { registerWebhookRoutes } from './webhooks.routes.js';
 
 /** Options of buildApp for webhooks. */
 export interface WebhookOptions {
@@ -55,6 +55,7 @@ export function createWebhooksModule(
   deps: {
     database: DatabaseHandle;
     audit: AuditRepository;
+    access: Access;
     clock: Clock;
     box: SecretBox;
     /** The guard of the destinations users choose (lib/outbound.ts): callbacks are such destinations. */
@@ -79,7 +80,15 @@ export function createWebhooksModule(
     ...(deps.log ? { log: deps.log } : {}),
     options: { ...DEFAULT_DISPATCHER_OPTIONS, ...options.dispatcher },
   });
-  const service = new WebhooksService({ db, repository, secrets, outbox, audit: deps.audit, clock: deps.clock });
+  const service = new WebhooksService({
+    db,
+    repository,
+    secrets,
+    outbox,
+    audit: deps.audit,
+    access: deps.access,
+    clock: deps.clock,
+  });
   const retention = new PeriodicJob(
     () =>
       repository.deleteFinishedBefore(

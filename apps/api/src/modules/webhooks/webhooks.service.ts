@@ -9,7 +9,8 @@ import type { Db } from '../../db/database.js';
 import type { AuthContext } from '../../lib/auth-context.js';
 import type { Clock } from '../../lib/clock.js';
 import { notFound } from '../../lib/errors.js';
-import type { AuditRepository } from '../audit/audit.repository.js';
+import type { Access } from '../access/access.js';
+import type { AuditRepository } from '../audit/index.js';
 import type { OpenSecret, SigningSecrets } from './signing-secrets.js';
 import type { WebhookOutbox } from './webhook-outbox.js';
 import { type LoggedDelivery, scopeOf, type WebhooksRepository } from './webhooks.repository.js';
@@ -20,6 +21,8 @@ export interface WebhooksServiceDeps {
   secrets: SigningSecrets;
   outbox: WebhookOutbox;
   audit: AuditRepository;
+  /** Whose deliveries and accounts a caller may see (modules/access). */
+  access: Access;
   clock: Clock;
 }
 
@@ -73,7 +76,8 @@ export class WebhooksService {
       limit: number;
     },
   ) {
-    const accountId = auth.role === 'ADMIN' ? this.adminFilter(query.account) : this.ownAccount(auth, query.account);
+    const accountId =
+      auth.role === 'ADMIN' ? this.adminFilter(query.account) : this.deps.access.accountScope(auth, query.account);
     if (auth.role !== 'ADMIN') await this.checkResources(auth, query);
     const { rows, total } = await this.deps.repository.list(
       {
@@ -133,12 +137,6 @@ export class WebhooksService {
     return toDelivery(await this.owned(auth, id));
   }
 
-  /** The account a USER's request is about: its own; naming another is 404. */
-  private ownAccount(auth: AuthContext, account: AccountParam): string {
-    if (account !== undefined && account !== auth.accountId) throw notFound('Account');
-    return auth.accountId;
-  }
-
   /** An ADMIN's filter: every account (undefined), the platform's (null) or one account. */
   private adminFilter(account: AccountParam): string | null | undefined {
     if (account === undefined) return undefined;
@@ -147,7 +145,7 @@ export class WebhooksService {
 
   /** Whose secret a request is about: the caller's own account unless an ADMIN names another (or the platform). */
   private async scopeAccount(auth: AuthContext, account: AccountParam): Promise<string | null> {
-    if (auth.role !== 'ADMIN') return this.ownAccount(auth, account);
+    if (auth.role !== 'ADMIN') return this.deps.access.accountScope(auth, account);
     const named = this.adminFilter(account);
     if (named === undefined) return auth.accountId;
     if (named !== null && !(await this.deps.repository.accountExists(named))) throw notFound('Account');
@@ -167,8 +165,9 @@ export class WebhooksService {
   }
 
   private async owned(auth: AuthContext, id: string) {
+    await this.deps.access.require(auth, 'webhookDelivery', id);
     const row = await this.deps.repository.findById(id);
-    if (!row || (auth.role !== 'ADMIN' && row.account_id !== auth.accountId)) throw notFound('Delivery');
+    if (!row) throw notFound('Delivery');
     return row;
   }
 

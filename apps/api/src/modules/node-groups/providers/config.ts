@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { ConfigError } from '../../../config.js';
+import { ConfigError } from '../../../lib/config-error.js';
 
 /**
  * The autoscaler's and the providers' configuration, from the environment (see
