@@ -4,8 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { StreamEvents } from '../streams/events.js';
 import { DiskBudget, DvrStore } from './dvr-store.js';
 import { fmp4OutputArgs, LowLatencyPackager, parseLowLatencyFile } from './packager.js';
+import { LowLatencyPackagers } from './packagers.js';
 
 const run = promisify(execFile);
 
@@ -212,6 +214,38 @@ describe('the LL-HLS packager', () => {
 
     // Outside the window (an hour later) nothing stays, and the folder goes.
     expect(new DvrStore(store, new DiskBudget(1024 ** 3)).restore(60, Date.now() + 3_600_000)).toBeNull();
+  });
+
+  it("goes on with a ladder variant's numbering when the variant comes back (the renditions restarted)", () => {
+    const silent = { error() {}, warn() {}, info() {}, debug() {} } as unknown as ConstructorParameters<
+      typeof StreamEvents
+    >[0];
+    const packagers = new LowLatencyPackagers(new StreamEvents(silent), {
+      dataDir: join(dir, 'ladder'),
+      dvrMaxBytes: 1024 ** 3,
+    });
+    const ladder = ['r0', 'r1'];
+    feed(packagers.begin('in', 'r0', ladder), both, 65_536);
+    const before = lines(packagers.of('in', 'r0')?.playlist() ?? '');
+    // The last number listed: a complete segment's, or the open one's parts (a player may hold those).
+    const lastBefore = Math.max(
+      ...before
+        .flatMap((line) => /^seg-(\d+)\.m4s$|^#EXT-X-PART:.*URI="part-(\d+)\./.exec(line)?.slice(1) ?? [])
+        .map(Number)
+        .filter(Number.isFinite),
+    );
+    // The transcoder restarts: for a moment the stream is played as it came (no ladder), then the ladder is back.
+    packagers.begin('in', null, [null]);
+    expect(packagers.of('in', 'r0')).toBeNull();
+    const back = packagers.begin('in', 'r0', ladder);
+    feed(back, both, 65_536);
+    const after = lines(back.playlist());
+    const first = Number(after.find((line) => line.startsWith('#EXT-X-MEDIA-SEQUENCE:'))?.split(':')[1]);
+    // A player that followed r0 asks for the next numbers: the playlist goes on there, in a new period.
+    expect(first).toBe(lastBefore + 1);
+    expect(after).toContain('#EXT-X-DISCONTINUITY-SEQUENCE:1');
+    expect(after.find((line) => line.startsWith('#EXT-X-MAP:'))).toBe('#EXT-X-MAP:URI="init-1.mp4"');
+    packagers.close();
   });
 
   it('names its files strictly', () => {

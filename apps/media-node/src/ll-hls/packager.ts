@@ -36,6 +36,15 @@ export interface PackagerOptions {
   maxBytes: number;
   /** The wall clock (EXT-X-PROGRAM-DATE-TIME), ms. */
   now?: () => number;
+  /** Where an earlier packager of the same variant stopped (`continuation()`): its numbering goes on. */
+  continueFrom?: Continuation;
+}
+
+/** The numbering a packager's successor for the same URL goes on with: players see one playlist continued. */
+export interface Continuation {
+  msn: number;
+  period: number;
+  discontinuities: number;
 }
 
 interface Part {
@@ -105,7 +114,25 @@ export class LowLatencyPackager {
 
   constructor(private readonly o: PackagerOptions) {
     this.now = o.now ?? Date.now;
+    if (o.continueFrom) {
+      this.nextMsn = o.continueFrom.msn;
+      this.period = o.continueFrom.period;
+      this.discontinuitiesDropped = o.continueFrom.discontinuities;
+    }
     this.splitter = this.newSplitter();
+  }
+
+  /**
+   * Where this packager's numbering stops, for a successor serving the same URL (a ladder's variant that left and
+   * came back: the transcoder restarting, or a push resumed before its renditions): a player following the
+   * variant asks for the next media sequence numbers, and a playlist starting again at 0 would refuse them.
+   */
+  continuation(): Continuation {
+    return {
+      msn: this.currentMsn() + (this.segments.at(-1)?.complete === false ? 1 : 0),
+      period: this.period + 1,
+      discontinuities: this.discontinuitiesBefore(this.segments.length - 1),
+    };
   }
 
   /** ffmpeg's stdout, in chunks of any size; throws on bytes that are not fragmented MP4. */

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { DVR_WINDOW_MAX_MINUTES } from '@streamcloud/contract';
 import type { StreamEvents } from '../streams/events.js';
 import { DiskBudget, DvrStore } from './dvr-store.js';
-import { LowLatencyPackager } from './packager.js';
+import { type Continuation, LowLatencyPackager } from './packager.js';
 
 /** A part's target duration: ffmpeg cuts a fragment this long (or at a keyframe), one LL-HLS part each. */
 export const PART_SECONDS = 0.2;
@@ -30,6 +30,8 @@ interface StreamEntry {
   dvrWindowSeconds: number;
   /** Set once the stream is gone: the entry is forgotten when it fires. */
   linger: NodeJS.Timeout | null;
+  /** Where the variants that left stopped (a returning one goes on from there); at most one per key. */
+  retired: Map<string | null, Continuation>;
 }
 
 /**
@@ -76,12 +78,13 @@ export class LowLatencyPackagers {
       stream = undefined;
     }
     if (!stream) {
-      stream = { variants: new Map(), dvrWindowSeconds: 0, linger: null };
+      stream = { variants: new Map(), dvrWindowSeconds: 0, linger: null, retired: new Map() };
       this.streams.set(inputId, stream);
     }
     for (const [variant, entry] of stream.variants)
       if (!keys.includes(variant)) {
         stream.variants.delete(variant);
+        stream.retired.set(variant, entry.packager.continuation());
         void entry.store?.clear();
       }
     const entry = stream.variants.get(key);
@@ -94,7 +97,9 @@ export class LowLatencyPackagers {
       segmentMin: SEGMENT_MIN_SECONDS,
       keepSegments: KEEP_SEGMENTS,
       maxBytes: MAX_BYTES,
+      continueFrom: stream.retired.get(key),
     });
+    stream.retired.delete(key);
     const made: Entry = { packager, store: null };
     stream.variants.set(key, made);
     this.applyDvr(inputId, key, made, stream.dvrWindowSeconds);
