@@ -25,7 +25,8 @@ export interface RestoredWindow {
   inits: Map<number, Buffer>;
 }
 
-const INDEX = 'index.jsonl';
+/** The index of a window's segments (appended with each: its time says when the window was last written). */
+export const INDEX = 'index.jsonl';
 /** The index is rewritten once it names this many more segments than the window holds (it only grows otherwise). */
 const INDEX_SLACK = 1_000;
 
@@ -78,7 +79,7 @@ export class DvrStore {
       ...kept.map((segment) => `seg-${segment.msn}.m4s`),
       ...[...inits.keys()].map((period) => `init-${period}.mp4`),
     ]);
-    for (const name of listNames(this.dir))
+    for (const name of namesIn(this.dir))
       if (!keptNames.has(name)) rmSync(join(this.dir, name), { force: true, recursive: true });
     if (kept.length === 0) {
       rmSync(this.dir, { recursive: true, force: true });
@@ -205,15 +206,19 @@ function readBytes(path: string): Buffer | null {
   }
 }
 
-function sizeOf(path: string): number | null {
+/** The file's size and time, or null when it is not there. */
+export function statOf(path: string) {
   try {
-    return statSync(path).size;
+    return statSync(path);
   } catch {
     return null;
   }
 }
 
-function listNames(dir: string): string[] {
+const sizeOf = (path: string): number | null => statOf(path)?.size ?? null;
+
+/** The names in a folder; none when it is not there. */
+export function namesIn(dir: string): string[] {
   try {
     return readdirSync(dir);
   } catch {

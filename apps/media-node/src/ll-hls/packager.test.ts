@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../log.js';
 import { StreamEvents } from '../streams/events.js';
 import { DiskBudget, DvrStore } from './dvr-store.js';
 import { fmp4OutputArgs, LowLatencyPackager, parseLowLatencyFile } from './packager.js';
@@ -217,10 +218,7 @@ describe('the LL-HLS packager', () => {
   });
 
   it("goes on with a ladder variant's numbering when the variant comes back (the renditions restarted)", () => {
-    const silent = { error() {}, warn() {}, info() {}, debug() {} } as unknown as ConstructorParameters<
-      typeof StreamEvents
-    >[0];
-    const packagers = new LowLatencyPackagers(new StreamEvents(silent), {
+    const packagers = new LowLatencyPackagers(new StreamEvents(createLogger('silent')), {
       dataDir: join(dir, 'ladder'),
       dvrMaxBytes: 1024 ** 3,
     });

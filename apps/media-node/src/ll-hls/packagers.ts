@@ -1,8 +1,8 @@
-import { readdirSync, rmSync, statSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { DVR_WINDOW_MAX_MINUTES } from '@streamcloud/contract';
 import type { StreamEvents } from '../streams/events.js';
-import { DiskBudget, DvrStore } from './dvr-store.js';
+import { DiskBudget, DvrStore, INDEX, namesIn, statOf } from './dvr-store.js';
 import { type Continuation, LowLatencyPackager } from './packager.js';
 
 /** A part's target duration: ffmpeg cuts a fragment this long (or at a keyframe), one LL-HLS part each. */
@@ -208,31 +208,11 @@ export class LowLatencyPackagers {
   }
 }
 
-function namesIn(dir: string): string[] {
-  try {
-    return readdirSync(dir);
-  } catch {
-    return [];
-  }
-}
-
-/** When anything in the folder was last written (its index is appended with every segment), ms. */
-function lastWritten(dir: string): number {
-  let newest = 0;
-  for (const name of namesIn(dir)) newest = Math.max(newest, statOf(join(dir, name))?.mtimeMs ?? 0);
-  return newest;
-}
+/** When the window in the folder was last written (its index is appended with every segment); 0: no index. */
+const lastWritten = (dir: string): number => statOf(join(dir, INDEX))?.mtimeMs ?? 0;
 
 function bytesIn(dir: string): number {
   let bytes = 0;
   for (const name of namesIn(dir)) if (name.startsWith('seg-')) bytes += statOf(join(dir, name))?.size ?? 0;
   return bytes;
-}
-
-function statOf(path: string) {
-  try {
-    return statSync(path);
-  } catch {
-    return null;
-  }
 }
