@@ -62,7 +62,7 @@ export type { AppOptions, AppServices } from './modules/module.js';
  * its routes, the node report kinds it handles and its periodic jobs (see its `*.module.ts`). A module uses
  * the services of modules before it.
  */
-const MODULES = [
+export const MODULES = [
   // First: its hook gives every request the context audit records read the source address from.
   auditModule,
   healthModule,
