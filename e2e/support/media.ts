@@ -54,20 +54,34 @@ export interface LocalMediaNode extends RunningNode {
 async function startLocalMediaNode(request: APIRequestContext, controlPlaneUrl: string): Promise<LocalMediaNode> {
   const admin = api(request, await apiLogin(request, ADMIN));
   const { geo } = await admin.call(streamRoutes.location, { query: { ipAddress: STREAMER_IP } });
-  const [port, rtmpPort, srtPort] = [await freePort(), await freePort(), await freePort()];
+  const ports = async () => ({ port: await freePort(), rtmpPort: await freePort(), srtPort: await freePort() });
+  let chosen = await ports();
   const name = uniqueName('live');
-  const node = await apiCreateNode(request, {
-    name,
-    connection: { protocol: 'HTTP', hostname: '127.0.0.1', port },
-    location: { code: 'EU', description: 'Loopback', geo },
-    enabled: true,
-    opened: true,
-  });
-  const running = await runMediaNode(
-    controlPlaneUrl,
-    { id: node.id, name, token: node.token, port, rtmpPort, srtPort },
-    { RECONNECT_GRACE_MS: '1000', REPORT_INTERVAL_MS: '1000' },
-  );
+  const connection = () => ({ protocol: 'HTTP' as const, hostname: '127.0.0.1', port: chosen.port });
+  const location = { code: 'EU', description: 'Loopback', geo };
+  const node = await apiCreateNode(request, { name, connection: connection(), location, enabled: true, opened: true });
+  let running: RunningNode | undefined;
+  // A free port may be taken by another process before the node binds it: then the node gets new ones. A node
+  // that never starts is deleted, or the next specs' streams would be placed on it.
+  for (let attempt = 1; !running; attempt++) {
+    try {
+      running = await runMediaNode(
+        controlPlaneUrl,
+        { id: node.id, name, token: node.token, ...chosen },
+        { RECONNECT_GRACE_MS: '1000', REPORT_INTERVAL_MS: '1000' },
+      );
+    } catch (error) {
+      if (attempt === 3 || !String(error).includes('EADDRINUSE')) {
+        await admin.call(nodeRoutes.delete, { params: { id: node.id } });
+        throw error;
+      }
+      chosen = await ports();
+      await admin.call(nodeRoutes.update, {
+        params: { id: node.id },
+        body: { name, connection: connection(), location, enabled: true, opened: true },
+      });
+    }
+  }
   return {
     ...running,
     async remove() {
