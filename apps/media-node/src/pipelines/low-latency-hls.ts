@@ -1,8 +1,10 @@
-import type { AssignedInput } from '@streamcloud/contract';
+import type { AssignedInput, TrackInfo } from '@streamcloud/contract';
 import { lastLine, spawnGuarded } from '../child.js';
 import { fmp4OutputArgs, type LowLatencyPackager } from '../ll-hls/packager.js';
 import { type LowLatencyPackagers, PART_SECONDS } from '../ll-hls/packagers.js';
+import { playInputArgs } from '../nginx.js';
 import type { LiveStream } from '../streams/types.js';
+import { tracksOf } from './capture.js';
 import type { Pipeline, PipelineContext, PipelineKind, StopReason } from './pipeline.js';
 import { type SupervisedRun, Supervisor } from './supervisor.js';
 
@@ -44,6 +46,13 @@ function sourcesOf(stream: LiveStream): Source[] {
   const { renditions, main } = stream.outgoing;
   if (renditions === null) return [{ key: null, rtmpName: main.rtmpName }];
   return renditions.map((rendition) => ({ key: rendition.key, rtmpName: rendition.rtmpName }));
+}
+
+/** The tracks of what `source` plays, as probed; null when not known yet. */
+function tracksOfSource(stream: LiveStream, source: Source): readonly TrackInfo[] | null {
+  const { renditions, main } = stream.outgoing;
+  const origin = source.key === null ? main : renditions?.find((rendition) => rendition.key === source.key);
+  return origin ? tracksOf(stream, origin) : null;
 }
 
 /**
@@ -166,13 +175,8 @@ class VariantRun {
       '-nostdin',
       '-loglevel',
       'error',
-      // nginx starts a player at a keyframe with the codec headers first: a short probe finds both tracks.
-      '-analyzeduration',
-      '500000',
-      '-rtmp_live',
-      'live',
-      '-i',
-      tools.rtmpUrl(source.rtmpName),
+      // Probed until the video came (nginx sends audio first: playInputArgs).
+      ...playInputArgs(tools.rtmpUrl(source.rtmpName), tracksOfSource(stream, source)),
       '-map',
       '0:v?',
       '-map',
