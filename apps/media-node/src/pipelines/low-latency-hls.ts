@@ -4,7 +4,7 @@ import { fmp4OutputArgs, type LowLatencyPackager } from '../ll-hls/packager.js';
 import { type LowLatencyPackagers, PART_SECONDS } from '../ll-hls/packagers.js';
 import { playInputArgs } from '../nginx.js';
 import type { LiveStream } from '../streams/types.js';
-import { tracksOf } from './capture.js';
+import { awaitingRenditions, tracksOf } from './capture.js';
 import type { Pipeline, PipelineContext, PipelineKind, StopReason } from './pipeline.js';
 import { type SupervisedRun, Supervisor } from './supervisor.js';
 
@@ -41,8 +41,14 @@ interface Source {
   rtmpName: string;
 }
 
-/** What the stream's HLS viewers get now: its ladder's variants, or one source; none while the renditions start. */
+/**
+ * What the stream's HLS viewers get now: its ladder's variants, or one source; none while the renditions start —
+ * also before the push's tracks are known (the transcoder has not started yet): packaging the push then would end
+ * the variants a reconnecting push's viewers play (LowLatencyPackagers.begin retires those not packaged), and they
+ * would find no playlist until the ladder is back.
+ */
 function sourcesOf(stream: LiveStream): Source[] {
+  if (awaitingRenditions(stream)) return [];
   const { renditions, main } = stream.outgoing;
   if (renditions === null) return [{ key: null, rtmpName: main.rtmpName }];
   return renditions.map((rendition) => ({ key: rendition.key, rtmpName: rendition.rtmpName }));
