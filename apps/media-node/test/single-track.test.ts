@@ -67,15 +67,16 @@ async function whepViewer(url: string) {
 }
 
 describe('one-track pushes', () => {
-  it('plays a video-only RTMP push over WHEP, HLS, RTMP and SRT, and the stream says nothing failed', async () => {
+  it('plays a video-only RTMP push over WHEP, HLS (Standard and Low latency), RTMP and SRT, and the stream says nothing failed', async () => {
     const stream = await createStream({ format: 'RTMP' });
     const [webrtc, hls, rtmp, srt] = await Promise.all(
       ['WebRTC', 'HLS', 'RTMP', 'SRT'].map((format) => createOutput(stream.id, format)),
     );
+    const lowLatency = await createOutput(stream.id, 'HLS', { hlsLatency: 'Low' });
     push = pushTestPattern(uriOf(stream), 'flv', 120, { tracks: 'video' });
     await status(stream.id, 'Ingestion', 15_000);
 
-    for (const output of [hls, rtmp, srt]) {
+    for (const output of [hls, lowLatency, rtmp, srt]) {
       const url = uriWithToken(output?.connection?.uri ?? '', output?.viewer.accessToken ?? null);
       expect(await probedTypes(url), `${output?.format} ${url}`).toEqual(['video']);
     }
@@ -91,15 +92,16 @@ describe('one-track pushes', () => {
     expect((await messages(stream.id)).filter((text) => /fail|cannot/i.test(text))).toEqual([]);
   });
 
-  it('plays an audio-only RTMP push over WHEP (audio only), HLS, RTMP and SRT, and the stream says nothing failed', async () => {
+  it('plays an audio-only RTMP push over WHEP (audio only), HLS (Standard and Low latency), RTMP and SRT, and the stream says nothing failed', async () => {
     const stream = await createStream({ format: 'RTMP' });
     const [webrtc, hls, rtmp, srt] = await Promise.all(
       ['WebRTC', 'HLS', 'RTMP', 'SRT'].map((format) => createOutput(stream.id, format)),
     );
+    const lowLatency = await createOutput(stream.id, 'HLS', { hlsLatency: 'Low' });
     push = pushTestPattern(uriOf(stream), 'flv', 120, { tracks: 'audio' });
     await status(stream.id, 'Ingestion', 15_000);
 
-    for (const output of [hls, rtmp, srt]) {
+    for (const output of [hls, lowLatency, rtmp, srt]) {
       const url = uriWithToken(output?.connection?.uri ?? '', output?.viewer.accessToken ?? null);
       expect(await probedTypes(url), `${output?.format} ${url}`).toEqual(['audio']);
     }
