@@ -1,31 +1,24 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { ApiError } from '@streamcloud/api-client';
 import { type Node, NodeRefreshMode } from '@streamcloud/contract';
-import { verifyEdgeCredential } from '@streamcloud/contract/edge-credential';
-import {
-  bearerOf,
-  nodeControlKeyOf,
-  nodeTokenHash,
-  verifyNodeControl,
-} from '@streamcloud/contract/node-control-credential';
+import { nodeControlKeyOf, nodeTokenHash } from '@streamcloud/contract/node-control-credential';
 import { addressPolicy, createGuardedFetch, guardedAgents } from '@streamcloud/net-guard';
 import type { NodeConfig } from './config.js';
 import { ControlPlaneClient, Reporter } from './control-plane.js';
 import { CpuMeter } from './cpu.js';
+import { json, NodeHttpServer, type RouteHandler, type RouteRequest, safeDecode } from './front-ends/http.js';
+import { HLS_FRAGMENT_SECONDS, RtmpFrontEnd } from './front-ends/rtmp.js';
 import { CountryLookup } from './geo.js';
 import { nodeHealth } from './health.js';
 import { HlsServer } from './hls.js';
 import { text } from './http-answer.js';
-import { CORS_HEADERS, preflightHeaders, type RouteName, routeOf } from './http-routes.js';
-import { InputDirectory, normalizeName, splitNameAndToken } from './inputs.js';
+import type { RouteName } from './http-routes.js';
+import { InputDirectory } from './inputs.js';
 import { LowLatencyPackagers } from './ll-hls/packagers.js';
 import type { Logger } from './log.js';
-import { NginxRtmp } from './nginx.js';
-import { RENDITIONS_WAIT_MS, renditionsReady } from './pipelines/capture.js';
 import { EdgePuller } from './pipelines/edge/puller.js';
 import { fallbacksKind } from './pipelines/fallback/fallback.js';
 import { FallbackPlayer } from './pipelines/fallback/player.js';
@@ -38,22 +31,17 @@ import { relayPolicies } from './pipelines/relay/outbound.js';
 import { relaysKind } from './pipelines/relay/relay.js';
 import { snapshotsKind } from './pipelines/snapshots.js';
 import { transcoderKind } from './pipelines/transcoder/transcoder.js';
-import { freeLoopbackPort } from './ports.js';
-import { type ProxiedConnection, RtmpProxy } from './rtmp-proxy.js';
 import { RtspIngest } from './rtsp.js';
 import { srtIngest } from './srt.js';
 import { srtPlayback } from './srt-playback.js';
 import type { SrtPort } from './srt-port.js';
 import { StreamManager } from './streams/manager.js';
-import type { LiveStream, MediaTrackSource } from './streams/types.js';
+import type { LiveStream } from './streams/types.js';
 import { UsageJournal } from './streams/usage-journal.js';
 import { WhepPlayback } from './whep.js';
 import { WhipIngest } from './whip.js';
 
 export const NODE_VERSION = '1.0.0';
-const BODY_LIMIT = 256 * 1024;
-/** HLS fragment length (s): fragments are cut at the publisher's keyframes, so a 1 s keyframe interval gives 1 s fragments. */
-const HLS_FRAGMENT_SECONDS = 1;
 
 /**
  * A media node: the control API (metadata, refresh: the control plane's only) and HLS, WHIP, WHEP on its port
@@ -74,22 +62,18 @@ export class MediaNode {
   readonly fallbacks: FallbackPlayer;
   /** As an edge: pulls streams ingested on other nodes while they have viewers here. */
   readonly edges: EdgePuller;
-  /** As an origin: edges' pulls of our streams, by their RTMP connection's alias (their end stops the metering). */
-  private readonly edgePlaysByAlias = new Map<string, () => void>();
-  private readonly hookSecret = randomBytes(18).toString('base64url');
   /** The key the control plane signs its calls to this node with (from the node token: node-control-credential.ts). */
   private readonly controlKey: string;
   /** Internal pushes (SRT and WebRTC relays into nginx) and plays (WebRTC playback) carry this as `relay=`. */
   readonly relaySecret = randomBytes(18).toString('base64url');
-  private nginx: NginxRtmp | null = null;
-  private proxy: RtmpProxy | null = null;
+  private rtmp: RtmpFrontEnd | null = null;
   private srt: SrtPort | null = null;
   private srtPlayback: SrtPort | null = null;
   private rtsp: RtspIngest | null = null;
   private whip: WhipIngest | null = null;
   private whep: WhepPlayback | null = null;
   private hls: HlsServer | null = null;
-  private server: Server | null = null;
+  private server: NodeHttpServer | null = null;
   private timers: NodeJS.Timeout[] = [];
   private identity: Node | null = null;
   private readonly cpu = new CpuMeter();
@@ -97,14 +81,11 @@ export class MediaNode {
   private get recordingsDir(): string {
     return this.config.recordingsDir || join(this.config.dataDir, 'recordings');
   }
-  private readonly pushesByAlias = new Map<string, LiveStream>();
   /** Every kind of pipeline the node runs for live streams. */
   private readonly pipelines: LivePipelines<unknown>[] = [];
   /** The LL-HLS packagers of streams with a Low latency output: written by their pipeline, read by HLS viewers. */
   private readonly lowLatency: LowLatencyPackagers;
-  private readonly viewersByAlias = new Map<string, string>();
   private readonly startedAt = Date.now();
-  private internalRtmpPort = 0;
   /** What could not start (missing tools): the node runs without it and says so in /metadata. */
   readonly problems: string[] = [];
   port = 0;
@@ -213,7 +194,7 @@ export class MediaNode {
       dataDir: this.config.dataDir,
       font: this.config.font,
       hlsDir: `${this.config.dataDir}/hls`,
-      rtmpUrl: (name) => `rtmp://127.0.0.1:${this.internalRtmpPort}/live/${name}?relay=${this.relaySecret}`,
+      rtmpUrl: (name) => `rtmp://127.0.0.1:${this.rtmp?.internalPort ?? 0}/live/${name}?relay=${this.relaySecret}`,
     };
   }
 
@@ -234,46 +215,33 @@ export class MediaNode {
     for (const report of recovered) this.reporter.resend(report);
     if (recovered.length > 0) this.log.info(`sending ${recovered.length} usage reports left by the previous run`);
     this.usageJournal.start();
-    this.server = createServer((request, response) => {
-      this.route(request, response).catch((error: unknown) => {
-        this.log.error(
-          `${request.method} ${request.url}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-        );
-        if (!response.headersSent) text(response, 500, 'Internal error');
-        else response.destroy();
-      });
-    });
-    await new Promise<void>((resolve, reject) => {
-      this.server?.once('error', reject);
-      this.server?.listen(config.port, config.bindHost, () => resolve());
-    });
-    this.port = (this.server.address() as AddressInfo).port;
+    this.server = new NodeHttpServer(this.controlKey, this.handlers, this.log);
+    this.port = await this.server.listen(config.port, config.bindHost);
     this.ports.rtsp = config.mediaPorts.rtsp;
 
     const ffmpegMissing =
       existsSync(config.ffmpeg) && existsSync(config.ffprobe)
         ? null
         : `${config.ffmpeg} or ${config.ffprobe} is missing (Debian package ffmpeg)`;
-    const nginxMissing = NginxRtmp.available({ nginx: config.nginx, rtmpModule: config.nginxRtmpModule });
+    const nginxMissing = RtmpFrontEnd.missing({ nginx: config.nginx, rtmpModule: config.nginxRtmpModule });
     if (ffmpegMissing) this.problems.push(ffmpegMissing);
     if (nginxMissing) this.problems.push(nginxMissing);
     if (!nginxMissing) {
-      this.internalRtmpPort = await freeLoopbackPort();
-      this.nginx = new NginxRtmp(
-        {
-          nginx: config.nginx,
-          rtmpModule: config.nginxRtmpModule,
-          dataDir: config.dataDir,
-          rtmpPort: this.internalRtmpPort,
-          hookBaseUrl: `http://127.0.0.1:${this.port}/_nginx/${this.hookSecret}`,
-          hlsFragmentSeconds: HLS_FRAGMENT_SECONDS,
-        },
-        this.log,
-      );
-      await this.nginx.start();
-      this.proxy = new RtmpProxy(this.internalRtmpPort);
-      this.proxy.onClose = (connection) => this.rtmpConnectionClosed(connection);
-      this.ports.rtmp = await this.proxy.listen(config.mediaPorts.rtmp, config.bindHost);
+      this.rtmp = new RtmpFrontEnd({
+        nginx: config.nginx,
+        rtmpModule: config.nginxRtmpModule,
+        dataDir: config.dataDir,
+        port: config.mediaPorts.rtmp,
+        bindHost: config.bindHost,
+        httpPort: this.port,
+        relaySecret: this.relaySecret,
+        manager: this.manager,
+        directory: this.directory,
+        fallbacks: this.fallbacks,
+        edges: this.edges,
+        log: this.log,
+      });
+      this.ports.rtmp = await this.rtmp.start();
       this.hls = new HlsServer(
         this.manager,
         `${config.dataDir}/hls`,
@@ -366,10 +334,8 @@ export class MediaNode {
     await this.srt?.close();
     await this.srtPlayback?.close();
     await this.rtsp?.close();
-    await this.proxy?.close();
-    await this.nginx?.stop();
-    this.server?.closeAllConnections();
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    await this.rtmp?.close();
+    await this.server?.close();
   }
 
   private refreshing: Promise<void> | null = null;
@@ -593,41 +559,11 @@ export class MediaNode {
     },
     whep: (request, response, asked) => this.webrtc(this.whep, 'playback', request, response, asked),
     whip: (request, response, asked) => this.webrtc(this.whip, 'ingest', request, response, asked),
-    nginx: (request, response, { segments, body }) => this.nginxHook(request, response, segments, body),
+    nginx: async (request, response, { segments, body }) => {
+      if (!this.rtmp) return text(response, 404, 'Not found');
+      return this.rtmp.hook(request, response, segments, body);
+    },
   };
-
-  /**
-   * Every request: its route in the table (404 when none), CORS where the table says so (and preflights of those
-   * routes only), its methods (405), and the control plane's credential on control routes (401) — then its handler.
-   */
-  private async route(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const url = new URL(request.url ?? '/', 'http://node');
-    const segments = url.pathname.split('/').filter(Boolean);
-    const method = request.method ?? 'GET';
-    const found = routeOf(segments);
-    if (!found) return text(response, 404, 'Not found');
-    const { name, route } = found;
-    if (route.cors) for (const [header, value] of Object.entries(CORS_HEADERS)) response.setHeader(header, value);
-    if (method === 'OPTIONS' && route.cors) {
-      response.writeHead(204, preflightHeaders(route));
-      response.end();
-      return;
-    }
-    if (!route.methods.includes(method)) {
-      if (route.access === 'internal') return text(response, 404, 'Not found');
-      response.setHeader('allow', route.methods.join(', '));
-      return text(response, 405, `Use ${route.methods.join(' or ')}`);
-    }
-    const body = await readBody(request);
-    if (route.access === 'control') {
-      const call = { method, path: request.url ?? '/', body };
-      if (!verifyNodeControl(this.controlKey, call, bearerOf(request.headers.authorization))) {
-        response.setHeader('www-authenticate', 'Bearer');
-        return text(response, 401, 'The node control API answers the control plane only (node control credential)');
-      }
-    }
-    return this.handlers[name](request, response, { url, segments, body });
-  }
 
   private webrtc(
     endpoint: WhipIngest | WhepPlayback | null,
@@ -642,243 +578,4 @@ export class MediaNode {
     }
     return endpoint.handle(request, response, segments.slice(1).map(safeDecode), url.searchParams, body);
   }
-
-  /** nginx-rtmp's callbacks (loopback only, secret path): 2xx admits, 3xx renames, anything else refuses. */
-  private async nginxHook(
-    request: IncomingMessage,
-    response: ServerResponse,
-    segments: string[],
-    body: Buffer,
-  ): Promise<void> {
-    const remote = request.socket.remoteAddress ?? '';
-    if (segments[1] !== this.hookSecret || !(remote === '127.0.0.1' || remote === '::ffff:127.0.0.1'))
-      return text(response, 404, 'Not found');
-    const form = new URLSearchParams(body.toString());
-    const call = segments[2];
-    const name = form.get('name') ?? '';
-    const addr = form.get('addr') ?? '';
-    const refuse = () => {
-      response.writeHead(403);
-      response.end();
-    };
-    const rename = (to: string) => {
-      response.writeHead(302, { location: to });
-      response.end();
-    };
-    const ok = () => {
-      response.writeHead(200);
-      response.end();
-    };
-    if (call === 'publish') {
-      const fallbackOf = form.get('fallback');
-      if (fallbackOf !== null) {
-        // The node's fallback player, publishing into the name of the push it stands in for.
-        if (form.get('relay') !== this.relaySecret || addr !== '127.0.0.1') return refuse();
-        const stream = this.fallbacks.published(fallbackOf, form.get('clientid') ?? '');
-        return stream ? rename(stream.input.id) : refuse();
-      }
-      if (form.get('edge') !== null) {
-        // An edge pull publishing the stream it pulls from the origin node, under the input id.
-        if (form.get('relay') !== this.relaySecret || addr !== '127.0.0.1') return refuse();
-        return this.edges.published(name) ? ok() : refuse();
-      }
-      if (form.get('relay') !== null) {
-        // SRT and WebRTC relays push under the input id with the relay secret; the front end admitted them.
-        return form.get('relay') === this.relaySecret && addr === '127.0.0.1' ? ok() : refuse();
-      }
-      const connection = this.proxy?.byAddress(addr);
-      if (!connection || connection.closed) return refuse();
-      const admitted = await this.manager.admission.push(
-        'RTMP',
-        name,
-        form.get('token'),
-        connection.remoteAddress,
-        () => !connection.closed,
-      );
-      if (!admitted.ok) {
-        this.manager.refusePush(admitted);
-        return refuse();
-      }
-      const session = this.manager.startPush(admitted.input, 'RTMP', {
-        rawName: name,
-        remoteAddress: connection.remoteAddress,
-        bytesIn: () => connection.bytesFromClient,
-        bytesOut: () => connection.bytesToClient,
-        kick: () => connection.close(),
-      });
-      this.pushesByAlias.set(addr, session);
-      // The live stream is renamed to the input id, so players of every output name can be sent to it.
-      return rename(admitted.input.id);
-    }
-    if (call === 'publish_done') {
-      if (addr === '127.0.0.1' && this.fallbacks.publishDone(form.get('clientid') ?? '')) return ok();
-      const session = this.pushesByAlias.get(addr);
-      if (session) {
-        this.pushesByAlias.delete(addr);
-        const connection = this.proxy?.byAddress(addr);
-        this.manager.endPush(
-          session,
-          session.firstFragmentAt === null ? 'no media arrived' : (connection?.error ?? null),
-        );
-      }
-      return ok();
-    }
-    if (call === 'play') {
-      // The node's own players (the WebRTC feeds) play the input id with the relay secret.
-      if (form.get('relay') !== null)
-        return form.get('relay') === this.relaySecret && addr === '127.0.0.1' ? ok() : refuse();
-      const connection = this.proxy?.byAddress(addr);
-      if (!connection || connection.closed) return refuse();
-      const edgeCredential = form.get('edge');
-      if (edgeCredential !== null) {
-        const played = this.edgePlay(name, edgeCredential, form.get('rendition'), connection);
-        return played ? rename(played.rtmpName) : refuse();
-      }
-      const address = connection.remoteAddress || null;
-      const admitted = await this.manager.admission.play('RTMP', name, {
-        token: rtmpPlayToken(connection, name, form),
-        address,
-      });
-      if (!admitted.ok) {
-        this.log.info(`RTMP play of ${name}${address ? ` from ${address}` : ''} refused: ${admitted.reason}`);
-        return refuse();
-      }
-      const id = `rtmp-${connection.id}-${form.get('clientid') ?? '0'}`;
-      this.manager.viewers.start({
-        id,
-        inputId: admitted.input.id,
-        outputId: admitted.outputId,
-        format: 'RTMP',
-        ...(admitted.grant ? { grant: admitted.grant } : {}),
-        ipAddress: address,
-        bytesOut: () => connection.bytesToClient,
-        bytesIn: () => connection.bytesFromClient,
-        kick: () => connection.close(),
-      });
-      this.viewersByAlias.set(addr, id);
-      // A viewer joining a starting ladder is held until its top rendition exists: a rename is for good.
-      const push = admitted.push;
-      const until = Date.now() + RENDITIONS_WAIT_MS;
-      await renditionsReady(push, () => !push.ended && !connection.closed && Date.now() < until);
-      return rename(push.outgoing.main.rtmpName);
-    }
-    if (call === 'play_done') {
-      this.endEdgePlay(addr);
-      const id = this.viewersByAlias.get(addr);
-      if (id) {
-        this.viewersByAlias.delete(addr);
-        this.manager.viewers.end(id);
-      }
-      return ok();
-    }
-    return ok();
-  }
-
-  /**
-   * Another node pulls one of our streams as its edge (`?edge=<credential>`, never a user's token): admitted
-   * when the credential is the control plane's for this stream (checked with the stream's edge key) and the
-   * stream is live here. Not a viewer: its bytes are the stream's internode usage. Answers what it plays: what
-   * RTMP viewers get (the top rendition of a ladder), or the HLS rendition `rendition` names (an edge's variant).
-   */
-  private edgePlay(
-    name: string,
-    credential: string,
-    rendition: string | null,
-    connection: ProxiedConnection,
-  ): MediaTrackSource | null {
-    const input = this.directory.input(name);
-    const edgeNodeId =
-      input?.edgeKey && !input.origin ? verifyEdgeCredential(input.edgeKey, input.id, credential) : null;
-    const push = input && edgeNodeId ? this.manager.push(input.id) : undefined;
-    const played =
-      rendition === null ? push?.outgoing.main : push?.outgoing.renditions?.find((each) => each.key === rendition);
-    if (!input || !edgeNodeId || !played) {
-      const why = !edgeNodeId ? 'bad credential' : push ? `no rendition ${rendition}` : 'not live';
-      this.log.info(`edge pull of ${name} from ${connection.remoteAddress} refused: ${why}`);
-      return null;
-    }
-    const what = rendition === null ? input.name : `rendition ${rendition} of ${input.name}`;
-    this.log.info(`node ${edgeNodeId} pulls ${what} as an edge from ${connection.remoteAddress}`);
-    this.endEdgePlay(connection.alias);
-    this.edgePlaysByAlias.set(
-      connection.alias,
-      this.manager.usage.meter(
-        { inputId: input.id, bytesIn: () => connection.bytesFromClient, bytesOut: () => connection.bytesToClient },
-        'internode',
-      ),
-    );
-    return played;
-  }
-
-  private endEdgePlay(alias: string): void {
-    const end = this.edgePlaysByAlias.get(alias);
-    if (!end) return;
-    this.edgePlaysByAlias.delete(alias);
-    end();
-  }
-
-  /** The RTMP client's TCP connection closed: whatever it did ends with it (nginx may not say so, e.g. if it died). */
-  private rtmpConnectionClosed(connection: ProxiedConnection): void {
-    this.endEdgePlay(connection.alias);
-    const session = this.pushesByAlias.get(connection.alias);
-    if (session) {
-      this.pushesByAlias.delete(connection.alias);
-      this.manager.endPush(session, session.firstFragmentAt === null ? 'no media arrived' : connection.error);
-    }
-    const viewer = this.viewersByAlias.get(connection.alias);
-    if (viewer) {
-      this.viewersByAlias.delete(connection.alias);
-      this.manager.viewers.end(viewer);
-    }
-  }
-}
-
-interface RouteRequest {
-  url: URL;
-  segments: string[];
-  /** The request's body, read (at most BODY_LIMIT) before the credential is checked: a control call signs it. */
-  body: Buffer;
-}
-
-type RouteHandler = (request: IncomingMessage, response: ServerResponse, asked: RouteRequest) => Promise<void>;
-
-function safeDecode(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}
-
-function json(response: ServerResponse, status: number, body: unknown): void {
-  const data = JSON.stringify(body);
-  response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) });
-  response.end(data);
-}
-
-function readBody(request: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    request.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > BODY_LIMIT) {
-        reject(new Error('request body too large'));
-        request.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    request.on('end', () => resolve(Buffer.concat(chunks)));
-    request.on('error', reject);
-  });
-}
-
-/**
- * The token of an RTMP play: from the play command the proxy read whole when it names the same stream (nginx-rtmp
- * cuts a name and its query at 255 bytes, a signed playback token with them), else from nginx's callback.
- */
-function rtmpPlayToken(connection: ProxiedConnection, name: string, form: URLSearchParams): string | null {
-  const sent = connection.playName === null ? null : splitNameAndToken(connection.playName);
-  return sent && normalizeName(sent.name) === normalizeName(name) ? sent.token : form.get('token');
 }
