@@ -49,7 +49,12 @@ async function segmentDates(count: number): Promise<number[]> {
 
 const clipOf = async (id: string) => (await api<Clip>('GET', `/clips/${id}`)).body;
 const finished = (id: string, timeoutMs: number) =>
-  waitFor(() => clipOf(id), (clip) => clip.state === 'Ready' || clip.state === 'Error', timeoutMs, `clip ${id} finished`);
+  waitFor(
+    () => clipOf(id),
+    (clip) => clip.state === 'Ready' || clip.state === 'Error',
+    timeoutMs,
+    `clip ${id} finished`,
+  );
 
 describe('a clip of the live rewind window', () => {
   it('is Ready within 5 s of the call, in the bucket, as long as asked (from the keyframe before from)', async () => {
