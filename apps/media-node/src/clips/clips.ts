@@ -151,8 +151,7 @@ export class NodeClips {
     const toMs = Date.parse(clip.window.to);
     const source = await this.windowSource(clip.streamId, fromMs, toMs);
     // From the first segment's keyframe (up to one GOP before `from`) to `to`.
-    const seconds = Math.min((toMs - source.startMs) / 1000, CLIP_MAX_SECONDS + 60);
-    return cutFromWindow(ffmpeg, source, seconds, dir);
+    return cutFromWindow(ffmpeg, source, Math.min(source.seconds, CLIP_MAX_SECONDS + 60), dir);
   }
 
   /** The segments of the stream's window for the range, waiting a moment for the last ones still arriving. */

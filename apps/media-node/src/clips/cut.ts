@@ -6,6 +6,8 @@ import type { ClipSource } from '../ll-hls/packager.js';
 /** A cut of at most 10 minutes of copied tracks takes seconds; past this, ffmpeg is stopped. */
 const CUT_TIMEOUT_MS = 60_000;
 
+const QUIET = ['-hide_banner', '-nostdin', '-loglevel', 'error'];
+
 /** ffmpeg's output: the tracks copied into one MP4 with its index first (a player starts before the end). */
 const MP4_OUTPUT = ['-map', '0', '-c', 'copy', '-movflags', '+faststart', '-f', 'mp4'];
 
@@ -24,16 +26,20 @@ export async function cutFromWindow(ffmpeg: string, source: ClipSource, seconds:
   }
   let input = ['-i', runs[0] ?? ''];
   if (runs.length > 1) {
+    // A run's fragments carry the stream's decode times (its segments' place in the period) and no duration the
+    // concat demuxer could go by: each is copied into a plain MP4 of its own first, starting at 0.
+    const plain: string[] = [];
+    for (const [index, run] of runs.entries()) {
+      const file = join(dir, `plain-${index}.mp4`);
+      await runTool(ffmpeg, [...QUIET, '-i', run, ...MP4_OUTPUT, '-y', file], CUT_TIMEOUT_MS);
+      plain.push(file);
+    }
     const list = join(dir, 'runs.txt');
-    await writeFile(list, runs.map((file) => `file '${file}'\n`).join(''));
+    await writeFile(list, plain.map((file) => `file '${file}'\n`).join(''));
     input = ['-f', 'concat', '-safe', '0', '-i', list];
   }
   const out = join(dir, 'clip.mp4');
-  await runTool(
-    ffmpeg,
-    ['-hide_banner', '-nostdin', '-loglevel', 'error', ...input, '-t', seconds.toFixed(3), ...MP4_OUTPUT, '-y', out],
-    CUT_TIMEOUT_MS,
-  );
+  await runTool(ffmpeg, [...QUIET, ...input, '-t', seconds.toFixed(3), ...MP4_OUTPUT, '-y', out], CUT_TIMEOUT_MS);
   return out;
 }
 
@@ -45,21 +51,7 @@ export async function cutFromFile(ffmpeg: string, url: string, from: number, to:
   const out = join(dir, 'clip.mp4');
   await runTool(
     ffmpeg,
-    [
-      '-hide_banner',
-      '-nostdin',
-      '-loglevel',
-      'error',
-      '-ss',
-      from.toFixed(3),
-      '-to',
-      to.toFixed(3),
-      '-i',
-      url,
-      ...MP4_OUTPUT,
-      '-y',
-      out,
-    ],
+    [...QUIET, '-ss', from.toFixed(3), '-to', to.toFixed(3), '-i', url, ...MP4_OUTPUT, '-y', out],
     CUT_TIMEOUT_MS,
   );
   return out;

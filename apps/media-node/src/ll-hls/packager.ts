@@ -44,6 +44,8 @@ export interface PackagerOptions {
 export interface ClipSource {
   /** The program date of the first segment's first frame (a keyframe), ms. */
   startMs: number;
+  /** The clip's media seconds: from that keyframe to `to`, the periods' runs one after the other. */
+  seconds: number;
   runs: { period: number; chunks: Buffer[] }[];
 }
 
@@ -233,8 +235,11 @@ export class LowLatencyPackager {
     const last = this.segments.at(-1);
     if (!last || last.programDate + last.duration * 1000 < toMs) return 'after';
     const runs: ClipSource['runs'] = [];
+    let seconds = 0;
     for (const segment of this.segments.slice(first)) {
       if (segment.programDate >= toMs) break;
+      // Media time, not wall time: a gap between periods (no push) is no part of the clip.
+      seconds += Math.min(segment.duration, (toMs - segment.programDate) / 1000);
       const data = segment.complete
         ? await this.segment(segment.msn)
         : Buffer.concat(segment.parts.map((part) => part.data));
@@ -244,7 +249,7 @@ export class LowLatencyPackager {
       if (run?.period === segment.period) run.chunks.push(data);
       else runs.push({ period: segment.period, chunks: [init, data] });
     }
-    return { startMs: this.segments[first]?.programDate ?? fromMs, runs };
+    return { startMs: this.segments[first]?.programDate ?? fromMs, seconds, runs };
   }
 
   /** The last part written: its segment's media sequence number and its index there. */
