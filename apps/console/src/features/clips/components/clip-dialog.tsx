@@ -95,10 +95,10 @@ export function ClipDialog({ show, streamId, position, onHide }: ClipDialogProps
   );
 
   return (
-    <Modal show={show} onHide={close}>
+    <Modal show={show} onHide={close} aria-labelledby="clip-dialog-title">
       <Form noValidate onSubmit={submit}>
         <Modal.Header closeButton>
-          <Modal.Title>{CLIP_TEXTS.dialogTitle}</Modal.Title>
+          <Modal.Title id="clip-dialog-title">{CLIP_TEXTS.dialogTitle}</Modal.Title>
         </Modal.Header>
         <Modal.Body>
           <p className="small text-secondary">{CLIP_TEXTS.keyframeNote}</p>

@@ -42,7 +42,7 @@ describe('the clip dialog', () => {
       ...handlers,
     });
     await rendered.user.click(screen.getByRole('button', { name: CLIP_TEXTS.createButton }));
-    const dialog = await screen.findByRole('dialog');
+    const dialog = await screen.findByRole('dialog', { name: CLIP_TEXTS.dialogTitle });
     return { ...rendered, dialog };
   }
 
