@@ -543,6 +543,7 @@ export class MediaNode {
         }),
       ),
       edgePulls: this.edges.describe(),
+      clips: this.clips.describe(),
       emergencyCleanup: this.manager.admission.emergency,
       problems: this.problems,
     };

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Id, IdParams, Timestamp } from './common.js';
 import { CallbackUriField, UploadTarget } from './recordings.js';
 import { defineRoute } from './routes.js';
+import { DVR_WINDOW_MAX_MINUTES } from './streams.js';
 
 /**
  * Clips (issue 35): a part of a live stream's rewind window (DVR) or of a completed recording, cut without
@@ -26,7 +27,8 @@ export const CLIP_MESSAGES = {
   tooLong: `A clip is at most ${CLIP_MAX_SECONDS / 60} minutes long`,
   captionMax: `Caption must be at most ${CLIP_CAPTION_MAX} characters`,
   inFuture: 'to must not be in the future: a clip is cut from what the stream has already sent',
-  beforeWindow: `from must be within the rewind window (at most ${240} minutes ago)`,
+  beforeWindow: `from must be within the rewind window (at most ${DVR_WINDOW_MAX_MINUTES} minutes ago)`,
+  recordingWithoutFile: 'The recording has no file in the storage to cut the clip from',
   recordingNotCompleted: (state: string) =>
     `The recording is ${state === 'Uploading' ? 'still uploading' : state === 'Recording' ? 'still recording' : 'in Error'}: clips are cut from a Completed recording`,
   beyondRecording: (duration: number) => `to must be within the recording (${duration.toFixed(1)} s long)`,

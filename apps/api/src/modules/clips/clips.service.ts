@@ -98,6 +98,7 @@ export class ClipsService {
       const recording = await this.deps.recordings.get(auth, body.recordingId);
       if (recording.state !== 'Completed')
         throw invalidField('recordingId', CLIP_MESSAGES.recordingNotCompleted(recording.state));
+      if (!recording.objectKey) throw invalidField('recordingId', CLIP_MESSAGES.recordingWithoutFile);
       if ((body.to as number) > recording.duration)
         throw invalidField('to', CLIP_MESSAGES.beyondRecording(recording.duration));
       streamId = recording.streamId;

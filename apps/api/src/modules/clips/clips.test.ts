@@ -172,6 +172,19 @@ describe('POST /clips', () => {
       'body.recordingId',
       CLIP_MESSAGES.recordingNotCompleted('Uploading'),
     );
+    const fileless = (
+      await call(w.owner.token, 'POST', '/recordings', {
+        streamId: w.streamId,
+        storageId,
+        capture: { source: 'Incoming', tracks: [{ type: 'Video' }] },
+      })
+    ).json().id as string;
+    await w.report(fileless, { state: 'Completed', duration: 20 });
+    expectValidationError(
+      await call(w.owner.token, 'POST', '/clips', { ...body, recordingId: fileless }),
+      'body.recordingId',
+      CLIP_MESSAGES.recordingWithoutFile,
+    );
     await w.report(recordingId, { state: 'Completed', duration: 20 });
     expectValidationError(
       await call(w.owner.token, 'POST', '/clips', { ...body, to: 21 }),
