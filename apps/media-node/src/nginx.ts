@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createConnection } from 'node:net';
 import { join } from 'node:path';
+import type { TrackInfo } from '@streamcloud/contract';
 import { type GuardedChild, lastLine, spawnGuarded } from './child.js';
 import type { Logger } from './log.js';
 
@@ -18,6 +19,37 @@ export interface NginxOptions {
 }
 
 export const RTMP_APP = 'live';
+
+/** How long a player of a stream with both kinds of track (or tracks not known) may probe it: until the video came. */
+const BOTH_TRACKS_PROBE_US = 10_000_000;
+/** How long a player of a one-track stream probes it: nothing else will come. */
+const ONE_TRACK_PROBE_US = 500_000;
+
+/**
+ * How long ffmpeg may probe what one of the node's players of nginx-rtmp reads (or what such a player passes on,
+ * as the recorder's writer reads its reader's MPEG-TS), given the tracks it carries (null or empty: not known):
+ * with both kinds the first packets are audio, up to a GOP of it, before the video's first keyframe (nginx's
+ * `wait_video off`); a probe that stops at half a second finds no video parameters, so it may run until they
+ * came (it ends once every track's parameters are known). One kind: nothing else will come.
+ */
+export function playProbeUs(tracks: readonly TrackInfo[] | null): number {
+  const kinds = new Set(tracks?.map((track) => track.type));
+  return kinds.size === 1 ? ONE_TRACK_PROBE_US : BOTH_TRACKS_PROBE_US;
+}
+
+/**
+ * ffmpeg's input arguments for one of the node's own players of nginx-rtmp (`url`: `tools.rtmpUrl(name)`), given
+ * the tracks of what it plays (null or empty: not known yet). nginx sends a new player audio at once and video
+ * from the push's next keyframe (`wait_video off`, docs/decisions.md, "Audio-only pushes"); ffmpeg maps only the
+ * tracks its probe found, so with both kinds (or unknown ones) the probe may last BOTH_TRACKS_PROBE_US and ends
+ * once every track's parameters are known — at that keyframe, a few frames in (`-fpsprobesize 0`: the frame
+ * rate is the publisher's, not counted over 20 frames). A one-track stream's probe is short: it waits for
+ * nothing. Unknown tracks of a one-track stream cost the whole bound before the player starts (none is lost:
+ * ffmpeg keeps what it probed).
+ */
+export function playInputArgs(url: string, tracks: readonly TrackInfo[] | null): string[] {
+  return ['-rtmp_live', 'live', '-analyzeduration', String(playProbeUs(tracks)), '-fpsprobesize', '0', '-i', url];
+}
 
 /**
  * nginx with Debian's libnginx-mod-rtmp: the RTMP server behind the node's RTMP proxy. It asks the node
@@ -112,8 +144,10 @@ rtmp {
       idle_streams off;
       # A publisher that sends no media for 10 s is dropped.
       drop_idle_publisher 10s;
+      # A player starts at a keyframe; its audio is not held until video comes (wait_video off): an audio-only
+      # push reaches its players at all. The node's own players probe until the video came (playInputArgs).
       wait_key on;
-      wait_video on;
+      wait_video off;
       notify_method post;
       on_publish ${hookBaseUrl}/publish;
       on_publish_done ${hookBaseUrl}/publish_done;

@@ -123,7 +123,7 @@ class SrtViewer implements SrtSession {
         '-nostdin',
         '-loglevel',
         'error',
-        ...captureInputArgs([push.outgoing.main], this.o.playUrl),
+        ...captureInputArgs([push.outgoing.main], this.o.playUrl, push),
         '-map',
         '0',
         '-c',

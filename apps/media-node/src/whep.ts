@@ -5,7 +5,8 @@ import { type TrackInfo, WEBRTC_PLAYBACK_FAILED } from '@streamcloud/contract';
 import { MediaStream, MediaStreamTrack, RtpPacket, Vp8RtpPayload } from 'werift';
 import { type GuardedChild, lastLine, spawnGuarded } from './child.js';
 import type { Logger } from './log.js';
-import { RENDITIONS_WAIT_MS, renditionsReady } from './pipelines/capture.js';
+import { playInputArgs } from './nginx.js';
+import { RENDITIONS_WAIT_MS, renditionsReady, tracksOf } from './pipelines/capture.js';
 import type { StreamManager } from './streams/manager.js';
 import { NO_PREVIEW_SEAT } from './streams/preview-seats.js';
 import { browserViewer, type ViewerRequest } from './streams/signed-playback.js';
@@ -350,8 +351,10 @@ class StreamFeed {
   private ffmpeg: GuardedChild | null = null;
   private readonly sockets: Socket[] = [];
   private ports: [number, number] = [0, 0];
-  /** ffmpeg starts since the last one that sent video. */
+  /** ffmpeg starts since the last one that sent video (audio, for a push without video). */
   private respawns = 0;
+  /** Whether the running ffmpeg sends video (not for a push known to have none). */
+  private sendsVideo = true;
   /** The video packets since the last keyframe began (see join); null: none yet, or more than the cache holds. */
   private sinceKeyframe: Buffer[] | null = null;
   /** Whether a video packet starts a keyframe, in the feed's codec. */
@@ -382,17 +385,12 @@ class StreamFeed {
   private spawn(tracks: TrackInfo[]): void {
     const [videoPort, audioPort] = this.ports;
     const main = this.push.outgoing.main;
+    // Tracks not known yet: both are mapped (a one-track push cannot start so: it starts again, below).
     const video = tracks.find((track) => track.type === 'Video');
     const hasAudio = tracks.some((track) => track.type === 'Audio');
-    if (tracks.length > 0 && !video) {
-      // nginx-rtmp holds a player's audio until video comes (wait_video, which the node's readers rely on to
-      // see both tracks at once): an audio-only push never reaches this ffmpeg (docs/decisions.md).
-      this.fail('the push has no video track (an audio-only push plays over HLS)');
-      return;
-    }
     // The source changed (a ladder's renditions came or went) to one browsers cannot take as it is: its
     // viewers negotiated H.264, so they end; their players' next offer gets VP8.
-    const source = this.path.codec === 'H264' ? h264Source(this.push.outgoing.main.coding) : null;
+    const source = this.path.codec === 'H264' && video ? h264Source(main.coding) : null;
     if (source && !source.ok) {
       this.fail(`the stream's video changed and must be re-encoded now (${source.reason}); play again`, false);
       return;
@@ -411,17 +409,13 @@ class StreamFeed {
       '-nostdin',
       '-loglevel',
       'error',
-      // nginx starts a player at a keyframe; 0.2 s of it finds both tracks (`-fflags nobuffer` only made it slower).
-      '-analyzeduration',
-      '200000',
-      '-rtmp_live',
-      'live',
-      '-i',
-      this.o.playUrl(main.rtmpName),
+      // The probe ends once the push's tracks came (`-fflags nobuffer` only made it slower).
+      ...playInputArgs(this.o.playUrl(main.rtmpName), tracksOf(this.push, main) ?? tracks),
     ];
+    this.sendsVideo = Boolean(video) || tracks.length === 0;
     // H.264 as it is: no video encoder runs (webrtc-h264.ts); else VP8 re-encoded.
-    if (this.path.codec === 'H264' && (video || tracks.length === 0)) args.push(...h264FeedArgs(rtp(videoPort)));
-    else if (video || tracks.length === 0) {
+    if (this.path.codec === 'H264' && this.sendsVideo) args.push(...h264FeedArgs(rtp(videoPort)));
+    else if (this.sendsVideo) {
       args.push(
         '-map',
         '0:v:0',
@@ -496,6 +490,14 @@ class StreamFeed {
     this.o.log.debug(
       `WHEP feed of ${this.push.input.name} started on ${main.rtmpName} (${this.path.codec === 'H264' ? 'H.264 as it is' : `VP8 at ${bitrate} b/s`}; ${kinds})`,
     );
+    if (tracks.length === 0) {
+      // Its probe waits for both kinds of track until its bound (playInputArgs): once the push's tracks are
+      // known to be one kind only (it cannot map both and would fail), it is stopped rather than waited for.
+      void this.tracks(true).then((known) => {
+        const oneKind = known.length > 0 && new Set(known.map((track) => track.type)).size === 1;
+        if (oneKind && this.ffmpeg === ffmpeg && !this.stopped) void ffmpeg.stop();
+      });
+    }
     void ffmpeg.exited.then(async (code) => {
       if (this.stopped || this.ffmpeg !== ffmpeg) return;
       // nginx ends its players when what they play ends: the push (no failure), or the source viewers get
@@ -505,7 +507,8 @@ class StreamFeed {
         return;
       }
       // Started before the push's tracks were known, it mapped a video and an audio track: a push with one of
-      // them only fails at once. It starts again with the tracks the probe finds (not counted as a failure).
+      // them only fails (after its probe's bound, or stopped below). It starts again with the tracks the probe
+      // finds (not counted as a failure).
       const known = tracks.length > 0 ? tracks : await this.tracks(true);
       if (this.stopped || this.ffmpeg !== ffmpeg) return;
       if (known === tracks && ++this.respawns > MAX_RESPAWNS) {
@@ -602,6 +605,7 @@ class StreamFeed {
 
   private forwardAudio(data: Buffer): void {
     if (data.length < 12 || isRtcp(data)) return;
+    if (!this.sendsVideo) this.respawns = 0;
     for (const viewer of this.viewers) if (viewer.connected && !viewer.ended) viewer.audio.writeRtp(data);
   }
 }

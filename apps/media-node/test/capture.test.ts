@@ -157,24 +157,33 @@ describe('capture selection', () => {
     expect(disallowedTracks(tracks, allowedCodecs('MKV'))).toEqual([]);
   });
 
-  it('makes one ffmpeg input per origin read and one -map per track, by type and place in its origin', () => {
+  it('makes one ffmpeg input per origin read, probed as its tracks ask, and one -map per track, by type and place in its origin', () => {
     const { tracks } = selectTracks([v(resolution('Exact', 640, 360)), a({ idx: 1 })], captureCandidates(ladder));
     const origins = captureOrigins(tracks);
     expect(origins.map((source) => source.rtmpName)).toEqual(['r2', 'r0']);
-    expect(captureInputArgs(origins, (name) => `rtmp://127.0.0.1:1/live/${name}?relay=s`)).toEqual([
+    const url = (name: string) => `rtmp://127.0.0.1:1/live/${name}?relay=s`;
+    const played = (name: string, probeUs: string) => [
       '-rtmp_live',
       'live',
       '-analyzeduration',
-      '1000000',
+      probeUs,
+      '-fpsprobesize',
+      '0',
       '-i',
-      'rtmp://127.0.0.1:1/live/r2?relay=s',
-      '-rtmp_live',
-      'live',
-      '-analyzeduration',
-      '1000000',
-      '-i',
-      'rtmp://127.0.0.1:1/live/r0?relay=s',
+      url(name),
+    ];
+    // Tracks not known to the stream: each probed until both kinds came (nginx sends video from a keyframe on).
+    const [pushOrigin] = push as [CaptureOrigin];
+    const pushed = pushOrigin.source;
+    expect(captureInputArgs(origins, url, { source: pushed, tracks: null })).toEqual([
+      ...played('r2', '10000000'),
+      ...played('r0', '10000000'),
     ]);
+    // The push, probed: with both kinds as long, with one kind briefly (nothing else will come).
+    expect(captureInputArgs([pushed], url, { source: pushed, tracks: [...pushOrigin.tracks] })).toEqual(
+      played('push', '10000000'),
+    );
+    expect(captureInputArgs([pushed], url, { source: pushed, tracks: [audio(96)] })).toEqual(played('push', '500000'));
     expect(captureMapArgs(tracks)).toEqual(['-map', '0:v:0', '-map', '1:a:0']);
     const all = selectTracks([v(), a()], captureCandidates(push)).tracks;
     expect(captureMapArgs(all)).toEqual(['-map', '0:v:0', '-map', '0:a:0']);

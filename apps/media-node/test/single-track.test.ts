@@ -1,15 +1,24 @@
-import { uriWithToken, WEBRTC_PLAYBACK_FAILED } from '@streamcloud/contract';
-import { afterEach, describe, expect, it } from 'vitest';
+import { uriWithToken } from '@streamcloud/contract';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RTCPeerConnection } from 'werift';
 import { type Push, pushTestPattern, runTool, waitFor } from './harness.js';
+import { createRecording, createStorage, watchRecording } from './recordings.js';
+import { downloadObject, type LocalS3Server, listObjects, probeFile, startLocalS3 } from './s3.js';
 import { streamsOf, uriOf, useMediaNode } from './streams.js';
 
 /**
- * Pushes with one track only: video without audio plays on every output format; audio without video over HLS
- * (nginx-rtmp holds audio for video: docs/decisions.md), and WebRTC playback says why it cannot.
+ * Pushes with one track only play on every output format: video without audio, and audio without video
+ * (nginx-rtmp does not hold audio for video: docs/decisions.md, "One-track pushes").
  */
 const world = useMediaNode('single-track');
-const { createStream, createOutput, messages, status } = streamsOf(world);
+const { api, createStream, createOutput, messages, status } = streamsOf(world);
+let s3: LocalS3Server;
+beforeAll(async () => {
+  s3 = await startLocalS3(['recordings']);
+});
+afterAll(async () => {
+  await s3?.close();
+});
 
 let push: Push | null = null;
 const viewers: RTCPeerConnection[] = [];
@@ -58,15 +67,16 @@ async function whepViewer(url: string) {
 }
 
 describe('one-track pushes', () => {
-  it('plays a video-only RTMP push over WHEP, HLS, RTMP and SRT, and the stream says nothing failed', async () => {
+  it('plays a video-only RTMP push over WHEP, HLS (Standard and Low latency), RTMP and SRT, and the stream says nothing failed', async () => {
     const stream = await createStream({ format: 'RTMP' });
     const [webrtc, hls, rtmp, srt] = await Promise.all(
       ['WebRTC', 'HLS', 'RTMP', 'SRT'].map((format) => createOutput(stream.id, format)),
     );
+    const lowLatency = await createOutput(stream.id, 'HLS', { hlsLatency: 'Low' });
     push = pushTestPattern(uriOf(stream), 'flv', 120, { tracks: 'video' });
     await status(stream.id, 'Ingestion', 15_000);
 
-    for (const output of [hls, rtmp, srt]) {
+    for (const output of [hls, lowLatency, rtmp, srt]) {
       const url = uriWithToken(output?.connection?.uri ?? '', output?.viewer.accessToken ?? null);
       expect(await probedTypes(url), `${output?.format} ${url}`).toEqual(['video']);
     }
@@ -82,23 +92,50 @@ describe('one-track pushes', () => {
     expect((await messages(stream.id)).filter((text) => /fail|cannot/i.test(text))).toEqual([]);
   });
 
-  it("plays an audio-only RTMP push over HLS; WHEP says in the stream's messages why it cannot", async () => {
+  it('plays an audio-only RTMP push over WHEP (audio only), HLS (Standard and Low latency), RTMP and SRT, and the stream says nothing failed', async () => {
     const stream = await createStream({ format: 'RTMP' });
-    const [webrtc, hls] = await Promise.all(['WebRTC', 'HLS'].map((format) => createOutput(stream.id, format)));
+    const [webrtc, hls, rtmp, srt] = await Promise.all(
+      ['WebRTC', 'HLS', 'RTMP', 'SRT'].map((format) => createOutput(stream.id, format)),
+    );
+    const lowLatency = await createOutput(stream.id, 'HLS', { hlsLatency: 'Low' });
     push = pushTestPattern(uriOf(stream), 'flv', 120, { tracks: 'audio' });
     await status(stream.id, 'Ingestion', 15_000);
 
-    expect(await probedTypes(hls?.connection?.uri ?? '')).toEqual(['audio']);
-    const { got: whep } = await whepViewer(webrtc?.connection?.signallingUri ?? '');
-    const texts = await waitFor(
-      () => messages(stream.id),
-      (list) => list.some((text) => text.startsWith(WEBRTC_PLAYBACK_FAILED)),
+    for (const output of [hls, lowLatency, rtmp, srt]) {
+      const url = uriWithToken(output?.connection?.uri ?? '', output?.viewer.accessToken ?? null);
+      expect(await probedTypes(url), `${output?.format} ${url}`).toEqual(['audio']);
+    }
+    const { got: whep, status: answered } = await whepViewer(webrtc?.connection?.signallingUri ?? '');
+    expect(answered).toBe(201);
+    await waitFor(
+      async () => ({ ...whep }),
+      (got) => got.audio > 20,
       20_000,
-      'why WebRTC playback cannot start',
+      'audio packets over WHEP',
     );
-    expect(texts).toContain(
-      `${WEBRTC_PLAYBACK_FAILED}: the push has no video track (an audio-only push plays over HLS)`,
-    );
-    expect(whep.audio + whep.video).toBe(0);
+    expect(whep.video).toBe(0);
+    expect((await messages(stream.id)).filter((text) => /fail|cannot/i.test(text))).toEqual([]);
+  });
+
+  it('records an audio-only push (the reader does not wait for video that never comes)', async () => {
+    const storage = await createStorage(api, s3, { path: 'audio-only' });
+    const stream = await createStream({ format: 'RTMP' });
+    const recording = await createRecording(api, {
+      streamId: stream.id,
+      storageId: storage.id,
+      fileName: 'radio_{uuid}',
+      fileFormat: 'MP4',
+      capture: { source: 'Incoming', tracks: [{ type: 'Audio' }] },
+    });
+    push = pushTestPattern(uriOf(stream), 'flv', 8, { tracks: 'audio' });
+    await status(stream.id, 'Ingestion', 15_000);
+    await push.exited;
+    const done = await watchRecording(api, recording.id, (r) => r.state === 'Completed' || r.state === 'Error', 60_000);
+    expect(done.last.messages.filter((m) => m.level === 'error')).toEqual([]);
+    expect(done.last.state).toBe('Completed');
+    const [object] = await listObjects(s3, 'recordings', 'audio-only/');
+    const file = await probeFile(await downloadObject(s3, 'recordings', object?.key ?? ''));
+    expect(file.streams.map((track) => track.codec_name)).toEqual(['aac']);
+    expect(file.duration).toBeGreaterThan(5);
   });
 });

@@ -327,6 +327,57 @@ describe('an adjustable-transcode stream', () => {
     await pushExpecting(240, 180);
   });
 
+  it('keeps a Low latency variant playlist answering through a reconnect: it goes on in a new period', async () => {
+    const stream = await createSmallLadderStream();
+    const output = (
+      await api<{ connection: { uri: string } }>('POST', '/outputs', {
+        streamId: stream.id,
+        format: 'HLS',
+        hlsLatency: 'Low',
+      })
+    ).body;
+    let push = pushTestPattern(uriOf(stream), 'flv', 30, { size: '320x240', rate: 15 });
+    try {
+      await status(stream.id, 'Ingestion');
+      const master = await waitFor(
+        () => hls(output.connection.uri),
+        (answer) => answer.status === 200 && answer.text.includes('#EXT-X-STREAM-INF'),
+        20_000,
+        'the master playlist',
+      );
+      const variant = variants(master)[0]?.url ?? '';
+      await waitFor(
+        () => hls(variant),
+        (answer) => answer.text.includes('#EXT-X-PART:'),
+        20_000,
+        'parts',
+      );
+      push.stop();
+      await push.exited;
+      push = pushTestPattern(uriOf(stream), 'flv', 30, { size: '320x240', rate: 15 });
+      // Until the new push's renditions are packaged (the transcoder starts again first), the variant's playlist
+      // is the one its players had: answered at once, not ended — never missing while the ladder comes back.
+      const resumed = await waitFor(
+        async () => {
+          const started = Date.now();
+          const answer = await hls(variant);
+          expect(answer.status, answer.text).toBe(200);
+          expect(answer.text).not.toContain('#EXT-X-ENDLIST');
+          expect(Date.now() - started).toBeLessThan(3000);
+          return answer;
+        },
+        (answer) => answer.text.includes('init-1.mp4'),
+        30_000,
+        'the variant going on in a new period',
+      );
+      expect(resumed.text).toContain('#EXT-X-DISCONTINUITY');
+      expect(resumed.text).toContain('#EXT-X-MEDIA-SEQUENCE:0');
+    } finally {
+      push.stop();
+      await push.exited;
+    }
+  });
+
   it('restarts a crashed transcoder, and after three crashes in a minute says why and plays the push as it came', async () => {
     const stream = await adjustable({ tracks: [h264(1280, 720, 500), AAC_48K_STEREO] });
     const output = (

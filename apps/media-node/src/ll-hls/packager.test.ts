@@ -20,6 +20,7 @@ const run = promisify(execFile);
 let both: Buffer;
 let videoOnly: Buffer;
 let long: Buffer;
+let late: Buffer;
 const dir = mkdtempSync(join(tmpdir(), 'll-hls-test-'));
 
 /** `seconds` of a 160x90 pattern (and a tone), as the packaging ffmpeg writes a push (its own movflags). */
@@ -39,8 +40,45 @@ async function encode(seconds: number, tracks: 'both' | 'video'): Promise<Buffer
   return stdout;
 }
 
+/**
+ * 3 s of the pattern whose video starts 0.8 s after its tone, copied with the packager's own arguments as the
+ * packaging ffmpeg copies a push: nginx sends a new player audio before the video's first keyframe (`wait_video off`).
+ */
+async function encodeVideoLate(): Promise<Buffer> {
+  const common = ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi'];
+  const video = join(dir, 'late-video.ts');
+  const audio = join(dir, 'late-audio.ts');
+  await run('ffmpeg', [
+    ...common,
+    '-i',
+    'testsrc2=size=160x90:rate=30',
+    '-t',
+    '3',
+    '-c:v',
+    'libx264',
+    '-g',
+    '30',
+    video,
+  ]);
+  await run('ffmpeg', [...common, '-i', 'sine=frequency=440:sample_rate=48000', '-t', '3.8', '-c:a', 'aac', audio]);
+  const { stdout } = await run(
+    'ffmpeg',
+    [
+      ...['-hide_banner', '-loglevel', 'error', '-itsoffset', '0.8', '-i', video, '-i', audio],
+      ...['-map', '0:v', '-map', '1:a', '-bsf:a', 'aac_adtstoasc', ...fmp4OutputArgs(1 / 3)],
+    ],
+    { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 },
+  );
+  return stdout;
+}
+
 beforeAll(async () => {
-  [both, videoOnly, long] = await Promise.all([encode(3, 'both'), encode(2, 'video'), encode(9, 'video')]);
+  [both, videoOnly, long, late] = await Promise.all([
+    encode(3, 'both'),
+    encode(2, 'video'),
+    encode(9, 'video'),
+    encodeVideoLate(),
+  ]);
 }, 30_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -89,6 +127,19 @@ describe('the LL-HLS packager', () => {
       .map((line) => line.split(','));
     expect(streams[0]).toEqual(['h264', '30']);
     expect(streams[1]?.[0]).toBe('aac');
+  });
+
+  it('starts a period whose video comes after its audio at the next keyframe: no part longer than the target', () => {
+    const packager = new LowLatencyPackager(options);
+    feed(packager, late, 1000);
+    packager.end();
+    const playlist = lines(packager.playlist());
+    expect(playlist).toContain('#EXT-X-PART-INF:PART-TARGET=0.33333');
+    const durations = playlist
+      .filter((line) => line.startsWith('#EXT-X-PART:'))
+      .map((line) => Number(/DURATION=([\d.]+)/.exec(line)?.[1]));
+    expect(durations.length).toBeGreaterThanOrEqual(3);
+    for (const duration of durations) expect(duration).toBeLessThanOrEqual(1 / 3 + 1e-6);
   });
 
   it('writes the LL-HLS tags: server control, part target, the init, program dates and a preload hint', () => {

@@ -114,6 +114,8 @@ export class LowLatencyPackager {
   private splitter: Fmp4Splitter;
   private period = 0;
   private nextMsn = 0;
+  /** The periods whose first keyframe was left out (held over the audio before it: see addFragment). */
+  private readonly heldStarts = new Set<number>();
   /** Discontinuities of segments that left the playlist (EXT-X-DISCONTINUITY-SEQUENCE). */
   private discontinuitiesDropped = 0;
   private ended = false;
@@ -381,6 +383,14 @@ export class LowLatencyPackager {
       // A segment starts on a keyframe: what comes before the first one of a period cannot be decoded alone.
       if (!part.independent) return;
       const periodStart = !this.segments.some((segment) => segment.period === period);
+      // nginx sends a new player audio before the video's first keyframe (`wait_video off`): ffmpeg's MP4 muxer
+      // starts both tracks at once by holding that keyframe over the gap, a part up to a GOP long (PART-TARGET
+      // and the hold-back would follow it). The period starts at its next keyframe instead (once: a stream whose
+      // frames are all longer than the target keeps its parts as they are).
+      if (periodStart && hasVideo && part.duration > this.o.partTarget + 0.001 && !this.heldStarts.has(period)) {
+        this.heldStarts.add(period);
+        return;
+      }
       open = {
         msn: this.nextMsn++,
         period,

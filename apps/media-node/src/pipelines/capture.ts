@@ -7,9 +7,10 @@ import type {
   TrackSelector,
   TrackType,
 } from '@streamcloud/contract';
+import { playInputArgs } from '../nginx.js';
 import { probeTracks } from '../probe.js';
 import { newestFragment, poll } from '../streams/fragments.js';
-import type { LiveStream, MediaTrackSource } from '../streams/types.js';
+import type { LiveStream, MediaTrackSource, Rendition } from '../streams/types.js';
 
 /**
  * What a capture (a recording's or a relay's) takes from a live stream: its selectors picked against the
@@ -105,19 +106,24 @@ export function captureOrigins(selection: readonly CaptureCandidate[]): MediaTra
 }
 
 /**
- * ffmpeg input arguments playing each origin live from nginx-rtmp (`urlOf` gives the node's internal URL).
- * nginx-rtmp's metadata does not say which tracks follow, so ffmpeg would look for more for 5 s before
- * its first output; 1 s of the stream is enough to see them all.
+ * ffmpeg input arguments playing each origin live from nginx-rtmp (`urlOf` gives the node's internal URL), each
+ * probed as long as its tracks ask (playInputArgs): those of `stream` it carries, looked up when the player starts.
  */
-export function captureInputArgs(origins: readonly MediaTrackSource[], urlOf: (rtmpName: string) => string): string[] {
-  return origins.flatMap((origin) => [
-    '-rtmp_live',
-    'live',
-    '-analyzeduration',
-    '1000000',
-    '-i',
-    urlOf(origin.rtmpName),
-  ]);
+export function captureInputArgs(
+  origins: readonly MediaTrackSource[],
+  urlOf: (rtmpName: string) => string,
+  stream: Pick<LiveStream, 'source' | 'tracks'>,
+): string[] {
+  return origins.flatMap((origin) => playInputArgs(urlOf(origin.rtmpName), tracksOf(stream, origin)));
+}
+
+/** The tracks `origin` carries as probed: a rendition's own, the push's once probed; null when not known. */
+export function tracksOf(
+  stream: Pick<LiveStream, 'source' | 'tracks'>,
+  origin: MediaTrackSource,
+): readonly TrackInfo[] | null {
+  if ('tracks' in origin) return (origin as Rendition).tracks;
+  return origin === stream.source ? stream.tracks : null;
 }
 
 /** One `-map` per selected track, into the inputs `captureInputArgs` made of `captureOrigins(selection)`. */

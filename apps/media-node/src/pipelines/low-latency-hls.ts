@@ -1,8 +1,10 @@
-import type { AssignedInput } from '@streamcloud/contract';
+import type { AssignedInput, TrackInfo } from '@streamcloud/contract';
 import { lastLine, spawnGuarded } from '../child.js';
 import { fmp4OutputArgs, type LowLatencyPackager } from '../ll-hls/packager.js';
 import { type LowLatencyPackagers, PART_SECONDS } from '../ll-hls/packagers.js';
+import { playInputArgs } from '../nginx.js';
 import type { LiveStream } from '../streams/types.js';
+import { awaitingRenditions, tracksOf } from './capture.js';
 import type { Pipeline, PipelineContext, PipelineKind, StopReason } from './pipeline.js';
 import { type SupervisedRun, Supervisor } from './supervisor.js';
 
@@ -39,11 +41,24 @@ interface Source {
   rtmpName: string;
 }
 
-/** What the stream's HLS viewers get now: its ladder's variants, or one source; none while the renditions start. */
+/**
+ * What the stream's HLS viewers get now: its ladder's variants, or one source; none while the renditions start —
+ * also before the push's tracks are known (the transcoder has not started yet): packaging the push then would end
+ * the variants a reconnecting push's viewers play (LowLatencyPackagers.begin retires those not packaged), and they
+ * would find no playlist until the ladder is back.
+ */
 function sourcesOf(stream: LiveStream): Source[] {
+  if (awaitingRenditions(stream)) return [];
   const { renditions, main } = stream.outgoing;
   if (renditions === null) return [{ key: null, rtmpName: main.rtmpName }];
   return renditions.map((rendition) => ({ key: rendition.key, rtmpName: rendition.rtmpName }));
+}
+
+/** The tracks of what `source` plays, as probed; null when not known yet. */
+function tracksOfSource(stream: LiveStream, source: Source): readonly TrackInfo[] | null {
+  const { renditions, main } = stream.outgoing;
+  const origin = source.key === null ? main : renditions?.find((rendition) => rendition.key === source.key);
+  return origin ? tracksOf(stream, origin) : null;
 }
 
 /**
@@ -166,13 +181,8 @@ class VariantRun {
       '-nostdin',
       '-loglevel',
       'error',
-      // nginx starts a player at a keyframe with the codec headers first: a short probe finds both tracks.
-      '-analyzeduration',
-      '500000',
-      '-rtmp_live',
-      'live',
-      '-i',
-      tools.rtmpUrl(source.rtmpName),
+      // Probed until the video came (nginx sends audio first: playInputArgs).
+      ...playInputArgs(tools.rtmpUrl(source.rtmpName), tracksOfSource(stream, source)),
       '-map',
       '0:v?',
       '-map',

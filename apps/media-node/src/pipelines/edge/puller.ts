@@ -2,13 +2,17 @@ import type { AssignedInput, LadderRendition } from '@streamcloud/contract';
 import { type GuardedChild, lastLine, spawnGuarded } from '../../child.js';
 import type { InputDirectory } from '../../inputs.js';
 import type { Logger } from '../../log.js';
+import { playInputArgs } from '../../nginx.js';
 import { type ProxiedConnection, RtmpProxy } from '../../rtmp-proxy.js';
 import type { StreamManager } from '../../streams/manager.js';
 import type { LiveStream } from '../../streams/types.js';
 import type { NodeTools } from '../pipeline.js';
 
-/** How long a pull may take to publish here before its viewer is told the stream is not live. */
-const PULL_START_TIMEOUT_MS = 10_000;
+/**
+ * How long a pull may take to publish here before its viewer is told the stream is not live: more than the
+ * probe of a stream whose tracks the edge does not know (playInputArgs' bound, reached by a one-track stream).
+ */
+const PULL_START_TIMEOUT_MS = 15_000;
 /** How often a pull looks for its viewers. */
 const WATCH_INTERVAL_MS = 500;
 
@@ -298,14 +302,12 @@ export class EdgePuller {
       '-nostats',
       '-loglevel',
       'error',
-      // Its probe ends half a second into the stream (the origin starts it at a keyframe, its codec headers
-      // first), so ffmpeg publishes here while that first GOP still arrives: the first fragment closes with the
-      // second keyframe, not a publish handshake later. Not `-fflags nobuffer`: it drops the probed packets,
-      // that first keyframe among them, and so a whole GOP.
-      '-analyzeduration',
-      '500000',
-      '-i',
-      source,
+      // Its probe ends a few frames after the origin's first keyframe (audio comes before it: the origin's nginx
+      // does not hold it), so ffmpeg publishes here while that first GOP still arrives: the first fragment closes
+      // with the second keyframe, not a publish handshake later. Not `-fflags nobuffer`: it drops the probed
+      // packets, that first keyframe among them, and so a whole GOP. The edge does not know the origin's tracks:
+      // a one-track stream's probe lasts its whole bound (playInputArgs), within PULL_START_TIMEOUT_MS.
+      ...playInputArgs(source, null),
       '-map',
       '0:v?',
       '-map',

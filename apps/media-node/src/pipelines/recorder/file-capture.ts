@@ -2,6 +2,7 @@ import { rename, rm, stat } from 'node:fs/promises';
 import type { RecordingFileFormat } from '@streamcloud/contract';
 import { type GuardedChild, lastLine, runTool, spawnGuarded } from '../../child.js';
 import type { Logger } from '../../log.js';
+import { playProbeUs } from '../../nginx.js';
 import type { LiveStream, MediaTrackSource } from '../../streams/types.js';
 import { type CaptureCandidate, type CaptureOrigin, captureInputArgs } from '../capture.js';
 import { type SupervisedRun, Supervisor } from '../supervisor.js';
@@ -12,8 +13,6 @@ const PENDING_MAX_BYTES = 32 * 1024 * 1024;
 const WRITER_DRAIN_MS = 10_000;
 /** A reader whose push ended is given this long to send what it holds (nginx ends it with the push). */
 const READER_DRAIN_MS = 3000;
-/** How long the writer looks at the reader's MPEG-TS before it writes: the reader sends codec headers first. */
-const ANALYZE_US = '500000';
 
 export interface FileCaptureOptions {
   ffmpeg: string;
@@ -138,7 +137,7 @@ export class FileCapture {
       '-nostdin',
       '-loglevel',
       'error',
-      ...captureInputArgs(origins, this.o.rtmpUrl),
+      ...captureInputArgs(origins, this.o.rtmpUrl, stream),
       ...maps,
       '-c',
       'copy',
@@ -224,8 +223,11 @@ export function writerArgs(
     'pipe:1',
     '-stats_period',
     '1',
+    // As long as the reader's own probe (playProbeUs): the reader passes on what nginx sent it, audio first, up
+    // to a GOP of it before the video's first keyframe; a short probe saw no video packet, and MP4 refused a
+    // video track without its dimensions (the file stayed empty).
     '-analyzeduration',
-    ANALYZE_US,
+    String(playProbeUs(origins.flatMap((origin) => origin.tracks))),
     '-f',
     'mpegts',
     '-i',

@@ -184,7 +184,7 @@ export function relaySource(
     const maps = captureMapArgs(taken);
     return {
       ...base,
-      inputArgs: captureInputArgs(captureOrigins(taken), tools.rtmpUrl),
+      inputArgs: captureInputArgs(captureOrigins(taken), tools.rtmpUrl, stream),
       tracks: taken.map(({ track }, i) => ({ type: track.type, map: maps[2 * i + 1] ?? '', info: track })),
       unmatched: selection.unmatched,
       dropped: selection.tracks.length - taken.length,
@@ -194,7 +194,7 @@ export function relaySource(
   const types = [...new Set(selectors.map((selector) => selector.type))];
   return {
     ...base,
-    inputArgs: captureInputArgs([origin], tools.rtmpUrl),
+    inputArgs: captureInputArgs([origin], tools.rtmpUrl, stream),
     tracks: types.map((type) => ({ type, map: `0:${type === 'Video' ? 'v' : 'a'}?`, info: null })),
   };
 }

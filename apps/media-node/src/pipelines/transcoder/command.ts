@@ -1,8 +1,12 @@
+import type { TrackInfo } from '@streamcloud/contract';
+import { playInputArgs } from '../../nginx.js';
 import type { AudioPlan, LadderPlan, VideoPlan } from './plan.js';
 
 export interface CommandInputs {
   /** The push, played from nginx-rtmp. */
   input: string;
+  /** Its tracks as probed (how long ffmpeg probes it: playInputArgs). */
+  inputTracks: readonly TrackInfo[];
   /** Where rendition `key` is published (nginx-rtmp, `<input id>_<key>`). */
   output: (key: string) => string;
   /** The overlay logo as a file, at its offsets in source pixels; null without one. */
@@ -31,7 +35,7 @@ const quoted = (value: string) => `'${value.replaceAll("'", "'\\''")}'`;
  */
 export function transcoderArgs(plan: LadderPlan, io: CommandInputs): string[] {
   const args = ['-hide_banner', '-nostdin', '-loglevel', 'error', '-progress', 'pipe:1', '-stats_period', '1'];
-  args.push('-rtmp_live', 'live', '-i', io.input);
+  args.push(...playInputArgs(io.input, io.inputTracks));
   const encoded = plan.renditions.filter((rendition) => rendition.video && rendition.video !== 'copy');
   const graph: string[] = [];
   if (encoded.length > 0) {

@@ -69,7 +69,7 @@ describe('Preview card', () => {
 
   it("shows the node's reason when the stream cannot play over WebRTC, and not over HLS", async () => {
     const at = '2026-11-28T14:00:00.000Z';
-    const reason = `${WEBRTC_PLAYBACK_FAILED}: the push has no video track (an audio-only push plays over HLS)`;
+    const reason = `${WEBRTC_PLAYBACK_FAILED}: encoding for WebRTC failed: Unknown encoder 'libvpx'`;
     const { user } = render(
       [whep, hls],
       [
