@@ -20,6 +20,7 @@ import { accountsModule } from './modules/accounts/accounts.module.js';
 import { auditModule } from './modules/audit/audit.module.js';
 import { authModule } from './modules/auth/auth.module.js';
 import { SessionCache } from './modules/auth/session-cache.js';
+import { clipsModule } from './modules/clips/clips.module.js';
 import { EventBus } from './modules/events.js';
 import { fallbacksModule } from './modules/fallbacks/fallbacks.module.js';
 import { healthModule } from './modules/health/health.module.js';
@@ -81,6 +82,7 @@ export const MODULES = [
   playModule,
   recordingsModule,
   relaysModule,
+  clipsModule,
   statisticsModule,
 ];
 

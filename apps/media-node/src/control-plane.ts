@@ -3,6 +3,7 @@ import { type ApiClient, createApiClient, errorStatus } from '@streamcloud/api-c
 import {
   API_BASE,
   type NodeReport,
+  nodeClipRoutes,
   nodeFallbackRoutes,
   nodeMediaRoutes,
   nodeRecordingRoutes,
@@ -60,6 +61,11 @@ export class ControlPlaneClient {
   /** The recordings to run or finish on the streams this node serves, with their storages' credentials. */
   recordings() {
     return this.api.call(nodeRecordingRoutes.recordings);
+  }
+
+  /** The clips this node should cut, with their storages' credentials (issue 35). */
+  clips() {
+    return this.api.call(nodeClipRoutes.clips);
   }
 
   /** The fallbacks of a stream the node serves, in the order the owner added them. */

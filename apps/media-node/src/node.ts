@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { ApiError } from '@streamcloud/api-client';
 import { type Node, NodeRefreshMode } from '@streamcloud/contract';
 import { nodeControlKeyOf, nodeTokenHash } from '@streamcloud/contract/node-control-credential';
 import { addressPolicy, createGuardedFetch, guardedAgents } from '@streamcloud/net-guard';
+import { NodeClips } from './clips/clips.js';
 import type { NodeConfig } from './config.js';
 import { ControlPlaneClient, Reporter } from './control-plane.js';
 import { CpuMeter } from './cpu.js';
@@ -58,6 +60,8 @@ export class MediaNode {
   readonly manager: StreamManager;
   /** Every recording run of the node, from its push to its object in the storage (and across restarts). */
   readonly recordings: Recordings;
+  /** Clips the control plane asks this node to cut from its streams' segments or recordings (issue 35). */
+  readonly clips: NodeClips;
   /** Plays a stream's fallbacks into its own name when its push is gone. */
   readonly fallbacks: FallbackPlayer;
   /** As an edge: pulls streams ingested on other nodes while they have viewers here. */
@@ -184,6 +188,17 @@ export class MediaNode {
     });
     this.manager.events.subscribe(this.recordings);
     this.pipelines.push(new LivePipelines(recorderKind(this.recordings), this.manager.events, host));
+    this.clips = new NodeClips({
+      client: this.client,
+      send: (report) => this.reporter.send(report),
+      packagerOf: (inputId) => this.lowLatency.of(inputId) ?? this.lowLatency.variants(inputId)[0]?.packager ?? null,
+      ffmpeg: config.ffmpeg,
+      ffprobe: config.ffprobe,
+      agents: outboundAgents,
+      dir: join(config.dataDir, 'clips'),
+      from: () => `node ${this.identity?.name ?? config.publicHostname}`,
+      log,
+    });
   }
 
   /** What pipelines use of the node: its tools, its HLS directory and internal RTMP URLs. */
@@ -302,6 +317,8 @@ export class MediaNode {
       .catch((error: unknown) => this.log.error(`could not tell the control plane the media ports: ${String(error)}`));
     await this.poll();
     await this.recordings.start();
+    await mkdir(join(config.dataDir, 'clips'), { recursive: true });
+    this.clips.start();
     this.manager.resync();
     this.sendLoad();
     this.timers.push(
@@ -318,6 +335,7 @@ export class MediaNode {
 
   async stop(): Promise<void> {
     for (const timer of this.timers) clearInterval(timer);
+    this.clips.stop();
     // Files being recorded are closed first (the journal keeps them for the next start), then pushes end.
     await this.recordings.stop();
     await this.edges.stopAll();
@@ -491,6 +509,7 @@ export class MediaNode {
         }),
       ),
       edgePulls: this.edges.describe(),
+      clips: this.clips.describe(),
       emergencyCleanup: this.manager.admission.emergency,
       problems: this.problems,
     };
@@ -512,6 +531,9 @@ export class MediaNode {
       case 'Streams':
         await this.poll();
         return { inputs: this.manager.resync(), pushes: this.manager.activePushes().length };
+      case 'Clips':
+        await this.clips.read();
+        return this.clips.describe();
       case 'Sessions':
         this.manager.resync();
         return { sessions: this.manager.viewers.count };

@@ -4,6 +4,7 @@ export * from './api-keys.js';
 export * from './audit.js';
 export * from './auth.js';
 export * from './capture.js';
+export * from './clips.js';
 export * from './common.js';
 export * from './csv.js';
 export * from './fallbacks.js';

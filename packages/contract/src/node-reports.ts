@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ClipStateReport } from './clips.js';
 import { int32, Timestamp } from './common.js';
 import { FallbackStateReport } from './fallbacks.js';
 import { Node, NodeHealth } from './nodes.js';
@@ -50,6 +51,7 @@ export const NodeReport = z.discriminatedUnion('kind', [
   SnapshotReport,
   RecordingStateReport,
   RelayStateReport,
+  ClipStateReport,
 ]);
 export type NodeReport = z.infer<typeof NodeReport>;
 export type NodeReportKind = NodeReport['kind'];

@@ -28,6 +28,8 @@ export const NodeRefreshMode = z.enum([
   'TURN',
   'EmergencyCleanupDisable',
   'ALL',
+  /** Clips wait for the node (issue 35): it reads GET /node/clips now. */
+  'Clips',
 ]);
 export type NodeRefreshMode = z.infer<typeof NodeRefreshMode>;
 

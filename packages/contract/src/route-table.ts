@@ -2,6 +2,7 @@ import { accountRoutes } from './accounts.js';
 import { apiKeyRoutes } from './api-keys.js';
 import { auditRoutes } from './audit.js';
 import { authRoutes } from './auth.js';
+import { clipRoutes, nodeClipRoutes } from './clips.js';
 import { fallbackRoutes, nodeFallbackRoutes } from './fallbacks.js';
 import { nodeMediaRoutes } from './media-node.js';
 import { nodeGroupRoutes } from './node-groups.js';
@@ -29,6 +30,8 @@ export const routeTable = {
   apiKeyRoutes,
   auditRoutes,
   authRoutes,
+  clipRoutes,
+  nodeClipRoutes,
   fallbackRoutes,
   nodeFallbackRoutes,
   nodeMediaRoutes,

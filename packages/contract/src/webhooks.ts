@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Clip } from './clips.js';
 import { Id, IdParams, PageQuery, Timestamp } from './common.js';
 import { NodeGroup } from './node-groups.js';
 import { Recording } from './recordings.js';
@@ -27,6 +28,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'relay.relaying',
   'relay.completed',
   'relay.error',
+  'clip.ready',
+  'clip.error',
   'node-group.resources-changed',
   'webhook.test',
 ] as const;
@@ -34,7 +37,15 @@ export const WebhookEventType = z.enum(WEBHOOK_EVENT_TYPES);
 export type WebhookEventType = z.infer<typeof WebhookEventType>;
 
 /** What an event is about; a test event is about the account. */
-export const WEBHOOK_RESOURCE_TYPES = ['stream', 'output', 'recording', 'relay', 'node-group', 'account'] as const;
+export const WEBHOOK_RESOURCE_TYPES = [
+  'stream',
+  'output',
+  'recording',
+  'relay',
+  'clip',
+  'node-group',
+  'account',
+] as const;
 export const WebhookResourceType = z.enum(WEBHOOK_RESOURCE_TYPES);
 export type WebhookResourceType = z.infer<typeof WebhookResourceType>;
 
@@ -105,6 +116,8 @@ export const WEBHOOK_EVENT_DATA = {
   'relay.relaying': Relay,
   'relay.completed': Relay,
   'relay.error': z.intersection(Relay, ErrorDetail),
+  'clip.ready': Clip,
+  'clip.error': Clip.extend(ErrorDetail.shape),
   'node-group.resources-changed': NodeGroup,
   'webhook.test': z.object({
     /** The account whose secret signed it; null for the platform's own node groups. */
@@ -149,6 +162,8 @@ export const WEBHOOK_EVENT_SUMMARIES: Record<WebhookEventType, string> = {
   'relay.relaying': 'The relay started sending the stream',
   'relay.completed': 'The relay ended',
   'relay.error': 'The relay failed',
+  'clip.ready': 'The clip is cut and in the storage',
+  'clip.error': 'The clip could not be cut',
   'node-group.resources-changed': "The group's nodes changed (attached, detached, allocated or released)",
   'webhook.test': 'Sent by "Send test event"',
 };

@@ -52,6 +52,7 @@ export async function playHls(
     pick: (index) => {
       hls.currentLevel = index;
     },
+    programDate: () => hls.playingDate,
     async stats(): Promise<PlaybackStats> {
       const level = hls.levels[hls.currentLevel];
       return {

@@ -5,6 +5,8 @@ export interface Playback {
   renditions(): Rendition[];
   pick(index: number): void;
   close(): void;
+  /** HLS: the program date-time (EXT-X-PROGRAM-DATE-TIME) of the frame shown now, which clips are cut by; else null. */
+  programDate?(): Date | null;
 }
 
 export interface Rendition {

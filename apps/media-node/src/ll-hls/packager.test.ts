@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cutFromWindow } from '../clips/cut.js';
 import { createLogger } from '../log.js';
 import { StreamEvents } from '../streams/events.js';
 import { DiskBudget, DvrStore } from './dvr-store.js';
@@ -295,6 +296,52 @@ describe('the LL-HLS packager', () => {
     expect(after).toContain('#EXT-X-DISCONTINUITY-SEQUENCE:1');
     expect(after.find((line) => line.startsWith('#EXT-X-MAP:'))).toBe('#EXT-X-MAP:URI="init-1.mp4"');
     packagers.close();
+  });
+
+  it('hands a clip the segments from the keyframe at or before from up to to, one run per period, and ffmpeg copies them', async () => {
+    let now = 1_000_000;
+    const packager = new LowLatencyPackager({ ...options, now: () => now });
+    feed(packager, long, 65_536);
+    // A reconnect 20 s later: a new period with its own init.
+    now = 1_020_000;
+    packager.startPeriod();
+    feed(packager, both, 65_536);
+    packager.end();
+    expect(await packager.clip(999_000, 1_002_000)).toBe('before');
+    expect(await packager.clip(1_020_500, 1_030_000)).toBe('after');
+
+    const within = await packager.clip(1_002_500, 1_005_000);
+    if (typeof within === 'string') throw new Error(within);
+    // From segment 2 (its keyframe at 2 s, half a second before `from`) to segment 4 (starting before `to`).
+    expect(within.startMs).toBeCloseTo(1_002_000, -2);
+    expect(within.seconds).toBeCloseTo(3, 1);
+    expect(within.runs).toHaveLength(1);
+    expect(within.runs[0]?.chunks).toEqual([
+      packager.init(0),
+      ...(await Promise.all([2, 3, 4].map((msn) => packager.segment(msn)))),
+    ]);
+
+    const across = await packager.clip(1_008_200, 1_021_500);
+    if (typeof across === 'string') throw new Error(across);
+    expect(across.runs.map((run) => [run.period, run.chunks.length])).toEqual([
+      [0, 2],
+      [1, 3],
+    ]);
+    const cutDir = mkdtempSync(join(dir, 'clip-'));
+    // Segment 8 (1 s, from its keyframe at 8 s), then 1.5 s of the next period: the 20 s without a push are not in it.
+    expect(across.seconds).toBeCloseTo(2.5, 1);
+    const file = await cutFromWindow('ffmpeg', across, across.seconds, cutDir);
+    const { stdout } = await run('ffprobe', [
+      '-v',
+      'error',
+      '-show_entries',
+      'format=duration',
+      '-of',
+      'csv=p=0',
+      file,
+    ]);
+    expect(Number(stdout)).toBeGreaterThan(2.3);
+    expect(Number(stdout)).toBeLessThan(2.7);
   });
 
   it('names its files strictly', () => {

@@ -40,6 +40,15 @@ export interface PackagerOptions {
   continueFrom?: Continuation;
 }
 
+/** What a clip is cut from: runs of one period each (an init, then segments), the first starting at `startMs`. */
+export interface ClipSource {
+  /** The program date of the first segment's first frame (a keyframe), ms. */
+  startMs: number;
+  /** The clip's media seconds: from that keyframe to `to`, the periods' runs one after the other. */
+  seconds: number;
+  runs: { period: number; chunks: Buffer[] }[];
+}
+
 /** The numbering a packager's successor for the same URL goes on with: players see one playlist continued. */
 export interface Continuation {
   msn: number;
@@ -213,6 +222,36 @@ export class LowLatencyPackager {
     if (!found?.complete) return null;
     if (found.parts.length > 0) return Buffer.concat(found.parts.map((part) => part.data));
     return (await this.dvr?.store.read(msn)) ?? null;
+  }
+
+  /**
+   * What a clip of program dates [fromMs, toMs] is cut from (issue 35): the segments from the last one starting at
+   * or before `fromMs` (segments start on keyframes) to the last one starting before `toMs`, the open segment's parts
+   * so far included, each period's run as one fragmented MP4 (its init, then its segments' bytes). 'before' when
+   * `fromMs` is older than what is held (the window moved on), 'after' while `toMs` is past what has arrived.
+   */
+  async clip(fromMs: number, toMs: number): Promise<ClipSource | 'before' | 'after'> {
+    let first = this.segments.length - 1;
+    while (first >= 0 && (this.segments[first]?.programDate ?? 0) > fromMs) first--;
+    if (first < 0) return 'before';
+    const last = this.segments.at(-1);
+    if (!last || last.programDate + last.duration * 1000 < toMs) return 'after';
+    const runs: ClipSource['runs'] = [];
+    let seconds = 0;
+    for (const segment of this.segments.slice(first)) {
+      if (segment.programDate >= toMs) break;
+      // Media time, not wall time: a gap between periods (no push) is no part of the clip.
+      seconds += Math.min(segment.duration, (toMs - segment.programDate) / 1000);
+      const data = segment.complete
+        ? await this.segment(segment.msn)
+        : Buffer.concat(segment.parts.map((part) => part.data));
+      const init = this.inits.get(segment.period)?.data;
+      if (!data || !init) return 'before';
+      const run = runs.at(-1);
+      if (run?.period === segment.period) run.chunks.push(data);
+      else runs.push({ period: segment.period, chunks: [init, data] });
+    }
+    return { startMs: this.segments[first]?.programDate ?? fromMs, seconds, runs };
   }
 
   /** The last part written: its segment's media sequence number and its index there. */

@@ -270,14 +270,28 @@ export class NodesService {
   }
 
   /**
+   * Tells a node at once that clips wait for it (refresh mode `Clips`, issue 35): it reads `GET /node/clips` now
+   * rather than at its next read (every few seconds). Answers whether it did; a node that cannot be reached is
+   * noted, not an error (its next read brings the clips anyway).
+   */
+  async tellClipsWaiting(id: string): Promise<boolean> {
+    const row = await this.deps.uow.nodes.findById(id);
+    if (!row) return false;
+    return (await this.refreshStreams([row], 'Clips')).failed === 0;
+  }
+
+  /**
    * Asks each node to re-read its streams now (refresh `Streams`), all at once; one that cannot be reached is
    * noted and counted, never an error: its next poll brings the change anyway.
    */
-  private async refreshStreams(nodes: NodeRow[]): Promise<{ pushed: number; failed: number }> {
+  private async refreshStreams(
+    nodes: NodeRow[],
+    mode: 'Streams' | 'Clips' = 'Streams',
+  ): Promise<{ pushed: number; failed: number }> {
     const results = await Promise.allSettled(
       nodes.map((node) =>
-        this.deps.control.refresh(node, 'Streams').catch((error: unknown) => {
-          this.deps.log?.warn(`Node ${node.name} was not told of a change to its streams: ${(error as Error).message}`);
+        this.deps.control.refresh(node, mode).catch((error: unknown) => {
+          this.deps.log?.warn(`Node ${node.name} was not told of a change (${mode}): ${(error as Error).message}`);
           throw error;
         }),
       ),

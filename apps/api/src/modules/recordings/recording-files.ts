@@ -1,4 +1,4 @@
-import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { RECORDING_LINK_TTL_SECONDS, type RecordingFileFormat } from '@streamcloud/contract';
 import { credentialScheme } from '@streamcloud/contract/signed-credential';
 import type { GuardedAgents } from '@streamcloud/net-guard';
@@ -36,6 +36,8 @@ export class RecordingFiles {
     private readonly signingKey: string,
     /** The guarded agents every storage call goes through (lib/outbound.ts: users' destinations). */
     private readonly agents: GuardedAgents,
+    /** What the files are of, in messages (the clips module serves its files with the same links). */
+    private readonly noun: 'recording' | 'clip' = 'recording',
   ) {}
 
   /** A link's token for the recording: `save` makes the file an attachment. */
@@ -70,16 +72,16 @@ export class RecordingFiles {
         }),
       )
       .catch((error: SdkError) => {
-        if (error.name === 'NoSuchKey') throw notFound("The recording's file in the storage");
+        if (error.name === 'NoSuchKey') throw notFound(`The ${this.noun}'s file in the storage`);
         if (error.name === 'InvalidRange' || error.$metadata?.httpStatusCode === 416)
           throw new AppError(416, 'RANGE_NOT_SATISFIABLE', 'The range asked for is outside the file');
         throw new AppError(
           502,
           'STORAGE_UNREACHABLE',
-          `The recording's storage did not serve the file: ${describeFailure(error, target, 'bucket', object.key, STORAGE_IDLE_MS)}`,
+          `The ${this.noun}'s storage did not serve the file: ${describeFailure(error, target, 'bucket', object.key, STORAGE_IDLE_MS)}`,
         );
       });
-    const fileName = object.key.split('/').pop() ?? 'recording';
+    const fileName = object.key.split('/').pop() ?? this.noun;
     const headers: Record<string, string> = {
       'content-type': CONTENT_TYPES[object.format],
       'accept-ranges': 'bytes',
@@ -92,6 +94,17 @@ export class RecordingFiles {
       headers,
       body: answer.Body as NodeJS.ReadableStream,
     };
+  }
+
+  /** Removes an object from the storage; answers the failure's words, or null once it is gone. */
+  async remove(target: S3Target, key: string): Promise<string | null> {
+    const client: S3Client = createS3Client(target, { timeoutMs: 10_000, agents: this.agents });
+    try {
+      await client.send(new DeleteObjectCommand({ Bucket: target.bucket, Key: key }));
+      return null;
+    } catch (error) {
+      return describeFailure(error as SdkError, target, 'cleanup', key, 10_000);
+    }
   }
 
   private key(recordingId: string): string {

@@ -50,3 +50,23 @@ export function subscribeNodeGroupWebhooks(events: EventBus, outbox: WebhookOutb
     });
   });
 }
+
+/** clip.ready and clip.error, from the clips' `clip.finished`, in the transaction of the change. */
+export function subscribeClipWebhooks(events: EventBus, outbox: WebhookOutbox): void {
+  events.subscribe('clip.finished', async (event, uow) => {
+    const { clip, state, at } = event;
+    if (!clip.callbackUri) return;
+    const presented = await event.present();
+    const extra = state === 'Error' ? { error: { message: event.error ?? 'The clip failed' } } : ({} as object);
+    await outbox.emit(uow.webhooks.db, {
+      type: state === 'Ready' ? 'clip.ready' : 'clip.error',
+      accountId: clip.ownerId,
+      resourceType: 'clip',
+      resourceId: clip.id,
+      streamId: clip.streamId,
+      url: clip.callbackUri,
+      occurredAt: at,
+      data: { ...presented, ...extra } as never,
+    });
+  });
+}

@@ -1,6 +1,10 @@
 import { defineModule } from '../module.js';
 import { createWebhooksModule, type WebhookOptions, type WebhooksModule } from './index.js';
-import { subscribeNodeGroupWebhooks, subscribeStreamJobWebhooks } from './job-and-group-webhooks.js';
+import {
+  subscribeClipWebhooks,
+  subscribeNodeGroupWebhooks,
+  subscribeStreamJobWebhooks,
+} from './job-and-group-webhooks.js';
 import { StreamWebhooks } from './stream-webhooks.js';
 import { WebhooksRepository } from './webhooks.repository.js';
 import { registerWebhookRoutes } from './webhooks.routes.js';
@@ -57,6 +61,7 @@ export const webhooksModule = defineModule({
     new StreamWebhooks(webhooks.outbox).subscribe(events);
     subscribeStreamJobWebhooks(events, webhooks.outbox);
     subscribeNodeGroupWebhooks(events, webhooks.outbox);
+    subscribeClipWebhooks(events, webhooks.outbox);
     registerWebhookRoutes(app, webhooks.service);
   },
 });

@@ -1,6 +1,8 @@
 import { Suspense } from 'react';
 import { Loading } from '@/components/ui/loading';
 import { lazyComponent, OnDemand } from '@/components/ui/on-demand';
+import { ClipButton } from '@/features/clips/components/clip-dialog';
+import { StreamClipsList } from '@/features/clips/components/stream-clips-list';
 import { RecordButton } from '@/features/recordings/components/record-button';
 import { StreamRecordingsList } from '@/features/recordings/components/stream-recordings-list';
 import { StreamRelaysList } from '@/features/relays/components/stream-relays-list';
@@ -40,6 +42,8 @@ export const slots: StreamDashboardSlots = {
     </Suspense>
   ),
   callbacks: ({ streamId }) => <DeliveryLog filter={{ streamId }} />,
+  clipButton: ({ streamId, position }) => <ClipButton streamId={streamId} position={position} />,
+  clips: ({ streamId }) => <StreamClipsList streamId={streamId} />,
 };
 
 export function StreamDashboardPage() {

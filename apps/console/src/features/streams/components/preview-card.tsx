@@ -1,4 +1,4 @@
-import { Suspense, useEffect } from 'react';
+import { type ReactNode, Suspense, useEffect } from 'react';
 import { Loading } from '@/components/ui/loading';
 import { useStream } from '@/data/streams/get-stream';
 import { usePreviewCredential } from '../api/create-preview';
@@ -8,7 +8,14 @@ import { DashboardCard } from './dashboard-card';
 import { PreviewPlayer } from './preview-player-lazy';
 
 /** The Preview card of a stream in Ingestion or Fallback. */
-export function PreviewCard({ streamId }: { streamId: string }) {
+export function PreviewCard({
+  streamId,
+  extra,
+}: {
+  streamId: string;
+  /** Controls beside the player's, given the position being played (the clips' "Create clip"). */
+  extra?: (position: () => Date | null) => ReactNode;
+}) {
   const outputs = useOutputs(streamId);
   const credential = usePreviewCredential(streamId);
   // The dashboard's copy of the stream (polled there): the node's word when WebRTC playback cannot start.
@@ -27,7 +34,12 @@ export function PreviewCard({ streamId }: { streamId: string }) {
         <Loading />
       ) : (
         <Suspense fallback={<Loading />}>
-          <PreviewPlayer outputs={items} token={credential.data.token} webrtcProblem={webrtcProblem ?? null} />
+          <PreviewPlayer
+            outputs={items}
+            token={credential.data.token}
+            webrtcProblem={webrtcProblem ?? null}
+            {...(extra ? { extra } : {})}
+          />
         </Suspense>
       )}
     </DashboardCard>

@@ -1,5 +1,5 @@
 import type { StreamOutput } from '@streamcloud/contract';
-import { useEffect, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { playHls } from '@/media/hls-playback';
@@ -29,9 +29,12 @@ export function PreviewPlayer({
   outputs,
   token,
   webrtcProblem = null,
+  extra,
 }: {
   outputs: StreamOutput[];
   token: string;
+  /** More controls beside the player's (the clips feature's "Create clip"), given the position being played. */
+  extra?: (position: () => Date | null) => ReactNode;
   /** The node's reason why the stream cannot play over WebRTC now (its status message), if any. */
   webrtcProblem?: string | null;
 }) {
@@ -149,6 +152,7 @@ export function PreviewPlayer({
         <Button size="sm" variant="outline-secondary" aria-pressed={showStats} onClick={() => setShowStats(!showStats)}>
           {showStats ? 'Hide stats' : 'Show stats'}
         </Button>
+        {extra?.(() => playback.current?.programDate?.() ?? null)}
       </div>
     </div>
   );

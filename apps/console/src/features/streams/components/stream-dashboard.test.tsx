@@ -28,6 +28,7 @@ function renderDashboard(
         jsonResponse({ token: 'pv1.1900000000.sig', expiresAt: '2030-01-01T00:00:00Z' }),
       [`GET /api/v1/recordings/stream/${ID}`]: () => jsonResponse([]),
       [`GET /api/v1/relays/stream/${ID}`]: () => jsonResponse([]),
+      'GET /api/v1/clips': () => jsonResponse([]),
       'GET /api/v1/statistics/*': () => jsonResponse({ result: [] }),
       [`GET /api/v1/snapshots/stream/${ID}/*`]: () => errorResponse(404, 'Snapshot settings not found'),
       'GET /api/v1/webhooks/deliveries': () => jsonResponse([], 200, { 'X-Total-Count': '0' }),

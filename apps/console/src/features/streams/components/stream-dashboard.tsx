@@ -56,6 +56,10 @@ export interface StreamDashboardSlots {
   metricsPanel: (props: { streamId: string; format: InputFormat }) => ReactNode;
   /** The body of the Callbacks card: the webhooks sent for the stream and its outputs, recordings and relays. */
   callbacks: (props: { streamId: string }) => ReactNode;
+  /** The preview player's "Create clip" (marks in and out on the position being played). */
+  clipButton?: (props: { streamId: string; position: () => Date | null }) => ReactNode;
+  /** The body of the Clips card. */
+  clips?: (props: { streamId: string }) => ReactNode;
 }
 
 export interface StreamDashboardProps {
@@ -157,7 +161,14 @@ export function StreamDashboard({ id, slots, startUpdating = false, onUpdateClos
 
           <StreamCallout status={stream.status} />
 
-          {showsSnapshots && <PreviewCard streamId={stream.id} />}
+          {showsSnapshots && (
+            <PreviewCard
+              streamId={stream.id}
+              {...(slots.clipButton
+                ? { extra: (position) => slots.clipButton?.({ streamId: stream.id, position }) }
+                : {})}
+            />
+          )}
 
           {showsSnapshots && (
             <DashboardCard title="Snapshots">
@@ -179,6 +190,7 @@ export function StreamDashboard({ id, slots, startUpdating = false, onUpdateClos
                   {slots.recordingsAndRelays({ streamId: stream.id })}
                 </DashboardCard>
               )}
+              {slots.clips && <DashboardCard title="Clips">{slots.clips({ streamId: stream.id })}</DashboardCard>}
               {slots.metricsPanel({ streamId: stream.id, format: stream.format })}
             </div>
           </div>

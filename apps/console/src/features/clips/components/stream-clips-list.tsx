@@ -1,0 +1,75 @@
+import { messageOr } from '@streamcloud/api-client';
+import type { Clip } from '@streamcloud/contract';
+import { useState } from 'react';
+import Badge from 'react-bootstrap/Badge';
+import Button from 'react-bootstrap/Button';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { Loading } from '@/components/ui/loading';
+import { useNotify } from '@/components/ui/notifications';
+import { useDeleteClip } from '../api/delete-clip';
+import { useClipPlayback } from '../api/get-clip-playback';
+import { useStreamClips } from '../api/get-stream-clips';
+import { CLIP_STATE_VARIANTS, formatDuration } from '../utils/clip-values';
+import { CLIP_TEXTS } from '../utils/messages';
+
+/** The stream dashboard's Clips card: each clip's state, caption, length, and Download / Delete. */
+export function StreamClipsList({ streamId }: { streamId: string }) {
+  const clips = useStreamClips(streamId);
+  const remove = useDeleteClip();
+  const links = useClipPlayback();
+  const notify = useNotify();
+  const [deleting, setDeleting] = useState<Clip | null>(null);
+
+  if (clips.isPending) return <Loading />;
+  if (clips.isError) return <p className="text-danger mb-0">{messageOr(clips.error, 'The clips could not be read')}</p>;
+  if (clips.data.length === 0) return <p className="text-secondary mb-0">{CLIP_TEXTS.none}</p>;
+
+  const download = (clip: Clip) =>
+    links.mutate(clip.id, {
+      onSuccess: (playback) => void window.open(playback.downloadUrl, '_blank', 'noopener'),
+      onError: (error) => notify(messageOr(error, CLIP_TEXTS.downloadFailed), 'danger'),
+    });
+  const confirmDelete = () => {
+    if (!deleting) return;
+    remove.mutate(deleting, { onError: (error) => notify(messageOr(error, CLIP_TEXTS.deleteFailed), 'danger') });
+    setDeleting(null);
+  };
+
+  return (
+    <>
+      <ul className="list-unstyled mb-0" aria-label="Clips">
+        {clips.data.map((clip) => {
+          const caption = clip.caption || CLIP_TEXTS.noCaption;
+          const busy = clip.state === 'Pending' || clip.state === 'Processing';
+          return (
+            <li key={clip.id} aria-label={caption} className="d-flex flex-wrap gap-2 align-items-center py-1">
+              <Badge bg={CLIP_STATE_VARIANTS[clip.state]}>{clip.state}</Badge>
+              <span className="text-truncate">{caption}</span>
+              <span className="text-secondary">{formatDuration(clip.duration)}</span>
+              {clip.state === 'Error' && clip.message && <span className="text-danger small">{clip.message}</span>}
+              <span className="ms-auto d-flex gap-2">
+                <Button
+                  size="sm"
+                  variant="outline-primary"
+                  disabled={clip.state !== 'Ready'}
+                  onClick={() => download(clip)}
+                >
+                  Download
+                </Button>
+                <Button size="sm" variant="outline-danger" disabled={busy} onClick={() => setDeleting(clip)}>
+                  Delete
+                </Button>
+              </span>
+            </li>
+          );
+        })}
+      </ul>
+      <ConfirmDialog
+        show={deleting !== null}
+        message={CLIP_TEXTS.deleteQuestion}
+        onConfirm={confirmDelete}
+        onCancel={() => setDeleting(null)}
+      />
+    </>
+  );
+}

@@ -1,0 +1,74 @@
+import { expect, test } from '@playwright/test';
+import { streamRoutes } from '@streamcloud/contract';
+import { listObjects, startLocalS3 } from '../../apps/media-node/test/s3';
+import { apiLogin, createAccount, loginViaUi, uniqueName } from '../support/accounts';
+import { api } from '../support/api';
+import { pushTestPattern, STREAMER_IP, useLocalMediaNode } from '../support/media';
+import { apiCreateStorage } from '../support/recordings-relays';
+import { apiCreateInput } from '../support/streams';
+
+// A real media node, a push by ffmpeg and a real S3 server (s3rver), all on loopback: a clip marked on the
+// preview player of a Low latency output with a rewind window, cut by the node and listed Ready.
+test.describe.configure({ timeout: 150_000 });
+
+useLocalMediaNode();
+
+test('a clip marked in and out on the preview player is cut from the rewind window and listed Ready', async ({
+  page,
+  request,
+}) => {
+  const s3 = await startLocalS3(['e2e-clips']);
+  const account = await createAccount(request);
+  const token = await apiLogin(request, { username: account.username, password: account.password });
+  const storageName = uniqueName('s3');
+  await apiCreateStorage(request, token, storageName, {
+    type: 'AmazonS3Compatible',
+    endpoint: s3.endpoint,
+    bucket: 'e2e-clips',
+    path: 'console',
+    ...s3.credentials,
+  });
+  const stream = await apiCreateInput(request, token, {
+    format: 'RTMP',
+    caption: 'Clipped live',
+    streamer: { ipAddress: STREAMER_IP },
+  });
+  await api(request, token).call(streamRoutes.createOutput, {
+    body: { streamId: stream.id, format: 'HLS', hlsLatency: 'Low', dvrWindowMinutes: 1 },
+  });
+  const push = pushTestPattern((stream.connection as { uri: string }).uri, 'flv', 90, { size: '160x90' });
+  try {
+    await loginViaUi(page, account);
+    await page.goto(`/#/streams/view/${stream.id}`);
+    await expect(page.getByTestId('stream-status')).toHaveText('Ingestion', { timeout: 20_000 });
+    const preview = page.getByRole('region', { name: 'Preview' });
+    const video = preview.getByLabel('Stream preview');
+    const playing = () => video.evaluate((element: HTMLVideoElement) => element.currentTime);
+    await expect.poll(playing, { timeout: 30_000 }).toBeGreaterThan(1);
+
+    await preview.getByRole('button', { name: 'Create clip' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create a clip' });
+    await expect(dialog).toContainText('the clip may start up to one keyframe interval (GOP) early');
+    await dialog.getByRole('button', { name: 'Mark in' }).click();
+    await expect(dialog.getByLabel('In (date-time)')).toHaveValue(/^\d{4}-\d\d-\d\dT/);
+    const markedAt = await playing();
+    await expect.poll(playing, { timeout: 20_000 }).toBeGreaterThan(markedAt + 3);
+    await dialog.getByRole('button', { name: 'Mark out' }).click();
+    await dialog.getByLabel('Caption').fill('Three seconds');
+    await dialog.getByLabel('Storage').selectOption({ label: storageName });
+    await dialog.getByRole('button', { name: 'Create clip' }).click();
+    await expect(dialog).toBeHidden();
+
+    const clip = page.getByRole('region', { name: 'Clips' }).getByRole('listitem', { name: 'Three seconds' });
+    await expect(clip).toContainText('Ready', { timeout: 15_000 });
+    await expect(clip).toContainText(/\d\.\d s/);
+    await expect(clip.getByRole('button', { name: 'Download' })).toBeEnabled();
+    const objects = await listObjects(s3, 'e2e-clips', 'console/clips/');
+    expect(objects).toHaveLength(1);
+    expect(objects[0]?.size).toBeGreaterThan(0);
+    await expect(page.getByRole('alert').filter({ hasText: 'Something wrong' })).toHaveCount(0);
+  } finally {
+    push.stop();
+    await s3.close();
+  }
+});
