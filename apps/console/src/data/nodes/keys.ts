@@ -1,4 +1,4 @@
-/** Query keys of the nodes feature, narrowest last. */
+/** Query keys of nodes, narrowest last. */
 export const nodeKeys = {
   all: ['nodes'] as const,
   lists: () => [...nodeKeys.all, 'list'] as const,
