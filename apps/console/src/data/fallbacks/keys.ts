@@ -1,4 +1,4 @@
-/** Query keys of the fallbacks feature, narrowest last. */
+/** Query keys of fallbacks, narrowest last. */
 export const fallbackKeys = {
   all: ['fallbacks'] as const,
   lists: () => [...fallbackKeys.all, 'list'] as const,
