@@ -1,14 +1,12 @@
 import type { ApiClient } from '@streamcloud/api-client';
-import { OUTPUTS_PAGE_SIZE, type StreamOutput, streamRoutes, TOTAL_COUNT_HEADER } from '@streamcloud/contract';
+import { OUTPUTS_PAGE_SIZE, type StreamOutput, streamRoutes } from '@streamcloud/contract';
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
-import { streamKeys } from '@/data/streams/keys';
 import { useApi } from '@/lib/services-context';
+import { nextOffset, type Page, pageOf } from '../paging';
 import { DASHBOARD_POLL_MS } from './dashboard-poll';
+import { streamKeys } from './keys';
 
-export interface OutputsPage {
-  items: StreamOutput[];
-  total: number;
-}
+export type OutputsPage = Page<StreamOutput>;
 
 export async function getOutputsPage(
   api: ApiClient,
@@ -20,18 +18,7 @@ export async function getOutputsPage(
     query: { streamId, offset, limit: OUTPUTS_PAGE_SIZE },
     ...(signal ? { signal } : {}),
   });
-  const total = Number(headers.get(TOTAL_COUNT_HEADER));
-  return {
-    items: data,
-    total: headers.has(TOTAL_COUNT_HEADER) && Number.isFinite(total) ? total : offset + data.length,
-  };
-}
-
-export function nextOutputsOffset(pages: OutputsPage[]): number | undefined {
-  const last = pages.at(-1);
-  if (!last) return 0;
-  const loaded = pages.reduce((sum, page) => sum + page.items.length, 0);
-  return loaded < last.total && last.items.length > 0 ? loaded : undefined;
+  return pageOf(data, headers, offset);
 }
 
 export function outputsQueryOptions(api: ApiClient, streamId: string) {
@@ -39,7 +26,7 @@ export function outputsQueryOptions(api: ApiClient, streamId: string) {
     queryKey: streamKeys.outputs(streamId),
     queryFn: ({ pageParam, signal }) => getOutputsPage(api, streamId, pageParam, signal),
     initialPageParam: 0,
-    getNextPageParam: (_last: OutputsPage, pages: OutputsPage[]) => nextOutputsOffset(pages),
+    getNextPageParam: (_last: OutputsPage, pages: OutputsPage[]) => nextOffset(pages),
     refetchInterval: DASHBOARD_POLL_MS,
   });
 }

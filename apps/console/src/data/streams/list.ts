@@ -1,14 +1,12 @@
 import type { ApiClient } from '@streamcloud/api-client';
-import { STREAMS_PAGE_SIZE, type StreamInputSummary, streamListRoute, TOTAL_COUNT_HEADER } from '@streamcloud/contract';
+import { STREAMS_PAGE_SIZE, type StreamInputSummary, streamListRoute } from '@streamcloud/contract';
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
-import { streamKeys } from '@/data/streams/keys';
 import { useApi } from '@/lib/services-context';
+import { nextOffset, type Page, pageOf } from '../paging';
+import { streamKeys } from './keys';
 
-export interface StreamsPage {
-  items: StreamInputSummary[];
-  /** X-Total-Count: how many streams there are in all. */
-  total: number;
-}
+/** A page of streams; `total` is X-Total-Count, how many streams there are in all. */
+export type StreamsPage = Page<StreamInputSummary>;
 
 export interface StreamsPageQuery {
   offset: number;
@@ -26,19 +24,7 @@ export async function getStreamsPage(
     query: { offset, limit, ...(account ? { account } : {}) },
     ...(signal ? { signal } : {}),
   });
-  const total = Number(headers.get(TOTAL_COUNT_HEADER));
-  return {
-    items: data,
-    total: Number.isFinite(total) && headers.has(TOTAL_COUNT_HEADER) ? total : offset + data.length,
-  };
-}
-
-/** Where the next page starts, or undefined once everything is loaded. */
-export function nextStreamsOffset(pages: StreamsPage[]): number | undefined {
-  const last = pages.at(-1);
-  if (!last) return 0;
-  const loaded = pages.reduce((sum, page) => sum + page.items.length, 0);
-  return loaded < last.total && last.items.length > 0 ? loaded : undefined;
+  return pageOf(data, headers, offset);
 }
 
 /** How long a loaded list counts as current for a screen that mounts. */
@@ -49,7 +35,7 @@ export function streamsQueryOptions(api: ApiClient, account: string | null) {
     queryKey: streamKeys.list(account),
     queryFn: ({ pageParam, signal }) => getStreamsPage(api, { offset: pageParam, account }, signal),
     initialPageParam: 0,
-    getNextPageParam: (_last: StreamsPage, pages: StreamsPage[]) => nextStreamsOffset(pages),
+    getNextPageParam: (_last: StreamsPage, pages: StreamsPage[]) => nextOffset(pages),
     // With thousands loaded a refetch asks for every page again: the list reloads when it is opened
     // (and with ?refresh), not each time the window gets the focus back.
     refetchOnWindowFocus: false,
