@@ -1,4 +1,5 @@
 import { type BodyOf, streamRoutes } from '@streamcloud/contract';
+import { savesResource } from '../resource-writes';
 import { useRouteMutation } from '../route-mutation';
 import { streamKeys } from './keys';
 
@@ -12,7 +13,6 @@ export type StreamUpdateBody = Pick<BodyOf<typeof streamRoutes.update>, 'state' 
 export function useUpdateStream() {
   return useRouteMutation(streamRoutes.update, {
     toRequest: ({ id, body }: { id: string; body: StreamUpdateBody }) => ({ params: { id }, body }),
-    sets: (stream) => streamKeys.detail(stream.id),
-    invalidates: () => [streamKeys.lists()],
+    ...savesResource(streamKeys),
   });
 }

@@ -8,6 +8,7 @@ import { Loading } from '@/components/ui/loading';
 import { useNotify } from '@/components/ui/notifications';
 import { PageShell } from '@/components/ui/page-shell';
 import { nodeKeys } from '@/data/nodes/keys';
+import { deletesResource, savesResource } from '@/data/resource-writes';
 import { useRouteMutation } from '@/data/route-mutation';
 import { useRouteQuery } from '@/data/route-query';
 import { NodeDrainCard } from './node-drain-card';
@@ -54,13 +55,11 @@ function CreateNode() {
 function ViewNode({ node }: { node: Node }) {
   const updateNode = useRouteMutation(nodeRoutes.update, {
     toRequest: (body: NodeInput) => ({ params: { id: node.id }, body }),
-    sets: (saved) => nodeKeys.detail(saved.id),
-    invalidates: () => [nodeKeys.lists()],
+    ...savesResource(nodeKeys),
   });
   const deleteNode = useRouteMutation(nodeRoutes.delete, {
-    toRequest: () => ({ params: { id: node.id } }),
-    removes: () => [nodeKeys.detail(node.id)],
-    invalidates: () => [nodeKeys.lists()],
+    toRequest: (id: string) => ({ params: { id } }),
+    ...deletesResource(nodeKeys),
   });
   // A new node token; the old one stops working at once.
   const reissue = useRouteMutation(nodeRoutes.reissueToken, { toRequest: () => ({ params: { id: node.id } }) });
@@ -83,7 +82,7 @@ function ViewNode({ node }: { node: Node }) {
   const remove = async () => {
     setConfirm(null);
     try {
-      await deleteNode.mutateAsync();
+      await deleteNode.mutateAsync(node.id);
       navigate('/nodes');
     } catch (error) {
       notify(messageOr(error, DELETE_FAILED));

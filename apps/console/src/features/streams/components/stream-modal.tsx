@@ -19,6 +19,7 @@ import { Options, SelectField, TextField } from '@/components/ui/form-fields';
 import { ModalActions } from '@/components/ui/modal-actions';
 import { useNotify } from '@/components/ui/notifications';
 import { useLocationLookup } from '@/data/location/use-location-lookup';
+import { savesResource } from '@/data/resource-writes';
 import { useRouteMutation } from '@/data/route-mutation';
 import { streamKeys } from '@/data/streams/keys';
 import { useUpdateStream } from '@/data/streams/update-stream';
@@ -63,8 +64,7 @@ export function StreamModal({ show, mode, stream, ownerId = null, onHide, onSave
   const notify = useNotify();
   const create = useRouteMutation(streamRoutes.create, {
     toRequest: (body: StreamInputCreateDraft) => ({ body }),
-    sets: (created) => streamKeys.detail(created.id),
-    invalidates: () => [streamKeys.lists()],
+    ...savesResource(streamKeys),
   });
   const update = useUpdateStream();
   const updating = mode === 'update';

@@ -1,4 +1,4 @@
-/** Query keys of the relays feature, narrowest last. */
+/** Query keys of relays, narrowest last. */
 export const relayKeys = {
   all: ['relays'] as const,
   lists: () => [...relayKeys.all, 'list'] as const,

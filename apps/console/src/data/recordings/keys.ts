@@ -1,4 +1,4 @@
-/** Query keys of the recordings feature, narrowest last. */
+/** Query keys of recordings, narrowest last. */
 export const recordingKeys = {
   all: ['recordings'] as const,
   lists: () => [...recordingKeys.all, 'list'] as const,
