@@ -10,6 +10,8 @@ export interface RouteMutation<R extends AnyRoute, TVariables> {
   toRequest: (variables: TVariables) => RouteRequest<R>;
   /** The key the answer is put under at once (a saved resource shows without being read again). */
   sets?: (data: ResponseOf<R>, variables: TVariables) => QueryKey;
+  /** What of the answer `sets` puts there, when the answer carries more than the resource (a storage's check). */
+  cached?: (data: ResponseOf<R>) => unknown;
   /** The reads of what no longer exists (a deleted resource's detail): dropped, not read again. */
   removes?: (data: ResponseOf<R>, variables: TVariables) => QueryKey[];
   /** The keys the write makes stale; the mutation settles once they are read again. */
@@ -22,14 +24,14 @@ export interface RouteMutation<R extends AnyRoute, TVariables> {
  */
 export function useRouteMutation<R extends AnyRoute, TVariables = void>(
   route: R,
-  { toRequest, sets, removes, invalidates }: RouteMutation<R, TVariables>,
+  { toRequest, sets, cached = (data) => data, removes, invalidates }: RouteMutation<R, TVariables>,
 ) {
   const api = useApi();
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (variables: TVariables) => callRoute(api, route, toRequest(variables)),
     onSuccess: (data, variables) => {
-      if (sets) queryClient.setQueryData(sets(data, variables), data);
+      if (sets) queryClient.setQueryData(sets(data, variables), cached(data));
       for (const queryKey of removes?.(data, variables) ?? []) queryClient.removeQueries({ queryKey });
       const stale = invalidates?.(data, variables) ?? [];
       return Promise.all(stale.map((queryKey) => queryClient.invalidateQueries({ queryKey })));

@@ -1,4 +1,4 @@
-/** Query keys of the node groups feature, narrowest last. */
+/** Query keys of node groups, narrowest last. */
 export const nodeGroupKeys = {
   all: ['node-groups'] as const,
   lists: () => [...nodeGroupKeys.all, 'list'] as const,
