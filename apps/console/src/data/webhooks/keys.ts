@@ -6,7 +6,7 @@ export interface DeliveryFilter {
   account?: string;
 }
 
-/** Query keys of the webhooks feature, narrowest last. */
+/** Query keys of webhooks, narrowest last. */
 export const webhookKeys = {
   all: ['webhooks'] as const,
   deliveries: () => [...webhookKeys.all, 'deliveries'] as const,

@@ -1,7 +1,8 @@
 import type { ApiClient } from '@streamcloud/api-client';
-import { TOTAL_COUNT_HEADER, type WebhookDelivery, webhookRoutes } from '@streamcloud/contract';
+import { type WebhookDelivery, webhookRoutes } from '@streamcloud/contract';
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { useApi } from '@/lib/services-context';
+import { nextOffset, type Page, pageOf } from '../paging';
 import { type DeliveryFilter, webhookKeys } from './keys';
 
 /** Rows per page of a delivery log ('Load more' adds a page). */
@@ -9,10 +10,7 @@ export const DELIVERIES_PAGE_SIZE = 20;
 /** Delivery logs are re-polled this often while shown: attempts finish and retries come due. */
 export const DELIVERIES_POLL_MS = 5_000;
 
-export interface DeliveriesPage {
-  items: WebhookDelivery[];
-  total: number;
-}
+export type DeliveriesPage = Page<WebhookDelivery>;
 
 export async function getDeliveriesPage(
   api: ApiClient,
@@ -24,11 +22,7 @@ export async function getDeliveriesPage(
     query: { ...filter, offset, limit: DELIVERIES_PAGE_SIZE },
     ...(signal ? { signal } : {}),
   });
-  const total = Number(headers.get(TOTAL_COUNT_HEADER));
-  return {
-    items: data,
-    total: Number.isFinite(total) && headers.has(TOTAL_COUNT_HEADER) ? total : offset + data.length,
-  };
+  return pageOf(data, headers, offset);
 }
 
 export function deliveriesQueryOptions(api: ApiClient, filter: DeliveryFilter) {
@@ -36,10 +30,7 @@ export function deliveriesQueryOptions(api: ApiClient, filter: DeliveryFilter) {
     queryKey: webhookKeys.deliveryList(filter),
     queryFn: ({ pageParam, signal }) => getDeliveriesPage(api, filter, pageParam, signal),
     initialPageParam: 0,
-    getNextPageParam: (last: DeliveriesPage, pages: DeliveriesPage[]) => {
-      const loaded = pages.reduce((sum, page) => sum + page.items.length, 0);
-      return loaded < last.total && last.items.length > 0 ? loaded : undefined;
-    },
+    getNextPageParam: (_last: DeliveriesPage, pages: DeliveriesPage[]) => nextOffset(pages),
     refetchInterval: DELIVERIES_POLL_MS,
   });
 }

@@ -1,6 +1,6 @@
 import type { SnapshotDirection } from '@streamcloud/contract';
 
-/** Query keys of the snapshots feature, narrowest last. */
+/** Query keys of snapshots, narrowest last. */
 export const snapshotKeys = {
   all: ['snapshots'] as const,
   settings: (streamId: string) => [...snapshotKeys.all, 'settings', streamId] as const,

@@ -1,17 +1,17 @@
-import type { ApiClient } from '@streamcloud/api-client';
 import { type SnapshotDirection, type SnapshotSettings, snapshotRoutes } from '@streamcloud/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useApi } from '@/lib/services-context';
+import { callRoute, useRouteQuery } from '../route-query';
 import { snapshotKeys } from './keys';
 
-/** PUT with the settings, or with null for a direction that is turned off (section 4). */
-export function updateSnapshotSettings(
-  api: ApiClient,
-  streamId: string,
-  direction: SnapshotDirection,
-  settings: SnapshotSettings | null,
-): Promise<SnapshotSettings | null> {
-  return api.call(snapshotRoutes.update, { params: { streamId, direction }, body: settings });
+/**
+ * One direction's snapshot settings, null when it takes no snapshots (the previews and the settings form).
+ * Loading failures are silent (section 8): the query cache only logs them.
+ */
+export function useSnapshotSettings(streamId: string, direction: SnapshotDirection) {
+  return useRouteQuery(snapshotRoutes.get, snapshotKeys.direction(streamId, direction), {
+    params: { streamId, direction },
+  });
 }
 
 export interface SnapshotSettingsChange {
@@ -19,14 +19,17 @@ export interface SnapshotSettingsChange {
   settings: Record<SnapshotDirection, SnapshotSettings | null>;
 }
 
-/** Both directions, one call each. */
+/** Both directions, one PUT each: the settings, or null for a direction that is turned off (section 4). */
 export function useUpdateSnapshotSettings() {
   const api = useApi();
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async ({ streamId, settings }: SnapshotSettingsChange) => {
       for (const direction of ['incoming', 'outgoing'] as const) {
-        const saved = await updateSnapshotSettings(api, streamId, direction, settings[direction]);
+        const saved = await callRoute(api, snapshotRoutes.update, {
+          params: { streamId, direction },
+          body: settings[direction],
+        });
         queryClient.setQueryData(snapshotKeys.direction(streamId, direction), saved);
       }
     },
