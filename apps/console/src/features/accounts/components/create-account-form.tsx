@@ -1,20 +1,24 @@
 import { isApiError } from '@streamcloud/api-client';
-import { AccountCreate, type AccountCreateInput } from '@streamcloud/contract';
+import { AccountCreate, type AccountCreateInput, accountRoutes } from '@streamcloud/contract';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import { useForm } from 'react-hook-form';
 import { FormFailure } from '@/components/ui/form-failure';
 import { SelectField, TextField } from '@/components/ui/form-fields';
+import { accountKeys } from '@/data/accounts/keys';
+import { useRouteMutation } from '@/data/route-mutation';
 import { contractResolver, namedFields, showServerFieldErrors } from '@/lib/forms';
-import { useCreateAccount } from '../api/create-account';
 
 const fieldOfPath = namedFields<AccountCreateInput>(['username', 'password', 'role', 'email']);
 
 const EMPTY: AccountCreateInput = { username: '', password: '', role: 'USER', email: '' };
 
 export function CreateAccountForm() {
-  const createAccount = useCreateAccount();
+  const createAccount = useRouteMutation(accountRoutes.create, {
+    toRequest: (body: AccountCreate) => ({ body }),
+    invalidates: () => [accountKeys.lists()],
+  });
   const [failure, setFailure] = useState<{ detail?: string | undefined } | null>(null);
   const {
     register,

@@ -1,13 +1,13 @@
 import { messageOr } from '@streamcloud/api-client';
-import { PlaybackTokenInspect, type PlaybackTokenInspection } from '@streamcloud/contract';
+import { PlaybackTokenInspect, type PlaybackTokenInspection, playbackKeyRoutes } from '@streamcloud/contract';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { useForm } from 'react-hook-form';
 import { FormFailure } from '@/components/ui/form-failure';
 import { TextField } from '@/components/ui/form-fields';
 import { TitledCard } from '@/components/ui/titled-card';
+import { useRouteMutation } from '@/data/route-mutation';
 import { contractResolver, showServerFieldErrors } from '@/lib/forms';
-import { useInspectPlaybackToken } from '../api/playback-keys';
 import { PLAYBACK_KEY_TEXTS } from '../utils/messages';
 import { EMPTY_TEST_TOKEN, type TestTokenForm, testTokenFieldOfPath, toInspectBody } from '../utils/test-token-form';
 
@@ -46,7 +46,10 @@ function Inspection({ result }: { result: PlaybackTokenInspection }) {
 
 /** Paste a token: its claims, and whether an output would accept it from a test viewer, and why. */
 export function TestTokenCard() {
-  const inspect = useInspectPlaybackToken();
+  // Asks whether an output would accept a token (changes nothing).
+  const inspect = useRouteMutation(playbackKeyRoutes.inspect, {
+    toRequest: (body: PlaybackTokenInspect) => ({ body }),
+  });
   const [result, setResult] = useState<PlaybackTokenInspection | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const {

@@ -1,4 +1,4 @@
-/** Query keys of the playback signing keys feature, narrowest last. */
+/** Query keys of playback signing keys, narrowest last. */
 export const playbackKeyKeys = {
   all: ['playback-keys'] as const,
   list: () => [...playbackKeyKeys.all, 'list'] as const,
