@@ -1,6 +1,6 @@
 import type { AuditFilter } from '@streamcloud/contract';
 
-/** Query keys of the audit feature, narrowest last. */
+/** Query keys of the audit log, narrowest last. */
 export const auditKeys = {
   all: ['audit'] as const,
   lists: () => [...auditKeys.all, 'list'] as const,

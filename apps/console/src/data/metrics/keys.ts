@@ -1,4 +1,4 @@
-/** Query keys of the metrics feature, narrowest last. */
+/** Query keys of metric series (the metrics dashboard, a stream's panel), narrowest last. */
 export const metricsKeys = {
   all: ['metrics'] as const,
   dashboard: (params: object) => [...metricsKeys.all, 'dashboard', params] as const,

@@ -2,8 +2,11 @@ import type { ApiClient } from '@streamcloud/api-client';
 import { type AccountMetric, type MetricsResponse, statisticsRoutes } from '@streamcloud/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { useApi } from '@/lib/services-context';
-import { type CustomDates, DASHBOARD_REFRESH_MS, windowOf } from '../utils/presets';
 import { metricsKeys } from './keys';
+import { type CustomDates, windowOf } from './window';
+
+/** The dashboard's series are read again this often while it is shown. */
+export const DASHBOARD_REFRESH_MS = 60_000;
 
 export interface DashboardMetricsParams {
   preset: number;

@@ -1,4 +1,4 @@
-/** Query keys of the billing feature, narrowest last. */
+/** Query keys of usage reports (billing), narrowest last. */
 export const billingKeys = {
   all: ['billing'] as const,
   accountUsage: (params: object) => [...billingKeys.all, 'account-usage', params] as const,

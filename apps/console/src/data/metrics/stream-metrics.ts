@@ -2,8 +2,10 @@ import type { ApiClient } from '@streamcloud/api-client';
 import { type MetricsResponse, type StatisticMetric, statisticsRoutes } from '@streamcloud/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { useApi } from '@/lib/services-context';
-import { PANEL_REFRESH_MS } from '../utils/presets';
 import { metricsKeys } from './keys';
+
+/** A stream's metrics panel reads its series again this often while it is shown. */
+export const PANEL_REFRESH_MS = 10_000;
 
 export interface StreamMetricsParams {
   /** The last this many minutes. */
