@@ -1,6 +1,5 @@
 import { isApiError } from '@streamcloud/api-client';
 import { AccountCreate, type AccountCreateInput, accountRoutes } from '@streamcloud/contract';
-import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import { useForm } from 'react-hook-form';
@@ -8,7 +7,7 @@ import { FormFailure } from '@/components/ui/form-failure';
 import { SelectField, TextField } from '@/components/ui/form-fields';
 import { accountKeys } from '@/data/accounts/keys';
 import { useRouteMutation } from '@/data/route-mutation';
-import { contractResolver, namedFields, showServerFieldErrors } from '@/lib/forms';
+import { contractResolver, namedFields, useFailingSubmit } from '@/lib/forms';
 
 const fieldOfPath = namedFields<AccountCreateInput>(['username', 'password', 'role', 'email']);
 
@@ -19,27 +18,22 @@ export function CreateAccountForm() {
     toRequest: (body: AccountCreate) => ({ body }),
     invalidates: () => [accountKeys.lists()],
   });
-  const [failure, setFailure] = useState<{ detail?: string | undefined } | null>(null);
-  const {
-    register,
-    handleSubmit,
-    reset,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm<AccountCreateInput, unknown, AccountCreate>({
+  const form = useForm<AccountCreateInput, unknown, AccountCreate>({
     resolver: contractResolver(AccountCreate),
     defaultValues: EMPTY,
   });
-
-  const onSubmit = handleSubmit(async (values) => {
-    setFailure(null);
-    try {
+  const {
+    register,
+    reset,
+    formState: { errors, isSubmitting },
+  } = form;
+  const { onSubmit, failure } = useFailingSubmit(form, {
+    save: async (values) => {
       await createAccount.mutateAsync(values);
       reset(EMPTY);
-    } catch (error) {
-      showServerFieldErrors(error, setError, fieldOfPath);
-      setFailure({ detail: isApiError(error) ? error.serverMessage : undefined });
-    }
+    },
+    failureOf: (error) => ({ detail: isApiError(error) ? error.serverMessage : undefined }),
+    fieldOfPath,
   });
 
   return (

@@ -7,7 +7,7 @@ import { FormFailure } from '@/components/ui/form-failure';
 import { TextField } from '@/components/ui/form-fields';
 import { TitledCard } from '@/components/ui/titled-card';
 import { useRouteMutation } from '@/data/route-mutation';
-import { contractResolver, showServerFieldErrors } from '@/lib/forms';
+import { contractResolver, useFailingSubmit } from '@/lib/forms';
 import { PLAYBACK_KEY_TEXTS } from '../utils/messages';
 import { EMPTY_TEST_TOKEN, type TestTokenForm, testTokenFieldOfPath, toInspectBody } from '../utils/test-token-form';
 
@@ -51,26 +51,21 @@ export function TestTokenCard() {
     toRequest: (body: PlaybackTokenInspect) => ({ body }),
   });
   const [result, setResult] = useState<PlaybackTokenInspection | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm<TestTokenForm>({
+  const form = useForm<TestTokenForm>({
     resolver: contractResolver(PlaybackTokenInspect, { toBody: toInspectBody, fieldOfPath: testTokenFieldOfPath }),
     defaultValues: EMPTY_TEST_TOKEN,
   });
-
-  const onSubmit = handleSubmit(async (values) => {
-    setFailure(null);
-    setResult(null);
-    try {
+  const {
+    register,
+    formState: { errors, isSubmitting },
+  } = form;
+  const { onSubmit, failure } = useFailingSubmit(form, {
+    save: async (values) => {
+      setResult(null);
       setResult(await inspect.mutateAsync(toInspectBody(values)));
-    } catch (error) {
-      showServerFieldErrors(error, setError, testTokenFieldOfPath);
-      setFailure(messageOr(error, PLAYBACK_KEY_TEXTS.testFailed));
-    }
+    },
+    failureOf: (error) => messageOr(error, PLAYBACK_KEY_TEXTS.testFailed),
+    fieldOfPath: testTokenFieldOfPath,
   });
 
   return (
