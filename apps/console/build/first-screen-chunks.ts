@@ -18,7 +18,7 @@ const FIRST_SCREENS = {
   'first-screen': [
     'app/layout/app-layout.tsx',
     'app/routes/streams.tsx',
-    'features/streams/api/get-streams.ts',
+    'data/streams/list.ts',
     'data/accounts/get-whoami.ts',
   ],
   'sign-in': ['app/routes/login.tsx'],

@@ -7,7 +7,7 @@ import type { AppServices } from '@/lib/services';
  */
 const SCREEN_DATA: Record<string, (services: AppServices, params: Record<string, string>) => Promise<unknown>> = {
   '/streams': async ({ api, queryClient }) => {
-    const { streamsQueryOptions } = await import('@/features/streams/api/get-streams');
+    const { streamsQueryOptions } = await import('@/data/streams/list');
     return queryClient.prefetchInfiniteQuery(streamsQueryOptions(api, null));
   },
   // The stream and, in parallel rather than once it is known to be live, what its Preview card needs.

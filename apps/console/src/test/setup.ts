@@ -13,7 +13,7 @@ configure({ asyncUtilTimeout: 5000 });
 // front, as when every module was imported statically, so no first render waits on a module transform.
 // The same for what the sign-in loads with its first check and call (login-form.tsx, auth-store.ts).
 beforeAll(() =>
-  Promise.all([preloadLazyComponents(), import('@/features/auth/components/login-rules'), import('@/lib/auth-routes')]),
+  Promise.all([preloadLazyComponents(), import('@/features/auth/utils/login-rules'), import('@/lib/auth-routes')]),
 );
 
 // Not in a test file that runs in Node (`@vitest-environment node`): there is no DOM to draw in.

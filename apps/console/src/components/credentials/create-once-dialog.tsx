@@ -5,7 +5,7 @@ import Modal from 'react-bootstrap/Modal';
 import type { FieldValues, UseFormReturn } from 'react-hook-form';
 import { FormFailure } from '@/components/ui/form-failure';
 import { ModalActions } from '@/components/ui/modal-actions';
-import { type FieldOfPath, showServerFieldErrors } from '@/lib/forms';
+import { type FieldOfPath, useFailingSubmit } from '@/lib/forms';
 
 export interface CreateOnceDialogProps<Form extends FieldValues, Submitted, Created> {
   show: boolean;
@@ -40,24 +40,18 @@ export function CreateOnceDialog<Form extends FieldValues, Submitted, Created>(
 ) {
   const { form, empty, fieldOfPath } = props;
   const [created, setCreated] = useState<Created | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
+  const { onSubmit, failure, clearFailure } = useFailingSubmit(form, {
+    save: async (submitted) => setCreated(await props.create(submitted)),
+    failureOf: (error) => messageOr(error, props.failedText),
+    fieldOfPath,
+  });
 
   const close = () => {
     setCreated(null);
-    setFailure(null);
+    clearFailure();
     form.reset(empty);
     props.onClose();
   };
-
-  const onSubmit = form.handleSubmit(async (submitted) => {
-    setFailure(null);
-    try {
-      setCreated(await props.create(submitted));
-    } catch (error) {
-      showServerFieldErrors(error, form.setError, fieldOfPath);
-      setFailure(messageOr(error, props.failedText));
-    }
-  });
 
   const titleId = `${props.id}-title`;
   return (

@@ -1,21 +1,12 @@
 import type { ApiClient } from '@streamcloud/api-client';
 import { type WhoAmI, whoAmIRoute } from '@streamcloud/contract';
-import { queryOptions } from '@tanstack/react-query';
 import { IDENTITY_META } from '@/lib/query-client';
 import { type ReadOptions, useRead } from '../read';
+import { routeQueryOptions } from '../route-query';
 import { accountKeys } from './keys';
 
-export function getWhoAmI(api: ApiClient, signal?: AbortSignal): Promise<WhoAmI> {
-  return api.call(whoAmIRoute, signal ? { signal } : {});
-}
-
 export function whoAmIQueryOptions(api: ApiClient) {
-  return queryOptions({
-    queryKey: accountKeys.whoami(),
-    queryFn: ({ signal }) => getWhoAmI(api, signal),
-    staleTime: 60_000,
-    meta: IDENTITY_META,
-  });
+  return { ...routeQueryOptions(api, whoAmIRoute, accountKeys.whoami(), {}), staleTime: 60_000, meta: IDENTITY_META };
 }
 
 /** The signed-in account (the impersonated one while impersonating). */

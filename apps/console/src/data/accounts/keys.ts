@@ -6,4 +6,6 @@ export const accountKeys = {
   detail: (id: string) => [...accountKeys.details(), id] as const,
   /** The signed-in account (the impersonated one while impersonating). */
   whoami: () => [...accountKeys.all, 'whoami'] as const,
+  /** The sign-in security settings (ADMIN). */
+  securitySettings: () => [...accountKeys.all, 'security-settings'] as const,
 };

@@ -1,20 +1,15 @@
 import type { ApiClient } from '@streamcloud/api-client';
 import { type Location, streamRoutes } from '@streamcloud/contract';
-import { queryOptions } from '@tanstack/react-query';
 import { type ReadOptions, useReadById } from '../read';
+import { routeQueryOptions } from '../route-query';
 import { locationKeys } from './keys';
 
-export function getLocation(api: ApiClient, ipAddress: string, signal?: AbortSignal): Promise<Location> {
-  return api.call(streamRoutes.location, { query: { ipAddress }, ...(signal ? { signal } : {}) });
-}
-
 export function locationQueryOptions(api: ApiClient, ipAddress: string) {
-  return queryOptions({
-    queryKey: locationKeys.address(ipAddress),
-    queryFn: ({ signal }) => getLocation(api, ipAddress, signal),
+  return {
+    ...routeQueryOptions(api, streamRoutes.location, locationKeys.address(ipAddress), { query: { ipAddress } }),
     staleTime: Number.POSITIVE_INFINITY,
     retry: false,
-  });
+  };
 }
 
 /** Where an IP address is (a streamer's, a node's); nothing is asked while the address is unknown. */

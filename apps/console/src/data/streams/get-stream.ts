@@ -1,15 +1,11 @@
 import type { ApiClient } from '@streamcloud/api-client';
 import { type StreamInput, streamRoutes } from '@streamcloud/contract';
-import { queryOptions } from '@tanstack/react-query';
 import { type ReadOptions, useReadById } from '../read';
+import { routeQueryOptions } from '../route-query';
 import { streamKeys } from './keys';
 
-export function getStream(api: ApiClient, id: string, signal?: AbortSignal): Promise<StreamInput> {
-  return api.call(streamRoutes.get, { params: { id }, ...(signal ? { signal } : {}) });
-}
-
 export function streamQueryOptions(api: ApiClient, id: string) {
-  return queryOptions({ queryKey: streamKeys.detail(id), queryFn: ({ signal }) => getStream(api, id, signal) });
+  return routeQueryOptions(api, streamRoutes.get, streamKeys.detail(id), { params: { id } });
 }
 
 /**

@@ -1,3 +1,4 @@
 export * from './contract-resolver';
 export * from './field-of-path';
 export * from './server-field-errors';
+export * from './use-failing-submit';

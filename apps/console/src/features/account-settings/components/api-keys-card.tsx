@@ -1,4 +1,4 @@
-import type { ApiKey } from '@streamcloud/contract';
+import { type ApiKey, apiKeyRoutes } from '@streamcloud/contract';
 import { useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
@@ -6,8 +6,10 @@ import Table from 'react-bootstrap/Table';
 import { useConfirmedRevoke } from '@/components/credentials/use-confirmed-revoke';
 import { Loading } from '@/components/ui/loading';
 import { TitledCard } from '@/components/ui/titled-card';
+import { settingsKeys } from '@/data/account-settings/keys';
+import { useRouteMutation } from '@/data/route-mutation';
+import { useRouteQuery } from '@/data/route-query';
 import { formatDateTime } from '@/lib/format';
-import { useApiKeys, useRevokeApiKey } from '../api/api-keys';
 import { CreateApiKeyDialog } from './create-api-key-dialog';
 
 export const API_KEY_TEXTS = {
@@ -24,8 +26,13 @@ const isExpired = (key: ApiKey) => key.expiresAt !== null && Date.parse(key.expi
 
 /** The account's API keys: create (shown once), list with last use, revoke. */
 export function ApiKeysCard() {
-  const keys = useApiKeys();
-  const { revokeButton, confirmDialog } = useConfirmedRevoke<ApiKey>(useRevokeApiKey(), API_KEY_TEXTS);
+  // The signed-in account's API keys, newest first.
+  const keys = useRouteQuery(apiKeyRoutes.list, settingsKeys.apiKeys(), {});
+  const revoke = useRouteMutation(apiKeyRoutes.revoke, {
+    toRequest: (id: string) => ({ params: { id } }),
+    invalidates: () => [settingsKeys.apiKeys()],
+  });
+  const { revokeButton, confirmDialog } = useConfirmedRevoke<ApiKey>(revoke, API_KEY_TEXTS);
   const [creating, setCreating] = useState(false);
 
   return (

@@ -1,10 +1,11 @@
-import { ApiKeyCreate, type ApiKeyCreated, type ApiKeyScope } from '@streamcloud/contract';
+import { ApiKeyCreate, type ApiKeyCreated, type ApiKeyScope, apiKeyRoutes } from '@streamcloud/contract';
 import { useForm } from 'react-hook-form';
 import { CreateOnceDialog } from '@/components/credentials/create-once-dialog';
 import { CopyField } from '@/components/ui/copy-field';
 import { SelectField, TextField } from '@/components/ui/form-fields';
+import { settingsKeys } from '@/data/account-settings/keys';
+import { useRouteMutation } from '@/data/route-mutation';
 import { contractResolver, namedFields } from '@/lib/forms';
-import { useCreateApiKey } from '../api/api-keys';
 
 /** The expiries offered, in days ('never': no expiry). */
 const EXPIRIES = { never: 'Never', '30': '30 days', '90': '90 days', '365': '1 year' } as const;
@@ -31,7 +32,11 @@ const fieldOfPath = namedFields<ApiKeyForm>(['name', 'scope']);
 
 /** Creates an API key, then shows it once with Copy. */
 export function CreateApiKeyDialog({ show, onClose }: { show: boolean; onClose: () => void }) {
-  const create = useCreateApiKey();
+  // Its answer is the only time the key itself is seen.
+  const create = useRouteMutation(apiKeyRoutes.create, {
+    toRequest: (body: ApiKeyCreate) => ({ body }),
+    invalidates: () => [settingsKeys.apiKeys()],
+  });
   const form = useForm<ApiKeyForm>({
     resolver: contractResolver(ApiKeyCreate, { toBody, fieldOfPath }),
     defaultValues: EMPTY,

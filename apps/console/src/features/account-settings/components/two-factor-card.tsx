@@ -9,10 +9,15 @@ import { TextField } from '@/components/ui/form-fields';
 import { Loading } from '@/components/ui/loading';
 import { useNotify } from '@/components/ui/notifications';
 import { TitledCard } from '@/components/ui/titled-card';
+import {
+  useConfirmTwoFactor,
+  useDisableTwoFactor,
+  useStartTwoFactor,
+  useTwoFactorStatus,
+} from '@/data/account-settings/two-factor';
 import { useWhoAmI } from '@/data/accounts/get-whoami';
 import { downloadText } from '@/lib/download';
 import { formatDateTime } from '@/lib/format';
-import { useConfirmTwoFactor, useDisableTwoFactor, useStartTwoFactor, useTwoFactorStatus } from '../api/two-factor';
 import { QrCode } from './qr-code';
 
 export const TWO_FACTOR_TEXTS = {

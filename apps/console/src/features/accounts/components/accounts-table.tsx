@@ -1,5 +1,6 @@
 import { messageOr } from '@streamcloud/api-client';
-import type { Account } from '@streamcloud/contract';
+import { type Account, twoFactorRoutes } from '@streamcloud/contract';
+import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
@@ -11,8 +12,8 @@ import { Loading } from '@/components/ui/loading';
 import { useNotify } from '@/components/ui/notifications';
 import { useAccounts } from '@/data/accounts/get-accounts';
 import { useWhoAmI } from '@/data/accounts/get-whoami';
-import { useImpersonateAccount } from '../api/impersonate-account';
-import { useResetTwoFactor } from '../api/two-factor-admin';
+import { useRouteMutation } from '@/data/route-mutation';
+import { useAuthStore } from '@/lib/services-context';
 
 export const IMPERSONATION_FAILED = 'Impersonation failed';
 
@@ -25,7 +26,7 @@ export const RESET_TWO_FACTOR_TEXTS = {
 
 /** Resets an account's two-factor sign-in after a confirmation. */
 function useResetTwoFactorAction() {
-  const reset = useResetTwoFactor();
+  const reset = useRouteMutation(twoFactorRoutes.reset, { toRequest: (id: string) => ({ params: { id } }) });
   const notify = useNotify();
   const [asking, setAsking] = useState<Account | null>(null);
   const confirm = () => {
@@ -50,7 +51,10 @@ function useResetTwoFactorAction() {
 }
 
 function useImpersonateAction() {
-  const impersonate = useImpersonateAccount();
+  const auth = useAuthStore();
+  // GET /accounts/{id}/impersonate goes through the auth state, which keeps the admin's token. Resolves false
+  // when the call failed; rejects when the preconditions do not hold.
+  const impersonate = useMutation({ mutationFn: (accountId: string) => auth.impersonate(accountId) });
   const notify = useNotify();
   const navigate = useNavigate();
   const run = async (account: Account) => {

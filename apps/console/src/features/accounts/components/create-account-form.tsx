@@ -1,41 +1,39 @@
 import { isApiError } from '@streamcloud/api-client';
-import { AccountCreate, type AccountCreateInput } from '@streamcloud/contract';
-import { useState } from 'react';
+import { AccountCreate, type AccountCreateInput, accountRoutes } from '@streamcloud/contract';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import { useForm } from 'react-hook-form';
 import { FormFailure } from '@/components/ui/form-failure';
 import { SelectField, TextField } from '@/components/ui/form-fields';
-import { contractResolver, namedFields, showServerFieldErrors } from '@/lib/forms';
-import { useCreateAccount } from '../api/create-account';
+import { accountKeys } from '@/data/accounts/keys';
+import { useRouteMutation } from '@/data/route-mutation';
+import { contractResolver, namedFields, useFailingSubmit } from '@/lib/forms';
 
 const fieldOfPath = namedFields<AccountCreateInput>(['username', 'password', 'role', 'email']);
 
 const EMPTY: AccountCreateInput = { username: '', password: '', role: 'USER', email: '' };
 
 export function CreateAccountForm() {
-  const createAccount = useCreateAccount();
-  const [failure, setFailure] = useState<{ detail?: string | undefined } | null>(null);
-  const {
-    register,
-    handleSubmit,
-    reset,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm<AccountCreateInput, unknown, AccountCreate>({
+  const createAccount = useRouteMutation(accountRoutes.create, {
+    toRequest: (body: AccountCreate) => ({ body }),
+    invalidates: () => [accountKeys.lists()],
+  });
+  const form = useForm<AccountCreateInput, unknown, AccountCreate>({
     resolver: contractResolver(AccountCreate),
     defaultValues: EMPTY,
   });
-
-  const onSubmit = handleSubmit(async (values) => {
-    setFailure(null);
-    try {
+  const {
+    register,
+    reset,
+    formState: { errors, isSubmitting },
+  } = form;
+  const { onSubmit, failure } = useFailingSubmit(form, {
+    save: async (values) => {
       await createAccount.mutateAsync(values);
       reset(EMPTY);
-    } catch (error) {
-      showServerFieldErrors(error, setError, fieldOfPath);
-      setFailure({ detail: isApiError(error) ? error.serverMessage : undefined });
-    }
+    },
+    failureOf: (error) => ({ detail: isApiError(error) ? error.serverMessage : undefined }),
+    fieldOfPath,
   });
 
   return (

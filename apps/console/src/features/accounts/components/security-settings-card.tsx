@@ -1,10 +1,13 @@
 import { messageOr } from '@streamcloud/api-client';
+import { type SecuritySettings, twoFactorRoutes } from '@streamcloud/contract';
 import type { ChangeEvent } from 'react';
 import { CheckField } from '@/components/ui/form-fields';
 import { Loading } from '@/components/ui/loading';
 import { useNotify } from '@/components/ui/notifications';
 import { TitledCard } from '@/components/ui/titled-card';
-import { useSecuritySettings, useUpdateSecuritySettings } from '../api/two-factor-admin';
+import { accountKeys } from '@/data/accounts/keys';
+import { useRouteMutation } from '@/data/route-mutation';
+import { useRouteQuery } from '@/data/route-query';
 
 export const SECURITY_TEXTS = {
   loadingFailed: 'The security settings could not be loaded.',
@@ -14,8 +17,13 @@ export const SECURITY_TEXTS = {
 
 /** Sign-in security for every account (ADMIN): saved as soon as it is switched. */
 export function SecuritySettingsCard() {
-  const settings = useSecuritySettings();
-  const update = useUpdateSecuritySettings();
+  const settings = useRouteQuery(twoFactorRoutes.settings, accountKeys.securitySettings(), {});
+  // Whoami's enrolment flag may change with the settings.
+  const update = useRouteMutation(twoFactorRoutes.updateSettings, {
+    toRequest: (body: SecuritySettings) => ({ body }),
+    sets: () => accountKeys.securitySettings(),
+    invalidates: () => [accountKeys.whoami()],
+  });
   const notify = useNotify();
   return (
     <TitledCard title="Security">

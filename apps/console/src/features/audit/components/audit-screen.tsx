@@ -12,9 +12,9 @@ import { ColumnHeaders } from '@/components/ui/column-headers';
 import { Loading } from '@/components/ui/loading';
 import { useNotify } from '@/components/ui/notifications';
 import { useAccounts } from '@/data/accounts/get-accounts';
+import { useExportAudit } from '@/data/audit/export';
+import { useAuditLog } from '@/data/audit/log';
 import { formatDateTime } from '@/lib/format';
-import { useExportAudit } from '../api/export-audit';
-import { useAuditLog } from '../api/get-audit';
 
 export const AUDIT_TEXTS = {
   adminTitle: 'Audit',

@@ -14,7 +14,7 @@ type LoginValues = z.input<typeof LoginRequest>;
  * page does without until then, so it shows sooner.
  */
 const loginResolver: Resolver<LoginValues, unknown, LoginRequest> = async (...args) =>
-  (await import('./login-rules')).loginRules(...args);
+  (await import('../utils/login-rules')).loginRules(...args);
 
 /** The second step, fetched only when an account signs in with two factors (the first load stays small). */
 const TwoFactorStep = lazy(() => import('./two-factor-step'));

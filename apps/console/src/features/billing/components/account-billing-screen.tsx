@@ -3,10 +3,10 @@ import type { ReportMode } from '@streamcloud/contract';
 import { useState } from 'react';
 import { useParams } from 'react-router';
 import { PageShell } from '@/components/ui/page-shell';
+import { useBillingAccount } from '@/data/billing/account';
+import { type AccountUsageParams, useAccountUsage } from '@/data/billing/account-usage';
 import { downloadText } from '@/lib/download';
 import { currentMonth, endOfDayUtc, isDateInput, startOfDayUtc } from '@/lib/format';
-import { useBillingAccount } from '../api/get-account';
-import { type AccountUsageParams, useAccountUsage } from '../api/get-account-usage';
 import { accountCsv, accountCsvFileName } from '../utils/csv';
 import {
   PROCESSING_CHOICES,

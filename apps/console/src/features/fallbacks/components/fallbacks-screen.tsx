@@ -1,5 +1,5 @@
 import { errorStatus, messageOr } from '@streamcloud/api-client';
-import { FALLBACK_STATE_VARIANTS, type Fallback, type FallbackInputDraft } from '@streamcloud/contract';
+import { FALLBACK_STATE_VARIANTS, type Fallback, type FallbackInputDraft, fallbackRoutes } from '@streamcloud/contract';
 import arrowLeftIcon from 'bootstrap-icons/icons/arrow-left.svg?raw';
 import pencilIcon from 'bootstrap-icons/icons/pencil.svg?raw';
 import plusLgIcon from 'bootstrap-icons/icons/plus-lg.svg?raw';
@@ -15,10 +15,10 @@ import { Icon } from '@/components/ui/icon';
 import { Loading } from '@/components/ui/loading';
 import { useNotify } from '@/components/ui/notifications';
 import { PageShell } from '@/components/ui/page-shell';
-import { useCreateFallback } from '../api/create-fallback';
-import { useDeleteFallback } from '../api/delete-fallback';
-import { useFallbacks } from '../api/get-fallbacks';
-import { useUpdateFallback } from '../api/update-fallback';
+import { fallbackKeys } from '@/data/fallbacks/keys';
+import { pollWhileFound } from '@/data/poll';
+import { useRouteMutation } from '@/data/route-mutation';
+import { useRouteQuery } from '@/data/route-query';
 import { FallbackFormModal } from './fallback-form-modal';
 
 /** Section 8's texts when the server gives no message. */
@@ -26,6 +26,9 @@ export const CREATE_FAILED = 'Something wrong with fallback creating';
 export const UPDATE_FAILED = 'Something wrong with fallback updating';
 export const DELETE_FAILED = 'Something wrong with fallback delete';
 export const DELETE_QUESTION = 'Do you really want to delete fallback? This cannot be undone.';
+
+/** Nodes report each fallback's state: the list is re-polled like the other stream dashboards. */
+const FALLBACKS_POLL_MS = 5_000;
 
 type Editing = { mode: 'add' } | { mode: 'edit'; fallback: Fallback } | null;
 
@@ -109,10 +112,24 @@ function FallbackRows({
 /** /streams/fallback/{id}: the stream's fallbacks with their states; add, edit, delete; back to the dashboard. */
 export function FallbacksScreen() {
   const { id: streamId = '' } = useParams();
-  const fallbacks = useFallbacks(streamId);
-  const createFallback = useCreateFallback();
-  const updateFallback = useUpdateFallback();
-  const deleteFallback = useDeleteFallback();
+  const fallbacks = useRouteQuery(
+    fallbackRoutes.list,
+    fallbackKeys.list(streamId),
+    { query: { streamId } },
+    { refetchInterval: pollWhileFound(FALLBACKS_POLL_MS) },
+  );
+  const createFallback = useRouteMutation(fallbackRoutes.create, {
+    toRequest: (body: FallbackInputDraft) => ({ body }),
+    invalidates: (fallback) => [fallbackKeys.list(fallback.streamId)],
+  });
+  const updateFallback = useRouteMutation(fallbackRoutes.update, {
+    toRequest: ({ id, body }: { id: string; body: FallbackInputDraft }) => ({ params: { id }, body }),
+    invalidates: (fallback) => [fallbackKeys.list(fallback.streamId)],
+  });
+  const deleteFallback = useRouteMutation(fallbackRoutes.delete, {
+    toRequest: (id: string) => ({ params: { id } }),
+    invalidates: () => [fallbackKeys.list(streamId)],
+  });
   const notify = useNotify();
   const [editing, setEditing] = useState<Editing>(null);
   const [deleting, setDeleting] = useState<Fallback | null>(null);
@@ -133,7 +150,7 @@ export function FallbacksScreen() {
     setDeleting(null);
     if (!target) return;
     try {
-      await deleteFallback.mutateAsync({ id: target.id, streamId });
+      await deleteFallback.mutateAsync(target.id);
     } catch (error) {
       notify(messageOr(error, DELETE_FAILED));
     }

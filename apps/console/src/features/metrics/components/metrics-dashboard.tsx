@@ -4,16 +4,10 @@ import { useId, useState } from 'react';
 import Form from 'react-bootstrap/Form';
 import { DateRangeFields } from '@/components/ui/date-range-fields';
 import { PageShell } from '@/components/ui/page-shell';
+import { useDashboardMetrics } from '@/data/metrics/dashboard-metrics';
+import type { CustomDates } from '@/data/metrics/window';
 import { formatBitrate, formatCount, isDateInput } from '@/lib/format';
-import { useDashboardMetrics } from '../api/get-dashboard-metrics';
-import {
-  type CustomDates,
-  DASHBOARD_DEFAULT_PRESET,
-  DASHBOARD_PRESETS,
-  NO_DATES,
-  pickDate,
-  presetMinutes,
-} from '../utils/presets';
+import { DASHBOARD_DEFAULT_PRESET, DASHBOARD_PRESETS, NO_DATES, pickDate, presetMinutes } from '../utils/presets';
 import './metrics.css';
 import { DetailToggle } from './detail-toggle';
 import { type ChartSeries, TimeSeriesChart } from './time-series-chart';

@@ -3,10 +3,10 @@ import { type Handler, jsonResponse, type RecordedRequest } from '@streamcloud/a
 import type { InputFormat, MetricsResponse } from '@streamcloud/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { dashboardMetricsQueryOptions } from '@/data/metrics/dashboard-metrics';
+import { streamMetricsQueryOptions } from '@/data/metrics/stream-metrics';
 import { renderAsUser } from '@/test/render-app';
 import { renderPiece } from '@/test/render-piece';
-import { dashboardMetricsQueryOptions } from '../api/get-dashboard-metrics';
-import { streamMetricsQueryOptions } from '../api/get-stream-metrics';
 import { StreamMetricsPanel } from './stream-metrics-panel';
 import { alignSeries, legendOf } from './time-series-chart';
 

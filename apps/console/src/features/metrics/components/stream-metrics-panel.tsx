@@ -3,8 +3,8 @@ import { type InputFormat, type MetricSeries, PUSH_FORMATS, type StatisticMetric
 import { useId, useState } from 'react';
 import Form from 'react-bootstrap/Form';
 import { Link } from 'react-router';
+import { useStreamMetrics } from '@/data/metrics/stream-metrics';
 import { formatBitrate, formatCount, formatPacketRate, formatRtt } from '@/lib/format';
-import { useStreamMetrics } from '../api/get-stream-metrics';
 import { PANEL_DEFAULT_MINUTES, PANEL_PRESETS, presetMinutes } from '../utils/presets';
 import './metrics.css';
 import { DetailToggle } from './detail-toggle';

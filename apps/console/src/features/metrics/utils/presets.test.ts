@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DASHBOARD_PRESETS, NO_DATES, PANEL_PRESETS, pickDate, presetMinutes, windowOf } from './presets';
+import { windowOf } from '@/data/metrics/window';
+import { DASHBOARD_PRESETS, NO_DATES, PANEL_PRESETS, pickDate, presetMinutes } from './presets';
 
 describe('presets', () => {
   it('offers the dashboard presets from 30 minutes to 90 days', () => {

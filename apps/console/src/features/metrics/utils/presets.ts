@@ -1,3 +1,4 @@
+import type { CustomDates } from '@/data/metrics/window';
 import { endOfDayUtc, isDateInput, startOfDayUtc, toDateInput } from '@/lib/format';
 
 const HOUR = 60;
@@ -39,7 +40,6 @@ export const DASHBOARD_PRESETS = PRESET_MINUTES.filter((minutes) => minutes >= 3
   label: `Last ${durationLabel(minutes)}`,
 }));
 export const DASHBOARD_DEFAULT_PRESET = 720;
-export const DASHBOARD_REFRESH_MS = 60_000;
 
 /** The stream panel's durations: 5, 15, 30 minutes and 1, 3, 6, 12, 24 hours. */
 export const PANEL_PRESETS = PRESET_MINUTES.filter((minutes) => minutes <= DAY).map((minutes) => ({
@@ -47,13 +47,6 @@ export const PANEL_PRESETS = PRESET_MINUTES.filter((minutes) => minutes <= DAY).
   label: durationLabel(minutes),
 }));
 export const PANEL_DEFAULT_MINUTES = { compact: 5, full: 30 } as const;
-export const PANEL_REFRESH_MS = 10_000;
-
-/** Custom dates of the dashboard (yyyy-mm-dd, '' when not picked). */
-export interface CustomDates {
-  from: string;
-  to: string;
-}
 
 export const NO_DATES: CustomDates = { from: '', to: '' };
 
@@ -72,12 +65,4 @@ export function pickDate(dates: CustomDates, which: 'from' | 'to', value: string
       ? toDateInput(startOfDayUtc(value).getTime() + span - 1)
       : toDateInput(endOfDayUtc(value).getTime() + 1 - span);
   return next;
-}
-
-/** The window: the custom days (start of From to end of To, UTC) when both are picked, else the last `preset`. */
-export function windowOf(preset: number, dates: CustomDates, now: number): { from: Date; to: Date } {
-  if (isDateInput(dates.from) && isDateInput(dates.to)) {
-    return { from: startOfDayUtc(dates.from), to: endOfDayUtc(dates.to) };
-  }
-  return { from: new Date(now - preset * 60_000), to: new Date(now) };
 }

@@ -5,6 +5,7 @@ import {
   type NodeGroup,
   NodeGroupCreate,
   type NodeGroupCreateInput,
+  nodeGroupRoutes,
 } from '@streamcloud/contract';
 import { useEffect } from 'react';
 import Form from 'react-bootstrap/Form';
@@ -14,9 +15,11 @@ import { Options, SelectField, TextField } from '@/components/ui/form-fields';
 import { ModalActions } from '@/components/ui/modal-actions';
 import { useNotify } from '@/components/ui/notifications';
 import { useAccounts } from '@/data/accounts/get-accounts';
+import { nodeGroupKeys } from '@/data/node-groups/keys';
+import { useUpdateNodeGroup } from '@/data/node-groups/writes';
+import { savesResource } from '@/data/resource-writes';
+import { useRouteMutation } from '@/data/route-mutation';
 import { contractResolver } from '@/lib/forms';
-import { useCreateNodeGroup } from '../api/create-node-group';
-import { useUpdateNodeGroup } from '../api/update-node-group';
 import { NODE_GROUP_ERRORS } from '../utils/error-texts';
 
 type Values = NodeGroupCreateInput;
@@ -52,7 +55,10 @@ export interface NodeGroupModalProps {
 export function NodeGroupModal({ show, group, onHide, onSaved }: NodeGroupModalProps) {
   const notify = useNotify();
   const owners = useAccounts({ enabled: show });
-  const create = useCreateNodeGroup();
+  const create = useRouteMutation(nodeGroupRoutes.create, {
+    toRequest: (body: NodeGroupCreateInput) => ({ body }),
+    ...savesResource(nodeGroupKeys),
+  });
   const update = useUpdateNodeGroup();
   const form = useForm<Values, unknown, NodeGroupCreate>({
     resolver: contractResolver(NodeGroupCreate),

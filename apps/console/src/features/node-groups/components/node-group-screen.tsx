@@ -1,4 +1,5 @@
 import { messageOr } from '@streamcloud/api-client';
+import { nodeGroupRoutes } from '@streamcloud/contract';
 import gearIcon from 'bootstrap-icons/icons/gear.svg?raw';
 import { useEffect, useState } from 'react';
 import Card from 'react-bootstrap/Card';
@@ -11,9 +12,11 @@ import { Loading } from '@/components/ui/loading';
 import { useNotify } from '@/components/ui/notifications';
 import { PageShell } from '@/components/ui/page-shell';
 import { useIsAdmin } from '@/data/accounts/get-whoami';
-import { useDeleteNodeGroup } from '../api/delete-node-group';
-import { useNodeGroup } from '../api/get-node-group';
-import { useUpdateNodeGroup } from '../api/update-node-group';
+import { nodeGroupKeys } from '@/data/node-groups/keys';
+import { useUpdateNodeGroup } from '@/data/node-groups/writes';
+import { deletesResource } from '@/data/resource-writes';
+import { useRouteMutation } from '@/data/route-mutation';
+import { useRouteQuery } from '@/data/route-query';
 import { NODE_GROUP_ERRORS } from '../utils/error-texts';
 import { AssignmentBadge } from './assignment-badge';
 import { NodeGroupModal } from './node-group-modal';
@@ -27,9 +30,12 @@ export function NodeGroupScreen() {
   const navigate = useNavigate();
   const notify = useNotify();
   const isAdmin = useIsAdmin() ?? false;
-  const group = useNodeGroup(id);
+  const group = useRouteQuery(nodeGroupRoutes.get, nodeGroupKeys.detail(id), { params: { id } });
   const update = useUpdateNodeGroup();
-  const remove = useDeleteNodeGroup();
+  const remove = useRouteMutation(nodeGroupRoutes.delete, {
+    toRequest: (groupId: string) => ({ params: { id: groupId } }),
+    ...deletesResource(nodeGroupKeys),
+  });
   const [editing, setEditing] = useState(false);
   const [confirmingDelete, setConfirmingDelete] = useState(false);
 

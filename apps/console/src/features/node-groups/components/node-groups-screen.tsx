@@ -1,5 +1,5 @@
 import { messageOr } from '@streamcloud/api-client';
-import type { NodeGroup } from '@streamcloud/contract';
+import { type NodeGroup, nodeGroupRoutes } from '@streamcloud/contract';
 import plusLgIcon from 'bootstrap-icons/icons/plus-lg.svg?raw';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
@@ -9,7 +9,8 @@ import { Icon } from '@/components/ui/icon';
 import { Loading } from '@/components/ui/loading';
 import { PageShell } from '@/components/ui/page-shell';
 import { useIsAdmin } from '@/data/accounts/get-whoami';
-import { useNodeGroups } from '../api/get-node-groups';
+import { nodeGroupKeys } from '@/data/node-groups/keys';
+import { useRouteQuery } from '@/data/route-query';
 import { groupByOwner, sortGroups } from '../utils/format';
 import { AssignmentBadge } from './assignment-badge';
 import { NodeGroupModal } from './node-group-modal';
@@ -62,7 +63,7 @@ function AdminList({ groups }: { groups: NodeGroup[] }) {
 /** /node-groups: a USER's own groups in one list; an ADMIN's by owner, with creation. */
 export function NodeGroupsScreen() {
   const isAdmin = useIsAdmin();
-  const groups = useNodeGroups();
+  const groups = useRouteQuery(nodeGroupRoutes.list, nodeGroupKeys.lists(), {});
   const [creating, setCreating] = useState(false);
   return (
     <PageShell

@@ -1,5 +1,5 @@
 import { messageOr } from '@streamcloud/api-client';
-import type { NodeGroup } from '@streamcloud/contract';
+import { type NodeGroup, nodeGroupRoutes } from '@streamcloud/contract';
 import { useEffect, useMemo, useState } from 'react';
 import Form from 'react-bootstrap/Form';
 import ListGroup from 'react-bootstrap/ListGroup';
@@ -7,8 +7,9 @@ import Modal from 'react-bootstrap/Modal';
 import { ListQuery } from '@/components/ui/list-query';
 import { ModalActions } from '@/components/ui/modal-actions';
 import { useNotify } from '@/components/ui/notifications';
-import { usePersistentNodes } from '../api/get-persistent-nodes';
-import { useSavePersistentNodes } from '../api/save-persistent-nodes';
+import { useSavePersistentNodes } from '@/data/node-groups/group-nodes';
+import { nodeGroupKeys } from '@/data/node-groups/keys';
+import { useRouteQuery } from '@/data/route-query';
 import { NODE_GROUP_ERRORS } from '../utils/error-texts';
 
 export interface NodePickerModalProps {
@@ -20,7 +21,13 @@ export interface NodePickerModalProps {
 /** Chooses the group's persistent nodes: newly chosen ones are attached, removed ones detached. */
 export function NodePickerModal({ show, group, onHide }: NodePickerModalProps) {
   const notify = useNotify();
-  const candidates = usePersistentNodes(show);
+  // Every node with the groups it is in (ADMIN), read while the picker is open.
+  const candidates = useRouteQuery(
+    nodeGroupRoutes.persistentNodes,
+    nodeGroupKeys.persistentNodes(),
+    {},
+    { enabled: show },
+  );
   const save = useSavePersistentNodes(group.id);
   const current = useMemo(
     () => new Set(group.resources.filter((r) => r.type === 'Persistent').map((r) => r.node.id)),

@@ -9,7 +9,7 @@ import { ColumnHeaders } from '@/components/ui/column-headers';
 import { HeaderCard } from '@/components/ui/header-card';
 import { NodeStatusBadges } from '@/components/ui/node-status-badges';
 import { useNotify } from '@/components/ui/notifications';
-import { useAllocateNode } from '../api/allocate-node';
+import { useAllocateNode } from '@/data/node-groups/group-nodes';
 import { NODE_GROUP_ERRORS } from '../utils/error-texts';
 import { NodePickerModal } from './node-picker-modal';
 

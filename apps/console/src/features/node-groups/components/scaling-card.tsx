@@ -1,5 +1,5 @@
 import { messageOr } from '@streamcloud/api-client';
-import type { NodeGroup, ScalingRule } from '@streamcloud/contract';
+import { type NodeGroup, nodeGroupRoutes, type ScalingRule } from '@streamcloud/contract';
 import plusLgIcon from 'bootstrap-icons/icons/plus-lg.svg?raw';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
@@ -10,8 +10,9 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { HeaderCard } from '@/components/ui/header-card';
 import { Icon } from '@/components/ui/icon';
 import { useNotify } from '@/components/ui/notifications';
-import { useDeleteScalingRule } from '../api/delete-scaling-rule';
-import { useUpdateScalingRule } from '../api/update-scaling-rule';
+import { nodeGroupKeys } from '@/data/node-groups/keys';
+import { useUpdateScalingRule } from '@/data/node-groups/writes';
+import { useRouteMutation } from '@/data/route-mutation';
 import { NODE_GROUP_ERRORS } from '../utils/error-texts';
 import { describeRule, describeRuleDetails, ruleToDraft } from '../utils/format';
 import { ScalingRuleModal } from './scaling-rule-modal';
@@ -79,7 +80,10 @@ function RuleRow({
 /** The Scaling card: the group's rules; admins add, edit and remove them; each has an enabled toggle. */
 export function ScalingCard({ group, isAdmin }: { group: NodeGroup; isAdmin: boolean }) {
   const notify = useNotify();
-  const remove = useDeleteScalingRule(group.id);
+  const remove = useRouteMutation(nodeGroupRoutes.deleteRule, {
+    toRequest: (ruleId: string) => ({ params: { id: group.id, ruleId } }),
+    invalidates: () => [nodeGroupKeys.detail(group.id)],
+  });
   const [editing, setEditing] = useState<{ rule?: ScalingRule } | null>(null);
   const [removing, setRemoving] = useState<ScalingRule | null>(null);
 

@@ -1,15 +1,25 @@
+import { nodeGroupRoutes } from '@streamcloud/contract';
 import Badge from 'react-bootstrap/Badge';
 import Card from 'react-bootstrap/Card';
 import Table from 'react-bootstrap/Table';
 import { ColumnHeaders } from '@/components/ui/column-headers';
 import { HeaderCard } from '@/components/ui/header-card';
 import { ListQuery } from '@/components/ui/list-query';
-import { useScalingEvents } from '../api/get-scaling-events';
+import { nodeGroupKeys } from '@/data/node-groups/keys';
+import { useRouteQuery } from '@/data/route-query';
 import { formatEventTime } from '../utils/format';
+
+const SCALING_EVENTS_SHOWN = 20;
+const SCALING_EVENTS_REFRESH_MS = 30_000;
 
 /** The autoscaler's recent decisions, provider calls and callback deliveries for the group. */
 export function ScalingEventsCard({ groupId }: { groupId: string }) {
-  const events = useScalingEvents(groupId);
+  const events = useRouteQuery(
+    nodeGroupRoutes.scalingEvents,
+    nodeGroupKeys.events(groupId),
+    { params: { id: groupId }, query: { limit: SCALING_EVENTS_SHOWN } },
+    { refetchInterval: SCALING_EVENTS_REFRESH_MS },
+  );
   return (
     <HeaderCard titleId="events-card-title" title="Recent scaling events">
       <Card.Body>

@@ -1,6 +1,7 @@
 import { messageOr } from '@streamcloud/api-client';
 import {
   defaultScalingRule,
+  nodeGroupRoutes,
   SCALING_LIMITS,
   ScalingActionType,
   ScalingComparison,
@@ -20,10 +21,11 @@ import { useForm } from 'react-hook-form';
 import { Options, SelectField, TextField } from '@/components/ui/form-fields';
 import { ModalActions } from '@/components/ui/modal-actions';
 import { useNotify } from '@/components/ui/notifications';
+import { nodeGroupKeys } from '@/data/node-groups/keys';
+import { useUpdateScalingRule } from '@/data/node-groups/writes';
+import { useRouteMutation } from '@/data/route-mutation';
 import { BITS_PER_MEGABIT, formatBitrate } from '@/lib/format';
 import { contractResolver } from '@/lib/forms';
-import { useAddScalingRule } from '../api/add-scaling-rule';
-import { useUpdateScalingRule } from '../api/update-scaling-rule';
 import { NODE_GROUP_ERRORS } from '../utils/error-texts';
 import { CONDITION_LABELS, ruleToDraft } from '../utils/format';
 
@@ -44,7 +46,10 @@ export interface ScalingRuleModalProps {
  */
 export function ScalingRuleModal({ show, groupId, rule, onHide }: ScalingRuleModalProps) {
   const notify = useNotify();
-  const add = useAddScalingRule(groupId);
+  const add = useRouteMutation(nodeGroupRoutes.addRule, {
+    toRequest: (body: ScalingRuleDraft) => ({ params: { id: groupId }, body }),
+    invalidates: () => [nodeGroupKeys.detail(groupId)],
+  });
   const update = useUpdateScalingRule(groupId);
   const form = useForm<ScalingRuleDraft, unknown, ScalingRuleInput>({
     resolver: contractResolver(ScalingRuleInput),

@@ -6,8 +6,8 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Loading } from '@/components/ui/loading';
 import { useNotify } from '@/components/ui/notifications';
 import { TitledCard } from '@/components/ui/titled-card';
+import { useNodeDrain, useSetNodeDrain } from '@/data/nodes/drain';
 import { formatDateTime } from '@/lib/format';
-import { useNodeDrain, useSetNodeDrain } from '../api/node-drain';
 
 export const DRAIN_FAILED = 'Something wrong with node draining';
 

@@ -1,5 +1,8 @@
+import type { nodeRoutes, ResponseOf } from '@streamcloud/contract';
 import { Fragment } from 'react';
-import type { NodeMetadata } from '../api/get-node-metadata';
+
+/** The node's own metadata, fetched live from the node through the control plane. */
+type NodeMetadata = ResponseOf<typeof nodeRoutes.metadata>;
 
 function Value({ value }: { value: unknown }) {
   if (value === null || value === undefined) return <span className="text-secondary">—</span>;

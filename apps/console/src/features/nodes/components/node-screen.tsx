@@ -1,5 +1,5 @@
 import { errorStatus, messageOr } from '@streamcloud/api-client';
-import type { Node, NodeInput } from '@streamcloud/contract';
+import { type Node, type NodeInput, nodeRoutes } from '@streamcloud/contract';
 import { useEffect, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router';
@@ -7,11 +7,10 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Loading } from '@/components/ui/loading';
 import { useNotify } from '@/components/ui/notifications';
 import { PageShell } from '@/components/ui/page-shell';
-import { useCreateNode } from '../api/create-node';
-import { useDeleteNode } from '../api/delete-node';
-import { useNode } from '../api/get-node';
-import { useReissueNodeToken } from '../api/reissue-node-token';
-import { useUpdateNode } from '../api/update-node';
+import { nodeKeys } from '@/data/nodes/keys';
+import { deletesResource, savesResource } from '@/data/resource-writes';
+import { useRouteMutation } from '@/data/route-mutation';
+import { useRouteQuery } from '@/data/route-query';
 import { NodeDrainCard } from './node-drain-card';
 import { NodeForm } from './node-form';
 import { NodeHealthCard } from './node-health-card';
@@ -33,7 +32,10 @@ const BackLink = () => (
 );
 
 function CreateNode() {
-  const createNode = useCreateNode();
+  const createNode = useRouteMutation(nodeRoutes.create, {
+    toRequest: (body: NodeInput) => ({ body }),
+    invalidates: () => [nodeKeys.lists()],
+  });
   const notify = useNotify();
   const navigate = useNavigate();
 
@@ -51,9 +53,16 @@ function CreateNode() {
 }
 
 function ViewNode({ node }: { node: Node }) {
-  const updateNode = useUpdateNode();
-  const deleteNode = useDeleteNode();
-  const reissue = useReissueNodeToken();
+  const updateNode = useRouteMutation(nodeRoutes.update, {
+    toRequest: (body: NodeInput) => ({ params: { id: node.id }, body }),
+    ...savesResource(nodeKeys),
+  });
+  const deleteNode = useRouteMutation(nodeRoutes.delete, {
+    toRequest: (id: string) => ({ params: { id } }),
+    ...deletesResource(nodeKeys),
+  });
+  // A new node token; the old one stops working at once.
+  const reissue = useRouteMutation(nodeRoutes.reissueToken, { toRequest: () => ({ params: { id: node.id } }) });
   const notify = useNotify();
   const navigate = useNavigate();
   const location = useLocation();
@@ -66,7 +75,7 @@ function ViewNode({ node }: { node: Node }) {
   }, [location, navigate]);
 
   const save = async (input: NodeInput) => {
-    await updateNode.mutateAsync({ id: node.id, body: input });
+    await updateNode.mutateAsync(input);
     notify('OK', 'success');
   };
 
@@ -83,7 +92,7 @@ function ViewNode({ node }: { node: Node }) {
   const reissueToken = async () => {
     setConfirm(null);
     try {
-      setToken((await reissue.mutateAsync(node.id)).token);
+      setToken((await reissue.mutateAsync()).token);
     } catch (error) {
       notify(messageOr(error, REISSUE_FAILED));
     }
@@ -128,7 +137,7 @@ function ViewNode({ node }: { node: Node }) {
 }
 
 function LoadNode({ id }: { id: string }) {
-  const node = useNode(id);
+  const node = useRouteQuery(nodeRoutes.get, nodeKeys.detail(id), { params: { id } });
   if (node.isPending) {
     return (
       <PageShell title="Node">

@@ -1,12 +1,11 @@
 import { isApiError } from '@streamcloud/api-client';
-import { type Node, NodeRefreshMode } from '@streamcloud/contract';
+import { type Node, NodeRefreshMode, nodeRoutes } from '@streamcloud/contract';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { Options, SelectField } from '@/components/ui/form-fields';
 import { useNotify } from '@/components/ui/notifications';
 import { TitledCard } from '@/components/ui/titled-card';
-import { useNodeMetadataRequest } from '../api/get-node-metadata';
-import { useRefreshNode } from '../api/refresh-node';
+import { useRouteMutation } from '@/data/route-mutation';
 import { NodeMetadataView } from './node-metadata-view';
 
 export const METADATA_FAILED = 'Something wrong with node metadata request';
@@ -14,8 +13,12 @@ export const METADATA_FAILED = 'Something wrong with node metadata request';
 /** Refresh from a chosen mode, and a live metadata request: both reach the node itself. */
 export function NodeTools({ node }: { node: Node }) {
   const notify = useNotify();
-  const refresh = useRefreshNode();
-  const metadata = useNodeMetadataRequest();
+  // Both reach the node itself through the control plane; the metadata is asked for with a button, so it is a
+  // mutation rather than a cached query.
+  const refresh = useRouteMutation(nodeRoutes.refresh, {
+    toRequest: ({ id, mode }: { id: string; mode: NodeRefreshMode }) => ({ params: { id }, body: { mode } }),
+  });
+  const metadata = useRouteMutation(nodeRoutes.metadata, { toRequest: (id: string) => ({ params: { id } }) });
   const [mode, setMode] = useState<NodeRefreshMode>('ALL');
 
   const runRefresh = async () => {

@@ -1,4 +1,4 @@
-import type { Node } from '@streamcloud/contract';
+import { type Node, nodeRoutes } from '@streamcloud/contract';
 import Table from 'react-bootstrap/Table';
 import { Link } from 'react-router';
 import { AddLink } from '@/components/ui/add-link';
@@ -6,8 +6,9 @@ import { ColumnHeaders } from '@/components/ui/column-headers';
 import { ListQuery } from '@/components/ui/list-query';
 import { NodeStatusBadges } from '@/components/ui/node-status-badges';
 import { PageShell } from '@/components/ui/page-shell';
+import { nodeKeys } from '@/data/nodes/keys';
+import { useRouteQuery } from '@/data/route-query';
 import { BITS_PER_MEGABIT, formatBitrate } from '@/lib/format';
-import { useNodes } from '../api/get-nodes';
 import { groupNodesByRegion, type RegionGroup } from '../utils/region-groups';
 
 function loadText(node: Node): string {
@@ -49,7 +50,7 @@ function RegionSection({ group }: { group: RegionGroup }) {
 
 /** /nodes: every node, grouped by world region. */
 export function NodesScreen() {
-  const nodes = useNodes();
+  const nodes = useRouteQuery(nodeRoutes.list, nodeKeys.lists(), {});
   return (
     <PageShell title="Nodes" actions={<AddLink to="/nodes/create">Add node</AddLink>}>
       <ListQuery query={nodes} failed="The nodes could not be loaded." empty={<p>No nodes yet.</p>}>

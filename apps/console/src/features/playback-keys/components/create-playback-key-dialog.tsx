@@ -3,13 +3,15 @@ import {
   PlaybackKeyCreate,
   type PlaybackKeyCreated,
   type PlaybackKeyCreateInput,
+  playbackKeyRoutes,
 } from '@streamcloud/contract';
 import { useForm } from 'react-hook-form';
 import { CreateOnceDialog } from '@/components/credentials/create-once-dialog';
 import { CopyField } from '@/components/ui/copy-field';
 import { Options, SelectField, TextField } from '@/components/ui/form-fields';
+import { playbackKeyKeys } from '@/data/playback-keys/keys';
+import { useRouteMutation } from '@/data/route-mutation';
 import { contractResolver, namedFields } from '@/lib/forms';
-import { useCreatePlaybackKey } from '../api/playback-keys';
 import { ALGORITHM_LABELS, PLAYBACK_KEY_TEXTS } from '../utils/messages';
 import { SecretBlock } from './secret-block';
 
@@ -59,7 +61,11 @@ function CreatedKey({ created }: { created: PlaybackKeyCreated }) {
 
 /** Creates a playback signing key, then shows its private key or secret once with Copy and Download. */
 export function CreatePlaybackKeyDialog({ show, onClose }: { show: boolean; onClose: () => void }) {
-  const create = useCreatePlaybackKey();
+  // Its answer is the only time its private key or secret is seen.
+  const create = useRouteMutation(playbackKeyRoutes.create, {
+    toRequest: (body: PlaybackKeyCreate) => ({ body }),
+    invalidates: () => [playbackKeyKeys.list()],
+  });
   const form = useForm<PlaybackKeyCreateInput, unknown, PlaybackKeyCreate>({
     resolver: contractResolver(PlaybackKeyCreate),
     defaultValues: EMPTY,

@@ -1,4 +1,4 @@
-import type { PlaybackKey } from '@streamcloud/contract';
+import { type PlaybackKey, playbackKeyRoutes } from '@streamcloud/contract';
 import { useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
@@ -6,15 +6,22 @@ import Table from 'react-bootstrap/Table';
 import { useConfirmedRevoke } from '@/components/credentials/use-confirmed-revoke';
 import { Loading } from '@/components/ui/loading';
 import { TitledCard } from '@/components/ui/titled-card';
+import { playbackKeyKeys } from '@/data/playback-keys/keys';
+import { useRouteMutation } from '@/data/route-mutation';
+import { useRouteQuery } from '@/data/route-query';
 import { formatDateTime } from '@/lib/format';
-import { usePlaybackKeys, useRevokePlaybackKey } from '../api/playback-keys';
 import { PLAYBACK_KEY_TEXTS } from '../utils/messages';
 import { CreatePlaybackKeyDialog } from './create-playback-key-dialog';
 
 /** The account's playback signing keys: create (private key or secret shown once), list, revoke. */
 export function PlaybackKeysCard() {
-  const keys = usePlaybackKeys();
-  const { revokeButton, confirmDialog } = useConfirmedRevoke<PlaybackKey>(useRevokePlaybackKey(), PLAYBACK_KEY_TEXTS);
+  // The signed-in account's playback signing keys, active first.
+  const keys = useRouteQuery(playbackKeyRoutes.list, playbackKeyKeys.list(), {});
+  const revoke = useRouteMutation(playbackKeyRoutes.revoke, {
+    toRequest: (id: string) => ({ params: { id } }),
+    invalidates: () => [playbackKeyKeys.list()],
+  });
+  const { revokeButton, confirmDialog } = useConfirmedRevoke<PlaybackKey>(revoke, PLAYBACK_KEY_TEXTS);
   const [creating, setCreating] = useState(false);
 
   return (

@@ -1,19 +1,22 @@
 import { messageOr } from '@streamcloud/api-client';
-import { PlaybackTokenRevoke } from '@streamcloud/contract';
+import { PlaybackTokenRevoke, playbackKeyRoutes } from '@streamcloud/contract';
 import Button from 'react-bootstrap/Button';
 import { useForm } from 'react-hook-form';
 import { TextField } from '@/components/ui/form-fields';
 import { useNotify } from '@/components/ui/notifications';
 import { TitledCard } from '@/components/ui/titled-card';
+import { useRouteMutation } from '@/data/route-mutation';
 import { contractResolver, namedFields, showServerFieldErrors } from '@/lib/forms';
-import { useRevokePlaybackToken } from '../api/playback-keys';
 import { PLAYBACK_KEY_TEXTS } from '../utils/messages';
 
 const fieldOfPath = namedFields<PlaybackTokenRevoke>(['jti']);
 
 /** Withdraws one sold ticket: every token of the account's keys carrying the jti is refused. */
 export function RevokeTokenCard() {
-  const revoke = useRevokePlaybackToken();
+  // Revokes one token by its jti.
+  const revoke = useRouteMutation(playbackKeyRoutes.revokeToken, {
+    toRequest: (body: PlaybackTokenRevoke) => ({ body }),
+  });
   const notify = useNotify();
   const {
     register,

@@ -1,13 +1,13 @@
 import { messageOr } from '@streamcloud/api-client';
-import { PlaybackTokenInspect, type PlaybackTokenInspection } from '@streamcloud/contract';
+import { PlaybackTokenInspect, type PlaybackTokenInspection, playbackKeyRoutes } from '@streamcloud/contract';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { useForm } from 'react-hook-form';
 import { FormFailure } from '@/components/ui/form-failure';
 import { TextField } from '@/components/ui/form-fields';
 import { TitledCard } from '@/components/ui/titled-card';
-import { contractResolver, showServerFieldErrors } from '@/lib/forms';
-import { useInspectPlaybackToken } from '../api/playback-keys';
+import { useRouteMutation } from '@/data/route-mutation';
+import { contractResolver, useFailingSubmit } from '@/lib/forms';
 import { PLAYBACK_KEY_TEXTS } from '../utils/messages';
 import { EMPTY_TEST_TOKEN, type TestTokenForm, testTokenFieldOfPath, toInspectBody } from '../utils/test-token-form';
 
@@ -46,28 +46,26 @@ function Inspection({ result }: { result: PlaybackTokenInspection }) {
 
 /** Paste a token: its claims, and whether an output would accept it from a test viewer, and why. */
 export function TestTokenCard() {
-  const inspect = useInspectPlaybackToken();
+  // Asks whether an output would accept a token (changes nothing).
+  const inspect = useRouteMutation(playbackKeyRoutes.inspect, {
+    toRequest: (body: PlaybackTokenInspect) => ({ body }),
+  });
   const [result, setResult] = useState<PlaybackTokenInspection | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm<TestTokenForm>({
+  const form = useForm<TestTokenForm>({
     resolver: contractResolver(PlaybackTokenInspect, { toBody: toInspectBody, fieldOfPath: testTokenFieldOfPath }),
     defaultValues: EMPTY_TEST_TOKEN,
   });
-
-  const onSubmit = handleSubmit(async (values) => {
-    setFailure(null);
-    setResult(null);
-    try {
+  const {
+    register,
+    formState: { errors, isSubmitting },
+  } = form;
+  const { onSubmit, failure } = useFailingSubmit(form, {
+    save: async (values) => {
+      setResult(null);
       setResult(await inspect.mutateAsync(toInspectBody(values)));
-    } catch (error) {
-      showServerFieldErrors(error, setError, testTokenFieldOfPath);
-      setFailure(messageOr(error, PLAYBACK_KEY_TEXTS.testFailed));
-    }
+    },
+    failureOf: (error) => messageOr(error, PLAYBACK_KEY_TEXTS.testFailed),
+    fieldOfPath: testTokenFieldOfPath,
   });
 
   return (

@@ -22,7 +22,7 @@ import { FieldBox } from '@/components/ui/field-box';
 import { Options, SelectField } from '@/components/ui/form-fields';
 import { Icon } from '@/components/ui/icon';
 import { useNotify } from '@/components/ui/notifications';
-import { useFetchStreamTracks } from '../api/get-stream-tracks';
+import { useFetchStreamTracks } from '@/data/recordings/tracks';
 import { NO_CURRENT_TRACKS } from '../utils/messages';
 import { TrackSelectorModal } from './track-selector-modal';
 

@@ -1,8 +1,14 @@
-import type { Recording } from '@streamcloud/contract';
+import {
+  type Recording,
+  type RecordingCreateInput,
+  type RecordingUpdateInput,
+  recordingRoutes,
+} from '@streamcloud/contract';
 import { JobModal } from '@/components/stream-jobs/job-modal';
 import { useSaveAndClose } from '@/components/stream-jobs/use-save-and-close';
-import { useCreateRecording } from '../api/create-recording';
-import { useUpdateRecording } from '../api/update-recording';
+import { recordingKeys } from '@/data/recordings/keys';
+import { savesResource } from '@/data/resource-writes';
+import { useRouteMutation } from '@/data/route-mutation';
 import { RECORDING_ERRORS } from '../utils/messages';
 import { type RecordingFormValues, toCreateBody, toUpdateBody } from '../utils/recording-form-values';
 import { RecordingForm } from './recording-form';
@@ -27,8 +33,14 @@ export function RecordingFormModal({
   onSaved,
   createFailedText = RECORDING_ERRORS.creation,
 }: RecordingFormModalProps) {
-  const create = useCreateRecording();
-  const update = useUpdateRecording();
+  const create = useRouteMutation(recordingRoutes.create, {
+    toRequest: (body: RecordingCreateInput) => ({ body }),
+    ...savesResource(recordingKeys),
+  });
+  const update = useRouteMutation(recordingRoutes.update, {
+    toRequest: ({ id, body }: { id: string; body: RecordingUpdateInput }) => ({ params: { id }, body }),
+    ...savesResource(recordingKeys),
+  });
   const save = useSaveAndClose(
     (values: RecordingFormValues) =>
       recording

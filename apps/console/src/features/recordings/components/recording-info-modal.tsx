@@ -1,20 +1,21 @@
-import { describeSelector, STORAGE_TYPE_LABELS } from '@streamcloud/contract';
+import { describeSelector, recordingRoutes, STORAGE_TYPE_LABELS } from '@streamcloud/contract';
 import { InfoRow, NONE } from '@/components/stream-jobs/info-row';
 import { JobInfoList } from '@/components/stream-jobs/job-info-list';
 import { JobInfoModal, type JobInfoModalOwnProps } from '@/components/stream-jobs/job-info-modal';
 import { JobStream } from '@/components/stream-jobs/job-stream';
 import { Loading } from '@/components/ui/loading';
+import { recordingKeys } from '@/data/recordings/keys';
+import { useRouteQuery } from '@/data/route-query';
 import { useStorage } from '@/data/storages/get-storage';
 import { useStream } from '@/data/streams/get-stream';
 import { formatBytes, formatDuration } from '@/lib/format';
-import { useRecording } from '../api/get-recording';
 import { RECORDINGS } from '../utils/recordings-feature';
 import { RecordingPlayback } from './recording-playback';
 import { RecordingStateBadge } from './recording-state-badge';
 
 /** Loads the recording with its stream id, then the stream, then its storage (section 2). */
 function RecordingInfo({ id }: { id: string }) {
-  const recording = useRecording(id);
+  const recording = useRouteQuery(recordingRoutes.get, recordingKeys.detail(id), { params: { id } });
   const stream = useStream(recording.data?.streamId);
   const storage = useStorage(stream.data ? recording.data?.storageId : undefined);
 

@@ -1,7 +1,7 @@
 import { messageOr } from '@streamcloud/api-client';
 import { RECORDING_PLAYBACK_MESSAGES, type Recording } from '@streamcloud/contract';
 import { Loading } from '@/components/ui/loading';
-import { useRecordingPlayback } from '../api/get-recording-playback';
+import { useRecordingPlayback } from '@/data/recordings/playback';
 
 /** A Completed recording's file: a player (MP4) and a Download link; until then, why it does not play yet. */
 export function RecordingPlayback({ recording }: { recording: Pick<Recording, 'id' | 'state' | 'objectKey'> }) {

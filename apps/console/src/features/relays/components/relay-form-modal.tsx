@@ -1,8 +1,9 @@
-import type { Relay } from '@streamcloud/contract';
+import { type Relay, type RelayCreateInput, type RelayUpdateInput, relayRoutes } from '@streamcloud/contract';
 import { JobModal } from '@/components/stream-jobs/job-modal';
 import { useSaveAndClose } from '@/components/stream-jobs/use-save-and-close';
-import { useCreateRelay } from '../api/create-relay';
-import { useUpdateRelay } from '../api/update-relay';
+import { relayKeys } from '@/data/relays/keys';
+import { savesResource } from '@/data/resource-writes';
+import { useRouteMutation } from '@/data/route-mutation';
 import { RELAY_ERRORS } from '../utils/messages';
 import { type RelayFormValues, toBody, toUpdateBody } from '../utils/relay-form-values';
 import { RelayForm } from './relay-form';
@@ -17,8 +18,14 @@ export interface RelayFormModalProps {
 
 /** The relay create/edit form in a modal (closes by its close button, Escape or the backdrop). */
 export function RelayFormModal({ show, streamId, relay, onHide }: RelayFormModalProps) {
-  const create = useCreateRelay();
-  const update = useUpdateRelay();
+  const create = useRouteMutation(relayRoutes.create, {
+    toRequest: (body: RelayCreateInput) => ({ body }),
+    ...savesResource(relayKeys),
+  });
+  const update = useRouteMutation(relayRoutes.update, {
+    toRequest: ({ id, body }: { id: string; body: RelayUpdateInput }) => ({ params: { id }, body }),
+    ...savesResource(relayKeys),
+  });
   const save = useSaveAndClose(
     (values: RelayFormValues) =>
       relay

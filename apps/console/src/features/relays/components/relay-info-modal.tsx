@@ -1,11 +1,12 @@
-import { describeSelector, RELAY_FORMAT_LABELS, type Relay } from '@streamcloud/contract';
+import { describeSelector, RELAY_FORMAT_LABELS, type Relay, relayRoutes } from '@streamcloud/contract';
 import { InfoRow, NONE, orNone } from '@/components/stream-jobs/info-row';
 import { JobInfoList } from '@/components/stream-jobs/job-info-list';
 import { JobInfoModal, type JobInfoModalOwnProps } from '@/components/stream-jobs/job-info-modal';
 import { JobStream } from '@/components/stream-jobs/job-stream';
 import { Loading } from '@/components/ui/loading';
+import { relayKeys } from '@/data/relays/keys';
+import { useRouteQuery } from '@/data/route-query';
 import { useStream } from '@/data/streams/get-stream';
-import { useRelay } from '../api/get-relay';
 import { MASKED_KEY } from '../utils/messages';
 import { RELAYS } from '../utils/relays-feature';
 import { RelayStateBadge } from './relay-state-badge';
@@ -47,7 +48,7 @@ function DestinationRows({ relay }: { relay: Relay }) {
 
 /** Loads the relay, then its stream. */
 function RelayInfo({ id }: { id: string }) {
-  const relay = useRelay(id);
+  const relay = useRouteQuery(relayRoutes.get, relayKeys.detail(id), { params: { id } });
   const stream = useStream(relay.data?.streamId);
   if (relay.isPending) return <Loading />;
   if (relay.isError) return <p className="text-danger mb-0">The relay could not be loaded.</p>;

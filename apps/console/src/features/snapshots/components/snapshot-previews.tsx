@@ -1,7 +1,7 @@
 import { SNAPSHOT_DIRECTIONS, type SnapshotDirection, type StreamStatus } from '@streamcloud/contract';
 import { useEffect, useState } from 'react';
-import { useSnapshotImage } from '../api/get-snapshot-image';
-import { useSnapshotSettings } from '../api/get-snapshot-settings';
+import { useSnapshotImage } from '@/data/snapshots/image';
+import { useSnapshotSettings } from '@/data/snapshots/settings';
 
 const TITLES: Record<SnapshotDirection, string> = { incoming: 'Incoming', outgoing: 'Outgoing' };
 

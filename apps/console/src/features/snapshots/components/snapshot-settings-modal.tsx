@@ -14,8 +14,7 @@ import { Options, SelectField, TextField } from '@/components/ui/form-fields';
 import { Loading } from '@/components/ui/loading';
 import { ModalActions } from '@/components/ui/modal-actions';
 import { useNotify } from '@/components/ui/notifications';
-import { useSnapshotSettings } from '../api/get-snapshot-settings';
-import { useUpdateSnapshotSettings } from '../api/update-snapshot-settings';
+import { useSnapshotSettings, useUpdateSnapshotSettings } from '@/data/snapshots/settings';
 import { directionValues, type SnapshotFormValues, settingsOf, snapshotResolver } from '../utils/snapshot-form-values';
 
 /** Shown when an update fails without a message of the server's. */

@@ -1,5 +1,12 @@
 import { errorStatus, isApiError, messageOr } from '@streamcloud/api-client';
-import type { Storage, StorageCheckResult, StorageSaved } from '@streamcloud/contract';
+import {
+  type Storage,
+  type StorageCheckResult,
+  type StorageCreateInput,
+  type StorageSaved,
+  type StorageUpdateInput,
+  storageRoutes,
+} from '@streamcloud/contract';
 import { useEffect, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router';
@@ -7,11 +14,10 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Loading } from '@/components/ui/loading';
 import { useNotify } from '@/components/ui/notifications';
 import { PageShell } from '@/components/ui/page-shell';
+import { deletesResource, savesResource } from '@/data/resource-writes';
+import { useRouteMutation } from '@/data/route-mutation';
 import { useStorage } from '@/data/storages/get-storage';
-import { useCheckStorage } from '../api/check-storage';
-import { useCreateStorage } from '../api/create-storage';
-import { useDeleteStorage } from '../api/delete-storage';
-import { useUpdateStorage } from '../api/update-storage';
+import { storageKeys } from '@/data/storages/keys';
 import { ConnectionCheck } from './connection-check';
 import { type StorageBody, StorageForm } from './storage-form';
 
@@ -25,6 +31,15 @@ export const SAVED = 'Storage saved';
 interface CreatedState {
   check?: StorageCheckResult | null;
 }
+
+/**
+ * A save answers the storage and the connection check the server ran after saving it: the storage alone is
+ * shown at once, and the lists read again.
+ */
+const savesStorage = {
+  ...savesResource(storageKeys),
+  cached: ({ check: _check, warning: _warning, ...storage }: StorageSaved): Storage => storage,
+};
 
 const BackLink = () => (
   <Link className="btn btn-outline-secondary" to="/storages">
@@ -42,7 +57,10 @@ function useReportSaved() {
 }
 
 function CreateStorage() {
-  const createStorage = useCreateStorage();
+  const createStorage = useRouteMutation(storageRoutes.create, {
+    toRequest: (body: StorageCreateInput) => ({ body }),
+    ...savesStorage,
+  });
   const reportSaved = useReportSaved();
   const notify = useNotify();
   const navigate = useNavigate();
@@ -69,9 +87,18 @@ function CreateStorage() {
 }
 
 function EditStorage({ storage }: { storage: Storage }) {
-  const updateStorage = useUpdateStorage();
-  const deleteStorage = useDeleteStorage();
-  const checkStorage = useCheckStorage();
+  // A blank or absent secret keeps the stored one.
+  const updateStorage = useRouteMutation(storageRoutes.update, {
+    toRequest: (body: StorageUpdateInput) => ({ params: { id: storage.id }, body }),
+    ...savesStorage,
+  });
+  // Refused (409) while a recording uses the storage.
+  const deleteStorage = useRouteMutation(storageRoutes.delete, {
+    toRequest: (id: string) => ({ params: { id } }),
+    ...deletesResource(storageKeys),
+  });
+  // The connection check with the stored credentials; an unreachable bucket is a result, not an error.
+  const checkStorage = useRouteMutation(storageRoutes.check, { toRequest: (id: string) => ({ params: { id } }) });
   const reportSaved = useReportSaved();
   const notify = useNotify();
   const navigate = useNavigate();
@@ -89,7 +116,7 @@ function EditStorage({ storage }: { storage: Storage }) {
 
   const save = async (body: StorageBody) => {
     try {
-      const saved = await updateStorage.mutateAsync({ id: storage.id, body });
+      const saved = await updateStorage.mutateAsync(body);
       reportSaved(saved);
       setCheck(saved.check);
     } catch (error) {

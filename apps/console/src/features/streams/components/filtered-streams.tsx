@@ -2,7 +2,7 @@ import type { StreamInputSummary } from '@streamcloud/contract';
 import { useMemo, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { Loading } from '@/components/ui/loading';
-import type { useStreams } from '../api/get-streams';
+import type { useStreams } from '@/data/streams/list';
 import { STREAM_ERRORS } from '../utils/messages';
 import { mergePages, NO_CHOICES, narrowingVisibleStreams, type StreamChoices } from '../utils/stream-list';
 import type { ViewMode } from '../utils/view-mode';

@@ -1,11 +1,12 @@
 import { messageOr } from '@streamcloud/api-client';
-import type { IngressEndpoint } from '@streamcloud/contract';
+import { type IngressEndpoint, streamRoutes } from '@streamcloud/contract';
 import Badge from 'react-bootstrap/Badge';
 import Modal from 'react-bootstrap/Modal';
 import { CopyableValue } from '@/components/ui/copy-button';
 import { ModalActions } from '@/components/ui/modal-actions';
 import { useNotify } from '@/components/ui/notifications';
-import { useCreateIngress } from '../api/create-ingress';
+import { useRouteMutation } from '@/data/route-mutation';
+import { streamKeys } from '@/data/streams/keys';
 import { STREAM_ERRORS } from '../utils/messages';
 
 export interface GslbDialogProps {
@@ -19,7 +20,12 @@ export interface GslbDialogProps {
 /** Global load balancing: provisions the stream's ingest endpoint (POST /gslb/input). */
 export function GslbDialog({ show, streamId, endpoint, onHide }: GslbDialogProps) {
   const notify = useNotify();
-  const provision = useCreateIngress();
+  // POST /gslb/input: the new endpoint is shown at once, and the stream read again.
+  const provision = useRouteMutation(streamRoutes.createIngress, {
+    toRequest: (id: string) => ({ body: { streamId: id } }),
+    sets: (created) => streamKeys.ingress(created.streamId),
+    invalidates: (created) => [streamKeys.detail(created.streamId)],
+  });
   const onProvision = () =>
     provision.mutate(streamId, {
       onError: (error) => notify(messageOr(error, STREAM_ERRORS.ingressCreation)),

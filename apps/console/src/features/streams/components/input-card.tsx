@@ -1,6 +1,13 @@
-import type { IngressEndpoint, ServingNode, StreamInput } from '@streamcloud/contract';
+import {
+  type AccessTokenRotate,
+  type IngressEndpoint,
+  type ServingNode,
+  type StreamInput,
+  streamRoutes,
+} from '@streamcloud/contract';
 import { CopyableValue } from '@/components/ui/copy-button';
-import { useRotateStreamToken } from '../api/rotate-stream-token';
+import { useRouteMutation } from '@/data/route-mutation';
+import { streamKeys } from '@/data/streams/keys';
 import { inputEndpoint, internodeNote, isPrivateAccess, streamNameOf } from '../utils/stream-connection';
 import { NO_ENDPOINT_YET, RTSP_TCP_ONLY } from './connection-modal';
 import { DashboardCard, Detail, NONE } from './dashboard-card';
@@ -42,7 +49,11 @@ export function InputCard({ stream, ingress }: { stream: StreamInput; ingress: I
 
 /** When the ingest token was last rotated, and its rotation. */
 function IngestTokenRotation({ stream }: { stream: StreamInput }) {
-  const rotate = useRotateStreamToken(stream.id);
+  // The dashboard reads the stream again: its token and when it was rotated.
+  const rotate = useRouteMutation(streamRoutes.rotateAccessToken, {
+    toRequest: (body: AccessTokenRotate) => ({ params: { id: stream.id }, body }),
+    invalidates: () => [streamKeys.detail(stream.id)],
+  });
   return (
     <TokenRotation
       what="access token"

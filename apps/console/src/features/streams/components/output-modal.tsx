@@ -1,15 +1,24 @@
 import { messageOr } from '@streamcloud/api-client';
-import { type HlsLatency, OutputAccess, OutputFormat, StreamOutputCreate } from '@streamcloud/contract';
+import {
+  type BodyOf,
+  type HlsLatency,
+  OutputAccess,
+  OutputFormat,
+  StreamOutputCreate,
+  streamRoutes,
+} from '@streamcloud/contract';
 import { type FormEvent, useEffect, useState } from 'react';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import { Options, SelectField, TextField } from '@/components/ui/form-fields';
 import { ModalActions } from '@/components/ui/modal-actions';
 import { useNotify } from '@/components/ui/notifications';
-import { type OutputCreateBody, useCreateOutput } from '../api/create-output';
+import { useRouteMutation } from '@/data/route-mutation';
+import { streamKeys } from '@/data/streams/keys';
 import { OUTPUT_ACCESS_LABELS, STREAM_ERRORS } from '../utils/messages';
 import { HlsOutputFields } from './hls-output-fields';
 
+type OutputCreateBody = BodyOf<typeof streamRoutes.createOutput>;
 type OutputFormatName = OutputCreateBody['format'];
 
 /** Default RTMP; WebRTC when the viewer watches in a browser. */
@@ -54,7 +63,10 @@ export function OutputModal({
   onHide: () => void;
 }) {
   const notify = useNotify();
-  const create = useCreateOutput();
+  const create = useRouteMutation(streamRoutes.createOutput, {
+    toRequest: (body: OutputCreateBody) => ({ body }),
+    invalidates: (output) => [streamKeys.outputs(output.streamId)],
+  });
   const [browser, setBrowser] = useState(false);
   const [format, setFormat] = useState<string>(defaultOutputFormat(false));
   const [access, setAccess] = useState<string>(defaultAccess);

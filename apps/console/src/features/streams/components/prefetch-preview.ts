@@ -1,8 +1,8 @@
+import { outputsQueryOptions } from '@/data/streams/outputs';
+import { previewCredentialQueryOptions } from '@/data/streams/preview';
 import type { AppServices } from '@/lib/services';
 import { preconnectWhep } from '@/media/whep-playback';
-import { previewCredentialQueryOptions } from '../api/create-preview';
-import { outputsQueryOptions } from '../api/get-outputs';
-import { playableOutputs } from './preview-outputs';
+import { playableOutputs } from '../utils/preview-outputs';
 import { PreviewPlayer } from './preview-player-lazy';
 
 /**

@@ -1,8 +1,8 @@
 import { type ReactNode, Suspense, useEffect } from 'react';
 import { Loading } from '@/components/ui/loading';
 import { useStream } from '@/data/streams/get-stream';
-import { usePreviewCredential } from '../api/create-preview';
-import { useOutputs } from '../api/get-outputs';
+import { useOutputs } from '@/data/streams/outputs';
+import { usePreviewCredential } from '@/data/streams/preview';
 import { webrtcPlaybackProblem } from '../utils/webrtc-problem';
 import { DashboardCard } from './dashboard-card';
 import { PreviewPlayer } from './preview-player-lazy';

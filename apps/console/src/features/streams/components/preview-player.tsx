@@ -5,7 +5,7 @@ import Form from 'react-bootstrap/Form';
 import { playHls } from '@/media/hls-playback';
 import type { Playback, PlaybackStats, Rendition } from '@/media/playback';
 import { playWhep } from '@/media/whep-playback';
-import { playableOutputs } from './preview-outputs';
+import { playableOutputs } from '../utils/preview-outputs';
 import { StatsOverlay } from './preview-stats';
 
 function start(

@@ -5,8 +5,8 @@ import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } fr
 import { userAccount, webhookDelivery, whoAmI } from '@/test/fixtures';
 import { renderApp } from '@/test/render-app';
 import { streamInput, streamOutput, uuid } from '@/test/stream-fixtures';
+import { MEDIA_ERRORS } from '../utils/studio-media';
 import { RTSP_TCP_ONLY } from './connection-modal';
-import { MEDIA_ERRORS } from './studio-media';
 
 const ID = uuid(42);
 const STREAM_URL = `/api/v1/inputs/${ID}`;

@@ -1,5 +1,5 @@
 import { messageOr } from '@streamcloud/api-client';
-import type { InputFormat, StreamStatus } from '@streamcloud/contract';
+import { type InputFormat, type StreamStatus, streamRoutes } from '@streamcloud/contract';
 import { type ReactNode, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { useNavigate } from 'react-router';
@@ -8,11 +8,12 @@ import { Loading } from '@/components/ui/loading';
 import { useNotify } from '@/components/ui/notifications';
 import { lazyComponent, OnDemand } from '@/components/ui/on-demand';
 import { PageShell } from '@/components/ui/page-shell';
+import { useRouteMutation } from '@/data/route-mutation';
+import { useRouteQuery } from '@/data/route-query';
+import { DASHBOARD_POLL_MS, pollDashboardWhileFound } from '@/data/streams/dashboard-poll';
 import { useStream } from '@/data/streams/get-stream';
-import { pollWhileFound } from '../api/dashboard-poll';
-import { useDeleteStream } from '../api/delete-stream';
-import { useIngress } from '../api/get-ingress';
-import { useUpdateStream } from '../api/update-stream';
+import { streamKeys } from '@/data/streams/keys';
+import { useUpdateStream } from '@/data/streams/update-stream';
 import { dashboardActions } from '../utils/dashboard-actions';
 import { DELETE_STREAM_QUESTION, STREAM_ERRORS } from '../utils/messages';
 import { useErrorNotice } from '../utils/use-error-notice';
@@ -79,13 +80,27 @@ export function StreamDashboard({ id, slots, startUpdating = false, onUpdateClos
   const [studioLive, setStudioLive] = useState(false);
   const query = useStream(id, {
     refetchInterval: (read) =>
-      studioLive && read.state.data?.status !== 'Ingestion' ? STUDIO_POLL_MS : pollWhileFound(read),
+      studioLive && read.state.data?.status !== 'Ingestion' ? STUDIO_POLL_MS : pollDashboardWhileFound(read),
   });
   const stream = query.data;
   useErrorNotice(query.error, STREAM_ERRORS.loading);
-  const ingress = useIngress(id, stream?.gslb ?? false);
+  // The GSLB ingress endpoint, asked for only when the stream has one; a failure shows nothing.
+  const ingress = useRouteQuery(
+    streamRoutes.getIngress,
+    streamKeys.ingress(id),
+    { params: { streamId: id } },
+    { refetchInterval: DASHBOARD_POLL_MS, retry: false, enabled: stream?.gslb ?? false },
+  );
   const update = useUpdateStream();
-  const remove = useDeleteStream();
+  const remove = useRouteMutation(streamRoutes.delete, {
+    toRequest: (streamId: string) => ({ params: { id: streamId } }),
+    removes: (_nothing, streamId) => [
+      streamKeys.detail(streamId),
+      streamKeys.outputs(streamId),
+      streamKeys.ingress(streamId),
+    ],
+    invalidates: () => [streamKeys.lists()],
+  });
   const [dialog, setDialog] = useState<Dialog>(startUpdating ? 'update' : null);
   const actions = dashboardActions(stream);
 

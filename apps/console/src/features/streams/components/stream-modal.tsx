@@ -6,7 +6,9 @@ import {
   STREAM_FORMATS,
   type StreamInput,
   StreamInputCreate,
+  type StreamInputCreateDraft,
   StreamInputUpdate,
+  streamRoutes,
 } from '@streamcloud/contract';
 import { useEffect } from 'react';
 import Form from 'react-bootstrap/Form';
@@ -17,9 +19,11 @@ import { Options, SelectField, TextField } from '@/components/ui/form-fields';
 import { ModalActions } from '@/components/ui/modal-actions';
 import { useNotify } from '@/components/ui/notifications';
 import { useLocationLookup } from '@/data/location/use-location-lookup';
+import { savesResource } from '@/data/resource-writes';
+import { useRouteMutation } from '@/data/route-mutation';
+import { streamKeys } from '@/data/streams/keys';
+import { useUpdateStream } from '@/data/streams/update-stream';
 import { contractResolver, fieldsByPath } from '@/lib/forms';
-import { useCreateStream } from '../api/create-stream';
-import { useUpdateStream } from '../api/update-stream';
 import { STREAM_ERRORS } from '../utils/messages';
 import {
   FIELD_OF_PATH,
@@ -58,7 +62,10 @@ export interface StreamModalProps {
 /** Creates a stream, or updates one (only the streamer can change after creation). */
 export function StreamModal({ show, mode, stream, ownerId = null, onHide, onSaved }: StreamModalProps) {
   const notify = useNotify();
-  const create = useCreateStream();
+  const create = useRouteMutation(streamRoutes.create, {
+    toRequest: (body: StreamInputCreateDraft) => ({ body }),
+    ...savesResource(streamKeys),
+  });
   const update = useUpdateStream();
   const updating = mode === 'update';
   const initial = updating && stream ? toStreamFormValues(stream) : NEW_STREAM_VALUES;

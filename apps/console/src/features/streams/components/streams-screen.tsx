@@ -5,7 +5,7 @@ import Button from 'react-bootstrap/Button';
 import { Icon } from '@/components/ui/icon';
 import { lazyComponent, OnDemand } from '@/components/ui/on-demand';
 import { PageShell } from '@/components/ui/page-shell';
-import { useStreams } from '../api/get-streams';
+import { useStreams } from '@/data/streams/list';
 import { STREAM_ERRORS } from '../utils/messages';
 import { useErrorNotice } from '../utils/use-error-notice';
 import { readViewMode, type ViewMode, writeViewMode } from '../utils/view-mode';

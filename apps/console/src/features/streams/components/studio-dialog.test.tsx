@@ -2,8 +2,8 @@ import { screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakePeerConnection } from '@/test/fake-peer-connection';
 import { renderPiece } from '@/test/render-piece';
+import { MEDIA_ERRORS } from '../utils/studio-media';
 import { SCREEN_ENDED, StudioDialog, type StudioDialogProps } from './studio-dialog';
-import { MEDIA_ERRORS } from './studio-media';
 
 const INGEST = 'http://node.example:4242/whip/in%2Bs';
 

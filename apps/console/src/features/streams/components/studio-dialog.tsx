@@ -5,7 +5,7 @@ import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import { type Publication, type PublishState, publishWhip } from '@/media/whip-publish';
 import { isPrivateAccess } from '../utils/stream-connection';
-import { useMicrophoneLevel } from './studio-level';
+import { useMicrophoneLevel } from '../utils/studio-level';
 import {
   BITRATES,
   type Devices,
@@ -16,7 +16,7 @@ import {
   RESOLUTIONS,
   type Resolution,
   stopTracks,
-} from './studio-media';
+} from '../utils/studio-media';
 
 export interface StudioDialogProps {
   show: boolean;

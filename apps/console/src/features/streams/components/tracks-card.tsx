@@ -1,11 +1,20 @@
-import { describeTrack, type TrackSource } from '@streamcloud/contract';
-import { useTracks } from '../api/get-tracks';
+import { describeTrack, streamRoutes, type TrackSource } from '@streamcloud/contract';
+import { useRouteQuery } from '@/data/route-query';
+import { DASHBOARD_POLL_MS } from '@/data/streams/dashboard-poll';
+import { streamKeys } from '@/data/streams/keys';
 import { DashboardCard, Detail, NONE } from './dashboard-card';
 
 const LABELS: Record<TrackSource, string> = { incoming: 'Incoming tracks', outgoing: 'Outgoing tracks' };
 
 function TrackList({ streamId, type }: { streamId: string; type: TrackSource }) {
-  const tracks = useTracks(streamId, type).data ?? [];
+  // What a node reported for the push (incoming) or what viewers get (outgoing); polled with the dashboard.
+  const tracks =
+    useRouteQuery(
+      streamRoutes.streamInfo,
+      streamKeys.tracks(streamId, type),
+      { params: { streamId, type } },
+      { refetchInterval: DASHBOARD_POLL_MS },
+    ).data ?? [];
   return (
     <Detail label={LABELS[type]}>
       {tracks.length === 0 ? (

@@ -1,5 +1,11 @@
 import { messageOr } from '@streamcloud/api-client';
-import { OutputAccess, type StreamOutput, type StreamOutputUpdate } from '@streamcloud/contract';
+import {
+  type AccessTokenRotate,
+  OutputAccess,
+  type StreamOutput,
+  type StreamOutputUpdate,
+  streamRoutes,
+} from '@streamcloud/contract';
 import plusLgIcon from 'bootstrap-icons/icons/plus-lg.svg?raw';
 import { useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
@@ -9,12 +15,10 @@ import { Options, SelectField } from '@/components/ui/form-fields';
 import { Icon } from '@/components/ui/icon';
 import { Loading } from '@/components/ui/loading';
 import { useNotify } from '@/components/ui/notifications';
+import { useRouteMutation } from '@/data/route-mutation';
 import { useStream } from '@/data/streams/get-stream';
-import { useClearOutputSessions } from '../api/clear-output-sessions';
-import { useDeleteOutput } from '../api/delete-output';
-import { useOutputs } from '../api/get-outputs';
-import { useRotateOutputToken } from '../api/rotate-output-token';
-import { useUpdateOutput } from '../api/update-output';
+import { streamKeys } from '@/data/streams/keys';
+import { useOutputs } from '@/data/streams/outputs';
 import { OUTPUT_ACCESS_LABELS, STREAM_ERRORS } from '../utils/messages';
 import { embedCode, outputEndpoint, outputPlaybackUrl } from '../utils/stream-connection';
 import { DashboardCard } from './dashboard-card';
@@ -112,13 +116,17 @@ const changeFailure = (change: StreamOutputUpdate) =>
 
 /** When the output's viewer token was last rotated, and its rotation. */
 function OutputTokenRotation({ output }: { output: StreamOutput }) {
-  const rotate = useRotateOutputToken(output.streamId);
+  // The stream's viewers are read again: the token and when it was rotated.
+  const rotate = useRouteMutation(streamRoutes.rotateOutputAccessToken, {
+    toRequest: (body: AccessTokenRotate) => ({ params: { id: output.id }, body }),
+    invalidates: () => [streamKeys.outputs(output.streamId)],
+  });
   return (
     <TokenRotation
       what="playback token"
       id={`output-${output.id}-token`}
       rotatedAt={output.viewer.accessTokenRotatedAt}
-      rotate={(body) => rotate.mutateAsync({ id: output.id, body })}
+      rotate={(body) => rotate.mutateAsync(body)}
     />
   );
 }
@@ -127,9 +135,21 @@ function OutputTokenRotation({ output }: { output: StreamOutput }) {
 export function ViewersCard({ streamId }: { streamId: string }) {
   const notify = useNotify();
   const outputs = useOutputs(streamId);
-  const clear = useClearOutputSessions(streamId);
-  const remove = useDeleteOutput(streamId);
-  const update = useUpdateOutput(streamId);
+  // Each change to an output reads the stream's viewers again.
+  const invalidates = () => [streamKeys.outputs(streamId)];
+  const clear = useRouteMutation(streamRoutes.clearOutputSessions, {
+    toRequest: (id: string) => ({ params: { id } }),
+    invalidates,
+  });
+  const remove = useRouteMutation(streamRoutes.deleteOutput, {
+    toRequest: (id: string) => ({ params: { id } }),
+    invalidates,
+  });
+  // An output's access policy: live, its node applies it at once.
+  const update = useRouteMutation(streamRoutes.updateOutput, {
+    toRequest: ({ id, body }: { id: string; body: StreamOutputUpdate }) => ({ params: { id }, body }),
+    invalidates,
+  });
   // New outputs take the stream's policy unless told otherwise (the API's default too).
   const stream = useStream(streamId);
   const defaultAccess: OutputAccess = stream.data?.access === 'Private' ? 'Private' : 'Public';

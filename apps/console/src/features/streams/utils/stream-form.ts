@@ -8,7 +8,7 @@ import {
   type StreamInput,
   type StreamInputCreateDraft,
 } from '@streamcloud/contract';
-import type { StreamUpdateBody } from '../api/update-stream';
+import type { StreamUpdateBody } from '@/data/streams/update-stream';
 import type { OutputMode } from './stream-list';
 
 /** What the stream modal's inputs hold. */

@@ -1,5 +1,10 @@
 import { errorStatus, isApiError } from '@streamcloud/api-client';
-import type { StreamInput, TranscodeConfig } from '@streamcloud/contract';
+import {
+  type StreamInput,
+  type TranscodeConfig,
+  type TranscodeConfigUpdateInput,
+  transcodeRoutes,
+} from '@streamcloud/contract';
 import arrowLeftIcon from 'bootstrap-icons/icons/arrow-left.svg?raw';
 import { useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
@@ -9,7 +14,8 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Icon } from '@/components/ui/icon';
 import { useNotify } from '@/components/ui/notifications';
 import { PageShell } from '@/components/ui/page-shell';
-import { useUpdateOutput } from '../api/update-output';
+import { useRouteMutation } from '@/data/route-mutation';
+import { transcodeKeys } from '@/data/transcode/keys';
 import { firstProblem, lockedReason, sameValue, toBody } from '../utils/config';
 import { UNSAVED_CHANGES_QUESTION, useUnsavedChanges } from '../utils/use-unsaved-changes';
 import { OverlayCard } from './overlay-card';
@@ -31,7 +37,10 @@ export interface TranscodeEditorProps {
 export function TranscodeEditor({ streamId, loaded: initial, stream }: TranscodeEditorProps) {
   const [loaded, setLoaded] = useState(initial);
   const [config, setConfig] = useState(initial);
-  const update = useUpdateOutput();
+  const update = useRouteMutation(transcodeRoutes.update, {
+    toRequest: ({ id, body }: { id: string; body: TranscodeConfigUpdateInput }) => ({ params: { id }, body }),
+    sets: (_saved, { id }) => transcodeKeys.output(id),
+  });
   const notify = useNotify();
   const dirty = !sameValue(config, loaded);
   const blocker = useUnsavedChanges(dirty);

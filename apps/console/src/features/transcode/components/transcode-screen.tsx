@@ -1,12 +1,14 @@
 import { errorStatus } from '@streamcloud/api-client';
+import { transcodeRoutes } from '@streamcloud/contract';
 import arrowLeftIcon from 'bootstrap-icons/icons/arrow-left.svg?raw';
 import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { Icon } from '@/components/ui/icon';
 import { Loading } from '@/components/ui/loading';
 import { PageShell } from '@/components/ui/page-shell';
+import { useRouteQuery } from '@/data/route-query';
 import { useStream } from '@/data/streams/get-stream';
-import { useOutput } from '../api/get-output';
+import { transcodeKeys } from '@/data/transcode/keys';
 import { TranscodeEditor } from './transcode-editor';
 
 function Frame({ id, children }: { id: string; children: ReactNode }) {
@@ -26,7 +28,13 @@ function Frame({ id, children }: { id: string; children: ReactNode }) {
 }
 
 function LoadEditor({ id }: { id: string }) {
-  const output = useOutput(id);
+  // Loaded once per visit: the editor holds its changes locally until they are saved.
+  const output = useRouteQuery(
+    transcodeRoutes.get,
+    transcodeKeys.output(id),
+    { params: { id } },
+    { staleTime: Number.POSITIVE_INFINITY, refetchOnWindowFocus: false },
+  );
   const stream = useStream(id);
   if (output.isPending || stream.isPending) {
     return (

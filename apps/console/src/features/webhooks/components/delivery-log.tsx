@@ -1,15 +1,15 @@
 import { messageOr } from '@streamcloud/api-client';
-import { WEBHOOK_DELIVERY_STATUS_VARIANTS, type WebhookDelivery } from '@streamcloud/contract';
+import { WEBHOOK_DELIVERY_STATUS_VARIANTS, type WebhookDelivery, webhookRoutes } from '@streamcloud/contract';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
 import { ColumnHeaders } from '@/components/ui/column-headers';
 import { Loading } from '@/components/ui/loading';
 import { useNotify } from '@/components/ui/notifications';
+import { useRouteMutation } from '@/data/route-mutation';
+import { useDeliveries } from '@/data/webhooks/deliveries';
+import { type DeliveryFilter, webhookKeys } from '@/data/webhooks/keys';
 import { formatDateTime } from '@/lib/format';
-import { useDeliveries } from '../api/get-deliveries';
-import type { DeliveryFilter } from '../api/keys';
-import { useRedeliver } from '../api/redeliver';
 
 export const DELIVERY_TEXTS = {
   empty: 'No callbacks sent yet.',
@@ -40,7 +40,11 @@ function lastAnswer(delivery: WebhookDelivery) {
  */
 export function DeliveryLog({ filter, showTarget = false }: { filter: DeliveryFilter; showTarget?: boolean }) {
   const deliveries = useDeliveries(filter);
-  const redeliver = useRedeliver();
+  // Sends a delivery again now; every delivery log shows it Pending at once.
+  const redeliver = useRouteMutation(webhookRoutes.redeliver, {
+    toRequest: (id: string) => ({ params: { id } }),
+    invalidates: () => [webhookKeys.deliveries()],
+  });
   const notify = useNotify();
   const rows = deliveries.data?.pages.flatMap((page) => page.items) ?? [];
 

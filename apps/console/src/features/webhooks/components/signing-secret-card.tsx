@@ -1,4 +1,5 @@
 import { messageOr } from '@streamcloud/api-client';
+import { webhookRoutes } from '@streamcloud/contract';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import InputGroup from 'react-bootstrap/InputGroup';
@@ -6,9 +7,10 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Loading } from '@/components/ui/loading';
 import { useNotify } from '@/components/ui/notifications';
 import { TitledCard } from '@/components/ui/titled-card';
+import { useRouteMutation } from '@/data/route-mutation';
+import { useRouteQuery } from '@/data/route-query';
+import { webhookKeys } from '@/data/webhooks/keys';
 import { formatDateTime } from '@/lib/format';
-import { useSecret } from '../api/get-secret';
-import { useRotateSecret } from '../api/rotate-secret';
 
 export const SECRET_TEXTS = {
   loadingFailed: 'The signing secret could not be loaded.',
@@ -21,8 +23,14 @@ export const SECRET_TEXTS = {
 
 /** The account's signing secret, hidden until shown, with Copy and Rotate. */
 export function SigningSecretCard({ account }: { account: string | undefined }) {
-  const secret = useSecret(account);
-  const rotate = useRotateSecret(account);
+  // The signing secret of the caller's account, or of `account` (ADMIN).
+  const secret = useRouteQuery(webhookRoutes.secret, webhookKeys.secret(account), {
+    query: account ? { account } : {},
+  });
+  const rotate = useRouteMutation(webhookRoutes.rotateSecret, {
+    toRequest: () => ({ body: account ? { account } : {} }),
+    sets: () => webhookKeys.secret(account),
+  });
   const notify = useNotify();
   const [shown, setShown] = useState(false);
   const [asking, setAsking] = useState(false);

@@ -1,13 +1,14 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { isApiError, messageOr } from '@streamcloud/api-client';
-import { WebhookTestBody } from '@streamcloud/contract';
+import { WebhookTestBody, webhookRoutes } from '@streamcloud/contract';
 import Button from 'react-bootstrap/Button';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { TextField } from '@/components/ui/form-fields';
 import { useNotify } from '@/components/ui/notifications';
 import { TitledCard } from '@/components/ui/titled-card';
-import { useSendTestEvent } from '../api/send-test-event';
+import { useRouteMutation } from '@/data/route-mutation';
+import { webhookKeys } from '@/data/webhooks/keys';
 
 export const TEST_EVENT_TEXTS = {
   sent: 'The test event is on its way: its delivery shows below.',
@@ -19,7 +20,11 @@ type TestEventValues = z.infer<typeof TestEventForm>;
 
 /** Sends a signed webhook.test event to a URL, to try a receiver. */
 export function TestEventCard({ account }: { account: string | undefined }) {
-  const send = useSendTestEvent(account);
+  // A webhook.test event to a URL; the account's log shows its delivery.
+  const send = useRouteMutation(webhookRoutes.test, {
+    toRequest: (url: string) => ({ body: { url, ...(account ? { account } : {}) } }),
+    invalidates: () => [webhookKeys.deliveries()],
+  });
   const notify = useNotify();
   const {
     register,

@@ -1,8 +1,0 @@
-import type { AuditFilter } from '@streamcloud/contract';
-
-/** Query keys of the audit feature, narrowest last. */
-export const auditKeys = {
-  all: ['audit'] as const,
-  lists: () => [...auditKeys.all, 'list'] as const,
-  list: (filter: AuditFilter) => [...auditKeys.lists(), filter] as const,
-};

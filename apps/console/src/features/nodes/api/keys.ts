@@ -1,8 +1,0 @@
-/** Query keys of the nodes feature, narrowest last. */
-export const nodeKeys = {
-  all: ['nodes'] as const,
-  lists: () => [...nodeKeys.all, 'list'] as const,
-  details: () => [...nodeKeys.all, 'detail'] as const,
-  detail: (id: string) => [...nodeKeys.details(), id] as const,
-  drain: (id: string) => [...nodeKeys.all, 'drain', id] as const,
-};
