@@ -1,12 +1,14 @@
 import { ApiError, messageOr } from '@streamcloud/api-client';
+import { type ClipCreateInput, clipRoutes } from '@streamcloud/contract';
 import { type FormEvent, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import { ModalActions } from '@/components/ui/modal-actions';
 import { useNotify } from '@/components/ui/notifications';
+import { clipKeys } from '@/data/clips/keys';
+import { useRouteMutation } from '@/data/route-mutation';
 import { useStorages } from '@/data/storages/get-storages';
-import { useCreateClip } from '../api/create-clip';
 import { type ClipValues, emptyClipValues, fieldErrors, toBody } from '../utils/clip-values';
 import { CLIP_TEXTS } from '../utils/messages';
 
@@ -35,7 +37,10 @@ export function ClipDialog({ show, streamId, position, onHide }: ClipDialogProps
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [problem, setProblem] = useState<string | null>(null);
   const storages = useStorages({ enabled: show });
-  const create = useCreateClip();
+  const create = useRouteMutation(clipRoutes.create, {
+    toRequest: (body: ClipCreateInput) => ({ body }),
+    invalidates: (clip) => [clipKeys.stream(clip.streamId)],
+  });
   const notify = useNotify();
 
   const set = (field: keyof ClipValues, value: string) => setValues((before) => ({ ...before, [field]: value }));

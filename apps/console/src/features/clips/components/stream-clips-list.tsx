@@ -1,21 +1,26 @@
 import { messageOr } from '@streamcloud/api-client';
-import type { Clip } from '@streamcloud/contract';
+import { type Clip, clipRoutes } from '@streamcloud/contract';
 import { useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Loading } from '@/components/ui/loading';
 import { useNotify } from '@/components/ui/notifications';
-import { useDeleteClip } from '../api/delete-clip';
-import { useClipPlayback } from '../api/get-clip-playback';
-import { useStreamClips } from '../api/get-stream-clips';
+import { clipKeys } from '@/data/clips/keys';
+import { useStreamClips } from '@/data/clips/list';
+import { useClipPlayback } from '@/data/clips/playback';
+import { useRouteMutation } from '@/data/route-mutation';
 import { CLIP_STATE_VARIANTS, formatDuration } from '../utils/clip-values';
 import { CLIP_TEXTS } from '../utils/messages';
 
 /** The stream dashboard's Clips card: each clip's state, caption, length, and Download / Delete. */
 export function StreamClipsList({ streamId }: { streamId: string }) {
   const clips = useStreamClips(streamId);
-  const remove = useDeleteClip();
+  // Only Ready or in Error; the clip's file goes too.
+  const remove = useRouteMutation(clipRoutes.delete, {
+    toRequest: (clip: Clip) => ({ params: { id: clip.id } }),
+    invalidates: (_, clip) => [clipKeys.stream(clip.streamId)],
+  });
   const links = useClipPlayback();
   const notify = useNotify();
   const [deleting, setDeleting] = useState<Clip | null>(null);
