@@ -17,6 +17,7 @@ import { compiledSerializerCompiler } from './lib/response-serializer.js';
 import { SecretBox } from './lib/secret-box.js';
 import { deriveKey } from './lib/secrets.js';
 import { accountsModule } from './modules/accounts/accounts.module.js';
+import { analyticsModule } from './modules/analytics/analytics.module.js';
 import { auditModule } from './modules/audit/audit.module.js';
 import { authModule } from './modules/auth/auth.module.js';
 import { SessionCache } from './modules/auth/session-cache.js';
@@ -78,6 +79,7 @@ export const MODULES = [
   transcodeModule,
   fallbacksModule,
   snapshotsModule,
+  analyticsModule,
   playModule,
   recordingsModule,
   relaysModule,

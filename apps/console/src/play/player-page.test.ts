@@ -13,6 +13,7 @@ const live: PlayInfo = {
   hlsLatency: null,
   playback: { whep: 'http://node/whep/out+x' },
   poster: '/api/v1/play/x/poster?t=1',
+  viewerSession: 'vs1.a.1.b',
 };
 const offline: PlayInfo = { ...live, streamStatus: 'Idle', playback: {} };
 const playback = (): Playback => ({ close: vi.fn(), stats: vi.fn(), renditions: () => [], pick: () => {} });

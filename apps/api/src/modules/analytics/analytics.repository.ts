@@ -1,0 +1,234 @@
+import { type Insertable, type Selectable, sql } from 'kysely';
+import type { Db } from '../../db/database.js';
+import type { ViewerEventsTable, ViewerMinutesTable, ViewerSessionsTable } from './analytics.table.js';
+
+export type ViewerSessionRow = Selectable<ViewerSessionsTable>;
+export type ViewerEventRow = Selectable<ViewerEventsTable>;
+export type NewViewerSession = Insertable<ViewerSessionsTable>;
+export type ViewerMinuteDelta = Insertable<ViewerMinutesTable>;
+
+/** Whose sessions a read covers: one stream's, one account's, or every account's. */
+export type AnalyticsScope = { streamId: string } | { accountId: string } | 'all';
+
+export interface SessionFigures {
+  viewers: number;
+  previews: number;
+  erroredViewers: number;
+  startupMedian: number | null;
+  startupP95: number | null;
+  ttffMedian: number | null;
+  ttffP95: number | null;
+  latencyMedian: number | null;
+  latencyP95: number | null;
+}
+
+export interface MinuteFigures {
+  watchMs: number;
+  rebufferMs: number;
+  rebufferCount: number;
+}
+
+export interface GroupFigures {
+  dimension: 'country' | 'browser' | 'device' | 'rendition';
+  value: string;
+  viewers: number;
+  watchMs: number;
+  rebufferMs: number;
+}
+
+/** The largest timeline a session's read answers (its first events). */
+export const TIMELINE_MAX_EVENTS = 2000;
+
+const num = (value: unknown): number => Number(value ?? 0);
+const numOrNull = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
+
+export class AnalyticsRepository {
+  constructor(private readonly db: Db) {}
+
+  findSession(id: string): Promise<Pick<ViewerSessionRow, 'id' | 'output_id' | 'started_at'> | undefined> {
+    return this.db
+      .selectFrom('viewer_sessions')
+      .select(['id', 'output_id', 'started_at'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+  }
+
+  /**
+   * Adds a batch's figures to its session: inserted with its first batch, then the sums grow, the first
+   * startup and first frame stay, the rendition is the latest one reported (`session`'s when it names one).
+   */
+  async addToSession(session: NewViewerSession): Promise<void> {
+    await this.db
+      .insertInto('viewer_sessions')
+      .values(session)
+      .onConflict((oc) =>
+        oc.column('id').doUpdateSet((eb) => ({
+          last_at: sql`greatest(viewer_sessions.last_at, excluded.last_at)`,
+          startup_ms: eb.fn.coalesce('viewer_sessions.startup_ms', 'excluded.startup_ms'),
+          ttff_ms: eb.fn.coalesce('viewer_sessions.ttff_ms', 'excluded.ttff_ms'),
+          watch_ms: sql`viewer_sessions.watch_ms + excluded.watch_ms`,
+          rebuffer_count: sql`viewer_sessions.rebuffer_count + excluded.rebuffer_count`,
+          rebuffer_ms: sql`viewer_sessions.rebuffer_ms + excluded.rebuffer_ms`,
+          error_count: sql`viewer_sessions.error_count + excluded.error_count`,
+          latency_sum_ms: sql`viewer_sessions.latency_sum_ms + excluded.latency_sum_ms`,
+          latency_samples: sql`viewer_sessions.latency_samples + excluded.latency_samples`,
+          rendition_switches: sql`viewer_sessions.rendition_switches + excluded.rendition_switches`,
+          rendition_height: eb.fn.coalesce('excluded.rendition_height', 'viewer_sessions.rendition_height'),
+          rendition_bitrate: eb.fn.coalesce('excluded.rendition_bitrate', 'viewer_sessions.rendition_bitrate'),
+          event_count: sql`viewer_sessions.event_count + excluded.event_count`,
+        })),
+      )
+      .execute();
+  }
+
+  async insertEvents(events: ViewerEventRow[]): Promise<void> {
+    if (events.length > 0) await this.db.insertInto('viewer_events').values(events).execute();
+  }
+
+  /** Adds each minute's figures to the stream's minute rollup (one row per stream, minute and player). */
+  async addToMinutes(minutes: ViewerMinuteDelta[]): Promise<void> {
+    if (minutes.length === 0) return;
+    await this.db
+      .insertInto('viewer_minutes')
+      .values(minutes)
+      .onConflict((oc) =>
+        oc.columns(['input_id', 'minute', 'player']).doUpdateSet({
+          watch_ms: sql`viewer_minutes.watch_ms + excluded.watch_ms`,
+          rebuffer_ms: sql`viewer_minutes.rebuffer_ms + excluded.rebuffer_ms`,
+          rebuffer_count: sql`viewer_minutes.rebuffer_count + excluded.rebuffer_count`,
+          error_count: sql`viewer_minutes.error_count + excluded.error_count`,
+          latency_sum_ms: sql`viewer_minutes.latency_sum_ms + excluded.latency_sum_ms`,
+          latency_samples: sql`viewer_minutes.latency_samples + excluded.latency_samples`,
+          event_count: sql`viewer_minutes.event_count + excluded.event_count`,
+        }),
+      )
+      .execute();
+  }
+
+  /** The sessions of the scope seen in the window: seen since its start, started before its end. */
+  private sessionsIn(scope: AnalyticsScope, from: Date, to: Date) {
+    let query = this.db.selectFrom('viewer_sessions').where('last_at', '>=', from).where('started_at', '<=', to);
+    if (scope !== 'all') {
+      query =
+        'streamId' in scope
+          ? query.where('input_id', '=', scope.streamId)
+          : query.where('account_id', '=', scope.accountId);
+    }
+    return query;
+  }
+
+  /** Viewers, previews, errored viewers and the per-session percentiles (viewers only, previews apart). */
+  async sessionFigures(scope: AnalyticsScope, from: Date, to: Date): Promise<SessionFigures> {
+    const viewer = sql<boolean>`player = 'embed'`;
+    const latency = sql`latency_sum_ms / nullif(latency_samples, 0)`;
+    const row = await this.sessionsIn(scope, from, to)
+      .select([
+        sql<number>`count(*) filter (where ${viewer})`.as('viewers'),
+        sql<number>`count(*) filter (where not ${viewer})`.as('previews'),
+        sql<number>`count(*) filter (where ${viewer} and error_count > 0)`.as('errored'),
+        sql<number>`percentile_cont(0.5) within group (order by startup_ms) filter (where ${viewer})`.as('sm'),
+        sql<number>`percentile_cont(0.95) within group (order by startup_ms) filter (where ${viewer})`.as('sp'),
+        sql<number>`percentile_cont(0.5) within group (order by ttff_ms) filter (where ${viewer})`.as('tm'),
+        sql<number>`percentile_cont(0.95) within group (order by ttff_ms) filter (where ${viewer})`.as('tp'),
+        sql<number>`percentile_cont(0.5) within group (order by ${latency}) filter (where ${viewer})`.as('lm'),
+        sql<number>`percentile_cont(0.95) within group (order by ${latency}) filter (where ${viewer})`.as('lp'),
+      ])
+      .executeTakeFirstOrThrow();
+    return {
+      viewers: num(row.viewers),
+      previews: num(row.previews),
+      erroredViewers: num(row.errored),
+      startupMedian: numOrNull(row.sm),
+      startupP95: numOrNull(row.sp),
+      ttffMedian: numOrNull(row.tm),
+      ttffP95: numOrNull(row.tp),
+      latencyMedian: numOrNull(row.lm),
+      latencyP95: numOrNull(row.lp),
+    };
+  }
+
+  /** Played and stalled time and stalls of the window's minutes (viewers only). */
+  async minuteFigures(scope: AnalyticsScope, from: Date, to: Date): Promise<MinuteFigures> {
+    let query = this.db
+      .selectFrom('viewer_minutes')
+      .where('player', '=', 'embed')
+      .where('minute', '>=', sql<Date>`date_trunc('minute', ${from}::timestamptz)`)
+      .where('minute', '<=', to);
+    if (scope !== 'all') {
+      query =
+        'streamId' in scope
+          ? query.where('input_id', '=', scope.streamId)
+          : query.where('account_id', '=', scope.accountId);
+    }
+    const row = await query
+      .select([
+        sql<number>`coalesce(sum(watch_ms), 0)`.as('watch'),
+        sql<number>`coalesce(sum(rebuffer_ms), 0)`.as('rebuffer'),
+        sql<number>`coalesce(sum(rebuffer_count), 0)`.as('stalls'),
+      ])
+      .executeTakeFirstOrThrow();
+    return { watchMs: num(row.watch), rebufferMs: num(row.rebuffer), rebufferCount: num(row.stalls) };
+  }
+
+  /** Viewers, played and stalled time per country, browser, device and rendition, in one pass (grouping sets). */
+  async groupFigures(scope: AnalyticsScope, from: Date, to: Date, perDimension: number): Promise<GroupFigures[]> {
+    const rendition = sql<string>`coalesce(rendition_height::text || 'p', 'unknown')`;
+    const grouped = this.sessionsIn(scope, from, to)
+      .where('player', '=', 'embed')
+      .select([
+        sql<string>`case when grouping(country) = 0 then 'country' when grouping(browser) = 0 then 'browser'
+          when grouping(device) = 0 then 'device' else 'rendition' end`.as('dimension'),
+        sql<string>`coalesce(country, browser, device, ${rendition})`.as('value'),
+        sql<number>`count(*)`.as('viewers'),
+        sql<number>`sum(watch_ms)`.as('watch'),
+        sql<number>`sum(rebuffer_ms)`.as('rebuffer'),
+      ])
+      .groupBy(sql`grouping sets ((country), (browser), (device), (${rendition}))`);
+    const rows = await this.db
+      .selectFrom(grouped.as('g'))
+      .selectAll()
+      .select(sql<number>`row_number() over (partition by dimension order by viewers desc, value)`.as('rank'))
+      .$narrowType<{ rank: number }>()
+      .execute();
+    return rows
+      .filter((row) => num(row.rank) <= perDimension)
+      .map((row) => ({
+        dimension: row.dimension as GroupFigures['dimension'],
+        value: row.value,
+        viewers: num(row.viewers),
+        watchMs: num(row.watch),
+        rebufferMs: num(row.rebuffer),
+      }));
+  }
+
+  /** One stream's latest sessions in the window, newest first. */
+  latestSessions(streamId: string, from: Date, to: Date, limit: number): Promise<ViewerSessionRow[]> {
+    return this.sessionsIn({ streamId }, from, to)
+      .selectAll()
+      .orderBy('last_at', 'desc')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+  }
+
+  getSession(id: string): Promise<ViewerSessionRow | undefined> {
+    return this.db.selectFrom('viewer_sessions').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  timeline(sessionId: string): Promise<ViewerEventRow[]> {
+    return this.db
+      .selectFrom('viewer_events')
+      .selectAll()
+      .where('session_id', '=', sessionId)
+      .orderBy('at')
+      .limit(TIMELINE_MAX_EVENTS)
+      .execute();
+  }
+
+  /** Drops what is older than `before`: events by their time, sessions and minutes once last seen before it. */
+  async expire(before: Date): Promise<void> {
+    await this.db.deleteFrom('viewer_events').where('at', '<', before).execute();
+    await this.db.deleteFrom('viewer_sessions').where('last_at', '<', before).execute();
+    await this.db.deleteFrom('viewer_minutes').where('minute', '<', before).execute();
+  }
+}
