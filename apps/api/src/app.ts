@@ -79,11 +79,12 @@ export const MODULES = [
   transcodeModule,
   fallbacksModule,
   snapshotsModule,
-  analyticsModule,
-  playModule,
   recordingsModule,
   relaysModule,
   statisticsModule,
+  // After statistics: its series join the /metrics exposition; the player's read issues its viewer sessions.
+  analyticsModule,
+  playModule,
 ];
 
 /** The whole control plane as one Fastify instance: plugins, then modules, then the console. */

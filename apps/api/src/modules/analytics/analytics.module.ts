@@ -47,7 +47,7 @@ export const DEFAULT_VIEWER_ANALYTICS_RETENTION_DAYS = 30;
 /** Viewer beacons from the embeddable player and the preview, and the analytics read from them (issue 37). */
 export const analyticsModule = defineModule({
   name: 'analytics',
-  dependencies: ['streams'],
+  dependencies: ['streams', 'statistics'],
   tables: ['viewer_sessions', 'viewer_events', 'viewer_minutes'],
   repositories: { analytics: AnalyticsRepository },
   access: { viewerSession: { entity: 'Viewer session', table: 'viewer_sessions', owner: 'account_id' } },
@@ -68,6 +68,7 @@ export const analyticsModule = defineModule({
       retentionMs: (options.retentionDays ?? DEFAULT_VIEWER_ANALYTICS_RETENTION_DAYS) * 24 * 3600_000,
     });
     app.services.analytics = analytics;
+    app.services.statistics.addExpositionSource(() => analytics.exposition());
     registerPeriodicJob(app, {
       what: 'expiring viewer analytics',
       intervalMs: options.retentionIntervalMs,

@@ -1,4 +1,4 @@
-import { type Insertable, type Selectable, sql } from 'kysely';
+import { type Insertable, type RawBuilder, type Selectable, sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { ViewerEventsTable, ViewerMinutesTable, ViewerSessionsTable } from './analytics.table.js';
 
@@ -36,11 +36,60 @@ export interface GroupFigures {
   rebufferMs: number;
 }
 
-/** The largest timeline a session's read answers (its first events). */
-export const TIMELINE_MAX_EVENTS = 2000;
-
 const num = (value: unknown): number => Number(value ?? 0);
 const numOrNull = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
+
+export interface StreamFigures extends SessionFigures, MinuteFigures {
+  streamId: string;
+  accountId: string;
+}
+
+const viewer = sql<boolean>`player = 'embed'`;
+const latency = sql`latency_sum_ms / nullif(latency_samples, 0)`;
+const percentile = <N extends string>(fraction: number, of: RawBuilder<unknown>, name: N) =>
+  sql<number>`percentile_cont(${sql.lit(fraction)}) within group (order by ${of}) filter (where ${viewer})`.as(name);
+
+/** A window's session figures (viewers only, previews counted apart), for one scope or per stream. */
+const SESSION_FIGURES = [
+  sql<number>`count(*) filter (where ${viewer})`.as('viewers'),
+  sql<number>`count(*) filter (where not ${viewer})`.as('previews'),
+  sql<number>`count(*) filter (where ${viewer} and error_count > 0)`.as('errored'),
+  percentile(0.5, sql`startup_ms`, 'sm'),
+  percentile(0.95, sql`startup_ms`, 'sp'),
+  percentile(0.5, sql`ttff_ms`, 'tm'),
+  percentile(0.95, sql`ttff_ms`, 'tp'),
+  percentile(0.5, latency, 'lm'),
+  percentile(0.95, latency, 'lp'),
+] as const;
+
+const MINUTE_FIGURES = [
+  sql<number>`coalesce(sum(watch_ms), 0)`.as('watch'),
+  sql<number>`coalesce(sum(rebuffer_ms), 0)`.as('rebuffer'),
+  sql<number>`coalesce(sum(rebuffer_count), 0)`.as('stalls'),
+] as const;
+
+const toSessionFigures = (
+  row: Record<'viewers' | 'previews' | 'errored' | 'sm' | 'sp' | 'tm' | 'tp' | 'lm' | 'lp', unknown>,
+): SessionFigures => ({
+  viewers: num(row.viewers),
+  previews: num(row.previews),
+  erroredViewers: num(row.errored),
+  startupMedian: numOrNull(row.sm),
+  startupP95: numOrNull(row.sp),
+  ttffMedian: numOrNull(row.tm),
+  ttffP95: numOrNull(row.tp),
+  latencyMedian: numOrNull(row.lm),
+  latencyP95: numOrNull(row.lp),
+});
+
+const toMinuteFigures = (row: Record<'watch' | 'rebuffer' | 'stalls', unknown>): MinuteFigures => ({
+  watchMs: num(row.watch),
+  rebufferMs: num(row.rebuffer),
+  rebufferCount: num(row.stalls),
+});
+
+/** The largest timeline a session's read answers (its first events). */
+export const TIMELINE_MAX_EVENTS = 2000;
 
 export class AnalyticsRepository {
   constructor(private readonly db: Db) {}
@@ -119,36 +168,39 @@ export class AnalyticsRepository {
 
   /** Viewers, previews, errored viewers and the per-session percentiles (viewers only, previews apart). */
   async sessionFigures(scope: AnalyticsScope, from: Date, to: Date): Promise<SessionFigures> {
-    const viewer = sql<boolean>`player = 'embed'`;
-    const latency = sql`latency_sum_ms / nullif(latency_samples, 0)`;
-    const row = await this.sessionsIn(scope, from, to)
-      .select([
-        sql<number>`count(*) filter (where ${viewer})`.as('viewers'),
-        sql<number>`count(*) filter (where not ${viewer})`.as('previews'),
-        sql<number>`count(*) filter (where ${viewer} and error_count > 0)`.as('errored'),
-        sql<number>`percentile_cont(0.5) within group (order by startup_ms) filter (where ${viewer})`.as('sm'),
-        sql<number>`percentile_cont(0.95) within group (order by startup_ms) filter (where ${viewer})`.as('sp'),
-        sql<number>`percentile_cont(0.5) within group (order by ttff_ms) filter (where ${viewer})`.as('tm'),
-        sql<number>`percentile_cont(0.95) within group (order by ttff_ms) filter (where ${viewer})`.as('tp'),
-        sql<number>`percentile_cont(0.5) within group (order by ${latency}) filter (where ${viewer})`.as('lm'),
-        sql<number>`percentile_cont(0.95) within group (order by ${latency}) filter (where ${viewer})`.as('lp'),
-      ])
-      .executeTakeFirstOrThrow();
-    return {
-      viewers: num(row.viewers),
-      previews: num(row.previews),
-      erroredViewers: num(row.errored),
-      startupMedian: numOrNull(row.sm),
-      startupP95: numOrNull(row.sp),
-      ttffMedian: numOrNull(row.tm),
-      ttffP95: numOrNull(row.tp),
-      latencyMedian: numOrNull(row.lm),
-      latencyP95: numOrNull(row.lp),
-    };
+    const row = await this.sessionsIn(scope, from, to).select(SESSION_FIGURES).executeTakeFirstOrThrow();
+    return toSessionFigures(row);
   }
 
   /** Played and stalled time and stalls of the window's minutes (viewers only). */
   async minuteFigures(scope: AnalyticsScope, from: Date, to: Date): Promise<MinuteFigures> {
+    const row = await this.minutesIn(scope, from, to).select(MINUTE_FIGURES).executeTakeFirstOrThrow();
+    return toMinuteFigures(row);
+  }
+
+  /** The same figures per stream with sessions seen since `since` (the Prometheus series). */
+  async figuresByStream(since: Date, now: Date): Promise<StreamFigures[]> {
+    const [sessions, minutes] = await Promise.all([
+      this.sessionsIn('all', since, now)
+        .select(['input_id', 'account_id', ...SESSION_FIGURES])
+        .groupBy(['input_id', 'account_id'])
+        .execute(),
+      this.minutesIn('all', since, now)
+        .select(['input_id', ...MINUTE_FIGURES])
+        .groupBy('input_id')
+        .execute(),
+    ]);
+    const minutesOf = new Map(minutes.map((row) => [row.input_id, toMinuteFigures(row)]));
+    return sessions.map((row) => ({
+      streamId: row.input_id,
+      accountId: row.account_id,
+      ...toSessionFigures(row),
+      ...(minutesOf.get(row.input_id) ?? { watchMs: 0, rebufferMs: 0, rebufferCount: 0 }),
+    }));
+  }
+
+  /** The viewers' minutes of the scope in the window (the minute holding `from` on). */
+  private minutesIn(scope: AnalyticsScope, from: Date, to: Date) {
     let query = this.db
       .selectFrom('viewer_minutes')
       .where('player', '=', 'embed')
@@ -160,14 +212,7 @@ export class AnalyticsRepository {
           ? query.where('input_id', '=', scope.streamId)
           : query.where('account_id', '=', scope.accountId);
     }
-    const row = await query
-      .select([
-        sql<number>`coalesce(sum(watch_ms), 0)`.as('watch'),
-        sql<number>`coalesce(sum(rebuffer_ms), 0)`.as('rebuffer'),
-        sql<number>`coalesce(sum(rebuffer_count), 0)`.as('stalls'),
-      ])
-      .executeTakeFirstOrThrow();
-    return { watchMs: num(row.watch), rebufferMs: num(row.rebuffer), rebufferCount: num(row.stalls) };
+    return query;
   }
 
   /** Viewers, played and stalled time per country, browser, device and rendition, in one pass (grouping sets). */

@@ -13,6 +13,7 @@ import type { Scope } from '../../db/unit-of-work.js';
 import type { AuthContext } from '../../lib/auth-context.js';
 import type { Clock } from '../../lib/clock.js';
 import { forbidden, notFound, tooManyRequests } from '../../lib/errors.js';
+import { prometheusLabels } from '../statistics/index.js';
 import type {
   AnalyticsScope,
   GroupFigures,
@@ -45,6 +46,10 @@ export interface BeaconClient {
 const GROUPS_PER_DIMENSION = 20;
 
 const MINUTE_MS = 60_000;
+
+/** The window of the Prometheus series: recent enough to alert on, long enough to hold a few samples. */
+const EXPOSITION_WINDOW_MS = 5 * MINUTE_MS;
+export const QUALITY_FAMILY = 'streamcloud_viewer_quality';
 
 /**
  * The viewer beacon (issue 37): a player's quality events, bound to a viewer session this API issued for the
@@ -139,6 +144,42 @@ export class AnalyticsService {
     if (!row) throw notFound('Viewer session');
     const timeline = await uow.analytics.timeline(id);
     return { ...toSummary(row), timeline: timeline.map(toTimelineEvent) };
+  }
+
+  /**
+   * The Prometheus series (`/metrics`): per stream with viewers in the last 5 minutes, its figures over those 5
+   * minutes as one gauge family, `streamcloud_viewer_quality{account,stream,name}`.
+   */
+  async exposition(): Promise<string[]> {
+    const now = this.deps.clock.now();
+    const rows = await this.deps.uow.analytics.figuresByStream(new Date(now.getTime() - EXPOSITION_WINDOW_MS), now);
+    const lines = [
+      `# HELP ${QUALITY_FAMILY} Viewer quality of experience per stream over the last 5 minutes, from the players' beacons (previews apart): Viewers (sessions), WatchSeconds, RebufferCount, RebufferRatio and ErrorRate (0-1), Startup/Ttff/Latency median and p95 in ms.`,
+      `# TYPE ${QUALITY_FAMILY} gauge`,
+    ];
+    for (const row of rows) {
+      if (row.viewers === 0) continue;
+      const values: Array<[string, number | null]> = [
+        ['Viewers', row.viewers],
+        ['WatchSeconds', row.watchMs / 1000],
+        ['RebufferCount', row.rebufferCount],
+        ['RebufferRatio', ratio(row.rebufferMs, row.watchMs + row.rebufferMs)],
+        ['ErrorRate', ratio(row.erroredViewers, row.viewers)],
+        ['StartupMedianMs', row.startupMedian],
+        ['StartupP95Ms', row.startupP95],
+        ['TtffMedianMs', row.ttffMedian],
+        ['TtffP95Ms', row.ttffP95],
+        ['LatencyMedianMs', row.latencyMedian],
+        ['LatencyP95Ms', row.latencyP95],
+      ];
+      for (const [name, value] of values) {
+        if (value === null) continue;
+        lines.push(
+          `${QUALITY_FAMILY}${prometheusLabels({ account: row.accountId, stream: row.streamId, name })} ${value}`,
+        );
+      }
+    }
+    return lines;
   }
 
   /** Drops events, sessions and minutes past the retention period (the periodic job). */

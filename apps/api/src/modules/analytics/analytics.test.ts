@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { BeaconEvent, ViewerAnalytics, ViewerSessionDetail, ViewerSessionList } from '@streamcloud/contract';
+import {
+  type BeaconEvent,
+  METRICS_SCRAPE_PATH,
+  type ViewerAnalytics,
+  type ViewerSessionDetail,
+  type ViewerSessionList,
+} from '@streamcloud/contract';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import {
@@ -14,7 +20,11 @@ import {
 
 const clock = new TestClock();
 /** Issue 37: the viewer beacon and the analytics read from it. */
-const t = useTestApp({ clock, analytics: { perSessionPerMinute: 6 } }, { roles: true });
+const SCRAPE_TOKEN = 'scrape-token-0123456789';
+const t = useTestApp(
+  { clock, analytics: { perSessionPerMinute: 6 }, statistics: { scrapeToken: SCRAPE_TOKEN } },
+  { roles: true },
+);
 
 const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
 const IPHONE =
@@ -360,5 +370,28 @@ describe('analytics', () => {
     clock.advance(31 * 24 * HOUR);
     await t.app.services.analytics.expire();
     expect(await countRows()).toEqual([0, 0, 0]);
+  });
+});
+
+describe('Prometheus series', () => {
+  it("exposes each stream's last 5 minutes of viewer quality, previews apart", async () => {
+    const { input, output, session } = await playedOutput();
+    await beacon(output.id, batch(session, playback));
+    const previewed = await playedOutput();
+    await beacon(previewed.output.id, batch(previewed.session, playback, { player: 'preview' }));
+    const scrape = async () => (await t.request({ method: 'GET', url: METRICS_SCRAPE_PATH, token: SCRAPE_TOKEN })).body;
+    const body = await scrape();
+    const series = (name: string) =>
+      `streamcloud_viewer_quality{account="${t.roles.owner.id}",stream="${input.id}",name="${name}"}`;
+    expect(body).toContain('# TYPE streamcloud_viewer_quality gauge');
+    expect(body).toContain(`${series('Viewers')} 1\n`);
+    expect(body).toContain(`${series('WatchSeconds')} 9\n`);
+    expect(body).toContain(`${series('RebufferRatio')} 0.1\n`);
+    expect(body).toContain(`${series('ErrorRate')} 0\n`);
+    expect(body).toContain(`${series('TtffMedianMs')} 900\n`);
+    expect(body).toContain(`${series('LatencyP95Ms')} 1200\n`);
+    expect(body).not.toContain(previewed.input.id);
+    clock.advance(6 * 60_000);
+    expect(await scrape()).not.toContain(input.id);
   });
 });
