@@ -22,6 +22,8 @@ export interface BeaconOptions {
   send?: (url: string, body: string) => void;
   /** A monotonic clock in ms (`performance.now`). */
   now?: () => number;
+  /** When the session began on that clock (the playback's start), if before the beacon was made; now by default. */
+  origin?: number;
 }
 
 export interface Beacon {
@@ -52,7 +54,7 @@ function sendBeacon(url: string, body: string): void {
 export function createBeacon(options: BeaconOptions): Beacon {
   const now = options.now ?? (() => performance.now());
   const send = options.send ?? sendBeacon;
-  const origin = now();
+  const origin = options.origin ?? now();
   const queue: BeaconEvent[] = [];
   const elapsed = () => Math.max(0, Math.round(now() - origin));
 

@@ -95,6 +95,7 @@ describe('errorKindOf', () => {
   it.each([
     ['whep', 'The playback token has expired', 'access'],
     ['hls', 'The node answered 403', 'access'],
+    ['whep', 'invalid or expired preview credential', 'access'],
     ['hls', 'networkError: manifestLoadTimeOut', 'network'],
     ['hls', 'mediaError: bufferAppendError', 'media'],
     ['whep', 'ICE failed', 'signalling'],

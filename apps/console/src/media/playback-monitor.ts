@@ -16,7 +16,7 @@ export interface PlaybackMonitor {
 
 /** The kind of a playback failure, from the player's reason (the node's message or the browser's). */
 export function errorKindOf(source: 'whep' | 'hls', reason: string): PlaybackErrorKind {
-  if (/\b(401|403)\b|token|forbidden|denied|not allowed/i.test(reason)) return 'access';
+  if (/\b(401|403)\b|token|credential|unauthori[sz]ed|forbidden|denied|not allowed/i.test(reason)) return 'access';
   if (/decod/i.test(reason)) return 'decode';
   if (/network|fetch|timed? ?out|reach|offline/i.test(reason)) return 'network';
   return source === 'whep' ? 'signalling' : 'media';
