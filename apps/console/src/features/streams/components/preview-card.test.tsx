@@ -38,9 +38,10 @@ const render = (outputs: Array<{ id: string; format: string }>, statusMessages: 
 
 describe('Preview card', () => {
   const nodeFetch = vi.fn<typeof fetch>();
-  let sendBeacon: ReturnType<typeof vi.spyOn<Navigator, 'sendBeacon'>>;
+  const sendBeacon = vi.fn<Navigator['sendBeacon']>(() => true);
   beforeEach(() => {
-    sendBeacon = vi.spyOn(navigator, 'sendBeacon').mockReturnValue(true);
+    sendBeacon.mockClear();
+    vi.spyOn(navigator, 'sendBeacon').mockImplementation(sendBeacon);
     vi.stubGlobal('RTCPeerConnection', FakePeerConnection);
     vi.stubGlobal('fetch', nodeFetch);
     nodeFetch.mockResolvedValue(
