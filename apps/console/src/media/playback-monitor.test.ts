@@ -7,10 +7,11 @@ import { errorKindOf, monitorPlayback, SAMPLE_INTERVAL_MS } from './playback-mon
 let clock = 0;
 let events: BeaconEvent[];
 let video: HTMLVideoElement;
+let flushedAt: number[];
 const beacon = (): Beacon & { closed: boolean } => ({
   closed: false,
   record: (event: BeaconRecord, at = clock) => events.push({ ...event, at } as BeaconEvent),
-  flush: () => {},
+  flush: () => void flushedAt.push(events.length),
   elapsed: () => clock,
   close() {
     this.closed = true;
@@ -40,6 +41,7 @@ beforeEach(() => {
   vi.useFakeTimers();
   clock = 0;
   events = [];
+  flushedAt = [];
   video = document.createElement('video');
 });
 afterEach(() => vi.useRealTimers());
@@ -77,6 +79,8 @@ describe('monitorPlayback', () => {
       { type: 'watch', at: 10_800, watchedMs: 500 },
     ]);
     expect(b.closed).toBe(true);
+    // The startup is sent at once, not at the next interval.
+    expect(flushedAt).toEqual([1]);
     // Closed: the element's events and the timer no longer report.
     at(20_000, 'playing');
     await vi.advanceTimersByTimeAsync(SAMPLE_INTERVAL_MS);

@@ -58,6 +58,8 @@ export function monitorPlayback(video: HTMLVideoElement, beacon: Beacon): Playba
     if (!firstFrame) {
       firstFrame = true;
       beacon.record({ type: 'startup', startupMs: startupMs ?? now, ttffMs: now });
+      // Sent at once: the session shows in the analytics as soon as it plays, not at the next interval.
+      beacon.flush();
     }
     endStall(now);
     state = 'playing';

@@ -39,6 +39,10 @@ describe('classifyUserAgent', () => {
       'Mozilla/5.0 (SMART-TV; Linux; Tizen 6.0) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/4.0 Chrome/76.0 TV Safari/537.36',
       { browser: 'Samsung Internet', os: 'Linux', device: 'tv' },
     ],
+    [
+      'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/131.0.0.0 Safari/537.36',
+      { browser: 'Chrome', os: 'Linux', device: 'desktop' },
+    ],
     ['curl/8.5.0', { browser: 'Other', os: 'Other', device: 'unknown' }],
   ])('%s', (ua, expected) => expect(classifyUserAgent(ua)).toEqual(expected));
 
