@@ -2,7 +2,7 @@ import { registerPeriodicJob } from '../../lib/periodic.js';
 import { deriveKey } from '../../lib/secrets.js';
 import { GeoLocator } from '../info/geo-locator.js';
 import { defineModule } from '../module.js';
-import { AnalyticsRepository } from './analytics.repository.js';
+import { AnalyticsRepository, VIEWER_TABLES } from './analytics.repository.js';
 import { registerAnalyticsRoutes } from './analytics.routes.js';
 import { AnalyticsService } from './analytics.service.js';
 import { RateWindow } from './rate-window.js';
@@ -52,7 +52,7 @@ export const analyticsModule = defineModule({
   repositories: { analytics: AnalyticsRepository },
   access: { viewerSession: { entity: 'Viewer session', table: 'viewer_sessions', owner: 'account_id' } },
   tags: { analytics: "Viewers' quality of experience: the player's beacon and the analytics read from it." },
-  async register(app, { uow, clock, options: appOptions }) {
+  async register(app, { uow, clock, options: appOptions, responseCache }) {
     const options = appOptions.analytics ?? {};
     const geo = await GeoLocator.open();
     const analytics = new AnalyticsService({
@@ -67,6 +67,8 @@ export const analyticsModule = defineModule({
       },
       retentionMs: (options.retentionDays ?? DEFAULT_VIEWER_ANALYTICS_RETENTION_DAYS) * 24 * 3600_000,
     });
+    // A beacon writes only viewer tables, in one statement: the API's cached answers stay (db/response-cache.ts).
+    responseCache.ignoreWritesTo(VIEWER_TABLES);
     app.services.analytics = analytics;
     app.services.statistics.addExpositionSource(() => analytics.exposition());
     registerPeriodicJob(app, {

@@ -7,6 +7,9 @@ export type ViewerEventRow = Selectable<ViewerEventsTable>;
 export type NewViewerSession = Insertable<ViewerSessionsTable>;
 export type ViewerMinuteDelta = Insertable<ViewerMinutesTable>;
 
+/** The viewer analytics' tables: written by beacons, read by no cached answer (db/response-cache.ts). */
+export const VIEWER_TABLES: ReadonlySet<string> = new Set(['viewer_sessions', 'viewer_events', 'viewer_minutes']);
+
 /** Whose sessions a read covers: one stream's, one account's, or every account's. */
 export type AnalyticsScope = { streamId: string } | { accountId: string } | 'all';
 
@@ -94,50 +97,40 @@ export const TIMELINE_MAX_EVENTS = 2000;
 export class AnalyticsRepository {
   constructor(private readonly db: Db) {}
 
-  findSession(id: string): Promise<Pick<ViewerSessionRow, 'id' | 'output_id' | 'started_at'> | undefined> {
-    return this.db
-      .selectFrom('viewer_sessions')
-      .select(['id', 'output_id', 'started_at'])
-      .where('id', '=', id)
-      .executeTakeFirst();
-  }
-
   /**
-   * Adds a batch's figures to its session: inserted with its first batch, then the sums grow, the first
-   * startup and first frame stay, the rendition is the latest one reported (`session`'s when it names one).
+   * Stores one batch in one statement (data-modifying CTEs: atomic without a transaction, and one round trip):
+   * its figures added to its session (inserted with its first batch, then the sums grow, the earliest start and
+   * the first startup and first frame stay, the rendition is the latest one reported), its events, and its
+   * figures added to the stream's minutes. Only viewer tables are written, which no cached answer reads
+   * (VIEWER_TABLES: the response cache is not emptied for a beacon).
    */
-  async addToSession(session: NewViewerSession): Promise<void> {
+  async record(session: NewViewerSession, events: ViewerEventRow[], minutes: ViewerMinuteDelta[]): Promise<void> {
     await this.db
-      .insertInto('viewer_sessions')
-      .values(session)
-      .onConflict((oc) =>
-        oc.column('id').doUpdateSet((eb) => ({
-          last_at: sql`greatest(viewer_sessions.last_at, excluded.last_at)`,
-          startup_ms: eb.fn.coalesce('viewer_sessions.startup_ms', 'excluded.startup_ms'),
-          ttff_ms: eb.fn.coalesce('viewer_sessions.ttff_ms', 'excluded.ttff_ms'),
-          watch_ms: sql`viewer_sessions.watch_ms + excluded.watch_ms`,
-          rebuffer_count: sql`viewer_sessions.rebuffer_count + excluded.rebuffer_count`,
-          rebuffer_ms: sql`viewer_sessions.rebuffer_ms + excluded.rebuffer_ms`,
-          error_count: sql`viewer_sessions.error_count + excluded.error_count`,
-          latency_sum_ms: sql`viewer_sessions.latency_sum_ms + excluded.latency_sum_ms`,
-          latency_samples: sql`viewer_sessions.latency_samples + excluded.latency_samples`,
-          rendition_switches: sql`viewer_sessions.rendition_switches + excluded.rendition_switches`,
-          rendition_height: eb.fn.coalesce('excluded.rendition_height', 'viewer_sessions.rendition_height'),
-          rendition_bitrate: eb.fn.coalesce('excluded.rendition_bitrate', 'viewer_sessions.rendition_bitrate'),
-          event_count: sql`viewer_sessions.event_count + excluded.event_count`,
-        })),
+      .with('added_session', (db) =>
+        db
+          .insertInto('viewer_sessions')
+          .values(session)
+          .onConflict((oc) =>
+            oc.column('id').doUpdateSet((eb) => ({
+              started_at: sql`least(viewer_sessions.started_at, excluded.started_at)`,
+              last_at: sql`greatest(viewer_sessions.last_at, excluded.last_at)`,
+              startup_ms: eb.fn.coalesce('viewer_sessions.startup_ms', 'excluded.startup_ms'),
+              ttff_ms: eb.fn.coalesce('viewer_sessions.ttff_ms', 'excluded.ttff_ms'),
+              watch_ms: sql`viewer_sessions.watch_ms + excluded.watch_ms`,
+              rebuffer_count: sql`viewer_sessions.rebuffer_count + excluded.rebuffer_count`,
+              rebuffer_ms: sql`viewer_sessions.rebuffer_ms + excluded.rebuffer_ms`,
+              error_count: sql`viewer_sessions.error_count + excluded.error_count`,
+              latency_sum_ms: sql`viewer_sessions.latency_sum_ms + excluded.latency_sum_ms`,
+              latency_samples: sql`viewer_sessions.latency_samples + excluded.latency_samples`,
+              rendition_switches: sql`viewer_sessions.rendition_switches + excluded.rendition_switches`,
+              rendition_height: eb.fn.coalesce('excluded.rendition_height', 'viewer_sessions.rendition_height'),
+              rendition_bitrate: eb.fn.coalesce('excluded.rendition_bitrate', 'viewer_sessions.rendition_bitrate'),
+              event_count: sql`viewer_sessions.event_count + excluded.event_count`,
+            })),
+          )
+          .returning('id'),
       )
-      .execute();
-  }
-
-  async insertEvents(events: ViewerEventRow[]): Promise<void> {
-    if (events.length > 0) await this.db.insertInto('viewer_events').values(events).execute();
-  }
-
-  /** Adds each minute's figures to the stream's minute rollup (one row per stream, minute and player). */
-  async addToMinutes(minutes: ViewerMinuteDelta[]): Promise<void> {
-    if (minutes.length === 0) return;
-    await this.db
+      .with('added_events', (db) => db.insertInto('viewer_events').values(events).returning('session_id'))
       .insertInto('viewer_minutes')
       .values(minutes)
       .onConflict((oc) =>

@@ -47,6 +47,10 @@ const GROUPS_PER_DIMENSION = 20;
 
 const MINUTE_MS = 60_000;
 
+/** How long an output's stream and account are kept for its beacons, and for how many outputs at most. */
+const OUTPUT_FACTS_TTL_MS = 10_000;
+const OUTPUT_FACTS_MAX = 10_000;
+
 /** The window of the Prometheus series: recent enough to alert on, long enough to hold a few samples. */
 const EXPOSITION_WINDOW_MS = 5 * MINUTE_MS;
 export const QUALITY_FAMILY = 'streamcloud_viewer_quality';
@@ -56,7 +60,26 @@ export const QUALITY_FAMILY = 'streamcloud_viewer_quality';
  * output, filed under the output's stream and account; and the analytics read from them.
  */
 export class AnalyticsService {
+  private readonly outputOwners = new Map<string, { owner: { streamId: string; ownerId: string }; until: number }>();
+
   constructor(private readonly deps: AnalyticsServiceDeps) {}
+
+  /**
+   * The output's stream and account, kept OUTPUT_FACTS_TTL_MS: a viewer's every batch names them, and they change
+   * only when the output is deleted (its beacons are then still taken for those seconds, filed where it was).
+   */
+  private async ownerOf(outputId: string): Promise<{ streamId: string; ownerId: string } | null> {
+    const now = this.deps.clock.now().getTime();
+    const kept = this.outputOwners.get(outputId);
+    if (kept && kept.until > now) return kept.owner;
+    const facts = await this.deps.uow.access.find('output', outputId);
+    if (!facts?.ownerId || !facts.streamId) return null;
+    const owner = { streamId: facts.streamId, ownerId: facts.ownerId };
+    // Bounded: emptied when full (a new read each for the outputs still beaconing).
+    if (this.outputOwners.size >= OUTPUT_FACTS_MAX) this.outputOwners.clear();
+    this.outputOwners.set(outputId, { owner, until: now + OUTPUT_FACTS_TTL_MS });
+    return owner;
+  }
 
   /** A new viewer session credential for the output's player (`GET /play/{id}`). */
   issueViewerSession(outputId: string): string {
@@ -79,23 +102,24 @@ export class AnalyticsService {
     if (!limits.perOutput.take(outputId, now.getTime())) {
       throw tooManyRequests('Too many beacons for this output', limits.perOutput.retryAfterSeconds(now.getTime()));
     }
-    const output = await uow.access.find('output', outputId);
-    if (!output?.ownerId || !output.streamId) throw notFound('Output');
-    const known = await uow.analytics.findSession(sessionId);
-    // The player's clock places events relative to its session's start; the start is fixed by the first batch.
-    const startedAt = known?.started_at ?? new Date(now.getTime() - batch.sentAt);
+    const output = await this.ownerOf(outputId);
+    if (!output) throw notFound('Output');
+    // The player's clock places events relative to its session's start; no wall clock of the player is trusted.
+    // Each batch places that start as its arrival less its `sentAt` (the session keeps the earliest), which
+    // spares reading the session first; batches differ by their network delay only.
+    const startedAt = new Date(now.getTime() - batch.sentAt);
     const timeOf = (at: number) => new Date(Math.min(now.getTime(), startedAt.getTime() + at));
     const { browser, os, device } = classifyUserAgent(client.userAgent);
     const summary = summarize(batch.events);
     const lastAt = new Date(Math.max(...batch.events.map((event) => timeOf(event.at).getTime())));
     const events = batch.events.map((event) => toEventRow(sessionId, timeOf(event.at), event));
     const minutes = minuteDeltas(batch, timeOf, { streamId: output.streamId, accountId: output.ownerId });
-    await uow.transaction(async (tx) => {
-      await tx.analytics.addToSession({
+    await uow.analytics.record(
+      {
         id: sessionId,
         output_id: outputId,
-        input_id: output.streamId as string,
-        account_id: output.ownerId as string,
+        input_id: output.streamId,
+        account_id: output.ownerId,
         player: batch.player,
         browser,
         os,
@@ -104,10 +128,10 @@ export class AnalyticsService {
         started_at: startedAt,
         last_at: lastAt,
         ...summary,
-      });
-      await tx.analytics.insertEvents(events);
-      await tx.analytics.addToMinutes(minutes);
-    });
+      },
+      events,
+      minutes,
+    );
   }
 
   /** A stream's analytics over the window: its account or an ADMIN (404 otherwise). */
