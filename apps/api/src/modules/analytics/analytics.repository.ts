@@ -40,7 +40,6 @@ export interface GroupFigures {
 }
 
 const num = (value: unknown): number => Number(value ?? 0);
-const numOrNull = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
 
 export interface StreamFigures extends SessionFigures, MinuteFigures {
   streamId: string;
@@ -49,20 +48,30 @@ export interface StreamFigures extends SessionFigures, MinuteFigures {
 
 const viewer = sql<boolean>`player = 'embed'`;
 const latency = sql`latency_sum_ms / nullif(latency_samples, 0)`;
-const percentile = <N extends string>(fraction: number, of: RawBuilder<unknown>, name: N) =>
-  sql<number>`percentile_cont(${sql.lit(fraction)}) within group (order by ${of}) filter (where ${viewer})`.as(name);
+/** The median and 95th percentile of a per-session figure in one sort (an array of the two, or null). */
+const medianAndP95 = <N extends string>(of: RawBuilder<unknown>, name: N) =>
+  sql<unknown>`percentile_cont(array[0.5, 0.95]::float8[]) within group (order by ${of}) filter (where ${viewer})`.as(
+    name,
+  );
+
+/** A float8[] as the driver answers it: an array (node-postgres, PGlite) or its text `{a,b}`. */
+function pairOf(value: unknown): [number | null, number | null] {
+  const items = Array.isArray(value) ? value : typeof value === 'string' ? value.replace(/[{}]/g, '').split(',') : [];
+  const at = (index: number) => {
+    const item = items[index];
+    return item === undefined || item === null || item === 'NULL' ? null : Number(item);
+  };
+  return [at(0), at(1)];
+}
 
 /** A window's session figures (viewers only, previews counted apart), for one scope or per stream. */
 const SESSION_FIGURES = [
   sql<number>`count(*) filter (where ${viewer})`.as('viewers'),
   sql<number>`count(*) filter (where not ${viewer})`.as('previews'),
   sql<number>`count(*) filter (where ${viewer} and error_count > 0)`.as('errored'),
-  percentile(0.5, sql`startup_ms`, 'sm'),
-  percentile(0.95, sql`startup_ms`, 'sp'),
-  percentile(0.5, sql`ttff_ms`, 'tm'),
-  percentile(0.95, sql`ttff_ms`, 'tp'),
-  percentile(0.5, latency, 'lm'),
-  percentile(0.95, latency, 'lp'),
+  medianAndP95(sql`startup_ms`, 'startup'),
+  medianAndP95(sql`ttff_ms`, 'ttff'),
+  medianAndP95(latency, 'latency'),
 ] as const;
 
 const MINUTE_FIGURES = [
@@ -72,18 +81,23 @@ const MINUTE_FIGURES = [
 ] as const;
 
 const toSessionFigures = (
-  row: Record<'viewers' | 'previews' | 'errored' | 'sm' | 'sp' | 'tm' | 'tp' | 'lm' | 'lp', unknown>,
-): SessionFigures => ({
-  viewers: num(row.viewers),
-  previews: num(row.previews),
-  erroredViewers: num(row.errored),
-  startupMedian: numOrNull(row.sm),
-  startupP95: numOrNull(row.sp),
-  ttffMedian: numOrNull(row.tm),
-  ttffP95: numOrNull(row.tp),
-  latencyMedian: numOrNull(row.lm),
-  latencyP95: numOrNull(row.lp),
-});
+  row: Record<'viewers' | 'previews' | 'errored' | 'startup' | 'ttff' | 'latency', unknown>,
+): SessionFigures => {
+  const [startupMedian, startupP95] = pairOf(row.startup);
+  const [ttffMedian, ttffP95] = pairOf(row.ttff);
+  const [latencyMedian, latencyP95] = pairOf(row.latency);
+  return {
+    viewers: num(row.viewers),
+    previews: num(row.previews),
+    erroredViewers: num(row.errored),
+    startupMedian,
+    startupP95,
+    ttffMedian,
+    ttffP95,
+    latencyMedian,
+    latencyP95,
+  };
+};
 
 const toMinuteFigures = (row: Record<'watch' | 'rebuffer' | 'stalls', unknown>): MinuteFigures => ({
   watchMs: num(row.watch),
