@@ -17,6 +17,7 @@ import { compiledSerializerCompiler } from './lib/response-serializer.js';
 import { SecretBox } from './lib/secret-box.js';
 import { deriveKey } from './lib/secrets.js';
 import { accountsModule } from './modules/accounts/accounts.module.js';
+import { analyticsModule } from './modules/analytics/analytics.module.js';
 import { auditModule } from './modules/audit/audit.module.js';
 import { authModule } from './modules/auth/auth.module.js';
 import { SessionCache } from './modules/auth/session-cache.js';
@@ -79,11 +80,13 @@ export const MODULES = [
   transcodeModule,
   fallbacksModule,
   snapshotsModule,
-  playModule,
   recordingsModule,
   relaysModule,
   clipsModule,
   statisticsModule,
+  // After statistics: its series join the /metrics exposition; the player's read issues its viewer sessions.
+  analyticsModule,
+  playModule,
 ];
 
 /** The whole control plane as one Fastify instance: plugins, then modules, then the console. */

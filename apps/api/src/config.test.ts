@@ -21,6 +21,7 @@ describe('loadConfig', () => {
       keyRateLimit: 600,
       storageEncryptionKey: undefined,
       statistics: { prometheusUrl: undefined, scrapeToken: undefined, rawRetentionDays: 7, minuteRetentionDays: 45 },
+      analytics: { retentionDays: 30 },
       nodeSilenceSeconds: 15,
       localMediaNode: { enabled: false, hostname: 'localhost', port: 4242 },
       allowPrivateNetworks: false,
@@ -73,6 +74,11 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PROMETHEUS_URL: 'ftp://x' })).toThrow(/PROMETHEUS_URL: must be an http\(s\) URL/);
     expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN: must be at least 16 characters/);
     expect(() => loadConfig({ METRICS_RETENTION_DAYS: '0' })).toThrow(/METRICS_RETENTION_DAYS/);
+  });
+
+  it('reads and checks the viewer analytics retention', () => {
+    expect(loadConfig({ VIEWER_ANALYTICS_RETENTION_DAYS: '90' }).analytics).toEqual({ retentionDays: 90 });
+    expect(() => loadConfig({ VIEWER_ANALYTICS_RETENTION_DAYS: '0' })).toThrow(/VIEWER_ANALYTICS_RETENTION_DAYS/);
   });
 
   it('reads every variable', () => {

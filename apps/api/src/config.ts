@@ -56,6 +56,7 @@ const EnvSchema = z
     METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').max(256).optional(),
     METRICS_RETENTION_DAYS: z.coerce.number().int('must be a whole number').min(1).max(3650).default(7),
     METRICS_MINUTE_RETENTION_DAYS: z.coerce.number().int('must be a whole number').min(1).max(3650).default(45),
+    VIEWER_ANALYTICS_RETENTION_DAYS: z.coerce.number().int('must be a whole number').min(1).max(3650).default(30),
     NODE_SILENCE_SECONDS: z.coerce.number().int('must be a whole number').min(2).max(3600).default(15),
     LOCAL_MEDIA_NODE: z.enum(['on', 'off'], { error: 'must be on or off' }).default('off'),
     LOCAL_MEDIA_NODE_HOSTNAME: z
@@ -109,6 +110,8 @@ export type Config = {
     rawRetentionDays: number;
     minuteRetentionDays: number;
   };
+  /** Viewer beacons (issue 37): days their events, sessions and minute rollups are kept. */
+  analytics: { retentionDays: number };
   /** A node with no report for this long has its Ingestion inputs set to Error. */
   nodeSilenceSeconds: number;
   /** The media node `npm start` runs on this machine (scripts/start.mjs turns it on). */
@@ -155,6 +158,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       rawRetentionDays: e.METRICS_RETENTION_DAYS,
       minuteRetentionDays: e.METRICS_MINUTE_RETENTION_DAYS,
     },
+    analytics: { retentionDays: e.VIEWER_ANALYTICS_RETENTION_DAYS },
     nodeSilenceSeconds: e.NODE_SILENCE_SECONDS,
     localMediaNode: {
       enabled: e.LOCAL_MEDIA_NODE === 'on',

@@ -60,6 +60,7 @@ async function main(): Promise<void> {
     streamAssignIntervalMs: STREAM_ASSIGN_INTERVAL_MS,
     nodeSilenceMs: config.nodeSilenceSeconds * 1000,
     statistics: { ...config.statistics, retentionIntervalMs: METRICS_RETENTION_INTERVAL_MS },
+    analytics: { ...config.analytics, retentionIntervalMs: METRICS_RETENTION_INTERVAL_MS },
     vacuumIntervalMs: PGLITE_VACUUM_INTERVAL_MS,
     webhooks: {
       dispatch: true,

@@ -1,5 +1,6 @@
 export * from './account.js';
 export * from './accounts.js';
+export * from './analytics.js';
 export * from './api-keys.js';
 export * from './audit.js';
 export * from './auth.js';

@@ -23,6 +23,11 @@ export const PlayInfo = z.object({
   hlsLatency: HlsLatency.nullable(),
   playback: z.object({ whep: z.string().optional(), hls: z.string().optional() }),
   poster: z.string().nullable(),
+  /**
+   * The viewer session credential the player's quality beacons carry (`POST /play/{id}/beacons`): a new one
+   * with each answer, signed by the API for this output, valid 12 hours. Not a playback credential.
+   */
+  viewerSession: z.string(),
 });
 export type PlayInfo = z.infer<typeof PlayInfo>;
 

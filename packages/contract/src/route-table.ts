@@ -1,4 +1,5 @@
 import { accountRoutes } from './accounts.js';
+import { analyticsRoutes } from './analytics.js';
 import { apiKeyRoutes } from './api-keys.js';
 import { auditRoutes } from './audit.js';
 import { authRoutes } from './auth.js';
@@ -27,6 +28,7 @@ import { webhookRoutes } from './webhooks.js';
  */
 export const routeTable = {
   accountRoutes,
+  analyticsRoutes,
   apiKeyRoutes,
   auditRoutes,
   authRoutes,

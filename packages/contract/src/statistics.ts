@@ -266,8 +266,8 @@ export type MetricsResponse = z.infer<typeof MetricsResponse>;
 
 // ---------------------------------------------------------------- requests
 
-/** from and to: ISO timestamps, from ≤ to, at most 92 days apart. */
-const windowRule = (value: { from: string; to: string }, ctx: z.RefinementCtx) => {
+/** from and to: ISO timestamps, from ≤ to, at most 92 days apart (also the viewer analytics' window). */
+export const windowRule = (value: { from: string; to: string }, ctx: z.RefinementCtx) => {
   const from = Date.parse(value.from);
   const to = Date.parse(value.to);
   if (Number.isNaN(from) || Number.isNaN(to)) return;
@@ -280,14 +280,17 @@ const windowRule = (value: { from: string; to: string }, ctx: z.RefinementCtx) =
     });
   }
 };
-const timestamp = (field: string) => z.iso.datetime({ offset: true, error: `${field} must be an ISO timestamp` });
+export const windowTimestamp = (field: string) =>
+  z.iso.datetime({ offset: true, error: `${field} must be an ISO timestamp` });
 
-export const WindowParams = z.strictObject({ from: timestamp('from'), to: timestamp('to') }).superRefine(windowRule);
+export const WindowParams = z
+  .strictObject({ from: windowTimestamp('from'), to: windowTimestamp('to') })
+  .superRefine(windowRule);
 export const StreamWindowParams = z
-  .strictObject({ streamId: Id, from: timestamp('from'), to: timestamp('to') })
+  .strictObject({ streamId: Id, from: windowTimestamp('from'), to: windowTimestamp('to') })
   .superRefine(windowRule);
 export const AccountWindowParams = z
-  .strictObject({ accountId: Id, from: timestamp('from'), to: timestamp('to') })
+  .strictObject({ accountId: Id, from: windowTimestamp('from'), to: windowTimestamp('to') })
   .superRefine(windowRule);
 
 const metricList = (allowed: readonly string[]) =>

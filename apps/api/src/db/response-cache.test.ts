@@ -93,6 +93,58 @@ describe('ResponseCache', () => {
 });
 
 describe('TransactionEvents', () => {
+  it('keeps its answers through statements that write only tables declared unread, CTEs included', async () => {
+    const database = await openTestDatabase();
+    try {
+      const { cache, read, loads } = setUp();
+      cache.ignoreWritesTo(['viewer_events', 'viewer_minutes']);
+      const db = database.db.withPlugin(cache.localWrites());
+      const event = {
+        session_id: '00000000-0000-4000-8000-000000000001',
+        at: new Date(),
+        type: 'watch',
+        value: 1,
+        detail: null,
+      };
+      const minute = {
+        input_id: '00000000-0000-4000-8000-000000000002',
+        minute: new Date(0),
+        player: 'embed' as const,
+        account_id: '00000000-0000-4000-8000-000000000003',
+        watch_ms: 1,
+        rebuffer_ms: 0,
+        rebuffer_count: 0,
+        error_count: 0,
+        latency_sum_ms: 0,
+        latency_samples: 0,
+        event_count: 1,
+      };
+      await read('a');
+      await db.insertInto('viewer_events').values(event).execute();
+      await db
+        .with('e', (w) => w.insertInto('viewer_events').values(event).returning('session_id'))
+        .insertInto('viewer_minutes')
+        .values(minute)
+        .onConflict((oc) => oc.doNothing())
+        .execute();
+      await read('a');
+      expect(loads()).toBe(1);
+      // A CTE writing another table, and raw SQL, may write anything: the answers go.
+      await db
+        .with('s', (w) => w.deleteFrom('accounts').where('username', '=', 'nobody').returning('id'))
+        .insertInto('viewer_events')
+        .values(event)
+        .execute();
+      await read('a');
+      expect(loads()).toBe(2);
+      await sql`delete from viewer_events`.execute(db);
+      await read('a');
+      expect(loads()).toBe(3);
+    } finally {
+      await database.close();
+    }
+  });
+
   it('tells the begin and the end of each transaction, committed or rolled back, once', async () => {
     const database = await openTestDatabase();
     try {

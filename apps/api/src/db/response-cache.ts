@@ -30,6 +30,8 @@ export class ResponseCache {
   private generation = 0;
   private openTransactions = 0;
   private live = false;
+  /** Tables no cached answer reads (the viewer beacon's): a statement writing only these keeps the answers. */
+  private readonly unread = new Set<string>();
 
   constructor(private readonly budgetBytes = DEFAULT_BUDGET_BYTES) {}
 
@@ -77,9 +79,20 @@ export class ResponseCache {
     this.invalidate();
   }
 
-  /** A plugin for this process's queries: every statement but a select drops every answer as it returns. */
+  /**
+   * A plugin for this process's queries: every statement but a select drops every answer as it returns, except
+   * one that writes only tables declared unread (`ignoreWritesTo`).
+   */
   localWrites(): KyselyPlugin {
-    return tableWritesPlugin({ tables: 'every' }, () => this.invalidate());
+    return tableWritesPlugin({ tables: 'every', except: this.unread }, () => this.invalidate());
+  }
+
+  /**
+   * Declares tables no cached answer is read from (a module's write-only telemetry: viewer beacons, many a
+   * second): a statement of this process that writes only those, outside a transaction, leaves the answers kept.
+   */
+  ignoreWritesTo(tables: Iterable<string>): void {
+    for (const table of tables) this.unread.add(table);
   }
 
   get size(): number {

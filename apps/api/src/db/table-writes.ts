@@ -17,6 +17,8 @@ import {
 export interface WatchedWrites {
   tables: ReadonlySet<string> | 'every';
   inserts?: boolean;
+  /** With 'every': a statement that writes only these tables (and reads none through a select) is not counted. */
+  except?: ReadonlySet<string>;
 }
 
 /**
@@ -37,8 +39,10 @@ export function tableWritesPlugin(watched: WatchedWrites, onWrite: () => void): 
   };
 }
 
-function watches({ tables, inserts = false }: WatchedWrites, node: OperationNode): boolean {
-  if (tables === 'every') return !SelectQueryNode.is(node) || node.with !== undefined;
+function watches({ tables, inserts = false, except }: WatchedWrites, node: OperationNode): boolean {
+  if (tables === 'every') {
+    return (!SelectQueryNode.is(node) || node.with !== undefined) && !(except && writesOnly(node, except));
+  }
   return writtenTables(node, inserts).some((name) => tables.has(name));
 }
 
@@ -55,4 +59,15 @@ function writtenTables(node: OperationNode, inserts: boolean): string[] {
     const named = table && AliasNode.is(table) ? table.node : table;
     return named !== undefined && TableNode.is(named) ? [named.table.identifier.name] : [];
   });
+}
+
+/**
+ * Whether a statement is an insert, update or delete of `tables` only, its CTEs too (the viewer beacon's
+ * one-statement write): anything else, raw SQL among it, may write anywhere.
+ */
+function writesOnly(node: OperationNode, tables: ReadonlySet<string>): boolean {
+  if (!InsertQueryNode.is(node) && !UpdateQueryNode.is(node) && !DeleteQueryNode.is(node)) return false;
+  const written = writtenTables(node, true);
+  if (written.length === 0 || !written.every((name) => tables.has(name))) return false;
+  return (node.with?.expressions ?? []).every((cte) => writesOnly(cte.expression, tables));
 }

@@ -81,6 +81,11 @@ export function addRoute<D extends AnyRoute>(
     bodyLimit?: number;
     /** Replaces the `no-store` every API answer gets (plugins/security.ts), e.g. `no-cache` for images. */
     cacheControl?: string;
+    /**
+     * Skips the anti-forgery check (plugins/security.ts): only for a public write that acts for no account and
+     * is sent where no header can be set (`navigator.sendBeacon`: the viewer beacon).
+     */
+    exemptFromAntiForgery?: boolean;
   } = {},
 ): void {
   const successStatus = def.status ?? (def.response === null ? 204 : 200);
@@ -115,6 +120,7 @@ export function addRoute<D extends AnyRoute>(
       ...(def.beforeTwoFactorEnrolment ? { beforeTwoFactorEnrolment: true } : {}),
       ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
       ...(options.cacheControl ? { cacheControl: options.cacheControl } : {}),
+      ...(options.exemptFromAntiForgery ? { exemptFromAntiForgery: true } : {}),
     },
     handler: async (request, reply) => {
       const input = {
@@ -147,6 +153,8 @@ declare module 'fastify' {
     beforeTwoFactorEnrolment?: boolean;
     /** The Cache-Control of this route's answers; API answers are `no-store` otherwise. */
     cacheControl?: string;
+    /** A public write the anti-forgery check leaves alone (addRoute's option of that name). */
+    exemptFromAntiForgery?: boolean;
   }
   interface FastifyRequest {
     /** Set by the auth guard on 'user' and 'admin' routes. */

@@ -150,6 +150,8 @@ export async function registerSecurity(
   /** Whether a request may be forged: a non-GET API request with the cookie, without an API key, must echo it. */
   const isForged = (request: FastifyRequest) => {
     if (!isApi(request) || SAFE_METHODS.has(request.method)) return false;
+    // A public write acting for no account (the viewer beacon, sent by sendBeacon, which sets no header).
+    if (request.routeOptions.config?.exemptFromAntiForgery) return false;
     // An API key is sent by a script, never by the browser on its own: no forged request can carry one.
     if (request.headers.authorization?.startsWith(`Bearer ${API_KEY_PREFIX}`)) return false;
     const cookieToken = request.cookies[ANTI_FORGERY_COOKIE];

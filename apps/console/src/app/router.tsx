@@ -4,6 +4,7 @@ import { Loading } from '@/components/ui/loading';
 import { HOME } from './paths';
 import { RequireAuth } from './require-auth';
 import {
+  AccountAnalyticsScreen,
   AccountBillingScreen,
   AccountSettingsScreen,
   AccountStreamsRoute,
@@ -102,6 +103,8 @@ export const appRoutes: RouteObject[] = [
       { path: 'billing/stream/:id', element: <StreamBillingScreen /> },
       ...['billing/account', 'billing/account/:id'].map((path) => ({ path, element: <AccountBillingScreen /> })),
       { path: 'metrics', element: <MetricsDashboard /> },
+      // Viewer analytics (issue 37): a USER's own account, every account for an ADMIN (the API decides).
+      { path: 'analytics', element: <AccountAnalyticsScreen /> },
       // Webhooks: a USER sees its own account's, an ADMIN also any account's or the platform's.
       { path: 'webhooks', element: <WebhooksScreen /> },
       {

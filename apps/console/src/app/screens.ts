@@ -44,6 +44,10 @@ export const StreamMetricsScreen = screen(
   () => import('@/features/metrics/components/stream-metrics-screen'),
   'StreamMetricsScreen',
 );
+export const AccountAnalyticsScreen = screen(
+  () => import('@/features/analytics/components/account-analytics-screen'),
+  'AccountAnalyticsScreen',
+);
 export const MetricsDashboard = screen(
   () => import('@/features/metrics/components/metrics-dashboard'),
   'MetricsDashboard',

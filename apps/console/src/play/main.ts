@@ -1,5 +1,7 @@
 import type { PlayInfo } from '@streamcloud/contract';
+import { createBeacon } from '@/media/beacon';
 import { playHls } from '@/media/hls-playback';
+import { monitorPlayback } from '@/media/playback-monitor';
 import { playWhep } from '@/media/whep-playback';
 import type { Source } from './play-state';
 import { mountPlayer } from './player-page';
@@ -37,6 +39,16 @@ if (root) {
     fetchInfo,
     start,
     webrtc: typeof RTCPeerConnection !== 'undefined',
+    // The viewer beacon (POST /api/v1/play/{id}/beacons), beside the public read.
+    monitor: (session, video) =>
+      monitorPlayback(
+        video,
+        createBeacon({
+          url: new URL(`../api/v1/play/${encodeURIComponent(outputId)}/beacons`, location.href).href,
+          session,
+          player: 'embed',
+        }),
+      ),
   });
   listenForToken(window, (token) => player.setToken(token));
 }

@@ -10,6 +10,7 @@ const info = (overrides: Partial<PlayInfo> = {}): PlayInfo => ({
   hlsLatency: null,
   playback: { whep: 'http://node/whep/out+x' },
   poster: null,
+  viewerSession: 'vs1.a.1.b',
   ...overrides,
 });
 

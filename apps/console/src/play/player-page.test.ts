@@ -13,6 +13,7 @@ const live: PlayInfo = {
   hlsLatency: null,
   playback: { whep: 'http://node/whep/out+x' },
   poster: '/api/v1/play/x/poster?t=1',
+  viewerSession: 'vs1.a.1.b',
 };
 const offline: PlayInfo = { ...live, streamStatus: 'Idle', playback: {} };
 const playback = (): Playback => ({ close: vi.fn(), stats: vi.fn(), renditions: () => [], pick: () => {} });
@@ -78,6 +79,32 @@ describe('the player page', () => {
     player?.setToken('fresh');
     await vi.advanceTimersByTimeAsync(0);
     expect(start).toHaveBeenLastCalledWith(expect.anything(), 'fresh', expect.anything(), expect.anything());
+  });
+
+  it("monitors each playback under the API's latest viewer session, and reports its failure", async () => {
+    const monitors: Array<{ session: string; started: number; failed: string[]; closed: number }> = [];
+    const monitor = vi.fn((session: string) => {
+      const entry = { session, started: 0, failed: [] as string[], closed: 0 };
+      monitors.push(entry);
+      return {
+        started: () => void entry.started++,
+        failed: (kind: string, message: string) => void entry.failed.push(`${kind}: ${message}`),
+        close: () => void entry.closed++,
+      };
+    });
+    const start = vi.fn().mockResolvedValueOnce(playback()).mockRejectedValueOnce(new Error('The node answered 403'));
+    mount([live], { start, monitor });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(monitors).toEqual([{ session: live.viewerSession, started: 1, failed: [], closed: 0 }]);
+    player?.setToken('fresh');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(monitors[0]?.closed).toBe(1);
+    expect(monitors[1]).toEqual({
+      session: live.viewerSession,
+      started: 0,
+      failed: ['access: The node answered 403'],
+      closed: 1,
+    });
   });
 
   it('says so for an unknown output, and stops asking', async () => {

@@ -1,5 +1,6 @@
 import type { PlayInfo } from '@streamcloud/contract';
 import type { Playback } from '@/media/playback';
+import { errorKindOf, type PlaybackMonitor } from '@/media/playback-monitor';
 import { failureText, PLAY_TEXTS, POLL_MAX_MS, pollDelay, type Source, viewOf } from './play-state';
 
 export interface PlayerOptions {
@@ -17,6 +18,8 @@ export interface PlayerOptions {
   ) => Promise<Playback>;
   /** Whether the browser has WebRTC (Firefox can turn it off). */
   webrtc: boolean;
+  /** Reports one playback's quality (the viewer beacon) under the viewer session the API issued; none in tests. */
+  monitor?: (viewerSession: string, video: HTMLVideoElement) => PlaybackMonitor;
 }
 
 export interface Player {
@@ -67,6 +70,10 @@ export function mountPlayer(root: HTMLElement, options: PlayerOptions): Player {
 
   let token = options.token;
   let playback: Playback | null = null;
+  /** The playback's quality reporter, from its start to its stop. */
+  let monitor: PlaybackMonitor | null = null;
+  /** The latest viewer session credential the API gave: each playback started is one session. */
+  let viewerSession = '';
   /** The source playing or starting (its key), so a poll does not start it again. */
   let playing: string | null = null;
   let attempt = 0;
@@ -80,6 +87,8 @@ export function mountPlayer(root: HTMLElement, options: PlayerOptions): Player {
     status.hidden = message === '';
   };
   const stop = () => {
+    monitor?.close();
+    monitor = null;
     playback?.close();
     playback = null;
     playing = null;
@@ -90,6 +99,7 @@ export function mountPlayer(root: HTMLElement, options: PlayerOptions): Player {
     timer = setTimeout(check, playing ? POLL_MAX_MS : pollDelay(attempt++));
   };
   const fail = (source: Source, reason: string) => {
+    monitor?.failed(errorKindOf(source.kind, reason), reason);
     stop();
     say(failureText(source.kind, reason));
     schedule();
@@ -101,12 +111,14 @@ export function mountPlayer(root: HTMLElement, options: PlayerOptions): Player {
     stop();
     playing = key;
     say('');
+    monitor = viewerSession ? (options.monitor?.(viewerSession, video) ?? null) : null;
     try {
       const started = await options.start(source, token ?? '', video, (reason) => {
         if (playing === key) fail(source, reason);
       });
       if (playing !== key || destroyed) return started.close();
       playback = started;
+      monitor?.started(started);
       await video.play().catch(() => {
         resume.hidden = false;
       });
@@ -128,6 +140,7 @@ export function mountPlayer(root: HTMLElement, options: PlayerOptions): Player {
       stop();
       return say(PLAY_TEXTS.notFound);
     }
+    viewerSession = info.viewerSession;
     const poster = info.poster ?? '';
     if (video.getAttribute('poster') !== poster) video.setAttribute('poster', poster);
     const view = viewOf(info, options.webrtc);

@@ -1,4 +1,4 @@
-import type { StreamInput, StreamInputSummary, StreamOutput } from '@streamcloud/contract';
+import type { StreamInput, StreamInputSummary, StreamOutput, ViewerAnalytics } from '@streamcloud/contract';
 import { streamInput as stream } from './fixtures';
 
 let sequence = 0;
@@ -66,5 +66,23 @@ export function previewOutputs(streamId: string): { whep: StreamOutput; hls: Str
       format: 'HLS',
       connection: { uri: 'http://node.example:4242/hls/out%2Bh/index.m3u8' },
     }),
+  };
+}
+
+/** A window without a beacon: what the stream dashboard's viewer experience card reads of a new stream. */
+export function emptyAnalytics(): ViewerAnalytics {
+  return {
+    from: '2026-11-28T12:00:00.000Z',
+    to: '2026-11-29T12:00:00.000Z',
+    viewers: 0,
+    previews: 0,
+    watchMs: 0,
+    rebufferCount: 0,
+    rebufferRatio: 0,
+    errorRate: 0,
+    startupMs: { median: null, p95: null },
+    ttffMs: { median: null, p95: null },
+    latencyMs: { median: null, p95: null },
+    breakdowns: { country: [], browser: [], device: [], rendition: [] },
   };
 }

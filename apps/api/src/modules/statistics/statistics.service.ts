@@ -17,6 +17,7 @@ import { notFound } from '../../lib/errors.js';
 import { JsonText } from '../../lib/route.js';
 import { ALL_ACCOUNTS, type Grain, type SeriesPoint } from './metrics.repository.js';
 import type { PrometheusClient } from './prometheus.client.js';
+import { type ExpositionSource, escapeLabel, labels } from './prometheus-text.js';
 import { currentIdentity } from './stream-identity.js';
 import type { StreamIdentity } from './usage.repository.js';
 
@@ -81,7 +82,15 @@ const ACCOUNT_SPECS: Record<AccountMetric, { metric: NodeMetricName; byProtocol:
 
 /** Usage reports and metric series; the rules of who sees which account. */
 export class StatisticsService {
+  /** Other modules' series for the exposition (the viewer analytics'), added from their `register`. */
+  private readonly expositionSources: ExpositionSource[] = [];
+
   constructor(private readonly deps: StatisticsServiceDeps) {}
+
+  /** Adds another module's series to `/metrics`. */
+  addExpositionSource(source: ExpositionSource): void {
+    this.expositionSources.push(source);
+  }
 
   private get usageRepository() {
     return this.deps.uow.usage;
@@ -304,9 +313,10 @@ export class StatisticsService {
   /** The control plane's own metrics in Prometheus' text format, labelled per account. */
   async exposition(): Promise<string> {
     const since = new Date(this.deps.clock.now().getTime() - EXPOSITION_LOOKBACK_MS);
-    const [latest, totals] = await Promise.all([
+    const [latest, totals, ...more] = await Promise.all([
       this.metricsRepository.latest(since),
       this.usageRepository.accountTotals(),
+      ...this.expositionSources.map((source) => source()),
     ]);
     const lines = [
       `# HELP ${STREAM_METRIC_FAMILY} Latest value of each stream metric a node reported in the last 2 minutes (bitrates in bits per second, RTT in ms, viewers and sessions as counts).`,
@@ -349,6 +359,7 @@ export class StatisticsService {
         );
       }
     }
+    for (const source of more) lines.push(...source);
     return `${lines.join('\n')}\n`;
   }
 }
@@ -383,11 +394,5 @@ function labelAccountSeries(
       values,
     }));
 }
-
-const escapeLabel = (value: string) => value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
-const labels = (values: Record<string, string>) =>
-  `{${Object.entries(values)
-    .map(([label, value]) => `${label}="${escapeLabel(value)}"`)
-    .join(',')}}`;
 
 export const DAYS = (days: number) => days * DAY_MS;

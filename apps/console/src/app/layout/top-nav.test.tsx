@@ -9,6 +9,7 @@ const USER_LINKS = [
   ['Storages', '/storages'],
   ['Node groups', '/node-groups'],
   ['Metrics', '/metrics'],
+  ['Analytics', '/analytics'],
   ['Billing', '/billing/account'],
   ['Webhooks', '/webhooks'],
 ];

@@ -20,6 +20,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { to: '/node-groups', label: 'Node groups' },
   { to: '/nodes', label: 'Nodes', adminOnly: true },
   { to: '/metrics', label: 'Metrics' },
+  { to: '/analytics', label: 'Analytics' },
   { to: '/billing/account', label: 'Billing' },
   { to: '/webhooks', label: 'Webhooks' },
   { to: '/accounts', label: 'Accounts', adminOnly: true },

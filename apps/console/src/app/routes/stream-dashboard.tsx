@@ -16,12 +16,19 @@ const StreamMetricsPanel = lazyComponent(
   () => import('@/features/metrics/components/stream-metrics-panel'),
   'StreamMetricsPanel',
 );
+const StreamAnalyticsCard = lazyComponent(
+  () => import('@/features/analytics/components/stream-analytics-card'),
+  'StreamAnalyticsCard',
+);
 const SnapshotSettingsModal = lazyComponent(
   () => import('@/features/snapshots/components/snapshot-settings-modal'),
   'SnapshotSettingsModal',
 );
 
-/** The stream dashboard with what the recordings, relays, snapshots, metrics and webhooks features add to it. */
+/**
+ * The stream dashboard with what the recordings, relays, snapshots, metrics, analytics and webhooks features add
+ * to it.
+ */
 export const slots: StreamDashboardSlots = {
   recordButton: ({ streamId, enabled }) => <RecordButton streamId={streamId} enabled={enabled} />,
   recordingsAndRelays: ({ streamId }) => (
@@ -39,6 +46,11 @@ export const slots: StreamDashboardSlots = {
   metricsPanel: ({ streamId, format }) => (
     <Suspense fallback={<Loading />}>
       <StreamMetricsPanel streamId={streamId} format={format} compact />
+    </Suspense>
+  ),
+  analyticsCard: ({ streamId }) => (
+    <Suspense fallback={<Loading />}>
+      <StreamAnalyticsCard streamId={streamId} />
     </Suspense>
   ),
   callbacks: ({ streamId }) => <DeliveryLog filter={{ streamId }} />,

@@ -12,16 +12,36 @@ const CREDENTIAL = PREVIEW_CREDENTIAL;
 const { whep, hls } = previewOutputs(ID);
 const rtmp = streamOutput(ID, 3);
 
-const render = (outputs: unknown[], statusMessages: StatusMessage[] = []) =>
+const render = (outputs: Array<{ id: string; format: string }>, statusMessages: StatusMessage[] = []) =>
   renderPiece(<PreviewCard streamId={ID} />, {
     [`GET /api/v1/inputs/${ID}`]: () => jsonResponse(streamInput({ id: ID, status: 'Ingestion', statusMessages })),
     'GET /api/v1/outputs': () => jsonResponse(outputs, 200, { 'X-Total-Count': String(outputs.length) }),
     [`POST /api/v1/inputs/${ID}/preview`]: () => jsonResponse(CREDENTIAL),
+    // The public read the preview's beacon takes its viewer session from.
+    ...Object.fromEntries(
+      outputs.map((output) => [
+        `GET /api/v1/play/${output.id}`,
+        () =>
+          jsonResponse({
+            outputId: output.id,
+            format: output.format,
+            streamStatus: 'Ingestion',
+            access: 'Public',
+            hlsLatency: null,
+            playback: {},
+            poster: null,
+            viewerSession: `vs1.${output.id}`,
+          }),
+      ]),
+    ),
   });
 
 describe('Preview card', () => {
   const nodeFetch = vi.fn<typeof fetch>();
+  const sendBeacon = vi.fn<Navigator['sendBeacon']>(() => true);
   beforeEach(() => {
+    sendBeacon.mockClear();
+    vi.spyOn(navigator, 'sendBeacon').mockImplementation(sendBeacon);
     vi.stubGlobal('RTCPeerConnection', FakePeerConnection);
     vi.stubGlobal('fetch', nodeFetch);
     nodeFetch.mockResolvedValue(
@@ -56,6 +76,18 @@ describe('Preview card', () => {
     );
     expect(screen.getByRole('button', { name: 'Unmute' })).toBeInstanceOf(HTMLButtonElement);
     expect(screen.getByRole('button', { name: 'Fullscreen' })).toBeInstanceOf(HTMLButtonElement);
+    // Its quality beacon, marked as a preview, reports the failure when the page is left.
+    await waitFor(() =>
+      expect(mock.requests.some((request) => request.url.pathname.endsWith(`/play/${whep.id}`))).toBe(true),
+    );
+    dispatchEvent(new Event('pagehide'));
+    const [beaconUrl, body] = sendBeacon.mock.calls[0] ?? [];
+    expect(beaconUrl).toMatch(new RegExp(`/api/v1/play/${whep.id}/beacons$`));
+    expect(JSON.parse(await (body as Blob).text())).toMatchObject({
+      session: `vs1.${whep.id}`,
+      player: 'preview',
+      events: [{ type: 'error', kind: 'access', message: 'invalid or expired preview credential' }],
+    });
   });
 
   it('shows the statistics overlay on demand', async () => {

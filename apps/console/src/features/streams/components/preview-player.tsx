@@ -2,9 +2,13 @@ import type { StreamOutput } from '@streamcloud/contract';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
+import { useApi } from '@/lib/services-context';
+import { createBeacon } from '@/media/beacon';
 import { playHls } from '@/media/hls-playback';
 import type { Playback, PlaybackStats, Rendition } from '@/media/playback';
+import { errorKindOf, monitorPlayback, type PlaybackMonitor } from '@/media/playback-monitor';
 import { playWhep } from '@/media/whep-playback';
+import { beaconUrl, fetchViewerSession } from '@/data/streams/get-viewer-session';
 import { playableOutputs } from '../utils/preview-outputs';
 import { StatsOverlay } from './preview-stats';
 
@@ -51,6 +55,7 @@ export function PreviewPlayer({
   // The credential is read when a playback starts; a renewed one does not restart what plays.
   const credential = useRef(token);
   credential.current = token;
+  const api = useApi();
 
   const outputId = output?.id;
   // biome-ignore lint/correctness/useExhaustiveDependencies: a playback per output (its id), not per poll of the list
@@ -60,22 +65,39 @@ export function PreviewPlayer({
     const cancelled = new AbortController();
     setError(null);
     setRenditions([]);
+    const sourceKind = output.format === 'WebRTC' ? 'whep' : 'hls';
+    // The preview's quality beacon, marked as a preview: its session is asked for beside the playback's start
+    // (not before it, which would delay the first frame), timed from this start all the same.
+    const origin = performance.now();
+    let monitor: PlaybackMonitor | null = null;
+    void fetchViewerSession(api, output.id).then((session) => {
+      if (!session || cancelled.signal.aborted) return;
+      const beacon = createBeacon({ url: beaconUrl(api, output.id), session, player: 'preview', origin });
+      monitor = monitorPlayback(element, beacon);
+      if (playback.current) monitor.started(playback.current);
+    });
     const stopped = (reason: string) => {
-      if (!cancelled.signal.aborted) setError(`The preview stopped: ${reason}`);
+      if (cancelled.signal.aborted) return;
+      monitor?.failed(errorKindOf(sourceKind, reason), reason);
+      setError(`The preview stopped: ${reason}`);
     };
     start(output, credential.current, element, cancelled.signal, stopped).then(
       (started) => {
         if (cancelled.signal.aborted) return started.close();
         playback.current = started;
+        monitor?.started(started);
         void element.play().catch(() => {});
       },
       (failure: unknown) => {
-        if (!cancelled.signal.aborted)
-          setError(`The preview could not start: ${failure instanceof Error ? failure.message : failure}`);
+        if (cancelled.signal.aborted) return;
+        const reason = failure instanceof Error ? failure.message : String(failure);
+        monitor?.failed(errorKindOf(sourceKind, reason), reason);
+        setError(`The preview could not start: ${reason}`);
       },
     );
     return () => {
       cancelled.abort();
+      monitor?.close();
       playback.current?.close();
       playback.current = null;
     };

@@ -4,7 +4,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { userAccount, webhookDelivery, whoAmI } from '@/test/fixtures';
 import { renderApp } from '@/test/render-app';
-import { streamInput, streamOutput, uuid } from '@/test/stream-fixtures';
+import { emptyAnalytics, streamInput, streamOutput, uuid } from '@/test/stream-fixtures';
 import { MEDIA_ERRORS } from '../utils/studio-media';
 import { RTSP_TCP_ONLY } from './connection-modal';
 
@@ -33,6 +33,8 @@ function renderDashboard(
       [`GET /api/v1/snapshots/stream/${ID}/*`]: () => errorResponse(404, 'Snapshot settings not found'),
       'GET /api/v1/webhooks/deliveries': () => jsonResponse([], 200, { 'X-Total-Count': '0' }),
       [`GET /api/v1/info/stream/${ID}/*`]: () => jsonResponse([]),
+      [`GET ${STREAM_URL}/analytics`]: () => jsonResponse(emptyAnalytics()),
+      [`GET ${STREAM_URL}/analytics/sessions`]: () => jsonResponse({ sessions: [] }),
       [`PUT ${STREAM_URL}`]: ({ body }) => {
         const update = body as { caption?: string; state?: string };
         current = {

@@ -55,6 +55,8 @@ export interface StreamDashboardSlots {
   snapshotPreviews: (props: { streamId: string; status: StreamStatus }) => ReactNode;
   /** The compact metrics panel (it draws its own card). */
   metricsPanel: (props: { streamId: string; format: InputFormat }) => ReactNode;
+  /** The viewers' experience from the players' beacons (it draws its own card). */
+  analyticsCard: (props: { streamId: string }) => ReactNode;
   /** The body of the Callbacks card: the webhooks sent for the stream and its outputs, recordings and relays. */
   callbacks: (props: { streamId: string }) => ReactNode;
   /** The preview player's "Create clip" (marks in and out on the position being played). */
@@ -209,6 +211,7 @@ export function StreamDashboard({ id, slots, startUpdating = false, onUpdateClos
               {slots.metricsPanel({ streamId: stream.id, format: stream.format })}
             </div>
           </div>
+          {slots.analyticsCard({ streamId: stream.id })}
           <DashboardCard title="Callbacks">{slots.callbacks({ streamId: stream.id })}</DashboardCard>
         </>
       )}

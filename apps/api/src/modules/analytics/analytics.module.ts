@@ -1,0 +1,81 @@
+import { registerPeriodicJob } from '../../lib/periodic.js';
+import { deriveKey } from '../../lib/secrets.js';
+import { GeoLocator } from '../info/geo-locator.js';
+import { defineModule } from '../module.js';
+import { AnalyticsRepository, VIEWER_TABLES } from './analytics.repository.js';
+import { registerAnalyticsRoutes } from './analytics.routes.js';
+import { AnalyticsService } from './analytics.service.js';
+import { RateWindow } from './rate-window.js';
+import { ViewerSessionCredentials } from './viewer-session-credential.js';
+
+export interface AnalyticsOptions {
+  /** Days viewer events, sessions and minute rollups are kept (VIEWER_ANALYTICS_RETENTION_DAYS, 30 by default). */
+  retentionDays?: number;
+  /** How often what is past the retention is dropped; the job runs only when set (server.ts). */
+  retentionIntervalMs?: number;
+  /** Beacon batches per viewer session and minute (30 by default: one each 2 s). */
+  perSessionPerMinute?: number;
+  /** Beacon batches per output and minute, all its viewers together (6,000 by default). */
+  perOutputPerMinute?: number;
+}
+
+declare module '../module.js' {
+  interface AppOptions {
+    /** The viewer beacon and analytics (modules/analytics). */
+    analytics?: AnalyticsOptions;
+  }
+  interface AppServices {
+    /** The viewer beacon, its viewer session credentials, and the quality-of-experience analytics. */
+    analytics: AnalyticsService;
+  }
+}
+
+declare module '../../db/unit-of-work.js' {
+  interface UnitOfWorkParts {
+    analytics: AnalyticsRepository;
+  }
+}
+
+declare module '../access/access.js' {
+  interface AccessResources {
+    viewerSession: true;
+  }
+}
+
+export const DEFAULT_VIEWER_ANALYTICS_RETENTION_DAYS = 30;
+
+/** Viewer beacons from the embeddable player and the preview, and the analytics read from them (issue 37). */
+export const analyticsModule = defineModule({
+  name: 'analytics',
+  dependencies: ['streams', 'statistics'],
+  tables: ['viewer_sessions', 'viewer_events', 'viewer_minutes'],
+  repositories: { analytics: AnalyticsRepository },
+  access: { viewerSession: { entity: 'Viewer session', table: 'viewer_sessions', owner: 'account_id' } },
+  tags: { analytics: "Viewers' quality of experience: the player's beacon and the analytics read from it." },
+  async register(app, { uow, clock, options: appOptions, responseCache }) {
+    const options = appOptions.analytics ?? {};
+    const geo = await GeoLocator.open();
+    const analytics = new AnalyticsService({
+      uow,
+      clock,
+      credentials: new ViewerSessionCredentials(deriveKey(appOptions.secret, 'viewer-sessions')),
+      countryOf: (address) => geo.countryCode(address),
+      limits: {
+        // Bounded maps: a window's keys are dropped with it, and at most maxKeys are held within one.
+        perSession: new RateWindow({ perKey: options.perSessionPerMinute ?? 30, windowMs: 60_000, maxKeys: 200_000 }),
+        perOutput: new RateWindow({ perKey: options.perOutputPerMinute ?? 6000, windowMs: 60_000, maxKeys: 50_000 }),
+      },
+      retentionMs: (options.retentionDays ?? DEFAULT_VIEWER_ANALYTICS_RETENTION_DAYS) * 24 * 3600_000,
+    });
+    // A beacon writes only viewer tables, in one statement: the API's cached answers stay (db/response-cache.ts).
+    responseCache.ignoreWritesTo(VIEWER_TABLES);
+    app.services.analytics = analytics;
+    app.services.statistics.addExpositionSource(() => analytics.exposition());
+    registerPeriodicJob(app, {
+      what: 'expiring viewer analytics',
+      intervalMs: options.retentionIntervalMs,
+      run: () => analytics.expire(),
+    });
+    registerAnalyticsRoutes(app, analytics);
+  },
+});

@@ -1,0 +1,286 @@
+import { type Insertable, type RawBuilder, type Selectable, sql } from 'kysely';
+import type { Db } from '../../db/database.js';
+import type { ViewerEventsTable, ViewerMinutesTable, ViewerSessionsTable } from './analytics.table.js';
+
+export type ViewerSessionRow = Selectable<ViewerSessionsTable>;
+export type ViewerEventRow = Selectable<ViewerEventsTable>;
+export type NewViewerSession = Insertable<ViewerSessionsTable>;
+export type ViewerMinuteDelta = Insertable<ViewerMinutesTable>;
+
+/** The viewer analytics' tables: written by beacons, read by no cached answer (db/response-cache.ts). */
+export const VIEWER_TABLES: ReadonlySet<string> = new Set(['viewer_sessions', 'viewer_events', 'viewer_minutes']);
+
+/** Whose sessions a read covers: one stream's, one account's, or every account's. */
+export type AnalyticsScope = { streamId: string } | { accountId: string } | 'all';
+
+export interface SessionFigures {
+  viewers: number;
+  previews: number;
+  erroredViewers: number;
+  startupMedian: number | null;
+  startupP95: number | null;
+  ttffMedian: number | null;
+  ttffP95: number | null;
+  latencyMedian: number | null;
+  latencyP95: number | null;
+}
+
+export interface MinuteFigures {
+  watchMs: number;
+  rebufferMs: number;
+  rebufferCount: number;
+}
+
+export interface GroupFigures {
+  dimension: 'country' | 'browser' | 'device' | 'rendition';
+  value: string;
+  viewers: number;
+  watchMs: number;
+  rebufferMs: number;
+}
+
+const num = (value: unknown): number => Number(value ?? 0);
+
+export interface StreamFigures extends SessionFigures, MinuteFigures {
+  streamId: string;
+  accountId: string;
+}
+
+const viewer = sql<boolean>`player = 'embed'`;
+const latency = sql`latency_sum_ms / nullif(latency_samples, 0)`;
+/** The median and 95th percentile of a per-session figure in one sort (an array of the two, or null). */
+const medianAndP95 = <N extends string>(of: RawBuilder<unknown>, name: N) =>
+  sql<unknown>`percentile_cont(array[0.5, 0.95]::float8[]) within group (order by ${of}) filter (where ${viewer})`.as(
+    name,
+  );
+
+/** A float8[] as the driver answers it: an array (node-postgres, PGlite) or its text `{a,b}`. */
+function pairOf(value: unknown): [number | null, number | null] {
+  const items = Array.isArray(value) ? value : typeof value === 'string' ? value.replace(/[{}]/g, '').split(',') : [];
+  const at = (index: number) => {
+    const item = items[index];
+    return item === undefined || item === null || item === 'NULL' ? null : Number(item);
+  };
+  return [at(0), at(1)];
+}
+
+/** A window's session figures (viewers only, previews counted apart), for one scope or per stream. */
+const SESSION_FIGURES = [
+  sql<number>`count(*) filter (where ${viewer})`.as('viewers'),
+  sql<number>`count(*) filter (where not ${viewer})`.as('previews'),
+  sql<number>`count(*) filter (where ${viewer} and error_count > 0)`.as('errored'),
+  medianAndP95(sql`startup_ms`, 'startup'),
+  medianAndP95(sql`ttff_ms`, 'ttff'),
+  medianAndP95(latency, 'latency'),
+] as const;
+
+const MINUTE_FIGURES = [
+  sql<number>`coalesce(sum(watch_ms), 0)`.as('watch'),
+  sql<number>`coalesce(sum(rebuffer_ms), 0)`.as('rebuffer'),
+  sql<number>`coalesce(sum(rebuffer_count), 0)`.as('stalls'),
+] as const;
+
+const toSessionFigures = (
+  row: Record<'viewers' | 'previews' | 'errored' | 'startup' | 'ttff' | 'latency', unknown>,
+): SessionFigures => {
+  const [startupMedian, startupP95] = pairOf(row.startup);
+  const [ttffMedian, ttffP95] = pairOf(row.ttff);
+  const [latencyMedian, latencyP95] = pairOf(row.latency);
+  return {
+    viewers: num(row.viewers),
+    previews: num(row.previews),
+    erroredViewers: num(row.errored),
+    startupMedian,
+    startupP95,
+    ttffMedian,
+    ttffP95,
+    latencyMedian,
+    latencyP95,
+  };
+};
+
+const toMinuteFigures = (row: Record<'watch' | 'rebuffer' | 'stalls', unknown>): MinuteFigures => ({
+  watchMs: num(row.watch),
+  rebufferMs: num(row.rebuffer),
+  rebufferCount: num(row.stalls),
+});
+
+/** The largest timeline a session's read answers (its first events). */
+export const TIMELINE_MAX_EVENTS = 2000;
+
+export class AnalyticsRepository {
+  constructor(private readonly db: Db) {}
+
+  /**
+   * Stores one batch in one statement (data-modifying CTEs: atomic without a transaction, and one round trip):
+   * its figures added to its session (inserted with its first batch, then the sums grow, the earliest start and
+   * the first startup and first frame stay, the rendition is the latest one reported), its events, and its
+   * figures added to the stream's minutes. Only viewer tables are written, which no cached answer reads
+   * (VIEWER_TABLES: the response cache is not emptied for a beacon).
+   */
+  async record(session: NewViewerSession, events: ViewerEventRow[], minutes: ViewerMinuteDelta[]): Promise<void> {
+    await this.db
+      .with('added_session', (db) =>
+        db
+          .insertInto('viewer_sessions')
+          .values(session)
+          .onConflict((oc) =>
+            oc.column('id').doUpdateSet((eb) => ({
+              started_at: sql`least(viewer_sessions.started_at, excluded.started_at)`,
+              last_at: sql`greatest(viewer_sessions.last_at, excluded.last_at)`,
+              startup_ms: eb.fn.coalesce('viewer_sessions.startup_ms', 'excluded.startup_ms'),
+              ttff_ms: eb.fn.coalesce('viewer_sessions.ttff_ms', 'excluded.ttff_ms'),
+              watch_ms: sql`viewer_sessions.watch_ms + excluded.watch_ms`,
+              rebuffer_count: sql`viewer_sessions.rebuffer_count + excluded.rebuffer_count`,
+              rebuffer_ms: sql`viewer_sessions.rebuffer_ms + excluded.rebuffer_ms`,
+              error_count: sql`viewer_sessions.error_count + excluded.error_count`,
+              latency_sum_ms: sql`viewer_sessions.latency_sum_ms + excluded.latency_sum_ms`,
+              latency_samples: sql`viewer_sessions.latency_samples + excluded.latency_samples`,
+              rendition_switches: sql`viewer_sessions.rendition_switches + excluded.rendition_switches`,
+              rendition_height: eb.fn.coalesce('excluded.rendition_height', 'viewer_sessions.rendition_height'),
+              rendition_bitrate: eb.fn.coalesce('excluded.rendition_bitrate', 'viewer_sessions.rendition_bitrate'),
+              event_count: sql`viewer_sessions.event_count + excluded.event_count`,
+            })),
+          )
+          .returning('id'),
+      )
+      .with('added_events', (db) => db.insertInto('viewer_events').values(events).returning('session_id'))
+      .insertInto('viewer_minutes')
+      .values(minutes)
+      .onConflict((oc) =>
+        oc.columns(['input_id', 'minute', 'player']).doUpdateSet({
+          watch_ms: sql`viewer_minutes.watch_ms + excluded.watch_ms`,
+          rebuffer_ms: sql`viewer_minutes.rebuffer_ms + excluded.rebuffer_ms`,
+          rebuffer_count: sql`viewer_minutes.rebuffer_count + excluded.rebuffer_count`,
+          error_count: sql`viewer_minutes.error_count + excluded.error_count`,
+          latency_sum_ms: sql`viewer_minutes.latency_sum_ms + excluded.latency_sum_ms`,
+          latency_samples: sql`viewer_minutes.latency_samples + excluded.latency_samples`,
+          event_count: sql`viewer_minutes.event_count + excluded.event_count`,
+        }),
+      )
+      .execute();
+  }
+
+  /** The sessions of the scope seen in the window: seen since its start, started before its end. */
+  private sessionsIn(scope: AnalyticsScope, from: Date, to: Date) {
+    let query = this.db.selectFrom('viewer_sessions').where('last_at', '>=', from).where('started_at', '<=', to);
+    if (scope !== 'all') {
+      query =
+        'streamId' in scope
+          ? query.where('input_id', '=', scope.streamId)
+          : query.where('account_id', '=', scope.accountId);
+    }
+    return query;
+  }
+
+  /** Viewers, previews, errored viewers and the per-session percentiles (viewers only, previews apart). */
+  async sessionFigures(scope: AnalyticsScope, from: Date, to: Date): Promise<SessionFigures> {
+    const row = await this.sessionsIn(scope, from, to).select(SESSION_FIGURES).executeTakeFirstOrThrow();
+    return toSessionFigures(row);
+  }
+
+  /** Played and stalled time and stalls of the window's minutes (viewers only). */
+  async minuteFigures(scope: AnalyticsScope, from: Date, to: Date): Promise<MinuteFigures> {
+    const row = await this.minutesIn(scope, from, to).select(MINUTE_FIGURES).executeTakeFirstOrThrow();
+    return toMinuteFigures(row);
+  }
+
+  /** The same figures per stream with sessions seen since `since` (the Prometheus series). */
+  async figuresByStream(since: Date, now: Date): Promise<StreamFigures[]> {
+    const [sessions, minutes] = await Promise.all([
+      this.sessionsIn('all', since, now)
+        .select(['input_id', 'account_id', ...SESSION_FIGURES])
+        .groupBy(['input_id', 'account_id'])
+        .execute(),
+      this.minutesIn('all', since, now)
+        .select(['input_id', ...MINUTE_FIGURES])
+        .groupBy('input_id')
+        .execute(),
+    ]);
+    const minutesOf = new Map(minutes.map((row) => [row.input_id, toMinuteFigures(row)]));
+    return sessions.map((row) => ({
+      streamId: row.input_id,
+      accountId: row.account_id,
+      ...toSessionFigures(row),
+      ...(minutesOf.get(row.input_id) ?? { watchMs: 0, rebufferMs: 0, rebufferCount: 0 }),
+    }));
+  }
+
+  /** The viewers' minutes of the scope in the window (the minute holding `from` on). */
+  private minutesIn(scope: AnalyticsScope, from: Date, to: Date) {
+    let query = this.db
+      .selectFrom('viewer_minutes')
+      .where('player', '=', 'embed')
+      .where('minute', '>=', sql<Date>`date_trunc('minute', ${from}::timestamptz)`)
+      .where('minute', '<=', to);
+    if (scope !== 'all') {
+      query =
+        'streamId' in scope
+          ? query.where('input_id', '=', scope.streamId)
+          : query.where('account_id', '=', scope.accountId);
+    }
+    return query;
+  }
+
+  /** Viewers, played and stalled time per country, browser, device and rendition, in one pass (grouping sets). */
+  async groupFigures(scope: AnalyticsScope, from: Date, to: Date, perDimension: number): Promise<GroupFigures[]> {
+    const rendition = sql<string>`coalesce(rendition_height::text || 'p', 'unknown')`;
+    const grouped = this.sessionsIn(scope, from, to)
+      .where('player', '=', 'embed')
+      .select([
+        sql<string>`case when grouping(country) = 0 then 'country' when grouping(browser) = 0 then 'browser'
+          when grouping(device) = 0 then 'device' else 'rendition' end`.as('dimension'),
+        sql<string>`coalesce(country, browser, device, ${rendition})`.as('value'),
+        sql<number>`count(*)`.as('viewers'),
+        sql<number>`sum(watch_ms)`.as('watch'),
+        sql<number>`sum(rebuffer_ms)`.as('rebuffer'),
+      ])
+      .groupBy(sql`grouping sets ((country), (browser), (device), (${rendition}))`);
+    const rows = await this.db
+      .selectFrom(grouped.as('g'))
+      .selectAll()
+      .select(sql<number>`row_number() over (partition by dimension order by viewers desc, value)`.as('rank'))
+      .$narrowType<{ rank: number }>()
+      .execute();
+    return rows
+      .filter((row) => num(row.rank) <= perDimension)
+      .map((row) => ({
+        dimension: row.dimension as GroupFigures['dimension'],
+        value: row.value,
+        viewers: num(row.viewers),
+        watchMs: num(row.watch),
+        rebufferMs: num(row.rebuffer),
+      }));
+  }
+
+  /** One stream's latest sessions in the window, newest first. */
+  latestSessions(streamId: string, from: Date, to: Date, limit: number): Promise<ViewerSessionRow[]> {
+    return this.sessionsIn({ streamId }, from, to)
+      .selectAll()
+      .orderBy('last_at', 'desc')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+  }
+
+  getSession(id: string): Promise<ViewerSessionRow | undefined> {
+    return this.db.selectFrom('viewer_sessions').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  timeline(sessionId: string): Promise<ViewerEventRow[]> {
+    return this.db
+      .selectFrom('viewer_events')
+      .selectAll()
+      .where('session_id', '=', sessionId)
+      .orderBy('at')
+      .limit(TIMELINE_MAX_EVENTS)
+      .execute();
+  }
+
+  /** Drops what is older than `before`: events by their time, sessions and minutes once last seen before it. */
+  async expire(before: Date): Promise<void> {
+    await this.db.deleteFrom('viewer_events').where('at', '<', before).execute();
+    await this.db.deleteFrom('viewer_sessions').where('last_at', '<', before).execute();
+    await this.db.deleteFrom('viewer_minutes').where('minute', '<', before).execute();
+  }
+}

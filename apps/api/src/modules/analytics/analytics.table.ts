@@ -1,0 +1,60 @@
+import type { ColumnType } from 'kysely';
+
+/** Migration 0037: one playback session, the rollup of its events. */
+export interface ViewerSessionsTable {
+  id: string;
+  output_id: string;
+  input_id: string;
+  account_id: string;
+  player: 'embed' | 'preview';
+  browser: string;
+  os: string;
+  device: string;
+  country: string;
+  started_at: Date;
+  last_at: Date;
+  startup_ms: number | null;
+  ttff_ms: number | null;
+  watch_ms: ColumnType<number, number | undefined, number>;
+  rebuffer_count: ColumnType<number, number | undefined, number>;
+  rebuffer_ms: ColumnType<number, number | undefined, number>;
+  error_count: ColumnType<number, number | undefined, number>;
+  latency_sum_ms: ColumnType<number, number | undefined, number>;
+  latency_samples: ColumnType<number, number | undefined, number>;
+  rendition_switches: ColumnType<number, number | undefined, number>;
+  rendition_height: number | null;
+  rendition_bitrate: number | null;
+  event_count: ColumnType<number, number | undefined, number>;
+}
+
+/** One event of a session's timeline. */
+export interface ViewerEventsTable {
+  session_id: string;
+  at: Date;
+  type: string;
+  value: number | null;
+  detail: string | null;
+}
+
+/** Per stream, player and minute: the additive figures. */
+export interface ViewerMinutesTable {
+  input_id: string;
+  minute: Date;
+  player: 'embed' | 'preview';
+  account_id: string;
+  watch_ms: number;
+  rebuffer_ms: number;
+  rebuffer_count: number;
+  error_count: number;
+  latency_sum_ms: number;
+  latency_samples: number;
+  event_count: number;
+}
+
+declare module '../../db/schema.js' {
+  interface Database {
+    viewer_sessions: ViewerSessionsTable;
+    viewer_events: ViewerEventsTable;
+    viewer_minutes: ViewerMinutesTable;
+  }
+}

@@ -1,0 +1,8 @@
+/** Query keys of the analytics feature, narrowest last. */
+export const analyticsKeys = {
+  all: ['analytics'] as const,
+  stream: (streamId: string, minutes: number) => [...analyticsKeys.all, 'stream', streamId, minutes] as const,
+  sessions: (streamId: string, minutes: number) => [...analyticsKeys.all, 'sessions', streamId, minutes] as const,
+  session: (sessionId: string) => [...analyticsKeys.all, 'session', sessionId] as const,
+  account: (minutes: number) => [...analyticsKeys.all, 'account', minutes] as const,
+};
