@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { PageShell } from '@/components/ui/page-shell';
-import { useAccountAnalytics } from '../api/get-account-analytics';
+import { useAccountAnalytics } from '@/data/analytics/reads';
 import { DEFAULT_WINDOW_MINUTES } from '../utils/analytics-format';
 import { ANALYTICS_TEXTS } from '../utils/messages';
 import { AnalyticsFigures } from './analytics-figures';

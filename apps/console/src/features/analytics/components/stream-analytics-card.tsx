@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useStreamAnalytics } from '../api/get-stream-analytics';
+import { useStreamAnalytics } from '@/data/analytics/reads';
 import { DEFAULT_WINDOW_MINUTES } from '../utils/analytics-format';
 import { ANALYTICS_TEXTS } from '../utils/messages';
 import { AnalyticsFigures } from './analytics-figures';

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  DEFAULT_WINDOW_MINUTES,
-  formatMs,
-  formatRatio,
-  formatWatch,
-  windowMinutes,
-  windowOf,
-} from './analytics-format';
+import { windowOf } from '@/data/analytics/reads';
+import { DEFAULT_WINDOW_MINUTES, formatMs, formatRatio, formatWatch, windowMinutes } from './analytics-format';
 
 describe('analytics formats', () => {
   it('shows times in ms under a second, in seconds above, and a dash when not measured', () => {

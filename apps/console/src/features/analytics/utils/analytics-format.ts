@@ -18,12 +18,6 @@ export function windowMinutes(value: unknown): number {
   return ANALYTICS_WINDOWS.some((window) => window.minutes === minutes) ? minutes : DEFAULT_WINDOW_MINUTES;
 }
 
-/** The API's window (`from`, `to`) for the last `minutes` before `now`. */
-export const windowOf = (minutes: number, now: number) => ({
-  from: new Date(now - minutes * 60_000).toISOString(),
-  to: new Date(now).toISOString(),
-});
-
 /** A time in milliseconds as the analytics show it: `850 ms`, `1.2 s`; `—` when not measured. */
 export function formatMs(ms: number | null): string {
   if (ms === null) return '—';

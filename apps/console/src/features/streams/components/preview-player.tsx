@@ -2,13 +2,13 @@ import type { StreamOutput } from '@streamcloud/contract';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
+import { beaconUrl, fetchViewerSession } from '@/data/streams/get-viewer-session';
 import { useApi } from '@/lib/services-context';
 import { createBeacon } from '@/media/beacon';
 import { playHls } from '@/media/hls-playback';
 import type { Playback, PlaybackStats, Rendition } from '@/media/playback';
 import { errorKindOf, monitorPlayback, type PlaybackMonitor } from '@/media/playback-monitor';
 import { playWhep } from '@/media/whep-playback';
-import { beaconUrl, fetchViewerSession } from '@/data/streams/get-viewer-session';
 import { playableOutputs } from '../utils/preview-outputs';
 import { StatsOverlay } from './preview-stats';
 

@@ -6,3 +6,6 @@ export const analyticsKeys = {
   session: (sessionId: string) => [...analyticsKeys.all, 'session', sessionId] as const,
   account: (minutes: number) => [...analyticsKeys.all, 'account', minutes] as const,
 };
+
+/** How often the analytics are asked again while shown: beacons come every 10 s. */
+export const ANALYTICS_REFRESH_MS = 15_000;
