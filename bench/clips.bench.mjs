@@ -6,10 +6,10 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { clipRoutes, storageRoutes, streamRoutes } from '@streamcloud/contract';
+import { clipRoutes, streamRoutes } from '@streamcloud/contract';
 import { startLocalS3 } from '@streamcloud/s3/testing';
 import { apiClient, percentile, printTable, startApi } from './lib.mjs';
-import { makeClip, pushLiveStream, sleep, startNode } from './media-lib.mjs';
+import { createLocalS3Storage, makeClip, pushLiveStream, sleep, startNode } from './media-lib.mjs';
 
 const SEQUENTIAL = Number(process.env.BENCH_CLIPS_SEQUENTIAL ?? 5);
 const CONCURRENT = Number(process.env.BENCH_CLIPS_CONCURRENT ?? 3);
@@ -63,18 +63,7 @@ export default async function clipsBench() {
     const dataDir = join(dir, 'node');
     node = await startNode(base, token, dataDir, { ALLOW_PRIVATE_NETWORKS: 'on' });
     const api = apiClient(base, token);
-    const storage = await api.call(storageRoutes.create, {
-      query: { check: false },
-      body: {
-        name: 'bench storage',
-        type: 'AmazonS3Compatible',
-        endpoint: s3.endpoint,
-        bucket: BUCKET,
-        path: 'bench',
-        regionName: null,
-        ...s3.credentials,
-      },
-    });
+    const storage = await createLocalS3Storage(api, s3, BUCKET);
     let stream;
     ({ stream, push } = await pushLiveStream(base, token, pattern, 'clipped'));
     await api.call(streamRoutes.createOutput, {

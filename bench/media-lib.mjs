@@ -3,7 +3,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { nodeRoutes, streamRoutes } from '@streamcloud/contract';
+import { nodeRoutes, storageRoutes, streamRoutes } from '@streamcloud/contract';
 import { nodeControlKeyOf, nodeTokenHash, signNodeControl } from '@streamcloud/contract/node-control-credential';
 // The bench runs under tsx (scripts/bench.mjs): the node's CPU meter and the test harness's process lookup.
 import { processIds, treeCpuSeconds } from '@streamcloud/proc';
@@ -187,4 +187,20 @@ export async function startNode(base, token, dataDir, env = {}, name = 'bench-no
         child.kill('SIGTERM');
       }),
   };
+}
+
+/** A storage of the signed-in account in the local S3 server's `bucket` (under `bench/`), not checked. */
+export function createLocalS3Storage(api, s3, bucket) {
+  return api.call(storageRoutes.create, {
+    query: { check: false },
+    body: {
+      name: 'bench storage',
+      type: 'AmazonS3Compatible',
+      endpoint: s3.endpoint,
+      bucket,
+      path: 'bench',
+      regionName: null,
+      ...s3.credentials,
+    },
+  });
 }

@@ -9,12 +9,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { recordingRoutes, storageRoutes } from '@streamcloud/contract';
+import { recordingRoutes } from '@streamcloud/contract';
 import { addressPolicy, guardedAgents } from '@streamcloud/net-guard';
 import { startLocalS3 } from '@streamcloud/s3/testing';
 import { uploadFile } from '@streamcloud/s3/upload';
 import { apiClient, printTable, startApi } from './lib.mjs';
-import { cpuPercentOver, makeClip, pushLiveStream, sleep, startNode } from './media-lib.mjs';
+import { cpuPercentOver, createLocalS3Storage, makeClip, pushLiveStream, sleep, startNode } from './media-lib.mjs';
 
 const COUNTS = (process.env.BENCH_RECORDING_COUNTS ?? '1,5,10,20').split(',').map(Number);
 const WINDOW_MS = Number(process.env.BENCH_RECORDING_WINDOW_MS ?? 12_000);
@@ -88,18 +88,7 @@ export default async function recordingsBench() {
     // The storage listens on loopback.
     node = await startNode(base, token, join(dir, 'node'), { ALLOW_PRIVATE_NETWORKS: 'on' });
     const api = apiClient(base, token);
-    const storage = await api.call(storageRoutes.create, {
-      query: { check: false },
-      body: {
-        name: 'bench storage',
-        type: 'AmazonS3Compatible',
-        endpoint: s3.endpoint,
-        bucket: BUCKET,
-        path: 'bench',
-        regionName: null,
-        ...s3.credentials,
-      },
-    });
+    const storage = await createLocalS3Storage(api, s3, BUCKET);
     let stream;
     ({ stream, push } = await pushLiveStream(base, token, clip, 'recorded'));
     const baseline = await cpuPercentOver(node.pid, WINDOW_MS);

@@ -130,16 +130,18 @@ export class AnalyticsRepository {
               last_at: sql`greatest(viewer_sessions.last_at, excluded.last_at)`,
               startup_ms: eb.fn.coalesce('viewer_sessions.startup_ms', 'excluded.startup_ms'),
               ttff_ms: eb.fn.coalesce('viewer_sessions.ttff_ms', 'excluded.ttff_ms'),
-              watch_ms: sql`viewer_sessions.watch_ms + excluded.watch_ms`,
-              rebuffer_count: sql`viewer_sessions.rebuffer_count + excluded.rebuffer_count`,
-              rebuffer_ms: sql`viewer_sessions.rebuffer_ms + excluded.rebuffer_ms`,
-              error_count: sql`viewer_sessions.error_count + excluded.error_count`,
-              latency_sum_ms: sql`viewer_sessions.latency_sum_ms + excluded.latency_sum_ms`,
-              latency_samples: sql`viewer_sessions.latency_samples + excluded.latency_samples`,
-              rendition_switches: sql`viewer_sessions.rendition_switches + excluded.rendition_switches`,
+              ...addedUp('viewer_sessions', [
+                'watch_ms',
+                'rebuffer_count',
+                'rebuffer_ms',
+                'error_count',
+                'latency_sum_ms',
+                'latency_samples',
+                'rendition_switches',
+                'event_count',
+              ]),
               rendition_height: eb.fn.coalesce('excluded.rendition_height', 'viewer_sessions.rendition_height'),
               rendition_bitrate: eb.fn.coalesce('excluded.rendition_bitrate', 'viewer_sessions.rendition_bitrate'),
-              event_count: sql`viewer_sessions.event_count + excluded.event_count`,
             })),
           )
           .returning('id'),
@@ -148,15 +150,19 @@ export class AnalyticsRepository {
       .insertInto('viewer_minutes')
       .values(minutes)
       .onConflict((oc) =>
-        oc.columns(['input_id', 'minute', 'player']).doUpdateSet({
-          watch_ms: sql`viewer_minutes.watch_ms + excluded.watch_ms`,
-          rebuffer_ms: sql`viewer_minutes.rebuffer_ms + excluded.rebuffer_ms`,
-          rebuffer_count: sql`viewer_minutes.rebuffer_count + excluded.rebuffer_count`,
-          error_count: sql`viewer_minutes.error_count + excluded.error_count`,
-          latency_sum_ms: sql`viewer_minutes.latency_sum_ms + excluded.latency_sum_ms`,
-          latency_samples: sql`viewer_minutes.latency_samples + excluded.latency_samples`,
-          event_count: sql`viewer_minutes.event_count + excluded.event_count`,
-        }),
+        oc
+          .columns(['input_id', 'minute', 'player'])
+          .doUpdateSet(
+            addedUp('viewer_minutes', [
+              'watch_ms',
+              'rebuffer_ms',
+              'rebuffer_count',
+              'error_count',
+              'latency_sum_ms',
+              'latency_samples',
+              'event_count',
+            ]),
+          ),
       )
       .execute();
   }
@@ -283,4 +289,13 @@ export class AnalyticsRepository {
     await this.db.deleteFrom('viewer_sessions').where('last_at', '<', before).execute();
     await this.db.deleteFrom('viewer_minutes').where('minute', '<', before).execute();
   }
+}
+
+/** ON CONFLICT's `column = <table>.column + excluded.column` for each counter: a row's counts add up. */
+function addedUp<C extends string>(table: string, columns: readonly C[]): Record<C, RawBuilder<number>> {
+  const sums = columns.map((column) => [
+    column,
+    sql<number>`${sql.ref(`${table}.${column}`)} + ${sql.ref(`excluded.${column}`)}`,
+  ]);
+  return Object.fromEntries(sums) as Record<C, RawBuilder<number>>;
 }
