@@ -38,6 +38,8 @@ export function NodeGroupScreen() {
   });
   const [editing, setEditing] = useState(false);
   const [confirmingDelete, setConfirmingDelete] = useState(false);
+  /** The switch's value while its save is on the way (null: the saved one). */
+  const [scalingShown, setScalingShown] = useState<boolean | null>(null);
 
   const loadError = group.error;
   useEffect(() => {
@@ -60,11 +62,19 @@ export function NodeGroupScreen() {
   }
   const data = group.data;
 
-  const toggleScaling = () =>
+  const toggleScaling = () => {
+    const scalable = !data.scalable;
+    // Shown switched at once, in the click's own render: the mutation's pending state reaches the screen a task
+    // later, and until then React would put the controlled switch back (a quick look saw it unchanged).
+    setScalingShown(scalable);
     update.mutate(
-      { id: data.id, body: { scalable: !data.scalable } },
-      { onError: (error) => notify(messageOr(error, NODE_GROUP_ERRORS.update)) },
+      { id: data.id, body: { scalable } },
+      {
+        onError: (error) => notify(messageOr(error, NODE_GROUP_ERRORS.update)),
+        onSettled: () => setScalingShown(null),
+      },
     );
+  };
 
   const confirmDelete = () => {
     setConfirmingDelete(false);
@@ -117,7 +127,7 @@ export function NodeGroupScreen() {
             type="switch"
             id="node-group-scalable"
             label="Scaling"
-            checked={update.isPending ? (update.variables.body.scalable ?? data.scalable) : data.scalable}
+            checked={scalingShown ?? data.scalable}
             disabled={!isAdmin || update.isPending}
             onChange={toggleScaling}
           />
