@@ -4,6 +4,7 @@ import { type FormEvent, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
+import { SelectField, TextField } from '@/components/ui/form-fields';
 import { ModalActions } from '@/components/ui/modal-actions';
 import { useNotify } from '@/components/ui/notifications';
 import { clipKeys } from '@/data/clips/keys';
@@ -109,43 +110,27 @@ export function ClipDialog({ show, streamId, position, onHide }: ClipDialogProps
           <p className="small text-secondary">{CLIP_TEXTS.keyframeNote}</p>
           {field('from', CLIP_TEXTS.inLabel, CLIP_TEXTS.markIn)}
           {field('to', CLIP_TEXTS.outLabel, CLIP_TEXTS.markOut)}
-          <Form.Group className="mb-3" controlId="clip-caption">
-            <Form.Label>{CLIP_TEXTS.captionLabel}</Form.Label>
-            <Form.Control
-              value={values.caption}
-              onChange={(event) => set('caption', event.target.value)}
-              isInvalid={Boolean(errors.caption)}
-              aria-invalid={Boolean(errors.caption)}
-              aria-describedby={errors.caption ? 'clip-caption-error' : undefined}
-            />
-            {errors.caption && (
-              <Form.Text id="clip-caption-error" className="text-danger">
-                {errors.caption}
-              </Form.Text>
-            )}
-          </Form.Group>
-          <Form.Group className="mb-3" controlId="clip-storage">
-            <Form.Label>{CLIP_TEXTS.storageLabel}</Form.Label>
-            <Form.Select
-              value={values.storageId}
-              onChange={(event) => set('storageId', event.target.value)}
-              isInvalid={Boolean(errors.storageId)}
-              aria-invalid={Boolean(errors.storageId)}
-              aria-describedby={errors.storageId ? 'clip-storage-error' : undefined}
-            >
-              <option value="">{CLIP_TEXTS.storageDefault}</option>
-              {(storages.data ?? []).map((storage) => (
-                <option key={storage.id} value={storage.id}>
-                  {storage.name}
-                </option>
-              ))}
-            </Form.Select>
-            {errors.storageId && (
-              <Form.Text id="clip-storage-error" className="text-danger">
-                {errors.storageId}
-              </Form.Text>
-            )}
-          </Form.Group>
+          <TextField
+            id="clip-caption"
+            label={CLIP_TEXTS.captionLabel}
+            value={values.caption}
+            onChange={(event) => set('caption', event.target.value)}
+            error={errors.caption}
+          />
+          <SelectField
+            id="clip-storage"
+            label={CLIP_TEXTS.storageLabel}
+            value={values.storageId}
+            onChange={(event) => set('storageId', event.target.value)}
+            error={errors.storageId}
+          >
+            <option value="">{CLIP_TEXTS.storageDefault}</option>
+            {(storages.data ?? []).map((storage) => (
+              <option key={storage.id} value={storage.id}>
+                {storage.name}
+              </option>
+            ))}
+          </SelectField>
           {problem && (
             <p role="alert" className="text-danger small mb-0">
               {problem}
