@@ -35,7 +35,9 @@ const SEED = Number(process.env.CHAOS_SEED ?? 1);
 const LEAN = process.env.CHAOS_LEAN === '1';
 const PUSHES = LEAN ? 3 : 6;
 /** How long a node stays dead, the network stays cut, the database stays down, the receiver fails. */
-const OUTAGE_MS = LEAN ? 6_000 : 15_000;
+const OUTAGE_MS = LEAN ? 5_000 : 15_000;
+/** How much longer than the other faults' outage the webhook receiver fails (NODE_SILENCE_SECONDS and a report). */
+const RECEIVER_OVERLAP_MS = 6_000;
 /** Streams whose encoder pushes are Ingestion again within this of their node being back. */
 const RECOVERY_MS = 10_000;
 
@@ -152,9 +154,12 @@ const FAULTS: Record<string, Fault> = {
   webhooks: {
     name: 'webhook receiver answering 500',
     async run() {
-      hooks.failFor(OUTAGE_MS);
-      await sleep(OUTAGE_MS);
-      return `500 for ${seconds(OUTAGE_MS)}`;
+      // Past the outage by the silence bound and a report: the events of a fault it overlaps (streams Error
+      // once their node is silent, Ingestion again once it is back) then meet the failing receiver.
+      const failing = OUTAGE_MS + RECEIVER_OVERLAP_MS;
+      hooks.failFor(failing);
+      await sleep(failing);
+      return `500 for ${seconds(failing)}`;
     },
   },
 };
@@ -170,7 +175,11 @@ function schedule(): string[][] {
     ['originNode', 'postgres'],
     ['apiWorkers', 'webhooks', 'networkCut'],
   ];
-  return LEAN ? [...order.slice(0, 3), overlapping[0] as string[]] : [...order, ...overlapping];
+  // Lean (npm test): still every fault, shorter; then the node with PostgreSQL, and the node while the receiver
+  // fails (its streams' events then need the webhooks' retries, which no single fault of the lean run causes).
+  return LEAN
+    ? [...order, overlapping[0] as string[], ['originNode', 'webhooks']]
+    : [...order, ...overlapping];
 }
 
 beforeAll(async () => {
