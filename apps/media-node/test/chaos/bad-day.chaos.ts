@@ -177,9 +177,7 @@ function schedule(): string[][] {
   ];
   // Lean (npm test): still every fault, shorter; then the node with PostgreSQL, and the node while the receiver
   // fails (its streams' events then need the webhooks' retries, which no single fault of the lean run causes).
-  return LEAN
-    ? [...order, overlapping[0] as string[], ['originNode', 'webhooks']]
-    : [...order, ...overlapping];
+  return LEAN ? [...order, overlapping[0] as string[], ['originNode', 'webhooks']] : [...order, ...overlapping];
 }
 
 beforeAll(async () => {
