@@ -16,6 +16,7 @@ import {
   waitFor,
 } from '../harness.js';
 import { type RecordedWorld, type RecordingOutcome, startRecordedWorld } from './recorded.js';
+import { type RelayedWorld, startRelayedWorld } from './relayed.js';
 import {
   apiWorkers,
   type ChaosPostgres,
@@ -37,6 +38,8 @@ const LEAN = process.env.CHAOS_LEAN === '1';
 const PUSHES = LEAN ? 3 : 6;
 /** How long a node stays dead, the network stays cut, the database stays down, the receiver fails. */
 const OUTAGE_MS = LEAN ? 5_000 : 15_000;
+/** A relay is Relaying again, bytes flowing, within this of the API being back (its reconnects back off). */
+const RELAY_RECOVERY_MS = 30_000;
 /** How much longer than the other faults' outage the webhook receiver fails (NODE_SILENCE_SECONDS and a report). */
 const RECEIVER_OVERLAP_MS = 6_000;
 /** Streams whose encoder pushes are Ingestion again within this of their node being back. */
@@ -48,6 +51,7 @@ let postgres: ChaosPostgres | null;
 let hooks: WebhookReceiver;
 let proxy: TcpProxy;
 let recorded: RecordedWorld;
+let relayed: RelayedWorld | null = null;
 /** Recordings stopped while their storage was unreachable: their uploads must still complete. */
 const stoppedIntoOutage: string[] = [];
 let node: RunningNode;
@@ -59,6 +63,7 @@ const report: Array<{
   outage: string;
   apiBack: string;
   recovered: string;
+  relay: string;
   writes: string;
   notes: string;
 }> = [];
@@ -72,10 +77,11 @@ function writeReport(totals: string[]): void {
   const text = [
     `# Chaos run, seed ${SEED}${LEAN ? ' (lean)' : ''}: ${PUSHES} pushes (RTMP, SRT), API_WORKERS=2, ${postgres ? 'PostgreSQL' : 'PGlite'}`,
     '',
-    '| fault | outage | API ready after | pushes back in Ingestion after | writes during | notes |',
-    '|---|---|---|---|---|---|',
+    '| fault | outage | API ready after | pushes back in Ingestion after | relay Relaying after | writes during | notes |',
+    '|---|---|---|---|---|---|---|',
     ...report.map(
-      (row) => `| ${row.fault} | ${row.outage} | ${row.apiBack} | ${row.recovered} | ${row.writes} | ${row.notes} |`,
+      (row) =>
+        `| ${row.fault} | ${row.outage} | ${row.apiBack} | ${row.recovered} | ${row.relay} | ${row.writes} | ${row.notes} |`,
     ),
     '',
     ...totals,
@@ -248,6 +254,7 @@ afterAll(async () => {
   await node?.stop();
   await proxy?.close();
   await recorded?.close();
+  await relayed?.close();
   await plane?.stop();
   await hooks?.close();
   if (nodeDir) rmSync(nodeDir, { recursive: true, force: true });
@@ -271,13 +278,17 @@ describe(`a bad day (seed ${SEED}${LEAN ? ', lean' : ''})`, () => {
       const totals = () => [
         `Writes: ${writer.log.acknowledged.length} acknowledged; ${writer.log.unavailable} answered 503,` +
           ` ${writer.log.noAnswer} unanswered (a process killed mid-request), ${writer.log.serverErrors.length} other 5xx.`,
-        `Encoders reconnected ${encoders.reduce((sum, encoder) => sum + encoder.pushes - 1, 0)} times in all.`,
+        `Encoders reconnected ${encoders.reduce((sum, encoder) => sum + encoder.pushes - 1, 0)} times in all;` +
+          ` the relay's receiver took ${relayed?.connections ?? 0} connections.`,
       ];
       try {
         await allIngestion(Date.now(), 'the start');
         // Two streams record all along, to MKV and to MP4 (which a killed writer cannot finish by itself).
         await recorded.record(encoders[0]?.stream.id ?? '', 'MKV');
         await recorded.record(encoders[1]?.stream.id ?? '', 'MP4');
+        // A third is relayed over RTMP all along.
+        relayed = await startRelayedWorld(plane, encoders[2]?.stream.id ?? '');
+        await relayed.relaying(Date.now(), 'the start', RELAY_RECOVERY_MS);
         for (const step of schedule()) {
           await sleep(2000 + Math.round(random() * 4000));
           const before = writer.log.acknowledged.length;
@@ -297,7 +308,9 @@ describe(`a bad day (seed ${SEED}${LEAN ? ', lean' : ''})`, () => {
             'the API ready again',
           );
           const apiBack = Date.now() - repaired;
-          const recovery = await allIngestion(Date.now(), step.join(' + '));
+          const judgedFrom = Date.now();
+          const recovery = await allIngestion(judgedFrom, step.join(' + '));
+          const relayBack = await relayed.relaying(judgedFrom, step.join(' + '), RELAY_RECOVERY_MS);
           // The API acknowledges writes again.
           await waitFor(
             async () => writer.log.acknowledged.length,
@@ -310,6 +323,7 @@ describe(`a bad day (seed ${SEED}${LEAN ? ', lean' : ''})`, () => {
             outage: seconds(repaired - started),
             apiBack: seconds(apiBack),
             recovered: seconds(recovery),
+            relay: seconds(relayBack),
             writes: `${writer.log.acknowledged.length - before} acknowledged`,
             notes: notes.join('; '),
           });

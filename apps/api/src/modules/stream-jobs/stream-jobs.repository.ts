@@ -96,8 +96,9 @@ export class StreamJobsRepository<Row extends { id: string }, New extends { id: 
   }
 
   /**
-   * What a node runs or finishes: active jobs, and autostarting ones not stopped, on its streams; and of a
-   * recoverable kind, the ones that moved to Error when this node was lost.
+   * What a node runs or finishes: active jobs, and autostarting ones not stopped, on its streams; and the
+   * ones that moved to Error when this node was lost: of a recoverable kind to finish (a recording's file),
+   * of the other (a relay) to run again unless stopped.
    */
   async ofNode(nodeId: string): Promise<Owned<Row>[]> {
     return (await this.owned()
@@ -106,9 +107,11 @@ export class StreamJobsRepository<Row extends { id: string }, New extends { id: 
         eb.or([
           eb('r.state', 'in', this.tables.active),
           eb.and([eb('r.autostart', '=', true), eb('r.stop_requested_at', 'is', null)]),
-          ...(this.tables.recoverable
-            ? [eb.and([eb('r.runner_id', '=', nodeId), eb('r.runner_lost_at', 'is not', null)])]
-            : []),
+          eb.and([
+            eb('r.runner_id', '=', nodeId),
+            eb('r.runner_lost_at', 'is not', null),
+            ...(this.tables.recoverable ? [] : [eb('r.stop_requested_at', 'is', null)]),
+          ]),
         ]),
       )
       .orderBy('r.created_at')

@@ -99,7 +99,8 @@ export interface StreamJobKind<Row, Job, Report> {
  * Which state a node may report from which: along `next` from a running state, and back to the running
  * state after Completed or Error for an autostarting job that was not stopped (a new run). A job that went
  * to Error because its node was lost (`runner_lost_at`) may go on from where a run goes when that node
- * comes back and reports it, if the kind is recoverable (a recording's file gets uploaded after all).
+ * comes back and reports it, if the kind is recoverable (a recording's file gets uploaded after all); of
+ * the other kind (a relay), it may run again if nobody stopped it.
  */
 export function streamJobTransitionAllowed(
   kind: Pick<StreamJobKind<unknown, unknown, unknown>, 'running' | 'next'> & { recoverable?: boolean },
@@ -109,6 +110,10 @@ export function streamJobTransitionAllowed(
   if (row.state === to) return true;
   if (row.state === 'Error' && row.runner_lost_at !== null && kind.recoverable && to !== kind.running) {
     return kind.next[kind.running]?.includes(to) ?? false;
+  }
+  // A relay its node's silence stopped goes on when that node, back, runs it again (nobody stopped it).
+  if (row.state === 'Error' && row.runner_lost_at !== null && !kind.recoverable && to === kind.running) {
+    return row.stop_requested_at === null;
   }
   if (row.state === 'Completed' || row.state === 'Error') {
     return to === kind.running && row.autostart && row.stop_requested_at === null;
@@ -256,7 +261,9 @@ export abstract class StreamJobsService<
         : `Node ${job.nodeName} stopped reporting for ${Math.round(silenceMs / 1000)} s`;
       const outlook = this.jobs.recoverable
         ? `the ${noun} cannot go on here (if the node comes back with its file, it is uploaded)`
-        : `the ${noun} is lost`;
+        : job.deleted
+          ? `the ${noun} is lost`
+          : `the ${noun} stopped (it goes on if the node comes back while the stream is live there)`;
       moved += await this.base.uow.transaction(async (uow) => {
         const jobs = this.jobsOf(uow);
         const current = await jobs.findById(job.id);

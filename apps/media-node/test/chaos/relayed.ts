@@ -1,0 +1,65 @@
+import type { Relay } from '@streamcloud/contract';
+import type { ControlPlane, Push } from '../harness.js';
+import { freePort, rtmpReceiver, sleep, waitFor } from '../harness.js';
+
+/**
+ * The chaos run's relay: one stream relayed over RTMP to a receiver on loopback that takes the next connection
+ * whenever one ends (as a platform's ingest does). What must hold: after each fault the relay is Relaying again
+ * by itself, with no one touching it.
+ */
+export interface RelayedWorld {
+  relayId: string;
+  /** Connections the receiver took so far. */
+  readonly connections: number;
+  /** Waits until the relay is Relaying and has sent bytes; answers how long that took from `since`. */
+  relaying(since: number, what: string, timeoutMs: number): Promise<number>;
+  close(): Promise<void>;
+}
+
+export async function startRelayedWorld(plane: ControlPlane, streamId: string): Promise<RelayedWorld> {
+  const port = await freePort();
+  let stopped = false;
+  let current: Push | null = null;
+  let connections = 0;
+  const listening = (async () => {
+    while (!stopped) {
+      current = await rtmpReceiver(port, '/dev/null');
+      connections++;
+      await current.exited;
+    }
+  })();
+  await waitFor(
+    async () => connections,
+    (count) => count > 0,
+    10_000,
+    'the relay receiver listening',
+  );
+  const created = await plane.api<Relay>('POST', '/relays', {
+    streamId,
+    format: 'RTMP',
+    output: { server: `rtmp://127.0.0.1:${port}/live`, key: 'chaos' },
+  });
+  if (created.status !== 201) throw new Error(`relay: ${created.status} ${JSON.stringify(created.body)}`);
+  const relayId = created.body.id;
+  return {
+    relayId,
+    get connections() {
+      // The receiver counts a listen each time it is ready; the first one is not a connection yet.
+      return connections - 1;
+    },
+    async relaying(since, what, timeoutMs) {
+      await waitFor(
+        async () => (await plane.api<Relay>('GET', `/relays/${relayId}`)).body,
+        (relay) => relay?.state === 'Relaying' && relay.uploaded > 0,
+        timeoutMs,
+        `the relay Relaying (bytes sent) after ${what}`,
+      );
+      return Date.now() - since;
+    },
+    async close() {
+      stopped = true;
+      current?.stop();
+      await Promise.race([listening, sleep(5000)]);
+    },
+  };
+}
