@@ -15,6 +15,7 @@ import {
   startControlPlane,
   waitFor,
 } from '../harness.js';
+import { type EdgeWorld, startEdgeWorld } from './edge-viewer.js';
 import { type RecordedWorld, type RecordingOutcome, startRecordedWorld } from './recorded.js';
 import { type RelayedWorld, startRelayedWorld } from './relayed.js';
 import {
@@ -40,6 +41,8 @@ const PUSHES = LEAN ? 3 : 6;
 const OUTAGE_MS = LEAN ? 5_000 : 15_000;
 /** A relay is Relaying again, bytes flowing, within this of the API being back (its reconnects back off). */
 const RELAY_RECOVERY_MS = 30_000;
+/** The edge's HLS viewer gets new segments again within this of the API being back (a pull starts, probes). */
+const EDGE_RECOVERY_MS = 30_000;
 /** How much longer than the other faults' outage the webhook receiver fails (NODE_SILENCE_SECONDS and a report). */
 const RECEIVER_OVERLAP_MS = 6_000;
 /** Streams whose encoder pushes are Ingestion again within this of their node being back. */
@@ -52,6 +55,7 @@ let hooks: WebhookReceiver;
 let proxy: TcpProxy;
 let recorded: RecordedWorld;
 let relayed: RelayedWorld | null = null;
+let edge: EdgeWorld | null = null;
 /** Recordings stopped while their storage was unreachable: their uploads must still complete. */
 const stoppedIntoOutage: string[] = [];
 let node: RunningNode;
@@ -64,6 +68,7 @@ const report: Array<{
   apiBack: string;
   recovered: string;
   relay: string;
+  edge: string;
   writes: string;
   notes: string;
 }> = [];
@@ -77,11 +82,11 @@ function writeReport(totals: string[]): void {
   const text = [
     `# Chaos run, seed ${SEED}${LEAN ? ' (lean)' : ''}: ${PUSHES} pushes (RTMP, SRT), API_WORKERS=2, ${postgres ? 'PostgreSQL' : 'PGlite'}`,
     '',
-    '| fault | outage | API ready after | pushes back in Ingestion after | relay Relaying after | writes during | notes |',
-    '|---|---|---|---|---|---|---|',
+    '| fault | outage | API ready after | pushes back in Ingestion after | relay Relaying after | edge viewer playing after | writes during | notes |',
+    '|---|---|---|---|---|---|---|---|',
     ...report.map(
       (row) =>
-        `| ${row.fault} | ${row.outage} | ${row.apiBack} | ${row.recovered} | ${row.relay} | ${row.writes} | ${row.notes} |`,
+        `| ${row.fault} | ${row.outage} | ${row.apiBack} | ${row.recovered} | ${row.relay} | ${row.edge} | ${row.writes} | ${row.notes} |`,
     ),
     '',
     ...totals,
@@ -170,6 +175,15 @@ const FAULTS: Record<string, Fault> = {
       return `down ${seconds(OUTAGE_MS)}, restarted (crash recovery)`;
     },
   },
+  edgeNode: {
+    name: 'kill -9 of the edge node',
+    async run() {
+      await edge?.kill();
+      await sleep(OUTAGE_MS);
+      await edge?.start();
+      return `down ${seconds(OUTAGE_MS)}, started again on its ports and data`;
+    },
+  },
   s3: {
     name: 'the S3 storage unreachable during an upload',
     async run() {
@@ -255,6 +269,7 @@ afterAll(async () => {
   await proxy?.close();
   await recorded?.close();
   await relayed?.close();
+  await edge?.close();
   await plane?.stop();
   await hooks?.close();
   if (nodeDir) rmSync(nodeDir, { recursive: true, force: true });
@@ -279,7 +294,7 @@ describe(`a bad day (seed ${SEED}${LEAN ? ', lean' : ''})`, () => {
         `Writes: ${writer.log.acknowledged.length} acknowledged; ${writer.log.unavailable} answered 503,` +
           ` ${writer.log.noAnswer} unanswered (a process killed mid-request), ${writer.log.serverErrors.length} other 5xx.`,
         `Encoders reconnected ${encoders.reduce((sum, encoder) => sum + encoder.pushes - 1, 0)} times in all;` +
-          ` the relay's receiver took ${relayed?.connections ?? 0} connections.`,
+          ` the relay's receiver took ${relayed?.connections ?? 0} connections; the edge's viewer fetched ${edge?.segments ?? 0} segments.`,
       ];
       try {
         await allIngestion(Date.now(), 'the start');
@@ -289,6 +304,9 @@ describe(`a bad day (seed ${SEED}${LEAN ? ', lean' : ''})`, () => {
         // A third is relayed over RTMP all along.
         relayed = await startRelayedWorld(plane, encoders[2]?.stream.id ?? '');
         await relayed.relaying(Date.now(), 'the start', RELAY_RECOVERY_MS);
+        // And one has an HLS viewer on an edge node, which pulls it from the origin.
+        edge = await startEdgeWorld(plane, encoders[1]?.stream.id ?? '');
+        await edge.playing(Date.now(), 'the start', EDGE_RECOVERY_MS);
         for (const step of schedule()) {
           await sleep(2000 + Math.round(random() * 4000));
           const before = writer.log.acknowledged.length;
@@ -311,6 +329,7 @@ describe(`a bad day (seed ${SEED}${LEAN ? ', lean' : ''})`, () => {
           const judgedFrom = Date.now();
           const recovery = await allIngestion(judgedFrom, step.join(' + '));
           const relayBack = await relayed.relaying(judgedFrom, step.join(' + '), RELAY_RECOVERY_MS);
+          const edgeBack = await edge.playing(judgedFrom, step.join(' + '), EDGE_RECOVERY_MS);
           // The API acknowledges writes again.
           await waitFor(
             async () => writer.log.acknowledged.length,
@@ -324,6 +343,7 @@ describe(`a bad day (seed ${SEED}${LEAN ? ', lean' : ''})`, () => {
             apiBack: seconds(apiBack),
             recovered: seconds(recovery),
             relay: seconds(relayBack),
+            edge: seconds(edgeBack),
             writes: `${writer.log.acknowledged.length - before} acknowledged`,
             notes: notes.join('; '),
           });

@@ -1,6 +1,6 @@
 import type { Relay } from '@streamcloud/contract';
 import type { ControlPlane, Push } from '../harness.js';
-import { freePort, rtmpReceiver, sleep, waitFor } from '../harness.js';
+import { ffmpeg, freePort, sleep, tcpListening, waitFor } from '../harness.js';
 
 /**
  * The chaos run's relay: one stream relayed over RTMP to a receiver on loopback that takes the next connection
@@ -23,9 +23,19 @@ export async function startRelayedWorld(plane: ControlPlane, streamId: string): 
   let connections = 0;
   const listening = (async () => {
     while (!stopped) {
-      current = await rtmpReceiver(port, '/dev/null');
-      connections++;
+      // One connection per listener (ffmpeg's -listen 1); a connection silent for 5 s (its sender killed without
+      // a word) ends it too, so the next run of the relay finds a listener.
+      current = ffmpeg([
+        ...['-rw_timeout', '5000000', '-listen', '1', '-i', `rtmp://127.0.0.1:${port}/live/any`],
+        ...['-c', 'copy', '-f', 'flv', '/dev/null'],
+      ]);
+      const ready = await waitFor(async () => tcpListening(port), Boolean, 10_000, 'the relay receiver listening').then(
+        () => true,
+        () => false,
+      );
+      if (ready) connections++;
       await current.exited;
+      if (!ready) await sleep(500);
     }
   })();
   await waitFor(

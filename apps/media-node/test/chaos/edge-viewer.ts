@@ -1,0 +1,113 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { StreamOutput } from '@streamcloud/contract';
+import type { ControlPlane, RunningNode } from '../harness.js';
+import { freePort, runMediaNode, sleep, waitFor } from '../harness.js';
+
+/**
+ * The chaos run's edge: a second node in an Outgoing group, an HLS output of one stream placed on it (the edge
+ * pulls from the origin while it has viewers), and a viewer polling that output's playlist and fetching each
+ * new segment, as a player does. What must hold: after each fault the edge's viewer gets new segments again.
+ */
+export interface EdgeWorld {
+  node: RunningNode;
+  /** Waits until the viewer got a segment it had not seen, after `since`; answers how long from `since`. */
+  playing(since: number, what: string, timeoutMs: number): Promise<number>;
+  /** Segments the viewer fetched so far. */
+  readonly segments: number;
+  kill(): Promise<void>;
+  start(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startEdgeWorld(plane: ControlPlane, streamId: string): Promise<EdgeWorld> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'streamcloud-chaos-edge-'));
+  const port = await freePort();
+  const created = await plane.api<{ id: string; token: string }>('POST', '/nodes', {
+    name: 'chaos-edge',
+    connection: { protocol: 'HTTP', hostname: '127.0.0.1', port },
+    enabled: true,
+    opened: true,
+  });
+  if (created.status !== 201) throw new Error(`edge node: ${created.status}`);
+  const spec = {
+    id: created.body.id,
+    name: 'chaos-edge',
+    token: created.body.token,
+    port,
+    rtmpPort: await freePort(),
+    srtPort: await freePort(),
+    rtspPort: await freePort(),
+  };
+  const run = () => runMediaNode(plane.url, spec, { MEDIA_DATA_DIR: dataDir, EDGE_IDLE_MS: '3000' });
+  let node = await run();
+  const group = await plane.api<{ id: string }>('POST', '/node-groups', {
+    name: 'chaos edges',
+    assignment: 'Outgoing',
+    ownerId: 'NONE',
+  });
+  if (group.status !== 201) throw new Error(`edge group: ${group.status}`);
+  await plane.api('PUT', `/node-groups/${group.body.id}/node/${spec.id}`);
+  const output = await plane.api<StreamOutput>('POST', '/outputs', { streamId, format: 'HLS' });
+  if (output.status !== 201 || output.body.node?.id !== spec.id)
+    throw new Error(`edge output: ${output.status} on ${output.body.node?.id}`);
+  const url = `${output.body.connection?.uri}?token=${encodeURIComponent(output.body.viewer.accessToken ?? '')}`;
+
+  const seen = new Set<string>();
+  let lastNewAt = 0;
+  let stopped = false;
+  const viewing = (async () => {
+    while (!stopped) {
+      try {
+        const playlist = await fetch(url, { signal: AbortSignal.timeout(5000) });
+        const body = await playlist.text();
+        const segments = body.split('\n').filter((line) => line !== '' && !line.startsWith('#'));
+        for (const segment of segments) {
+          // The segment's name, without the session's query.
+          const name = segment.split('?')[0] ?? segment;
+          if (seen.has(name)) continue;
+          const media = await fetch(new URL(segment, playlist.url), { signal: AbortSignal.timeout(5000) });
+          if (media.status === 200 && (await media.arrayBuffer()).byteLength > 0) {
+            seen.add(name);
+            lastNewAt = Date.now();
+          }
+        }
+      } catch {
+        // The edge is down or the network cut: a player retries.
+      }
+      await sleep(500);
+    }
+  })();
+
+  return {
+    get node() {
+      return node;
+    },
+    get segments() {
+      return seen.size;
+    },
+    async playing(since, what, timeoutMs) {
+      await waitFor(
+        async () => lastNewAt,
+        (at) => at > since,
+        timeoutMs,
+        `the edge's HLS viewer getting new segments after ${what}`,
+      );
+      return lastNewAt - since;
+    },
+    async kill() {
+      await node.kill();
+    },
+    async start() {
+      node = await run();
+    },
+    async close() {
+      stopped = true;
+      await Promise.race([viewing, sleep(6000)]);
+      await node.stop();
+      await plane.api('DELETE', `/node-groups/${group.body.id}`);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
