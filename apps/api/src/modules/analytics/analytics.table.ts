@@ -1,3 +1,4 @@
+import type { QualityMetric } from '@streamcloud/contract';
 import type { ColumnType } from 'kysely';
 
 /** Migration 0037: one playback session, the rollup of its events. */
@@ -51,8 +52,25 @@ export interface ViewerMinutesTable {
   event_count: number;
 }
 
+/** Migration 0040: a stream's quality rule and the state its last winning check found. */
+export interface QualityRulesTable {
+  input_id: string;
+  enabled: boolean;
+  metric: QualityMetric;
+  threshold: number;
+  window_minutes: number;
+  revision: ColumnType<number, number | undefined, number>;
+  degraded: ColumnType<boolean, boolean | undefined, boolean>;
+  since: Date | null;
+  checked_at: Date | null;
+  last_value: number | null;
+  last_viewers: ColumnType<number, number | undefined, number>;
+  updated_at: Date;
+}
+
 declare module '../../db/schema.js' {
   interface Database {
+    quality_rules: QualityRulesTable;
     viewer_sessions: ViewerSessionsTable;
     viewer_events: ViewerEventsTable;
     viewer_minutes: ViewerMinutesTable;
