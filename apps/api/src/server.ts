@@ -23,6 +23,11 @@ const STREAM_ASSIGN_INTERVAL_MS = 5000;
 const METRICS_RETENTION_INTERVAL_MS = 10 * 60 * 1000;
 /** How often the streams' quality rules are judged (their windows are minutes long). */
 const QUALITY_CHECK_INTERVAL_MS = 30 * 1000;
+/**
+ * How often the viewer analytics' hourly rollups are brought up to date: an hour a run once caught up; a new
+ * database's backlog (a week a run) in a few minutes.
+ */
+const VIEWER_ROLLUP_INTERVAL_MS = 15 * 1000;
 /** autovacuum's own pace (autovacuum_naptime), for PGlite, which has none. */
 const PGLITE_VACUUM_INTERVAL_MS = 60 * 1000;
 /** How often webhook deliveries past the log's retention are dropped. */
@@ -66,6 +71,7 @@ async function main(): Promise<void> {
       ...config.analytics,
       retentionIntervalMs: METRICS_RETENTION_INTERVAL_MS,
       qualityCheckIntervalMs: QUALITY_CHECK_INTERVAL_MS,
+      rollupIntervalMs: VIEWER_ROLLUP_INTERVAL_MS,
     },
     vacuumIntervalMs: PGLITE_VACUUM_INTERVAL_MS,
     webhooks: {

@@ -9,6 +9,7 @@ import './quality-events.js';
 import { QualityRulesRepository } from './quality-rules.repository.js';
 import { QualityRulesService } from './quality-rules.service.js';
 import { RateWindow } from './rate-window.js';
+import { ViewerRollupsRepository } from './viewer-rollups.repository.js';
 import { ViewerSessionCredentials } from './viewer-session-credential.js';
 
 export interface AnalyticsOptions {
@@ -16,6 +17,8 @@ export interface AnalyticsOptions {
   retentionDays?: number;
   /** How often what is past the retention is dropped; the job runs only when set (server.ts). */
   retentionIntervalMs?: number;
+  /** How often the hours that can no longer change are rolled up for account-wide windows; only when set (server.ts). */
+  rollupIntervalMs?: number;
   /** How often the streams' quality rules are judged (quality.degraded / quality.recovered); only when set (server.ts). */
   qualityCheckIntervalMs?: number;
   /** Beacon batches per viewer session and minute (30 by default: one each 2 s). */
@@ -41,6 +44,7 @@ declare module '../../db/unit-of-work.js' {
   interface UnitOfWorkParts {
     analytics: AnalyticsRepository;
     qualityRules: QualityRulesRepository;
+    viewerRollups: ViewerRollupsRepository;
   }
 }
 
@@ -61,8 +65,21 @@ const QUALITY_RULES_PER_CHECK = 200;
 export const analyticsModule = defineModule({
   name: 'analytics',
   dependencies: ['streams', 'statistics'],
-  tables: ['viewer_sessions', 'viewer_events', 'viewer_minutes', 'quality_rules'],
-  repositories: { analytics: AnalyticsRepository, qualityRules: QualityRulesRepository },
+  tables: [
+    'viewer_sessions',
+    'viewer_events',
+    'viewer_minutes',
+    'quality_rules',
+    'viewer_hours',
+    'viewer_hour_buckets',
+    'viewer_hour_groups',
+    'viewer_rollup_state',
+  ],
+  repositories: {
+    analytics: AnalyticsRepository,
+    qualityRules: QualityRulesRepository,
+    viewerRollups: ViewerRollupsRepository,
+  },
   access: { viewerSession: { entity: 'Viewer session', table: 'viewer_sessions', owner: 'account_id' } },
   tags: { analytics: "Viewers' quality of experience: the player's beacon and the analytics read from it." },
   async register(app, { uow, clock, options: appOptions, responseCache }) {
@@ -89,6 +106,11 @@ export const analyticsModule = defineModule({
       what: 'expiring viewer analytics',
       intervalMs: options.retentionIntervalMs,
       run: () => analytics.expire(),
+    });
+    registerPeriodicJob(app, {
+      what: 'rolling up viewer analytics by hour',
+      intervalMs: options.rollupIntervalMs,
+      run: () => analytics.rollUp(),
     });
     const qualityRules = new QualityRulesService({ uow, clock, rulesPerCheck: QUALITY_RULES_PER_CHECK });
     app.services.qualityRules = qualityRules;

@@ -68,9 +68,48 @@ export interface QualityRulesTable {
   updated_at: Date;
 }
 
+/** Migration 0040: per account (or every account, the nil UUID) and hour, the sessions that started in it. */
+export interface ViewerHoursTable {
+  account_id: string;
+  hour: Date;
+  viewers: number;
+  previews: number;
+  errored: number;
+  watch_ms: number;
+  rebuffer_ms: number;
+  rebuffer_count: number;
+}
+
+export interface ViewerHourBucketsTable {
+  account_id: string;
+  hour: Date;
+  metric: 'startup' | 'ttff' | 'latency';
+  bucket: number;
+  sessions: number;
+}
+
+export interface ViewerHourGroupsTable {
+  account_id: string;
+  hour: Date;
+  dimension: 'country' | 'browser' | 'device' | 'rendition';
+  value: string;
+  viewers: number;
+  watch_ms: number;
+  rebuffer_ms: number;
+}
+
+export interface ViewerRollupStateTable {
+  id: boolean;
+  rolled_until: Date;
+}
+
 declare module '../../db/schema.js' {
   interface Database {
     quality_rules: QualityRulesTable;
+    viewer_hours: ViewerHoursTable;
+    viewer_hour_buckets: ViewerHourBucketsTable;
+    viewer_hour_groups: ViewerHourGroupsTable;
+    viewer_rollup_state: ViewerRollupStateTable;
     viewer_sessions: ViewerSessionsTable;
     viewer_events: ViewerEventsTable;
     viewer_minutes: ViewerMinutesTable;
