@@ -66,8 +66,10 @@ create table viewer_hour_groups (
 );
 create index viewer_hour_groups_hour on viewer_hour_groups (hour);
 
--- How far the hours are rolled up (one row): every hour before `rolled_until` has its rollups.
+-- Which hours are rolled up (one row): every hour from `rolled_from` to before `rolled_until` has its rollups. The
+-- first run starts at the earliest session kept, or at the first hour no new session can start in, if earlier.
 create table viewer_rollup_state (
   id boolean primary key default true check (id),
+  rolled_from timestamptz not null,
   rolled_until timestamptz not null
 );

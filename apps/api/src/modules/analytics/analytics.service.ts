@@ -229,9 +229,9 @@ export class AnalyticsService {
    */
   async rollUp(): Promise<number> {
     const { uow, clock } = this.deps;
-    let hour = (await uow.viewerRollups.rolledUntil()) ?? (await uow.viewerRollups.start());
-    if (!hour) return 0;
     const final = clock.now().getTime() - SESSION_SPAN_MAX_MS - HOUR_MS;
+    const firstFinal = new Date(Math.floor(final / HOUR_MS) * HOUR_MS);
+    let hour = ((await uow.viewerRollups.rolled()) ?? (await uow.viewerRollups.start(firstFinal))).until;
     let rolled = 0;
     while (hour.getTime() <= final && rolled < ROLLUP_HOURS_PER_RUN) {
       const at = hour;
@@ -244,10 +244,10 @@ export class AnalyticsService {
 
   /** The whole hours of an account's or every account's window that are rolled up; null: none. */
   private async rolledHoursOf(from: Date, to: Date): Promise<RolledHours | null> {
-    const until = await this.deps.uow.viewerRollups.rolledUntil();
-    if (!until) return null;
-    const first = Math.ceil(from.getTime() / HOUR_MS) * HOUR_MS;
-    const last = Math.min(Math.floor(to.getTime() / HOUR_MS) * HOUR_MS, until.getTime());
+    const rolled = await this.deps.uow.viewerRollups.rolled();
+    if (!rolled) return null;
+    const first = Math.max(Math.ceil(from.getTime() / HOUR_MS) * HOUR_MS, rolled.from.getTime());
+    const last = Math.min(Math.floor(to.getTime() / HOUR_MS) * HOUR_MS, rolled.until.getTime());
     return last > first ? { from: new Date(first), to: new Date(last) } : null;
   }
 

@@ -100,6 +100,7 @@ export interface ViewerHourGroupsTable {
 
 export interface ViewerRollupStateTable {
   id: boolean;
+  rolled_from: Date;
   rolled_until: Date;
 }
 

@@ -15,6 +15,7 @@ import {
 export const EVERY_ACCOUNT = '00000000-0000-0000-0000-000000000000';
 
 const HOUR_MS = 3600_000;
+const ROLLUP_TABLES = ['viewer_hours', 'viewer_hour_buckets', 'viewer_hour_groups'] as const;
 const num = (value: unknown): number => Number(value ?? 0);
 
 /**
@@ -24,25 +25,31 @@ const num = (value: unknown): number => Number(value ?? 0);
 export class ViewerRollupsRepository {
   constructor(private readonly db: Db) {}
 
-  /** Every hour before this one is rolled up; null before the first roll. */
-  async rolledUntil(): Promise<Date | null> {
-    const row = await this.db.selectFrom('viewer_rollup_state').select('rolled_until').executeTakeFirst();
-    return row?.rolled_until ?? null;
+  /** The hours rolled up, [from, until); null before the first run. */
+  async rolled(): Promise<{ from: Date; until: Date } | null> {
+    const row = await this.db
+      .selectFrom('viewer_rollup_state')
+      .select(['rolled_from', 'rolled_until'])
+      .executeTakeFirst();
+    return row ? { from: row.rolled_from, until: row.rolled_until } : null;
   }
 
-  /** Where rolling starts: the hour of the earliest session kept (null: no session yet). */
-  async start(): Promise<Date | null> {
+  /**
+   * Where the first run starts: the hour of the earliest session kept, or `latest` if earlier (an hour no session
+   * arriving from now on can have started in, so none is ever filed before the rolled hours).
+   */
+  async start(latest: Date): Promise<{ from: Date; until: Date }> {
     const row = await this.db
       .selectFrom('viewer_sessions')
       .select(sql<Date | null>`date_trunc('hour', min(started_at))`.as('hour'))
       .executeTakeFirst();
-    if (!row?.hour) return null;
+    const first = row?.hour && row.hour < latest ? row.hour : latest;
     await this.db
       .insertInto('viewer_rollup_state')
-      .values({ id: true, rolled_until: row.hour })
+      .values({ id: true, rolled_from: first, rolled_until: first })
       .onConflict((oc) => oc.column('id').doNothing())
       .execute();
-    return this.rolledUntil();
+    return (await this.rolled()) ?? { from: first, until: first };
   }
 
   /**
@@ -57,6 +64,8 @@ export class ViewerRollupsRepository {
       .where('rolled_until', '=', hour)
       .executeTakeFirst();
     if (Number(moved.numUpdatedRows) === 0) return false;
+    // Rows of this hour from a rolling started over (the state reset by hand) are replaced, never added to.
+    for (const table of ROLLUP_TABLES) await this.db.deleteFrom(table).where('hour', '=', hour).execute();
     const account = sql`coalesce(account_id, ${EVERY_ACCOUNT}::uuid)`;
     const inHour = sql`started_at >= ${hour} and started_at < ${next}`;
     const bucket = bucketOf(sql`m.v`);
@@ -163,7 +172,7 @@ export class ViewerRollupsRepository {
 
   /** Drops the rollups of the hours before `before` (the retention). */
   async expire(before: Date): Promise<void> {
-    for (const table of ['viewer_hours', 'viewer_hour_buckets', 'viewer_hour_groups'] as const) {
+    for (const table of ROLLUP_TABLES) {
       await this.db.deleteFrom(table).where('hour', '<', before).execute();
     }
   }
