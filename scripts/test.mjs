@@ -1,18 +1,20 @@
 // `npm test`: installs what is missing, then runs every suite: lint and types, unit, API on PGlite,
-// the same API suite on a real PostgreSQL server, the media node, and end to end in headless Chromium (one
-// spec in Firefox).
-// The whole run goes in two lanes at once (docs/conventions.md, "How `npm test` runs"): the real-time
-// suites (media, then e2e), which mostly wait on ffmpeg, nginx and the browser, at normal priority; the
-// CPU-bound ones (lint, unit, API on PGlite, API on PostgreSQL) beside them at a lower priority (nice), so
-// they take only the CPU the real-time suites leave idle and never slow what they time.
+// the same API suite on a real PostgreSQL server, the media node, end to end in headless Chromium (one
+// spec in Firefox), and the lean chaos run.
+// The whole run goes in lanes at once (docs/conventions.md, "How `npm test` runs"): the real-time suites
+// (media, then e2e), which mostly wait on ffmpeg, nginx and the browser, at normal priority; the CPU-bound ones
+// (lint, unit, API on PGlite, API on PostgreSQL) beside them at a lower priority (nice), so they take only the
+// CPU the real-time suites leave idle and never slow what they time; then, once those are done, the lean chaos
+// run at normal priority (it kills and times processes: starved at nice 19 it would time the starving).
 // `npm test -- <suite>[,<suite>…] [args…]` runs only the named suites (lint, unit, api-pglite,
-// api-postgres, media, e2e), one after the other, passing the args to the suite's runner (vitest or
+// api-postgres, media, e2e, chaos), one after the other, passing the args to the suite's runner (vitest or
 // playwright), e.g. `npm test -- e2e tests/live.spec.ts` or `npm test -- media -t WHEP`.
 import { spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runChaos } from './chaos-run.mjs';
 import {
   ensureConsoleBuilt,
   ensureDebianPackage,
@@ -112,11 +114,24 @@ const SUITES = {
       rmSync(dataDir, { recursive: true, force: true });
     }
   },
+  async chaos() {
+    // Every fault once and the node dying with PostgreSQL, 5 s outages (docs/chaos.md); CHAOS_SEED picks the order.
+    const seed = Number(process.env.CHAOS_SEED ?? 1);
+    log(`Chaos run, lean, seed ${seed} (npm run chaos for the full run)`);
+    const dir = mkdtempSync(join(tmpdir(), 'streamcloud-chaos-'));
+    try {
+      await runChaos({ seed, lean: true, reportPath: join(dir, 'report.md') });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
 };
 
-/** The two lanes of a whole run: they share no port, directory or database. */
+/** The lanes of a whole run: they share no port, directory or database. */
 const REALTIME_LANE = ['media', 'e2e'];
 const CPU_LANE = ['lint', 'unit', 'api-pglite', 'api-postgres'];
+/** After the CPU lane, beside what is left of the real-time lane: it has about 8 minutes to spare. */
+const AFTER_CPU_LANE = ['chaos'];
 /** How much lower the CPU lane runs: the lowest priority, about 1.5 % of a core the real-time lane wants. */
 const CPU_LANE_NICENESS = '19';
 
@@ -131,27 +146,27 @@ async function runSuites(names, args) {
 const minutes = (ms) => `${(ms / 60_000).toFixed(1)} min`;
 
 /**
- * The CPU lane: this script again for those suites, niced, its output kept in a file and printed once the
- * real-time lane is done (interleaved it could not be read). Resolves with its log and whether it passed.
+ * A lane: this script again for its suites, in a process of its own so the lanes run at once. `niceness` lowers
+ * its priority; `captured` keeps its output in a file, printed once the real-time lane is done (interleaved with
+ * that lane's it could not be read). Resolves with whether it passed and its captured output.
  */
-function startCpuLane() {
-  const dir = mkdtempSync(join(tmpdir(), 'streamcloud-test-'));
-  const path = join(dir, 'cpu-lane.log');
-  const out = openSync(path, 'w');
-  const child = spawn(
-    'nice',
-    ['-n', CPU_LANE_NICENESS, process.execPath, fileURLToPath(import.meta.url), CPU_LANE.join(',')],
-    { cwd: ROOT, stdio: ['ignore', out, out] },
-  );
-  closeSync(out);
+function startLane(suites, { niceness = null, captured = true } = {}) {
+  const dir = captured ? mkdtempSync(join(tmpdir(), 'streamcloud-test-')) : null;
+  const path = dir ? join(dir, 'lane.log') : null;
+  const out = path ? openSync(path, 'w') : 'inherit';
+  const command = [process.execPath, fileURLToPath(import.meta.url), suites.join(',')];
+  const child = niceness
+    ? spawn('nice', ['-n', niceness, ...command], { cwd: ROOT, stdio: ['ignore', out, out] })
+    : spawn(command[0], command.slice(1), { cwd: ROOT, stdio: ['ignore', out, out] });
+  if (typeof out === 'number') closeSync(out);
   return new Promise((resolve) => {
     let settled = false;
     const done = (passed, note = '') => {
       if (settled) return;
       settled = true;
-      const output = readFileSync(path, 'utf8') + note;
-      rmSync(dir, { recursive: true, force: true });
-      resolve({ passed, output });
+      const output = (path ? readFileSync(path, 'utf8') : '') + note;
+      if (dir) rmSync(dir, { recursive: true, force: true });
+      resolve({ suites, passed, output });
     };
     child.once('error', (error) => done(false, `\n${error.message}\n`));
     child.once('exit', (code) => done(code === 0));
@@ -170,27 +185,26 @@ async function main() {
     // The studio and preview spec in Firefox (tests/firefox.spec.ts, driven by puppeteer-core over WebDriver BiDi).
     ensureDebianPackage('/usr/bin/firefox-esr', 'firefox-esr');
   }
-  if (names.includes('media') || names.includes('e2e')) ensureMediaTools();
+  if (names.some((name) => ['media', 'e2e', 'chaos'].includes(name))) ensureMediaTools();
   if (selection) {
     await runSuites(names, args);
     log(`Suites passed: ${names.join(', ')}`);
     return;
   }
   const started = Date.now();
-  log(`Running ${CPU_LANE.join(', ')} beside ${REALTIME_LANE.join(', ')} (their output follows theirs)`);
-  const cpuLane = startCpuLane();
-  let realtimeError = null;
-  try {
-    await runSuites(REALTIME_LANE, []);
-  } catch (error) {
-    realtimeError = error;
+  log(
+    `Running ${CPU_LANE.join(', ')}, then ${AFTER_CPU_LANE.join(', ')}, beside ${REALTIME_LANE.join(', ')} (their output follows theirs)`,
+  );
+  const others = startLane(CPU_LANE, { niceness: CPU_LANE_NICENESS }).then(async (cpu) => [
+    cpu,
+    await startLane(AFTER_CPU_LANE),
+  ]);
+  const realtime = await startLane(REALTIME_LANE, { captured: false });
+  const failed = realtime.passed ? [] : [`${REALTIME_LANE.join(', ')} failed (above)`];
+  for (const lane of await others) {
+    process.stdout.write(lane.output);
+    if (!lane.passed) failed.push(`${lane.suites.join(', ')} failed (above)`);
   }
-  const cpu = await cpuLane;
-  process.stdout.write(cpu.output);
-  const failed = [
-    ...(realtimeError ? [realtimeError.message] : []),
-    ...(cpu.passed ? [] : [`${CPU_LANE.join(', ')} failed (above)`]),
-  ];
   if (failed.length > 0) throw new Error(failed.join('\n'));
   log(`All suites passed in ${minutes(Date.now() - started)}`);
 }

@@ -177,36 +177,50 @@ export function streamJobLostNodeTests(
         : `the ${jobs.noun} is lost`
     }`;
 
-  it(`moves a running ${jobs.noun} of a node silent longer than the silence time to Error, so it can be deleted`, async () => {
+  it(`moves a running ${jobs.noun} of a node silent longer than the silence time to Error, so it can be deleted; one no node ran waits`, async () => {
     const running = await jobs.createJob();
     const waiting = await jobs.createJob();
+    const stoppedWaiting = await jobs.createJob();
+    await world.call(world.owner.token, 'PUT', `/${world.kind.path}/${stoppedWaiting}/stop`);
     await world.report(running, { state: jobs.running });
     world.clock.shift(10_000);
     await heartbeat(world.node.token);
     expect(await jobs.expire(15_000)).toBe(0);
     world.clock.shift(26_000);
     expect(await jobs.expire(15_000)).toBe(2);
-    for (const id of [running, waiting]) {
-      const job = await get(id);
-      expect(job.state).toBe('Error');
-      expect(job.messages[0]).toMatchObject({
-        level: 'error',
-        text: lostText(`Node ${world.node.name} stopped reporting for 15 s`),
-      });
-    }
+    const job = await get(running);
+    expect(job.state).toBe('Error');
+    expect(job.messages[0]).toMatchObject({
+      level: 'error',
+      text: lostText(`Node ${world.node.name} stopped reporting for 15 s`),
+    });
+    // Nothing was lost of a job no node ran: it waits for its stream, or, stopped, is over.
+    expect(await world.stateOf(waiting)).toBe(jobs.running);
+    const stopped = await get(stoppedWaiting);
+    expect(stopped.state).toBe('Completed');
+    expect(stopped.messages[0]).toMatchObject({
+      level: 'info',
+      text: `Node ${world.node.name} stopped reporting for 15 s, and the ${jobs.noun} was stopped before it started: nothing was done`,
+    });
     expect(await jobs.expire(15_000)).toBe(0);
-    expect((await world.call(world.owner.token, 'DELETE', `/${world.kind.path}/${waiting}`)).statusCode).toBe(204);
+    expect((await world.call(world.owner.token, 'DELETE', `/${world.kind.path}/${stoppedWaiting}`)).statusCode).toBe(
+      204,
+    );
 
-    // The node comes back: a recording's file is still uploaded; a relay's run is over.
-    const listed = (await world.call(world.node.token, 'GET', `/node/${world.kind.path}`)).json();
-    expect(listed.map((job: { id: string }) => job.id)).toEqual(jobs.recoverable ? [running] : []);
+    // The node comes back: a recording's file is still uploaded; a relay's run is over; the waiting one starts.
+    const listedIds = async () =>
+      (await world.call(world.node.token, 'GET', `/node/${world.kind.path}`))
+        .json()
+        .map((job: { id: string }) => job.id)
+        .sort();
+    expect(await listedIds()).toEqual((jobs.recoverable ? [running, waiting] : [waiting]).sort());
     const after = jobs.recoverable ? 'Uploading' : 'Completed';
     await world.report(running, { state: after });
     expect(await world.stateOf(running)).toBe(jobs.recoverable ? after : 'Error');
     if (jobs.recoverable) {
       await world.report(running, { state: 'Completed' });
       expect(await world.stateOf(running)).toBe('Completed');
-      expect((await world.call(world.node.token, 'GET', `/node/${world.kind.path}`)).json()).toEqual([]);
+      expect(await listedIds()).toEqual([waiting]);
     }
   });
 

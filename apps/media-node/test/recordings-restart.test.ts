@@ -1,13 +1,17 @@
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Recording } from '@streamcloud/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pushTestPattern, type RunningNode, runMediaNode, waitFor } from './harness.js';
 import { recordedStream, watchRecording } from './recordings.js';
 import { downloadObject, type LocalS3Server, listObjects, probeFile, startLocalS3 } from './s3.js';
 import { streamsOf, uriOf, useMediaNode } from './streams.js';
 
-/** Durability: a node killed with SIGKILL while recording finishes the upload after it restarts. */
+/**
+ * Durability: a node killed with SIGKILL while recording finishes the upload after it restarts, and the
+ * recording goes on in a continuation as soon as the encoder is back.
+ */
 /** The node's data directory, kept across its restart. */
 const dataDir = mkdtempSync(join(tmpdir(), 'streamcloud-recorder-restart-'));
 const world = useMediaNode('recorder-restart', {}, { dataDir });
@@ -23,7 +27,7 @@ afterAll(async () => {
 });
 
 describe('a node killed while recording', () => {
-  it('uploads the file recorded before the kill once it runs again, and removes it only then', async () => {
+  it('uploads the file recorded before the kill once it runs again, removes it only then, and goes on recording the next push', async () => {
     const { stream, recording } = await recordedStream(
       streams,
       s3,
@@ -59,5 +63,25 @@ describe('a node killed while recording', () => {
       10_000,
       'the local file to be removed',
     );
-  }, 120_000);
+
+    // Nobody stopped the recording: it goes on in a continuation, which records the encoder's next push.
+    const continuation = await waitFor(
+      async () =>
+        (await api<Recording[]>('GET', `/recordings/stream/${stream.id}`)).body.find((r) => r.id !== recording.id),
+      (found) => found !== undefined,
+      10_000,
+      'the continuation',
+    );
+    const again = pushTestPattern(uriOf(stream), 'flv', 30);
+    try {
+      await watchRecording(api, continuation?.id ?? '', (r) => r.duration >= 2, 30_000);
+      expect((await api('PUT', `/recordings/${continuation?.id}/stop`)).status).toBe(200);
+      const second = await watchRecording(api, continuation?.id ?? '', (r) => r.state === 'Completed', 60_000);
+      const objects = await listObjects(s3, 'recordings', 'crash/');
+      expect(objects.map((o) => o.key).sort()).toEqual([object?.key, second.last.objectKey].sort());
+      expect(second.last.objectKey).not.toBe(object?.key);
+    } finally {
+      again.stop();
+    }
+  }, 150_000);
 });

@@ -120,11 +120,15 @@ export function togglePlaceholder(template: string, placeholder: FileNamePlaceho
 export function normalizeFileName(template: string, options: { autostart: boolean }): string {
   const trimmed = template.trim();
   if (trimmed === '') return DEFAULT_FILE_NAME;
-  if (options.autostart && !hasPlaceholders(trimmed)) {
-    const suffix = `${SEPARATOR}${DEFAULT_FILE_NAME}`;
-    return `${trimmed.slice(0, FILE_NAME_MAX - suffix.length)}${suffix}`;
-  }
+  if (options.autostart && !hasPlaceholders(trimmed)) return withUuid(trimmed);
   return trimmed;
+}
+
+/** A template that renders a new name each time (a `{uuid}` appended when it has none), within the length limit. */
+export function withUuid(template: string): string {
+  if (template.includes(DEFAULT_FILE_NAME)) return template;
+  const suffix = `${SEPARATOR}${DEFAULT_FILE_NAME}`;
+  return `${template.slice(0, FILE_NAME_MAX - suffix.length)}${suffix}`;
 }
 
 export interface FileNameContext {

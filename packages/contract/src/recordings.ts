@@ -359,6 +359,11 @@ export const RecordingStateReport = z.strictObject({
     .array(z.strictObject({ level: StatusMessage.shape.level, text: z.string().min(1).max(1000) }))
     .max(20)
     .optional(),
+  /**
+   * The run was cut by its node's restart (the file so far is uploaded): a recording nobody stopped goes on in a
+   * continuation the control plane creates, recording the stream again as soon as it is live.
+   */
+  interrupted: z.literal(true).optional(),
 });
 export type RecordingStateReport = z.infer<typeof RecordingStateReport>;
 

@@ -44,7 +44,7 @@ export const recordingsModule = defineModule({
       files: new RecordingFiles(deriveKey(options.secret, 'recording-files'), outbound.users.agents),
     });
     app.services.recordings = recordings;
-    app.services.nodeReports.registerReportHandler('recording-state', recordings.applyStateReports);
+    app.services.nodeReports.registerReportHandler('recording-state', recordings.applyReports);
     registerLostNodeExpiry(app, options, 'recording', recordings);
     registerRecordingRoutes(app, recordings);
   },

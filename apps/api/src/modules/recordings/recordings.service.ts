@@ -11,9 +11,11 @@ import {
   type RecordingPlayback,
   type RecordingStateReport,
   type RecordingUpdate,
+  withUuid,
 } from '@streamcloud/contract';
 import type { AuthContext, NodeIdentity } from '../../lib/auth-context.js';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
+import type { ReportContext } from '../nodes/index.js';
 import type { StoragesService } from '../storages/index.js';
 import type { MessageRow, StreamJobKind, StreamJobsScope, StreamJobsServiceDeps } from '../stream-jobs/index.js';
 import { nodeStreamJobView, StreamJobsService, streamJobView } from '../stream-jobs/index.js';
@@ -81,6 +83,62 @@ export class RecordingsService extends StreamJobsService<
   protected jobsOf(uow: StreamJobsScope<'recordings'>): RecordingsRepository {
     return uow.recordings;
   }
+
+  /**
+   * Node-facing: the recording-state reports, and then a continuation for each recording whose run its node's
+   * restart cut (the report says `interrupted` as the run leaves Recording): unless someone stopped it, the
+   * recording goes on in a new one with the same settings, which the node starts as soon as the stream is live
+   * again — the gap is the outage, not the rest of the broadcast. Only as the run leaves Recording, so the
+   * run's later reports and a repeated one add none.
+   */
+  readonly applyReports = async (
+    context: ReportContext<StreamJobsScope<'recordings'>>,
+    reports: RecordingStateReport[],
+  ): Promise<void> => {
+    const recordings = context.uow.recordings;
+    const cut = reports.filter((report) => report.interrupted);
+    const before = new Map<string, { state: string; lost: boolean }>();
+    for (const report of cut) {
+      const row = await recordings.findById(report.recordingId);
+      if (row) before.set(row.id, { state: row.state, lost: row.runner_lost_at !== null });
+    }
+    await this.applyStateReports(context, reports);
+    for (const report of cut) {
+      const row = await recordings.findById(report.recordingId);
+      const was = row && before.get(row.id);
+      if (!row || !was) continue;
+      // The run left Recording with this report, or its node, back, took up the run its silence had put in
+      // Error (applying a node's report clears `runner_lost_at`).
+      const left = was.state === 'Recording' ? row.state !== 'Recording' : was.lost && row.runner_lost_at === null;
+      if (!left) continue;
+      if (row.autostart || row.stop_requested_at !== null) continue;
+      const continuation = {
+        id: randomUUID(),
+        input_id: row.input_id,
+        storage_id: row.storage_id,
+        // A new name: the cut run's object keeps its own.
+        file_name: withUuid(row.file_name),
+        file_format: row.file_format,
+        autostart: false,
+        callback_uri: row.callback_uri,
+        capture: row.capture,
+        state: 'Recording' as const,
+      };
+      const why = `Continues recording ${row.id}, which the restart of node ${context.node.name} cut`;
+      const continued = await this.insertRunning(context.uow, continuation, why, context.receivedAt).then(
+        () => true,
+        (error: unknown) => {
+          // The storage went meanwhile: nothing to record into, and the report itself must still apply.
+          if (error instanceof StorageGoneError) return false;
+          throw error;
+        },
+      );
+      const text = continued
+        ? `Goes on in recording ${continuation.id}`
+        : 'Does not go on: its storage was deleted meanwhile';
+      await recordings.addMessages(row.id, [{ at: context.receivedAt, level: 'info', text }]);
+    }
+  };
 
   async create(auth: AuthContext, body: RecordingCreate): Promise<Recording> {
     const stream = await this.deps.uow.access.require(auth, 'stream', body.streamId);

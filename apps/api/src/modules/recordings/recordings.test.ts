@@ -281,6 +281,59 @@ describe('states reported by nodes, stop and delete', () => {
   });
 });
 
+describe("a run cut by its node's restart", () => {
+  const listOfStream = async () =>
+    (await call(w.owner.token, 'GET', `/recordings/stream/${w.streamId}`)).json() as Array<{
+      id: string;
+      fileName: string;
+      fileFormat: string;
+      state: string;
+      messages: Array<{ text: string }>;
+    }>;
+
+  it('goes on in a continuation with the same settings and a new file name, once, whatever the report repeats', async () => {
+    const recording = await createRecording({ fileName: 'show_{streamId}', fileFormat: 'MP4' });
+    await report(recording.id, { state: 'Uploading', interrupted: true });
+    await report(recording.id, { state: 'Uploading', interrupted: true });
+    await report(recording.id, { state: 'Completed', interrupted: true });
+    const [continuation, ...others] = (await listOfStream()).filter((r) => r.id !== recording.id);
+    expect(others).toEqual([]);
+    expect(continuation).toMatchObject({ state: 'Recording', fileName: 'show_{streamId}_{uuid}', fileFormat: 'MP4' });
+    expect(continuation?.messages.map((m) => m.text)).toEqual([
+      `Continues recording ${recording.id}, which the restart of node ${w.node.name} cut`,
+    ]);
+    const cut = (await call(w.owner.token, 'GET', `/recordings/${recording.id}`)).json();
+    expect(cut.state).toBe('Completed');
+    expect(cut.messages.map((m: { text: string }) => m.text)).toContain(`Goes on in recording ${continuation?.id}`);
+    // The continuation is what the node runs next.
+    const forNode = await t.request({ method: 'GET', url: '/api/v1/node/recordings', token: w.node.token });
+    expect(forNode.json().map((r: { id: string }) => r.id)).toContain(continuation?.id);
+  });
+
+  it('goes on when its node, back after its silence put the recording in Error, reports the cut run (once)', async () => {
+    const recording = await createRecording();
+    await report(recording.id, { state: 'Recording', duration: 0 });
+    w.clock.shift(60_000);
+    expect(await t.app.services.recordings.expireLostNodes(15_000)).toBe(1);
+    // Its file could not be read after the restart: Error again, and the recording goes on all the same.
+    await report(recording.id, { state: 'Error', interrupted: true });
+    await report(recording.id, { state: 'Error', interrupted: true });
+    const continuations = (await listOfStream()).filter((r) => r.id !== recording.id);
+    expect(continuations.map((r) => r.state)).toEqual(['Recording']);
+  });
+
+  it('does not go on when it was stopped, when it autostarts (its next run does), or without the flag', async () => {
+    const stopped = await createRecording();
+    await call(w.owner.token, 'PUT', `/recordings/${stopped.id}/stop`);
+    await report(stopped.id, { state: 'Uploading', interrupted: true });
+    const autostarting = await createRecording({ autostart: true });
+    await report(autostarting.id, { state: 'Uploading', interrupted: true });
+    const plain = await createRecording();
+    await report(plain.id, { state: 'Uploading' });
+    expect((await listOfStream()).map((r) => r.id).sort()).toEqual([stopped.id, autostarting.id, plain.id].sort());
+  });
+});
+
 describe('the file a node writes', () => {
   it("keeps the key of the run's file as the node tells it, and forgets it when a new run starts", async () => {
     const recording = await createRecording({ autostart: true });

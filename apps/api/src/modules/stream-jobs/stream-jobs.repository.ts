@@ -39,6 +39,8 @@ export interface LostJob {
   id: string;
   nodeName: string;
   deleted: boolean;
+  /** No node ever ran it: it waited for its stream, and was stopped meanwhile. */
+  neverRan: boolean;
 }
 
 /** Messages kept per job: the dashboard shows the recent ones. */
@@ -123,7 +125,12 @@ export class StreamJobsRepository<Row extends { id: string }, New extends { id: 
       .selectFrom(this.db.dynamic.table(this.tables.jobs).as('r'))
       .innerJoin('inputs as i', 'i.id', 'r.input_id')
       .leftJoin('nodes as n', (join) => join.on(sql<boolean>`n.id = coalesce(r.runner_id, i.node_id)`))
-      .select(['r.id', sql<string | null>`coalesce(n.name, r.runner_name)`.as('node_name'), 'n.id as node_id'])
+      .select([
+        'r.id',
+        sql<string | null>`coalesce(n.name, r.runner_name)`.as('node_name'),
+        'n.id as node_id',
+        'r.runner_name',
+      ])
       .where('r.state', 'in', this.tables.active)
       .where((eb) =>
         eb.or([
@@ -132,11 +139,19 @@ export class StreamJobsRepository<Row extends { id: string }, New extends { id: 
             eb('n.id', 'is not', null),
             eb('n.created_at', '<', since),
             eb.not(nodeReportedSince('n.id', since)),
+            // A job no node ran yet is not stuck there: it waits for its stream (wherever that goes live next),
+            // as a new one does, unless it was stopped meanwhile.
+            eb.or([eb('r.runner_name', 'is not', null), eb('r.stop_requested_at', 'is not', null)]),
           ]),
         ]),
       )
       .execute();
-    return rows.map((row) => ({ id: row.id, nodeName: row.node_name ?? 'unknown', deleted: row.node_id === null }));
+    return rows.map((row) => ({
+      id: row.id,
+      nodeName: row.node_name ?? 'unknown',
+      deleted: row.node_id === null,
+      neverRan: row.runner_name === null,
+    }));
   }
 
   async update(id: string, changes: Changes, now: Date): Promise<void> {

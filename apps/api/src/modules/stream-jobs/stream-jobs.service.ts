@@ -241,7 +241,9 @@ export abstract class StreamJobsService<
   /**
    * The stuck-item rule: a job Recording, Uploading or Relaying whose node was deleted, or has sent
    * nothing for `silenceMs`, would stay so for ever (only that node reports on it, and a running job
-   * cannot be deleted). It moves to Error with why, so its owner can delete it. Answers how many moved.
+   * cannot be deleted). It moves to Error with why, so its owner can delete it; one stopped before any node
+   * ran it, to Completed. One no node ran and nobody stopped stays: it waits for its stream, as a new one
+   * does (a continuation made while its node was away again must not be lost). Answers how many moved.
    */
   async expireLostNodes(silenceMs: number): Promise<number> {
     const now = this.base.clock.now();
@@ -259,6 +261,14 @@ export abstract class StreamJobsService<
         const jobs = this.jobsOf(uow);
         const current = await jobs.findById(job.id);
         if (!current || !this.jobs.active.includes(current.state)) return 0;
+        if (job.neverRan) {
+          // Stopped before any node ran it: nothing was lost, it is simply over.
+          await jobs.update(job.id, { state: 'Completed' } as Changes, now);
+          const text = `${why}, and the ${noun} was stopped before it started: nothing was done`;
+          await jobs.addMessages(job.id, [{ at: now, level: 'info', text }]);
+          await this.emit(uow, { ...current, state: 'Completed', updated_at: now }, now);
+          return 1;
+        }
         await jobs.update(job.id, { state: 'Error', runner_lost_at: now } as Changes, now);
         const text = `${why}: ${outlook}`;
         await jobs.addMessages(job.id, [{ at: now, level: 'error', text }]);
@@ -308,16 +318,18 @@ export abstract class StreamJobsService<
   /** Inserts a new job in its first state with its first message, then audits its creation. */
   protected async add(auth: AuthContext, job: New, details: Record<string, unknown>): Promise<Job> {
     const now = this.base.clock.now();
-    await this.base.uow.transaction(async (uow) => {
-      const jobs = this.jobsOf(uow);
-      await jobs.insert(job);
-      await jobs.addMessages(job.id, [{ at: now, level: 'info', text: `Created by ${auth.username}` }]);
-      // A job is created running: its run starts now.
-      const created = await jobs.findById(job.id);
-      if (created) await this.emit(uow, created, now);
-    });
+    await this.base.uow.transaction((uow) => this.insertRunning(uow, job, `Created by ${auth.username}`, now));
     await this.audit(auth, 'create', job.id, details);
     return this.get(auth, job.id);
+  }
+
+  /** Inserts a job, running (its run starts now), with `message` as its first, in the caller's transaction. */
+  protected async insertRunning(uow: StreamJobsScope<K>, job: New, message: string, at: Date): Promise<void> {
+    const jobs = this.jobsOf(uow);
+    await jobs.insert(job);
+    await jobs.addMessages(job.id, [{ at, level: 'info', text: message }]);
+    const created = await jobs.findById(job.id);
+    if (created) await this.emit(uow, created, at);
   }
 
   /** The job once the caller's access is checked. */

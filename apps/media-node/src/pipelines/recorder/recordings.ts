@@ -222,6 +222,7 @@ export class Recordings implements StreamListener {
       uploaded: run.state === 'Completed' ? (run.size ?? run.uploaded) : run.uploaded,
       objectKey: run.record.objectKey,
       messages: run.takeMessages(MESSAGES_PER_REPORT),
+      ...(run.interrupted ? { interrupted: true as const } : {}),
     });
     if (run.done && run.messages.length === 0) {
       this.finals.set(run, sequence);

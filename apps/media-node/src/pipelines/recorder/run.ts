@@ -59,6 +59,8 @@ export class RecordingRun {
   size: number | null = null;
   /** Messages not reported yet. */
   messages: RunMessage[] = [];
+  /** The node's restart cut this run while it was recording (the control plane then continues the recording). */
+  interrupted = false;
   /** The push the file is being read from (null between pushes). */
   stream: LiveStream | null = null;
   private capture: FileCapture | null = null;
@@ -211,6 +213,7 @@ export class RecordingRun {
   /** After a restart: a file left in Recording is repaired and becomes one to upload. */
   async recover(): Promise<void> {
     if (this.record.phase !== 'capturing') return;
+    this.interrupted = true;
     const file = this.ctx.journal.fileOf(this.record);
     if (!(await repairFile(this.ctx.tools.ffmpeg, file, this.record.format))) {
       this.fail('The node restarted and the file it was recording cannot be read');
