@@ -21,6 +21,13 @@ import { createScalingProviders } from './modules/node-groups/providers/index.js
 const STREAM_ASSIGN_INTERVAL_MS = 5000;
 /** How often expired metric samples are dropped. */
 const METRICS_RETENTION_INTERVAL_MS = 10 * 60 * 1000;
+/** How often the streams' quality rules are judged (their windows are minutes long). */
+const QUALITY_CHECK_INTERVAL_MS = 30 * 1000;
+/**
+ * How often the viewer analytics' hourly rollups are brought up to date: an hour a run once caught up; a new
+ * database's backlog (a week a run) in a few minutes.
+ */
+const VIEWER_ROLLUP_INTERVAL_MS = 15 * 1000;
 /** autovacuum's own pace (autovacuum_naptime), for PGlite, which has none. */
 const PGLITE_VACUUM_INTERVAL_MS = 60 * 1000;
 /** How often webhook deliveries past the log's retention are dropped. */
@@ -60,7 +67,12 @@ async function main(): Promise<void> {
     streamAssignIntervalMs: STREAM_ASSIGN_INTERVAL_MS,
     nodeSilenceMs: config.nodeSilenceSeconds * 1000,
     statistics: { ...config.statistics, retentionIntervalMs: METRICS_RETENTION_INTERVAL_MS },
-    analytics: { ...config.analytics, retentionIntervalMs: METRICS_RETENTION_INTERVAL_MS },
+    analytics: {
+      ...config.analytics,
+      retentionIntervalMs: METRICS_RETENTION_INTERVAL_MS,
+      qualityCheckIntervalMs: QUALITY_CHECK_INTERVAL_MS,
+      rollupIntervalMs: VIEWER_ROLLUP_INTERVAL_MS,
+    },
     vacuumIntervalMs: PGLITE_VACUUM_INTERVAL_MS,
     webhooks: {
       dispatch: true,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id, IdParams } from './common.js';
+import { Id, IdParams, Timestamp } from './common.js';
 import { defineRoute } from './routes.js';
 import { windowRule, windowTimestamp } from './statistics.js';
 
@@ -176,6 +176,94 @@ export type ViewerSessionList = z.infer<typeof ViewerSessionList>;
 /** The latest sessions a list answers at most. */
 export const VIEWER_SESSION_LIST_MAX = 100;
 
+// ---------------------------------------------------------------- quality alerts
+
+/**
+ * What a stream's quality rule watches, over its window, viewers only (previews apart): the rebuffer ratio and
+ * the share of sessions with an error in percent, the 95th percentile of time to first frame, startup and
+ * latency to live in milliseconds (as `ViewerAnalytics` computes them).
+ */
+export const QUALITY_METRICS = [
+  'rebufferPercent',
+  'errorPercent',
+  'ttffP95Ms',
+  'startupP95Ms',
+  'latencyP95Ms',
+] as const;
+export const QualityMetric = z.enum(QUALITY_METRICS, {
+  error: `metric must be one of ${QUALITY_METRICS.join(', ')}`,
+});
+export type QualityMetric = z.infer<typeof QualityMetric>;
+
+/** The metrics measured in percent (0–100); the others are milliseconds. */
+export const PERCENT_METRICS: ReadonlySet<QualityMetric> = new Set(['rebufferPercent', 'errorPercent']);
+/** The largest threshold of a metric in milliseconds (the beacon's own bound of one duration). */
+export const QUALITY_THRESHOLD_MAX_MS = 600_000;
+/** The window a rule is judged over, in minutes. */
+export const QUALITY_WINDOW_MINUTES = { min: 1, max: 60 } as const;
+/**
+ * Viewer sessions a window needs before its rule can hold: one viewer on a bad network must not page anybody
+ * (fewer sessions: the stream is not Degraded).
+ */
+export const QUALITY_MIN_VIEWERS = 5;
+
+/** A stream's quality rule as it is set: off by default. */
+export const QualityRuleBody = z
+  .strictObject({
+    enabled: z.boolean('enabled must be true or false'),
+    metric: QualityMetric,
+    /** Degraded while the metric is above it: percent (0–100) or milliseconds, by the metric. */
+    threshold: z.number('threshold must be a number').min(0, 'threshold must be at least 0'),
+    windowMinutes: z
+      .number('windowMinutes must be a number')
+      .int('windowMinutes must be a whole number')
+      .min(QUALITY_WINDOW_MINUTES.min, `windowMinutes must be at least ${QUALITY_WINDOW_MINUTES.min}`)
+      .max(QUALITY_WINDOW_MINUTES.max, `windowMinutes must be at most ${QUALITY_WINDOW_MINUTES.max}`),
+  })
+  .superRefine((rule, context) => {
+    const percent = PERCENT_METRICS.has(rule.metric);
+    const max = percent ? 100 : QUALITY_THRESHOLD_MAX_MS;
+    if (rule.threshold > max) {
+      context.addIssue({
+        code: 'custom',
+        path: ['threshold'],
+        message: `threshold must be at most ${max} for ${rule.metric}${percent ? ' (a percentage)' : ' (milliseconds)'}`,
+      });
+    }
+  });
+export type QualityRuleBody = z.input<typeof QualityRuleBody>;
+
+/** What a stream without a rule of its own answers: off, rebuffering above 2 % over 5 minutes once turned on. */
+export const DEFAULT_QUALITY_RULE: QualityRuleBody = {
+  enabled: false,
+  metric: 'rebufferPercent',
+  threshold: 2,
+  windowMinutes: 5,
+};
+
+export const QualityState = z.enum(['OK', 'Degraded']);
+export type QualityState = z.infer<typeof QualityState>;
+
+/**
+ * A stream's quality rule and where it stands: `state` is Degraded from the check that found the rule holding
+ * (quality.degraded) to the one that found it no longer holding (quality.recovered); `since` is that check.
+ */
+export const QualityRule = z.object({
+  streamId: Id,
+  enabled: z.boolean(),
+  metric: QualityMetric,
+  threshold: z.number(),
+  windowMinutes: z.number().int(),
+  minViewers: z.number().int(),
+  state: QualityState,
+  since: Timestamp.nullable(),
+  /** The last check: when, the metric's value (null without samples) and the window's viewer sessions. */
+  checkedAt: Timestamp.nullable(),
+  value: z.number().nullable(),
+  viewers: z.number().int(),
+});
+export type QualityRule = z.infer<typeof QualityRule>;
+
 export const AnalyticsWindowQuery = z
   .strictObject({ from: windowTimestamp('from'), to: windowTimestamp('to') })
   .superRefine(windowRule);
@@ -242,6 +330,31 @@ export const analyticsRoutes = {
     auth: 'user',
     params: IdParams,
     response: ViewerSessionDetail,
+    errors: [404],
+  }),
+  qualityRule: defineRoute({
+    method: 'GET',
+    path: '/inputs/:id/quality-rule',
+    summary:
+      "A stream's quality rule (off until set) and whether it holds now (Degraded): quality.degraded and " +
+      "quality.recovered go to the stream's callbackUri",
+    tag: 'analytics',
+    auth: 'user',
+    params: IdParams,
+    response: QualityRule,
+    errors: [404],
+  }),
+  setQualityRule: defineRoute({
+    method: 'PUT',
+    path: '/inputs/:id/quality-rule',
+    summary:
+      "Set a stream's quality rule: the metric, the threshold it must stay under and the window in minutes; " +
+      `judged only with at least ${QUALITY_MIN_VIEWERS} viewer sessions in the window`,
+    tag: 'analytics',
+    auth: 'user',
+    params: IdParams,
+    body: QualityRuleBody,
+    response: QualityRule,
     errors: [404],
   }),
 };

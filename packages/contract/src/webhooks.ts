@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { QualityRule } from './analytics.js';
 import { Clip } from './clips.js';
 import { Id, IdParams, PageQuery, Timestamp } from './common.js';
 import { NodeGroup } from './node-groups.js';
@@ -30,6 +31,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'relay.error',
   'clip.ready',
   'clip.error',
+  'quality.degraded',
+  'quality.recovered',
   'node-group.resources-changed',
   'webhook.test',
 ] as const;
@@ -79,6 +82,16 @@ const ViewerSession = z.object({
   bytes: z.number(),
 });
 
+/** The check that found a stream's quality rule starting or ceasing to hold: its window and what it measured. */
+const QualityCheck = z.object({
+  from: Timestamp,
+  to: Timestamp,
+  /** The metric's value over the window (null: no samples), in the rule's unit. */
+  value: z.number().nullable(),
+  /** Viewer sessions seen in the window (previews apart). */
+  viewers: z.number().int(),
+});
+
 /** Each event's `data`: the resource as the API answers it, and what the event adds. */
 export const WEBHOOK_EVENT_DATA = {
   'stream.ingestion': StreamInput.extend({ push: PushOrigin }),
@@ -118,6 +131,8 @@ export const WEBHOOK_EVENT_DATA = {
   'relay.error': z.intersection(Relay, ErrorDetail),
   'clip.ready': Clip,
   'clip.error': Clip.extend(ErrorDetail.shape),
+  'quality.degraded': QualityRule.extend({ check: QualityCheck }),
+  'quality.recovered': QualityRule.extend({ check: QualityCheck }),
   'node-group.resources-changed': NodeGroup,
   'webhook.test': z.object({
     /** The account whose secret signed it; null for the platform's own node groups. */
@@ -164,6 +179,8 @@ export const WEBHOOK_EVENT_SUMMARIES: Record<WebhookEventType, string> = {
   'relay.error': 'The relay failed',
   'clip.ready': 'The clip is cut and in the storage',
   'clip.error': 'The clip could not be cut',
+  'quality.degraded': "The stream's quality rule started to hold: its viewers' experience is Degraded",
+  'quality.recovered': "The stream's quality rule stopped holding (or was turned off while Degraded)",
   'node-group.resources-changed': "The group's nodes changed (attached, detached, allocated or released)",
   'webhook.test': 'Sent by "Send test event"',
 };

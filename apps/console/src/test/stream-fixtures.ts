@@ -1,4 +1,10 @@
-import type { StreamInput, StreamInputSummary, StreamOutput, ViewerAnalytics } from '@streamcloud/contract';
+import type {
+  QualityRule,
+  StreamInput,
+  StreamInputSummary,
+  StreamOutput,
+  ViewerAnalytics,
+} from '@streamcloud/contract';
 import { streamInput as stream } from './fixtures';
 
 let sequence = 0;
@@ -86,3 +92,19 @@ export function emptyAnalytics(): ViewerAnalytics {
     breakdowns: { country: [], browser: [], device: [], rendition: [] },
   };
 }
+
+/** A stream's quality rule as the API answers it: the default (off) unless told otherwise. */
+export const qualityRule = (streamId: string, overrides: Partial<QualityRule> = {}): QualityRule => ({
+  streamId,
+  enabled: false,
+  metric: 'rebufferPercent',
+  threshold: 2,
+  windowMinutes: 5,
+  minViewers: 5,
+  state: 'OK',
+  since: null,
+  checkedAt: null,
+  value: null,
+  viewers: 0,
+  ...overrides,
+});

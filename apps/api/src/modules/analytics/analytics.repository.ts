@@ -1,3 +1,4 @@
+import { VIEWER_SESSION_MAX_MS } from '@streamcloud/contract';
 import { type Insertable, type RawBuilder, type Selectable, sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { ViewerEventsTable, ViewerMinutesTable, ViewerSessionsTable } from './analytics.table.js';
@@ -12,6 +13,15 @@ export const VIEWER_TABLES: ReadonlySet<string> = new Set(['viewer_sessions', 'v
 
 /** Whose sessions a read covers: one stream's, one account's, or every account's. */
 export type AnalyticsScope = { streamId: string } | { accountId: string } | 'all';
+
+/**
+ * The whole hours [from, to) a window reads from the hourly rollups: a raw read then leaves out the sessions that
+ * started in them and the minutes within them.
+ */
+export interface RolledHours {
+  from: Date;
+  to: Date;
+}
 
 export interface SessionFigures {
   viewers: number;
@@ -48,6 +58,34 @@ export interface StreamFigures extends SessionFigures, MinuteFigures {
 
 const viewer = sql<boolean>`player = 'embed'`;
 const latency = sql`latency_sum_ms / nullif(latency_samples, 0)`;
+/** A session's rendition as the breakdown names it: `720p`, or `unknown`. */
+export const RENDITION = sql<string>`coalesce(rendition_height::text || 'p', 'unknown')`;
+/** The per-session figures the percentiles are taken of, by the rollups' name. */
+export const PERCENTILE_FIGURES = { startup: sql`startup_ms`, ttff: sql`ttff_ms`, latency } as const;
+/**
+ * The longest a session can be seen after its start: its credential lives VIEWER_SESSION_MAX_MS from its issue,
+ * and its start is placed up to that much before a batch's arrival.
+ */
+export const SESSION_SPAN_MAX_MS = 2 * VIEWER_SESSION_MAX_MS;
+
+/** Per-session figures are counted in logarithmic buckets, each this much wider than the one before. */
+export const BUCKET_RATIO = 1.1;
+/** The bucket of a value (ms, ≥ 0): the same in the rollups and in a raw read. */
+export const bucketOf = (value: RawBuilder<unknown>) =>
+  sql<number>`floor(ln(1 + ${value}) / ln(${sql.lit(BUCKET_RATIO)}))::int`;
+
+/** How many of a window's viewer sessions fall in one bucket of one per-session figure. */
+export interface BucketCount {
+  metric: keyof typeof PERCENTILE_FIGURES;
+  bucket: number;
+  sessions: number;
+}
+
+export interface SessionCounts {
+  viewers: number;
+  previews: number;
+  erroredViewers: number;
+}
 /** The median and 95th percentile of a per-session figure in one sort (an array of the two, or null). */
 const medianAndP95 = <N extends string>(of: RawBuilder<unknown>, name: N) =>
   sql<unknown>`percentile_cont(array[0.5, 0.95]::float8[]) within group (order by ${of}) filter (where ${viewer})`.as(
@@ -65,13 +103,16 @@ function pairOf(value: unknown): [number | null, number | null] {
 }
 
 /** A window's session figures (viewers only, previews counted apart), for one scope or per stream. */
-const SESSION_FIGURES = [
+const SESSION_COUNTS = [
   sql<number>`count(*) filter (where ${viewer})`.as('viewers'),
   sql<number>`count(*) filter (where not ${viewer})`.as('previews'),
   sql<number>`count(*) filter (where ${viewer} and error_count > 0)`.as('errored'),
-  medianAndP95(sql`startup_ms`, 'startup'),
-  medianAndP95(sql`ttff_ms`, 'ttff'),
-  medianAndP95(latency, 'latency'),
+] as const;
+const SESSION_FIGURES = [
+  ...SESSION_COUNTS,
+  medianAndP95(PERCENTILE_FIGURES.startup, 'startup'),
+  medianAndP95(PERCENTILE_FIGURES.ttff, 'ttff'),
+  medianAndP95(PERCENTILE_FIGURES.latency, 'latency'),
 ] as const;
 
 const MINUTE_FIGURES = [
@@ -167,9 +208,23 @@ export class AnalyticsRepository {
       .execute();
   }
 
-  /** The sessions of the scope seen in the window: seen since its start, started before its end. */
-  private sessionsIn(scope: AnalyticsScope, from: Date, to: Date) {
+  /**
+   * The sessions of the scope seen in the window: seen since its start, started before its end; without those that
+   * started in the `rolled` hours. Those left are the window's edges: the ones that started before the rolled hours
+   * were last seen within a session's longest span after their start (SESSION_SPAN_MAX_MS), the others started
+   * after them, so both are read by their ranges of the (scope, last_at) index rather than the whole window's.
+   */
+  private sessionsIn(scope: AnalyticsScope, from: Date, to: Date, rolled?: RolledHours) {
     let query = this.db.selectFrom('viewer_sessions').where('last_at', '>=', from).where('started_at', '<=', to);
+    if (rolled) {
+      const spanEnd = new Date(rolled.from.getTime() + SESSION_SPAN_MAX_MS);
+      query = query.where((eb) =>
+        eb.or([
+          eb.and([eb('started_at', '<', rolled.from), eb('last_at', '<', spanEnd)]),
+          eb.and([eb('started_at', '>=', rolled.to), eb('last_at', '>=', rolled.to)]),
+        ]),
+      );
+    }
     if (scope !== 'all') {
       query =
         'streamId' in scope
@@ -180,14 +235,38 @@ export class AnalyticsRepository {
   }
 
   /** Viewers, previews, errored viewers and the per-session percentiles (viewers only, previews apart). */
-  async sessionFigures(scope: AnalyticsScope, from: Date, to: Date): Promise<SessionFigures> {
-    const row = await this.sessionsIn(scope, from, to).select(SESSION_FIGURES).executeTakeFirstOrThrow();
+  async sessionFigures(scope: AnalyticsScope, from: Date, to: Date, rolled?: RolledHours): Promise<SessionFigures> {
+    const row = await this.sessionsIn(scope, from, to, rolled).select(SESSION_FIGURES).executeTakeFirstOrThrow();
     return toSessionFigures(row);
   }
 
+  /** Viewers, previews and errored viewers of the window's sessions but those of the `rolled` hours. */
+  async sessionCounts(scope: AnalyticsScope, from: Date, to: Date, rolled: RolledHours): Promise<SessionCounts> {
+    const row = await this.sessionsIn(scope, from, to, rolled).select(SESSION_COUNTS).executeTakeFirstOrThrow();
+    return { viewers: num(row.viewers), previews: num(row.previews), erroredViewers: num(row.errored) };
+  }
+
+  /** The viewers' per-session figures of those sessions, counted by bucket (to add to the rollups' counts). */
+  async sessionBuckets(scope: AnalyticsScope, from: Date, to: Date, rolled: RolledHours): Promise<BucketCount[]> {
+    const sessions = this.sessionsIn(scope, from, to, rolled)
+      .where('player', '=', 'embed')
+      .select([
+        PERCENTILE_FIGURES.startup.as('startup'),
+        PERCENTILE_FIGURES.ttff.as('ttff'),
+        PERCENTILE_FIGURES.latency.as('latency'),
+      ]);
+    const { rows } = await sql<{ metric: BucketCount['metric']; bucket: number; sessions: unknown }>`
+      select m.metric, ${bucketOf(sql`m.v`)} as bucket, count(*) as sessions
+      from (${sessions}) s
+      cross join lateral (values ('startup', s.startup), ('ttff', s.ttff), ('latency', s.latency)) m (metric, v)
+      where m.v is not null
+      group by 1, 2`.execute(this.db);
+    return rows.map((row) => ({ metric: row.metric, bucket: num(row.bucket), sessions: num(row.sessions) }));
+  }
+
   /** Played and stalled time and stalls of the window's minutes (viewers only). */
-  async minuteFigures(scope: AnalyticsScope, from: Date, to: Date): Promise<MinuteFigures> {
-    const row = await this.minutesIn(scope, from, to).select(MINUTE_FIGURES).executeTakeFirstOrThrow();
+  async minuteFigures(scope: AnalyticsScope, from: Date, to: Date, rolled?: RolledHours): Promise<MinuteFigures> {
+    const row = await this.minutesIn(scope, from, to, rolled).select(MINUTE_FIGURES).executeTakeFirstOrThrow();
     return toMinuteFigures(row);
   }
 
@@ -212,13 +291,16 @@ export class AnalyticsRepository {
     }));
   }
 
-  /** The viewers' minutes of the scope in the window (the minute holding `from` on). */
-  private minutesIn(scope: AnalyticsScope, from: Date, to: Date) {
+  /** The viewers' minutes of the scope in the window (the minute holding `from` on), but those of the `rolled` hours. */
+  private minutesIn(scope: AnalyticsScope, from: Date, to: Date, rolled?: RolledHours) {
     let query = this.db
       .selectFrom('viewer_minutes')
       .where('player', '=', 'embed')
       .where('minute', '>=', sql<Date>`date_trunc('minute', ${from}::timestamptz)`)
       .where('minute', '<=', to);
+    if (rolled) {
+      query = query.where((eb) => eb.or([eb('minute', '<', rolled.from), eb('minute', '>=', rolled.to)]));
+    }
     if (scope !== 'all') {
       query =
         'streamId' in scope
@@ -229,19 +311,24 @@ export class AnalyticsRepository {
   }
 
   /** Viewers, played and stalled time per country, browser, device and rendition, in one pass (grouping sets). */
-  async groupFigures(scope: AnalyticsScope, from: Date, to: Date, perDimension: number): Promise<GroupFigures[]> {
-    const rendition = sql<string>`coalesce(rendition_height::text || 'p', 'unknown')`;
-    const grouped = this.sessionsIn(scope, from, to)
+  async groupFigures(
+    scope: AnalyticsScope,
+    from: Date,
+    to: Date,
+    perDimension: number,
+    rolled?: RolledHours,
+  ): Promise<GroupFigures[]> {
+    const grouped = this.sessionsIn(scope, from, to, rolled)
       .where('player', '=', 'embed')
       .select([
         sql<string>`case when grouping(country) = 0 then 'country' when grouping(browser) = 0 then 'browser'
           when grouping(device) = 0 then 'device' else 'rendition' end`.as('dimension'),
-        sql<string>`coalesce(country, browser, device, ${rendition})`.as('value'),
+        sql<string>`coalesce(country, browser, device, ${RENDITION})`.as('value'),
         sql<number>`count(*)`.as('viewers'),
         sql<number>`sum(watch_ms)`.as('watch'),
         sql<number>`sum(rebuffer_ms)`.as('rebuffer'),
       ])
-      .groupBy(sql`grouping sets ((country), (browser), (device), (${rendition}))`);
+      .groupBy(sql`grouping sets ((country), (browser), (device), (${RENDITION}))`);
     const rows = await this.db
       .selectFrom(grouped.as('g'))
       .selectAll()

@@ -2,8 +2,13 @@ import { analyticsRoutes, BEACON_MAX_BYTES } from '@streamcloud/contract';
 import type { FastifyInstance } from 'fastify';
 import { addRoute } from '../../lib/route.js';
 import type { AnalyticsService } from './analytics.service.js';
+import type { QualityRulesService } from './quality-rules.service.js';
 
-export function registerAnalyticsRoutes(app: FastifyInstance, analytics: AnalyticsService): void {
+export function registerAnalyticsRoutes(
+  app: FastifyInstance,
+  analytics: AnalyticsService,
+  qualityRules: QualityRulesService,
+): void {
   addRoute(
     app,
     analyticsRoutes.beacon,
@@ -16,4 +21,6 @@ export function registerAnalyticsRoutes(app: FastifyInstance, analytics: Analyti
   addRoute(app, analyticsRoutes.account, ({ auth, query }) => analytics.account(auth, query));
   addRoute(app, analyticsRoutes.sessions, ({ auth, params, query }) => analytics.sessions(auth, params.id, query));
   addRoute(app, analyticsRoutes.session, ({ auth, params }) => analytics.session(auth, params.id));
+  addRoute(app, analyticsRoutes.qualityRule, ({ auth, params }) => qualityRules.get(auth, params.id));
+  addRoute(app, analyticsRoutes.setQualityRule, ({ auth, params, body }) => qualityRules.set(auth, params.id, body));
 }

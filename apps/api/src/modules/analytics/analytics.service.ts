@@ -14,19 +14,25 @@ import type { AuthContext } from '../../lib/auth-context.js';
 import type { Clock } from '../../lib/clock.js';
 import { forbidden, notFound, tooManyRequests } from '../../lib/errors.js';
 import { prometheusLabels } from '../statistics/index.js';
-import type {
-  AnalyticsScope,
-  GroupFigures,
-  ViewerEventRow,
-  ViewerMinuteDelta,
-  ViewerSessionRow,
+import {
+  type AnalyticsScope,
+  type GroupFigures,
+  type MinuteFigures,
+  type RolledHours,
+  SESSION_SPAN_MAX_MS,
+  type SessionFigures,
+  type ViewerEventRow,
+  type ViewerMinuteDelta,
+  type ViewerSessionRow,
 } from './analytics.repository.js';
+import { percentilesOf } from './histogram.js';
 import type { RateWindow } from './rate-window.js';
 import { classifyUserAgent } from './user-agent.js';
+import { EVERY_ACCOUNT } from './viewer-rollups.repository.js';
 import type { ViewerSessionCredentials } from './viewer-session-credential.js';
 
 export interface AnalyticsServiceDeps {
-  uow: Scope<'analytics' | 'access'>;
+  uow: Scope<'analytics' | 'viewerRollups' | 'access'>;
   clock: Clock;
   credentials: ViewerSessionCredentials;
   /** The country of an address (GeoLite2), null when unknown (private, loopback, not in the database). */
@@ -46,6 +52,9 @@ export interface BeaconClient {
 const GROUPS_PER_DIMENSION = 20;
 
 const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+/** Hours one run of the rollup job rolls at most (a week: a new database's backlog in a few runs). */
+const ROLLUP_HOURS_PER_RUN = 168;
 
 /** How long an output's stream and account are kept for its beacons, and for how many outputs at most. */
 const OUTPUT_FACTS_TTL_MS = 10_000;
@@ -206,22 +215,53 @@ export class AnalyticsService {
     return lines;
   }
 
-  /** Drops events, sessions and minutes past the retention period (the periodic job). */
+  /** Drops events, sessions, minutes and hourly rollups past the retention period (the periodic job). */
   async expire(): Promise<void> {
-    await this.deps.uow.analytics.expire(new Date(this.deps.clock.now().getTime() - this.deps.retentionMs));
+    const before = new Date(this.deps.clock.now().getTime() - this.deps.retentionMs);
+    await this.deps.uow.analytics.expire(before);
+    await this.deps.uow.viewerRollups.expire(before);
+  }
+
+  /**
+   * Rolls up the hours that can no longer change (their sessions' beacons all came: SESSION_SPAN_MAX_MS after
+   * the hour), from where the rolling stands, at most ROLLUP_HOURS_PER_RUN a run, each on its own transaction
+   * (the periodic job). Answers how many hours it rolled.
+   */
+  async rollUp(): Promise<number> {
+    const { uow, clock } = this.deps;
+    const final = clock.now().getTime() - SESSION_SPAN_MAX_MS - HOUR_MS;
+    const firstFinal = new Date(Math.floor(final / HOUR_MS) * HOUR_MS);
+    let hour = ((await uow.viewerRollups.rolled()) ?? (await uow.viewerRollups.start(firstFinal))).until;
+    let rolled = 0;
+    while (hour.getTime() <= final && rolled < ROLLUP_HOURS_PER_RUN) {
+      const at = hour;
+      if (!(await uow.transaction((tx) => tx.viewerRollups.rollHour(at)))) break;
+      rolled += 1;
+      hour = new Date(hour.getTime() + HOUR_MS);
+    }
+    return rolled;
+  }
+
+  /** The whole hours of an account's or every account's window that are rolled up; null: none. */
+  private async rolledHoursOf(from: Date, to: Date): Promise<RolledHours | null> {
+    const rolled = await this.deps.uow.viewerRollups.rolled();
+    if (!rolled) return null;
+    const first = Math.max(Math.ceil(from.getTime() / HOUR_MS) * HOUR_MS, rolled.from.getTime());
+    const last = Math.min(Math.floor(to.getTime() / HOUR_MS) * HOUR_MS, rolled.until.getTime());
+    return last > first ? { from: new Date(first), to: new Date(last) } : null;
   }
 
   private async analytics(scope: AnalyticsScope, window: { from: string; to: string }): Promise<ViewerAnalytics> {
-    const { analytics } = this.deps.uow;
     const from = new Date(window.from);
     const to = new Date(window.to);
-    const [sessions, minutes, groups] = await Promise.all([
-      analytics.sessionFigures(scope, from, to),
-      analytics.minuteFigures(scope, from, to),
-      analytics.groupFigures(scope, from, to, GROUPS_PER_DIMENSION),
-    ]);
+    // A stream's window reads its own sessions (an index range of one stream); accounts' windows use the rollups.
+    const rolled = scope === 'all' || !('streamId' in scope) ? await this.rolledHoursOf(from, to) : null;
+    const figures =
+      rolled && (scope === 'all' || !('streamId' in scope))
+        ? await this.rolledFigures(scope, from, to, rolled)
+        : await this.rawFigures(scope, from, to);
     const breakdown = (dimension: GroupFigures['dimension']): AnalyticsGroup[] =>
-      groups
+      figures.groups
         .filter((group) => group.dimension === dimension)
         .map((group) => ({
           value: group.value,
@@ -229,6 +269,7 @@ export class AnalyticsService {
           watchMs: group.watchMs,
           rebufferRatio: ratio(group.rebufferMs, group.watchMs + group.rebufferMs),
         }));
+    const { sessions, minutes } = figures;
     return {
       from: from.toISOString(),
       to: to.toISOString(),
@@ -249,6 +290,97 @@ export class AnalyticsService {
       },
     };
   }
+
+  /** A window's figures from its sessions and minutes (a stream's, or a window without rolled hours): exact. */
+  private async rawFigures(scope: AnalyticsScope, from: Date, to: Date): Promise<WindowFigures> {
+    const { analytics } = this.deps.uow;
+    const [sessions, minutes, groups] = await Promise.all([
+      analytics.sessionFigures(scope, from, to),
+      analytics.minuteFigures(scope, from, to),
+      analytics.groupFigures(scope, from, to, GROUPS_PER_DIMENSION),
+    ]);
+    return { sessions, minutes, groups };
+  }
+
+  /**
+   * An account's or every account's window over rolled hours: the rollups of those hours plus the sessions and
+   * minutes of its edges, added up. Counts and sums are exact; the percentiles come from bucket counts (within
+   * half a bucket, ±5 %).
+   */
+  private async rolledFigures(
+    scope: Exclude<AnalyticsScope, { streamId: string }>,
+    from: Date,
+    to: Date,
+    rolled: RolledHours,
+  ): Promise<WindowFigures> {
+    const { analytics, viewerRollups } = this.deps.uow;
+    const account = scope === 'all' ? EVERY_ACCOUNT : scope.accountId;
+    const [counts, buckets, minutes, groups, hours, hourBuckets, hourGroups] = await Promise.all([
+      analytics.sessionCounts(scope, from, to, rolled),
+      analytics.sessionBuckets(scope, from, to, rolled),
+      analytics.minuteFigures(scope, from, to, rolled),
+      analytics.groupFigures(scope, from, to, Number.MAX_SAFE_INTEGER, rolled),
+      viewerRollups.figures(account, rolled),
+      viewerRollups.buckets(account, rolled),
+      viewerRollups.groups(account, rolled),
+    ]);
+    const allBuckets = [...buckets, ...hourBuckets];
+    const percentiles = (metric: 'startup' | 'ttff' | 'latency') =>
+      percentilesOf(allBuckets.filter((count) => count.metric === metric));
+    const startup = percentiles('startup');
+    const ttff = percentiles('ttff');
+    const latency = percentiles('latency');
+    return {
+      sessions: {
+        viewers: counts.viewers + hours.viewers,
+        previews: counts.previews + hours.previews,
+        erroredViewers: counts.erroredViewers + hours.erroredViewers,
+        startupMedian: startup.median,
+        startupP95: startup.p95,
+        ttffMedian: ttff.median,
+        ttffP95: ttff.p95,
+        latencyMedian: latency.median,
+        latencyP95: latency.p95,
+      },
+      minutes: {
+        watchMs: minutes.watchMs + hours.watchMs,
+        rebufferMs: minutes.rebufferMs + hours.rebufferMs,
+        rebufferCount: minutes.rebufferCount + hours.rebufferCount,
+      },
+      groups: largestGroups([...groups, ...hourGroups], GROUPS_PER_DIMENSION),
+    };
+  }
+}
+
+/** What a window's answer is made of. */
+interface WindowFigures {
+  sessions: SessionFigures;
+  minutes: MinuteFigures;
+  groups: GroupFigures[];
+}
+
+/** The groups of several sources added up by dimension and value, the `perDimension` largest by viewers of each. */
+function largestGroups(groups: GroupFigures[], perDimension: number): GroupFigures[] {
+  const byKey = new Map<string, GroupFigures>();
+  for (const group of groups) {
+    const key = `${group.dimension}\u0000${group.value}`;
+    const sum = byKey.get(key);
+    if (!sum) byKey.set(key, { ...group });
+    else {
+      sum.viewers += group.viewers;
+      sum.watchMs += group.watchMs;
+      sum.rebufferMs += group.rebufferMs;
+    }
+  }
+  const sorted = [...byKey.values()].sort(
+    (a, b) => b.viewers - a.viewers || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0),
+  );
+  const taken = new Map<string, number>();
+  return sorted.filter((group) => {
+    const count = taken.get(group.dimension) ?? 0;
+    taken.set(group.dimension, count + 1);
+    return count < perDimension;
+  });
 }
 
 const ratio = (part: number, whole: number) => (whole > 0 ? part / whole : 0);

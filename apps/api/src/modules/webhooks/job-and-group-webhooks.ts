@@ -70,3 +70,29 @@ export function subscribeClipWebhooks(events: EventBus, outbox: WebhookOutbox): 
     });
   });
 }
+
+/** quality.degraded and quality.recovered, from the analytics' `quality.changed`, to the stream's callback. */
+export function subscribeQualityWebhooks(events: EventBus, outbox: WebhookOutbox): void {
+  events.subscribe('quality.changed', async (event, uow) => {
+    const { stream, state, at, check } = event;
+    if (!stream.callbackUri) return;
+    await outbox.emit(uow.webhooks.db, {
+      type: state === 'Degraded' ? 'quality.degraded' : 'quality.recovered',
+      accountId: stream.ownerId,
+      resourceType: 'stream',
+      resourceId: stream.id,
+      streamId: stream.id,
+      url: stream.callbackUri,
+      occurredAt: at,
+      data: {
+        ...event.present(),
+        check: {
+          from: check.from.toISOString(),
+          to: check.to.toISOString(),
+          value: check.value,
+          viewers: check.viewers,
+        },
+      },
+    });
+  });
+}

@@ -3,6 +3,7 @@ import { createWebhooksModule, type WebhookOptions, type WebhooksModule } from '
 import {
   subscribeClipWebhooks,
   subscribeNodeGroupWebhooks,
+  subscribeQualityWebhooks,
   subscribeStreamJobWebhooks,
 } from './job-and-group-webhooks.js';
 import { StreamWebhooks } from './stream-webhooks.js';
@@ -57,11 +58,12 @@ export const webhooksModule = defineModule({
       ...(options.webhooks ? { options: options.webhooks } : {}),
     });
     app.services.webhooks = webhooks;
-    // The streams', stream jobs' and node groups' events become deliveries, in the transaction of the change.
+    // The streams', stream jobs', node groups', clips' and quality rules' events become deliveries, in the transaction of the change.
     new StreamWebhooks(webhooks.outbox).subscribe(events);
     subscribeStreamJobWebhooks(events, webhooks.outbox);
     subscribeNodeGroupWebhooks(events, webhooks.outbox);
     subscribeClipWebhooks(events, webhooks.outbox);
+    subscribeQualityWebhooks(events, webhooks.outbox);
     registerWebhookRoutes(app, webhooks.service);
   },
 });

@@ -5,6 +5,7 @@ export const analyticsKeys = {
   sessions: (streamId: string, minutes: number) => [...analyticsKeys.all, 'sessions', streamId, minutes] as const,
   session: (sessionId: string) => [...analyticsKeys.all, 'session', sessionId] as const,
   account: (minutes: number) => [...analyticsKeys.all, 'account', minutes] as const,
+  qualityRule: (streamId: string) => [...analyticsKeys.all, 'quality-rule', streamId] as const,
 };
 
 /** How often the analytics are asked again while shown: beacons come every 10 s. */

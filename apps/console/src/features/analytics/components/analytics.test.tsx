@@ -2,7 +2,9 @@ import { errorResponse, jsonResponse } from '@streamcloud/api-client/testing';
 import type { ViewerAnalytics, ViewerSessionDetail, ViewerSessionSummary } from '@streamcloud/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+
 import { renderPiece } from '@/test/render-piece';
+import { qualityRule } from '@/test/stream-fixtures';
 import { AccountAnalyticsScreen } from './account-analytics-screen';
 import { StreamAnalyticsCard } from './stream-analytics-card';
 
@@ -70,6 +72,7 @@ describe('Stream analytics card', () => {
       [`GET /api/v1/inputs/${STREAM}/analytics`]: answer,
       [`GET /api/v1/inputs/${STREAM}/analytics/sessions`]: () => jsonResponse({ sessions: [session] }),
       [`GET /api/v1/analytics/sessions/${SESSION}`]: () => jsonResponse(detail),
+      [`GET /api/v1/inputs/${STREAM}/quality-rule`]: () => jsonResponse(qualityRule(STREAM)),
     });
 
   it("shows the window's figures and breakdowns, over the last 24 hours by default", async () => {

@@ -4,10 +4,11 @@ import { DEFAULT_WINDOW_MINUTES } from '../utils/analytics-format';
 import { ANALYTICS_TEXTS } from '../utils/messages';
 import { AnalyticsFigures } from './analytics-figures';
 import { LoadError } from './load-error';
+import { QualityRulePanel } from './quality-rule-panel';
 import { SessionList } from './session-list';
 import { WindowSelect } from './window-select';
 
-/** The stream dashboard's card of its viewers' experience, from the players' beacons (issue 37). */
+/** The stream dashboard's card of its viewers' experience, from the players' beacons, and its quality alert (issue 37). */
 export function StreamAnalyticsCard({ streamId }: { streamId: string }) {
   const [minutes, setMinutes] = useState(DEFAULT_WINDOW_MINUTES);
   const analytics = useStreamAnalytics(streamId, minutes);
@@ -18,6 +19,7 @@ export function StreamAnalyticsCard({ streamId }: { streamId: string }) {
         <WindowSelect minutes={minutes} onChange={setMinutes} />
       </div>
       <div className="card-body">
+        <QualityRulePanel streamId={streamId} />
         {analytics.isError ? <LoadError error={analytics.error} fallback={ANALYTICS_TEXTS.loadFailed} /> : null}
         {analytics.data ? <AnalyticsFigures analytics={analytics.data} /> : null}
         <SessionList streamId={streamId} minutes={minutes} />

@@ -4,7 +4,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { userAccount, webhookDelivery, whoAmI } from '@/test/fixtures';
 import { renderApp } from '@/test/render-app';
-import { emptyAnalytics, streamInput, streamOutput, uuid } from '@/test/stream-fixtures';
+import { emptyAnalytics, qualityRule, streamInput, streamOutput, uuid } from '@/test/stream-fixtures';
 import { MEDIA_ERRORS } from '../utils/studio-media';
 import { RTSP_TCP_ONLY } from './connection-modal';
 
@@ -35,6 +35,7 @@ function renderDashboard(
       [`GET /api/v1/info/stream/${ID}/*`]: () => jsonResponse([]),
       [`GET ${STREAM_URL}/analytics`]: () => jsonResponse(emptyAnalytics()),
       [`GET ${STREAM_URL}/analytics/sessions`]: () => jsonResponse({ sessions: [] }),
+      [`GET ${STREAM_URL}/quality-rule`]: () => jsonResponse(qualityRule(ID)),
       [`PUT ${STREAM_URL}`]: ({ body }) => {
         const update = body as { caption?: string; state?: string };
         current = {
