@@ -5,6 +5,11 @@ import { join } from 'node:path';
 /** The bytes every stream's rewind window may take on a node's disk together (DVR_MAX_BYTES), and what they take. */
 export class DiskBudget {
   used = 0;
+  /**
+   * Frees what may go before a live window's oldest segments when the budget is exceeded (the kept VODs of ended
+   * pushes, vod/): called, synchronously, before a window measures its excess.
+   */
+  reclaim: (() => void) | null = null;
   constructor(readonly maxBytes: number) {}
 }
 
@@ -43,6 +48,8 @@ export class DvrStore {
   /** Index lines naming segments gone since it was last written whole. */
   private stale = 0;
   private ready: Promise<unknown> | null = null;
+  /** Writes under way (a VOD of the ended push waits for them: vod/). */
+  private readonly writing = new Set<Promise<boolean>>();
 
   constructor(
     readonly dir: string,
@@ -99,7 +106,26 @@ export class DvrStore {
    * Writes a complete segment (and its period's init segment, once), then names it in the index; resolves true
    * once it is on disk (false when writing failed: it stays in memory).
    */
-  async store(segment: StoredSegment, data: Buffer, init: Buffer): Promise<boolean> {
+  store(segment: StoredSegment, data: Buffer, init: Buffer): Promise<boolean> {
+    const written = this.write(segment, data, init);
+    this.writing.add(written);
+    void written.finally(() => this.writing.delete(written));
+    return written;
+  }
+
+  /** Once every segment handed to `store` so far is on disk (or failed). */
+  async settled(): Promise<void> {
+    await Promise.all([...this.writing]);
+  }
+
+  /** The segments on disk now, oldest first, with their sizes. */
+  segments(): Array<StoredSegment & { bytes: number }> {
+    return [...this.listed.values()]
+      .sort((a, b) => a.msn - b.msn)
+      .map((segment) => ({ ...segment, bytes: this.sizes.get(segment.msn) ?? 0 }));
+  }
+
+  private async write(segment: StoredSegment, data: Buffer, init: Buffer): Promise<boolean> {
     this.ready ??= mkdir(this.dir, { recursive: true });
     try {
       await this.ready;
@@ -136,6 +162,7 @@ export class DvrStore {
 
   /** By how many bytes the node's rewind windows exceed their disk budget (0 or less: within it). */
   overBudgetBy(): number {
+    if (this.budget.used > this.budget.maxBytes) this.budget.reclaim?.();
     return this.budget.used - this.budget.maxBytes;
   }
 
@@ -173,11 +200,11 @@ export class DvrStore {
     }
   }
 
-  private path(msn: number): string {
+  path(msn: number): string {
     return join(this.dir, `seg-${msn}.m4s`);
   }
 
-  private initPath(period: number): string {
+  initPath(period: number): string {
     return join(this.dir, `init-${period}.mp4`);
   }
 }
