@@ -40,6 +40,7 @@ import { streamsModule } from './modules/streams/streams.module.js';
 import { transcodeModule } from './modules/transcode/transcode.module.js';
 import { webhooksOpenApi } from './modules/webhooks/openapi.js';
 import { webhooksModule } from './modules/webhooks/webhooks.module.js';
+import { vodsModule } from './modules/vods/vods.module.js';
 import { registerAuthGuard } from './plugins/auth-guard.js';
 import { registerConsole } from './plugins/console-static.js';
 import {
@@ -83,6 +84,7 @@ export const MODULES = [
   recordingsModule,
   relaysModule,
   clipsModule,
+  vodsModule,
   statisticsModule,
   // After statistics: its series join the /metrics exposition; the player's read issues its viewer sessions.
   analyticsModule,

@@ -78,7 +78,7 @@ export class VodLibrary {
       if (segments.length === 0) throw new Error('no segment of the window is left');
       await writeFileDurably(join(dir, MANIFEST), JSON.stringify({ id, inputId, segments } satisfies VodManifest));
     } catch (error) {
-      this.deps.log?.warn(`no VOD of ${inputId}: ${(error as Error).message}`);
+      this.deps.log?.error(`no VOD of ${inputId}: ${(error as Error).message}`);
       await rm(dir, { recursive: true, force: true });
       return;
     }
