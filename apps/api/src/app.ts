@@ -38,9 +38,9 @@ import { statisticsModule } from './modules/statistics/statistics.module.js';
 import { storagesModule } from './modules/storages/storages.module.js';
 import { streamsModule } from './modules/streams/streams.module.js';
 import { transcodeModule } from './modules/transcode/transcode.module.js';
+import { vodsModule } from './modules/vods/vods.module.js';
 import { webhooksOpenApi } from './modules/webhooks/openapi.js';
 import { webhooksModule } from './modules/webhooks/webhooks.module.js';
-import { vodsModule } from './modules/vods/vods.module.js';
 import { registerAuthGuard } from './plugins/auth-guard.js';
 import { registerConsole } from './plugins/console-static.js';
 import {

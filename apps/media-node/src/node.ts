@@ -20,7 +20,6 @@ import { text } from './http-answer.js';
 import type { RouteName } from './http-routes.js';
 import { InputDirectory } from './inputs.js';
 import { LowLatencyPackagers } from './ll-hls/packagers.js';
-import { VodLibrary } from './vod/library.js';
 import type { Logger } from './log.js';
 import { EdgePuller } from './pipelines/edge/puller.js';
 import { fallbacksKind } from './pipelines/fallback/fallback.js';
@@ -41,6 +40,7 @@ import type { SrtPort } from './srt-port.js';
 import { StreamManager } from './streams/manager.js';
 import type { LiveStream } from './streams/types.js';
 import { UsageJournal } from './streams/usage-journal.js';
+import { VodLibrary } from './vod/library.js';
 import { WhepPlayback } from './whep.js';
 import { WhipIngest } from './whip.js';
 

@@ -38,7 +38,11 @@ beforeEach(async () => {
 describe('role matrix', () => {
   roleMatrixTests<string>(
     [
-      { name: 'GET /vods?streamId', call: () => ['GET', `/api/v1/vods?streamId=${w.streamId}`], expected: ownerOnly(200) },
+      {
+        name: 'GET /vods?streamId',
+        call: () => ['GET', `/api/v1/vods?streamId=${w.streamId}`],
+        expected: ownerOnly(200),
+      },
       { name: 'GET /vods/{id}', call: (id) => ['GET', `/api/v1/vods/${id}`], expected: ownerOnly(200) },
     ],
     { roles: () => w.roles, subject: async () => (await vodReport()).vodId },
@@ -48,7 +52,12 @@ describe('role matrix', () => {
 describe('a VOD reported by the node', () => {
   it('is listed with its times, size and the playlist through the Low latency output with a rewind window', async () => {
     await t.createOutput({ streamId: w.streamId, format: 'HLS' });
-    const rewind = await t.createOutput({ streamId: w.streamId, format: 'HLS', hlsLatency: 'Low', dvrWindowMinutes: 5 });
+    const rewind = await t.createOutput({
+      streamId: w.streamId,
+      format: 'HLS',
+      hlsLatency: 'Low',
+      dvrWindowMinutes: 5,
+    });
     const { vodId } = await vodReport();
     const [vod] = await listed();
     expect(vod).toEqual({
@@ -69,7 +78,9 @@ describe('a VOD reported by the node', () => {
   it('has no playlist while the stream has no output with a rewind window', async () => {
     await t.createOutput({ streamId: w.streamId, format: 'HLS', hlsLatency: 'Low' });
     await vodReport();
-    expect(await listed()).toEqual([expect.objectContaining({ state: 'Available', playlistUri: null, outputId: null })]);
+    expect(await listed()).toEqual([
+      expect.objectContaining({ state: 'Available', playlistUri: null, outputId: null }),
+    ]);
   });
 
   it('goes Evicted (final, no playlist) on its node’s report; a resent Available changes nothing', async () => {
@@ -111,7 +122,11 @@ describe('a VOD reported by the node', () => {
 describe('bad input', () => {
   it('GET /vods needs a streamId that is a UUID; another account’s stream or VOD is 404', async () => {
     expectValidationError(await call(w.owner.token, 'GET', '/vods'), 'querystring.streamId');
-    expectValidationError(await call(w.owner.token, 'GET', '/vods?streamId=nope'), 'querystring.streamId', 'Must be a UUID');
+    expectValidationError(
+      await call(w.owner.token, 'GET', '/vods?streamId=nope'),
+      'querystring.streamId',
+      'Must be a UUID',
+    );
     expectValidationError(await call(w.owner.token, 'GET', '/vods/nope'), 'params.id', 'Must be a UUID');
     const { vodId } = await vodReport();
     expect((await call(w.other.token, 'GET', `/vods?streamId=${w.streamId}`)).statusCode).toBe(404);
@@ -128,24 +143,27 @@ describe('bad input', () => {
     ['a vodId that is no UUID', { vodId: 'nope' }, 'vodId', 'Must be a UUID'],
     ['an unknown field', { extra: 1 }, 'extra', ''],
   ];
-  it.each(badReports)('a vod report with %s is a 400 naming the field, nothing filed', async (_name, fields, field, message) => {
-    const response = await t.report(w.node.token, [
-      {
-        id: randomUUID(),
-        kind: 'vod',
-        vodId: randomUUID(),
-        streamId: w.streamId,
-        state: 'Available',
-        startedAt: STARTED,
-        endedAt: ENDED,
-        duration: 1,
-        size: 1,
-        ...fields,
-      },
-    ]);
-    expect(response.statusCode, response.body).toBe(400);
-    expect(response.body).toContain(field);
-    if (message) expect(response.body).toContain(message);
-    expect(await listed()).toEqual([]);
-  });
+  it.each(badReports)(
+    'a vod report with %s is a 400 naming the field, nothing filed',
+    async (_name, fields, field, message) => {
+      const response = await t.report(w.node.token, [
+        {
+          id: randomUUID(),
+          kind: 'vod',
+          vodId: randomUUID(),
+          streamId: w.streamId,
+          state: 'Available',
+          startedAt: STARTED,
+          endedAt: ENDED,
+          duration: 1,
+          size: 1,
+          ...fields,
+        },
+      ]);
+      expect(response.statusCode, response.body).toBe(400);
+      expect(response.body).toContain(field);
+      if (message) expect(response.body).toContain(message);
+      expect(await listed()).toEqual([]);
+    },
+  );
 });
