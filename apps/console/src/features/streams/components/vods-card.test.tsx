@@ -64,7 +64,9 @@ describe('Past broadcasts card', () => {
     const { user } = render([vod(1)]);
     await user.click(await screen.findByRole('button', { name: VOD_TEXTS.watch }));
     const video = await screen.findByLabelText(VOD_TEXTS.player);
-    await waitFor(() => expect(playHls).toHaveBeenCalledWith(PLAYLIST, PREVIEW_CREDENTIAL.token, video, expect.any(Function)));
+    await waitFor(() =>
+      expect(playHls).toHaveBeenCalledWith(PLAYLIST, PREVIEW_CREDENTIAL.token, video, expect.any(Function)),
+    );
     const playback = await vi.mocked(playHls).mock.results[0]?.value;
     await user.click(screen.getByRole('button', { name: VOD_TEXTS.closePlayer }));
     expect(screen.queryByLabelText(VOD_TEXTS.player)).toBeNull();
