@@ -48,6 +48,8 @@ export class DvrStore {
   /** Index lines naming segments gone since it was last written whole. */
   private stale = 0;
   private ready: Promise<unknown> | null = null;
+  /** Its files' bytes count as a VOD's (hard links to the same files, vod/), no longer in the budget as its own. */
+  private handedOver = false;
   /** Writes under way (a VOD of the ended push waits for them: vod/). */
   private readonly writing = new Set<Promise<boolean>>();
 
@@ -141,7 +143,7 @@ export class DvrStore {
     }
     this.sizes.set(segment.msn, data.length);
     this.listed.set(segment.msn, segment);
-    this.budget.used += data.length;
+    if (!this.handedOver) this.budget.used += data.length;
     return true;
   }
 
@@ -155,7 +157,7 @@ export class DvrStore {
     if (size === undefined) return;
     this.sizes.delete(msn);
     this.listed.delete(msn);
-    this.budget.used -= size;
+    if (!this.handedOver) this.budget.used -= size;
     void rm(this.path(msn), { force: true });
     if (++this.stale > INDEX_SLACK) this.rewriteIndex();
   }
@@ -177,6 +179,15 @@ export class DvrStore {
     return total;
   }
 
+  /**
+   * The ended push's VOD (vod/) links these files and counts their bytes from now on: counted twice, a window of
+   * more than half the budget would have its own VOD evicted at once.
+   */
+  handOver(): void {
+    if (!this.handedOver) this.budget.used -= this.bytes();
+    this.handedOver = true;
+  }
+
   /** Everything goes (the stream's packager is gone). */
   async clear(): Promise<void> {
     for (const msn of [...this.sizes.keys()]) this.remove(msn);
@@ -185,7 +196,7 @@ export class DvrStore {
 
   /** The node stops: the files stay for its next run, and leave this run's budget. */
   release(): void {
-    this.budget.used -= this.bytes();
+    if (!this.handedOver) this.budget.used -= this.bytes();
     this.sizes.clear();
     this.listed.clear();
   }

@@ -86,6 +86,7 @@ export class VodLibrary {
     if (previous) this.evict(previous);
     const vod: Kept = { id, inputId, segments, dir, bytes: sum(segments.map((segment) => segment.bytes)) };
     this.kept.set(inputId, vod);
+    store.handOver();
     this.deps.budget.used += vod.bytes;
     this.report(vod, 'Available');
     this.evictOverBudget();
