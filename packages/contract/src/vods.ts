@@ -36,6 +36,11 @@ export const Vod = z.object({
   playlistUri: z.string().nullable(),
   /** The output `playlistUri` goes through (its viewers' tokens play it; the console's preview credential too). */
   outputId: Id.nullable(),
+  /**
+   * The stream's Completed recordings of the same time (made before it ended, finished after it started): the
+   * session in the account's own bucket, which outlives the node's copy (played and downloaded as recordings are).
+   */
+  recordings: z.array(z.object({ id: Id, fileName: z.string(), fileFormat: z.enum(['MP4', 'MKV']) })),
   /** When the node reported it. */
   createdAt: Timestamp,
 });

@@ -13,6 +13,15 @@ export type VodView = VodRow & {
   output_name: string | null;
 };
 
+/** A Completed recording of a stream, as a VOD names it. */
+export interface VodRecordingRow {
+  id: string;
+  file_name: string;
+  file_format: 'MP4' | 'MKV';
+  created_at: Date;
+  updated_at: Date;
+}
+
 export class VodsRepository {
   constructor(private readonly db: Db) {}
 
@@ -55,6 +64,23 @@ export class VodsRepository {
       .orderBy('vods.ended_at', 'desc')
       .orderBy('vods.id')
       .limit(VODS_LISTED)
+      .execute();
+  }
+
+  /**
+   * The stream's Completed recordings that overlap [from, to] (made before `to`, last changed — completed — after
+   * `from`), oldest first.
+   */
+  async completedRecordings(streamId: string, from: Date, to: Date): Promise<VodRecordingRow[]> {
+    return this.db
+      .selectFrom('recordings')
+      .select(['id', 'file_name', 'file_format', 'created_at', 'updated_at'])
+      .where('input_id', '=', streamId)
+      .where('state', '=', 'Completed')
+      .where('created_at', '<=', to)
+      .where('updated_at', '>=', from)
+      .orderBy('created_at')
+      .orderBy('id')
       .execute();
   }
 

@@ -4,14 +4,14 @@ import type { AuthContext } from '../../lib/auth-context.js';
 import { notFound } from '../../lib/errors.js';
 import { measuredAt, type ReportContext } from '../nodes/index.js';
 import { httpBase } from '../streams/connections.js';
-import type { VodView } from './vods.repository.js';
+import type { VodRecordingRow, VodView } from './vods.repository.js';
 
 type VodsScope = Scope<'vods' | 'access'>;
 
 /** The path of an output's VOD on the node (the node's vod/serve.ts answers it). */
 const vodPath = (outputName: string) => `/hls/${encodeURIComponent(outputName)}/vod/index.m3u8`;
 
-export function toVod(row: VodView): Vod {
+export function toVod(row: VodView, recordings: VodRecordingRow[]): Vod {
   // A VOD whose node was removed is gone with it.
   const state = row.node_id === null ? 'Evicted' : row.state;
   const { node_protocol: protocol, node_hostname: hostname, node_port: port, output_name } = row;
@@ -26,6 +26,9 @@ export function toVod(row: VodView): Vod {
     size: row.size,
     playlistUri: playable ? `${httpBase({ protocol, hostname, port })}${vodPath(output_name)}` : null,
     outputId: playable ? row.output_id : null,
+    recordings: recordings
+      .filter((recording) => recording.created_at <= row.ended_at && recording.updated_at >= row.started_at)
+      .map((recording) => ({ id: recording.id, fileName: recording.file_name, fileFormat: recording.file_format })),
     createdAt: row.created_at.toISOString(),
   };
 }
@@ -40,14 +43,25 @@ export class VodsService {
 
   async list(auth: AuthContext, streamId: string): Promise<Vod[]> {
     await this.deps.uow.access.require(auth, 'stream', streamId);
-    return (await this.deps.uow.vods.ofStream(streamId)).map(toVod);
+    return this.present(streamId, await this.deps.uow.vods.ofStream(streamId));
   }
 
   async get(auth: AuthContext, id: string): Promise<Vod> {
     await this.deps.uow.access.require(auth, 'vod', id);
     const row = await this.deps.uow.vods.findById(id);
     if (!row) throw notFound('VOD');
-    return toVod(row);
+    const [vod] = await this.present(row.input_id, [row]);
+    if (!vod) throw notFound('VOD');
+    return vod;
+  }
+
+  /** The rows as the API answers them, each with the stream's recordings of its time (one read for them all). */
+  private async present(streamId: string, rows: VodView[]): Promise<Vod[]> {
+    if (rows.length === 0) return [];
+    const from = new Date(Math.min(...rows.map((row) => row.started_at.getTime())));
+    const to = new Date(Math.max(...rows.map((row) => row.ended_at.getTime())));
+    const recordings = await this.deps.uow.vods.completedRecordings(streamId, from, to);
+    return rows.map((row) => toVod(row, recordings));
   }
 
   /**

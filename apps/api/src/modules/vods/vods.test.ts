@@ -70,6 +70,7 @@ describe('a VOD reported by the node', () => {
       size: 1_234_567,
       playlistUri: `${new URL(rewind.connection?.uri ?? '').origin}/hls/${encodeURIComponent(rewind.name)}/vod/index.m3u8`,
       outputId: rewind.id,
+      recordings: [],
       createdAt: expect.any(String),
     });
     expect((await call(w.admin.token, 'GET', `/vods/${vodId}`)).json()).toEqual(vod);
@@ -91,6 +92,42 @@ describe('a VOD reported by the node', () => {
     expect(await listed()).toEqual([
       expect.objectContaining({ id: first.vodId, state: 'Evicted', playlistUri: null, duration: 90.5 }),
     ]);
+  });
+
+  it("names the stream's Completed recordings of its time, not those still recording or of another time", async () => {
+    const storage = await call(w.owner.token, 'POST', '/storages?check=false', {
+      name: 'Bucket',
+      type: 'AmazonS3',
+      accessKeyId: 'AKIDEXAMPLE',
+      secretAccessKey: 'very-secret-key',
+      bucket: 'media',
+    });
+    expect(storage.statusCode, storage.body).toBe(201);
+    const record = async () => {
+      const made = await call(w.owner.token, 'POST', '/recordings', {
+        streamId: w.streamId,
+        storageId: storage.json().id,
+        fileFormat: 'MP4',
+        capture: { source: 'Incoming', tracks: [{ type: 'Video' }] },
+      });
+      expect(made.statusCode, made.body).toBe(201);
+      return made.json() as { id: string; fileName: string };
+    };
+    const completed = await record();
+    await w.report(completed.id, { state: 'Completed' });
+    await record(); // still Recording
+    const now = Date.now();
+    const during = await vodReport({
+      startedAt: new Date(now - 60_000).toISOString(),
+      endedAt: new Date(now + 60_000).toISOString(),
+    });
+    const before = await vodReport({ startedAt: '2020-01-01T00:00:00.000Z', endedAt: '2020-01-01T01:00:00.000Z' });
+    const byId = new Map((await listed()).map((vod: { id: string }) => [vod.id, vod]));
+    expect(byId.get(during.vodId)).toMatchObject({
+      recordings: [{ id: completed.id, fileName: completed.fileName, fileFormat: 'MP4' }],
+    });
+    expect(byId.get(before.vodId)).toMatchObject({ recordings: [] });
+    expect((await call(w.owner.token, 'GET', `/vods/${during.vodId}`)).json().recordings).toHaveLength(1);
   });
 
   it('lists the newest session first', async () => {

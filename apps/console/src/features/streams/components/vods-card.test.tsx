@@ -27,6 +27,7 @@ function vod(n: number, changes: Partial<Vod> = {}): Vod {
     size: 1_000_000,
     playlistUri: PLAYLIST,
     outputId: rewind.id,
+    recordings: [],
     createdAt: '2026-11-29T08:01:32.000Z',
     ...changes,
   };
@@ -48,7 +49,11 @@ describe('Past broadcasts card', () => {
   });
 
   it('lists each session with its start, end and duration; an evicted one says it is no longer on the node', async () => {
-    render([vod(1), vod(2, { state: 'Evicted', playlistUri: null, outputId: null, duration: 3725 })]);
+    const recording = { id: uuid(300), fileName: 'show-2026-11-29.mp4', fileFormat: 'MP4' as const };
+    render([
+      vod(1),
+      vod(2, { state: 'Evicted', playlistUri: null, outputId: null, duration: 3725, recordings: [recording] }),
+    ]);
     const [available, evicted] = await screen.findAllByRole('listitem');
     expect(available?.textContent).toContain(`${VOD_TEXTS.started} 29/11/2026 08:00:00`);
     expect(available?.textContent).toContain(`${VOD_TEXTS.ended} 29/11/2026 08:01:30`);
@@ -56,6 +61,9 @@ describe('Past broadcasts card', () => {
     expect(within(available as HTMLElement).getByRole('button', { name: VOD_TEXTS.watch })).toBeTruthy();
     expect(evicted?.textContent).toContain('01:02:05');
     expect(evicted?.textContent).toContain(VOD_MESSAGES.evicted);
+    // The session is still in the account's bucket: the card says where.
+    expect(evicted?.textContent).toContain(`${VOD_TEXTS.recorded} show-2026-11-29.mp4`);
+    expect(available?.textContent).not.toContain(VOD_TEXTS.recorded);
     expect(within(evicted as HTMLElement).queryByRole('button')).toBeNull();
     expect(card().textContent).not.toContain(VOD_MESSAGES.noDvr);
   });

@@ -92,6 +92,11 @@ function VodItem({
         )}
       </div>
       {vod.state === 'Evicted' && <p className="small text-secondary mb-0">{VOD_MESSAGES.evicted}</p>}
+      {vod.recordings.length > 0 && (
+        <p className="small mb-0">
+          {VOD_TEXTS.recorded} {vod.recordings.map((recording) => recording.fileName).join(', ')}
+        </p>
+      )}
       {watching && vod.playlistUri && <VodPlayer uri={vod.playlistUri} streamId={streamId} />}
     </li>
   );

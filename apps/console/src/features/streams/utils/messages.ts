@@ -52,4 +52,6 @@ export const VOD_TEXTS = {
   closePlayer: 'Close player',
   player: 'Past broadcast player',
   playFailed: 'The past broadcast cannot be played',
+  /** Before the file names of the stream's Completed recordings of the same time. */
+  recorded: 'Also in your storage (Recordings and Relays card):',
 } as const;
