@@ -134,8 +134,9 @@ function VodPlayer({ uri, streamId }: { uri: string; streamId: string }) {
   const problem = failure ?? (credential.isError ? messageOr(credential.error, VOD_TEXTS.playFailed) : null);
   return (
     <div className="mt-2">
+      {/* Plays at once: Watch asked for it (a click, so the browser lets it play with sound). */}
       {/* biome-ignore lint/a11y/useMediaCaption: a broadcast's recording has no caption track */}
-      <video ref={video} controls aria-label={VOD_TEXTS.player} className="w-100 bg-black" />
+      <video ref={video} controls autoPlay playsInline aria-label={VOD_TEXTS.player} className="w-100 bg-black" />
       {problem && (
         <p role="alert" className="text-danger small mb-0">
           {problem}
