@@ -38,16 +38,18 @@ async function broadcast(seconds: number): Promise<number> {
 
 /** The stream's newest VOD once it is Available with an id not in `known`, and its playlist. */
 async function nextVod(known: string[]): Promise<{ vod: Vod; playlist: string }> {
-  return waitFor(
+  const found = await waitFor(
     async () => {
       const vod = (await vods()).find((each) => each.state === 'Available' && !known.includes(each.id));
       const response = vod?.playlistUri ? await fetch(vod.playlistUri) : null;
       return { vod, playlist: response?.ok ? await response.text() : '' };
     },
-    (found): found is { vod: Vod; playlist: string } => found.playlist.includes('#EXT-X-ENDLIST'),
+    (answer) => answer.playlist.includes('#EXT-X-ENDLIST'),
     30_000,
     'the VOD of the ended push listed and its playlist ended',
   );
+  if (!found.vod) throw new Error('no VOD listed');
+  return { vod: found.vod, playlist: found.playlist };
 }
 
 describe('VOD of an ended push', () => {
