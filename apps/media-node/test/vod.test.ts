@@ -13,8 +13,8 @@ import { streamsOf, uriOf, useMediaNode } from './streams.js';
  * the stream's Low latency output; the stream's next session replaces it (the old one is reported Evicted).
  */
 const GRACE_MS = 1000;
-const world = useMediaNode('vod', { RECONNECT_GRACE_MS: String(GRACE_MS) });
-const { api, createStream, createOutput, status } = streamsOf(world);
+const world = useMediaNode('vod', { RECONNECT_GRACE_MS: String(GRACE_MS), REPORT_INTERVAL_MS: '500' });
+const { api, createStream, createOutput, status, usage } = streamsOf(world);
 let stream: StreamInput;
 let rewind: StreamOutput;
 let work: string;
@@ -86,6 +86,15 @@ describe('VOD of an ended push', () => {
         expect.objectContaining({ codec_type: 'audio', codec_name: 'aac' }),
       ]),
     );
+    // Read through the output's HLS session: billed as the stream's outgoing traffic (nobody watched it live), the
+    // segments and the few kB of the playlist and init segments.
+    const billed = await waitFor(
+      () => usage(stream.id),
+      (now) => now.outgoing >= vod.size,
+      10_000,
+      "the VOD's bytes billed to the stream",
+    );
+    expect(billed.outgoing).toBeLessThanOrEqual(vod.size + 20_000);
   }, 90_000);
 
   it("is replaced by the stream's next session, the old one Evicted with no playlist", async () => {
