@@ -16,6 +16,8 @@ import type { StreamManager } from './streams/manager.js';
 import { NO_PREVIEW_SEAT } from './streams/preview-seats.js';
 import { browserViewer } from './streams/signed-playback.js';
 import type { LiveStream, SignedGrant } from './streams/types.js';
+import type { VodLibrary } from './vod/library.js';
+import { serveVod, VOD_PATH } from './vod/serve.js';
 
 /** An HLS viewer whose player has not asked for anything this long has left. */
 const HLS_SESSION_IDLE_MS = 20_000;
@@ -95,6 +97,8 @@ export class HlsServer {
     private readonly pullRendition: (input: AssignedInput, key: string) => Promise<number | null> = async () => null,
     /** The LL-HLS packagers of streams with a Low latency output (pipelines/low-latency-hls.ts). */
     private readonly lowLatency: LowLatencyPackagers | null = null,
+    /** The VODs of ended sessions kept here (vod/): `<output>/vod/index.m3u8`, whether or not the stream is live. */
+    private readonly vods: VodLibrary | null = null,
   ) {
     this.sweeper = setInterval(() => void this.sweep(), 2000);
     this.sweeper.unref();
@@ -127,9 +131,10 @@ export class HlsServer {
       !file ||
       rest.length > 2 ||
       !FILE.test(file) ||
-      (rendition !== null && !RENDITION.test(rendition))
+      (rendition !== null && rendition !== VOD_PATH && !RENDITION.test(rendition))
     )
       return text(response, 404, 'Not found');
+    const vod = rendition === VOD_PATH;
     const token = query.get('token');
     const sid = query.get('sid');
     const address = remoteAddressOf(request);
@@ -140,12 +145,13 @@ export class HlsServer {
       running,
     });
     if (!admitted.ok) return text(response, admitted.status, admitted.reason);
+    if (vod && !this.vods?.has(admitted.input.id)) return text(response, 404, 'The stream has no VOD on this node');
     // An edge pulls the stream from its ingest node for the first of its viewers; a ladder's variants are
     // pulled one by one as they are asked for (below).
-    const ladder = this.edgeLadder(admitted.input);
-    if (admitted.input.origin && !ladder) await this.manager.admission.live(admitted.input);
-    const played = ladder ? null : this.played(admitted.input.id);
-    if (!ladder && !played) return text(response, 404, 'the stream is not live');
+    const ladder = vod ? null : this.edgeLadder(admitted.input);
+    if (admitted.input.origin && !ladder && !vod) await this.manager.admission.live(admitted.input);
+    const played = ladder || vod ? null : this.played(admitted.input.id);
+    if (!ladder && !played && !vod) return text(response, 404, 'the stream is not live');
     const ended = sid ? this.kicked.get(sid) : undefined;
     if (ended !== undefined) return ended ? text(response, 403, ended) : text(response, 410, 'This session was ended');
     // A session plays what it was opened for: another output's (or stream's) id, or one opened with another kind
@@ -165,6 +171,10 @@ export class HlsServer {
     const viewer = this.viewer(sid, request, admitted, token);
     if (!viewer) return text(response, 429, NO_PREVIEW_SEAT);
     const suffix = `?${new URLSearchParams({ sid, ...(token ? { token } : {}) })}`;
+    if (vod && this.vods) {
+      const count = this.countTo(viewer);
+      return serveVod(response, { library: this.vods, inputId: admitted.input.id, file, suffix, count });
+    }
     if (ladder)
       return this.serveEdgeLadder(
         request,
@@ -233,11 +243,16 @@ export class HlsServer {
       packager,
       renditionReports,
       ...asked,
-      count: (bytes) => {
-        const state = this.viewers.get(asked.viewer.sessionId);
-        if (state) state.bytes += bytes;
-      },
+      count: this.countTo(asked.viewer),
     });
+  }
+
+  /** Counts bytes sent to the viewer's session while it lasts (a kicked or idle session counts no more). */
+  private countTo(viewer: HlsViewer): (bytes: number) => void {
+    return (bytes) => {
+      const state = this.viewers.get(viewer.sessionId);
+      if (state) state.bytes += bytes;
+    };
   }
 
   /**

@@ -40,6 +40,7 @@ import type { SrtPort } from './srt-port.js';
 import { StreamManager } from './streams/manager.js';
 import type { LiveStream } from './streams/types.js';
 import { UsageJournal } from './streams/usage-journal.js';
+import { VodLibrary } from './vod/library.js';
 import { WhepPlayback } from './whep.js';
 import { WhipIngest } from './whip.js';
 
@@ -89,6 +90,8 @@ export class MediaNode {
   private readonly pipelines: LivePipelines<unknown>[] = [];
   /** The LL-HLS packagers of streams with a Low latency output: written by their pipeline, read by HLS viewers. */
   private readonly lowLatency: LowLatencyPackagers;
+  /** The VODs of ended sessions (vod/), from the rewind windows of the packagers. */
+  private readonly vods: VodLibrary;
   private readonly startedAt = Date.now();
   /** What could not start (missing tools): the node runs without it and says so in /metadata. */
   readonly problems: string[] = [];
@@ -136,6 +139,13 @@ export class MediaNode {
       dataDir: config.dataDir,
       dvrMaxBytes: config.dvrMaxBytes,
     });
+    this.vods = new VodLibrary({
+      dir: join(config.dataDir, 'vod'),
+      budget: this.lowLatency.disk,
+      send: (report) => this.reporter.send(report),
+      log,
+    });
+    this.lowLatency.onSessionEnd = (inputId, store) => void this.vods.keep(inputId, store);
     this.pipelines.push(
       new LivePipelines(transcoderKind(this.client), this.manager.events, host),
       new LivePipelines(lowLatencyHlsKind(this.lowLatency), this.manager.events, host),
@@ -262,6 +272,7 @@ export class MediaNode {
         `${config.dataDir}/hls`,
         (input, key) => this.edges.pullRendition(input, key),
         this.lowLatency,
+        this.vods,
       );
       if (!ffmpegMissing) {
         const relayUrl = this.tools.rtmpUrl;
@@ -336,6 +347,7 @@ export class MediaNode {
   async stop(): Promise<void> {
     for (const timer of this.timers) clearInterval(timer);
     this.clips.stop();
+    this.vods.close();
     // Files being recorded are closed first (the journal keeps them for the next start), then pushes end.
     await this.recordings.stop();
     await this.edges.stopAll();

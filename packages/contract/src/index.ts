@@ -31,4 +31,5 @@ export * from './streams.js';
 export * from './text.js';
 export * from './transcode.js';
 export * from './two-factor.js';
+export * from './vods.js';
 export * from './webhooks.js';

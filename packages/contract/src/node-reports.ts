@@ -9,6 +9,7 @@ import { defineRoute } from './routes.js';
 import { SnapshotReport } from './snapshots.js';
 import { MetricsReport, UsageReport } from './statistics.js';
 import { StreamStateReport } from './streams.js';
+import { VodReport } from './vods.js';
 
 /**
  * The node-facing API: what a media node calls with its node token (`Authorization: Bearer <token>`).
@@ -52,6 +53,7 @@ export const NodeReport = z.discriminatedUnion('kind', [
   RecordingStateReport,
   RelayStateReport,
   ClipStateReport,
+  VodReport,
 ]);
 export type NodeReport = z.infer<typeof NodeReport>;
 export type NodeReportKind = NodeReport['kind'];

@@ -20,6 +20,7 @@ import { storageRoutes } from './storages.js';
 import { nodeStreamRoutes, streamRoutes } from './streams.js';
 import { nodeTranscodeRoutes, transcodeRoutes } from './transcode.js';
 import { twoFactorRoutes } from './two-factor.js';
+import { vodRoutes } from './vods.js';
 import { webhookRoutes } from './webhooks.js';
 
 /**
@@ -55,6 +56,7 @@ export const routeTable = {
   transcodeRoutes,
   nodeTranscodeRoutes,
   twoFactorRoutes,
+  vodRoutes,
   webhookRoutes,
 } satisfies Record<string, Record<string, AnyRoute>>;
 

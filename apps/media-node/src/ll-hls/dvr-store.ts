@@ -5,6 +5,11 @@ import { join } from 'node:path';
 /** The bytes every stream's rewind window may take on a node's disk together (DVR_MAX_BYTES), and what they take. */
 export class DiskBudget {
   used = 0;
+  /**
+   * Frees what may go before a live window's oldest segments when the budget is exceeded (the kept VODs of ended
+   * pushes, vod/): called, synchronously, before a window measures its excess.
+   */
+  reclaim: (() => void) | null = null;
   constructor(readonly maxBytes: number) {}
 }
 
@@ -43,6 +48,10 @@ export class DvrStore {
   /** Index lines naming segments gone since it was last written whole. */
   private stale = 0;
   private ready: Promise<unknown> | null = null;
+  /** Its files' bytes count as a VOD's (hard links to the same files, vod/), no longer in the budget as its own. */
+  private handedOver = false;
+  /** Writes under way (a VOD of the ended push waits for them: vod/). */
+  private readonly writing = new Set<Promise<boolean>>();
 
   constructor(
     readonly dir: string,
@@ -99,7 +108,26 @@ export class DvrStore {
    * Writes a complete segment (and its period's init segment, once), then names it in the index; resolves true
    * once it is on disk (false when writing failed: it stays in memory).
    */
-  async store(segment: StoredSegment, data: Buffer, init: Buffer): Promise<boolean> {
+  store(segment: StoredSegment, data: Buffer, init: Buffer): Promise<boolean> {
+    const written = this.write(segment, data, init);
+    this.writing.add(written);
+    void written.finally(() => this.writing.delete(written));
+    return written;
+  }
+
+  /** Once every segment handed to `store` so far is on disk (or failed). */
+  async settled(): Promise<void> {
+    await Promise.all([...this.writing]);
+  }
+
+  /** The segments on disk now, oldest first, with their sizes. */
+  segments(): Array<StoredSegment & { bytes: number }> {
+    return [...this.listed.values()]
+      .sort((a, b) => a.msn - b.msn)
+      .map((segment) => ({ ...segment, bytes: this.sizes.get(segment.msn) ?? 0 }));
+  }
+
+  private async write(segment: StoredSegment, data: Buffer, init: Buffer): Promise<boolean> {
     this.ready ??= mkdir(this.dir, { recursive: true });
     try {
       await this.ready;
@@ -115,7 +143,7 @@ export class DvrStore {
     }
     this.sizes.set(segment.msn, data.length);
     this.listed.set(segment.msn, segment);
-    this.budget.used += data.length;
+    if (!this.handedOver) this.budget.used += data.length;
     return true;
   }
 
@@ -129,13 +157,14 @@ export class DvrStore {
     if (size === undefined) return;
     this.sizes.delete(msn);
     this.listed.delete(msn);
-    this.budget.used -= size;
+    if (!this.handedOver) this.budget.used -= size;
     void rm(this.path(msn), { force: true });
     if (++this.stale > INDEX_SLACK) this.rewriteIndex();
   }
 
   /** By how many bytes the node's rewind windows exceed their disk budget (0 or less: within it). */
   overBudgetBy(): number {
+    if (this.budget.used > this.budget.maxBytes) this.budget.reclaim?.();
     return this.budget.used - this.budget.maxBytes;
   }
 
@@ -150,6 +179,15 @@ export class DvrStore {
     return total;
   }
 
+  /**
+   * The ended push's VOD (vod/) links these files and counts their bytes from now on: counted twice, a window of
+   * more than half the budget would have its own VOD evicted at once.
+   */
+  handOver(): void {
+    if (!this.handedOver) this.budget.used -= this.bytes();
+    this.handedOver = true;
+  }
+
   /** Everything goes (the stream's packager is gone). */
   async clear(): Promise<void> {
     for (const msn of [...this.sizes.keys()]) this.remove(msn);
@@ -158,7 +196,7 @@ export class DvrStore {
 
   /** The node stops: the files stay for its next run, and leave this run's budget. */
   release(): void {
-    this.budget.used -= this.bytes();
+    if (!this.handedOver) this.budget.used -= this.bytes();
     this.sizes.clear();
     this.listed.clear();
   }
@@ -173,11 +211,11 @@ export class DvrStore {
     }
   }
 
-  private path(msn: number): string {
+  path(msn: number): string {
     return join(this.dir, `seg-${msn}.m4s`);
   }
 
-  private initPath(period: number): string {
+  initPath(period: number): string {
     return join(this.dir, `init-${period}.mp4`);
   }
 }

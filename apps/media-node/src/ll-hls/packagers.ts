@@ -50,6 +50,11 @@ export class LowLatencyPackagers {
    * stream comes back (its packager lists them again) or they are older than the longest window (they go).
    */
   private readonly leftovers = new Map<string, { bytes: number; expiry: NodeJS.Timeout }>();
+  /**
+   * Told when a stream with a rewind window ended (its reconnect grace is over), with the window's store: its VOD
+   * is kept from it (vod/). The ladder's first variant (the best), or the stream without a ladder.
+   */
+  onSessionEnd: ((inputId: string, store: DvrStore) => void) | null = null;
 
   constructor(events: StreamEvents, o: { dataDir: string; dvrMaxBytes: number }) {
     this.disk = new DiskBudget(o.dvrMaxBytes);
@@ -201,6 +206,9 @@ export class LowLatencyPackagers {
     const stream = this.streams.get(inputId);
     if (!stream || stream.linger) return;
     for (const { packager } of stream.variants.values()) packager.end();
+    const [first] = stream.variants.values();
+    const source = stream.variants.get(null) ?? first;
+    if (source?.store && stream.dvrWindowSeconds > 0) this.onSessionEnd?.(inputId, source.store);
     stream.linger = setTimeout(() => {
       if (this.streams.get(inputId) === stream) this.forget(inputId);
     }, ENDED_LINGER_MS);

@@ -27,6 +27,11 @@ export interface PlaylistInput {
   skip: boolean;
   uri: (file: string) => string;
   renditionReports: readonly RenditionReport[];
+  /**
+   * A VOD of an ended push (vod/): EXT-X-PLAYLIST-TYPE:VOD, complete segments only, no low-latency tags (no parts,
+   * blocking reload or skipping: the playlist never changes).
+   */
+  vod?: boolean;
 }
 
 /** Parts are listed for the segments within this many target durations of the playlist's end (Apple's LL-HLS). */
@@ -44,14 +49,14 @@ export function renderPlaylist(input: PlaylistInput): string {
   // Each segment's duration, rounded to the nearest integer, is at most the target (RFC 8216bis 4.4.3.1).
   const target = Math.max(1, ...segments.map((segment) => Math.round(segment.duration)));
   const canSkipUntil = SKIP_TARGETS * target;
-  const lines = [
-    '#EXTM3U',
-    '#EXT-X-VERSION:9',
-    `#EXT-X-TARGETDURATION:${target}`,
-    `#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,PART-HOLD-BACK=${decimal(HOLD_BACK_PARTS * partTarget)},CAN-SKIP-UNTIL=${decimal(canSkipUntil)}`,
-    `#EXT-X-PART-INF:PART-TARGET=${decimal(partTarget)}`,
-    `#EXT-X-MEDIA-SEQUENCE:${segments[0]?.msn ?? 0}`,
-  ];
+  const lines = ['#EXTM3U', '#EXT-X-VERSION:9', `#EXT-X-TARGETDURATION:${target}`];
+  if (input.vod) lines.push('#EXT-X-PLAYLIST-TYPE:VOD');
+  else
+    lines.push(
+      `#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,PART-HOLD-BACK=${decimal(HOLD_BACK_PARTS * partTarget)},CAN-SKIP-UNTIL=${decimal(canSkipUntil)}`,
+      `#EXT-X-PART-INF:PART-TARGET=${decimal(partTarget)}`,
+    );
+  lines.push(`#EXT-X-MEDIA-SEQUENCE:${segments[0]?.msn ?? 0}`);
   if (input.discontinuitySequence > 0) lines.push(`#EXT-X-DISCONTINUITY-SEQUENCE:${input.discontinuitySequence}`);
   const total = segments.reduce((sum, segment) => sum + segment.duration, 0);
   const skipped = input.skip ? skippable(segments, total - canSkipUntil) : 0;

@@ -90,9 +90,10 @@ function sendMedia(response: ServerResponse, asked: LowLatencyRequest, body: Buf
   sendBody(response, asked, body, 'video/mp4', 'max-age=60');
 }
 
-function sendBody(
+/** A playlist or media body, its bytes counted to the viewer's session (the Low latency and VOD handlers'). */
+export function sendBody(
   response: ServerResponse,
-  asked: LowLatencyRequest,
+  asked: Pick<LowLatencyRequest, 'count'>,
   body: Buffer,
   contentType: string,
   cacheControl: string,

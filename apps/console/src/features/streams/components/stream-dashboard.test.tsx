@@ -29,6 +29,7 @@ function renderDashboard(
       [`GET /api/v1/recordings/stream/${ID}`]: () => jsonResponse([]),
       [`GET /api/v1/relays/stream/${ID}`]: () => jsonResponse([]),
       'GET /api/v1/clips': () => jsonResponse([]),
+      'GET /api/v1/vods': () => jsonResponse([]),
       'GET /api/v1/statistics/*': () => jsonResponse({ result: [] }),
       [`GET /api/v1/snapshots/stream/${ID}/*`]: () => errorResponse(404, 'Snapshot settings not found'),
       'GET /api/v1/webhooks/deliveries': () => jsonResponse([], 200, { 'X-Total-Count': '0' }),

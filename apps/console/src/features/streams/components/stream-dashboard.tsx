@@ -29,6 +29,7 @@ import { StreamStatusBadge } from './stream-status-badge';
 import { StreamerCard } from './streamer-card';
 import { TracksCard } from './tracks-card';
 import { ViewersCard } from './viewers-card';
+import { VodsCard } from './vods-card';
 
 /** The stream form's code (react-hook-form, the contract's rules) is fetched when it first opens. */
 const StreamModal = lazyComponent(() => import('./stream-modal'), 'StreamModal');
@@ -208,6 +209,7 @@ export function StreamDashboard({ id, slots, startUpdating = false, onUpdateClos
                 </DashboardCard>
               )}
               {slots.clips && <DashboardCard title="Clips">{slots.clips({ streamId: stream.id })}</DashboardCard>}
+              <VodsCard streamId={stream.id} />
               {slots.metricsPanel({ streamId: stream.id, format: stream.format })}
             </div>
           </div>

@@ -39,3 +39,19 @@ export const OUTPUT_ACCESS_LABELS = {
   Private: 'Private',
   Signed: 'Signed (playback tokens only)',
 } as const;
+
+/** The dashboard's Past broadcasts card (VODs of ended sessions, issue 35). */
+export const VOD_TEXTS = {
+  title: 'Past broadcasts',
+  none: 'No past broadcast yet: the last one is kept here seconds after a push ends.',
+  loadFailed: 'The past broadcasts could not be read',
+  started: 'Started',
+  ended: 'Ended',
+  duration: 'Duration',
+  watch: 'Watch',
+  closePlayer: 'Close player',
+  player: 'Past broadcast player',
+  playFailed: 'The past broadcast cannot be played',
+  /** Before the file names of the stream's Completed recordings of the same time. */
+  recorded: 'Also in your storage (Recordings and Relays card):',
+} as const;

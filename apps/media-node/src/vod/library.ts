@@ -1,0 +1,224 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { copyFile, link, mkdir, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ReportBody } from '../control-plane.js';
+import { writeFileDurably } from '../durable-file.js';
+import type { DiskBudget, DvrStore, StoredSegment } from '../ll-hls/dvr-store.js';
+import { namesIn } from '../ll-hls/dvr-store.js';
+import { parseLowLatencyFile } from '../ll-hls/packager.js';
+import { renderPlaylist } from '../ll-hls/playlist.js';
+import type { Logger } from '../log.js';
+
+/** What a VOD's folder says of it (`vod.json`, written once its files are all there). */
+interface VodManifest {
+  id: string;
+  inputId: string;
+  segments: Array<StoredSegment & { bytes: number }>;
+}
+
+interface Kept extends VodManifest {
+  dir: string;
+  bytes: number;
+}
+
+const MANIFEST = 'vod.json';
+/** How often the disk budget is checked for VODs to evict, besides when a rewind window asks for room. */
+const SWEEP_MS = 5_000;
+
+export interface VodLibraryDeps {
+  /** `<data>/vod`: a folder per input, in it one per VOD (`<vod id>/`). */
+  dir: string;
+  /** The rewind windows' disk budget (DVR_MAX_BYTES), which the VODs share. */
+  budget: DiskBudget;
+  send(report: ReportBody): void;
+  log?: Logger;
+}
+
+/**
+ * The last session of each stream with a rewind window, kept after its push ended as an HLS VOD (docs/decisions.md,
+ * "VOD of an ended stream"): the window's segment files are hard-linked into `<data>/vod/<input>/<vod id>/` (no
+ * copy; the window's own folder goes when its packager does), listed by a VOD playlist, and reported to the control
+ * plane. A VOD counts in the rewind disk budget and is the first thing to go when that budget is exceeded (oldest
+ * first), before any live window's segments; the stream's next VOD replaces it. Either way it is reported Evicted.
+ * A node that restarts lists again the VODs on its disk.
+ */
+export class VodLibrary {
+  private readonly kept = new Map<string, Kept>();
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(private readonly deps: VodLibraryDeps) {
+    this.restore();
+    deps.budget.reclaim = () => this.evictOverBudget();
+    this.sweeper = setInterval(() => this.evictOverBudget(), SWEEP_MS);
+    this.sweeper.unref();
+  }
+
+  /**
+   * The push of `inputId` ended (its reconnect grace is over): what its rewind window holds, once written, becomes
+   * the stream's VOD, replacing the previous one.
+   */
+  async keep(inputId: string, store: DvrStore): Promise<void> {
+    await store.settled();
+    const id = randomUUID();
+    const dir = join(this.deps.dir, inputId, id);
+    const segments: Kept['segments'] = [];
+    try {
+      await mkdir(dir, { recursive: true });
+      const periods = new Set<number>();
+      for (const segment of store.segments()) {
+        // A segment the window dropped meanwhile (its file is gone) is left out: the VOD has a gap there.
+        if (!(await linkOrCopy(store.path(segment.msn), join(dir, `seg-${segment.msn}.m4s`)))) continue;
+        if (!periods.has(segment.period)) {
+          if (!(await linkOrCopy(store.initPath(segment.period), join(dir, `init-${segment.period}.mp4`)))) continue;
+          periods.add(segment.period);
+        }
+        segments.push(segment);
+      }
+      if (segments.length === 0) throw new Error('no segment of the window is left');
+      await writeFileDurably(join(dir, MANIFEST), JSON.stringify({ id, inputId, segments } satisfies VodManifest));
+    } catch (error) {
+      this.deps.log?.error(`no VOD of ${inputId}: ${(error as Error).message}`);
+      await rm(dir, { recursive: true, force: true });
+      return;
+    }
+    const previous = this.kept.get(inputId);
+    if (previous) this.evict(previous);
+    const vod: Kept = { id, inputId, segments, dir, bytes: sum(segments.map((segment) => segment.bytes)) };
+    this.kept.set(inputId, vod);
+    store.handOver();
+    this.deps.budget.used += vod.bytes;
+    this.report(vod, 'Available');
+    this.evictOverBudget();
+  }
+
+  has(inputId: string): boolean {
+    return this.kept.has(inputId);
+  }
+
+  /** The stream's VOD playlist, each URI decorated by `uri` (a session's query); null when it has none. */
+  playlist(inputId: string, uri: (file: string) => string): string | null {
+    const vod = this.kept.get(inputId);
+    if (!vod) return null;
+    return renderPlaylist({
+      segments: vod.segments.map((segment) => ({
+        msn: segment.msn,
+        period: segment.period,
+        discontinuity: segment.periodStart,
+        programDate: segment.programDate,
+        duration: segment.duration,
+        complete: true,
+        parts: [],
+      })),
+      partTarget: 1,
+      discontinuitySequence: 0,
+      ended: true,
+      skip: false,
+      uri,
+      renditionReports: [],
+      vod: true,
+    });
+  }
+
+  /** An init segment or segment the stream's VOD playlist lists; null for any other name. */
+  async file(inputId: string, name: string): Promise<Buffer | null> {
+    const vod = this.kept.get(inputId);
+    const asked = parseLowLatencyFile(name);
+    if (!vod || !asked || asked.kind === 'part') return null;
+    const listed =
+      asked.kind === 'init'
+        ? vod.segments.some((segment) => segment.period === asked.period)
+        : vod.segments.some((segment) => segment.msn === asked.msn);
+    return listed ? readFile(join(vod.dir, name)).catch(() => null) : null;
+  }
+
+  close(): void {
+    clearInterval(this.sweeper);
+    this.deps.budget.reclaim = null;
+  }
+
+  /** While the budget is exceeded, the oldest VODs go (synchronously counted out; their files go after). */
+  private evictOverBudget(): void {
+    const { budget } = this.deps;
+    while (budget.used > budget.maxBytes) {
+      const oldest = [...this.kept.values()].sort((a, b) => endOf(a) - endOf(b))[0];
+      if (!oldest) return;
+      this.evict(oldest);
+    }
+  }
+
+  private evict(vod: Kept): void {
+    if (this.kept.get(vod.inputId) === vod) this.kept.delete(vod.inputId);
+    this.deps.budget.used -= vod.bytes;
+    this.report(vod, 'Evicted');
+    void rm(vod.dir, { recursive: true, force: true });
+  }
+
+  private report(vod: Kept, state: 'Available' | 'Evicted'): void {
+    const first = vod.segments[0];
+    this.deps.send({
+      kind: 'vod',
+      vodId: vod.id,
+      streamId: vod.inputId,
+      state,
+      startedAt: new Date(first?.programDate ?? 0).toISOString(),
+      endedAt: new Date(endOf(vod)).toISOString(),
+      duration: Number(sum(vod.segments.map((segment) => segment.duration)).toFixed(3)),
+      size: vod.bytes,
+    });
+  }
+
+  /**
+   * The VODs a previous run left: the newest complete one of each input is kept (and reported again, in case its
+   * report was lost with that run), everything else goes.
+   */
+  private restore(): void {
+    for (const inputId of namesIn(this.deps.dir)) {
+      const found: Kept[] = [];
+      for (const id of namesIn(join(this.deps.dir, inputId))) {
+        const dir = join(this.deps.dir, inputId, id);
+        const manifest = readManifest(dir);
+        if (manifest?.id === id && manifest.inputId === inputId)
+          found.push({ ...manifest, dir, bytes: sum(manifest.segments.map((segment) => segment.bytes)) });
+        else void rm(dir, { recursive: true, force: true });
+      }
+      found.sort((a, b) => endOf(b) - endOf(a));
+      const [newest, ...older] = found;
+      for (const vod of older) void rm(vod.dir, { recursive: true, force: true });
+      if (!newest) continue;
+      this.kept.set(inputId, newest);
+      this.deps.budget.used += newest.bytes;
+      this.report(newest, 'Available');
+    }
+  }
+}
+
+const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+
+function endOf(vod: VodManifest): number {
+  const last = vod.segments.at(-1);
+  return last ? last.programDate + last.duration * 1000 : 0;
+}
+
+/** A hard link (same disk, no copy), or a copy where links are refused; false when the source is gone. */
+async function linkOrCopy(from: string, to: string): Promise<boolean> {
+  try {
+    await link(from, to);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    return copyFile(from, to).then(
+      () => true,
+      () => false,
+    );
+  }
+}
+
+function readManifest(dir: string): VodManifest | null {
+  try {
+    const manifest = JSON.parse(readFileSync(join(dir, MANIFEST), 'utf8')) as VodManifest;
+    return Array.isArray(manifest.segments) && manifest.segments.length > 0 ? manifest : null;
+  } catch {
+    return null;
+  }
+}
