@@ -8,7 +8,7 @@ import { master, readPlaylist, rewrite } from './hls-playlists.js';
 import { text } from './http-answer.js';
 import type { LowLatencyPackagers } from './ll-hls/packagers.js';
 import { serveLowLatency } from './ll-hls/serve.js';
-import { edgeLadder, renditionName } from './pipelines/edge/puller.js';
+import { edgeLadder, renditionName } from './pipelines/edge/ladder.js';
 import { isLowLatencyHls } from './pipelines/low-latency-hls.js';
 import { PlaylistLifetimes } from './playlist-lifetime.js';
 import { newestFragment, poll } from './streams/fragments.js';
@@ -52,6 +52,18 @@ interface Played {
   stream: LiveStream;
   /** The reconnect grace ended without a new push: the playlist ends (EXT-X-ENDLIST). */
   ended: boolean;
+}
+
+/** A request of a Low latency output, as its stream's packagers answer it. */
+interface LowLatencyAsk {
+  /** A ladder's variant (its rendition key), or null. */
+  key: string | null;
+  file: string;
+  query: URLSearchParams;
+  suffix: string;
+  viewer: HlsViewer;
+  /** The output's rewind window, seconds (0: the live window). */
+  windowSeconds: number;
 }
 
 /** On an edge: the origin's ladder its HLS viewers get, and whether the stream ended (its playlists end). */
@@ -165,24 +177,29 @@ export class HlsServer {
     const viewer = this.viewer(sid, request, admitted, token);
     if (!viewer) return text(response, 429, NO_PREVIEW_SEAT);
     const suffix = `?${new URLSearchParams({ sid, ...(token ? { token } : {}) })}`;
+    const output = admitted.input.outputs.find((each) => each.id === admitted.outputId);
+    const low = this.lowLatency && output && isLowLatencyHls(output) ? output : null;
+    // A laddered stream's master playlist is the same for both latencies (its variants' URIs are); the variants differ.
+    const lowLatency = low && {
+      key: rendition,
+      file,
+      query,
+      suffix,
+      viewer,
+      windowSeconds: 60 * (low.dvrWindowMinutes ?? 0),
+    };
     if (ladder)
       return this.serveEdgeLadder(
         request,
         response,
-        { input: admitted.input, ...ladder, rendition, file },
+        { input: admitted.input, ...ladder, rendition, file, lowLatency },
         viewer,
         suffix,
       );
     if (!played) return;
-    const output = admitted.input.outputs.find((each) => each.id === admitted.outputId);
     const { stream } = played;
-    // A laddered stream's master playlist is the same for both latencies (its variants' URIs are); the variants differ.
     const master = rendition === null && file === 'index.m3u8' && stream.outgoing.renditions !== null;
-    if (this.lowLatency && output && isLowLatencyHls(output) && !master) {
-      const windowSeconds = 60 * (output.dvrWindowMinutes ?? 0);
-      const asked = { key: rendition, file, query, suffix, viewer, windowSeconds };
-      return this.serveLowLatency(request, response, admitted.input.id, asked);
-    }
+    if (lowLatency && !master) return this.serveLowLatency(request, response, admitted.input.id, lowLatency);
     if (file.endsWith('.m3u8')) {
       const playlist = await this.awaitPlaylist(request, admitted.input.id, played, rendition, suffix);
       return sendPlaylist(response, viewer, playlist);
@@ -199,15 +216,7 @@ export class HlsServer {
     request: IncomingMessage,
     response: ServerResponse,
     inputId: string,
-    asked: {
-      /** A ladder's variant (its rendition key), or null. */
-      key: string | null;
-      file: string;
-      query: URLSearchParams;
-      suffix: string;
-      viewer: HlsViewer;
-      windowSeconds: number;
-    },
+    asked: LowLatencyAsk,
   ): Promise<void> {
     const lowLatency = this.lowLatency;
     if (!lowLatency) return;
@@ -261,16 +270,24 @@ export class HlsServer {
    * for it); a variant's playlist pulls that rendition from the origin (if no pull of it runs) and is answered
    * once the pull wrote its first fragment here; its fragments keep the pull going. When the origin has nothing
    * to pull (its push ended: in its reconnect grace, or over) the variant's playlist is the last one pulled here,
-   * unchanged during the grace and ended after it, as the origin's own.
+   * unchanged during the grace and ended after it, as the origin's own. A Low latency output's variant is the LL-HLS
+   * the rendition's pull packages here (pipelines/edge/rendition-packaging.ts): every request of it (playlist, part)
+   * keeps the pull going, and is answered by that variant's packager as on the origin (blocking reloads, rendition
+   * reports of the siblings pulled here).
    */
   private async serveEdgeLadder(
     request: IncomingMessage,
     response: ServerResponse,
-    asked: PlayedLadder & { input: AssignedInput; rendition: string | null; file: string },
+    asked: PlayedLadder & {
+      input: AssignedInput;
+      rendition: string | null;
+      file: string;
+      lowLatency: LowLatencyAsk | null;
+    },
     viewer: HlsViewer,
     suffix: string,
   ): Promise<void> {
-    const { input, ladder, ended, rendition, file } = asked;
+    const { input, ladder, ended, rendition, file, lowLatency } = asked;
     if (rendition === null)
       return file === 'index.m3u8'
         ? sendPlaylist(response, viewer, master(ladder, suffix))
@@ -278,6 +295,11 @@ export class HlsServer {
     if (!ladder.some((variant) => variant.key === rendition)) return text(response, 404, 'the stream is not live');
     const name = renditionName(input.id, rendition);
     const pulled = ended ? Promise.resolve(null) : this.pullRendition(input, rendition);
+    if (lowLatency) {
+      // Answered from the packager as soon as it has a part: not after the pull's start.
+      void pulled;
+      return this.serveLowLatency(request, response, input.id, lowLatency);
+    }
     if (!file.endsWith('.m3u8')) {
       // Served from here whether or not the pull starts: the player asks for what a playlist listed.
       void pulled;

@@ -121,8 +121,19 @@ export class MediaNode {
       countryOf: (address) => countries.countryOf(address),
       readSigning: (accountId) => this.client.playbackSigning(accountId),
     });
+    this.lowLatency = new LowLatencyPackagers(this.manager.events, {
+      dataDir: config.dataDir,
+      dvrMaxBytes: config.dvrMaxBytes,
+    });
     this.edges = new EdgePuller(
-      { manager: this.manager, directory: this.directory, tools: this.tools, log, idleMs: config.edgeIdleMs },
+      {
+        manager: this.manager,
+        directory: this.directory,
+        tools: this.tools,
+        log,
+        idleMs: config.edgeIdleMs,
+        lowLatency: this.lowLatency,
+      },
       (traffic) => this.manager.usage.meter(traffic, 'internode'),
     );
     this.manager.admission.pull = (input) => this.edges.pull(input);
@@ -132,10 +143,6 @@ export class MediaNode {
       reporterFor: (stream: LiveStream) => this.pipelineReporter(stream),
       meter: this.manager.usage.meter.bind(this.manager.usage),
     };
-    this.lowLatency = new LowLatencyPackagers(this.manager.events, {
-      dataDir: config.dataDir,
-      dvrMaxBytes: config.dvrMaxBytes,
-    });
     this.pipelines.push(
       new LivePipelines(transcoderKind(this.client), this.manager.events, host),
       new LivePipelines(lowLatencyHlsKind(this.lowLatency), this.manager.events, host),

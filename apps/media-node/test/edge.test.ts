@@ -433,4 +433,71 @@ describe('origin and edge', () => {
     );
     expect(billed.sum('outgoing', node.id, 'download')).toBeGreaterThan(0);
   });
+
+  it("a transcoding origin's ladder as Low latency on node B: each variant pulled and packaged on B, blocking reloads, rendition reports", async () => {
+    const node = edge as RunningNode;
+    const stream = await createSmallLadderStream([
+      [160, 90],
+      [96, 54],
+    ]);
+    const low = await createOutput(stream.id, 'HLS', { hlsLatency: 'Low' });
+    expect(low.node?.id).toBe(node.id);
+    const get = async (at: string | URL) => {
+      const response = await fetch(at);
+      return { status: response.status, url: response.url, text: await response.text() };
+    };
+    const push = pushTestPattern((stream.connection as { uri: string }).uri, 'flv', 25, { size: '160x120', rate: 10 });
+    try {
+      await status(stream.id, 'Ingestion', 15_000);
+      const master = await waitFor(
+        () => get(low.connection?.uri ?? ''),
+        (answer) => answer.status === 200 && answer.text.includes('#EXT-X-STREAM-INF'),
+        20_000,
+        "the origin's ladder as B's master playlist",
+      );
+      expect(master.text.match(/CODECS="avc1\./g)?.length).toBe(2);
+      const [top = '', bottom = ''] = master.text
+        .split('\n')
+        .filter((line) => line.includes('/index.m3u8'))
+        .map((line) => new URL(line, master.url).toString());
+
+      // The lower variant: B pulls its rendition and packages it itself; a blocking reload is held until the part
+      // the playlist's preload hint names exists, then answered with it.
+      const playlist = await waitFor(
+        () => get(bottom),
+        (answer) => answer.status === 200 && answer.text.includes('#EXT-X-PRELOAD-HINT'),
+        20_000,
+        "B's LL-HLS playlist of r1",
+      );
+      expect(playlist.text).toContain('CAN-BLOCK-RELOAD=YES');
+      const [, msn = '0', part = '0'] = /PRELOAD-HINT:TYPE=PART,URI="part-(\d+)\.(\d+)/.exec(playlist.text) ?? [];
+      const blocking = new URL(playlist.url);
+      blocking.searchParams.set('_HLS_msn', msn);
+      blocking.searchParams.set('_HLS_part', part);
+      const reloaded = await get(blocking);
+      expect(reloaded.status, reloaded.text).toBe(200);
+      const partUri = /URI="(part-\d+\.\d+\.m4s[^"]*)"/.exec(
+        reloaded.text.split('\n').find((line) => line.includes(`part-${msn}.${part}.m4s`)) ?? '',
+      )?.[1];
+      const media = await fetch(new URL(partUri ?? 'missing', reloaded.url));
+      expect(media.status).toBe(200);
+      expect((await media.arrayBuffer()).byteLength).toBeGreaterThan(100);
+
+      // Both variants watched: each is pulled once, and each playlist reports the other (EXT-X-RENDITION-REPORT).
+      const both = await waitFor(
+        () => Promise.all([get(top), get(bottom)]),
+        ([r0, r1]) =>
+          (r0?.text.includes('#EXT-X-RENDITION-REPORT:URI="../r1/index.m3u8') &&
+            r1?.text.includes('#EXT-X-RENDITION-REPORT:URI="../r0/index.m3u8')) ??
+          false,
+        20_000,
+        "both variants' rendition reports",
+      );
+      expect(both.map((answer) => answer.text.includes('#EXT-X-PART:'))).toEqual([true, true]);
+      const pulled = (await pullsOn(node)).filter((pull) => pull.inputId === stream.id && pull.rendition !== null);
+      expect(pulled.map((pull) => pull.rendition).sort()).toEqual(['r0', 'r1']);
+    } finally {
+      push.stop();
+    }
+  });
 });
