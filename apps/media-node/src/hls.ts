@@ -103,8 +103,15 @@ export class HlsServer {
   constructor(
     private readonly manager: StreamManager,
     private readonly hlsDir: string,
-    /** On an edge: pulls a rendition of the origin's ladder (EdgePuller.pullRendition); when it started, or null. */
-    private readonly pullRendition: (input: AssignedInput, key: string) => Promise<number | null> = async () => null,
+    /**
+     * On an edge: pulls a rendition of the origin's ladder (EdgePuller.pullRendition), kept pulled at least until
+     * `heldUntil` settles; when it started, or null.
+     */
+    private readonly pullRendition: (
+      input: AssignedInput,
+      key: string,
+      heldUntil?: Promise<unknown>,
+    ) => Promise<number | null> = async () => null,
     /** The LL-HLS packagers of streams with a Low latency output (pipelines/low-latency-hls.ts). */
     private readonly lowLatency: LowLatencyPackagers | null = null,
   ) {
@@ -293,13 +300,15 @@ export class HlsServer {
         ? sendPlaylist(response, viewer, master(ladder, suffix))
         : text(response, 404, 'No such fragment');
     if (!ladder.some((variant) => variant.key === rendition)) return text(response, 404, 'the stream is not live');
+    if (lowLatency) {
+      // Answered from the packager as soon as it has the part asked for; the rendition stays pulled while the request
+      // is held (the wait for a new pull's first part, a blocking reload), not only when it was made.
+      const answered = this.serveLowLatency(request, response, input.id, lowLatency);
+      if (!ended) void this.pullRendition(input, rendition, answered);
+      return answered;
+    }
     const name = renditionName(input.id, rendition);
     const pulled = ended ? Promise.resolve(null) : this.pullRendition(input, rendition);
-    if (lowLatency) {
-      // Answered from the packager as soon as it has a part: not after the pull's start.
-      void pulled;
-      return this.serveLowLatency(request, response, input.id, lowLatency);
-    }
     if (!file.endsWith('.m3u8')) {
       // Served from here whether or not the pull starts: the player asks for what a playlist listed.
       void pulled;

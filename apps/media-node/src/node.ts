@@ -267,7 +267,7 @@ export class MediaNode {
       this.hls = new HlsServer(
         this.manager,
         `${config.dataDir}/hls`,
-        (input, key) => this.edges.pullRendition(input, key),
+        (input, key, heldUntil) => this.edges.pullRendition(input, key, heldUntil),
         this.lowLatency,
       );
       if (!ffmpegMissing) {

@@ -11,7 +11,7 @@ import {
   waitFor,
 } from './harness.js';
 import { createSigningKey, mintToken } from './playback-tokens.js';
-import { streamsOf, useMediaNode } from './streams.js';
+import { STANDARD_HLS, streamsOf, useMediaNode } from './streams.js';
 
 /**
  * The Internode path with two real nodes on loopback: a stream pushed to node A (its origin), viewers of
@@ -78,7 +78,7 @@ describe('origin and edge', () => {
     const stream = await createStream({ format: 'RTMP', access: 'Private' });
     expect(stream.servingNode?.id).toBe(world.node.id);
     const rtmp = await createOutput(stream.id, 'RTMP');
-    const hls = await createOutput(stream.id, 'HLS');
+    const hls = await createOutput(stream.id, 'HLS', STANDARD_HLS);
     expect(rtmp.node?.id).toBe(edge.id);
     expect(rtmp.connection?.uri).toBe(`rtmp://127.0.0.1:${edge.rtmpPort}/live/${encodeURIComponent(rtmp.name)}`);
     expect(hls.connection?.uri).toBe(`http://127.0.0.1:${edge.port}/hls/${encodeURIComponent(hls.name)}/index.m3u8`);
@@ -206,7 +206,7 @@ describe('origin and edge', () => {
     const node = edge as RunningNode;
     const key = await createSigningKey(world, 'edge test');
     const stream = await createStream({ format: 'RTMP' });
-    const hls = await createOutput(stream.id, 'HLS', { access: 'Signed' });
+    const hls = await createOutput(stream.id, 'HLS', { access: 'Signed', ...STANDARD_HLS });
     const rtmp = await createOutput(stream.id, 'RTMP', { access: 'Signed' });
     const low = await createOutput(stream.id, 'HLS', { hlsLatency: 'Low' });
     expect([hls.node?.id, rtmp.node?.id, low.node?.id]).toEqual([node.id, node.id, node.id]);
@@ -321,7 +321,7 @@ describe('origin and edge', () => {
       [160, 90],
       [96, 54],
     ]);
-    const hls = await createOutput(stream.id, 'HLS');
+    const hls = await createOutput(stream.id, 'HLS', STANDARD_HLS);
     expect(hls.node?.id).toBe(node.id);
     const url = hls.connection?.uri ?? '';
     const get = async (at: string) => {
@@ -483,17 +483,29 @@ describe('origin and edge', () => {
       expect(media.status).toBe(200);
       expect((await media.arrayBuffer()).byteLength).toBeGreaterThan(100);
 
-      // Both variants watched: each is pulled once, and each playlist reports the other (EXT-X-RENDITION-REPORT).
-      const both = await waitFor(
-        () => Promise.all([get(top), get(bottom)]),
-        ([r0, r1]) =>
-          (r0?.text.includes('#EXT-X-RENDITION-REPORT:URI="../r1/index.m3u8') &&
-            r1?.text.includes('#EXT-X-RENDITION-REPORT:URI="../r0/index.m3u8')) ??
-          false,
-        20_000,
-        "both variants' rendition reports",
-      );
-      expect(both.map((answer) => answer.text.includes('#EXT-X-PART:'))).toEqual([true, true]);
+      // Both variants watched (a viewer on each, polling): each playlist reports the other (EXT-X-RENDITION-REPORT).
+      const latest: { text: string }[] = [{ text: '' }, { text: '' }];
+      let watching = true;
+      const viewers = [top, bottom].map(async (url, index) => {
+        while (watching) {
+          latest[index] = await get(url).catch((error: Error) => ({ text: error.message }));
+          await sleep(200);
+        }
+      });
+      try {
+        const [r0, r1] = await waitFor(
+          async () => latest.map((answer) => answer.text),
+          ([r0 = '', r1 = '']) =>
+            r0.includes('#EXT-X-RENDITION-REPORT:URI="../r1/index.m3u8') &&
+            r1.includes('#EXT-X-RENDITION-REPORT:URI="../r0/index.m3u8'),
+          20_000,
+          "both variants' rendition reports",
+        );
+        expect([r0, r1].map((text) => text?.includes('#EXT-X-PART:'))).toEqual([true, true]);
+      } finally {
+        watching = false;
+        await Promise.all(viewers);
+      }
       const pulled = (await pullsOn(node)).filter((pull) => pull.inputId === stream.id && pull.rendition !== null);
       expect(pulled.map((pull) => pull.rendition).sort()).toEqual(['r0', 'r1']);
     } finally {

@@ -92,6 +92,8 @@ interface Pull {
   stderr: string;
   /** A ladder's rendition pulled for a Low latency output: its LL-HLS packaging here; null otherwise. */
   packaging: RenditionPackaging | null;
+  /** Requests of its variant held for their answer (LL-HLS): the pull is watched while there are any. */
+  held: number;
 }
 
 /**
@@ -143,11 +145,19 @@ export class EdgePuller {
 
   /**
    * The rendition `key` of the origin's ladder pulled here for an HLS viewer (asking for its variant keeps it
-   * pulled): when it started, once it is published here; null when it cannot be pulled.
+   * pulled, also while `heldUntil` has not settled: a request held for its answer): when it started, once it is
+   * published here; null when it cannot be pulled.
    */
-  async pullRendition(input: AssignedInput, key: string): Promise<number | null> {
+  async pullRendition(input: AssignedInput, key: string, heldUntil?: Promise<unknown>): Promise<number | null> {
     if (!edgeLadder(input)?.some((rendition) => rendition.key === key)) return null;
     const pull = await this.running(input, key);
+    if (pull && heldUntil) {
+      pull.held++;
+      void heldUntil.finally(() => {
+        pull.held--;
+        pull.lastWatchedAt = Date.now();
+      });
+    }
     return pull && (await this.started(pull)) ? pull.startedAt : null;
   }
 
@@ -291,6 +301,7 @@ export class EdgePuller {
       stopping: false,
       stderr: '',
       packaging: null,
+      held: 0,
     };
     const ladder = rendition === null ? null : edgeLadder(input);
     if (rendition !== null && ladder && this.o.lowLatency && wantsLowLatency(input))
@@ -412,7 +423,7 @@ export class EdgePuller {
         if (now - pull.lastWatchedAt >= PULL_START_TIMEOUT_MS) void this.stop(pull, 'it did not start in time');
         continue;
       }
-      if (pull.rendition === null && watched.has(pull.input.id)) pull.lastWatchedAt = now;
+      if ((pull.rendition === null && watched.has(pull.input.id)) || pull.held > 0) pull.lastWatchedAt = now;
       else if (now - pull.lastWatchedAt >= this.o.idleMs) void this.stop(pull, 'no viewer left');
     }
     for (const input of this.o.directory.all()) {
