@@ -8,7 +8,7 @@ import { isLowLatencyHls } from '../low-latency-hls.js';
 export const wantsLowLatency = (input: AssignedInput): boolean => input.outputs.some(isLowLatencyHls);
 
 /**
- * The LL-HLS packaging of one rendition an edge pulls from its origin (docs/decisions.md, "LL-HLS on edges"). The
+ * The LL-HLS packaging of one rendition an edge pulls from its origin (docs/decisions.md, "LL-HLS on edges for ladders"). The
  * pull's own ffmpeg writes what it pulls a second time, copied, as fragmented MP4 on its stdout (`args`), and the
  * variant's packager here cuts it into parts: no second ffmpeg and no hop through this node's nginx, so an edge
  * viewer's parts come one copy after the origin's, as the origin's own packaging ffmpeg makes them from its nginx.
