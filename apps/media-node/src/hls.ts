@@ -228,14 +228,21 @@ export class HlsServer {
     const lowLatency = this.lowLatency;
     if (!lowLatency) return;
     const deadline = Date.now() + PLAYLIST_WAIT_MS;
-    const packager = await poll(
-      async () => {
-        const found = lowLatency.of(inputId, asked.key);
-        return found?.lastPart() ? found : null;
-      },
-      () => !request.socket.destroyed && Date.now() < deadline,
-      PLAYLIST_POLL_MS,
-    );
+    // A playlist of parts only (a packaging that just started) is nothing to a player that does not know LL-HLS
+    // (ffmpeg finds no segment in it, and no stream): a playlist asked without a blocking reload, as a player's
+    // first, waits for a complete segment too — unless there is none to wait for (the push ended meanwhile).
+    const firstLoad = asked.file === 'index.m3u8' && !asked.query.has('_HLS_msn');
+    const withParts = () => {
+      const found = lowLatency.of(inputId, asked.key);
+      return found?.lastPart() ? found : null;
+    };
+    const playable = async () => {
+      const found = withParts();
+      const last = found?.lastPart();
+      return found && last && (!firstLoad || found.lists(last.msn - 1, 0)) ? found : null;
+    };
+    const going = () => !request.socket.destroyed && Date.now() < deadline;
+    const packager = (await poll(playable, going, PLAYLIST_POLL_MS)) ?? withParts();
     if (!packager) return text(response, 404, 'The stream has no playlist yet');
     // Each variant's playlist reports where its siblings are, so a player switching variants asks the right part.
     const renditionReports = lowLatency
