@@ -285,9 +285,9 @@ export class HlsServer {
    * once the pull wrote its first fragment here; its fragments keep the pull going. When the origin has nothing
    * to pull (its push ended: in its reconnect grace, or over) the variant's playlist is the last one pulled here,
    * unchanged during the grace and ended after it, as the origin's own. A Low latency output's variant is the LL-HLS
-   * the rendition's pull packages here (pipelines/edge/rendition-packaging.ts): every request of it (playlist, part)
-   * keeps the pull going, and is answered by that variant's packager as on the origin (blocking reloads, rendition
-   * reports of the siblings pulled here).
+   * the rendition's pull packages here (pipelines/edge/rendition-packaging.ts): every request of the output (master,
+   * playlist, part) keeps every variant's pull going, and is answered by the variant's packager as on the origin
+   * (blocking reloads, rendition reports of its siblings).
    */
   private async serveEdgeLadder(
     request: IncomingMessage,
@@ -302,16 +302,23 @@ export class HlsServer {
     suffix: string,
   ): Promise<void> {
     const { input, ladder, ended, rendition, file, lowLatency } = asked;
-    if (rendition === null)
-      return file === 'index.m3u8'
-        ? sendPlaylist(response, viewer, master(ladder, suffix))
-        : text(response, 404, 'No such fragment');
+    // A Low latency output's viewer keeps every variant pulled and packaged here: a player switching variants finds
+    // the other's parts at once (and its rendition report). A cold switch stalls it, and hls.js then adds a second
+    // to its distance from live for the rest of the session (liveSyncOnStallIncrease).
+    const pullAll = (heldUntil?: Promise<unknown>) => {
+      if (!ended) for (const variant of ladder) void this.pullRendition(input, variant.key, heldUntil);
+    };
+    if (rendition === null) {
+      if (file !== 'index.m3u8') return text(response, 404, 'No such fragment');
+      if (lowLatency) pullAll();
+      return sendPlaylist(response, viewer, master(ladder, suffix));
+    }
     if (!ladder.some((variant) => variant.key === rendition)) return text(response, 404, 'the stream is not live');
     if (lowLatency) {
-      // Answered from the packager as soon as it has the part asked for; the rendition stays pulled while the request
-      // is held (the wait for a new pull's first part, a blocking reload), not only when it was made.
+      // Answered from the packager as soon as it has the part asked for; the renditions stay pulled while the
+      // request is held (the wait for a new pull's first part, a blocking reload), not only when it was made.
       const answered = this.serveLowLatency(request, response, input.id, lowLatency);
-      if (!ended) void this.pullRendition(input, rendition, answered);
+      pullAll(answered);
       return answered;
     }
     const name = renditionName(input.id, rendition);
