@@ -83,7 +83,8 @@ export default async function edgeBench() {
     push = live.push;
     const streamId = live.stream.id;
     const output = async () =>
-      (await api.call(streamRoutes.createOutput, { body: { streamId, format: 'HLS' } })).connection.uri;
+      (await api.call(streamRoutes.createOutput, { body: { streamId, format: 'HLS', hlsLatency: 'Standard' } }))
+        .connection.uri;
 
     const onOrigin = await output();
     const originFirstFrame = await firstFrameMs(onOrigin);

@@ -101,7 +101,9 @@ export default async function fallbacksBench() {
     const idleCpu = await cpuPercentOver(node.pid, 5000);
     let stream;
     ({ stream, push } = await pushLiveStream(base, token, clip, 'fallback bench'));
-    const output = await api.call(streamRoutes.createOutput, { body: { streamId: stream.id, format: 'HLS' } });
+    const output = await api.call(streamRoutes.createOutput, {
+      body: { streamId: stream.id, format: 'HLS', hlsLatency: 'Standard' },
+    });
     await api.call(fallbackRoutes.create, {
       body: {
         streamId: stream.id,

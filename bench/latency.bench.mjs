@@ -8,6 +8,9 @@
 // - Cases: WHEP (the node's VP8 feed), HLS Standard (nginx-rtmp's MPEG-TS) and HLS Low (the node's LL-HLS
 //   packager), on the origin, then the same through an edge node (an Outgoing group; BENCH_LATENCY_EDGE=0
 //   skips it). Each case has its own output, deleted after it, so the node packages only what it serves.
+// - BENCH_LATENCY_CASES picks cases by key (`whep,standard,low`; default all). BENCH_LATENCY_LADDER=1 transcodes
+//   the push to a 2-rendition ladder (640x360, 320x180): HLS plays its master, and through an edge each variant
+//   is pulled and (Low) packaged there.
 // - Goals (issue 36): LL-HLS median ≤ 1.2 s and p95 ≤ 1.5 s; WHEP median ≤ 0.3 s. Exit code 1 when missed.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -21,14 +24,33 @@ import { pushTimeCoded, timeCodeReaderScript } from './time-code.mjs';
 
 const SECONDS = Number(process.env.BENCH_LATENCY_SECONDS ?? 60);
 const WITH_EDGE = process.env.BENCH_LATENCY_EDGE !== '0';
+const WANTED = process.env.BENCH_LATENCY_CASES?.split(',').map((key) => key.trim()) ?? null;
+const h264 = (width, height, kbps) => ({
+  type: 'H264',
+  width,
+  height,
+  framerate: 30,
+  settings: { bitrate: kbps, speedPreset: 'veryfast', tune: 'zerolatency', keyIntMax: 0 },
+});
+/** BENCH_LATENCY_LADDER=1: the stream's transcode tracks. */
+const LADDER =
+  process.env.BENCH_LATENCY_LADDER === '1'
+    ? [h264(640, 360, 800), h264(320, 180, 300), { type: 'AAC', rate: 48000, channels: 2, settings: { bitrate: 128 } }]
+    : null;
 const FIRST_FRAME_TIMEOUT_MS = 30_000;
 
 /** What each case creates (the output's body past streamId), and the goals on its latency in ms. */
 const CASES = [
-  { name: 'WHEP', body: { format: 'WebRTC' }, kind: 'WHEP', goals: { median: 300 } },
-  { name: 'HLS Standard', body: { format: 'HLS', hlsLatency: 'Standard' }, kind: 'HLS', goals: {} },
-  { name: 'LL-HLS (Low)', body: { format: 'HLS', hlsLatency: 'Low' }, kind: 'HLS', goals: { median: 1200, p95: 1500 } },
-];
+  { key: 'whep', name: 'WHEP', body: { format: 'WebRTC' }, kind: 'WHEP', goals: { median: 300 } },
+  { key: 'standard', name: 'HLS Standard', body: { format: 'HLS', hlsLatency: 'Standard' }, kind: 'HLS', goals: {} },
+  {
+    key: 'low',
+    name: 'LL-HLS (Low)',
+    body: { format: 'HLS', hlsLatency: 'Low' },
+    kind: 'HLS',
+    goals: { median: 1200, p95: 1500 },
+  },
+].filter((testCase) => WANTED === null || WANTED.includes(testCase.key));
 
 /** An edge: a node in a new Outgoing group, so outputs created from now on are served by it. */
 async function startEdge(api, base, token, dir) {
@@ -129,7 +151,7 @@ export default async function latencyBench() {
     const api = apiClient(server.url, token);
     nodes.push(await startNode(server.url, token, join(dir, 'origin'), {}, 'origin'));
     let stream;
-    ({ stream, push } = await liveStream(server.url, token, 'latency bench', pushTimeCoded));
+    ({ stream, push } = await liveStream(server.url, token, 'latency bench', pushTimeCoded, LADDER));
     browser = await chromium.launch(CHROMIUM);
     const context = await signedInContext(browser, server.url);
     const target = { streamId: stream.id, dashboardUrl: `${server.url}/#/streams/view/${stream.id}` };
@@ -144,7 +166,8 @@ export default async function latencyBench() {
       .join(' ');
     printTable(
       `Glass-to-glass latency: a frame's display time in the console's Preview (Chromium) − the wall-clock ` +
-        `time drawn into it at the encoder (ffmpeg -re, 640x360 30 fps, libx264 zerolatency, 1 s GOP, RTMP); ` +
+        `time drawn into it at the encoder (ffmpeg -re, 640x360 30 fps, libx264 zerolatency, 1 s GOP, RTMP` +
+        `${LADDER ? '; transcoded to a 640x360 + 320x180 ladder' : ''}); ` +
         `${SECONDS} s per case after the first frame; node CPU of the serving node's process tree, one ` +
         `stream; load average ${load}`,
       rows,

@@ -3,7 +3,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { nodeRoutes, storageRoutes, streamRoutes } from '@streamcloud/contract';
+import { nodeRoutes, storageRoutes, streamRoutes, transcodeRoutes } from '@streamcloud/contract';
 import { nodeControlKeyOf, nodeTokenHash, signNodeControl } from '@streamcloud/contract/node-control-credential';
 // The bench runs under tsx (scripts/bench.mjs): the node's CPU meter and the test harness's process lookup.
 import { processIds, treeCpuSeconds } from '@streamcloud/proc';
@@ -105,14 +105,15 @@ export function pushLiveStream(base, token, clip, caption) {
 }
 
 /**
- * A passthrough RTMP stream pushed by `startPush(url)` (answers the pushing child process) until it is
- * live and has settled for 3 s.
+ * A passthrough RTMP stream (or one transcoded to `ladder`, its transcode tracks) pushed by `startPush(url)`
+ * (answers the pushing child process) until it is live and has settled for 3 s.
  */
-export async function liveStream(base, token, caption, startPush) {
+export async function liveStream(base, token, caption, startPush, ladder = null) {
   const api = apiClient(base, token);
   const stream = await api.call(streamRoutes.create, {
-    body: { format: 'RTMP', output: { passthrough: true }, caption },
+    body: { format: 'RTMP', output: { passthrough: ladder === null }, caption },
   });
+  if (ladder) await api.call(transcodeRoutes.update, { params: { id: stream.id }, body: { tracks: ladder } });
   const push = startPush(stream.connection.uri);
   const deadline = Date.now() + 30_000;
   while ((await api.call(streamRoutes.get, { params: { id: stream.id } })).status !== 'Ingestion') {

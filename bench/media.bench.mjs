@@ -47,7 +47,9 @@ async function round(base, token, nodePid, clip, count) {
     const stream = await api.call(streamRoutes.create, {
       body: { format: 'RTMP', output: { passthrough: true }, caption: `bench ${count}/${i}` },
     });
-    const hls = await api.call(streamRoutes.createOutput, { body: { streamId: stream.id, format: 'HLS' } });
+    const hls = await api.call(streamRoutes.createOutput, {
+      body: { streamId: stream.id, format: 'HLS', hlsLatency: 'Standard' },
+    });
     await api.call(snapshotRoutes.update, {
       params: { streamId: stream.id, direction: 'incoming' },
       body: { format: 'JPEG', quality: 'Low', interval: 5 },

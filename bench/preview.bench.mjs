@@ -165,7 +165,9 @@ export default async function previewBench() {
     let stream;
     ({ stream, push } = await pushLiveStream(server.url, token, clip, 'preview bench'));
     await api.call(streamRoutes.createOutput, { body: { streamId: stream.id, format: 'WebRTC' } });
-    const hls = await api.call(streamRoutes.createOutput, { body: { streamId: stream.id, format: 'HLS' } });
+    const hls = await api.call(streamRoutes.createOutput, {
+      body: { streamId: stream.id, format: 'HLS', hlsLatency: 'Standard' },
+    });
 
     browser = await chromium.launch(CHROMIUM);
     const context = await signedInContext(browser, server.url);

@@ -8,7 +8,7 @@ import { master, readPlaylist, rewrite } from './hls-playlists.js';
 import { text } from './http-answer.js';
 import type { LowLatencyPackagers } from './ll-hls/packagers.js';
 import { serveLowLatency } from './ll-hls/serve.js';
-import { edgeLadder, renditionName } from './pipelines/edge/puller.js';
+import { edgeLadder, renditionName } from './pipelines/edge/ladder.js';
 import { isLowLatencyHls } from './pipelines/low-latency-hls.js';
 import { PlaylistLifetimes } from './playlist-lifetime.js';
 import { newestFragment, poll } from './streams/fragments.js';
@@ -56,6 +56,18 @@ interface Played {
   ended: boolean;
 }
 
+/** A request of a Low latency output, as its stream's packagers answer it. */
+interface LowLatencyAsk {
+  /** A ladder's variant (its rendition key), or null. */
+  key: string | null;
+  file: string;
+  query: URLSearchParams;
+  suffix: string;
+  viewer: HlsViewer;
+  /** The output's rewind window, seconds (0: the live window). */
+  windowSeconds: number;
+}
+
 /** On an edge: the origin's ladder its HLS viewers get, and whether the stream ended (its playlists end). */
 interface PlayedLadder {
   ladder: LadderRendition[];
@@ -93,8 +105,15 @@ export class HlsServer {
   constructor(
     private readonly manager: StreamManager,
     private readonly hlsDir: string,
-    /** On an edge: pulls a rendition of the origin's ladder (EdgePuller.pullRendition); when it started, or null. */
-    private readonly pullRendition: (input: AssignedInput, key: string) => Promise<number | null> = async () => null,
+    /**
+     * On an edge: pulls a rendition of the origin's ladder (EdgePuller.pullRendition), kept pulled at least until
+     * `heldUntil` settles; when it started, or null.
+     */
+    private readonly pullRendition: (
+      input: AssignedInput,
+      key: string,
+      heldUntil?: Promise<unknown>,
+    ) => Promise<number | null> = async () => null,
     /** The LL-HLS packagers of streams with a Low latency output (pipelines/low-latency-hls.ts). */
     private readonly lowLatency: LowLatencyPackagers | null = null,
     /** The VODs of ended sessions kept here (vod/): `<output>/vod/index.m3u8`, whether or not the stream is live. */
@@ -175,24 +194,29 @@ export class HlsServer {
       const count = this.countTo(viewer);
       return serveVod(response, { library: this.vods, inputId: admitted.input.id, file, suffix, count });
     }
+    const output = admitted.input.outputs.find((each) => each.id === admitted.outputId);
+    const low = this.lowLatency && output && isLowLatencyHls(output) ? output : null;
+    // A laddered stream's master playlist is the same for both latencies (its variants' URIs are); the variants differ.
+    const lowLatency = low && {
+      key: rendition,
+      file,
+      query,
+      suffix,
+      viewer,
+      windowSeconds: 60 * (low.dvrWindowMinutes ?? 0),
+    };
     if (ladder)
       return this.serveEdgeLadder(
         request,
         response,
-        { input: admitted.input, ...ladder, rendition, file },
+        { input: admitted.input, ...ladder, rendition, file, lowLatency },
         viewer,
         suffix,
       );
     if (!played) return;
-    const output = admitted.input.outputs.find((each) => each.id === admitted.outputId);
     const { stream } = played;
-    // A laddered stream's master playlist is the same for both latencies (its variants' URIs are); the variants differ.
     const master = rendition === null && file === 'index.m3u8' && stream.outgoing.renditions !== null;
-    if (this.lowLatency && output && isLowLatencyHls(output) && !master) {
-      const windowSeconds = 60 * (output.dvrWindowMinutes ?? 0);
-      const asked = { key: rendition, file, query, suffix, viewer, windowSeconds };
-      return this.serveLowLatency(request, response, admitted.input.id, asked);
-    }
+    if (lowLatency && !master) return this.serveLowLatency(request, response, admitted.input.id, lowLatency);
     if (file.endsWith('.m3u8')) {
       const playlist = await this.awaitPlaylist(request, admitted.input.id, played, rendition, suffix);
       return sendPlaylist(response, viewer, playlist);
@@ -209,27 +233,26 @@ export class HlsServer {
     request: IncomingMessage,
     response: ServerResponse,
     inputId: string,
-    asked: {
-      /** A ladder's variant (its rendition key), or null. */
-      key: string | null;
-      file: string;
-      query: URLSearchParams;
-      suffix: string;
-      viewer: HlsViewer;
-      windowSeconds: number;
-    },
+    asked: LowLatencyAsk,
   ): Promise<void> {
     const lowLatency = this.lowLatency;
     if (!lowLatency) return;
     const deadline = Date.now() + PLAYLIST_WAIT_MS;
-    const packager = await poll(
-      async () => {
-        const found = lowLatency.of(inputId, asked.key);
-        return found?.lastPart() ? found : null;
-      },
-      () => !request.socket.destroyed && Date.now() < deadline,
-      PLAYLIST_POLL_MS,
-    );
+    // A playlist of parts only (a packaging that just started) is nothing to a player that does not know LL-HLS
+    // (ffmpeg finds no segment in it, and no stream): a playlist asked without a blocking reload, as a player's
+    // first, waits for a complete segment too — unless there is none to wait for (the push ended meanwhile).
+    const firstLoad = asked.file === 'index.m3u8' && !asked.query.has('_HLS_msn');
+    const withParts = () => {
+      const found = lowLatency.of(inputId, asked.key);
+      return found?.lastPart() ? found : null;
+    };
+    const playable = async () => {
+      const found = withParts();
+      const last = found?.lastPart();
+      return found && last && (!firstLoad || found.lists(last.msn - 1, 0)) ? found : null;
+    };
+    const going = () => !request.socket.destroyed && Date.now() < deadline;
+    const packager = (await poll(playable, going, PLAYLIST_POLL_MS)) ?? withParts();
     if (!packager) return text(response, 404, 'The stream has no playlist yet');
     // Each variant's playlist reports where its siblings are, so a player switching variants asks the right part.
     const renditionReports = lowLatency
@@ -276,21 +299,43 @@ export class HlsServer {
    * for it); a variant's playlist pulls that rendition from the origin (if no pull of it runs) and is answered
    * once the pull wrote its first fragment here; its fragments keep the pull going. When the origin has nothing
    * to pull (its push ended: in its reconnect grace, or over) the variant's playlist is the last one pulled here,
-   * unchanged during the grace and ended after it, as the origin's own.
+   * unchanged during the grace and ended after it, as the origin's own. A Low latency output's variant is the LL-HLS
+   * the rendition's pull packages here (pipelines/edge/rendition-packaging.ts): every request of the output (master,
+   * playlist, part) keeps every variant's pull going, and is answered by the variant's packager as on the origin
+   * (blocking reloads, rendition reports of its siblings).
    */
   private async serveEdgeLadder(
     request: IncomingMessage,
     response: ServerResponse,
-    asked: PlayedLadder & { input: AssignedInput; rendition: string | null; file: string },
+    asked: PlayedLadder & {
+      input: AssignedInput;
+      rendition: string | null;
+      file: string;
+      lowLatency: LowLatencyAsk | null;
+    },
     viewer: HlsViewer,
     suffix: string,
   ): Promise<void> {
-    const { input, ladder, ended, rendition, file } = asked;
-    if (rendition === null)
-      return file === 'index.m3u8'
-        ? sendPlaylist(response, viewer, master(ladder, suffix))
-        : text(response, 404, 'No such fragment');
+    const { input, ladder, ended, rendition, file, lowLatency } = asked;
+    // A Low latency output's viewer keeps every variant pulled and packaged here: a player switching variants finds
+    // the other's parts at once (and its rendition report). A cold switch stalls it, and hls.js then adds a second
+    // to its distance from live for the rest of the session (liveSyncOnStallIncrease).
+    const pullAll = (heldUntil?: Promise<unknown>) => {
+      if (!ended) for (const variant of ladder) void this.pullRendition(input, variant.key, heldUntil);
+    };
+    if (rendition === null) {
+      if (file !== 'index.m3u8') return text(response, 404, 'No such fragment');
+      if (lowLatency) pullAll();
+      return sendPlaylist(response, viewer, master(ladder, suffix));
+    }
     if (!ladder.some((variant) => variant.key === rendition)) return text(response, 404, 'the stream is not live');
+    if (lowLatency) {
+      // Answered from the packager as soon as it has the part asked for; the renditions stay pulled while the
+      // request is held (the wait for a new pull's first part, a blocking reload), not only when it was made.
+      const answered = this.serveLowLatency(request, response, input.id, lowLatency);
+      pullAll(answered);
+      return answered;
+    }
     const name = renditionName(input.id, rendition);
     const pulled = ended ? Promise.resolve(null) : this.pullRendition(input, rendition);
     if (!file.endsWith('.m3u8')) {

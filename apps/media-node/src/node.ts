@@ -124,8 +124,19 @@ export class MediaNode {
       countryOf: (address) => countries.countryOf(address),
       readSigning: (accountId) => this.client.playbackSigning(accountId),
     });
+    this.lowLatency = new LowLatencyPackagers(this.manager.events, {
+      dataDir: config.dataDir,
+      dvrMaxBytes: config.dvrMaxBytes,
+    });
     this.edges = new EdgePuller(
-      { manager: this.manager, directory: this.directory, tools: this.tools, log, idleMs: config.edgeIdleMs },
+      {
+        manager: this.manager,
+        directory: this.directory,
+        tools: this.tools,
+        log,
+        idleMs: config.edgeIdleMs,
+        lowLatency: this.lowLatency,
+      },
       (traffic) => this.manager.usage.meter(traffic, 'internode'),
     );
     this.manager.admission.pull = (input) => this.edges.pull(input);
@@ -135,10 +146,6 @@ export class MediaNode {
       reporterFor: (stream: LiveStream) => this.pipelineReporter(stream),
       meter: this.manager.usage.meter.bind(this.manager.usage),
     };
-    this.lowLatency = new LowLatencyPackagers(this.manager.events, {
-      dataDir: config.dataDir,
-      dvrMaxBytes: config.dvrMaxBytes,
-    });
     this.vods = new VodLibrary({
       dir: join(config.dataDir, 'vod'),
       budget: this.lowLatency.disk,
@@ -270,7 +277,7 @@ export class MediaNode {
       this.hls = new HlsServer(
         this.manager,
         `${config.dataDir}/hls`,
-        (input, key) => this.edges.pullRendition(input, key),
+        (input, key, heldUntil) => this.edges.pullRendition(input, key, heldUntil),
         this.lowLatency,
         this.vods,
       );

@@ -11,7 +11,7 @@ import {
   waitFor,
 } from './harness.js';
 import { createSigningKey, mintToken } from './playback-tokens.js';
-import { streamsOf, useMediaNode } from './streams.js';
+import { STANDARD_HLS, streamsOf, useMediaNode } from './streams.js';
 
 /**
  * The Internode path with two real nodes on loopback: a stream pushed to node A (its origin), viewers of
@@ -78,7 +78,7 @@ describe('origin and edge', () => {
     const stream = await createStream({ format: 'RTMP', access: 'Private' });
     expect(stream.servingNode?.id).toBe(world.node.id);
     const rtmp = await createOutput(stream.id, 'RTMP');
-    const hls = await createOutput(stream.id, 'HLS');
+    const hls = await createOutput(stream.id, 'HLS', STANDARD_HLS);
     expect(rtmp.node?.id).toBe(edge.id);
     expect(rtmp.connection?.uri).toBe(`rtmp://127.0.0.1:${edge.rtmpPort}/live/${encodeURIComponent(rtmp.name)}`);
     expect(hls.connection?.uri).toBe(`http://127.0.0.1:${edge.port}/hls/${encodeURIComponent(hls.name)}/index.m3u8`);
@@ -206,7 +206,7 @@ describe('origin and edge', () => {
     const node = edge as RunningNode;
     const key = await createSigningKey(world, 'edge test');
     const stream = await createStream({ format: 'RTMP' });
-    const hls = await createOutput(stream.id, 'HLS', { access: 'Signed' });
+    const hls = await createOutput(stream.id, 'HLS', { access: 'Signed', ...STANDARD_HLS });
     const rtmp = await createOutput(stream.id, 'RTMP', { access: 'Signed' });
     const low = await createOutput(stream.id, 'HLS', { hlsLatency: 'Low' });
     expect([hls.node?.id, rtmp.node?.id, low.node?.id]).toEqual([node.id, node.id, node.id]);
@@ -321,7 +321,7 @@ describe('origin and edge', () => {
       [160, 90],
       [96, 54],
     ]);
-    const hls = await createOutput(stream.id, 'HLS');
+    const hls = await createOutput(stream.id, 'HLS', STANDARD_HLS);
     expect(hls.node?.id).toBe(node.id);
     const url = hls.connection?.uri ?? '';
     const get = async (at: string) => {
@@ -432,5 +432,74 @@ describe('origin and edge', () => {
       'internode usage of the renditions',
     );
     expect(billed.sum('outgoing', node.id, 'download')).toBeGreaterThan(0);
+  });
+
+  it("a transcoding origin's ladder as Low latency on node B: its variants pulled and packaged on B, blocking reloads, rendition reports", async () => {
+    const node = edge as RunningNode;
+    const stream = await createSmallLadderStream([
+      [160, 90],
+      [96, 54],
+    ]);
+    const low = await createOutput(stream.id, 'HLS', { hlsLatency: 'Low' });
+    expect(low.node?.id).toBe(node.id);
+    const get = async (at: string | URL) => {
+      const response = await fetch(at);
+      return { status: response.status, url: response.url, text: await response.text() };
+    };
+    const push = pushTestPattern((stream.connection as { uri: string }).uri, 'flv', 25, { size: '160x120', rate: 10 });
+    try {
+      await status(stream.id, 'Ingestion', 15_000);
+      const master = await waitFor(
+        () => get(low.connection?.uri ?? ''),
+        (answer) => answer.status === 200 && answer.text.includes('#EXT-X-STREAM-INF'),
+        20_000,
+        "the origin's ladder as B's master playlist",
+      );
+      expect(master.text.match(/CODECS="avc1\./g)?.length).toBe(2);
+      const [top = '', bottom = ''] = master.text
+        .split('\n')
+        .filter((line) => line.includes('/index.m3u8'))
+        .map((line) => new URL(line, master.url).toString());
+
+      // The lower variant: B pulls its rendition and packages it itself; a blocking reload is held until the part
+      // the playlist's preload hint names exists, then answered with it.
+      const playlist = await waitFor(
+        () => get(bottom),
+        (answer) => answer.status === 200 && answer.text.includes('#EXT-X-PRELOAD-HINT'),
+        20_000,
+        "B's LL-HLS playlist of r1",
+      );
+      expect(playlist.text).toContain('CAN-BLOCK-RELOAD=YES');
+      const [, msn = '0', part = '0'] = /PRELOAD-HINT:TYPE=PART,URI="part-(\d+)\.(\d+)/.exec(playlist.text) ?? [];
+      const blocking = new URL(playlist.url);
+      blocking.searchParams.set('_HLS_msn', msn);
+      blocking.searchParams.set('_HLS_part', part);
+      const reloaded = await get(blocking);
+      expect(reloaded.status, reloaded.text).toBe(200);
+      const partUri = /URI="(part-\d+\.\d+\.m4s[^"]*)"/.exec(
+        reloaded.text.split('\n').find((line) => line.includes(`part-${msn}.${part}.m4s`)) ?? '',
+      )?.[1];
+      const media = await fetch(new URL(partUri ?? 'missing', reloaded.url));
+      expect(media.status).toBe(200);
+      expect((await media.arrayBuffer()).byteLength).toBeGreaterThan(100);
+
+      // That one viewer keeps every variant pulled and packaged on B (a switch finds the other's parts at once):
+      // r1's playlist reports r0 (EXT-X-RENDITION-REPORT), and r0's, asked now, has parts and reports r1.
+      const reported = await waitFor(
+        () => get(bottom),
+        (answer) => answer.text.includes('#EXT-X-RENDITION-REPORT:URI="../r0/index.m3u8'),
+        15_000,
+        "r1's report of r0",
+      );
+      expect(reported.status).toBe(200);
+      const switched = await get(top);
+      expect(switched.status, switched.text).toBe(200);
+      expect(switched.text).toContain('#EXT-X-PART:');
+      expect(switched.text).toContain('#EXT-X-RENDITION-REPORT:URI="../r1/index.m3u8');
+      const pulled = (await pullsOn(node)).filter((pull) => pull.inputId === stream.id && pull.rendition !== null);
+      expect(pulled.map((pull) => pull.rendition).sort()).toEqual(['r0', 'r1']);
+    } finally {
+      push.stop();
+    }
   });
 });

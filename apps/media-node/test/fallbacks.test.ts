@@ -7,7 +7,7 @@ import { startWebhookReceiver, type WebhookReceiver } from '../../api/test/webho
 import { ffmpeg, freePort, type Push, pixelAt, pushTestPattern, runTool, sleep, waitFor } from './harness.js';
 import { createStorage } from './recordings.js';
 import { type LocalS3Server, putObject, startLocalS3 } from './s3.js';
-import { streamsOf, uriOf, useMediaNode } from './streams.js';
+import { STANDARD_HLS, streamsOf, uriOf, useMediaNode } from './streams.js';
 
 /**
  * The fallback player: a stream's fallbacks are prepared while it is live, and when its push is gone one
@@ -192,7 +192,7 @@ describe('Slate fallback', () => {
   it('takes over when the push drops (same HLS playlist, the slate picture, stream.fallback webhooks), stays on through a push that drops before its media, and gives the stream back to a new push', async () => {
     const hooks = await startWebhookReceiver();
     const stream = await createStream({ format: 'RTMP', callbackUri: `${hooks.url}/stream` });
-    const output = await createOutput(stream.id, 'HLS');
+    const output = await createOutput(stream.id, 'HLS', STANDARD_HLS);
     await api('PUT', `/snapshots/stream/${stream.id}/outgoing`, { format: 'PNG', quality: 'Low', interval: 1 });
     const slate = await addFallback(
       stream.id,

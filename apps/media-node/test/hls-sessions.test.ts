@@ -1,7 +1,7 @@
 import type { PreviewCredential, StreamInput, StreamOutput } from '@streamcloud/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeMetadata, type Push, pushTestPattern, seededRandom, waitFor } from './harness.js';
-import { streamsOf, uriOf, useMediaNode } from './streams.js';
+import { STANDARD_HLS, streamsOf, uriOf, useMediaNode } from './streams.js';
 
 /**
  * HLS session ids and preview credentials as a hostile viewer uses them (issue 41, defects 2 and 3): a session id
@@ -20,7 +20,7 @@ const live: Live[] = [];
 /** A short, small Private push with an HLS output. */
 async function startLive(): Promise<Live> {
   const stream = await createStream({ format: 'RTMP', access: 'Private' });
-  const output = await createOutput(stream.id, 'HLS');
+  const output = await createOutput(stream.id, 'HLS', STANDARD_HLS);
   const push = pushTestPattern(`${uriOf(stream)}?token=${stream.accessToken}`, 'flv', 40, {
     size: '160x120',
     rate: 10,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { countingRelay, freePort, pushTestPattern, runTool, sleep, waitFor } from './harness.js';
-import { streamsOf, uriOf, useMediaNode } from './streams.js';
+import { STANDARD_HLS, streamsOf, uriOf, useMediaNode } from './streams.js';
 
 /** Pushes over RTMP and SRT: admission, Ingestion, tracks, playback of the push, exact billing, Idle. */
 const world = useMediaNode();
@@ -24,7 +24,7 @@ describe('RTMP', () => {
   it('goes live from a push to the shown URL: Ingestion, tracks, HLS and RTMP playback, snapshots, metrics, exact billing, then Idle', async () => {
     const stream = await createStream({ format: 'RTMP', caption: 'pattern' });
     expect(uriOf(stream)).toBe(`rtmp://127.0.0.1:${world.node.rtmpPort}/live/${encodeURIComponent(stream.name)}`);
-    const hls = await createOutput(stream.id, 'HLS');
+    const hls = await createOutput(stream.id, 'HLS', STANDARD_HLS);
     const rtmp = await createOutput(stream.id, 'RTMP');
     expect(
       (

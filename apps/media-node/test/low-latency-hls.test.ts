@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { StreamInput, StreamOutput } from '@streamcloud/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeMetadata, type Push, pushTestPattern, runMediaNode, runTool, waitFor } from './harness.js';
-import { streamsOf, uriOf, useMediaNode } from './streams.js';
+import { STANDARD_HLS, streamsOf, uriOf, useMediaNode } from './streams.js';
 
 /**
  * Issue 36: a Low latency HLS output, served by the node's LL-HLS packager — parts, preload hints, blocking
@@ -35,7 +35,7 @@ const startPush = (seconds: number) => {
 beforeAll(async () => {
   stream = await createStream({ format: 'RTMP' });
   low = await createOutput(stream.id, 'HLS', { hlsLatency: 'Low' });
-  standard = await createOutput(stream.id, 'HLS');
+  standard = await createOutput(stream.id, 'HLS', STANDARD_HLS);
   rewind = await createOutput(stream.id, 'HLS', { hlsLatency: 'Low', dvrWindowMinutes: 1 });
   startPush(60);
   await status(stream.id, 'Ingestion', 15_000);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ffmpeg, type Push, playRtmp, pushTestPattern, sleep, waitFor } from './harness.js';
-import { streamsOf, uriOf, useMediaNode } from './streams.js';
+import { STANDARD_HLS, streamsOf, uriOf, useMediaNode } from './streams.js';
 
 /** Viewers of a live stream: HLS sessions, clearing and deleting outputs. */
 // A reconnect grace long enough for the 2 s drop of the HLS test.
@@ -10,7 +10,7 @@ const { api, createStream, createOutput, getStream, outputs, status, snapshot } 
 describe('HLS', () => {
   it('answers the playlist the moment the stream is live, disconnects the viewers of an output whose sessions are cleared, and ends the playlist at a Stop', async () => {
     const stream = await createStream({ format: 'RTMP' });
-    const output = await createOutput(stream.id, 'HLS');
+    const output = await createOutput(stream.id, 'HLS', STANDARD_HLS);
     const push = pushTestPattern(uriOf(stream), 'flv', 30);
     await status(stream.id, 'Ingestion');
     // A player that opens the stream the moment it is live: the node holds the playlist request until
@@ -55,7 +55,7 @@ describe('HLS', () => {
 describe('HLS through a reconnect', () => {
   it('keeps the playlist through a 2 s drop, continues it after a discontinuity, then ends it with EXT-X-ENDLIST', async () => {
     const stream = await createStream({ format: 'RTMP' });
-    const uri = (await createOutput(stream.id, 'HLS')).connection?.uri ?? '';
+    const uri = (await createOutput(stream.id, 'HLS', STANDARD_HLS)).connection?.uri ?? '';
     const first = pushTestPattern(uriOf(stream), 'flv', 30);
     const answers: { status: number; text: string }[] = [];
     let polling = true;

@@ -1,7 +1,7 @@
 import type { PreviewCredential } from '@streamcloud/contract';
 import { describe, expect, it } from 'vitest';
 import { processRunning, pushTestPattern, waitFor } from './harness.js';
-import { streamsOf, uriOf, useMediaNode } from './streams.js';
+import { STANDARD_HLS, streamsOf, uriOf, useMediaNode } from './streams.js';
 
 /** The console's preview player: admitted with a preview credential, reported apart from viewers, never billed. */
 const world = useMediaNode('media-1', { REPORT_INTERVAL_MS: '500' });
@@ -28,7 +28,7 @@ describe('preview sessions', () => {
   it("play a Private stream's HLS output with a preview credential, as a preview: not a viewer, not billed", async () => {
     const stream = await createStream({ format: 'RTMP', access: 'Private' });
     const other = await createStream({ format: 'RTMP', access: 'Private' });
-    const output = await createOutput(stream.id, 'HLS');
+    const output = await createOutput(stream.id, 'HLS', STANDARD_HLS);
     const credential = async (id: string) => (await api<PreviewCredential>('POST', `/inputs/${id}/preview`)).body.token;
     const mine = await credential(stream.id);
     const push = pushTestPattern(`${uriOf(stream)}?token=${stream.accessToken}`, 'flv', 30);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { countingRelay, ffmpeg, pushTestPattern, runTool, waitFor } from './harness.js';
-import { streamsOf, uriOf, useMediaNode } from './streams.js';
+import { STANDARD_HLS, streamsOf, uriOf, useMediaNode } from './streams.js';
 
 /** RTSP pushes (ANNOUNCE/RECORD, TCP interleaved) as ffmpeg sends them: admission, Ingestion, playback, billing. */
 const world = useMediaNode('rtsp-ingest');
@@ -11,7 +11,7 @@ describe('RTSP', () => {
     const stream = await createStream({ format: 'RTSP', access: 'PrivateIngoing' });
     const shown = uriOf(stream);
     expect(shown).toBe(`rtsp://127.0.0.1:${world.node.rtspPort}/live/${encodeURIComponent(stream.name)}`);
-    const hls = await createOutput(stream.id, 'HLS');
+    const hls = await createOutput(stream.id, 'HLS', STANDARD_HLS);
     const withToken = `${shown}?token=${encodeURIComponent(stream.accessToken ?? '')}`;
     // Through a counting relay: the reference for the billed bytes.
     const relay = await countingRelay(world.node.rtspPort);

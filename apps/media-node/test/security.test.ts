@@ -4,7 +4,7 @@ import { nodeControlKeyOf, nodeTokenHash, signNodeControl } from '@streamcloud/c
 import { beforeAll, describe, expect, it } from 'vitest';
 import { NODE_ROUTES, type NodeRoute, type RouteName } from '../src/http-routes.js';
 import { connectControlPlane, ffmpeg, nodeMetadata, playRtmp, pushTestPattern, sleep } from './harness.js';
-import { streamsOf, useMediaNode } from './streams.js';
+import { STANDARD_HLS, streamsOf, useMediaNode } from './streams.js';
 
 /**
  * The media node's security suite, generated from its table of routes (src/http-routes.ts): every route and
@@ -34,7 +34,7 @@ const f = {} as Fixture;
 
 beforeAll(async () => {
   const a = await createStream({ format: 'RTMP', access: 'Private' });
-  f.hls = await createOutput(a.id, 'HLS');
+  f.hls = await createOutput(a.id, 'HLS', STANDARD_HLS);
   f.whep = await createOutput(a.id, 'WebRTC');
   f.whip = await createStream({ format: 'WebRTC', access: 'Private' });
   const preview = async (id: string) => (await api<PreviewCredential>('POST', `/inputs/${id}/preview`)).body.token;

@@ -5,7 +5,7 @@ import { RTCPeerConnection } from 'werift';
 import { srtDataCopyArgs } from '../src/srt-port.js';
 import { offerSdp, type Push, playRtmp, pushTestPattern, sleep, waitFor } from './harness.js';
 import { createSigningKey, mintToken, nowSeconds, type TestSigningKey } from './playback-tokens.js';
-import { streamsOf, uriOf, useMediaNode } from './streams.js';
+import { standardIfHls, streamsOf, uriOf, useMediaNode } from './streams.js';
 
 /**
  * Issue 34: Signed outputs on a real node. Tokens are minted here as a customer's backend does (node:crypto, the
@@ -30,7 +30,12 @@ beforeAll(async () => {
   key = await createSigningKey(world);
   stream = await createStream({ format: 'RTMP' });
   for (const format of ['HLS', 'WebRTC', 'RTMP', 'SRT'] as const) {
-    const output = await api<StreamOutput>('POST', '/outputs', { streamId: stream.id, format, access: 'Signed' });
+    const output = await api<StreamOutput>('POST', '/outputs', {
+      streamId: stream.id,
+      format,
+      access: 'Signed',
+      ...standardIfHls(format),
+    });
     expect(output.status).toBe(201);
     signed[format] = output.body;
   }

@@ -4,7 +4,7 @@ import { RTCPeerConnection } from 'werift';
 import { type Push, pushTestPattern, runTool, waitFor } from './harness.js';
 import { createRecording, createStorage, watchRecording } from './recordings.js';
 import { downloadObject, type LocalS3Server, listObjects, probeFile, startLocalS3 } from './s3.js';
-import { streamsOf, uriOf, useMediaNode } from './streams.js';
+import { standardIfHls, streamsOf, uriOf, useMediaNode } from './streams.js';
 
 /**
  * Pushes with one track only play on every output format: video without audio, and audio without video
@@ -70,7 +70,7 @@ describe('one-track pushes', () => {
   it('plays a video-only RTMP push over WHEP, HLS (Standard and Low latency), RTMP and SRT, and the stream says nothing failed', async () => {
     const stream = await createStream({ format: 'RTMP' });
     const [webrtc, hls, rtmp, srt] = await Promise.all(
-      ['WebRTC', 'HLS', 'RTMP', 'SRT'].map((format) => createOutput(stream.id, format)),
+      ['WebRTC', 'HLS', 'RTMP', 'SRT'].map((format) => createOutput(stream.id, format, standardIfHls(format))),
     );
     const lowLatency = await createOutput(stream.id, 'HLS', { hlsLatency: 'Low' });
     push = pushTestPattern(uriOf(stream), 'flv', 120, { tracks: 'video' });
@@ -95,7 +95,7 @@ describe('one-track pushes', () => {
   it('plays an audio-only RTMP push over WHEP (audio only), HLS (Standard and Low latency), RTMP and SRT, and the stream says nothing failed', async () => {
     const stream = await createStream({ format: 'RTMP' });
     const [webrtc, hls, rtmp, srt] = await Promise.all(
-      ['WebRTC', 'HLS', 'RTMP', 'SRT'].map((format) => createOutput(stream.id, format)),
+      ['WebRTC', 'HLS', 'RTMP', 'SRT'].map((format) => createOutput(stream.id, format, standardIfHls(format))),
     );
     const lowLatency = await createOutput(stream.id, 'HLS', { hlsLatency: 'Low' });
     push = pushTestPattern(uriOf(stream), 'flv', 120, { tracks: 'audio' });

@@ -6,7 +6,7 @@ import { uriWithToken } from '@streamcloud/contract';
 import { describe, expect, it } from 'vitest';
 import { srtDataCopyArgs } from '../src/srt-port.js';
 import { pushTestPattern, runTool, sleep, waitFor } from './harness.js';
-import { streamsOf, uriOf, useMediaNode } from './streams.js';
+import { STANDARD_HLS, streamsOf, uriOf, useMediaNode } from './streams.js';
 
 /** SRT viewers: played at the URL the API gives (its own port), admitted by stream id, billed, disconnected. */
 const world = useMediaNode('srt-playback');
@@ -87,7 +87,7 @@ describe('SRT playback', () => {
   it('disconnects an SRT viewer at once when its output is deleted, and refuses it (and a deleted HLS output) afterwards', async () => {
     const stream = await createStream({ format: 'RTMP' });
     const output = await createOutput(stream.id, 'SRT');
-    const hls = await createOutput(stream.id, 'HLS');
+    const hls = await createOutput(stream.id, 'HLS', STANDARD_HLS);
     const url = output.connection?.uri ?? '';
     const playlist = hls.connection?.uri ?? '';
     const push = pushTestPattern(uriOf(stream), 'flv', 20);

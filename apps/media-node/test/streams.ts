@@ -160,3 +160,11 @@ export const uriOf = (stream: StreamInput) => {
   const connection = stream.connection as { uri?: string; signallingUri?: string } | null;
   return connection?.uri ?? connection?.signallingUri ?? '';
 };
+
+/**
+ * What a test of nginx-rtmp's MPEG-TS playlists asks of its HLS output: Standard latency (a new HLS output is Low
+ * latency unless told, issue 36).
+ */
+export const STANDARD_HLS = { hlsLatency: 'Standard' } as const;
+/** The fields an output of `format` is created with in a test of the TS playlists: Standard latency for HLS. */
+export const standardIfHls = (format: string) => (format === 'HLS' ? STANDARD_HLS : {});

@@ -1,7 +1,7 @@
 import type { RotatedAccessToken, StreamOutput } from '@streamcloud/contract';
 import { describe, expect, it } from 'vitest';
 import { pushTestPattern, waitFor } from './harness.js';
-import { streamsOf, uriOf, useMediaNode } from './streams.js';
+import { STANDARD_HLS, streamsOf, uriOf, useMediaNode } from './streams.js';
 
 /**
  * Token rotation (issue 34) on a real node: after a rotation both the old and the new token are taken until the
@@ -58,7 +58,7 @@ const WRONG = 'Push from 127.0.0.1 refused: wrong access token';
 describe('token rotation', () => {
   it('takes the old and the new ingest and viewer tokens through the window, then only the new ones', async () => {
     const stream = await createStream({ format: 'RTMP', access: 'Private' });
-    const output = await createOutput(stream.id, 'HLS');
+    const output = await createOutput(stream.id, 'HLS', STANDARD_HLS);
     const oldIngest = stream.accessToken ?? '';
     const oldViewer = output.viewer.accessToken ?? '';
     const push = pushTestPattern(`${uriOf(stream)}?token=${oldIngest}`, 'flv', 120, { size: '160x120', rate: 10 });

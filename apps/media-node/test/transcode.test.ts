@@ -5,7 +5,7 @@ import type { StreamInput } from '@streamcloud/contract';
 import { describe, expect, it } from 'vitest';
 import { probeTracks } from '../src/probe.js';
 import { pixelAt, processIds, pushTestPattern, runTool, waitFor } from './harness.js';
-import { streamsOf, uriOf, useMediaNode } from './streams.js';
+import { STANDARD_HLS, streamsOf, uriOf, useMediaNode } from './streams.js';
 
 /**
  * The transcoder pipeline: an adjustable-transcode stream's ladder, overlay and epoch time, its HLS master
@@ -106,7 +106,11 @@ describe('an adjustable-transcode stream', () => {
       tracks: [h264(undefined, undefined, 300), h264(480, 270, 600), h264(320, 180, 200), AAC_48K_STEREO],
     });
     const output = (
-      await api<{ connection: { uri: string } }>('POST', '/outputs', { streamId: ladder.id, format: 'HLS' })
+      await api<{ connection: { uri: string } }>('POST', '/outputs', {
+        streamId: ladder.id,
+        format: 'HLS',
+        ...STANDARD_HLS,
+      })
     ).body;
     const rtmp = (
       await api<{ connection: { uri: string } }>('POST', '/outputs', { streamId: ladder.id, format: 'RTMP' })
@@ -285,7 +289,11 @@ describe('an adjustable-transcode stream', () => {
   it('applies a ladder saved while Idle to the next push (while in Ingestion the save is refused)', async () => {
     const stream = await createSmallLadderStream();
     const output = (
-      await api<{ connection: { uri: string } }>('POST', '/outputs', { streamId: stream.id, format: 'HLS' })
+      await api<{ connection: { uri: string } }>('POST', '/outputs', {
+        streamId: stream.id,
+        format: 'HLS',
+        ...STANDARD_HLS,
+      })
     ).body;
     const nextLadder = { tracks: [h264(240, 180, 200), AAC_48K_STEREO] };
     /** Pushes a small picture and checks, while it goes on, that viewers get one rendition of the given size. */
@@ -381,7 +389,11 @@ describe('an adjustable-transcode stream', () => {
   it('restarts a crashed transcoder, and after three crashes in a minute says why and plays the push as it came', async () => {
     const stream = await adjustable({ tracks: [h264(1280, 720, 500), AAC_48K_STEREO] });
     const output = (
-      await api<{ connection: { uri: string } }>('POST', '/outputs', { streamId: stream.id, format: 'HLS' })
+      await api<{ connection: { uri: string } }>('POST', '/outputs', {
+        streamId: stream.id,
+        format: 'HLS',
+        ...STANDARD_HLS,
+      })
     ).body;
     const push = pushTestPattern(uriOf(stream), 'flv', 40, { ...SOURCE, source: 'testsrc' });
     try {

@@ -232,6 +232,11 @@ export type OutputAccess = z.infer<typeof OutputAccess>;
 export const HlsLatency = z.enum(['Standard', 'Low'], { error: 'HLS latency must be Standard or Low' });
 export type HlsLatency = z.infer<typeof HlsLatency>;
 export const HLS_LATENCY_ONLY_FOR_HLS = 'HLS latency is only for HLS outputs';
+/**
+ * A new HLS output's latency when its creator does not say (the API's and the Create viewer form's): Low, now that
+ * origins and edges package every stream and ladder as LL-HLS; Standard stays for players that need MPEG-TS.
+ */
+export const DEFAULT_HLS_LATENCY: HlsLatency = 'Low';
 
 /**
  * Live rewind (issue 35): how far back an HLS output's viewers may seek, in minutes (0: off, the live window only).
@@ -299,9 +304,9 @@ export const StreamOutputCreate = z
     format: OutputFormat.default('RTMP'),
     /** Absent: Private on a Private stream, else Public (as before outputs had their own policy). */
     access: OutputAccess.optional(),
-    /** HLS outputs only; absent: Standard. */
+    /** HLS outputs only; absent: DEFAULT_HLS_LATENCY (Low). */
     hlsLatency: HlsLatency.optional(),
-    /** HLS outputs with latency Low only; absent: 0 (off). */
+    /** HLS outputs with latency Low (the default) only; absent: 0 (off). */
     dvrWindowMinutes: DvrWindowMinutes.optional(),
     callbackUri: callbackUri.optional(),
     viewer: Streamer.optional(),
@@ -310,7 +315,7 @@ export const StreamOutputCreate = z
     message: HLS_LATENCY_ONLY_FOR_HLS,
     path: ['hlsLatency'],
   })
-  .refine((body) => !body.dvrWindowMinutes || body.hlsLatency === 'Low', {
+  .refine((body) => !body.dvrWindowMinutes || (body.hlsLatency ?? DEFAULT_HLS_LATENCY) === 'Low', {
     message: DVR_NEEDS_LOW_LATENCY,
     path: ['dvrWindowMinutes'],
   });

@@ -86,12 +86,7 @@ export class LowLatencyPackagers {
       stream = { variants: new Map(), dvrWindowSeconds: 0, linger: null, retired: new Map() };
       this.streams.set(inputId, stream);
     }
-    for (const [variant, entry] of stream.variants)
-      if (!keys.includes(variant)) {
-        stream.variants.delete(variant);
-        stream.retired.set(variant, entry.packager.continuation());
-        void entry.store?.clear();
-      }
+    for (const [variant, entry] of stream.variants) if (!keys.includes(variant)) retire(stream, variant, entry);
     const entry = stream.variants.get(key);
     if (entry) {
       entry.packager.startPeriod();
@@ -109,6 +104,16 @@ export class LowLatencyPackagers {
     stream.variants.set(key, made);
     this.applyDvr(inputId, key, made, stream.dvrWindowSeconds);
     return packager;
+  }
+
+  /**
+   * Nothing feeds the variant's `packager` any more (an edge let go of its rendition's pull): it leaves the stream's
+   * playlists and rendition reports; packaged again, it goes on from where it stopped. A newer packager stays.
+   */
+  retire(inputId: string, key: string | null, packager: LowLatencyPackager): void {
+    const stream = this.streams.get(inputId);
+    const entry = stream?.variants.get(key);
+    if (stream && entry?.packager === packager) retire(stream, key, entry);
   }
 
   /** The packager of a variant (null: the stream without a ladder) Low latency outputs serve now, or null. */
@@ -214,6 +219,13 @@ export class LowLatencyPackagers {
     }, ENDED_LINGER_MS);
     stream.linger.unref();
   }
+}
+
+/** Takes a variant out of its stream, keeping where it stopped for a packager of the same variant later. */
+function retire(stream: StreamEntry, key: string | null, entry: Entry): void {
+  stream.variants.delete(key);
+  stream.retired.set(key, entry.packager.continuation());
+  void entry.store?.clear();
 }
 
 /** When the window in the folder was last written (its index is appended with every segment); 0: no index. */

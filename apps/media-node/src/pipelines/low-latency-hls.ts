@@ -5,6 +5,7 @@ import { type LowLatencyPackagers, PART_SECONDS } from '../ll-hls/packagers.js';
 import { playInputArgs } from '../nginx.js';
 import type { LiveStream } from '../streams/types.js';
 import { awaitingRenditions, tracksOf } from './capture.js';
+import { edgeLadder } from './edge/ladder.js';
 import type { Pipeline, PipelineContext, PipelineKind, StopReason } from './pipeline.js';
 import { type SupervisedRun, Supervisor } from './supervisor.js';
 
@@ -45,10 +46,11 @@ interface Source {
  * What the stream's HLS viewers get now: its ladder's variants, or one source; none while the renditions start —
  * also before the push's tracks are known (the transcoder has not started yet): packaging the push then would end
  * the variants a reconnecting push's viewers play (LowLatencyPackagers.begin retires those not packaged), and they
- * would find no playlist until the ladder is back.
+ * would find no playlist until the ladder is back. On an edge, a laddered stream's variants are packaged by their
+ * rendition pulls (pipelines/edge/rendition-packaging.ts): the stream pulled whole (for its other viewers) is none.
  */
 function sourcesOf(stream: LiveStream): Source[] {
-  if (awaitingRenditions(stream)) return [];
+  if (awaitingRenditions(stream) || (stream.pulledFrom !== null && edgeLadder(stream.input) !== null)) return [];
   const { renditions, main } = stream.outgoing;
   if (renditions === null) return [{ key: null, rtmpName: main.rtmpName }];
   return renditions.map((rendition) => ({ key: rendition.key, rtmpName: rendition.rtmpName }));

@@ -239,22 +239,26 @@ describe('an output access policy', () => {
 
 /** Issue 36: an HLS output's packaging, Standard (nginx-rtmp's TS) or Low (LL-HLS), chosen at creation or live. */
 describe('an HLS output latency', () => {
-  it('is Standard by default, null for other formats, or what the creation says; the node is told', async () => {
+  it('is Low by default (a rewind window allowed), null for other formats, or what the creation says; the node is told', async () => {
     const node = await stubNode();
     const input = await t.createInput();
-    expect(await t.createOutput({ streamId: input.id, format: 'HLS' })).toMatchObject({ hlsLatency: 'Standard' });
+    const low = await t.createOutput({ streamId: input.id, format: 'HLS' });
+    expect(low).toMatchObject({ hlsLatency: 'Low', dvrWindowMinutes: 0 });
     expect(await t.createOutput({ streamId: input.id, format: 'RTMP' })).toMatchObject({ hlsLatency: null });
-    const low = await t.createOutput({ streamId: input.id, format: 'HLS', hlsLatency: 'Low' });
-    expect(low).toMatchObject({ hlsLatency: 'Low' });
+    const standard = await t.createOutput({ streamId: input.id, format: 'HLS', hlsLatency: 'Standard' });
+    expect(standard).toMatchObject({ hlsLatency: 'Standard' });
+    const rewind = await t.createOutput({ streamId: input.id, format: 'HLS', dvrWindowMinutes: 5 });
+    expect(rewind).toMatchObject({ hlsLatency: 'Low', dvrWindowMinutes: 5 });
     const listed = (await assigned(node.token)).outputs;
     expect(listed.find((entry: { id: string }) => entry.id === low.id)).toMatchObject({ hlsLatency: 'Low' });
+    expect(listed.find((entry: { id: string }) => entry.id === standard.id)).toMatchObject({ hlsLatency: 'Standard' });
     expect(listed.find((entry: { format: string }) => entry.format === 'RTMP')).not.toHaveProperty('hlsLatency');
   });
 
   it('changes live: audited, the node is told and reads it (its outputs version changes)', async () => {
     const node = await stubNode();
     const input = await t.createInput();
-    const output = await t.createOutput({ streamId: input.id, format: 'HLS' });
+    const output = await t.createOutput({ streamId: input.id, format: 'HLS', hlsLatency: 'Standard' });
     const version = (await assigned(node.token)).versions.outputs;
     const changed = await owner('PUT', `/api/v1/outputs/${output.id}`, { hlsLatency: 'Low' });
     expect(changed.statusCode, changed.body).toBe(200);
@@ -286,7 +290,12 @@ describe('an HLS output latency', () => {
       rule,
     );
     expectValidationError(
-      await owner('POST', '/api/v1/outputs', { streamId: input.id, format: 'HLS', dvrWindowMinutes: 5 }),
+      await owner('POST', '/api/v1/outputs', {
+        streamId: input.id,
+        format: 'HLS',
+        hlsLatency: 'Standard',
+        dvrWindowMinutes: 5,
+      }),
       'body.dvrWindowMinutes',
       rule,
     );
@@ -334,7 +343,7 @@ describe('an HLS output latency', () => {
       .where('input_id', '=', input.id)
       .execute();
     expect(Object.fromEntries(rows.map((row) => [row.id, row.hls_latency]))).toEqual({
-      [hls.id]: 'Standard',
+      [hls.id]: 'Low',
       [rtmp.id]: null,
     });
   });

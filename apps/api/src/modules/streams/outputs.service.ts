@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
   type AccessTokenRotate,
+  DEFAULT_HLS_LATENCY,
   DVR_NEEDS_LOW_LATENCY,
   HLS_LATENCY_ONLY_FOR_HLS,
   makeStreamName,
@@ -80,7 +81,7 @@ export class OutputsService {
       // Each Private output has its own viewer token; a Signed one gets one too, for a later return to Private.
       access: policy,
       access_token: policy === 'Public' ? null : newViewerToken(),
-      hls_latency: body.format === 'HLS' ? (body.hlsLatency ?? 'Standard') : null,
+      hls_latency: body.format === 'HLS' ? (body.hlsLatency ?? DEFAULT_HLS_LATENCY) : null,
       dvr_window_minutes: body.dvrWindowMinutes ?? 0,
       sessions_cleared_at: null,
       preview_sessions: 0,

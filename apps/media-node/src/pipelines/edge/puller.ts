@@ -1,12 +1,15 @@
-import type { AssignedInput, LadderRendition } from '@streamcloud/contract';
+import type { AssignedInput } from '@streamcloud/contract';
 import { type GuardedChild, lastLine, spawnGuarded } from '../../child.js';
 import type { InputDirectory } from '../../inputs.js';
+import type { LowLatencyPackagers } from '../../ll-hls/packagers.js';
 import type { Logger } from '../../log.js';
 import { playInputArgs } from '../../nginx.js';
 import { type ProxiedConnection, RtmpProxy } from '../../rtmp-proxy.js';
 import type { StreamManager } from '../../streams/manager.js';
 import type { LiveStream } from '../../streams/types.js';
 import type { NodeTools } from '../pipeline.js';
+import { edgeLadder, renditionName } from './ladder.js';
+import { RenditionPackaging, wantsLowLatency } from './rendition-packaging.js';
 
 /**
  * How long a pull may take to publish here before its viewer is told the stream is not live: more than the
@@ -23,6 +26,8 @@ export interface EdgePullerOptions {
   log: Logger;
   /** A pull with no viewer (and no preview) of its stream here this long stops. */
   idleMs: number;
+  /** The node's LL-HLS packagers: a ladder's renditions pulled for a Low latency output are packaged into them. */
+  lowLatency?: LowLatencyPackagers;
 }
 
 /**
@@ -39,15 +44,6 @@ interface PullSource {
   rtmpPort: number;
   credential: string;
 }
-
-/** The origin's HLS ladder an edge serves for the input (its transcoder's renditions); null: none, or not an edge. */
-export function edgeLadder(input: AssignedInput): LadderRendition[] | null {
-  const renditions = input.origin?.renditions;
-  return renditions && renditions.length > 0 ? renditions : null;
-}
-
-/** The nginx name of a rendition of the input, here as on the origin. */
-export const renditionName = (inputId: string, key: string) => `${inputId}_${key}`;
 
 /** The nginx name a pull publishes here: the input id, or its rendition's name (the key of the pulls). */
 const pullName = (inputId: string, rendition: string | null) =>
@@ -94,6 +90,10 @@ interface Pull {
   lastWatchedAt: number;
   stopping: boolean;
   stderr: string;
+  /** A ladder's rendition pulled for a Low latency output: its LL-HLS packaging here; null otherwise. */
+  packaging: RenditionPackaging | null;
+  /** Requests of its variant held for their answer (LL-HLS): the pull is watched while there are any. */
+  held: number;
 }
 
 /**
@@ -107,7 +107,8 @@ interface Pull {
  * A stream the origin transcodes (`edgeLadder`): its HLS viewers here get the origin's master, and each
  * variant they ask for is pulled on its own (`pullRendition`: the origin's rendition, published here under
  * the same name `<input id>_<key>`), stopping `idleMs` after its variant was last asked for; the stream's
- * own pull then serves its other viewers only (RTMP, WebRTC, SRT: the top rendition).
+ * own pull then serves its other viewers only (RTMP, WebRTC, SRT: the top rendition). When an output here is Low
+ * latency, a rendition's pull also packages it as that variant's LL-HLS (RenditionPackaging).
  * For an Internode stream this node ingests (`input.source`): the same pull of its source stream, made while
  * the control plane shows the source live and published as the Internode stream's push (protocol Internode:
  * Ingestion, its own outputs and jobs); it ends with the source's push, and a Stop holds it off until the
@@ -144,11 +145,19 @@ export class EdgePuller {
 
   /**
    * The rendition `key` of the origin's ladder pulled here for an HLS viewer (asking for its variant keeps it
-   * pulled): when it started, once it is published here; null when it cannot be pulled.
+   * pulled, also while `heldUntil` has not settled: a request held for its answer): when it started, once it is
+   * published here; null when it cannot be pulled.
    */
-  async pullRendition(input: AssignedInput, key: string): Promise<number | null> {
+  async pullRendition(input: AssignedInput, key: string, heldUntil?: Promise<unknown>): Promise<number | null> {
     if (!edgeLadder(input)?.some((rendition) => rendition.key === key)) return null;
     const pull = await this.running(input, key);
+    if (pull && heldUntil) {
+      pull.held++;
+      void heldUntil.finally(() => {
+        pull.held--;
+        pull.lastWatchedAt = Date.now();
+      });
+    }
     return pull && (await this.started(pull)) ? pull.startedAt : null;
   }
 
@@ -291,7 +300,17 @@ export class EdgePuller {
       lastWatchedAt: Date.now(),
       stopping: false,
       stderr: '',
+      packaging: null,
+      held: 0,
     };
+    const ladder = rendition === null ? null : edgeLadder(input);
+    if (rendition !== null && ladder && this.o.lowLatency && wantsLowLatency(input))
+      pull.packaging = new RenditionPackaging(
+        this.o.lowLatency,
+        input.id,
+        rendition,
+        ladder.map((variant) => variant.key),
+      );
     this.pulls.set(name, pull);
     const port = await relay.listen(0, '127.0.0.1');
     target.port = String(await publisher.listen(0, '127.0.0.1'));
@@ -317,8 +336,13 @@ export class EdgePuller {
       '-f',
       'flv',
       target.toString(),
+      ...(pull.packaging ? RenditionPackaging.args : []),
     ]);
     pull.ffmpeg = ffmpeg;
+    pull.packaging?.attach(ffmpeg, (failure) => {
+      this.o.log.error(`LL-HLS packaging of ${describePull(pull)} failed: ${failure}`);
+      void this.stop(pull, 'its LL-HLS packaging failed');
+    });
     ffmpeg.stderr.on('data', (chunk: Buffer) => {
       pull.stderr = (pull.stderr + chunk.toString()).slice(-2000);
     });
@@ -343,6 +367,7 @@ export class EdgePuller {
     // The stream ends here at once (a viewer arriving now starts a new pull, once this one let go of nginx).
     pull.resolvePublished(false);
     if (pull.stream) this.o.manager.endPush(pull.stream, null, { byOrigin: reason === ORIGIN_ENDED });
+    pull.packaging?.stop({ byOrigin: reason === ORIGIN_ENDED });
     const ended = (async () => {
       await pull.ffmpeg?.stop();
       await Promise.all([pull.relay.close(), pull.publisher.close()]);
@@ -388,12 +413,17 @@ export class EdgePuller {
         void this.stop(pull, 'the origin no longer serves that rendition');
         continue;
       }
+      // An output made Low latency (or no longer): the variant's next request pulls it again, packaged or not.
+      if (pull.rendition !== null && this.o.lowLatency && (pull.packaging !== null) !== wantsLowLatency(input)) {
+        void this.stop(pull, "its outputs' latency changed");
+        continue;
+      }
       if (!pull.live) {
         // Still starting (ffmpeg probing the origin's stream): viewers wait for it, up to the start timeout.
         if (now - pull.lastWatchedAt >= PULL_START_TIMEOUT_MS) void this.stop(pull, 'it did not start in time');
         continue;
       }
-      if (pull.rendition === null && watched.has(pull.input.id)) pull.lastWatchedAt = now;
+      if ((pull.rendition === null && watched.has(pull.input.id)) || pull.held > 0) pull.lastWatchedAt = now;
       else if (now - pull.lastWatchedAt >= this.o.idleMs) void this.stop(pull, 'no viewer left');
     }
     for (const input of this.o.directory.all()) {

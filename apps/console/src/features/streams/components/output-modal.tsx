@@ -1,6 +1,7 @@
 import { messageOr } from '@streamcloud/api-client';
 import {
   type BodyOf,
+  DEFAULT_HLS_LATENCY,
   type HlsLatency,
   OutputAccess,
   OutputFormat,
@@ -70,7 +71,7 @@ export function OutputModal({
   const [browser, setBrowser] = useState(false);
   const [format, setFormat] = useState<string>(defaultOutputFormat(false));
   const [access, setAccess] = useState<string>(defaultAccess);
-  const [hlsLatency, setHlsLatency] = useState<HlsLatency>('Standard');
+  const [hlsLatency, setHlsLatency] = useState<HlsLatency>(DEFAULT_HLS_LATENCY);
   const [dvrWindow, setDvrWindow] = useState(0);
   const [callbackUri, setCallbackUri] = useState('');
   const [error, setError] = useState<string | undefined>();
@@ -80,7 +81,7 @@ export function OutputModal({
     setBrowser(false);
     setFormat(defaultOutputFormat(false));
     setAccess(defaultAccess);
-    setHlsLatency('Standard');
+    setHlsLatency(DEFAULT_HLS_LATENCY);
     setDvrWindow(0);
     setCallbackUri('');
     setError(undefined);

@@ -606,14 +606,16 @@ describe('viewers', () => {
     expect(within(dialog).queryByLabelText('HLS latency')).toBeNull();
     await user.selectOptions(within(dialog).getByLabelText('Format'), 'HLS');
     const latency = within(dialog).getByLabelText('HLS latency') as HTMLSelectElement;
-    expect(latency.value).toBe('Standard');
+    // Low latency by default; Standard stays for players that need MPEG-TS.
+    expect(latency.value).toBe('Low');
     expect([...latency.options].map((option) => option.text)).toEqual([
       'Standard (MPEG-TS, any player)',
       'Low latency (LL-HLS)',
     ]);
+    // Live rewind needs the node's packaging: offered for Low latency only.
+    await user.selectOptions(latency, 'Standard (MPEG-TS, any player)');
     expect(within(dialog).queryByLabelText('DVR window')).toBeNull();
     await user.selectOptions(latency, 'Low latency (LL-HLS)');
-    // Live rewind needs the node's packaging: offered for Low latency only.
     const dvr = within(dialog).getByLabelText('DVR window') as HTMLSelectElement;
     expect([...dvr.options].map((option) => option.text)).toEqual([
       'Off',

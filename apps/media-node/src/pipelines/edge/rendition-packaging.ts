@@ -1,0 +1,55 @@
+import type { AssignedInput } from '@streamcloud/contract';
+import type { GuardedChild } from '../../child.js';
+import { fmp4OutputArgs, type LowLatencyPackager } from '../../ll-hls/packager.js';
+import { type LowLatencyPackagers, PART_SECONDS } from '../../ll-hls/packagers.js';
+import { isLowLatencyHls } from '../low-latency-hls.js';
+
+/** Whether an edge packages the ladder's renditions it pulls as LL-HLS: an HLS output of the input here is Low latency. */
+export const wantsLowLatency = (input: AssignedInput): boolean => input.outputs.some(isLowLatencyHls);
+
+/**
+ * The LL-HLS packaging of one rendition an edge pulls from its origin (docs/decisions.md, "LL-HLS on edges for ladders"). The
+ * pull's own ffmpeg writes what it pulls a second time, copied, as fragmented MP4 on its stdout (`args`), and the
+ * variant's packager here cuts it into parts: no second ffmpeg and no hop through this node's nginx, so an edge
+ * viewer's parts come one copy after the origin's, as the origin's own packaging ffmpeg makes them from its nginx.
+ */
+export class RenditionPackaging {
+  /** The pull ffmpeg's second output: every track again, to its stdout. */
+  static readonly args: readonly string[] = ['-map', '0:v?', '-map', '0:a?', ...fmp4OutputArgs(PART_SECONDS)];
+  private packager: LowLatencyPackager | null = null;
+  private failed = false;
+
+  constructor(
+    private readonly packagers: LowLatencyPackagers,
+    private readonly inputId: string,
+    private readonly key: string,
+    /** The origin's ladder when the pull started: variants no longer in it leave the stream's packagers. */
+    private readonly keys: readonly string[],
+  ) {}
+
+  /**
+   * Feeds the variant's packager from the pull's ffmpeg: a new period of its playlist from the first bytes (a variant
+   * pulled again goes on in the same playlist after an EXT-X-DISCONTINUITY). `onFailure` when they are not fMP4.
+   */
+  attach(ffmpeg: GuardedChild, onFailure: (failure: string) => void): void {
+    ffmpeg.stdout.on('data', (chunk: Buffer) => {
+      if (this.failed) return;
+      try {
+        this.packager ??= this.packagers.begin(this.inputId, this.key, this.keys);
+        this.packager.write(chunk);
+      } catch (error) {
+        this.failed = true;
+        onFailure(String(error));
+      }
+    });
+  }
+
+  /**
+   * The pull stopped. One the origin ended keeps its playlist through the origin's reconnect grace (the stream's end
+   * here, `gone`, ends it, as the origin's); one this node let go of (no viewer of the variant left, the outputs gone)
+   * takes its variant out of the stream's playlists and rendition reports: nothing feeds it any more.
+   */
+  stop(o: { byOrigin: boolean }): void {
+    if (!o.byOrigin && this.packager) this.packagers.retire(this.inputId, this.key, this.packager);
+  }
+}
