@@ -170,8 +170,8 @@ describe('Studio', () => {
     expect(onLive).toHaveBeenLastCalledWith(false);
     peer.ice('connected');
     await waitFor(() => expect(publishing.textContent).toBe('Studio: Live'));
-    // The dashboard reads the stream often until it turns live.
-    expect(onLive).toHaveBeenLastCalledWith(true);
+    // The dashboard reads the stream often until it turns live (told by an effect, after the status renders).
+    await waitFor(() => expect(onLive).toHaveBeenLastCalledWith(true));
     peer.ice('disconnected');
     await waitFor(() => expect(publishing.textContent).toBe('Studio: Reconnecting'));
     peer.ice('connected');
@@ -199,7 +199,7 @@ describe('Studio', () => {
     await user.click(goLive);
     expect((await screen.findByRole('alert')).textContent).toBe('Going live failed: stream is not active');
     expect(new Headers(nodeFetch.mock.calls[0]?.[1]?.headers).has('authorization')).toBe(false);
-    expect(peer.closed).toBe(true);
+    await waitFor(() => expect(peer.closed).toBe(true));
     expect(screen.getByRole('status', { name: 'Publishing status' }).textContent).toBe('Studio: Off air');
   });
 
