@@ -8,12 +8,13 @@ import { apiCreateStorage } from '../support/recordings-relays';
 import { apiCreateInput } from '../support/streams';
 
 // A real media node, a push by ffmpeg and a real S3 server (s3rver), all on loopback: a clip marked on the
-// preview player of a Low latency output with a rewind window, cut by the node and listed Ready.
+// preview player of a Low latency output with a rewind window, cut by the node and listed Ready; then the push
+// ends and (after the node's 1 s reconnect grace) the Past broadcasts card lists its VOD, which the console plays.
 test.describe.configure({ timeout: 150_000 });
 
 useLocalMediaNode();
 
-test('a clip marked in and out on the preview player is cut from the rewind window and listed Ready', async ({
+test('a clip marked in and out on the preview player is cut from the rewind window and listed Ready; the ended push is a past broadcast that plays', async ({
   page,
   request,
 }) => {
@@ -67,6 +68,21 @@ test('a clip marked in and out on the preview player is cut from the rewind wind
     expect(objects).toHaveLength(1);
     expect(objects[0]?.size).toBeGreaterThan(0);
     await expect(page.getByRole('alert').filter({ hasText: 'Something wrong' })).toHaveCount(0);
+    const pastBroadcasts = page.getByRole('region', { name: 'Past broadcasts' });
+    await expect(pastBroadcasts).toContainText('No past broadcast yet');
+
+    push.stop();
+    await push.exited;
+    const broadcast = pastBroadcasts.getByRole('listitem');
+    await expect(broadcast).toContainText('Available', { timeout: 20_000 });
+    await expect(broadcast).toContainText(/Started \d\d\/\d\d\/\d{4} \d\d:\d\d:\d\d/);
+    await expect(broadcast).toContainText(/Duration 00:0\d:\d\d/);
+    await broadcast.getByRole('button', { name: 'Watch' }).click();
+    const vod = pastBroadcasts.getByLabel('Past broadcast player');
+    await expect
+      .poll(() => vod.evaluate((element: HTMLVideoElement) => element.currentTime), { timeout: 20_000 })
+      .toBeGreaterThan(1);
+    await expect(pastBroadcasts.getByRole('alert')).toHaveCount(0);
   } finally {
     push.stop();
     await s3.close();
