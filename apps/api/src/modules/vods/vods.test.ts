@@ -12,19 +12,21 @@ const STARTED = '2026-11-29T08:00:00.000Z';
 const ENDED = '2026-11-29T08:01:30.500Z';
 
 /** A node's `vod` report (Available unless told), from this world's node unless told. */
+const vodReportBody = (fields: object = {}) => ({
+  id: randomUUID(),
+  kind: 'vod',
+  vodId: randomUUID(),
+  streamId: w.streamId,
+  state: 'Available',
+  startedAt: STARTED,
+  endedAt: ENDED,
+  duration: 90.5,
+  size: 1_234_567,
+  ...fields,
+});
+
 const vodReport = async (fields: object = {}, nodeToken = w.node.token) => {
-  const report = {
-    id: randomUUID(),
-    kind: 'vod',
-    vodId: randomUUID(),
-    streamId: w.streamId,
-    state: 'Available',
-    startedAt: STARTED,
-    endedAt: ENDED,
-    duration: 90.5,
-    size: 1_234_567,
-    ...fields,
-  };
+  const report = vodReportBody(fields);
   const response = await t.report(nodeToken, [report]);
   expect(response.statusCode, response.body).toBe(200);
   return report;
@@ -183,20 +185,7 @@ describe('bad input', () => {
   it.each(badReports)(
     'a vod report with %s is a 400 naming the field, nothing filed',
     async (_name, fields, field, message) => {
-      const response = await t.report(w.node.token, [
-        {
-          id: randomUUID(),
-          kind: 'vod',
-          vodId: randomUUID(),
-          streamId: w.streamId,
-          state: 'Available',
-          startedAt: STARTED,
-          endedAt: ENDED,
-          duration: 1,
-          size: 1,
-          ...fields,
-        },
-      ]);
+      const response = await t.report(w.node.token, [vodReportBody(fields)]);
       expect(response.statusCode, response.body).toBe(400);
       expect(response.body).toContain(field);
       if (message) expect(response.body).toContain(message);

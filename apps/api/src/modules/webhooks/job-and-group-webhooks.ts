@@ -1,5 +1,6 @@
 import type { WebhookEventType } from '@streamcloud/contract';
 import type { EventBus } from '../events.js';
+import { streamSpec } from './stream-webhooks.js';
 import type { WebhookOutbox } from './webhook-outbox.js';
 
 /** The webhook event of each phase of a recording or relay. */
@@ -76,23 +77,13 @@ export function subscribeQualityWebhooks(events: EventBus, outbox: WebhookOutbox
   events.subscribe('quality.changed', async (event, uow) => {
     const { stream, state, at, check } = event;
     if (!stream.callbackUri) return;
-    await outbox.emit(uow.webhooks.db, {
-      type: state === 'Degraded' ? 'quality.degraded' : 'quality.recovered',
-      accountId: stream.ownerId,
-      resourceType: 'stream',
-      resourceId: stream.id,
-      streamId: stream.id,
-      url: stream.callbackUri,
-      occurredAt: at,
-      data: {
-        ...event.present(),
-        check: {
-          from: check.from.toISOString(),
-          to: check.to.toISOString(),
-          value: check.value,
-          viewers: check.viewers,
-        },
-      },
-    });
+    const type = state === 'Degraded' ? 'quality.degraded' : 'quality.recovered';
+    const measured = {
+      from: check.from.toISOString(),
+      to: check.to.toISOString(),
+      value: check.value,
+      viewers: check.viewers,
+    };
+    await outbox.emit(uow.webhooks.db, streamSpec(stream, type, at, { ...event.present(), check: measured }));
   });
 }

@@ -135,7 +135,13 @@ function outputBase(stream: StreamSubject, output: OutputSubject, type: Spec['ty
   };
 }
 
-function streamSpec(stream: StreamSubject, type: Spec['type'], at: Date, data: Spec['data']): Spec {
+/** A webhook about a stream, to its callback (stream events and the analytics' quality alerts). */
+export function streamSpec(
+  stream: Pick<StreamSubject, 'id' | 'ownerId' | 'callbackUri'>,
+  type: Spec['type'],
+  at: Date,
+  data: Spec['data'],
+): Spec {
   return {
     type,
     accountId: stream.ownerId,
