@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { expect, it } from 'vitest';
+import { expect, it, vi } from 'vitest';
+import { StreamJobsRepository } from '../src/modules/stream-jobs/stream-jobs.repository.js';
 import {
   type MatrixRow,
   type Method,
@@ -242,6 +243,29 @@ export function streamJobLostNodeTests(
     expect(job.messages[0].text).toBe(lostText(`Node ${world.node.name} was deleted`, true));
     expect(await world.stateOf(waiting)).toBe(jobs.running);
     expect((await world.call(world.owner.token, 'DELETE', `/${world.kind.path}/${running}`)).statusCode).toBe(204);
+  });
+
+  it(`keeps a ${jobs.noun} whose node reports while its silence is being judged`, async () => {
+    const id = await jobs.createJob();
+    await world.report(id, { state: jobs.running });
+    world.clock.shift(20_000);
+    // The node comes back between the read of the lost jobs and their change (a database just back, a busy API).
+    const read = StreamJobsRepository.prototype.onLostNodes;
+    const spy = vi.spyOn(StreamJobsRepository.prototype, 'onLostNodes').mockImplementation(async function (
+      this: StreamJobsRepository<never, never, never>,
+      since,
+      onlyId,
+    ) {
+      const lost = await read.call(this, since, onlyId);
+      if (onlyId === undefined) await heartbeat(world.node.token);
+      return lost;
+    });
+    try {
+      expect(await jobs.expire(15_000)).toBe(0);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(await world.stateOf(id)).toBe(jobs.running);
   });
 
   it(`keeps the ${jobs.noun}s of a node that reports`, async () => {

@@ -123,8 +123,8 @@ export class StreamJobsRepository<Row extends { id: string }, New extends { id: 
    * Active jobs whose node is gone: the node that runs them was deleted, or it (for a job no node has
    * reported on yet, the node serving its stream) has sent no report since `since` and existed before.
    */
-  async onLostNodes(since: Date): Promise<LostJob[]> {
-    const rows = await this.db
+  async onLostNodes(since: Date, onlyId?: string): Promise<LostJob[]> {
+    let query = this.db
       .selectFrom(this.db.dynamic.table(this.tables.jobs).as('r'))
       .innerJoin('inputs as i', 'i.id', 'r.input_id')
       .leftJoin('nodes as n', (join) => join.on(sql<boolean>`n.id = coalesce(r.runner_id, i.node_id)`))
@@ -147,14 +147,23 @@ export class StreamJobsRepository<Row extends { id: string }, New extends { id: 
             eb.or([eb('r.runner_name', 'is not', null), eb('r.stop_requested_at', 'is not', null)]),
           ]),
         ]),
-      )
-      .execute();
+      );
+    if (onlyId !== undefined) query = query.where('r.id', '=', onlyId);
+    const rows = await query.execute();
     return rows.map((row) => ({
       id: row.id,
       nodeName: row.node_name ?? 'unknown',
       deleted: row.node_id === null,
       neverRan: row.runner_name === null,
     }));
+  }
+
+  /**
+   * Holds the job's row until the transaction ends: a node's report on it (which updates the row) then waits,
+   * or is waited for, so a check made under the lock still holds when the change is written.
+   */
+  async lock(id: string): Promise<void> {
+    await this.db.selectFrom(this.tables.jobs).select('id').where('id', '=', id).forUpdate().executeTakeFirst();
   }
 
   async update(id: string, changes: Changes, now: Date): Promise<void> {

@@ -253,7 +253,8 @@ export abstract class StreamJobsService<
   async expireLostNodes(silenceMs: number): Promise<number> {
     const now = this.base.clock.now();
     const { noun } = this.kind;
-    const lost = await this.jobs.onLostNodes(new Date(now.getTime() - silenceMs));
+    const since = new Date(now.getTime() - silenceMs);
+    const lost = await this.jobs.onLostNodes(since);
     let moved = 0;
     for (const job of lost) {
       const why = job.deleted
@@ -266,8 +267,11 @@ export abstract class StreamJobsService<
           : `the ${noun} stopped (it goes on if the node comes back while the stream is live there)`;
       moved += await this.base.uow.transaction(async (uow) => {
         const jobs = this.jobsOf(uow);
+        // Checked again under the row's lock: the node may have reported on it (come back) since the list was read.
+        await jobs.lock(job.id);
+        if ((await jobs.onLostNodes(since, job.id)).length === 0) return 0;
         const current = await jobs.findById(job.id);
-        if (!current || !this.jobs.active.includes(current.state)) return 0;
+        if (!current) return 0;
         if (job.neverRan) {
           // Stopped before any node ran it: nothing was lost, it is simply over.
           await jobs.update(job.id, { state: 'Completed' } as Changes, now);

@@ -273,10 +273,15 @@ export class RelayJob {
     });
   }
 
+  /**
+   * The bytes sent so far, with the state they are sent in: a control plane that moved the relay to Error while
+   * it heard nothing from this node (its database down, the network cut) sees it Relaying again from the next
+   * report, whatever happened to the report that started the run.
+   */
   private reportProgress(): void {
     const uploaded = this.uploaded;
     if (uploaded === this.reportedBytes) return;
     this.reportedBytes = uploaded;
-    this.o.report({ uploaded });
+    this.o.report({ state: 'Relaying', uploaded });
   }
 }
