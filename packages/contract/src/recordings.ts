@@ -360,10 +360,12 @@ export const RecordingStateReport = z.strictObject({
     .max(20)
     .optional(),
   /**
-   * The run was cut by its node's restart (the file so far is uploaded): a recording nobody stopped goes on in a
+   * The run was cut while its push went on (the file so far is uploaded): a recording nobody stopped goes on in a
    * continuation the control plane creates, recording the stream again as soon as it is live.
    */
   interrupted: z.literal(true).optional(),
+  /** What cut it: the node's restart (also when absent), or a file the node could not write (its disk full). */
+  interruptedBy: z.enum(['restart', 'write']).optional(),
 });
 export type RecordingStateReport = z.infer<typeof RecordingStateReport>;
 

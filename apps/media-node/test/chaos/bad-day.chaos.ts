@@ -23,6 +23,8 @@ import {
   type ChaosPostgres,
   chaosPostgres,
   type Encoder,
+  mountSmallDisk,
+  type SmallDisk,
   seconds,
   startEncoder,
   startWriter,
@@ -61,6 +63,10 @@ const stoppedIntoOutage: string[] = [];
 let node: RunningNode;
 let nodeSpec: Parameters<typeof runMediaNode>[1];
 let nodeDir: string;
+/** The node's recordings folder, on a disk of its own that the full-disk fault fills (null: none could be mounted). */
+let recordingsDisk: SmallDisk | null = null;
+/** Its size: minutes of the run's small pushes, and room to spare for the minimum a recording starts with. */
+const RECORDINGS_DISK_MB = 64;
 const encoders: Encoder[] = [];
 const report: Array<{
   fault: string;
@@ -74,6 +80,10 @@ const report: Array<{
 }> = [];
 /** Steps whose pushes took longer than RECOVERY_MS to be Ingestion again. */
 const slow: string[] = [];
+/** A relay or edge recovery slower than this is told in the report: what the relay said, what the viewer saw. */
+const TELL_RECOVERY_OVER_MS = 10_000;
+/** Those stories, from the fault's start. */
+const stories: string[] = [];
 
 const api = <T>(method: string, path: string, body?: unknown) => plane.api<T>(method, path, body);
 
@@ -98,7 +108,10 @@ function writeReport(totals: string[]): void {
 async function startNode(): Promise<RunningNode> {
   // The node reaches the control plane through the proxy (the network a fault may cut), and keeps its data
   // folder across kills (its usage journal and recordings survive them).
-  return runMediaNode(`http://127.0.0.1:${proxy.port}`, nodeSpec, { MEDIA_DATA_DIR: nodeDir });
+  return runMediaNode(`http://127.0.0.1:${proxy.port}`, nodeSpec, {
+    MEDIA_DATA_DIR: nodeDir,
+    ...(recordingsDisk ? { RECORDINGS_DIR: recordingsDisk.dir } : {}),
+  });
 }
 
 /** Every stream an encoder pushes is Ingestion: the time it took from `since`, or a failure naming the others. */
@@ -196,6 +209,17 @@ const FAULTS: Record<string, Fault> = {
       return `cut ${seconds(OUTAGE_MS)}; recording ${stopped} stopped into it`;
     },
   },
+  fullDisk: {
+    name: "the node's recordings disk full",
+    async run() {
+      if (!recordingsDisk) return 'skipped: no tmpfs could be mounted for the recordings (run as root)';
+      // The recordings being written fail; each is closed and uploaded once there is room, and goes on in a new one.
+      const filled = recordingsDisk.fill();
+      await sleep(OUTAGE_MS);
+      recordingsDisk.free();
+      return `full ${seconds(OUTAGE_MS)} (${(filled / 1e6).toFixed(1)} MB written to fill it)`;
+    },
+  },
   webhooks: {
     name: 'webhook receiver answering 500',
     async run() {
@@ -238,6 +262,7 @@ beforeAll(async () => {
   const apiPort = Number(new URL(plane.url).port);
   proxy = await startTcpProxy(apiPort);
   nodeDir = mkdtempSync(join(tmpdir(), 'streamcloud-chaos-node-'));
+  recordingsDisk = mountSmallDisk(join(nodeDir, 'recordings-disk'), RECORDINGS_DISK_MB);
   const port = await freePort();
   const created = await api<{ id: string; token: string }>('POST', '/nodes', {
     name: 'chaos-origin',
@@ -272,6 +297,7 @@ afterAll(async () => {
   await edge?.close();
   await plane?.stop();
   await hooks?.close();
+  recordingsDisk?.unmount();
   if (nodeDir) rmSync(nodeDir, { recursive: true, force: true });
 }, 60_000);
 
@@ -295,6 +321,9 @@ describe(`a bad day (seed ${SEED}${LEAN ? ', lean' : ''})`, () => {
           ` ${writer.log.noAnswer} unanswered (a process killed mid-request), ${writer.log.serverErrors.length} other 5xx.`,
         `Encoders reconnected ${encoders.reduce((sum, encoder) => sum + encoder.pushes - 1, 0)} times in all;` +
           ` the relay's receiver took ${relayed?.connections ?? 0} connections; the edge's viewer fetched ${edge?.segments ?? 0} segments.`,
+        ...(stories.length > 0
+          ? ['', `Recoveries over ${seconds(TELL_RECOVERY_OVER_MS)}:`, ...stories.map((story) => `- ${story}`)]
+          : []),
       ];
       try {
         await allIngestion(Date.now(), 'the start');
@@ -328,8 +357,24 @@ describe(`a bad day (seed ${SEED}${LEAN ? ', lean' : ''})`, () => {
           const apiBack = Date.now() - repaired;
           const judgedFrom = Date.now();
           const recovery = await allIngestion(judgedFrom, step.join(' + '));
-          const relayBack = await relayed.relaying(judgedFrom, step.join(' + '), RELAY_RECOVERY_MS);
-          const edgeBack = await edge.playing(judgedFrom, step.join(' + '), EDGE_RECOVERY_MS);
+          const tellRelay = async () =>
+            stories.push(
+              `${step.join(' + ')}: the relay said (from the fault's start) ${await relayed?.saidSince(started)}`,
+            );
+          const tellEdge = async () =>
+            stories.push(
+              `${step.join(' + ')}: the edge's viewer saw (from the fault's start) ${edge?.sawSince(started)}`,
+            );
+          const told = (tell: () => Promise<unknown>) => async (error: unknown) => {
+            await tell();
+            throw error;
+          };
+          const relayBack = await relayed
+            .relaying(judgedFrom, step.join(' + '), RELAY_RECOVERY_MS)
+            .catch(told(tellRelay));
+          const edgeBack = await edge.playing(judgedFrom, step.join(' + '), EDGE_RECOVERY_MS).catch(told(tellEdge));
+          if (relayBack > TELL_RECOVERY_OVER_MS) await tellRelay();
+          if (edgeBack > TELL_RECOVERY_OVER_MS) await tellEdge();
           // The API acknowledges writes again.
           await waitFor(
             async () => writer.log.acknowledged.length,

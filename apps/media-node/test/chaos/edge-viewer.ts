@@ -16,6 +16,8 @@ export interface EdgeWorld {
   playing(since: number, what: string, timeoutMs: number): Promise<number>;
   /** Segments the viewer fetched so far. */
   readonly segments: number;
+  /** What the viewer saw after `since`, as changes ("+1.2 s playlist 200; +1.3 s segment 404"), for a slow recovery. */
+  sawSince(since: number): string;
   kill(): Promise<void>;
   start(): Promise<void>;
   close(): Promise<void>;
@@ -59,23 +61,34 @@ export async function startEdgeWorld(plane: ControlPlane, streamId: string): Pro
   const seen = new Set<string>();
   let lastNewAt = 0;
   let stopped = false;
+  // The answers the viewer got, each change of them once (bounded: a slow recovery's story, not a log).
+  const seenAnswers: Array<{ at: number; what: string }> = [];
+  const saw = (what: string) => {
+    if (seenAnswers.at(-1)?.what === what) return;
+    seenAnswers.push({ at: Date.now(), what });
+    if (seenAnswers.length > 200) seenAnswers.shift();
+  };
   const viewing = (async () => {
     while (!stopped) {
       try {
         const playlist = await fetch(url, { signal: AbortSignal.timeout(5000) });
         const body = await playlist.text();
+        saw(`playlist ${playlist.status}`);
         const segments = body.split('\n').filter((line) => line !== '' && !line.startsWith('#'));
         for (const segment of segments) {
           // The segment's name, without the session's query.
           const name = segment.split('?')[0] ?? segment;
           if (seen.has(name)) continue;
           const media = await fetch(new URL(segment, playlist.url), { signal: AbortSignal.timeout(5000) });
-          if (media.status === 200 && (await media.arrayBuffer()).byteLength > 0) {
+          const bytes = (await media.arrayBuffer()).byteLength;
+          saw(`segment ${media.status}${media.status === 200 && bytes === 0 ? ' empty' : ''}`);
+          if (media.status === 200 && bytes > 0) {
             seen.add(name);
             lastNewAt = Date.now();
           }
         }
-      } catch {
+      } catch (error) {
+        saw(`no answer (${error instanceof Error ? error.name : 'error'})`);
         // The edge is down or the network cut: a player retries.
       }
       await sleep(500);
@@ -88,6 +101,12 @@ export async function startEdgeWorld(plane: ControlPlane, streamId: string): Pro
     },
     get segments() {
       return seen.size;
+    },
+    sawSince(since) {
+      return seenAnswers
+        .filter((answer) => answer.at >= since)
+        .map((answer) => `+${((answer.at - since) / 1000).toFixed(1)} s ${answer.what}`)
+        .join('; ');
     },
     async playing(since, what, timeoutMs) {
       await waitFor(

@@ -11,6 +11,8 @@ export interface RelayedWorld {
   relayId: string;
   /** Connections the receiver took so far. */
   readonly connections: number;
+  /** The relay's messages after `since`, oldest first ("+0.7 s Relay to … failed: …"), for a slow recovery. */
+  saidSince(since: number): Promise<string>;
   /** Waits until the relay is Relaying and has sent bytes; answers how long that took from `since`. */
   relaying(since: number, what: string, timeoutMs: number): Promise<number>;
   close(): Promise<void>;
@@ -56,6 +58,15 @@ export async function startRelayedWorld(plane: ControlPlane, streamId: string): 
     get connections() {
       // The receiver counts a listen each time it is ready; the first one is not a connection yet.
       return connections - 1;
+    },
+    async saidSince(since) {
+      const relay = (await plane.api<Relay>('GET', `/relays/${relayId}`)).body;
+      return (relay?.messages ?? [])
+        .map((message) => ({ at: Date.parse(message.at), text: message.text }))
+        .filter((message) => message.at >= since)
+        .reverse()
+        .map((message) => `+${((message.at - since) / 1000).toFixed(1)} s ${message.text}`)
+        .join('; ');
     },
     async relaying(since, what, timeoutMs) {
       await waitFor(

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StreamInput } from '@streamcloud/contract';
 import { childProcessIds } from '@streamcloud/proc';
@@ -113,3 +113,53 @@ export function chaosPostgres(env: NodeJS.ProcessEnv = process.env): ChaosPostgr
 
 /** Milliseconds, as the report shows them. */
 export const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+/**
+ * A small disk for the node's recordings (a tmpfs: mounting needs root, as `npm test` runs), which the full-disk
+ * fault fills with a file of its own and frees again. Null where no tmpfs can be mounted (the fault is then skipped
+ * and the report says so).
+ */
+export interface SmallDisk {
+  dir: string;
+  /** Fills what is left of it (answers the bytes written). */
+  fill(): number;
+  /** Removes what `fill` wrote. */
+  free(): void;
+  unmount(): void;
+}
+
+export function mountSmallDisk(dir: string, megabytes: number): SmallDisk | null {
+  mkdirSync(dir, { recursive: true });
+  const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${megabytes}m,mode=0700`, 'tmpfs', dir], {
+    stdio: 'ignore',
+  });
+  if (mounted.status !== 0) return null;
+  const filler = join(dir, 'chaos-filler');
+  return {
+    dir,
+    fill() {
+      const chunk = Buffer.alloc(1024 * 1024);
+      const fd = openSync(filler, 'a');
+      let written = 0;
+      try {
+        // Until the disk refuses (ENOSPC); a last partial write takes what bytes remain.
+        for (let left = chunk; ; ) {
+          const wrote = writeSync(fd, left);
+          written += wrote;
+          if (wrote < left.length) left = left.subarray(wrote);
+        }
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
+      } finally {
+        closeSync(fd);
+      }
+      return written;
+    },
+    free() {
+      rmSync(filler, { force: true });
+    },
+    unmount() {
+      spawnSync('umount', ['-l', dir], { stdio: 'ignore' });
+    },
+  };
+}

@@ -85,8 +85,9 @@ export class RecordingsService extends StreamJobsService<
   }
 
   /**
-   * Node-facing: the recording-state reports, and then a continuation for each recording whose run its node's
-   * restart cut (the report says `interrupted` as the run leaves Recording): unless someone stopped it, the
+   * Node-facing: the recording-state reports, and then a continuation for each recording whose run was cut while
+   * its push went on — by its node's restart, or a file the node could not write (the report says `interrupted`
+   * as the run leaves Recording): unless someone stopped it, the
    * recording goes on in a new one with the same settings, which the node starts as soon as the stream is live
    * again — the gap is the outage, not the rest of the broadcast. Only as the run leaves Recording, so the
    * run's later reports and a repeated one add none.
@@ -96,7 +97,11 @@ export class RecordingsService extends StreamJobsService<
     reports: RecordingStateReport[],
   ): Promise<void> => {
     const recordings = context.uow.recordings;
-    const cut = reports.filter((report) => report.interrupted);
+    // One per recording: a batch may carry several reports of the same cut run (Uploading, then Completed), and
+    // each would otherwise see the run leave Recording and continue it again.
+    const cut = [
+      ...new Map(reports.filter((report) => report.interrupted).map((report) => [report.recordingId, report])).values(),
+    ];
     const before = new Map<string, { state: string; lost: boolean }>();
     for (const report of cut) {
       const row = await recordings.findById(report.recordingId);
@@ -124,7 +129,10 @@ export class RecordingsService extends StreamJobsService<
         capture: row.capture,
         state: 'Recording' as const,
       };
-      const why = `Continues recording ${row.id}, which the restart of node ${context.node.name} cut`;
+      const why =
+        report.interruptedBy === 'write'
+          ? `Continues recording ${row.id}, whose file node ${context.node.name} could not write (its disk full or failing)`
+          : `Continues recording ${row.id}, which the restart of node ${context.node.name} cut`;
       const continued = await this.insertRunning(context.uow, continuation, why, context.receivedAt).then(
         () => true,
         (error: unknown) => {

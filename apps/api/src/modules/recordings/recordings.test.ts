@@ -281,7 +281,7 @@ describe('states reported by nodes, stop and delete', () => {
   });
 });
 
-describe("a run cut by its node's restart", () => {
+describe('a run cut while its push went on (a restart, a file it could not write)', () => {
   const listOfStream = async () =>
     (await call(w.owner.token, 'GET', `/recordings/stream/${w.streamId}`)).json() as Array<{
       id: string;
@@ -308,6 +308,55 @@ describe("a run cut by its node's restart", () => {
     // The continuation is what the node runs next.
     const forNode = await t.request({ method: 'GET', url: '/api/v1/node/recordings', token: w.node.token });
     expect(forNode.json().map((r: { id: string }) => r.id)).toContain(continuation?.id);
+  });
+
+  it('goes on once when one batch carries several reports of the cut run', async () => {
+    const recording = await createRecording();
+    await report(recording.id, { state: 'Recording', duration: 3 });
+    const at = new Date().toISOString();
+    const batch = await t.report(w.node.token, [
+      {
+        id: randomUUID(),
+        kind: 'recording-state',
+        recordingId: recording.id,
+        at,
+        state: 'Uploading',
+        interrupted: true,
+      },
+      {
+        id: randomUUID(),
+        kind: 'recording-state',
+        recordingId: recording.id,
+        at,
+        state: 'Completed',
+        interrupted: true,
+      },
+    ]);
+    expect(batch.statusCode).toBeLessThan(300);
+    expect((await listOfStream()).filter((r) => r.id !== recording.id).map((r) => r.state)).toEqual(['Recording']);
+  });
+
+  it('goes on, saying why, when its node could not write its file (a full disk)', async () => {
+    const recording = await createRecording();
+    await report(recording.id, { state: 'Recording', duration: 3 });
+    await report(recording.id, { state: 'Uploading', interrupted: true, interruptedBy: 'write' });
+    const [continuation] = (await listOfStream()).filter((r) => r.id !== recording.id);
+    expect(continuation?.messages.map((m) => m.text)).toEqual([
+      `Continues recording ${recording.id}, whose file node ${w.node.name} could not write (its disk full or failing)`,
+    ]);
+    // Another cause is refused, naming the field; nothing changes.
+    const bad = await t.report(w.node.token, [
+      {
+        id: randomUUID(),
+        kind: 'recording-state',
+        recordingId: continuation?.id,
+        interrupted: true,
+        interruptedBy: 'disk',
+      },
+    ]);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toContain('interruptedBy');
+    expect(await stateOf(continuation?.id ?? '')).toBe('Recording');
   });
 
   it('goes on when its node, back after its silence put the recording in Error, reports the cut run (once)', async () => {

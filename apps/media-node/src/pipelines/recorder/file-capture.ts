@@ -23,7 +23,7 @@ export interface FileCaptureOptions {
   format: RecordingFileFormat;
   log: Logger;
   /** The capture cannot go on (the reader gave up, or the writer failed): its file holds what came so far. */
-  onFailure(message: string): void;
+  onFailure(message: string, what: 'read' | 'write'): void;
 }
 
 /** ffmpeg's output options per file format: written in pieces, so a file cut short anywhere still plays. */
@@ -62,7 +62,7 @@ export class FileCapture {
     const previous = this.pause();
     const reader = new Supervisor({
       run: () => this.startReader(stream, origins),
-      onGiveUp: (failure) => this.o.onFailure(`reading the stream failed: ${failure}`),
+      onGiveUp: (failure) => this.o.onFailure(`reading the stream failed: ${failure}`, 'read'),
     });
     this.reader = reader;
     // One reader at a time into the writer: the next starts once the previous one is over.
@@ -87,7 +87,7 @@ export class FileCapture {
     writer.stdout.on('data', (chunk: Buffer) => this.progress(chunk.toString()));
     void writer.exited.then((code) => {
       const failure = `writing the file failed: ${lastLine(this.writerLog) || `ffmpeg exited with ${code}`}`;
-      if (!this.finished) this.o.onFailure(failure);
+      if (!this.finished) this.o.onFailure(failure, 'write');
       else if (code !== 0) this.o.log.error(`${this.o.file}: ${failure}`);
     });
     for (const chunk of this.pending.splice(0)) writer.extra?.write(chunk);

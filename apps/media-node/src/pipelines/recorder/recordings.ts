@@ -5,6 +5,7 @@ import type { Logger } from '../../log.js';
 import type { StreamListener } from '../../streams/events.js';
 import type { LiveStream } from '../../streams/types.js';
 import type { NodeTools, StopReason } from '../pipeline.js';
+import { describeFree, freeBytes, hasRoom } from './disk-room.js';
 import { RecordingJournal } from './journal.js';
 import { RecordingRun } from './run.js';
 
@@ -49,6 +50,8 @@ export class Recordings implements StreamListener {
   /** Recordings that had a run on this node (a non-autostarting recording runs once). */
   private readonly ran = new Set<string>();
   private readonly figures = new Map<RecordingRun, string>();
+  /** Recordings to start on a live stream, waiting for room on the disk (by recording id). */
+  private readonly held = new Map<string, LiveStream>();
   private refreshing: Promise<void> | null = null;
   private queued: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
@@ -116,10 +119,50 @@ export class Recordings implements StreamListener {
         current.attach(stream);
         continue;
       }
-      this.ran.add(recording.id);
-      const run = await RecordingRun.begin(recording, stream, this.context());
-      this.runs.push(run);
-      this.report(run);
+      if (this.held.has(recording.id)) {
+        this.held.set(recording.id, stream);
+        continue;
+      }
+      if (!(await hasRoom(this.o.dir))) {
+        await this.hold(recording.id, stream);
+        continue;
+      }
+      await this.begin(recording, stream);
+    }
+  }
+
+  private async begin(recording: NodeRecording, stream: LiveStream): Promise<void> {
+    this.ran.add(recording.id);
+    const run = await RecordingRun.begin(recording, stream, this.context());
+    this.runs.push(run);
+    this.report(run);
+  }
+
+  /**
+   * A recording to start while the disk has no room for it: it waits (said once), and starts on the tick that
+   * finds room, if its stream is still live and it still should run; until then it is not `ran` (a Stop ends it
+   * as one that never ran).
+   */
+  private async hold(recordingId: string, stream: LiveStream): Promise<void> {
+    this.held.set(recordingId, stream);
+    const text = `Waiting for free disk space on ${this.o.from()} to record (${describeFree(await freeBytes(this.o.dir))})`;
+    this.o.reporter.send({
+      kind: 'recording-state',
+      recordingId,
+      at: new Date().toISOString(),
+      messages: [{ level: 'warning', text }],
+    });
+  }
+
+  /** Starts the held recordings once there is room (their stream still live, the recording still wanted). */
+  private async startHeld(): Promise<void> {
+    if (this.held.size === 0 || !(await hasRoom(this.o.dir))) return;
+    for (const [recordingId, stream] of [...this.held]) {
+      this.held.delete(recordingId);
+      const recording = this.listing.get(recordingId);
+      if (stream.ended || !recording || recording.stopRequested) continue;
+      if (!(await this.runnable(stream.input)).some((each) => each.id === recordingId)) continue;
+      await this.begin(recording, stream);
     }
   }
 
@@ -222,7 +265,7 @@ export class Recordings implements StreamListener {
       uploaded: run.state === 'Completed' ? (run.size ?? run.uploaded) : run.uploaded,
       objectKey: run.record.objectKey,
       messages: run.takeMessages(MESSAGES_PER_REPORT),
-      ...(run.interrupted ? { interrupted: true as const } : {}),
+      ...(run.interrupted ? { interrupted: true as const, interruptedBy: run.interrupted } : {}),
     });
     if (run.done && run.messages.length === 0) {
       this.finals.set(run, sequence);
@@ -233,6 +276,7 @@ export class Recordings implements StreamListener {
   }
 
   private async tick(): Promise<void> {
+    await this.startHeld();
     for (const run of [...this.runs]) {
       await run.measure();
       this.report(run);
@@ -253,6 +297,7 @@ export class Recordings implements StreamListener {
       journal: this.journal,
       log: this.o.log,
       from: this.o.from,
+      dir: this.o.dir,
       changed: (run: RecordingRun) => this.report(run),
       backoffMs: this.o.backoffMs,
     };

@@ -24,12 +24,16 @@ import {
   sourceOrigins,
 } from '../capture.js';
 import type { NodeTools } from '../pipeline.js';
+import { describeFree, waitForRoom } from './disk-room.js';
 import { FileCapture, probeDuration, repairFile } from './file-capture.js';
 import { FILE_EXTENSIONS, type RecordingJournal, type RunRecord } from './journal.js';
 
 const CONTENT_TYPES = { MP4: 'video/mp4', MKV: 'video/x-matroska' } as const;
 
 export type RunMessage = { level: StatusMessage['level']; text: string };
+
+/** What cut a run while its push went on (RecordingStateReport's `interrupted`). */
+export type RecordingCut = 'restart' | 'write';
 
 export interface RunContext {
   tools: NodeTools;
@@ -39,6 +43,8 @@ export interface RunContext {
   log: Logger;
   /** 'node eu-1': who records and uploads, for messages. */
   from(): string;
+  /** Where the files are written: a file the disk filled is closed once it has room again. */
+  dir: string;
   /** The run has something new to report (its state or a message). */
   changed(run: RecordingRun): void;
   backoffMs?: readonly number[];
@@ -59,8 +65,11 @@ export class RecordingRun {
   size: number | null = null;
   /** Messages not reported yet. */
   messages: RunMessage[] = [];
-  /** The node's restart cut this run while it was recording (the control plane then continues the recording). */
-  interrupted = false;
+  /**
+   * What cut this run while its push went on: the node's restart, or a file the node could not write (its disk
+   * full); the control plane then continues the recording in a new one. Null: nothing did.
+   */
+  interrupted: RecordingCut | null = null;
   /** The push the file is being read from (null between pushes). */
   stream: LiveStream | null = null;
   private capture: FileCapture | null = null;
@@ -120,7 +129,7 @@ export class RecordingRun {
       file: ctx.journal.fileOf(record),
       format: record.format,
       log: ctx.log,
-      onFailure: (message) => void run.captureFailed(message),
+      onFailure: (message, what) => void run.captureFailed(message, what),
     });
     run.attach(stream);
     return run;
@@ -187,9 +196,21 @@ export class RecordingRun {
     this.capture = null;
     this.stream = null;
     await capture.finish();
+    await this.close();
+  }
+
+  /** The file is written: what it holds is journaled and uploaded (a file nothing was written to is dropped). */
+  private async close(): Promise<void> {
     if (!this.origins) {
       await this.ctx.journal.dropFile(this.record);
       this.fail('Nothing was recorded: the push ended before its tracks were known');
+      return;
+    }
+    // The writer creates the file once its probe of the push is over (up to BOTH_TRACKS_PROBE_US in): one that
+    // failed before (its disk full) wrote nothing, and an empty object would pass for a recording.
+    if (!(await this.lengthOf(this.ctx.journal.fileOf(this.record)))) {
+      await this.ctx.journal.dropFile(this.record);
+      this.fail('Nothing was recorded: the file could not be written');
       return;
     }
     await this.closed(false);
@@ -213,7 +234,7 @@ export class RecordingRun {
   /** After a restart: a file left in Recording is repaired and becomes one to upload. */
   async recover(): Promise<void> {
     if (this.record.phase !== 'capturing') return;
-    this.interrupted = true;
+    this.interrupted = 'restart';
     const file = this.ctx.journal.fileOf(this.record);
     if (!(await repairFile(this.ctx.tools.ffmpeg, file, this.record.format))) {
       this.fail('The node restarted and the file it was recording cannot be read');
@@ -338,10 +359,36 @@ export class RecordingRun {
     this.ctx.changed(this);
   }
 
-  private async captureFailed(message: string): Promise<void> {
-    if (this.state !== 'Recording') return;
+  /**
+   * The reader gave up, or the writer failed. A file the node could not write while the push went on (its disk
+   * full, most likely) is closed and uploaded once the disk has room again — closing writes too — and the run
+   * says it was cut, so the control plane continues the recording (a new file, started once there is room).
+   */
+  private async captureFailed(message: string, what: 'read' | 'write'): Promise<void> {
+    const capture = this.capture;
+    if (!capture || this.state !== 'Recording') return;
     this.say('error', `The recorder stopped: ${message}`);
-    await this.finish();
+    if (what === 'read' || !this.stream || this.stream.ended) {
+      await this.finish();
+      return;
+    }
+    this.interrupted = 'write';
+    this.capture = null;
+    this.stream = null;
+    this.ctx.changed(this);
+    await capture.finish();
+    const room = await waitForRoom(this.ctx.dir, {
+      signal: this.aborter.signal,
+      onWait: (free) => {
+        this.say(
+          'warning',
+          `Waiting for free disk space on ${this.ctx.from()} to close the file (${describeFree(free)})`,
+        );
+        this.ctx.changed(this);
+      },
+    });
+    // The node stopping meanwhile: the journal still says capturing, so its next start closes the file.
+    if (room) await this.close();
   }
 
   private fail(text: string): void {
