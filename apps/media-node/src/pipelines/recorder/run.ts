@@ -206,13 +206,6 @@ export class RecordingRun {
       this.fail('Nothing was recorded: the push ended before its tracks were known');
       return;
     }
-    // The writer creates the file once its probe of the push is over (up to BOTH_TRACKS_PROBE_US in): one that
-    // failed before (its disk full) wrote nothing, and an empty object would pass for a recording.
-    if (!(await this.lengthOf(this.ctx.journal.fileOf(this.record)))) {
-      await this.ctx.journal.dropFile(this.record);
-      this.fail('Nothing was recorded: the file could not be written');
-      return;
-    }
     await this.closed(false);
   }
 
@@ -298,8 +291,17 @@ export class RecordingRun {
   /** The file is complete on disk: it is journaled as such, then uploaded. */
   private async closed(repaired: boolean): Promise<void> {
     const file = this.ctx.journal.fileOf(this.record);
-    this.duration = (await probeDuration(this.ctx.tools.ffprobe, file)) ?? this.duration;
-    this.length = (await this.lengthOf(file)) ?? this.length;
+    const duration = await probeDuration(this.ctx.tools.ffprobe, file);
+    const length = await this.lengthOf(file);
+    // The writer creates the file once its probe of the push is over (up to BOTH_TRACKS_PROBE_US in): one that
+    // failed before that (its disk full) wrote nothing, or a header only — no object passes for a recording then.
+    if (!length || duration === 0) {
+      await this.ctx.journal.dropFile(this.record);
+      this.fail('Nothing was recorded: the file could not be written');
+      return;
+    }
+    this.duration = duration ?? this.duration;
+    this.length = length;
     this.record.phase = 'captured';
     this.record.duration = this.duration;
     this.record.length = this.length;
