@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import type { PreviewCredential, StreamInput, StreamOutput } from '@streamcloud/contract';
 import { nodeControlKeyOf, nodeTokenHash, signNodeControl } from '@streamcloud/contract/node-control-credential';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { NODE_ROUTES, type NodeRoute, type RouteName } from '../src/http-routes.js';
+import { NODE_ROUTES, type NodeRoute, type RouteName } from '../src/front-ends/http/routes.js';
 import { connectControlPlane, ffmpeg, nodeMetadata, playRtmp, pushTestPattern, sleep } from './harness.js';
 import { STANDARD_HLS, streamsOf, useMediaNode } from './streams.js';
 

@@ -1,17 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { verifyEdgeCredential } from '@streamcloud/contract/edge-credential';
-import { text } from '../http-answer.js';
-import { type InputDirectory, normalizeName, splitNameAndToken } from '../inputs.js';
-import type { Logger } from '../log.js';
-import { NginxRtmp } from '../nginx.js';
-import { RENDITIONS_WAIT_MS, renditionsReady } from '../pipelines/capture.js';
-import type { EdgePuller } from '../pipelines/edge/puller.js';
-import type { FallbackPlayer } from '../pipelines/fallback/player.js';
-import { freeLoopbackPort } from '../ports.js';
-import { type ProxiedConnection, RtmpProxy } from '../rtmp-proxy.js';
-import type { StreamManager } from '../streams/manager.js';
-import type { LiveStream, MediaTrackSource } from '../streams/types.js';
+import { text } from '../../http-answer.js';
+import { type InputDirectory, normalizeName, splitNameAndToken } from '../../inputs.js';
+import type { Logger } from '../../log.js';
+import { RENDITIONS_WAIT_MS, renditionsReady } from '../../pipelines/capture.js';
+import type { EdgePuller } from '../../pipelines/edge/puller.js';
+import type { FallbackPlayer } from '../../pipelines/fallback/player.js';
+import { freeLoopbackPort } from '../../ports.js';
+import type { StreamManager } from '../../streams/manager.js';
+import type { LiveStream, MediaTrackSource } from '../../streams/types.js';
+import { NginxRtmp } from './nginx.js';
+import { type ProxiedConnection, RtmpProxy } from './proxy.js';
 
 /** HLS fragment length (s): fragments are cut at the publisher's keyframes, so a 1 s keyframe interval gives 1 s fragments. */
 export const HLS_FRAGMENT_SECONDS = 1;

@@ -1,10 +1,10 @@
 import type { RemoteInfo } from 'node:dgram';
-import { type GuardedChild, lastLine, spawnGuarded } from './child.js';
-import { splitNameAndToken } from './inputs.js';
-import type { PushListenerOptions } from './push-listener.js';
-import { SrtPort, type SrtSession, srtDataCopyArgs } from './srt-port.js';
-import type { SrtSessionMeter } from './srt-stats.js';
-import type { LiveStream } from './streams/types.js';
+import { type GuardedChild, lastLine, spawnGuarded } from '../../child.js';
+import { splitNameAndToken } from '../../inputs.js';
+import type { LiveStream } from '../../streams/types.js';
+import type { PushListenerOptions } from '../push-listener.js';
+import { SrtPort, type SrtSession, srtDataCopyArgs } from './port.js';
+import type { SrtSessionMeter } from './stats.js';
 
 export type SrtOptions = PushListenerOptions;
 

@@ -2,14 +2,14 @@ import { createSocket, type Socket } from 'node:dgram';
 import type { AddressInfo } from 'node:net';
 import { type TrackInfo, WEBRTC_PLAYBACK_FAILED } from '@streamcloud/contract';
 import { type MediaStreamTrack, RtpPacket, Vp8RtpPayload } from 'werift';
-import { type GuardedChild, lastLine, spawnGuarded } from './child.js';
-import type { Logger } from './log.js';
-import { playInputArgs } from './nginx.js';
-import { RENDITIONS_WAIT_MS, renditionsReady, tracksOf } from './pipelines/capture.js';
-import type { StreamManager } from './streams/manager.js';
-import type { LiveStream } from './streams/types.js';
-import { OPUS, VP8 } from './webrtc.js';
-import { h264FeedArgs, h264Source, startsH264Keyframe, type VideoPath } from './webrtc-h264.js';
+import { type GuardedChild, lastLine, spawnGuarded } from '../../child.js';
+import type { Logger } from '../../log.js';
+import { RENDITIONS_WAIT_MS, renditionsReady, tracksOf } from '../../pipelines/capture.js';
+import type { StreamManager } from '../../streams/manager.js';
+import type { LiveStream } from '../../streams/types.js';
+import { playInputArgs } from '../rtmp/nginx.js';
+import { OPUS, VP8 } from './endpoint.js';
+import { h264FeedArgs, h264Source, startsH264Keyframe, type VideoPath } from './h264.js';
 
 /** What a feed needs of the node. */
 export interface FeedOptions {

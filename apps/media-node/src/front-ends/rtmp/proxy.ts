@@ -1,5 +1,5 @@
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
-import { RtmpPlayReader } from './rtmp-commands.js';
+import { RtmpPlayReader } from './play-reader.js';
 
 /** One client connection through the proxy. */
 export interface ProxiedConnection {

@@ -1,5 +1,5 @@
-import type { Logger } from './log.js';
-import type { StreamManager } from './streams/manager.js';
+import type { Logger } from '../log.js';
+import type { StreamManager } from '../streams/manager.js';
 
 /** What a listener that takes pushes in a protocol nginx-rtmp does not speak (SRT, RTSP) is given. */
 export interface PushListenerOptions {

@@ -1,12 +1,12 @@
 import type { RemoteInfo } from 'node:dgram';
 import { setTimeout as delay } from 'node:timers/promises';
-import { type GuardedChild, lastLine, spawnGuarded } from './child.js';
-import { splitNameAndToken } from './inputs.js';
-import type { Logger } from './log.js';
-import { captureInputArgs, renditionsReady } from './pipelines/capture.js';
-import { ACCEPT_TIMEOUT_US, watchStreamId } from './srt.js';
-import { SrtPort, type SrtSession, srtDataCopyArgs } from './srt-port.js';
-import type { StreamManager } from './streams/manager.js';
+import { type GuardedChild, lastLine, spawnGuarded } from '../../child.js';
+import { splitNameAndToken } from '../../inputs.js';
+import type { Logger } from '../../log.js';
+import { captureInputArgs, renditionsReady } from '../../pipelines/capture.js';
+import type { StreamManager } from '../../streams/manager.js';
+import { ACCEPT_TIMEOUT_US, watchStreamId } from './ingest.js';
+import { SrtPort, type SrtSession, srtDataCopyArgs } from './port.js';
 
 export interface SrtPlaybackOptions {
   ffmpeg: string;

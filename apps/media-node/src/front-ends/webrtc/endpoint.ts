@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type RTCInboundRtpStreamStats, RTCPeerConnection, RTCRtpCodecParameters } from 'werift';
-import { text } from './http-answer.js';
+import { text } from '../../http-answer.js';
+import type { TransportStats } from '../../streams/types.js';
+import { H264 } from './h264.js';
 import { OFFER_RETRY_AFTER_SECONDS, type OfferSlot, PendingOffers } from './pending-offers.js';
-import type { TransportStats } from './streams/types.js';
-import { H264 } from './webrtc-h264.js';
 
 /**
  * What is shared by WebRTC ingest (WHIP) and playback (WHEP): the codecs, the peer connection, and the

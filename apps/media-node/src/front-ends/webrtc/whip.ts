@@ -3,11 +3,11 @@ import { writeFile } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import type { AssignedInput } from '@streamcloud/contract';
-import { type GuardedChild, lastLine, spawnGuarded } from './child.js';
-import type { Logger } from './log.js';
-import type { StreamManager } from './streams/manager.js';
-import type { LiveStream } from './streams/types.js';
-import { type Admission, OPUS, type PeerSession, peerReceiveStats, VP8, WebRtcEndpoint } from './webrtc.js';
+import { type GuardedChild, lastLine, spawnGuarded } from '../../child.js';
+import type { Logger } from '../../log.js';
+import type { StreamManager } from '../../streams/manager.js';
+import type { LiveStream } from '../../streams/types.js';
+import { type Admission, OPUS, type PeerSession, peerReceiveStats, VP8, WebRtcEndpoint } from './endpoint.js';
 
 export interface WhipOptions {
   ffmpeg: string;

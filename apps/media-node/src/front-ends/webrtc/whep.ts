@@ -1,10 +1,10 @@
 import type { IncomingMessage } from 'node:http';
 import { MediaStream, MediaStreamTrack } from 'werift';
-import { NO_PREVIEW_SEAT } from './streams/preview-seats.js';
-import { browserViewer, type ViewerRequest } from './streams/signed-playback.js';
-import type { LiveStream } from './streams/types.js';
-import { type Admission, type PeerSession, peerBytes, WebRtcEndpoint } from './webrtc.js';
-import { h264Source, offeredVp8, type VideoPath, videoPathFor, withVideoFormatOnly } from './webrtc-h264.js';
+import { NO_PREVIEW_SEAT } from '../../streams/preview-seats.js';
+import { browserViewer, type ViewerRequest } from '../../streams/signed-playback.js';
+import type { LiveStream } from '../../streams/types.js';
+import { type Admission, type PeerSession, peerBytes, WebRtcEndpoint } from './endpoint.js';
+import { h264Source, offeredVp8, type VideoPath, videoPathFor, withVideoFormatOnly } from './h264.js';
 import {
   type FeedOptions,
   feedKey,

@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { bearerOf, verifyNodeControl } from '@streamcloud/contract/node-control-credential';
-import { text } from '../http-answer.js';
-import { CORS_HEADERS, preflightHeaders, type RouteName, routeOf } from '../http-routes.js';
-import type { Logger } from '../log.js';
+import { text } from '../../http-answer.js';
+import type { Logger } from '../../log.js';
+import { CORS_HEADERS, preflightHeaders, type RouteName, routeOf } from './routes.js';
 
 /** The largest request body any route reads (an SDP offer, a refresh call). */
 const BODY_LIMIT = 256 * 1024;

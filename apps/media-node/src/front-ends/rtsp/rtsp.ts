@@ -1,10 +1,10 @@
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { AssignedInput } from '@streamcloud/contract';
-import { type GuardedChild, lastLine, spawnGuarded } from './child.js';
-import { freeLoopbackPort } from './ports.js';
-import type { PushListenerOptions } from './push-listener.js';
-import type { LiveStream } from './streams/types.js';
+import { type GuardedChild, lastLine, spawnGuarded } from '../../child.js';
+import { freeLoopbackPort } from '../../ports.js';
+import type { LiveStream } from '../../streams/types.js';
+import type { PushListenerOptions } from '../push-listener.js';
 
 export type RtspOptions = PushListenerOptions;
 
