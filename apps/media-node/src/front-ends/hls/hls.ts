@@ -1,53 +1,30 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { readdir, rm, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import type { AssignedInput, LadderRendition } from '@streamcloud/contract';
+import type { AssignedInput } from '@streamcloud/contract';
 import { text } from '../../http-answer.js';
 import type { LowLatencyPackagers } from '../../ll-hls/packagers.js';
-import { serveLowLatency } from '../../ll-hls/serve.js';
-import { edgeLadder, renditionName } from '../../pipelines/edge/ladder.js';
 import { isLowLatencyHls } from '../../pipelines/low-latency-hls.js';
-import { newestFragment, poll } from '../../streams/fragments.js';
+import { poll } from '../../streams/fragments.js';
 import type { StreamManager } from '../../streams/manager.js';
 import { NO_PREVIEW_SEAT } from '../../streams/preview-seats.js';
 import { browserViewer } from '../../streams/signed-playback.js';
-import type { LiveStream, SignedGrant } from '../../streams/types.js';
+import type { LiveStream } from '../../streams/types.js';
 import type { VodLibrary } from '../../vod/library.js';
 import { serveVod, VOD_PATH } from '../../vod/serve.js';
+import type { FrontEndKind } from '../front-end.js';
+import { pathAfterRoute } from '../http/server.js';
+import { sendFragment, sendPlaylist } from './answers.js';
+import { removeOldFragments } from './cleanup.js';
+import { EdgeLadders } from './edge-ladder.js';
+import { type LowLatencyAsk, serveLowLatencyOutput } from './low-latency.js';
 import { PlaylistLifetimes } from './playlist-lifetime.js';
-import { master, readPlaylist, rewrite } from './playlists.js';
+import { master, PLAYLIST_POLL_MS, PLAYLIST_WAIT_MS, readPlaylist, rewrite } from './playlists.js';
+import { HlsSessions, remoteAddressOf, sessionBinding } from './sessions.js';
 
-/** An HLS viewer whose player has not asked for anything this long has left. */
-const HLS_SESSION_IDLE_MS = 20_000;
-/** Fragments are deleted this long after they were written, a stream's directory when it was idle this long. */
-const FRAGMENT_KEEP_MS = 60_000;
-/**
- * A playlist asked for while the live push has none yet (its first fragment is still being written, or
- * its renditions are starting) is answered once it exists, up to this long, rather than with a 404 that
- * makes a player (ffprobe, hls.js, Safari) give up on a stream that is merely starting.
- */
-export const PLAYLIST_WAIT_MS = 10_000;
-/** A first viewer waits for the first fragment: looked for this often (a read of the playlist), so it is answered soon after. */
-const PLAYLIST_POLL_MS = 50;
-const DIRECTORY_KEEP_MS = 120_000;
 /** nginx-rtmp's playlists and TS fragments, and the LL-HLS packager's init segments, parts and segments. */
 const FILE = /^[\w.-]+\.(ts|m3u8|mp4|m4s)$/;
 const RENDITION = /^[ra]\d{1,2}$/;
-/**
- * A session id: `hls-<16 random bytes>.<16 bytes of an HMAC of them and what the session plays>`, base64url. The
- * random part makes it unguessable; the MAC binds it to its stream, output and credential kind (the preview
- * credential itself for a preview), so it is worth nothing anywhere else (HlsServer.handle).
- */
-const SESSION_ID = /^hls-([\w-]{22})\.([\w-]{22})$/;
 const OTHER_SESSION = 'This session id is not one of this output and credential: open the playlist again';
-
-interface HlsViewer {
-  sessionId: string;
-  bytes: number;
-  lastSeen: number;
-}
 
 /** The push an HLS output plays: the live one, or the last one while its playlist outlives it. */
 interface Played {
@@ -56,51 +33,26 @@ interface Played {
   ended: boolean;
 }
 
-/** A request of a Low latency output, as its stream's packagers answer it. */
-interface LowLatencyAsk {
-  /** A ladder's variant (its rendition key), or null. */
-  key: string | null;
-  file: string;
-  query: URLSearchParams;
-  suffix: string;
-  viewer: HlsViewer;
-  /** The output's rewind window, seconds (0: the live window). */
-  windowSeconds: number;
-}
-
-/** On an edge: the origin's ladder its HLS viewers get, and whether the stream ended (its playlists end). */
-interface PlayedLadder {
-  ladder: LadderRendition[];
-  ended: boolean;
-}
-
 /**
  * HLS playback of outputs: `/hls/<output name>/index.m3u8` (the name URL-encoded, `?token=` for a
  * Private stream's output). The first playlist request is redirected to the same URL with a session id
  * (`sid`), which every playlist then carries into its URLs, so each viewer is one session with its bytes
- * counted; the id is bound to the stream, output and credential it was opened with (SESSION_ID). A transcoded stream's `index.m3u8` is a master playlist with one variant per rendition
- * (`<key>/index.m3u8`); otherwise it is the push's media playlist. Playlists are nginx-rtmp's, with an
+ * counted; the id is bound to the stream, output and credential it was opened with (sessions.ts). A transcoded
+ * stream's `index.m3u8` is a master playlist with one variant per rendition (`<key>/index.m3u8`); otherwise it is the push's media playlist. Playlists are nginx-rtmp's, with an
  * EXT-X-PROGRAM-DATE-TIME per fragment (its name is the wall-clock time it started). They outlive a push
  * that ends: unchanged during the reconnect grace (a resumed push continues them after an
  * EXT-X-DISCONTINUITY, which nginx-rtmp writes), then ended with EXT-X-ENDLIST for 30 s (PlaylistLifetimes). On an
  * edge of a stream its origin transcodes, the master is the origin's ladder, answered at once, and each variant is
- * pulled from the origin while players ask for it (pipelines/edge). An edge's playlists outlive the origin's push
+ * pulled from the origin while players ask for it (edge-ladder.ts). An edge's playlists outlive the origin's push
  * by the same rule: the stream's end here (`gone`) is when the control plane shows its grace over on the origin.
  */
 export class HlsServer {
-  private readonly viewers = new Map<string, HlsViewer>();
-  /**
-   * Sessions ended here: their requests get 410 from then on (cleared from the control plane), or 403 with the
-   * reason a player shows (a playback token revoked or over).
-   */
-  private readonly kicked = new Map<string, string | null>();
+  private readonly sessions: HlsSessions;
   /** The last push of inputs that are not live: played during the grace and the linger after it. */
   private readonly recent = new PlaylistLifetimes<LiveStream>();
-  /** On an edge: the origin's ladder of the laddered streams played here, kept and ended as a push's playlists. */
-  private readonly ladders = new PlaylistLifetimes<LadderRendition[]>();
+  /** On an edge: the origin's ladders of the laddered streams played here. */
+  private readonly ladders: EdgeLadders;
   private readonly sweeper: NodeJS.Timeout;
-  /** The key of session ids' MACs: this process's own (a restarted node's players get new sessions). */
-  private readonly sessionKey = randomBytes(32);
 
   constructor(
     private readonly manager: StreamManager,
@@ -109,7 +61,7 @@ export class HlsServer {
      * On an edge: pulls a rendition of the origin's ladder (EdgePuller.pullRendition), kept pulled at least until
      * `heldUntil` settles; when it started, or null.
      */
-    private readonly pullRendition: (
+    pullRendition: (
       input: AssignedInput,
       key: string,
       heldUntil?: Promise<unknown>,
@@ -119,6 +71,13 @@ export class HlsServer {
     /** The VODs of ended sessions kept here (vod/): `<output>/vod/index.m3u8`, whether or not the stream is live. */
     private readonly vods: VodLibrary | null = null,
   ) {
+    this.sessions = new HlsSessions(manager);
+    this.ladders = new EdgeLadders({
+      hlsDir,
+      pullRendition,
+      serveLowLatency: (request, response, inputId, asked) => this.serveLowLatency(request, response, inputId, asked),
+      countTo: (viewer) => this.sessions.countTo(viewer),
+    });
     this.sweeper = setInterval(() => void this.sweep(), 2000);
     this.sweeper.unref();
     manager.events.subscribe({
@@ -158,7 +117,7 @@ export class HlsServer {
     const sid = query.get('sid');
     const address = remoteAddressOf(request);
     // A player's next playlist or fragment continues its session: a rotated-out token's window end does not cut it.
-    const running = sid !== null && this.viewers.has(sid) && this.manager.viewers.get(sid) !== undefined;
+    const running = this.sessions.running(sid);
     const admitted = await this.manager.admission.output('HLS', outputName, {
       ...browserViewer(request, token, address, sid),
       running,
@@ -167,19 +126,19 @@ export class HlsServer {
     if (vod && !this.vods?.has(admitted.input.id)) return text(response, 404, 'The stream has no VOD on this node');
     // An edge pulls the stream from its ingest node for the first of its viewers; a ladder's variants are
     // pulled one by one as they are asked for (below).
-    const ladder = vod ? null : this.edgeLadder(admitted.input);
+    const ladder = vod ? null : this.ladders.of(admitted.input);
     if (admitted.input.origin && !ladder && !vod) await this.manager.admission.live(admitted.input);
     const played = ladder || vod ? null : this.played(admitted.input.id);
     if (!ladder && !played && !vod) return text(response, 404, 'the stream is not live');
-    const ended = sid ? this.kicked.get(sid) : undefined;
+    const ended = this.sessions.endedWhy(sid);
     if (ended !== undefined) return ended ? text(response, 403, ended) : text(response, 410, 'This session was ended');
     // A session plays what it was opened for: another output's (or stream's) id, or one opened with another kind
     // of credential (a preview's, then a viewer token), starts a new session here — its playlist is redirected
     // to a fresh id, its fragments refused (a player only asks for those with the id its playlist gave).
     const binding = sessionBinding(admitted, token);
-    if (!sid || !this.sessionIdOf(sid, binding)) {
+    if (!sid || !this.sessions.isSessionOf(sid, binding)) {
       if (!file.endsWith('.m3u8')) return text(response, 403, sid ? OTHER_SESSION : 'Open the playlist first');
-      const params = new URLSearchParams({ sid: this.newSessionId(binding), ...(token ? { token } : {}) });
+      const params = new URLSearchParams({ sid: this.sessions.newSessionId(binding), ...(token ? { token } : {}) });
       response.writeHead(302, {
         location: `${file}?${params}`,
         'cache-control': 'no-store',
@@ -187,11 +146,11 @@ export class HlsServer {
       response.end();
       return;
     }
-    const viewer = this.viewer(sid, request, admitted, token);
+    const viewer = this.sessions.viewer(sid, request, admitted, token);
     if (!viewer) return text(response, 429, NO_PREVIEW_SEAT);
     const suffix = `?${new URLSearchParams({ sid, ...(token ? { token } : {}) })}`;
     if (vod && this.vods) {
-      const count = this.countTo(viewer);
+      const count = this.sessions.countTo(viewer);
       return serveVod(response, { library: this.vods, inputId: admitted.input.id, file, suffix, count });
     }
     const output = admitted.input.outputs.find((each) => each.id === admitted.outputId);
@@ -206,7 +165,7 @@ export class HlsServer {
       windowSeconds: 60 * (low.dvrWindowMinutes ?? 0),
     };
     if (ladder)
-      return this.serveEdgeLadder(
+      return this.ladders.serve(
         request,
         response,
         { input: admitted.input, ...ladder, rendition, file, lowLatency },
@@ -222,7 +181,7 @@ export class HlsServer {
       return sendPlaylist(response, viewer, playlist);
     }
     const dir = rendition ? this.renditionDir(stream, rendition) : join(this.hlsDir, stream.outgoing.main.hlsName);
-    return this.sendFragment(response, viewer, join(dir, file));
+    return sendFragment(response, join(dir, file), this.sessions.countTo(viewer));
   }
 
   /**
@@ -235,149 +194,9 @@ export class HlsServer {
     inputId: string,
     asked: LowLatencyAsk,
   ): Promise<void> {
-    const lowLatency = this.lowLatency;
-    if (!lowLatency) return;
-    const deadline = Date.now() + PLAYLIST_WAIT_MS;
-    // A playlist of parts only (a packaging that just started) is nothing to a player that does not know LL-HLS
-    // (ffmpeg finds no segment in it, and no stream): a playlist asked without a blocking reload, as a player's
-    // first, waits for a complete segment too — unless there is none to wait for (the push ended meanwhile).
-    const firstLoad = asked.file === 'index.m3u8' && !asked.query.has('_HLS_msn');
-    const withParts = () => {
-      const found = lowLatency.of(inputId, asked.key);
-      return found?.lastPart() ? found : null;
-    };
-    const playable = async () => {
-      const found = withParts();
-      const last = found?.lastPart();
-      return found && last && (!firstLoad || found.lists(last.msn - 1, 0)) ? found : null;
-    };
-    const going = () => !request.socket.destroyed && Date.now() < deadline;
-    const packager = (await poll(playable, going, PLAYLIST_POLL_MS)) ?? withParts();
-    if (!packager) return text(response, 404, 'The stream has no playlist yet');
-    // Each variant's playlist reports where its siblings are, so a player switching variants asks the right part.
-    const renditionReports = lowLatency
-      .variants(inputId)
-      .filter((variant) => variant.key !== asked.key)
-      .flatMap(({ key, packager: sibling }) => {
-        const last = sibling.lastPart();
-        return last ? [{ uri: `../${key}/index.m3u8${asked.suffix}`, lastMsn: last.msn, lastPart: last.part }] : [];
-      });
-    return serveLowLatency(response, {
-      packager,
-      renditionReports,
-      ...asked,
-      count: this.countTo(asked.viewer),
-    });
-  }
-
-  /** Counts bytes sent to the viewer's session while it lasts (a kicked or idle session counts no more). */
-  private countTo(viewer: HlsViewer): (bytes: number) => void {
-    return (bytes) => {
-      const state = this.viewers.get(viewer.sessionId);
-      if (state) state.bytes += bytes;
-    };
-  }
-
-  /**
-   * On an edge, the origin's ladder the input's HLS viewers get: while the stream shows live (the origin's reconnect
-   * grace included) the one the control plane gave, then the last one, ended, as a push's playlists; null when the
-   * stream is not laddered here (not an edge, no ladder, or none played since it went live).
-   */
-  private edgeLadder(input: AssignedInput): PlayedLadder | null {
-    if (!input.origin) return null;
-    if (input.status === 'Ingestion' || input.status === 'Fallback') {
-      const ladder = edgeLadder(input);
-      if (ladder) this.ladders.keep(input.id, ladder);
-      else this.ladders.forget(input.id);
-    }
-    const played = this.ladders.played(input.id);
-    return played && { ladder: played.content, ended: played.ended };
-  }
-
-  /**
-   * An edge's HLS of a stream its origin transcodes: the master is the origin's ladder (at once, nothing pulled
-   * for it); a variant's playlist pulls that rendition from the origin (if no pull of it runs) and is answered
-   * once the pull wrote its first fragment here; its fragments keep the pull going. When the origin has nothing
-   * to pull (its push ended: in its reconnect grace, or over) the variant's playlist is the last one pulled here,
-   * unchanged during the grace and ended after it, as the origin's own. A Low latency output's variant is the LL-HLS
-   * the rendition's pull packages here (pipelines/edge/rendition-packaging.ts): every request of the output (master,
-   * playlist, part) keeps every variant's pull going, and is answered by the variant's packager as on the origin
-   * (blocking reloads, rendition reports of its siblings).
-   */
-  private async serveEdgeLadder(
-    request: IncomingMessage,
-    response: ServerResponse,
-    asked: PlayedLadder & {
-      input: AssignedInput;
-      rendition: string | null;
-      file: string;
-      lowLatency: LowLatencyAsk | null;
-    },
-    viewer: HlsViewer,
-    suffix: string,
-  ): Promise<void> {
-    const { input, ladder, ended, rendition, file, lowLatency } = asked;
-    // A Low latency output's viewer keeps every variant pulled and packaged here: a player switching variants finds
-    // the other's parts at once (and its rendition report). A cold switch stalls it, and hls.js then adds a second
-    // to its distance from live for the rest of the session (liveSyncOnStallIncrease).
-    const pullAll = (heldUntil?: Promise<unknown>) => {
-      if (!ended) for (const variant of ladder) void this.pullRendition(input, variant.key, heldUntil);
-    };
-    if (rendition === null) {
-      if (file !== 'index.m3u8') return text(response, 404, 'No such fragment');
-      if (lowLatency) pullAll();
-      return sendPlaylist(response, viewer, master(ladder, suffix));
-    }
-    if (!ladder.some((variant) => variant.key === rendition)) return text(response, 404, 'the stream is not live');
-    if (lowLatency) {
-      // Answered from the packager as soon as it has the part asked for; the renditions stay pulled while the
-      // request is held (the wait for a new pull's first part, a blocking reload), not only when it was made.
-      const answered = this.serveLowLatency(request, response, input.id, lowLatency);
-      pullAll(answered);
-      return answered;
-    }
-    const name = renditionName(input.id, rendition);
-    const pulled = ended ? Promise.resolve(null) : this.pullRendition(input, rendition);
-    if (!file.endsWith('.m3u8')) {
-      // Served from here whether or not the pull starts: the player asks for what a playlist listed.
-      void pulled;
-      return this.sendFragment(response, viewer, join(this.hlsDir, name, file));
-    }
-    const startedAt = await pulled;
-    if (startedAt === null) {
-      const last = await readPlaylist(join(this.hlsDir, name));
-      return sendPlaylist(response, viewer, last === null ? null : rewrite(last, { suffix, ended }));
-    }
-    const deadline = Date.now() + PLAYLIST_WAIT_MS;
-    const fragment = await poll(
-      () => newestFragment(this.hlsDir, name, startedAt),
-      () => !request.socket.destroyed && Date.now() < deadline,
-      PLAYLIST_POLL_MS,
-    );
-    const playlist = fragment === null ? null : await readPlaylist(join(this.hlsDir, name));
-    return sendPlaylist(response, viewer, playlist === null ? null : rewrite(playlist, { suffix, ended: false }));
-  }
-
-  /** A fragment file, its bytes counted to the viewer's session. */
-  private async sendFragment(response: ServerResponse, viewer: HlsViewer, fragment: string): Promise<void> {
-    let size: number;
-    try {
-      size = (await stat(fragment)).size;
-    } catch {
-      return text(response, 404, 'No such fragment');
-    }
-    response.writeHead(200, {
-      'content-type': 'video/mp2t',
-      'content-length': size,
-      'cache-control': 'max-age=60',
-    });
-    const reader = createReadStream(fragment);
-    reader.on('data', (chunk) => {
-      const state = this.viewers.get(viewer.sessionId);
-      if (state) state.bytes += chunk.length;
-    });
-    reader.on('error', () => response.destroy());
-    reader.pipe(response);
+    if (!this.lowLatency) return;
+    const count = this.sessions.countTo(asked.viewer);
+    return serveLowLatencyOutput(request, response, this.lowLatency, inputId, asked, count);
   }
 
   /** The push an input's outputs play now: live, in its reconnect grace, or ended less than the linger ago. */
@@ -443,129 +262,34 @@ export class HlsServer {
     return join(this.hlsDir, `${stream.input.id}_${key}`);
   }
 
-  /** A new session id bound to `binding` (see SESSION_ID). */
-  private newSessionId(binding: string): string {
-    const id = randomBytes(16).toString('base64url');
-    return `hls-${id}.${this.sessionMac(id, binding)}`;
-  }
-
-  /** Whether `sid` is a session id this node made for `binding`. */
-  private sessionIdOf(sid: string, binding: string): boolean {
-    const [, id = '', mac = ''] = SESSION_ID.exec(sid) ?? [];
-    if (!id) return false;
-    return timingSafeEqual(Buffer.from(mac), Buffer.from(this.sessionMac(id, binding)));
-  }
-
-  private sessionMac(id: string, binding: string): string {
-    return createHmac('sha256', this.sessionKey)
-      .update(`${id}|${binding}`)
-      .digest()
-      .subarray(0, 16)
-      .toString('base64url');
-  }
-
-  /**
-   * The session of `sid`: a player that comes back after its session ended starts it again under the same id. A
-   * preview's new session needs a seat of its credential (PreviewSeats): null when it has none.
-   */
-  private viewer(
-    sid: string,
-    request: IncomingMessage,
-    {
-      input,
-      outputId,
-      preview,
-      grant,
-    }: { input: { id: string }; outputId: string; preview: boolean; grant: SignedGrant | null },
-    token: string | null,
-  ): HlsViewer | null {
-    let viewer = this.viewers.get(sid);
-    if (!viewer || !this.manager.viewers.get(sid)) {
-      if (preview && !this.manager.viewers.previewSeats.take(token ?? '', sid)) return null;
-      const state: HlsViewer = { sessionId: sid, bytes: 0, lastSeen: Date.now() };
-      viewer = state;
-      this.viewers.set(sid, state);
-      this.manager.viewers.start({
-        id: sid,
-        inputId: input.id,
-        outputId,
-        format: 'HLS',
-        preview,
-        ...(grant ? { grant } : {}),
-        ipAddress: remoteAddressOf(request),
-        bytesOut: () => state.bytes,
-        bytesIn: () => 0,
-        kick: (reason) => {
-          this.kicked.set(sid, reason ?? null);
-          this.viewers.delete(sid);
-        },
-      });
-    }
-    viewer.lastSeen = Date.now();
-    return viewer;
-  }
-
   /** Idle sessions end; old fragments and the directories of streams long gone are deleted. */
   private async sweep(): Promise<void> {
     const now = Date.now();
-    for (const [id, viewer] of this.viewers) {
-      if (now - viewer.lastSeen < HLS_SESSION_IDLE_MS) continue;
-      this.viewers.delete(id);
-      this.manager.viewers.end(id);
-    }
-    // Kicked ids are remembered a while only.
-    if (this.kicked.size > 10_000) this.kicked.clear();
-    let names: string[];
-    try {
-      names = await readdir(this.hlsDir);
-    } catch {
-      return;
-    }
-    for (const name of names) {
-      const dir = join(this.hlsDir, name);
-      try {
-        const files = await readdir(dir);
-        const playlist = await stat(join(dir, 'index.m3u8')).catch(() => null);
-        if (!playlist || now - playlist.mtimeMs > DIRECTORY_KEEP_MS) {
-          // Gone only when nothing in it, nor the directory itself (a push that just started), is recent.
-          const times = await Promise.all(
-            [dir, ...files.map((entry) => join(dir, entry))].map((path) => stat(path).then((info) => info.mtimeMs)),
-          );
-          if (times.every((mtime) => now - mtime > DIRECTORY_KEEP_MS)) await rm(dir, { recursive: true, force: true });
-          continue;
-        }
-        for (const entry of files) {
-          if (!entry.endsWith('.ts')) continue;
-          const info = await stat(join(dir, entry));
-          if (now - info.mtimeMs > FRAGMENT_KEEP_MS) await rm(join(dir, entry), { force: true });
-        }
-      } catch {
-        // written or deleted meanwhile
-      }
-    }
+    this.sessions.sweep(now);
+    await removeOldFragments(this.hlsDir, now);
   }
 }
 
-/** A playlist to the viewer (its bytes counted to the session), or 404 while there is none yet. */
-function sendPlaylist(response: ServerResponse, viewer: HlsViewer, playlist: string | null): void {
-  if (playlist === null) {
-    text(response, 404, 'The stream has no playlist yet');
-    return;
-  }
-  const body = Buffer.from(playlist);
-  viewer.bytes += body.length;
-  response.writeHead(200, {
-    'content-type': 'application/vnd.apple.mpegurl',
-    'cache-control': 'no-store',
-    'content-length': body.length,
-  });
-  response.end(body);
-}
-
-/** What an HLS session id is bound to: the stream, the output, and the preview credential (or "a viewer"). */
-const remoteAddressOf = (request: IncomingMessage) =>
-  (request.socket.remoteAddress ?? '').replace(/^::ffff:/, '') || null;
-
-function sessionBinding(admitted: { input: { id: string }; outputId: string; preview: boolean }, token: string | null) {
-  return [admitted.input.id, admitted.outputId, admitted.preview ? `preview ${token}` : 'viewer'].join('|');
-}
+/** HLS playback on the node's HTTP port, of what nginx-rtmp and the LL-HLS packagers write. */
+export const hlsFrontEnd: FrontEndKind<HlsServer> = {
+  name: 'hls',
+  needs: ['nginx'],
+  routes: { hls: { status: 503, message: 'HLS is not available on this node' } },
+  async start({ config, manager, edges, lowLatency, vods }) {
+    const hls = new HlsServer(
+      manager,
+      `${config.dataDir}/hls`,
+      (input, key, heldUntil) => edges.pullRendition(input, key, heldUntil),
+      lowLatency,
+      vods,
+    );
+    return {
+      server: hls,
+      routes: {
+        hls: (request, response, { segments, url }) =>
+          hls.handle(request, response, pathAfterRoute(segments), url.searchParams),
+      },
+      stop: () => hls.close(),
+    };
+  },
+};

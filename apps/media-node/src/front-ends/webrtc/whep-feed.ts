@@ -137,7 +137,7 @@ export class StreamFeed<V extends FeedViewer = FeedViewer> {
       ...playInputArgs(this.o.playUrl(main.rtmpName), tracksOf(this.push, main) ?? tracks),
     ];
     this.sendsVideo = Boolean(video) || tracks.length === 0;
-    // H.264 as it is: no video encoder runs (webrtc-h264.ts); else VP8 re-encoded.
+    // H.264 as it is: no video encoder runs (h264.ts); else VP8 re-encoded.
     if (this.path.codec === 'H264' && this.sendsVideo) args.push(...h264FeedArgs(rtp(videoPort)));
     else if (this.sendsVideo) {
       args.push(
