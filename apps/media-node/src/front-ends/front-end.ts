@@ -71,7 +71,7 @@ export interface StartedFrontEnd<S> {
  * kind's too.
  */
 export interface FrontEndKind<S = unknown> {
-  /** For logs: 'rtmp', 'srt', 'srt-play', 'rtsp', 'whip', 'whep', 'hls', 'control-api'. */
+  /** What it is called in docs and tests: 'rtmp', 'srt', 'srt-play', 'rtsp', 'whip', 'whep', 'hls', 'control-api'. */
   readonly name: string;
   readonly needs: readonly Tool[];
   readonly port?: PortName;
