@@ -20,7 +20,7 @@ const FLOOD = Number(process.env.BENCH_OFFERS_FLOOD ?? 240);
 const ADDRESSES = Number(process.env.BENCH_OFFERS_ADDRESSES ?? 24);
 const OUTPUTS = 4;
 const CONCURRENCY = 16;
-/** The node drops a session whose connection is not up within 20 s (src/webrtc.ts); a little more. */
+/** The node drops a session whose connection is not up within 20 s (src/front-ends/webrtc/endpoint.ts); a little more. */
 const SETTLE_MS = Number(process.env.BENCH_OFFERS_SETTLE_MS ?? 24_000);
 /** Growth of the resident memory from the first round's end to the last's beyond which the bench fails. */
 const RSS_GROWTH_LIMIT_MB = 15;

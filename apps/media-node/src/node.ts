@@ -1,25 +1,30 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import { ApiError } from '@streamcloud/api-client';
-import { type Node, NodeRefreshMode } from '@streamcloud/contract';
+import type { Node, NodeRefreshMode } from '@streamcloud/contract';
 import { nodeControlKeyOf, nodeTokenHash } from '@streamcloud/contract/node-control-credential';
 import { addressPolicy, createGuardedFetch, guardedAgents } from '@streamcloud/net-guard';
+import { Assignments } from './assignments.js';
 import { NodeClips } from './clips/clips.js';
-import type { NodeConfig } from './config.js';
+import type { MediaPorts, NodeConfig } from './config.js';
 import { ControlPlaneClient, Reporter } from './control-plane.js';
-import { CpuMeter } from './cpu.js';
-import { json, NodeHttpServer, type RouteHandler, type RouteRequest, safeDecode } from './front-ends/http.js';
-import { HLS_FRAGMENT_SECONDS, RtmpFrontEnd } from './front-ends/rtmp.js';
+import type { FrontEndKind } from './front-ends/front-end.js';
+import { FrontEnds } from './front-ends/front-ends.js';
+import { hlsFrontEnd } from './front-ends/hls/hls.js';
+import { controlApiFrontEnd } from './front-ends/http/control-api.js';
+import { nodeMetadata } from './front-ends/http/metadata.js';
+import { refreshNode } from './front-ends/http/refresh.js';
+import { rtmpFrontEnd } from './front-ends/rtmp/rtmp.js';
+import { rtspFrontEnd } from './front-ends/rtsp/rtsp.js';
+import { srtFrontEnd } from './front-ends/srt/ingest.js';
+import { srtPlayFrontEnd } from './front-ends/srt/playback.js';
+import { missingTools } from './front-ends/tools.js';
+import { whepFrontEnd } from './front-ends/webrtc/whep.js';
+import { whipFrontEnd } from './front-ends/webrtc/whip.js';
 import { CountryLookup } from './geo.js';
-import { nodeHealth } from './health.js';
-import { HlsServer } from './hls.js';
-import { text } from './http-answer.js';
-import type { RouteName } from './http-routes.js';
 import { InputDirectory } from './inputs.js';
 import { LowLatencyPackagers } from './ll-hls/packagers.js';
+import { LoadReport } from './load-report.js';
 import type { Logger } from './log.js';
 import { EdgePuller } from './pipelines/edge/puller.js';
 import { fallbacksKind } from './pipelines/fallback/fallback.js';
@@ -33,23 +38,30 @@ import { relayPolicies } from './pipelines/relay/outbound.js';
 import { relaysKind } from './pipelines/relay/relay.js';
 import { snapshotsKind } from './pipelines/snapshots.js';
 import { transcoderKind } from './pipelines/transcoder/transcoder.js';
-import { RtspIngest } from './rtsp.js';
-import { srtIngest } from './srt.js';
-import { srtPlayback } from './srt-playback.js';
-import type { SrtPort } from './srt-port.js';
 import { StreamManager } from './streams/manager.js';
 import type { LiveStream } from './streams/types.js';
 import { UsageJournal } from './streams/usage-journal.js';
 import { VodLibrary } from './vod/library.js';
-import { WhepPlayback } from './whep.js';
-import { WhipIngest } from './whip.js';
-
-export const NODE_VERSION = '1.0.0';
 
 /**
- * A media node: the control API (metadata, refresh: the control plane's only) and HLS, WHIP, WHEP on its port
- * (http-routes.ts), RTMP through nginx-rtmp
- * behind a byte-counting proxy, SRT through ffmpeg, WebRTC through werift; it reports to the control
+ * Every protocol the node speaks, in the order they start (the HTTP port first: nginx calls its hooks there; RTMP
+ * before what relays into nginx or plays from it); they stop in reverse.
+ */
+const FRONT_ENDS: readonly FrontEndKind[] = [
+  controlApiFrontEnd,
+  rtmpFrontEnd,
+  hlsFrontEnd,
+  srtFrontEnd,
+  srtPlayFrontEnd,
+  rtspFrontEnd,
+  whipFrontEnd,
+  whepFrontEnd,
+];
+
+/**
+ * A media node, a coordinator: it makes the stream manager, the pipelines (pipelines/) and the front ends
+ * (front-ends/: the control API and HLS, WHIP, WHEP on its HTTP port, RTMP through nginx-rtmp behind a
+ * byte-counting proxy, SRT and RTSP through ffmpeg), starts them and stops them; it reports to the control
  * plane with its node token.
  */
 export class MediaNode {
@@ -67,36 +79,33 @@ export class MediaNode {
   readonly fallbacks: FallbackPlayer;
   /** As an edge: pulls streams ingested on other nodes while they have viewers here. */
   readonly edges: EdgePuller;
+  /** The inputs the control plane assigns this node, read and applied. */
+  private readonly assignments: Assignments;
+  private readonly load: LoadReport;
   /** The key the control plane signs its calls to this node with (from the node token: node-control-credential.ts). */
   private readonly controlKey: string;
   /** Internal pushes (SRT and WebRTC relays into nginx) and plays (WebRTC playback) carry this as `relay=`. */
   readonly relaySecret = randomBytes(18).toString('base64url');
-  private rtmp: RtmpFrontEnd | null = null;
-  private srt: SrtPort | null = null;
-  private srtPlayback: SrtPort | null = null;
-  private rtsp: RtspIngest | null = null;
-  private whip: WhipIngest | null = null;
-  private whep: WhepPlayback | null = null;
-  private hls: HlsServer | null = null;
-  private server: NodeHttpServer | null = null;
+  readonly frontEnds = new FrontEnds(FRONT_ENDS);
   private timers: NodeJS.Timeout[] = [];
-  private identity: Node | null = null;
-  private readonly cpu = new CpuMeter();
+  /** Who the control plane says this node is (read at start, and again by a refresh). */
+  identity: Node | null = null;
   /** Where recordings are written until uploaded (RECORDINGS_DIR, else under the data folder). */
   private get recordingsDir(): string {
     return this.config.recordingsDir || join(this.config.dataDir, 'recordings');
   }
   /** Every kind of pipeline the node runs for live streams. */
-  private readonly pipelines: LivePipelines<unknown>[] = [];
+  readonly pipelines: LivePipelines<unknown>[] = [];
   /** The LL-HLS packagers of streams with a Low latency output: written by their pipeline, read by HLS viewers. */
-  private readonly lowLatency: LowLatencyPackagers;
+  readonly lowLatency: LowLatencyPackagers;
   /** The VODs of ended sessions (vod/), from the rewind windows of the packagers. */
   private readonly vods: VodLibrary;
-  private readonly startedAt = Date.now();
+  readonly startedAt = Date.now();
   /** What could not start (missing tools): the node runs without it and says so in /metadata. */
   readonly problems: string[] = [];
   port = 0;
-  ports = { rtmp: 0, srt: 0, rtsp: 0, srtPlayback: 0 };
+  /** The media ports told to the control plane: those of the front ends that run (0: off). */
+  ports: MediaPorts = { rtmp: 0, srt: 0, rtsp: 0, srtPlayback: 0 };
 
   constructor(
     readonly config: NodeConfig,
@@ -119,10 +128,17 @@ export class MediaNode {
       hlsDir: this.tools.hlsDir,
       ffprobe: config.ffprobe,
       reconnectGraceMs: config.reconnectGraceMs,
-      refreshDirectory: () => this.refreshNow(),
-      claimIngress: (name) => this.claimIngress(name),
+      refreshDirectory: () => this.assignments.refreshNow(),
+      claimIngress: (name) => this.assignments.claimIngress(name),
       countryOf: (address) => countries.countryOf(address),
       readSigning: (accountId) => this.client.playbackSigning(accountId),
+    });
+    this.assignments = new Assignments({
+      client: this.client,
+      reporter: this.reporter,
+      directory: this.directory,
+      manager: this.manager,
+      log,
     });
     this.lowLatency = new LowLatencyPackagers(this.manager.events, {
       dataDir: config.dataDir,
@@ -216,6 +232,15 @@ export class MediaNode {
       from: () => `node ${this.identity?.name ?? config.publicHostname}`,
       log,
     });
+    this.load = new LoadReport({
+      manager: this.manager,
+      reporter: this.reporter,
+      folders: [
+        { what: 'data', path: config.dataDir },
+        { what: 'recordings', path: this.recordingsDir },
+      ],
+      uploadBacklog: () => this.recordings.uploadBacklog(),
+    });
   }
 
   /** What pipelines use of the node: its tools, its HLS directory and internal RTMP URLs. */
@@ -226,7 +251,8 @@ export class MediaNode {
       dataDir: this.config.dataDir,
       font: this.config.font,
       hlsDir: `${this.config.dataDir}/hls`,
-      rtmpUrl: (name) => `rtmp://127.0.0.1:${this.rtmp?.internalPort ?? 0}/live/${name}?relay=${this.relaySecret}`,
+      rtmpUrl: (name) =>
+        `rtmp://127.0.0.1:${this.frontEnds.get(rtmpFrontEnd)?.internalPort ?? 0}/live/${name}?relay=${this.relaySecret}`,
     };
   }
 
@@ -239,100 +265,47 @@ export class MediaNode {
   }
 
   async start(): Promise<void> {
-    const { config } = this;
+    const { config, log } = this;
     this.identity = await this.client.whoami();
-    this.log.info(`node token accepted: this is node "${this.identity.name}" (${this.identity.id})`);
+    log.info(`node token accepted: this is node "${this.identity.name}" (${this.identity.id})`);
     // Usage a previous life of the node counted and did not see acknowledged is sent (again) first.
     const recovered = await this.usageJournal.recover();
     for (const report of recovered) this.reporter.resend(report);
-    if (recovered.length > 0) this.log.info(`sending ${recovered.length} usage reports left by the previous run`);
+    if (recovered.length > 0) log.info(`sending ${recovered.length} usage reports left by the previous run`);
     this.usageJournal.start();
-    this.server = new NodeHttpServer(this.controlKey, this.handlers, this.log);
-    this.port = await this.server.listen(config.port, config.bindHost);
-    this.ports.rtsp = config.mediaPorts.rtsp;
 
-    const ffmpegMissing =
-      existsSync(config.ffmpeg) && existsSync(config.ffprobe)
-        ? null
-        : `${config.ffmpeg} or ${config.ffprobe} is missing (Debian package ffmpeg)`;
-    const nginxMissing = RtmpFrontEnd.missing({ nginx: config.nginx, rtmpModule: config.nginxRtmpModule });
-    if (ffmpegMissing) this.problems.push(ffmpegMissing);
-    if (nginxMissing) this.problems.push(nginxMissing);
-    if (!nginxMissing) {
-      this.rtmp = new RtmpFrontEnd({
-        nginx: config.nginx,
-        rtmpModule: config.nginxRtmpModule,
-        dataDir: config.dataDir,
-        port: config.mediaPorts.rtmp,
-        bindHost: config.bindHost,
-        httpPort: this.port,
-        relaySecret: this.relaySecret,
+    const missing = missingTools(config);
+    this.problems.push(...missing.values());
+    await this.frontEnds.start(
+      {
+        config,
+        log,
         manager: this.manager,
         directory: this.directory,
         fallbacks: this.fallbacks,
         edges: this.edges,
-        log: this.log,
-      });
-      this.ports.rtmp = await this.rtmp.start();
-      this.hls = new HlsServer(
-        this.manager,
-        `${config.dataDir}/hls`,
-        (input, key, heldUntil) => this.edges.pullRendition(input, key, heldUntil),
-        this.lowLatency,
-        this.vods,
-      );
-      if (!ffmpegMissing) {
-        const relayUrl = this.tools.rtmpUrl;
-        this.srt = srtIngest({
-          ffmpeg: config.ffmpeg,
-          port: config.mediaPorts.srt,
-          bindHost: config.bindHost,
-          manager: this.manager,
-          log: this.log,
-          relayUrl,
-        });
-        this.ports.srt = await this.srt.start();
-        this.srtPlayback = srtPlayback({
-          ffmpeg: config.ffmpeg,
-          port: config.mediaPorts.srtPlayback,
-          bindHost: config.bindHost,
-          manager: this.manager,
-          log: this.log,
-          playUrl: relayUrl,
-        });
-        this.ports.srtPlayback = await this.srtPlayback.start();
-        this.rtsp = new RtspIngest({
-          ffmpeg: config.ffmpeg,
-          port: config.mediaPorts.rtsp,
-          bindHost: config.bindHost,
-          manager: this.manager,
-          log: this.log,
-          relayUrl,
-        });
-        this.ports.rtsp = await this.rtsp.listen();
-        this.whip = new WhipIngest({
-          ffmpeg: config.ffmpeg,
-          manager: this.manager,
-          log: this.log,
-          relayUrl,
-          dataDir: config.dataDir,
-          iceServers: config.iceServers,
-        });
-        this.whep = new WhepPlayback({
-          ffmpeg: config.ffmpeg,
-          manager: this.manager,
-          log: this.log,
-          playUrl: relayUrl,
-          warmFeeds: config.warmFeeds,
-          iceServers: config.iceServers,
-        });
-      }
-    }
-    for (const problem of this.problems) this.log.error(`media disabled: ${problem}`);
+        lowLatency: this.lowLatency,
+        vods: this.vods,
+        relaySecret: this.relaySecret,
+        rtmpUrl: this.tools.rtmpUrl,
+        controlKey: this.controlKey,
+        control: { metadata: () => this.metadata(), refresh: (mode) => this.refresh(mode) },
+      },
+      missing,
+    );
+    this.port = this.frontEnds.portOf('http');
+    // RTSP's configured port is told even when RTSP does not run here: the node has always done so.
+    this.ports = {
+      rtmp: this.frontEnds.portOf('rtmp'),
+      srt: this.frontEnds.portOf('srt'),
+      rtsp: this.frontEnds.portOf('rtsp') || config.mediaPorts.rtsp,
+      srtPlayback: this.frontEnds.portOf('srtPlayback'),
+    };
+    for (const problem of this.problems) log.error(`media disabled: ${problem}`);
 
     await this.client
       .setMediaPorts(this.ports)
-      .catch((error: unknown) => this.log.error(`could not tell the control plane the media ports: ${String(error)}`));
+      .catch((error: unknown) => log.error(`could not tell the control plane the media ports: ${String(error)}`));
     await this.poll();
     await this.recordings.start();
     await mkdir(join(config.dataDir, 'clips'), { recursive: true });
@@ -346,7 +319,7 @@ export class MediaNode {
       setInterval(() => this.manager.sweepSigned(), 1000),
     );
     for (const timer of this.timers) timer.unref();
-    this.log.info(
+    log.info(
       `listening: control API and HLS/WHIP/WHEP on ${config.bindHost}:${this.port}, RTMP ${this.ports.rtmp || 'off'}, SRT ${this.ports.srt || 'off'} (playback ${this.ports.srtPlayback || 'off'})`,
     );
   }
@@ -365,258 +338,24 @@ export class MediaNode {
     // What the control plane did not acknowledge stays in the journal for the next start.
     await this.usageJournal.stop();
     this.reporter.close();
-    this.hls?.close();
-    this.whip?.close();
-    this.whep?.close();
-    await this.srt?.close();
-    await this.srtPlayback?.close();
-    await this.rtsp?.close();
-    await this.rtmp?.close();
-    await this.server?.close();
-  }
-
-  private refreshing: Promise<void> | null = null;
-  private queuedRefresh: Promise<void> | null = null;
-  private lastRefreshAt = 0;
-  /** Reads of the assigned inputs, numbered as sent, and the newest one applied to the directory. */
-  private pollsSent = 0;
-  private pollApplied = 0;
-
-  /**
-   * An extra read of the assigned inputs for a push or play naming an unknown stream or output: it starts
-   * after the call (a read already going on may have missed what was created a moment ago), at most
-   * one at a time and twice a second; callers meanwhile share it.
-   */
-  /** Asks the control plane for the stream of a GSLB name pushed here; null once this node serves it, else why not. */
-  private async claimIngress(name: string): Promise<string | null> {
-    try {
-      await this.client.claimIngress(name);
-    } catch (error) {
-      if (error instanceof ApiError && error.status !== 0) return error.serverMessage ?? `answered ${error.status}`;
-      this.log.error(`claiming ${name} failed: ${String(error)}`);
-      return 'the control plane did not answer';
-    }
-    await this.refreshNow();
-    return null;
-  }
-
-  private refreshNow(): Promise<void> {
-    this.queuedRefresh ??= (async () => {
-      await this.refreshing;
-      const wait = this.lastRefreshAt + 500 - Date.now();
-      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-      this.queuedRefresh = null;
-      this.lastRefreshAt = Date.now();
-      const refreshing = this.poll().finally(() => {
-        if (this.refreshing === refreshing) this.refreshing = null;
-      });
-      this.refreshing = refreshing;
-      await refreshing;
-    })();
-    return this.queuedRefresh;
+    await this.frontEnds.stop();
   }
 
   /** Reads the assigned inputs and lets the manager act on Stop and cleared sessions. */
-  async poll(): Promise<void> {
-    const delivered = this.reporter.delivered;
-    const sent = ++this.pollsSent;
-    try {
-      const inputs = await this.client.inputs();
-      // The timer's read and a refresh (a player naming an output created a moment ago) may overlap and answer
-      // out of order: an older answer never replaces a newer one (it would drop that output again, and an
-      // edge would stop the pull its first viewer just started).
-      if (sent < this.pollApplied) return;
-      // The signing material a Signed output's viewers are verified with is read before the inputs apply.
-      await this.manager.signed.load(inputs);
-      // (Again: a newer read may have applied while that material was read.)
-      if (sent < this.pollApplied) return;
-      this.pollApplied = sent;
-      const changes = this.directory.replace(inputs);
-      this.manager.reconcile(delivered, changes);
-    } catch (error) {
-      this.log.error(`reading the assigned inputs failed: ${String(error)}`);
-    }
+  poll(): Promise<void> {
+    return this.assignments.poll();
   }
 
-  private sendLoad(): void {
-    const { bandwidthMbps, sessions } = this.manager.usage.tick();
-    const cpu = this.cpu.sample();
-    this.reporter.send({
-      kind: 'load',
-      at: new Date().toISOString(),
-      cpuPercent: Math.round(cpu.percent * 100) / 100,
-      bandwidthMbps,
-      sessions,
-      health: nodeHealth({
-        folders: [
-          { what: 'data', path: this.config.dataDir },
-          { what: 'recordings', path: this.recordingsDir },
-        ],
-        encoderCpuPercent: cpu.encoderPercent,
-        uploadBacklog: this.recordings.uploadBacklog(),
-      }),
-    });
+  sendLoad(): void {
+    this.load.send();
   }
 
   metadata(): Record<string, unknown> {
-    const host = this.config.publicHostname;
-    return {
-      serverId: this.identity?.id ?? null,
-      name: this.identity?.name ?? null,
-      version: NODE_VERSION,
-      hostname: host,
-      location: this.identity?.location ?? null,
-      uptimeSeconds: Math.round((Date.now() - this.startedAt) / 1000),
-      protocols: {
-        RTMP: this.ports.rtmp
-          ? { port: this.ports.rtmp, ingest: `rtmp://${host}:${this.ports.rtmp}/live/<name>`, playback: true }
-          : null,
-        SRT: this.ports.srt
-          ? {
-              port: this.ports.srt,
-              ingest: `srt://${host}:${this.ports.srt}?streamid=<name>`,
-              playback: this.ports.srtPlayback
-                ? `srt://${host}:${this.ports.srtPlayback}?streamid=<output name>`
-                : false,
-            }
-          : null,
-        WebRTC: this.whip
-          ? {
-              whip: `http://${host}:${this.port}/whip/<name>`,
-              whep: this.whep ? `http://${host}:${this.port}/whep/<output name>` : false,
-            }
-          : null,
-        HLS: this.hls
-          ? {
-              playback: `http://${host}:${this.port}/hls/<output name>/index.m3u8`,
-              fragmentSeconds: HLS_FRAGMENT_SECONDS,
-              // LL-HLS: what the packagers hold in memory, and the rewind windows on disk against their budget.
-              lowLatency: {
-                memoryBytes: this.lowLatency.memoryBytes(),
-                dvrBytes: this.lowLatency.disk.used,
-                dvrMaxBytes: this.lowLatency.disk.maxBytes,
-              },
-            }
-          : null,
-        RTSP: this.ports.rtsp
-          ? { port: this.ports.rtsp, ingest: `rtsp://${host}:${this.ports.rtsp}/live/<name>`, transport: 'TCP' }
-          : null,
-      },
-      mediaPorts: this.ports,
-      streams: this.manager.activePushes().map((session) => ({
-        id: session.input.id,
-        name: session.input.name,
-        protocol: session.protocol,
-        since: session.startedAt.toISOString(),
-        bytesIn: session.handle.bytesIn(),
-        // How its WebRTC viewers get the video: H.264 as it is, or VP8 re-encoded and why (one entry per feed).
-        webrtcFeeds: this.whep?.describe(session.input.id) ?? [],
-        pipelines: Object.fromEntries(
-          this.pipelines.flatMap((pipelines) => {
-            const running = pipelines.of(session.input.id);
-            return running ? [[pipelines.name, running.describe?.() ?? {}]] : [];
-          }),
-        ),
-      })),
-      sessions: this.manager.viewers.count,
-      previews: this.manager.viewers.previewCounters(),
-      // WHIP and WHEP sessions (answered offers), and those of them not connected yet (bounded: pending-offers.ts).
-      webrtc: Object.fromEntries(
-        (['whip', 'whep'] as const).map((kind) => {
-          const endpoint = kind === 'whip' ? this.whip : this.whep;
-          return [kind, endpoint && { sessions: endpoint.size, pendingOffers: endpoint.pending.count }];
-        }),
-      ),
-      edgePulls: this.edges.describe(),
-      clips: this.clips.describe(),
-      emergencyCleanup: this.manager.admission.emergency,
-      problems: this.problems,
-    };
+    return nodeMetadata(this);
   }
 
   /** The twelve refresh modes, as far as they apply to this node (docs/decisions.md, '## Media node'). */
-  async refresh(mode: NodeRefreshMode): Promise<Record<string, unknown>> {
-    switch (mode) {
-      case 'ServerId':
-      case 'Location': {
-        this.identity = await this.client.whoami();
-        return mode === 'ServerId'
-          ? { serverId: this.identity.id, name: this.identity.name }
-          : { location: this.identity.location };
-      }
-      case 'Protocols':
-        await this.client.setMediaPorts(this.ports);
-        return { mediaPorts: this.ports, protocols: this.metadata().protocols, problems: this.problems };
-      case 'Streams':
-        await this.poll();
-        return { inputs: this.manager.resync(), pushes: this.manager.activePushes().length };
-      case 'Clips':
-        await this.clips.read();
-        return this.clips.describe();
-      case 'Sessions':
-        this.manager.resync();
-        return { sessions: this.manager.viewers.count };
-      case 'Bandwidth':
-        this.sendLoad();
-        return { reported: true };
-      case 'EmergencyCleanup':
-        this.manager.admission.emergency = true;
-        return { emergencyCleanup: true, ...this.manager.cleanup() };
-      case 'EmergencyCleanupDisable':
-        this.manager.admission.emergency = false;
-        return { emergencyCleanup: false };
-      case 'Triggers':
-      case 'Tags':
-      case 'TURN':
-        return { applied: false, reason: `${mode} does not apply to this node` };
-      case 'ALL': {
-        this.identity = await this.client.whoami();
-        await this.client.setMediaPorts(this.ports);
-        await this.poll();
-        const inputs = this.manager.resync();
-        this.sendLoad();
-        return { serverId: this.identity.id, inputs, sessions: this.manager.viewers.count, mediaPorts: this.ports };
-      }
-    }
-  }
-
-  // ------------------------------------------------------------------ HTTP
-
-  /** What answers each route of the table (http-routes.ts), once the router let the request through. */
-  private readonly handlers: Record<RouteName, RouteHandler> = {
-    metadata: async (_request, response) => json(response, 200, this.metadata()),
-    refresh: async (_request, response, { body }) => {
-      let mode: NodeRefreshMode;
-      try {
-        mode = NodeRefreshMode.parse((JSON.parse(body.toString() || '{}') as { mode?: unknown }).mode);
-      } catch {
-        return text(response, 400, `mode must be one of ${NodeRefreshMode.options.join(', ')}`);
-      }
-      return json(response, 200, { mode, ...(await this.refresh(mode)) });
-    },
-    hls: async (request, response, { segments, url }) => {
-      if (!this.hls) return text(response, 503, 'HLS is not available on this node');
-      return this.hls.handle(request, response, segments.slice(1).map(safeDecode), url.searchParams);
-    },
-    whep: (request, response, asked) => this.webrtc(this.whep, 'playback', request, response, asked),
-    whip: (request, response, asked) => this.webrtc(this.whip, 'ingest', request, response, asked),
-    nginx: async (request, response, { segments, body }) => {
-      if (!this.rtmp) return text(response, 404, 'Not found');
-      return this.rtmp.hook(request, response, segments, body);
-    },
-  };
-
-  private webrtc(
-    endpoint: WhipIngest | WhepPlayback | null,
-    what: string,
-    request: IncomingMessage,
-    response: ServerResponse,
-    { url, segments, body }: RouteRequest,
-  ): Promise<void> {
-    if (!endpoint) {
-      text(response, 503, `WebRTC ${what} is not available on this node`);
-      return Promise.resolve();
-    }
-    return endpoint.handle(request, response, segments.slice(1).map(safeDecode), url.searchParams, body);
+  refresh(mode: NodeRefreshMode): Promise<Record<string, unknown>> {
+    return refreshNode(this, mode);
   }
 }

@@ -62,7 +62,7 @@ function codecsOf(stream: ProbeStream): string | null {
 }
 
 /**
- * How a video track is coded, as far as a WebRTC player cares (webrtc-h264.ts decides from it whether the
+ * How a video track is coded, as far as a WebRTC player cares (front-ends/webrtc/h264.ts decides from it whether the
  * track can be sent to browsers as it is): ffprobe's codec, profile and level names, whether frames are
  * reordered (B-frames: `has_b_frames`, the decoder's reorder depth, from the SPS or seen in the packets), and the
  * pixel format.

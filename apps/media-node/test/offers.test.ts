@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { PENDING_OFFERS_PER_ADDRESS, PENDING_OFFERS_PER_NAME } from '../src/pending-offers.js';
+import { PENDING_OFFERS_PER_ADDRESS, PENDING_OFFERS_PER_NAME } from '../src/front-ends/webrtc/pending-offers.js';
 import { nodeMetadata, offerSdp, postOffer as post, waitFor } from './harness.js';
 import { streamsOf, uriOf, useMediaNode } from './streams.js';
 

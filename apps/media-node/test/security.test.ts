@@ -2,12 +2,12 @@ import { request as httpRequest } from 'node:http';
 import type { PreviewCredential, StreamInput, StreamOutput } from '@streamcloud/contract';
 import { nodeControlKeyOf, nodeTokenHash, signNodeControl } from '@streamcloud/contract/node-control-credential';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { NODE_ROUTES, type NodeRoute, type RouteName } from '../src/http-routes.js';
+import { NODE_ROUTES, type NodeRoute, type RouteName } from '../src/front-ends/http/routes.js';
 import { connectControlPlane, ffmpeg, nodeMetadata, playRtmp, pushTestPattern, sleep } from './harness.js';
 import { STANDARD_HLS, streamsOf, useMediaNode } from './streams.js';
 
 /**
- * The media node's security suite, generated from its table of routes (src/http-routes.ts): every route and
+ * The media node's security suite, generated from its table of routes (src/front-ends/http/routes.ts): every route and
  * method × every kind of caller (none, a viewer token of another output, a preview credential, a node credential
  * of another node, the right one), the CORS each answers with, and names with traversal and other tenants'
  * names for each protocol. A route added to the table is probed here the day it is added.

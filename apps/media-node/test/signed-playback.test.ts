@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { type StreamInput, type StreamOutput, uriWithToken } from '@streamcloud/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RTCPeerConnection } from 'werift';
-import { srtDataCopyArgs } from '../src/srt-port.js';
+import { srtDataCopyArgs } from '../src/front-ends/srt/port.js';
 import { offerSdp, type Push, playRtmp, pushTestPattern, sleep, waitFor } from './harness.js';
 import { createSigningKey, mintToken, nowSeconds, type TestSigningKey } from './playback-tokens.js';
 import { standardIfHls, streamsOf, uriOf, useMediaNode } from './streams.js';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { uriWithToken } from '@streamcloud/contract';
 import { describe, expect, it } from 'vitest';
-import { srtDataCopyArgs } from '../src/srt-port.js';
+import { srtDataCopyArgs } from '../src/front-ends/srt/port.js';
 import { pushTestPattern, runTool, sleep, waitFor } from './harness.js';
 import { STANDARD_HLS, streamsOf, uriOf, useMediaNode } from './streams.js';
 

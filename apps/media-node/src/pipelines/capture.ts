@@ -7,7 +7,7 @@ import type {
   TrackSelector,
   TrackType,
 } from '@streamcloud/contract';
-import { playInputArgs } from '../nginx.js';
+import { playInputArgs } from '../front-ends/rtmp/nginx.js';
 import { probeTracks } from '../probe.js';
 import { newestFragment, poll } from '../streams/fragments.js';
 import type { LiveStream, MediaTrackSource, Rendition } from '../streams/types.js';

@@ -1,10 +1,10 @@
 import type { AssignedInput } from '@streamcloud/contract';
 import { type GuardedChild, lastLine, spawnGuarded } from '../../child.js';
+import { playInputArgs } from '../../front-ends/rtmp/nginx.js';
+import { type ProxiedConnection, RtmpProxy } from '../../front-ends/rtmp/proxy.js';
 import type { InputDirectory } from '../../inputs.js';
 import type { LowLatencyPackagers } from '../../ll-hls/packagers.js';
 import type { Logger } from '../../log.js';
-import { playInputArgs } from '../../nginx.js';
-import { type ProxiedConnection, RtmpProxy } from '../../rtmp-proxy.js';
 import type { StreamManager } from '../../streams/manager.js';
 import type { LiveStream } from '../../streams/types.js';
 import type { NodeTools } from '../pipeline.js';

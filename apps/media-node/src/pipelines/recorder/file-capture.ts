@@ -1,8 +1,8 @@
 import { rename, rm, stat } from 'node:fs/promises';
 import type { RecordingFileFormat } from '@streamcloud/contract';
 import { type GuardedChild, lastLine, runTool, spawnGuarded } from '../../child.js';
+import { playProbeUs } from '../../front-ends/rtmp/nginx.js';
 import type { Logger } from '../../log.js';
-import { playProbeUs } from '../../nginx.js';
 import type { LiveStream, MediaTrackSource } from '../../streams/types.js';
 import { type CaptureCandidate, type CaptureOrigin, captureInputArgs } from '../capture.js';
 import { type SupervisedRun, Supervisor } from '../supervisor.js';

@@ -1,5 +1,5 @@
 import type { TrackInfo } from '@streamcloud/contract';
-import { playInputArgs } from '../../nginx.js';
+import { playInputArgs } from '../../front-ends/rtmp/nginx.js';
 import type { AudioPlan, LadderPlan, VideoPlan } from './plan.js';
 
 export interface CommandInputs {

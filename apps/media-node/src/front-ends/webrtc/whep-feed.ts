@@ -2,14 +2,14 @@ import { createSocket, type Socket } from 'node:dgram';
 import type { AddressInfo } from 'node:net';
 import { type TrackInfo, WEBRTC_PLAYBACK_FAILED } from '@streamcloud/contract';
 import { type MediaStreamTrack, RtpPacket, Vp8RtpPayload } from 'werift';
-import { type GuardedChild, lastLine, spawnGuarded } from './child.js';
-import type { Logger } from './log.js';
-import { playInputArgs } from './nginx.js';
-import { RENDITIONS_WAIT_MS, renditionsReady, tracksOf } from './pipelines/capture.js';
-import type { StreamManager } from './streams/manager.js';
-import type { LiveStream } from './streams/types.js';
-import { OPUS, VP8 } from './webrtc.js';
-import { h264FeedArgs, h264Source, startsH264Keyframe, type VideoPath } from './webrtc-h264.js';
+import { type GuardedChild, lastLine, spawnGuarded } from '../../child.js';
+import type { Logger } from '../../log.js';
+import { RENDITIONS_WAIT_MS, renditionsReady, tracksOf } from '../../pipelines/capture.js';
+import type { StreamManager } from '../../streams/manager.js';
+import type { LiveStream } from '../../streams/types.js';
+import { playInputArgs } from '../rtmp/nginx.js';
+import { OPUS, VP8 } from './endpoint.js';
+import { h264FeedArgs, h264Source, startsH264Keyframe, type VideoPath } from './h264.js';
 
 /** What a feed needs of the node. */
 export interface FeedOptions {
@@ -137,7 +137,7 @@ export class StreamFeed<V extends FeedViewer = FeedViewer> {
       ...playInputArgs(this.o.playUrl(main.rtmpName), tracksOf(this.push, main) ?? tracks),
     ];
     this.sendsVideo = Boolean(video) || tracks.length === 0;
-    // H.264 as it is: no video encoder runs (webrtc-h264.ts); else VP8 re-encoded.
+    // H.264 as it is: no video encoder runs (h264.ts); else VP8 re-encoded.
     if (this.path.codec === 'H264' && this.sendsVideo) args.push(...h264FeedArgs(rtp(videoPort)));
     else if (this.sendsVideo) {
       args.push(

@@ -1,10 +1,11 @@
 import type { RemoteInfo } from 'node:dgram';
-import { type GuardedChild, lastLine, spawnGuarded } from './child.js';
-import { splitNameAndToken } from './inputs.js';
-import type { PushListenerOptions } from './push-listener.js';
-import { SrtPort, type SrtSession, srtDataCopyArgs } from './srt-port.js';
-import type { SrtSessionMeter } from './srt-stats.js';
-import type { LiveStream } from './streams/types.js';
+import { type GuardedChild, lastLine, spawnGuarded } from '../../child.js';
+import { splitNameAndToken } from '../../inputs.js';
+import type { LiveStream } from '../../streams/types.js';
+import type { FrontEndKind } from '../front-end.js';
+import { listenerOptions, type PushListenerOptions } from '../push-listener.js';
+import { SrtPort, type SrtSession, srtDataCopyArgs } from './port.js';
+import type { SrtSessionMeter } from './stats.js';
 
 export type SrtOptions = PushListenerOptions;
 
@@ -42,6 +43,17 @@ export const ACCEPT_TIMEOUT_US = 10_000_000;
 export function srtIngest(o: SrtOptions): SrtPort {
   return new SrtPort({ ...o, label: 'SRT', session: (from, meter) => new SrtPush(o, from, meter) });
 }
+
+/** SRT ingest on the node's SRT port: pushes relayed into nginx-rtmp. */
+export const srtFrontEnd: FrontEndKind<SrtPort> = {
+  name: 'srt',
+  needs: ['nginx', 'ffmpeg'],
+  port: 'srt',
+  async start(context) {
+    const srt = srtIngest({ ...listenerOptions(context, 'srt'), relayUrl: context.rtmpUrl });
+    return { server: srt, port: await srt.start(), stop: () => srt.close() };
+  },
+};
 
 /** One SRT caller pushing: its ffmpeg listener, admitted or refused by stream id, relayed into nginx. */
 class SrtPush implements SrtSession {

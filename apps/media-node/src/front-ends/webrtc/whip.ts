@@ -3,11 +3,12 @@ import { writeFile } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import type { AssignedInput } from '@streamcloud/contract';
-import { type GuardedChild, lastLine, spawnGuarded } from './child.js';
-import type { Logger } from './log.js';
-import type { StreamManager } from './streams/manager.js';
-import type { LiveStream } from './streams/types.js';
-import { type Admission, OPUS, type PeerSession, peerReceiveStats, VP8, WebRtcEndpoint } from './webrtc.js';
+import { type GuardedChild, lastLine, spawnGuarded } from '../../child.js';
+import type { Logger } from '../../log.js';
+import type { StreamManager } from '../../streams/manager.js';
+import type { LiveStream } from '../../streams/types.js';
+import type { FrontEndKind } from '../front-end.js';
+import { type Admission, OPUS, type PeerSession, peerReceiveStats, VP8, WebRtcEndpoint } from './endpoint.js';
 
 export interface WhipOptions {
   ffmpeg: string;
@@ -43,7 +44,7 @@ const freeUdpPortPair = (): Promise<number> =>
 /**
  * WebRTC ingest over WHIP (RFC 9725): `POST /whip/<name>` with an SDP offer (`Authorization: Bearer
  * <access token>` for private streams, or `?token=`) answers 201 with the SDP answer and the session's
- * `Location`; `DELETE` on that location ends the push (signalling in `webrtc.ts`). werift terminates
+ * `Location`; `DELETE` on that location ends the push (signalling in `endpoint.ts`). werift terminates
  * WebRTC (ICE, DTLS, SRTP); the RTP it receives (VP8, Opus) goes over loopback UDP to an ffmpeg that
  * transcodes it to H.264/AAC and relays it to nginx-rtmp, so HLS, RTMP playback and snapshots work as
  * for any push.
@@ -185,3 +186,21 @@ export class WhipIngest extends WebRtcEndpoint<WhipSession, AssignedInput> {
     pli.unref();
   }
 }
+
+/** WHIP on the node's HTTP port: WebRTC pushes relayed into nginx-rtmp. */
+export const whipFrontEnd: FrontEndKind<WhipIngest> = {
+  name: 'whip',
+  needs: ['nginx', 'ffmpeg'],
+  routes: { whip: { status: 503, message: 'WebRTC ingest is not available on this node' } },
+  async start({ config, manager, log, rtmpUrl }) {
+    const whip = new WhipIngest({
+      ffmpeg: config.ffmpeg,
+      manager,
+      log,
+      relayUrl: rtmpUrl,
+      dataDir: config.dataDir,
+      iceServers: config.iceServers,
+    });
+    return { server: whip, routes: { whip: whip.route }, stop: () => whip.close() };
+  },
+};

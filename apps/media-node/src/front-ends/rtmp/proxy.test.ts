@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type ProxiedConnection, RtmpProxy } from './rtmp-proxy.js';
+import { type ProxiedConnection, RtmpProxy } from './proxy.js';
 
 /**
  * The RTMP relay in front of nginx, with plain sockets on both sides: how a connection ends decides whether

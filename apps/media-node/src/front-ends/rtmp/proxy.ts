@@ -1,5 +1,5 @@
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
-import { RtmpPlayReader } from './rtmp-commands.js';
+import { RtmpPlayReader } from './play-reader.js';
 
 /** One client connection through the proxy. */
 export interface ProxiedConnection {
@@ -17,7 +17,7 @@ export interface ProxiedConnection {
   error: string | null;
   /**
    * The stream name (with its `?query`) of the client's `play` command as it sent it, whole (nginx-rtmp cuts it
-   * at 255 bytes: rtmp-commands.ts); null before one, and on an edge pull's relay.
+   * at 255 bytes: play-reader.ts); null before one, and on an edge pull's relay.
    */
   readonly playName: string | null;
   /** Cuts both sides at once (a kicked client). */

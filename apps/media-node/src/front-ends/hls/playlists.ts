@@ -2,6 +2,15 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { LadderRendition } from '@streamcloud/contract';
 
+/**
+ * A playlist asked for while the live push has none yet (its first fragment is still being written, or
+ * its renditions are starting) is answered once it exists, up to this long, rather than with a 404 that
+ * makes a player (ffprobe, hls.js, Safari) give up on a stream that is merely starting.
+ */
+export const PLAYLIST_WAIT_MS = 10_000;
+/** A first viewer waits for the first fragment: looked for this often (a read of the playlist), so it is answered soon after. */
+export const PLAYLIST_POLL_MS = 50;
+
 /** nginx-rtmp names fragments by the system time (ms) they started at (`hls_fragment_naming system`). */
 const TIMED_FRAGMENT = /^(\d{13})\.ts$/;
 

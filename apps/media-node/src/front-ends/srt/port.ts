@@ -1,6 +1,6 @@
 import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
-import type { Logger } from './log.js';
-import { SrtSessionMeter } from './srt-stats.js';
+import type { Logger } from '../../log.js';
+import { SrtSessionMeter } from './stats.js';
 
 /** One SRT caller's part of the node: it runs an ffmpeg listener on `listenerPort` (loopback) for that caller alone. */
 export interface SrtSession {

@@ -1,4 +1,4 @@
-import type { TransportStats } from './streams/types.js';
+import type { TransportStats } from '../../streams/types.js';
 
 /** SRT control packet types (the 15 bits after the control flag) this meter reads. */
 const ACK = 2;

@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { bearerOf, verifyNodeControl } from '@streamcloud/contract/node-control-credential';
-import { text } from '../http-answer.js';
-import { CORS_HEADERS, preflightHeaders, type RouteName, routeOf } from '../http-routes.js';
-import type { Logger } from '../log.js';
+import { text } from '../../http-answer.js';
+import type { Logger } from '../../log.js';
+import { CORS_HEADERS, preflightHeaders, type RouteName, routeOf } from './routes.js';
 
 /** The largest request body any route reads (an SDP offer, a refresh call). */
 const BODY_LIMIT = 256 * 1024;
@@ -18,7 +18,7 @@ export interface RouteRequest {
 export type RouteHandler = (request: IncomingMessage, response: ServerResponse, asked: RouteRequest) => Promise<void>;
 
 /**
- * The node's HTTP port: the route table (http-routes.ts) in front of each route's handler — the control API
+ * The node's HTTP port: the route table (routes.ts) in front of each route's handler — the control API
  * (the control plane's only, signed with the node control credential), HLS, WHIP, WHEP and nginx's hooks.
  */
 export class NodeHttpServer {
@@ -28,7 +28,8 @@ export class NodeHttpServer {
   constructor(
     /** The key the control plane signs its calls to this node with (node-control-credential.ts). */
     private readonly controlKey: string,
-    private readonly handlers: Record<RouteName, RouteHandler>,
+    /** Who answers a route now (FrontEnds.route: the front end that owns it, or why it does not run). */
+    private readonly handlerOf: (name: RouteName) => RouteHandler,
     private readonly log: Logger,
   ) {}
 
@@ -88,12 +89,17 @@ export class NodeHttpServer {
         return text(response, 401, 'The node control API answers the control plane only (node control credential)');
       }
     }
-    return this.handlers[name](request, response, { url, segments, body });
+    return this.handlerOf(name)(request, response, { url, segments, body });
   }
 }
 
+/** What a route's path names after its own segment (`/whep/<output>/<session>`: output, session), URL-decoded. */
+export function pathAfterRoute(segments: readonly string[]): string[] {
+  return segments.slice(1).map(safeDecode);
+}
+
 /** A path segment, URL-decoded (as it came when it does not decode). */
-export function safeDecode(segment: string): string {
+function safeDecode(segment: string): string {
   try {
     return decodeURIComponent(segment);
   } catch {

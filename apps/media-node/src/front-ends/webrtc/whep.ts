@@ -1,10 +1,11 @@
 import type { IncomingMessage } from 'node:http';
 import { MediaStream, MediaStreamTrack } from 'werift';
-import { NO_PREVIEW_SEAT } from './streams/preview-seats.js';
-import { browserViewer, type ViewerRequest } from './streams/signed-playback.js';
-import type { LiveStream } from './streams/types.js';
-import { type Admission, type PeerSession, peerBytes, WebRtcEndpoint } from './webrtc.js';
-import { h264Source, offeredVp8, type VideoPath, videoPathFor, withVideoFormatOnly } from './webrtc-h264.js';
+import { NO_PREVIEW_SEAT } from '../../streams/preview-seats.js';
+import { browserViewer, type ViewerRequest } from '../../streams/signed-playback.js';
+import type { LiveStream } from '../../streams/types.js';
+import type { FrontEndKind } from '../front-end.js';
+import { type Admission, type PeerSession, peerBytes, WebRtcEndpoint } from './endpoint.js';
+import { h264Source, offeredVp8, type VideoPath, videoPathFor, withVideoFormatOnly } from './h264.js';
 import {
   type FeedOptions,
   feedKey,
@@ -37,7 +38,7 @@ interface Admitted {
 }
 
 interface WhepSession extends PeerSession, Admitted {
-  /** What its video is: H.264 as the stream has it, or VP8 re-encoded (webrtc-h264.ts). */
+  /** What its video is: H.264 as the stream has it, or VP8 re-encoded (h264.ts). */
   path: VideoPath;
   video: MediaStreamTrack;
   audio: MediaStreamTrack;
@@ -51,7 +52,7 @@ interface WhepSession extends PeerSession, Admitted {
 /**
  * WebRTC playback over WHEP: `POST /whep/<output name>` with a recvonly SDP offer (`Authorization:
  * Bearer <output token>` or `?token=` for a Private stream's output) answers 201 with the answer and the
- * session's `Location`; `DELETE` there ends it (signalling in `webrtc.ts`). While a stream has WebRTC
+ * session's `Location`; `DELETE` there ends it (signalling in `endpoint.ts`). While a stream has WebRTC
  * viewers, one ffmpeg (`StreamFeed`) pulls it from nginx-rtmp and encodes VP8 (a keyframe a second)
  * and Opus into RTP on loopback; every viewer's werift track sends those packets, video from a keyframe on.
  *
@@ -301,3 +302,21 @@ const viewerIdOf = (sessionId: string) => `whep-${sessionId}`;
 function hasWebRtcOutput(push: LiveStream): boolean {
   return push.input.outputs.some((output) => output.format === 'WebRTC');
 }
+
+/** WHEP on the node's HTTP port: WebRTC playback of what an output's viewers get, from nginx-rtmp. */
+export const whepFrontEnd: FrontEndKind<WhepPlayback> = {
+  name: 'whep',
+  needs: ['nginx', 'ffmpeg'],
+  routes: { whep: { status: 503, message: 'WebRTC playback is not available on this node' } },
+  async start({ config, manager, log, rtmpUrl }) {
+    const whep = new WhepPlayback({
+      ffmpeg: config.ffmpeg,
+      manager,
+      log,
+      playUrl: rtmpUrl,
+      warmFeeds: config.warmFeeds,
+      iceServers: config.iceServers,
+    });
+    return { server: whep, routes: { whep: whep.route }, stop: () => whep.close() };
+  },
+};

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { withoutMdnsCandidates } from './webrtc.js';
+import { withoutMdnsCandidates } from './endpoint.js';
 
 /** An offer's video section with two host candidates: an mDNS name (as Firefox sends them) and an address. */
 const offer = (hosts: string[]) =>

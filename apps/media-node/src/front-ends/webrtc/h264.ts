@@ -1,4 +1,4 @@
-import type { VideoCoding } from './probe.js';
+import type { VideoCoding } from '../../probe.js';
 
 /**
  * H.264 to WebRTC viewers without re-encoding (docs/decisions.md, "WebRTC without re-encoding"): whether a

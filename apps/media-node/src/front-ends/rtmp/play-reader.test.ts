@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RtmpPlayReader } from './rtmp-commands.js';
+import { RtmpPlayReader } from './play-reader.js';
 
 const amfString = (value: string) => {
   const bytes = Buffer.from(value);

@@ -1,19 +1,14 @@
 import type { RemoteInfo } from 'node:dgram';
 import { setTimeout as delay } from 'node:timers/promises';
-import { type GuardedChild, lastLine, spawnGuarded } from './child.js';
-import { splitNameAndToken } from './inputs.js';
-import type { Logger } from './log.js';
-import { captureInputArgs, renditionsReady } from './pipelines/capture.js';
-import { ACCEPT_TIMEOUT_US, watchStreamId } from './srt.js';
-import { SrtPort, type SrtSession, srtDataCopyArgs } from './srt-port.js';
-import type { StreamManager } from './streams/manager.js';
+import { type GuardedChild, lastLine, spawnGuarded } from '../../child.js';
+import { splitNameAndToken } from '../../inputs.js';
+import { captureInputArgs, renditionsReady } from '../../pipelines/capture.js';
+import type { FrontEndKind } from '../front-end.js';
+import { type ListenerOptions, listenerOptions } from '../push-listener.js';
+import { ACCEPT_TIMEOUT_US, watchStreamId } from './ingest.js';
+import { SrtPort, type SrtSession, srtDataCopyArgs } from './port.js';
 
-export interface SrtPlaybackOptions {
-  ffmpeg: string;
-  port: number;
-  bindHost: string;
-  manager: StreamManager;
-  log: Logger;
+export interface SrtPlaybackOptions extends ListenerOptions {
   /** A stream name on the node's internal nginx-rtmp, for the node's own players. */
   playUrl: (name: string) => string;
 }
@@ -158,3 +153,14 @@ class SrtViewer implements SrtSession {
     void listener.stop();
   }
 }
+
+/** SRT playback on the node's SRT playback port: what an output's viewers get, played from nginx-rtmp. */
+export const srtPlayFrontEnd: FrontEndKind<SrtPort> = {
+  name: 'srt-play',
+  needs: ['nginx', 'ffmpeg'],
+  port: 'srtPlayback',
+  async start(context) {
+    const srt = srtPlayback({ ...listenerOptions(context, 'srtPlayback'), playUrl: context.rtmpUrl });
+    return { server: srt, port: await srt.start(), stop: () => srt.close() };
+  },
+};

@@ -1,17 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { verifyEdgeCredential } from '@streamcloud/contract/edge-credential';
-import { text } from '../http-answer.js';
-import { type InputDirectory, normalizeName, splitNameAndToken } from '../inputs.js';
-import type { Logger } from '../log.js';
-import { NginxRtmp } from '../nginx.js';
-import { RENDITIONS_WAIT_MS, renditionsReady } from '../pipelines/capture.js';
-import type { EdgePuller } from '../pipelines/edge/puller.js';
-import type { FallbackPlayer } from '../pipelines/fallback/player.js';
-import { freeLoopbackPort } from '../ports.js';
-import { type ProxiedConnection, RtmpProxy } from '../rtmp-proxy.js';
-import type { StreamManager } from '../streams/manager.js';
-import type { LiveStream, MediaTrackSource } from '../streams/types.js';
+import { text } from '../../http-answer.js';
+import { type InputDirectory, normalizeName, splitNameAndToken } from '../../inputs.js';
+import type { Logger } from '../../log.js';
+import { RENDITIONS_WAIT_MS, renditionsReady } from '../../pipelines/capture.js';
+import type { EdgePuller } from '../../pipelines/edge/puller.js';
+import type { FallbackPlayer } from '../../pipelines/fallback/player.js';
+import { freeLoopbackPort } from '../../ports.js';
+import type { StreamManager } from '../../streams/manager.js';
+import type { LiveStream, MediaTrackSource } from '../../streams/types.js';
+import type { FrontEndKind } from '../front-end.js';
+import { NginxRtmp } from './nginx.js';
+import { type ProxiedConnection, RtmpProxy } from './proxy.js';
 
 /** HLS fragment length (s): fragments are cut at the publisher's keyframes, so a 1 s keyframe interval gives 1 s fragments. */
 export const HLS_FRAGMENT_SECONDS = 1;
@@ -53,11 +54,6 @@ export class RtmpFrontEnd {
   private readonly edgePlaysByAlias = new Map<string, () => void>();
 
   constructor(private readonly o: RtmpFrontEndOptions) {}
-
-  /** Why RTMP cannot run here (nginx or its RTMP module missing), or null. */
-  static missing(o: Pick<RtmpFrontEndOptions, 'nginx' | 'rtmpModule'>): string | null {
-    return NginxRtmp.available({ nginx: o.nginx, rtmpModule: o.rtmpModule });
-  }
 
   async start(): Promise<number> {
     const { o } = this;
@@ -271,6 +267,36 @@ export class RtmpFrontEnd {
     }
   }
 }
+
+/** RTMP on the node's RTMP port, and nginx's hooks on its HTTP port (started after it: nginx is told where). */
+export const rtmpFrontEnd: FrontEndKind<RtmpFrontEnd> = {
+  name: 'rtmp',
+  needs: ['nginx'],
+  port: 'rtmp',
+  routes: { nginx: { status: 404, message: 'Not found' } },
+  async start({ config, frontEnds, relaySecret, manager, directory, fallbacks, edges, log }) {
+    const rtmp = new RtmpFrontEnd({
+      nginx: config.nginx,
+      rtmpModule: config.nginxRtmpModule,
+      dataDir: config.dataDir,
+      port: config.mediaPorts.rtmp,
+      bindHost: config.bindHost,
+      httpPort: frontEnds.portOf('http'),
+      relaySecret,
+      manager,
+      directory,
+      fallbacks,
+      edges,
+      log,
+    });
+    return {
+      server: rtmp,
+      port: await rtmp.start(),
+      routes: { nginx: (request, response, { segments, body }) => rtmp.hook(request, response, segments, body) },
+      stop: () => rtmp.close(),
+    };
+  },
+};
 
 /** What a hook answers nginx: admitted (as it is, or renamed: a 302 to the new name) or refused (403). */
 interface HookAnswer {

@@ -1,5 +1,5 @@
 /**
- * Every path the node's HTTP port serves, in one table: the router (node.ts) dispatches by it, answers CORS
+ * Every path the node's HTTP port serves, in one table: the router (server.ts) dispatches by it, answers CORS
  * and preflights only where it says so, and refuses a control route without the control plane's credential
  * before its handler runs; the security suite (test/security.test.ts) probes every route of it with every kind
  * of caller, so a path added here is covered the day it is added.

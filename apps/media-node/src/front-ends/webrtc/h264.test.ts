@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { VideoCoding } from './probe.js';
-import { offeredH264, startsH264Keyframe, videoPathFor, withVideoFormatOnly } from './webrtc-h264.js';
+import type { VideoCoding } from '../../probe.js';
+import { offeredH264, startsH264Keyframe, videoPathFor, withVideoFormatOnly } from './h264.js';
 
 /** The video formats Debian's Chromium 156 offers (trimmed: no RTX but one, no FEC), then its audio. */
 const CHROMIUM_OFFER = [

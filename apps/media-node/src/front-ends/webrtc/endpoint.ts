@@ -1,17 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type RTCInboundRtpStreamStats, RTCPeerConnection, RTCRtpCodecParameters } from 'werift';
-import { text } from './http-answer.js';
+import { text } from '../../http-answer.js';
+import type { TransportStats } from '../../streams/types.js';
+import { pathAfterRoute, type RouteHandler } from '../http/server.js';
+import { H264 } from './h264.js';
 import { OFFER_RETRY_AFTER_SECONDS, type OfferSlot, PendingOffers } from './pending-offers.js';
-import type { TransportStats } from './streams/types.js';
-import { H264 } from './webrtc-h264.js';
 
 /**
  * What is shared by WebRTC ingest (WHIP) and playback (WHEP): the codecs, the peer connection, and the
  * HTTP signalling of RFC 9725 / the WHEP draft, which are the same for both directions.
  */
 
-/** The codecs the node negotiates: VP8 video and Opus audio both ways; WHEP also H.264 (webrtc-h264.ts). */
+/** The codecs the node negotiates: VP8 video and Opus audio both ways; WHEP also H.264 (h264.ts). */
 export const VP8 = { payloadType: 96, mimeType: 'video/VP8', clockRate: 90000, rtpmap: 'VP8/90000' } as const;
 export const OPUS = {
   payloadType: 111,
@@ -45,7 +46,7 @@ export function createPeerConnection(iceServers: readonly string[], h264 = false
           payloadType: VP8.payloadType,
           rtcpFeedback: feedback(),
         }),
-        // WHEP only (webrtc-h264.ts): werift answers with the offer's own format, its payload type and fmtp.
+        // WHEP only (h264.ts): werift answers with the offer's own format, its payload type and fmtp.
         ...(h264
           ? [
               new RTCRtpCodecParameters({
@@ -158,7 +159,7 @@ export type Admission<A> = { ok: true; admitted: A } | { ok: false; status: numb
  */
 export abstract class WebRtcEndpoint<S extends PeerSession, A> {
   private readonly sessions = new Map<string, S>();
-  /** The endpoint sends H.264 too (WHEP: webrtc-h264.ts); its `offerOf` then leaves one video format in the offer. */
+  /** The endpoint sends H.264 too (WHEP: h264.ts); its `offerOf` then leaves one video format in the offer. */
   protected readonly sendsH264: boolean = false;
   /** Offers not connected yet, bounded per client address and per name (429 beyond). */
   readonly pending = new PendingOffers();
@@ -250,6 +251,10 @@ export abstract class WebRtcEndpoint<S extends PeerSession, A> {
     return this.sessions.size;
   }
 
+  /** Its answers on its HTTP route (`/whip/…`, `/whep/…`). */
+  readonly route: RouteHandler = (request, response, { url, segments, body }) =>
+    this.handle(request, response, pathAfterRoute(segments), url.searchParams, body);
+
   async handle(
     request: IncomingMessage,
     response: ServerResponse,
@@ -260,7 +265,7 @@ export abstract class WebRtcEndpoint<S extends PeerSession, A> {
     const [name, sessionId] = segments;
     const label = this.path.toUpperCase();
     // Web pages on other origins publish and play: the router answers their preflight and makes every
-    // answer, a refusal too, theirs to read (http-routes.ts).
+    // answer, a refusal too, theirs to read (http/routes.ts).
     if (!name || segments.length > 2) return text(response, 404, 'Not found');
     if (request.method === 'DELETE' && sessionId) {
       const session = this.sessions.get(sessionId);

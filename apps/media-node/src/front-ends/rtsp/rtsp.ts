@@ -1,10 +1,11 @@
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { AssignedInput } from '@streamcloud/contract';
-import { type GuardedChild, lastLine, spawnGuarded } from './child.js';
-import { freeLoopbackPort } from './ports.js';
-import type { PushListenerOptions } from './push-listener.js';
-import type { LiveStream } from './streams/types.js';
+import { type GuardedChild, lastLine, spawnGuarded } from '../../child.js';
+import { freeLoopbackPort } from '../../ports.js';
+import type { LiveStream } from '../../streams/types.js';
+import type { FrontEndKind } from '../front-end.js';
+import { listenerOptions, type PushListenerOptions } from '../push-listener.js';
 
 export type RtspOptions = PushListenerOptions;
 
@@ -295,3 +296,14 @@ async function connectWhenListening(port: number, listener: GuardedChild): Promi
   }
   return null;
 }
+
+/** RTSP ingest on the node's RTSP port: pushes relayed into nginx-rtmp. */
+export const rtspFrontEnd: FrontEndKind<RtspIngest> = {
+  name: 'rtsp',
+  needs: ['nginx', 'ffmpeg'],
+  port: 'rtsp',
+  async start(context) {
+    const rtsp = new RtspIngest({ ...listenerOptions(context, 'rtsp'), relayUrl: context.rtmpUrl });
+    return { server: rtsp, port: await rtsp.listen(), stop: () => rtsp.close() };
+  },
+};

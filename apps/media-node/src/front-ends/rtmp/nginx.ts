@@ -3,8 +3,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import type { TrackInfo } from '@streamcloud/contract';
-import { type GuardedChild, lastLine, spawnGuarded } from './child.js';
-import type { Logger } from './log.js';
+import { type GuardedChild, lastLine, spawnGuarded } from '../../child.js';
+import type { Logger } from '../../log.js';
 
 export interface NginxOptions {
   nginx: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SrtSessionMeter } from './srt-stats.js';
+import { SrtSessionMeter } from './stats.js';
 
 /** An SRT data packet: 16-byte header, sequence number, R flag in the message word, some payload. */
 const data = (sequence: number, retransmitted = false) => {
