@@ -75,6 +75,7 @@ const report: Array<{
   recovered: string;
   relay: string;
   edge: string;
+  edgeRtmp: string;
   writes: string;
   notes: string;
 }> = [];
@@ -92,11 +93,11 @@ function writeReport(totals: string[]): void {
   const text = [
     `# Chaos run, seed ${SEED}${LEAN ? ' (lean)' : ''}: ${PUSHES} pushes (RTMP, SRT), API_WORKERS=2, ${postgres ? 'PostgreSQL' : 'PGlite'}`,
     '',
-    '| fault | outage | API ready after | pushes back in Ingestion after | relay Relaying after | edge viewer playing after | writes during | notes |',
-    '|---|---|---|---|---|---|---|---|',
+    '| fault | outage | API ready after | pushes back in Ingestion after | relay Relaying after | edge HLS viewer playing after | edge RTMP viewer playing after | writes during | notes |',
+    '|---|---|---|---|---|---|---|---|---|',
     ...report.map(
       (row) =>
-        `| ${row.fault} | ${row.outage} | ${row.apiBack} | ${row.recovered} | ${row.relay} | ${row.edge} | ${row.writes} | ${row.notes} |`,
+        `| ${row.fault} | ${row.outage} | ${row.apiBack} | ${row.recovered} | ${row.relay} | ${row.edge} | ${row.edgeRtmp} | ${row.writes} | ${row.notes} |`,
     ),
     '',
     ...totals,
@@ -320,7 +321,7 @@ describe(`a bad day (seed ${SEED}${LEAN ? ', lean' : ''})`, () => {
         `Writes: ${writer.log.acknowledged.length} acknowledged; ${writer.log.unavailable} answered 503,` +
           ` ${writer.log.noAnswer} unanswered (a process killed mid-request), ${writer.log.serverErrors.length} other 5xx.`,
         `Encoders reconnected ${encoders.reduce((sum, encoder) => sum + encoder.pushes - 1, 0)} times in all;` +
-          ` the relay's receiver took ${relayed?.connections ?? 0} connections; the edge's viewer fetched ${edge?.segments ?? 0} segments.`,
+          ` the relay's receiver took ${relayed?.connections ?? 0} connections; the edge's HLS viewer fetched ${edge?.segments ?? 0} segments, its RTMP viewer ${((edge?.rtmp.bytes ?? 0) / 1e6).toFixed(1)} MB in ${edge?.rtmp.plays ?? 0} plays.`,
         ...(stories.length > 0
           ? ['', `Recoveries over ${seconds(TELL_RECOVERY_OVER_MS)}:`, ...stories.map((story) => `- ${story}`)]
           : []),
@@ -336,6 +337,7 @@ describe(`a bad day (seed ${SEED}${LEAN ? ', lean' : ''})`, () => {
         // And one has an HLS viewer on an edge node, which pulls it from the origin.
         edge = await startEdgeWorld(plane, encoders[1]?.stream.id ?? '');
         await edge.playing(Date.now(), 'the start', EDGE_RECOVERY_MS);
+        await edge.rtmp.watching(Date.now(), 'the start', EDGE_RECOVERY_MS);
         for (const step of schedule()) {
           await sleep(2000 + Math.round(random() * 4000));
           const before = writer.log.acknowledged.length;
@@ -373,6 +375,7 @@ describe(`a bad day (seed ${SEED}${LEAN ? ', lean' : ''})`, () => {
             .relaying(judgedFrom, step.join(' + '), RELAY_RECOVERY_MS)
             .catch(told(tellRelay));
           const edgeBack = await edge.playing(judgedFrom, step.join(' + '), EDGE_RECOVERY_MS).catch(told(tellEdge));
+          const edgeRtmpBack = await edge.rtmp.watching(judgedFrom, step.join(' + '), EDGE_RECOVERY_MS);
           if (relayBack > TELL_RECOVERY_OVER_MS) await tellRelay();
           if (edgeBack > TELL_RECOVERY_OVER_MS) await tellEdge();
           // The API acknowledges writes again.
@@ -389,6 +392,7 @@ describe(`a bad day (seed ${SEED}${LEAN ? ', lean' : ''})`, () => {
             recovered: seconds(recovery),
             relay: seconds(relayBack),
             edge: seconds(edgeBack),
+            edgeRtmp: seconds(edgeRtmpBack),
             writes: `${writer.log.acknowledged.length - before} acknowledged`,
             notes: notes.join('; '),
           });

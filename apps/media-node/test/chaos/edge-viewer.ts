@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { StreamOutput } from '@streamcloud/contract';
 import type { ControlPlane, RunningNode } from '../harness.js';
 import { freePort, runMediaNode, sleep, waitFor } from '../harness.js';
+import { type RtmpViewer, startRtmpViewer } from './rtmp-viewer.js';
 
 /**
  * The chaos run's edge: a second node in an Outgoing group, an HLS output of one stream placed on it (the edge
@@ -16,6 +17,8 @@ export interface EdgeWorld {
   playing(since: number, what: string, timeoutMs: number): Promise<number>;
   /** Segments the viewer fetched so far. */
   readonly segments: number;
+  /** A viewer of an RTMP output of the same stream on the edge. */
+  rtmp: RtmpViewer;
   /** What the viewer saw after `since`, as changes ("+1.2 s playlist 200; +1.3 s segment 404"), for a slow recovery. */
   sawSince(since: number): string;
   kill(): Promise<void>;
@@ -56,7 +59,13 @@ export async function startEdgeWorld(plane: ControlPlane, streamId: string): Pro
   const output = await plane.api<StreamOutput>('POST', '/outputs', { streamId, format: 'HLS', hlsLatency: 'Standard' });
   if (output.status !== 201 || output.body.node?.id !== spec.id)
     throw new Error(`edge output: ${output.status} on ${output.body.node?.id}`);
-  const url = `${output.body.connection?.uri}?token=${encodeURIComponent(output.body.viewer.accessToken ?? '')}`;
+  const withToken = (created: StreamOutput) =>
+    `${created.connection?.uri}?token=${encodeURIComponent(created.viewer.accessToken ?? '')}`;
+  const url = withToken(output.body);
+  const rtmpOutput = await plane.api<StreamOutput>('POST', '/outputs', { streamId, format: 'RTMP' });
+  if (rtmpOutput.status !== 201 || rtmpOutput.body.node?.id !== spec.id)
+    throw new Error(`edge RTMP output: ${rtmpOutput.status} on ${rtmpOutput.body.node?.id}`);
+  const rtmp = startRtmpViewer(withToken(rtmpOutput.body));
 
   const seen = new Set<string>();
   // When each new segment came (the latest ones): a recovery is timed by the first after its start, also when it is
@@ -105,6 +114,7 @@ export async function startEdgeWorld(plane: ControlPlane, streamId: string): Pro
     get segments() {
       return seen.size;
     },
+    rtmp,
     sawSince(since) {
       return seenAnswers
         .filter((answer) => answer.at >= since)
@@ -128,7 +138,7 @@ export async function startEdgeWorld(plane: ControlPlane, streamId: string): Pro
     },
     async close() {
       stopped = true;
-      await Promise.race([viewing, sleep(6000)]);
+      await Promise.all([Promise.race([viewing, sleep(6000)]), rtmp.close()]);
       await node.stop();
       await plane.api('DELETE', `/node-groups/${group.body.id}`);
       rmSync(dataDir, { recursive: true, force: true });
