@@ -11,7 +11,10 @@ export interface RelayedWorld {
   relayId: string;
   /** Connections the receiver took so far. */
   readonly connections: number;
-  /** The relay's messages after `since`, oldest first ("+0.7 s Relay to … failed: …"), for a slow recovery. */
+  /**
+   * The relay's messages after `since`, with how the receiver's listeners failed, oldest first ("+0.7 s Relay to …
+   * failed: …"), for a slow recovery.
+   */
   saidSince(since: number): Promise<string>;
   /** Waits until the relay is Relaying and has sent bytes; answers how long that took from `since`. */
   relaying(since: number, what: string, timeoutMs: number): Promise<number>;
@@ -23,6 +26,8 @@ export async function startRelayedWorld(plane: ControlPlane, streamId: string): 
   let stopped = false;
   let current: Push | null = null;
   let connections = 0;
+  /** How the receiver's listeners ended when they failed (the latest), for a slow recovery's story. */
+  const ended: string[] = [];
   const listening = (async () => {
     while (!stopped) {
       // One connection per listener (ffmpeg's -listen 1); a connection silent for 5 s (its sender killed without
@@ -31,12 +36,19 @@ export async function startRelayedWorld(plane: ControlPlane, streamId: string): 
         ...['-rw_timeout', '5000000', '-listen', '1', '-i', `rtmp://127.0.0.1:${port}/live/any`],
         ...['-c', 'copy', '-f', 'flv', '/dev/null'],
       ]);
-      const ready = await waitFor(async () => tcpListening(port), Boolean, 10_000, 'the relay receiver listening').then(
-        () => true,
+      // Listening, or already over (a listener that could not start, or whose client came and went at once): the
+      // next one starts without waiting out the bound.
+      const listening = waitFor(async () => tcpListening(port), Boolean, 10_000, 'the relay receiver listening');
+      const ready = await Promise.race([listening.then(() => true), current.exited.then(() => false)]).catch(
         () => false,
       );
       if (ready) connections++;
-      await current.exited;
+      const code = await current.exited;
+      if (code !== 0)
+        ended.push(
+          `${new Date().toISOString()} receiver exited ${code}: ${current.stderr().trim().split('\n').at(-1) ?? ''}`,
+        );
+      if (ended.length > 50) ended.shift();
       if (!ready) await sleep(500);
     }
   })();
@@ -61,10 +73,13 @@ export async function startRelayedWorld(plane: ControlPlane, streamId: string): 
     },
     async saidSince(since) {
       const relay = (await plane.api<Relay>('GET', `/relays/${relayId}`)).body;
-      return (relay?.messages ?? [])
-        .map((message) => ({ at: Date.parse(message.at), text: message.text }))
+      const receiver = ended.map((line) => ({ at: Date.parse(line.slice(0, 24)), text: line.slice(25) }));
+      return [
+        ...(relay?.messages ?? []).map((message) => ({ at: Date.parse(message.at), text: message.text })),
+        ...receiver,
+      ]
         .filter((message) => message.at >= since)
-        .reverse()
+        .sort((a, b) => a.at - b.at)
         .map((message) => `+${((message.at - since) / 1000).toFixed(1)} s ${message.text}`)
         .join('; ');
     },

@@ -294,8 +294,10 @@ export class RecordingRun {
     const duration = await probeDuration(this.ctx.tools.ffprobe, file);
     const length = await this.lengthOf(file);
     // The writer creates the file once its probe of the push is over (up to BOTH_TRACKS_PROBE_US in): one that
-    // failed before that (its disk full) wrote nothing, or a header only — no object passes for a recording then.
-    if (!length || duration === 0) {
+    // failed before that (its disk full) wrote nothing, or a header only (no duration to probe, none in its
+    // progress) — no object passes for a recording then.
+    const written = duration ?? (this.interrupted === 'write' ? this.duration : null);
+    if (!length || written === 0) {
       await this.ctx.journal.dropFile(this.record);
       this.fail('Nothing was recorded: the file could not be written');
       return;
