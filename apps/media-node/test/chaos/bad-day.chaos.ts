@@ -60,6 +60,8 @@ let relayed: RelayedWorld | null = null;
 let edge: EdgeWorld | null = null;
 /** Recordings stopped while their storage was unreachable: their uploads must still complete. */
 const stoppedIntoOutage: string[] = [];
+/** Recordings made while the node's recordings disk was full: each must wait for room, then record. */
+const madeIntoFullDisk: string[] = [];
 let node: RunningNode;
 let nodeSpec: Parameters<typeof runMediaNode>[1];
 let nodeDir: string;
@@ -215,7 +217,9 @@ const FAULTS: Record<string, Fault> = {
     async run() {
       if (!recordingsDisk) return 'skipped: no tmpfs could be mounted for the recordings (run as root)';
       // The recordings being written fail; each is closed and uploaded once there is room, and goes on in a new one.
+      // One made meanwhile waits for room, then records.
       const filled = recordingsDisk.fill();
+      madeIntoFullDisk.push(await recorded.record(encoders[1]?.stream.id ?? '', 'MKV'));
       await sleep(OUTAGE_MS);
       recordingsDisk.free();
       return `full ${seconds(OUTAGE_MS)} (${(filled / 1e6).toFixed(1)} MB written to fill it)`;
@@ -412,6 +416,9 @@ describe(`a bad day (seed ${SEED}${LEAN ? ', lean' : ''})`, () => {
       const uploadsLostToOutage = recordings.filter(
         (outcome) => stoppedIntoOutage.includes(outcome.id) && outcome.state !== 'Completed',
       );
+      const notRecordedAfterFullDisk = recordings.filter(
+        (outcome) => madeIntoFullDisk.includes(outcome.id) && !(outcome.state === 'Completed' && outcome.duration > 0),
+      );
       // No acknowledged write lost.
       const keys = (await api<Array<{ name: string }>>('GET', '/api-keys')).body.map((key) => key.name);
       const lost = writer.log.acknowledged.filter((name) => !keys.includes(name));
@@ -445,6 +452,7 @@ describe(`a bad day (seed ${SEED}${LEAN ? ', lean' : ''})`, () => {
       expect(missing).toEqual([]);
       expect(recordingProblems).toEqual([]);
       expect(uploadsLostToOutage).toEqual([]);
+      expect(notRecordedAfterFullDisk).toEqual([]);
     },
     30 * 60_000,
   );

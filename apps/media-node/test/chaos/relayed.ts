@@ -30,11 +30,14 @@ export async function startRelayedWorld(plane: ControlPlane, streamId: string): 
   const ended: string[] = [];
   const listening = (async () => {
     while (!stopped) {
-      // One connection per listener (ffmpeg's -listen 1); a connection silent for 5 s (its sender killed without
-      // a word) ends it too, so the next run of the relay finds a listener.
+      // One connection per listener (ffmpeg's -listen 1). The relay connects before its ffmpeg has probed the
+      // stream and starts the RTMP handshake (as a platform's ingest, the receiver waits for it: 15 s of silence
+      // ends the connection, a sender killed without a word too). `-y`: /dev/null exists, and without it each
+      // listener refused to write there and dropped its connection once the media came (the relay then reconnected
+      // all along, and its recovery times measured the receiver's churn).
       current = ffmpeg([
-        ...['-rw_timeout', '5000000', '-listen', '1', '-i', `rtmp://127.0.0.1:${port}/live/any`],
-        ...['-c', 'copy', '-f', 'flv', '/dev/null'],
+        ...['-rw_timeout', '15000000', '-listen', '1', '-i', `rtmp://127.0.0.1:${port}/live/any`],
+        ...['-c', 'copy', '-f', 'flv', '-y', '/dev/null'],
       ]);
       // Listening, or already over (a listener that could not start, or whose client came and went at once): the
       // next one starts without waiting out the bound.
