@@ -9,8 +9,6 @@ import { asFailure, copyTracks, ffmpegEnded, RelayFailure, relayFfmpeg } from '.
 
 /** A destination that closes the connection this soon after the publish most likely refused the stream key. */
 const REFUSED_WITHIN_MS = 5000;
-/** About how long ffmpeg takes to open the stream before it publishes. */
-const PROBE_MS = 2000;
 /** How long a stopping run waits for ffmpeg to end the publish cleanly before cutting the connection. */
 const CLOSE_GRACE_MS = 1000;
 
@@ -122,33 +120,16 @@ class RtmpRun implements TargetRun {
   }
 
   /**
-   * Connects to the destination first (a refusal shows at once, without starting ffmpeg), then starts
-   * ffmpeg, whose connection to the loopback listener is joined to the destination's.
+   * Starts ffmpeg publishing to a loopback listener; once it connects (it read the source: its probe is over), the
+   * destination is connected and the two joined. A run whose source cannot be read yet (a young push, retried
+   * every 250 ms) so never touches the destination: connecting first opened and dropped a connection there at each
+   * retry, which a platform's ingest may take for abuse (found by the chaos run).
    */
   private async begin(): Promise<void> {
     const endpoint = rtmpEndpoint(this.output.server, this.output.key);
-    const where = `${endpoint.host}:${endpoint.port}`;
-    const upstream = await connectOutbound(endpoint, this.policy);
-    if (this.stopping) {
-      upstream.socket.destroy();
-      return this.fail(null);
-    }
-    this.upstream = upstream;
-    this.connectedAt = Date.now();
-    upstream.socket.on('error', (error) => this.fail(connectFailure(error, where)));
-    upstream.socket.on('close', () => {
-      if (this.stopping || this.local?.destroyed) return;
-      const soon = Date.now() - this.connectedAt < REFUSED_WITHIN_MS + PROBE_MS;
-      this.fail(
-        new RelayFailure(
-          soon
-            ? `${where} closed the connection right after it opened (is the stream key right?)`
-            : `${where} closed the connection`,
-          'target',
-        ),
-      );
+    const server = createServer((socket) => {
+      this.connected(socket, endpoint).catch((error: unknown) => this.fail(asFailure(error)));
     });
-    const server = createServer((socket) => this.connected(socket));
     this.server = server;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -188,10 +169,12 @@ class RtmpRun implements TargetRun {
     });
   }
 
-  /** ffmpeg connected: its connection is joined to the destination's. */
-  private connected(local: Socket): void {
-    const upstream = this.upstream;
-    if (this.local || this.stopping || !upstream) {
+  /**
+   * ffmpeg connected: the destination is connected (what ffmpeg sends meanwhile waits), then the two connections
+   * are joined. A destination that closes soon after most likely refused the stream key.
+   */
+  private async connected(local: Socket, endpoint: RtmpEndpoint): Promise<void> {
+    if (this.local || this.stopping) {
       local.destroy();
       return;
     }
@@ -199,6 +182,28 @@ class RtmpRun implements TargetRun {
     this.server?.close();
     this.removePreset();
     local.on('error', () => undefined);
+    local.pause();
+    const where = `${endpoint.host}:${endpoint.port}`;
+    const upstream = await connectOutbound(endpoint, this.policy);
+    if (this.stopping || this.failure || local.destroyed) {
+      upstream.socket.destroy();
+      return;
+    }
+    this.upstream = upstream;
+    this.connectedAt = Date.now();
+    upstream.socket.on('error', (error) => this.fail(connectFailure(error, where)));
+    upstream.socket.on('close', () => {
+      if (this.stopping || local.destroyed) return;
+      const soon = Date.now() - this.connectedAt < REFUSED_WITHIN_MS;
+      this.fail(
+        new RelayFailure(
+          soon
+            ? `${where} closed the connection right after it opened (is the stream key right?)`
+            : `${where} closed the connection`,
+          'target',
+        ),
+      );
+    });
     // ffmpeg ending its publish (the push ended, or a stop) ends the connection to the destination.
     local.on('close', () => upstream.socket.end());
     local.pipe(upstream.socket);
