@@ -18,7 +18,7 @@ import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import Row from 'react-bootstrap/Row';
 import { useForm } from 'react-hook-form';
-import { Options, SelectField, TextField } from '@/components/ui/form-fields';
+import { CheckField, Options, SelectField, TextField } from '@/components/ui/form-fields';
 import { ModalActions } from '@/components/ui/modal-actions';
 import { useNotify } from '@/components/ui/notifications';
 import { nodeGroupKeys } from '@/data/node-groups/keys';
@@ -98,7 +98,7 @@ export function ScalingRuleModal({ show, groupId, rule, onHide }: ScalingRuleMod
           <Modal.Title id={titleId}>{rule ? 'Edit scaling rule' : 'Add scaling rule'}</Modal.Title>
         </Modal.Header>
         <Modal.Body>
-          <Form.Check type="switch" id="rule-enabled" label="Enabled" className="mb-3" {...register('enabled')} />
+          <CheckField kind="switch" id="rule-enabled" label="Enabled" {...register('enabled')} />
           <fieldset className="mb-2">
             <legend className="h6">Condition</legend>
             <Row>
@@ -113,13 +113,15 @@ export function ScalingRuleModal({ show, groupId, rule, onHide }: ScalingRuleMod
                 </SelectField>
               </Col>
               <Col md={6}>
-                <Form.Group className="mb-3" controlId="rule-settings-type">
-                  <Form.Label>Settings type</Form.Label>
-                  <Form.Control readOnly plaintext value={settingsType ?? ''} />
-                  {errors.condition?.settings?.type && (
-                    <div className="invalid-feedback d-block">{errors.condition.settings.type.message}</div>
-                  )}
-                </Form.Group>
+                {/* Follows the condition type (set with it above): shown, never typed. */}
+                <TextField
+                  id="rule-settings-type"
+                  label="Settings type"
+                  readOnly
+                  plaintext
+                  value={settingsType ?? ''}
+                  error={errors.condition?.settings?.type?.message}
+                />
               </Col>
               <Col md={4}>
                 <SelectField

@@ -12,7 +12,7 @@ import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import { useForm, useWatch } from 'react-hook-form';
 import { Options, SecretField, SelectField, TextField } from '@/components/ui/form-fields';
-import { contractResolver, namedFields, showServerFieldErrors } from '@/lib/forms';
+import { contractResolver, namedFields, saveShowingFieldErrors } from '@/lib/forms';
 import { NEW_STORAGE_VALUES, type StorageFormValues, toBody, toFormValues } from '../utils/storage-form-values';
 
 export type StorageBody = StorageCreateInput & StorageUpdateInput;
@@ -55,14 +55,17 @@ export function StorageForm({ storage, onSave }: StorageFormProps) {
   const type = useWatch({ control, name: 'type' });
   const secretSet = storage?.secretAccessKeySet ?? false;
 
-  const onSubmit = handleSubmit(async (values) => {
-    try {
-      await onSave(toBody(values));
-      reset({ ...values, secretAccessKey: '' });
-    } catch (error) {
-      showServerFieldErrors(error, setError, fieldOfPath);
-    }
-  });
+  const onSubmit = handleSubmit(
+    saveShowingFieldErrors(
+      async (values) => {
+        await onSave(toBody(values));
+        // Saved: the secret typed is stored, and never shown again.
+        reset({ ...values, secretAccessKey: '' });
+      },
+      setError,
+      fieldOfPath,
+    ),
+  );
 
   return (
     <form noValidate onSubmit={onSubmit} aria-label="Storage">
