@@ -1,21 +1,27 @@
-import type {
-  InputFormat,
-  LadderRendition,
-  MediaPorts,
-  NodeGroupAssignment,
-  StreamStatus,
-  TranscodeTrack,
-} from '@streamcloud/contract';
+import type { LadderRendition, MediaPorts, StreamStatus } from '@streamcloud/contract';
 import { sql } from 'kysely';
 import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
 import type { Db } from '../../db/database.js';
 import { precompiled } from '../../db/precompiled.js';
-import type { InputStatusMessagesTable, InputsTable, InputTracksTable, TokenRotationColumns } from '../../db/schema.js';
 import { nodeReportedSince, nodeSilentSince } from '../nodes/node-reports.repository.js';
-
-/** A stream as stored (table `inputs`). */
+import type {
+  AssignedVersions,
+  CandidateNodeRow,
+  InternodeSourceRow,
+  NewStream,
+  NodeHostGroup,
+  NodeHostRow,
+  StatusMessageRow,
+  StreamDescription,
+  StreamOnNodeToLeave,
+  StreamRow,
+  TrackRow,
+} from './streams.table.js';
 
 const FOREIGN_KEY_VIOLATION = '23503';
+
+/** The account a stream was to belong to does not exist: checked by the foreign key, so a concurrent delete is caught too. */
+export class UnknownOwnerError extends Error {}
 
 /** A new access token, and until when the one it replaces is still taken (null: not at all). */
 export interface TokenRotation {
@@ -31,78 +37,6 @@ export const rotationChanges = (rotation: TokenRotation) => ({
   previous_access_token_expires_at: rotation.previousExpiresAt,
   access_token_rotated_at: rotation.at,
 });
-
-/** The account a stream was to belong to does not exist: checked by the foreign key, so a concurrent delete is caught too. */
-/** A stream as other modules may read it. */
-export interface StreamDescription {
-  id: string;
-  ownerId: string;
-  format: InputFormat;
-  name: string;
-  caption: string | null;
-}
-
-export class UnknownOwnerError extends Error {}
-
-export type StreamRow = Omit<InputsTable, 'created_at' | 'updated_at' | 'parameters' | 'output' | 'renditions'> & {
-  parameters: Record<string, unknown>;
-  output: { version: 2; passthrough: boolean; tracks: TranscodeTrack[] };
-  created_at: Date;
-  updated_at: Date;
-};
-export type NewStream = Omit<StreamRow, 'created_at' | 'updated_at' | keyof TokenRotationColumns>;
-export type StatusMessageRow = Omit<InputStatusMessagesTable, 'id' | 'input_id'>;
-export type TrackRow = Omit<InputTracksTable, 'input_id' | 'source'>;
-
-export interface NodeHostRow {
-  id: string;
-  name: string;
-  protocol: string;
-  hostname: string;
-  port: number;
-  media_ports: MediaPorts | null;
-  location_code: string | null;
-  latitude: number | null;
-  longitude: number | null;
-  /** The node groups the node is in (ordered by name): placement and the dashboard read them. */
-  groups: NodeHostGroup[];
-}
-
-/** An Internode stream's source as the stream's dashboard shows it: its name and the node it is on. */
-export interface InternodeSourceRow {
-  id: string;
-  name: string;
-  node_host: NodeHostRow | null;
-}
-
-/**
- * A stream that is not live on a node it must leave: one an admin drains, or one another customer's group keeps
- * for itself (docs/decisions.md, "Node groups drive placement" and "Draining a node").
- */
-export type StreamOnNodeToLeave = StreamRow & { node_name: string; leaving: 'draining' | 'reserved' };
-
-/** A node placement weighs: its host and how many streams it already carries. */
-export interface CandidateNodeRow extends NodeHostRow {
-  stream_count: number;
-}
-
-export interface NodeHostGroup {
-  id: string;
-  name: string;
-  assignment: NodeGroupAssignment;
-  /** Null: the streaming cloud's own group. */
-  owner_id: string | null;
-}
-
-/** The versions `GET /node/inputs` carries per stream (contract `ConfigVersions`), as columns. */
-export interface AssignedVersions {
-  config_version: string;
-  snapshots_version: string;
-  recordings_version: string;
-  relays_version: string;
-  fallbacks_version: string;
-  outputs_version: string;
-}
 
 /** The md5 of the given columns of a stream's rows in `table` (ordered by `orderBy`); '' hashed when it has none. */
 const digestOf = (table: string, columns: string[], orderBy = 'id') =>
