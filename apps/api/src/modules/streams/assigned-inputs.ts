@@ -98,17 +98,8 @@ function sourceOf(
  * serves itself (not those assigned to edges), and those it is an edge of, with only the outputs assigned to it,
  * where to pull them from and a fresh pull credential.
  */
-export function assignedInputs({
-  node,
-  rows,
-  outputs,
-  tokenSessions,
-  sources,
-  origins,
-  signing,
-  previewSigningKey,
-  expiresAt,
-}: AssignedInputsRead): AssignedInput[] {
+export function assignedInputs(read: AssignedInputsRead): AssignedInput[] {
+  const { node, rows, outputs, tokenSessions, sources, origins, signing, previewSigningKey, expiresAt } = read;
   return rows.flatMap((row): AssignedInput[] => {
     const originHost = row.node_id === node.id ? null : origins.get(row.node_id ?? '');
     if (originHost === undefined) return [];
