@@ -18,14 +18,14 @@ import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import Row from 'react-bootstrap/Row';
 import { useForm } from 'react-hook-form';
+import { FormFailure } from '@/components/ui/form-failure';
 import { CheckField, Options, SelectField, TextField } from '@/components/ui/form-fields';
 import { ModalActions } from '@/components/ui/modal-actions';
-import { useNotify } from '@/components/ui/notifications';
 import { nodeGroupKeys } from '@/data/node-groups/keys';
 import { useUpdateScalingRule } from '@/data/node-groups/writes';
 import { useRouteMutation } from '@/data/route-mutation';
 import { BITS_PER_MEGABIT, formatBitrate } from '@/lib/format';
-import { contractResolver } from '@/lib/forms';
+import { contractResolver, useFailingSubmit } from '@/lib/forms';
 import { NODE_GROUP_ERRORS } from '../utils/error-texts';
 import { CONDITION_LABELS, ruleToDraft } from '../utils/format';
 
@@ -45,7 +45,6 @@ export interface ScalingRuleModalProps {
  * (GroupFull: type None; the averages: type Liner). Submit is disabled while the rule is invalid.
  */
 export function ScalingRuleModal({ show, groupId, rule, onHide }: ScalingRuleModalProps) {
-  const notify = useNotify();
   const add = useRouteMutation(nodeGroupRoutes.addRule, {
     toRequest: (body: ScalingRuleDraft) => ({ params: { id: groupId }, body }),
     invalidates: () => [nodeGroupKeys.detail(groupId)],
@@ -56,27 +55,29 @@ export function ScalingRuleModal({ show, groupId, rule, onHide }: ScalingRuleMod
     mode: 'onChange',
     defaultValues: rule ? ruleToDraft(rule) : defaultScalingRule(),
   });
-  const { register, handleSubmit, reset, setValue, watch, formState } = form;
+  const { register, reset, setValue, watch, formState } = form;
   const errors = formState.errors;
   const pending = add.isPending || update.isPending;
 
+  // A refusal says why above the inputs, with the server's field messages under their inputs (same names).
+  const { onSubmit, failure, clearFailure } = useFailingSubmit(form, {
+    save: async (values) => {
+      if (rule) await update.mutateAsync({ ruleId: rule.id, body: values });
+      else await add.mutateAsync(values);
+      onHide();
+    },
+    failureOf: (error) => messageOr(error, rule ? NODE_GROUP_ERRORS.updateRule : NODE_GROUP_ERRORS.addRule),
+  });
+
   useEffect(() => {
-    if (show) reset(rule ? ruleToDraft(rule) : defaultScalingRule());
-  }, [show, rule, reset]);
+    if (!show) return;
+    reset(rule ? ruleToDraft(rule) : defaultScalingRule());
+    clearFailure();
+  }, [show, rule, reset, clearFailure]);
 
   const settingsType = watch('condition.settings.type');
   const bandwidth = watch('action.settings.bandwidthLimitMbps');
   const defaults = defaultScalingRule().condition.settings;
-
-  const submit = handleSubmit(async (values) => {
-    try {
-      if (rule) await update.mutateAsync({ ruleId: rule.id, body: values });
-      else await add.mutateAsync(values);
-      onHide();
-    } catch (error) {
-      notify(messageOr(error, rule ? NODE_GROUP_ERRORS.updateRule : NODE_GROUP_ERRORS.addRule));
-    }
-  });
 
   const conditionType = register('condition.type', {
     onChange: (event: { target: { value: string } }) => {
@@ -93,11 +94,12 @@ export function ScalingRuleModal({ show, groupId, rule, onHide }: ScalingRuleMod
   const titleId = 'scaling-rule-modal-title';
   return (
     <Modal show={show} onHide={onHide} size="lg" aria-labelledby={titleId}>
-      <Form noValidate onSubmit={submit}>
+      <Form noValidate onSubmit={onSubmit}>
         <Modal.Header closeButton closeLabel="Close">
           <Modal.Title id={titleId}>{rule ? 'Edit scaling rule' : 'Add scaling rule'}</Modal.Title>
         </Modal.Header>
         <Modal.Body>
+          <FormFailure>{failure}</FormFailure>
           <CheckField kind="switch" id="rule-enabled" label="Enabled" {...register('enabled')} />
           <fieldset className="mb-2">
             <legend className="h6">Condition</legend>
