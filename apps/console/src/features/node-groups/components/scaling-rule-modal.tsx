@@ -12,7 +12,7 @@ import {
   ScalingRuleInput,
   settingsTypeFor,
 } from '@streamcloud/contract';
-import { useEffect } from 'react';
+import { type ReactNode, useEffect } from 'react';
 import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
@@ -31,6 +31,14 @@ import { CONDITION_LABELS, ruleToDraft } from '../utils/format';
 
 /** Number inputs: an empty field is "missing" (the schema says "… is required"), not NaN. */
 const asNumber = { setValueAs: (value: unknown) => (value === '' || value === null ? undefined : Number(value)) };
+
+/** The rule's inputs that hold a number. */
+type NumberPath =
+  | 'condition.settings.value'
+  | 'condition.settings.duration'
+  | 'action.settings.bandwidthLimitMbps'
+  | 'action.settings.amount'
+  | 'actionTimeout';
 
 export interface ScalingRuleModalProps {
   show: boolean;
@@ -55,7 +63,7 @@ export function ScalingRuleModal({ show, groupId, rule, onHide }: ScalingRuleMod
     mode: 'onChange',
     defaultValues: rule ? ruleToDraft(rule) : defaultScalingRule(),
   });
-  const { register, reset, setValue, watch, formState } = form;
+  const { register, reset, setValue, watch, getFieldState, formState } = form;
   const errors = formState.errors;
   const pending = add.isPending || update.isPending;
 
@@ -78,6 +86,26 @@ export function ScalingRuleModal({ show, groupId, rule, onHide }: ScalingRuleMod
   const settingsType = watch('condition.settings.type');
   const bandwidth = watch('action.settings.bandwidthLimitMbps');
   const defaults = defaultScalingRule().condition.settings;
+
+  /** One of the rule's number inputs: bounded by the contract's limits; an empty one reads as missing. */
+  const numberField = (
+    id: string,
+    label: string,
+    path: NumberPath,
+    limits: { min: number; max?: number },
+    more: { step?: string; help?: ReactNode } = {},
+  ) => (
+    <TextField
+      id={id}
+      label={label}
+      type="number"
+      min={limits.min}
+      max={limits.max}
+      {...more}
+      error={getFieldState(path, formState).error?.message}
+      {...register(path, asNumber)}
+    />
+  );
 
   const conditionType = register('condition.type', {
     onChange: (event: { target: { value: string } }) => {
@@ -136,27 +164,17 @@ export function ScalingRuleModal({ show, groupId, rule, onHide }: ScalingRuleMod
                 </SelectField>
               </Col>
               <Col md={4}>
-                <TextField
-                  id="rule-value"
-                  label="Value (%)"
-                  type="number"
-                  min={SCALING_LIMITS.value.min}
-                  max={SCALING_LIMITS.value.max}
-                  step="any"
-                  error={errors.condition?.settings?.value?.message}
-                  {...register('condition.settings.value', asNumber)}
-                />
+                {numberField('rule-value', 'Value (%)', 'condition.settings.value', SCALING_LIMITS.value, {
+                  step: 'any',
+                })}
               </Col>
               <Col md={4}>
-                <TextField
-                  id="rule-duration"
-                  label="Duration (seconds)"
-                  type="number"
-                  min={SCALING_LIMITS.duration.min}
-                  max={SCALING_LIMITS.duration.max}
-                  error={errors.condition?.settings?.duration?.message}
-                  {...register('condition.settings.duration', asNumber)}
-                />
+                {numberField(
+                  'rule-duration',
+                  'Duration (seconds)',
+                  'condition.settings.duration',
+                  SCALING_LIMITS.duration,
+                )}
               </Col>
             </Row>
           </fieldset>
@@ -192,38 +210,20 @@ export function ScalingRuleModal({ show, groupId, rule, onHide }: ScalingRuleMod
                 />
               </Col>
               <Col md={6}>
-                <TextField
-                  id="rule-bandwidth"
-                  label="Bandwidth limit (Mbps)"
-                  type="number"
-                  min={SCALING_LIMITS.bandwidthLimitMbps.min}
-                  step="any"
-                  error={errors.action?.settings?.bandwidthLimitMbps?.message}
-                  help={typeof bandwidth === 'number' ? formatBitrate(bandwidth * BITS_PER_MEGABIT) : undefined}
-                  {...register('action.settings.bandwidthLimitMbps', asNumber)}
-                />
+                {numberField(
+                  'rule-bandwidth',
+                  'Bandwidth limit (Mbps)',
+                  'action.settings.bandwidthLimitMbps',
+                  SCALING_LIMITS.bandwidthLimitMbps,
+                  {
+                    step: 'any',
+                    help: typeof bandwidth === 'number' ? formatBitrate(bandwidth * BITS_PER_MEGABIT) : undefined,
+                  },
+                )}
               </Col>
+              <Col md={6}>{numberField('rule-amount', 'Amount', 'action.settings.amount', SCALING_LIMITS.amount)}</Col>
               <Col md={6}>
-                <TextField
-                  id="rule-amount"
-                  label="Amount"
-                  type="number"
-                  min={SCALING_LIMITS.amount.min}
-                  max={SCALING_LIMITS.amount.max}
-                  error={errors.action?.settings?.amount?.message}
-                  {...register('action.settings.amount', asNumber)}
-                />
-              </Col>
-              <Col md={6}>
-                <TextField
-                  id="rule-timeout"
-                  label="Action timeout (seconds)"
-                  type="number"
-                  min={SCALING_LIMITS.actionTimeout.min}
-                  max={SCALING_LIMITS.actionTimeout.max}
-                  error={errors.actionTimeout?.message}
-                  {...register('actionTimeout', asNumber)}
-                />
+                {numberField('rule-timeout', 'Action timeout (seconds)', 'actionTimeout', SCALING_LIMITS.actionTimeout)}
               </Col>
             </Row>
           </fieldset>

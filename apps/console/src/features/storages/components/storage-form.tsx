@@ -32,6 +32,14 @@ const fieldOfPath = namedFields<StorageFormValues>([
 const createResolver = contractResolver(StorageCreate, { toBody, fieldOfPath });
 const updateResolver = contractResolver(StorageUpdate, { toBody, fieldOfPath });
 
+/** Where the objects go and whose key writes them: plain text inputs, in the spec's order. */
+const WHERE_FIELDS = [
+  { name: 'regionName', id: 'storage-region', label: 'Region name', placeholder: DEFAULT_S3_REGION },
+  { name: 'bucket', id: 'storage-bucket', label: 'Bucket', placeholder: undefined },
+  { name: 'path', id: 'storage-path', label: 'Path', placeholder: 'recordings/' },
+  { name: 'accessKeyId', id: 'storage-access-key-id', label: 'Access key ID', placeholder: undefined },
+] as const;
+
 export interface StorageFormProps {
   /** The storage being edited; absent when creating one. */
   storage?: Storage;
@@ -100,36 +108,17 @@ export function StorageForm({ storage, onSave }: StorageFormProps) {
               {...register('endpoint')}
             />
           )}
-          <TextField
-            id="storage-region"
-            label="Region name"
-            placeholder={DEFAULT_S3_REGION}
-            autoComplete="off"
-            error={errors.regionName?.message}
-            {...register('regionName')}
-          />
-          <TextField
-            id="storage-bucket"
-            label="Bucket"
-            autoComplete="off"
-            error={errors.bucket?.message}
-            {...register('bucket')}
-          />
-          <TextField
-            id="storage-path"
-            label="Path"
-            placeholder="recordings/"
-            autoComplete="off"
-            error={errors.path?.message}
-            {...register('path')}
-          />
-          <TextField
-            id="storage-access-key-id"
-            label="Access key ID"
-            autoComplete="off"
-            error={errors.accessKeyId?.message}
-            {...register('accessKeyId')}
-          />
+          {WHERE_FIELDS.map((field) => (
+            <TextField
+              key={field.name}
+              id={field.id}
+              label={field.label}
+              placeholder={field.placeholder}
+              autoComplete="off"
+              error={errors[field.name]?.message}
+              {...register(field.name)}
+            />
+          ))}
           <SecretField
             id="storage-secret"
             label="Secret access key"
