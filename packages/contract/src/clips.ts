@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { Id, IdParams, Timestamp } from './common.js';
+import { DVR_WINDOW_MAX_MINUTES } from './outputs.js';
 import { CallbackUriField, UploadTarget } from './recordings.js';
 import { defineRoute } from './routes.js';
-import { DVR_WINDOW_MAX_MINUTES } from './streams.js';
 
 /**
  * Clips (issue 35): a part of a live stream's rewind window (DVR) or of a completed recording, cut without

@@ -2,13 +2,13 @@ import { z } from 'zod';
 import { ClipStateReport } from './clips.js';
 import { int32, Timestamp } from './common.js';
 import { FallbackStateReport } from './fallbacks.js';
+import { StreamStateReport } from './node-streams.js';
 import { Node, NodeHealth } from './nodes.js';
 import { RecordingStateReport } from './recordings.js';
 import { RelayStateReport } from './relays.js';
 import { defineRoute } from './routes.js';
 import { SnapshotReport } from './snapshots.js';
 import { MetricsReport, UsageReport } from './statistics.js';
-import { StreamStateReport } from './streams.js';
 import { VodReport } from './vods.js';
 
 /**

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { Id, IdParams } from './common.js';
+import { HlsLatency, OutputAccess, OutputFormat } from './outputs.js';
 import { defineRoute } from './routes.js';
 import { StreamStatus } from './stream-list.js';
-import { HlsLatency, OutputAccess, OutputFormat } from './streams.js';
 
 /** The path of an output's embeddable player page (served by the API beside the console). */
 export const playPagePath = (outputId: string) => `/play/${outputId}`;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Id, IdParams, Timestamp } from './common.js';
+import { OutputAccess } from './outputs.js';
 import { defineRoute } from './routes.js';
-import { OutputAccess } from './streams.js';
 
 /** Issue 34: an account's keys for signing playback tokens, and the test of a token against an output. */
 export const PLAYBACK_KEY_NAME_MAX = 100;

@@ -17,7 +17,7 @@ import {
   normalizeFileName,
 } from './filename-template.js';
 import { defineRoute } from './routes.js';
-import { StatusMessage } from './streams.js';
+import { StatusMessage } from './stream-fields.js';
 
 /**
  * Recordings of a stream to a storage. A recording is created in state Recording (the node serving the

@@ -3,7 +3,7 @@ import { CaptureInput, CaptureView, capturePreset } from './capture.js';
 import { Id, IdParams, Timestamp } from './common.js';
 import { ActiveProfileQuery, CallbackUriField, StreamIdField } from './recordings.js';
 import { defineRoute } from './routes.js';
-import { StatusMessage } from './streams.js';
+import { StatusMessage } from './stream-fields.js';
 
 /**
  * Relays push a stream to an external destination: an RTMP server (with a stream key, a secret kept

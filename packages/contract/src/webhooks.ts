@@ -3,10 +3,11 @@ import { QualityRule } from './analytics.js';
 import { Clip } from './clips.js';
 import { Id, IdParams, PageQuery, Timestamp } from './common.js';
 import { NodeGroup } from './node-groups.js';
+import { StreamOutput } from './outputs.js';
 import { Recording } from './recordings.js';
 import { Relay } from './relays.js';
 import { defineRoute } from './routes.js';
-import { StreamFormat, StreamInput, StreamOutput } from './streams.js';
+import { StreamFormat, StreamInput } from './streams.js';
 
 /**
  * Webhooks: every callbackUri (stream, output, recording, relay, node group) is called on its resource's

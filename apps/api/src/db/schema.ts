@@ -1,7 +1,7 @@
-import type { LadderRendition, NodeHealth, TranscodeTrack } from '@streamcloud/contract';
+import type { NodeHealth } from '@streamcloud/contract';
 import type { ColumnType, Generated } from 'kysely';
 
-type CreatedAt = ColumnType<Date, Date | undefined, never>;
+export type CreatedAt = ColumnType<Date, Date | undefined, never>;
 
 export interface AccountsTable {
   id: string;
@@ -217,107 +217,6 @@ export interface StoragesTable {
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }
 
-/**
- * A token rotation (0032) on a stream's ingest token or an output's viewer token: the token it replaced, taken
- * until its window ends, and when. Null until the first rotation; written by the rotation only.
- */
-export interface TokenRotationColumns {
-  previous_access_token: string | null;
-  previous_access_token_expires_at: Date | null;
-  access_token_rotated_at: Date | null;
-}
-
-export interface InputsTable extends TokenRotationColumns {
-  id: string;
-  owner_id: string;
-  caption: string | null;
-  format: string;
-  status: 'Pending' | 'Idle' | 'Ingestion' | 'Error' | 'Fallback';
-  access: 'Public' | 'PrivateIngoing' | 'Private';
-  access_token: string | null;
-  name: string;
-  callback_uri: string | null;
-  streamer_ip: string | null;
-  streamer_latitude: number | null;
-  streamer_longitude: number | null;
-  gslb: boolean;
-  parameters: ColumnType<Record<string, unknown>, string | undefined, string>;
-  node_id: string | null;
-  /** An Internode stream's source stream (null for other formats, and once the source is deleted). */
-  source_input_id: string | null;
-  output: ColumnType<{ version: 2; passthrough: boolean; tracks: TranscodeTrack[] }, string, string>;
-  /** The HLS ladder its ingest node serves now, as reported (null: none); edges get it with their inputs. */
-  renditions: ColumnType<LadderRendition[] | null, string | null | undefined, string | null>;
-  created_at: CreatedAt;
-  updated_at: ColumnType<Date, Date | undefined, Date>;
-}
-
-export interface InputStatusMessagesTable {
-  id: Generated<number>;
-  input_id: string;
-  at: Date;
-  level: 'info' | 'warning' | 'error';
-  text: string;
-}
-
-export interface InputTracksTable {
-  input_id: string;
-  source: 'incoming' | 'outgoing';
-  idx: number;
-  type: 'Video' | 'Audio';
-  codec: string;
-  width: number | null;
-  height: number | null;
-  bps: number | null;
-  channels: number | null;
-  rate: number | null;
-}
-
-export interface OutputsTable extends TokenRotationColumns {
-  id: string;
-  input_id: string;
-  format: string;
-  name: string;
-  callback_uri: string | null;
-  viewer_ip: string | null;
-  viewer_latitude: number | null;
-  viewer_longitude: number | null;
-  access_token: string | null;
-  /** Migration 0031: Public, Private (access_token plays it) or Signed (signed playback tokens only). */
-  access: 'Public' | 'Private' | 'Signed';
-  /** Migration 0034: an HLS output's packaging (Standard: nginx-rtmp's TS; Low: LL-HLS); null for other formats. */
-  hls_latency: 'Standard' | 'Low' | null;
-  /** Migration 0036: an HLS output's live rewind window, minutes (0: off). */
-  dvr_window_minutes: number;
-  /** When the output's sessions were last cleared; the node disconnects its viewers when this changes. */
-  sessions_cleared_at: Date | null;
-  /** Preview sessions (the console's player) the node last reported: not viewers, not billed. */
-  preview_sessions: number;
-  /** The edge node serving the output's viewers; null: the stream's ingest node. */
-  node_id: string | null;
-  /** Null node_id because placement chose the ingest node (it stays); false: for lack of an edge (it moves to one). */
-  ingest_chosen: boolean;
-  created_at: CreatedAt;
-}
-
-export interface OutputSessionsTable {
-  output_id: string;
-  session_id: string;
-  ip_address: string | null;
-  started_at: Date;
-  bytes: number;
-  /** Migration 0035: a capped stream-wide playback token's digest (its sessions count on every node); else null. */
-  token_id: string | null;
-}
-
-export interface IngressEndpointsTable {
-  input_id: string;
-  name: string;
-  created_at: CreatedAt;
-  /** When a push to this name last moved the stream to a node (0021). */
-  claimed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
-}
-
 // Usage and metrics (0007): no foreign keys, so billing data outlives streams, accounts and nodes.
 export interface UsageStreamsTable {
   stream_id: string;
@@ -374,12 +273,6 @@ export interface UsageHourlyTable extends UsageSessionRollup {
 /** usage_hourly summed per UTC day: the whole days of a report's window. */
 export interface UsageStreamDailyTable extends UsageSessionRollup {
   day: ColumnType<Date, string, string>;
-}
-
-/** Inputs per account, kept by triggers on inputs (migration 0011). */
-export interface InputCountsTable {
-  owner_id: string;
-  count: string | number;
 }
 
 export interface UsageDailyTable {
@@ -550,6 +443,7 @@ export interface WebhookStreamPushesTable {
   started_at: Date;
 }
 
+/** The tables of the migrated schema; modules declare theirs beside them too (modules/streams/streams.table.ts…). */
 export interface Database {
   accounts: AccountsTable;
   sessions: SessionsTable;
@@ -563,13 +457,6 @@ export interface Database {
   security_settings: SecuritySettingsTable;
   audit_log: AuditLogTable;
   nodes: NodesTable;
-  inputs: InputsTable;
-  input_counts: InputCountsTable;
-  input_status_messages: InputStatusMessagesTable;
-  input_tracks: InputTracksTable;
-  outputs: OutputsTable;
-  output_sessions: OutputSessionsTable;
-  ingress_endpoints: IngressEndpointsTable;
   node_load_samples: NodeLoadSamplesTable;
   node_media_ports: NodeMediaPortsTable;
   node_reports: NodeReportsTable;

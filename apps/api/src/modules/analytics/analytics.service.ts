@@ -1,35 +1,26 @@
-import type {
-  AnalyticsGroup,
-  BeaconBatch,
-  BeaconEvent,
-  TimelineEvent,
-  ViewerAnalytics,
-  ViewerSessionDetail,
-  ViewerSessionList,
-  ViewerSessionSummary,
-} from '@streamcloud/contract';
+import type { BeaconBatch, ViewerAnalytics, ViewerSessionDetail, ViewerSessionList } from '@streamcloud/contract';
 import { VIEWER_SESSION_LIST_MAX } from '@streamcloud/contract';
 import type { Scope } from '../../db/unit-of-work.js';
 import type { AuthContext } from '../../lib/auth-context.js';
 import type { Clock } from '../../lib/clock.js';
 import { forbidden, notFound, tooManyRequests } from '../../lib/errors.js';
 import { prometheusLabels } from '../statistics/index.js';
-import {
-  type AnalyticsScope,
-  type GroupFigures,
-  type MinuteFigures,
-  type RolledHours,
-  SESSION_SPAN_MAX_MS,
-  type SessionFigures,
-  type ViewerEventRow,
-  type ViewerMinuteDelta,
-  type ViewerSessionRow,
-} from './analytics.repository.js';
+import { type AnalyticsScope, type RolledHours, SESSION_SPAN_MAX_MS } from './analytics.repository.js';
+import { minuteDeltas, summarize, toEventRow } from './beacon-batch.js';
 import { percentilesOf } from './histogram.js';
 import type { RateWindow } from './rate-window.js';
 import { classifyUserAgent } from './user-agent.js';
 import { EVERY_ACCOUNT } from './viewer-rollups.repository.js';
 import type { ViewerSessionCredentials } from './viewer-session-credential.js';
+import { toSummary, toTimelineEvent } from './viewer-session-view.js';
+import {
+  errorShare,
+  largestGroups,
+  readWindowFigures,
+  rebufferShare,
+  toViewerAnalytics,
+  type WindowFigures,
+} from './window-figures.js';
 
 export interface AnalyticsServiceDeps {
   uow: Scope<'analytics' | 'viewerRollups' | 'access'>;
@@ -196,8 +187,8 @@ export class AnalyticsService {
         ['Viewers', row.viewers],
         ['WatchSeconds', row.watchMs / 1000],
         ['RebufferCount', row.rebufferCount],
-        ['RebufferRatio', ratio(row.rebufferMs, row.watchMs + row.rebufferMs)],
-        ['ErrorRate', ratio(row.erroredViewers, row.viewers)],
+        ['RebufferRatio', rebufferShare(row) ?? 0],
+        ['ErrorRate', errorShare(row) ?? 0],
         ['StartupMedianMs', row.startupMedian],
         ['StartupP95Ms', row.startupP95],
         ['TtffMedianMs', row.ttffMedian],
@@ -252,54 +243,14 @@ export class AnalyticsService {
   }
 
   private async analytics(scope: AnalyticsScope, window: { from: string; to: string }): Promise<ViewerAnalytics> {
-    const from = new Date(window.from);
-    const to = new Date(window.to);
+    const span = { from: new Date(window.from), to: new Date(window.to) };
     // A stream's window reads its own sessions (an index range of one stream); accounts' windows use the rollups.
-    const rolled = scope === 'all' || !('streamId' in scope) ? await this.rolledHoursOf(from, to) : null;
+    const rolled = scope === 'all' || !('streamId' in scope) ? await this.rolledHoursOf(span.from, span.to) : null;
     const figures =
       rolled && (scope === 'all' || !('streamId' in scope))
-        ? await this.rolledFigures(scope, from, to, rolled)
-        : await this.rawFigures(scope, from, to);
-    const breakdown = (dimension: GroupFigures['dimension']): AnalyticsGroup[] =>
-      figures.groups
-        .filter((group) => group.dimension === dimension)
-        .map((group) => ({
-          value: group.value,
-          viewers: group.viewers,
-          watchMs: group.watchMs,
-          rebufferRatio: ratio(group.rebufferMs, group.watchMs + group.rebufferMs),
-        }));
-    const { sessions, minutes } = figures;
-    return {
-      from: from.toISOString(),
-      to: to.toISOString(),
-      viewers: sessions.viewers,
-      previews: sessions.previews,
-      watchMs: minutes.watchMs,
-      rebufferCount: minutes.rebufferCount,
-      rebufferRatio: ratio(minutes.rebufferMs, minutes.watchMs + minutes.rebufferMs),
-      errorRate: ratio(sessions.erroredViewers, sessions.viewers),
-      startupMs: { median: sessions.startupMedian, p95: sessions.startupP95 },
-      ttffMs: { median: sessions.ttffMedian, p95: sessions.ttffP95 },
-      latencyMs: { median: sessions.latencyMedian, p95: sessions.latencyP95 },
-      breakdowns: {
-        country: breakdown('country'),
-        browser: breakdown('browser'),
-        device: breakdown('device'),
-        rendition: breakdown('rendition'),
-      },
-    };
-  }
-
-  /** A window's figures from its sessions and minutes (a stream's, or a window without rolled hours): exact. */
-  private async rawFigures(scope: AnalyticsScope, from: Date, to: Date): Promise<WindowFigures> {
-    const { analytics } = this.deps.uow;
-    const [sessions, minutes, groups] = await Promise.all([
-      analytics.sessionFigures(scope, from, to),
-      analytics.minuteFigures(scope, from, to),
-      analytics.groupFigures(scope, from, to, GROUPS_PER_DIMENSION),
-    ]);
-    return { sessions, minutes, groups };
+        ? await this.rolledFigures(scope, span.from, span.to, rolled)
+        : await readWindowFigures(this.deps.uow.analytics, scope, span, GROUPS_PER_DIMENSION);
+    return toViewerAnalytics(span, figures);
   }
 
   /**
@@ -351,182 +302,3 @@ export class AnalyticsService {
     };
   }
 }
-
-/** What a window's answer is made of. */
-interface WindowFigures {
-  sessions: SessionFigures;
-  minutes: MinuteFigures;
-  groups: GroupFigures[];
-}
-
-/** The groups of several sources added up by dimension and value, the `perDimension` largest by viewers of each. */
-function largestGroups(groups: GroupFigures[], perDimension: number): GroupFigures[] {
-  const byKey = new Map<string, GroupFigures>();
-  for (const group of groups) {
-    const key = `${group.dimension}\u0000${group.value}`;
-    const sum = byKey.get(key);
-    if (!sum) byKey.set(key, { ...group });
-    else {
-      sum.viewers += group.viewers;
-      sum.watchMs += group.watchMs;
-      sum.rebufferMs += group.rebufferMs;
-    }
-  }
-  const sorted = [...byKey.values()].sort(
-    (a, b) => b.viewers - a.viewers || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0),
-  );
-  const taken = new Map<string, number>();
-  return sorted.filter((group) => {
-    const count = taken.get(group.dimension) ?? 0;
-    taken.set(group.dimension, count + 1);
-    return count < perDimension;
-  });
-}
-
-const ratio = (part: number, whole: number) => (whole > 0 ? part / whole : 0);
-
-/** A batch's figures as its session adds them up. */
-function summarize(events: BeaconEvent[]) {
-  const summary = {
-    startup_ms: null as number | null,
-    ttff_ms: null as number | null,
-    watch_ms: 0,
-    rebuffer_count: 0,
-    rebuffer_ms: 0,
-    error_count: 0,
-    latency_sum_ms: 0,
-    latency_samples: 0,
-    rendition_switches: 0,
-    rendition_height: null as number | null,
-    rendition_bitrate: null as number | null,
-    event_count: events.length,
-  };
-  let renditionAt = -1;
-  for (const event of events) {
-    switch (event.type) {
-      case 'startup':
-        summary.startup_ms ??= event.startupMs;
-        summary.ttff_ms ??= event.ttffMs;
-        break;
-      case 'watch':
-        summary.watch_ms += event.watchedMs;
-        break;
-      case 'rebuffer':
-        summary.rebuffer_count += 1;
-        summary.rebuffer_ms += event.durationMs;
-        break;
-      case 'error':
-        summary.error_count += 1;
-        break;
-      case 'latency':
-        summary.latency_sum_ms += event.latencyMs;
-        summary.latency_samples += 1;
-        break;
-      case 'rendition':
-        summary.rendition_switches += 1;
-        // The latest rendition of the batch is the one now played.
-        if (event.at >= renditionAt) {
-          renditionAt = event.at;
-          summary.rendition_height = event.height;
-          summary.rendition_bitrate = event.bitrate;
-        }
-        break;
-    }
-  }
-  return summary;
-}
-
-/** The batch's additive figures per minute of the server's clock, for the stream's minute rollup. */
-function minuteDeltas(
-  batch: BeaconBatch,
-  timeOf: (at: number) => Date,
-  owner: { streamId: string; accountId: string },
-): ViewerMinuteDelta[] {
-  const byMinute = new Map<number, ViewerMinuteDelta>();
-  for (const event of batch.events) {
-    const minute = Math.floor(timeOf(event.at).getTime() / MINUTE_MS) * MINUTE_MS;
-    let row = byMinute.get(minute);
-    if (!row) {
-      row = {
-        input_id: owner.streamId,
-        minute: new Date(minute),
-        player: batch.player,
-        account_id: owner.accountId,
-        watch_ms: 0,
-        rebuffer_ms: 0,
-        rebuffer_count: 0,
-        error_count: 0,
-        latency_sum_ms: 0,
-        latency_samples: 0,
-        event_count: 0,
-      };
-      byMinute.set(minute, row);
-    }
-    row.event_count += 1;
-    if (event.type === 'watch') row.watch_ms += event.watchedMs;
-    if (event.type === 'rebuffer') {
-      row.rebuffer_ms += event.durationMs;
-      row.rebuffer_count += 1;
-    }
-    if (event.type === 'error') row.error_count += 1;
-    if (event.type === 'latency') {
-      row.latency_sum_ms += event.latencyMs;
-      row.latency_samples += 1;
-    }
-  }
-  return [...byMinute.values()];
-}
-
-function toEventRow(sessionId: string, at: Date, event: BeaconEvent): ViewerEventRow {
-  const row = (value: number | null, detail: string | null): ViewerEventRow => ({
-    session_id: sessionId,
-    at,
-    type: event.type,
-    value,
-    detail,
-  });
-  switch (event.type) {
-    case 'startup':
-      return row(event.ttffMs, `startup ${event.startupMs} ms`);
-    case 'rebuffer':
-      return row(event.durationMs, null);
-    case 'latency':
-      return row(event.latencyMs, null);
-    case 'error':
-      return row(null, event.message ? `${event.kind}: ${event.message}` : event.kind);
-    case 'rendition':
-      return row(event.bitrate, `${event.width}x${event.height}`);
-    case 'watch':
-      return row(event.watchedMs, null);
-  }
-}
-
-function toSummary(row: ViewerSessionRow): ViewerSessionSummary {
-  return {
-    id: row.id,
-    streamId: row.input_id,
-    outputId: row.output_id,
-    player: row.player,
-    startedAt: row.started_at.toISOString(),
-    lastSeenAt: row.last_at.toISOString(),
-    browser: row.browser,
-    os: row.os,
-    device: row.device,
-    country: row.country,
-    startupMs: row.startup_ms,
-    ttffMs: row.ttff_ms,
-    watchMs: row.watch_ms,
-    rebufferCount: row.rebuffer_count,
-    rebufferMs: row.rebuffer_ms,
-    errors: row.error_count,
-    latencyMs: row.latency_samples > 0 ? row.latency_sum_ms / row.latency_samples : null,
-    rendition: row.rendition_height === null ? null : `${row.rendition_height}p`,
-  };
-}
-
-const toTimelineEvent = (row: ViewerEventRow): TimelineEvent => ({
-  at: row.at.toISOString(),
-  type: row.type as TimelineEvent['type'],
-  value: row.value,
-  detail: row.detail,
-});

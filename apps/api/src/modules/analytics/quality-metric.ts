@@ -1,5 +1,6 @@
 import type { QualityMetric } from '@streamcloud/contract';
 import type { MinuteFigures, SessionFigures } from './analytics.repository.js';
+import { errorShare, rebufferShare } from './window-figures.js';
 
 /**
  * A rule's metric over its window, in the rule's unit (percent or milliseconds), from the same figures the
@@ -7,12 +8,10 @@ import type { MinuteFigures, SessionFigures } from './analytics.repository.js';
  */
 export function qualityValue(metric: QualityMetric, sessions: SessionFigures, minutes: MinuteFigures): number | null {
   switch (metric) {
-    case 'rebufferPercent': {
-      const whole = minutes.watchMs + minutes.rebufferMs;
-      return whole > 0 ? (100 * minutes.rebufferMs) / whole : null;
-    }
+    case 'rebufferPercent':
+      return rebufferShare(minutes, 100);
     case 'errorPercent':
-      return sessions.viewers > 0 ? (100 * sessions.erroredViewers) / sessions.viewers : null;
+      return errorShare(sessions, 100);
     case 'ttffP95Ms':
       return sessions.ttffP95;
     case 'startupP95Ms':

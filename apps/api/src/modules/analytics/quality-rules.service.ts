@@ -9,6 +9,7 @@ import type { AuthContext } from '../../lib/auth-context.js';
 import type { Clock } from '../../lib/clock.js';
 import { qualityValue } from './quality-metric.js';
 import type { DueQualityRule, QualityMeasure, QualityRuleRow } from './quality-rules.repository.js';
+import { readWindowFigures } from './window-figures.js';
 
 export interface QualityRulesServiceDeps {
   uow: Scope<'analytics' | 'qualityRules' | 'access' | 'audit' | 'events'>;
@@ -93,12 +94,11 @@ export class QualityRulesService {
 
   /** The rule's metric and the viewer sessions over the window, from the analytics' own figures. */
   private async measure(rule: DueQualityRule, from: Date, to: Date): Promise<QualityMeasure> {
-    const { analytics } = this.deps.uow;
-    const scope = { streamId: rule.input_id };
-    const [sessions, minutes] = await Promise.all([
-      analytics.sessionFigures(scope, from, to),
-      analytics.minuteFigures(scope, from, to),
-    ]);
+    const { sessions, minutes } = await readWindowFigures(
+      this.deps.uow.analytics,
+      { streamId: rule.input_id },
+      { from, to },
+    );
     return { at: to, value: qualityValue(rule.metric, sessions, minutes), viewers: sessions.viewers };
   }
 }

@@ -17,6 +17,9 @@ export const EVERY_ACCOUNT = '00000000-0000-0000-0000-000000000000';
 const HOUR_MS = 3600_000;
 const ROLLUP_TABLES = ['viewer_hours', 'viewer_hour_buckets', 'viewer_hour_groups'] as const;
 const num = (value: unknown): number => Number(value ?? 0);
+/** The rows of one account (or EVERY_ACCOUNT) in the rolled hours: what every read of the rollup tables selects. */
+const ofAccountInHours = (accountId: string, hours: RolledHours) =>
+  sql<boolean>`account_id = ${accountId} and hour >= ${hours.from} and hour < ${hours.to}`;
 
 /**
  * The hourly rollups of the viewer sessions (per account, and for every account together), read by account-wide
@@ -110,9 +113,7 @@ export class ViewerRollupsRepository {
   async figures(accountId: string, hours: RolledHours): Promise<SessionCounts & MinuteFigures> {
     const row = await this.db
       .selectFrom('viewer_hours')
-      .where('account_id', '=', accountId)
-      .where('hour', '>=', hours.from)
-      .where('hour', '<', hours.to)
+      .where(ofAccountInHours(accountId, hours))
       .select([
         sql<number>`coalesce(sum(viewers), 0)`.as('viewers'),
         sql<number>`coalesce(sum(previews), 0)`.as('previews'),
@@ -136,9 +137,7 @@ export class ViewerRollupsRepository {
   async buckets(accountId: string, hours: RolledHours): Promise<BucketCount[]> {
     const rows = await this.db
       .selectFrom('viewer_hour_buckets')
-      .where('account_id', '=', accountId)
-      .where('hour', '>=', hours.from)
-      .where('hour', '<', hours.to)
+      .where(ofAccountInHours(accountId, hours))
       .select(['metric', 'bucket', sql<number>`sum(sessions)`.as('sessions')])
       .groupBy(['metric', 'bucket'])
       .execute();
@@ -149,9 +148,7 @@ export class ViewerRollupsRepository {
   async groups(accountId: string, hours: RolledHours): Promise<GroupFigures[]> {
     const rows = await this.db
       .selectFrom('viewer_hour_groups')
-      .where('account_id', '=', accountId)
-      .where('hour', '>=', hours.from)
-      .where('hour', '<', hours.to)
+      .where(ofAccountInHours(accountId, hours))
       .select([
         'dimension',
         'value',

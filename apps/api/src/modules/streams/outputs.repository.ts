@@ -1,9 +1,9 @@
 import { TOKEN_SESSIONS_MAX } from '@streamcloud/contract';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
-import type { OutputSessionsTable, OutputsTable, TokenRotationColumns } from '../../db/schema.js';
 import { nodeSilentSince } from '../nodes/node-reports.repository.js';
 import { rotationChanges, type TokenRotation } from './streams.repository.js';
+import type { OutputSessionsTable, OutputsTable, TokenRotationColumns } from './streams.table.js';
 
 export type OutputRow = Omit<OutputsTable, 'created_at'> & { created_at: Date };
 export type SessionRow = Omit<OutputSessionsTable, 'output_id'>;

@@ -1,6 +1,6 @@
-import type { StreamDescription } from './streams.repository.js';
+import type { StreamDescription } from './streams.table.js';
 
-export type { StreamDescription } from './streams.repository.js';
+export type { StreamDescription } from './streams.table.js';
 
 /**
  * The streams module's port for other modules (StreamsRepository implements it, the unit of work hands it

@@ -2,7 +2,7 @@ import type { StreamInput, StreamOutput, StreamStateReport, StreamStatus } from 
 import type { UnitOfWork } from '../../db/unit-of-work.js';
 import type { OutputRow, SessionRow } from './outputs.repository.js';
 import { servingNodeIdOf, toStreamInput, toStreamOutput } from './stream-mapper.js';
-import type { StreamRow } from './streams.repository.js';
+import type { StreamRow } from './streams.table.js';
 
 /** A stream as its events name it. */
 export interface StreamSubject {

@@ -9,7 +9,7 @@ import {
 import { geoPoint } from '../../lib/geo.js';
 import { ingestConnection, type MediaHost, playbackConnection } from './connections.js';
 import type { OutputRow, SessionRow } from './outputs.repository.js';
-import type { InternodeSourceRow, NodeHostRow, StatusMessageRow, StreamRow } from './streams.repository.js';
+import type { InternodeSourceRow, NodeHostRow, StatusMessageRow, StreamRow } from './streams.table.js';
 
 export const mediaHostOf = (node: NodeHostRow): MediaHost => ({
   protocol: node.protocol,

@@ -6,6 +6,7 @@ import { DEFAULT_NODE_SILENCE_MS } from '../nodes/index.js';
 import { OutputsRepository } from './outputs.repository.js';
 import { OutputsService } from './outputs.service.js';
 import type { StreamCatalog } from './stream-catalog.js';
+import { StreamStateReports } from './stream-state-reports.js';
 import { StreamsRepository } from './streams.repository.js';
 import { registerStreamRoutes } from './streams.routes.js';
 import { StreamsService } from './streams.service.js';
@@ -98,7 +99,7 @@ export const streamsModule = defineModule({
     });
     app.services.streams = streams;
     app.services.outputs = outputs;
-    app.services.nodeReports.registerReportHandler('stream-state', streams.applyStateReports);
+    app.services.nodeReports.registerReportHandler('stream-state', new StreamStateReports(streams.events).apply);
     registerPeriodicJob(app, {
       what: 'assigning waiting streams, expiring silent nodes or placing outputs again',
       intervalMs: options.streamAssignIntervalMs,

@@ -1,21 +1,33 @@
-import type {
-  InputFormat,
-  LadderRendition,
-  MediaPorts,
-  NodeGroupAssignment,
-  StreamStatus,
-  TranscodeTrack,
-} from '@streamcloud/contract';
+import type { LadderRendition, MediaPorts, StreamStatus } from '@streamcloud/contract';
 import { sql } from 'kysely';
-import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
 import type { Db } from '../../db/database.js';
-import { precompiled } from '../../db/precompiled.js';
-import type { InputStatusMessagesTable, InputsTable, InputTracksTable, TokenRotationColumns } from '../../db/schema.js';
 import { nodeReportedSince, nodeSilentSince } from '../nodes/node-reports.repository.js';
-
-/** A stream as stored (table `inputs`). */
+import {
+  assignedVersionColumns,
+  listPage,
+  listPageOfOwner,
+  nodeHostsOf,
+  STATUS_MESSAGES_KEPT,
+  streamWithDetails,
+  streamWithDetailsOfOwner,
+} from './stream-reads.repository.js';
+import type {
+  AssignedVersions,
+  CandidateNodeRow,
+  InternodeSourceRow,
+  NewStream,
+  NodeHostRow,
+  StatusMessageRow,
+  StreamDescription,
+  StreamOnNodeToLeave,
+  StreamRow,
+  TrackRow,
+} from './streams.table.js';
 
 const FOREIGN_KEY_VIOLATION = '23503';
+
+/** The account a stream was to belong to does not exist: checked by the foreign key, so a concurrent delete is caught too. */
+export class UnknownOwnerError extends Error {}
 
 /** A new access token, and until when the one it replaces is still taken (null: not at all). */
 export interface TokenRotation {
@@ -31,206 +43,6 @@ export const rotationChanges = (rotation: TokenRotation) => ({
   previous_access_token_expires_at: rotation.previousExpiresAt,
   access_token_rotated_at: rotation.at,
 });
-
-/** The account a stream was to belong to does not exist: checked by the foreign key, so a concurrent delete is caught too. */
-/** A stream as other modules may read it. */
-export interface StreamDescription {
-  id: string;
-  ownerId: string;
-  format: InputFormat;
-  name: string;
-  caption: string | null;
-}
-
-export class UnknownOwnerError extends Error {}
-
-export type StreamRow = Omit<InputsTable, 'created_at' | 'updated_at' | 'parameters' | 'output' | 'renditions'> & {
-  parameters: Record<string, unknown>;
-  output: { version: 2; passthrough: boolean; tracks: TranscodeTrack[] };
-  created_at: Date;
-  updated_at: Date;
-};
-export type NewStream = Omit<StreamRow, 'created_at' | 'updated_at' | keyof TokenRotationColumns>;
-export type StatusMessageRow = Omit<InputStatusMessagesTable, 'id' | 'input_id'>;
-export type TrackRow = Omit<InputTracksTable, 'input_id' | 'source'>;
-
-export interface NodeHostRow {
-  id: string;
-  name: string;
-  protocol: string;
-  hostname: string;
-  port: number;
-  media_ports: MediaPorts | null;
-  location_code: string | null;
-  latitude: number | null;
-  longitude: number | null;
-  /** The node groups the node is in (ordered by name): placement and the dashboard read them. */
-  groups: NodeHostGroup[];
-}
-
-/** An Internode stream's source as the stream's dashboard shows it: its name and the node it is on. */
-export interface InternodeSourceRow {
-  id: string;
-  name: string;
-  node_host: NodeHostRow | null;
-}
-
-/**
- * A stream that is not live on a node it must leave: one an admin drains, or one another customer's group keeps
- * for itself (docs/decisions.md, "Node groups drive placement" and "Draining a node").
- */
-export type StreamOnNodeToLeave = StreamRow & { node_name: string; leaving: 'draining' | 'reserved' };
-
-/** A node placement weighs: its host and how many streams it already carries. */
-export interface CandidateNodeRow extends NodeHostRow {
-  stream_count: number;
-}
-
-export interface NodeHostGroup {
-  id: string;
-  name: string;
-  assignment: NodeGroupAssignment;
-  /** Null: the streaming cloud's own group. */
-  owner_id: string | null;
-}
-
-/** The versions `GET /node/inputs` carries per stream (contract `ConfigVersions`), as columns. */
-export interface AssignedVersions {
-  config_version: string;
-  snapshots_version: string;
-  recordings_version: string;
-  relays_version: string;
-  fallbacks_version: string;
-  outputs_version: string;
-}
-
-/** The md5 of the given columns of a stream's rows in `table` (ordered by `orderBy`); '' hashed when it has none. */
-const digestOf = (table: string, columns: string[], orderBy = 'id') =>
-  sql<string>`(select md5(coalesce(string_agg(${sql.raw(
-    columns.map((column) => `coalesce(r.${column}::text, '')`).join(" || '|' || "),
-  )}, ',' order by r.${sql.raw(orderBy)}), '')) from ${sql.table(table)} r where r.input_id = i.id)`;
-
-/** Status messages kept per stream: the dashboard shows the recent ones. */
-export const STATUS_MESSAGES_KEPT = 50;
-
-/**
- * `outputModeOfName`'s rule (`/^in[+\s]/`) for PostgreSQL, whose `\s` depends on the locale: JavaScript's
- * `\s` (white space and line terminators) spelled out.
- */
-export const ADJUSTABLE_NAME_PATTERN =
-  '^in[+\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]';
-
-/**
- * A page of the stream list as the contract's `StreamInputSummary[]`, written by PostgreSQL: the members in
- * the order the compiled serializer writes them, times as `Date#toISOString` writes them (UTC, milliseconds
- * truncated as a JavaScript Date holds them). `row_to_json` and `array_to_json` write compact JSON with
- * strings escaped as JSON.stringify does; a test checks the bytes against the serializer.
- */
-const listPageQuery = (db: Db, ownerId: string | null, offset: number, limit: number) => {
-  const ordered = db
-    .selectFrom('inputs')
-    .select(['id', 'owner_id', 'caption', 'format', 'status', 'access', 'name', 'node_id', 'created_at'])
-    .orderBy('format')
-    .orderBy(sql`coalesce(lower(caption), id::text)`)
-    .orderBy('id')
-    .offset(offset)
-    .limit(limit);
-  // The members are computed over the page's rows only, above the offset: in the same select as the
-  // offset, PostgreSQL would format every row it skips (a deep page's 10,000).
-  const page = db
-    .selectFrom((ownerId ? ordered.where('owner_id', '=', ownerId) : ordered).as('r'))
-    .select([
-      'id',
-      'owner_id as ownerId',
-      'caption',
-      'format',
-      'status',
-      'access',
-      sql<string>`case when name ~ ${ADJUSTABLE_NAME_PATTERN} then 'AdjustableTranscode' else 'Passthrough' end`.as(
-        'outputMode',
-      ),
-      'name',
-      'node_id as nodeId',
-      sql<string>`to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`.as('createdAt'),
-    ]);
-  const counts = db.selectFrom('input_counts').select((eb) => eb.fn.sum<string | null>('count').as('count'));
-  return db.selectNoFrom([
-    // array(…) keeps the order of the page's rows (a subquery scan does not reorder them).
-    sql<string>`array_to_json(array(select row_to_json(p) from (${page}) p))::text`.as('json'),
-    (ownerId ? counts.where('owner_id', '=', ownerId) : counts).as('total'),
-  ]);
-};
-const listPage = precompiled((db, { offset, limit }: { offset: number; limit: number }) =>
-  listPageQuery(db, null, offset, limit),
-);
-const listPageOfOwner = precompiled(
-  (db, { ownerId, offset, limit }: { ownerId: string; offset: number; limit: number }) =>
-    listPageQuery(db, ownerId, offset, limit),
-);
-
-/**
- * Nodes as the mappers answer them. Without the count of the streams each carries: only placement needs
- * it (candidateNodes), and counting a node's 100,000 streams was most of a GET /inputs/{id}.
- */
-function nodeHostsOf(db: Db) {
-  return db
-    .selectFrom('nodes as n')
-    .select([
-      'n.id',
-      'n.name',
-      'n.protocol',
-      'n.hostname',
-      'n.port',
-      (eb) =>
-        eb.selectFrom('node_media_ports as m').select('m.ports').whereRef('m.node_id', '=', 'n.id').as('media_ports'),
-      'n.location_code',
-      'n.latitude',
-      'n.longitude',
-      (eb) =>
-        jsonArrayFrom(
-          eb
-            .selectFrom('node_group_resources as r')
-            .innerJoin('node_groups as g', 'g.id', 'r.group_id')
-            .select(['g.id', 'g.name', 'g.assignment', 'g.owner_id'])
-            .whereRef('r.node_id', '=', 'n.id')
-            .orderBy('g.name')
-            .orderBy('g.id'),
-        ).as('groups'),
-    ])
-    .$narrowType<{ groups: NodeHostGroup[] }>();
-}
-
-/** A stream with its latest messages and its node, in one query (built once: see db/precompiled.ts). */
-const withDetails = (db: Db, id: string) =>
-  db
-    .selectFrom('inputs as i')
-    .selectAll('i')
-    .select((eb) => [
-      jsonArrayFrom(
-        eb
-          .selectFrom('input_status_messages as m')
-          .select(['m.at', 'm.level', 'm.text'])
-          .whereRef('m.input_id', '=', 'i.id')
-          .orderBy('m.id', 'desc')
-          .limit(STATUS_MESSAGES_KEPT),
-      ).as('status_messages'),
-      jsonObjectFrom(nodeHostsOf(db).where('n.id', '=', eb.ref('i.node_id'))).as('node_host'),
-      jsonObjectFrom(
-        eb
-          .selectFrom('inputs as s')
-          .select(['s.id', 's.name'])
-          .select((source) =>
-            jsonObjectFrom(nodeHostsOf(db).where('n.id', '=', source.ref('s.node_id'))).as('node_host'),
-          )
-          .whereRef('s.id', '=', 'i.source_input_id'),
-      ).as('source'),
-    ])
-    .where('i.id', '=', id);
-const streamWithDetails = precompiled((db, { id }: { id: string }) => withDetails(db, id));
-/** The same, when the reader's access is limited to one owner's streams. */
-const streamWithDetailsOfOwner = precompiled((db, { id, ownerId }: { id: string; ownerId: string }) =>
-  withDetails(db, id).where('i.owner_id', '=', ownerId),
-);
 
 /** Streams (table `inputs`), their messages, tracks and ingress names, and the nodes placement weighs. */
 export class StreamsRepository {
@@ -590,11 +402,9 @@ export class StreamsRepository {
   }
 
   /**
-   * The streams a node serves, for the node-facing API, each with its GSLB ingress name (null without one)
-   * and the versions of what the node runs for it: an md5 of the columns a node acts on (not of what nodes
-   * report back, such as a recording's progress), so a version changes exactly when the node must re-read.
+   * The streams `nodeId` ingests and those it is an edge of (see the service's `ofNode`), for the node-facing
+   * API, each with its GSLB ingress name (null without one) and the versions of what the node runs for it.
    */
-  /** The streams `nodeId` ingests and those it is an edge of (see the service's `ofNode`). */
   async ofNode(
     nodeId: string,
   ): Promise<
@@ -605,46 +415,7 @@ export class StreamsRepository {
       .leftJoin('ingress_endpoints as e', 'e.input_id', 'i.id')
       .selectAll('i')
       .select('e.name as ingress_name')
-      .select([
-        sql<string>`md5(i.output::text || coalesce((select o.updated_at::text from input_overlays o where o.input_id = i.id), ''))`.as(
-          'config_version',
-        ),
-        digestOf('snapshot_settings', ['direction', 'format', 'quality', 'interval'], 'direction').as(
-          'snapshots_version',
-        ),
-        digestOf('recordings', [
-          'id',
-          'storage_id',
-          'file_name',
-          'file_format',
-          'autostart',
-          'capture',
-          'state',
-          'stop_requested_at',
-        ]).as('recordings_version'),
-        digestOf('relays', [
-          'id',
-          'format',
-          'autostart',
-          'capture',
-          'output',
-          'key_enc',
-          'state',
-          'stop_requested_at',
-        ]).as('relays_version'),
-        digestOf('fallbacks', ['id', 'type', 'resources']).as('fallbacks_version'),
-        digestOf('outputs', [
-          'id',
-          'name',
-          'format',
-          'access',
-          'hls_latency',
-          'dvr_window_minutes',
-          'access_token',
-          'sessions_cleared_at',
-          'node_id',
-        ]).as('outputs_version'),
-      ])
+      .select(assignedVersionColumns)
       // Its own streams, and the streams of which it serves outputs as an edge (pulling them from their node).
       .where((eb) =>
         eb.or([

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import {
   type AccessTokenRotate,
   type AssignedInput,
-  DEFAULT_ADJUSTABLE_TRACKS,
   INTERNODE_NO_GSLB,
   type IngressEndpoint,
   type InternodeSource,
@@ -10,45 +9,36 @@ import {
   type MediaPorts,
   makeStreamName,
   type OutputFormat,
-  outputModeOfName,
-  PASSTHROUGH_PREFIX,
   PREVIEW_CREDENTIAL_TTL_SECONDS,
   type PreviewCredential,
-  type RegionCode,
   type RotatedAccessToken,
   type StreamInput,
   type StreamInputCreate,
   type StreamInputUpdate,
-  type StreamStateReport,
   type StreamStatus,
   type TrackInfo,
 } from '@streamcloud/contract';
-import { EDGE_CREDENTIAL_TTL_SECONDS, edgeKeyOf, signEdgeCredential } from '@streamcloud/contract/edge-credential';
+import { EDGE_CREDENTIAL_TTL_SECONDS } from '@streamcloud/contract/edge-credential';
 import { previewKeyOf, signPreviewCredential } from '@streamcloud/contract/preview-credential';
 import type { ResponseCache } from '../../db/response-cache.js';
 import type { Scope } from '../../db/unit-of-work.js';
 import type { AuthContext, NodeIdentity } from '../../lib/auth-context.js';
 import type { Clock } from '../../lib/clock.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
-import { geoPoint } from '../../lib/geo.js';
-import { serves } from '../access/access.js';
 import { AuditTrail } from '../audit/audit-trail.js';
 import type { GeoLocator } from '../info/geo-locator.js';
 import type { NodesService } from '../nodes/index.js';
-import { measuredAt, type ReportContext } from '../nodes/index.js';
-import { ingestConnection, playbackConnection, rtmpPort } from './connections.js';
+import { assignedInputs } from './assigned-inputs.js';
+import { ingestConnection, playbackConnection } from './connections.js';
 import { ingestCandidates, reservedForOthers } from './ingest-placement.js';
+import { newStreamRow } from './new-stream.js';
 import { candidateOf, chooseNode } from './node-assignment.js';
 import { StreamEvents } from './stream-events.js';
 import { mediaHostOf, servingNodeIdOf, toStreamInput } from './stream-mapper.js';
-import { type NodeHostRow, type StreamOnNodeToLeave, type StreamRow, UnknownOwnerError } from './streams.repository.js';
-import {
-  newAccessToken,
-  PUBLIC_STREAM_NO_TOKEN,
-  previousTokenOf,
-  rotatedAnswer,
-  tokenRotation,
-} from './token-rotation.js';
+import { NO_NODE_MESSAGE, StreamPlacement } from './stream-placement.js';
+import { UnknownOwnerError } from './streams.repository.js';
+import type { StreamRow } from './streams.table.js';
+import { PUBLIC_STREAM_NO_TOKEN, rotatedAnswer, tokenRotation } from './token-rotation.js';
 
 /** What the streams module reads and writes: its streams and their outputs. */
 export type StreamsScope = Scope<'streams' | 'outputs' | 'access' | 'audit' | 'events'>;
@@ -65,7 +55,6 @@ export interface StreamsServiceDeps {
   gslbHostname: string;
   /** The control plane's origin as publishers reach it: WHIP to a GSLB name is answered there (307 to a node). */
   gslbUrl: string;
-  /** Where the streams' and outputs' webhook events go. */
   /** The key each stream's preview key is derived from (derived from the API's root secret). */
   previewSigningKey: string;
   /** A node that sent no report for this long is gone: no new stream is placed on it. */
@@ -74,7 +63,6 @@ export interface StreamsServiceDeps {
   signingVersionsOf?: (accountIds: string[]) => Promise<Map<string, string>>;
 }
 
-const NO_NODE_MESSAGE = 'No node is available: the stream will be assigned as soon as one is';
 /**
  * How long a stream moved by a push to its GSLB name stays with that node against other nodes' claims: the
  * push that moved it goes live there within this, and a push reaching another node meanwhile is a second one.
@@ -86,45 +74,18 @@ const STREAM_ANSWER_BYTES = 4_096;
 /** The states a user may stop a stream in (in Fallback, Stop ends the fallback playing). */
 const STOPPABLE: readonly StreamStatus[] = ['Ingestion', 'Fallback', 'Pending'];
 
-/**
- * The sessions of capped stream-wide tokens on the stream's outputs that other nodes serve (an output is served by
- * its edge, else by the stream's ingest node): what the calling node counts besides its own.
- */
-function tokenSessionsElsewhere(
-  sessions: readonly {
-    input_id: string;
-    node_id: string | null;
-    token_id: string;
-    session_id: string;
-    started_at: Date;
-  }[],
-  stream: Pick<StreamRow, 'id' | 'node_id'>,
-  nodeId: string,
-): Pick<AssignedInput, 'tokenSessions'> {
-  const elsewhere = sessions
-    .filter((session) => session.input_id === stream.id && (session.node_id ?? stream.node_id) !== nodeId)
-    .map((session) => ({
-      tokenId: session.token_id,
-      sessionId: session.session_id,
-      startedAt: session.started_at.toISOString(),
-    }));
-  return elsewhere.length > 0 ? { tokenSessions: elsewhere } : {};
-}
-
-/** The signing material a node verifies an account's Signed outputs with, named by its version. */
-function signingOf(accountId: string, versions: Map<string, string> | null): AssignedInput['signing'] {
-  const version = versions?.get(accountId);
-  return version === undefined ? null : { accountId, version };
-}
-
 /** Streams: creation and node assignment, the owner's reads and changes, and what nodes report. */
 export class StreamsService {
   private readonly audit: AuditTrail;
   /** The domain events of streams and outputs (the outputs service publishes through it too). */
   readonly events = new StreamEvents();
 
+  /** Where streams go: the nodes they may use, nearest their publisher. */
+  private readonly placement: StreamPlacement;
+
   constructor(private readonly deps: StreamsServiceDeps) {
     this.audit = new AuditTrail(deps.uow.audit, deps.clock, 'input');
+    this.placement = new StreamPlacement({ ...deps, events: this.events });
   }
 
   /**
@@ -190,11 +151,6 @@ export class StreamsService {
     return stream;
   }
 
-  /** The nodes new streams may go to: enabled, opened and not silent (docs/decisions.md, "Placement skips silent nodes"). */
-  private placeableNodes() {
-    return this.deps.uow.streams.candidateNodes(new Date(this.deps.clock.now().getTime() - this.deps.nodeSilenceMs));
-  }
-
   async create(auth: AuthContext, body: StreamInputCreate): Promise<StreamInput> {
     const ownerId = body.ownerId ?? auth.accountId;
     if (ownerId !== auth.accountId && auth.role !== 'ADMIN') {
@@ -203,8 +159,8 @@ export class StreamsService {
     const source = body.source ? await this.internodeSource(auth, body.source) : null;
     const now = this.deps.clock.now();
     const id = randomUUID();
-    const place = this.placeOf(body.streamer?.ipAddress, body.streamer?.geoLocation ?? null);
-    const nodes = await this.placeableNodes();
+    const place = this.placement.placeOf(body.streamer?.ipAddress, body.streamer?.geoLocation ?? null);
+    const nodes = await this.placement.placeableNodes();
     // An Internode stream goes to another node than its source's when the owner may use one (of any tier: a
     // copy on the source's own node would only loop through it); else to that node, better than Pending.
     const elsewhere = ingestCandidates(
@@ -215,35 +171,7 @@ export class StreamsService {
       (elsewhere.length > 0 ? elsewhere : ingestCandidates(nodes, ownerId)).map((candidate) => candidateOf(candidate)),
       place,
     );
-    const adjustable = !body.output.passthrough;
-    const row = {
-      id,
-      owner_id: ownerId,
-      caption: body.caption || null,
-      format: body.format,
-      status: node ? ('Idle' as const) : ('Pending' as const),
-      access: body.access,
-      access_token:
-        body.access === 'Public'
-          ? null
-          : body.access === 'Private' && body.accessToken
-            ? body.accessToken
-            : newAccessToken(),
-      name: makeStreamName(adjustable ? 'in' : PASSTHROUGH_PREFIX, randomUUID()),
-      callback_uri: body.callbackUri ?? null,
-      streamer_ip: body.streamer?.ipAddress || null,
-      streamer_latitude: place.geo?.latitude ?? null,
-      streamer_longitude: place.geo?.longitude ?? null,
-      gslb: body.gslb,
-      parameters: {},
-      node_id: node?.id ?? null,
-      source_input_id: source?.id ?? null,
-      output: {
-        version: 2 as const,
-        passthrough: !adjustable,
-        tracks: body.output.tracks ?? (adjustable ? DEFAULT_ADJUSTABLE_TRACKS : []),
-      },
-    };
+    const row = newStreamRow(body, { id, ownerId, place, nodeId: node?.id ?? null, sourceId: source?.id ?? null });
     await this.deps.uow.transaction(async ({ streams }) => {
       await streams.insert(row).catch((error: unknown) => {
         throw error instanceof UnknownOwnerError ? badRequest('Owner account does not exist', 'UNKNOWN_OWNER') : error;
@@ -282,7 +210,9 @@ export class StreamsService {
     const notStoppable = (status: string) =>
       conflict(`A stream can be stopped only in Ingestion, Fallback or Pending; it is ${status}`, 'INVALID_STATE');
     if (body.state === 'Idle' && !STOPPABLE.includes(row.status)) throw notStoppable(row.status);
-    const place = body.streamer ? this.placeOf(body.streamer.ipAddress, body.streamer.geoLocation ?? null) : null;
+    const place = body.streamer
+      ? this.placement.placeOf(body.streamer.ipAddress, body.streamer.geoLocation ?? null)
+      : null;
     await this.deps.uow.transaction(async (tx) => {
       const { streams } = tx;
       await streams.update(
@@ -398,73 +328,11 @@ export class StreamsService {
   }
 
   /**
-   * Places streams by the placement rules: those that wait for a node go to the best enabled and opened
-   * node, if any; those that are not live on a node being drained, or on one another customer's group keeps
-   * for itself, move to the best node they may use, else wait for one (Pending). Answers how many streams it placed or moved.
+   * Places the streams that wait for a node, and moves those that are not live off nodes they must leave (the
+   * periodic job). Answers how many streams it placed or moved.
    */
-  async assignWaiting(limit = 100): Promise<number> {
-    const { uow } = this.deps;
-    const [waiting, misplaced] = await Promise.all([
-      uow.streams.unassigned(limit),
-      uow.streams.notLiveOnNodesToLeave(limit),
-    ]);
-    if (waiting.length === 0 && misplaced.length === 0) return 0;
-    const candidates = await this.placeableNodes();
-    const counts = new Map(candidates.map((node) => [node.id, node.stream_count]));
-    const placeOne = (stream: StreamRow) => {
-      const chosen = chooseNode(
-        ingestCandidates(candidates, stream.owner_id).map((candidate) =>
-          candidateOf(candidate, counts.get(candidate.id) ?? 0),
-        ),
-        this.placeOf(stream.streamer_ip, geoPoint(stream.streamer_latitude, stream.streamer_longitude)),
-      );
-      if (chosen) counts.set(chosen.id, (counts.get(chosen.id) ?? 0) + 1);
-      return chosen ? (candidates.find((candidate) => candidate.id === chosen.id) ?? null) : null;
-    };
-    let placed = 0;
-    for (const stream of waiting) {
-      const node = placeOne(stream);
-      // Another stream of the batch may belong to a customer whose nodes are free.
-      if (!node) continue;
-      const now = this.deps.clock.now();
-      await uow.transaction(async ({ streams }) => {
-        await streams.update(
-          stream.id,
-          { node_id: node.id, ...(stream.status === 'Pending' ? { status: 'Idle' as const } : {}) },
-          now,
-        );
-        await streams.addMessage(stream.id, { at: now, level: 'info', text: `Assigned to node ${node.name}` });
-      });
-      placed++;
-    }
-    for (const stream of misplaced) if (await this.moveOffNode(stream, placeOne(stream))) placed++;
-    return placed;
-  }
-
-  /** Moves a stream that is not live off a node it must leave, to `node` or to no node (Pending). */
-  private async moveOffNode(stream: StreamOnNodeToLeave, node: NodeHostRow | null) {
-    // A drained node can still serve: with nowhere to go, its stream stays (Pending would only lose its URL).
-    if (!node && stream.leaving === 'draining') return false;
-    const now = this.deps.clock.now();
-    const reason =
-      stream.leaving === 'draining'
-        ? `node ${stream.node_name} is being drained`
-        : `node ${stream.node_name} is kept for another customer's streams`;
-    return this.deps.uow.transaction(async (tx) => {
-      const { streams } = tx;
-      if (!stream.node_id || !(await streams.moveIfNotLive(stream.id, stream.node_id, node?.id ?? null, now))) {
-        return false;
-      }
-      await streams.addMessage(
-        stream.id,
-        node
-          ? { at: now, level: 'warning', text: `Moved to node ${node.name}: ${reason}` }
-          : { at: now, level: 'warning', text: `Taken off: ${reason}. ${NO_NODE_MESSAGE}` },
-      );
-      const moved = await streams.findById(stream.id);
-      if (moved) await this.events.statusChanged(tx, moved, stream.status, { at: now });
-      return true;
-    });
+  assignWaiting(limit = 100): Promise<number> {
+    return this.placement.assignWaiting(limit);
   }
 
   /** Node-facing: the node tells the ports of its media services; its push and playback URLs use them. */
@@ -542,10 +410,10 @@ export class StreamsService {
   async gslbWhipTarget(name: string, callerIp: string): Promise<string> {
     const stream = await this.deps.uow.streams.findByIngressName(name);
     if (!stream) throw notFound('Ingress endpoint');
-    const candidates = ingestCandidates(await this.placeableNodes(), stream.owner_id);
+    const candidates = ingestCandidates(await this.placement.placeableNodes(), stream.owner_id);
     const chosen = chooseNode(
       candidates.map((candidate) => candidateOf(candidate)),
-      this.placeOf(callerIp, null),
+      this.placement.placeOf(callerIp, null),
     );
     const host = candidates.find((candidate) => candidate.id === chosen?.id);
     if (!host) throw new AppError(503, 'NO_NODE', 'No node is available to take this push');
@@ -591,164 +459,17 @@ export class StreamsService {
     ];
     const signing =
       signedOwners.length > 0 && this.deps.signingVersionsOf ? await this.deps.signingVersionsOf(signedOwners) : null;
-    return rows.flatMap((row): AssignedInput[] => {
-      const originHost = row.node_id === node.id ? null : origins.get(row.node_id ?? '');
-      if (originHost === undefined) return [];
-      const edgeKey = edgeKeyOf(this.deps.previewSigningKey, row.id);
-      const served = (outputs.get(row.id) ?? []).filter((output) =>
-        originHost ? output.node_id === node.id : output.node_id === null || output.node_id === node.id,
-      );
-      return [
-        {
-          id: row.id,
-          name: row.name,
-          format: row.format as AssignedInput['format'],
-          status: row.status,
-          access: row.access,
-          // An edge never takes a push: it gets neither the access token nor the GSLB name.
-          accessToken: originHost ? null : row.access_token,
-          previousAccessToken: originHost ? null : previousTokenOf(row),
-          outputMode: outputModeOfName(row.name),
-          outputs: served.map((output) => ({
-            id: output.id,
-            name: output.name,
-            format: output.format as AssignedInput['outputs'][number]['format'],
-            access: output.access,
-            ...(output.hls_latency ? { hlsLatency: output.hls_latency } : {}),
-            ...(output.dvr_window_minutes ? { dvrWindowMinutes: output.dvr_window_minutes } : {}),
-            accessToken: output.access_token,
-            sessionsClearedAt: output.sessions_cleared_at?.toISOString() ?? null,
-            previousAccessToken: previousTokenOf(output),
-          })),
-          ingressName: originHost ? null : row.ingress_name,
-          previewKey: previewKeyOf(this.deps.previewSigningKey, row.id),
-          edgeKey: originHost ? null : edgeKey,
-          origin: originHost
-            ? {
-                nodeId: originHost.id,
-                nodeName: originHost.name,
-                hostname: originHost.hostname,
-                rtmpPort: rtmpPort(mediaHostOf(originHost)),
-                credential: signEdgeCredential(edgeKey, row.id, node.id, expiresAt),
-                renditions: row.renditions ?? null,
-              }
-            : null,
-          source: originHost ? null : this.sourceOf(row.source_input_id, sources, origins, node, expiresAt),
-          signing: served.some((output) => output.access === 'Signed') ? signingOf(row.owner_id, signing) : null,
-          ...tokenSessionsElsewhere(tokenSessions, row, node.id),
-          versions: {
-            config: row.config_version,
-            snapshots: row.snapshots_version,
-            recordings: row.recordings_version,
-            relays: row.relays_version,
-            fallbacks: row.fallbacks_version,
-            outputs: row.outputs_version,
-          },
-        },
-      ];
+    return assignedInputs({
+      node,
+      rows,
+      outputs,
+      tokenSessions,
+      sources,
+      origins,
+      signing,
+      previewSigningKey: this.deps.previewSigningKey,
+      expiresAt,
     });
-  }
-
-  /**
-   * What the node ingesting an Internode stream pulls: the source stream on its node, with an edge credential
-   * of the source bound to the pulling node (its node checks it as it checks an edge's), and whether it is live.
-   */
-  private sourceOf(
-    sourceId: string | null,
-    sources: Map<string, Pick<StreamRow, 'id' | 'name' | 'status' | 'node_id'>>,
-    hosts: Map<string, NodeHostRow>,
-    node: NodeIdentity,
-    expiresAt: Date,
-  ): AssignedInput['source'] {
-    const source = sourceId ? sources.get(sourceId) : undefined;
-    const host = source?.node_id ? hosts.get(source.node_id) : undefined;
-    if (!source || !host) return null;
-    return {
-      inputId: source.id,
-      name: source.name,
-      live: source.status === 'Ingestion' || source.status === 'Fallback',
-      nodeId: host.id,
-      nodeName: host.name,
-      hostname: host.hostname,
-      rtmpPort: rtmpPort(mediaHostOf(host)),
-      credential: signEdgeCredential(edgeKeyOf(this.deps.previewSigningKey, source.id), source.id, node.id, expiresAt),
-    };
-  }
-
-  /** Node-facing: applies stream-state reports inside the batch's transaction. */
-  readonly applyStateReports = async (
-    context: ReportContext<StreamsScope>,
-    reports: StreamStateReport[],
-  ): Promise<void> => {
-    const { streams } = context.uow;
-    for (const report of reports) {
-      const row = await streams.findById(report.streamId);
-      if (!row) continue;
-      // A node that does not ingest the stream (moved, or an edge of it) reports only the outputs it serves.
-      if (!serves(context.node, row.node_id)) {
-        await this.applySessions(context, row, report.outputs ?? []);
-        continue;
-      }
-      if (report.status && report.status !== row.status)
-        await streams.update(row.id, { status: report.status }, context.receivedAt);
-      // The ladder its edges get: as reported; a push that starts or ends has none until its transcoder says so.
-      if (report.renditions !== undefined) await streams.setRenditions(row.id, report.renditions);
-      else if (report.status && report.status !== row.status) await streams.setRenditions(row.id, null);
-      const at = measuredAt(context, report.at);
-      if (report.message)
-        await streams.addMessage(row.id, { at, level: report.message.level, text: report.message.text });
-      else if (report.status && report.status !== row.status)
-        // A status said again without a word (a node whose reports go through again after an outage): the
-        // stream's messages still tell why it changed.
-        await streams.addMessage(row.id, {
-          at,
-          level: 'info',
-          text: `Node ${context.node.name} reports the stream ${report.status} again`,
-        });
-      if (report.status && report.status !== row.status) {
-        await this.events.statusChanged(
-          context.uow,
-          { ...row, status: report.status, updated_at: context.receivedAt },
-          row.status,
-          {
-            at,
-            ...(report.message ? { message: report.message.text } : {}),
-            ...(report.push ? { push: report.push } : {}),
-          },
-        );
-      }
-      for (const source of ['incoming', 'outgoing'] as const) {
-        const tracks = report.tracks?.[source];
-        if (tracks) await streams.replaceTracks(row.id, source, tracks);
-      }
-      await this.applySessions(context, row, report.outputs ?? []);
-    }
-  };
-
-  /** The viewer sessions a node reported for outputs of `row`: only those of the outputs it serves count. */
-  private async applySessions(
-    context: ReportContext<StreamsScope>,
-    row: StreamRow,
-    reported: NonNullable<StreamStateReport['outputs']>,
-  ): Promise<void> {
-    const { outputs } = context.uow;
-    for (const output of reported) {
-      const target = await outputs.findOfInput(row.id, output.outputId);
-      if (!target || servingNodeIdOf(target, row.node_id) !== context.node.id) continue;
-      const sessions = output.sessions.map((session) => ({
-        session_id: session.id,
-        ip_address: session.ipAddress,
-        started_at: new Date(session.startedAt),
-        bytes: session.bytes,
-        token_id: session.tokenId ?? null,
-      }));
-      // The sessions before are read only when a callback wants to hear of the change.
-      const before = target.callback_uri ? ((await outputs.sessionsOf([target.id])).get(target.id) ?? []) : [];
-      await outputs.replaceSessions(target.id, sessions);
-      if (output.previews !== undefined && output.previews !== target.preview_sessions)
-        await outputs.setPreviewSessions(target.id, output.previews);
-      await this.events.sessionsChanged(context.uow, row, target, before, sessions, context.receivedAt);
-    }
   }
 
   /** The stream's row once the caller's access is checked. */
@@ -757,16 +478,5 @@ export class StreamsService {
     const row = await this.deps.uow.streams.findById(id);
     if (!row) throw notFound('Stream');
     return row;
-  }
-
-  private placeOf(
-    ipAddress: string | null | undefined,
-    geo: { latitude: number; longitude: number } | null,
-  ): {
-    geo: { latitude: number; longitude: number } | null;
-    region: RegionCode | null;
-  } {
-    const located = ipAddress ? this.deps.geo.locate(ipAddress) : null;
-    return { geo: geo ?? located?.geo ?? null, region: located?.region ?? null };
   }
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { PreviousAccessToken, RotatedAccessToken } from '@streamcloud/contract';
-import type { TokenRotationColumns } from '../../db/schema.js';
 import type { TokenRotation } from './streams.repository.js';
+import type { TokenRotationColumns } from './streams.table.js';
 
 /** A rotation of a stream that has no token to rotate. */
 export const PUBLIC_STREAM_NO_TOKEN = 'This stream is Public: it has no access token to rotate';

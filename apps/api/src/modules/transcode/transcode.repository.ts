@@ -1,6 +1,6 @@
 import type { Scte35Mode, TranscodeTrack } from '@streamcloud/contract';
 import type { Db } from '../../db/database.js';
-import type { InputsTable } from '../../db/schema.js';
+import type { InputsTable } from '../streams/streams.table.js';
 
 /**
  * A stream's transcode configuration as stored in its `output` column (the transcode module's column of

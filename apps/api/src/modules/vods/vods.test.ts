@@ -10,6 +10,8 @@ const { call } = w;
 
 const STARTED = '2026-11-29T08:00:00.000Z';
 const ENDED = '2026-11-29T08:01:30.500Z';
+/** What the node reports of the VOD it kept, and the API answers back as it was reported. */
+const REPORTED = { startedAt: STARTED, endedAt: ENDED, duration: 90.5, size: 1_234_567 };
 
 /** A node's `vod` report (Available unless told), from this world's node unless told. */
 const vodReportBody = (fields: object = {}) => ({
@@ -18,10 +20,7 @@ const vodReportBody = (fields: object = {}) => ({
   vodId: randomUUID(),
   streamId: w.streamId,
   state: 'Available',
-  startedAt: STARTED,
-  endedAt: ENDED,
-  duration: 90.5,
-  size: 1_234_567,
+  ...REPORTED,
   ...fields,
 });
 
@@ -66,10 +65,7 @@ describe('a VOD reported by the node', () => {
       id: vodId,
       streamId: w.streamId,
       state: 'Available',
-      startedAt: STARTED,
-      endedAt: ENDED,
-      duration: 90.5,
-      size: 1_234_567,
+      ...REPORTED,
       playlistUri: `${new URL(rewind.connection?.uri ?? '').origin}/hls/${encodeURIComponent(rewind.name)}/vod/index.m3u8`,
       outputId: rewind.id,
       recordings: [],

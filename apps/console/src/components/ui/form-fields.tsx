@@ -39,7 +39,11 @@ function Field({ id, label, error, help, children }: FieldFrame & { children: Re
 }
 
 export type TextFieldProps = FieldFrame &
-  Omit<ComponentProps<'input'>, 'id' | 'size' | 'value'> & { value?: string | number };
+  Omit<ComponentProps<'input'>, 'id' | 'size' | 'value'> & {
+    value?: string | number;
+    /** A read-only value shown as text rather than in a box (with `readOnly`). */
+    plaintext?: boolean;
+  };
 
 /** A labelled input; spread react-hook-form's register() into it. */
 export function TextField({ id, label, error, help, ...input }: TextFieldProps) {

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import type { FieldValues, UseFormReturn } from 'react-hook-form';
 import type { FieldOfPath } from './field-of-path';
 import { showServerFieldErrors } from './server-field-errors';
@@ -32,5 +32,7 @@ export function useFailingSubmit<Values extends FieldValues, Submitted, Failure 
       setFailure(failureOf(error));
     }
   });
-  return { onSubmit, failure, clearFailure: () => setFailure(null) };
+  // Stable, so a dialog may clear it from an effect that runs when it opens.
+  const clearFailure = useCallback(() => setFailure(null), []);
+  return { onSubmit, failure, clearFailure };
 }

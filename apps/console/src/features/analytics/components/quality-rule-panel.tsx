@@ -107,6 +107,23 @@ function QualityRuleEditor({ streamId, rule, onDone }: { streamId: string; rule:
     fieldOfPath: qualityRuleFieldOfPath,
   });
   const percent = PERCENT_METRICS.has(watch('metric'));
+  // The rule's two numbers: typed as text (the contract's schema reads them), each with its unit in its help.
+  const numberFields = [
+    {
+      name: 'threshold',
+      id: 'quality-threshold',
+      label: QUALITY_TEXTS.threshold,
+      inputMode: 'decimal',
+      help: percent ? QUALITY_TEXTS.thresholdHelp.percent : QUALITY_TEXTS.thresholdHelp.ms,
+    },
+    {
+      name: 'windowMinutes',
+      id: 'quality-window',
+      label: QUALITY_TEXTS.window,
+      inputMode: 'numeric',
+      help: QUALITY_TEXTS.windowHelp,
+    },
+  ] as const;
   return (
     <form noValidate onSubmit={onSubmit} aria-label={QUALITY_TEXTS.form}>
       <FormFailure className="py-2">{failure}</FormFailure>
@@ -128,26 +145,18 @@ function QualityRuleEditor({ streamId, rule, onDone }: { streamId: string; rule:
             <Options values={QUALITY_METRICS} label={(metric) => QUALITY_METRIC_LABELS[metric]} />
           </SelectField>
         </div>
-        <div className="col-md-4">
-          <TextField
-            id="quality-threshold"
-            label={QUALITY_TEXTS.threshold}
-            inputMode="decimal"
-            help={percent ? QUALITY_TEXTS.thresholdHelp.percent : QUALITY_TEXTS.thresholdHelp.ms}
-            error={errors.threshold?.message}
-            {...register('threshold')}
-          />
-        </div>
-        <div className="col-md-4">
-          <TextField
-            id="quality-window"
-            label={QUALITY_TEXTS.window}
-            inputMode="numeric"
-            help={QUALITY_TEXTS.windowHelp}
-            error={errors.windowMinutes?.message}
-            {...register('windowMinutes')}
-          />
-        </div>
+        {numberFields.map((field) => (
+          <div key={field.name} className="col-md-4">
+            <TextField
+              id={field.id}
+              label={field.label}
+              inputMode={field.inputMode}
+              help={field.help}
+              error={errors[field.name]?.message}
+              {...register(field.name)}
+            />
+          </div>
+        ))}
       </div>
       <div className="d-flex gap-2">
         <Button type="submit" size="sm" disabled={isSubmitting}>

@@ -1,6 +1,6 @@
 import { ApiError, messageOr } from '@streamcloud/api-client';
 import { type ClipCreateInput, clipRoutes } from '@streamcloud/contract';
-import { type FormEvent, useState } from 'react';
+import { type ChangeEvent, type FormEvent, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
@@ -76,6 +76,13 @@ export function ClipDialog({ show, streamId, position, onHide }: ClipDialogProps
     });
   };
 
+  /** A kit field's value, change and error, bound to one of the dialog's values. */
+  const bound = (name: 'caption' | 'storageId') => ({
+    value: values[name],
+    onChange: (event: ChangeEvent<HTMLInputElement | HTMLSelectElement>) => set(name, event.target.value),
+    error: errors[name],
+  });
+
   const field = (name: 'from' | 'to', label: string, markLabel: string) => (
     <Form.Group className="mb-3" controlId={`clip-${name}`}>
       <Form.Label>{label}</Form.Label>
@@ -110,20 +117,8 @@ export function ClipDialog({ show, streamId, position, onHide }: ClipDialogProps
           <p className="small text-secondary">{CLIP_TEXTS.keyframeNote}</p>
           {field('from', CLIP_TEXTS.inLabel, CLIP_TEXTS.markIn)}
           {field('to', CLIP_TEXTS.outLabel, CLIP_TEXTS.markOut)}
-          <TextField
-            id="clip-caption"
-            label={CLIP_TEXTS.captionLabel}
-            value={values.caption}
-            onChange={(event) => set('caption', event.target.value)}
-            error={errors.caption}
-          />
-          <SelectField
-            id="clip-storage"
-            label={CLIP_TEXTS.storageLabel}
-            value={values.storageId}
-            onChange={(event) => set('storageId', event.target.value)}
-            error={errors.storageId}
-          >
+          <TextField id="clip-caption" label={CLIP_TEXTS.captionLabel} {...bound('caption')} />
+          <SelectField id="clip-storage" label={CLIP_TEXTS.storageLabel} {...bound('storageId')}>
             <option value="">{CLIP_TEXTS.storageDefault}</option>
             {(storages.data ?? []).map((storage) => (
               <option key={storage.id} value={storage.id}>

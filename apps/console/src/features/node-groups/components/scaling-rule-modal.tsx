@@ -12,25 +12,33 @@ import {
   ScalingRuleInput,
   settingsTypeFor,
 } from '@streamcloud/contract';
-import { useEffect } from 'react';
+import { type ReactNode, useEffect } from 'react';
 import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import Row from 'react-bootstrap/Row';
 import { useForm } from 'react-hook-form';
-import { Options, SelectField, TextField } from '@/components/ui/form-fields';
+import { FormFailure } from '@/components/ui/form-failure';
+import { CheckField, Options, SelectField, TextField } from '@/components/ui/form-fields';
 import { ModalActions } from '@/components/ui/modal-actions';
-import { useNotify } from '@/components/ui/notifications';
 import { nodeGroupKeys } from '@/data/node-groups/keys';
 import { useUpdateScalingRule } from '@/data/node-groups/writes';
 import { useRouteMutation } from '@/data/route-mutation';
 import { BITS_PER_MEGABIT, formatBitrate } from '@/lib/format';
-import { contractResolver } from '@/lib/forms';
+import { contractResolver, useFailingSubmit } from '@/lib/forms';
 import { NODE_GROUP_ERRORS } from '../utils/error-texts';
 import { CONDITION_LABELS, ruleToDraft } from '../utils/format';
 
 /** Number inputs: an empty field is "missing" (the schema says "… is required"), not NaN. */
 const asNumber = { setValueAs: (value: unknown) => (value === '' || value === null ? undefined : Number(value)) };
+
+/** The rule's inputs that hold a number. */
+type NumberPath =
+  | 'condition.settings.value'
+  | 'condition.settings.duration'
+  | 'action.settings.bandwidthLimitMbps'
+  | 'action.settings.amount'
+  | 'actionTimeout';
 
 export interface ScalingRuleModalProps {
   show: boolean;
@@ -45,7 +53,6 @@ export interface ScalingRuleModalProps {
  * (GroupFull: type None; the averages: type Liner). Submit is disabled while the rule is invalid.
  */
 export function ScalingRuleModal({ show, groupId, rule, onHide }: ScalingRuleModalProps) {
-  const notify = useNotify();
   const add = useRouteMutation(nodeGroupRoutes.addRule, {
     toRequest: (body: ScalingRuleDraft) => ({ params: { id: groupId }, body }),
     invalidates: () => [nodeGroupKeys.detail(groupId)],
@@ -56,27 +63,49 @@ export function ScalingRuleModal({ show, groupId, rule, onHide }: ScalingRuleMod
     mode: 'onChange',
     defaultValues: rule ? ruleToDraft(rule) : defaultScalingRule(),
   });
-  const { register, handleSubmit, reset, setValue, watch, formState } = form;
+  const { register, reset, setValue, watch, getFieldState, formState } = form;
   const errors = formState.errors;
   const pending = add.isPending || update.isPending;
 
+  // A refusal says why above the inputs, with the server's field messages under their inputs (same names).
+  const { onSubmit, failure, clearFailure } = useFailingSubmit(form, {
+    save: async (values) => {
+      if (rule) await update.mutateAsync({ ruleId: rule.id, body: values });
+      else await add.mutateAsync(values);
+      onHide();
+    },
+    failureOf: (error) => messageOr(error, rule ? NODE_GROUP_ERRORS.updateRule : NODE_GROUP_ERRORS.addRule),
+  });
+
   useEffect(() => {
-    if (show) reset(rule ? ruleToDraft(rule) : defaultScalingRule());
-  }, [show, rule, reset]);
+    if (!show) return;
+    reset(rule ? ruleToDraft(rule) : defaultScalingRule());
+    clearFailure();
+  }, [show, rule, reset, clearFailure]);
 
   const settingsType = watch('condition.settings.type');
   const bandwidth = watch('action.settings.bandwidthLimitMbps');
   const defaults = defaultScalingRule().condition.settings;
 
-  const submit = handleSubmit(async (values) => {
-    try {
-      if (rule) await update.mutateAsync({ ruleId: rule.id, body: values });
-      else await add.mutateAsync(values);
-      onHide();
-    } catch (error) {
-      notify(messageOr(error, rule ? NODE_GROUP_ERRORS.updateRule : NODE_GROUP_ERRORS.addRule));
-    }
-  });
+  /** One of the rule's number inputs: bounded by the contract's limits; an empty one reads as missing. */
+  const numberField = (
+    id: string,
+    label: string,
+    path: NumberPath,
+    limits: { min: number; max?: number },
+    more: { step?: string; help?: ReactNode } = {},
+  ) => (
+    <TextField
+      id={id}
+      label={label}
+      type="number"
+      min={limits.min}
+      max={limits.max}
+      {...more}
+      error={getFieldState(path, formState).error?.message}
+      {...register(path, asNumber)}
+    />
+  );
 
   const conditionType = register('condition.type', {
     onChange: (event: { target: { value: string } }) => {
@@ -93,12 +122,13 @@ export function ScalingRuleModal({ show, groupId, rule, onHide }: ScalingRuleMod
   const titleId = 'scaling-rule-modal-title';
   return (
     <Modal show={show} onHide={onHide} size="lg" aria-labelledby={titleId}>
-      <Form noValidate onSubmit={submit}>
+      <Form noValidate onSubmit={onSubmit}>
         <Modal.Header closeButton closeLabel="Close">
           <Modal.Title id={titleId}>{rule ? 'Edit scaling rule' : 'Add scaling rule'}</Modal.Title>
         </Modal.Header>
         <Modal.Body>
-          <Form.Check type="switch" id="rule-enabled" label="Enabled" className="mb-3" {...register('enabled')} />
+          <FormFailure>{failure}</FormFailure>
+          <CheckField kind="switch" id="rule-enabled" label="Enabled" {...register('enabled')} />
           <fieldset className="mb-2">
             <legend className="h6">Condition</legend>
             <Row>
@@ -113,13 +143,15 @@ export function ScalingRuleModal({ show, groupId, rule, onHide }: ScalingRuleMod
                 </SelectField>
               </Col>
               <Col md={6}>
-                <Form.Group className="mb-3" controlId="rule-settings-type">
-                  <Form.Label>Settings type</Form.Label>
-                  <Form.Control readOnly plaintext value={settingsType ?? ''} />
-                  {errors.condition?.settings?.type && (
-                    <div className="invalid-feedback d-block">{errors.condition.settings.type.message}</div>
-                  )}
-                </Form.Group>
+                {/* Follows the condition type (set with it above): shown, never typed. */}
+                <TextField
+                  id="rule-settings-type"
+                  label="Settings type"
+                  readOnly
+                  plaintext
+                  value={settingsType ?? ''}
+                  error={errors.condition?.settings?.type?.message}
+                />
               </Col>
               <Col md={4}>
                 <SelectField
@@ -132,27 +164,17 @@ export function ScalingRuleModal({ show, groupId, rule, onHide }: ScalingRuleMod
                 </SelectField>
               </Col>
               <Col md={4}>
-                <TextField
-                  id="rule-value"
-                  label="Value (%)"
-                  type="number"
-                  min={SCALING_LIMITS.value.min}
-                  max={SCALING_LIMITS.value.max}
-                  step="any"
-                  error={errors.condition?.settings?.value?.message}
-                  {...register('condition.settings.value', asNumber)}
-                />
+                {numberField('rule-value', 'Value (%)', 'condition.settings.value', SCALING_LIMITS.value, {
+                  step: 'any',
+                })}
               </Col>
               <Col md={4}>
-                <TextField
-                  id="rule-duration"
-                  label="Duration (seconds)"
-                  type="number"
-                  min={SCALING_LIMITS.duration.min}
-                  max={SCALING_LIMITS.duration.max}
-                  error={errors.condition?.settings?.duration?.message}
-                  {...register('condition.settings.duration', asNumber)}
-                />
+                {numberField(
+                  'rule-duration',
+                  'Duration (seconds)',
+                  'condition.settings.duration',
+                  SCALING_LIMITS.duration,
+                )}
               </Col>
             </Row>
           </fieldset>
@@ -188,38 +210,20 @@ export function ScalingRuleModal({ show, groupId, rule, onHide }: ScalingRuleMod
                 />
               </Col>
               <Col md={6}>
-                <TextField
-                  id="rule-bandwidth"
-                  label="Bandwidth limit (Mbps)"
-                  type="number"
-                  min={SCALING_LIMITS.bandwidthLimitMbps.min}
-                  step="any"
-                  error={errors.action?.settings?.bandwidthLimitMbps?.message}
-                  help={typeof bandwidth === 'number' ? formatBitrate(bandwidth * BITS_PER_MEGABIT) : undefined}
-                  {...register('action.settings.bandwidthLimitMbps', asNumber)}
-                />
+                {numberField(
+                  'rule-bandwidth',
+                  'Bandwidth limit (Mbps)',
+                  'action.settings.bandwidthLimitMbps',
+                  SCALING_LIMITS.bandwidthLimitMbps,
+                  {
+                    step: 'any',
+                    help: typeof bandwidth === 'number' ? formatBitrate(bandwidth * BITS_PER_MEGABIT) : undefined,
+                  },
+                )}
               </Col>
+              <Col md={6}>{numberField('rule-amount', 'Amount', 'action.settings.amount', SCALING_LIMITS.amount)}</Col>
               <Col md={6}>
-                <TextField
-                  id="rule-amount"
-                  label="Amount"
-                  type="number"
-                  min={SCALING_LIMITS.amount.min}
-                  max={SCALING_LIMITS.amount.max}
-                  error={errors.action?.settings?.amount?.message}
-                  {...register('action.settings.amount', asNumber)}
-                />
-              </Col>
-              <Col md={6}>
-                <TextField
-                  id="rule-timeout"
-                  label="Action timeout (seconds)"
-                  type="number"
-                  min={SCALING_LIMITS.actionTimeout.min}
-                  max={SCALING_LIMITS.actionTimeout.max}
-                  error={errors.actionTimeout?.message}
-                  {...register('actionTimeout', asNumber)}
-                />
+                {numberField('rule-timeout', 'Action timeout (seconds)', 'actionTimeout', SCALING_LIMITS.actionTimeout)}
               </Col>
             </Row>
           </fieldset>

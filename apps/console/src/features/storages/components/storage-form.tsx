@@ -12,7 +12,7 @@ import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import { useForm, useWatch } from 'react-hook-form';
 import { Options, SecretField, SelectField, TextField } from '@/components/ui/form-fields';
-import { contractResolver, namedFields, showServerFieldErrors } from '@/lib/forms';
+import { contractResolver, namedFields, saveShowingFieldErrors } from '@/lib/forms';
 import { NEW_STORAGE_VALUES, type StorageFormValues, toBody, toFormValues } from '../utils/storage-form-values';
 
 export type StorageBody = StorageCreateInput & StorageUpdateInput;
@@ -31,6 +31,14 @@ const fieldOfPath = namedFields<StorageFormValues>([
 // The contract's schema (create or update) checks the body the inputs stand for; its messages show under them.
 const createResolver = contractResolver(StorageCreate, { toBody, fieldOfPath });
 const updateResolver = contractResolver(StorageUpdate, { toBody, fieldOfPath });
+
+/** Where the objects go and whose key writes them: plain text inputs, in the spec's order. */
+const WHERE_FIELDS = [
+  { name: 'regionName', id: 'storage-region', label: 'Region name', placeholder: DEFAULT_S3_REGION },
+  { name: 'bucket', id: 'storage-bucket', label: 'Bucket', placeholder: undefined },
+  { name: 'path', id: 'storage-path', label: 'Path', placeholder: 'recordings/' },
+  { name: 'accessKeyId', id: 'storage-access-key-id', label: 'Access key ID', placeholder: undefined },
+] as const;
 
 export interface StorageFormProps {
   /** The storage being edited; absent when creating one. */
@@ -55,14 +63,17 @@ export function StorageForm({ storage, onSave }: StorageFormProps) {
   const type = useWatch({ control, name: 'type' });
   const secretSet = storage?.secretAccessKeySet ?? false;
 
-  const onSubmit = handleSubmit(async (values) => {
-    try {
-      await onSave(toBody(values));
-      reset({ ...values, secretAccessKey: '' });
-    } catch (error) {
-      showServerFieldErrors(error, setError, fieldOfPath);
-    }
-  });
+  const onSubmit = handleSubmit(
+    saveShowingFieldErrors(
+      async (values) => {
+        await onSave(toBody(values));
+        // Saved: the secret typed is stored, and never shown again.
+        reset({ ...values, secretAccessKey: '' });
+      },
+      setError,
+      fieldOfPath,
+    ),
+  );
 
   return (
     <form noValidate onSubmit={onSubmit} aria-label="Storage">
@@ -97,36 +108,17 @@ export function StorageForm({ storage, onSave }: StorageFormProps) {
               {...register('endpoint')}
             />
           )}
-          <TextField
-            id="storage-region"
-            label="Region name"
-            placeholder={DEFAULT_S3_REGION}
-            autoComplete="off"
-            error={errors.regionName?.message}
-            {...register('regionName')}
-          />
-          <TextField
-            id="storage-bucket"
-            label="Bucket"
-            autoComplete="off"
-            error={errors.bucket?.message}
-            {...register('bucket')}
-          />
-          <TextField
-            id="storage-path"
-            label="Path"
-            placeholder="recordings/"
-            autoComplete="off"
-            error={errors.path?.message}
-            {...register('path')}
-          />
-          <TextField
-            id="storage-access-key-id"
-            label="Access key ID"
-            autoComplete="off"
-            error={errors.accessKeyId?.message}
-            {...register('accessKeyId')}
-          />
+          {WHERE_FIELDS.map((field) => (
+            <TextField
+              key={field.name}
+              id={field.id}
+              label={field.label}
+              placeholder={field.placeholder}
+              autoComplete="off"
+              error={errors[field.name]?.message}
+              {...register(field.name)}
+            />
+          ))}
           <SecretField
             id="storage-secret"
             label="Secret access key"
