@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runTool } from '../child.js';
-import type { ClipSource } from '../ll-hls/packager.js';
+import type { ClipSource } from '../ll-hls/segments.js';
 
 /** A cut of at most 10 minutes of copied tracks takes seconds; past this, ffmpeg is stopped. */
 const CUT_TIMEOUT_MS = 60_000;

@@ -1,6 +1,7 @@
 import { appendFileSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { initFile, segmentFile } from './files.js';
 
 /** The bytes every stream's rewind window may take on a node's disk together (DVR_MAX_BYTES), and what they take. */
 export class DiskBudget {
@@ -85,8 +86,8 @@ export class DvrStore {
     }
     const keptNames = new Set([
       INDEX,
-      ...kept.map((segment) => `seg-${segment.msn}.m4s`),
-      ...[...inits.keys()].map((period) => `init-${period}.mp4`),
+      ...kept.map((segment) => segmentFile(segment.msn)),
+      ...[...inits.keys()].map(initFile),
     ]);
     for (const name of namesIn(this.dir))
       if (!keptNames.has(name)) rmSync(join(this.dir, name), { force: true, recursive: true });
@@ -212,11 +213,11 @@ export class DvrStore {
   }
 
   path(msn: number): string {
-    return join(this.dir, `seg-${msn}.m4s`);
+    return join(this.dir, segmentFile(msn));
   }
 
   initPath(period: number): string {
-    return join(this.dir, `init-${period}.mp4`);
+    return join(this.dir, initFile(period));
   }
 }
 

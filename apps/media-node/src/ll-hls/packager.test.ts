@@ -8,7 +8,8 @@ import { cutFromWindow } from '../clips/cut.js';
 import { createLogger } from '../log.js';
 import { StreamEvents } from '../streams/events.js';
 import { DiskBudget, DvrStore } from './dvr-store.js';
-import { fmp4OutputArgs, LowLatencyPackager, parseLowLatencyFile } from './packager.js';
+import { fmp4OutputArgs, parseLowLatencyFile } from './files.js';
+import { LowLatencyPackager } from './packager.js';
 import { LowLatencyPackagers } from './packagers.js';
 
 const run = promisify(execFile);

@@ -2,28 +2,8 @@ import { Fmp4Splitter } from '../fmp4-splitter.js';
 import type { DvrStore, RestoredWindow } from './dvr-store.js';
 import { type InitTrack, readFragment, readInitTracks } from './fmp4-boxes.js';
 import { type PlaylistSegment, type RenditionReport, renderPlaylist } from './playlist.js';
+import type { ClipSource, Continuation, Part, Segment } from './segments.js';
 import { Waiters } from './waiters.js';
-
-/**
- * ffmpeg's output arguments for the packager: the input's tracks copied into fragmented MP4 on stdout, a fragment
- * (an LL-HLS part) every `partSeconds` at most and at every keyframe. `empty_moov`: the init segment comes first,
- * alone; `default_base_moof`: each fragment's data offsets are relative to its own moof, so a part stands alone.
- * The fragments are cut a little short of the part target (ffmpeg closes one once it reached the duration asked),
- * so at 24–30 fps every part stays within PART-TARGET.
- */
-export function fmp4OutputArgs(partSeconds: number): string[] {
-  return [
-    '-c',
-    'copy',
-    '-f',
-    'mp4',
-    '-movflags',
-    'frag_keyframe+empty_moov+default_base_moof',
-    '-frag_duration',
-    String(Math.floor(partSeconds * 0.9 * 1_000_000)),
-    'pipe:1',
-  ];
-}
 
 export interface PackagerOptions {
   /** The part target (PART-TARGET), seconds. */
@@ -38,62 +18,6 @@ export interface PackagerOptions {
   now?: () => number;
   /** Where an earlier packager of the same variant stopped (`continuation()`): its numbering goes on. */
   continueFrom?: Continuation;
-}
-
-/** What a clip is cut from: runs of one period each (an init, then segments), the first starting at `startMs`. */
-export interface ClipSource {
-  /** The program date of the first segment's first frame (a keyframe), ms. */
-  startMs: number;
-  /** The clip's media seconds: from that keyframe to `to`, the periods' runs one after the other. */
-  seconds: number;
-  runs: { period: number; chunks: Buffer[] }[];
-}
-
-/** The numbering a packager's successor for the same URL goes on with: players see one playlist continued. */
-export interface Continuation {
-  msn: number;
-  period: number;
-  discontinuities: number;
-}
-
-interface Part {
-  data: Buffer;
-  duration: number;
-  independent: boolean;
-}
-
-interface Segment {
-  msn: number;
-  period: number;
-  /** The first of its period: a discontinuity before it (unless it is the playlist's very first). */
-  periodStart: boolean;
-  programDate: number;
-  parts: Part[];
-  duration: number;
-  complete: boolean;
-  bytes: number;
-  /** On the rewind window's disk: its parts may leave memory. */
-  stored: boolean;
-}
-
-type FileName =
-  | { kind: 'init'; period: number }
-  | { kind: 'part'; msn: number; index: number }
-  | { kind: 'segment'; msn: number };
-
-const INIT = /^init-(\d{1,9})\.mp4$/;
-const PART = /^part-(\d{1,9})\.(\d{1,4})\.m4s$/;
-const SEGMENT = /^seg-(\d{1,9})\.m4s$/;
-
-/** What a Low latency output's file names ask for, or null for a name the packager does not make. */
-export function parseLowLatencyFile(name: string): FileName | null {
-  const init = INIT.exec(name);
-  if (init) return { kind: 'init', period: Number(init[1]) };
-  const part = PART.exec(name);
-  if (part) return { kind: 'part', msn: Number(part[1]), index: Number(part[2]) };
-  const segment = SEGMENT.exec(name);
-  if (segment) return { kind: 'segment', msn: Number(segment[1]) };
-  return null;
 }
 
 /**

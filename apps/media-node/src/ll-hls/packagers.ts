@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { DVR_WINDOW_MAX_MINUTES } from '@streamcloud/contract';
 import type { StreamEvents } from '../streams/events.js';
 import { DiskBudget, DvrStore, INDEX, namesIn, statOf } from './dvr-store.js';
-import { type Continuation, LowLatencyPackager } from './packager.js';
+import { LowLatencyPackager } from './packager.js';
+import type { Continuation } from './segments.js';
 
 /** A part's target duration: ffmpeg cuts a fragment this long (or at a keyframe), one LL-HLS part each. */
 export const PART_SECONDS = 0.2;

@@ -1,3 +1,4 @@
+import { initFile, partFile, segmentFile } from './files.js';
 /** A segment as the playlist lists it. */
 export interface PlaylistSegment {
   msn: number;
@@ -66,23 +67,23 @@ export function renderPlaylist(input: PlaylistInput): string {
     if (index < skipped) continue;
     const first = index === skipped;
     if (segment.discontinuity && index > 0) lines.push('#EXT-X-DISCONTINUITY');
-    if (first || segment.discontinuity) lines.push(`#EXT-X-MAP:URI="${uri(`init-${segment.period}.mp4`)}"`);
+    if (first || segment.discontinuity) lines.push(`#EXT-X-MAP:URI="${uri(initFile(segment.period))}"`);
     lines.push(`#EXT-X-PROGRAM-DATE-TIME:${new Date(segment.programDate).toISOString()}`);
     elapsed += segment.duration;
     if (!segment.complete || total - elapsed < PART_LISTED_TARGETS * target) {
       for (const [i, part] of segment.parts.entries()) {
         const independent = part.independent ? ',INDEPENDENT=YES' : '';
         lines.push(
-          `#EXT-X-PART:DURATION=${decimal(part.duration)},URI="${uri(`part-${segment.msn}.${i}.m4s`)}"${independent}`,
+          `#EXT-X-PART:DURATION=${decimal(part.duration)},URI="${uri(partFile(segment.msn, i))}"${independent}`,
         );
       }
     }
-    if (segment.complete) lines.push(`#EXTINF:${decimal(segment.duration)},`, uri(`seg-${segment.msn}.m4s`));
+    if (segment.complete) lines.push(`#EXTINF:${decimal(segment.duration)},`, uri(segmentFile(segment.msn)));
   }
   const last = segments.at(-1);
   if (input.ended) lines.push('#EXT-X-ENDLIST');
   else if (last) {
-    const next = last.complete ? `part-${last.msn + 1}.0.m4s` : `part-${last.msn}.${last.parts.length}.m4s`;
+    const next = last.complete ? partFile(last.msn + 1, 0) : partFile(last.msn, last.parts.length);
     lines.push(`#EXT-X-PRELOAD-HINT:TYPE=PART,URI="${uri(next)}"`);
   }
   for (const report of input.renditionReports)

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { text } from '../http-answer.js';
-import { type LowLatencyPackager, parseLowLatencyFile } from './packager.js';
+import { parseLowLatencyFile } from './files.js';
+import type { LowLatencyPackager } from './packager.js';
 import type { RenditionReport } from './playlist.js';
 
 /**

@@ -1,7 +1,8 @@
 import type { AssignedInput, TrackInfo } from '@streamcloud/contract';
 import { lastLine, spawnGuarded } from '../child.js';
 import { playInputArgs } from '../front-ends/rtmp/nginx.js';
-import { fmp4OutputArgs, type LowLatencyPackager } from '../ll-hls/packager.js';
+import { fmp4OutputArgs } from '../ll-hls/files.js';
+import type { LowLatencyPackager } from '../ll-hls/packager.js';
 import { type LowLatencyPackagers, PART_SECONDS } from '../ll-hls/packagers.js';
 import type { LiveStream } from '../streams/types.js';
 import { awaitingRenditions, tracksOf } from './capture.js';

@@ -6,7 +6,7 @@ import type { ReportBody } from '../control-plane.js';
 import { writeFileDurably } from '../durable-file.js';
 import type { DiskBudget, DvrStore, StoredSegment } from '../ll-hls/dvr-store.js';
 import { namesIn } from '../ll-hls/dvr-store.js';
-import { parseLowLatencyFile } from '../ll-hls/packager.js';
+import { initFile, parseLowLatencyFile, segmentFile } from '../ll-hls/files.js';
 import { renderPlaylist } from '../ll-hls/playlist.js';
 import type { Logger } from '../log.js';
 
@@ -68,9 +68,9 @@ export class VodLibrary {
       const periods = new Set<number>();
       for (const segment of store.segments()) {
         // A segment the window dropped meanwhile (its file is gone) is left out: the VOD has a gap there.
-        if (!(await linkOrCopy(store.path(segment.msn), join(dir, `seg-${segment.msn}.m4s`)))) continue;
+        if (!(await linkOrCopy(store.path(segment.msn), join(dir, segmentFile(segment.msn))))) continue;
         if (!periods.has(segment.period)) {
-          if (!(await linkOrCopy(store.initPath(segment.period), join(dir, `init-${segment.period}.mp4`)))) continue;
+          if (!(await linkOrCopy(store.initPath(segment.period), join(dir, initFile(segment.period))))) continue;
           periods.add(segment.period);
         }
         segments.push(segment);

@@ -1,6 +1,7 @@
 import type { AssignedInput } from '@streamcloud/contract';
 import type { GuardedChild } from '../../child.js';
-import { fmp4OutputArgs, type LowLatencyPackager } from '../../ll-hls/packager.js';
+import { fmp4OutputArgs } from '../../ll-hls/files.js';
+import type { LowLatencyPackager } from '../../ll-hls/packager.js';
 import { type LowLatencyPackagers, PART_SECONDS } from '../../ll-hls/packagers.js';
 import { isLowLatencyHls } from '../low-latency-hls.js';
 
