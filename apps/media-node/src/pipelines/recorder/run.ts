@@ -191,12 +191,17 @@ export class RecordingRun {
 
   /** Closes the file; the upload follows once the storage is known. */
   async finish(): Promise<void> {
+    if (await this.endCapture()) await this.close();
+  }
+
+  /** Stops capturing (reader and writer): false when the run was not capturing. */
+  private async endCapture(): Promise<boolean> {
     const capture = this.capture;
-    if (!capture || this.state !== 'Recording') return;
+    if (!capture || this.state !== 'Recording') return false;
     this.capture = null;
     this.stream = null;
     await capture.finish();
-    await this.close();
+    return true;
   }
 
   /** The file is written: what it holds is journaled and uploaded (a file nothing was written to is dropped). */
@@ -369,18 +374,15 @@ export class RecordingRun {
    * says it was cut, so the control plane continues the recording (a new file, started once there is room).
    */
   private async captureFailed(message: string, what: 'read' | 'write'): Promise<void> {
-    const capture = this.capture;
-    if (!capture || this.state !== 'Recording') return;
+    if (!this.capture || this.state !== 'Recording') return;
     this.say('error', `The recorder stopped: ${message}`);
     if (what === 'read' || !this.stream || this.stream.ended) {
       await this.finish();
       return;
     }
     this.interrupted = 'write';
-    this.capture = null;
-    this.stream = null;
     this.ctx.changed(this);
-    await capture.finish();
+    await this.endCapture();
     const room = await waitForRoom(this.ctx.dir, {
       signal: this.aborter.signal,
       onWait: (free) => {
