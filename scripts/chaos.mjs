@@ -3,7 +3,7 @@
 // (docs/chaos.md says what it does and what it found). `npm test` runs the lean variant once (suite `chaos`).
 import { join } from 'node:path';
 import { runChaos } from './chaos-run.mjs';
-import { ensureMediaTools, ensureNodeModules, log, ROOT } from './lib.mjs';
+import { ensureMediaTools, ensureNodeModules, log, onSupportedNode, ROOT } from './lib.mjs';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -17,6 +17,7 @@ const seeds = String(option('seeds', '1,2,3'))
 const lean = args.includes('--lean');
 
 ensureNodeModules();
+await onSupportedNode();
 ensureMediaTools();
 for (const seed of seeds) {
   log(`Chaos run, seed ${seed}${lean ? ' (lean)' : ''}`);

