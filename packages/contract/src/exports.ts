@@ -33,6 +33,7 @@ export * from './stream-credentials.js';
 export { CALLBACK_URI_MAX, StatusMessage, Streamer } from './stream-fields.js';
 export * from './stream-list.js';
 export * from './stream-names.js';
+export * from './stream-tags.js';
 export * from './streams.js';
 export * from './text.js';
 export * from './transcode.js';
