@@ -5,7 +5,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
-const root = resolve(process.argv[2] ?? 'apps/api/src');
+// The folder is the first argument that is not a flag (`-v` alone reads apps/api/src).
+const root = resolve(process.argv.slice(2).find((arg) => !arg.startsWith('-')) ?? 'apps/api/src');
 const verbose = process.argv.includes('-v');
 const files = [];
 (function walk(dir) {

@@ -1,5 +1,5 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { type StreamInput, streamRoutes } from '@streamcloud/contract';
+import { type StreamInput, streamRoutes, streamTagRoutes } from '@streamcloud/contract';
 import { apiLogin, createAccount, loginViaUi, type TestAccount } from '../support/accounts';
 import { api } from '../support/api';
 import { installPageClock, toNextPoll } from '../support/clock';
@@ -267,7 +267,7 @@ test("pages past 200 with 'More'", async ({ page, request }) => {
   await expect(rows(page)).toHaveCount(1);
 });
 
-test('edits the caption by Enter and by blur', async ({ page, request }) => {
+test('edits the caption by Enter and by blur, and the tags', async ({ page, request }) => {
   const [, token] = await freshUser(page, request);
   const stream = await apiCreateInput(request, token, { caption: 'First caption' });
   await page.goto(`/#/streams/view/${stream.id}`);
@@ -286,6 +286,22 @@ test('edits the caption by Enter and by blur', async ({ page, request }) => {
   await page.getByTestId('stream-status').click();
   await expect(caption).toHaveText('Blurred caption');
   await expect.poll(async () => (await apiGetInput(request, token, stream.id)).caption).toBe('Blurred caption');
+
+  // Tags, on the same dashboard (a few seconds more rather than a test of its own: the real-time lane's budget).
+  const tags = page.getByRole('region', { name: 'Tags' });
+  // What is typed is taken in lower case.
+  for (const [typed, tag] of [
+    ['Studio-A', 'studio-a'],
+    ['sports', 'sports'],
+  ] as const) {
+    await tags.getByLabel('Tag', { exact: true }).fill(typed);
+    await tags.getByRole('button', { name: 'Add tag' }).click();
+    await expect(tags.getByRole('button', { name: `Remove tag ${tag}` })).toBeVisible();
+  }
+  await tags.getByRole('button', { name: 'Remove tag sports' }).click();
+  await expect(tags.getByRole('button', { name: 'Remove tag sports' })).toHaveCount(0);
+  const tagged = await api(request, token).call(streamTagRoutes.streams, { params: { tag: 'studio-a' } });
+  expect(tagged.map((found) => found.id)).toEqual([stream.id]);
 });
 
 interface StatusCase {

@@ -36,6 +36,7 @@ import { relaysModule } from './modules/relays/relays.module.js';
 import { snapshotsModule } from './modules/snapshots/snapshots.module.js';
 import { statisticsModule } from './modules/statistics/statistics.module.js';
 import { storagesModule } from './modules/storages/storages.module.js';
+import { streamTagsModule } from './modules/stream-tags/stream-tags.module.js';
 import { streamsModule } from './modules/streams/streams.module.js';
 import { transcodeModule } from './modules/transcode/transcode.module.js';
 import { vodsModule } from './modules/vods/vods.module.js';
@@ -78,6 +79,7 @@ export const MODULES = [
   // Before streams: the nodes' list of what they serve carries the keys of Signed outputs' accounts.
   playbackKeysModule,
   streamsModule,
+  streamTagsModule,
   transcodeModule,
   fallbacksModule,
   snapshotsModule,

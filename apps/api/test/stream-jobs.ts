@@ -64,6 +64,20 @@ export class StreamJobWorld {
 
   createStream = async (token: string): Promise<string> => (await this.t.createInput({ format: 'RTMP' }, token)).id;
 
+  /** An S3 storage of the caller's account (not checked against a bucket): its id. */
+  createStorage = async (token: string, name = 'Bucket'): Promise<string> => {
+    const response = await this.call(token, 'POST', '/storages?check=false', {
+      name,
+      type: 'AmazonS3',
+      accessKeyId: 'AKIDEXAMPLE',
+      secretAccessKey: 'very-secret-key',
+      bucket: 'media',
+      path: 'live',
+    });
+    if (response.statusCode !== 201) throw new Error(`storage: ${response.statusCode} ${response.body}`);
+    return response.json().id as string;
+  };
+
   /** A state report about one job, from this world's node unless told otherwise. */
   report = async (id: string, fields: object, nodeToken = this.node.token): Promise<void> => {
     const response = await this.t.report(nodeToken, [

@@ -26,10 +26,10 @@ import { InputDirectory } from './inputs.js';
 import { LowLatencyPackagers } from './ll-hls/packagers.js';
 import { LoadReport } from './load-report.js';
 import type { Logger } from './log.js';
-import { EdgePuller } from './pipelines/edge/puller.js';
+import { type EdgePuller, edgePullerKind } from './pipelines/edge/puller.js';
 import { fallbacksKind } from './pipelines/fallback/fallback.js';
 import { FallbackPlayer } from './pipelines/fallback/player.js';
-import { LivePipelines } from './pipelines/host.js';
+import { LivePipelines, startSource } from './pipelines/host.js';
 import { lowLatencyHlsKind } from './pipelines/low-latency-hls.js';
 import type { NodeTools, PipelineReporter } from './pipelines/pipeline.js';
 import { Recordings } from './pipelines/recorder/recordings.js';
@@ -144,18 +144,17 @@ export class MediaNode {
       dataDir: config.dataDir,
       dvrMaxBytes: config.dvrMaxBytes,
     });
-    this.edges = new EdgePuller(
+    this.edges = startSource(
+      edgePullerKind({ idleMs: config.edgeIdleMs, lowLatency: this.lowLatency }),
       {
-        manager: this.manager,
+        streams: this.manager,
         directory: this.directory,
         tools: this.tools,
         log,
-        idleMs: config.edgeIdleMs,
-        lowLatency: this.lowLatency,
+        meter: (traffic) => this.manager.usage.meter(traffic, 'internode'),
       },
-      (traffic) => this.manager.usage.meter(traffic, 'internode'),
+      this.manager.admission,
     );
-    this.manager.admission.pull = (input) => this.edges.pull(input);
     const host = {
       log,
       tools: this.tools,

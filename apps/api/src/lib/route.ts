@@ -61,6 +61,18 @@ function securityOf(def: AnyRoute): Array<Record<string, string[]>> {
   return def.sessionOnly ? [{ bearer: [] }] : [{ bearer: [] }, { apiKey: [] }];
 }
 
+/** How a file link's answer (a recording's, a clip's) may be kept: the link is a capability, so the browser may keep the bytes, no shared cache may. */
+export const FILE_LINK_CACHE = 'private, max-age=3600';
+
+/** Answers a file from a storage (all of it, or the range asked for): its status and headers, then its bytes. */
+export function sendFile(
+  reply: FastifyReply,
+  file: { status: number; headers: Record<string, string>; body: unknown },
+) {
+  reply.code(file.status).headers(file.headers);
+  return file.body;
+}
+
 /**
  * Registers one route of the contract: its schemas validate the request and the response and
  * document it in OpenAPI; the auth level picks the guard; the handler only calls the service.

@@ -2,7 +2,17 @@ import type { AssignedInput, ConfigPart } from '@streamcloud/contract';
 import type { Logger } from '../log.js';
 import type { StreamEvents } from '../streams/events.js';
 import type { LiveStream } from '../streams/types.js';
-import type { NodeTools, Pipeline, PipelineContext, PipelineKind, PipelineReporter, StopReason } from './pipeline.js';
+import type {
+  NodeTools,
+  Pipeline,
+  PipelineContext,
+  PipelineKind,
+  PipelineReporter,
+  SourceContext,
+  SourceKind,
+  StopReason,
+  StreamSource,
+} from './pipeline.js';
 
 /** A configuration that could not be read is tried again this long after. */
 const RELOAD_RETRY_MS = 3000;
@@ -147,4 +157,18 @@ export class LivePipelines<C> {
     });
     return entry.chain;
   }
+}
+
+/**
+ * Makes a source kind's source for the node (the edge puller) and plugs it into admission: a viewer's stream that is
+ * not live here is asked of it. Answers the source (the node stops it with `stopAll`).
+ */
+export function startSource<S extends StreamSource>(
+  kind: SourceKind<S>,
+  context: SourceContext,
+  admission: { pull: StreamSource['pull'] | null },
+): S {
+  const source = kind.create(context);
+  admission.pull = (input) => source.pull(input);
+  return source;
 }

@@ -1,15 +1,16 @@
 import type { AssignedInput, ConfigPart, StatusMessage } from '@streamcloud/contract';
 import type { ReportBody } from '../control-plane.js';
+import type { InputDirectory } from '../inputs.js';
 import type { Logger } from '../log.js';
-import type { LiveStream } from '../streams/types.js';
+import type { LiveStream, PublishHandle, PushProtocol, ViewerSession } from '../streams/types.js';
 import type { OutgoingTraffic } from '../streams/usage.js';
 
 /** Why a pipeline stops. */
 export type StopReason = 'push ended' | 'configuration removed' | 'node stopping' | 'gave up';
 
 /**
- * One job the node runs for a live stream (transcoder, snapshots; recorder, relay, fallback player and edge
- * puller follow the same shape). The host starts it when its stream goes live and it has a configuration,
+ * One job the node runs for a live stream (transcoder, snapshots, LL-HLS packager, recorder, relay, fallback
+ * player). A pipeline that brings a stream to the node instead (the edge puller) is a `SourceKind`, below. The host starts it when its stream goes live and it has a configuration,
  * hands it every new configuration, and stops it with the push (or when its configuration is removed).
  * `stop` must end every process and timer the pipeline started; `update` may restart what it runs.
  */
@@ -72,4 +73,46 @@ export interface PipelineKind<C> {
   same?(a: C, b: C): boolean;
   /** The node stops, after every pipeline of the kind stopped: what the kind keeps between pushes ends. */
   shutdown?(): Promise<void> | void;
+}
+
+/**
+ * A kind of pipeline that brings streams to this node rather than running on one of its live streams: the edge
+ * puller (pipelines/edge). Made once for the node by `startSource` (host.ts), which makes it what admission asks
+ * for the stream of a viewer's input ingested on another node; it stops with the node.
+ */
+export interface SourceKind<S extends StreamSource = StreamSource> {
+  /** For logs: 'edge puller'. */
+  readonly name: string;
+  create(context: SourceContext): S;
+}
+
+/** A running source kind. */
+export interface StreamSource {
+  /** The stream of `input`, ingested on another node, brought here for a viewer; undefined when it cannot be. */
+  pull(input: AssignedInput): Promise<LiveStream | undefined>;
+  /** The node stops: every stream it brought here ends. */
+  stopAll(): Promise<void>;
+}
+
+/** What a source kind gets from the node: the node's streams (the stream manager's part for them), and its tools. */
+export interface SourceContext {
+  streams: PulledStreams;
+  directory: Pick<InputDirectory, 'all' | 'byId'>;
+  tools: Pick<NodeTools, 'ffmpeg' | 'rtmpUrl'>;
+  log: Logger;
+  /** Bills the bytes it brings from another node as the stream's internode usage; answers the call that ends it. */
+  meter(traffic: OutgoingTraffic): () => void;
+}
+
+/** What a source may do with the node's streams (the stream manager does it): start, look up and end them. */
+export interface PulledStreams {
+  /** The input's push going on here, if any. */
+  push(streamId: string): LiveStream | undefined;
+  /** The stream as pulled from node `origin` for this node's viewers (nothing reported: its ingest node does). */
+  startPulled(input: AssignedInput, origin: string, handle: PublishHandle): LiveStream | null;
+  /** The stream as a push of this node (an Internode stream's content). */
+  startPush(input: AssignedInput, protocol: PushProtocol, handle: PublishHandle): LiveStream;
+  endPush(stream: LiveStream, failure?: string | null, options?: { byOrigin?: boolean }): void;
+  /** Who watches what here. */
+  readonly viewers: { all(): ViewerSession[] };
 }

@@ -14,6 +14,10 @@ export const VIEWER_TABLES: ReadonlySet<string> = new Set(['viewer_sessions', 'v
 /** Whose sessions a read covers: one stream's, one account's, or every account's. */
 export type AnalyticsScope = { streamId: string } | { accountId: string } | 'all';
 
+/** The column and id of a stream's or an account's rows (viewer sessions and minutes both have both columns). */
+const scopeColumn = (scope: Exclude<AnalyticsScope, 'all'>): ['input_id' | 'account_id', string] =>
+  'streamId' in scope ? ['input_id', scope.streamId] : ['account_id', scope.accountId];
+
 /**
  * The whole hours [from, to) a window reads from the hourly rollups: a raw read then leaves out the sessions that
  * started in them and the minutes within them.
@@ -226,10 +230,8 @@ export class AnalyticsRepository {
       );
     }
     if (scope !== 'all') {
-      query =
-        'streamId' in scope
-          ? query.where('input_id', '=', scope.streamId)
-          : query.where('account_id', '=', scope.accountId);
+      const [column, id] = scopeColumn(scope);
+      query = query.where(column, '=', id);
     }
     return query;
   }
@@ -302,10 +304,8 @@ export class AnalyticsRepository {
       query = query.where((eb) => eb.or([eb('minute', '<', rolled.from), eb('minute', '>=', rolled.to)]));
     }
     if (scope !== 'all') {
-      query =
-        'streamId' in scope
-          ? query.where('input_id', '=', scope.streamId)
-          : query.where('account_id', '=', scope.accountId);
+      const [column, id] = scopeColumn(scope);
+      query = query.where(column, '=', id);
     }
     return query;
   }

@@ -1,6 +1,6 @@
 import { clipRoutes, nodeClipRoutes } from '@streamcloud/contract';
 import type { FastifyInstance } from 'fastify';
-import { addRoute } from '../../lib/route.js';
+import { addRoute, FILE_LINK_CACHE, sendFile } from '../../lib/route.js';
 import type { ClipsService } from './clips.service.js';
 
 export function registerClipRoutes(app: FastifyInstance, clips: ClipsService): void {
@@ -11,13 +11,9 @@ export function registerClipRoutes(app: FastifyInstance, clips: ClipsService): v
   addRoute(
     app,
     clipRoutes.file,
-    async ({ params, query, request, reply }) => {
-      const file = await clips.file(params.id, query.token, request.headers.range);
-      reply.code(file.status).headers(file.headers);
-      return file.body;
-    },
-    // The link is a capability: the browser may keep the bytes, no shared cache may.
-    { cacheControl: 'private, max-age=3600' },
+    async ({ params, query, request, reply }) =>
+      sendFile(reply, await clips.file(params.id, query.token, request.headers.range)),
+    { cacheControl: FILE_LINK_CACHE },
   );
   addRoute(app, clipRoutes.delete, ({ auth, params }) => clips.delete(auth, params.id));
   addRoute(app, nodeClipRoutes.clips, ({ node }) => clips.ofNode(node));

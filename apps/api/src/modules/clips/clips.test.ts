@@ -7,21 +7,8 @@ import { StreamJobWorld } from '../../../test/stream-jobs.js';
 const t = useTestApp(() => ({ clock: w.clock }), { roles: true });
 const stub = useNodeStub();
 const w = new StreamJobWorld(t, { path: 'recordings', reportKind: 'recording-state', reportKey: 'recordingId' });
-const { call } = w;
+const { call, createStorage } = w;
 let storageId: string;
-
-const createStorage = async (token: string, name = 'Bucket') => {
-  const response = await call(token, 'POST', '/storages?check=false', {
-    name,
-    type: 'AmazonS3',
-    accessKeyId: 'AKIDEXAMPLE',
-    secretAccessKey: 'very-secret-key',
-    bucket: 'media',
-    path: 'live',
-  });
-  if (response.statusCode !== 201) throw new Error(`storage: ${response.statusCode} ${response.body}`);
-  return response.json().id as string;
-};
 
 /** The last `seconds` before now, as a stream clip's range. */
 const lastSeconds = (seconds: number, endAgo = 1) => {

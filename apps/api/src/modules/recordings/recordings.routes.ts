@@ -1,6 +1,6 @@
 import { nodeRecordingRoutes, recordingRoutes, TOTAL_COUNT_HEADER } from '@streamcloud/contract';
 import type { FastifyInstance } from 'fastify';
-import { addRoute } from '../../lib/route.js';
+import { addRoute, FILE_LINK_CACHE, sendFile } from '../../lib/route.js';
 import type { RecordingsService } from './recordings.service.js';
 
 export function registerRecordingRoutes(app: FastifyInstance, recordings: RecordingsService): void {
@@ -20,13 +20,9 @@ export function registerRecordingRoutes(app: FastifyInstance, recordings: Record
   addRoute(
     app,
     recordingRoutes.file,
-    async ({ params, query, request, reply }) => {
-      const file = await recordings.file(params.id, query.token, request.headers.range);
-      reply.code(file.status).headers(file.headers);
-      return file.body;
-    },
-    // The link is a capability: the browser may keep the bytes, no shared cache may.
-    { cacheControl: 'private, max-age=3600' },
+    async ({ params, query, request, reply }) =>
+      sendFile(reply, await recordings.file(params.id, query.token, request.headers.range)),
+    { cacheControl: FILE_LINK_CACHE },
   );
   addRoute(app, recordingRoutes.delete, ({ auth, params }) => recordings.delete(auth, params.id));
   addRoute(app, nodeRecordingRoutes.recordings, ({ node }) => recordings.ofNode(node));

@@ -6,21 +6,8 @@ import { StreamJobWorld, streamJobAccessTests, streamJobLostNodeTests } from '..
 
 const t = useTestApp(() => ({ clock: w.clock }), { roles: true });
 const w = new StreamJobWorld(t, { path: 'recordings', reportKind: 'recording-state', reportKey: 'recordingId' });
-const { call, createStream, report, stateOf } = w;
+const { call, createStorage, createStream, report, stateOf } = w;
 let storageId: string;
-
-const createStorage = async (token: string, name = 'Bucket') => {
-  const response = await call(token, 'POST', '/storages?check=false', {
-    name,
-    type: 'AmazonS3',
-    accessKeyId: 'AKIDEXAMPLE',
-    secretAccessKey: 'very-secret-key',
-    bucket: 'media',
-    path: 'live',
-  });
-  if (response.statusCode !== 201) throw new Error(`storage: ${response.statusCode} ${response.body}`);
-  return response.json().id as string;
-};
 
 const capture = { source: 'Incoming', tracks: [{ type: 'Video' }, { type: 'Audio' }] };
 const body = (overrides: object = {}) => ({ streamId: w.streamId, storageId, capture, ...overrides });

@@ -1,4 +1,4 @@
-import { Suspense } from 'react';
+import { type ReactNode, Suspense } from 'react';
 import { Loading } from '@/components/ui/loading';
 import { lazyComponent, OnDemand } from '@/components/ui/on-demand';
 import { ClipButton } from '@/features/clips/components/clip-dialog';
@@ -26,8 +26,23 @@ const SnapshotSettingsModal = lazyComponent(
 );
 
 /**
- * The stream dashboard with what the recordings, relays, snapshots, metrics, analytics and webhooks features add
- * to it.
+ * The cards features add about a stream: each feature's `components/stream-card.tsx` (its `StreamCard`), named by
+ * the feature's folder and shown in the folders' order. A new card is that file alone, no list here to edit.
+ */
+const featureCards = import.meta.glob<{ StreamCard: (props: { streamId: string }) => ReactNode }>(
+  '../../features/*/components/stream-card.tsx',
+  { eager: true },
+);
+const cards: NonNullable<StreamDashboardSlots['cards']> = Object.fromEntries(
+  Object.entries(featureCards).map(([path, { StreamCard }]) => [
+    path.split('/').at(-3) as string,
+    ({ streamId }: { streamId: string }) => <StreamCard streamId={streamId} />,
+  ]),
+);
+
+/**
+ * The stream dashboard with what the recordings, relays, snapshots, metrics, analytics, webhooks and clips features
+ * add to it, and the other features' cards.
  */
 export const slots: StreamDashboardSlots = {
   recordButton: ({ streamId, enabled }) => <RecordButton streamId={streamId} enabled={enabled} />,
@@ -56,6 +71,7 @@ export const slots: StreamDashboardSlots = {
   callbacks: ({ streamId }) => <DeliveryLog filter={{ streamId }} />,
   clipButton: ({ streamId, position }) => <ClipButton streamId={streamId} position={position} />,
   clips: ({ streamId }) => <StreamClipsList streamId={streamId} />,
+  cards,
 };
 
 export function StreamDashboardPage() {

@@ -2,12 +2,9 @@ import type { AssignedInput } from '@streamcloud/contract';
 import { type GuardedChild, lastLine, spawnGuarded } from '../../child.js';
 import { playInputArgs } from '../../front-ends/rtmp/nginx.js';
 import { type ProxiedConnection, RtmpProxy } from '../../front-ends/rtmp/proxy.js';
-import type { InputDirectory } from '../../inputs.js';
 import type { LowLatencyPackagers } from '../../ll-hls/packagers.js';
-import type { Logger } from '../../log.js';
-import type { StreamManager } from '../../streams/manager.js';
 import type { LiveStream } from '../../streams/types.js';
-import type { NodeTools } from '../pipeline.js';
+import type { SourceContext, SourceKind, StreamSource } from '../pipeline.js';
 import { edgeLadder, renditionName } from './ladder.js';
 import { RenditionPackaging, wantsLowLatency } from './rendition-packaging.js';
 
@@ -20,15 +17,17 @@ const PULL_START_TIMEOUT_MS = 15_000;
 const WATCH_INTERVAL_MS = 500;
 
 export interface EdgePullerOptions {
-  manager: StreamManager;
-  directory: InputDirectory;
-  tools: Pick<NodeTools, 'ffmpeg' | 'rtmpUrl'>;
-  log: Logger;
   /** A pull with no viewer (and no preview) of its stream here this long stops. */
   idleMs: number;
   /** The node's LL-HLS packagers: a ladder's renditions pulled for a Low latency output are packaged into them. */
   lowLatency?: LowLatencyPackagers;
 }
+
+/** The edge puller as a pipeline kind of the node: a source of the streams it pulls from other nodes. */
+export const edgePullerKind = (options: EdgePullerOptions): SourceKind<EdgePuller> => ({
+  name: 'edge puller',
+  create: (context) => new EdgePuller(context, options),
+});
 
 /**
  * Why a stream is pulled: `edge`, for this node's viewers of a stream ingested elsewhere (while they watch);
@@ -114,7 +113,7 @@ interface Pull {
  * Ingestion, its own outputs and jobs); it ends with the source's push, and a Stop holds it off until the
  * source's next push.
  */
-export class EdgePuller {
+export class EdgePuller implements StreamSource {
   /** By nginx name here: the input id, or a rendition's `<input id>_<key>`. */
   private readonly pulls = new Map<string, Pull>();
   /** Pulls being stopped, by name: a new pull of the name waits for the old one to leave nginx's name. */
@@ -129,9 +128,9 @@ export class EdgePuller {
   private readonly timer: NodeJS.Timeout;
 
   constructor(
+    /** The node's streams, inputs, tools and log; its meter bills the pulls' bytes as internode usage. */
+    private readonly node: SourceContext,
     private readonly o: EdgePullerOptions,
-    /** Meters the pull's bytes as the stream's internode usage; answers the call that ends it. */
-    private readonly meter: (traffic: { inputId: string; bytesIn(): number; bytesOut(): number }) => () => void,
   ) {
     this.timer = setInterval(() => this.watch(), WATCH_INTERVAL_MS);
     this.timer.unref();
@@ -174,7 +173,7 @@ export class EdgePuller {
     pull.lastWatchedAt = Date.now();
     // Metered from here, every byte since its connection opened: the origin admitted the play (ffmpeg publishes
     // only what it plays), and meters it from then as internode too; a play it refused is billed on neither node.
-    pull.endMetering = this.meter({
+    pull.endMetering = this.node.meter({
       inputId: pull.input.id,
       // What the origin sent this node is its upload here; what this node sent back, its download.
       bytesIn: () => connectionOf(pull)?.bytesToClient ?? 0,
@@ -264,8 +263,8 @@ export class EdgePuller {
         void this.stop(pull, 'kicked');
       },
     };
-    if (pull.kind === 'edge') return this.o.manager.startPulled(pull.input, pull.from.nodeName, handle);
-    return this.o.manager.push(pull.input.id) ? null : this.o.manager.startPush(pull.input, 'Internode', handle);
+    if (pull.kind === 'edge') return this.node.streams.startPulled(pull.input, pull.from.nodeName, handle);
+    return this.node.streams.push(pull.input.id) ? null : this.node.streams.startPush(pull.input, 'Internode', handle);
   }
 
   private async start(
@@ -276,7 +275,7 @@ export class EdgePuller {
   ): Promise<Pull> {
     const relay = new RtmpProxy(origin.rtmpPort, { host: origin.hostname, aliases: false });
     const name = pullName(input.id, rendition);
-    const target = new URL(`${this.o.tools.rtmpUrl(name)}&edge=1`);
+    const target = new URL(`${this.node.tools.rtmpUrl(name)}&edge=1`);
     const publisher = new RtmpProxy(Number(target.port), { host: target.hostname, aliases: false });
     let resolvePublished: (published: boolean) => void = () => undefined;
     const pull: Pull = {
@@ -316,7 +315,7 @@ export class EdgePuller {
     target.port = String(await publisher.listen(0, '127.0.0.1'));
     const query = new URLSearchParams({ edge: origin.credential, ...(rendition === null ? {} : { rendition }) });
     const source = `rtmp://127.0.0.1:${port}/live/${encodeURIComponent(origin.name)}?${query}`;
-    const ffmpeg = spawnGuarded(this.o.tools.ffmpeg, [
+    const ffmpeg = spawnGuarded(this.node.tools.ffmpeg, [
       '-hide_banner',
       '-nostats',
       '-loglevel',
@@ -340,17 +339,17 @@ export class EdgePuller {
     ]);
     pull.ffmpeg = ffmpeg;
     pull.packaging?.attach(ffmpeg, (failure) => {
-      this.o.log.error(`LL-HLS packaging of ${describePull(pull)} failed: ${failure}`);
+      this.node.log.error(`LL-HLS packaging of ${describePull(pull)} failed: ${failure}`);
       void this.stop(pull, 'its LL-HLS packaging failed');
     });
     ffmpeg.stderr.on('data', (chunk: Buffer) => {
       pull.stderr = (pull.stderr + chunk.toString()).slice(-2000);
     });
     const what = describePull(pull);
-    this.o.log.info(`pulling ${what} from node ${origin.nodeName} (${origin.hostname}:${origin.rtmpPort})`);
+    this.node.log.info(`pulling ${what} from node ${origin.nodeName} (${origin.hostname}:${origin.rtmpPort})`);
     void ffmpeg.exited.then((code) => {
       if (!pull.stopping && !pull.live)
-        this.o.log.error(`pulling ${what} from node ${origin.nodeName} failed (${code}): ${lastLine(pull.stderr)}`);
+        this.node.log.error(`pulling ${what} from node ${origin.nodeName} failed (${code}): ${lastLine(pull.stderr)}`);
       void this.stop(pull, pull.stopping ? 'stopped' : ORIGIN_ENDED);
     });
     return pull;
@@ -366,13 +365,13 @@ export class EdgePuller {
     connectionOf(pull);
     // The stream ends here at once (a viewer arriving now starts a new pull, once this one let go of nginx).
     pull.resolvePublished(false);
-    if (pull.stream) this.o.manager.endPush(pull.stream, null, { byOrigin: reason === ORIGIN_ENDED });
+    if (pull.stream) this.node.streams.endPush(pull.stream, null, { byOrigin: reason === ORIGIN_ENDED });
     pull.packaging?.stop({ byOrigin: reason === ORIGIN_ENDED });
     const ended = (async () => {
       await pull.ffmpeg?.stop();
       await Promise.all([pull.relay.close(), pull.publisher.close()]);
       pull.endMetering?.();
-      this.o.log.info(`stopped pulling ${describePull(pull)}: ${reason}`);
+      this.node.log.info(`stopped pulling ${describePull(pull)}: ${reason}`);
     })();
     this.ending.set(pull.name, ended);
     void ended.finally(() => {
@@ -391,13 +390,13 @@ export class EdgePuller {
     for (const [name, at] of this.nextTryAt) if (at <= now) this.nextTryAt.delete(name);
     // A laddered stream's HLS viewers watch its renditions' pulls, not the stream's own.
     const watched = new Set(
-      this.o.manager.viewers
+      this.node.streams.viewers
         .all()
         .filter((viewer) => viewer.format !== 'HLS' || !this.laddered(viewer.inputId))
         .map((viewer) => viewer.inputId),
     );
     for (const pull of this.pulls.values()) {
-      const input = this.o.directory.byId(pull.input.id);
+      const input = this.node.directory.byId(pull.input.id);
       if (pull.kind === 'internode') {
         if (!input?.source?.live || input.source.inputId !== pull.input.source?.inputId)
           void this.stop(pull, 'its source is not live');
@@ -426,7 +425,7 @@ export class EdgePuller {
       if ((pull.rendition === null && watched.has(pull.input.id)) || pull.held > 0) pull.lastWatchedAt = now;
       else if (now - pull.lastWatchedAt >= this.o.idleMs) void this.stop(pull, 'no viewer left');
     }
-    for (const input of this.o.directory.all()) {
+    for (const input of this.node.directory.all()) {
       if (!input.source?.live) {
         this.held.delete(input.id);
         continue;
@@ -436,13 +435,13 @@ export class EdgePuller {
         this.ending.has(input.id) ||
         this.held.has(input.id) ||
         (this.nextTryAt.get(input.id) ?? 0) > now ||
-        this.o.manager.push(input.id) !== undefined;
+        this.node.streams.push(input.id) !== undefined;
       if (!blocked) void this.start(input, 'internode', input.source);
     }
   }
 
   private laddered(inputId: string): boolean {
-    const input = this.o.directory.byId(inputId);
+    const input = this.node.directory.byId(inputId);
     return input !== undefined && edgeLadder(input) !== null;
   }
 }

@@ -9,6 +9,17 @@ import { MEDIA_ERRORS } from '../utils/studio-media';
 import { RTSP_TCP_ONLY } from './connection-modal';
 
 const ID = uuid(42);
+
+/**
+ * What the cards other features add to the dashboard (their `components/stream-card.tsx`) read, answered as
+ * `src/test/stream-cards/<feature>.ts` says for each: a new card needs no handler here.
+ */
+const featureCardHandlers = import.meta.glob<{ streamCardHandlers: (streamId: string) => Record<string, Handler> }>(
+  '../../../test/stream-cards/*.ts',
+  { eager: true },
+);
+const cardHandlers = (streamId: string): Record<string, Handler> =>
+  Object.assign({}, ...Object.values(featureCardHandlers).map((card) => card.streamCardHandlers(streamId)));
 const STREAM_URL = `/api/v1/inputs/${ID}`;
 
 function renderDashboard(
@@ -21,6 +32,7 @@ function renderDashboard(
     path,
     currentToken: 'user-token',
     handlers: {
+      ...cardHandlers(ID),
       'GET /api/v1/accounts/whoami': () => jsonResponse(whoAmI(userAccount)),
       [`GET ${STREAM_URL}`]: () => jsonResponse(current),
       'GET /api/v1/outputs': () => jsonResponse([], 200, { 'X-Total-Count': '0' }),

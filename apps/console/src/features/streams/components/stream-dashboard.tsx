@@ -1,6 +1,6 @@
 import { messageOr } from '@streamcloud/api-client';
 import { type InputFormat, type StreamStatus, streamRoutes } from '@streamcloud/contract';
-import { type ReactNode, useState } from 'react';
+import { Fragment, type ReactNode, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { useNavigate } from 'react-router';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
@@ -64,6 +64,11 @@ export interface StreamDashboardSlots {
   clipButton?: (props: { streamId: string; position: () => Date | null }) => ReactNode;
   /** The body of the Clips card. */
   clips?: (props: { streamId: string }) => ReactNode;
+  /**
+   * More cards about the stream, each drawing its own card, by name (the React key), shown in that order under
+   * the stream's own cards: a feature adds one here without a slot of its own.
+   */
+  cards?: Record<string, (props: { streamId: string }) => ReactNode>;
 }
 
 export interface StreamDashboardProps {
@@ -200,6 +205,9 @@ export function StreamDashboard({ id, slots, startUpdating = false, onUpdateClos
               <InputCard stream={stream} ingress={ingress.data} />
               <TracksCard streamId={stream.id} />
               <MessagesCard messages={stream.statusMessages} />
+              {Object.entries(slots.cards ?? {}).map(([name, card]) => (
+                <Fragment key={name}>{card({ streamId: stream.id })}</Fragment>
+              ))}
             </div>
             <div className="col-lg-6">
               <ViewersCard streamId={stream.id} />
