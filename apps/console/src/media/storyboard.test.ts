@@ -38,7 +38,8 @@ describe('storyboard', () => {
     expect(tileAt(storyboard, 0)?.x).toBe(0);
     expect(tileAt(storyboard, 3)?.x).toBe(160);
     expect(tileAt(storyboard, 5)?.x).toBe(160);
-    expect(tileAt(storyboard, -1)).toBeNull();
+    expect(tileAt(storyboard, -1)?.x).toBe(0);
+    expect(tileAt(storyboard, -3)).toBeNull();
     expect(tileAt(storyboard, 60)).toBeNull();
   });
 

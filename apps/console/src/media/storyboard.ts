@@ -48,8 +48,13 @@ export function parseStoryboard(vtt: string, base: string): Storyboard {
   return { programDate: Number.isFinite(date) ? date : null, tiles };
 }
 
+/** How far before the first tile a position still shows it (the player's and the node's clocks differ by a frame or so). */
+const EARLY_SECONDS = 2;
+
 /** The tile shown at `time` of the storyboard's timeline: the cue holding it, else the last one before it. */
 export function tileAt(storyboard: Storyboard, time: number): StoryboardTile | null {
+  const [first] = storyboard.tiles;
+  if (first && time < first.start) return first.start - time <= EARLY_SECONDS ? first : null;
   let found: StoryboardTile | null = null;
   for (const tile of storyboard.tiles) {
     if (tile.start > time) break;
