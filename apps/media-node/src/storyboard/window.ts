@@ -27,7 +27,7 @@ interface Sheet {
 }
 
 /** A sheet with new tiles is made again at most this often while the push goes on (the end makes it at once). */
-const REBUILD_GAP_MS = 4_000;
+const REBUILD_GAP_MS = 10_000;
 
 /**
  * The storyboard of one stream's rewind window (docs/decisions.md, "Storyboards (issue 35)"): a tile for the first
