@@ -94,7 +94,10 @@ export default async function vodBench() {
     const window = windowRow(dataDir);
     const sheetBytes = bytesOf(windowDir, (name) => name.startsWith('storyboard-'));
     printTable('The rewind window on the node’s disk (segments), and its storyboard’s sheets', [
-      { ...window, 'storyboard MB per hour': (((sheetBytes / Number(window['seconds kept'])) * 3600) / 1e6).toFixed(1) },
+      {
+        ...window,
+        'storyboard MB per hour': (((sheetBytes / Number(window['seconds kept'])) * 3600) / 1e6).toFixed(1),
+      },
     ]);
   });
 }

@@ -141,7 +141,9 @@ export class VodLibrary {
     const vod = this.kept.get(inputId);
     const sheet = parseSheetFile(name);
     if (vod && sheet !== null)
-      return vod.storyboard?.some((cue) => cue.sheet === sheet) ? readFile(join(vod.dir, name)).catch(() => null) : null;
+      return vod.storyboard?.some((cue) => cue.sheet === sheet)
+        ? readFile(join(vod.dir, name)).catch(() => null)
+        : null;
     const asked = parseLowLatencyFile(name);
     if (!vod || !asked || asked.kind === 'part') return null;
     const listed =
