@@ -6,7 +6,8 @@
 // The storyboard's CPU: its ffmpeg runs are short (one per sheet made, a fraction of a second) and a node's tree has
 // other short children (probes, snapshots), so the node's own CPU does not tell it apart. The bench runs the node's
 // own WindowStoryboard (apps/media-node/src/storyboard/window.ts) over the same window as the node writes it, in real
-// time, and counts the CPU of the ffmpeg runs it reaps (this process's cutime + cstime: its only children that end).
+// time, and counts the CPU of the ffmpeg runs it reaps (this process's cutime + cstime: its only children that end),
+// once while a player reads its VTT (as the console's seek bar does) and once while nobody does.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -41,8 +42,11 @@ function bytesOf(dir, keep) {
   return bytes;
 }
 
-/** Runs a storyboard over the node's window as it grows, SECONDS long: its ffmpeg CPU and the sheets it made. */
-async function storyboardCpu(windowDir) {
+/**
+ * Runs a storyboard over the node's window as it grows, SECONDS long: its ffmpeg CPU and the sheets it made. `watched`:
+ * its VTT is read every 5 s, as the console's seek bar does (the open sheet follows the window).
+ */
+async function storyboardCpu(windowDir, watched) {
   const sheets = mkdtempSync(join(tmpdir(), 'streamcloud-vod-bench-sheets-'));
   const storyboard = new WindowStoryboard(
     {
@@ -58,7 +62,12 @@ async function storyboardCpu(windowDir) {
     let seen = Math.max(-1, ...indexed(windowDir).map((segment) => segment.msn));
     const before = reapedChildrenSeconds();
     const started = Date.now();
+    let askedAt = 0;
     while (Date.now() - started < SECONDS * 1000) {
+      if (watched && Date.now() - askedAt >= 5000) {
+        askedAt = Date.now();
+        storyboard.asked();
+      }
       for (const segment of indexed(windowDir))
         if (segment.msn > seen) {
           seen = segment.msn;
@@ -70,6 +79,7 @@ async function storyboardCpu(windowDir) {
     const cpuSeconds = reapedChildrenSeconds() - before;
     const elapsed = (Date.now() - started) / 1000;
     return {
+      'VTT read': watched ? 'every 5 s' : 'never',
       'seconds of the stream': elapsed.toFixed(0),
       'ffmpeg CPU, s': cpuSeconds.toFixed(2),
       'storyboard CPU, % of a core per stream': ((cpuSeconds / elapsed) * 100).toFixed(2),
@@ -84,11 +94,12 @@ async function storyboardCpu(windowDir) {
 export default async function vodBench() {
   await withClippedStream(async ({ api, stream, storage, dataDir }) => {
     const windowDir = join(dataDir, 'dvr', stream.id, 'main');
-    const cpu = await storyboardCpu(windowDir);
+    const rows = [await storyboardCpu(windowDir, true), await storyboardCpu(windowDir, false)];
     printTable(
       `The storyboard of a 2.5 Mb/s 640x360 stream's rewind window (a 160x90 tile every 2 s, 5x5 sheets, keyframes ` +
-        `only, the open sheet made again at most every 10 s), over ${SECONDS} s in real time`,
-      [cpu],
+        `only; the open sheet made again at most every 10 s while its VTT is read, else full sheets only), ` +
+        `${SECONDS} s each in real time`,
+      rows,
     );
     printTable(CLIPS_TITLE, await clipRows(api, stream, storage));
     const window = windowRow(dataDir);

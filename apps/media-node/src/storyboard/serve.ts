@@ -28,6 +28,7 @@ export async function serveWindowStoryboard(
   if (!found || asked.windowSeconds <= 0) return text(response, 404, 'This output keeps no rewind window');
   const listed = (msn: number) => found.packager.lists(msn, asked.windowSeconds);
   if (file === VTT_FILE) {
+    found.storyboard.asked();
     const { cues, programDate } = found.storyboard.windowCues(listed);
     const vtt = renderVtt(cues, { uri: (name) => `${name}${asked.suffix}`, programDate });
     // It grows with the window: read again as often as a player wants thumbnails of the newest part.

@@ -1,7 +1,17 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readInitTracks } from '../ll-hls/fmp4-boxes.js';
-import { type Cue, placeTile, sheetFile, type Tile, type TileSize, tileSize, vodCues, windowCues } from './layout.js';
+import {
+  type Cue,
+  placeTile,
+  sheetFile,
+  TILES_PER_SHEET,
+  type Tile,
+  type TileSize,
+  tileSize,
+  vodCues,
+  windowCues,
+} from './layout.js';
 import { firstFragment, renderSheet } from './sheet.js';
 
 /** What a storyboard reads of its rewind window (ll-hls/dvr-store.ts). */
@@ -28,12 +38,18 @@ interface Sheet {
 
 /** A sheet with new tiles is made again at most this often while the push goes on (the end makes it at once). */
 const REBUILD_GAP_MS = 10_000;
+/**
+ * A storyboard nobody asked for this long makes only full sheets (one run per 50 s of stream): the open sheet is made
+ * again every REBUILD_GAP_MS only while someone looks (a player reads the VTT every few seconds).
+ */
+const WATCHED_MS = 60_000;
 
 /**
  * The storyboard of one stream's rewind window (docs/decisions.md, "Storyboards (issue 35)"): a tile for the first
  * segment (a keyframe) at or after every INTERVAL_SECONDS as the window stores it, on sheets of up to 25 tiles of
- * one period, made by one ffmpeg at a time from those segments' first fragments (keyframes only). The open sheet is
- * made again as tiles come (at most every REBUILD_GAP_MS); a sheet goes once every one of its tiles left the window.
+ * one period, made by one ffmpeg at a time from those segments' first fragments (keyframes only). A full sheet is
+ * made once; the open one again as tiles come (at most every REBUILD_GAP_MS) while a player reads the VTT; a sheet
+ * goes once every one of its tiles left the window.
  */
 export class WindowStoryboard {
   private readonly tiles: Tile[] = [];
@@ -44,6 +60,8 @@ export class WindowStoryboard {
   private closed = false;
   /** `settled()` asked for: what is pending is made now, without the gap. */
   private hurry = false;
+  /** When a player last read its VTT. */
+  private askedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly source: StoryboardSource,
@@ -104,6 +122,12 @@ export class WindowStoryboard {
     }
   }
 
+  /** A player reads the VTT: the open sheet follows the window (every REBUILD_GAP_MS) while it does. */
+  asked(): void {
+    this.askedAt = Date.now();
+    this.schedule();
+  }
+
   /** The tiles on a sheet on disk (`listed`: whose segment a viewer may read), for a live window's VTT. */
   windowCues(listed: (msn: number) => boolean): { cues: Cue[]; programDate: number } {
     return windowCues(this.visible(listed), (sheet) => this.sizeOf(sheet));
@@ -140,10 +164,17 @@ export class WindowStoryboard {
     return join(this.source.dir, sheetFile(sheet));
   }
 
-  /** The oldest sheet whose file shows fewer tiles than it has. */
+  /**
+   * The oldest sheet whose file shows fewer tiles than it has — and, unless someone looks or `settled()` waits, that
+   * will take no more (full, or followed by another sheet).
+   */
   private pending(): number | null {
-    for (const [n, sheet] of this.sheets)
-      if (sheet.built < sheet.tiles && sheet.tiles > sheet.failedAt && !sheet.building && !sheet.lost) return n;
+    const watched = this.hurry || Date.now() - this.askedAt < WATCHED_MS;
+    const newest = Math.max(-1, ...this.sheets.keys());
+    for (const [n, sheet] of this.sheets) {
+      if (sheet.built >= sheet.tiles || sheet.tiles <= sheet.failedAt || sheet.building || sheet.lost) continue;
+      if (watched || n < newest || sheet.tiles >= TILES_PER_SHEET) return n;
+    }
     return null;
   }
 
