@@ -4,8 +4,8 @@ import { loadStoryboard, type Storyboard } from '@/media/storyboard';
 
 /** A live window's storyboard grows with it: read again this often while the seek bar shows. */
 const REFRESH_MS = 5_000;
-/** Before the playback knows its session (its first fragment), it is looked for this often. */
-const WAIT_MS = 500;
+/** Before the playback knows its session (its first fragment), or while the storyboard has no tile, this often. */
+const WAIT_MS = 1_000;
 
 /**
  * The storyboard of what `playback` plays (its WebVTT in the playback's session), read when it is known and again
@@ -18,11 +18,14 @@ export function useStoryboard(playback: () => Playback | null): Storyboard | nul
     let timer: ReturnType<typeof setTimeout> | undefined;
     const read = async () => {
       const url = playback()?.storyboardUrl?.() ?? null;
+      let tiles = 0;
       if (url) {
         const found = await loadStoryboard(url, stopped.signal).catch(() => null);
+        tiles = found?.tiles.length ?? 0;
         if (!stopped.signal.aborted && found) setStoryboard(found);
       }
-      if (!stopped.signal.aborted) timer = setTimeout(read, url ? REFRESH_MS : WAIT_MS);
+      // Asked for, the node makes the first sheet at once: read again soon while there is no tile yet.
+      if (!stopped.signal.aborted) timer = setTimeout(read, tiles > 0 ? REFRESH_MS : WAIT_MS);
     };
     void read();
     return () => {
