@@ -20,15 +20,18 @@ const timeText = (date: Date | null, position: number) =>
     : `${Math.floor(position / 60)}:${String(Math.floor(position % 60)).padStart(2, '0')}`;
 
 /**
- * The preview's seek bar over a rewind window: seeks the video, returns to live, and shows the storyboard's thumbnail
- * of the position pointed at or, from the keyboard, of the position chosen (its text says its time).
+ * A seek bar over a rewind window (the preview) or a VOD: seeks the video, returns to live (`live`), and shows the
+ * storyboard's thumbnail of the position pointed at or, from the keyboard, of the position chosen (its text says its
+ * time).
  */
 export function SeekBar({
   video,
   playback,
+  live = true,
 }: {
   video: RefObject<HTMLVideoElement | null>;
   playback: () => Playback | null;
+  live?: boolean;
 }) {
   const [range, setRange] = useState<Range | null>(null);
   const [pointed, setPointed] = useState<number | null>(null);
@@ -84,9 +87,11 @@ export function SeekBar({
           onBlur={() => setFocused(false)}
         />
       </div>
-      <Button size="sm" variant="outline-secondary" onClick={() => seek(range.end)}>
-        Live
-      </Button>
+      {live && (
+        <Button size="sm" variant="outline-secondary" onClick={() => seek(range.end)}>
+          Live
+        </Button>
+      )}
     </div>
   );
 }
