@@ -8,8 +8,8 @@ import { apiCreateStorage } from '../support/recordings-relays';
 import { apiCreateInput } from '../support/streams';
 
 // A real media node, a push by ffmpeg and a real S3 server (s3rver), all on loopback: a clip marked on the
-// preview player of a Low latency output with a rewind window, cut by the node and listed Ready; then the push
-// ends and (after the node's 1 s reconnect grace) the Past broadcasts card lists its VOD, which the console plays.
+// preview player of a Low latency output with a rewind window (its seek bar shows the storyboard's thumbnails), cut
+// by the node and listed Ready; then the push ends and (after the node's 1 s reconnect grace) the Past broadcasts card lists its VOD, which the console plays.
 test.describe.configure({ timeout: 150_000 });
 
 useLocalMediaNode();
@@ -46,6 +46,15 @@ test('a clip marked in and out on the preview player is cut from the rewind wind
     const video = preview.getByLabel('Stream preview');
     const playing = () => video.evaluate((element: HTMLVideoElement) => element.currentTime);
     await expect.poll(playing, { timeout: 30_000 }).toBeGreaterThan(1);
+
+    // The seek bar over the rewind window shows the storyboard's thumbnail of the position pointed at.
+    const seekBar = preview.getByRole('slider', { name: 'Seek' });
+    await seekBar.hover({ position: { x: 5, y: 5 } });
+    const thumbnail = preview.getByRole('img', { name: /^Thumbnail at \d/ });
+    await expect(thumbnail).toBeVisible({ timeout: 15_000 });
+    await expect
+      .poll(() => thumbnail.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth))
+      .toBe(800);
 
     await preview.getByRole('button', { name: 'Create clip' }).click();
     const dialog = page.getByRole('dialog', { name: 'Create a clip' });

@@ -143,6 +143,7 @@ export class MediaNode {
     this.lowLatency = new LowLatencyPackagers(this.manager.events, {
       dataDir: config.dataDir,
       dvrMaxBytes: config.dvrMaxBytes,
+      ffmpeg: config.ffmpeg,
     });
     this.edges = startSource(
       edgePullerKind({ idleMs: config.edgeIdleMs, lowLatency: this.lowLatency }),
@@ -167,7 +168,7 @@ export class MediaNode {
       send: (report) => this.reporter.send(report),
       log,
     });
-    this.lowLatency.onSessionEnd = (inputId, store) => void this.vods.keep(inputId, store);
+    this.lowLatency.onSessionEnd = (inputId, store, storyboard) => void this.vods.keep(inputId, store, storyboard);
     this.pipelines.push(
       new LivePipelines(transcoderKind(this.client), this.manager.events, host),
       new LivePipelines(lowLatencyHlsKind(this.lowLatency), this.manager.events, host),

@@ -15,6 +15,7 @@ const HELMET: HelmetOptions = {
       defaultSrc: ["'self'"],
       scriptSrc: ["'self'"],
       styleSrc: ["'self'", "'unsafe-inline'"],
+      // The console's documents add the media nodes' origins (storyboard sheets): see registerSecurity.
       imgSrc: ["'self'", 'data:', 'blob:'],
       fontSrc: ["'self'", 'data:'],
       // The console's documents add the media nodes' origins (WHEP, WHIP, HLS): see registerSecurity.
@@ -132,10 +133,14 @@ export async function registerSecurity(
       return;
     }
     connectOrigins().then((origins) => {
+      // The preview's seek bar shows the nodes' storyboard sheets (images) too.
+      const nodes = origins.join(' ');
       if (origins.length > 0)
         reply.header(
           'content-security-policy',
-          pagePolicy.replace("connect-src 'self'", `connect-src 'self' ${origins.join(' ')}`),
+          pagePolicy
+            .replace("connect-src 'self'", `connect-src 'self' ${nodes}`)
+            .replace("img-src 'self' data: blob:", `img-src 'self' data: blob: ${nodes}`),
         );
       done(null, payload);
     }, done);

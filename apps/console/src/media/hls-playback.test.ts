@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fragmentBitrate, hlsFailure, playHls, sinceDate } from './hls-playback';
+import { fragmentBitrate, hlsFailure, playHls, sessionQuery, sinceDate } from './hls-playback';
 import { NODE_UNREACHABLE } from './node-message';
 
 /** hls.js at the unit's edge: the last player made is `player`; `fail` raises an error as hls.js would. */
@@ -136,5 +136,13 @@ describe('hlsFailure', () => {
   it('sinceDate is null without a program date', () => {
     expect(sinceDate(null)).toBeNull();
     expect(sinceDate(new Date(1000), 2500)).toBe(1.5);
+  });
+});
+
+describe('sessionQuery', () => {
+  it("reads the node's session query off a fragment's URI, none without a session id", () => {
+    expect(sessionQuery('http://node.test/hls/out/part-3.1.m4s?sid=hls-a.b&token=t')).toBe('?sid=hls-a.b&token=t');
+    expect(sessionQuery('http://node.test/hls/out/1.ts?token=t')).toBeNull();
+    expect(sessionQuery('not a url')).toBeNull();
   });
 });

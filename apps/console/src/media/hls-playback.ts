@@ -34,9 +34,12 @@ export async function playHls(
   });
   // A passthrough output has no master playlist: hls.js knows no level bitrate, so it is measured.
   const loaded = fragmentBitrate();
+  // The session's query (`?sid=…&token=…`) the node put on every URI of the playlist: the storyboard's too.
+  let session: string | null = null;
   hls.on(Hls.Events.FRAG_LOADED, (_event, data) => {
     // An LL-HLS part's bytes are the part's, over the part's duration (not its segment's).
     if (data.frag.type === 'main') loaded.add(data.payload.byteLength, data.part?.duration ?? data.frag.duration);
+    session ??= sessionQuery(data.frag.url);
   });
   hls.loadSource(source.toString());
   hls.attachMedia(video);
@@ -53,6 +56,7 @@ export async function playHls(
       hls.currentLevel = index;
     },
     programDate: () => hls.playingDate,
+    storyboardUrl: () => (session ? new URL(`storyboard.vtt${session}`, source).toString() : null),
     async stats(): Promise<PlaybackStats> {
       const level = hls.levels[hls.currentLevel];
       return {
@@ -74,6 +78,16 @@ export async function playHls(
  */
 const STANDARD_CONFIG = { lowLatencyMode: true, liveSyncDurationCount: 2 };
 const LOW_LATENCY_CONFIG = { lowLatencyMode: true, maxLiveSyncPlaybackRate: 1.5 };
+
+/** The query of a fragment's URI when it carries the node's session id (`?sid=…`), else null. */
+export function sessionQuery(uri: string): string | null {
+  try {
+    const { search, searchParams } = new URL(uri);
+    return searchParams.has('sid') ? search : null;
+  } catch {
+    return null;
+  }
+}
 
 /** Fragments the measured bitrate is averaged over: a few seconds of the stream. */
 const MEASURED_FRAGMENTS = 5;

@@ -7,6 +7,11 @@ export interface Playback {
   close(): void;
   /** HLS: the program date-time (EXT-X-PROGRAM-DATE-TIME) of the frame shown now, which clips are cut by; else null. */
   programDate?(): Date | null;
+  /**
+   * HLS: the address of the output's storyboard (its WebVTT, `storyboard.vtt` beside the playlist) in this playback's
+   * session (its `sid` and credential), once a fragment came; else null.
+   */
+  storyboardUrl?(): string | null;
 }
 
 export interface Rendition {

@@ -31,6 +31,13 @@ export interface RestoredWindow {
   inits: Map<number, Buffer>;
 }
 
+/** Told of what a window stores and drops (its storyboard: storyboard/window.ts). */
+export interface DvrObserver {
+  stored(segment: StoredSegment): void;
+  removed(msn: number): void;
+  close(): void;
+}
+
 /** The index of a window's segments (appended with each: its time says when the window was last written). */
 export const INDEX = 'index.jsonl';
 /** The index is rewritten once it names this many more segments than the window holds (it only grows otherwise). */
@@ -53,6 +60,8 @@ export class DvrStore {
   private handedOver = false;
   /** Writes under way (a VOD of the ended push waits for them: vod/). */
   private readonly writing = new Set<Promise<boolean>>();
+  /** Told of each segment stored and removed (the window's storyboard). */
+  observer: DvrObserver | null = null;
 
   constructor(
     readonly dir: string,
@@ -102,6 +111,7 @@ export class DvrStore {
     }
     for (const period of inits.keys()) this.initsWritten.add(period);
     this.rewriteIndex();
+    for (const segment of kept) this.observer?.stored(segment);
     return { segments: kept, inits };
   }
 
@@ -145,6 +155,7 @@ export class DvrStore {
     this.sizes.set(segment.msn, data.length);
     this.listed.set(segment.msn, segment);
     if (!this.handedOver) this.budget.used += data.length;
+    this.observer?.stored(segment);
     return true;
   }
 
@@ -159,6 +170,7 @@ export class DvrStore {
     this.sizes.delete(msn);
     this.listed.delete(msn);
     if (!this.handedOver) this.budget.used -= size;
+    this.observer?.removed(msn);
     void rm(this.path(msn), { force: true });
     if (++this.stale > INDEX_SLACK) this.rewriteIndex();
   }
@@ -191,12 +203,14 @@ export class DvrStore {
 
   /** Everything goes (the stream's packager is gone). */
   async clear(): Promise<void> {
+    this.observer?.close();
     for (const msn of [...this.sizes.keys()]) this.remove(msn);
     await rm(this.dir, { recursive: true, force: true });
   }
 
   /** The node stops: the files stay for its next run, and leave this run's budget. */
   release(): void {
+    this.observer?.close();
     if (!this.handedOver) this.budget.used -= this.bytes();
     this.sizes.clear();
     this.listed.clear();

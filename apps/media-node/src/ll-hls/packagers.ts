@@ -1,6 +1,8 @@
 import { rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DVR_WINDOW_MAX_MINUTES } from '@streamcloud/contract';
+import { WindowStoryboard } from '../storyboard/window.js';
 import type { StreamEvents } from '../streams/events.js';
 import { DiskBudget, DvrStore, INDEX, namesIn, statOf } from './dvr-store.js';
 import { LowLatencyPackager } from './packager.js';
@@ -22,6 +24,8 @@ interface Entry {
   packager: LowLatencyPackager;
   /** Its rewind window on disk, made when an output first asks for one. */
   store: DvrStore | null;
+  /** The window's storyboard: of one variant per stream (the first with a window), when the node has ffmpeg. */
+  storyboard: WindowStoryboard | null;
 }
 
 /** One stream's packagers: one per HLS variant of its ladder (by rendition key), or one (key null) without a ladder. */
@@ -55,9 +59,12 @@ export class LowLatencyPackagers {
    * Told when a stream with a rewind window ended (its reconnect grace is over), with the window's store: its VOD
    * is kept from it (vod/). The ladder's first variant (the best), or the stream without a ladder.
    */
-  onSessionEnd: ((inputId: string, store: DvrStore) => void) | null = null;
+  onSessionEnd: ((inputId: string, store: DvrStore, storyboard: WindowStoryboard | null) => void) | null = null;
+  /** ffmpeg, which makes the rewind windows' storyboards (none without it). */
+  private readonly ffmpeg: string | null;
 
-  constructor(events: StreamEvents, o: { dataDir: string; dvrMaxBytes: number }) {
+  constructor(events: StreamEvents, o: { dataDir: string; dvrMaxBytes: number; ffmpeg?: string }) {
+    this.ffmpeg = o.ffmpeg ?? null;
     this.disk = new DiskBudget(o.dvrMaxBytes);
     if (!o.dataDir) throw new Error('the LL-HLS packagers need the node data directory');
     this.dvrDir = join(o.dataDir, 'dvr');
@@ -101,7 +108,7 @@ export class LowLatencyPackagers {
       continueFrom: stream.retired.get(key),
     });
     stream.retired.delete(key);
-    const made: Entry = { packager, store: null };
+    const made: Entry = { packager, store: null, storyboard: null };
     stream.variants.set(key, made);
     this.applyDvr(inputId, key, made, stream.dvrWindowSeconds);
     return packager;
@@ -120,6 +127,13 @@ export class LowLatencyPackagers {
   /** The packager of a variant (null: the stream without a ladder) Low latency outputs serve now, or null. */
   of(inputId: string, key: string | null = null): LowLatencyPackager | null {
     return this.streams.get(inputId)?.variants.get(key)?.packager ?? null;
+  }
+
+  /** The storyboard of the stream's rewind window, and the packager of the variant it is made from; null: none. */
+  storyboardOf(inputId: string): { storyboard: WindowStoryboard; packager: LowLatencyPackager } | null {
+    for (const { storyboard, packager } of this.streams.get(inputId)?.variants.values() ?? [])
+      if (storyboard) return { storyboard, packager };
+    return null;
   }
 
   /** A ladder's variants, in the ladder's order; empty without a ladder (one packager, key null). */
@@ -164,6 +178,7 @@ export class LowLatencyPackagers {
   private applyDvr(inputId: string, key: string | null, entry: Entry, windowSeconds: number): void {
     if (windowSeconds > 0 && !entry.store) {
       const store = new DvrStore(join(this.dvrDir, inputId, key ?? 'main'), this.disk);
+      entry.storyboard = this.storyboardFor(inputId, store);
       const leftover = this.takeLeftover(store.dir);
       // A window the node left before it restarted is listed again by a packager that has nothing yet; a packager
       // already writing (a window asked for mid-push) numbers its own segments from 0, so the old ones go.
@@ -174,6 +189,21 @@ export class LowLatencyPackagers {
       entry.store = store;
     }
     entry.packager.setDvr(entry.store && windowSeconds > 0 ? { store: entry.store, windowSeconds } : null);
+  }
+
+  /** A storyboard of the window in `store`, unless the stream has one (one ffmpeg at most per stream) or no ffmpeg. */
+  private storyboardFor(inputId: string, store: DvrStore): WindowStoryboard | null {
+    if (!this.ffmpeg || this.storyboardOf(inputId)) return null;
+    const storyboard = new WindowStoryboard(
+      {
+        dir: store.dir,
+        read: (msn) => store.read(msn),
+        init: (period) => readFile(store.initPath(period)).catch(() => null),
+      },
+      this.ffmpeg,
+    );
+    store.observer = storyboard;
+    return storyboard;
   }
 
   /** Counts the windows a previous run left (`<dvr>/<input>/<variant>/`) and removes those past the longest window. */
@@ -214,7 +244,7 @@ export class LowLatencyPackagers {
     for (const { packager } of stream.variants.values()) packager.end();
     const [first] = stream.variants.values();
     const source = stream.variants.get(null) ?? first;
-    if (source?.store && stream.dvrWindowSeconds > 0) this.onSessionEnd?.(inputId, source.store);
+    if (source?.store && stream.dvrWindowSeconds > 0) this.onSessionEnd?.(inputId, source.store, source.storyboard);
     stream.linger = setTimeout(() => {
       if (this.streams.get(inputId) === stream) this.forget(inputId);
     }, ENDED_LINGER_MS);

@@ -9,12 +9,16 @@ import { namesIn } from '../ll-hls/dvr-store.js';
 import { initFile, parseLowLatencyFile, segmentFile } from '../ll-hls/files.js';
 import { renderPlaylist } from '../ll-hls/playlist.js';
 import type { Logger } from '../log.js';
+import { type Cue, parseSheetFile, renderVtt, sheetFile } from '../storyboard/layout.js';
+import type { WindowStoryboard } from '../storyboard/window.js';
 
 /** What a VOD's folder says of it (`vod.json`, written once its files are all there). */
 interface VodManifest {
   id: string;
   inputId: string;
   segments: Array<StoredSegment & { bytes: number }>;
+  /** Its storyboard's cues (on its media timeline), their sheets linked beside its segments; none: no storyboard. */
+  storyboard?: Cue[];
 }
 
 interface Kept extends VodManifest {
@@ -58,11 +62,12 @@ export class VodLibrary {
    * The push of `inputId` ended (its reconnect grace is over): what its rewind window holds, once written, becomes
    * the stream's VOD, replacing the previous one.
    */
-  async keep(inputId: string, store: DvrStore): Promise<void> {
+  async keep(inputId: string, store: DvrStore, storyboard: WindowStoryboard | null = null): Promise<void> {
     await store.settled();
     const id = randomUUID();
     const dir = join(this.deps.dir, inputId, id);
     const segments: Kept['segments'] = [];
+    let cues: Cue[] = [];
     try {
       await mkdir(dir, { recursive: true });
       const periods = new Set<number>();
@@ -76,7 +81,11 @@ export class VodLibrary {
         segments.push(segment);
       }
       if (segments.length === 0) throw new Error('no segment of the window is left');
-      await writeFileDurably(join(dir, MANIFEST), JSON.stringify({ id, inputId, segments } satisfies VodManifest));
+      cues = storyboard ? await keepStoryboard(storyboard, store.dir, dir, segments) : [];
+      await writeFileDurably(
+        join(dir, MANIFEST),
+        JSON.stringify({ id, inputId, segments, storyboard: cues } satisfies VodManifest),
+      );
     } catch (error) {
       this.deps.log?.error(`no VOD of ${inputId}: ${(error as Error).message}`);
       await rm(dir, { recursive: true, force: true });
@@ -84,7 +93,8 @@ export class VodLibrary {
     }
     const previous = this.kept.get(inputId);
     if (previous) this.evict(previous);
-    const vod: Kept = { id, inputId, segments, dir, bytes: sum(segments.map((segment) => segment.bytes)) };
+    const bytes = sum(segments.map((segment) => segment.bytes));
+    const vod: Kept = { id, inputId, segments, storyboard: cues, dir, bytes };
     this.kept.set(inputId, vod);
     store.handOver();
     this.deps.budget.used += vod.bytes;
@@ -120,9 +130,20 @@ export class VodLibrary {
     });
   }
 
-  /** An init segment or segment the stream's VOD playlist lists; null for any other name. */
+  /** The WebVTT of the stream's VOD storyboard, each sheet's URI decorated by `uri`; null when it has none. */
+  storyboard(inputId: string, uri: (file: string) => string): string | null {
+    const cues = this.kept.get(inputId)?.storyboard;
+    return cues && cues.length > 0 ? renderVtt(cues, { uri }) : null;
+  }
+
+  /** An init segment, segment or storyboard sheet the stream's VOD lists; null for any other name. */
   async file(inputId: string, name: string): Promise<Buffer | null> {
     const vod = this.kept.get(inputId);
+    const sheet = parseSheetFile(name);
+    if (vod && sheet !== null)
+      return vod.storyboard?.some((cue) => cue.sheet === sheet)
+        ? readFile(join(vod.dir, name)).catch(() => null)
+        : null;
     const asked = parseLowLatencyFile(name);
     if (!vod || !asked || asked.kind === 'part') return null;
     const listed =
@@ -198,6 +219,24 @@ const sum = (values: number[]) => values.reduce((total, value) => total + value,
 function endOf(vod: VodManifest): number {
   const last = vod.segments.at(-1);
   return last ? last.programDate + last.duration * 1000 : 0;
+}
+
+/**
+ * The storyboard of the VOD of `segments` (docs/decisions.md, "Storyboards"): once the window's last sheet is made,
+ * its cues on the VOD's media timeline, the sheets they name linked from the window's folder into the VOD's. None when
+ * a sheet cannot be linked (the VOD plays without a storyboard).
+ */
+async function keepStoryboard(
+  storyboard: WindowStoryboard,
+  from: string,
+  to: string,
+  segments: Array<{ msn: number; duration: number }>,
+): Promise<Cue[]> {
+  await storyboard.settled();
+  const cues = storyboard.vodCues(segments);
+  for (const sheet of new Set(cues.map((cue) => cue.sheet)))
+    if (!(await linkOrCopy(join(from, sheetFile(sheet)), join(to, sheetFile(sheet))))) return [];
+  return cues;
 }
 
 /** A hard link (same disk, no copy), or a copy where links are refused; false when the source is gone. */

@@ -1,9 +1,14 @@
 import type { ServerResponse } from 'node:http';
 import { text } from '../http-answer.js';
 import { sendBody } from '../ll-hls/serve.js';
+import { parseSheetFile, VTT_FILE } from '../storyboard/layout.js';
+import { SHEET_TYPE, VTT_TYPE } from '../storyboard/serve.js';
 import type { VodLibrary } from './library.js';
 
-/** The path segment of an output's VOD: `/hls/<output>/vod/index.m3u8` (and its `init-*.mp4`, `seg-*.m4s`). */
+/**
+ * The path segment of an output's VOD: `/hls/<output>/vod/index.m3u8` (and its `init-*.mp4`, `seg-*.m4s`), and its
+ * storyboard `vod/storyboard.vtt` (and its `storyboard-*.jpg` sheets).
+ */
 export const VOD_PATH = 'vod';
 
 /**
@@ -20,8 +25,13 @@ export async function serveVod(
     if (playlist === null) return text(response, 404, 'The stream has no VOD on this node');
     return sendBody(response, asked, Buffer.from(playlist), 'application/vnd.apple.mpegurl', 'no-store');
   }
+  if (file === VTT_FILE) {
+    const vtt = library.storyboard(inputId, (uri) => `${uri}${asked.suffix}`);
+    if (vtt === null) return text(response, 404, 'The VOD has no storyboard');
+    return sendBody(response, asked, Buffer.from(vtt), VTT_TYPE, 'max-age=3600');
+  }
   const body = await library.file(inputId, file);
   if (!body) return text(response, 404, 'No such segment in the VOD');
   // A VOD's files never change.
-  return sendBody(response, asked, body, 'video/mp4', 'max-age=3600');
+  return sendBody(response, asked, body, parseSheetFile(file) === null ? 'video/mp4' : SHEET_TYPE, 'max-age=3600');
 }

@@ -37,6 +37,10 @@ describe("the console's connect-src", () => {
     expect(connectSrc(page.headers['content-security-policy'])).toBe(
       "'self' http://203.0.113.7:4242 https://edge-1.example.com:8443",
     );
+    // The preview's storyboard thumbnails are the nodes' images.
+    expect(/img-src ([^;]*)/.exec(String(page.headers['content-security-policy']))?.[1]).toBe(
+      "'self' data: blob: http://203.0.113.7:4242 https://edge-1.example.com:8443",
+    );
     const api = await t.request({ method: 'GET', url: '/healthz' });
     expect(connectSrc(api.headers['content-security-policy'])).toBe("'self'");
 

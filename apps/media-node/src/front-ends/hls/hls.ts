@@ -4,6 +4,8 @@ import type { AssignedInput } from '@streamcloud/contract';
 import { text } from '../../http-answer.js';
 import type { LowLatencyPackagers } from '../../ll-hls/packagers.js';
 import { isLowLatencyHls } from '../../pipelines/low-latency-hls.js';
+import { isStoryboardFile, VTT_FILE } from '../../storyboard/layout.js';
+import { serveWindowStoryboard } from '../../storyboard/serve.js';
 import { poll } from '../../streams/fragments.js';
 import type { StreamManager } from '../../streams/manager.js';
 import { NO_PREVIEW_SEAT } from '../../streams/preview-seats.js';
@@ -23,6 +25,8 @@ import { HlsSessions, remoteAddressOf, sessionBinding } from './sessions.js';
 
 /** nginx-rtmp's playlists and TS fragments, and the LL-HLS packager's init segments, parts and segments. */
 const FILE = /^[\w.-]+\.(ts|m3u8|mp4|m4s)$/;
+/** What a player may ask for first, without a session id (it is redirected to one): a playlist or a storyboard. */
+const opensSession = (file: string) => file.endsWith('.m3u8') || file === VTT_FILE;
 const RENDITION = /^[ra]\d{1,2}$/;
 const OTHER_SESSION = 'This session id is not one of this output and credential: open the playlist again';
 
@@ -108,7 +112,7 @@ export class HlsServer {
       !outputName ||
       !file ||
       rest.length > 2 ||
-      !FILE.test(file) ||
+      !(FILE.test(file) || isStoryboardFile(file)) ||
       (rendition !== null && rendition !== VOD_PATH && !RENDITION.test(rendition))
     )
       return text(response, 404, 'Not found');
@@ -137,7 +141,7 @@ export class HlsServer {
     // to a fresh id, its fragments refused (a player only asks for those with the id its playlist gave).
     const binding = sessionBinding(admitted, token);
     if (!sid || !this.sessions.isSessionOf(sid, binding)) {
-      if (!file.endsWith('.m3u8')) return text(response, 403, sid ? OTHER_SESSION : 'Open the playlist first');
+      if (!opensSession(file)) return text(response, 403, sid ? OTHER_SESSION : 'Open the playlist first');
       const params = new URLSearchParams({ sid: this.sessions.newSessionId(binding), ...(token ? { token } : {}) });
       response.writeHead(302, {
         location: `${file}?${params}`,
@@ -164,6 +168,12 @@ export class HlsServer {
       viewer,
       windowSeconds: 60 * (low.dvrWindowMinutes ?? 0),
     };
+    if (isStoryboardFile(file) && rendition === null) {
+      const found = ladder ? null : (this.lowLatency?.storyboardOf(admitted.input.id) ?? null);
+      const windowSeconds = lowLatency ? lowLatency.windowSeconds : 0;
+      const count = this.sessions.countTo(viewer);
+      return serveWindowStoryboard(response, { found, file, suffix, windowSeconds, count });
+    }
     if (ladder)
       return this.ladders.serve(
         request,

@@ -11,6 +11,7 @@ import { errorKindOf, monitorPlayback, type PlaybackMonitor } from '@/media/play
 import { playWhep } from '@/media/whep-playback';
 import { playableOutputs } from '../utils/preview-outputs';
 import { StatsOverlay } from './preview-stats';
+import { SeekBar } from './seek-bar';
 
 function start(
   output: StreamOutput,
@@ -56,6 +57,8 @@ export function PreviewPlayer({
   const credential = useRef(token);
   credential.current = token;
   const api = useApi();
+  // Stable: the seek bar reads the playback that runs now.
+  const [currentPlayback] = useState(() => () => playback.current);
 
   const outputId = output?.id;
   // biome-ignore lint/correctness/useExhaustiveDependencies: a playback per output (its id), not per poll of the list
@@ -154,6 +157,9 @@ export function PreviewPlayer({
         <video ref={video} aria-label="Stream preview" className="w-100" autoPlay muted={muted} playsInline />
         {showStats && <StatsOverlay stats={stats} format={output.format} />}
       </div>
+      {output.format === 'HLS' && (output.dvrWindowMinutes ?? 0) > 0 && (
+        <SeekBar key={output.id} video={video} playback={currentPlayback} />
+      )}
       {error && (
         <p role="alert" className="text-danger small mt-2 mb-0">
           {error}

@@ -9,8 +9,10 @@ import { usePreviewCredential } from '@/data/streams/preview';
 import { useStreamVods } from '@/data/vods/list';
 import { formatDateTime, formatDuration } from '@/lib/format';
 import { playHls } from '@/media/hls-playback';
+import type { Playback } from '@/media/playback';
 import { VOD_TEXTS } from '../utils/messages';
 import { DashboardCard } from './dashboard-card';
+import { SeekBar } from './seek-bar';
 
 /**
  * The stream dashboard's Past broadcasts card (issue 35): the VODs of the stream's ended sessions with their times,
@@ -106,6 +108,9 @@ function VodItem({
 function VodPlayer({ uri, streamId }: { uri: string; streamId: string }) {
   const credential = usePreviewCredential(streamId);
   const video = useRef<HTMLVideoElement>(null);
+  const playback = useRef<Playback | null>(null);
+  // Stable: the seek bar reads the playback that runs now.
+  const [currentPlayback] = useState(() => () => playback.current);
   const [failure, setFailure] = useState<string | null>(null);
   // Read when playback starts: a renewed credential does not restart what plays (the session goes on with its own).
   const token = useRef<string | undefined>(undefined);
@@ -119,14 +124,16 @@ function VodPlayer({ uri, streamId }: { uri: string; streamId: string }) {
     let closed = false;
     let close = () => {};
     playHls(uri, current, element, (reason) => setFailure(reason)).then(
-      (playback) => {
-        if (closed) playback.close();
-        else close = () => playback.close();
+      (started) => {
+        if (closed) return started.close();
+        playback.current = started;
+        close = () => started.close();
       },
       (error: unknown) => setFailure(messageOr(error, VOD_TEXTS.playFailed)),
     );
     return () => {
       closed = true;
+      playback.current = null;
       close();
     };
   }, [uri, ready]);
@@ -137,6 +144,8 @@ function VodPlayer({ uri, streamId }: { uri: string; streamId: string }) {
       {/* Plays at once: Watch asked for it (a click, so the browser lets it play with sound). */}
       {/* biome-ignore lint/a11y/useMediaCaption: a broadcast's recording has no caption track */}
       <video ref={video} controls autoPlay playsInline aria-label={VOD_TEXTS.player} className="w-100 bg-black" />
+      {/* The storyboard's thumbnails of the position pointed at (the browser's own controls show none). */}
+      <SeekBar key={uri} video={video} playback={currentPlayback} live={false} />
       {problem && (
         <p role="alert" className="text-danger small mb-0">
           {problem}
