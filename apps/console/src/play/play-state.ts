@@ -21,7 +21,8 @@ const LIVE = new Set<PlayInfo['streamStatus']>(['Ingestion', 'Fallback']);
 
 /**
  * The view for the output as the public read answered it. The page plays the output it is for: a WebRTC
- * output over WHEP, an HLS output over HLS. `webrtc` says whether the browser has RTCPeerConnection.
+ * output over WHEP, an HLS output over HLS. `webrtc` says whether the browser has RTCPeerConnection; without
+ * it a WebRTC output plays its stream's HLS output when the API gave one (`playback.hls`), else says why not.
  */
 export function viewOf(info: PlayInfo, webrtc: boolean): View {
   if (info.format !== 'WebRTC' && info.format !== 'HLS') return { kind: 'wait', message: PLAY_TEXTS.notBrowser };
@@ -30,11 +31,9 @@ export function viewOf(info: PlayInfo, webrtc: boolean): View {
   const { whep, hls } = info.playback;
   // Pending, or live but not yet on a node that serves this output.
   if (!LIVE.has(info.streamStatus) || !(whep ?? hls)) return { kind: 'wait', message: PLAY_TEXTS.starting };
-  if (whep)
-    return webrtc
-      ? { kind: 'play', source: { kind: 'whep', url: whep } }
-      : { kind: 'wait', message: PLAY_TEXTS.noWebRtc };
-  return { kind: 'play', source: { kind: 'hls', url: hls as string, lowLatency: info.hlsLatency === 'Low' } };
+  if (whep && webrtc) return { kind: 'play', source: { kind: 'whep', url: whep } };
+  if (!hls) return { kind: 'wait', message: PLAY_TEXTS.noWebRtc };
+  return { kind: 'play', source: { kind: 'hls', url: hls, lowLatency: info.hlsLatency === 'Low' } };
 }
 
 /** Polling while not playing: every few seconds at first, then less often, never over the bound. */
