@@ -140,7 +140,9 @@ export class StreamsService {
       access: output.access,
       hlsLatency: output.hls_latency,
       connection: await connectionOf(output, format),
-      hlsFallback: fallback ? { hlsLatency: fallback.hls_latency, connection: await connectionOf(fallback, 'HLS') } : null,
+      hlsFallback: fallback
+        ? { hlsLatency: fallback.hls_latency, connection: await connectionOf(fallback, 'HLS') }
+        : null,
     };
   }
 
