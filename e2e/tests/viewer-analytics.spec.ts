@@ -9,8 +9,8 @@ import { apiCreateOutput } from '../support/streams';
 // output over WHEP without loading hls.js, within the 60 KiB gzip budget, and its session is in the stream's
 // analytics within 10 s; a forged and an oversized beacon are refused and change nothing; in a page without
 // WebRTC the same embed falls back to the stream's HLS output, whose session shows within 10 s too, and a stall
-// the browser's own network throttling causes there shows as rebuffering; the WHEP page survives the encoder
-// dropping and coming back.
+// the browser's own network throttling causes there shows as rebuffering. (The encoder dropping and coming back,
+// ~15 s of waiting on the WebRTC connection's consent timeout and the node's new feed, is the embed bench's.)
 test.describe.configure({ timeout: 120_000 });
 
 useLocalMediaNode();
@@ -43,7 +43,7 @@ function gzipSize(path: string): number {
   return statSync(existsSync(gz) ? gz : file).size;
 }
 
-test("the embed plays WHEP, falls back to HLS without WebRTC, survives the encoder's drop; its beacons reach the analytics", async ({
+test('the embed plays WHEP, falls back to HLS without WebRTC, stalls when throttled; its beacons reach the analytics', async ({
   page,
   browser,
   request,
@@ -54,8 +54,7 @@ test("the embed plays WHEP, falls back to HLS without WebRTC, survives the encod
   // The WebRTC output's fallback: the stream's HLS output of the same access (Low latency, the default: a small
   // buffer, so a throttled network stalls it within a second or two).
   await owner.call(streamRoutes.createOutput, { body: { streamId: stream.id, format: 'HLS', hlsLatency: 'Standard' } });
-  const uri = (stream.connection as { uri: string }).uri;
-  let push = pushTestPattern(uri, 'flv', 90);
+  const push = pushTestPattern((stream.connection as { uri: string }).uri, 'flv', 60);
   const window = () => ({
     from: new Date(Date.now() - 3600_000).toISOString(),
     to: new Date(Date.now() + 60_000).toISOString(),
@@ -67,9 +66,9 @@ test("the embed plays WHEP, falls back to HLS without WebRTC, survives the encod
   page.on('request', (sent) => {
     if (HLS_JS.test(new URL(sent.url()).pathname)) hlsRequested.push(sent.url());
   });
-  const status = async () => (await owner.call(streamRoutes.get, { params: { id: stream.id } })).status;
+  const streamStatus = async () => (await owner.call(streamRoutes.get, { params: { id: stream.id } })).status;
   // Opened once the stream is live, the pages play at their first read (not at their next poll, seconds later).
-  await expect.poll(status, { timeout: 30_000 }).toBe('Ingestion');
+  await expect.poll(streamStatus, { timeout: 30_000 }).toBe('Ingestion');
   // The same embed in a page without WebRTC, beside it: it plays the stream's HLS output (hls.js loaded now).
   const noWebRtc = await browser.newPage();
   try {
@@ -155,16 +154,6 @@ test("the embed plays WHEP, falls back to HLS without WebRTC, survives the encod
       })
       .toBeGreaterThan(stallsBefore);
     expect((await analytics()).rebufferRatio).toBeGreaterThan(0);
-
-    // The encoder drops (the stream goes Idle) and comes back: the WHEP page notices the lost connection by
-    // itself and plays the new push.
-    push.stop();
-    await expect.poll(status, { timeout: 20_000 }).toBe('Idle');
-    push = pushTestPattern(uri, 'flv', 60);
-    await expect(page.getByRole('status')).toHaveText(/./, { timeout: 20_000 });
-    await expect(page.getByRole('status')).toBeHidden({ timeout: 30_000 });
-    const before = await framesOf(video);
-    await expect.poll(() => framesOf(video), { timeout: 30_000 }).toBeGreaterThan(before + 10);
   } finally {
     push.stop();
     await noWebRtc.close();
