@@ -9,8 +9,9 @@
 // - The page's weight before its first paint: play.html and every script and style sheet the WHEP page loaded,
 //   gzip (the build's .gz files); budget ≤ 60 KiB, and hls.js must not be among them.
 // - The encoder dropping and coming back (`BENCH_EMBED_DROPS`, default 1): with a WHEP and an HLS page open, the
-//   push is killed, the stream goes Idle, the push starts again: push restarted → each page's next frame (both
-//   pages find their way back by themselves). Goal: within 30 s.
+//   push is killed, the stream goes Idle and both pages stop showing frames (HLS plays its buffer out first), the
+//   push starts again: push restarted → each page's next frame (both pages find their way back by themselves).
+//   Goal: within 30 s.
 // Fails (exit code 1) when a median misses its goal, the budget is exceeded, hls.js is loaded by the WHEP page or a
 // page does not come back after the drop.
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -183,6 +184,17 @@ export default async function embedBench() {
           await sleep(200);
         }
         const idle = performance.now() - droppedAt;
+        // Both pages stopped showing the old push (HLS plays what it buffered first), so the next frame is the new one's.
+        for (const [kind, { page }] of Object.entries(pages))
+          await page
+            .waitForFunction(() => performance.now() - (window.__embed?.lastFrameAt ?? 0) > 1000, null, {
+              timeout: 30_000,
+            })
+            .catch(async (error) => {
+              throw new Error(`${kind}: the page still plays 30 s after the push left: ${await pageState(page)}`, {
+                cause: error,
+              });
+            });
         push = pushClip(clip, stream.connection.uri);
         const restarted = performance.now();
         const marks = Object.fromEntries(
@@ -196,7 +208,10 @@ export default async function embedBench() {
                 })
                 .then(
                   () => performance.now() - restarted,
-                  () => null,
+                  async () => {
+                    process.stderr.write(`embed bench: ${kind} after the drop: ${await pageState(page)}\n`);
+                    return null;
+                  },
                 );
               return [kind, back];
             }),

@@ -8,7 +8,16 @@ export const PLAY_TEXTS = {
   notBrowser: 'This output cannot be played in a browser',
   noWebRtc: 'This browser cannot play WebRTC: ask for the HLS output of this stream',
   unreachable: 'The player cannot reach the server; trying again',
+  stuck: 'the picture stopped moving',
 } as const;
+
+/**
+ * A playback whose picture moved once and then stood still this long (not paused) is started again: an HLS player
+ * waits for a playlist that will not go on after its push left and came back, and says nothing.
+ */
+export const STUCK_MS = 10_000;
+/** How often a playing page looks at its picture's time. */
+export const STUCK_CHECK_MS = 2_000;
 
 /** Which player plays the output, and its URL. */
 export type Source = { kind: 'whep'; url: string } | { kind: 'hls'; url: string; lowLatency: boolean };
