@@ -9,11 +9,13 @@ export const PLAY_TEXTS = {
   noWebRtc: 'This browser cannot play WebRTC: ask for the HLS output of this stream',
   unreachable: 'The player cannot reach the server; trying again',
   stuck: 'the picture stopped moving',
+  ended: 'the stream ended',
 } as const;
 
 /**
  * A playback whose picture moved once and then stood still this long (not paused) is started again: an HLS player
- * waits for a playlist that will not go on after its push left and came back, and says nothing.
+ * waits for a playlist that will not go on after its push left and came back, and says nothing. One that ended (an
+ * HLS playlist closed as its push left) is started again at the next look.
  */
 export const STUCK_MS = 10_000;
 /** How often a playing page looks at its picture's time. */

@@ -97,6 +97,15 @@ describe('the player page', () => {
     await vi.advanceTimersByTimeAsync(POLL_FIRST_MS);
     expect(start).toHaveBeenCalledTimes(2);
     expect(status()?.hidden).toBe(true);
+    // Ended (a closed HLS playlist; an ended element is paused): started again at the next look.
+    let ended = true;
+    paused = true;
+    Object.defineProperty(video, 'ended', { get: () => ended });
+    await vi.advanceTimersByTimeAsync(STUCK_CHECK_MS);
+    expect(status()?.textContent).toBe('WebRTC playback failed: the stream ended');
+    ended = false;
+    await vi.advanceTimersByTimeAsync(POLL_FIRST_MS);
+    expect(start).toHaveBeenCalledTimes(3);
   });
 
   it("shows the node's refusal, and plays again with a token the host page gives", async () => {

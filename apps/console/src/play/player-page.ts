@@ -117,14 +117,16 @@ export function mountPlayer(root: HTMLElement, options: PlayerOptions): Player {
     schedule();
   };
 
-  /** Starts the playing source again once its picture moved and then stood still for STUCK_MS (not paused). */
+  /** Starts the playing source again once it ended, or its picture moved and then stood still for STUCK_MS (not paused). */
   const watch = (source: Source) => {
     clearInterval(watchdog);
     let last = video.currentTime;
     let movedAt = Date.now();
     let moved = false;
     watchdog = setInterval(() => {
-      if (video.paused || video.currentTime !== last) {
+      // An ended element is paused too: a live stream has no end, so it is over and may come back.
+      if (video.ended) fail(source, PLAY_TEXTS.ended);
+      else if (video.paused || video.currentTime !== last) {
         moved ||= video.currentTime !== last;
         last = video.currentTime;
         movedAt = Date.now();
