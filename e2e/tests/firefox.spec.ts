@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { streamRoutes } from '@streamcloud/contract';
+import { analyticsRoutes, streamRoutes } from '@streamcloud/contract';
 import puppeteer, { type Browser, type ElementHandle, type Page } from 'puppeteer-core';
 import { apiLogin, createAccount } from '../support/accounts';
 import { api } from '../support/api';
@@ -9,7 +9,9 @@ import { apiCreateInput } from '../support/streams';
 // The studio and the preview in Firefox (Debian's firefox-esr, which `npm test` installs): Playwright's
 // WebDriver BiDi client needs commands this Firefox lacks and its own Firefox build cannot be downloaded
 // here, so puppeteer-core drives it over WebDriver BiDi (docs/decisions.md, "Firefox"). Firefox's fake
-// camera and microphone, granted without a prompt, go live from the studio; the dashboard's preview plays.
+// camera and microphone, granted without a prompt, go live from the studio; the dashboard's preview plays, and so
+// does the embeddable player (issue 37): over WHEP, and over the stream's HLS output in a page without WebRTC; both
+// embeds' beacons reach the stream's analytics within 10 s.
 test.describe.configure({ timeout: 120_000 });
 
 const FIREFOX = '/usr/bin/firefox-esr';
@@ -32,6 +34,36 @@ async function fill(page: Page, label: string, text: string): Promise<void> {
     label,
   );
   await (control as ElementHandle<HTMLElement>).type(text);
+}
+
+/** Counts the frames `selector`'s video presents from now on (Firefox's getVideoPlaybackQuality counts none for a
+ * MediaStream, so requestVideoFrameCallback counts them); answers a wait for more than `count`. */
+async function framesPresented(page: Page, selector: string, count: number): Promise<number> {
+  await page.evaluate((where: string) => {
+    const video = document.querySelector(where) as HTMLVideoElement;
+    const counter = window as unknown as { presented: number };
+    counter.presented = 0;
+    const next = () =>
+      video.requestVideoFrameCallback(() => {
+        if (video.srcObject) counter.presented++;
+        next();
+      });
+    next();
+  }, selector);
+  const presented = await page
+    .waitForFunction(
+      (over: number) => {
+        const { presented } = window as unknown as { presented: number };
+        return presented > over ? presented : 0;
+      },
+      { timeout: 30_000 },
+      count,
+    )
+    .catch(async (error: unknown) => {
+      const status = await page.$$eval('[role="status"]', (found) => found.map((e) => e.textContent));
+      throw new Error(`${selector} presented no frames; the page says ${JSON.stringify(status)}`, { cause: error });
+    });
+  return (await presented.jsonValue()) as number;
 }
 
 /** Waits until the page shows `text` in the element `selector` matches. */
@@ -61,7 +93,10 @@ test('a WebRTC stream goes live from the studio in Firefox, and its preview play
     caption: 'Firefox studio',
     streamer: { ipAddress: STREAMER_IP },
   });
-  await api(request, token).call(streamRoutes.createOutput, { body: { streamId: stream.id, format: 'WebRTC' } });
+  const owner = api(request, token);
+  const output = await owner.call(streamRoutes.createOutput, { body: { streamId: stream.id, format: 'WebRTC' } });
+  // The embed's fallback where the browser has no WebRTC.
+  await owner.call(streamRoutes.createOutput, { body: { streamId: stream.id, format: 'HLS', hlsLatency: 'Standard' } });
 
   browser = await puppeteer.launch({
     browser: 'firefox',
@@ -94,29 +129,52 @@ test('a WebRTC stream goes live from the studio in Firefox, and its preview play
   // The dashboard's Preview card plays the stream's WebRTC output (WHEP) in Firefox too: frames are presented
   // (Firefox's getVideoPlaybackQuality counts none for a MediaStream, so requestVideoFrameCallback counts them).
   await page.waitForSelector('video[aria-label="Stream preview"]', { timeout: 20_000 });
-  await page.evaluate(() => {
-    const video = document.querySelector('video[aria-label="Stream preview"]') as HTMLVideoElement;
-    const counter = window as unknown as { presented: number };
-    counter.presented = 0;
-    const count = () =>
-      video.requestVideoFrameCallback(() => {
-        if (video.srcObject) counter.presented++;
-        count();
-      });
-    count();
-  });
-  const presented = await page.waitForFunction(
-    () => {
-      const { presented } = window as unknown as { presented: number };
-      return presented > 10 ? presented : 0;
-    },
-    { timeout: 30_000 },
-  );
-  expect(await presented.jsonValue()).toBeGreaterThan(10);
+  expect(await framesPresented(page, 'video[aria-label="Stream preview"]', 10)).toBeGreaterThan(10);
   expect(
     await page.$eval('video[aria-label="Stream preview"]', (video) => (video as HTMLVideoElement).videoWidth),
   ).toBeGreaterThan(0);
   expect(await page.$$eval('[role="alert"]', (alerts) => alerts.map((alert) => alert.textContent))).toEqual([]);
+
+  // The embeddable player of the WebRTC output plays over WHEP; in a page without WebRTC it plays the stream's HLS
+  // output. Both open at once; each one's session is in the analytics within 10 s of its picture.
+  const [embed, noWebRtc] = [await browser.newPage(), await browser.newPage()];
+  await noWebRtc.evaluateOnNewDocument(() => {
+    delete (window as { RTCPeerConnection?: unknown }).RTCPeerConnection;
+  });
+  await Promise.all([embed.goto(`${baseURL}/play/${output.id}`), noWebRtc.goto(`${baseURL}/play/${output.id}`)]);
+  const live = 'video[aria-label="Live stream"]';
+  // A tab in the background presents no frames: each page is brought to the front for its check.
+  await embed.bringToFront();
+  await embed.waitForSelector(live);
+  expect(await framesPresented(embed, live, 10)).toBeGreaterThan(10);
+  await noWebRtc.bringToFront();
+  const playedAt = await noWebRtc.waitForFunction(
+    (where: string) => (document.querySelector(where) as HTMLVideoElement | null)?.currentTime || 0,
+    { timeout: 30_000 },
+    live,
+  );
+  const played = (await playedAt.jsonValue()) as number;
+  await noWebRtc.waitForFunction(
+    (where: string, after: number) => (document.querySelector(where) as HTMLVideoElement).currentTime > after,
+    { timeout: 15_000 },
+    live,
+    played,
+  );
+  const window = () => ({
+    from: new Date(Date.now() - 3600_000).toISOString(),
+    to: new Date(Date.now() + 60_000).toISOString(),
+  });
+  await expect
+    .poll(
+      async () => (await owner.call(analyticsRoutes.stream, { params: { id: stream.id }, query: window() })).viewers,
+      {
+        timeout: 10_000,
+      },
+    )
+    .toBe(2);
+  const seen = await owner.call(analyticsRoutes.stream, { params: { id: stream.id }, query: window() });
+  expect(seen.breakdowns.browser.map((group) => group.value)).toEqual(['Firefox']);
+  await Promise.all([embed.close(), noWebRtc.close()]);
 
   await page.locator(`${studio} ::-p-aria([name="Stop"][role="button"])`).click();
   await waitForText(page, '[role="status"][aria-label="Publishing status"]', 'Studio: Off air');

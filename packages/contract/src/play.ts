@@ -11,9 +11,11 @@ export const playPagePath = (outputId: string) => `/play/${outputId}`;
  * What the embeddable player page (`/play/{outputId}`) needs to play one output, readable by anyone who has
  * the output's id: no token, no owner, nothing of the node beyond the playback URLs the output's connection
  * gives its viewers anyway. `playback.whep` for a WebRTC output, `playback.hls` for an HLS output; neither
- * while the stream has no node. `poster` is the public URL of the stream's latest snapshot, only for a Public
- * output (a Private or Signed output's picture is for its token holders). `hlsLatency` is the HLS output's
- * latency (null for other formats): a Low output's player follows the playlist's part hold-back.
+ * while the stream has no node. A WebRTC output also has `playback.hls` when its stream has an HLS output of the
+ * same access (Public or Signed): the page plays it where the browser has no WebRTC. `poster` is the public URL
+ * of the stream's latest snapshot, only for a Public output (a Private or Signed output's picture is for its
+ * token holders). `hlsLatency` is the latency of the HLS output `playback.hls` plays (null without one): a Low
+ * output's player follows the playlist's part hold-back.
  */
 export const PlayInfo = z.object({
   outputId: Id,

@@ -1,13 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { NODE_UNREACHABLE } from './node-message';
-import { playWhep, preconnectWhep } from './whep-playback';
+import { playWhep, preconnectWhep, WHEP_DISCONNECTED_GRACE_MS, WHEP_LOST } from './whep-playback';
 
 const URL = 'http://node.example:4242/whep/out%2Bw';
 const TOKEN = 'pv1.1900000000.signature';
 
 /** The browser's RTCPeerConnection at the unit's edge: applying the answer brings the video track, as in Chromium. */
-class TrackOnAnswer {
+class TrackOnAnswer extends EventTarget {
   iceGatheringState = 'complete';
+  connectionState = 'new';
   localDescription: { sdp: string } | null = null;
   ontrack: ((event: { track: unknown }) => void) | null = null;
   addTransceiver() {}
@@ -46,6 +47,59 @@ describe('playWhep', () => {
     expect(video.srcObject).toBeInstanceOf(FakeMediaStream);
     playback.close();
     expect(video.srcObject).toBeNull();
+  });
+
+  it('says once when the connection is lost: failed at once, disconnected after a grace; never after close', async () => {
+    vi.useFakeTimers();
+    try {
+      const video = { srcObject: null } as unknown as HTMLVideoElement;
+      const lost = vi.fn();
+      const playing = () => playWhep(URL, TOKEN, video, undefined, lost);
+      const states = (pc: TrackOnAnswer, ...each: string[]) => {
+        for (const state of each) {
+          pc.connectionState = state;
+          pc.dispatchEvent(new Event('connectionstatechange'));
+        }
+      };
+      let made: TrackOnAnswer | null = null;
+      vi.stubGlobal(
+        'RTCPeerConnection',
+        class extends TrackOnAnswer {
+          constructor() {
+            super();
+            made = this;
+          }
+        },
+      );
+      const first = await playing();
+      const pc = made as unknown as TrackOnAnswer;
+      // A blip: disconnected, then connected again within the grace.
+      states(pc, 'connected', 'disconnected');
+      vi.advanceTimersByTime(WHEP_DISCONNECTED_GRACE_MS - 100);
+      states(pc, 'connected');
+      vi.advanceTimersByTime(WHEP_DISCONNECTED_GRACE_MS);
+      expect(lost).not.toHaveBeenCalled();
+      // Disconnected for longer: lost, once.
+      states(pc, 'disconnected');
+      vi.advanceTimersByTime(WHEP_DISCONNECTED_GRACE_MS);
+      states(pc, 'failed');
+      expect(lost).toHaveBeenCalledTimes(1);
+      expect(lost).toHaveBeenCalledWith(WHEP_LOST);
+      first.close();
+
+      const second = await playing();
+      const next = made as unknown as TrackOnAnswer;
+      states(next, 'failed');
+      expect(lost).toHaveBeenCalledTimes(2);
+      second.close();
+      const third = await playing();
+      third.close();
+      states(made as unknown as TrackOnAnswer, 'failed', 'disconnected');
+      vi.advanceTimersByTime(WHEP_DISCONNECTED_GRACE_MS);
+      expect(lost).toHaveBeenCalledTimes(2);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('leaves the element to an HLS output picked while it was still connecting', async () => {

@@ -115,15 +115,23 @@ export function preconnectWhep(target: Promise<WhepTarget | null>): void {
   );
 }
 
+/** What `onLost` hears when a playing connection is lost (its words make it a network error in the beacon). */
+export const WHEP_LOST = 'the network connection to the media node was lost';
+/** How long a connection may stay `disconnected` (ICE may come back by itself) before it counts as lost. */
+export const WHEP_DISCONNECTED_GRACE_MS = 2_000;
+
 /**
  * WebRTC playback over WHEP with the browser's own RTCPeerConnection (the one preconnectWhep opened for this
- * URL, else a new one); the answer's Location is the session, DELETEd on close.
+ * URL, else a new one); the answer's Location is the session, DELETEd on close. `onLost` hears once when the
+ * connection fails or stays disconnected for WHEP_DISCONNECTED_GRACE_MS — the node ended the session (its push
+ * left) or the network went — so a player can start again rather than show the last frame for good.
  */
 export async function playWhep(
   url: string,
   token: string,
   video: HTMLVideoElement,
   signal?: AbortSignal,
+  onLost?: (reason: string) => void,
 ): Promise<Playback> {
   const connection = early.get(url) ?? connectWhep(url, token);
   early.delete(url);
@@ -136,7 +144,22 @@ export async function playWhep(
   };
   connection.onTrack = show;
   if (connection.received) show();
+  let lostTimer: ReturnType<typeof setTimeout> | undefined;
+  const watchState = () => {
+    clearTimeout(lostTimer);
+    if (pc.connectionState === 'failed') lost();
+    else if (pc.connectionState === 'disconnected') lostTimer = setTimeout(lost, WHEP_DISCONNECTED_GRACE_MS);
+  };
+  const unwatch = () => {
+    clearTimeout(lostTimer);
+    pc.removeEventListener('connectionstatechange', watchState);
+  };
+  const lost = () => {
+    unwatch();
+    onLost?.(WHEP_LOST);
+  };
   const close = () => {
+    unwatch();
     connection.close();
     if (video.srcObject === stream) video.srcObject = null;
   };
@@ -146,6 +169,7 @@ export async function playWhep(
     close();
     throw error;
   }
+  if (onLost) pc.addEventListener('connectionstatechange', watchState);
   let last: { bytes: number; at: number } | null = null;
   return {
     close,

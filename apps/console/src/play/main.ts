@@ -27,7 +27,7 @@ async function fetchInfo(outputId: string): Promise<PlayInfo | null> {
 
 const start = (source: Source, token: string, video: HTMLVideoElement, onFailure: (reason: string) => void) =>
   source.kind === 'whep'
-    ? playWhep(source.url, token, video)
+    ? playWhep(source.url, token, video, undefined, onFailure)
     : playHls(source.url, token, video, onFailure, { lowLatency: source.lowLatency });
 
 const root = document.getElementById('player');

@@ -27,6 +27,18 @@ describe('the player view', () => {
     expect(viewOf(info({ streamStatus: 'Fallback' }), true).kind).toBe('play');
   });
 
+  it("falls back to the stream's HLS output where the browser has no WebRTC", () => {
+    const both = info({
+      hlsLatency: 'Low',
+      playback: { whep: 'http://node/whep/out+x', hls: 'http://node/hls/out+y/index.m3u8' },
+    });
+    expect(viewOf(both, true)).toEqual({ kind: 'play', source: { kind: 'whep', url: 'http://node/whep/out+x' } });
+    expect(viewOf(both, false)).toEqual({
+      kind: 'play',
+      source: { kind: 'hls', url: 'http://node/hls/out+y/index.m3u8', lowLatency: true },
+    });
+  });
+
   it('says the stream is offline (Idle, Error) or starting (Pending, or live without a URL yet)', () => {
     expect(viewOf(info({ streamStatus: 'Idle' }), true)).toEqual({ kind: 'wait', message: PLAY_TEXTS.offline });
     expect(viewOf(info({ streamStatus: 'Error' }), true)).toEqual({ kind: 'wait', message: 'The stream is offline' });

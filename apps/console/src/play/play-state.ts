@@ -8,7 +8,18 @@ export const PLAY_TEXTS = {
   notBrowser: 'This output cannot be played in a browser',
   noWebRtc: 'This browser cannot play WebRTC: ask for the HLS output of this stream',
   unreachable: 'The player cannot reach the server; trying again',
+  stuck: 'the picture stopped moving',
+  ended: 'the stream ended',
 } as const;
+
+/**
+ * A playback whose picture moved once and then stood still this long (not paused) is started again: an HLS player
+ * waits for a playlist that will not go on after its push left and came back, and says nothing. One that ended (an
+ * HLS playlist closed as its push left) is started again at the next look.
+ */
+export const STUCK_MS = 10_000;
+/** How often a playing page looks at its picture's time. */
+export const STUCK_CHECK_MS = 2_000;
 
 /** Which player plays the output, and its URL. */
 export type Source = { kind: 'whep'; url: string } | { kind: 'hls'; url: string; lowLatency: boolean };
@@ -21,7 +32,8 @@ const LIVE = new Set<PlayInfo['streamStatus']>(['Ingestion', 'Fallback']);
 
 /**
  * The view for the output as the public read answered it. The page plays the output it is for: a WebRTC
- * output over WHEP, an HLS output over HLS. `webrtc` says whether the browser has RTCPeerConnection.
+ * output over WHEP, an HLS output over HLS. `webrtc` says whether the browser has RTCPeerConnection; without
+ * it a WebRTC output plays its stream's HLS output when the API gave one (`playback.hls`), else says why not.
  */
 export function viewOf(info: PlayInfo, webrtc: boolean): View {
   if (info.format !== 'WebRTC' && info.format !== 'HLS') return { kind: 'wait', message: PLAY_TEXTS.notBrowser };
@@ -30,11 +42,9 @@ export function viewOf(info: PlayInfo, webrtc: boolean): View {
   const { whep, hls } = info.playback;
   // Pending, or live but not yet on a node that serves this output.
   if (!LIVE.has(info.streamStatus) || !(whep ?? hls)) return { kind: 'wait', message: PLAY_TEXTS.starting };
-  if (whep)
-    return webrtc
-      ? { kind: 'play', source: { kind: 'whep', url: whep } }
-      : { kind: 'wait', message: PLAY_TEXTS.noWebRtc };
-  return { kind: 'play', source: { kind: 'hls', url: hls as string, lowLatency: info.hlsLatency === 'Low' } };
+  if (whep && webrtc) return { kind: 'play', source: { kind: 'whep', url: whep } };
+  if (!hls) return { kind: 'wait', message: PLAY_TEXTS.noWebRtc };
+  return { kind: 'play', source: { kind: 'hls', url: hls, lowLatency: info.hlsLatency === 'Low' } };
 }
 
 /** Polling while not playing: every few seconds at first, then less often, never over the bound. */

@@ -1,7 +1,7 @@
 import type { PlayInfo } from '@streamcloud/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Playback } from '@/media/playback';
-import { POLL_FIRST_MS } from './play-state';
+import { POLL_FIRST_MS, STUCK_CHECK_MS, STUCK_MS } from './play-state';
 import { mountPlayer, type Player, type PlayerOptions } from './player-page';
 
 const outputId = '4b0c5a52-5a0e-4c54-9b8a-1f9d2f0c0a11';
@@ -68,6 +68,44 @@ describe('the player page', () => {
       expect.any(Function),
     );
     expect(status()?.hidden).toBe(true);
+  });
+
+  it('starts again a playback whose picture moved, then stood still (not paused) for STUCK_MS', async () => {
+    const first = playback();
+    const start = vi.fn().mockResolvedValueOnce(first).mockResolvedValue(playback());
+    mount([live], { start });
+    await vi.advanceTimersByTimeAsync(0);
+    const video = root.querySelector('video') as HTMLVideoElement;
+    let time = 0;
+    let paused = false;
+    Object.defineProperty(video, 'currentTime', { get: () => time });
+    Object.defineProperty(video, 'paused', { get: () => paused });
+    // Not moved yet (starting): left alone.
+    await vi.advanceTimersByTimeAsync(STUCK_MS * 2);
+    expect(start).toHaveBeenCalledTimes(1);
+    // Moving, then paused: left alone.
+    time = 1;
+    await vi.advanceTimersByTimeAsync(STUCK_CHECK_MS);
+    paused = true;
+    await vi.advanceTimersByTimeAsync(STUCK_MS * 2);
+    expect(start).toHaveBeenCalledTimes(1);
+    // Playing and still: started again (once the page asked the API again).
+    paused = false;
+    await vi.advanceTimersByTimeAsync(STUCK_MS + STUCK_CHECK_MS);
+    expect(first.close).toHaveBeenCalled();
+    expect(status()?.textContent).toBe('WebRTC playback failed: the picture stopped moving');
+    await vi.advanceTimersByTimeAsync(POLL_FIRST_MS);
+    expect(start).toHaveBeenCalledTimes(2);
+    expect(status()?.hidden).toBe(true);
+    // Ended (a closed HLS playlist; an ended element is paused): started again at the next look.
+    let ended = true;
+    paused = true;
+    Object.defineProperty(video, 'ended', { get: () => ended });
+    await vi.advanceTimersByTimeAsync(STUCK_CHECK_MS);
+    expect(status()?.textContent).toBe('WebRTC playback failed: the stream ended');
+    ended = false;
+    await vi.advanceTimersByTimeAsync(POLL_FIRST_MS);
+    expect(start).toHaveBeenCalledTimes(3);
   });
 
   it("shows the node's refusal, and plays again with a token the host page gives", async () => {

@@ -1,7 +1,16 @@
 import type { PlayInfo } from '@streamcloud/contract';
 import type { Playback } from '@/media/playback';
 import { errorKindOf, type PlaybackMonitor } from '@/media/playback-monitor';
-import { failureText, PLAY_TEXTS, POLL_MAX_MS, pollDelay, type Source, viewOf } from './play-state';
+import {
+  failureText,
+  PLAY_TEXTS,
+  POLL_MAX_MS,
+  pollDelay,
+  type Source,
+  STUCK_CHECK_MS,
+  STUCK_MS,
+  viewOf,
+} from './play-state';
 
 export interface PlayerOptions {
   outputId: string;
@@ -78,6 +87,8 @@ export function mountPlayer(root: HTMLElement, options: PlayerOptions): Player {
   let playing: string | null = null;
   let attempt = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  /** Looks at the playing picture's time (STUCK_MS). */
+  let watchdog: ReturnType<typeof setInterval> | undefined;
   let destroyed = false;
 
   const say = (message: string) => {
@@ -87,6 +98,7 @@ export function mountPlayer(root: HTMLElement, options: PlayerOptions): Player {
     status.hidden = message === '';
   };
   const stop = () => {
+    clearInterval(watchdog);
     monitor?.close();
     monitor = null;
     playback?.close();
@@ -105,6 +117,23 @@ export function mountPlayer(root: HTMLElement, options: PlayerOptions): Player {
     schedule();
   };
 
+  /** Starts the playing source again once it ended, or its picture moved and then stood still for STUCK_MS (not paused). */
+  const watch = (source: Source) => {
+    clearInterval(watchdog);
+    let last = video.currentTime;
+    let movedAt = Date.now();
+    let moved = false;
+    watchdog = setInterval(() => {
+      // An ended element is paused too: a live stream has no end, so it is over and may come back.
+      if (video.ended) fail(source, PLAY_TEXTS.ended);
+      else if (video.paused || video.currentTime !== last) {
+        moved ||= video.currentTime !== last;
+        last = video.currentTime;
+        movedAt = Date.now();
+      } else if (moved && Date.now() - movedAt >= STUCK_MS) fail(source, PLAY_TEXTS.stuck);
+    }, STUCK_CHECK_MS);
+  };
+
   async function begin(source: Source) {
     const key = `${source.kind} ${source.url}`;
     if (playing === key) return;
@@ -119,6 +148,7 @@ export function mountPlayer(root: HTMLElement, options: PlayerOptions): Player {
       if (playing !== key || destroyed) return started.close();
       playback = started;
       monitor?.started(started);
+      watch(source);
       await video.play().catch(() => {
         resume.hidden = false;
       });

@@ -23,18 +23,20 @@ export class PlayService {
   async info(outputId: string): Promise<PlayInfo> {
     const output = await this.deps.streams.playerOutput(outputId);
     if (!output) throw notFound('Output');
-    const { connection } = output;
+    const { connection, hlsFallback } = output;
     const takenAt = output.access === 'Public' ? await this.deps.snapshots.posterTakenAt(output.streamId) : null;
+    // The page plays the output it is for, with the one player its format has; a WebRTC output's page falls back
+    // to the stream's HLS output of the same access where the browser has no WebRTC.
+    const hls = output.format === 'HLS' ? connection?.uri : hlsFallback?.connection?.uri;
     return {
       outputId,
       format: output.format,
       streamStatus: output.streamStatus,
       access: output.access,
-      hlsLatency: output.hlsLatency,
-      // The page plays the output it is for, with the one player its format has.
+      hlsLatency: output.format === 'HLS' ? output.hlsLatency : hls ? (hlsFallback?.hlsLatency ?? null) : null,
       playback: {
         ...(output.format === 'WebRTC' && connection?.signallingUri ? { whep: connection.signallingUri } : {}),
-        ...(output.format === 'HLS' && connection?.uri ? { hls: connection.uri } : {}),
+        ...(hls ? { hls } : {}),
       },
       // `t` changes with each new snapshot so the page's image is fetched again.
       poster: takenAt

@@ -86,6 +86,21 @@ describe('GET /play/{id}', () => {
     expect((await info(low.output.id)).json().hlsLatency).toBe('Low');
   });
 
+  it("gives a WebRTC output its stream's HLS output of the same access as the fallback; never a Private one", async () => {
+    const { input, output } = await liveOutput({ format: 'WebRTC' });
+    await t.createOutput({ streamId: input.id, format: 'HLS', access: 'Signed' });
+    expect((await info(output.id)).json()).toMatchObject({ hlsLatency: null, playback: { whep: expect.any(String) } });
+    expect((await info(output.id)).json().playback.hls).toBeUndefined();
+    const hls = await t.createOutput({ streamId: input.id, format: 'HLS', hlsLatency: 'Low' });
+    expect((await info(output.id)).json()).toMatchObject({
+      hlsLatency: 'Low',
+      playback: { whep: output.connection?.signallingUri, hls: hls.connection?.uri },
+    });
+    const closed = await t.createOutput({ streamId: input.id, format: 'WebRTC', access: 'Private' });
+    await t.createOutput({ streamId: input.id, format: 'HLS', access: 'Private' });
+    expect((await info(closed.id)).json().playback).toEqual({ whep: closed.connection?.signallingUri });
+  });
+
   it('gives a non-browser output and a stream without a node no playback URL', async () => {
     const input = await t.createInput();
     const waiting = await t.createOutput({ streamId: input.id, format: 'WebRTC' });

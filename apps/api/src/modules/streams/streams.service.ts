@@ -119,16 +119,30 @@ export class StreamsService {
     const output = await outputs.findById(outputId);
     const stream = output && (await streams.findById(output.input_id));
     if (!output || !stream) return null;
-    const nodeId = servingNodeIdOf(output, stream.node_id);
-    const node = nodeId ? await streams.nodeHost(nodeId) : null;
+    const connectionOf = async (row: typeof output, format: OutputFormat) => {
+      const nodeId = servingNodeIdOf(row, stream.node_id);
+      const node = nodeId ? await streams.nodeHost(nodeId) : null;
+      return node ? playbackConnection(format, mediaHostOf(node), row.name) : null;
+    };
     const format = output.format as OutputFormat;
+    // A WebRTC output's HLS fallback, for a browser without WebRTC: the stream's first HLS output under the same
+    // access (not Private: its static token is the output's own, so the viewer's would not open the other).
+    const fallback =
+      format === 'WebRTC' && output.access !== 'Private'
+        ? (await outputs.ofStreams([stream.id]))
+            .get(stream.id)
+            ?.find((each) => each.format === 'HLS' && each.access === output.access)
+        : undefined;
     return {
       streamId: stream.id,
       streamStatus: stream.status,
       format,
       access: output.access,
       hlsLatency: output.hls_latency,
-      connection: node ? playbackConnection(format, mediaHostOf(node), output.name) : null,
+      connection: await connectionOf(output, format),
+      hlsFallback: fallback
+        ? { hlsLatency: fallback.hls_latency, connection: await connectionOf(fallback, 'HLS') }
+        : null,
     };
   }
 
