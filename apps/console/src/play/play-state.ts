@@ -10,6 +10,7 @@ export const PLAY_TEXTS = {
   unreachable: 'The player cannot reach the server; trying again',
   stuck: 'the picture stopped moving',
   ended: 'the stream ended',
+  noPicture: 'no picture came over WebRTC',
 } as const;
 
 /**
@@ -18,6 +19,12 @@ export const PLAY_TEXTS = {
  * HLS playlist closed as its push left) is started again at the next look.
  */
 export const STUCK_MS = 10_000;
+/**
+ * A WHEP playback whose picture has not moved this long after its start, on a page that has an HLS fallback, gives
+ * way to it: the signalling went through but no media comes (UDP blocked by a firewall or a proxy), which the
+ * browser itself may take 30 s to call failed.
+ */
+export const WHEP_FIRST_FRAME_MS = 10_000;
 /** How often a playing page looks at its picture's time. */
 export const STUCK_CHECK_MS = 2_000;
 

@@ -1,7 +1,7 @@
 import type { PlayInfo } from '@streamcloud/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Playback } from '@/media/playback';
-import { POLL_FIRST_MS, STUCK_CHECK_MS, STUCK_MS } from './play-state';
+import { POLL_FIRST_MS, STUCK_CHECK_MS, STUCK_MS, WHEP_FIRST_FRAME_MS } from './play-state';
 import { mountPlayer, type Player, type PlayerOptions } from './player-page';
 
 const outputId = '4b0c5a52-5a0e-4c54-9b8a-1f9d2f0c0a11';
@@ -142,6 +142,65 @@ describe('the player page', () => {
       started: 0,
       failed: ['access: The node answered 403'],
       closed: 1,
+    });
+  });
+
+  describe('with an HLS fallback beside WHEP', () => {
+    const withFallback: PlayInfo = {
+      ...live,
+      playback: { whep: 'http://node/whep/out+x', hls: 'http://node/hls/out+y/index.m3u8' },
+    };
+    const hls = { kind: 'hls', url: 'http://node/hls/out+y/index.m3u8', lowLatency: false };
+    const sources = (start: ReturnType<typeof vi.fn>) => start.mock.calls.map(([source]) => source.kind);
+
+    it('gives way to HLS when no picture comes over WebRTC (UDP blocked), for the rest of the page', async () => {
+      const { start } = mount([withFallback]);
+      await vi.advanceTimersByTimeAsync(0);
+      // Playing (not paused), its picture still at 0.
+      Object.defineProperty(root.querySelector('video'), 'paused', { get: () => false });
+      await vi.advanceTimersByTimeAsync(WHEP_FIRST_FRAME_MS - STUCK_CHECK_MS);
+      expect(sources(start)).toEqual(['whep']);
+      await vi.advanceTimersByTimeAsync(STUCK_CHECK_MS * 2);
+      expect(start).toHaveBeenLastCalledWith(hls, 'tok', expect.anything(), expect.anything());
+      // The next looks keep HLS, though the API still offers WHEP.
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(new Set(sources(start))).toEqual(new Set(['whep', 'hls']));
+      expect(sources(start).filter((kind) => kind === 'hls')).toHaveLength(1);
+    });
+
+    it('gives way to HLS at once when the WebRTC connection fails before its first picture', async () => {
+      let lose: (reason: string) => void = () => {};
+      const start = vi.fn(async (_source, _token, _video, onFailure: (reason: string) => void) => {
+        lose = onFailure;
+        return playback();
+      });
+      mount([withFallback], { start });
+      await vi.advanceTimersByTimeAsync(0);
+      lose('the network connection to the media node was lost');
+      await vi.advanceTimersByTimeAsync(0);
+      expect(sources(start)).toEqual(['whep', 'hls']);
+      expect(status()?.hidden).toBe(true);
+    });
+
+    it("keeps WHEP after the node's refusal, and after a loss once the picture moved", async () => {
+      let lose: (reason: string) => void = () => {};
+      const start = vi.fn(async (_source, _token, _video, onFailure: (reason: string) => void) => {
+        lose = onFailure;
+        return playback();
+      });
+      start.mockRejectedValueOnce(new Error('The playback token has expired'));
+      mount([withFallback], { start });
+      await vi.advanceTimersByTimeAsync(0);
+      await vi.advanceTimersByTimeAsync(POLL_FIRST_MS);
+      expect(sources(start)).toEqual(['whep', 'whep']);
+      const video = root.querySelector('video') as HTMLVideoElement;
+      let time = 0;
+      Object.defineProperty(video, 'currentTime', { get: () => time });
+      time = 1;
+      await vi.advanceTimersByTimeAsync(STUCK_CHECK_MS);
+      lose('the network connection to the media node was lost');
+      await vi.advanceTimersByTimeAsync(POLL_FIRST_MS);
+      expect(sources(start)).toEqual(['whep', 'whep', 'whep']);
     });
   });
 

@@ -10,6 +10,7 @@ import {
   STUCK_CHECK_MS,
   STUCK_MS,
   viewOf,
+  WHEP_FIRST_FRAME_MS,
 } from './play-state';
 
 export interface PlayerOptions {
@@ -90,6 +91,17 @@ export function mountPlayer(root: HTMLElement, options: PlayerOptions): Player {
   /** Looks at the playing picture's time (STUCK_MS). */
   let watchdog: ReturnType<typeof setInterval> | undefined;
   let destroyed = false;
+  /**
+   * Whether this page plays WebRTC outputs over WHEP. It stops for the page's life once a WHEP playback failed in
+   * its transport before its first picture (ICE failed, or no media within WHEP_FIRST_FRAME_MS) while the API offers
+   * an HLS fallback: the viewer's network does not carry WebRTC, and HLS goes over HTTP. A refusal by the node (a
+   * token, a limit) is not that, and a viewer who reloads tries WebRTC again.
+   */
+  let webrtc = options.webrtc;
+  /** Whether the latest public read offered an HLS playback beside WHEP (`playback.hls`). */
+  let hlsFallback = false;
+  /** Whether the current playback's picture has moved since it started. */
+  let pictureMoved = false;
 
   const say = (message: string) => {
     // The same text again is not news: the backoff goes on; a new one starts it over.
@@ -116,21 +128,32 @@ export function mountPlayer(root: HTMLElement, options: PlayerOptions): Player {
     say(failureText(source.kind, reason));
     schedule();
   };
+  /** A WHEP transport failure before the first picture: HLS from now on, asked for at once (see `webrtc`). */
+  const failTransport = (source: Source, reason: string) => {
+    const fallBack = source.kind === 'whep' && !pictureMoved && hlsFallback && webrtc;
+    fail(source, reason);
+    if (!fallBack) return;
+    webrtc = false;
+    clearTimeout(timer);
+    timer = setTimeout(check, 0);
+  };
 
   /** Starts the playing source again once it ended, or its picture moved and then stood still for STUCK_MS (not paused). */
   const watch = (source: Source) => {
     clearInterval(watchdog);
     let last = video.currentTime;
-    let movedAt = Date.now();
-    let moved = false;
+    const startedAt = Date.now();
+    let movedAt = startedAt;
     watchdog = setInterval(() => {
       // An ended element is paused too: a live stream has no end, so it is over and may come back.
       if (video.ended) fail(source, PLAY_TEXTS.ended);
       else if (video.paused || video.currentTime !== last) {
-        moved ||= video.currentTime !== last;
+        pictureMoved ||= video.currentTime !== last;
         last = video.currentTime;
         movedAt = Date.now();
-      } else if (moved && Date.now() - movedAt >= STUCK_MS) fail(source, PLAY_TEXTS.stuck);
+      } else if (pictureMoved && Date.now() - movedAt >= STUCK_MS) fail(source, PLAY_TEXTS.stuck);
+      else if (!pictureMoved && hlsFallback && source.kind === 'whep' && Date.now() - startedAt >= WHEP_FIRST_FRAME_MS)
+        failTransport(source, PLAY_TEXTS.noPicture);
     }, STUCK_CHECK_MS);
   };
 
@@ -139,11 +162,13 @@ export function mountPlayer(root: HTMLElement, options: PlayerOptions): Player {
     if (playing === key) return;
     stop();
     playing = key;
+    pictureMoved = false;
     say('');
     monitor = viewerSession ? (options.monitor?.(viewerSession, video) ?? null) : null;
     try {
+      // What it hears later is the transport's end (WHEP: the connection lost; HLS: a fatal error).
       const started = await options.start(source, token ?? '', video, (reason) => {
-        if (playing === key) fail(source, reason);
+        if (playing === key) failTransport(source, reason);
       });
       if (playing !== key || destroyed) return started.close();
       playback = started;
@@ -173,7 +198,8 @@ export function mountPlayer(root: HTMLElement, options: PlayerOptions): Player {
     viewerSession = info.viewerSession;
     const poster = info.poster ?? '';
     if (video.getAttribute('poster') !== poster) video.setAttribute('poster', poster);
-    const view = viewOf(info, options.webrtc);
+    hlsFallback = Boolean(info.playback.hls);
+    const view = viewOf(info, webrtc);
     if (view.kind === 'wait') {
       stop();
       say(view.message);
