@@ -118,6 +118,15 @@ export type Clip = z.infer<typeof Clip>;
 
 export const ClipListQuery = z.strictObject({ streamId: Id });
 
+/** What the Ready clips kept in one storage take there: clips are stored in the account's own buckets. */
+export const ClipStorageUse = z.object({
+  storageId: Id,
+  clips: z.number().int(),
+  /** Bytes of those clips' files. */
+  bytes: z.number(),
+});
+export type ClipStorageUse = z.infer<typeof ClipStorageUse>;
+
 /** Links to a Ready clip's MP4, served by the control plane from the storage (as recordings' are). */
 export const ClipPlayback = z.object({
   url: z.string(),
@@ -154,6 +163,16 @@ export const clipRoutes = {
     query: ClipListQuery,
     response: z.array(Clip),
     errors: [404],
+  }),
+  storageUse: defineRoute({
+    method: 'GET',
+    path: '/clips/storage-use',
+    summary:
+      "Per storage, the Ready clips kept there and the bytes they take: the caller's storages (every account's for an " +
+      'ADMIN); a storage with none is not listed',
+    tag: 'clips',
+    auth: 'user',
+    response: z.array(ClipStorageUse),
   }),
   get: defineRoute({
     method: 'GET',

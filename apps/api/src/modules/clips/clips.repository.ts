@@ -1,5 +1,5 @@
 import type { ClipState } from '@streamcloud/contract';
-import type { Insertable, Selectable } from 'kysely';
+import { type Insertable, type Selectable, sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { ClipsTable } from './clips.table.js';
 
@@ -32,6 +32,26 @@ export class ClipsRepository {
       .orderBy('id')
       .limit(CLIPS_LISTED)
       .execute();
+  }
+
+  /**
+   * Per storage, the Ready clips in it and their bytes: the storages of `ownerId` (every storage for null). A clip
+   * whose storage was deleted counts nowhere (its object is its owner's to remove).
+   */
+  async useByStorage(ownerId: string | null): Promise<Array<{ storage_id: string; clips: number; bytes: number }>> {
+    let query = this.db
+      .selectFrom('clips')
+      .innerJoin('storages', 'storages.id', 'clips.storage_id')
+      .select([
+        'storages.id as storage_id',
+        sql<number>`count(*)::int`.as('clips'),
+        sql<number>`coalesce(sum(clips.size), 0)::float8`.as('bytes'),
+      ])
+      .where('clips.state', '=', 'Ready')
+      .groupBy('storages.id')
+      .orderBy('storages.id');
+    if (ownerId !== null) query = query.where('storages.owner_id', '=', ownerId);
+    return query.execute();
   }
 
   /** The clips a node should cut: Pending or Processing, oldest first. */

@@ -6,6 +6,7 @@ import type { ClipsService } from './clips.service.js';
 export function registerClipRoutes(app: FastifyInstance, clips: ClipsService): void {
   addRoute(app, clipRoutes.create, ({ auth, body }) => clips.create(auth, body));
   addRoute(app, clipRoutes.list, ({ auth, query }) => clips.list(auth, query.streamId));
+  addRoute(app, clipRoutes.storageUse, ({ auth }) => clips.storageUse(auth));
   addRoute(app, clipRoutes.get, ({ auth, params }) => clips.get(auth, params.id));
   addRoute(app, clipRoutes.playback, ({ auth, params }) => clips.playback(auth, params.id));
   addRoute(

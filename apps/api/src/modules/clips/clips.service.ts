@@ -8,6 +8,7 @@ import {
   type ClipPlayback,
   type ClipState,
   type ClipStateReport,
+  type ClipStorageUse,
   DVR_WINDOW_MAX_MINUTES,
   type NodeClip,
 } from '@streamcloud/contract';
@@ -143,6 +144,12 @@ export class ClipsService {
   async list(auth: AuthContext, streamId: string): Promise<Clip[]> {
     await this.deps.uow.access.require(auth, 'stream', streamId);
     return (await this.deps.uow.clips.ofStream(streamId)).map(toClip);
+  }
+
+  /** What clips take in the caller's storages (every account's for an ADMIN). */
+  async storageUse(auth: AuthContext): Promise<ClipStorageUse[]> {
+    const rows = await this.deps.uow.clips.useByStorage(auth.role === 'ADMIN' ? null : auth.accountId);
+    return rows.map((row) => ({ storageId: row.storage_id, clips: row.clips, bytes: row.bytes }));
   }
 
   async get(auth: AuthContext, id: string): Promise<Clip> {

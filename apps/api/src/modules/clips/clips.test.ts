@@ -87,6 +87,35 @@ describe('role matrix', () => {
   });
 });
 
+describe('GET /clips/storage-use', () => {
+  it("answers what Ready clips take per storage: the caller's storages only, every account's for an ADMIN", async () => {
+    const ready = async (size: number) => {
+      const { id } = await createClip();
+      await clipReport(id, { state: 'Ready', duration: 30, size, objectKey: `live/clips/${id}.mp4` });
+    };
+    await ready(1000);
+    await ready(500);
+    await createClip(); // Pending: nothing stored yet
+    const failed = await createClip();
+    await clipReport(failed.id, { state: 'Error', message: 'Not in the window' });
+    await createStorage(w.other.token);
+    const use = (token?: string) => call(token, 'GET', '/clips/storage-use');
+
+    expect((await use(w.owner.token)).json()).toEqual([{ storageId, clips: 2, bytes: 1500 }]);
+    expect((await use(w.other.token)).json()).toEqual([]);
+    expect((await use(w.admin.token)).json()).toEqual([{ storageId, clips: 2, bytes: 1500 }]);
+    expect((await use()).statusCode).toBe(401);
+    // A deleted clip takes nothing any more.
+    const listed = (await call(w.owner.token, 'GET', `/clips?streamId=${w.streamId}`)).json() as Array<{
+      id: string;
+      size: number | null;
+    }>;
+    const small = listed.find((clip) => clip.size === 500);
+    expect((await call(w.owner.token, 'DELETE', `/clips/${small?.id}`)).statusCode).toBe(204);
+    expect((await use(w.owner.token)).json()).toEqual([{ storageId, clips: 1, bytes: 1000 }]);
+  });
+});
+
 describe('POST /clips', () => {
   it('makes a Pending clip on the node holding the stream, and tells that node at once (a signed refresh Clips)', async () => {
     const clip = await createClip();

@@ -19,7 +19,7 @@ export function StreamClipsList({ streamId }: { streamId: string }) {
   // Only Ready or in Error; the clip's file goes too.
   const remove = useRouteMutation(clipRoutes.delete, {
     toRequest: (clip: Clip) => ({ params: { id: clip.id } }),
-    invalidates: (_, clip) => [clipKeys.stream(clip.streamId)],
+    invalidates: (_, clip) => [clipKeys.stream(clip.streamId), clipKeys.storageUse()],
   });
   const links = useClipPlayback();
   const notify = useNotify();

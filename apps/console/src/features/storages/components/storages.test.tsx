@@ -46,6 +46,7 @@ function renderStorages(path: string, handlers: Record<string, Handler> = {}, ac
     handlers: {
       'GET /api/v1/accounts/whoami': () => jsonResponse(whoAmI(account)),
       [`GET ${STORAGE_URL}`]: () => jsonResponse(STORAGE),
+      'GET /api/v1/clips/storage-use': () => jsonResponse([]),
       ...handlers,
     },
   });
@@ -69,6 +70,7 @@ describe('/storages', () => {
             regionName: 'eu-west-1',
           },
         ]),
+      'GET /api/v1/clips/storage-use': () => jsonResponse([{ storageId: STORAGE.id, clips: 2, bytes: 1_500_000 }]),
     });
     const link = await screen.findByRole('link', { name: 'Recordings' });
     expect(link.getAttribute('href')).toBe(`/storages/edit/${STORAGE.id}`);
@@ -77,6 +79,10 @@ describe('/storages', () => {
     archive.getByText('Amazon S3');
     archive.getByText('eu-west-1');
     screen.getByText('S3-compatible');
+    // What clips take in each: the Clips column.
+    await screen.findByText('2 clips, 1.5 MB');
+    archive.getByText('–');
+    expect(screen.getByRole('columnheader', { name: 'Clips' })).toBeTruthy();
   });
 
   it('says so when there is no storage', async () => {
