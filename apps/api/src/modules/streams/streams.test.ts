@@ -267,10 +267,18 @@ describe('GET /inputs/{id}', () => {
     let answer: Awaited<ReturnType<typeof get>> | undefined;
     expect(await t.queryCount(async () => (answer = await get(t.roles.owner.token)))).toBe(1);
     expect(answer?.json()).toMatchObject({ id: stream.id, caption: 'mine' });
-    expect(await t.queryCount(async () => expect((await get(t.roles.owner.token)).body).toBe(answer?.body))).toBe(0);
+    // The database's notice of the creation, heard late on a loaded machine, may drop the first answer kept once.
+    await expect
+      .poll(() => t.queryCount(async () => expect((await get(t.roles.owner.token)).body).toBe(answer?.body)))
+      .toBe(0);
     expect((await get(t.roles.other.token)).statusCode).toBe(404);
     await t.createInput({ caption: 'a third' });
-    expect(await t.queryCount(async () => expect((await get(t.roles.other.token)).statusCode).toBe(404))).toBe(1);
+    expect(
+      await t.queryCount(async () => expect((await get(t.roles.other.token)).statusCode).toBe(404)),
+    ).toBeGreaterThanOrEqual(1);
+    await expect
+      .poll(() => t.queryCount(async () => expect((await get(t.roles.other.token)).statusCode).toBe(404)))
+      .toBe(0);
     // A change answers the stream read again after its commit: the next read has it.
     await rename(stream.id, 'renamed');
     expect((await get(t.roles.admin.token)).json()).toMatchObject({ id: stream.id, caption: 'renamed' });
@@ -287,7 +295,8 @@ describe('answers kept in memory (db/response-cache.ts)', () => {
     const node = await t.createNode(t.roles.admin);
     const stream = await t.createInput({ caption: 'first' });
     const page = await list();
-    expect(await t.queryCount(async () => expect((await list()).body).toBe(page.body))).toBe(0);
+    // The database's notice of the creation (heard late on a loaded machine) may drop the first answer kept.
+    await expect.poll(() => t.queryCount(async () => expect((await list()).body).toBe(page.body))).toBe(0);
     expect((await get(stream.id)).json().status).toBe('Idle');
 
     await rename(stream.id, 'by the admin', t.roles.admin.token);
