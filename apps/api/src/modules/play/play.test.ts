@@ -96,6 +96,8 @@ describe('GET /play/{id}', () => {
       hlsLatency: 'Low',
       playback: { whep: output.connection?.signallingUri, hls: hls.connection?.uri },
     });
+    // Polled by every embed: the output, its stream, the fallback and their one node, each read once.
+    expect(await t.queryCount(() => info(output.id))).toBe(5);
     const closed = await t.createOutput({ streamId: input.id, format: 'WebRTC', access: 'Private' });
     await t.createOutput({ streamId: input.id, format: 'HLS', access: 'Private' });
     expect((await info(closed.id)).json().playback).toEqual({ whep: closed.connection?.signallingUri });

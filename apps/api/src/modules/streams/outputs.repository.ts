@@ -63,6 +63,20 @@ export class OutputsRepository {
     return outputs;
   }
 
+  /** A stream's first output (in the list order) of this format and access, if any: one indexed read. */
+  async firstOfStream(streamId: string, format: string, access: OutputRow['access']): Promise<OutputRow | undefined> {
+    return this.db
+      .selectFrom('outputs')
+      .selectAll()
+      .where('input_id', '=', streamId)
+      .where('format', '=', format)
+      .where('access', '=', access)
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(1)
+      .executeTakeFirst();
+  }
+
   /**
    * The sessions of capped stream-wide playback tokens on these streams' outputs, with the output's edge (null: it is
    * served by the stream's ingest node) — what each node serving the stream counts besides its own. Bounded.

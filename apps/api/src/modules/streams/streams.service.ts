@@ -119,9 +119,13 @@ export class StreamsService {
     const output = await outputs.findById(outputId);
     const stream = output && (await streams.findById(output.input_id));
     if (!output || !stream) return null;
+    // Both outputs are usually served by one node: its host is read once (this read is public and polled).
+    const hosts = new Map<string, ReturnType<typeof streams.nodeHost>>();
     const connectionOf = async (row: typeof output, format: OutputFormat) => {
       const nodeId = servingNodeIdOf(row, stream.node_id);
-      const node = nodeId ? await streams.nodeHost(nodeId) : null;
+      if (!nodeId) return null;
+      if (!hosts.has(nodeId)) hosts.set(nodeId, streams.nodeHost(nodeId));
+      const node = await hosts.get(nodeId);
       return node ? playbackConnection(format, mediaHostOf(node), row.name) : null;
     };
     const format = output.format as OutputFormat;
@@ -129,9 +133,7 @@ export class StreamsService {
     // access (not Private: its static token is the output's own, so the viewer's would not open the other).
     const fallback =
       format === 'WebRTC' && output.access !== 'Private'
-        ? (await outputs.ofStreams([stream.id]))
-            .get(stream.id)
-            ?.find((each) => each.format === 'HLS' && each.access === output.access)
+        ? await outputs.firstOfStream(stream.id, 'HLS', output.access)
         : undefined;
     return {
       streamId: stream.id,
