@@ -4,10 +4,10 @@
 // The whole run goes in lanes at once (docs/conventions.md, "How `npm test` runs"): the real-time suites
 // (media, then e2e), which mostly wait on ffmpeg, nginx and the browser, at normal priority; the CPU-bound ones
 // (lint, unit, API on PGlite, API on PostgreSQL) beside them at a lower priority (nice), so they take only the
-// CPU the real-time suites leave idle and never slow what they time; then, once those are done, the lean chaos
-// run at normal priority (it kills and times processes: starved at nice 19 it would time the starving).
+// CPU the real-time suites leave idle and never slow what they time; then, once those are done, the media node's
+// longest files and the lean chaos run at normal priority (it kills and times processes: starved at nice 19 it would time the starving).
 // `npm test -- <suite>[,<suite>…] [args…]` runs only the named suites (lint, unit, api-pglite,
-// api-postgres, media, e2e, chaos), one after the other, passing the args to the suite's runner (vitest or
+// api-postgres, media, media-late, e2e, chaos), one after the other, passing the args to the suite's runner (vitest or
 // playwright), e.g. `npm test -- e2e tests/live.spec.ts` or `npm test -- media -t WHEP`.
 import { spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
@@ -44,6 +44,15 @@ const TYPED_PROJECTS = [
   'e2e',
 ];
 const at = (dir) => join(ROOT, dir);
+/**
+ * The media node's longest files (a node killed and restarted, silences waited out, a token rotation window:
+ * ~1.5 min of waiting): their own suite, run after the CPU lane beside e2e, not in the real-time lane before it.
+ */
+const MEDIA_LATE_FILES = [
+  'test/recordings-restart.test.ts',
+  'test/node-lifecycle.test.ts',
+  'test/token-rotation.test.ts',
+];
 
 const SUITES = {
   lint() {
@@ -80,7 +89,12 @@ const SUITES = {
   },
   media(args) {
     log('Media node end to end (ffmpeg, nginx-rtmp, werift on loopback)');
-    run('npx', ['vitest', 'run', ...args], { cwd: at('apps/media-node') });
+    const rest = MEDIA_LATE_FILES.flatMap((file) => ['--exclude', file]);
+    run('npx', ['vitest', 'run', ...rest, ...args], { cwd: at('apps/media-node') });
+  },
+  'media-late'(args) {
+    log(`Media node end to end, the long files (${MEDIA_LATE_FILES.join(', ')})`);
+    run('npx', ['vitest', 'run', ...MEDIA_LATE_FILES, ...args], { cwd: at('apps/media-node') });
   },
   async e2e(args) {
     log('End-to-end tests in Chromium');
@@ -136,8 +150,12 @@ const CONSOLE_BUILT_BY_CPU_LANE = 'STREAMCLOUD_CONSOLE_BUILT_BY_CPU_LANE';
 /** The lanes of a whole run: they share no port, directory or database. */
 const REALTIME_LANE = ['media', 'e2e'];
 const CPU_LANE = ['lint', 'unit', 'api-pglite', 'api-postgres'];
-/** After the CPU lane, beside what is left of the real-time lane: it has about 8 minutes to spare. */
-const AFTER_CPU_LANE = ['chaos'];
+/**
+ * After the CPU lane (~18 min), beside what is left of the real-time lane (e2e): the media node's long files, then
+ * the lean chaos run (~6 min in all). Both at normal priority: they time processes, which at nice 19 would time
+ * the starving.
+ */
+const AFTER_CPU_LANE = ['media-late', 'chaos'];
 /** How much lower the CPU lane runs: the lowest priority, about 1.5 % of a core the real-time lane wants. */
 const CPU_LANE_NICENESS = '19';
 
@@ -193,7 +211,7 @@ async function main() {
     // The studio and preview spec in Firefox (tests/firefox.spec.ts, driven by puppeteer-core over WebDriver BiDi).
     ensureDebianPackage('/usr/bin/firefox-esr', 'firefox-esr');
   }
-  if (names.some((name) => ['media', 'e2e', 'chaos'].includes(name))) ensureMediaTools();
+  if (names.some((name) => ['media', 'media-late', 'e2e', 'chaos'].includes(name))) ensureMediaTools();
   if (selection) {
     if (process.env[BUILD_CONSOLE_FIRST]) ensureConsoleBuilt({ force: true });
     await runSuites(names, args);
