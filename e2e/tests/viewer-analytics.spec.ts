@@ -9,8 +9,9 @@ import { apiCreateOutput } from '../support/streams';
 // output over WHEP without loading hls.js, within the 60 KiB gzip budget, and its session is in the stream's
 // analytics within 10 s; a forged and an oversized beacon are refused and change nothing; in a page without
 // WebRTC the same embed falls back to the stream's HLS output, whose session shows within 10 s too, and a stall
-// the browser's own network throttling causes there shows as rebuffering. (The encoder dropping and coming back,
-// ~15 s of waiting on the WebRTC connection's consent timeout and the node's new feed, is the embed bench's.)
+// the browser's own network throttling causes there shows as rebuffering; the WHEP page survives the encoder
+// dropping and coming back (~15 s of waiting on the connection's loss and the node's new feed; the embed bench
+// times it).
 test.describe.configure({ timeout: 120_000 });
 
 useLocalMediaNode();
@@ -43,7 +44,7 @@ function gzipSize(path: string): number {
   return statSync(existsSync(gz) ? gz : file).size;
 }
 
-test('the embed plays WHEP, falls back to HLS without WebRTC, stalls when throttled; its beacons reach the analytics', async ({
+test("the embed plays WHEP, falls back to HLS without WebRTC, stalls when throttled, survives the encoder's drop; its beacons reach the analytics", async ({
   page,
   browser,
   request,
@@ -54,7 +55,8 @@ test('the embed plays WHEP, falls back to HLS without WebRTC, stalls when thrott
   // The WebRTC output's fallback: the stream's HLS output of the same access (Low latency, the default: a small
   // buffer, so a throttled network stalls it within a second or two).
   await owner.call(streamRoutes.createOutput, { body: { streamId: stream.id, format: 'HLS', hlsLatency: 'Standard' } });
-  const push = pushTestPattern((stream.connection as { uri: string }).uri, 'flv', 60);
+  const uri = (stream.connection as { uri: string }).uri;
+  let push = pushTestPattern(uri, 'flv', 90);
   const window = () => ({
     from: new Date(Date.now() - 3600_000).toISOString(),
     to: new Date(Date.now() + 60_000).toISOString(),
@@ -154,6 +156,16 @@ test('the embed plays WHEP, falls back to HLS without WebRTC, stalls when thrott
       })
       .toBeGreaterThan(stallsBefore);
     expect((await analytics()).rebufferRatio).toBeGreaterThan(0);
+
+    // The encoder drops (the stream goes Idle) and comes back: the WHEP page notices the lost connection by
+    // itself and plays the new push.
+    push.stop();
+    await expect.poll(streamStatus, { timeout: 20_000 }).toBe('Idle');
+    push = pushTestPattern(uri, 'flv', 60);
+    await expect(page.getByRole('status')).toHaveText(/./, { timeout: 20_000 });
+    await expect(page.getByRole('status')).toBeHidden({ timeout: 30_000 });
+    const before = await framesOf(video);
+    await expect.poll(() => framesOf(video), { timeout: 30_000 }).toBeGreaterThan(before + 10);
   } finally {
     push.stop();
     await noWebRtc.close();
