@@ -1,6 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
-import { expect, type Locator, type Page, test } from '@playwright/test';
+import { type Browser, chromium, expect, type Locator, type Page, test } from '@playwright/test';
 import { analyticsRoutes, BEACON_MAX_BYTES, playRoutes, streamRoutes } from '@streamcloud/contract';
+import chromiumArgs from '../chromium-args.json' with { type: 'json' };
 import { api } from '../support/api';
 import { accountWithStreamOnLocalNode, pushTestPattern, useLocalMediaNode } from '../support/media';
 import { apiCreateOutput } from '../support/streams';
@@ -9,7 +10,8 @@ import { apiCreateOutput } from '../support/streams';
 // output over WHEP without loading hls.js, within the 60 KiB gzip budget, and its session is in the stream's
 // analytics within 10 s; a forged and an oversized beacon are refused and change nothing; in a page without
 // WebRTC the same embed falls back to the stream's HLS output, whose session shows within 10 s too, and a stall
-// the browser's own network throttling causes there shows as rebuffering; the WHEP page survives the encoder
+// the browser's own network throttling causes there shows as rebuffering; a browser that may not send WebRTC's UDP
+// (a firewall's, here Chromium's own policy) gets no media over WHEP and plays the HLS fallback; the WHEP page survives the encoder
 // dropping and coming back (~15 s of waiting on the connection's loss and the node's new feed; the embed bench
 // times it).
 test.describe.configure({ timeout: 120_000 });
@@ -57,6 +59,7 @@ test("the embed plays WHEP, falls back to HLS without WebRTC, stalls when thrott
   await owner.call(streamRoutes.createOutput, { body: { streamId: stream.id, format: 'HLS', hlsLatency: 'Standard' } });
   const uri = (stream.connection as { uri: string }).uri;
   let push = pushTestPattern(uri, 'flv', 90);
+  let udpBlocked: Browser | undefined;
   const window = () => ({
     from: new Date(Date.now() - 3600_000).toISOString(),
     to: new Date(Date.now() + 60_000).toISOString(),
@@ -125,6 +128,19 @@ test("the embed plays WHEP, falls back to HLS without WebRTC, stalls when thrott
     expect(after.timeline.some((event) => event.type === 'watch' && event.value === 600_000)).toBe(false);
     expect((await analytics()).viewers).toBe(2);
 
+    // A browser whose WebRTC may not use UDP (as behind a firewall that drops it): the WHEP answer comes, ICE never
+    // connects, and the page gives way to the HLS fallback (its 10 s wait for a picture overlaps the stall below).
+    udpBlocked = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: [...chromiumArgs, '--webrtc-ip-handling-policy=disable_non_proxied_udp'],
+    });
+    const blockedPage = await udpBlocked.newPage({ baseURL: new URL(page.url()).origin });
+    const blockedHlsLoaded = blockedPage.waitForRequest((sent) => HLS_JS.test(new URL(sent.url()).pathname), {
+      timeout: 30_000,
+    });
+    const whepTried = blockedPage.waitForRequest((sent) => sent.method() === 'POST' && /\/whep\//.test(sent.url()));
+    await blockedPage.goto(`/play/${output.id}`);
+
     // A stall: the browser's own throttling (DevTools' network conditions) starves the HLS player, which waits,
     // then plays on once the network is back. Leaving the page sends the stall.
     const stallsBefore = (await sessions()).find((each) => each.id === hlsSessionId)?.rebufferCount ?? 0;
@@ -157,6 +173,11 @@ test("the embed plays WHEP, falls back to HLS without WebRTC, stalls when thrott
       .toBeGreaterThan(stallsBefore);
     expect((await analytics()).rebufferRatio).toBeGreaterThan(0);
 
+    await whepTried;
+    await blockedHlsLoaded;
+    await expect.poll(() => timeOf(blockedPage.getByLabel('Live stream')), { timeout: 30_000 }).toBeGreaterThan(0);
+    await udpBlocked.close();
+
     // The encoder drops (the stream goes Idle) and comes back: the WHEP page notices the lost connection by
     // itself and plays the new push.
     push.stop();
@@ -169,5 +190,6 @@ test("the embed plays WHEP, falls back to HLS without WebRTC, stalls when thrott
   } finally {
     push.stop();
     await noWebRtc.close();
+    await udpBlocked?.close();
   }
 });
