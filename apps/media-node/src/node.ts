@@ -168,7 +168,10 @@ export class MediaNode {
       send: (report) => this.reporter.send(report),
       log,
     });
-    this.lowLatency.onSessionEnd = (inputId, store, storyboard) => void this.vods.keep(inputId, store, storyboard);
+    // A stream's VOD is its ingest node's (docs/decisions.md, "Live rewind on edges"): an edge's window of it goes.
+    this.lowLatency.onSessionEnd = (inputId, store, storyboard) => {
+      if (!this.directory.byId(inputId)?.origin) void this.vods.keep(inputId, store, storyboard);
+    };
     this.pipelines.push(
       new LivePipelines(transcoderKind(this.client), this.manager.events, host),
       new LivePipelines(lowLatencyHlsKind(this.lowLatency), this.manager.events, host),

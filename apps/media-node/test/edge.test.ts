@@ -40,6 +40,10 @@ interface EdgePull {
 }
 const pullsOn = async (node: RunningNode): Promise<EdgePull[]> =>
   (await nodeMetadata<{ edgePulls: EdgePull[] }>(node)).edgePulls;
+/** What the node's rewind windows (and VODs) take on its disk. */
+const dvrBytesOn = async (node: RunningNode) =>
+  (await nodeMetadata<{ protocols: { HLS: { lowLatency: { dvrBytes: number } } } }>(node)).protocols.HLS.lowLatency
+    .dvrBytes;
 const withToken = (output: StreamOutput) =>
   `${output.connection?.uri}?token=${encodeURIComponent(output.viewer.accessToken ?? '')}`;
 
@@ -498,8 +502,61 @@ describe('origin and edge', () => {
       expect(switched.text).toContain('#EXT-X-RENDITION-REPORT:URI="../r1/index.m3u8');
       const pulled = (await pullsOn(node)).filter((pull) => pull.inputId === stream.id && pull.rendition !== null);
       expect(pulled.map((pull) => pull.rendition).sort()).toEqual(['r0', 'r1']);
+
+      // A rewind window asked for while the variants play: their packagers on B keep it (the first on B's disk).
+      expect(await dvrBytesOn(node)).toBe(0);
+      expect((await api('PUT', `/outputs/${low.id}`, { dvrWindowMinutes: 1 })).status).toBe(200);
+      await waitFor(
+        () => dvrBytesOn(node),
+        (bytes) => bytes > 0,
+        10_000,
+        "the ladder's window on B's disk",
+      );
     } finally {
       push.stop();
     }
+  });
+
+  it("keeps a rewind window on B from the stream's start, with no viewer there: a late viewer seeks back past its arrival", async () => {
+    const node = edge as RunningNode;
+    const stream = await createStream({ format: 'RTMP' });
+    const rewind = await createOutput(stream.id, 'HLS', { hlsLatency: 'Low', dvrWindowMinutes: 1 });
+    expect(rewind.node?.id).toBe(node.id);
+    const push = pushTestPattern((stream.connection as { uri: string }).uri, 'flv', 30, { size: '160x120', rate: 10 });
+    // The ladder's windows (the test before) may still be on B's disk: this one adds to them.
+    const before = await dvrBytesOn(node);
+    const kept = (pulls: EdgePull[]) => pulls.some((pull) => pull.inputId === stream.id && pull.kind === 'edge');
+    try {
+      await status(stream.id, 'Ingestion', 15_000);
+      // Pulled for the window alone: no viewer asked.
+      await waitFor(() => pullsOn(node), kept, 10_000, 'B to pull the stream for its rewind window');
+      await waitFor(
+        () => dvrBytesOn(node),
+        (bytes) => bytes > before,
+        15_000,
+        "B's window on its disk",
+      );
+      // Still pulled three idle times later (EDGE_IDLE_MS 1.5 s), though no viewer asked.
+      for (const until = Date.now() + 4500; Date.now() < until; await sleep(500))
+        expect(kept(await pullsOn(node))).toBe(true);
+      const arrivedAt = Date.now();
+      const opened = await fetch(rewind.connection?.uri ?? '', { redirect: 'manual' });
+      expect(opened.status).toBe(302);
+      const playlist = await (
+        await fetch(new URL(opened.headers.get('location') ?? '', rewind.connection?.uri))
+      ).text();
+      const [first = ''] = /#EXT-X-PROGRAM-DATE-TIME:(\S+)/.exec(playlist)?.slice(1) ?? [];
+      // The window on B begins seconds before this first viewer came.
+      expect(arrivedAt - Date.parse(first), playlist).toBeGreaterThan(3000);
+    } finally {
+      push.stop();
+    }
+    // Its origin's end ends the kept pull too.
+    await waitFor(
+      () => pullsOn(node),
+      (pulls) => !kept(pulls),
+      15_000,
+      "B's pull to end with the push",
+    );
   });
 });

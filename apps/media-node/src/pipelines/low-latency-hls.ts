@@ -19,6 +19,10 @@ export interface LowLatencyConfig {
 export const isLowLatencyHls = (output: AssignedInput['outputs'][number]): boolean =>
   output.format === 'HLS' && output.hlsLatency === 'Low';
 
+/** The largest rewind window of the input's Low latency outputs listed to this node, seconds (0: none). */
+export const dvrWindowSecondsOf = (input: AssignedInput): number =>
+  60 * Math.max(0, ...input.outputs.filter(isLowLatencyHls).map((output) => output.dvrWindowMinutes ?? 0));
+
 /** The LL-HLS packaging of a live stream: runs while one of its outputs is an HLS output with Low latency. */
 export const lowLatencyHlsKind = (packagers: LowLatencyPackagers): PipelineKind<LowLatencyConfig> => ({
   name: 'LL-HLS packager',
@@ -26,9 +30,8 @@ export const lowLatencyHlsKind = (packagers: LowLatencyPackagers): PipelineKind<
   // An edge packages the stream it pulls itself: its viewers block on its own parts, one hop from the push.
   alsoOnEdges: true,
   async load(input) {
-    const outputs = input.outputs.filter(isLowLatencyHls);
-    if (outputs.length === 0) return null;
-    return { dvrWindowSeconds: 60 * Math.max(0, ...outputs.map((output) => output.dvrWindowMinutes ?? 0)) };
+    if (!input.outputs.some(isLowLatencyHls)) return null;
+    return { dvrWindowSeconds: dvrWindowSecondsOf(input) };
   },
   create: (context) => new LowLatencyHls(context, packagers),
   shutdown: () => packagers.close(),

@@ -89,13 +89,24 @@ export class VodsRepository {
       this.db
         .selectFrom('vods')
         .leftJoin('nodes', 'nodes.id', 'vods.node_id')
-        // The stream's first Low latency HLS output with a rewind window: its viewers' credentials play the VOD.
+        // The stream's first Low latency HLS output with a rewind window that the VOD's node serves (the ingest node:
+        // its own outputs; an edge's are another node's): its viewers' credentials play the VOD there.
         .leftJoinLateral(
           (eb) =>
             eb
               .selectFrom('outputs')
+              .innerJoin('inputs', 'inputs.id', 'outputs.input_id')
               .select(['outputs.id as output_id', 'outputs.name as output_name'])
               .whereRef('outputs.input_id', '=', 'vods.input_id')
+              .where((where) =>
+                where.or([
+                  where('outputs.node_id', '=', where.ref('vods.node_id')),
+                  where.and([
+                    where('outputs.node_id', 'is', null),
+                    where('inputs.node_id', '=', where.ref('vods.node_id')),
+                  ]),
+                ]),
+              )
               .where('outputs.format', '=', 'HLS')
               .where('outputs.hls_latency', '=', 'Low')
               .where('outputs.dvr_window_minutes', '>', 0)

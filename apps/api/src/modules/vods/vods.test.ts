@@ -74,6 +74,24 @@ describe('a VOD reported by the node', () => {
     expect((await call(w.admin.token, 'GET', `/vods/${vodId}`)).json()).toEqual(vod);
   });
 
+  it("plays through an output its node serves: not the first window's when an edge serves that one", async () => {
+    const edge = await t.createNode(t.roles.admin);
+    const onEdge = await t.createOutput({
+      streamId: w.streamId,
+      format: 'HLS',
+      hlsLatency: 'Low',
+      dvrWindowMinutes: 5,
+    });
+    await t.database.db.updateTable('outputs').set({ node_id: edge.id }).where('id', '=', onEdge.id).execute();
+    await vodReport();
+    expect((await listed())[0]).toMatchObject({ playlistUri: null, outputId: null });
+    const here = await t.createOutput({ streamId: w.streamId, format: 'HLS', hlsLatency: 'Low', dvrWindowMinutes: 1 });
+    expect((await listed())[0]).toMatchObject({
+      playlistUri: expect.stringContaining(`/hls/${encodeURIComponent(here.name)}/vod/`),
+      outputId: here.id,
+    });
+  });
+
   it('has no playlist while the stream has no output with a rewind window', async () => {
     await t.createOutput({ streamId: w.streamId, format: 'HLS', hlsLatency: 'Low' });
     await vodReport();

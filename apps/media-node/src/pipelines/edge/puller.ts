@@ -4,6 +4,7 @@ import { playInputArgs } from '../../front-ends/rtmp/nginx.js';
 import { type ProxiedConnection, RtmpProxy } from '../../front-ends/rtmp/proxy.js';
 import type { LowLatencyPackagers } from '../../ll-hls/packagers.js';
 import type { LiveStream } from '../../streams/types.js';
+import { dvrWindowSecondsOf } from '../low-latency-hls.js';
 import type { SourceContext, SourceKind, StreamSource } from '../pipeline.js';
 import { edgeLadder, renditionName } from './ladder.js';
 import { RenditionPackaging, wantsLowLatency } from './rendition-packaging.js';
@@ -303,13 +304,15 @@ export class EdgePuller implements StreamSource {
       held: 0,
     };
     const ladder = rendition === null ? null : edgeLadder(input);
-    if (rendition !== null && ladder && this.o.lowLatency && wantsLowLatency(input))
+    if (rendition !== null && ladder && this.o.lowLatency && wantsLowLatency(input)) {
       pull.packaging = new RenditionPackaging(
         this.o.lowLatency,
         input.id,
         rendition,
         ladder.map((variant) => variant.key),
       );
+      pull.packaging.follow(input);
+    }
     this.pulls.set(name, pull);
     const port = await relay.listen(0, '127.0.0.1');
     target.port = String(await publisher.listen(0, '127.0.0.1'));
@@ -422,10 +425,13 @@ export class EdgePuller implements StreamSource {
         if (now - pull.lastWatchedAt >= PULL_START_TIMEOUT_MS) void this.stop(pull, 'it did not start in time');
         continue;
       }
-      if ((pull.rendition === null && watched.has(pull.input.id)) || pull.held > 0) pull.lastWatchedAt = now;
+      pull.packaging?.follow(input);
+      const viewed = (pull.rendition === null && watched.has(pull.input.id)) || pull.held > 0;
+      if (viewed || keepsWindow(input)) pull.lastWatchedAt = now;
       else if (now - pull.lastWatchedAt >= this.o.idleMs) void this.stop(pull, 'no viewer left');
     }
     for (const input of this.node.directory.all()) {
+      if (keepsWindow(input)) this.keepPulled(input, now);
       if (!input.source?.live) {
         this.held.delete(input.id);
         continue;
@@ -440,11 +446,32 @@ export class EdgePuller implements StreamSource {
     }
   }
 
+  /**
+   * An input whose rewind window this edge keeps: pulled (a ladder's every rendition, packaged) from when the control
+   * plane shows it live until its origin ends the pull, with or without viewers — a window made only while someone
+   * watched would have holes where nobody did. The origin refuses a stream that is not live (a read up to one poll
+   * old): a refused try waits REFUSED_RETRY_MS, as a viewer's would.
+   */
+  private keepPulled(input: AssignedInput, now: number): void {
+    const names = (edgeLadder(input)?.map((rendition) => rendition.key) ?? [null]).filter((rendition) => {
+      const name = pullName(input.id, rendition);
+      return !this.pulls.has(name) && !this.ending.has(name) && (this.nextTryAt.get(name) ?? 0) <= now;
+    });
+    for (const rendition of names) void this.running(input, rendition);
+  }
+
   private laddered(inputId: string): boolean {
     const input = this.node.directory.byId(inputId);
     return input !== undefined && edgeLadder(input) !== null;
   }
 }
+
+/**
+ * Whether this edge keeps the input's rewind window now: it serves a Low latency output of it with a window, and the
+ * stream is live at its origin (an Internode stream's own pull is not an edge's).
+ */
+const keepsWindow = (input: AssignedInput): boolean =>
+  input.origin !== null && input.status === 'Ingestion' && dvrWindowSecondsOf(input) > 0;
 
 /** What a pull carries, for the log. */
 function describePull(pull: Pull): string {

@@ -3,7 +3,7 @@ import type { GuardedChild } from '../../child.js';
 import { fmp4OutputArgs } from '../../ll-hls/files.js';
 import type { LowLatencyPackager } from '../../ll-hls/packager.js';
 import { type LowLatencyPackagers, PART_SECONDS } from '../../ll-hls/packagers.js';
-import { isLowLatencyHls } from '../low-latency-hls.js';
+import { dvrWindowSecondsOf, isLowLatencyHls } from '../low-latency-hls.js';
 
 /** Whether an edge packages the ladder's renditions it pulls as LL-HLS: an HLS output of the input here is Low latency. */
 export const wantsLowLatency = (input: AssignedInput): boolean => input.outputs.some(isLowLatencyHls);
@@ -19,6 +19,8 @@ export class RenditionPackaging {
   static readonly args: readonly string[] = ['-map', '0:v?', '-map', '0:a?', ...fmp4OutputArgs(PART_SECONDS)];
   private packager: LowLatencyPackager | null = null;
   private failed = false;
+  /** The rewind window the stream's packagers keep for this node's Low latency outputs, seconds (0: none). */
+  private windowSeconds = 0;
 
   constructor(
     private readonly packagers: LowLatencyPackagers,
@@ -36,13 +38,28 @@ export class RenditionPackaging {
     ffmpeg.stdout.on('data', (chunk: Buffer) => {
       if (this.failed) return;
       try {
-        this.packager ??= this.packagers.begin(this.inputId, this.key, this.keys);
+        if (!this.packager) {
+          this.packager = this.packagers.begin(this.inputId, this.key, this.keys);
+          this.packagers.setDvr(this.inputId, this.windowSeconds);
+        }
         this.packager.write(chunk);
       } catch (error) {
         this.failed = true;
         onFailure(String(error));
       }
     });
+  }
+
+  /**
+   * The input as this node reads it now: its Low latency outputs' rewind window is kept by the variants' packagers
+   * here (an edge's live rewind: the stream pulled whole is not packaged while it has a ladder, so no LL-HLS
+   * pipeline sets it).
+   */
+  follow(input: AssignedInput): void {
+    const windowSeconds = dvrWindowSecondsOf(input);
+    if (windowSeconds === this.windowSeconds) return;
+    this.windowSeconds = windowSeconds;
+    if (this.packager) this.packagers.setDvr(this.inputId, windowSeconds);
   }
 
   /**
