@@ -70,13 +70,13 @@ export async function withClippedStream(work) {
     const storage = await createLocalS3Storage(api, s3, BUCKET);
     let stream;
     ({ stream, push } = await pushLiveStream(base, token, pattern, 'clipped'));
-    await api.call(streamRoutes.createOutput, {
+    const rewind = await api.call(streamRoutes.createOutput, {
       body: { streamId: stream.id, format: 'HLS', hlsLatency: 'Low', dvrWindowMinutes: 10 },
     });
     const liveAt = Date.now();
     // The window must hold a whole clip and its lead.
     await sleep((CLIP_SECONDS + 8) * 1000);
-    return await work({ api, stream, storage, dataDir, liveAt });
+    return await work({ api, base, stream, rewind, storage, dataDir, liveAt });
   } finally {
     push?.kill('SIGKILL');
     await node?.stop();

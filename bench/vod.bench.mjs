@@ -1,7 +1,8 @@
 // Issue 35, live to on-demand (`npm run bench -- vod`): on the clips bench's world (a 2.5 Mb/s push, 640x360, a
-// keyframe a second, a Low latency output keeping a 10-minute rewind window on a real node; clips.bench.mjs), three
-// figures: the CPU the storyboard takes per stream, a 30 s clip's time to Ready (the clips bench's measure), and the
-// rewind window's disk per hour of the stream (its segments, and the storyboard's sheets beside them).
+// keyframe a second, a Low latency output keeping a 10-minute rewind window on a real node; clips.bench.mjs), four
+// figures: the CPU the storyboard takes per stream, the console player's seek to first frame (player-seek.mjs), a
+// 30 s clip's time to Ready (the clips bench's measure), and the rewind window's disk per hour of the stream (its
+// segments, and the storyboard's sheets beside them).
 //
 // The storyboard's CPU: its ffmpeg runs are short (one per sheet made, a fraction of a second) and a node's tree has
 // other short children (probes, snapshots), so the node's own CPU does not tell it apart. The bench runs the node's
@@ -13,9 +14,11 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WindowStoryboard } from '../apps/media-node/src/storyboard/window.ts';
+import { ensureConsoleBuilt } from '../scripts/lib.mjs';
 import { CLIPS_TITLE, clipRows, windowRow, withClippedStream } from './clips.bench.mjs';
 import { printTable } from './lib.mjs';
 import { sleep } from './media-lib.mjs';
+import { SEEK_TITLE, seekRows } from './player-seek.mjs';
 
 const SECONDS = Number(process.env.BENCH_VOD_SECONDS ?? 60);
 const TICKS_PER_SECOND = 100;
@@ -92,9 +95,12 @@ async function storyboardCpu(windowDir, watched) {
 }
 
 export default async function vodBench() {
-  await withClippedStream(async ({ api, stream, storage, dataDir }) => {
+  ensureConsoleBuilt();
+  await withClippedStream(async ({ api, base, stream, rewind, storage, dataDir }) => {
     const windowDir = join(dataDir, 'dvr', stream.id, 'main');
     const rows = [await storyboardCpu(windowDir, true), await storyboardCpu(windowDir, false)];
+    // The window is two minutes long by now: room to seek a minute back.
+    printTable(SEEK_TITLE, await seekRows(base, stream, rewind));
     printTable(
       `The storyboard of a 2.5 Mb/s 640x360 stream's rewind window (a 160x90 tile every 2 s, 5x5 sheets, keyframes ` +
         `only; the open sheet made again at most every 10 s while its VTT is read, else full sheets only), ` +
