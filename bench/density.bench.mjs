@@ -1,0 +1,196 @@
+// Issue 39, `npm run bench -- density`: how many passthrough streams one node takes, and what each costs. N copies of
+// a 2.5 Mb/s 1280x720 30 fps H.264/AAC clip (a keyframe a second) are pushed over RTMP at once — their publishes
+// started within one second — to a real node, each stream with a Standard HLS output, from one light publisher
+// process (rtmp-publisher.mjs: ffmpeg pushers would cost about as much as the node's own work per stream). Per N:
+// publish → every stream Ingestion as the API lists it (goal: 200 within 3 s, none refused); then, once settled, the
+// node's CPU over a window, whole and by part (its own Node.js process, nginx-rtmp, the rest of its tree), per stream
+// (goal ≤ 0.35 % of a core), its RSS, and whether every stream is healthy: its HLS playlist advanced over the window.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { streamRoutes } from '@streamcloud/contract';
+import { apiClient, printTable, startApi } from './lib.mjs';
+import { makeClip, processIds, sleep, startNode, treeCpuSeconds } from './media-lib.mjs';
+import { createScheduler, publish, readFlvTags } from './rtmp-publisher.mjs';
+
+const COUNTS = (process.env.BENCH_DENSITY_COUNTS ?? '50,100,200').split(',').map(Number);
+const CPU_WINDOW_MS = Number(process.env.BENCH_DENSITY_CPU_WINDOW_MS ?? 20_000);
+const LIVE_TIMEOUT_MS = 60_000;
+const TICKS_PER_SECOND = 100;
+
+/** CPU seconds of one process alone (not its children). */
+function ownCpuSeconds(pid) {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  } catch {
+    return 0;
+  }
+}
+
+/** Resident memory of a process tree's processes, MB (their sum; shared pages counted in each). */
+function treeRssMb(pids) {
+  let kb = 0;
+  for (const pid of pids) {
+    try {
+      kb += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return kb / 1024;
+}
+
+/** The parent of a process (Linux /proc); 0 when it ended. */
+function parentOf(pid) {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(text.slice(text.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return 0;
+  }
+}
+
+/** The nginx processes in the node's tree (its master and workers). */
+function nginxOf(nodePid) {
+  const inTree = (pid) => {
+    for (let cursor = pid, depth = 0; cursor > 1 && depth < 16; depth++, cursor = parentOf(cursor))
+      if (cursor === nodePid) return true;
+    return false;
+  };
+  return processIds((command) => command.startsWith('nginx')).filter(inTree);
+}
+
+/** Every stream's HLS playlist: its media sequence and its last fragment, or null when it has none. */
+async function playlistMarks(outputs) {
+  return Promise.all(
+    outputs.map(async (output) => {
+      try {
+        const response = await fetch(output.connection.uri);
+        if (!response.ok) return null;
+        const text = await response.text();
+        return (
+          text
+            .split('\n')
+            .filter((line) => line.endsWith('.ts') || line.includes('.ts?'))
+            .at(-1) ?? null
+        );
+      } catch {
+        return null;
+      }
+    }),
+  );
+}
+
+async function round(base, token, node, flv, count) {
+  const api = apiClient(base, token);
+  const streams = [];
+  const outputs = [];
+  for (let index = 0; index < count; index++) {
+    const stream = await api.call(streamRoutes.create, {
+      body: { format: 'RTMP', output: { passthrough: true }, caption: `density ${count} #${index}` },
+    });
+    streams.push(stream);
+    outputs.push(
+      await api.call(streamRoutes.createOutput, {
+        body: { streamId: stream.id, format: 'HLS', hlsLatency: 'Standard' },
+      }),
+    );
+  }
+  const scheduler = createScheduler();
+  try {
+    // Every publish starts within one second, as a wave of encoders after an outage would.
+    const startedAt = Date.now();
+    const results = await Promise.allSettled(
+      streams.map(async (stream) => {
+        await sleep(Math.random() * 1000);
+        return publish(stream.connection.uri, flv, scheduler);
+      }),
+    );
+    const refused = results.filter((result) => result.status === 'rejected');
+    // When the node's nginx said NetStream.Publish.Start to the last of them: the node's own admission.
+    const admitted = results.filter((result) => result.status === 'fulfilled').map((result) => result.value.startedAt);
+    const lastAdmittedMs = admitted.length > 0 ? Math.max(...admitted) - startedAt : null;
+    const ids = new Set(streams.map((stream) => stream.id));
+    let allLiveMs = null;
+    while (Date.now() - startedAt < LIVE_TIMEOUT_MS) {
+      const listed = await api.call(streamRoutes.list, { query: { limit: 200, offset: 0 } });
+      const live = listed.filter((stream) => ids.has(stream.id) && stream.status === 'Ingestion').length;
+      if (live === count) {
+        allLiveMs = Date.now() - startedAt;
+        break;
+      }
+      await sleep(100);
+    }
+    await sleep(5000);
+    const nginx = nginxOf(node.pid);
+    const before = {
+      tree: treeCpuSeconds(node.pid),
+      node: ownCpuSeconds(node.pid),
+      nginx: nginx.reduce((sum, pid) => sum + ownCpuSeconds(pid), 0),
+      publisher: process.cpuUsage(),
+    };
+    const marks = await playlistMarks(outputs);
+    const windowStart = Date.now();
+    await sleep(CPU_WINDOW_MS);
+    const seconds = (Date.now() - windowStart) / 1000;
+    const tree = (treeCpuSeconds(node.pid) - before.tree) / seconds;
+    const own = (ownCpuSeconds(node.pid) - before.node) / seconds;
+    const nginxCpu = (nginx.reduce((sum, pid) => sum + ownCpuSeconds(pid), 0) - before.nginx) / seconds;
+    const publisherUsage = process.cpuUsage(before.publisher);
+    const after = await playlistMarks(outputs);
+    const healthy = after.filter((mark, index) => mark !== null && mark !== marks[index]).length;
+    const percent = (share) => `${(share * 100).toFixed(1)} %`;
+    return {
+      streams: count,
+      refused: refused.length,
+      'all publishing after, ms': lastAdmittedMs,
+      'all Ingestion after, ms': allLiveMs ?? `not in ${LIVE_TIMEOUT_MS}`,
+      'healthy (playlist advanced)': `${healthy} of ${count}`,
+      'node CPU, % of a core': percent(tree),
+      'per stream': `${((tree / count) * 100).toFixed(2)} %`,
+      'its Node.js process': percent(own),
+      nginx: percent(nginxCpu),
+      'rest of its tree': percent(tree - own - nginxCpu),
+      'node RSS, MB': Math.round(treeRssMb([node.pid])),
+      'nginx RSS, MB': Math.round(treeRssMb(nginx)),
+      'publisher CPU, % of a core': percent((publisherUsage.user + publisherUsage.system) / 1e6 / seconds),
+      ...(refused.length > 0 ? { 'first refusal': String(refused[0].reason).slice(0, 120) } : {}),
+    };
+  } finally {
+    scheduler.close();
+    for (const stream of streams) await api.call(streamRoutes.delete, { params: { id: stream.id } }).catch(() => {});
+  }
+}
+
+export default async function densityBench() {
+  const dir = mkdtempSync(join(tmpdir(), 'streamcloud-density-bench-'));
+  const clip = makeClip(dir, { size: '1280x720', rate: 30, kbps: 2400, bFrames: false });
+  const flv = readFlvTags(clip);
+  const server = await startApi('pglite');
+  let node;
+  try {
+    const token = await server.login();
+    node = await startNode(server.url, token, join(dir, 'node'));
+    const rows = [];
+    for (const count of COUNTS) {
+      process.stderr.write(`density bench: ${count} streams\n`);
+      rows.push(await round(server.url, token, node, flv, count));
+      // The node lets go of the deleted streams before the next round.
+      await sleep(5000);
+    }
+    printTable(
+      `Passthrough density: N RTMP pushes of a 2.5 Mb/s 720p30 clip started within 1 s, each with a Standard HLS ` +
+        `output (goals: 200 all Ingestion within 3 s, ≤ 0.35 % of a core per stream); CPU over ` +
+        `${CPU_WINDOW_MS / 1000} s once settled; load average ${loadavg()
+          .map((value) => value.toFixed(1))
+          .join(' ')}`,
+      rows,
+    );
+  } finally {
+    await node?.stop();
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
