@@ -94,6 +94,12 @@ export const ConfigVersions = z.object(
   Object.fromEntries(CONFIG_PARTS.map((part) => [part, z.string()])) as Record<ConfigPart, z.ZodString>,
 );
 export type ConfigVersions = z.infer<typeof ConfigVersions>;
+/**
+ * The version of a part the stream has nothing of (no snapshot settings, recordings, relays or fallbacks: the digest
+ * of no rows, md5 of ''): a node knows that part's configuration is empty without reading it, which keeps a wave of
+ * new streams going live from costing one read per stream and part (issue 39, admission at scale).
+ */
+export const NOTHING_CONFIGURED = 'd41d8cd98f00b204e9800998ecf8427e';
 
 /** A node a stream is pulled from over RTMP (an edge's origin, an Internode stream's source), with the pull's credential. */
 const RtmpPullFrom = z.object({

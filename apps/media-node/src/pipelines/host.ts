@@ -86,7 +86,8 @@ export class LivePipelines<C> {
 
   private changed(input: AssignedInput, parts: ReadonlySet<ConfigPart>): void {
     const entry = this.running.get(input.id);
-    if (entry && parts.has(this.kind.part)) this.reload(entry);
+    // The input as just read: its versions say what changed (a kind may skip a read its version makes needless).
+    if (entry && parts.has(this.kind.part)) this.reload(entry, input);
   }
 
   private end(inputId: string, stream: LiveStream, reason: StopReason): Promise<void> {
@@ -103,19 +104,19 @@ export class LivePipelines<C> {
   }
 
   /** Reads the stream's configuration and brings its pipeline in line with it. */
-  private reload(entry: Running<C>): void {
+  private reload(entry: Running<C>, input = entry.stream.input): void {
     void this.enqueue(entry, async () => {
       if (entry.done) return;
       let config: C | null;
       try {
-        config = await this.kind.load(entry.stream.input);
+        config = await this.kind.load(input);
       } catch (error) {
         this.o.log.error(
           `${this.kind.name} of ${entry.stream.input.name}: reading its configuration failed: ${String(error)}`,
         );
         entry.retry ??= setTimeout(() => {
           entry.retry = null;
-          this.reload(entry);
+          this.reload(entry, input);
         }, RELOAD_RETRY_MS);
         entry.retry.unref();
         return;

@@ -1,4 +1,4 @@
-import type { SnapshotSettings } from '@streamcloud/contract';
+import { NOTHING_CONFIGURED, type SnapshotSettings } from '@streamcloud/contract';
 import type { ControlPlaneClient } from '../control-plane.js';
 import { snapshot } from '../probe.js';
 import { newestFragment } from '../streams/fragments.js';
@@ -16,6 +16,7 @@ export const snapshotsKind = (client: ControlPlaneClient): PipelineKind<Snapshot
   name: 'snapshots',
   part: 'snapshots',
   async load(input) {
+    if (input.versions.snapshots === NOTHING_CONFIGURED) return null;
     const settings = await client.snapshotSettings(input.id);
     return settings.incoming || settings.outgoing ? settings : null;
   },

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { NOTHING_CONFIGURED } from '@streamcloud/contract';
 import { describe, expect, it } from 'vitest';
 import { TestClock, useTestApp } from '../../../test/helpers.js';
 
@@ -154,6 +155,9 @@ describe('GET /node/inputs: versions', () => {
       t.request({ method, url: `/api/v1${url}`, token: t.roles.owner.token, payload });
     let before = await versions();
     expect(Object.keys(before).sort()).toEqual(['config', 'fallbacks', 'outputs', 'recordings', 'relays', 'snapshots']);
+    // A new stream has none of these: the node skips reading them (NOTHING_CONFIGURED), until its version says so.
+    for (const part of ['snapshots', 'recordings', 'relays', 'fallbacks'])
+      expect(before[part], part).toBe(NOTHING_CONFIGURED);
     expect(await versions()).toEqual(before);
     const changes: Array<[string, () => Promise<{ statusCode: number }>]> = [
       [

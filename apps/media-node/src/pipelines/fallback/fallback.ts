@@ -1,4 +1,4 @@
-import type { NodeFallback as Fallback } from '@streamcloud/contract';
+import { type NodeFallback as Fallback, NOTHING_CONFIGURED } from '@streamcloud/contract';
 import type { ControlPlaneClient } from '../../control-plane.js';
 import type { LiveStream } from '../../streams/types.js';
 import type { Pipeline, PipelineKind } from '../pipeline.js';
@@ -16,7 +16,8 @@ export const fallbacksKind = (
 ): PipelineKind<Fallback[]> => ({
   name: 'fallbacks',
   part: 'fallbacks',
-  load: (input) => client.fallbacks(input.id),
+  // A stream without fallbacks (their version says so) is not asked about: most streams going live have none.
+  load: async (input) => (input.versions.fallbacks === NOTHING_CONFIGURED ? [] : client.fallbacks(input.id)),
   create: () => new FallbackConfig(player),
 });
 

@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import { type AssignedInput, type NodeRelay, selectorConstrains } from '@streamcloud/contract';
+import { type AssignedInput, NOTHING_CONFIGURED, type NodeRelay, selectorConstrains } from '@streamcloud/contract';
 import type { ControlPlaneClient, ReportBody } from '../../control-plane.js';
 import type { StreamEvents } from '../../streams/events.js';
 import type { LiveStream } from '../../streams/types.js';
@@ -122,7 +122,11 @@ export function relaysKind(o: RelaysOptions): PipelineKind<NodeRelay[]> {
     name: 'relays',
     part: 'relays',
     async load(input: AssignedInput) {
-      const relays = (await o.client.relays()).filter((relay) => relay.streamId === input.id);
+      // A stream with no relay (its version says so) is not asked about: most streams going live have none.
+      const relays =
+        input.versions.relays === NOTHING_CONFIGURED
+          ? []
+          : (await o.client.relays()).filter((relay) => relay.streamId === input.id);
       // A paused relay no longer listed (deleted, or finished elsewhere) is forgotten.
       for (const [relayId, entry] of paused)
         if (entry.inputId === input.id && !relays.some((relay) => relay.id === relayId)) paused.delete(relayId);
