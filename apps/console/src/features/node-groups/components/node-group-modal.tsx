@@ -19,7 +19,7 @@ import { nodeGroupKeys } from '@/data/node-groups/keys';
 import { useUpdateNodeGroup } from '@/data/node-groups/writes';
 import { savesResource } from '@/data/resource-writes';
 import { useRouteMutation } from '@/data/route-mutation';
-import { contractResolver } from '@/lib/forms';
+import { contractResolver, fieldsOf } from '@/lib/forms';
 import { NODE_GROUP_ERRORS } from '../utils/error-texts';
 
 type Values = NodeGroupCreateInput;
@@ -67,6 +67,7 @@ export function NodeGroupModal({ show, group, onHide, onSaved }: NodeGroupModalP
   });
   const { register, handleSubmit, reset, formState } = form;
   const errors = formState.errors;
+  const field = fieldsOf(form);
   const pending = create.isPending || update.isPending;
 
   useEffect(() => {
@@ -101,7 +102,7 @@ export function NodeGroupModal({ show, group, onHide, onSaved }: NodeGroupModalP
           <Modal.Title id={titleId}>{group ? 'Edit node group' : 'Create node group'}</Modal.Title>
         </Modal.Header>
         <Modal.Body>
-          <TextField id="node-group-name" label="Name" error={errors.name?.message} {...register('name')} />
+          <TextField id="node-group-name" label="Name" {...field('name')} />
           <Form.Group className="mb-3" controlId="node-group-description">
             <Form.Label>Description</Form.Label>
             <Form.Control
@@ -115,15 +116,10 @@ export function NodeGroupModal({ show, group, onHide, onSaved }: NodeGroupModalP
               <Form.Control.Feedback type="invalid">{errors.description.message}</Form.Control.Feedback>
             )}
           </Form.Group>
-          <SelectField
-            id="node-group-assignment"
-            label="Assignment"
-            error={errors.assignment?.message}
-            {...register('assignment')}
-          >
+          <SelectField id="node-group-assignment" label="Assignment" {...field('assignment')}>
             <Options values={NODE_GROUP_ASSIGNMENTS} />
           </SelectField>
-          <SelectField id="node-group-owner" label="Owner" error={errors.ownerId?.message} {...register('ownerId')}>
+          <SelectField id="node-group-owner" label="Owner" {...field('ownerId')}>
             <option value={NO_OWNER}>Streaming Cloud</option>
             {sortedOwners.map((account) => (
               <option key={account.id} value={account.id}>
@@ -139,8 +135,7 @@ export function NodeGroupModal({ show, group, onHide, onSaved }: NodeGroupModalP
             label="Resources change callback URI"
             type="url"
             placeholder="https://"
-            error={errors.onResourcesChangeCallbackUri?.message}
-            {...register('onResourcesChangeCallbackUri')}
+            {...field('onResourcesChangeCallbackUri')}
           />
         </Modal.Body>
         <ModalActions

@@ -13,6 +13,7 @@ import Modal from 'react-bootstrap/Modal';
 import { useForm, useWatch } from 'react-hook-form';
 import { Options, SelectField, TextField } from '@/components/ui/form-fields';
 import { ModalActions } from '@/components/ui/modal-actions';
+import { fieldsOf } from '@/lib/forms';
 import {
   type AudioTrackValues,
   audioResolver,
@@ -38,15 +39,13 @@ function Footer({ onCancel, canSave }: { onCancel: () => void; canSave: boolean 
 }
 
 function VideoTrackForm({ track, mode, onSave, onCancel }: TrackModalProps<VideoTrack> & { track: VideoTrack }) {
-  const {
-    register,
-    handleSubmit,
-    control,
-    setValue,
-    getValues,
-    trigger,
-    formState: { errors, isValid },
-  } = useForm<VideoTrackValues>({ resolver: videoResolver, defaultValues: videoValues(track), mode: 'onChange' });
+  const form = useForm<VideoTrackValues>({
+    resolver: videoResolver,
+    defaultValues: videoValues(track),
+    mode: 'onChange',
+  });
+  const { handleSubmit, control, setValue, getValues, trigger } = form;
+  const field = fieldsOf(form);
   const type = useWatch({ control, name: 'type' });
   const previousType = useRef(type);
 
@@ -80,13 +79,7 @@ function VideoTrackForm({ track, mode, onSave, onCancel }: TrackModalProps<Video
         <Modal.Title id="video-track-title">{mode === 'add' ? 'Add video track' : 'Edit video track'}</Modal.Title>
       </Modal.Header>
       <Modal.Body>
-        <SelectField
-          id="video-track-codec"
-          label="Codec"
-          defaultValue={getValues('type')}
-          error={errors.type?.message}
-          {...register('type')}
-        >
+        <SelectField id="video-track-codec" label="Codec" defaultValue={getValues('type')} {...field('type')}>
           <Options values={codecs} />
         </SelectField>
         <div className="row">
@@ -97,8 +90,7 @@ function VideoTrackForm({ track, mode, onSave, onCancel }: TrackModalProps<Video
               type="number"
               min={0}
               step={1}
-              error={errors.width?.message}
-              {...register('width', { deps: 'height' })}
+              {...field('width', { deps: 'height' })}
             />
           </div>
           <div className="col">
@@ -108,27 +100,18 @@ function VideoTrackForm({ track, mode, onSave, onCancel }: TrackModalProps<Video
               type="number"
               min={0}
               step={1}
-              error={errors.height?.message}
-              {...register('height', { deps: 'width' })}
+              {...field('height', { deps: 'width' })}
             />
           </div>
         </div>
-        <TextField
-          id="video-track-framerate"
-          label="Frame rate"
-          type="number"
-          min={1}
-          error={errors.framerate?.message}
-          {...register('framerate')}
-        />
+        <TextField id="video-track-framerate" label="Frame rate" type="number" min={1} {...field('framerate')} />
         <TextField
           id="video-track-bitrate"
           label="Bitrate (kbps)"
           type="number"
           min={100}
           step={1}
-          error={errors.bitrate?.message}
-          {...register('bitrate')}
+          {...field('bitrate')}
         />
         {type === 'H264' && (
           <>
@@ -136,18 +119,11 @@ function VideoTrackForm({ track, mode, onSave, onCancel }: TrackModalProps<Video
               id="video-track-speed-preset"
               label="Speed preset"
               defaultValue={getValues('speedPreset')}
-              error={errors.speedPreset?.message}
-              {...register('speedPreset')}
+              {...field('speedPreset')}
             >
               <Options values={presets} label={optionLabel} />
             </SelectField>
-            <SelectField
-              id="video-track-tune"
-              label="Tune"
-              defaultValue={getValues('tune')}
-              error={errors.tune?.message}
-              {...register('tune')}
-            >
+            <SelectField id="video-track-tune" label="Tune" defaultValue={getValues('tune')} {...field('tune')}>
               <Options values={H264_TUNES} label={optionLabel} />
             </SelectField>
           </>
@@ -158,23 +134,22 @@ function VideoTrackForm({ track, mode, onSave, onCancel }: TrackModalProps<Video
           type="number"
           min={0}
           step={1}
-          error={errors.keyInterval?.message}
-          {...register('keyInterval')}
+          {...field('keyInterval')}
         />
       </Modal.Body>
-      <Footer onCancel={onCancel} canSave={isValid} />
+      <Footer onCancel={onCancel} canSave={form.formState.isValid} />
     </form>
   );
 }
 
 function AudioTrackForm({ track, mode, onSave, onCancel }: TrackModalProps<AudioTrack> & { track: AudioTrack }) {
-  const {
-    register,
-    handleSubmit,
-    getValues,
-    trigger,
-    formState: { errors, isValid },
-  } = useForm<AudioTrackValues>({ resolver: audioResolver, defaultValues: audioValues(track), mode: 'onChange' });
+  const form = useForm<AudioTrackValues>({
+    resolver: audioResolver,
+    defaultValues: audioValues(track),
+    mode: 'onChange',
+  });
+  const { handleSubmit, getValues, trigger } = form;
+  const field = fieldsOf(form);
 
   useEffect(() => {
     void trigger();
@@ -191,8 +166,7 @@ function AudioTrackForm({ track, mode, onSave, onCancel }: TrackModalProps<Audio
           id="audio-track-codec"
           label="Codec"
           defaultValue={getValues('type')}
-          error={errors.type?.message}
-          {...register('type', { onChange: () => void trigger() })}
+          {...field('type', { onChange: () => void trigger() })}
         >
           <Options values={AUDIO_CODECS} />
         </SelectField>
@@ -203,8 +177,7 @@ function AudioTrackForm({ track, mode, onSave, onCancel }: TrackModalProps<Audio
           min={800}
           max={192000}
           step={1}
-          error={errors.rate?.message}
-          {...register('rate')}
+          {...field('rate')}
         />
         <TextField
           id="audio-track-channels"
@@ -213,8 +186,7 @@ function AudioTrackForm({ track, mode, onSave, onCancel }: TrackModalProps<Audio
           min={1}
           max={2}
           step={1}
-          error={errors.channels?.message}
-          {...register('channels')}
+          {...field('channels')}
         />
         <TextField
           id="audio-track-bitrate"
@@ -222,11 +194,10 @@ function AudioTrackForm({ track, mode, onSave, onCancel }: TrackModalProps<Audio
           type="number"
           min={1}
           step={1}
-          error={errors.bitrate?.message}
-          {...register('bitrate')}
+          {...field('bitrate')}
         />
       </Modal.Body>
-      <Footer onCancel={onCancel} canSave={isValid} />
+      <Footer onCancel={onCancel} canSave={form.formState.isValid} />
     </form>
   );
 }
