@@ -15,6 +15,7 @@ import { Loading } from '@/components/ui/loading';
 import { ModalActions } from '@/components/ui/modal-actions';
 import { useNotify } from '@/components/ui/notifications';
 import { useSnapshotSettings, useUpdateSnapshotSettings } from '@/data/snapshots/settings';
+import { fieldsOf } from '@/lib/forms';
 import { directionValues, type SnapshotFormValues, settingsOf, snapshotResolver } from '../utils/snapshot-form-values';
 
 /** Shown when an update fails without a message of the server's. */
@@ -34,17 +35,14 @@ function SnapshotForm({
 }) {
   const notify = useNotify();
   const update = useUpdateSnapshotSettings();
-  const {
-    register,
-    handleSubmit,
-    control,
-    getValues,
-    formState: { errors, isValid, isSubmitting },
-  } = useForm<SnapshotFormValues>({
+  const form = useForm<SnapshotFormValues>({
     resolver: snapshotResolver,
     mode: 'onChange',
     defaultValues: { incoming: directionValues(initial.incoming), outgoing: directionValues(initial.outgoing) },
   });
+  const { register, handleSubmit, control, getValues } = form;
+  const { isValid, isSubmitting } = form.formState;
+  const field = fieldsOf(form);
   const enabled = {
     incoming: useWatch({ control, name: 'incoming.enabled' }),
     outgoing: useWatch({ control, name: 'outgoing.enabled' }),
@@ -71,7 +69,6 @@ function SnapshotForm({
       <Modal.Body>
         {SNAPSHOT_DIRECTIONS.map((direction) => {
           const off = !enabled[direction];
-          const fieldErrors = errors[direction];
           return (
             <fieldset
               key={direction}
@@ -95,8 +92,7 @@ function SnapshotForm({
                     label="Format"
                     defaultValue={getValues(`${direction}.format`)}
                     disabled={off}
-                    error={fieldErrors?.format?.message}
-                    {...register(`${direction}.format`)}
+                    {...field(`${direction}.format`)}
                   >
                     <Options values={SNAPSHOT_FORMATS} />
                   </SelectField>
@@ -107,8 +103,7 @@ function SnapshotForm({
                     label="Quality"
                     defaultValue={getValues(`${direction}.quality`)}
                     disabled={off}
-                    error={fieldErrors?.quality?.message}
-                    {...register(`${direction}.quality`)}
+                    {...field(`${direction}.quality`)}
                   >
                     <Options values={SNAPSHOT_QUALITIES} />
                   </SelectField>
@@ -122,8 +117,7 @@ function SnapshotForm({
                     max={SNAPSHOT_INTERVAL.max}
                     step={1}
                     disabled={off}
-                    error={fieldErrors?.interval?.message}
-                    {...register(`${direction}.interval`, { deps: [`${direction}.enabled`] })}
+                    {...field(`${direction}.interval`, { deps: [`${direction}.enabled`] })}
                   />
                 </div>
               </div>
