@@ -54,6 +54,11 @@ export function TextField({ id, label, error, help, ...input }: TextFieldProps) 
   );
 }
 
+/** A labelled number input (`min`, `max`, `step` as the rule says); the form reads its text. */
+export function NumberField(props: Omit<TextFieldProps, 'type'>) {
+  return <TextField type="number" {...props} />;
+}
+
 export type SecretFieldProps = Omit<TextFieldProps, 'type' | 'placeholder' | 'help'> & {
   /** Whether the server holds a value, which it never sends back. */
   isSet: boolean;

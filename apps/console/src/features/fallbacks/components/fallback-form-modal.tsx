@@ -41,6 +41,15 @@ export interface FallbackFormProps {
   onCancel: () => void;
 }
 
+/** The input of a fallback's data given as text: a URL (a stream's or an image's), or an object of a storage. */
+function textDataInput(source: 'URL' | 'STORAGE', type: FallbackType) {
+  if (source === 'STORAGE') {
+    return { id: 'fallback-storage', label: 'Storage object', placeholder: '<storage id>/<object key>' };
+  }
+  const placeholder = type === 'Input' ? 'rtmp://backup.example.com/live/key' : 'https://cdn.example.com/slate.png';
+  return { id: 'fallback-url', label: 'URL', type: 'url', placeholder };
+}
+
 function FallbackForm({ streamId, fallback, onSave, onCancel }: FallbackFormProps) {
   const notify = useNotify();
   const form = useForm<FallbackFormValues>({
@@ -133,24 +142,8 @@ function FallbackForm({ streamId, fallback, onSave, onCancel }: FallbackFormProp
             )}
           </Form.Group>
         )}
-        {type !== '' && source === 'URL' && (
-          <TextField
-            id="fallback-url"
-            label="URL"
-            type="url"
-            autoComplete="off"
-            placeholder={type === 'Input' ? 'rtmp://backup.example.com/live/key' : 'https://cdn.example.com/slate.png'}
-            {...field('data')}
-          />
-        )}
-        {type !== '' && source === 'STORAGE' && (
-          <TextField
-            id="fallback-storage"
-            label="Storage object"
-            autoComplete="off"
-            placeholder="<storage id>/<object key>"
-            {...field('data')}
-          />
+        {type !== '' && (source === 'URL' || source === 'STORAGE') && (
+          <TextField key={source} autoComplete="off" {...textDataInput(source, type)} {...field('data')} />
         )}
       </Modal.Body>
       <ModalActions

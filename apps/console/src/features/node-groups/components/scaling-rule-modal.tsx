@@ -18,7 +18,7 @@ import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import Row from 'react-bootstrap/Row';
 import { FormFailure } from '@/components/ui/form-failure';
-import { CheckField, Options, SelectField, TextField } from '@/components/ui/form-fields';
+import { CheckField, NumberField, Options, SelectField, TextField } from '@/components/ui/form-fields';
 import { ModalActions } from '@/components/ui/modal-actions';
 import { nodeGroupKeys } from '@/data/node-groups/keys';
 import { useUpdateScalingRule } from '@/data/node-groups/writes';
@@ -93,17 +93,7 @@ export function ScalingRuleModal({ show, groupId, rule, onHide }: ScalingRuleMod
     path: NumberPath,
     limits: { min: number; max?: number },
     more: { step?: string; help?: ReactNode } = {},
-  ) => (
-    <TextField
-      id={id}
-      label={label}
-      type="number"
-      min={limits.min}
-      max={limits.max}
-      {...more}
-      {...field(path, asNumber)}
-    />
-  );
+  ) => <NumberField id={id} label={label} min={limits.min} max={limits.max} {...more} {...field(path, asNumber)} />;
 
   const conditionType = field('condition.type', {
     onChange: (event: { target: { value: string } }) => {

@@ -2,7 +2,7 @@ import { type RelayFormat, TIMESCALE_MAX, UDP_PORT_MAX } from '@streamcloud/cont
 import Form from 'react-bootstrap/Form';
 import type { UseFormRegister } from 'react-hook-form';
 import { FieldBox } from '@/components/ui/field-box';
-import { CheckField, SecretField, TextField } from '@/components/ui/form-fields';
+import { CheckField, NumberField, SecretField, TextField } from '@/components/ui/form-fields';
 import type { FieldBinder } from '@/lib/forms';
 import { MASKED_KEY } from '../utils/messages';
 import type { RelayFormValues } from '../utils/relay-form-values';
@@ -59,15 +59,7 @@ function CmafFields({ register, field }: FieldsProps) {
       <div className="row">
         {TIMESCALES.map(([name, label]) => (
           <div key={name} className="col-sm-4">
-            <TextField
-              id={`relay-${name}`}
-              label={label}
-              type="number"
-              min={0}
-              max={TIMESCALE_MAX}
-              step={1}
-              {...field(name)}
-            />
+            <NumberField id={`relay-${name}`} label={label} min={0} max={TIMESCALE_MAX} step={1} {...field(name)} />
           </div>
         ))}
       </div>
@@ -91,15 +83,7 @@ function UdpFields({ field }: FieldsProps) {
           />
         </div>
         <div className="col-sm-4">
-          <TextField
-            id="relay-port"
-            label="Port"
-            type="number"
-            min={0}
-            max={UDP_PORT_MAX}
-            step={1}
-            {...field('port')}
-          />
+          <NumberField id="relay-port" label="Port" min={0} max={UDP_PORT_MAX} step={1} {...field('port')} />
         </div>
       </div>
     </FieldBox>

@@ -10,7 +10,7 @@ import {
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import { useForm, useWatch } from 'react-hook-form';
-import { Options, SelectField, TextField } from '@/components/ui/form-fields';
+import { NumberField, Options, SelectField } from '@/components/ui/form-fields';
 import { Loading } from '@/components/ui/loading';
 import { ModalActions } from '@/components/ui/modal-actions';
 import { useNotify } from '@/components/ui/notifications';
@@ -109,10 +109,9 @@ function SnapshotForm({
                   </SelectField>
                 </div>
                 <div className="col-sm-4">
-                  <TextField
+                  <NumberField
                     id={`snapshot-${direction}-interval`}
                     label="Interval (seconds)"
-                    type="number"
                     min={SNAPSHOT_INTERVAL.min}
                     max={SNAPSHOT_INTERVAL.max}
                     step={1}

@@ -11,7 +11,7 @@ import {
 import { useEffect, useRef } from 'react';
 import Modal from 'react-bootstrap/Modal';
 import { useForm, useWatch } from 'react-hook-form';
-import { Options, SelectField, TextField } from '@/components/ui/form-fields';
+import { NumberField, Options, SelectField } from '@/components/ui/form-fields';
 import { ModalActions } from '@/components/ui/modal-actions';
 import { fieldsOf } from '@/lib/forms';
 import {
@@ -84,35 +84,26 @@ function VideoTrackForm({ track, mode, onSave, onCancel }: TrackModalProps<Video
         </SelectField>
         <div className="row">
           <div className="col">
-            <TextField
+            <NumberField
               id="video-track-width"
               label="Width"
-              type="number"
               min={0}
               step={1}
               {...field('width', { deps: 'height' })}
             />
           </div>
           <div className="col">
-            <TextField
+            <NumberField
               id="video-track-height"
               label="Height"
-              type="number"
               min={0}
               step={1}
               {...field('height', { deps: 'width' })}
             />
           </div>
         </div>
-        <TextField id="video-track-framerate" label="Frame rate" type="number" min={1} {...field('framerate')} />
-        <TextField
-          id="video-track-bitrate"
-          label="Bitrate (kbps)"
-          type="number"
-          min={100}
-          step={1}
-          {...field('bitrate')}
-        />
+        <NumberField id="video-track-framerate" label="Frame rate" min={1} {...field('framerate')} />
+        <NumberField id="video-track-bitrate" label="Bitrate (kbps)" min={100} step={1} {...field('bitrate')} />
         {type === 'H264' && (
           <>
             <SelectField
@@ -128,10 +119,9 @@ function VideoTrackForm({ track, mode, onSave, onCancel }: TrackModalProps<Video
             </SelectField>
           </>
         )}
-        <TextField
+        <NumberField
           id="video-track-key-interval"
           label={type === 'H264' ? 'Key interval' : 'Key distance'}
-          type="number"
           min={0}
           step={1}
           {...field('keyInterval')}
@@ -170,32 +160,9 @@ function AudioTrackForm({ track, mode, onSave, onCancel }: TrackModalProps<Audio
         >
           <Options values={AUDIO_CODECS} />
         </SelectField>
-        <TextField
-          id="audio-track-rate"
-          label="Rate (Hz)"
-          type="number"
-          min={800}
-          max={192000}
-          step={1}
-          {...field('rate')}
-        />
-        <TextField
-          id="audio-track-channels"
-          label="Channels"
-          type="number"
-          min={1}
-          max={2}
-          step={1}
-          {...field('channels')}
-        />
-        <TextField
-          id="audio-track-bitrate"
-          label="Bitrate (kbps)"
-          type="number"
-          min={1}
-          step={1}
-          {...field('bitrate')}
-        />
+        <NumberField id="audio-track-rate" label="Rate (Hz)" min={800} max={192000} step={1} {...field('rate')} />
+        <NumberField id="audio-track-channels" label="Channels" min={1} max={2} step={1} {...field('channels')} />
+        <NumberField id="audio-track-bitrate" label="Bitrate (kbps)" min={1} step={1} {...field('bitrate')} />
       </Modal.Body>
       <Footer onCancel={onCancel} canSave={form.formState.isValid} />
     </form>
