@@ -4,6 +4,7 @@ import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { FormFailure } from '@/components/ui/form-failure';
 import { TextField } from '@/components/ui/form-fields';
+import { HeadedSection } from '@/components/ui/headed-section';
 import { TitledCard } from '@/components/ui/titled-card';
 import { useRouteMutation } from '@/data/route-mutation';
 import { contractResolver, useSubmitForm } from '@/lib/forms';
@@ -37,14 +38,11 @@ function Inspection({ result }: { result: PlaybackTokenInspection }) {
         Output access: {result.output.access}
       </p>
       {result.claims && (
-        <section aria-labelledby="token-claims-title">
-          <h3 className="h6" id="token-claims-title">
-            Claims
-          </h3>
+        <HeadedSection id="token-claims-title" title="Claims">
           <pre className="bg-body-tertiary p-2 small">
             {JSON.stringify({ header: result.header, claims: result.claims }, null, 2)}
           </pre>
-        </section>
+        </HeadedSection>
       )}
     </>
   );
