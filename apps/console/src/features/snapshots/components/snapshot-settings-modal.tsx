@@ -7,10 +7,9 @@ import {
   type SnapshotDirection,
   type SnapshotSettings,
 } from '@streamcloud/contract';
-import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import { useForm, useWatch } from 'react-hook-form';
-import { NumberField, Options, SelectField } from '@/components/ui/form-fields';
+import { CheckField, NumberField, Options, SelectField } from '@/components/ui/form-fields';
 import { Loading } from '@/components/ui/loading';
 import { ModalActions } from '@/components/ui/modal-actions';
 import { useNotify } from '@/components/ui/notifications';
@@ -78,9 +77,7 @@ function SnapshotForm({
               <legend id={`snapshot-${direction}-legend`} className="h6 float-none w-auto px-1 mb-2">
                 {TITLES[direction]}
               </legend>
-              <Form.Check
-                type="checkbox"
-                className="mb-3"
+              <CheckField
                 id={`snapshot-${direction}-enabled`}
                 label={`Enable ${direction} snapshots`}
                 {...register(`${direction}.enabled`)}
