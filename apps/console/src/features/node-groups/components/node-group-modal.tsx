@@ -11,7 +11,7 @@ import { useEffect } from 'react';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import { useForm } from 'react-hook-form';
-import { Options, SelectField, TextField } from '@/components/ui/form-fields';
+import { Options, SelectField, TextAreaField, TextField } from '@/components/ui/form-fields';
 import { ModalActions } from '@/components/ui/modal-actions';
 import { useNotify } from '@/components/ui/notifications';
 import { useAccounts } from '@/data/accounts/get-accounts';
@@ -65,8 +65,7 @@ export function NodeGroupModal({ show, group, onHide, onSaved }: NodeGroupModalP
     mode: 'onChange',
     defaultValues: valuesOf(group),
   });
-  const { register, handleSubmit, reset, formState } = form;
-  const errors = formState.errors;
+  const { handleSubmit, reset, formState } = form;
   const field = fieldsOf(form);
   const pending = create.isPending || update.isPending;
 
@@ -103,19 +102,7 @@ export function NodeGroupModal({ show, group, onHide, onSaved }: NodeGroupModalP
         </Modal.Header>
         <Modal.Body>
           <TextField id="node-group-name" label="Name" {...field('name')} />
-          <Form.Group className="mb-3" controlId="node-group-description">
-            <Form.Label>Description</Form.Label>
-            <Form.Control
-              as="textarea"
-              rows={3}
-              {...register('description')}
-              isInvalid={Boolean(errors.description)}
-              aria-invalid={errors.description ? true : undefined}
-            />
-            {errors.description && (
-              <Form.Control.Feedback type="invalid">{errors.description.message}</Form.Control.Feedback>
-            )}
-          </Form.Group>
+          <TextAreaField id="node-group-description" label="Description" rows={3} {...field('description')} />
           <SelectField id="node-group-assignment" label="Assignment" {...field('assignment')}>
             <Options values={NODE_GROUP_ASSIGNMENTS} />
           </SelectField>
