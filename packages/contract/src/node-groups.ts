@@ -340,6 +340,16 @@ export const NodeGroupNodeParams = z.strictObject({ id: Id, nodeId: Id });
 
 const WRITE_RULE = 'ADMIN; a USER gets 403 on its own group and 404 on any other';
 
+/** A write of a node group: its summary says who may (WRITE_RULE), and it answers 403 or 404 to who may not. */
+function groupWrite(summary: string, moreErrors: number[] = []) {
+  return {
+    summary: `${summary} (${WRITE_RULE})`,
+    tag: 'node-groups',
+    auth: 'user' as const,
+    errors: [403, 404, ...moreErrors],
+  };
+}
+
 export const nodeGroupRoutes = {
   list: defineRoute({
     method: 'GET',
@@ -380,76 +390,58 @@ export const nodeGroupRoutes = {
   update: defineRoute({
     method: 'PUT',
     path: '/node-groups/:id',
-    summary: `Change a node group; only the fields sent change (${WRITE_RULE})`,
-    tag: 'node-groups',
-    auth: 'user',
+    ...groupWrite('Change a node group; only the fields sent change'),
     params: IdParams,
     body: NodeGroupUpdate,
     response: NodeGroup,
-    errors: [403, 404],
   }),
   delete: defineRoute({
     method: 'DELETE',
     path: '/node-groups/:id',
-    summary: `Delete a node group; its nodes are detached, never deleted (${WRITE_RULE})`,
-    tag: 'node-groups',
-    auth: 'user',
+    ...groupWrite('Delete a node group; its nodes are detached, never deleted'),
     params: IdParams,
     response: null,
-    errors: [403, 404],
   }),
   addRule: defineRoute({
     method: 'POST',
     path: '/node-groups/:id/scaling-rule',
-    summary: `Add a scaling rule (${WRITE_RULE})`,
-    tag: 'node-groups',
-    auth: 'user',
+    ...groupWrite('Add a scaling rule'),
     params: IdParams,
     body: ScalingRuleInput,
     response: ScalingRule,
     status: 201,
-    errors: [403, 404],
   }),
   updateRule: defineRoute({
     method: 'PUT',
     path: '/node-groups/:id/scaling-rule/:ruleId',
-    summary: `Replace a scaling rule (${WRITE_RULE})`,
-    tag: 'node-groups',
-    auth: 'user',
+    ...groupWrite('Replace a scaling rule'),
     params: NodeGroupRuleParams,
     body: ScalingRuleInput,
     response: ScalingRule,
-    errors: [403, 404],
   }),
   deleteRule: defineRoute({
     method: 'DELETE',
     path: '/node-groups/:id/scaling-rule/:ruleId',
-    summary: `Remove a scaling rule (${WRITE_RULE})`,
-    tag: 'node-groups',
-    auth: 'user',
+    ...groupWrite('Remove a scaling rule'),
     params: NodeGroupRuleParams,
     response: null,
-    errors: [403, 404],
   }),
   attachNode: defineRoute({
     method: 'PUT',
     path: '/node-groups/:id/node/:nodeId',
-    summary: `Make a node a Persistent node of the group; no body; an Allocated node of the group becomes Persistent (${WRITE_RULE})`,
-    tag: 'node-groups',
-    auth: 'user',
+    ...groupWrite(
+      'Make a node a Persistent node of the group; no body; an Allocated node of the group becomes Persistent',
+      [429],
+    ),
     params: NodeGroupNodeParams,
     response: null,
-    errors: [403, 404, 429],
   }),
   detachNode: defineRoute({
     method: 'DELETE',
     path: '/node-groups/:id/node/:nodeId',
-    summary: `Take a node out of the group; the node itself stays (${WRITE_RULE})`,
-    tag: 'node-groups',
-    auth: 'user',
+    ...groupWrite('Take a node out of the group; the node itself stays', [429]),
     params: NodeGroupNodeParams,
     response: null,
-    errors: [403, 404, 429],
   }),
   scalingEvents: defineRoute({
     method: 'GET',
@@ -465,12 +457,12 @@ export const nodeGroupRoutes = {
   allocate: defineRoute({
     method: 'POST',
     path: '/node-groups/:id/allocate',
-    summary: `Allocate one node now through the provider of the group's first Increase rule (${WRITE_RULE})`,
-    tag: 'node-groups',
-    auth: 'user',
+    ...groupWrite(
+      "Allocate one node now through the provider of the group's first Increase rule",
+      [409, 502, 503, 429],
+    ),
     params: IdParams,
     response: AllocateResult,
     status: 201,
-    errors: [403, 404, 409, 502, 503, 429],
   }),
 };

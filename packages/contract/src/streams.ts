@@ -214,6 +214,16 @@ export type IngressEndpoint = z.infer<typeof IngressEndpoint>;
 
 const streamIdParams = z.strictObject({ streamId: Id });
 
+/** How a token is rotated: a stream's ingest token and an output's viewer token alike. */
+const ROTATES_TOKEN = {
+  auth: 'user' as const,
+  revealsSecret: true,
+  params: IdParams,
+  body: AccessTokenRotate,
+  response: RotatedAccessToken,
+  errors: [404, 409],
+};
+
 export const streamRoutes = {
   list: streamListRoute,
   create: defineRoute({
@@ -296,12 +306,7 @@ export const streamRoutes = {
     summary:
       "Replace a private stream's ingest access token; the old one is still taken for overlapMinutes (409 for a Public stream)",
     tag: 'streams',
-    auth: 'user',
-    revealsSecret: true,
-    params: IdParams,
-    body: AccessTokenRotate,
-    response: RotatedAccessToken,
-    errors: [404, 409],
+    ...ROTATES_TOKEN,
   }),
   rotateOutputAccessToken: defineRoute({
     method: 'POST',
@@ -309,12 +314,7 @@ export const streamRoutes = {
     summary:
       "Replace a private output's viewer token; the old one is still taken for overlapMinutes (409 for a public output)",
     tag: 'outputs',
-    auth: 'user',
-    revealsSecret: true,
-    params: IdParams,
-    body: AccessTokenRotate,
-    response: RotatedAccessToken,
-    errors: [404, 409],
+    ...ROTATES_TOKEN,
   }),
   clearOutputSessions: defineRoute({
     method: 'DELETE',

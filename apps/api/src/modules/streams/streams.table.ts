@@ -3,6 +3,7 @@ import type {
   LadderRendition,
   MediaPorts,
   NodeGroupAssignment,
+  TrackInfoLike,
   TranscodeTrack,
 } from '@streamcloud/contract';
 import type { ColumnType, Generated } from 'kysely';
@@ -54,16 +55,11 @@ export interface InputStatusMessagesTable {
   text: string;
 }
 
-export interface InputTracksTable {
+/** A reported track: the columns the contract describes a track by (`describeTrack`), and its sample rate. */
+export interface InputTracksTable extends TrackInfoLike {
   input_id: string;
   source: 'incoming' | 'outgoing';
   idx: number;
-  type: 'Video' | 'Audio';
-  codec: string;
-  width: number | null;
-  height: number | null;
-  bps: number | null;
-  channels: number | null;
   rate: number | null;
 }
 

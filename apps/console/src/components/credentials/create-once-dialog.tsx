@@ -2,10 +2,10 @@ import { messageOr } from '@streamcloud/api-client';
 import { type ReactNode, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
-import type { FieldValues, UseFormReturn } from 'react-hook-form';
+import type { DefaultValues, FieldValues, Resolver } from 'react-hook-form';
 import { FormFailure } from '@/components/ui/form-failure';
 import { ModalActions } from '@/components/ui/modal-actions';
-import { type FieldOfPath, useFailingSubmit } from '@/lib/forms';
+import { type FieldBinder, type FieldOfPath, useSubmitForm } from '@/lib/forms';
 
 export interface CreateOnceDialogProps<Form extends FieldValues, Submitted, Created> {
   show: boolean;
@@ -16,15 +16,17 @@ export interface CreateOnceDialogProps<Form extends FieldValues, Submitted, Crea
   title: string;
   createdTitle: string;
   size?: 'lg';
-  form: UseFormReturn<Form, unknown, Submitted>;
-  /** What the form goes back to when the dialog closes. */
+  /** The form's rules (`contractResolver`). */
+  resolver: Resolver<Form, unknown, Submitted>;
+  /** What the form starts from, and goes back to when the dialog closes. */
   empty: Form;
   fieldOfPath: FieldOfPath<Form>;
   /** Creates it; answers what is shown once. */
   create: (submitted: Submitted) => Promise<Created>;
   /** Shown when creating fails without a message of the server's. */
   failedText: string;
-  fields: ReactNode;
+  /** The form's inputs, bound by `field('name')`. */
+  fields: (field: FieldBinder<Form>) => ReactNode;
   /** What the new credential's owner keeps: shown this once. */
   shown: (created: Created) => ReactNode;
   /** The submit button's label ('Create' unless told). */
@@ -38,13 +40,16 @@ export interface CreateOnceDialogProps<Form extends FieldValues, Submitted, Crea
 export function CreateOnceDialog<Form extends FieldValues, Submitted, Created>(
   props: CreateOnceDialogProps<Form, Submitted, Created>,
 ) {
-  const { form, empty, fieldOfPath } = props;
+  const { empty, fieldOfPath } = props;
   const [created, setCreated] = useState<Created | null>(null);
-  const { onSubmit, failure, clearFailure } = useFailingSubmit(form, {
-    save: async (submitted) => setCreated(await props.create(submitted)),
-    failureOf: (error) => messageOr(error, props.failedText),
-    fieldOfPath,
-  });
+  const { form, field, onSubmit, failure, clearFailure } = useSubmitForm<Form, Submitted>(
+    { resolver: props.resolver, defaultValues: empty as DefaultValues<Form> },
+    {
+      save: async (submitted) => setCreated(await props.create(submitted)),
+      failureOf: (error) => messageOr(error, props.failedText),
+      fieldOfPath,
+    },
+  );
 
   const close = () => {
     setCreated(null);
@@ -70,7 +75,7 @@ export function CreateOnceDialog<Form extends FieldValues, Submitted, Created>(
         <form noValidate onSubmit={onSubmit} aria-label={props.title}>
           <Modal.Body>
             <FormFailure className="py-2">{failure}</FormFailure>
-            {props.fields}
+            {props.fields(field)}
           </Modal.Body>
           <ModalActions
             onCancel={close}

@@ -13,7 +13,7 @@ export interface RevokeTexts {
 }
 
 /** A revoke mutation, as TanStack Query's `useMutation` answers one. */
-interface RevokeMutation {
+export interface RevokeMutation {
   mutate(id: string, callbacks: { onSuccess: () => void; onError: (error: unknown) => void }): void;
   isPending: boolean;
 }

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import Modal from 'react-bootstrap/Modal';
+import { HeadedSection } from '@/components/ui/headed-section';
 import { JobModal } from './job-modal';
 
 /** What a feature's info modal takes from the jobs screen. */
@@ -28,12 +29,9 @@ export function JobInfoModal({ id, onHide, titleId, title, children, callbacks }
       <Modal.Body>
         {id && children(id)}
         {id && callbacks && (
-          <section aria-labelledby={`${titleId}-callbacks`} className="mt-3">
-            <h3 id={`${titleId}-callbacks`} className="h6">
-              Callbacks
-            </h3>
+          <HeadedSection id={`${titleId}-callbacks`} title="Callbacks" className="mt-3">
             {callbacks(id)}
-          </section>
+          </HeadedSection>
         )}
       </Modal.Body>
     </JobModal>

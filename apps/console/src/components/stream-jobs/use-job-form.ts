@@ -1,5 +1,5 @@
 import { type DefaultValues, type FieldValues, type Resolver, useForm } from 'react-hook-form';
-import { type FieldOfPath, saveShowingFieldErrors } from '@/lib/forms';
+import { type FieldOfPath, fieldsOf, saveShowingFieldErrors } from '@/lib/forms';
 import type { JobFormFrameProps } from './job-form-frame';
 
 /** What a job's form takes: its stream, the job when editing, and what to do on save or cancel. */
@@ -25,7 +25,7 @@ export interface JobFormSetup<T, V extends FieldValues> {
 }
 
 /**
- * A job form's react-hook-form state, checked by the contract's rules on every change, and the props of
+ * A job form's react-hook-form state (and its inputs bound for the form kit's fields, `field`), checked by the contract's rules on every change, and the props of
  * its frame: submit saves, a refusal puts the server's messages under their inputs.
  */
 export function useJobForm<T, V extends FieldValues>(props: JobFormProps<T, V>, setup: JobFormSetup<T, V>) {
@@ -43,5 +43,5 @@ export function useJobForm<T, V extends FieldValues>(props: JobFormProps<T, V>, 
     valid: form.formState.isValid,
     submitting: form.formState.isSubmitting,
   };
-  return { ...form, frame };
+  return { ...form, field: fieldsOf(form), frame };
 }

@@ -54,6 +54,22 @@ export function TextField({ id, label, error, help, ...input }: TextFieldProps) 
   );
 }
 
+export type TextAreaFieldProps = FieldFrame & Omit<ComponentProps<'textarea'>, 'id' | 'value'> & { value?: string };
+
+/** A labelled multi-line text input; spread react-hook-form's register() into it. */
+export function TextAreaField({ id, label, error, help, ...textarea }: TextAreaFieldProps) {
+  return (
+    <Field id={id} label={label} error={error} help={help}>
+      <Form.Control as="textarea" {...textarea} {...describedProps(id, error, help)} />
+    </Field>
+  );
+}
+
+/** A labelled number input (`min`, `max`, `step` as the rule says); the form reads its text. */
+export function NumberField(props: Omit<TextFieldProps, 'type'>) {
+  return <TextField type="number" {...props} />;
+}
+
 export type SecretFieldProps = Omit<TextFieldProps, 'type' | 'placeholder' | 'help'> & {
   /** Whether the server holds a value, which it never sends back. */
   isSet: boolean;

@@ -3,8 +3,8 @@ import { MediaStream, MediaStreamTrack } from 'werift';
 import { NO_PREVIEW_SEAT } from '../../streams/preview-seats.js';
 import { browserViewer, type ViewerRequest } from '../../streams/signed-playback.js';
 import type { LiveStream } from '../../streams/types.js';
-import type { FrontEndKind } from '../front-end.js';
 import { type Admission, type PeerSession, peerBytes, WebRtcEndpoint } from './endpoint.js';
+import { webRtcFrontEnd } from './front-end.js';
 import { h264Source, offeredVp8, type VideoPath, videoPathFor, withVideoFormatOnly } from './h264.js';
 import {
   type FeedOptions,
@@ -304,19 +304,16 @@ function hasWebRtcOutput(push: LiveStream): boolean {
 }
 
 /** WHEP on the node's HTTP port: WebRTC playback of what an output's viewers get, from nginx-rtmp. */
-export const whepFrontEnd: FrontEndKind<WhepPlayback> = {
-  name: 'whep',
-  needs: ['nginx', 'ffmpeg'],
-  routes: { whep: { status: 503, message: 'WebRTC playback is not available on this node' } },
-  async start({ config, manager, log, rtmpUrl }) {
-    const whep = new WhepPlayback({
+export const whepFrontEnd = webRtcFrontEnd(
+  'whep',
+  'WebRTC playback is not available on this node',
+  ({ config, manager, log, rtmpUrl }) =>
+    new WhepPlayback({
       ffmpeg: config.ffmpeg,
       manager,
       log,
       playUrl: rtmpUrl,
       warmFeeds: config.warmFeeds,
       iceServers: config.iceServers,
-    });
-    return { server: whep, routes: { whep: whep.route }, stop: () => whep.close() };
-  },
-};
+    }),
+);

@@ -7,8 +7,8 @@ import { type GuardedChild, lastLine, spawnGuarded } from '../../child.js';
 import type { Logger } from '../../log.js';
 import type { StreamManager } from '../../streams/manager.js';
 import type { LiveStream } from '../../streams/types.js';
-import type { FrontEndKind } from '../front-end.js';
 import { type Admission, OPUS, type PeerSession, peerReceiveStats, VP8, WebRtcEndpoint } from './endpoint.js';
+import { webRtcFrontEnd } from './front-end.js';
 
 export interface WhipOptions {
   ffmpeg: string;
@@ -188,19 +188,16 @@ export class WhipIngest extends WebRtcEndpoint<WhipSession, AssignedInput> {
 }
 
 /** WHIP on the node's HTTP port: WebRTC pushes relayed into nginx-rtmp. */
-export const whipFrontEnd: FrontEndKind<WhipIngest> = {
-  name: 'whip',
-  needs: ['nginx', 'ffmpeg'],
-  routes: { whip: { status: 503, message: 'WebRTC ingest is not available on this node' } },
-  async start({ config, manager, log, rtmpUrl }) {
-    const whip = new WhipIngest({
+export const whipFrontEnd = webRtcFrontEnd(
+  'whip',
+  'WebRTC ingest is not available on this node',
+  ({ config, manager, log, rtmpUrl }) =>
+    new WhipIngest({
       ffmpeg: config.ffmpeg,
       manager,
       log,
       relayUrl: rtmpUrl,
       dataDir: config.dataDir,
       iceServers: config.iceServers,
-    });
-    return { server: whip, routes: { whip: whip.route }, stop: () => whip.close() };
-  },
-};
+    }),
+);

@@ -1,5 +1,4 @@
 import { ApiKeyCreate, type ApiKeyCreated, type ApiKeyScope, apiKeyRoutes } from '@streamcloud/contract';
-import { useForm } from 'react-hook-form';
 import { CreateOnceDialog } from '@/components/credentials/create-once-dialog';
 import { CopyField } from '@/components/ui/copy-field';
 import { SelectField, TextField } from '@/components/ui/form-fields';
@@ -37,13 +36,6 @@ export function CreateApiKeyDialog({ show, onClose }: { show: boolean; onClose: 
     toRequest: (body: ApiKeyCreate) => ({ body }),
     invalidates: () => [settingsKeys.apiKeys()],
   });
-  const form = useForm<ApiKeyForm>({
-    resolver: contractResolver(ApiKeyCreate, { toBody, fieldOfPath }),
-    defaultValues: EMPTY,
-  });
-  const { register, formState } = form;
-  const { errors } = formState;
-
   return (
     <CreateOnceDialog
       show={show}
@@ -51,25 +43,19 @@ export function CreateApiKeyDialog({ show, onClose }: { show: boolean; onClose: 
       id="create-api-key"
       title="Create API key"
       createdTitle="New API key"
-      form={form}
+      resolver={contractResolver(ApiKeyCreate, { toBody, fieldOfPath })}
       empty={EMPTY}
       fieldOfPath={fieldOfPath}
-      create={(values) => create.mutateAsync(toBody(values))}
+      create={(values: ApiKeyForm) => create.mutateAsync(toBody(values))}
       failedText="The API key could not be created."
-      fields={
+      fields={(field) => (
         <>
-          <TextField
-            id="api-key-name"
-            label="Name"
-            autoComplete="off"
-            error={errors.name?.message}
-            {...register('name')}
-          />
-          <SelectField id="api-key-scope" label="Scope" error={errors.scope?.message} {...register('scope')}>
+          <TextField id="api-key-name" label="Name" autoComplete="off" {...field('name')} />
+          <SelectField id="api-key-scope" label="Scope" {...field('scope')}>
             <option value="read">read (GET requests only, no secrets)</option>
             <option value="write">write</option>
           </SelectField>
-          <SelectField id="api-key-expiry" label="Expires" {...register('expiry')}>
+          <SelectField id="api-key-expiry" label="Expires" {...field('expiry')}>
             {Object.entries(EXPIRIES).map(([value, label]) => (
               <option key={value} value={value}>
                 {label}
@@ -77,7 +63,7 @@ export function CreateApiKeyDialog({ show, onClose }: { show: boolean; onClose: 
             ))}
           </SelectField>
         </>
-      }
+      )}
       shown={(created: ApiKeyCreated) => (
         <>
           <p>

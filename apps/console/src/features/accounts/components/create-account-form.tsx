@@ -2,12 +2,11 @@ import { isApiError } from '@streamcloud/api-client';
 import { AccountCreate, type AccountCreateInput, accountRoutes } from '@streamcloud/contract';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
-import { useForm } from 'react-hook-form';
 import { FormFailure } from '@/components/ui/form-failure';
 import { SelectField, TextField } from '@/components/ui/form-fields';
 import { accountKeys } from '@/data/accounts/keys';
 import { useRouteMutation } from '@/data/route-mutation';
-import { contractResolver, namedFields, useFailingSubmit } from '@/lib/forms';
+import { contractResolver, namedFields, useSubmitForm } from '@/lib/forms';
 
 const fieldOfPath = namedFields<AccountCreateInput>(['username', 'password', 'role', 'email']);
 
@@ -18,23 +17,17 @@ export function CreateAccountForm() {
     toRequest: (body: AccountCreate) => ({ body }),
     invalidates: () => [accountKeys.lists()],
   });
-  const form = useForm<AccountCreateInput, unknown, AccountCreate>({
-    resolver: contractResolver(AccountCreate),
-    defaultValues: EMPTY,
-  });
-  const {
-    register,
-    reset,
-    formState: { errors, isSubmitting },
-  } = form;
-  const { onSubmit, failure } = useFailingSubmit(form, {
-    save: async (values) => {
-      await createAccount.mutateAsync(values);
-      reset(EMPTY);
+  const { form, field, onSubmit, failure } = useSubmitForm(
+    { resolver: contractResolver(AccountCreate), defaultValues: EMPTY },
+    {
+      save: async (values) => {
+        await createAccount.mutateAsync(values);
+        form.reset(EMPTY);
+      },
+      failureOf: (error) => ({ detail: isApiError(error) ? error.serverMessage : undefined }),
+      fieldOfPath,
     },
-    failureOf: (error) => ({ detail: isApiError(error) ? error.serverMessage : undefined }),
-    fieldOfPath,
-  });
+  );
 
   return (
     <Card className="mb-4">
@@ -47,13 +40,7 @@ export function CreateAccountForm() {
           {failure?.detail && <p className="small text-danger">{failure.detail}</p>}
           <div className="row g-3">
             <div className="col-md-3">
-              <TextField
-                id="account-username"
-                label="Username"
-                autoComplete="off"
-                error={errors.username?.message}
-                {...register('username')}
-              />
+              <TextField id="account-username" label="Username" autoComplete="off" {...field('username')} />
             </div>
             <div className="col-md-3">
               <TextField
@@ -61,12 +48,11 @@ export function CreateAccountForm() {
                 label="Password"
                 type="password"
                 autoComplete="new-password"
-                error={errors.password?.message}
-                {...register('password')}
+                {...field('password')}
               />
             </div>
             <div className="col-md-2">
-              <SelectField id="account-role" label="Role" error={errors.role?.message} {...register('role')}>
+              <SelectField id="account-role" label="Role" {...field('role')}>
                 <option value="USER">USER</option>
                 <option value="ADMIN">ADMIN</option>
               </SelectField>
@@ -77,12 +63,11 @@ export function CreateAccountForm() {
                 label="Email (optional)"
                 type="email"
                 autoComplete="off"
-                error={errors.email?.message}
-                {...register('email')}
+                {...field('email')}
               />
             </div>
           </div>
-          <Button type="submit" disabled={isSubmitting}>
+          <Button type="submit" disabled={form.formState.isSubmitting}>
             Create account
           </Button>
         </form>

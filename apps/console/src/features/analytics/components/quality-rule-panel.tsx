@@ -9,14 +9,13 @@ import {
 import { useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
-import { useForm } from 'react-hook-form';
 import { FormFailure } from '@/components/ui/form-failure';
 import { CheckField, Options, SelectField, TextField } from '@/components/ui/form-fields';
 import { ANALYTICS_REFRESH_MS, analyticsKeys } from '@/data/analytics/keys';
 import { useRouteMutation } from '@/data/route-mutation';
 import { useRouteQuery } from '@/data/route-query';
 import { formatDateTime } from '@/lib/format';
-import { contractResolver, useFailingSubmit } from '@/lib/forms';
+import { contractResolver, useSubmitForm } from '@/lib/forms';
 import { QUALITY_TEXTS } from '../utils/messages';
 import {
   formatQualityValue,
@@ -89,24 +88,21 @@ function QualityRuleEditor({ streamId, rule, onDone }: { streamId: string; rule:
     toRequest: (body: QualityRuleBody) => ({ params: { id: streamId }, body }),
     sets: () => analyticsKeys.qualityRule(streamId),
   });
-  const form = useForm<QualityRuleForm>({
-    resolver: contractResolver(QualityRuleBody, { toBody: toQualityRuleBody, fieldOfPath: qualityRuleFieldOfPath }),
-    defaultValues: toQualityRuleForm(rule),
-  });
-  const {
-    register,
-    watch,
-    formState: { errors, isSubmitting },
-  } = form;
-  const { onSubmit, failure } = useFailingSubmit(form, {
-    save: async (values) => {
-      await save.mutateAsync(toQualityRuleBody(values));
-      onDone();
+  const { form, field, onSubmit, failure } = useSubmitForm<QualityRuleForm>(
+    {
+      resolver: contractResolver(QualityRuleBody, { toBody: toQualityRuleBody, fieldOfPath: qualityRuleFieldOfPath }),
+      defaultValues: toQualityRuleForm(rule),
     },
-    failureOf: (error) => messageOr(error, QUALITY_TEXTS.saveFailed),
-    fieldOfPath: qualityRuleFieldOfPath,
-  });
-  const percent = PERCENT_METRICS.has(watch('metric'));
+    {
+      save: async (values) => {
+        await save.mutateAsync(toQualityRuleBody(values));
+        onDone();
+      },
+      failureOf: (error) => messageOr(error, QUALITY_TEXTS.saveFailed),
+      fieldOfPath: qualityRuleFieldOfPath,
+    },
+  );
+  const percent = PERCENT_METRICS.has(form.watch('metric'));
   // The rule's two numbers: typed as text (the contract's schema reads them), each with its unit in its help.
   const numberFields = [
     {
@@ -132,34 +128,28 @@ function QualityRuleEditor({ streamId, rule, onDone }: { streamId: string; rule:
         kind="switch"
         label={QUALITY_TEXTS.enabled}
         help={QUALITY_TEXTS.enabledHelp}
-        {...register('enabled')}
+        {...form.register('enabled')}
       />
       <div className="row">
         <div className="col-md-4">
-          <SelectField
-            id="quality-metric"
-            label={QUALITY_TEXTS.metric}
-            error={errors.metric?.message}
-            {...register('metric')}
-          >
+          <SelectField id="quality-metric" label={QUALITY_TEXTS.metric} {...field('metric')}>
             <Options values={QUALITY_METRICS} label={(metric) => QUALITY_METRIC_LABELS[metric]} />
           </SelectField>
         </div>
-        {numberFields.map((field) => (
-          <div key={field.name} className="col-md-4">
+        {numberFields.map((input) => (
+          <div key={input.name} className="col-md-4">
             <TextField
-              id={field.id}
-              label={field.label}
-              inputMode={field.inputMode}
-              help={field.help}
-              error={errors[field.name]?.message}
-              {...register(field.name)}
+              id={input.id}
+              label={input.label}
+              inputMode={input.inputMode}
+              help={input.help}
+              {...field(input.name)}
             />
           </div>
         ))}
       </div>
       <div className="d-flex gap-2">
-        <Button type="submit" size="sm" disabled={isSubmitting}>
+        <Button type="submit" size="sm" disabled={form.formState.isSubmitting}>
           {QUALITY_TEXTS.save}
         </Button>
         <Button type="button" size="sm" variant="outline-secondary" onClick={onDone}>

@@ -4,6 +4,8 @@ import { type Resolver, useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { FormFailure, SubmitButton } from '@/components/ui/form-failure';
 import { TextField } from '@/components/ui/form-fields';
+// Not the kit's index: the sign-in page stays without what the other forms need (the API client's errors).
+import { fieldsOf } from '@/lib/forms/bind-field';
 import { useReplacePrerendered } from '@/lib/prerendered';
 import { useAuthStore } from '@/lib/services-context';
 
@@ -36,16 +38,12 @@ export function LoginForm({ onSuccess, prerendered = false }: LoginFormProps) {
   const form = useRef<HTMLFormElement>(null);
   /** The password step's ticket while the second step is shown. */
   const [ticket, setTicket] = useState<string | null>(null);
-  const {
-    register,
-    handleSubmit,
-    setValue,
-    setFocus,
-    formState: { errors, isSubmitting },
-  } = useForm<LoginValues, unknown, LoginRequest>({
+  const login = useForm<LoginValues, unknown, LoginRequest>({
     resolver: loginResolver,
     defaultValues: { username: '', password: '' },
   });
+  const { handleSubmit, setValue, setFocus } = login;
+  const field = fieldsOf(login);
 
   // What was typed into the pre-rendered form while the app's code was on its way carries over, and so do
   // the focus and the caret (the username field takes the focus otherwise, as autoFocus would).
@@ -94,18 +92,16 @@ export function LoginForm({ onSuccess, prerendered = false }: LoginFormProps) {
         label="Username"
         autoComplete="username"
         autoFocus={!adopting}
-        error={errors.username?.message}
-        {...register('username')}
+        {...field('username')}
       />
       <TextField
         id="login-password"
         label="Password"
         type="password"
         autoComplete="current-password"
-        error={errors.password?.message}
-        {...register('password')}
+        {...field('password')}
       />
-      <SubmitButton submitting={isSubmitting} disabled={prerendered}>
+      <SubmitButton submitting={login.formState.isSubmitting} disabled={prerendered}>
         Login
       </SubmitButton>
     </form>

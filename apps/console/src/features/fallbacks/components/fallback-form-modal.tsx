@@ -15,6 +15,7 @@ import { useForm, useWatch } from 'react-hook-form';
 import { Options, SelectField, TextField } from '@/components/ui/form-fields';
 import { ModalActions } from '@/components/ui/modal-actions';
 import { useNotify } from '@/components/ui/notifications';
+import { fieldsOf } from '@/lib/forms';
 import { useImageFileInput } from '@/lib/use-image-file-input';
 import {
   defaultSource,
@@ -40,27 +41,32 @@ export interface FallbackFormProps {
   onCancel: () => void;
 }
 
+/** The input of a fallback's data given as text: a URL (a stream's or an image's), or an object of a storage. */
+function textDataInput(source: 'URL' | 'STORAGE', type: FallbackType) {
+  if (source === 'STORAGE') {
+    return { id: 'fallback-storage', label: 'Storage object', placeholder: '<storage id>/<object key>' };
+  }
+  const placeholder = type === 'Input' ? 'rtmp://backup.example.com/live/key' : 'https://cdn.example.com/slate.png';
+  return { id: 'fallback-url', label: 'URL', type: 'url', placeholder };
+}
+
 function FallbackForm({ streamId, fallback, onSave, onCancel }: FallbackFormProps) {
   const notify = useNotify();
-  const {
-    register,
-    handleSubmit,
-    control,
-    setValue,
-    getValues,
-    formState: { errors, isValid, isSubmitting },
-  } = useForm<FallbackFormValues>({
+  const form = useForm<FallbackFormValues>({
     resolver: fallbackResolver(streamId),
     defaultValues: fallback ? toFormValues(fallback) : NEW_FALLBACK_VALUES,
     mode: 'onChange',
   });
+  const { handleSubmit, control, setValue, getValues } = form;
+  const { errors, isValid, isSubmitting } = form.formState;
+  const field = fieldsOf(form);
   const type = useWatch({ control, name: 'type' });
   const source = useWatch({ control, name: 'source' });
   const data = useWatch({ control, name: 'data' });
   const label = useWatch({ control, name: 'label' });
   const sources = type === '' ? [] : FALLBACK_SOURCES[type];
 
-  const typeField = register('type', {
+  const typeField = field('type', {
     onChange: (event: ChangeEvent<HTMLSelectElement>) => {
       const next = event.target.value as FallbackType | '';
       if (next === '' || !FALLBACK_SOURCES[next].includes(source as FallbackResourceType)) {
@@ -69,7 +75,7 @@ function FallbackForm({ streamId, fallback, onSave, onCancel }: FallbackFormProp
       }
     },
   });
-  const sourceField = register('source', {
+  const sourceField = field('source', {
     onChange: () => setValue('data', '', { shouldValidate: true }),
   });
 
@@ -93,13 +99,7 @@ function FallbackForm({ streamId, fallback, onSave, onCancel }: FallbackFormProp
         <Modal.Title id="fallback-form-title">{fallback ? 'Edit fallback' : 'Add fallback'}</Modal.Title>
       </Modal.Header>
       <Modal.Body>
-        <SelectField
-          id="fallback-type"
-          label="Type"
-          defaultValue={getValues('type')}
-          error={errors.type?.message}
-          {...typeField}
-        >
+        <SelectField id="fallback-type" label="Type" defaultValue={getValues('type')} {...typeField}>
           <option value="">Choose a type</option>
           <Options values={FALLBACK_TYPES} />
         </SelectField>
@@ -107,9 +107,8 @@ function FallbackForm({ streamId, fallback, onSave, onCancel }: FallbackFormProp
           id="fallback-label"
           label="Label"
           autoComplete="off"
-          error={errors.label?.message}
           aria-describedby="fallback-label-count"
-          {...register('label')}
+          {...field('label')}
         />
         <Form.Text id="fallback-label-count" className="d-block mt-n2 mb-3">
           {label.length}/{FALLBACK_LABEL_MAX}
@@ -120,7 +119,6 @@ function FallbackForm({ streamId, fallback, onSave, onCancel }: FallbackFormProp
             id="fallback-source"
             label="Source"
             defaultValue={getValues('source')}
-            error={errors.source?.message}
             {...sourceField}
           >
             <Options values={sources} label={(value) => SOURCE_LABELS[value]} />
@@ -144,26 +142,8 @@ function FallbackForm({ streamId, fallback, onSave, onCancel }: FallbackFormProp
             )}
           </Form.Group>
         )}
-        {type !== '' && source === 'URL' && (
-          <TextField
-            id="fallback-url"
-            label="URL"
-            type="url"
-            autoComplete="off"
-            placeholder={type === 'Input' ? 'rtmp://backup.example.com/live/key' : 'https://cdn.example.com/slate.png'}
-            error={errors.data?.message}
-            {...register('data')}
-          />
-        )}
-        {type !== '' && source === 'STORAGE' && (
-          <TextField
-            id="fallback-storage"
-            label="Storage object"
-            autoComplete="off"
-            placeholder="<storage id>/<object key>"
-            error={errors.data?.message}
-            {...register('data')}
-          />
+        {type !== '' && (source === 'URL' || source === 'STORAGE') && (
+          <TextField key={source} autoComplete="off" {...textDataInput(source, type)} {...field('data')} />
         )}
       </Modal.Body>
       <ModalActions

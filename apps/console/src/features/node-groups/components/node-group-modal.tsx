@@ -11,7 +11,7 @@ import { useEffect } from 'react';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import { useForm } from 'react-hook-form';
-import { Options, SelectField, TextField } from '@/components/ui/form-fields';
+import { Options, SelectField, TextAreaField, TextField } from '@/components/ui/form-fields';
 import { ModalActions } from '@/components/ui/modal-actions';
 import { useNotify } from '@/components/ui/notifications';
 import { useAccounts } from '@/data/accounts/get-accounts';
@@ -19,7 +19,7 @@ import { nodeGroupKeys } from '@/data/node-groups/keys';
 import { useUpdateNodeGroup } from '@/data/node-groups/writes';
 import { savesResource } from '@/data/resource-writes';
 import { useRouteMutation } from '@/data/route-mutation';
-import { contractResolver } from '@/lib/forms';
+import { contractResolver, fieldsOf } from '@/lib/forms';
 import { NODE_GROUP_ERRORS } from '../utils/error-texts';
 
 type Values = NodeGroupCreateInput;
@@ -65,8 +65,8 @@ export function NodeGroupModal({ show, group, onHide, onSaved }: NodeGroupModalP
     mode: 'onChange',
     defaultValues: valuesOf(group),
   });
-  const { register, handleSubmit, reset, formState } = form;
-  const errors = formState.errors;
+  const { handleSubmit, reset, formState } = form;
+  const field = fieldsOf(form);
   const pending = create.isPending || update.isPending;
 
   useEffect(() => {
@@ -101,29 +101,12 @@ export function NodeGroupModal({ show, group, onHide, onSaved }: NodeGroupModalP
           <Modal.Title id={titleId}>{group ? 'Edit node group' : 'Create node group'}</Modal.Title>
         </Modal.Header>
         <Modal.Body>
-          <TextField id="node-group-name" label="Name" error={errors.name?.message} {...register('name')} />
-          <Form.Group className="mb-3" controlId="node-group-description">
-            <Form.Label>Description</Form.Label>
-            <Form.Control
-              as="textarea"
-              rows={3}
-              {...register('description')}
-              isInvalid={Boolean(errors.description)}
-              aria-invalid={errors.description ? true : undefined}
-            />
-            {errors.description && (
-              <Form.Control.Feedback type="invalid">{errors.description.message}</Form.Control.Feedback>
-            )}
-          </Form.Group>
-          <SelectField
-            id="node-group-assignment"
-            label="Assignment"
-            error={errors.assignment?.message}
-            {...register('assignment')}
-          >
+          <TextField id="node-group-name" label="Name" {...field('name')} />
+          <TextAreaField id="node-group-description" label="Description" rows={3} {...field('description')} />
+          <SelectField id="node-group-assignment" label="Assignment" {...field('assignment')}>
             <Options values={NODE_GROUP_ASSIGNMENTS} />
           </SelectField>
-          <SelectField id="node-group-owner" label="Owner" error={errors.ownerId?.message} {...register('ownerId')}>
+          <SelectField id="node-group-owner" label="Owner" {...field('ownerId')}>
             <option value={NO_OWNER}>Streaming Cloud</option>
             {sortedOwners.map((account) => (
               <option key={account.id} value={account.id}>
@@ -139,8 +122,7 @@ export function NodeGroupModal({ show, group, onHide, onSaved }: NodeGroupModalP
             label="Resources change callback URI"
             type="url"
             placeholder="https://"
-            error={errors.onResourcesChangeCallbackUri?.message}
-            {...register('onResourcesChangeCallbackUri')}
+            {...field('onResourcesChangeCallbackUri')}
           />
         </Modal.Body>
         <ModalActions

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import ListGroup from 'react-bootstrap/ListGroup';
 import { Link } from 'react-router';
+import { HeadedSection } from '@/components/ui/headed-section';
 import { Icon } from '@/components/ui/icon';
 import { Loading } from '@/components/ui/loading';
 import { PageShell } from '@/components/ui/page-shell';
@@ -36,12 +37,9 @@ function AdminList({ groups }: { groups: NodeGroup[] }) {
   const { cloud, customers } = groupByOwner(groups);
   return (
     <>
-      <section aria-labelledby="node-groups-cloud" className="mb-4">
-        <h2 id="node-groups-cloud" className="h5">
-          Streaming Cloud
-        </h2>
+      <HeadedSection id="node-groups-cloud" level={2} title="Streaming Cloud" className="mb-4">
         <GroupList groups={cloud} label="Streaming Cloud" />
-      </section>
+      </HeadedSection>
       <section aria-labelledby="node-groups-customers">
         <h2 id="node-groups-customers" className="h5">
           Customers

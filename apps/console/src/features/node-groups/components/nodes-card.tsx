@@ -6,6 +6,7 @@ import Dropdown from 'react-bootstrap/Dropdown';
 import Table from 'react-bootstrap/Table';
 import { Link } from 'react-router';
 import { ColumnHeaders } from '@/components/ui/column-headers';
+import { HeadedSection } from '@/components/ui/headed-section';
 import { HeaderCard } from '@/components/ui/header-card';
 import { NodeStatusBadges } from '@/components/ui/node-status-badges';
 import { useNotify } from '@/components/ui/notifications';
@@ -24,10 +25,7 @@ function ResourceTable({
 }) {
   const id = `nodes-${title.toLowerCase()}`;
   return (
-    <section aria-labelledby={id} className="mb-3">
-      <h3 id={id} className="h6">
-        {title}
-      </h3>
+    <HeadedSection id={id} title={title} className="mb-3">
       {resources.length === 0 ? (
         <p className="text-secondary">No {title.toLowerCase()} nodes.</p>
       ) : (
@@ -47,7 +45,7 @@ function ResourceTable({
           </tbody>
         </Table>
       )}
-    </section>
+    </HeadedSection>
   );
 }
 

@@ -17,15 +17,14 @@ import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import Row from 'react-bootstrap/Row';
-import { useForm } from 'react-hook-form';
 import { FormFailure } from '@/components/ui/form-failure';
-import { CheckField, Options, SelectField, TextField } from '@/components/ui/form-fields';
+import { CheckField, NumberField, Options, SelectField, TextField } from '@/components/ui/form-fields';
 import { ModalActions } from '@/components/ui/modal-actions';
 import { nodeGroupKeys } from '@/data/node-groups/keys';
 import { useUpdateScalingRule } from '@/data/node-groups/writes';
 import { useRouteMutation } from '@/data/route-mutation';
 import { BITS_PER_MEGABIT, formatBitrate } from '@/lib/format';
-import { contractResolver, useFailingSubmit } from '@/lib/forms';
+import { contractResolver, useSubmitForm } from '@/lib/forms';
 import { NODE_GROUP_ERRORS } from '../utils/error-texts';
 import { CONDITION_LABELS, ruleToDraft } from '../utils/format';
 
@@ -58,24 +57,24 @@ export function ScalingRuleModal({ show, groupId, rule, onHide }: ScalingRuleMod
     invalidates: () => [nodeGroupKeys.detail(groupId)],
   });
   const update = useUpdateScalingRule(groupId);
-  const form = useForm<ScalingRuleDraft, unknown, ScalingRuleInput>({
-    resolver: contractResolver(ScalingRuleInput),
-    mode: 'onChange',
-    defaultValues: rule ? ruleToDraft(rule) : defaultScalingRule(),
-  });
-  const { register, reset, setValue, watch, getFieldState, formState } = form;
-  const errors = formState.errors;
   const pending = add.isPending || update.isPending;
-
   // A refusal says why above the inputs, with the server's field messages under their inputs (same names).
-  const { onSubmit, failure, clearFailure } = useFailingSubmit(form, {
-    save: async (values) => {
-      if (rule) await update.mutateAsync({ ruleId: rule.id, body: values });
-      else await add.mutateAsync(values);
-      onHide();
+  const { form, field, onSubmit, failure, clearFailure } = useSubmitForm<ScalingRuleDraft, ScalingRuleInput>(
+    {
+      resolver: contractResolver(ScalingRuleInput),
+      mode: 'onChange',
+      defaultValues: rule ? ruleToDraft(rule) : defaultScalingRule(),
     },
-    failureOf: (error) => messageOr(error, rule ? NODE_GROUP_ERRORS.updateRule : NODE_GROUP_ERRORS.addRule),
-  });
+    {
+      save: async (values) => {
+        if (rule) await update.mutateAsync({ ruleId: rule.id, body: values });
+        else await add.mutateAsync(values);
+        onHide();
+      },
+      failureOf: (error) => messageOr(error, rule ? NODE_GROUP_ERRORS.updateRule : NODE_GROUP_ERRORS.addRule),
+    },
+  );
+  const { register, reset, setValue, watch, formState } = form;
 
   useEffect(() => {
     if (!show) return;
@@ -94,20 +93,9 @@ export function ScalingRuleModal({ show, groupId, rule, onHide }: ScalingRuleMod
     path: NumberPath,
     limits: { min: number; max?: number },
     more: { step?: string; help?: ReactNode } = {},
-  ) => (
-    <TextField
-      id={id}
-      label={label}
-      type="number"
-      min={limits.min}
-      max={limits.max}
-      {...more}
-      error={getFieldState(path, formState).error?.message}
-      {...register(path, asNumber)}
-    />
-  );
+  ) => <NumberField id={id} label={label} min={limits.min} max={limits.max} {...more} {...field(path, asNumber)} />;
 
-  const conditionType = register('condition.type', {
+  const conditionType = field('condition.type', {
     onChange: (event: { target: { value: string } }) => {
       const type = ScalingConditionType.safeParse(event.target.value);
       if (!type.success) return;
@@ -133,12 +121,7 @@ export function ScalingRuleModal({ show, groupId, rule, onHide }: ScalingRuleMod
             <legend className="h6">Condition</legend>
             <Row>
               <Col md={6}>
-                <SelectField
-                  id="rule-condition-type"
-                  label="Condition type"
-                  error={errors.condition?.type?.message}
-                  {...conditionType}
-                >
+                <SelectField id="rule-condition-type" label="Condition type" {...conditionType}>
                   <Options values={ScalingConditionType.options} label={(type) => CONDITION_LABELS[type]} />
                 </SelectField>
               </Col>
@@ -150,16 +133,11 @@ export function ScalingRuleModal({ show, groupId, rule, onHide }: ScalingRuleMod
                   readOnly
                   plaintext
                   value={settingsType ?? ''}
-                  error={errors.condition?.settings?.type?.message}
+                  error={formState.errors.condition?.settings?.type?.message}
                 />
               </Col>
               <Col md={4}>
-                <SelectField
-                  id="rule-comparison"
-                  label="Comparison"
-                  error={errors.condition?.settings?.comparison?.message}
-                  {...register('condition.settings.comparison')}
-                >
+                <SelectField id="rule-comparison" label="Comparison" {...field('condition.settings.comparison')}>
                   <Options values={ScalingComparison.options} />
                 </SelectField>
               </Col>
@@ -182,22 +160,12 @@ export function ScalingRuleModal({ show, groupId, rule, onHide }: ScalingRuleMod
             <legend className="h6">Action</legend>
             <Row>
               <Col md={6}>
-                <SelectField
-                  id="rule-action-type"
-                  label="Action type"
-                  error={errors.action?.type?.message}
-                  {...register('action.type')}
-                >
+                <SelectField id="rule-action-type" label="Action type" {...field('action.type')}>
                   <Options values={ScalingActionType.options} />
                 </SelectField>
               </Col>
               <Col md={6}>
-                <SelectField
-                  id="rule-provider"
-                  label="Provider"
-                  error={errors.action?.settings?.provider?.message}
-                  {...register('action.settings.provider')}
-                >
+                <SelectField id="rule-provider" label="Provider" {...field('action.settings.provider')}>
                   <Options values={ScalingProviderName.options} />
                 </SelectField>
               </Col>
@@ -205,8 +173,7 @@ export function ScalingRuleModal({ show, groupId, rule, onHide }: ScalingRuleMod
                 <TextField
                   id="rule-provider-value"
                   label="Provider value (instance type, size or shape)"
-                  error={errors.action?.settings?.value?.message}
-                  {...register('action.settings.value')}
+                  {...field('action.settings.value')}
                 />
               </Col>
               <Col md={6}>

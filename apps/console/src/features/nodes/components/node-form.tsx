@@ -1,10 +1,10 @@
 import { type Node, NodeInput } from '@streamcloud/contract';
 import Button from 'react-bootstrap/Button';
-import { type FieldError, type FieldErrors, get, type UseFormRegister, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { LocationNote } from '@/components/location/location-note';
 import { CheckField, TextField } from '@/components/ui/form-fields';
 import { TitledCard } from '@/components/ui/titled-card';
-import { contractResolver, namedFields, showServerFieldErrors } from '@/lib/forms';
+import { type BoundField, contractResolver, fieldsOf, namedFields, showServerFieldErrors } from '@/lib/forms';
 import { NODE_FIELD_GROUPS, NODE_SWITCHES, type NodeTextFieldSpec } from '../utils/node-form-fields';
 import { NEW_NODE_VALUES, type NodeFormValues, toDraft, toFormValues } from '../utils/node-form-values';
 import { useNodeLocation } from '../utils/use-node-location';
@@ -18,24 +18,11 @@ const fieldOfPath = namedFields<NodeFormValues>([
 /** The contract's NodeInput validates what the inputs hold, once turned into a request body. */
 const resolver = contractResolver(NodeInput, { toBody: toDraft, fieldOfPath });
 
-interface NodeTextFieldProps {
-  spec: NodeTextFieldSpec;
-  register: UseFormRegister<NodeFormValues>;
-  errors: FieldErrors<NodeFormValues>;
-}
-
 /** One text input in its grid column, with its suggestions if it has any. */
-function NodeTextField({ spec, register, errors }: NodeTextFieldProps) {
+function NodeTextField({ spec, bound }: { spec: NodeTextFieldSpec; bound: BoundField<NodeTextFieldSpec['name']> }) {
   return (
     <div className={spec.column}>
-      <TextField
-        id={spec.id}
-        label={spec.label}
-        list={spec.suggestions?.id}
-        {...spec.input}
-        error={(get(errors, spec.name) as FieldError | undefined)?.message}
-        {...register(spec.name)}
-      />
+      <TextField id={spec.id} label={spec.label} list={spec.suggestions?.id} {...spec.input} {...bound} />
       {spec.suggestions && (
         <datalist id={spec.suggestions.id}>
           {spec.suggestions.values.map((value) => (
@@ -56,19 +43,9 @@ export interface NodeFormProps {
 
 /** The section 3 fields of a node, validated with the contract's rules. */
 export function NodeForm({ node, onSave }: NodeFormProps) {
-  const {
-    register,
-    handleSubmit,
-    reset,
-    setError,
-    setValue,
-    getValues,
-    control,
-    formState: { errors, isSubmitting },
-  } = useForm<NodeFormValues>({
-    resolver,
-    defaultValues: node ? toFormValues(node) : NEW_NODE_VALUES,
-  });
+  const form = useForm<NodeFormValues>({ resolver, defaultValues: node ? toFormValues(node) : NEW_NODE_VALUES });
+  const { register, handleSubmit, reset, setError, setValue, getValues, control } = form;
+  const field = fieldsOf(form);
 
   const location = useNodeLocation(control, setValue, getValues);
 
@@ -86,7 +63,7 @@ export function NodeForm({ node, onSave }: NodeFormProps) {
   return (
     <form noValidate onSubmit={onSubmit} aria-label="Node">
       <TitledCard title="Node">
-        <TextField id="node-name" label="Name" autoComplete="off" error={errors.name?.message} {...register('name')} />
+        <TextField id="node-name" label="Name" autoComplete="off" {...field('name')} />
         {NODE_SWITCHES.map((flag, index) => (
           <CheckField
             key={flag.name}
@@ -105,14 +82,14 @@ export function NodeForm({ node, onSave }: NodeFormProps) {
           {group.title === 'Location' && <LocationNote lookup={location} testId="node-location-lookup" />}
           <div className="row">
             {group.fields.map((spec) => (
-              <NodeTextField key={spec.name} spec={spec} register={register} errors={errors} />
+              <NodeTextField key={spec.name} spec={spec} bound={field(spec.name)} />
             ))}
           </div>
         </TitledCard>
       ))}
 
       <div className="mb-4">
-        <Button type="submit" disabled={isSubmitting}>
+        <Button type="submit" disabled={form.formState.isSubmitting}>
           Save
         </Button>
       </div>

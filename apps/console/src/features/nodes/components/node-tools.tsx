@@ -3,6 +3,7 @@ import { type Node, NodeRefreshMode, nodeRoutes } from '@streamcloud/contract';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { Options, SelectField } from '@/components/ui/form-fields';
+import { HeadedSection } from '@/components/ui/headed-section';
 import { useNotify } from '@/components/ui/notifications';
 import { TitledCard } from '@/components/ui/titled-card';
 import { useRouteMutation } from '@/data/route-mutation';
@@ -62,12 +63,9 @@ export function NodeTools({ node }: { node: Node }) {
         </div>
       </div>
       {metadata.isSuccess && (
-        <section aria-labelledby="node-metadata-title">
-          <h3 id="node-metadata-title" className="h6">
-            Metadata
-          </h3>
+        <HeadedSection id="node-metadata-title" title="Metadata">
           <NodeMetadataView metadata={metadata.data} />
-        </section>
+        </HeadedSection>
       )}
       {metadata.isError && isApiError(metadata.error) && metadata.error.serverMessage && (
         <p className="small text-danger mb-0">{metadata.error.serverMessage}</p>

@@ -3,6 +3,7 @@ import Table from 'react-bootstrap/Table';
 import { Link } from 'react-router';
 import { AddLink } from '@/components/ui/add-link';
 import { ColumnHeaders } from '@/components/ui/column-headers';
+import { HeadedSection } from '@/components/ui/headed-section';
 import { ListQuery } from '@/components/ui/list-query';
 import { NodeStatusBadges } from '@/components/ui/node-status-badges';
 import { PageShell } from '@/components/ui/page-shell';
@@ -20,10 +21,7 @@ function loadText(node: Node): string {
 function RegionSection({ group }: { group: RegionGroup }) {
   const headingId = `region-${group.code ?? 'none'}`;
   return (
-    <section aria-labelledby={headingId} className="mb-4">
-      <h2 id={headingId} className="h5">
-        {group.title}
-      </h2>
+    <HeadedSection id={headingId} level={2} title={group.title} className="mb-4">
       <Table responsive hover className="align-middle">
         <ColumnHeaders columns={['Name', 'Address', 'Location', 'Status', 'Load']} />
         <tbody>
@@ -44,7 +42,7 @@ function RegionSection({ group }: { group: RegionGroup }) {
           ))}
         </tbody>
       </Table>
-    </section>
+    </HeadedSection>
   );
 }
 

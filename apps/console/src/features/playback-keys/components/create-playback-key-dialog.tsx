@@ -5,7 +5,6 @@ import {
   type PlaybackKeyCreateInput,
   playbackKeyRoutes,
 } from '@streamcloud/contract';
-import { useForm } from 'react-hook-form';
 import { CreateOnceDialog } from '@/components/credentials/create-once-dialog';
 import { CopyField } from '@/components/ui/copy-field';
 import { Options, SelectField, TextField } from '@/components/ui/form-fields';
@@ -66,13 +65,6 @@ export function CreatePlaybackKeyDialog({ show, onClose }: { show: boolean; onCl
     toRequest: (body: PlaybackKeyCreate) => ({ body }),
     invalidates: () => [playbackKeyKeys.list()],
   });
-  const form = useForm<PlaybackKeyCreateInput, unknown, PlaybackKeyCreate>({
-    resolver: contractResolver(PlaybackKeyCreate),
-    defaultValues: EMPTY,
-  });
-  const { register, formState } = form;
-  const { errors } = formState;
-
   return (
     <CreateOnceDialog
       show={show}
@@ -81,30 +73,19 @@ export function CreatePlaybackKeyDialog({ show, onClose }: { show: boolean; onCl
       title="Create playback signing key"
       createdTitle="New playback signing key"
       size="lg"
-      form={form}
+      resolver={contractResolver(PlaybackKeyCreate)}
       empty={EMPTY}
       fieldOfPath={fieldOfPath}
-      create={(body) => create.mutateAsync(body)}
+      create={(body: PlaybackKeyCreate) => create.mutateAsync(body)}
       failedText={PLAYBACK_KEY_TEXTS.createFailed}
-      fields={
+      fields={(field) => (
         <>
-          <TextField
-            id="playback-key-name"
-            label="Name"
-            autoComplete="off"
-            error={errors.name?.message}
-            {...register('name')}
-          />
-          <SelectField
-            id="playback-key-algorithm"
-            label="Algorithm"
-            error={errors.algorithm?.message}
-            {...register('algorithm')}
-          >
+          <TextField id="playback-key-name" label="Name" autoComplete="off" {...field('name')} />
+          <SelectField id="playback-key-algorithm" label="Algorithm" {...field('algorithm')}>
             <Options values={PlaybackKeyAlgorithm.options} label={(algorithm) => ALGORITHM_LABELS[algorithm]} />
           </SelectField>
         </>
-      }
+      )}
       shown={(created: PlaybackKeyCreated) => <CreatedKey created={created} />}
     />
   );

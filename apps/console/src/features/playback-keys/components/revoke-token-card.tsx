@@ -6,7 +6,7 @@ import { TextField } from '@/components/ui/form-fields';
 import { useNotify } from '@/components/ui/notifications';
 import { TitledCard } from '@/components/ui/titled-card';
 import { useRouteMutation } from '@/data/route-mutation';
-import { contractResolver, namedFields, showServerFieldErrors } from '@/lib/forms';
+import { contractResolver, fieldsOf, namedFields, showServerFieldErrors } from '@/lib/forms';
 import { PLAYBACK_KEY_TEXTS } from '../utils/messages';
 
 const fieldOfPath = namedFields<PlaybackTokenRevoke>(['jti']);
@@ -18,13 +18,12 @@ export function RevokeTokenCard() {
     toRequest: (body: PlaybackTokenRevoke) => ({ body }),
   });
   const notify = useNotify();
-  const {
-    register,
-    handleSubmit,
-    reset,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm<PlaybackTokenRevoke>({ resolver: contractResolver(PlaybackTokenRevoke), defaultValues: { jti: '' } });
+  const form = useForm<PlaybackTokenRevoke>({
+    resolver: contractResolver(PlaybackTokenRevoke),
+    defaultValues: { jti: '' },
+  });
+  const { handleSubmit, reset, setError } = form;
+  const field = fieldsOf(form);
 
   const onSubmit = handleSubmit(async (body) => {
     try {
@@ -45,10 +44,9 @@ export function RevokeTokenCard() {
           label="Token id (jti)"
           autoComplete="off"
           help="Every token of your keys with this id is refused; to refuse all of a key's tokens, revoke the key."
-          error={errors.jti?.message}
-          {...register('jti')}
+          {...field('jti')}
         />
-        <Button type="submit" variant="outline-danger" disabled={isSubmitting}>
+        <Button type="submit" variant="outline-danger" disabled={form.formState.isSubmitting}>
           Revoke token
         </Button>
       </form>

@@ -2,14 +2,21 @@ import { messageOr } from '@streamcloud/api-client';
 import { PlaybackTokenInspect, type PlaybackTokenInspection, playbackKeyRoutes } from '@streamcloud/contract';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import { useForm } from 'react-hook-form';
 import { FormFailure } from '@/components/ui/form-failure';
 import { TextField } from '@/components/ui/form-fields';
+import { HeadedSection } from '@/components/ui/headed-section';
 import { TitledCard } from '@/components/ui/titled-card';
 import { useRouteMutation } from '@/data/route-mutation';
-import { contractResolver, useFailingSubmit } from '@/lib/forms';
+import { contractResolver, useSubmitForm } from '@/lib/forms';
 import { PLAYBACK_KEY_TEXTS } from '../utils/messages';
 import { EMPTY_TEST_TOKEN, type TestTokenForm, testTokenFieldOfPath, toInspectBody } from '../utils/test-token-form';
+
+/** The test viewer's optional inputs, side by side. */
+const VIEWER_FIELDS = [
+  { name: 'address', id: 'test-token-address', label: 'Viewer address', help: undefined },
+  { name: 'country', id: 'test-token-country', label: 'Viewer country', help: 'Two letters, e.g. FR' },
+  { name: 'origin', id: 'test-token-origin', label: 'Page origin', help: 'e.g. https://shop.example' },
+] as const;
 
 /** The verdict and what the token says, as written. */
 function Inspection({ result }: { result: PlaybackTokenInspection }) {
@@ -31,14 +38,11 @@ function Inspection({ result }: { result: PlaybackTokenInspection }) {
         Output access: {result.output.access}
       </p>
       {result.claims && (
-        <section aria-labelledby="token-claims-title">
-          <h3 className="h6" id="token-claims-title">
-            Claims
-          </h3>
+        <HeadedSection id="token-claims-title" title="Claims">
           <pre className="bg-body-tertiary p-2 small">
             {JSON.stringify({ header: result.header, claims: result.claims }, null, 2)}
           </pre>
-        </section>
+        </HeadedSection>
       )}
     </>
   );
@@ -51,22 +55,20 @@ export function TestTokenCard() {
     toRequest: (body: PlaybackTokenInspect) => ({ body }),
   });
   const [result, setResult] = useState<PlaybackTokenInspection | null>(null);
-  const form = useForm<TestTokenForm>({
-    resolver: contractResolver(PlaybackTokenInspect, { toBody: toInspectBody, fieldOfPath: testTokenFieldOfPath }),
-    defaultValues: EMPTY_TEST_TOKEN,
-  });
-  const {
-    register,
-    formState: { errors, isSubmitting },
-  } = form;
-  const { onSubmit, failure } = useFailingSubmit(form, {
-    save: async (values) => {
-      setResult(null);
-      setResult(await inspect.mutateAsync(toInspectBody(values)));
+  const { field, onSubmit, failure, form } = useSubmitForm<TestTokenForm>(
+    {
+      resolver: contractResolver(PlaybackTokenInspect, { toBody: toInspectBody, fieldOfPath: testTokenFieldOfPath }),
+      defaultValues: EMPTY_TEST_TOKEN,
     },
-    failureOf: (error) => messageOr(error, PLAYBACK_KEY_TEXTS.testFailed),
-    fieldOfPath: testTokenFieldOfPath,
-  });
+    {
+      save: async (values) => {
+        setResult(null);
+        setResult(await inspect.mutateAsync(toInspectBody(values)));
+      },
+      failureOf: (error) => messageOr(error, PLAYBACK_KEY_TEXTS.testFailed),
+      fieldOfPath: testTokenFieldOfPath,
+    },
+  );
 
   return (
     <TitledCard title="Test a token">
@@ -75,54 +77,28 @@ export function TestTokenCard() {
       </p>
       <form noValidate onSubmit={onSubmit} aria-label="Test a token">
         <FormFailure className="py-2">{failure}</FormFailure>
-        <TextField
-          id="test-token"
-          label="Token"
-          autoComplete="off"
-          spellCheck={false}
-          error={errors.token?.message}
-          {...register('token')}
-        />
+        <TextField id="test-token" label="Token" autoComplete="off" spellCheck={false} {...field('token')} />
         <TextField
           id="test-token-output"
           label="Output ID"
           autoComplete="off"
           help="The output the player would open (its id, on the stream's page)."
-          error={errors.outputId?.message}
-          {...register('outputId')}
+          {...field('outputId')}
         />
         <div className="row">
-          <div className="col-md-4">
-            <TextField
-              id="test-token-address"
-              label="Viewer address"
-              autoComplete="off"
-              error={errors.address?.message}
-              {...register('address')}
-            />
-          </div>
-          <div className="col-md-4">
-            <TextField
-              id="test-token-country"
-              label="Viewer country"
-              autoComplete="off"
-              help="Two letters, e.g. FR"
-              error={errors.country?.message}
-              {...register('country')}
-            />
-          </div>
-          <div className="col-md-4">
-            <TextField
-              id="test-token-origin"
-              label="Page origin"
-              autoComplete="off"
-              help="e.g. https://shop.example"
-              error={errors.origin?.message}
-              {...register('origin')}
-            />
-          </div>
+          {VIEWER_FIELDS.map((viewer) => (
+            <div key={viewer.name} className="col-md-4">
+              <TextField
+                id={viewer.id}
+                label={viewer.label}
+                autoComplete="off"
+                help={viewer.help}
+                {...field(viewer.name)}
+              />
+            </div>
+          ))}
         </div>
-        <Button type="submit" className="mb-3" disabled={isSubmitting}>
+        <Button type="submit" className="mb-3" disabled={form.formState.isSubmitting}>
           Test token
         </Button>
       </form>

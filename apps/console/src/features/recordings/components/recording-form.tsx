@@ -51,6 +51,7 @@ export function RecordingForm(props: RecordingFormProps) {
     setValue,
     getValues,
     formState: { errors },
+    field,
     frame,
   } = useJobForm(props, SETUP);
   const [autostart, fileFormat, captureSource] = useWatch({
@@ -70,15 +71,15 @@ export function RecordingForm(props: RecordingFormProps) {
 
   return (
     <JobFormFrame {...frame}>
-      <StreamIdField noun="recording" error={errors.streamId?.message} {...register('streamId')} />
+      <StreamIdField noun="recording" {...field('streamId')} />
       <Controller
         control={control}
         name="fileName"
-        render={({ field }) => (
+        render={({ field: input }) => (
           <FileNameField
-            value={field.value}
-            onChange={field.onChange}
-            onBlur={field.onBlur}
+            value={input.value}
+            onChange={input.onChange}
+            onBlur={input.onBlur}
             error={errors.fileName?.message}
             autostart={autostart}
             streamId={streamId}
@@ -98,23 +99,23 @@ export function RecordingForm(props: RecordingFormProps) {
         {fileFormat === 'MP4' && <Form.Text className="d-block">{MP4_TOOLTIP}</Form.Text>}
         {dropped && <Form.Text className="d-block text-warning-emphasis">{dropped}</Form.Text>}
       </Form.Group>
-      <StorageField error={errors.storageId?.message} stored={recording?.storageId} {...register('storageId')} />
+      <StorageField stored={recording?.storageId} {...field('storageId')} />
       <AutostartField
         noun="recording"
         help="Record each time the stream starts ingesting, until the recording is stopped."
         {...(recording ? fixedCheck(recording.autostart) : register('autostart'))}
       />
-      <CallbackUriField noun="recording" error={errors.callbackUri?.message} {...register('callbackUri')} />
+      <CallbackUriField noun="recording" {...field('callbackUri')} />
       <Controller
         control={control}
         name="tracks"
-        render={({ field }) => (
+        render={({ field: input }) => (
           <CaptureEditor
             streamId={streamId}
             source={captureSource}
             onSourceChange={(source) => setValue('captureSource', source, { shouldValidate: true, shouldDirty: true })}
-            tracks={field.value}
-            onTracksChange={(tracks) => field.onChange(tracks)}
+            tracks={input.value}
+            onTracksChange={(tracks) => input.onChange(tracks)}
             fileFormat={fileFormat}
             initialPreset={frame.editing ? null : 'All'}
             error={errors.tracks?.message ?? errors.captureSource?.message}

@@ -16,7 +16,7 @@ import {
 } from '@streamcloud/contract';
 import { useState } from 'react';
 import Modal from 'react-bootstrap/Modal';
-import { Options, SelectField, TextField } from '@/components/ui/form-fields';
+import { NumberField, Options, SelectField } from '@/components/ui/form-fields';
 import { ModalActions } from '@/components/ui/modal-actions';
 
 /** What the selector's inputs hold: text for numbers, '' for "not set". */
@@ -139,10 +139,9 @@ function SelectorEditor({ title, selector, fileFormat, onSave, onHide }: Omit<Tr
         >
           <Options values={TRACK_TYPES} />
         </SelectField>
-        <TextField
+        <NumberField
           id="track-idx"
           label="Track index"
-          type="number"
           min={0}
           step={1}
           value={draft.idx}
@@ -174,10 +173,9 @@ function SelectorEditor({ title, selector, fileFormat, onSave, onHide }: Omit<Tr
             {draft.resolutionCondition !== '' && (
               <div className="row">
                 <div className="col">
-                  <TextField
+                  <NumberField
                     id="track-width"
                     label={needsSize ? 'Width' : 'Width (optional)'}
-                    type="number"
                     min={0}
                     value={draft.width}
                     error={error('resolution.width')}
@@ -185,10 +183,9 @@ function SelectorEditor({ title, selector, fileFormat, onSave, onHide }: Omit<Tr
                   />
                 </div>
                 <div className="col">
-                  <TextField
+                  <NumberField
                     id="track-height"
                     label={needsSize ? 'Height' : 'Height (optional)'}
-                    type="number"
                     min={0}
                     value={draft.height}
                     error={error('resolution.height')}
@@ -198,10 +195,9 @@ function SelectorEditor({ title, selector, fileFormat, onSave, onHide }: Omit<Tr
               </div>
             )}
             {draft.resolutionCondition === 'Approximate' && (
-              <TextField
+              <NumberField
                 id="track-approximate"
                 label="Tolerance (%)"
-                type="number"
                 min={0}
                 max={100}
                 value={draft.approximate}
@@ -223,10 +219,9 @@ function SelectorEditor({ title, selector, fileFormat, onSave, onHide }: Omit<Tr
             <Options values={BITRATE_CONDITIONS} />
           </SelectField>
           {draft.bitrateCondition !== '' && (
-            <TextField
+            <NumberField
               id="track-bitrate"
               label="Bitrate (kbps)"
-              type="number"
               min={0}
               value={draft.bitrate}
               error={error('bitrate.value')}

@@ -1,18 +1,20 @@
 import { type RelayFormat, TIMESCALE_MAX, UDP_PORT_MAX } from '@streamcloud/contract';
 import Form from 'react-bootstrap/Form';
-import type { FieldErrors, UseFormRegister } from 'react-hook-form';
+import type { UseFormRegister } from 'react-hook-form';
 import { FieldBox } from '@/components/ui/field-box';
-import { CheckField, SecretField, TextField } from '@/components/ui/form-fields';
+import { CheckField, NumberField, SecretField, TextField } from '@/components/ui/form-fields';
+import type { FieldBinder } from '@/lib/forms';
 import { MASKED_KEY } from '../utils/messages';
 import type { RelayFormValues } from '../utils/relay-form-values';
 
 interface FieldsProps {
+  /** For the checkboxes, which show no message. */
   register: UseFormRegister<RelayFormValues>;
-  errors: FieldErrors<RelayFormValues>;
+  field: FieldBinder<RelayFormValues>;
 }
 
 /** The RTMP server and stream key; a stored key is never shown, and a blank one keeps it. */
-function RtmpFields({ register, errors, keySet }: FieldsProps & { keySet: boolean }) {
+function RtmpFields({ field, keySet }: FieldsProps & { keySet: boolean }) {
   return (
     <FieldBox legend="RTMP destination">
       <TextField
@@ -20,8 +22,7 @@ function RtmpFields({ register, errors, keySet }: FieldsProps & { keySet: boolea
         label="Server"
         placeholder="rtmp://live.example.com/app"
         autoComplete="off"
-        error={errors.server?.message}
-        {...register('server')}
+        {...field('server')}
       />
       <SecretField
         id="relay-key"
@@ -29,8 +30,7 @@ function RtmpFields({ register, errors, keySet }: FieldsProps & { keySet: boolea
         isSet={keySet}
         setPlaceholder={`${MASKED_KEY} (hidden)`}
         setHelp="A stream key is set and shown masked. Leave this blank to keep it, or type a new one to replace it."
-        error={errors.key?.message}
-        {...register('key')}
+        {...field('key')}
       />
     </FieldBox>
   );
@@ -43,7 +43,7 @@ const TIMESCALES = [
 ] as const;
 
 /** The CMAF ingest endpoint and its options. */
-function CmafFields({ register, errors }: FieldsProps) {
+function CmafFields({ register, field }: FieldsProps) {
   return (
     <FieldBox legend="CMAF destination">
       <TextField
@@ -52,30 +52,14 @@ function CmafFields({ register, errors }: FieldsProps) {
         type="url"
         placeholder="https://ingest.example.com/pub/channel.isml"
         autoComplete="off"
-        error={errors.endpoint?.message}
-        {...register('endpoint')}
+        {...field('endpoint')}
       />
       <CheckField id="relay-usp" label="Unified Streaming Platform" {...register('unifiedStreamingPlatform')} />
-      <TextField
-        id="relay-event-id"
-        label="Event ID"
-        autoComplete="off"
-        error={errors.eventID?.message}
-        {...register('eventID')}
-      />
+      <TextField id="relay-event-id" label="Event ID" autoComplete="off" {...field('eventID')} />
       <div className="row">
         {TIMESCALES.map(([name, label]) => (
           <div key={name} className="col-sm-4">
-            <TextField
-              id={`relay-${name}`}
-              label={label}
-              type="number"
-              min={0}
-              max={TIMESCALE_MAX}
-              step={1}
-              error={errors[name]?.message}
-              {...register(name)}
-            />
+            <NumberField id={`relay-${name}`} label={label} min={0} max={TIMESCALE_MAX} step={1} {...field(name)} />
           </div>
         ))}
       </div>
@@ -85,7 +69,7 @@ function CmafFields({ register, errors }: FieldsProps) {
 }
 
 /** The UDP address and port the MPEG-TS goes to. */
-function UdpFields({ register, errors }: FieldsProps) {
+function UdpFields({ field }: FieldsProps) {
   return (
     <FieldBox legend="UDP destination">
       <div className="row">
@@ -95,21 +79,11 @@ function UdpFields({ register, errors }: FieldsProps) {
             label="IP address"
             placeholder="239.0.0.1"
             autoComplete="off"
-            error={errors.ipAddress?.message}
-            {...register('ipAddress')}
+            {...field('ipAddress')}
           />
         </div>
         <div className="col-sm-4">
-          <TextField
-            id="relay-port"
-            label="Port"
-            type="number"
-            min={0}
-            max={UDP_PORT_MAX}
-            step={1}
-            error={errors.port?.message}
-            {...register('port')}
-          />
+          <NumberField id="relay-port" label="Port" min={0} max={UDP_PORT_MAX} step={1} {...field('port')} />
         </div>
       </div>
     </FieldBox>

@@ -27,13 +27,14 @@ export function RelayForm(props: RelayFormProps) {
     register,
     control,
     formState: { errors },
+    field,
     frame,
   } = useJobForm(props, SETUP);
   const format = useWatch({ control, name: 'format' });
 
   return (
     <JobFormFrame {...frame}>
-      <StreamIdField noun="relay" error={errors.streamId?.message} {...register('streamId')} />
+      <StreamIdField noun="relay" {...field('streamId')} />
       <SelectField
         id="relay-format"
         label="Format"
@@ -51,16 +52,15 @@ export function RelayForm(props: RelayFormProps) {
         format={format}
         keySet={relay?.format === 'RTMP' && relay.output.keySet}
         register={register}
-        errors={errors}
+        field={field}
       />
-      <CallbackUriField noun="relay" error={errors.callbackUri?.message} {...register('callbackUri')} />
+      <CallbackUriField noun="relay" {...field('callbackUri')} />
       <SelectField
         id="relay-capture-source"
         label="Capture source"
-        error={errors.captureSource?.message}
         // defaultValue too: the select must show the stored source before react-hook-form reads it back.
         defaultValue={relay?.capture.source ?? 'Incoming'}
-        {...register('captureSource')}
+        {...field('captureSource')}
       >
         <Options values={CAPTURE_SOURCES} />
       </SelectField>

@@ -7,14 +7,14 @@ import {
   type SnapshotDirection,
   type SnapshotSettings,
 } from '@streamcloud/contract';
-import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import { useForm, useWatch } from 'react-hook-form';
-import { Options, SelectField, TextField } from '@/components/ui/form-fields';
+import { CheckField, NumberField, Options, SelectField } from '@/components/ui/form-fields';
 import { Loading } from '@/components/ui/loading';
 import { ModalActions } from '@/components/ui/modal-actions';
 import { useNotify } from '@/components/ui/notifications';
 import { useSnapshotSettings, useUpdateSnapshotSettings } from '@/data/snapshots/settings';
+import { fieldsOf } from '@/lib/forms';
 import { directionValues, type SnapshotFormValues, settingsOf, snapshotResolver } from '../utils/snapshot-form-values';
 
 /** Shown when an update fails without a message of the server's. */
@@ -34,17 +34,14 @@ function SnapshotForm({
 }) {
   const notify = useNotify();
   const update = useUpdateSnapshotSettings();
-  const {
-    register,
-    handleSubmit,
-    control,
-    getValues,
-    formState: { errors, isValid, isSubmitting },
-  } = useForm<SnapshotFormValues>({
+  const form = useForm<SnapshotFormValues>({
     resolver: snapshotResolver,
     mode: 'onChange',
     defaultValues: { incoming: directionValues(initial.incoming), outgoing: directionValues(initial.outgoing) },
   });
+  const { register, handleSubmit, control, getValues } = form;
+  const { isValid, isSubmitting } = form.formState;
+  const field = fieldsOf(form);
   const enabled = {
     incoming: useWatch({ control, name: 'incoming.enabled' }),
     outgoing: useWatch({ control, name: 'outgoing.enabled' }),
@@ -71,7 +68,6 @@ function SnapshotForm({
       <Modal.Body>
         {SNAPSHOT_DIRECTIONS.map((direction) => {
           const off = !enabled[direction];
-          const fieldErrors = errors[direction];
           return (
             <fieldset
               key={direction}
@@ -81,9 +77,7 @@ function SnapshotForm({
               <legend id={`snapshot-${direction}-legend`} className="h6 float-none w-auto px-1 mb-2">
                 {TITLES[direction]}
               </legend>
-              <Form.Check
-                type="checkbox"
-                className="mb-3"
+              <CheckField
                 id={`snapshot-${direction}-enabled`}
                 label={`Enable ${direction} snapshots`}
                 {...register(`${direction}.enabled`)}
@@ -95,8 +89,7 @@ function SnapshotForm({
                     label="Format"
                     defaultValue={getValues(`${direction}.format`)}
                     disabled={off}
-                    error={fieldErrors?.format?.message}
-                    {...register(`${direction}.format`)}
+                    {...field(`${direction}.format`)}
                   >
                     <Options values={SNAPSHOT_FORMATS} />
                   </SelectField>
@@ -107,23 +100,20 @@ function SnapshotForm({
                     label="Quality"
                     defaultValue={getValues(`${direction}.quality`)}
                     disabled={off}
-                    error={fieldErrors?.quality?.message}
-                    {...register(`${direction}.quality`)}
+                    {...field(`${direction}.quality`)}
                   >
                     <Options values={SNAPSHOT_QUALITIES} />
                   </SelectField>
                 </div>
                 <div className="col-sm-4">
-                  <TextField
+                  <NumberField
                     id={`snapshot-${direction}-interval`}
                     label="Interval (seconds)"
-                    type="number"
                     min={SNAPSHOT_INTERVAL.min}
                     max={SNAPSHOT_INTERVAL.max}
                     step={1}
                     disabled={off}
-                    error={fieldErrors?.interval?.message}
-                    {...register(`${direction}.interval`, { deps: [`${direction}.enabled`] })}
+                    {...field(`${direction}.interval`, { deps: [`${direction}.enabled`] })}
                   />
                 </div>
               </div>

@@ -12,7 +12,7 @@ import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import { useForm, useWatch } from 'react-hook-form';
 import { Options, SecretField, SelectField, TextField } from '@/components/ui/form-fields';
-import { contractResolver, namedFields, saveShowingFieldErrors } from '@/lib/forms';
+import { contractResolver, fieldsOf, namedFields, saveShowingFieldErrors } from '@/lib/forms';
 import { NEW_STORAGE_VALUES, type StorageFormValues, toBody, toFormValues } from '../utils/storage-form-values';
 
 export type StorageBody = StorageCreateInput & StorageUpdateInput;
@@ -49,17 +49,13 @@ export interface StorageFormProps {
 
 /** The storage fields of the spec; the endpoint only for S3-compatible storage. */
 export function StorageForm({ storage, onSave }: StorageFormProps) {
-  const {
-    register,
-    handleSubmit,
-    reset,
-    setError,
-    control,
-    formState: { errors, isSubmitting },
-  } = useForm<StorageFormValues>({
+  const form = useForm<StorageFormValues>({
     resolver: storage ? updateResolver : createResolver,
     defaultValues: storage ? toFormValues(storage) : NEW_STORAGE_VALUES,
   });
+  const { handleSubmit, reset, setError, control } = form;
+  const { isSubmitting } = form.formState;
+  const field = fieldsOf(form);
   const type = useWatch({ control, name: 'type' });
   const secretSet = storage?.secretAccessKeySet ?? false;
 
@@ -79,21 +75,9 @@ export function StorageForm({ storage, onSave }: StorageFormProps) {
     <form noValidate onSubmit={onSubmit} aria-label="Storage">
       <Card className="mb-3">
         <Card.Body>
-          <TextField
-            id="storage-name"
-            label="Name"
-            autoComplete="off"
-            error={errors.name?.message}
-            {...register('name')}
-          />
+          <TextField id="storage-name" label="Name" autoComplete="off" {...field('name')} />
           {/* defaultValue too: the select must show the stored type before react-hook-form reads it back. */}
-          <SelectField
-            id="storage-type"
-            label="Type"
-            defaultValue={storage?.type ?? ''}
-            error={errors.type?.message}
-            {...register('type')}
-          >
+          <SelectField id="storage-type" label="Type" defaultValue={storage?.type ?? ''} {...field('type')}>
             <option value="">Choose a type</option>
             <Options values={STORAGE_TYPES} label={(value) => STORAGE_TYPE_LABELS[value]} />
           </SelectField>
@@ -104,19 +88,17 @@ export function StorageForm({ storage, onSave }: StorageFormProps) {
               type="url"
               placeholder="https://s3.example.com:9000"
               autoComplete="off"
-              error={errors.endpoint?.message}
-              {...register('endpoint')}
+              {...field('endpoint')}
             />
           )}
-          {WHERE_FIELDS.map((field) => (
+          {WHERE_FIELDS.map((input) => (
             <TextField
-              key={field.name}
-              id={field.id}
-              label={field.label}
-              placeholder={field.placeholder}
+              key={input.name}
+              id={input.id}
+              label={input.label}
+              placeholder={input.placeholder}
               autoComplete="off"
-              error={errors[field.name]?.message}
-              {...register(field.name)}
+              {...field(input.name)}
             />
           ))}
           <SecretField
@@ -125,8 +107,7 @@ export function StorageForm({ storage, onSave }: StorageFormProps) {
             isSet={secretSet}
             setPlaceholder="Set (hidden)"
             setHelp="A secret access key is set. Leave this blank to keep it, or type a new one to replace it."
-            error={errors.secretAccessKey?.message}
-            {...register('secretAccessKey')}
+            {...field('secretAccessKey')}
           />
           <Button type="submit" disabled={isSubmitting}>
             {isSubmitting ? 'Saving…' : 'Save'}

@@ -3,7 +3,6 @@ import { STREAM_TAGS_MAX, StreamTagAdd, streamTagRoutes } from '@streamcloud/con
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
-import { useForm } from 'react-hook-form';
 import { FormFailure } from '@/components/ui/form-failure';
 import { TextField } from '@/components/ui/form-fields';
 import { HeaderCard } from '@/components/ui/header-card';
@@ -12,7 +11,7 @@ import { useNotify } from '@/components/ui/notifications';
 import { useRouteMutation } from '@/data/route-mutation';
 import { useRouteQuery } from '@/data/route-query';
 import { streamTagKeys } from '@/data/stream-tags/keys';
-import { contractResolver, useFailingSubmit } from '@/lib/forms';
+import { contractResolver, useSubmitForm } from '@/lib/forms';
 
 export const TAG_TEXTS = {
   title: 'Tags',
@@ -39,14 +38,16 @@ export function TagsCard({ streamId }: { streamId: string }) {
     invalidates: () => [key],
   });
   const notify = useNotify();
-  const form = useForm<StreamTagAdd>({ resolver: contractResolver(StreamTagAdd), defaultValues: { tag: '' } });
-  const { onSubmit, failure } = useFailingSubmit(form, {
-    save: async (body) => {
-      await add.mutateAsync(body);
-      form.reset({ tag: '' });
+  const { form, field, onSubmit, failure } = useSubmitForm(
+    { resolver: contractResolver(StreamTagAdd), defaultValues: { tag: '' } },
+    {
+      save: async (body) => {
+        await add.mutateAsync(body);
+        form.reset({ tag: '' });
+      },
+      failureOf: (error) => messageOr(error, TAG_TEXTS.addFailed),
     },
-    failureOf: (error) => messageOr(error, TAG_TEXTS.addFailed),
-  });
+  );
   const removeTag = (tag: string) =>
     remove.mutate(tag, { onError: (error) => notify(messageOr(error, TAG_TEXTS.removeFailed(tag))) });
 
@@ -84,9 +85,8 @@ export function TagsCard({ streamId }: { streamId: string }) {
             label={TAG_TEXTS.label}
             autoComplete="off"
             help={TAG_TEXTS.help}
-            error={form.formState.errors.tag?.message}
             // What is typed is taken in lower case, without the spaces around it; the contract's rule checks the rest.
-            {...form.register('tag', { setValueAs: (value: string) => value.trim().toLowerCase() })}
+            {...field('tag', { setValueAs: (value: string) => value.trim().toLowerCase() })}
           />
           <Button type="submit" variant="outline-primary" disabled={form.formState.isSubmitting}>
             {TAG_TEXTS.add}

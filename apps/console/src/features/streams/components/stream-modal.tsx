@@ -15,7 +15,7 @@ import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import { type Resolver, useForm, useWatch } from 'react-hook-form';
 import { LocationNote } from '@/components/location/location-note';
-import { Options, SelectField, TextField } from '@/components/ui/form-fields';
+import { CheckField, Options, SelectField, TextField } from '@/components/ui/form-fields';
 import { ModalActions } from '@/components/ui/modal-actions';
 import { useNotify } from '@/components/ui/notifications';
 import { useLocationLookup } from '@/data/location/use-location-lookup';
@@ -23,7 +23,7 @@ import { savesResource } from '@/data/resource-writes';
 import { useRouteMutation } from '@/data/route-mutation';
 import { streamKeys } from '@/data/streams/keys';
 import { useUpdateStream } from '@/data/streams/update-stream';
-import { contractResolver, fieldsByPath } from '@/lib/forms';
+import { contractResolver, fieldsByPath, fieldsOf } from '@/lib/forms';
 import { STREAM_ERRORS } from '../utils/messages';
 import {
   FIELD_OF_PATH,
@@ -69,13 +69,9 @@ export function StreamModal({ show, mode, stream, ownerId = null, onHide, onSave
   const update = useUpdateStream();
   const updating = mode === 'update';
   const initial = updating && stream ? toStreamFormValues(stream) : NEW_STREAM_VALUES;
-  const {
-    register,
-    handleSubmit,
-    reset,
-    control,
-    formState: { errors, isSubmitting },
-  } = useForm<StreamFormValues>({ resolver: streamResolver(mode, ownerId), defaultValues: initial });
+  const form = useForm<StreamFormValues>({ resolver: streamResolver(mode, ownerId), defaultValues: initial });
+  const { register, handleSubmit, reset, control } = form;
+  const field = fieldsOf(form);
 
   // Every opening starts from the defaults, or from the stream as it is now.
   // biome-ignore lint/correctness/useExhaustiveDependencies: only an opening resets the form
@@ -116,14 +112,7 @@ export function StreamModal({ show, mode, stream, ownerId = null, onHide, onSave
               changed.
             </p>
           )}
-          <TextField
-            id="stream-caption"
-            label="Caption"
-            autoComplete="off"
-            disabled={updating}
-            error={errors.caption?.message}
-            {...register('caption')}
-          />
+          <TextField id="stream-caption" label="Caption" autoComplete="off" disabled={updating} {...field('caption')} />
           <div className="row">
             <div className="col-md-4">
               <SelectField id="stream-format" label="Format" disabled={updating} {...register('format')}>
@@ -155,8 +144,7 @@ export function StreamModal({ show, mode, stream, ownerId = null, onHide, onSave
                     label="Stream node"
                     autoComplete="off"
                     disabled={updating}
-                    error={errors.sourceNode?.message}
-                    {...register('sourceNode')}
+                    {...field('sourceNode')}
                   />
                 </div>
                 <div className="col-md-6">
@@ -165,8 +153,7 @@ export function StreamModal({ show, mode, stream, ownerId = null, onHide, onSave
                     label="Stream name"
                     autoComplete="off"
                     disabled={updating}
-                    error={errors.sourceName?.message}
-                    {...register('sourceName')}
+                    {...field('sourceName')}
                   />
                 </div>
               </div>
@@ -183,8 +170,7 @@ export function StreamModal({ show, mode, stream, ownerId = null, onHide, onSave
                 label="Access token"
                 autoComplete="off"
                 disabled={updating || !sendsAccessToken(access)}
-                error={errors.accessToken?.message}
-                {...register('accessToken')}
+                {...field('accessToken')}
               />
               <p className="form-text mt-n2 mb-3">
                 {updating
@@ -195,34 +181,29 @@ export function StreamModal({ show, mode, stream, ownerId = null, onHide, onSave
               </p>
             </>
           )}
-          <Form.Check
-            type="switch"
-            id="stream-gslb"
-            label="GSLB"
-            className="mb-3"
-            disabled={updating}
-            {...register('gslb')}
-          />
+          <CheckField kind="switch" id="stream-gslb" label="GSLB" disabled={updating} {...register('gslb')} />
           <TextField
             id="stream-callback-uri"
             label="Callback URI"
             type="url"
             autoComplete="off"
             disabled={updating}
-            error={errors.callbackUri?.message}
-            {...register('callbackUri')}
+            {...field('callbackUri')}
           />
           <TextField
             id="stream-streamer-ip"
             label="Streamer IP"
             autoComplete="off"
             inputMode="decimal"
-            error={errors.streamerIp?.message}
-            {...register('streamerIp')}
+            {...field('streamerIp')}
           />
           <LocationNote lookup={location} testId="streamer-location" />
         </Modal.Body>
-        <ModalActions onCancel={onHide} submitLabel={updating ? 'Update' : 'Create'} submitDisabled={isSubmitting} />
+        <ModalActions
+          onCancel={onHide}
+          submitLabel={updating ? 'Update' : 'Create'}
+          submitDisabled={form.formState.isSubmitting}
+        />
       </Form>
     </Modal>
   );

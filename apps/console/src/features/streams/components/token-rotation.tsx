@@ -1,7 +1,6 @@
 import { AccessTokenRotate, type RotatedAccessToken } from '@streamcloud/contract';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import { useForm } from 'react-hook-form';
 import { CreateOnceDialog } from '@/components/credentials/create-once-dialog';
 import { CopyField } from '@/components/ui/copy-field';
 import { TextField } from '@/components/ui/form-fields';
@@ -31,11 +30,6 @@ export interface TokenRotationProps {
  */
 export function TokenRotation({ what, id, rotatedAt, rotate }: TokenRotationProps) {
   const [open, setOpen] = useState(false);
-  const form = useForm<TokenRotationForm>({
-    resolver: contractResolver(AccessTokenRotate, { toBody: toRotationBody, fieldOfPath: rotationFieldOfPath }),
-    defaultValues: EMPTY_TOKEN_ROTATION,
-  });
-  const { errors } = form.formState;
   return (
     <div className="d-flex align-items-center gap-2 mt-1 small">
       <span className="text-secondary">{lastRotatedText(rotatedAt, formatDateTime)}</span>
@@ -49,22 +43,21 @@ export function TokenRotation({ what, id, rotatedAt, rotate }: TokenRotationProp
         title={`Rotate ${what}`}
         createdTitle={`New ${what}`}
         submitLabel="Rotate"
-        form={form}
+        resolver={contractResolver(AccessTokenRotate, { toBody: toRotationBody, fieldOfPath: rotationFieldOfPath })}
         empty={EMPTY_TOKEN_ROTATION}
         fieldOfPath={rotationFieldOfPath}
-        create={(values) => rotate(toRotationBody(values))}
+        create={(values: TokenRotationForm) => rotate(toRotationBody(values))}
         failedText={TOKEN_ROTATION_TEXTS.failed}
-        fields={
+        fields={(field) => (
           <TextField
             id={`${id}-overlap`}
             label="Overlap (minutes)"
             inputMode="decimal"
             autoComplete="off"
             help={TOKEN_ROTATION_TEXTS.help}
-            error={errors.overlapMinutes?.message}
-            {...form.register('overlapMinutes')}
+            {...field('overlapMinutes')}
           />
-        }
+        )}
         shown={(rotated: RotatedAccessToken) => (
           <>
             <p className="text-danger">{TOKEN_ROTATION_TEXTS.shownOnce}</p>

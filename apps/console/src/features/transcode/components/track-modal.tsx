@@ -11,8 +11,9 @@ import {
 import { useEffect, useRef } from 'react';
 import Modal from 'react-bootstrap/Modal';
 import { useForm, useWatch } from 'react-hook-form';
-import { Options, SelectField, TextField } from '@/components/ui/form-fields';
+import { NumberField, Options, SelectField } from '@/components/ui/form-fields';
 import { ModalActions } from '@/components/ui/modal-actions';
+import { fieldsOf } from '@/lib/forms';
 import {
   type AudioTrackValues,
   audioResolver,
@@ -38,15 +39,13 @@ function Footer({ onCancel, canSave }: { onCancel: () => void; canSave: boolean 
 }
 
 function VideoTrackForm({ track, mode, onSave, onCancel }: TrackModalProps<VideoTrack> & { track: VideoTrack }) {
-  const {
-    register,
-    handleSubmit,
-    control,
-    setValue,
-    getValues,
-    trigger,
-    formState: { errors, isValid },
-  } = useForm<VideoTrackValues>({ resolver: videoResolver, defaultValues: videoValues(track), mode: 'onChange' });
+  const form = useForm<VideoTrackValues>({
+    resolver: videoResolver,
+    defaultValues: videoValues(track),
+    mode: 'onChange',
+  });
+  const { handleSubmit, control, setValue, getValues, trigger } = form;
+  const field = fieldsOf(form);
   const type = useWatch({ control, name: 'type' });
   const previousType = useRef(type);
 
@@ -80,101 +79,67 @@ function VideoTrackForm({ track, mode, onSave, onCancel }: TrackModalProps<Video
         <Modal.Title id="video-track-title">{mode === 'add' ? 'Add video track' : 'Edit video track'}</Modal.Title>
       </Modal.Header>
       <Modal.Body>
-        <SelectField
-          id="video-track-codec"
-          label="Codec"
-          defaultValue={getValues('type')}
-          error={errors.type?.message}
-          {...register('type')}
-        >
+        <SelectField id="video-track-codec" label="Codec" defaultValue={getValues('type')} {...field('type')}>
           <Options values={codecs} />
         </SelectField>
         <div className="row">
           <div className="col">
-            <TextField
+            <NumberField
               id="video-track-width"
               label="Width"
-              type="number"
               min={0}
               step={1}
-              error={errors.width?.message}
-              {...register('width', { deps: 'height' })}
+              {...field('width', { deps: 'height' })}
             />
           </div>
           <div className="col">
-            <TextField
+            <NumberField
               id="video-track-height"
               label="Height"
-              type="number"
               min={0}
               step={1}
-              error={errors.height?.message}
-              {...register('height', { deps: 'width' })}
+              {...field('height', { deps: 'width' })}
             />
           </div>
         </div>
-        <TextField
-          id="video-track-framerate"
-          label="Frame rate"
-          type="number"
-          min={1}
-          error={errors.framerate?.message}
-          {...register('framerate')}
-        />
-        <TextField
-          id="video-track-bitrate"
-          label="Bitrate (kbps)"
-          type="number"
-          min={100}
-          step={1}
-          error={errors.bitrate?.message}
-          {...register('bitrate')}
-        />
+        <NumberField id="video-track-framerate" label="Frame rate" min={1} {...field('framerate')} />
+        <NumberField id="video-track-bitrate" label="Bitrate (kbps)" min={100} step={1} {...field('bitrate')} />
         {type === 'H264' && (
           <>
             <SelectField
               id="video-track-speed-preset"
               label="Speed preset"
               defaultValue={getValues('speedPreset')}
-              error={errors.speedPreset?.message}
-              {...register('speedPreset')}
+              {...field('speedPreset')}
             >
               <Options values={presets} label={optionLabel} />
             </SelectField>
-            <SelectField
-              id="video-track-tune"
-              label="Tune"
-              defaultValue={getValues('tune')}
-              error={errors.tune?.message}
-              {...register('tune')}
-            >
+            <SelectField id="video-track-tune" label="Tune" defaultValue={getValues('tune')} {...field('tune')}>
               <Options values={H264_TUNES} label={optionLabel} />
             </SelectField>
           </>
         )}
-        <TextField
+        <NumberField
           id="video-track-key-interval"
           label={type === 'H264' ? 'Key interval' : 'Key distance'}
-          type="number"
           min={0}
           step={1}
-          error={errors.keyInterval?.message}
-          {...register('keyInterval')}
+          {...field('keyInterval')}
         />
       </Modal.Body>
-      <Footer onCancel={onCancel} canSave={isValid} />
+      <Footer onCancel={onCancel} canSave={form.formState.isValid} />
     </form>
   );
 }
 
 function AudioTrackForm({ track, mode, onSave, onCancel }: TrackModalProps<AudioTrack> & { track: AudioTrack }) {
-  const {
-    register,
-    handleSubmit,
-    getValues,
-    trigger,
-    formState: { errors, isValid },
-  } = useForm<AudioTrackValues>({ resolver: audioResolver, defaultValues: audioValues(track), mode: 'onChange' });
+  const form = useForm<AudioTrackValues>({
+    resolver: audioResolver,
+    defaultValues: audioValues(track),
+    mode: 'onChange',
+  });
+  const { handleSubmit, getValues, trigger } = form;
+  const field = fieldsOf(form);
 
   useEffect(() => {
     void trigger();
@@ -191,42 +156,15 @@ function AudioTrackForm({ track, mode, onSave, onCancel }: TrackModalProps<Audio
           id="audio-track-codec"
           label="Codec"
           defaultValue={getValues('type')}
-          error={errors.type?.message}
-          {...register('type', { onChange: () => void trigger() })}
+          {...field('type', { onChange: () => void trigger() })}
         >
           <Options values={AUDIO_CODECS} />
         </SelectField>
-        <TextField
-          id="audio-track-rate"
-          label="Rate (Hz)"
-          type="number"
-          min={800}
-          max={192000}
-          step={1}
-          error={errors.rate?.message}
-          {...register('rate')}
-        />
-        <TextField
-          id="audio-track-channels"
-          label="Channels"
-          type="number"
-          min={1}
-          max={2}
-          step={1}
-          error={errors.channels?.message}
-          {...register('channels')}
-        />
-        <TextField
-          id="audio-track-bitrate"
-          label="Bitrate (kbps)"
-          type="number"
-          min={1}
-          step={1}
-          error={errors.bitrate?.message}
-          {...register('bitrate')}
-        />
+        <NumberField id="audio-track-rate" label="Rate (Hz)" min={800} max={192000} step={1} {...field('rate')} />
+        <NumberField id="audio-track-channels" label="Channels" min={1} max={2} step={1} {...field('channels')} />
+        <NumberField id="audio-track-bitrate" label="Bitrate (kbps)" min={1} step={1} {...field('bitrate')} />
       </Modal.Body>
-      <Footer onCancel={onCancel} canSave={isValid} />
+      <Footer onCancel={onCancel} canSave={form.formState.isValid} />
     </form>
   );
 }

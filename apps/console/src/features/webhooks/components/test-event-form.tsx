@@ -9,6 +9,7 @@ import { useNotify } from '@/components/ui/notifications';
 import { TitledCard } from '@/components/ui/titled-card';
 import { useRouteMutation } from '@/data/route-mutation';
 import { webhookKeys } from '@/data/webhooks/keys';
+import { fieldsOf } from '@/lib/forms';
 
 export const TEST_EVENT_TEXTS = {
   sent: 'The test event is on its way: its delivery shows below.',
@@ -26,20 +27,17 @@ export function TestEventCard({ account }: { account: string | undefined }) {
     invalidates: () => [webhookKeys.deliveries()],
   });
   const notify = useNotify();
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm<TestEventValues>({ resolver: zodResolver(TestEventForm), defaultValues: { url: '' } });
+  const form = useForm<TestEventValues>({ resolver: zodResolver(TestEventForm), defaultValues: { url: '' } });
+  const { handleSubmit, setError } = form;
+  const field = fieldsOf(form);
 
   const onSubmit = handleSubmit(async ({ url }) => {
     try {
       await send.mutateAsync(url);
       notify(TEST_EVENT_TEXTS.sent, 'success');
     } catch (error) {
-      const field = isApiError(error) ? error.errors?.find((item) => item.path.endsWith('url')) : undefined;
-      if (field) setError('url', { message: field.message });
+      const refusal = isApiError(error) ? error.errors?.find((item) => item.path.endsWith('url')) : undefined;
+      if (refusal) setError('url', { message: refusal.message });
       else notify(messageOr(error, TEST_EVENT_TEXTS.failed));
     }
   });
@@ -58,11 +56,10 @@ export function TestEventCard({ account }: { account: string | undefined }) {
             label="URL"
             type="url"
             placeholder="https://example.com/webhooks"
-            error={errors.url?.message}
-            {...register('url')}
+            {...field('url')}
           />
         </div>
-        <Button type="submit" className="align-self-end mb-3" disabled={isSubmitting}>
+        <Button type="submit" className="align-self-end mb-3" disabled={form.formState.isSubmitting}>
           Send test event
         </Button>
       </form>
