@@ -189,7 +189,12 @@ export class ClipsService {
     if (row?.state !== 'Ready' || !row.object_key || !row.storage_id) throw notFound('Clip');
     const target = await this.deps.storages.nodeTarget(row.storage_id);
     if (!target) throw notFound('Storage');
-    return this.deps.files.open(target, { key: row.object_key, format: 'MP4' }, disposition, range);
+    return this.deps.files.open(
+      target,
+      { key: row.object_key, format: 'MP4', streamId: row.input_id },
+      disposition,
+      range,
+    );
   }
 
   /** Node-facing: the clips the node should cut, with the storages' credentials and where each file goes. */

@@ -1,9 +1,11 @@
+import { pipeline, Transform } from 'node:stream';
 import { DeleteObjectCommand, GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { RECORDING_LINK_TTL_SECONDS, type RecordingFileFormat } from '@streamcloud/contract';
 import { credentialScheme } from '@streamcloud/contract/signed-credential';
 import type { GuardedAgents } from '@streamcloud/net-guard';
 import { createS3Client, describeFailure, type S3Target, type SdkError } from '@streamcloud/s3';
 import { AppError, notFound } from '../../lib/errors.js';
+import type { ServedTraffic } from '../statistics/index.js';
 
 /**
  * Links to a recording's file and the file itself, streamed from the recording's storage by the control
@@ -36,6 +38,8 @@ export class RecordingFiles {
     private readonly signingKey: string,
     /** The guarded agents every storage call goes through (lib/outbound.ts: users' destinations). */
     private readonly agents: GuardedAgents,
+    /** Where the bytes sent of a file are billed: the stream's outgoing traffic. */
+    private readonly served: Pick<ServedTraffic, 'count'>,
     /** What the files are of, in messages (the clips module serves its files with the same links). */
     private readonly noun: 'recording' | 'clip' = 'recording',
   ) {}
@@ -55,10 +59,13 @@ export class RecordingFiles {
     return DISPOSITIONS.find((known) => known === disposition) ?? null;
   }
 
-  /** The object (or the asked range of it) from the storage, with the headers a player needs. */
+  /**
+   * The object (or the asked range of it) from the storage, with the headers a player needs; the bytes of its
+   * body that reach the connection are billed to the stream.
+   */
   async open(
     target: S3Target,
-    object: { key: string; format: RecordingFileFormat },
+    object: { key: string; format: RecordingFileFormat; streamId: string },
     disposition: Disposition,
     range: string | undefined,
   ): Promise<RecordingFile> {
@@ -92,8 +99,28 @@ export class RecordingFiles {
     return {
       status: answer.ContentRange ? 206 : 200,
       headers,
-      body: answer.Body as NodeJS.ReadableStream,
+      body: this.metered(answer.Body as NodeJS.ReadableStream, object.streamId),
     };
+  }
+
+  /**
+   * The body, counting each chunk as it is handed on to the response (a range counts its bytes; a viewer who
+   * goes away stops the storage's body and the count, so an aborted download counts what was sent, give or
+   * take the connection's buffers), billed once when the body closes however it ends.
+   */
+  private metered(body: NodeJS.ReadableStream, streamId: string): Transform {
+    let bytes = 0;
+    const counter = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        bytes += chunk.length;
+        done(null, chunk);
+      },
+    });
+    counter.once('close', () => this.served.count(streamId, bytes));
+    // The response destroys the counter when the viewer goes away, and the pipeline the storage's body with it;
+    // a failing body fails the counter, which the response ends on. Nothing is left to report here.
+    pipeline(body, counter, () => {});
+    return counter;
   }
 
   /** Removes an object from the storage; answers the failure's words, or null once it is gone. */

@@ -1,0 +1,161 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { connect } from 'node:net';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
+import { createS3Client, type S3Target } from '@streamcloud/s3';
+import { type LocalS3Server, startLocalS3 } from '@streamcloud/s3/testing';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { useTestApp } from '../../../test/helpers.js';
+import { StreamJobWorld } from '../../../test/stream-jobs.js';
+import { CONTROL_PLANE_NODE } from '../statistics/served-traffic.js';
+
+// The bytes of recordings' and clips' files the control plane serves are billed as the stream's outgoing
+// traffic (docs/decisions.md, "Bytes served by the control plane"): real S3 on loopback, real HTTP for an abort.
+const t = useTestApp(() => ({ clock: w.clock }), { roles: true });
+const w = new StreamJobWorld(t, { path: 'recordings', reportKind: 'recording-state', reportKey: 'recordingId' });
+const { call, report } = w;
+const SMALL = randomBytes(100_000);
+/** Bigger than what loopback's socket buffers hold, so a viewer who stops reading is not sent all of it. */
+const BIG = randomBytes(48 * 1024 * 1024);
+let s3: LocalS3Server;
+let target: S3Target;
+let storageId: string;
+let origin: string;
+
+beforeAll(async () => {
+  s3 = await startLocalS3(['media']);
+  target = {
+    type: 'AmazonS3Compatible',
+    ...s3.credentials,
+    regionName: null,
+    bucket: 'media',
+    path: 'live',
+    endpoint: s3.endpoint,
+  };
+  const client = createS3Client(target);
+  await client.send(new PutObjectCommand({ Bucket: 'media', Key: 'live/small.mp4', Body: SMALL }));
+  await client.send(new PutObjectCommand({ Bucket: 'media', Key: 'live/big.mp4', Body: BIG }));
+  origin = await t.app.listen({ port: 0, host: '127.0.0.1' });
+}, 60_000);
+afterAll(() => s3.close());
+
+beforeEach(async () => {
+  await w.setUp();
+  const storage = await call(w.owner.token, 'POST', '/storages?check=false', { name: 'Local', ...target });
+  expect(storage.statusCode, storage.body).toBe(201);
+  storageId = storage.json().id;
+});
+
+/** A Completed MP4 recording of the world's stream whose file is `live/<name>.mp4`: its play link. */
+async function recordingLink(name: 'small' | 'big'): Promise<{ id: string; url: string }> {
+  const capture = { source: 'Incoming', tracks: [{ type: 'Video' }, { type: 'Audio' }] };
+  const created = await call(w.owner.token, 'POST', '/recordings', { streamId: w.streamId, storageId, capture });
+  expect(created.statusCode, created.body).toBe(201);
+  const { id } = created.json();
+  const length = name === 'big' ? BIG.length : SMALL.length;
+  await report(id, { state: 'Completed', objectKey: `live/${name}.mp4`, duration: 12, length });
+  const playback = await call(w.owner.token, 'POST', `/recordings/${id}/playback`);
+  expect(playback.statusCode, playback.body).toBe(200);
+  return { id, url: playback.json().url };
+}
+
+const window = () => {
+  const now = w.clock.now().getTime();
+  return `from/${new Date(now - 3600_000).toISOString()}/to/${new Date(now + 3600_000).toISOString()}`;
+};
+const streamUsage = (token: string) => call(token, 'GET', `/statistics/stream/${w.streamId}/${window()}`);
+/** The stream's outgoing bytes the control plane served, as the owner's one-stream report reads them. */
+async function billed(): Promise<number> {
+  await t.app.services.servedTraffic.flush();
+  const response = await streamUsage(w.owner.token);
+  expect(response.statusCode, response.body).toBe(200);
+  const [stream] = response.json().streams as Array<{ outgoing: Array<{ nodeId: string; download: number }> }>;
+  return stream?.outgoing.find((traffic) => traffic.nodeId === CONTROL_PLANE_NODE.id)?.download ?? 0;
+}
+/** Waits until the bill shows `bytes` (the count lands when the response's body closes, after its last byte). */
+const billedBecomes = (bytes: number) => vi.waitFor(async () => expect(await billed()).toBe(bytes), { timeout: 5000 });
+
+describe('bytes served from files, billed as the stream’s outgoing traffic', () => {
+  it('bills a whole file, then a byte range by its length', async () => {
+    const { url } = await recordingLink('small');
+    expect(await billed()).toBe(0);
+    const whole = await t.request({ method: 'GET', url });
+    expect(whole.statusCode).toBe(200);
+    await billedBecomes(SMALL.length);
+    const range = await t.request({ method: 'GET', url, headers: { range: 'bytes=1000-1999' } });
+    expect(range.statusCode).toBe(206);
+    await billedBecomes(SMALL.length + 1000);
+    // A refused link sends no file and bills nothing.
+    expect((await t.request({ method: 'GET', url: `${url}x` })).statusCode).toBe(403);
+    await billedBecomes(SMALL.length + 1000);
+  });
+
+  it('bills an aborted download by what was sent, not by the size of the file', async () => {
+    const { url } = await recordingLink('big');
+    // A viewer on a raw connection reads the first bytes, then goes away (a fetch aborted keeps its socket open).
+    const { port } = new URL(origin);
+    const received = await new Promise<number>((resolve, reject) => {
+      const viewer = connect(Number(port), '127.0.0.1', () =>
+        viewer.write(`GET ${url} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`),
+      );
+      viewer.once('data', (chunk) => {
+        viewer.destroy();
+        resolve(chunk.length);
+      });
+      viewer.once('error', reject);
+    });
+    await vi.waitFor(async () => expect(await billed()).toBeGreaterThan(0), { timeout: 5000 });
+    const bytes = await billed();
+    expect(bytes).toBeGreaterThanOrEqual(received);
+    expect(bytes).toBeLessThan(BIG.length / 2);
+  });
+
+  it("bills a clip's file to its stream", async () => {
+    const { id: recordingId } = await recordingLink('small');
+    const created = await call(w.owner.token, 'POST', '/clips', { recordingId, from: 0, to: 5, caption: 'Goal' });
+    expect(created.statusCode, created.body).toBe(201);
+    const clipId = created.json().id;
+    const ready = await t.report(w.node.token, [
+      {
+        id: randomUUID(),
+        kind: 'clip-state',
+        clipId,
+        state: 'Ready',
+        duration: 5,
+        size: SMALL.length,
+        objectKey: 'live/small.mp4',
+      },
+    ]);
+    expect(ready.statusCode, ready.body).toBe(200);
+    const { url } = (await call(w.owner.token, 'POST', `/clips/${clipId}/playback`)).json();
+    const range = await t.request({ method: 'GET', url, headers: { range: 'bytes=0-4095' } });
+    expect(range.statusCode).toBe(206);
+    await billedBecomes(4096);
+  });
+
+  it('shows the bytes to the owner and an ADMIN, never to another USER', async () => {
+    const { url } = await recordingLink('small');
+    await t.request({ method: 'GET', url });
+    await billedBecomes(SMALL.length);
+    const served = {
+      nodeId: CONTROL_PLANE_NODE.id,
+      node: 'Control plane',
+      duration: 0,
+      upload: 0,
+      download: SMALL.length,
+    };
+    const listed = async (token: string) => {
+      const response = await call(token, 'GET', `/statistics/stream/${window()}`);
+      expect(response.statusCode).toBe(200);
+      return response.json().streams as Array<{ streamId: string; outgoing: unknown[] }>;
+    };
+    for (const token of [w.owner.token, w.admin.token]) {
+      expect((await streamUsage(token)).json().streams[0].outgoing).toEqual([served]);
+      expect((await listed(token)).find((stream) => stream.streamId === w.streamId)?.outgoing).toEqual([served]);
+    }
+    expect((await streamUsage(w.other.token)).statusCode).toBe(404);
+    expect((await listed(w.other.token)).map((stream) => stream.streamId)).not.toContain(w.streamId);
+    // Billing outlives the stream, as a node's traffic does.
+    expect((await call(w.owner.token, 'DELETE', `/inputs/${w.streamId}`)).statusCode).toBe(204);
+    expect((await streamUsage(w.owner.token)).json().streams[0].outgoing).toEqual([served]);
+  });
+});
