@@ -4,12 +4,13 @@ import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { createS3Client, type S3Target } from '@streamcloud/s3';
 import { type LocalS3Server, startLocalS3 } from '@streamcloud/s3/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { useTestApp } from '../../../test/helpers.js';
+import { expectValidationError, useTestApp } from '../../../test/helpers.js';
 import { StreamJobWorld } from '../../../test/stream-jobs.js';
 import { CONTROL_PLANE_NODE } from '../statistics/served-traffic.js';
 
-// The bytes of recordings' and clips' files the control plane serves are billed as the stream's outgoing
-// traffic (docs/decisions.md, "Bytes served by the control plane"): real S3 on loopback, real HTTP for an abort.
+// Files the control plane serves from storages: the bytes of recordings' and clips' files are billed as the
+// stream's outgoing traffic (docs/decisions.md, "Bytes served by the control plane"), and a clip's storyboard is
+// served by its links' token. Real S3 on loopback, real HTTP for an abort.
 const t = useTestApp(() => ({ clock: w.clock }), { roles: true });
 const w = new StreamJobWorld(t, { path: 'recordings', reportKind: 'recording-state', reportKey: 'recordingId' });
 const { call, report } = w;
@@ -56,6 +57,21 @@ async function recordingLink(name: 'small' | 'big'): Promise<{ id: string; url: 
   const playback = await call(w.owner.token, 'POST', `/recordings/${id}/playback`);
   expect(playback.statusCode, playback.body).toBe(200);
   return { id, url: playback.json().url };
+}
+
+/** A Ready clip of a recording of the world's stream, its file at `objectKey`: its id and playback links. */
+async function readyClip(objectKey: string) {
+  const { id: recordingId } = await recordingLink('small');
+  const created = await call(w.owner.token, 'POST', '/clips', { recordingId, from: 0, to: 5, caption: 'Goal' });
+  expect(created.statusCode, created.body).toBe(201);
+  const clipId: string = created.json().id;
+  const ready = await t.report(w.node.token, [
+    { id: randomUUID(), kind: 'clip-state', clipId, state: 'Ready', duration: 5, size: SMALL.length, objectKey },
+  ]);
+  expect(ready.statusCode, ready.body).toBe(200);
+  const playback = await call(w.owner.token, 'POST', `/clips/${clipId}/playback`);
+  expect(playback.statusCode, playback.body).toBe(200);
+  return { clipId, ...(playback.json() as { url: string; storyboardUrl: string }) };
 }
 
 const window = () => {
@@ -110,23 +126,7 @@ describe('bytes served from files, billed as the stream’s outgoing traffic', (
   });
 
   it("bills a clip's file to its stream", async () => {
-    const { id: recordingId } = await recordingLink('small');
-    const created = await call(w.owner.token, 'POST', '/clips', { recordingId, from: 0, to: 5, caption: 'Goal' });
-    expect(created.statusCode, created.body).toBe(201);
-    const clipId = created.json().id;
-    const ready = await t.report(w.node.token, [
-      {
-        id: randomUUID(),
-        kind: 'clip-state',
-        clipId,
-        state: 'Ready',
-        duration: 5,
-        size: SMALL.length,
-        objectKey: 'live/small.mp4',
-      },
-    ]);
-    expect(ready.statusCode, ready.body).toBe(200);
-    const { url } = (await call(w.owner.token, 'POST', `/clips/${clipId}/playback`)).json();
+    const { url } = await readyClip('live/small.mp4');
     const range = await t.request({ method: 'GET', url, headers: { range: 'bytes=0-4095' } });
     expect(range.statusCode).toBe(206);
     await billedBecomes(4096);
@@ -157,5 +157,51 @@ describe('bytes served from files, billed as the stream’s outgoing traffic', (
     // Billing outlives the stream, as a node's traffic does.
     expect((await call(w.owner.token, 'DELETE', `/inputs/${w.streamId}`)).statusCode).toBe(204);
     expect((await streamUsage(w.owner.token)).json().streams[0].outgoing).toEqual([served]);
+  });
+});
+
+describe("a clip's storyboard", () => {
+  const SHEET = randomBytes(3000);
+  const VTT =
+    'WEBVTT\n\n00:00:00.000 --> 00:00:02.000\nstoryboard-0.jpg#xywh=0,0,160,90\n\n00:00:02.000 --> 00:00:05.000\nstoryboard-0.jpg#xywh=160,0,160,90\n';
+
+  it("is served by the playback links' token: the VTT with its sheets' URIs signed, the sheets; its bytes billed", async () => {
+    const key = `live/clips/${randomUUID()}`;
+    const client = createS3Client(target);
+    await client.send(new PutObjectCommand({ Bucket: 'media', Key: `${key}/storyboard.vtt`, Body: VTT }));
+    await client.send(new PutObjectCommand({ Bucket: 'media', Key: `${key}/storyboard-0.jpg`, Body: SHEET }));
+    const { clipId, storyboardUrl } = await readyClip(`${key}.mp4`);
+    expect(storyboardUrl).toMatch(new RegExp(`^/api/v1/clips/${clipId}/storyboard/storyboard\\.vtt\\?token=`));
+    const token = new URL(storyboardUrl, 'http://api').searchParams.get('token') ?? '';
+
+    const vtt = await t.request({ method: 'GET', url: storyboardUrl });
+    expect(vtt.statusCode, vtt.body).toBe(200);
+    expect(vtt.headers['content-type']).toBe('text/vtt; charset=utf-8');
+    const signed = VTT.replaceAll('storyboard-0.jpg#', `storyboard-0.jpg?${new URLSearchParams({ token })}#`);
+    expect(vtt.body).toBe(signed);
+    // A player resolves a cue's URI against the VTT's, as the console does.
+    const cue = vtt.body.split('\n')[3] ?? '';
+    const sheetUrl = new URL(cue, `http://api${storyboardUrl}`);
+    const sheet = await t.request({ method: 'GET', url: `${sheetUrl.pathname}${sheetUrl.search}` });
+    expect(sheet.statusCode).toBe(200);
+    expect(sheet.headers['content-type']).toBe('image/jpeg');
+    expect(sheet.rawPayload.equals(SHEET)).toBe(true);
+    await billedBecomes(Buffer.byteLength(signed) + SHEET.length);
+  });
+
+  it('refuses a bad token (403), a file not of a storyboard (400 naming it), and is 404 when the clip has none', async () => {
+    const { clipId, storyboardUrl } = await readyClip(`live/clips/${randomUUID()}.mp4`);
+    const forged = await t.request({
+      method: 'GET',
+      url: `/api/v1/clips/${clipId}/storyboard/storyboard.vtt?token=rf1.play.9999999999.forged`,
+    });
+    expect(forged.statusCode).toBe(403);
+    const other = await t.request({ method: 'GET', url: storyboardUrl.replace('storyboard.vtt', 'clip.mp4') });
+    expectValidationError(other, 'params.file', 'file must be storyboard.vtt or storyboard-<n>.jpg');
+    expect((await t.request({ method: 'GET', url: storyboardUrl })).statusCode).toBe(404);
+    expect(
+      (await t.request({ method: 'GET', url: storyboardUrl.replace('storyboard.vtt', 'storyboard-0.jpg') })).statusCode,
+    ).toBe(404);
+    expect(await billed()).toBe(0);
   });
 });
