@@ -1,5 +1,5 @@
 import { messageOr } from '@streamcloud/api-client';
-import { type Clip, clipRoutes } from '@streamcloud/contract';
+import { type Clip, type ClipPlayback, clipRoutes } from '@streamcloud/contract';
 import { useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
@@ -12,8 +12,9 @@ import { useClipPlayback } from '@/data/clips/playback';
 import { useRouteMutation } from '@/data/route-mutation';
 import { CLIP_STATE_VARIANTS, formatDuration } from '../utils/clip-values';
 import { CLIP_TEXTS } from '../utils/messages';
+import { ClipPlayer } from './clip-player';
 
-/** The stream dashboard's Clips card: each clip's state, caption, length, and Download / Delete. */
+/** The stream dashboard's Clips card: each clip's state, caption, length, and Play / Download / Delete. */
 export function StreamClipsList({ streamId }: { streamId: string }) {
   const clips = useStreamClips(streamId);
   // Only Ready or in Error; the clip's file goes too.
@@ -24,6 +25,7 @@ export function StreamClipsList({ streamId }: { streamId: string }) {
   const links = useClipPlayback();
   const notify = useNotify();
   const [deleting, setDeleting] = useState<Clip | null>(null);
+  const [playing, setPlaying] = useState<{ id: string; links: ClipPlayback } | null>(null);
 
   if (clips.isPending) return <Loading />;
   if (clips.isError) return <p className="text-danger mb-0">{messageOr(clips.error, 'The clips could not be read')}</p>;
@@ -33,6 +35,11 @@ export function StreamClipsList({ streamId }: { streamId: string }) {
     links.mutate(clip.id, {
       onSuccess: (playback) => void window.open(playback.downloadUrl, '_blank', 'noopener'),
       onError: (error) => notify(messageOr(error, CLIP_TEXTS.downloadFailed), 'danger'),
+    });
+  const play = (clip: Clip) =>
+    links.mutate(clip.id, {
+      onSuccess: (playback) => setPlaying({ id: clip.id, links: playback }),
+      onError: (error) => notify(messageOr(error, CLIP_TEXTS.playFailed), 'danger'),
     });
   const confirmDelete = () => {
     if (!deleting) return;
@@ -57,6 +64,14 @@ export function StreamClipsList({ streamId }: { streamId: string }) {
                   size="sm"
                   variant="outline-primary"
                   disabled={clip.state !== 'Ready'}
+                  onClick={() => play(clip)}
+                >
+                  Play
+                </Button>
+                <Button
+                  size="sm"
+                  variant="outline-primary"
+                  disabled={clip.state !== 'Ready'}
                   onClick={() => download(clip)}
                 >
                   Download
@@ -65,6 +80,11 @@ export function StreamClipsList({ streamId }: { streamId: string }) {
                   Delete
                 </Button>
               </span>
+              {playing?.id === clip.id && (
+                <div className="w-100">
+                  <ClipPlayer key={playing.links.url} links={playing.links} onClose={() => setPlaying(null)} />
+                </div>
+              )}
             </li>
           );
         })}
