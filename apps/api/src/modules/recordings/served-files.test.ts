@@ -1,10 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { connect } from 'node:net';
-import { PutObjectCommand } from '@aws-sdk/client-s3';
-import { createS3Client, type S3Target } from '@streamcloud/s3';
-import { type LocalS3Server, startLocalS3 } from '@streamcloud/s3/testing';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { expectValidationError, useTestApp } from '../../../test/helpers.js';
+import { useLocalStorage } from '../../../test/local-storage.js';
 import { StreamJobWorld } from '../../../test/stream-jobs.js';
 import { CONTROL_PLANE_NODE } from '../statistics/served-traffic.js';
 
@@ -17,31 +15,17 @@ const { call, report } = w;
 const SMALL = randomBytes(100_000);
 /** Bigger than what loopback's socket buffers hold, so a viewer who stops reading is not sent all of it. */
 const BIG = randomBytes(48 * 1024 * 1024);
-let s3: LocalS3Server;
-let target: S3Target;
+const bucket = useLocalStorage({ 'live/small.mp4': SMALL, 'live/big.mp4': BIG });
 let storageId: string;
 let origin: string;
 
 beforeAll(async () => {
-  s3 = await startLocalS3(['media']);
-  target = {
-    type: 'AmazonS3Compatible',
-    ...s3.credentials,
-    regionName: null,
-    bucket: 'media',
-    path: 'live',
-    endpoint: s3.endpoint,
-  };
-  const client = createS3Client(target);
-  await client.send(new PutObjectCommand({ Bucket: 'media', Key: 'live/small.mp4', Body: SMALL }));
-  await client.send(new PutObjectCommand({ Bucket: 'media', Key: 'live/big.mp4', Body: BIG }));
   origin = await t.app.listen({ port: 0, host: '127.0.0.1' });
-}, 60_000);
-afterAll(() => s3.close());
+});
 
 beforeEach(async () => {
   await w.setUp();
-  const storage = await call(w.owner.token, 'POST', '/storages?check=false', { name: 'Local', ...target });
+  const storage = await call(w.owner.token, 'POST', '/storages?check=false', { name: 'Local', ...bucket.target });
   expect(storage.statusCode, storage.body).toBe(201);
   storageId = storage.json().id;
 });
@@ -167,9 +151,8 @@ describe("a clip's storyboard", () => {
 
   it("is served by the playback links' token: the VTT with its sheets' URIs signed, the sheets; its bytes billed", async () => {
     const key = `live/clips/${randomUUID()}`;
-    const client = createS3Client(target);
-    await client.send(new PutObjectCommand({ Bucket: 'media', Key: `${key}/storyboard.vtt`, Body: VTT }));
-    await client.send(new PutObjectCommand({ Bucket: 'media', Key: `${key}/storyboard-0.jpg`, Body: SHEET }));
+    await bucket.put(`${key}/storyboard.vtt`, VTT);
+    await bucket.put(`${key}/storyboard-0.jpg`, SHEET);
     const { clipId, storyboardUrl } = await readyClip(`${key}.mp4`);
     expect(storyboardUrl).toMatch(new RegExp(`^/api/v1/clips/${clipId}/storyboard/storyboard\\.vtt\\?token=`));
     const token = new URL(storyboardUrl, 'http://api').searchParams.get('token') ?? '';

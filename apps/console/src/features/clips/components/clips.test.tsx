@@ -3,6 +3,7 @@ import { CLIP_MESSAGES, type Clip } from '@streamcloud/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderPiece } from '@/test/render-piece';
+import { storyboardVtt } from '@/test/storyboard-fixtures';
 import { CLIP_TEXTS } from '../utils/messages';
 import { ClipButton } from './clip-dialog';
 import { StreamClipsList } from './stream-clips-list';
@@ -113,6 +114,14 @@ describe('the clip dialog', () => {
   });
 });
 
+/** The playback links of a clip as the API answers them: paths on its origin, with a play (p) or save (s) token. */
+const links = (id: string) => ({
+  url: `/api/v1/clips/${id}/file?token=p`,
+  downloadUrl: `/api/v1/clips/${id}/file?token=s`,
+  storyboardUrl: `/api/v1/clips/${id}/storyboard/storyboard.vtt?token=p`,
+  expiresAt: '2026-01-01T11:00:00.000Z',
+});
+
 describe("the stream's clips", () => {
   it('lists each clip with its state, caption and length; Download opens a fresh link, Delete asks first', async () => {
     const ready = clip({ caption: 'The goal' });
@@ -126,13 +135,7 @@ describe("the stream's clips", () => {
     const open = vi.spyOn(window, 'open').mockReturnValue(null);
     const { user, mock } = renderPiece(<StreamClipsList streamId={STREAM_ID} />, {
       'GET /api/v1/clips': () => jsonResponse([cutting, ready, failed]),
-      [`POST /api/v1/clips/${ready.id}/playback`]: () =>
-        jsonResponse({
-          url: `/api/v1/clips/${ready.id}/file?token=p`,
-          downloadUrl: `/api/v1/clips/${ready.id}/file?token=s`,
-          storyboardUrl: `/api/v1/clips/${ready.id}/storyboard/storyboard.vtt?token=p`,
-          expiresAt: '2026-01-01T11:00:00.000Z',
-        }),
+      [`POST /api/v1/clips/${ready.id}/playback`]: () => jsonResponse(links(ready.id)),
       [`DELETE /api/v1/clips/${failed.id}`]: () => new Response(null, { status: 204 }),
     });
     const list = await screen.findByRole('list', { name: 'Clips' });
@@ -163,28 +166,13 @@ describe("a clip's player", () => {
   it('plays a Ready clip by its link, with its storyboard thumbnails on the seek bar; Close player ends it', async () => {
     const ready = clip({ caption: 'The goal' });
     const base = `${window.location.origin}/api/v1/clips/${ready.id}`;
-    const vtt = [
-      'WEBVTT',
-      '',
-      '00:00:00.000 --> 00:00:02.000',
-      'storyboard-0.jpg?token=p#xywh=0,0,160,90',
-      '',
-      '00:00:02.000 --> 00:00:30.400',
-      'storyboard-0.jpg?token=p#xywh=160,0,160,90',
-      '',
-    ].join('\n');
+    const vtt = storyboardVtt([2, 30.4], { query: 'token=p' });
     // The storyboard is read by the browser's fetch, as the player's seek bar does for any playback.
     const read = vi.fn(async (url: string) => Object.assign(new Response(vtt, { status: 200 }), { url }));
     vi.stubGlobal('fetch', read);
     const { user } = renderPiece(<StreamClipsList streamId={STREAM_ID} />, {
       'GET /api/v1/clips': () => jsonResponse([ready]),
-      [`POST /api/v1/clips/${ready.id}/playback`]: () =>
-        jsonResponse({
-          url: `/api/v1/clips/${ready.id}/file?token=p`,
-          downloadUrl: `/api/v1/clips/${ready.id}/file?token=s`,
-          storyboardUrl: `/api/v1/clips/${ready.id}/storyboard/storyboard.vtt?token=p`,
-          expiresAt: '2026-01-01T11:00:00.000Z',
-        }),
+      [`POST /api/v1/clips/${ready.id}/playback`]: () => jsonResponse(links(ready.id)),
     });
     const item = await screen.findByRole('listitem', { name: 'The goal' });
     await user.click(within(item).getByRole('button', { name: 'Play' }));

@@ -31,16 +31,25 @@ export function StreamClipsList({ streamId }: { streamId: string }) {
   if (clips.isError) return <p className="text-danger mb-0">{messageOr(clips.error, 'The clips could not be read')}</p>;
   if (clips.data.length === 0) return <p className="text-secondary mb-0">{CLIP_TEXTS.none}</p>;
 
-  const download = (clip: Clip) =>
+  // Play and Download each ask for fresh links (they expire), then use them.
+  const withLinks = (use: (clip: Clip, playback: ClipPlayback) => void, failure: string) => (clip: Clip) =>
     links.mutate(clip.id, {
-      onSuccess: (playback) => void window.open(playback.downloadUrl, '_blank', 'noopener'),
-      onError: (error) => notify(messageOr(error, CLIP_TEXTS.downloadFailed), 'danger'),
+      onSuccess: (playback) => use(clip, playback),
+      onError: (error) => notify(messageOr(error, failure), 'danger'),
     });
-  const play = (clip: Clip) =>
-    links.mutate(clip.id, {
-      onSuccess: (playback) => setPlaying({ id: clip.id, links: playback }),
-      onError: (error) => notify(messageOr(error, CLIP_TEXTS.playFailed), 'danger'),
-    });
+  const actions = [
+    {
+      name: 'Play',
+      run: withLinks((clip, playback) => setPlaying({ id: clip.id, links: playback }), CLIP_TEXTS.playFailed),
+    },
+    {
+      name: 'Download',
+      run: withLinks(
+        (_, playback) => void window.open(playback.downloadUrl, '_blank', 'noopener'),
+        CLIP_TEXTS.downloadFailed,
+      ),
+    },
+  ];
   const confirmDelete = () => {
     if (!deleting) return;
     remove.mutate(deleting, { onError: (error) => notify(messageOr(error, CLIP_TEXTS.deleteFailed), 'danger') });
@@ -60,22 +69,17 @@ export function StreamClipsList({ streamId }: { streamId: string }) {
               <span className="text-secondary">{formatDuration(clip.duration)}</span>
               {clip.state === 'Error' && clip.message && <span className="text-danger small">{clip.message}</span>}
               <span className="ms-auto d-flex gap-2">
-                <Button
-                  size="sm"
-                  variant="outline-primary"
-                  disabled={clip.state !== 'Ready'}
-                  onClick={() => play(clip)}
-                >
-                  Play
-                </Button>
-                <Button
-                  size="sm"
-                  variant="outline-primary"
-                  disabled={clip.state !== 'Ready'}
-                  onClick={() => download(clip)}
-                >
-                  Download
-                </Button>
+                {actions.map((action) => (
+                  <Button
+                    key={action.name}
+                    size="sm"
+                    variant="outline-primary"
+                    disabled={clip.state !== 'Ready'}
+                    onClick={() => action.run(clip)}
+                  >
+                    {action.name}
+                  </Button>
+                ))}
                 <Button size="sm" variant="outline-danger" disabled={busy} onClick={() => setDeleting(clip)}>
                   Delete
                 </Button>
