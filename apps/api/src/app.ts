@@ -83,11 +83,12 @@ export const MODULES = [
   transcodeModule,
   fallbacksModule,
   snapshotsModule,
+  // Before recordings and clips: the bytes of their files it serves are billed through it.
+  statisticsModule,
   recordingsModule,
   relaysModule,
   clipsModule,
   vodsModule,
-  statisticsModule,
   // After statistics: its series join the /metrics exposition; the player's read issues its viewer sessions.
   analyticsModule,
   playModule,

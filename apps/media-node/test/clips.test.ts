@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import type { Clip, Recording, StreamInput, StreamOutput } from '@streamcloud/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Push, pushTestPattern, waitFor } from './harness.js';
@@ -78,7 +79,17 @@ describe('a clip of the live rewind window', () => {
     console.log(`clip of the rewind window Ready ${readyAfterMs} ms after the call`);
 
     const objects = await listObjects(s3, 'clips', 'live/clips-test/clips/');
-    expect(objects).toEqual([{ key: `live/clips-test/clips/${clip.id}.mp4`, size: clip.size }]);
+    const base = `live/clips-test/clips/${clip.id}`;
+    expect(objects.map((object) => object.key).sort()).toEqual(
+      [`${base}.mp4`, `${base}/storyboard-0.jpg`, `${base}/storyboard.vtt`].sort(),
+    );
+    expect(objects.find((object) => object.key === `${base}.mp4`)?.size).toBe(clip.size);
+    // Its storyboard beside it: a tile per 2 s of the clip from 0 (keyframes only), on a sheet of 5 × 5 tiles.
+    const vtt = await readFile(await downloadObject(s3, 'clips', `${base}/storyboard.vtt`), 'utf8');
+    expect(vtt).toMatch(/^WEBVTT\n\n00:00:00\.000 --> 00:00:0[12]\.\d{3}\nstoryboard-0\.jpg#xywh=0,0,160,90\n/);
+    expect(vtt.match(/#xywh=/g)?.length).toBeGreaterThanOrEqual(2);
+    const sheet = await probeFile(await downloadObject(s3, 'clips', `${base}/storyboard-0.jpg`));
+    expect(sheet.streams).toEqual([expect.objectContaining({ codec_name: 'mjpeg', width: 800, height: 450 })]);
     const probed = await probeFile(await downloadObject(s3, 'clips', clip.objectKey ?? ''));
     // 4 s asked, from the keyframe 0.5 s before `from`: 4.5 s, within a GOP (1 s).
     expect(probed.duration).toBeGreaterThanOrEqual(4);

@@ -131,9 +131,21 @@ export type ClipStorageUse = z.infer<typeof ClipStorageUse>;
 export const ClipPlayback = z.object({
   url: z.string(),
   downloadUrl: z.string(),
+  /**
+   * The clip's storyboard (WebVTT whose cues name tiles of its sprite sheets, `#xywh=`), on the clip's timeline from
+   * 0, with the same token; 404 for a clip cut before storyboards were made.
+   */
+  storyboardUrl: z.string(),
   expiresAt: Timestamp,
 });
 export type ClipPlayback = z.infer<typeof ClipPlayback>;
+
+/** The files of a clip's storyboard: its WebVTT and its sheets. */
+export const CLIP_STORYBOARD_FILE = /^(storyboard\.vtt|storyboard-\d{1,4}\.jpg)$/;
+const storyboardParams = z.strictObject({
+  id: Id,
+  file: z.string().regex(CLIP_STORYBOARD_FILE, 'file must be storyboard.vtt or storyboard-<n>.jpg'),
+});
 
 const fileQuery = z.strictObject({
   token: z.string({ error: 'token is required' }).max(200, 'token must be at most 200 characters'),
@@ -205,6 +217,19 @@ export const clipRoutes = {
     query: fileQuery,
     response: z.custom<unknown>(() => true).meta({ description: 'The file bytes (video/mp4)' }),
     errors: [403, 404, 416],
+  }),
+  storyboard: defineRoute({
+    method: 'GET',
+    path: '/clips/:id/storyboard/:file',
+    summary:
+      "A Ready clip's storyboard from its storage, with the token of a playback link: its WebVTT (the sheets' URIs " +
+      'carrying the token) or one of its JPEG sprite sheets',
+    tag: 'clips',
+    auth: 'public',
+    params: storyboardParams,
+    query: fileQuery,
+    response: z.custom<unknown>(() => true).meta({ description: 'text/vtt or image/jpeg' }),
+    errors: [403, 404],
   }),
   delete: defineRoute({
     method: 'DELETE',

@@ -1,18 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { storyboardVtt } from '@/test/storyboard-fixtures';
 import { parseStoryboard, storyboardTime, tileAt } from './storyboard';
 
 const BASE = 'http://node.test/hls/out/storyboard.vtt?sid=s&token=t';
-const LIVE = [
-  'WEBVTT',
-  'X-PROGRAM-DATE-TIME=2026-11-29T14:00:00.000Z',
-  '',
-  '00:00:00.000 --> 00:00:02.000',
-  'storyboard-0.jpg?sid=s&token=t#xywh=0,0,160,90',
-  '',
-  '00:00:02.000 --> 00:00:04.500',
-  'storyboard-0.jpg?sid=s&token=t#xywh=160,0,160,90',
-  '',
-].join('\n');
+const LIVE = storyboardVtt([2, 4.5], { query: 'sid=s&token=t', programDate: '2026-11-29T14:00:00.000Z' });
 
 describe('storyboard', () => {
   it('reads the tiles of a WebVTT, their sheets resolved against the VTT, and its program date', () => {

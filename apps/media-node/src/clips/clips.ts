@@ -1,5 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { CLIP_MAX_SECONDS, type NodeClip } from '@streamcloud/contract';
 import type { S3ClientOptions } from '@streamcloud/s3';
 import { UploadFailure, uploadFile } from '@streamcloud/s3/upload';
@@ -7,6 +7,7 @@ import type { ControlPlaneClient, ReportBody } from '../control-plane.js';
 import type { LowLatencyPackager } from '../ll-hls/packager.js';
 import type { Logger } from '../log.js';
 import { probeDuration } from '../pipelines/recorder/file-capture.js';
+import { makeClipStoryboard } from '../storyboard/clip.js';
 import { cutFromFile, cutFromWindow } from './cut.js';
 import { serveObject } from './object-server.js';
 
@@ -119,6 +120,7 @@ export class NodeClips {
         onProgress: () => undefined,
         signal,
       });
+      await this.storeStoryboard(clip, file, duration ?? 0, dir, signal);
       report({ state: 'Ready', size, objectKey: clip.objectKey, ...(duration !== undefined ? { duration } : {}) });
       this.deps.log.info(`clip ${clip.id}: ${duration?.toFixed(2) ?? '?'} s, ${size} bytes to "${clip.objectKey}"`);
     } catch (error) {
@@ -131,6 +133,34 @@ export class NodeClips {
       this.deps.log.error(`clip ${clip.id}: ${message}`);
     } finally {
       await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  /**
+   * The clip's storyboard, beside it in its storage (`<path>/clips/<id>/storyboard.vtt` and its sheets): made from the
+   * clip's file (storyboard/clip.ts) and uploaded as the clip is. A clip without one is still a clip: a failure is
+   * logged, the player shows no thumbnails.
+   */
+  private async storeStoryboard(clip: NodeClip, file: string, duration: number, dir: string, signal: AbortSignal) {
+    const { storage } = clip;
+    if (!storage) return;
+    try {
+      const base = clip.objectKey.replace(/\.mp4$/, '');
+      for (const path of await makeClipStoryboard(this.deps.ffmpeg, file, duration, dir)) {
+        const name = basename(path);
+        await uploadFile({
+          target: storage,
+          agents: this.deps.agents,
+          key: `${base}/${name}`,
+          file: path,
+          contentType: name.endsWith('.vtt') ? 'text/vtt' : 'image/jpeg',
+          from: this.deps.from(),
+          onProgress: () => undefined,
+          signal,
+        });
+      }
+    } catch (error) {
+      if (!signal.aborted) this.deps.log.error(`clip ${clip.id}: no storyboard: ${String(error)}`);
     }
   }
 

@@ -31,7 +31,7 @@ export interface RestoredWindow {
   inits: Map<number, Buffer>;
 }
 
-/** Told of what a window stores and drops (its storyboard: storyboard/window.ts). */
+/** Told of what a window stores (in the window's order) and drops (its storyboard: storyboard/window.ts). */
 export interface DvrObserver {
   stored(segment: StoredSegment): void;
   removed(msn: number): void;
@@ -60,6 +60,8 @@ export class DvrStore {
   private handedOver = false;
   /** Writes under way (a VOD of the ended push waits for them: vod/). */
   private readonly writing = new Set<Promise<boolean>>();
+  /** The last write handed to `store` (each waits for the one before: `write` never rejects). */
+  private previous: Promise<unknown> = Promise.resolve();
   /** Told of each segment stored and removed (the window's storyboard). */
   observer: DvrObserver | null = null;
 
@@ -120,7 +122,12 @@ export class DvrStore {
    * once it is on disk (false when writing failed: it stays in memory).
    */
   store(segment: StoredSegment, data: Buffer, init: Buffer): Promise<boolean> {
-    const written = this.write(segment, data, init);
+    // One after another, in the window's order: side by side, a later segment's write could end first (the first
+    // one also writes its period's init) and the storyboard, told of it first, put the first tile on it — the
+    // window's first segment then had none (a loaded run's VOD storyboard started at 1 s) — and the index
+    // named segments out of order.
+    const written = this.previous.then(() => this.write(segment, data, init));
+    this.previous = written;
     this.writing.add(written);
     void written.finally(() => this.writing.delete(written));
     return written;

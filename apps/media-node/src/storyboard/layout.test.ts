@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  clipCues,
   INTERVAL_SECONDS,
   isStoryboardFile,
   parseSheetFile,
@@ -92,6 +93,16 @@ describe('storyboard layout', () => {
       { start: 3, end: 6, sheet: 0, slot: 2, size },
     ]);
     expect(renderVtt([])).toBe('WEBVTT\n');
+  });
+
+  it("puts a clip's cues on its timeline from 0, 25 to a sheet, each until the next, the last until the end", () => {
+    const times = Array.from({ length: 27 }, (_, i) => 0.04 + i * 2);
+    const cues = clipCues(times, 55.5, size);
+    expect(cues).toHaveLength(27);
+    expect(cues[0]).toEqual({ start: 0, end: 2.04, sheet: 0, slot: 0, size });
+    expect(cues[24]).toMatchObject({ start: 48.04, end: 50.04, sheet: 0, slot: 24 });
+    expect(cues[25]).toMatchObject({ start: 50.04, sheet: 1, slot: 0 });
+    expect(cues[26]).toMatchObject({ start: 52.04, end: 55.5, sheet: 1, slot: 1 });
   });
 
   it('names its files', () => {

@@ -157,3 +157,22 @@ export function vodCues(
     };
   });
 }
+
+/**
+ * A clip's cues: a tile per keyframe kept (`times`, seconds of the clip, one every INTERVAL_SECONDS at least), on
+ * sheets of TILES_PER_SHEET in order, each until the next tile or the clip's end. The first is at 0 (the clip starts
+ * on a keyframe).
+ */
+export function clipCues(times: number[], duration: number, size: TileSize): Cue[] {
+  const starts = times.map((time, index) => (index === 0 ? 0 : Math.max(0, time)));
+  return starts.map((start, index) => ({
+    start,
+    end: Math.max(start, starts[index + 1] ?? duration),
+    sheet: Math.floor(index / TILES_PER_SHEET),
+    slot: index % TILES_PER_SHEET,
+    size,
+  }));
+}
+
+/** The select expression that keeps one keyframe per INTERVAL_SECONDS: the first, then each one far enough after. */
+export const INTERVAL_SELECT = `isnan(prev_selected_t)+gte(t-prev_selected_t,${INTERVAL_SECONDS - TOLERANCE_MS / 1000})`;

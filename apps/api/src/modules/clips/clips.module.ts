@@ -35,7 +35,7 @@ const OVERDUE_CHECK_MS = 10_000;
  */
 export const clipsModule = defineModule({
   name: 'clips',
-  dependencies: ['nodes', 'storages', 'recordings'],
+  dependencies: ['nodes', 'storages', 'recordings', 'statistics'],
   tables: ['clips'],
   repositories: { clips: ClipsRepository },
   access: { clip: { entity: 'Clip', table: 'clips', onStream: 'input_id' } },
@@ -47,7 +47,12 @@ export const clipsModule = defineModule({
       storages: app.services.storages,
       recordings: app.services.recordings,
       nodes: app.services.nodes,
-      files: new RecordingFiles(deriveKey(options.secret, 'clip-files'), outbound.users.agents, 'clip'),
+      files: new RecordingFiles(
+        deriveKey(options.secret, 'clip-files'),
+        outbound.users.agents,
+        app.services.servedTraffic,
+        'clip',
+      ),
       log: app.log,
     });
     app.services.clips = clips;

@@ -16,6 +16,12 @@ export function registerClipRoutes(app: FastifyInstance, clips: ClipsService): v
       sendFile(reply, await clips.file(params.id, query.token, request.headers.range)),
     { cacheControl: FILE_LINK_CACHE },
   );
+  addRoute(
+    app,
+    clipRoutes.storyboard,
+    async ({ params, query, reply }) => sendFile(reply, await clips.storyboard(params.id, params.file, query.token)),
+    { cacheControl: FILE_LINK_CACHE },
+  );
   addRoute(app, clipRoutes.delete, ({ auth, params }) => clips.delete(auth, params.id));
   addRoute(app, nodeClipRoutes.clips, ({ node }) => clips.ofNode(node));
 }

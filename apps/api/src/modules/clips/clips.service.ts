@@ -24,6 +24,10 @@ import type { RecordingFile, RecordingFiles, RecordingsService } from '../record
 import type { StoragesService } from '../storages/index.js';
 import type { ClipOutcome, ClipRow } from './clips.repository.js';
 
+const STORYBOARD_VTT = 'storyboard.vtt';
+/** A 10-minute clip's VTT is ~15 KB (300 cues): far more is no storyboard of ours. */
+const STORYBOARD_VTT_MAX_BYTES = 1024 * 1024;
+
 type ClipsScope = Scope<'clips' | 'access' | 'audit' | 'events'>;
 
 export interface ClipsServiceDeps {
@@ -176,20 +180,54 @@ export class ClipsService {
     if (row.state !== 'Ready' || !row.object_key) throw conflict(CLIP_MESSAGES.notReady(row.state), 'CLIP_NOT_READY');
     const { files } = this.deps;
     const expiresAt = new Date(this.deps.clock.now().getTime() + CLIP_LINK_TTL_SECONDS * 1000);
-    const link = (disposition: 'play' | 'save') =>
-      `${API_BASE}/clips/${id}/file?${new URLSearchParams({ token: files.token(id, disposition, expiresAt) })}`;
-    return { url: link('play'), downloadUrl: link('save'), expiresAt: expiresAt.toISOString() };
+    const query = (disposition: 'play' | 'save') =>
+      new URLSearchParams({ token: files.token(id, disposition, expiresAt) }).toString();
+    return {
+      url: `${API_BASE}/clips/${id}/file?${query('play')}`,
+      downloadUrl: `${API_BASE}/clips/${id}/file?${query('save')}`,
+      storyboardUrl: `${API_BASE}/clips/${id}/storyboard/${STORYBOARD_VTT}?${query('play')}`,
+      expiresAt: expiresAt.toISOString(),
+    };
   }
 
   /** The file of a link's token (its only credential), or the asked byte range of it. */
   async file(id: string, token: string, range: string | undefined): Promise<RecordingFile> {
+    const { row, target, disposition } = await this.served(id, token);
+    return this.deps.files.open(target, { key: row.key, format: 'MP4', streamId: row.streamId }, disposition, range);
+  }
+
+  /**
+   * A file of the clip's storyboard, beside its MP4 in the storage (`<path>/clips/<id>/`, made by the node when it
+   * cut the clip), by a link's token. The VTT's sheet URIs get the token too: a sheet is fetched by the browser
+   * from the VTT's cues, with no other credential.
+   */
+  async storyboard(id: string, file: string, token: string): Promise<RecordingFile> {
+    const { row, target } = await this.served(id, token);
+    const key = `${row.key.replace(/\.mp4$/, '')}/${file}`;
+    if (file !== STORYBOARD_VTT)
+      return this.deps.files.open(
+        target,
+        { key, format: 'MP4', contentType: 'image/jpeg', streamId: row.streamId },
+        'play',
+        undefined,
+      );
+    const vtt = await this.deps.files.readText(target, key, STORYBOARD_VTT_MAX_BYTES);
+    const signed = vtt.replace(
+      /^(storyboard-\d{1,4}\.jpg)#/gm,
+      (_, sheet: string) => `${sheet}?${new URLSearchParams({ token })}#`,
+    );
+    return this.deps.files.text(signed, 'text/vtt; charset=utf-8', row.streamId);
+  }
+
+  /** A Ready clip's object and storage for a valid link's token: 403 for a bad token, 404 for a clip gone. */
+  private async served(id: string, token: string) {
     const disposition = this.deps.files.verify(id, token, this.deps.clock.now());
     if (!disposition) throw forbidden(CLIP_MESSAGES.badLink);
     const row = await this.deps.uow.clips.findById(id);
     if (row?.state !== 'Ready' || !row.object_key || !row.storage_id) throw notFound('Clip');
     const target = await this.deps.storages.nodeTarget(row.storage_id);
     if (!target) throw notFound('Storage');
-    return this.deps.files.open(target, { key: row.object_key, format: 'MP4' }, disposition, range);
+    return { row: { key: row.object_key, streamId: row.input_id }, target, disposition };
   }
 
   /** Node-facing: the clips the node should cut, with the storages' credentials and where each file goes. */

@@ -30,7 +30,7 @@ declare module '../access/access.js' {
  */
 export const recordingsModule = defineModule({
   name: 'recordings',
-  dependencies: ['nodes', 'storages'],
+  dependencies: ['nodes', 'storages', 'statistics'],
   tables: ['recordings', 'recording_messages'],
   repositories: { recordings: RecordingsRepository },
   ports: { storageUsage: (uow) => ({ recordingsUsing: (storageId) => uow.recordings.countByStorage(storageId) }) },
@@ -41,7 +41,11 @@ export const recordingsModule = defineModule({
       uow,
       clock,
       storages: app.services.storages,
-      files: new RecordingFiles(deriveKey(options.secret, 'recording-files'), outbound.users.agents),
+      files: new RecordingFiles(
+        deriveKey(options.secret, 'recording-files'),
+        outbound.users.agents,
+        app.services.servedTraffic,
+      ),
     });
     app.services.recordings = recordings;
     app.services.nodeReports.registerReportHandler('recording-state', recordings.applyReports);

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand } from '@aws-sdk/client-s3';
 import { RECORDING_PLAYBACK_MESSAGES } from '@streamcloud/contract';
-import { createS3Client, type S3Target } from '@streamcloud/s3';
-import { type LocalS3Server, startLocalS3 } from '@streamcloud/s3/testing';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createS3Client } from '@streamcloud/s3';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/helpers.js';
+import { useLocalStorage } from '../../../test/local-storage.js';
 import { StreamJobWorld } from '../../../test/stream-jobs.js';
 
 // A real S3 server on loopback holds the recordings' files; the API serves them by their links' tokens.
@@ -12,27 +12,12 @@ const t = useTestApp(() => ({ clock: w.clock }), { roles: true });
 const w = new StreamJobWorld(t, { path: 'recordings', reportKind: 'recording-state', reportKey: 'recordingId' });
 const { call, report } = w;
 const FILE = randomBytes(100_000);
-let s3: LocalS3Server;
-let target: S3Target;
+const bucket = useLocalStorage({ 'live/show.mp4': FILE });
 let storageId: string;
-
-beforeAll(async () => {
-  s3 = await startLocalS3(['media']);
-  target = {
-    type: 'AmazonS3Compatible',
-    ...s3.credentials,
-    regionName: null,
-    bucket: 'media',
-    path: 'live',
-    endpoint: s3.endpoint,
-  };
-  await createS3Client(target).send(new PutObjectCommand({ Bucket: 'media', Key: 'live/show.mp4', Body: FILE }));
-});
-afterAll(() => s3.close());
 
 beforeEach(async () => {
   await w.setUp();
-  const storage = await call(w.owner.token, 'POST', '/storages?check=false', { name: 'Local', ...target });
+  const storage = await call(w.owner.token, 'POST', '/storages?check=false', { name: 'Local', ...bucket.target });
   expect(storage.statusCode, storage.body).toBe(201);
   storageId = storage.json().id;
 });
@@ -151,13 +136,13 @@ describe('GET /recordings/{id}/file', () => {
   it('answers 404 once the recording is deleted or its object is gone from the bucket', async () => {
     const id = await recording('Completed');
     const { url } = (await playback(id)).json();
-    await createS3Client(target).send(new DeleteObjectCommand({ Bucket: 'media', Key: 'live/show.mp4' }));
+    await createS3Client(bucket.target).send(new DeleteObjectCommand({ Bucket: 'media', Key: 'live/show.mp4' }));
     try {
       const gone = await fetchLink(url);
       expect(gone.statusCode).toBe(404);
       expect(gone.json().message).toBe("The recording's file in the storage not found");
     } finally {
-      await createS3Client(target).send(new PutObjectCommand({ Bucket: 'media', Key: 'live/show.mp4', Body: FILE }));
+      await bucket.put('live/show.mp4', FILE);
     }
     expect((await call(w.owner.token, 'DELETE', `/recordings/${id}`)).statusCode).toBe(204);
     expect((await fetchLink(url)).statusCode).toBe(404);

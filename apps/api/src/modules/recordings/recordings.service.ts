@@ -243,7 +243,12 @@ export class RecordingsService extends StreamJobsService<
     if (row?.state !== 'Completed' || !row.object_key) throw notFound('Recording');
     const target = await this.deps.storages.nodeTarget(row.storage_id);
     if (!target) throw notFound('Storage');
-    return this.deps.files.open(target, { key: row.object_key, format: row.file_format }, disposition, range);
+    return this.deps.files.open(
+      target,
+      { key: row.object_key, format: row.file_format, streamId: row.input_id },
+      disposition,
+      range,
+    );
   }
 
   /** Node-facing: what the node should run or finish, with the storage's credentials. */

@@ -2,4 +2,5 @@
 
 export type { ExpositionSource } from './prometheus-text.js';
 export { labels as prometheusLabels } from './prometheus-text.js';
+export type { ServedTraffic } from './served-traffic.js';
 export type { StatisticsService } from './statistics.service.js';

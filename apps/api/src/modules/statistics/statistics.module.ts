@@ -4,6 +4,7 @@ import type { AccessFacts } from '../access/access.js';
 import { defineModule } from '../module.js';
 import { MetricsRepository } from './metrics.repository.js';
 import { PrometheusClient } from './prometheus.client.js';
+import { ServedTraffic } from './served-traffic.js';
 import { registerStatisticsRoutes } from './statistics.routes.js';
 import { DAYS, StatisticsService } from './statistics.service.js';
 import { handleMetricsReports, handleUsageReports } from './statistics-reports.js';
@@ -30,6 +31,8 @@ declare module '../module.js' {
   interface AppServices {
     /** Usage, billing and metric series; `statistics.expire()` drops expired samples. */
     statistics: StatisticsService;
+    /** Bytes the control plane serves of a stream's recordings and clips, billed as its outgoing traffic. */
+    servedTraffic: ServedTraffic;
   }
 }
 
@@ -96,6 +99,8 @@ export const statisticsModule = defineModule({
       minuteRetentionMs: DAYS(options.minuteRetentionDays ?? DEFAULT_MINUTE_RETENTION_DAYS),
     });
     app.services.statistics = statistics;
+    app.services.servedTraffic = new ServedTraffic({ uow, clock, log: app.log });
+    app.addHook('onClose', () => app.services.servedTraffic.flush());
     app.services.nodeReports.registerReportHandler('usage', handleUsageReports);
     app.services.nodeReports.registerReportHandler('metrics', handleMetricsReports);
     registerPeriodicJob(app, {

@@ -8,10 +8,15 @@ export async function getClipPlayback(api: ApiClient, id: string): Promise<ClipP
   const playback = await api.call(clipRoutes.playback, { params: { id } });
   const apiUrl = new URL(api.url(clipRoutes.playback, { params: { id } }), window.location.href);
   const absolute = (link: string) => new URL(link, apiUrl).href;
-  return { ...playback, url: absolute(playback.url), downloadUrl: absolute(playback.downloadUrl) };
+  return {
+    ...playback,
+    url: absolute(playback.url),
+    downloadUrl: absolute(playback.downloadUrl),
+    storyboardUrl: absolute(playback.storyboardUrl),
+  };
 }
 
-/** Asked for when Download is pressed (links expire: a fresh one each time). */
+/** Asked for when Play or Download is pressed (links expire: a fresh one each time). */
 export function useClipPlayback() {
   const api = useApi();
   return useMutation({ mutationFn: (id: string) => getClipPlayback(api, id) });

@@ -1,8 +1,9 @@
 import { errorResponse, jsonResponse } from '@streamcloud/api-client/testing';
 import { CLIP_MESSAGES, type Clip } from '@streamcloud/contract';
-import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderPiece } from '@/test/render-piece';
+import { storyboardVtt } from '@/test/storyboard-fixtures';
 import { CLIP_TEXTS } from '../utils/messages';
 import { ClipButton } from './clip-dialog';
 import { StreamClipsList } from './stream-clips-list';
@@ -113,6 +114,14 @@ describe('the clip dialog', () => {
   });
 });
 
+/** The playback links of a clip as the API answers them: paths on its origin, with a play (p) or save (s) token. */
+const links = (id: string) => ({
+  url: `/api/v1/clips/${id}/file?token=p`,
+  downloadUrl: `/api/v1/clips/${id}/file?token=s`,
+  storyboardUrl: `/api/v1/clips/${id}/storyboard/storyboard.vtt?token=p`,
+  expiresAt: '2026-01-01T11:00:00.000Z',
+});
+
 describe("the stream's clips", () => {
   it('lists each clip with its state, caption and length; Download opens a fresh link, Delete asks first', async () => {
     const ready = clip({ caption: 'The goal' });
@@ -126,12 +135,7 @@ describe("the stream's clips", () => {
     const open = vi.spyOn(window, 'open').mockReturnValue(null);
     const { user, mock } = renderPiece(<StreamClipsList streamId={STREAM_ID} />, {
       'GET /api/v1/clips': () => jsonResponse([cutting, ready, failed]),
-      [`POST /api/v1/clips/${ready.id}/playback`]: () =>
-        jsonResponse({
-          url: `/api/v1/clips/${ready.id}/file?token=p`,
-          downloadUrl: `/api/v1/clips/${ready.id}/file?token=s`,
-          expiresAt: '2026-01-01T11:00:00.000Z',
-        }),
+      [`POST /api/v1/clips/${ready.id}/playback`]: () => jsonResponse(links(ready.id)),
       [`DELETE /api/v1/clips/${failed.id}`]: () => new Response(null, { status: 204 }),
     });
     const list = await screen.findByRole('list', { name: 'Clips' });
@@ -153,5 +157,42 @@ describe("the stream's clips", () => {
     expect(dialog.textContent).toContain(CLIP_TEXTS.deleteQuestion);
     await user.click(within(dialog).getByRole('button', { name: 'Ok' }));
     await waitFor(() => expect(mock.requests.some((request) => request.method === 'DELETE')).toBe(true));
+  });
+});
+
+describe("a clip's player", () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('plays a Ready clip by its link, with its storyboard thumbnails on the seek bar; Close player ends it', async () => {
+    const ready = clip({ caption: 'The goal' });
+    const base = `${window.location.origin}/api/v1/clips/${ready.id}`;
+    const vtt = storyboardVtt([2, 30.4], { query: 'token=p' });
+    // The storyboard is read by the browser's fetch, as the player's seek bar does for any playback.
+    const read = vi.fn(async (url: string) => Object.assign(new Response(vtt, { status: 200 }), { url }));
+    vi.stubGlobal('fetch', read);
+    const { user } = renderPiece(<StreamClipsList streamId={STREAM_ID} />, {
+      'GET /api/v1/clips': () => jsonResponse([ready]),
+      [`POST /api/v1/clips/${ready.id}/playback`]: () => jsonResponse(links(ready.id)),
+    });
+    const item = await screen.findByRole('listitem', { name: 'The goal' });
+    await user.click(within(item).getByRole('button', { name: 'Play' }));
+    const video = (await screen.findByLabelText(CLIP_TEXTS.player)) as HTMLVideoElement;
+    expect(video.getAttribute('src')).toBe(`${base}/file?token=p`);
+    // The clip's file, seekable over its 30.4 s once its header is read.
+    Object.defineProperty(video, 'seekable', { value: { length: 1, start: () => 0, end: () => 30.4 } });
+    Object.defineProperty(video, 'currentTime', { value: 0, writable: true });
+    const seek = await screen.findByRole('slider', { name: 'Seek' });
+    expect(read).toHaveBeenCalledWith(`${base}/storyboard/storyboard.vtt?token=p`, expect.anything());
+    seek.getBoundingClientRect = () => ({ left: 0, width: 304, top: 0, height: 10 }) as DOMRect;
+    // Pointing at 20 s: the second tile (from 2 s to the end), its sheet by the same token.
+    fireEvent.pointerMove(seek, { clientX: 200 });
+    const thumbnail = await screen.findByRole('img', { name: /^Thumbnail at 0:20$/ });
+    expect(thumbnail.getAttribute('src')).toBe(`${base}/storyboard/storyboard-0.jpg?token=p`);
+    expect(thumbnail.style.left).toBe('-160px');
+    fireEvent.change(seek, { target: { value: '12' } });
+    expect(video.currentTime).toBe(12);
+
+    await user.click(screen.getByRole('button', { name: CLIP_TEXTS.closePlayer }));
+    expect(screen.queryByLabelText(CLIP_TEXTS.player)).toBeNull();
   });
 });

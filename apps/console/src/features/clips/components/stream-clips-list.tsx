@@ -1,5 +1,5 @@
 import { messageOr } from '@streamcloud/api-client';
-import { type Clip, clipRoutes } from '@streamcloud/contract';
+import { type Clip, type ClipPlayback, clipRoutes } from '@streamcloud/contract';
 import { useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
@@ -12,8 +12,9 @@ import { useClipPlayback } from '@/data/clips/playback';
 import { useRouteMutation } from '@/data/route-mutation';
 import { CLIP_STATE_VARIANTS, formatDuration } from '../utils/clip-values';
 import { CLIP_TEXTS } from '../utils/messages';
+import { ClipPlayer } from './clip-player';
 
-/** The stream dashboard's Clips card: each clip's state, caption, length, and Download / Delete. */
+/** The stream dashboard's Clips card: each clip's state, caption, length, and Play / Download / Delete. */
 export function StreamClipsList({ streamId }: { streamId: string }) {
   const clips = useStreamClips(streamId);
   // Only Ready or in Error; the clip's file goes too.
@@ -24,16 +25,31 @@ export function StreamClipsList({ streamId }: { streamId: string }) {
   const links = useClipPlayback();
   const notify = useNotify();
   const [deleting, setDeleting] = useState<Clip | null>(null);
+  const [playing, setPlaying] = useState<{ id: string; links: ClipPlayback } | null>(null);
 
   if (clips.isPending) return <Loading />;
   if (clips.isError) return <p className="text-danger mb-0">{messageOr(clips.error, 'The clips could not be read')}</p>;
   if (clips.data.length === 0) return <p className="text-secondary mb-0">{CLIP_TEXTS.none}</p>;
 
-  const download = (clip: Clip) =>
+  // Play and Download each ask for fresh links (they expire), then use them.
+  const withLinks = (use: (clip: Clip, playback: ClipPlayback) => void, failure: string) => (clip: Clip) =>
     links.mutate(clip.id, {
-      onSuccess: (playback) => void window.open(playback.downloadUrl, '_blank', 'noopener'),
-      onError: (error) => notify(messageOr(error, CLIP_TEXTS.downloadFailed), 'danger'),
+      onSuccess: (playback) => use(clip, playback),
+      onError: (error) => notify(messageOr(error, failure), 'danger'),
     });
+  const actions = [
+    {
+      name: 'Play',
+      run: withLinks((clip, playback) => setPlaying({ id: clip.id, links: playback }), CLIP_TEXTS.playFailed),
+    },
+    {
+      name: 'Download',
+      run: withLinks(
+        (_, playback) => void window.open(playback.downloadUrl, '_blank', 'noopener'),
+        CLIP_TEXTS.downloadFailed,
+      ),
+    },
+  ];
   const confirmDelete = () => {
     if (!deleting) return;
     remove.mutate(deleting, { onError: (error) => notify(messageOr(error, CLIP_TEXTS.deleteFailed), 'danger') });
@@ -53,18 +69,26 @@ export function StreamClipsList({ streamId }: { streamId: string }) {
               <span className="text-secondary">{formatDuration(clip.duration)}</span>
               {clip.state === 'Error' && clip.message && <span className="text-danger small">{clip.message}</span>}
               <span className="ms-auto d-flex gap-2">
-                <Button
-                  size="sm"
-                  variant="outline-primary"
-                  disabled={clip.state !== 'Ready'}
-                  onClick={() => download(clip)}
-                >
-                  Download
-                </Button>
+                {actions.map((action) => (
+                  <Button
+                    key={action.name}
+                    size="sm"
+                    variant="outline-primary"
+                    disabled={clip.state !== 'Ready'}
+                    onClick={() => action.run(clip)}
+                  >
+                    {action.name}
+                  </Button>
+                ))}
                 <Button size="sm" variant="outline-danger" disabled={busy} onClick={() => setDeleting(clip)}>
                   Delete
                 </Button>
               </span>
+              {playing?.id === clip.id && (
+                <div className="w-100">
+                  <ClipPlayer key={playing.links.url} links={playing.links} onClose={() => setPlaying(null)} />
+                </div>
+              )}
             </li>
           );
         })}

@@ -19,6 +19,9 @@ export const CLIP_TEXTS = {
   deleteQuestion: 'Do you really want to delete the clip and its file? This cannot be undone.',
   deleteFailed: 'Something wrong with clip delete',
   downloadFailed: 'Something wrong with clip download',
+  playFailed: 'Something wrong with clip playback',
+  player: 'Clip player',
+  closePlayer: 'Close player',
   none: 'No clips yet: mark in and out on the preview player and create one.',
   noCaption: '(no caption)',
 } as const;

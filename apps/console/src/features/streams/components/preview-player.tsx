@@ -2,6 +2,7 @@ import type { StreamOutput } from '@streamcloud/contract';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
+import { SeekBar } from '@/components/media/seek-bar';
 import { beaconUrl, fetchViewerSession } from '@/data/streams/get-viewer-session';
 import { useApi } from '@/lib/services-context';
 import { createBeacon } from '@/media/beacon';
@@ -11,7 +12,6 @@ import { errorKindOf, monitorPlayback, type PlaybackMonitor } from '@/media/play
 import { playWhep } from '@/media/whep-playback';
 import { playableOutputs } from '../utils/preview-outputs';
 import { StatsOverlay } from './preview-stats';
-import { SeekBar } from './seek-bar';
 
 function start(
   output: StreamOutput,

@@ -3,6 +3,7 @@ import { VOD_MESSAGES, type Vod } from '@streamcloud/contract';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
+import { SeekBar } from '@/components/media/seek-bar';
 import { Loading } from '@/components/ui/loading';
 import { useOutputs } from '@/data/streams/outputs';
 import { usePreviewCredential } from '@/data/streams/preview';
@@ -12,7 +13,6 @@ import { playHls } from '@/media/hls-playback';
 import type { Playback } from '@/media/playback';
 import { VOD_TEXTS } from '../utils/messages';
 import { DashboardCard } from './dashboard-card';
-import { SeekBar } from './seek-bar';
 
 /**
  * The stream dashboard's Past broadcasts card (issue 35): the VODs of the stream's ended sessions with their times,

@@ -1,9 +1,8 @@
 import { type PointerEvent, type RefObject, useEffect, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
-import type { Playback } from '@/media/playback';
 import { dateAt, type StoryboardTile, storyboardTime, tileAt } from '@/media/storyboard';
-import { useStoryboard } from '../utils/use-storyboard';
+import { type StoryboardSource, useStoryboard } from './use-storyboard';
 
 /** The played range, read this often (a live window grows at its end). */
 const TICK_MS = 500;
@@ -30,7 +29,7 @@ export function SeekBar({
   live = true,
 }: {
   video: RefObject<HTMLVideoElement | null>;
-  playback: () => Playback | null;
+  playback: () => StoryboardSource | null;
   live?: boolean;
 }) {
   const [range, setRange] = useState<Range | null>(null);

@@ -7,11 +7,14 @@ const REFRESH_MS = 5_000;
 /** Before the playback knows its session (its first fragment), or while the storyboard has no tile, this often. */
 const WAIT_MS = 1_000;
 
+/** What the seek bar reads of a playback (an HLS playback; a clip's file player has its link). */
+export type StoryboardSource = Pick<Playback, 'programDate' | 'storyboardUrl'>;
+
 /**
  * The storyboard of what `playback` plays (its WebVTT in the playback's session), read when it is known and again
  * every REFRESH_MS; null while there is none (an output without a rewind window, or no sheet made yet).
  */
-export function useStoryboard(playback: () => Playback | null): Storyboard | null {
+export function useStoryboard(playback: () => StoryboardSource | null): Storyboard | null {
   const [storyboard, setStoryboard] = useState<Storyboard | null>(null);
   useEffect(() => {
     const stopped = new AbortController();

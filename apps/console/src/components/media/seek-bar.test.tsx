@@ -2,20 +2,11 @@ import { fireEvent, render, screen } from '@testing-library/react';
 import { createRef } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Playback } from '@/media/playback';
+import { storyboardVtt } from '@/test/storyboard-fixtures';
 import { SeekBar } from './seek-bar';
 
 const VTT_URL = 'http://node.test/hls/out/storyboard.vtt?sid=s&token=t';
-const VTT = [
-  'WEBVTT',
-  'X-PROGRAM-DATE-TIME=2026-11-29T14:00:00.000Z',
-  '',
-  '00:00:00.000 --> 00:00:02.000',
-  'storyboard-0.jpg?sid=s&token=t#xywh=0,0,160,90',
-  '',
-  '00:00:02.000 --> 00:00:04.000',
-  'storyboard-0.jpg?sid=s&token=t#xywh=160,0,160,90',
-  '',
-].join('\n');
+const VTT = storyboardVtt([2, 4], { query: 'sid=s&token=t', programDate: '2026-11-29T14:00:00.000Z' });
 
 /** A video at `currentTime` of a seekable window from `start` to `end` (seconds of its timeline). */
 function videoAt(currentTime: number, start: number, end: number): HTMLVideoElement {
