@@ -15,6 +15,7 @@ import {
   startControlPlane,
   waitFor,
 } from '../harness.js';
+import { type BilledSubject, judgeBills, settledBills } from './billing.js';
 import { type EdgeWorld, startEdgeWorld } from './edge-viewer.js';
 import { type RecordedWorld, type RecordingOutcome, startRecordedWorld } from './recorded.js';
 import { type RelayedWorld, startRelayedWorld } from './relayed.js';
@@ -70,6 +71,8 @@ let recordingsDisk: SmallDisk | null = null;
 /** Its size: minutes of the run's small pushes, and room to spare for the minimum a recording starts with. */
 const RECORDINGS_DISK_MB = 64;
 const encoders: Encoder[] = [];
+/** Kills of each node so far: each may take its last second of counted usage from the bill (billing.ts). */
+const kills = { origin: 0, edge: 0 };
 const report: Array<{
   fault: string;
   outage: string;
@@ -138,6 +141,34 @@ function recordingsLine(recordings: RecordingOutcome[]): string {
   return `Recordings: ${recordings.length} (${each.join('; ')}); ${stoppedIntoOutage.length} stopped while S3 was unreachable.`;
 }
 
+/**
+ * Stops the pushers, the edge's viewers and the relay's receiver (their counts final), waits for the nodes' last
+ * reports to be billed, and judges each stream's bill against the counts (billing.ts).
+ */
+async function billing(runStarted: Date) {
+  await Promise.all(encoders.map((encoder) => encoder.stop()));
+  await edge?.stopViewers();
+  await relayed?.close();
+  const runSeconds = (Date.now() - runStarted.getTime()) / 1000;
+  const subjects: BilledSubject[] = encoders.map((encoder, index) => {
+    const relayHere = index === 2 && relayed;
+    const edgeHere = index === 1 && edge;
+    return {
+      caption: `${encoder.stream.caption} (${encoder.stream.format})`,
+      streamId: encoder.stream.id,
+      counted: {
+        incoming: encoder.bytes(),
+        outgoing: (relayHere ? (relayed?.bytes() ?? 0) : 0) + (edgeHere ? (edge?.bytes() ?? 0) : 0),
+      },
+      kills: { incoming: kills.origin, outgoing: relayHere ? kills.origin : edgeHere ? kills.edge : 0 },
+      lossPerKillSeconds: { incoming: 1, outgoing: 1 },
+    };
+  });
+  // Settled: unchanged longer than a node's report interval (5 s).
+  const bills = await settledBills(plane, subjects, runStarted, 7000, 60_000);
+  return judgeBills(subjects, bills, runSeconds);
+}
+
 /** A fault: what it breaks (answering when it is over), and what the report says of it. */
 interface Fault {
   name: string;
@@ -167,6 +198,7 @@ const FAULTS: Record<string, Fault> = {
     name: 'kill -9 of the media node',
     async run() {
       await node.kill();
+      kills.origin++;
       await sleep(OUTAGE_MS);
       node = await startNode();
       return `down ${seconds(OUTAGE_MS)}, started again on its ports and data`;
@@ -195,6 +227,7 @@ const FAULTS: Record<string, Fault> = {
     name: 'kill -9 of the edge node',
     async run() {
       await edge?.kill();
+      kills.edge++;
       await sleep(OUTAGE_MS);
       await edge?.start();
       return `down ${seconds(OUTAGE_MS)}, started again on its ports and data`;
@@ -294,7 +327,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  for (const encoder of encoders) encoder.stop();
+  await Promise.all(encoders.map((encoder) => encoder.stop()));
   await node?.stop();
   await proxy?.close();
   await recorded?.close();
@@ -310,6 +343,7 @@ describe(`a bad day (seed ${SEED}${LEAN ? ', lean' : ''})`, () => {
   it(
     'keeps every push, write and webhook event through each fault, and recovers within the bounds',
     async () => {
+      const runStarted = new Date();
       for (let index = 0; index < PUSHES; index++) {
         const created = await api<StreamInput>('POST', '/inputs', {
           format: index % 3 === 2 ? 'SRT' : 'RTMP',
@@ -318,7 +352,7 @@ describe(`a bad day (seed ${SEED}${LEAN ? ', lean' : ''})`, () => {
           callbackUri: `${hooks.url}/stream`,
         });
         expect(created.status).toBe(201);
-        encoders.push(startEncoder(created.body));
+        encoders.push(await startEncoder(created.body));
       }
       const writer = startWriter(plane, `chaos-${SEED}`);
       const totals = () => [
@@ -419,6 +453,7 @@ describe(`a bad day (seed ${SEED}${LEAN ? ', lean' : ''})`, () => {
       const notRecordedAfterFullDisk = recordings.filter(
         (outcome) => madeIntoFullDisk.includes(outcome.id) && !(outcome.state === 'Completed' && outcome.duration > 0),
       );
+      const bill = await billing(runStarted);
       // No acknowledged write lost.
       const keys = (await api<Array<{ name: string }>>('GET', '/api-keys')).body.map((key) => key.name);
       const lost = writer.log.acknowledged.filter((name) => !keys.includes(name));
@@ -442,6 +477,8 @@ describe(`a bad day (seed ${SEED}${LEAN ? ', lean' : ''})`, () => {
         ...totals(),
         recordingsLine(recordings),
         `Lost acknowledged writes: ${lost.length}.`,
+        'Billing (bytes both ways, billed against counted by the pushers, viewers and relay receiver):',
+        ...bill.lines.map((line) => `- ${line}`),
         `Webhooks: ${hooks.received.length} requests (${hooks.received.filter((request) => request.status === 500).length} answered 500)` +
           ` for ${deliveredIds().size} events delivered; ${missing.length} logged events never delivered.`,
       ]);
@@ -453,6 +490,7 @@ describe(`a bad day (seed ${SEED}${LEAN ? ', lean' : ''})`, () => {
       expect(recordingProblems).toEqual([]);
       expect(uploadsLostToOutage).toEqual([]);
       expect(notRecordedAfterFullDisk).toEqual([]);
+      expect(bill.failures).toEqual([]);
     },
     30 * 60_000,
   );

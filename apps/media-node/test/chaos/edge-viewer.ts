@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { StreamOutput } from '@streamcloud/contract';
 import type { ControlPlane, RunningNode } from '../harness.js';
-import { freePort, runMediaNode, sleep, waitFor } from '../harness.js';
+import { countingRelay, freePort, runMediaNode, sleep, waitFor } from '../harness.js';
 import { type RtmpViewer, startRtmpViewer } from './rtmp-viewer.js';
 
 /**
@@ -17,12 +17,20 @@ export interface EdgeWorld {
   playing(since: number, what: string, timeoutMs: number): Promise<number>;
   /** Segments the viewer fetched so far. */
   readonly segments: number;
+  /**
+   * Bytes the edge's viewers exchanged with it (the billing check's reference): the HLS viewer's playlists and
+   * segments answered 200 (the bodies: a redirect or a refusal is not billed), and the RTMP viewer's bytes both ways
+   * through a counting relay in front of the edge's RTMP port.
+   */
+  bytes(): number;
   /** A viewer of an RTMP output of the same stream on the edge. */
   rtmp: RtmpViewer;
   /** What the viewer saw after `since`, as changes ("+1.2 s playlist 200; +1.3 s segment 404"), for a slow recovery. */
   sawSince(since: number): string;
   kill(): Promise<void>;
   start(): Promise<void>;
+  /** Stops its viewers (their counts final), the edge left running to report their last bytes. */
+  stopViewers(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -65,7 +73,12 @@ export async function startEdgeWorld(plane: ControlPlane, streamId: string): Pro
   const rtmpOutput = await plane.api<StreamOutput>('POST', '/outputs', { streamId, format: 'RTMP' });
   if (rtmpOutput.status !== 201 || rtmpOutput.body.node?.id !== spec.id)
     throw new Error(`edge RTMP output: ${rtmpOutput.status} on ${rtmpOutput.body.node?.id}`);
-  const rtmp = startRtmpViewer(withToken(rtmpOutput.body));
+  // The RTMP viewer plays through a counting relay (the edge, restarted, takes its port again).
+  const rtmpCounter = await countingRelay(spec.rtmpPort);
+  const rtmpUrl = new URL(withToken(rtmpOutput.body));
+  rtmpUrl.port = String(rtmpCounter.port);
+  const rtmp = startRtmpViewer(rtmpUrl.toString());
+  let hlsBytes = 0;
 
   const seen = new Set<string>();
   // When each new segment came (the latest ones): a recovery is timed by the first after its start, also when it is
@@ -84,6 +97,7 @@ export async function startEdgeWorld(plane: ControlPlane, streamId: string): Pro
       try {
         const playlist = await fetch(url, { signal: AbortSignal.timeout(5000) });
         const body = await playlist.text();
+        if (playlist.status === 200) hlsBytes += Buffer.byteLength(body);
         saw(`playlist ${playlist.status}`);
         const segments = body.split('\n').filter((line) => line !== '' && !line.startsWith('#'));
         for (const segment of segments) {
@@ -92,6 +106,7 @@ export async function startEdgeWorld(plane: ControlPlane, streamId: string): Pro
           if (seen.has(name)) continue;
           const media = await fetch(new URL(segment, playlist.url), { signal: AbortSignal.timeout(5000) });
           const bytes = (await media.arrayBuffer()).byteLength;
+          if (media.status === 200) hlsBytes += bytes;
           saw(`segment ${media.status}${media.status === 200 && bytes === 0 ? ' empty' : ''}`);
           if (media.status === 200 && bytes > 0) {
             seen.add(name);
@@ -107,6 +122,11 @@ export async function startEdgeWorld(plane: ControlPlane, streamId: string): Pro
     }
   })();
 
+  const stopViewers = async () => {
+    stopped = true;
+    await Promise.all([Promise.race([viewing, sleep(6000)]), rtmp.close()]);
+    await rtmpCounter.close();
+  };
   return {
     get node() {
       return node;
@@ -115,6 +135,7 @@ export async function startEdgeWorld(plane: ControlPlane, streamId: string): Pro
       return seen.size;
     },
     rtmp,
+    bytes: () => hlsBytes + rtmpCounter.bytes() + rtmpCounter.bytesBack(),
     sawSince(since) {
       return seenAnswers
         .filter((answer) => answer.at >= since)
@@ -136,9 +157,9 @@ export async function startEdgeWorld(plane: ControlPlane, streamId: string): Pro
     async start() {
       node = await run();
     },
+    stopViewers,
     async close() {
-      stopped = true;
-      await Promise.all([Promise.race([viewing, sleep(6000)]), rtmp.close()]);
+      await stopViewers();
       await node.stop();
       await plane.api('DELETE', `/node-groups/${group.body.id}`);
       rmSync(dataDir, { recursive: true, force: true });
