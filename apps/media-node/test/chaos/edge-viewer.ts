@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { StreamOutput } from '@streamcloud/contract';
 import type { ControlPlane, RunningNode } from '../harness.js';
-import { countingRelay, freePort, runMediaNode, sleep, waitFor } from '../harness.js';
+import { countingRelay, freePort, runMediaNode } from '../harness.js';
+import { startHlsViewer } from './hls-viewer.js';
 import { type RtmpViewer, startRtmpViewer } from './rtmp-viewer.js';
 
 /**
@@ -20,7 +21,7 @@ export interface EdgeWorld {
   /**
    * Bytes the edge's viewers exchanged with it (the billing check's reference): the HLS viewer's playlists and
    * segments answered 200 (the bodies: a redirect or a refusal is not billed), and the RTMP viewer's bytes both ways
-   * through a counting relay in front of the edge's RTMP port.
+   * through a counting relay in front of the edge's RTMP port, of its plays that got media (`RtmpViewer.billable`).
    */
   bytes(): number;
   /** A viewer of an RTMP output of the same stream on the edge. */
@@ -77,54 +78,11 @@ export async function startEdgeWorld(plane: ControlPlane, streamId: string): Pro
   const rtmpCounter = await countingRelay(spec.rtmpPort);
   const rtmpUrl = new URL(withToken(rtmpOutput.body));
   rtmpUrl.port = String(rtmpCounter.port);
-  const rtmp = startRtmpViewer(rtmpUrl.toString());
-  let hlsBytes = 0;
-
-  const seen = new Set<string>();
-  // When each new segment came (the latest ones): a recovery is timed by the first after its start, also when it is
-  // judged later (the run checks the relay first).
-  const newAt: number[] = [];
-  let stopped = false;
-  // The answers the viewer got, each change of them once (bounded: a slow recovery's story, not a log).
-  const seenAnswers: Array<{ at: number; what: string }> = [];
-  const saw = (what: string) => {
-    if (seenAnswers.at(-1)?.what === what) return;
-    seenAnswers.push({ at: Date.now(), what });
-    if (seenAnswers.length > 200) seenAnswers.shift();
-  };
-  const viewing = (async () => {
-    while (!stopped) {
-      try {
-        const playlist = await fetch(url, { signal: AbortSignal.timeout(5000) });
-        const body = await playlist.text();
-        if (playlist.status === 200) hlsBytes += Buffer.byteLength(body);
-        saw(`playlist ${playlist.status}`);
-        const segments = body.split('\n').filter((line) => line !== '' && !line.startsWith('#'));
-        for (const segment of segments) {
-          // The segment's name, without the session's query.
-          const name = segment.split('?')[0] ?? segment;
-          if (seen.has(name)) continue;
-          const media = await fetch(new URL(segment, playlist.url), { signal: AbortSignal.timeout(5000) });
-          const bytes = (await media.arrayBuffer()).byteLength;
-          if (media.status === 200) hlsBytes += bytes;
-          saw(`segment ${media.status}${media.status === 200 && bytes === 0 ? ' empty' : ''}`);
-          if (media.status === 200 && bytes > 0) {
-            seen.add(name);
-            newAt.push(Date.now());
-            if (newAt.length > 500) newAt.shift();
-          }
-        }
-      } catch (error) {
-        saw(`no answer (${error instanceof Error ? error.name : 'error'})`);
-        // The edge is down or the network cut: a player retries.
-      }
-      await sleep(500);
-    }
-  })();
+  const rtmp = startRtmpViewer(rtmpUrl.toString(), rtmpCounter);
+  const hls = startHlsViewer(url, "the edge's HLS viewer");
 
   const stopViewers = async () => {
-    stopped = true;
-    await Promise.all([Promise.race([viewing, sleep(6000)]), rtmp.close()]);
+    await Promise.all([hls.stop(), rtmp.close()]);
     await rtmpCounter.close();
   };
   return {
@@ -132,25 +90,12 @@ export async function startEdgeWorld(plane: ControlPlane, streamId: string): Pro
       return node;
     },
     get segments() {
-      return seen.size;
+      return hls.segments;
     },
     rtmp,
-    bytes: () => hlsBytes + rtmpCounter.bytes() + rtmpCounter.bytesBack(),
-    sawSince(since) {
-      return seenAnswers
-        .filter((answer) => answer.at >= since)
-        .map((answer) => `+${((answer.at - since) / 1000).toFixed(1)} s ${answer.what}`)
-        .join('; ');
-    },
-    async playing(since, what, timeoutMs) {
-      const first = await waitFor(
-        async () => newAt.find((at) => at > since),
-        (at) => at !== undefined,
-        timeoutMs,
-        `the edge's HLS viewer getting new segments after ${what}`,
-      );
-      return (first ?? since) - since;
-    },
+    bytes: () => hls.bytes + rtmp.billable,
+    sawSince: (since) => hls.sawSince(since),
+    playing: (since, what, timeoutMs) => hls.playing(since, what, timeoutMs),
     async kill() {
       await node.kill();
     },

@@ -1,12 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StreamInput } from '@streamcloud/contract';
 import { childProcessIds } from '@streamcloud/proc';
 import type { ControlPlane, Push } from '../harness.js';
-import { countingRelay, ffmpeg, pushTestPattern, sleep } from '../harness.js';
+import { countingRelay, pushTestPattern, sleep } from '../harness.js';
 import { uriOf } from '../streams.js';
+import { startSrtCounter } from './srt-counter.js';
 
 /** An encoder as OBS or ffmpeg in a loop runs one: it pushes, and when the push is cut it connects again a second later. */
 export interface Encoder {
@@ -14,9 +14,8 @@ export interface Encoder {
   /** Pushes started so far (1 + reconnections). */
   readonly pushes: number;
   /**
-   * Bytes it exchanged with the node over every push, both ways (the billing check's reference): RTMP through a
-   * counting relay in front of the node (what reached the node and what came back); SRT as ffmpeg counted its
-   * output (`-progress`: the MPEG-TS it handed to SRT, the node's count of an SRT push).
+   * What it pushed to the node over every push (the billing check's reference): RTMP's bytes both ways through a
+   * counting relay in front of the node's port; SRT's media the node acknowledged (`startSrtCounter`).
    */
   bytes(): number;
   stop(): Promise<void>;
@@ -25,24 +24,20 @@ export interface Encoder {
 export async function startEncoder(stream: StreamInput): Promise<Encoder> {
   const srt = stream.format === 'SRT';
   const uri = new URL(uriOf(stream));
-  // RTMP goes through a counting relay on loopback in front of the node's port (the node, restarted, takes it again).
+  // In front of the node's port on loopback (the node, restarted, takes it again).
   const relay = srt ? null : await countingRelay(Number(uri.port));
-  if (relay) uri.port = String(relay.port);
-  const progressDir = srt ? mkdtempSync(join(tmpdir(), 'streamcloud-chaos-srt-')) : null;
+  const counter = relay
+    ? { port: relay.port, bytes: () => relay.bytes() + relay.bytesBack(), close: () => relay.close() }
+    : await startSrtCounter(Number(uri.port));
+  uri.port = String(counter.port);
   let stopped = false;
   let current: Push | null = null;
   let pushes = 0;
-  /** The SRT pushes' bytes: of each ended push, and the file the current one reports its own in. */
-  let srtBytesEnded = 0;
-  const progressFile = () => join(progressDir ?? '', `push-${pushes}.txt`);
   const looping = (async () => {
     while (!stopped) {
       pushes++;
-      current = srt
-        ? ffmpeg(['-progress', progressFile(), ...testPatternArgs(), '-f', 'mpegts', uriOf(stream)])
-        : pushTestPattern(uri.toString(), 'flv', 3600, CHAOS_PATTERN);
+      current = pushTestPattern(uri.toString(), srt ? 'mpegts' : 'flv', 3600, { size: '160x120', rate: 10 });
       await current.exited;
-      if (srt) srtBytesEnded += progressBytes(progressFile());
       if (!stopped) await sleep(1000);
     }
   })();
@@ -51,37 +46,14 @@ export async function startEncoder(stream: StreamInput): Promise<Encoder> {
     get pushes() {
       return pushes;
     },
-    bytes: () => (relay ? relay.bytes() + relay.bytesBack() : srtBytesEnded),
+    bytes: () => counter.bytes(),
     async stop() {
       stopped = true;
       current?.stop();
       await looping;
-      await relay?.close();
-      if (progressDir) rmSync(progressDir, { recursive: true, force: true });
+      await counter.close();
     },
   };
-}
-
-/** The run's small test pattern. */
-const CHAOS_PATTERN = { size: '160x120', rate: 10 } as const;
-
-/** Its inputs and encoding, as `pushTestPattern` makes them (for a push that needs options of its own). */
-const testPatternArgs = () => [
-  ...['-re', '-f', 'lavfi', '-i', `testsrc=size=${CHAOS_PATTERN.size}:rate=${CHAOS_PATTERN.rate}`],
-  ...['-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100', '-t', '3600'],
-  ...['-c:v', 'libx264', '-preset', 'ultrafast', '-g', String(CHAOS_PATTERN.rate), '-c:a', 'aac'],
-];
-
-/** The last `total_size` ffmpeg's `-progress` wrote to `file` (0 when there is none). */
-function progressBytes(file: string): number {
-  let text = '';
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return 0;
-  }
-  const sizes = [...text.matchAll(/^total_size=(\d+)$/gm)].map((match) => Number(match[1]));
-  return sizes.at(-1) ?? 0;
 }
 
 /** What the API answered a client that writes all along: acknowledged writes, and every refusal by kind. */
