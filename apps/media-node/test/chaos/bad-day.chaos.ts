@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { StreamInput } from '@streamcloud/contract';
@@ -15,10 +15,10 @@ import {
   startControlPlane,
   waitFor,
 } from '../harness.js';
-import { type BilledSubject, judgeBills, settledBills } from './billing.js';
-import { type EdgeWorld, startEdgeWorld } from './edge-viewer.js';
+import { type Counted, judgeBills, settledBills } from './billing.js';
 import { type RecordedWorld, type RecordingOutcome, startRecordedWorld } from './recorded.js';
-import { type RelayedWorld, startRelayedWorld } from './relayed.js';
+import { type StepRow, writeReport } from './report.js';
+import { PUSH_FORMATS, startPush, startWorkload, type Workload } from './workload.js';
 import {
   apiWorkers,
   type ChaosPostgres,
@@ -27,7 +27,6 @@ import {
   mountSmallDisk,
   type SmallDisk,
   seconds,
-  startEncoder,
   startWriter,
 } from './world.js';
 
@@ -39,13 +38,15 @@ import {
  */
 const SEED = Number(process.env.CHAOS_SEED ?? 1);
 const LEAN = process.env.CHAOS_LEAN === '1';
-const PUSHES = LEAN ? 3 : 6;
+const FORMATS = LEAN ? PUSH_FORMATS.lean : PUSH_FORMATS.full;
 /** How long a node stays dead, the network stays cut, the database stays down, the receiver fails. */
 const OUTAGE_MS = LEAN ? 5_000 : 15_000;
 /** A relay is Relaying again, bytes flowing, within this of the API being back (its reconnects back off). */
 const RELAY_RECOVERY_MS = 30_000;
-/** The edge's HLS viewer gets new segments again within this of the API being back (a pull starts, probes). */
+/** The viewers get media again within this of the API being back (an edge's pull starts, probes). */
 const EDGE_RECOVERY_MS = 30_000;
+/** An LL-HLS viewer on the edge, within this (found slow, not fixed yet: docs/chaos.md). */
+const LOW_LATENCY_RECOVERY_MS = 60_000;
 /** How much longer than the other faults' outage the webhook receiver fails (NODE_SILENCE_SECONDS and a report). */
 const RECEIVER_OVERLAP_MS = 6_000;
 /** Streams whose encoder pushes are Ingestion again within this of their node being back. */
@@ -57,8 +58,7 @@ let postgres: ChaosPostgres | null;
 let hooks: WebhookReceiver;
 let proxy: TcpProxy;
 let recorded: RecordedWorld;
-let relayed: RelayedWorld | null = null;
-let edge: EdgeWorld | null = null;
+let workload: Workload | null = null;
 /** Recordings stopped while their storage was unreachable: their uploads must still complete. */
 const stoppedIntoOutage: string[] = [];
 /** Recordings made while the node's recordings disk was full: each must wait for room, then record. */
@@ -73,20 +73,10 @@ const RECORDINGS_DISK_MB = 64;
 const encoders: Encoder[] = [];
 /** Kills of each node so far: each may take its last second of counted usage from the bill (billing.ts). */
 const kills = { origin: 0, edge: 0 };
-const report: Array<{
-  fault: string;
-  outage: string;
-  apiBack: string;
-  recovered: string;
-  relay: string;
-  edge: string;
-  edgeRtmp: string;
-  writes: string;
-  notes: string;
-}> = [];
+const report: StepRow[] = [];
 /** Steps whose pushes took longer than RECOVERY_MS to be Ingestion again. */
 const slow: string[] = [];
-/** A relay or edge recovery slower than this is told in the report: what the relay said, what the viewer saw. */
+/** A relay's or viewer's recovery slower than this is told in the report: what the relay said, what the viewer saw. */
 const TELL_RECOVERY_OVER_MS = 10_000;
 /** Those stories, from the fault's start. */
 const stories: string[] = [];
@@ -94,22 +84,14 @@ const stories: string[] = [];
 const api = <T>(method: string, path: string, body?: unknown) => plane.api<T>(method, path, body);
 
 /** The report so far (a row per step) and `totals`, printed and written to CHAOS_REPORT. */
-function writeReport(totals: string[]): void {
-  const text = [
-    `# Chaos run, seed ${SEED}${LEAN ? ' (lean)' : ''}: ${PUSHES} pushes (RTMP, SRT), API_WORKERS=2, ${postgres ? 'PostgreSQL' : 'PGlite'}`,
-    '',
-    '| fault | outage | API ready after | pushes back in Ingestion after | relay Relaying after | edge HLS viewer playing after | edge RTMP viewer playing after | writes during | notes |',
-    '|---|---|---|---|---|---|---|---|---|',
-    ...report.map(
-      (row) =>
-        `| ${row.fault} | ${row.outage} | ${row.apiBack} | ${row.recovered} | ${row.relay} | ${row.edge} | ${row.edgeRtmp} | ${row.writes} | ${row.notes} |`,
-    ),
-    '',
-    ...totals,
-  ].join('\n');
-  process.stdout.write(`\n${text}\n`);
-  writeFileSync(process.env.CHAOS_REPORT ?? join(tmpdir(), `chaos-report-${SEED}.md`), `${text}\n`);
-}
+const printReport = (totals: string[]) =>
+  writeReport(
+    process.env.CHAOS_REPORT ?? join(tmpdir(), `chaos-report-${SEED}.md`),
+    `Chaos run, seed ${SEED}${LEAN ? ' (lean)' : ''}: ${FORMATS.length} pushes (${[...new Set(FORMATS)].join(', ')}), API_WORKERS=2, ${postgres ? 'PostgreSQL' : 'PGlite'}`,
+    workload?.watched.map((each) => each.column) ?? [],
+    report,
+    totals,
+  );
 
 async function startNode(): Promise<RunningNode> {
   // The node reaches the control plane through the proxy (the network a fault may cut), and keeps its data
@@ -142,31 +124,37 @@ function recordingsLine(recordings: RecordingOutcome[]): string {
 }
 
 /**
- * Stops the pushers, the edge's viewers and the relay's receiver (their counts final), waits for the nodes' last
- * reports to be billed, and judges each stream's bill against the counts (billing.ts).
+ * Stops the pushers, the viewers and the relays' receivers (their counts final), waits for the nodes' last reports to
+ * be billed, and judges each stream's bill against the counts (billing.ts).
  */
 async function billing(runStarted: Date) {
   await Promise.all(encoders.map((encoder) => encoder.stop()));
-  await edge?.stopViewers();
-  await relayed?.close();
+  await workload?.stopCounting();
   const runSeconds = (Date.now() - runStarted.getTime()) / 1000;
-  const subjects: BilledSubject[] = encoders.map((encoder, index) => {
-    const relayHere = index === 2 && relayed;
-    const edgeHere = index === 1 && edge;
-    return {
-      caption: `${encoder.stream.caption} (${encoder.stream.format})`,
+  const counted: Counted[] = [
+    ...encoders.map((encoder) => ({
       streamId: encoder.stream.id,
-      counted: {
-        incoming: encoder.bytes(),
-        outgoing: (relayHere ? (relayed?.bytes() ?? 0) : 0) + (edgeHere ? (edge?.bytes() ?? 0) : 0),
-      },
-      kills: { incoming: kills.origin, outgoing: relayHere ? kills.origin : edgeHere ? kills.edge : 0 },
-      lossPerKillSeconds: { incoming: 1, outgoing: 1 },
-    };
-  });
+      direction: 'incoming' as const,
+      bytes: () => encoder.bytes(),
+      node: 'origin' as const,
+      // A WHIP sender notices its node's death up to half a second late (its check of the node's port).
+      lossPerKillSeconds: encoder.stream.format === 'WebRTC' ? 1.5 : 1,
+    })),
+    ...(workload?.counted ?? []),
+  ];
+  const streams = encoders.map(({ stream }) => ({
+    streamId: stream.id,
+    caption: `${stream.caption} (${stream.format})`,
+  }));
   // Settled: unchanged longer than a node's report interval (5 s).
-  const bills = await settledBills(plane, subjects, runStarted, 7000, 60_000);
-  return judgeBills(subjects, bills, runSeconds);
+  const bills = await settledBills(
+    plane,
+    streams.map((stream) => stream.streamId),
+    runStarted,
+    7000,
+    60_000,
+  );
+  return judgeBills(streams, counted, bills, kills, runSeconds);
 }
 
 /** A fault: what it breaks (answering when it is over), and what the report says of it. */
@@ -226,10 +214,10 @@ const FAULTS: Record<string, Fault> = {
   edgeNode: {
     name: 'kill -9 of the edge node',
     async run() {
-      await edge?.kill();
+      await workload?.edge.kill();
       kills.edge++;
       await sleep(OUTAGE_MS);
-      await edge?.start();
+      await workload?.edge.start();
       return `down ${seconds(OUTAGE_MS)}, started again on its ports and data`;
     },
   },
@@ -331,8 +319,7 @@ afterAll(async () => {
   await node?.stop();
   await proxy?.close();
   await recorded?.close();
-  await relayed?.close();
-  await edge?.close();
+  await workload?.close();
   await plane?.stop();
   await hooks?.close();
   recordingsDisk?.unmount();
@@ -344,22 +331,14 @@ describe(`a bad day (seed ${SEED}${LEAN ? ', lean' : ''})`, () => {
     'keeps every push, write and webhook event through each fault, and recovers within the bounds',
     async () => {
       const runStarted = new Date();
-      for (let index = 0; index < PUSHES; index++) {
-        const created = await api<StreamInput>('POST', '/inputs', {
-          format: index % 3 === 2 ? 'SRT' : 'RTMP',
-          output: { passthrough: true },
-          caption: `chaos ${index + 1}`,
-          callbackUri: `${hooks.url}/stream`,
-        });
-        expect(created.status).toBe(201);
-        encoders.push(await startEncoder(created.body));
-      }
+      for (let index = 0; index < FORMATS.length; index++)
+        encoders.push(await startPush(plane, index, FORMATS, `${hooks.url}/stream`));
       const writer = startWriter(plane, `chaos-${SEED}`);
       const totals = () => [
         `Writes: ${writer.log.acknowledged.length} acknowledged; ${writer.log.unavailable} answered 503,` +
           ` ${writer.log.noAnswer} unanswered (a process killed mid-request), ${writer.log.serverErrors.length} other 5xx.`,
         `Encoders reconnected ${encoders.reduce((sum, encoder) => sum + encoder.pushes - 1, 0)} times in all;` +
-          ` the relay's receiver took ${relayed?.connections ?? 0} connections; the edge's HLS viewer fetched ${edge?.segments ?? 0} segments, its RTMP viewer ${((edge?.rtmp.bytes ?? 0) / 1e6).toFixed(1)} MB in ${edge?.rtmp.plays ?? 0} plays.`,
+          ` ${workload?.totals() ?? 'no relay or viewer started'}.`,
         ...(stories.length > 0
           ? ['', `Recoveries over ${seconds(TELL_RECOVERY_OVER_MS)}:`, ...stories.map((story) => `- ${story}`)]
           : []),
@@ -369,13 +348,12 @@ describe(`a bad day (seed ${SEED}${LEAN ? ', lean' : ''})`, () => {
         // Two streams record all along, to MKV and to MP4 (which a killed writer cannot finish by itself).
         await recorded.record(encoders[0]?.stream.id ?? '', 'MKV');
         await recorded.record(encoders[1]?.stream.id ?? '', 'MP4');
-        // A third is relayed over RTMP all along.
-        relayed = await startRelayedWorld(plane, encoders[2]?.stream.id ?? '');
-        await relayed.relaying(Date.now(), 'the start', RELAY_RECOVERY_MS);
-        // And one has an HLS viewer on an edge node, which pulls it from the origin.
-        edge = await startEdgeWorld(plane, encoders[1]?.stream.id ?? '');
-        await edge.playing(Date.now(), 'the start', EDGE_RECOVERY_MS);
-        await edge.rtmp.watching(Date.now(), 'the start', EDGE_RECOVERY_MS);
+        // Relays over RTMP, viewers on an edge node (which pulls from the origin), and in the full run a ladder's viewer.
+        workload = await startWorkload(plane, encoders, !LEAN, {
+          relayMs: RELAY_RECOVERY_MS,
+          viewerMs: EDGE_RECOVERY_MS,
+          lowLatencyMs: LOW_LATENCY_RECOVERY_MS,
+        });
         for (const step of schedule()) {
           await sleep(2000 + Math.round(random() * 4000));
           const before = writer.log.acknowledged.length;
@@ -397,25 +375,20 @@ describe(`a bad day (seed ${SEED}${LEAN ? ', lean' : ''})`, () => {
           const apiBack = Date.now() - repaired;
           const judgedFrom = Date.now();
           const recovery = await allIngestion(judgedFrom, step.join(' + '));
-          const tellRelay = async () =>
-            stories.push(
-              `${step.join(' + ')}: the relay said (from the fault's start) ${await relayed?.saidSince(started)}`,
-            );
-          const tellEdge = async () =>
-            stories.push(
-              `${step.join(' + ')}: the edge's viewer saw (from the fault's start) ${edge?.sawSince(started)}`,
-            );
-          const told = (tell: () => Promise<unknown>) => async (error: unknown) => {
-            await tell();
-            throw error;
-          };
-          const relayBack = await relayed
-            .relaying(judgedFrom, step.join(' + '), RELAY_RECOVERY_MS)
-            .catch(told(tellRelay));
-          const edgeBack = await edge.playing(judgedFrom, step.join(' + '), EDGE_RECOVERY_MS).catch(told(tellEdge));
-          const edgeRtmpBack = await edge.rtmp.watching(judgedFrom, step.join(' + '), EDGE_RECOVERY_MS);
-          if (relayBack > TELL_RECOVERY_OVER_MS) await tellRelay();
-          if (edgeBack > TELL_RECOVERY_OVER_MS) await tellEdge();
+          const watched: string[] = [];
+          for (const each of workload.watched) {
+            // From the fault's start; a failure's from 30 s before (what ended it may have come earlier).
+            const tell = async (from: number) =>
+              stories.push(
+                `${step.join(' + ')}, ${each.column.replace(/ after$/, '')}: from ${seconds(started - from)} before the fault's start, ${await each.story?.(from)}`,
+              );
+            const back = await each.back(judgedFrom, step.join(' + ')).catch(async (error: unknown) => {
+              if (each.story) await tell(started - 30_000);
+              throw error;
+            });
+            if (back > TELL_RECOVERY_OVER_MS && each.story) await tell(started);
+            watched.push(seconds(back));
+          }
           // The API acknowledges writes again.
           await waitFor(
             async () => writer.log.acknowledged.length,
@@ -428,9 +401,7 @@ describe(`a bad day (seed ${SEED}${LEAN ? ', lean' : ''})`, () => {
             outage: seconds(repaired - started),
             apiBack: seconds(apiBack),
             recovered: seconds(recovery),
-            relay: seconds(relayBack),
-            edge: seconds(edgeBack),
-            edgeRtmp: seconds(edgeRtmpBack),
+            watched,
             writes: `${writer.log.acknowledged.length - before} acknowledged`,
             notes: notes.join('; '),
           });
@@ -438,7 +409,7 @@ describe(`a bad day (seed ${SEED}${LEAN ? ', lean' : ''})`, () => {
             slow.push(`${step.join(' + ')}: pushes back in Ingestion after ${seconds(recovery)}`);
         }
       } catch (error) {
-        writeReport([`Stopped at step ${report.length + 1}: ${String(error)}`, ...totals()]);
+        printReport([`Stopped at step ${report.length + 1}: ${String(error)}`, ...totals()]);
         throw error;
       } finally {
         writer.stop();
@@ -473,7 +444,7 @@ describe(`a bad day (seed ${SEED}${LEAN ? ', lean' : ''})`, () => {
         90_000,
         'every logged webhook event delivered',
       ).catch(async () => (await logged()).filter((id) => !deliveredIds().has(id)));
-      writeReport([
+      printReport([
         ...totals(),
         recordingsLine(recordings),
         `Lost acknowledged writes: ${lost.length}.`,

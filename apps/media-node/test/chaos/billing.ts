@@ -12,17 +12,20 @@ import { sleep } from '../harness.js';
  * `lossPerKillSeconds` of that stream's bytes from its bill. Nothing may be billed over the count by more than 1 %:
  * a report replayed after a restart or a cut and billed twice would show there.
  */
-export interface BilledSubject {
-  /** The stream's caption, for the report. */
-  caption: string;
+
+/** Something the run counted for a stream: its push, or what a node sent its viewers or relays. */
+export interface Counted {
   streamId: string;
-  /** The run's count of what was pushed to the node (both ways), and what the node sent its viewers and relays. */
-  counted: { incoming: number; outgoing: number };
-  /** Kills of the node that meters the push, and of the node(s) that meter its outgoing traffic. */
-  kills: { incoming: number; outgoing: number };
-  /** How much of a kill's last seconds may be lost from the bill (the journal's interval, and more for a protocol whose sender cannot tell). */
-  lossPerKillSeconds: { incoming: number; outgoing: number };
+  direction: Direction;
+  /** Bytes both ways, as the run counted them at its end. */
+  bytes(): number;
+  /** The node that meters it. */
+  node: NodeName;
+  /** How much of its last seconds a kill of that node may take from the bill (the journal's 1 s, and more for a protocol whose sender notices the node's death later). */
+  lossPerKillSeconds: number;
 }
+
+export type NodeName = 'origin' | 'edge';
 
 export interface BillingVerdict {
   lines: string[];
@@ -33,7 +36,7 @@ export interface BillingVerdict {
 /** Over the count by at most this share; under it by this share and what the kills may take. */
 export const BILLING_TOLERANCE = 0.01;
 
-type Direction = 'incoming' | 'outgoing';
+export type Direction = 'incoming' | 'outgoing';
 
 /** The bytes billed to a stream since `from` (both ways: what the peers sent the node and what it sent them). */
 async function billed(plane: ControlPlane, streamId: string, from: Date): Promise<Record<Direction, number>> {
@@ -57,7 +60,7 @@ async function billed(plane: ControlPlane, streamId: string, from: Date): Promis
  */
 export async function settledBills(
   plane: ControlPlane,
-  subjects: BilledSubject[],
+  streamIds: string[],
   from: Date,
   settleMs: number,
   timeoutMs: number,
@@ -66,7 +69,7 @@ export async function settledBills(
   let last = '';
   let sameSince = Date.now();
   for (;;) {
-    const bills = await Promise.all(subjects.map((subject) => billed(plane, subject.streamId, from)));
+    const bills = await Promise.all(streamIds.map((streamId) => billed(plane, streamId, from)));
     const now = JSON.stringify(bills);
     if (now !== last) {
       last = now;
@@ -76,28 +79,35 @@ export async function settledBills(
   }
 }
 
-/** Each stream's bill against the run's count, over `runSeconds` (a kill's allowance is its seconds of the average rate). */
+/**
+ * Each stream's bill against the run's counts, over `runSeconds` (a kill's allowance: its seconds of the count's
+ * average rate), with `kills` of each node.
+ */
 export function judgeBills(
-  subjects: BilledSubject[],
+  streams: Array<{ streamId: string; caption: string }>,
+  counted: Counted[],
   bills: Array<Record<Direction, number>>,
+  kills: Record<NodeName, number>,
   runSeconds: number,
 ): BillingVerdict {
   const lines: string[] = [];
   const failures: string[] = [];
-  subjects.forEach((subject, index) => {
-    const bill = bills[index] ?? { incoming: 0, outgoing: 0 };
+  streams.forEach(({ streamId, caption }, index) => {
     for (const direction of ['incoming', 'outgoing'] as const) {
-      const counted = subject.counted[direction];
-      const got = bill[direction];
-      if (counted === 0 && got === 0) continue;
-      const rate = counted / Math.max(1, runSeconds);
-      const killAllowance = subject.kills[direction] * subject.lossPerKillSeconds[direction] * rate;
-      const low = counted * (1 - BILLING_TOLERANCE) - killAllowance;
-      const high = counted * (1 + BILLING_TOLERANCE);
-      const off = counted === 0 ? 'n/a' : `${(((got - counted) / counted) * 100).toFixed(2)} %`;
+      const counts = counted.filter((each) => each.streamId === streamId && each.direction === direction);
+      const count = counts.reduce((sum, each) => sum + each.bytes(), 0);
+      const killAllowance = counts.reduce(
+        (sum, each) => sum + (kills[each.node] * each.lossPerKillSeconds * each.bytes()) / Math.max(1, runSeconds),
+        0,
+      );
+      const got = bills[index]?.[direction] ?? 0;
+      if (count === 0 && got === 0) continue;
+      const low = count * (1 - BILLING_TOLERANCE) - killAllowance;
+      const high = count * (1 + BILLING_TOLERANCE);
+      const off = count === 0 ? 'n/a' : `${(((got - count) / count) * 100).toFixed(2)} %`;
       const line =
-        `${subject.caption} ${direction}: billed ${got} B, counted ${counted} B (${off}; ` +
-        `${subject.kills[direction]} kills of its node may take ${(killAllowance / 1e3).toFixed(0)} kB)`;
+        `${caption} ${direction}: billed ${got} B, counted ${count} B (${off}; ` +
+        `the kills of its node(s) may take ${(killAllowance / 1e3).toFixed(0)} kB)`;
       lines.push(line);
       if (got < low || got > high) failures.push(line);
     }
