@@ -33,6 +33,7 @@ interface Peer {
 
 export async function startSrtCounter(targetPort: number): Promise<SrtCounter> {
   let bytes = 0;
+  let closed = false;
   const peers = new Map<string, Peer>();
   const front = createSocket('udp4');
   const acknowledge = (peer: Peer, next: number) => {
@@ -81,6 +82,9 @@ export async function startSrtCounter(targetPort: number): Promise<SrtCounter> {
     port: front.address().port,
     bytes: () => bytes,
     async close() {
+      // Once: the run stops its encoders before billing, and again on its way out.
+      if (closed) return;
+      closed = true;
       clearInterval(sweeping);
       for (const peer of peers.values()) peer.upstream.close();
       peers.clear();
