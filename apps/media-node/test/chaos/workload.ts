@@ -108,11 +108,13 @@ export async function startWorkload(
       back: (since: number, what: string) => edge.rtmp.watching(since, what, bounds.viewerMs),
     },
   ];
-  const viewers: HlsViewer[] = [];
+  const viewers: Array<HlsViewer & { where: string }> = [];
   if (full) {
     const extra = async (index: number, latency: 'Standard' | 'Low', column: string, boundMs: number) => {
       const { url, node } = await hlsOutput(plane, streamOf(index), latency, edge.node.id);
-      const viewer = startHlsViewer(url, `the ${column.replace(/ playing after$/, '')}`);
+      const viewer = Object.assign(startHlsViewer(url, `the ${column.replace(/ playing after$/, '')}`), {
+        where: `${latency} HLS of stream ${index + 1} on the ${node}`,
+      });
       viewers.push(viewer);
       counted.push(outgoing(streamOf(index), node, () => viewer.bytes));
       watched.push({
