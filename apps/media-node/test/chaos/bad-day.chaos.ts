@@ -45,8 +45,6 @@ const OUTAGE_MS = LEAN ? 5_000 : 15_000;
 const RELAY_RECOVERY_MS = 30_000;
 /** The viewers get media again within this of the API being back (an edge's pull starts, probes). */
 const EDGE_RECOVERY_MS = 30_000;
-/** An LL-HLS viewer on the edge, within this (found slow, not fixed yet: docs/chaos.md). */
-const LOW_LATENCY_RECOVERY_MS = 60_000;
 /** How much longer than the other faults' outage the webhook receiver fails (NODE_SILENCE_SECONDS and a report). */
 const RECEIVER_OVERLAP_MS = 6_000;
 /** Streams whose encoder pushes are Ingestion again within this of their node being back. */
@@ -347,7 +345,6 @@ describe(`a bad day (seed ${SEED}${LEAN ? ', lean' : ''})`, () => {
         workload = await startWorkload(plane, encoders, !LEAN, {
           relayMs: RELAY_RECOVERY_MS,
           viewerMs: EDGE_RECOVERY_MS,
-          lowLatencyMs: LOW_LATENCY_RECOVERY_MS,
         });
         for (const step of schedule()) {
           await sleep(2000 + Math.round(random() * 4000));
