@@ -143,9 +143,7 @@ export async function startWorkload(
     totals: () =>
       `the relays' receivers took ${relays.map((relay) => relay.connections).join(' and ')} connections;` +
       ` the edge's HLS viewer fetched ${edge.segments} segments, its RTMP viewer ${(edge.rtmp.bytes / 1e6).toFixed(1)} MB in ${edge.rtmp.plays} plays` +
-      (viewers.length > 0
-        ? `; the ladder's and LL-HLS viewers ${viewers.map((viewer) => viewer.segments).join(' and ')} segments`
-        : ''),
+      viewers.map((viewer) => `; the viewer of the ${viewer.where} fetched ${viewer.segments} segments`).join(''),
     stopCounting,
     async close() {
       await stopCounting();
