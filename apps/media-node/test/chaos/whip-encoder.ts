@@ -18,7 +18,7 @@ export function startWhipEncoder(stream: StreamInput): Encoder {
   const whip = new URL(uriOf(stream));
   let stopped = false;
   let pushes = 0;
-  /** The bytes of the pushes that ended, and the sender of the current one (its RTP headers and payloads sent). */
+  /** The bytes of the pushes that ended, and of the current one so far. */
   let bytesEnded = 0;
   let bytesCurrent = 0;
   /** What the sender's statistics say it sent: RTP headers and payloads, retransmissions included. */
@@ -60,7 +60,8 @@ export function startWhipEncoder(stream: StreamInput): Encoder {
       endCurrent = () => {
         ended = true;
       };
-      for (let started = 0; !ended; await sleep(500)) {
+      // Until the session is lost or the encoder stopped (a stop may come while this push was being set up).
+      for (let started = 0; !ended && !stopped; await sleep(500)) {
         if (Date.now() - started > SOURCE_LIFE_MS) {
           source?.stop();
           source = pushTestPatternVp8(rtpPort);
