@@ -36,7 +36,6 @@ export function startWhipEncoder(stream: StreamInput): Encoder {
           (outbound.bytesSent ?? 0) + (outbound.headerBytesSent ?? 0) + (outbound.retransmittedBytesSent ?? 0);
     }
   };
-  let endCurrent: (() => void) | null = null;
   const publishOnce = async () => {
     const rtpPort = await freePort();
     const socket = createSocket('udp4');
@@ -57,9 +56,6 @@ export function startWhipEncoder(stream: StreamInput): Encoder {
       await pc.setRemoteDescription({ type: 'answer', sdp: await answer.text() });
       socket.on('message', (data) => track.writeRtp(RtpPacket.deSerialize(data)));
       let ended = false;
-      endCurrent = () => {
-        ended = true;
-      };
       // Until the session is lost or the encoder stopped (a stop may come while this push was being set up).
       for (let started = 0; !ended && !stopped; await sleep(500)) {
         if (Date.now() - started > SOURCE_LIFE_MS) {
@@ -95,7 +91,6 @@ export function startWhipEncoder(stream: StreamInput): Encoder {
     bytes: () => bytesEnded + bytesCurrent,
     async stop() {
       stopped = true;
-      endCurrent?.();
       await looping;
     },
   };
