@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { StreamInput } from '@streamcloud/contract';
@@ -15,9 +15,10 @@ import {
   startControlPlane,
   waitFor,
 } from '../harness.js';
-import { type EdgeWorld, startEdgeWorld } from './edge-viewer.js';
+import { type Counted, judgeBills, settledBills } from './billing.js';
 import { type RecordedWorld, type RecordingOutcome, startRecordedWorld } from './recorded.js';
-import { type RelayedWorld, startRelayedWorld } from './relayed.js';
+import { type StepRow, writeReport } from './report.js';
+import { PUSH_FORMATS, startPush, startWorkload, type Workload } from './workload.js';
 import {
   apiWorkers,
   type ChaosPostgres,
@@ -26,7 +27,6 @@ import {
   mountSmallDisk,
   type SmallDisk,
   seconds,
-  startEncoder,
   startWriter,
 } from './world.js';
 
@@ -38,12 +38,12 @@ import {
  */
 const SEED = Number(process.env.CHAOS_SEED ?? 1);
 const LEAN = process.env.CHAOS_LEAN === '1';
-const PUSHES = LEAN ? 3 : 6;
+const FORMATS = LEAN ? PUSH_FORMATS.lean : PUSH_FORMATS.full;
 /** How long a node stays dead, the network stays cut, the database stays down, the receiver fails. */
 const OUTAGE_MS = LEAN ? 5_000 : 15_000;
 /** A relay is Relaying again, bytes flowing, within this of the API being back (its reconnects back off). */
 const RELAY_RECOVERY_MS = 30_000;
-/** The edge's HLS viewer gets new segments again within this of the API being back (a pull starts, probes). */
+/** The viewers get media again within this of the API being back (an edge's pull starts, probes). */
 const EDGE_RECOVERY_MS = 30_000;
 /** How much longer than the other faults' outage the webhook receiver fails (NODE_SILENCE_SECONDS and a report). */
 const RECEIVER_OVERLAP_MS = 6_000;
@@ -56,8 +56,7 @@ let postgres: ChaosPostgres | null;
 let hooks: WebhookReceiver;
 let proxy: TcpProxy;
 let recorded: RecordedWorld;
-let relayed: RelayedWorld | null = null;
-let edge: EdgeWorld | null = null;
+let workload: Workload | null = null;
 /** Recordings stopped while their storage was unreachable: their uploads must still complete. */
 const stoppedIntoOutage: string[] = [];
 /** Recordings made while the node's recordings disk was full: each must wait for room, then record. */
@@ -70,20 +69,12 @@ let recordingsDisk: SmallDisk | null = null;
 /** Its size: minutes of the run's small pushes, and room to spare for the minimum a recording starts with. */
 const RECORDINGS_DISK_MB = 64;
 const encoders: Encoder[] = [];
-const report: Array<{
-  fault: string;
-  outage: string;
-  apiBack: string;
-  recovered: string;
-  relay: string;
-  edge: string;
-  edgeRtmp: string;
-  writes: string;
-  notes: string;
-}> = [];
+/** Kills of each node so far: each may take its last second of counted usage from the bill (billing.ts). */
+const kills = { origin: 0, edge: 0 };
+const report: StepRow[] = [];
 /** Steps whose pushes took longer than RECOVERY_MS to be Ingestion again. */
 const slow: string[] = [];
-/** A relay or edge recovery slower than this is told in the report: what the relay said, what the viewer saw. */
+/** A relay's or viewer's recovery slower than this is told in the report: what the relay said, what the viewer saw. */
 const TELL_RECOVERY_OVER_MS = 10_000;
 /** Those stories, from the fault's start. */
 const stories: string[] = [];
@@ -91,22 +82,14 @@ const stories: string[] = [];
 const api = <T>(method: string, path: string, body?: unknown) => plane.api<T>(method, path, body);
 
 /** The report so far (a row per step) and `totals`, printed and written to CHAOS_REPORT. */
-function writeReport(totals: string[]): void {
-  const text = [
-    `# Chaos run, seed ${SEED}${LEAN ? ' (lean)' : ''}: ${PUSHES} pushes (RTMP, SRT), API_WORKERS=2, ${postgres ? 'PostgreSQL' : 'PGlite'}`,
-    '',
-    '| fault | outage | API ready after | pushes back in Ingestion after | relay Relaying after | edge HLS viewer playing after | edge RTMP viewer playing after | writes during | notes |',
-    '|---|---|---|---|---|---|---|---|---|',
-    ...report.map(
-      (row) =>
-        `| ${row.fault} | ${row.outage} | ${row.apiBack} | ${row.recovered} | ${row.relay} | ${row.edge} | ${row.edgeRtmp} | ${row.writes} | ${row.notes} |`,
-    ),
-    '',
-    ...totals,
-  ].join('\n');
-  process.stdout.write(`\n${text}\n`);
-  writeFileSync(process.env.CHAOS_REPORT ?? join(tmpdir(), `chaos-report-${SEED}.md`), `${text}\n`);
-}
+const printReport = (totals: string[]) =>
+  writeReport(
+    process.env.CHAOS_REPORT ?? join(tmpdir(), `chaos-report-${SEED}.md`),
+    `Chaos run, seed ${SEED}${LEAN ? ' (lean)' : ''}: ${FORMATS.length} pushes (${[...new Set(FORMATS)].join(', ')}), API_WORKERS=2, ${postgres ? 'PostgreSQL' : 'PGlite'}`,
+    workload?.watched.map((each) => each.column) ?? [],
+    report,
+    totals,
+  );
 
 async function startNode(): Promise<RunningNode> {
   // The node reaches the control plane through the proxy (the network a fault may cut), and keeps its data
@@ -138,6 +121,35 @@ function recordingsLine(recordings: RecordingOutcome[]): string {
   return `Recordings: ${recordings.length} (${each.join('; ')}); ${stoppedIntoOutage.length} stopped while S3 was unreachable.`;
 }
 
+/**
+ * Stops the pushers, the viewers and the relays' receivers (their counts final), waits for the nodes' last reports to
+ * be billed, and judges each stream's bill against the counts (billing.ts).
+ */
+async function billing(runStarted: Date) {
+  await Promise.all(encoders.map((encoder) => encoder.stop()));
+  await workload?.stopCounting();
+  const runSeconds = (Date.now() - runStarted.getTime()) / 1000;
+  const counted: Counted[] = [
+    ...encoders.map((encoder) => ({
+      streamId: encoder.stream.id,
+      direction: 'incoming' as const,
+      bytes: () => encoder.bytes(),
+      node: 'origin' as const,
+      // A WHIP sender notices its node's death up to half a second late (its check of the node's port).
+      lossPerKillSeconds: encoder.stream.format === 'WebRTC' ? 1.5 : 1,
+    })),
+    ...(workload?.counted ?? []),
+  ];
+  const streams = encoders.map(({ stream }) => ({
+    streamId: stream.id,
+    caption: `${stream.caption} (${stream.format})`,
+  }));
+  // Settled: unchanged for three of the nodes' report intervals (REPORT_INTERVAL_MS, 1 s in the run).
+  const ids = streams.map((stream) => stream.streamId);
+  const bills = await settledBills(plane, ids, runStarted, 3000, 60_000);
+  return judgeBills(streams, counted, bills, kills, runSeconds);
+}
+
 /** A fault: what it breaks (answering when it is over), and what the report says of it. */
 interface Fault {
   name: string;
@@ -167,6 +179,7 @@ const FAULTS: Record<string, Fault> = {
     name: 'kill -9 of the media node',
     async run() {
       await node.kill();
+      kills.origin++;
       await sleep(OUTAGE_MS);
       node = await startNode();
       return `down ${seconds(OUTAGE_MS)}, started again on its ports and data`;
@@ -194,9 +207,10 @@ const FAULTS: Record<string, Fault> = {
   edgeNode: {
     name: 'kill -9 of the edge node',
     async run() {
-      await edge?.kill();
+      await workload?.edge.kill();
+      kills.edge++;
       await sleep(OUTAGE_MS);
-      await edge?.start();
+      await workload?.edge.start();
       return `down ${seconds(OUTAGE_MS)}, started again on its ports and data`;
     },
   },
@@ -294,12 +308,11 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  for (const encoder of encoders) encoder.stop();
+  await Promise.all(encoders.map((encoder) => encoder.stop()));
   await node?.stop();
   await proxy?.close();
   await recorded?.close();
-  await relayed?.close();
-  await edge?.close();
+  await workload?.close();
   await plane?.stop();
   await hooks?.close();
   recordingsDisk?.unmount();
@@ -310,22 +323,15 @@ describe(`a bad day (seed ${SEED}${LEAN ? ', lean' : ''})`, () => {
   it(
     'keeps every push, write and webhook event through each fault, and recovers within the bounds',
     async () => {
-      for (let index = 0; index < PUSHES; index++) {
-        const created = await api<StreamInput>('POST', '/inputs', {
-          format: index % 3 === 2 ? 'SRT' : 'RTMP',
-          output: { passthrough: true },
-          caption: `chaos ${index + 1}`,
-          callbackUri: `${hooks.url}/stream`,
-        });
-        expect(created.status).toBe(201);
-        encoders.push(startEncoder(created.body));
-      }
+      const runStarted = new Date();
+      for (let index = 0; index < FORMATS.length; index++)
+        encoders.push(await startPush(plane, index, FORMATS, `${hooks.url}/stream`));
       const writer = startWriter(plane, `chaos-${SEED}`);
       const totals = () => [
         `Writes: ${writer.log.acknowledged.length} acknowledged; ${writer.log.unavailable} answered 503,` +
           ` ${writer.log.noAnswer} unanswered (a process killed mid-request), ${writer.log.serverErrors.length} other 5xx.`,
         `Encoders reconnected ${encoders.reduce((sum, encoder) => sum + encoder.pushes - 1, 0)} times in all;` +
-          ` the relay's receiver took ${relayed?.connections ?? 0} connections; the edge's HLS viewer fetched ${edge?.segments ?? 0} segments, its RTMP viewer ${((edge?.rtmp.bytes ?? 0) / 1e6).toFixed(1)} MB in ${edge?.rtmp.plays ?? 0} plays.`,
+          ` ${workload?.totals() ?? 'no relay or viewer started'}.`,
         ...(stories.length > 0
           ? ['', `Recoveries over ${seconds(TELL_RECOVERY_OVER_MS)}:`, ...stories.map((story) => `- ${story}`)]
           : []),
@@ -335,13 +341,11 @@ describe(`a bad day (seed ${SEED}${LEAN ? ', lean' : ''})`, () => {
         // Two streams record all along, to MKV and to MP4 (which a killed writer cannot finish by itself).
         await recorded.record(encoders[0]?.stream.id ?? '', 'MKV');
         await recorded.record(encoders[1]?.stream.id ?? '', 'MP4');
-        // A third is relayed over RTMP all along.
-        relayed = await startRelayedWorld(plane, encoders[2]?.stream.id ?? '');
-        await relayed.relaying(Date.now(), 'the start', RELAY_RECOVERY_MS);
-        // And one has an HLS viewer on an edge node, which pulls it from the origin.
-        edge = await startEdgeWorld(plane, encoders[1]?.stream.id ?? '');
-        await edge.playing(Date.now(), 'the start', EDGE_RECOVERY_MS);
-        await edge.rtmp.watching(Date.now(), 'the start', EDGE_RECOVERY_MS);
+        // Relays over RTMP, viewers on an edge node (which pulls from the origin), and in the full run a ladder's viewer.
+        workload = await startWorkload(plane, encoders, !LEAN, {
+          relayMs: RELAY_RECOVERY_MS,
+          viewerMs: EDGE_RECOVERY_MS,
+        });
         for (const step of schedule()) {
           await sleep(2000 + Math.round(random() * 4000));
           const before = writer.log.acknowledged.length;
@@ -363,25 +367,20 @@ describe(`a bad day (seed ${SEED}${LEAN ? ', lean' : ''})`, () => {
           const apiBack = Date.now() - repaired;
           const judgedFrom = Date.now();
           const recovery = await allIngestion(judgedFrom, step.join(' + '));
-          const tellRelay = async () =>
-            stories.push(
-              `${step.join(' + ')}: the relay said (from the fault's start) ${await relayed?.saidSince(started)}`,
-            );
-          const tellEdge = async () =>
-            stories.push(
-              `${step.join(' + ')}: the edge's viewer saw (from the fault's start) ${edge?.sawSince(started)}`,
-            );
-          const told = (tell: () => Promise<unknown>) => async (error: unknown) => {
-            await tell();
-            throw error;
-          };
-          const relayBack = await relayed
-            .relaying(judgedFrom, step.join(' + '), RELAY_RECOVERY_MS)
-            .catch(told(tellRelay));
-          const edgeBack = await edge.playing(judgedFrom, step.join(' + '), EDGE_RECOVERY_MS).catch(told(tellEdge));
-          const edgeRtmpBack = await edge.rtmp.watching(judgedFrom, step.join(' + '), EDGE_RECOVERY_MS);
-          if (relayBack > TELL_RECOVERY_OVER_MS) await tellRelay();
-          if (edgeBack > TELL_RECOVERY_OVER_MS) await tellEdge();
+          const watched: string[] = [];
+          for (const each of workload.watched) {
+            // From the fault's start; a failure's from 30 s before (what ended it may have come earlier).
+            const tell = async (from: number) =>
+              stories.push(
+                `${step.join(' + ')}, ${each.column.replace(/ after$/, '')}: from ${from === started ? '' : `${seconds(started - from)} before `}the fault's start, ${await each.story?.(from)}`,
+              );
+            const back = await each.back(judgedFrom, step.join(' + ')).catch(async (error: unknown) => {
+              if (each.story) await tell(started - 30_000);
+              throw error;
+            });
+            if (back > TELL_RECOVERY_OVER_MS && each.story) await tell(started);
+            watched.push(seconds(back));
+          }
           // The API acknowledges writes again.
           await waitFor(
             async () => writer.log.acknowledged.length,
@@ -394,9 +393,7 @@ describe(`a bad day (seed ${SEED}${LEAN ? ', lean' : ''})`, () => {
             outage: seconds(repaired - started),
             apiBack: seconds(apiBack),
             recovered: seconds(recovery),
-            relay: seconds(relayBack),
-            edge: seconds(edgeBack),
-            edgeRtmp: seconds(edgeRtmpBack),
+            watched,
             writes: `${writer.log.acknowledged.length - before} acknowledged`,
             notes: notes.join('; '),
           });
@@ -404,7 +401,7 @@ describe(`a bad day (seed ${SEED}${LEAN ? ', lean' : ''})`, () => {
             slow.push(`${step.join(' + ')}: pushes back in Ingestion after ${seconds(recovery)}`);
         }
       } catch (error) {
-        writeReport([`Stopped at step ${report.length + 1}: ${String(error)}`, ...totals()]);
+        printReport([`Stopped at step ${report.length + 1}: ${String(error)}`, ...totals()]);
         throw error;
       } finally {
         writer.stop();
@@ -419,6 +416,7 @@ describe(`a bad day (seed ${SEED}${LEAN ? ', lean' : ''})`, () => {
       const notRecordedAfterFullDisk = recordings.filter(
         (outcome) => madeIntoFullDisk.includes(outcome.id) && !(outcome.state === 'Completed' && outcome.duration > 0),
       );
+      const bill = await billing(runStarted);
       // No acknowledged write lost.
       const keys = (await api<Array<{ name: string }>>('GET', '/api-keys')).body.map((key) => key.name);
       const lost = writer.log.acknowledged.filter((name) => !keys.includes(name));
@@ -438,10 +436,12 @@ describe(`a bad day (seed ${SEED}${LEAN ? ', lean' : ''})`, () => {
         90_000,
         'every logged webhook event delivered',
       ).catch(async () => (await logged()).filter((id) => !deliveredIds().has(id)));
-      writeReport([
+      printReport([
         ...totals(),
         recordingsLine(recordings),
         `Lost acknowledged writes: ${lost.length}.`,
+        'Billing (bytes both ways, billed against counted by the pushers, viewers and relay receiver):',
+        ...bill.lines.map((line) => `- ${line}`),
         `Webhooks: ${hooks.received.length} requests (${hooks.received.filter((request) => request.status === 500).length} answered 500)` +
           ` for ${deliveredIds().size} events delivered; ${missing.length} logged events never delivered.`,
       ]);
@@ -453,6 +453,7 @@ describe(`a bad day (seed ${SEED}${LEAN ? ', lean' : ''})`, () => {
       expect(recordingProblems).toEqual([]);
       expect(uploadsLostToOutage).toEqual([]);
       expect(notRecordedAfterFullDisk).toEqual([]);
+      expect(bill.failures).toEqual([]);
     },
     30 * 60_000,
   );

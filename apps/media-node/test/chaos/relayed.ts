@@ -1,6 +1,6 @@
 import type { Relay } from '@streamcloud/contract';
 import type { ControlPlane, Push } from '../harness.js';
-import { ffmpeg, freePort, sleep, tcpListening, waitFor } from '../harness.js';
+import { countingRelay, ffmpeg, freePort, sleep, tcpListening, waitFor } from '../harness.js';
 
 /**
  * The chaos run's relay: one stream relayed over RTMP to a receiver on loopback that takes the next connection
@@ -11,6 +11,8 @@ export interface RelayedWorld {
   relayId: string;
   /** Connections the receiver took so far. */
   readonly connections: number;
+  /** Bytes the relay exchanged with its destination, both ways (through a counting relay in front of the receiver). */
+  bytes(): number;
   /**
    * The relay's messages after `since`, with how the receiver's listeners failed, oldest first ("+0.7 s Relay to …
    * failed: …"), for a slow recovery.
@@ -61,10 +63,12 @@ export async function startRelayedWorld(plane: ControlPlane, streamId: string): 
     10_000,
     'the relay receiver listening',
   );
+  // The relay sends through a counting relay (the billing check's reference for its bytes).
+  const counter = await countingRelay(port);
   const created = await plane.api<Relay>('POST', '/relays', {
     streamId,
     format: 'RTMP',
-    output: { server: `rtmp://127.0.0.1:${port}/live`, key: 'chaos' },
+    output: { server: `rtmp://127.0.0.1:${counter.port}/live`, key: 'chaos' },
   });
   if (created.status !== 201) throw new Error(`relay: ${created.status} ${JSON.stringify(created.body)}`);
   const relayId = created.body.id;
@@ -74,6 +78,7 @@ export async function startRelayedWorld(plane: ControlPlane, streamId: string): 
       // The receiver counts a listen each time it is ready; the first one is not a connection yet.
       return connections - 1;
     },
+    bytes: () => counter.bytes() + counter.bytesBack(),
     async saidSince(since) {
       const relay = (await plane.api<Relay>('GET', `/relays/${relayId}`)).body;
       const receiver = ended.map((line) => ({ at: Date.parse(line.slice(0, 24)), text: line.slice(25) }));
@@ -99,6 +104,7 @@ export async function startRelayedWorld(plane: ControlPlane, streamId: string): 
       stopped = true;
       current?.stop();
       await Promise.race([listening, sleep(5000)]);
+      await counter.close();
     },
   };
 }

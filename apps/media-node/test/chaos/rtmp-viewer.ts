@@ -11,12 +11,19 @@ export interface RtmpViewer {
   readonly bytes: number;
   /** Plays started so far. */
   readonly plays: number;
+  /**
+   * The bytes of the plays that got media, both ways, as `counter` (a counting relay it plays through) counted them:
+   * a play the node refused (the stream not there yet) exchanged a handshake and a refusal, which no one bills.
+   */
+  readonly billable: number;
   /** Waits for media received after `since`; answers how long from `since` the first came. */
   watching(since: number, what: string, timeoutMs: number): Promise<number>;
   close(): Promise<void>;
 }
 
-export function startRtmpViewer(url: string): RtmpViewer {
+export function startRtmpViewer(url: string, counter: { bytes(): number; bytesBack(): number }): RtmpViewer {
+  const counted = () => counter.bytes() + counter.bytesBack();
+  let billable = 0;
   let bytes = 0;
   let plays = 0;
   let stopped = false;
@@ -25,6 +32,7 @@ export function startRtmpViewer(url: string): RtmpViewer {
   const playing = (async () => {
     while (!stopped) {
       plays++;
+      const before = { counted: counted(), bytes };
       // A play silent for 5 s (its node killed without a word) ends too, so the next one starts.
       const child = spawn(
         'ffmpeg',
@@ -54,6 +62,9 @@ export function startRtmpViewer(url: string): RtmpViewer {
         if (arrivals.length > 1000) arrivals.shift();
       });
       await new Promise((resolve) => child.once('exit', resolve));
+      // The relay's sockets close just after the player's: the play's last bytes are counted then.
+      await sleep(100);
+      if (bytes > before.bytes) billable += counted() - before.counted;
       if (!stopped) await sleep(1000);
     }
   })();
@@ -63,6 +74,9 @@ export function startRtmpViewer(url: string): RtmpViewer {
     },
     get plays() {
       return plays;
+    },
+    get billable() {
+      return billable;
     },
     async watching(since, what, timeoutMs) {
       const first = await waitFor(

@@ -4,26 +4,39 @@ import { join } from 'node:path';
 import type { StreamInput } from '@streamcloud/contract';
 import { childProcessIds } from '@streamcloud/proc';
 import type { ControlPlane, Push } from '../harness.js';
-import { pushTestPattern, sleep } from '../harness.js';
+import { countingRelay, pushTestPattern, sleep } from '../harness.js';
 import { uriOf } from '../streams.js';
+import { startSrtCounter } from './srt-counter.js';
 
 /** An encoder as OBS or ffmpeg in a loop runs one: it pushes, and when the push is cut it connects again a second later. */
 export interface Encoder {
   stream: StreamInput;
   /** Pushes started so far (1 + reconnections). */
   readonly pushes: number;
-  stop(): void;
+  /**
+   * What it pushed to the node over every push (the billing check's reference): RTMP's bytes both ways through a
+   * counting relay in front of the node's port; SRT's media the node acknowledged (`startSrtCounter`).
+   */
+  bytes(): number;
+  stop(): Promise<void>;
 }
 
-export function startEncoder(stream: StreamInput): Encoder {
-  const format = stream.format === 'SRT' ? 'mpegts' : 'flv';
+export async function startEncoder(stream: StreamInput): Promise<Encoder> {
+  const srt = stream.format === 'SRT';
+  const uri = new URL(uriOf(stream));
+  // In front of the node's port on loopback (the node, restarted, takes it again).
+  const relay = srt ? null : await countingRelay(Number(uri.port));
+  const counter = relay
+    ? { port: relay.port, bytes: () => relay.bytes() + relay.bytesBack(), close: () => relay.close() }
+    : await startSrtCounter(Number(uri.port));
+  uri.port = String(counter.port);
   let stopped = false;
   let current: Push | null = null;
   let pushes = 0;
-  void (async () => {
+  const looping = (async () => {
     while (!stopped) {
       pushes++;
-      current = pushTestPattern(uriOf(stream), format, 3600, { size: '160x120', rate: 10 });
+      current = pushTestPattern(uri.toString(), srt ? 'mpegts' : 'flv', 3600, { size: '160x120', rate: 10 });
       await current.exited;
       if (!stopped) await sleep(1000);
     }
@@ -33,9 +46,12 @@ export function startEncoder(stream: StreamInput): Encoder {
     get pushes() {
       return pushes;
     },
-    stop() {
+    bytes: () => counter.bytes(),
+    async stop() {
       stopped = true;
       current?.stop();
+      await looping;
+      await counter.close();
     },
   };
 }

@@ -1,0 +1,120 @@
+import type { StreamStatisticsResponse } from '@streamcloud/contract';
+import type { ControlPlane } from '../harness.js';
+import { sleep } from '../harness.js';
+
+/**
+ * The billing check of the chaos run: each stream's billed incoming and outgoing bytes (the statistics API, once the
+ * nodes' last reports are in) against what the run's own pushers, viewers and relay receiver exchanged with the
+ * nodes (counted at their end: `Encoder.bytes`, `EdgeWorld.bytes`, `RelayedWorld.bytes`).
+ *
+ * What the node may bill short, and why it is allowed: a node killed with -9 loses the usage it counted since its
+ * journal's last write (`USAGE_JOURNAL_INTERVAL_MS`, 1 s), so each kill of the node metering a count may take up to
+ * `lossPerKillSeconds` of that stream's bytes from its bill. Nothing may be billed over the count by more than 1 %:
+ * a report replayed after a restart or a cut and billed twice would show there. Internode traffic (the edge's pull)
+ * is not compared: no client of the run sees it (edge.test.ts checks both nodes bill the same internode bytes).
+ */
+
+/** Something the run counted for a stream: its push, or what a node sent its viewers or relays. */
+export interface Counted {
+  streamId: string;
+  direction: Direction;
+  /** Bytes both ways, as the run counted them at its end. */
+  bytes(): number;
+  /** The node that meters it. */
+  node: NodeName;
+  /**
+   * How much of its last seconds a kill of that node may take from the bill (the journal's 1 s, and more for a
+   * protocol whose sender notices the node's death later).
+   */
+  lossPerKillSeconds: number;
+}
+
+export type NodeName = 'origin' | 'edge';
+
+export interface BillingVerdict {
+  lines: string[];
+  /** The counts billed outside their bounds (empty: the bill holds). */
+  failures: string[];
+}
+
+/** Over the count by at most this share; under it by this share and what the kills may take. */
+export const BILLING_TOLERANCE = 0.01;
+
+export type Direction = 'incoming' | 'outgoing';
+
+/** The bytes billed to a stream since `from` (both ways: what the peers sent the node and what it sent them). */
+async function billed(plane: ControlPlane, streamId: string, from: Date): Promise<Record<Direction, number>> {
+  // Usage is counted per hour: a window from an hour before the run to an hour after covers all of it.
+  const start = new Date(from.getTime() - 3600_000).toISOString();
+  const end = new Date(Date.now() + 3600_000).toISOString();
+  const answer = await plane.api<StreamStatisticsResponse>(
+    'GET',
+    `/statistics/stream/${streamId}/from/${start}/to/${end}`,
+  );
+  if (answer.status !== 200) throw new Error(`statistics of ${streamId}: ${answer.status}`);
+  const usage = answer.body.streams[0];
+  const sum = (rows: Array<{ upload: number; download: number }> = []) =>
+    rows.reduce((total, row) => total + row.upload + row.download, 0);
+  return { incoming: sum(usage?.incoming), outgoing: sum(usage?.outgoing) };
+}
+
+/**
+ * Waits until the bill stops changing (every stream's the same for `settleMs`, longer than a node's report
+ * interval: the nodes' last reports are in), at most `timeoutMs`; answers each stream's bill then.
+ */
+export async function settledBills(
+  plane: ControlPlane,
+  streamIds: string[],
+  from: Date,
+  settleMs: number,
+  timeoutMs: number,
+): Promise<Array<Record<Direction, number>>> {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  let sameSince = Date.now();
+  for (;;) {
+    const bills = await Promise.all(streamIds.map((streamId) => billed(plane, streamId, from)));
+    const now = JSON.stringify(bills);
+    if (now !== last) {
+      last = now;
+      sameSince = Date.now();
+    } else if (Date.now() - sameSince >= settleMs || Date.now() > deadline) return bills;
+    await sleep(1000);
+  }
+}
+
+/**
+ * Each stream's bill against the run's counts, over `runSeconds` (a kill's allowance: its seconds of the count's
+ * average rate), with `kills` of each node.
+ */
+export function judgeBills(
+  streams: Array<{ streamId: string; caption: string }>,
+  counted: Counted[],
+  bills: Array<Record<Direction, number>>,
+  kills: Record<NodeName, number>,
+  runSeconds: number,
+): BillingVerdict {
+  const lines: string[] = [];
+  const failures: string[] = [];
+  streams.forEach(({ streamId, caption }, index) => {
+    for (const direction of ['incoming', 'outgoing'] as const) {
+      const counts = counted.filter((each) => each.streamId === streamId && each.direction === direction);
+      const count = counts.reduce((sum, each) => sum + each.bytes(), 0);
+      const killAllowance = counts.reduce(
+        (sum, each) => sum + (kills[each.node] * each.lossPerKillSeconds * each.bytes()) / Math.max(1, runSeconds),
+        0,
+      );
+      const got = bills[index]?.[direction] ?? 0;
+      if (count === 0 && got === 0) continue;
+      const low = count * (1 - BILLING_TOLERANCE) - killAllowance;
+      const high = count * (1 + BILLING_TOLERANCE);
+      const off = count === 0 ? 'n/a' : `${(((got - count) / count) * 100).toFixed(2)} %`;
+      const line =
+        `${caption} ${direction}: billed ${got} B, counted ${count} B (${off}; ` +
+        `the kills of its node(s) may take ${(killAllowance / 1e3).toFixed(0)} kB)`;
+      lines.push(line);
+      if (got < low || got > high) failures.push(line);
+    }
+  });
+  return { lines, failures };
+}
