@@ -8,7 +8,8 @@ import { apiCreateStorage } from '../support/recordings-relays';
 import { apiCreateInput } from '../support/streams';
 
 // A real media node, a push by ffmpeg and a real S3 server (s3rver), all on loopback: a clip marked on the
-// preview player of a Low latency output with a rewind window (its seek bar shows the storyboard's thumbnails), cut
+// preview player of a Low latency output with a rewind window (its seek bar shows the storyboard's thumbnails, goes
+// back to the window's start and to live again), cut
 // by the node and listed Ready; then the push ends and (after the node's 1 s reconnect grace) the Past broadcasts card lists its VOD, which the console plays.
 test.describe.configure({ timeout: 150_000 });
 
@@ -73,10 +74,38 @@ test('a clip marked in and out on the preview player is cut from the rewind wind
     await expect(clip).toContainText('Ready', { timeout: 15_000 });
     await expect(clip).toContainText(/\d\.\d s/);
     await expect(clip.getByRole('button', { name: 'Download' })).toBeEnabled();
+    // The clip's file, and its storyboard beside it (a WebVTT and its one sheet for a few seconds).
     const objects = await listObjects(s3, 'e2e-clips', 'console/clips/');
-    expect(objects).toHaveLength(1);
-    expect(objects[0]?.size).toBeGreaterThan(0);
+    const [file] = objects.filter((object) => object.key.endsWith('.mp4'));
+    expect(file?.size).toBeGreaterThan(0);
+    const folder = file?.key.replace(/\.mp4$/, '/');
+    expect(objects.map((object) => object.key).sort()).toEqual(
+      [file?.key, `${folder}storyboard-0.jpg`, `${folder}storyboard.vtt`].sort(),
+    );
     await expect(page.getByRole('alert').filter({ hasText: 'Something wrong' })).toHaveCount(0);
+
+    // Rewind: the Seek bar taken to the window's start from the keyboard (seconds behind live by now) plays from
+    // there; Live plays the live edge again.
+    const seekable = () =>
+      video.evaluate((element: HTMLVideoElement) => ({
+        start: element.seekable.start(0),
+        end: element.seekable.end(element.seekable.length - 1),
+        at: element.currentTime,
+      }));
+    const before = await seekable();
+    expect(before.end - before.start).toBeGreaterThan(8);
+    await seekBar.focus();
+    await seekBar.press('Home');
+    await expect.poll(async () => (await seekable()).at).toBeLessThan(before.start + 3);
+    const rewound = await playing();
+    await expect.poll(playing).toBeGreaterThan(rewound + 0.5);
+    await preview.getByRole('button', { name: 'Live' }).click();
+    await expect
+      .poll(async () => {
+        const now = await seekable();
+        return now.end - now.at;
+      })
+      .toBeLessThan(4);
     const pastBroadcasts = page.getByRole('region', { name: 'Past broadcasts' });
     await expect(pastBroadcasts).toContainText('No past broadcast yet');
 
