@@ -5,12 +5,11 @@
 // publish → every stream Ingestion as the API lists it (goal: 200 within 3 s, none refused); then, once settled, the
 // node's CPU over a window, whole and by part (its own Node.js process, nginx-rtmp, the rest of its tree), per stream
 // (goal ≤ 0.35 % of a core), its RSS, and whether every stream is healthy: its HLS playlist advanced over the window.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { streamRoutes } from '@streamcloud/contract';
-import { apiClient, printTable, startApi } from './lib.mjs';
-import { makeClip, processIds, sleep, startNode, treeCpuSeconds } from './media-lib.mjs';
+import { apiClient, printTable } from './lib.mjs';
+import { makeClip, processIds, sleep, treeCpuSeconds, withNodeWorld } from './media-lib.mjs';
 import { createScheduler, publish, readFlvTags } from './rtmp-publisher.mjs';
 
 const COUNTS = (process.env.BENCH_DENSITY_COUNTS ?? '50,100,200').split(',').map(Number);
@@ -165,18 +164,13 @@ async function round(base, token, node, flv, count) {
 }
 
 export default async function densityBench() {
-  const dir = mkdtempSync(join(tmpdir(), 'streamcloud-density-bench-'));
-  const clip = makeClip(dir, { size: '1280x720', rate: 30, kbps: 2400, bFrames: false });
-  const flv = readFlvTags(clip);
-  const server = await startApi('pglite');
-  let node;
-  try {
-    const token = await server.login();
-    node = await startNode(server.url, token, join(dir, 'node'));
+  await withNodeWorld('density', async ({ dir, base, token, node }) => {
+    const clip = makeClip(dir, { size: '1280x720', rate: 30, kbps: 2400, bFrames: false });
+    const flv = readFlvTags(clip);
     const rows = [];
     for (const count of COUNTS) {
       process.stderr.write(`density bench: ${count} streams\n`);
-      rows.push(await round(server.url, token, node, flv, count));
+      rows.push(await round(base, token, node, flv, count));
       // The node lets go of the deleted streams before the next round.
       await sleep(5000);
     }
@@ -188,9 +182,5 @@ export default async function densityBench() {
           .join(' ')}`,
       rows,
     );
-  } finally {
-    await node?.stop();
-    await server.stop();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }

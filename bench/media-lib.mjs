@@ -1,14 +1,15 @@
 // What the media benchmarks share: a real media node registered on the bench's API, a test clip, and the
 // CPU a process tree uses.
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { nodeRoutes, storageRoutes, streamRoutes, transcodeRoutes } from '@streamcloud/contract';
 import { nodeControlKeyOf, nodeTokenHash, signNodeControl } from '@streamcloud/contract/node-control-credential';
 // The bench runs under tsx (scripts/bench.mjs): the node's CPU meter and the test harness's process lookup.
 import { processIds, treeCpuSeconds } from '@streamcloud/proc';
 import { freePort, ROOT } from '../scripts/lib.mjs';
-import { apiClient } from './lib.mjs';
+import { apiClient, startApi } from './lib.mjs';
 
 export { processIds, treeCpuSeconds };
 
@@ -188,6 +189,25 @@ export async function startNode(base, token, dataDir, env = {}, name = 'bench-no
         child.kill('SIGTERM');
       }),
   };
+}
+
+/**
+ * A media bench's world: a temporary folder, the API on PGlite signed in as the bench admin, and one real node
+ * registered on it; `work({ dir, base, token, node })` runs in it, and all of it goes after, whatever happened.
+ */
+export async function withNodeWorld(prefix, work) {
+  const dir = mkdtempSync(join(tmpdir(), `streamcloud-${prefix}-bench-`));
+  const server = await startApi('pglite');
+  let node;
+  try {
+    const token = await server.login();
+    node = await startNode(server.url, token, join(dir, 'node'));
+    return await work({ dir, base: server.url, token, node });
+  } finally {
+    await node?.stop();
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** A storage of the signed-in account in the local S3 server's `bucket` (under `bench/`), not checked. */

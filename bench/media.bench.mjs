@@ -2,13 +2,10 @@
 // loopback. Per push: publish → Ingestion (as the API shows it), → first snapshot, → first HLS
 // fragment; and the media node's CPU (its whole process tree: node, nginx, snapshot ffmpegs) per
 // ingested stream without transcoding, over a 10 s window once every push is live.
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { snapshotRoutes, streamRoutes } from '@streamcloud/contract';
-import { apiClient, printTable, startApi } from './lib.mjs';
-import { makeClip, pushClip, sleep, startNode, treeCpuSeconds } from './media-lib.mjs';
+import { apiClient, printTable } from './lib.mjs';
+import { makeClip, pushClip, sleep, treeCpuSeconds, withNodeWorld } from './media-lib.mjs';
 
 const COUNTS = (process.env.BENCH_MEDIA_COUNTS ?? '1,5,20').split(',').map(Number);
 const CPU_WINDOW_MS = Number(process.env.BENCH_MEDIA_CPU_WINDOW_MS ?? 10_000);
@@ -111,16 +108,11 @@ async function round(base, token, nodePid, clip, count) {
 }
 
 export default async function mediaBench() {
-  const dir = mkdtempSync(join(tmpdir(), 'streamcloud-media-bench-'));
-  const clip = makeClip(dir);
-  const server = await startApi('pglite');
-  let node;
-  try {
-    const token = await server.login();
-    node = await startNode(server.url, token, join(dir, 'node'));
+  await withNodeWorld('media', async ({ dir, base, token, node }) => {
+    const clip = makeClip(dir);
     const rows = [];
     for (const count of COUNTS) {
-      rows.push(await round(server.url, token, node.pid, clip, count));
+      rows.push(await round(base, token, node.pid, clip, count));
       await sleep(3000);
     }
     printTable(
@@ -128,9 +120,5 @@ export default async function mediaBench() {
         'polled every ~100 ms through the API; CPU of the node process tree (passthrough: HLS packaging, snapshots every 5 s)',
       rows,
     );
-  } finally {
-    await node?.stop();
-    await server.stop();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }
