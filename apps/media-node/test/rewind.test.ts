@@ -91,7 +91,11 @@ describe('a live HLS viewer of an output with a rewind window', () => {
 
 /** The first picture of an MP4 file (or of an init segment followed by a segment), decoded: its MD5. */
 async function firstPicture(file: string): Promise<string> {
-  const decoded = await runTool('ffmpeg', ['-v', 'error', '-i', file, '-frames:v', '1', '-f', 'md5', '-'], 20_000);
+  const decoded = await runTool(
+    'ffmpeg',
+    ['-v', 'error', '-i', file, '-map', '0:v:0', '-frames:v', '1', '-f', 'md5', '-'],
+    20_000,
+  );
   expect(decoded.code, decoded.stderr).toBe(0);
   return decoded.stdout.trim();
 }
