@@ -169,8 +169,8 @@ export class MediaNode {
       log,
     });
     // A stream's VOD is its ingest node's (docs/decisions.md, "Live rewind on edges"): an edge's window of it goes.
-    this.lowLatency.onSessionEnd = (inputId, store, storyboard) => {
-      if (!this.directory.byId(inputId)?.origin) void this.vods.keep(inputId, store, storyboard);
+    this.lowLatency.onSessionEnd = (streamId, store, storyboard) => {
+      if (!this.directory.byId(streamId)?.origin) void this.vods.keep(streamId, store, storyboard);
     };
     this.pipelines.push(
       new LivePipelines(transcoderKind(this.client), this.manager.events, host),
@@ -180,7 +180,7 @@ export class MediaNode {
         relaysKind({
           client: this.client,
           events: this.manager.events,
-          live: (inputId) => this.manager.push(inputId) !== undefined,
+          live: (streamId) => this.manager.push(streamId) !== undefined,
           send: (report) => this.reporter.send(report),
           secretsDir: join(config.dataDir, 'relays'),
           policies: relayPolicies({ allowPrivate: config.allowPrivateNetworks }),
@@ -205,8 +205,8 @@ export class MediaNode {
         dir: join(config.dataDir, 'fallbacks'),
       },
       send: (report) => this.reporter.send(report),
-      message: (inputId, level, text) => this.manager.state(inputId, { message: { level, text } }),
-      serves: (inputId) => this.directory.all().some((input) => input.id === inputId),
+      message: (streamId, level, text) => this.manager.state(streamId, { message: { level, text } }),
+      serves: (streamId) => this.directory.all().some((input) => input.id === streamId),
       keptCopyMaxIdleMs: config.fallbackCopyMaxIdleMs,
       log,
     });
@@ -227,7 +227,7 @@ export class MediaNode {
     this.clips = new NodeClips({
       client: this.client,
       send: (report) => this.reporter.send(report),
-      packagerOf: (inputId) => this.lowLatency.of(inputId) ?? this.lowLatency.variants(inputId)[0]?.packager ?? null,
+      packagerOf: (streamId) => this.lowLatency.of(streamId) ?? this.lowLatency.variants(streamId)[0]?.packager ?? null,
       ffmpeg: config.ffmpeg,
       ffprobe: config.ffprobe,
       agents: outboundAgents,

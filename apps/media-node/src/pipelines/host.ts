@@ -57,8 +57,8 @@ export class LivePipelines<C> {
   }
 
   /** The pipeline of a live stream (for tests and /metadata). */
-  of(inputId: string): Pipeline<C> | null {
-    return this.running.get(inputId)?.pipeline ?? null;
+  of(streamId: string): Pipeline<C> | null {
+    return this.running.get(streamId)?.pipeline ?? null;
   }
 
   /** Stops every pipeline (the node stops); resolves when they have stopped. */
@@ -90,10 +90,10 @@ export class LivePipelines<C> {
     if (entry && parts.has(this.kind.part)) this.reload(entry, input);
   }
 
-  private end(inputId: string, stream: LiveStream, reason: StopReason): Promise<void> {
-    const entry = this.running.get(inputId);
+  private end(streamId: string, stream: LiveStream, reason: StopReason): Promise<void> {
+    const entry = this.running.get(streamId);
     if (!entry || entry.stream !== stream) return Promise.resolve();
-    this.running.delete(inputId);
+    this.running.delete(streamId);
     entry.done = true;
     if (entry.retry) clearTimeout(entry.retry);
     return this.enqueue(entry, async () => {

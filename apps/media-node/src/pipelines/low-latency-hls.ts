@@ -114,9 +114,9 @@ class LowLatencyHls implements Pipeline<LowLatencyConfig> {
 
   /** Each variant as packaged (its codecs and picture from its init segment) and what it holds in memory. */
   describe(): Record<string, unknown> {
-    const inputId = this.stream?.input.id ?? '';
+    const streamId = this.stream?.input.id ?? '';
     const variants = this.runs.map(({ source }) => {
-      const packager = this.packagers.of(inputId, source.key);
+      const packager = this.packagers.of(streamId, source.key);
       return {
         key: source.key,
         codecs: packager?.codecs() ?? null,

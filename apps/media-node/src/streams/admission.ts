@@ -50,13 +50,13 @@ export class Admission {
   constructor(
     private readonly directory: InputDirectory,
     /** The input's push going on, if any. */
-    private readonly livePush: (inputId: string) => LiveStream | undefined,
+    private readonly livePush: (streamId: string) => LiveStream | undefined,
     private readonly refreshDirectory?: () => Promise<void>,
     /**
      * Stops the input's fallback (a push takes the stream back); resolves once it let go of the stream, or
      * false when the push left first (`connected`, see FallbackTakeover.release): the fallback plays on.
      */
-    private readonly releaseFallback: (inputId: string, connected?: () => boolean) => Promise<boolean> = async () =>
+    private readonly releaseFallback: (streamId: string, connected?: () => boolean) => Promise<boolean> = async () =>
       true,
     /** Asks for the stream of a GSLB name pushed here (docs/decisions.md); null once it is here, else why not. */
     private readonly claimIngress?: (name: string) => Promise<string | null>,

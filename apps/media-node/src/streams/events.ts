@@ -12,7 +12,7 @@ export interface StreamListener {
   live?(stream: LiveStream): void;
   ended?(stream: LiveStream): void;
   /** The reconnect grace of an input ended without a new push: it is Idle (or Error) now. */
-  gone?(inputId: string): void;
+  gone?(streamId: string): void;
   configChanged?(input: AssignedInput, parts: ReadonlySet<ConfigPart>): void;
 }
 
@@ -33,8 +33,8 @@ export class StreamEvents {
     this.each((listener) => listener.ended?.(stream));
   }
 
-  gone(inputId: string): void {
-    this.each((listener) => listener.gone?.(inputId));
+  gone(streamId: string): void {
+    this.each((listener) => listener.gone?.(streamId));
   }
 
   configChanged(input: AssignedInput, parts: ReadonlySet<ConfigPart>): void {

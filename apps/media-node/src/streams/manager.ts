@@ -41,7 +41,7 @@ export interface FallbackTakeover {
    * A push is about to be admitted: the input's fallback stops; resolves once nginx let go of the name
    * (true), or false when the push, held because the encoder is flapping, left first (`connected`).
    */
-  release(inputId: string, connected?: () => boolean): Promise<boolean>;
+  release(streamId: string, connected?: () => boolean): Promise<boolean>;
 }
 
 /**
@@ -84,9 +84,9 @@ export class StreamManager {
     this.signed = new SignedPlayback(this.viewers, o.countryOf ?? (() => null), o.log, o.readSigning ?? null);
     this.admission = new Admission(
       o.directory,
-      (inputId) => this.push(inputId),
+      (streamId) => this.push(streamId),
       o.refreshDirectory,
-      (inputId, connected) => this.fallbacks?.release(inputId, connected) ?? Promise.resolve(true),
+      (streamId, connected) => this.fallbacks?.release(streamId, connected) ?? Promise.resolve(true),
       o.claimIngress,
       this.signed,
     );
@@ -317,7 +317,7 @@ export class StreamManager {
    */
   private endViewersOf(stream: LiveStream): void {
     for (const viewer of this.viewers.all())
-      if (viewer.inputId === stream.input.id && viewer.format !== 'HLS') this.viewers.end(viewer.id);
+      if (viewer.streamId === stream.input.id && viewer.format !== 'HLS') this.viewers.end(viewer.id);
   }
 
   private takeOver(stream: LiveStream): boolean {
@@ -327,16 +327,17 @@ export class StreamManager {
   }
 
   /** The stream is over: Idle, or Error when the push failed. */
-  private over(inputId: string, failure: string | null, ended = 'Push ended'): void {
-    this.showingFallback.delete(inputId);
-    if (failure) this.state(inputId, { status: 'Error', message: { level: 'error', text: `Push failed: ${failure}` } });
-    else this.state(inputId, { status: 'Idle', message: { level: 'info', text: ended } });
-    this.events.gone(inputId);
+  private over(streamId: string, failure: string | null, ended = 'Push ended'): void {
+    this.showingFallback.delete(streamId);
+    if (failure)
+      this.state(streamId, { status: 'Error', message: { level: 'error', text: `Push failed: ${failure}` } });
+    else this.state(streamId, { status: 'Idle', message: { level: 'info', text: ended } });
+    this.events.gone(streamId);
   }
 
   /** The input's push going on, if any. */
-  push(inputId: string): LiveStream | undefined {
-    const stream = this.pushes.get(inputId);
+  push(streamId: string): LiveStream | undefined {
+    const stream = this.pushes.get(streamId);
     return stream && !stream.ended ? stream : undefined;
   }
 
@@ -345,8 +346,8 @@ export class StreamManager {
   }
 
   /** Whether the input's push ended less than the reconnect grace ago (it may resume). */
-  inGrace(inputId: string): boolean {
-    return this.grace.has(inputId);
+  inGrace(streamId: string): boolean {
+    return this.grace.has(streamId);
   }
 
   // ------------------------------------------------------------------ control plane
@@ -371,13 +372,13 @@ export class StreamManager {
       }
     }
     // A takeover between two fallbacks (none publishing) of a stream stopped or deleted meanwhile ends.
-    for (const inputId of this.afterFallback) {
-      const input = this.o.directory.byId(inputId);
-      if (this.pushes.has(inputId) || (input && input.status !== 'Idle')) continue;
-      this.afterFallback.delete(inputId);
-      this.showingFallback.delete(inputId);
-      void this.fallbacks?.release(inputId);
-      this.events.gone(inputId);
+    for (const streamId of this.afterFallback) {
+      const input = this.o.directory.byId(streamId);
+      if (this.pushes.has(streamId) || (input && input.status !== 'Idle')) continue;
+      this.afterFallback.delete(streamId);
+      this.showingFallback.delete(streamId);
+      void this.fallbacks?.release(streamId);
+      this.events.gone(streamId);
     }
     // On an edge, a stream the origin no longer shows live (its grace ended there, or it moved) is over here too.
     const liveElsewhere = new Set(
@@ -386,7 +387,7 @@ export class StreamManager {
         .filter((input) => input.origin && (input.status === 'Ingestion' || input.status === 'Fallback'))
         .map((input) => input.id),
     );
-    for (const inputId of this.liveElsewhere) if (!liveElsewhere.has(inputId)) this.events.gone(inputId);
+    for (const streamId of this.liveElsewhere) if (!liveElsewhere.has(streamId)) this.events.gone(streamId);
     this.liveElsewhere = liveElsewhere;
     this.viewers.reconcile();
     // Keys and revocations were read with the inputs (SignedPlayback.load; pushed on a revocation): the sessions
@@ -400,7 +401,7 @@ export class StreamManager {
   sweepSigned(): number {
     return this.signed.sweep(
       (session) =>
-        this.o.directory.byId(session.inputId)?.outputs.find((output) => output.id === session.outputId)?.access,
+        this.o.directory.byId(session.streamId)?.outputs.find((output) => output.id === session.outputId)?.access,
     );
   }
 

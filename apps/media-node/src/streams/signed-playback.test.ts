@@ -62,7 +62,7 @@ async function node(input: AssignedInput) {
     const kicked: (string | undefined)[] = [];
     viewers.start({
       id,
-      inputId: STREAM,
+      streamId: STREAM,
       outputId: OUTPUT,
       format: 'HLS',
       grant: verdict.grant,

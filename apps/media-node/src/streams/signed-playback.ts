@@ -157,20 +157,20 @@ export class SignedPlayback {
     for (const accountId of this.keyrings.keys()) if (!served.has(accountId)) this.keyrings.delete(accountId);
   }
 
-  private keyringOf(inputId: string): Keyring | undefined {
-    const accountId = this.accountOf.get(inputId);
+  private keyringOf(streamId: string): Keyring | undefined {
+    const accountId = this.accountOf.get(streamId);
     return accountId === undefined ? undefined : this.keyrings.get(accountId);
   }
 
   /** Whether `viewer` may play `target` (an output of `inputId`) with its token, and what the grant is. */
   verify(
-    inputId: string,
+    streamId: string,
     target: PlaybackTarget,
     viewer: ViewerRequest,
     now = new Date(),
   ): { ok: true; grant: SignedGrant } | Extract<Verdict, { ok: false }> {
     const token = viewer.token ?? '';
-    const keyring = this.keyringOf(inputId);
+    const keyring = this.keyringOf(streamId);
     // A session going on with this very token keeps its start (no cut mid-view after `exp`).
     const session = viewer.sessionId ? this.viewers.get(viewer.sessionId) : undefined;
     const started = session?.grant?.token === token ? session.startedAt : undefined;
@@ -189,7 +189,7 @@ export class SignedPlayback {
         activeSessions: (claims) =>
           this.sessionsOf(claims.jti ?? token, viewer.sessionId ?? null) +
           (claims.sub === target.streamId
-            ? this.remoteSessionsOf(inputId, tokenSessionId(claims.jti ?? token)).length
+            ? this.remoteSessionsOf(streamId, tokenSessionId(claims.jti ?? token)).length
             : 0),
       },
     });
@@ -231,7 +231,7 @@ export class SignedPlayback {
   private over(session: ViewerSession, now: number): string | null {
     const { grant } = session;
     if (!grant) return SIGNED_ONLY;
-    const keyring = this.keyringOf(session.inputId);
+    const keyring = this.keyringOf(session.streamId);
     const key = keyring?.keys.get(grant.kid);
     if (!key) return REFUSALS.unknown_key;
     if (key.revoked) return REFUSALS.key_revoked;
@@ -248,11 +248,11 @@ export class SignedPlayback {
    */
   private overSharedCap(session: ViewerSession, grant: SignedGrant): boolean {
     if (grant.sharedAs === null || grant.maxSessions === null) return false;
-    const remote = this.remoteSessionsOf(session.inputId, grant.sharedAs);
+    const remote = this.remoteSessionsOf(session.streamId, grant.sharedAs);
     if (remote.length === 0) return false;
     const local = this.viewers
       .all()
-      .filter((other) => other.inputId === session.inputId && other.grant?.countedAs === grant.countedAs)
+      .filter((other) => other.streamId === session.streamId && other.grant?.countedAs === grant.countedAs)
       .map((other) => ({ sessionId: other.id, startedAt: other.startedAt.getTime() }));
     const ranked = [...local, ...remote].sort(
       (a, b) => a.startedAt - b.startedAt || (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0),
@@ -261,8 +261,8 @@ export class SignedPlayback {
   }
 
   /** The sessions of a capped stream-wide token (`tokenId`) on the input's other nodes. */
-  private remoteSessionsOf(inputId: string, tokenId: string): readonly RemoteSession[] {
-    return this.elsewhere.get(inputId)?.get(tokenId) ?? [];
+  private remoteSessionsOf(streamId: string, tokenId: string): readonly RemoteSession[] {
+    return this.elsewhere.get(streamId)?.get(tokenId) ?? [];
   }
 
   /** Sessions on this node counted as `countedAs`, but `except` (the session asking again). */

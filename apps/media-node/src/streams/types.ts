@@ -145,7 +145,7 @@ export interface SignedGrant {
 
 export interface ViewerSession {
   id: string;
-  inputId: string;
+  streamId: string;
   outputId: string;
   format: PlayFormat;
   ipAddress: string | null;

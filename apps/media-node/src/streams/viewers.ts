@@ -39,7 +39,7 @@ export class Viewers {
       reported: { bytesIn: 0, bytesOut: 0, at: Date.now() },
     };
     this.sessions.set(session.id, session);
-    this.changed(session.inputId);
+    this.changed(session.streamId);
     return session;
   }
 
@@ -52,7 +52,7 @@ export class Viewers {
     // A preview's bytes are never billed: only viewers' last bytes are owed.
     if (!session.preview) this.ended.push(session);
     else this.previewBytesEnded += session.bytesOut();
-    this.changed(session.inputId);
+    this.changed(session.streamId);
   }
 
   get(id: string): ViewerSession | undefined {
@@ -133,14 +133,14 @@ export class Viewers {
   }
 
   /** Marks every stream's sessions to be reported again (a resync), or just those of `inputId`. */
-  markChanged(inputId: string): void {
-    this.dirty.add(inputId);
+  markChanged(streamId: string): void {
+    this.dirty.add(streamId);
   }
 
   /** The viewer sessions of every output of the inputs that changed, as the control plane shows them. */
   flush(): void {
-    for (const inputId of this.dirty) {
-      const input = this.directory.byId(inputId);
+    for (const streamId of this.dirty) {
+      const input = this.directory.byId(streamId);
       if (!input) continue;
       const outputs = input.outputs.map((output) => {
         const sessions = this.all().filter((session) => session.outputId === output.id);
@@ -159,14 +159,14 @@ export class Viewers {
           previews: sessions.filter((session) => session.preview).length,
         };
       });
-      if (outputs.length > 0) this.state(inputId, { outputs });
+      if (outputs.length > 0) this.state(streamId, { outputs });
     }
     this.dirty.clear();
   }
 
   /** Sessions are reported a moment after they change, several changes at once. */
-  private changed(inputId: string): void {
-    this.dirty.add(inputId);
+  private changed(streamId: string): void {
+    this.dirty.add(streamId);
     if (this.timer) return;
     this.timer = setTimeout(() => {
       this.timer = null;

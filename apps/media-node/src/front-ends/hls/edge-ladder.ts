@@ -35,7 +35,7 @@ export interface EdgeLaddersOptions {
   serveLowLatency: (
     request: IncomingMessage,
     response: ServerResponse,
-    inputId: string,
+    streamId: string,
     asked: LowLatencyAsk,
   ) => Promise<void>;
   /** Counts bytes sent to a viewer's session (HlsSessions.countTo). */
@@ -54,8 +54,8 @@ export class EdgeLadders {
   constructor(private readonly o: EdgeLaddersOptions) {}
 
   /** The stream is over here (the control plane shows its grace over on the origin): its playlists end. */
-  end(inputId: string): void {
-    this.ladders.end(inputId);
+  end(streamId: string): void {
+    this.ladders.end(streamId);
   }
 
   /**

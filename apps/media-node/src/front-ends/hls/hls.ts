@@ -79,7 +79,7 @@ export class HlsServer {
     this.ladders = new EdgeLadders({
       hlsDir,
       pullRendition,
-      serveLowLatency: (request, response, inputId, asked) => this.serveLowLatency(request, response, inputId, asked),
+      serveLowLatency: (request, response, streamId, asked) => this.serveLowLatency(request, response, streamId, asked),
       countTo: (viewer) => this.sessions.countTo(viewer),
     });
     this.sweeper = setInterval(() => void this.sweep(), 2000);
@@ -87,9 +87,9 @@ export class HlsServer {
     manager.events.subscribe({
       live: (stream) => this.recent.forget(stream.input.id),
       ended: (stream) => this.recent.keep(stream.input.id, stream),
-      gone: (inputId) => {
-        this.recent.end(inputId);
-        this.ladders.end(inputId);
+      gone: (streamId) => {
+        this.recent.end(streamId);
+        this.ladders.end(streamId);
       },
     });
   }
@@ -155,7 +155,7 @@ export class HlsServer {
     const suffix = `?${new URLSearchParams({ sid, ...(token ? { token } : {}) })}`;
     if (vod && this.vods) {
       const count = this.sessions.countTo(viewer);
-      return serveVod(response, { library: this.vods, inputId: admitted.input.id, file, suffix, count });
+      return serveVod(response, { library: this.vods, streamId: admitted.input.id, file, suffix, count });
     }
     const output = admitted.input.outputs.find((each) => each.id === admitted.outputId);
     const low = this.lowLatency && output && isLowLatencyHls(output) ? output : null;
@@ -201,19 +201,19 @@ export class HlsServer {
   private async serveLowLatency(
     request: IncomingMessage,
     response: ServerResponse,
-    inputId: string,
+    streamId: string,
     asked: LowLatencyAsk,
   ): Promise<void> {
     if (!this.lowLatency) return;
     const count = this.sessions.countTo(asked.viewer);
-    return serveLowLatencyOutput(request, response, this.lowLatency, inputId, asked, count);
+    return serveLowLatencyOutput(request, response, this.lowLatency, streamId, asked, count);
   }
 
   /** The push an input's outputs play now: live, in its reconnect grace, or ended less than the linger ago. */
-  private played(inputId: string): Played | null {
-    const live = this.manager.push(inputId);
+  private played(streamId: string): Played | null {
+    const live = this.manager.push(streamId);
     if (live) return { stream: live, ended: false };
-    const last = this.recent.played(inputId);
+    const last = this.recent.played(streamId);
     return last && { stream: last.content, ended: last.ended };
   }
 
@@ -247,7 +247,7 @@ export class HlsServer {
    */
   private async awaitPlaylist(
     request: IncomingMessage,
-    inputId: string,
+    streamId: string,
     played: Played,
     rendition: string | null,
     suffix: string,
@@ -256,7 +256,7 @@ export class HlsServer {
     const now = await this.playlist(played, rendition, suffix);
     if (now !== null) return now;
     // Only a live push is worth waiting for: one that ended writes no new fragment.
-    const live = () => this.manager.push(inputId);
+    const live = () => this.manager.push(streamId);
     return poll(
       async () => {
         const stream = live();

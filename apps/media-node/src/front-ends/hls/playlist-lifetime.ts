@@ -11,26 +11,26 @@ export class PlaylistLifetimes<T> {
   private readonly last = new Map<string, { content: T; endedAt: number | null }>();
 
   /** The input's playlists, made from `content`, are kept (live, or in the reconnect grace). */
-  keep(inputId: string, content: T): void {
-    this.last.set(inputId, { content, endedAt: null });
+  keep(streamId: string, content: T): void {
+    this.last.set(streamId, { content, endedAt: null });
   }
 
   /** The reconnect grace ended without a new push: the playlists end from now (once; a second call changes nothing). */
-  end(inputId: string): void {
-    const last = this.last.get(inputId);
+  end(streamId: string): void {
+    const last = this.last.get(streamId);
     if (last && last.endedAt === null) last.endedAt = Date.now();
   }
 
-  forget(inputId: string): void {
-    this.last.delete(inputId);
+  forget(streamId: string): void {
+    this.last.delete(streamId);
   }
 
   /** What the input's playlists are made from, and whether they end; null when there are none (any more). */
-  played(inputId: string, now = Date.now()): { content: T; ended: boolean } | null {
-    const last = this.last.get(inputId);
+  played(streamId: string, now = Date.now()): { content: T; ended: boolean } | null {
+    const last = this.last.get(streamId);
     if (!last) return null;
     if (last.endedAt !== null && now - last.endedAt > HLS_ENDED_LINGER_MS) {
-      this.last.delete(inputId);
+      this.last.delete(streamId);
       return null;
     }
     return { content: last.content, ended: last.endedAt !== null };

@@ -93,7 +93,7 @@ export class HlsSessions {
       this.viewers.set(sid, state);
       this.manager.viewers.start({
         id: sid,
-        inputId: input.id,
+        streamId: input.id,
         outputId,
         format: 'HLS',
         preview,

@@ -190,7 +190,7 @@ export class RtmpFrontEnd {
     const id = `rtmp-${connection.id}-${form.get('clientid') ?? '0'}`;
     manager.viewers.start({
       id,
-      inputId: admitted.input.id,
+      streamId: admitted.input.id,
       outputId: admitted.outputId,
       format: 'RTMP',
       ...(admitted.grant ? { grant: admitted.grant } : {}),
@@ -237,7 +237,7 @@ export class RtmpFrontEnd {
     this.edgePlaysByAlias.set(
       connection.alias,
       manager.usage.meter(
-        { inputId: input.id, bytesIn: () => connection.bytesFromClient, bytesOut: () => connection.bytesToClient },
+        { streamId: input.id, bytesIn: () => connection.bytesFromClient, bytesOut: () => connection.bytesToClient },
         'internode',
       ),
     );

@@ -18,7 +18,7 @@ export const STREAM_ID = /accept streamid \[(.*)\], length \d+/;
  */
 export function watchStreamId(
   listener: GuardedChild,
-  admit: (streamId: string) => void,
+  admit: (srtStreamId: string) => void,
 ): { log(): string; accepted(): boolean } {
   let log = '';
   let accepted = false;
@@ -95,9 +95,9 @@ class SrtPush implements SrtSession {
       if (relay?.extra) relay.extra.write(chunk);
       else if (!session) pending.push(chunk);
     });
-    const caller = watchStreamId(listener, (streamId) => void admit(streamId));
-    const admit = async (streamId: string) => {
-      const { name, token } = splitNameAndToken(streamId);
+    const caller = watchStreamId(listener, (srtStreamId) => void admit(srtStreamId));
+    const admit = async (srtStreamId: string) => {
+      const { name, token } = splitNameAndToken(srtStreamId);
       const admitted = await o.manager.admission.push('SRT', name, token, remoteAddress);
       if (!listener.running) return;
       if (!admitted.ok) {

@@ -90,13 +90,13 @@ export class WhepPlayback extends WebRtcEndpoint<WhepSession, Admitted> {
   }
 
   /** The stream's running feeds (at most one per codec). */
-  private feedsOf(inputId: string): StreamFeed<WhepSession>[] {
-    return [...this.feeds.values()].filter((feed) => feed.push.input.id === inputId);
+  private feedsOf(streamId: string): StreamFeed<WhepSession>[] {
+    return [...this.feeds.values()].filter((feed) => feed.push.input.id === streamId);
   }
 
   /** What the stream's WebRTC feeds send, for /metadata: per feed its video, why it is re-encoded, its viewers. */
-  describe(inputId: string): { video: string; reencoded: string | null; viewers: number }[] {
-    return this.feedsOf(inputId).map((feed) => ({
+  describe(streamId: string): { video: string; reencoded: string | null; viewers: number }[] {
+    return this.feedsOf(streamId).map((feed) => ({
       video: feed.path.codec === 'H264' ? 'H.264 as it is' : 'VP8 re-encoded',
       reencoded: feed.path.codec === 'VP8' ? feed.path.reason : null,
       viewers: feed.viewers.size,
@@ -252,7 +252,7 @@ export class WhepPlayback extends WebRtcEndpoint<WhepSession, Admitted> {
     session.viewerId = viewerIdOf(session.id);
     this.o.manager.viewers.start({
       id: session.viewerId,
-      inputId: session.push.input.id,
+      streamId: session.push.input.id,
       outputId: session.outputId,
       format: 'WebRTC',
       preview: session.preview,

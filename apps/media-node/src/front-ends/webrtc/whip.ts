@@ -14,7 +14,7 @@ export interface WhipOptions {
   ffmpeg: string;
   manager: StreamManager;
   log: Logger;
-  relayUrl: (inputId: string) => string;
+  relayUrl: (streamId: string) => string;
   dataDir: string;
   /** STUN servers (NodeConfig.iceServers). */
   iceServers: readonly string[];

@@ -7,4 +7,4 @@ export function edgeLadder(input: AssignedInput): LadderRendition[] | null {
 }
 
 /** The nginx name of a rendition of the input, here as on the origin. */
-export const renditionName = (inputId: string, key: string) => `${inputId}_${key}`;
+export const renditionName = (streamId: string, key: string) => `${streamId}_${key}`;

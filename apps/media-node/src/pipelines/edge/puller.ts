@@ -46,8 +46,8 @@ interface PullSource {
 }
 
 /** The nginx name a pull publishes here: the input id, or its rendition's name (the key of the pulls). */
-const pullName = (inputId: string, rendition: string | null) =>
-  rendition === null ? inputId : renditionName(inputId, rendition);
+const pullName = (streamId: string, rendition: string | null) =>
+  rendition === null ? streamId : renditionName(streamId, rendition);
 
 /** Why a pull stopped when its ffmpeg ended on its own: the origin's nginx dropped it (the push there ended). */
 const ORIGIN_ENDED = 'the origin ended it';
@@ -175,7 +175,7 @@ export class EdgePuller implements StreamSource {
     // Metered from here, every byte since its connection opened: the origin admitted the play (ffmpeg publishes
     // only what it plays), and meters it from then as internode too; a play it refused is billed on neither node.
     pull.endMetering = this.node.meter({
-      inputId: pull.input.id,
+      streamId: pull.input.id,
       // What the origin sent this node is its upload here; what this node sent back, its download.
       bytesIn: () => connectionOf(pull)?.bytesToClient ?? 0,
       bytesOut: () => connectionOf(pull)?.bytesFromClient ?? 0,
@@ -195,8 +195,8 @@ export class EdgePuller implements StreamSource {
   }
 
   /** Whether a pull of the input runs (tests and /metadata). */
-  pulling(inputId: string): boolean {
-    const pull = this.pulls.get(inputId);
+  pulling(streamId: string): boolean {
+    const pull = this.pulls.get(streamId);
     return pull !== undefined && !pull.stopping;
   }
 
@@ -395,8 +395,8 @@ export class EdgePuller implements StreamSource {
     const watched = new Set(
       this.node.streams.viewers
         .all()
-        .filter((viewer) => viewer.format !== 'HLS' || !this.laddered(viewer.inputId))
-        .map((viewer) => viewer.inputId),
+        .filter((viewer) => viewer.format !== 'HLS' || !this.laddered(viewer.streamId))
+        .map((viewer) => viewer.streamId),
     );
     for (const pull of this.pulls.values()) {
       const input = this.node.directory.byId(pull.input.id);
@@ -460,8 +460,8 @@ export class EdgePuller implements StreamSource {
     for (const rendition of names) void this.running(input, rendition);
   }
 
-  private laddered(inputId: string): boolean {
-    const input = this.node.directory.byId(inputId);
+  private laddered(streamId: string): boolean {
+    const input = this.node.directory.byId(streamId);
     return input !== undefined && edgeLadder(input) !== null;
   }
 }

@@ -24,7 +24,7 @@ export class RenditionPackaging {
 
   constructor(
     private readonly packagers: LowLatencyPackagers,
-    private readonly inputId: string,
+    private readonly streamId: string,
     private readonly key: string,
     /** The origin's ladder when the pull started: variants no longer in it leave the stream's packagers. */
     private readonly keys: readonly string[],
@@ -39,8 +39,8 @@ export class RenditionPackaging {
       if (this.failed) return;
       try {
         if (!this.packager) {
-          this.packager = this.packagers.begin(this.inputId, this.key, this.keys);
-          this.packagers.setDvr(this.inputId, this.windowSeconds);
+          this.packager = this.packagers.begin(this.streamId, this.key, this.keys);
+          this.packagers.setDvr(this.streamId, this.windowSeconds);
         }
         this.packager.write(chunk);
       } catch (error) {
@@ -59,7 +59,7 @@ export class RenditionPackaging {
     const windowSeconds = dvrWindowSecondsOf(input);
     if (windowSeconds === this.windowSeconds) return;
     this.windowSeconds = windowSeconds;
-    if (this.packager) this.packagers.setDvr(this.inputId, windowSeconds);
+    if (this.packager) this.packagers.setDvr(this.streamId, windowSeconds);
   }
 
   /**
@@ -68,6 +68,6 @@ export class RenditionPackaging {
    * takes its variant out of the stream's playlists and rendition reports: nothing feeds it any more.
    */
   stop(o: { byOrigin: boolean }): void {
-    if (!o.byOrigin && this.packager) this.packagers.retire(this.inputId, this.key, this.packager);
+    if (!o.byOrigin && this.packager) this.packagers.retire(this.streamId, this.key, this.packager);
   }
 }

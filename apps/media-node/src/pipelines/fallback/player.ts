@@ -37,9 +37,9 @@ export interface FallbackPlayerOptions {
   /** Node reports (fallback-state). */
   send(report: ReportBody): void;
   /** A status message on the stream. */
-  message(inputId: string, level: StatusMessage['level'], text: string): void;
+  message(streamId: string, level: StatusMessage['level'], text: string): void;
   /** Whether the node still serves an input (a deleted stream's, or one moved to another node, is not). */
-  serves(inputId: string): boolean;
+  serves(streamId: string): boolean;
   /** A kept copy of a storage object unused this long is removed (FALLBACK_COPY_MAX_IDLE_MS). */
   keptCopyMaxIdleMs: number;
   log: Logger;
@@ -96,7 +96,7 @@ export class FallbackPlayer implements FallbackTakeover {
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(private readonly o: FallbackPlayerOptions) {
-    o.manager.events.subscribe({ gone: (inputId) => this.forget(inputId) });
+    o.manager.events.subscribe({ gone: (streamId) => this.forget(streamId) });
     this.sweeper = setInterval(() => void this.sweep(), SWEEP_INTERVAL_MS);
     this.sweeper.unref();
     // At once too: what a node process before this one kept is known to no one now.
@@ -110,22 +110,22 @@ export class FallbackPlayer implements FallbackTakeover {
    */
   async sweep(now = new Date()): Promise<void> {
     const keptBy = new Map<string, string>();
-    for (const [inputId, fallbacks] of this.kept) for (const fallback of fallbacks) keptBy.set(fallback.id, inputId);
+    for (const [streamId, fallbacks] of this.kept) for (const fallback of fallbacks) keptBy.set(fallback.id, streamId);
     const removed = await sweepSources(
       this.o.sources.dir,
       (fallbackId) => [...this.configs.values()].some((fallbacks) => fallbacks.some(({ id }) => id === fallbackId)),
       (fallbackId) => {
-        const inputId = keptBy.get(fallbackId);
-        return inputId !== undefined && !this.o.serves(inputId);
+        const streamId = keptBy.get(fallbackId);
+        return streamId !== undefined && !this.o.serves(streamId);
       },
       new Date(now.getTime() - this.o.keptCopyMaxIdleMs),
     );
     for (const fallbackId of removed) {
-      const inputId = keptBy.get(fallbackId);
-      if (inputId === undefined) continue;
-      const left = (this.kept.get(inputId) ?? []).filter(({ id }) => id !== fallbackId);
-      if (left.length > 0) this.kept.set(inputId, left);
-      else this.kept.delete(inputId);
+      const streamId = keptBy.get(fallbackId);
+      if (streamId === undefined) continue;
+      const left = (this.kept.get(streamId) ?? []).filter(({ id }) => id !== fallbackId);
+      if (left.length > 0) this.kept.set(streamId, left);
+      else this.kept.delete(streamId);
     }
     if (removed.length > 0) this.o.log.info(`fallback copies removed: ${removed.length} unused`);
   }
@@ -168,22 +168,22 @@ export class FallbackPlayer implements FallbackTakeover {
     return true;
   }
 
-  async release(inputId: string, connected?: () => boolean): Promise<boolean> {
-    let takeover = this.takeovers.get(inputId);
+  async release(streamId: string, connected?: () => boolean): Promise<boolean> {
+    let takeover = this.takeovers.get(streamId);
     if (takeover && connected && takeover.flappedAt !== null && Date.now() - takeover.flappedAt < FLAP_WINDOW_MS) {
       if (!(await holdWhile(connected, FLAP_HOLD_MS))) return false;
-      takeover = this.takeovers.get(inputId);
+      takeover = this.takeovers.get(streamId);
     }
     if (!takeover) return true;
     takeover.done = true;
-    this.takeovers.delete(inputId);
+    this.takeovers.delete(streamId);
     await this.end(takeover);
     return true;
   }
 
   /** nginx asks whether the fallback publishing for `inputId` is expected: answers the stream it became. */
-  published(inputId: string, clientId: string): LiveStream | null {
-    const takeover = this.takeovers.get(inputId);
+  published(streamId: string, clientId: string): LiveStream | null {
+    const takeover = this.takeovers.get(streamId);
     const playing = takeover?.current;
     if (!takeover || !playing || playing.stream) return null;
     const { fallback } = playing;
@@ -196,7 +196,7 @@ export class FallbackPlayer implements FallbackTakeover {
         bytesIn: () => 0,
         bytesOut: () => 0,
         // A Stop (or the node stopping): the takeover ends without another fallback.
-        kick: () => void this.release(inputId),
+        kick: () => void this.release(streamId),
       },
     );
     if (!stream) return null;
@@ -218,15 +218,15 @@ export class FallbackPlayer implements FallbackTakeover {
   }
 
   /** For /metadata: the fallbacks playing now. */
-  describe(inputId: string): Record<string, unknown> | null {
-    const playing = this.takeovers.get(inputId)?.current;
+  describe(streamId: string): Record<string, unknown> | null {
+    const playing = this.takeovers.get(streamId)?.current;
     return playing ? { fallback: playing.fallback.id, type: playing.fallback.type } : null;
   }
 
   /** The node stops: every takeover ends. */
   async stopAll(): Promise<void> {
     clearInterval(this.sweeper);
-    await Promise.all([...this.takeovers.keys()].map((inputId) => this.release(inputId)));
+    await Promise.all([...this.takeovers.keys()].map((streamId) => this.release(streamId)));
   }
 
   private preparation(fallback: Fallback): Promise<Prepared> {
@@ -245,8 +245,8 @@ export class FallbackPlayer implements FallbackTakeover {
 
   /** Plays the list's first fallback that is usable and has not failed in this takeover; else the takeover ends. */
   private async next(takeover: Takeover): Promise<void> {
-    const inputId = takeover.last.input.id;
-    for (const fallback of this.configs.get(inputId) ?? []) {
+    const streamId = takeover.last.input.id;
+    for (const fallback of this.configs.get(streamId) ?? []) {
       if (takeover.done) return;
       if (takeover.failed.has(fallback.id)) continue;
       const prepared = await this.preparation(fallback);
@@ -260,7 +260,7 @@ export class FallbackPlayer implements FallbackTakeover {
     }
     if (takeover.done) return;
     takeover.done = true;
-    this.takeovers.delete(inputId);
+    this.takeovers.delete(streamId);
     this.o.manager.fallbackOver(takeover.last, takeover.last.failure);
   }
 
@@ -323,19 +323,19 @@ export class FallbackPlayer implements FallbackTakeover {
    * The stream is over (Idle or Error): what was prepared for it goes and the next push prepares again;
    * copies of storage objects stay, so that only checks they are unchanged.
    */
-  private forget(inputId: string): void {
-    if (this.takeovers.has(inputId)) return;
-    const fallbacks = this.configs.get(inputId) ?? [];
+  private forget(streamId: string): void {
+    if (this.takeovers.has(streamId)) return;
+    const fallbacks = this.configs.get(streamId) ?? [];
     for (const fallback of fallbacks) {
       this.prepared.delete(fallback.id);
       this.reported.delete(fallback.id);
       if (!keepsCopy(fallback)) void forgetSource(this.o.sources.dir, fallback.id);
     }
-    this.configs.delete(inputId);
+    this.configs.delete(streamId);
     const kept = fallbacks.filter(keepsCopy);
     // Unused from now on: the sweep counts its idle time from the stream's end.
     for (const fallback of kept) void touchKept(this.o.sources.dir, fallback.id);
-    if (kept.length > 0) this.kept.set(inputId, kept);
+    if (kept.length > 0) this.kept.set(streamId, kept);
   }
 
   private report(fallback: Fallback, state: FallbackState, message: string): void {

@@ -177,9 +177,9 @@ export class Recordings implements StreamListener {
   }
 
   /** The reconnect grace ended without a new push: the files waiting for one are finished. */
-  gone(inputId: string): void {
+  gone(streamId: string): void {
     for (const run of this.runs)
-      if (run.capturing && !run.stream && run.record.streamId === inputId) void this.finish(run);
+      if (run.capturing && !run.stream && run.record.streamId === streamId) void this.finish(run);
   }
 
   /** A recording of a stream that is not live may have been stopped (it then ends without a file). */
@@ -206,7 +206,7 @@ export class Recordings implements StreamListener {
   private async read(versions: ReadonlyArray<readonly [string, string]>): Promise<void> {
     const recordings = await this.o.client.recordings();
     this.listing = new Map(recordings.map((recording) => [recording.id, recording]));
-    for (const [inputId, version] of versions) this.listed.set(inputId, version);
+    for (const [streamId, version] of versions) this.listed.set(streamId, version);
     for (const run of this.runs) {
       const recording = this.listing.get(run.recordingId);
       if (recording) run.know(recording);

@@ -224,7 +224,7 @@ export class RelayJob {
     });
     this.current = run;
     const unmeter = this.o.context.meter({
-      inputId: this.stream.input.id,
+      streamId: this.stream.input.id,
       bytesOut: () => run.bytesOut(),
       bytesIn: () => run.bytesIn(),
     });

@@ -27,7 +27,7 @@ export interface RelaysOptions {
   client: Pick<ControlPlaneClient, 'relays'>;
   events: StreamEvents;
   /** Whether an input's push is live here now (its relays then run in its pipeline). */
-  live(inputId: string): boolean;
+  live(streamId: string): boolean;
   /** Sends a node report (relays of streams that are not live). */
   send(report: ReportBody): void;
   /** A directory only the node's user reads: RTMP relays' preset files (stream keys) live there for a moment. */
@@ -43,7 +43,7 @@ export interface RelaysOptions {
  * Completed. Its uploaded bytes are known once its connection has closed.
  */
 interface Paused {
-  inputId: string;
+  streamId: string;
   uploaded: Promise<number>;
   report(fields: RelayReport): void;
 }
@@ -100,7 +100,7 @@ export function relaysKind(o: RelaysOptions): PipelineKind<NodeRelay[]> {
     }
   };
   o.events.subscribe({
-    gone: (inputId) => complete((entry) => entry.inputId === inputId, 'The push ended'),
+    gone: (streamId) => complete((entry) => entry.streamId === streamId, 'The push ended'),
     configChanged: (input, parts) => {
       if (!parts.has('relays') || o.live(input.id)) return;
       idle.add(input.id);
@@ -129,7 +129,7 @@ export function relaysKind(o: RelaysOptions): PipelineKind<NodeRelay[]> {
           : (await o.client.relays()).filter((relay) => relay.streamId === input.id);
       // A paused relay no longer listed (deleted, or finished elsewhere) is forgotten.
       for (const [relayId, entry] of paused)
-        if (entry.inputId === input.id && !relays.some((relay) => relay.id === relayId)) paused.delete(relayId);
+        if (entry.streamId === input.id && !relays.some((relay) => relay.id === relayId)) paused.delete(relayId);
       return relays.length > 0 ? relays : null;
     },
     create: (context) => new StreamRelays(context, book),
@@ -259,7 +259,7 @@ class StreamRelays implements Pipeline<NodeRelay[]> {
           return job.stop({ how: 'finished', message: this.endMessage(reason, stream) });
         // Paused at once (the reconnect grace may end before the connection has closed).
         const uploaded = job.stop({ how: 'paused' });
-        if (stream) this.book.pause(relayId, { inputId: stream.input.id, uploaded, report: this.reporter(relayId) });
+        if (stream) this.book.pause(relayId, { streamId: stream.input.id, uploaded, report: this.reporter(relayId) });
         await uploaded;
       }),
     );
