@@ -1,13 +1,13 @@
 import { ApiError } from '@streamcloud/api-client';
 import type { ControlPlaneClient, Reporter } from './control-plane.js';
-import type { InputDirectory } from './inputs.js';
 import type { Logger } from './log.js';
+import type { StreamDirectory } from './streams/directory.js';
 import type { StreamManager } from './streams/manager.js';
 
 export interface AssignmentsOptions {
   client: ControlPlaneClient;
   reporter: Reporter;
-  directory: InputDirectory;
+  directory: StreamDirectory;
   manager: StreamManager;
   log: Logger;
 }
@@ -67,17 +67,17 @@ export class Assignments {
     const delivered = reporter.delivered;
     const sent = ++this.pollsSent;
     try {
-      const inputs = await client.inputs();
+      const assignedStreams = await client.assignedStreams();
       // The timer's read and a refresh (a player naming an output created a moment ago) may overlap and answer
       // out of order: an older answer never replaces a newer one (it would drop that output again, and an
       // edge would stop the pull its first viewer just started).
       if (sent < this.pollApplied) return;
       // The signing material a Signed output's viewers are verified with is read before the inputs apply.
-      await manager.signed.load(inputs);
+      await manager.signed.load(assignedStreams);
       // (Again: a newer read may have applied while that material was read.)
       if (sent < this.pollApplied) return;
       this.pollApplied = sent;
-      const changes = directory.replace(inputs);
+      const changes = directory.replace(assignedStreams);
       manager.reconcile(delivered, changes);
     } catch (error) {
       log.error(`reading the assigned inputs failed: ${String(error)}`);

@@ -35,7 +35,7 @@ export class ControlPlaneClient {
     return this.api.call(nodeReportRoutes.whoami);
   }
 
-  inputs() {
+  assignedStreams() {
     return this.api.call(nodeStreamRoutes.inputs);
   }
 

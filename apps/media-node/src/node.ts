@@ -22,7 +22,6 @@ import { missingTools } from './front-ends/tools.js';
 import { whepFrontEnd } from './front-ends/webrtc/whep.js';
 import { whipFrontEnd } from './front-ends/webrtc/whip.js';
 import { CountryLookup } from './geo.js';
-import { InputDirectory } from './inputs.js';
 import { LowLatencyPackagers } from './ll-hls/packagers.js';
 import { LoadReport } from './load-report.js';
 import type { Logger } from './log.js';
@@ -38,6 +37,7 @@ import { relayPolicies } from './pipelines/relay/outbound.js';
 import { relaysKind } from './pipelines/relay/relay.js';
 import { snapshotsKind } from './pipelines/snapshots.js';
 import { transcoderKind } from './pipelines/transcoder/transcoder.js';
+import { StreamDirectory } from './streams/directory.js';
 import { StreamManager } from './streams/manager.js';
 import type { LiveStream } from './streams/types.js';
 import { UsageJournal } from './streams/usage-journal.js';
@@ -69,7 +69,7 @@ export class MediaNode {
   readonly reporter: Reporter;
   /** The usage not yet acknowledged by the control plane, on disk: billing survives a crash. */
   private readonly usageJournal: UsageJournal;
-  readonly directory = new InputDirectory();
+  readonly directory = new StreamDirectory();
   readonly manager: StreamManager;
   /** Every recording run of the node, from its push to its object in the storage (and across restarts). */
   readonly recordings: Recordings;
@@ -206,7 +206,7 @@ export class MediaNode {
       },
       send: (report) => this.reporter.send(report),
       message: (streamId, level, text) => this.manager.state(streamId, { message: { level, text } }),
-      serves: (streamId) => this.directory.all().some((input) => input.id === streamId),
+      serves: (streamId) => this.directory.all().some((assigned) => assigned.id === streamId),
       keptCopyMaxIdleMs: config.fallbackCopyMaxIdleMs,
       log,
     });
@@ -215,7 +215,7 @@ export class MediaNode {
     this.recordings = new Recordings({
       client: this.client,
       reporter: this.reporter,
-      inputs: () => this.directory.all(),
+      assignedStreams: () => this.directory.all(),
       tools: this.tools,
       agents: outboundAgents,
       log,
@@ -262,7 +262,7 @@ export class MediaNode {
   /** A pipeline's reports about its stream: status messages and node reports, through the one reporter. */
   private pipelineReporter(stream: LiveStream): PipelineReporter {
     return {
-      message: (level, text) => this.manager.state(stream.input.id, { message: { level, text } }),
+      message: (level, text) => this.manager.state(stream.assigned.id, { message: { level, text } }),
       send: (report) => this.reporter.send(report),
     };
   }

@@ -208,9 +208,9 @@ export class LowLatencyPackagers {
 
   /** Counts the windows a previous run left (`<dvr>/<input>/<variant>/`) and removes those past the longest window. */
   private keepLeftovers(): void {
-    for (const input of namesIn(this.dvrDir))
-      for (const variant of namesIn(join(this.dvrDir, input))) {
-        const dir = join(this.dvrDir, input, variant);
+    for (const streamId of namesIn(this.dvrDir))
+      for (const variant of namesIn(join(this.dvrDir, streamId))) {
+        const dir = join(this.dvrDir, streamId, variant);
         const written = lastWritten(dir);
         const leftMs = written + LEFTOVER_MS - Date.now();
         if (leftMs <= 0) {

@@ -1,5 +1,6 @@
-import type { AssignedInput, ConfigPart } from '@streamcloud/contract';
+import type { ConfigPart } from '@streamcloud/contract';
 import type { Logger } from '../log.js';
+import type { AssignedStream } from '../streams/directory.js';
 import type { StreamEvents } from '../streams/events.js';
 import type { LiveStream } from '../streams/types.js';
 import type {
@@ -47,8 +48,8 @@ export class LivePipelines<C> {
   ) {
     events.subscribe({
       live: (stream) => this.live(stream),
-      ended: (stream) => this.end(stream.input.id, stream, 'push ended'),
-      configChanged: (input, parts) => this.changed(input, parts),
+      ended: (stream) => this.end(stream.assigned.id, stream, 'push ended'),
+      configChanged: (assigned, parts) => this.changed(assigned, parts),
     });
   }
 
@@ -64,7 +65,7 @@ export class LivePipelines<C> {
   /** Stops every pipeline (the node stops); resolves when they have stopped. */
   async stopAll(): Promise<void> {
     await Promise.all(
-      [...this.running.values()].map((entry) => this.end(entry.stream.input.id, entry.stream, 'node stopping')),
+      [...this.running.values()].map((entry) => this.end(entry.stream.assigned.id, entry.stream, 'node stopping')),
     );
     await this.kind.shutdown?.();
   }
@@ -80,14 +81,14 @@ export class LivePipelines<C> {
       retry: null,
       done: false,
     };
-    this.running.set(stream.input.id, entry);
+    this.running.set(stream.assigned.id, entry);
     this.reload(entry);
   }
 
-  private changed(input: AssignedInput, parts: ReadonlySet<ConfigPart>): void {
-    const entry = this.running.get(input.id);
+  private changed(assigned: AssignedStream, parts: ReadonlySet<ConfigPart>): void {
+    const entry = this.running.get(assigned.id);
     // The input as just read: its versions say what changed (a kind may skip a read its version makes needless).
-    if (entry && parts.has(this.kind.part)) this.reload(entry, input);
+    if (entry && parts.has(this.kind.part)) this.reload(entry, assigned);
   }
 
   private end(streamId: string, stream: LiveStream, reason: StopReason): Promise<void> {
@@ -104,19 +105,19 @@ export class LivePipelines<C> {
   }
 
   /** Reads the stream's configuration and brings its pipeline in line with it. */
-  private reload(entry: Running<C>, input = entry.stream.input): void {
+  private reload(entry: Running<C>, assigned = entry.stream.assigned): void {
     void this.enqueue(entry, async () => {
       if (entry.done) return;
       let config: C | null;
       try {
-        config = await this.kind.load(input);
+        config = await this.kind.load(assigned);
       } catch (error) {
         this.o.log.error(
-          `${this.kind.name} of ${entry.stream.input.name}: reading its configuration failed: ${String(error)}`,
+          `${this.kind.name} of ${entry.stream.assigned.name}: reading its configuration failed: ${String(error)}`,
         );
         entry.retry ??= setTimeout(() => {
           entry.retry = null;
-          this.reload(entry, input);
+          this.reload(entry, assigned);
         }, RELOAD_RETRY_MS);
         entry.retry.unref();
         return;
@@ -153,7 +154,7 @@ export class LivePipelines<C> {
   private enqueue(entry: Running<C>, step: () => Promise<void>): Promise<void> {
     entry.chain = entry.chain.then(step).catch((error: unknown) => {
       this.o.log.error(
-        `${this.kind.name} of ${entry.stream.input.name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+        `${this.kind.name} of ${entry.stream.assigned.name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
       );
     });
     return entry.chain;
@@ -170,6 +171,6 @@ export function startSource<S extends StreamSource>(
   admission: { pull: StreamSource['pull'] | null },
 ): S {
   const source = kind.create(context);
-  admission.pull = (input) => source.pull(input);
+  admission.pull = (assigned) => source.pull(assigned);
   return source;
 }

@@ -1,7 +1,7 @@
-import type { AssignedInput, ConfigPart, StatusMessage } from '@streamcloud/contract';
+import type { ConfigPart, StatusMessage } from '@streamcloud/contract';
 import type { ReportBody } from '../control-plane.js';
-import type { InputDirectory } from '../inputs.js';
 import type { Logger } from '../log.js';
+import type { AssignedStream, StreamDirectory } from '../streams/directory.js';
 import type { LiveStream, PublishHandle, PushProtocol, ViewerSession } from '../streams/types.js';
 import type { OutgoingTraffic } from '../streams/usage.js';
 
@@ -62,7 +62,7 @@ export interface PipelineKind<C> {
   /** For logs and messages: 'transcoder', 'snapshots', 'recorder' … */
   readonly name: string;
   readonly part: ConfigPart;
-  load(input: AssignedInput): Promise<C | null>;
+  load(assigned: AssignedStream): Promise<C | null>;
   create(context: PipelineContext): Pipeline<C>;
   /**
    * Whether it also runs for a stream an edge pulls (its viewers' packaging); by default a stream's jobs run once,
@@ -89,7 +89,7 @@ export interface SourceKind<S extends StreamSource = StreamSource> {
 /** A running source kind. */
 export interface StreamSource {
   /** The stream of `input`, ingested on another node, brought here for a viewer; undefined when it cannot be. */
-  pull(input: AssignedInput): Promise<LiveStream | undefined>;
+  pull(assigned: AssignedStream): Promise<LiveStream | undefined>;
   /** The node stops: every stream it brought here ends. */
   stopAll(): Promise<void>;
 }
@@ -97,7 +97,7 @@ export interface StreamSource {
 /** What a source kind gets from the node: the node's streams (the stream manager's part for them), and its tools. */
 export interface SourceContext {
   streams: PulledStreams;
-  directory: Pick<InputDirectory, 'all' | 'byId'>;
+  directory: Pick<StreamDirectory, 'all' | 'byId'>;
   tools: Pick<NodeTools, 'ffmpeg' | 'rtmpUrl'>;
   log: Logger;
   /** Bills the bytes it brings from another node as the stream's internode usage; answers the call that ends it. */
@@ -109,9 +109,9 @@ export interface PulledStreams {
   /** The input's push going on here, if any. */
   push(streamId: string): LiveStream | undefined;
   /** The stream as pulled from node `origin` for this node's viewers (nothing reported: its ingest node does). */
-  startPulled(input: AssignedInput, origin: string, handle: PublishHandle): LiveStream | null;
+  startPulled(assigned: AssignedStream, origin: string, handle: PublishHandle): LiveStream | null;
   /** The stream as a push of this node (an Internode stream's content). */
-  startPush(input: AssignedInput, protocol: PushProtocol, handle: PublishHandle): LiveStream;
+  startPush(assigned: AssignedStream, protocol: PushProtocol, handle: PublishHandle): LiveStream;
   endPush(stream: LiveStream, failure?: string | null, options?: { byOrigin?: boolean }): void;
   /** Who watches what here. */
   readonly viewers: { all(): ViewerSession[] };

@@ -12,8 +12,8 @@ import type { Recordings } from './recorder/recordings.js';
 export const recorderKind = (recordings: Recordings): PipelineKind<NodeRecording[]> => ({
   name: 'recorder',
   part: 'recordings',
-  async load(input) {
-    const runnable = await recordings.runnable(input);
+  async load(assigned) {
+    const runnable = await recordings.runnable(assigned);
     return runnable.length > 0 ? runnable : null;
   },
   create: () => new StreamRecorder(recordings),

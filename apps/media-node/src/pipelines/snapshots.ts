@@ -15,9 +15,9 @@ const FIRST_RETRY_MS = 500;
 export const snapshotsKind = (client: ControlPlaneClient): PipelineKind<SnapshotConfig> => ({
   name: 'snapshots',
   part: 'snapshots',
-  async load(input) {
-    if (input.versions.snapshots === NOTHING_CONFIGURED) return null;
-    const settings = await client.snapshotSettings(input.id);
+  async load(assigned) {
+    if (assigned.versions.snapshots === NOTHING_CONFIGURED) return null;
+    const settings = await client.snapshotSettings(assigned.id);
     return settings.incoming || settings.outgoing ? settings : null;
   },
   create: (context) => new Snapshots(context),
@@ -92,14 +92,14 @@ class Snapshots implements Pipeline<SnapshotConfig> {
       if (!this.stopped) {
         this.context.reporter.send({
           kind: 'snapshot',
-          streamId: stream.input.id,
+          streamId: stream.assigned.id,
           direction,
           at: new Date().toISOString(),
           image: image.toString('base64'),
         });
       }
     } catch (error) {
-      this.context.log.error(`snapshot of ${stream.input.name} failed: ${String(error)}`);
+      this.context.log.error(`snapshot of ${stream.assigned.name} failed: ${String(error)}`);
     }
     return true;
   }

@@ -1,5 +1,6 @@
-import type { AssignedInput, ConfigPart } from '@streamcloud/contract';
+import type { ConfigPart } from '@streamcloud/contract';
 import type { Logger } from '../log.js';
+import type { AssignedStream } from './directory.js';
 import type { LiveStream } from './types.js';
 
 /**
@@ -13,7 +14,7 @@ export interface StreamListener {
   ended?(stream: LiveStream): void;
   /** The reconnect grace of an input ended without a new push: it is Idle (or Error) now. */
   gone?(streamId: string): void;
-  configChanged?(input: AssignedInput, parts: ReadonlySet<ConfigPart>): void;
+  configChanged?(assigned: AssignedStream, parts: ReadonlySet<ConfigPart>): void;
 }
 
 export class StreamEvents {
@@ -37,8 +38,8 @@ export class StreamEvents {
     this.each((listener) => listener.gone?.(streamId));
   }
 
-  configChanged(input: AssignedInput, parts: ReadonlySet<ConfigPart>): void {
-    this.each((listener) => listener.configChanged?.(input, parts));
+  configChanged(assigned: AssignedStream, parts: ReadonlySet<ConfigPart>): void {
+    this.each((listener) => listener.configChanged?.(assigned, parts));
   }
 
   private each(call: (listener: StreamListener) => void): void {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { AssignedInput, NodeSigning } from '@streamcloud/contract';
+import type { NodeSigning } from '@streamcloud/contract';
 import {
   PlaybackKeyring,
   type PlaybackTarget,
@@ -11,6 +11,7 @@ import {
   verifyPlaybackToken,
 } from '@streamcloud/playback-tokens';
 import type { Logger } from '../log.js';
+import type { AssignedStream } from './directory.js';
 import type { SignedGrant, ViewerSession } from './types.js';
 import type { Viewers } from './viewers.js';
 
@@ -48,7 +49,7 @@ export function browserViewer(
 export const tokenSessionId = (countedAs: string) =>
   createHash('sha256').update(countedAs).digest('base64url').slice(0, 22);
 
-/** A session of a capped stream-wide token on another node serving the stream (AssignedInput.tokenSessions). */
+/** A session of a capped stream-wide token on another node serving the stream (AssignedStream.tokenSessions). */
 interface RemoteSession {
   sessionId: string;
   startedAt: number;
@@ -78,7 +79,7 @@ function toKey(key: NodeSigning['keys'][number]): VerificationKey {
 }
 
 interface Keyring {
-  /** The version of the material it was built from (AssignedInput.signing): read again only when that changes. */
+  /** The version of the material it was built from (AssignedStream.signing): read again only when that changes. */
   version: string;
   keys: PlaybackKeyring;
   revoked: ReadonlySet<string>;
@@ -114,11 +115,11 @@ export class SignedPlayback {
    * Before the assigned inputs are applied: reads the signing material of each account they name at a version
    * not held here. A failed read keeps what was held (the next read of the inputs tries again).
    */
-  async load(inputs: readonly AssignedInput[]): Promise<void> {
+  async load(assignedStreams: readonly AssignedStream[]): Promise<void> {
     const readSigning = this.readSigning;
     if (!readSigning) return;
     const stale = new Set<string>();
-    for (const { signing } of inputs)
+    for (const { signing } of assignedStreams)
       if (signing && this.keyrings.get(signing.accountId)?.version !== signing.version) stale.add(signing.accountId);
     const accounts = [...stale];
     for (let i = 0; i < accounts.length; i += SIGNING_READS_AT_ONCE) {
@@ -140,18 +141,18 @@ export class SignedPlayback {
   }
 
   /** The assigned inputs were applied: which account verifies each input's tokens; accounts no longer served go. */
-  update(inputs: readonly AssignedInput[]): void {
+  update(assignedStreams: readonly AssignedStream[]): void {
     this.accountOf.clear();
     this.elsewhere.clear();
-    for (const input of inputs) {
-      if (input.signing) this.accountOf.set(input.id, input.signing.accountId);
+    for (const assigned of assignedStreams) {
+      if (assigned.signing) this.accountOf.set(assigned.id, assigned.signing.accountId);
       const byToken = new Map<string, RemoteSession[]>();
-      for (const { tokenId, sessionId, startedAt } of input.tokenSessions ?? []) {
+      for (const { tokenId, sessionId, startedAt } of assigned.tokenSessions ?? []) {
         const sessions = byToken.get(tokenId) ?? [];
         sessions.push({ sessionId, startedAt: Date.parse(startedAt) });
         byToken.set(tokenId, sessions);
       }
-      if (byToken.size > 0) this.elsewhere.set(input.id, byToken);
+      if (byToken.size > 0) this.elsewhere.set(assigned.id, byToken);
     }
     const served = new Set(this.accountOf.values());
     for (const accountId of this.keyrings.keys()) if (!served.has(accountId)) this.keyrings.delete(accountId);

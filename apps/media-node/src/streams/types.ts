@@ -1,5 +1,6 @@
-import type { AssignedInput, TrackInfo } from '@streamcloud/contract';
+import type { TrackInfo } from '@streamcloud/contract';
 import type { VideoCoding } from '../probe.js';
+import type { AssignedStream } from './directory.js';
 
 /** How a stream's content arrives: a push in its format, or (Internode) the node's pull of its source stream. */
 export type PushProtocol = 'RTMP' | 'SRT' | 'WebRTC' | 'RTSP' | 'Internode';
@@ -81,7 +82,7 @@ export interface Outgoing {
  */
 export interface LiveStream {
   id: string;
-  input: AssignedInput;
+  assigned: AssignedStream;
   protocol: PushProtocol;
   handle: PublishHandle;
   startedAt: Date;

@@ -98,7 +98,7 @@ export class UsageMeter {
     let totalBytes = 0;
     const pushes = this.pushes();
     for (const stream of pushes) {
-      const m = entry(stream.input.id);
+      const m = entry(stream.assigned.id);
       const delta = stream.handle.bytesIn() - stream.reported.bytesIn;
       m.values.IncomingBitrate = Math.round((delta * 8) / seconds);
       Object.assign(m.values, this.transportMetrics(stream, now, seconds));
@@ -206,7 +206,7 @@ export class UsageMeter {
       const download = bytesOut - stream.reported.bytesOut;
       const duration = Math.max(0, (now - stream.reported.at) / 1000);
       if (upload === 0 && download === 0 && duration < 0.5) continue;
-      const usage = entry(stream.input.id);
+      const usage = entry(stream.assigned.id);
       // Processing is Transcode for an interval in which a ladder ran, else Passthrough.
       usage.processing =
         usage.processing === 'Transcode' || stream.transcoding || stream.transcodedSinceReport

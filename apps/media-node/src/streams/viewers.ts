@@ -1,5 +1,5 @@
 import type { StreamStateReport } from '@streamcloud/contract';
-import type { InputDirectory } from '../inputs.js';
+import type { StreamDirectory } from './directory.js';
 import { PREVIEW_SESSIONS_PER_CREDENTIAL, PreviewSeats } from './preview-seats.js';
 import type { ViewerSession } from './types.js';
 
@@ -24,7 +24,7 @@ export class Viewers {
   private previewBytesEnded = 0;
 
   constructor(
-    private readonly directory: InputDirectory,
+    private readonly directory: StreamDirectory,
     private readonly state: (streamId: string, fields: StateFields) => number,
   ) {}
 
@@ -118,8 +118,8 @@ export class Viewers {
    */
   reconcile(): void {
     const outputs = new Set<string>();
-    for (const input of this.directory.all()) {
-      for (const output of input.outputs) {
+    for (const assigned of this.directory.all()) {
+      for (const output of assigned.outputs) {
         outputs.add(output.id);
         const cleared = output.sessionsClearedAt;
         const seen = this.clearedSeen.get(output.id);
@@ -140,9 +140,9 @@ export class Viewers {
   /** The viewer sessions of every output of the inputs that changed, as the control plane shows them. */
   flush(): void {
     for (const streamId of this.dirty) {
-      const input = this.directory.byId(streamId);
-      if (!input) continue;
-      const outputs = input.outputs.map((output) => {
+      const assigned = this.directory.byId(streamId);
+      if (!assigned) continue;
+      const outputs = assigned.outputs.map((output) => {
         const sessions = this.all().filter((session) => session.outputId === output.id);
         return {
           outputId: output.id,

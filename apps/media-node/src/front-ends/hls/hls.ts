@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import type { AssignedInput } from '@streamcloud/contract';
 import { text } from '../../http-answer.js';
 import type { LowLatencyPackagers } from '../../ll-hls/packagers.js';
 import { isLowLatencyHls } from '../../pipelines/low-latency-hls.js';
 import { isStoryboardFile, VTT_FILE } from '../../storyboard/layout.js';
 import { serveWindowStoryboard } from '../../storyboard/serve.js';
+import type { AssignedStream } from '../../streams/directory.js';
 import { poll } from '../../streams/fragments.js';
 import type { StreamManager } from '../../streams/manager.js';
 import { NO_PREVIEW_SEAT } from '../../streams/preview-seats.js';
@@ -66,7 +66,7 @@ export class HlsServer {
      * `heldUntil` settles; when it started, or null.
      */
     pullRendition: (
-      input: AssignedInput,
+      assigned: AssignedStream,
       key: string,
       heldUntil?: Promise<unknown>,
     ) => Promise<number | null> = async () => null,
@@ -85,8 +85,8 @@ export class HlsServer {
     this.sweeper = setInterval(() => void this.sweep(), 2000);
     this.sweeper.unref();
     manager.events.subscribe({
-      live: (stream) => this.recent.forget(stream.input.id),
-      ended: (stream) => this.recent.keep(stream.input.id, stream),
+      live: (stream) => this.recent.forget(stream.assigned.id),
+      ended: (stream) => this.recent.keep(stream.assigned.id, stream),
       gone: (streamId) => {
         this.recent.end(streamId);
         this.ladders.end(streamId);
@@ -127,12 +127,12 @@ export class HlsServer {
       running,
     });
     if (!admitted.ok) return text(response, admitted.status, admitted.reason);
-    if (vod && !this.vods?.has(admitted.input.id)) return text(response, 404, 'The stream has no VOD on this node');
+    if (vod && !this.vods?.has(admitted.assigned.id)) return text(response, 404, 'The stream has no VOD on this node');
     // An edge pulls the stream from its ingest node for the first of its viewers; a ladder's variants are
     // pulled one by one as they are asked for (below).
-    const ladder = vod ? null : this.ladders.of(admitted.input);
-    if (admitted.input.origin && !ladder && !vod) await this.manager.admission.live(admitted.input);
-    const played = ladder || vod ? null : this.played(admitted.input.id);
+    const ladder = vod ? null : this.ladders.of(admitted.assigned);
+    if (admitted.assigned.origin && !ladder && !vod) await this.manager.admission.live(admitted.assigned);
+    const played = ladder || vod ? null : this.played(admitted.assigned.id);
     if (!ladder && !played && !vod) return text(response, 404, 'the stream is not live');
     const ended = this.sessions.endedWhy(sid);
     if (ended !== undefined) return ended ? text(response, 403, ended) : text(response, 410, 'This session was ended');
@@ -155,9 +155,9 @@ export class HlsServer {
     const suffix = `?${new URLSearchParams({ sid, ...(token ? { token } : {}) })}`;
     if (vod && this.vods) {
       const count = this.sessions.countTo(viewer);
-      return serveVod(response, { library: this.vods, streamId: admitted.input.id, file, suffix, count });
+      return serveVod(response, { library: this.vods, streamId: admitted.assigned.id, file, suffix, count });
     }
-    const output = admitted.input.outputs.find((each) => each.id === admitted.outputId);
+    const output = admitted.assigned.outputs.find((each) => each.id === admitted.outputId);
     const low = this.lowLatency && output && isLowLatencyHls(output) ? output : null;
     // A laddered stream's master playlist is the same for both latencies (its variants' URIs are); the variants differ.
     const lowLatency = low && {
@@ -169,7 +169,7 @@ export class HlsServer {
       windowSeconds: 60 * (low.dvrWindowMinutes ?? 0),
     };
     if (isStoryboardFile(file) && rendition === null) {
-      const found = ladder ? null : (this.lowLatency?.storyboardOf(admitted.input.id) ?? null);
+      const found = ladder ? null : (this.lowLatency?.storyboardOf(admitted.assigned.id) ?? null);
       const windowSeconds = lowLatency ? lowLatency.windowSeconds : 0;
       const count = this.sessions.countTo(viewer);
       return serveWindowStoryboard(response, { found, file, suffix, windowSeconds, count });
@@ -178,16 +178,16 @@ export class HlsServer {
       return this.ladders.serve(
         request,
         response,
-        { input: admitted.input, ...ladder, rendition, file, lowLatency },
+        { assigned: admitted.assigned, ...ladder, rendition, file, lowLatency },
         viewer,
         suffix,
       );
     if (!played) return;
     const { stream } = played;
     const master = rendition === null && file === 'index.m3u8' && stream.outgoing.renditions !== null;
-    if (lowLatency && !master) return this.serveLowLatency(request, response, admitted.input.id, lowLatency);
+    if (lowLatency && !master) return this.serveLowLatency(request, response, admitted.assigned.id, lowLatency);
     if (file.endsWith('.m3u8')) {
-      const playlist = await this.awaitPlaylist(request, admitted.input.id, played, rendition, suffix);
+      const playlist = await this.awaitPlaylist(request, admitted.assigned.id, played, rendition, suffix);
       return sendPlaylist(response, viewer, playlist);
     }
     const dir = rendition ? this.renditionDir(stream, rendition) : join(this.hlsDir, stream.outgoing.main.hlsName);
@@ -269,7 +269,7 @@ export class HlsServer {
 
   /** A rendition's fragments: `<input id>_<key>`, whether or not the transcoder runs now. */
   private renditionDir(stream: LiveStream, key: string): string {
-    return join(this.hlsDir, `${stream.input.id}_${key}`);
+    return join(this.hlsDir, `${stream.assigned.id}_${key}`);
   }
 
   /** Idle sessions end; old fragments and the directories of streams long gone are deleted. */
@@ -289,7 +289,7 @@ export const hlsFrontEnd: FrontEndKind<HlsServer> = {
     const hls = new HlsServer(
       manager,
       `${config.dataDir}/hls`,
-      (input, key, heldUntil) => edges.pullRendition(input, key, heldUntil),
+      (assigned, key, heldUntil) => edges.pullRendition(assigned, key, heldUntil),
       lowLatency,
       vods,
     );

@@ -79,16 +79,16 @@ export function nodeMetadata(node: NodeFacts): Record<string, unknown> {
     },
     mediaPorts: ports,
     streams: manager.activePushes().map((session) => ({
-      id: session.input.id,
-      name: session.input.name,
+      id: session.assigned.id,
+      name: session.assigned.name,
       protocol: session.protocol,
       since: session.startedAt.toISOString(),
       bytesIn: session.handle.bytesIn(),
       // How its WebRTC viewers get the video: H.264 as it is, or VP8 re-encoded and why (one entry per feed).
-      webrtcFeeds: whep?.describe(session.input.id) ?? [],
+      webrtcFeeds: whep?.describe(session.assigned.id) ?? [],
       pipelines: Object.fromEntries(
         node.pipelines.flatMap((pipelines) => {
-          const running = pipelines.of(session.input.id);
+          const running = pipelines.of(session.assigned.id);
           return running ? [[pipelines.name, running.describe?.() ?? {}]] : [];
         }),
       ),

@@ -60,9 +60,9 @@ export async function refreshNode(node: RefreshableNode, mode: NodeRefreshMode):
       node.identity = identity;
       await client.setMediaPorts(node.ports);
       await node.poll();
-      const inputs = manager.resync();
+      const streams = manager.resync();
       node.sendLoad();
-      return { serverId: identity.id, inputs, sessions: manager.viewers.count, mediaPorts: node.ports };
+      return { serverId: identity.id, inputs: streams, sessions: manager.viewers.count, mediaPorts: node.ports };
     }
   }
 }

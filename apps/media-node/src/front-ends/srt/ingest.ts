@@ -1,6 +1,6 @@
 import type { RemoteInfo } from 'node:dgram';
 import { type GuardedChild, lastLine, spawnGuarded } from '../../child.js';
-import { splitNameAndToken } from '../../inputs.js';
+import { splitNameAndToken } from '../../streams/directory.js';
 import type { LiveStream } from '../../streams/types.js';
 import type { FrontEndKind } from '../front-end.js';
 import { listenerOptions, type PushListenerOptions } from '../push-listener.js';
@@ -121,7 +121,7 @@ class SrtPush implements SrtSession {
           'copy',
           '-f',
           'flv',
-        ].concat(o.relayUrl(admitted.input.id)),
+        ].concat(o.relayUrl(admitted.assigned.id)),
         { extraPipe: true },
       );
       let relayLog = '';
@@ -137,8 +137,8 @@ class SrtPush implements SrtSession {
         if (thisRelay === relay) relay = null;
       });
       for (const buffered of pending.splice(0)) relay.extra?.write(buffered);
-      session = o.manager.startPush(admitted.input, 'SRT', {
-        rawName: admitted.input.id,
+      session = o.manager.startPush(admitted.assigned, 'SRT', {
+        rawName: admitted.assigned.id,
         remoteAddress,
         bytesIn: () => bytesIn,
         bytesOut: () => 0,

@@ -1,8 +1,8 @@
 import type { RemoteInfo } from 'node:dgram';
 import { setTimeout as delay } from 'node:timers/promises';
 import { type GuardedChild, lastLine, spawnGuarded } from '../../child.js';
-import { splitNameAndToken } from '../../inputs.js';
 import { captureInputArgs, renditionsReady } from '../../pipelines/capture.js';
+import { splitNameAndToken } from '../../streams/directory.js';
 import type { FrontEndKind } from '../front-end.js';
 import { type ListenerOptions, listenerOptions } from '../push-listener.js';
 import { ACCEPT_TIMEOUT_US, watchStreamId } from './ingest.js';
@@ -95,7 +95,7 @@ class SrtViewer implements SrtSession {
     this.viewerId = `srt-${this.from.address}:${this.from.port}-${++viewerSeq}`;
     this.o.manager.viewers.start({
       id: this.viewerId,
-      streamId: admitted.input.id,
+      streamId: admitted.assigned.id,
       outputId: admitted.outputId,
       format: 'SRT',
       ...(admitted.grant ? { grant: admitted.grant } : {}),
@@ -105,7 +105,7 @@ class SrtViewer implements SrtSession {
       kick: () => void this.stop(),
     });
     this.o.log.info(`SRT viewer of ${name} connected from ${this.from.address}`);
-    const streamId = admitted.input.id;
+    const streamId = admitted.assigned.id;
     for (let restarts = 0; restarts <= MAX_SOURCE_RESTARTS && listener.running && !this.stopped; restarts++) {
       const push = this.o.manager.push(streamId);
       if (!push) break;

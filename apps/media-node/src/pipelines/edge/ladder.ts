@@ -1,8 +1,9 @@
-import type { AssignedInput, LadderRendition } from '@streamcloud/contract';
+import type { LadderRendition } from '@streamcloud/contract';
+import type { AssignedStream } from '../../streams/directory.js';
 
 /** The origin's HLS ladder an edge serves for the input (its transcoder's renditions); null: none, or not an edge. */
-export function edgeLadder(input: AssignedInput): LadderRendition[] | null {
-  const renditions = input.origin?.renditions;
+export function edgeLadder(assigned: AssignedStream): LadderRendition[] | null {
+  const renditions = assigned.origin?.renditions;
   return renditions && renditions.length > 0 ? renditions : null;
 }
 

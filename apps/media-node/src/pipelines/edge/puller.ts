@@ -1,8 +1,8 @@
-import type { AssignedInput } from '@streamcloud/contract';
 import { type GuardedChild, lastLine, spawnGuarded } from '../../child.js';
 import { playInputArgs } from '../../front-ends/rtmp/nginx.js';
 import { type ProxiedConnection, RtmpProxy } from '../../front-ends/rtmp/proxy.js';
 import type { LowLatencyPackagers } from '../../ll-hls/packagers.js';
+import type { AssignedStream } from '../../streams/directory.js';
 import type { LiveStream } from '../../streams/types.js';
 import { dvrWindowSecondsOf } from '../low-latency-hls.js';
 import type { SourceContext, SourceKind, StreamSource } from '../pipeline.js';
@@ -65,7 +65,7 @@ const REFUSED_RETRY_MS = 1_000;
 interface Pull {
   kind: PullKind;
   from: PullSource;
-  input: AssignedInput;
+  assigned: AssignedStream;
   /** The HLS rendition of an edge's ladder this pull carries (published as `<input id>_<key>`); null: the stream. */
   rendition: string | null;
   /** Its nginx name here (the input id, or the rendition's name): the key of the pulls. */
@@ -138,8 +138,8 @@ export class EdgePuller implements StreamSource {
   }
 
   /** The stream pulled for a viewer here: starts the pull if none runs; undefined when it cannot be pulled. */
-  async pull(input: AssignedInput): Promise<LiveStream | undefined> {
-    const pull = await this.running(input, null);
+  async pull(assigned: AssignedStream): Promise<LiveStream | undefined> {
+    const pull = await this.running(assigned, null);
     return pull && (await this.started(pull)) ? (pull.stream ?? undefined) : undefined;
   }
 
@@ -148,9 +148,9 @@ export class EdgePuller implements StreamSource {
    * pulled, also while `heldUntil` has not settled: a request held for its answer): when it started, once it is
    * published here; null when it cannot be pulled.
    */
-  async pullRendition(input: AssignedInput, key: string, heldUntil?: Promise<unknown>): Promise<number | null> {
-    if (!edgeLadder(input)?.some((rendition) => rendition.key === key)) return null;
-    const pull = await this.running(input, key);
+  async pullRendition(assigned: AssignedStream, key: string, heldUntil?: Promise<unknown>): Promise<number | null> {
+    if (!edgeLadder(assigned)?.some((rendition) => rendition.key === key)) return null;
+    const pull = await this.running(assigned, key);
     if (pull && heldUntil) {
       pull.held++;
       void heldUntil.finally(() => {
@@ -175,7 +175,7 @@ export class EdgePuller implements StreamSource {
     // Metered from here, every byte since its connection opened: the origin admitted the play (ffmpeg publishes
     // only what it plays), and meters it from then as internode too; a play it refused is billed on neither node.
     pull.endMetering = this.node.meter({
-      streamId: pull.input.id,
+      streamId: pull.assigned.id,
       // What the origin sent this node is its upload here; what this node sent back, its download.
       bytesIn: () => connectionOf(pull)?.bytesToClient ?? 0,
       bytesOut: () => connectionOf(pull)?.bytesFromClient ?? 0,
@@ -209,7 +209,7 @@ export class EdgePuller implements StreamSource {
     bytes: number;
   }> {
     return [...this.pulls.values()].map((pull) => ({
-      inputId: pull.input.id,
+      inputId: pull.assigned.id,
       kind: pull.kind,
       rendition: pull.rendition,
       source: pull.from.name,
@@ -224,9 +224,9 @@ export class EdgePuller implements StreamSource {
   }
 
   /** The edge pull of the input (or of its rendition `key`) going on, started now if none is. */
-  private async running(input: AssignedInput, rendition: string | null): Promise<Pull | undefined> {
-    if (!input.origin) return undefined;
-    const name = pullName(input.id, rendition);
+  private async running(assigned: AssignedStream, rendition: string | null): Promise<Pull | undefined> {
+    if (!assigned.origin) return undefined;
+    const name = pullName(assigned.id, rendition);
     const going = () => {
       const pull = this.pulls.get(name);
       return pull && !pull.stopping ? pull : undefined;
@@ -239,7 +239,7 @@ export class EdgePuller implements StreamSource {
     await this.ending.get(name);
     if ((this.nextTryAt.get(name) ?? 0) > Date.now()) return going();
     // Not gated on the status read here (it may be a poll old): the origin refuses a stream that is not live.
-    return going() ?? (await this.start(input, 'edge', { ...input.origin, name: input.name }, rendition));
+    return going() ?? (await this.start(assigned, 'edge', { ...assigned.origin, name: assigned.name }, rendition));
   }
 
   /** Whether the pull published here within the start timeout (waited for). */
@@ -254,35 +254,37 @@ export class EdgePuller implements StreamSource {
   private startStream(pull: Pull): LiveStream | null {
     const connection = () => connectionOf(pull);
     const handle = {
-      rawName: pull.input.id,
+      rawName: pull.assigned.id,
       remoteAddress: pull.from.hostname,
       bytesIn: () => connection()?.bytesToClient ?? 0,
       bytesOut: () => connection()?.bytesFromClient ?? 0,
       kick: () => {
         // A Stop of the Internode stream: it stays off while this push of its source lasts.
-        if (pull.kind === 'internode') this.held.add(pull.input.id);
+        if (pull.kind === 'internode') this.held.add(pull.assigned.id);
         void this.stop(pull, 'kicked');
       },
     };
-    if (pull.kind === 'edge') return this.node.streams.startPulled(pull.input, pull.from.nodeName, handle);
-    return this.node.streams.push(pull.input.id) ? null : this.node.streams.startPush(pull.input, 'Internode', handle);
+    if (pull.kind === 'edge') return this.node.streams.startPulled(pull.assigned, pull.from.nodeName, handle);
+    return this.node.streams.push(pull.assigned.id)
+      ? null
+      : this.node.streams.startPush(pull.assigned, 'Internode', handle);
   }
 
   private async start(
-    input: AssignedInput,
+    assigned: AssignedStream,
     kind: PullKind,
     origin: PullSource,
     rendition: string | null = null,
   ): Promise<Pull> {
     const relay = new RtmpProxy(origin.rtmpPort, { host: origin.hostname, aliases: false });
-    const name = pullName(input.id, rendition);
+    const name = pullName(assigned.id, rendition);
     const target = new URL(`${this.node.tools.rtmpUrl(name)}&edge=1`);
     const publisher = new RtmpProxy(Number(target.port), { host: target.hostname, aliases: false });
     let resolvePublished: (published: boolean) => void = () => undefined;
     const pull: Pull = {
       kind,
       from: origin,
-      input,
+      assigned,
       rendition,
       name,
       startedAt: Date.now(),
@@ -303,15 +305,15 @@ export class EdgePuller implements StreamSource {
       packaging: null,
       held: 0,
     };
-    const ladder = rendition === null ? null : edgeLadder(input);
-    if (rendition !== null && ladder && this.o.lowLatency && wantsLowLatency(input)) {
+    const ladder = rendition === null ? null : edgeLadder(assigned);
+    if (rendition !== null && ladder && this.o.lowLatency && wantsLowLatency(assigned)) {
       pull.packaging = new RenditionPackaging(
         this.o.lowLatency,
-        input.id,
+        assigned.id,
         rendition,
         ladder.map((variant) => variant.key),
       );
-      pull.packaging.follow(input);
+      pull.packaging.follow(assigned);
     }
     this.pulls.set(name, pull);
     const port = await relay.listen(0, '127.0.0.1');
@@ -399,24 +401,24 @@ export class EdgePuller implements StreamSource {
         .map((viewer) => viewer.streamId),
     );
     for (const pull of this.pulls.values()) {
-      const input = this.node.directory.byId(pull.input.id);
+      const assigned = this.node.directory.byId(pull.assigned.id);
       if (pull.kind === 'internode') {
-        if (!input?.source?.live || input.source.inputId !== pull.input.source?.inputId)
+        if (!assigned?.source?.live || assigned.source.inputId !== pull.assigned.source?.inputId)
           void this.stop(pull, 'its source is not live');
         else if (!pull.live && now - pull.lastWatchedAt >= PULL_START_TIMEOUT_MS)
           void this.stop(pull, 'it did not start in time');
         continue;
       }
-      if (!input?.origin) {
+      if (!assigned?.origin) {
         void this.stop(pull, 'its outputs are no longer served here');
         continue;
       }
-      if (pull.rendition !== null && !edgeLadder(input)?.some((rendition) => rendition.key === pull.rendition)) {
+      if (pull.rendition !== null && !edgeLadder(assigned)?.some((rendition) => rendition.key === pull.rendition)) {
         void this.stop(pull, 'the origin no longer serves that rendition');
         continue;
       }
       // An output made Low latency (or no longer): the variant's next request pulls it again, packaged or not.
-      if (pull.rendition !== null && this.o.lowLatency && (pull.packaging !== null) !== wantsLowLatency(input)) {
+      if (pull.rendition !== null && this.o.lowLatency && (pull.packaging !== null) !== wantsLowLatency(assigned)) {
         void this.stop(pull, "its outputs' latency changed");
         continue;
       }
@@ -425,24 +427,24 @@ export class EdgePuller implements StreamSource {
         if (now - pull.lastWatchedAt >= PULL_START_TIMEOUT_MS) void this.stop(pull, 'it did not start in time');
         continue;
       }
-      pull.packaging?.follow(input);
-      const viewed = (pull.rendition === null && watched.has(pull.input.id)) || pull.held > 0;
-      if (viewed || keepsWindow(input)) pull.lastWatchedAt = now;
+      pull.packaging?.follow(assigned);
+      const viewed = (pull.rendition === null && watched.has(pull.assigned.id)) || pull.held > 0;
+      if (viewed || keepsWindow(assigned)) pull.lastWatchedAt = now;
       else if (now - pull.lastWatchedAt >= this.o.idleMs) void this.stop(pull, 'no viewer left');
     }
-    for (const input of this.node.directory.all()) {
-      if (keepsWindow(input)) this.keepPulled(input, now);
-      if (!input.source?.live) {
-        this.held.delete(input.id);
+    for (const assigned of this.node.directory.all()) {
+      if (keepsWindow(assigned)) this.keepPulled(assigned, now);
+      if (!assigned.source?.live) {
+        this.held.delete(assigned.id);
         continue;
       }
       const blocked =
-        this.pulls.has(input.id) ||
-        this.ending.has(input.id) ||
-        this.held.has(input.id) ||
-        (this.nextTryAt.get(input.id) ?? 0) > now ||
-        this.node.streams.push(input.id) !== undefined;
-      if (!blocked) void this.start(input, 'internode', input.source);
+        this.pulls.has(assigned.id) ||
+        this.ending.has(assigned.id) ||
+        this.held.has(assigned.id) ||
+        (this.nextTryAt.get(assigned.id) ?? 0) > now ||
+        this.node.streams.push(assigned.id) !== undefined;
+      if (!blocked) void this.start(assigned, 'internode', assigned.source);
     }
   }
 
@@ -452,17 +454,17 @@ export class EdgePuller implements StreamSource {
    * watched would have holes where nobody did. The origin refuses a stream that is not live (a read up to one poll
    * old): a refused try waits REFUSED_RETRY_MS, as a viewer's would.
    */
-  private keepPulled(input: AssignedInput, now: number): void {
-    const names = (edgeLadder(input)?.map((rendition) => rendition.key) ?? [null]).filter((rendition) => {
-      const name = pullName(input.id, rendition);
+  private keepPulled(assigned: AssignedStream, now: number): void {
+    const names = (edgeLadder(assigned)?.map((rendition) => rendition.key) ?? [null]).filter((rendition) => {
+      const name = pullName(assigned.id, rendition);
       return !this.pulls.has(name) && !this.ending.has(name) && (this.nextTryAt.get(name) ?? 0) <= now;
     });
-    for (const rendition of names) void this.running(input, rendition);
+    for (const rendition of names) void this.running(assigned, rendition);
   }
 
   private laddered(streamId: string): boolean {
-    const input = this.node.directory.byId(streamId);
-    return input !== undefined && edgeLadder(input) !== null;
+    const assigned = this.node.directory.byId(streamId);
+    return assigned !== undefined && edgeLadder(assigned) !== null;
   }
 }
 
@@ -470,8 +472,8 @@ export class EdgePuller implements StreamSource {
  * Whether this edge keeps the input's rewind window now: it serves a Low latency output of it with a window, and the
  * stream is live at its origin (an Internode stream's own pull is not an edge's).
  */
-const keepsWindow = (input: AssignedInput): boolean =>
-  input.origin !== null && input.status === 'Ingestion' && dvrWindowSecondsOf(input) > 0;
+const keepsWindow = (assigned: AssignedStream): boolean =>
+  assigned.origin !== null && assigned.status === 'Ingestion' && dvrWindowSecondsOf(assigned) > 0;
 
 /** What a pull carries, for the log. */
 function describePull(pull: Pull): string {

@@ -1,12 +1,12 @@
-import type { AssignedInput } from '@streamcloud/contract';
 import type { GuardedChild } from '../../child.js';
 import { fmp4OutputArgs } from '../../ll-hls/files.js';
 import type { LowLatencyPackager } from '../../ll-hls/packager.js';
 import { type LowLatencyPackagers, PART_SECONDS } from '../../ll-hls/packagers.js';
+import type { AssignedStream } from '../../streams/directory.js';
 import { dvrWindowSecondsOf, isLowLatencyHls } from '../low-latency-hls.js';
 
 /** Whether an edge packages the ladder's renditions it pulls as LL-HLS: an HLS output of the input here is Low latency. */
-export const wantsLowLatency = (input: AssignedInput): boolean => input.outputs.some(isLowLatencyHls);
+export const wantsLowLatency = (assigned: AssignedStream): boolean => assigned.outputs.some(isLowLatencyHls);
 
 /**
  * The LL-HLS packaging of one rendition an edge pulls from its origin (docs/decisions.md, "LL-HLS on edges for ladders"). The
@@ -55,8 +55,8 @@ export class RenditionPackaging {
    * here (an edge's live rewind: the stream pulled whole is not packaged while it has a ladder, so no LL-HLS
    * pipeline sets it).
    */
-  follow(input: AssignedInput): void {
-    const windowSeconds = dvrWindowSecondsOf(input);
+  follow(assigned: AssignedStream): void {
+    const windowSeconds = dvrWindowSecondsOf(assigned);
     if (windowSeconds === this.windowSeconds) return;
     this.windowSeconds = windowSeconds;
     if (this.packager) this.packagers.setDvr(this.streamId, windowSeconds);

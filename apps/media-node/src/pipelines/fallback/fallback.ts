@@ -17,7 +17,7 @@ export const fallbacksKind = (
   name: 'fallbacks',
   part: 'fallbacks',
   // A stream without fallbacks (their version says so) is not asked about: most streams going live have none.
-  load: async (input) => (input.versions.fallbacks === NOTHING_CONFIGURED ? [] : client.fallbacks(input.id)),
+  load: async (assigned) => (assigned.versions.fallbacks === NOTHING_CONFIGURED ? [] : client.fallbacks(assigned.id)),
   create: () => new FallbackConfig(player),
 });
 
@@ -28,11 +28,11 @@ class FallbackConfig implements Pipeline<Fallback[]> {
 
   start(stream: LiveStream, fallbacks: Fallback[]): void {
     this.stream = stream;
-    this.player.configure(stream.input, fallbacks);
+    this.player.configure(stream.assigned, fallbacks);
   }
 
   update(fallbacks: Fallback[]): void {
-    if (this.stream) this.player.configure(this.stream.input, fallbacks);
+    if (this.stream) this.player.configure(this.stream.assigned, fallbacks);
   }
 
   stop(): void {
@@ -40,6 +40,6 @@ class FallbackConfig implements Pipeline<Fallback[]> {
   }
 
   describe(): Record<string, unknown> {
-    return (this.stream && this.player.describe(this.stream.input.id)) ?? {};
+    return (this.stream && this.player.describe(this.stream.assigned.id)) ?? {};
   }
 }

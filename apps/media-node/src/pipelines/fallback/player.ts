@@ -1,7 +1,8 @@
-import type { AssignedInput, NodeFallback as Fallback, FallbackState, StatusMessage } from '@streamcloud/contract';
+import type { NodeFallback as Fallback, FallbackState, StatusMessage } from '@streamcloud/contract';
 import { type GuardedChild, lastLine, spawnGuarded } from '../../child.js';
 import type { ReportBody } from '../../control-plane.js';
 import type { Logger } from '../../log.js';
+import type { AssignedStream } from '../../streams/directory.js';
 import type { FallbackTakeover, StreamManager } from '../../streams/manager.js';
 import type { LiveStream } from '../../streams/types.js';
 import type { NodeTools } from '../pipeline.js';
@@ -131,10 +132,10 @@ export class FallbackPlayer implements FallbackTakeover {
   }
 
   /** The input's fallbacks (read while it is live): each is prepared, and a takeover follows the change. */
-  configure(input: AssignedInput, fallbacks: Fallback[]): void {
-    const before = this.configs.get(input.id) ?? this.kept.get(input.id) ?? [];
-    this.kept.delete(input.id);
-    this.configs.set(input.id, fallbacks);
+  configure(assigned: AssignedStream, fallbacks: Fallback[]): void {
+    const before = this.configs.get(assigned.id) ?? this.kept.get(assigned.id) ?? [];
+    this.kept.delete(assigned.id);
+    this.configs.set(assigned.id, fallbacks);
     for (const gone of before) {
       if (fallbacks.some((fallback) => fallback.id === gone.id)) continue;
       this.prepared.delete(gone.id);
@@ -142,7 +143,7 @@ export class FallbackPlayer implements FallbackTakeover {
       void forgetSource(this.o.sources.dir, gone.id);
     }
     for (const fallback of fallbacks) void this.preparation(fallback);
-    const takeover = this.takeovers.get(input.id);
+    const takeover = this.takeovers.get(assigned.id);
     const playing = takeover?.current?.fallback;
     if (takeover && playing && !fallbacks.some((fallback) => version(fallback) === version(playing))) {
       // The fallback playing was changed or deleted: the list's first usable one takes over.
@@ -152,8 +153,8 @@ export class FallbackPlayer implements FallbackTakeover {
   }
 
   takeOver(last: LiveStream): boolean {
-    const candidates = this.configs.get(last.input.id) ?? [];
-    if (candidates.length === 0 || this.takeovers.has(last.input.id)) return false;
+    const candidates = this.configs.get(last.assigned.id) ?? [];
+    if (candidates.length === 0 || this.takeovers.has(last.assigned.id)) return false;
     const takeover: Takeover = {
       last,
       format: playoutFormat(last.tracks),
@@ -163,7 +164,7 @@ export class FallbackPlayer implements FallbackTakeover {
       // The push it replaces had come back during a takeover and dropped before its media.
       flappedAt: last.returning ? Date.now() : null,
     };
-    this.takeovers.set(last.input.id, takeover);
+    this.takeovers.set(last.assigned.id, takeover);
     void this.next(takeover);
     return true;
   }
@@ -245,7 +246,7 @@ export class FallbackPlayer implements FallbackTakeover {
 
   /** Plays the list's first fallback that is usable and has not failed in this takeover; else the takeover ends. */
   private async next(takeover: Takeover): Promise<void> {
-    const streamId = takeover.last.input.id;
+    const streamId = takeover.last.assigned.id;
     for (const fallback of this.configs.get(streamId) ?? []) {
       if (takeover.done) return;
       if (takeover.failed.has(fallback.id)) continue;
@@ -266,7 +267,7 @@ export class FallbackPlayer implements FallbackTakeover {
 
   private play(takeover: Takeover, fallback: Fallback, source: FallbackSource): void {
     const { last } = takeover;
-    const url = `${this.o.tools.rtmpUrl(last.source.hlsName)}&fallback=${encodeURIComponent(last.input.id)}`;
+    const url = `${this.o.tools.rtmpUrl(last.source.hlsName)}&fallback=${encodeURIComponent(last.assigned.id)}`;
     const child = spawnGuarded(this.o.tools.ffmpeg, fallbackArgs(source, takeover.format, url));
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => {
@@ -278,7 +279,7 @@ export class FallbackPlayer implements FallbackTakeover {
     });
     const playing: Playing = { fallback, child, stream: null, clientId: null, left, leave };
     takeover.current = playing;
-    this.o.log.info(`fallback ${labelOf(fallback)} of ${last.input.name} starting`);
+    this.o.log.info(`fallback ${labelOf(fallback)} of ${last.assigned.name} starting`);
     void child.exited.then((code) => {
       if (playing.clientId) this.byClient.delete(playing.clientId);
       if (playing.stream) this.o.manager.endPush(playing.stream);
@@ -286,11 +287,11 @@ export class FallbackPlayer implements FallbackTakeover {
       if (takeover.done || takeover.current !== playing) return;
       // It failed while playing (or could not start): the next usable fallback takes over.
       const reason = lastLine(stderr.replace(/^.*Last message repeated.*$/gm, '')) || `ffmpeg exited (${code})`;
-      this.o.log.error(`fallback ${labelOf(fallback)} of ${last.input.name} failed: ${reason}`);
+      this.o.log.error(`fallback ${labelOf(fallback)} of ${last.assigned.name} failed: ${reason}`);
       takeover.current = null;
       takeover.failed.add(fallback.id);
       this.report(fallback, 'Error', `Playing failed: ${reason}`);
-      this.o.message(last.input.id, 'error', `Fallback ${labelOf(fallback)} failed: ${reason}`);
+      this.o.message(last.assigned.id, 'error', `Fallback ${labelOf(fallback)} failed: ${reason}`);
       void this.next(takeover);
     });
   }
@@ -308,7 +309,7 @@ export class FallbackPlayer implements FallbackTakeover {
     if (!playing) return;
     // Read now: a Stop forgets the stream's fallbacks while this one leaves.
     const preparing = this.prepared.get(playing.fallback.id)?.result;
-    const still = this.configs.get(takeover.last.input.id)?.some((f) => version(f) === version(playing.fallback));
+    const still = this.configs.get(takeover.last.assigned.id)?.some((f) => version(f) === version(playing.fallback));
     await playing.child.stop();
     await Promise.race([playing.left, new Promise((resolve) => setTimeout(resolve, LEAVE_TIMEOUT_MS).unref())]);
     const prepared = await preparing;

@@ -1,7 +1,8 @@
-import type { AssignedInput, ConfigPart, NodeRecording } from '@streamcloud/contract';
+import type { ConfigPart, NodeRecording } from '@streamcloud/contract';
 import type { GuardedAgents } from '@streamcloud/net-guard';
 import type { ControlPlaneClient, Reporter } from '../../control-plane.js';
 import type { Logger } from '../../log.js';
+import type { AssignedStream } from '../../streams/directory.js';
 import type { StreamListener } from '../../streams/events.js';
 import type { LiveStream } from '../../streams/types.js';
 import type { NodeTools, StopReason } from '../pipeline.js';
@@ -18,7 +19,7 @@ export interface RecordingsOptions {
   client: Pick<ControlPlaneClient, 'recordings'>;
   reporter: Pick<Reporter, 'send' | 'delivered'>;
   /** The inputs the node serves, with the version of their recordings. */
-  inputs(): readonly AssignedInput[];
+  assignedStreams(): readonly AssignedStream[];
   tools: NodeTools;
   /** Uploads connect through these: net-guard's agents under the operator's address policy. */
   agents: GuardedAgents;
@@ -96,11 +97,11 @@ export class Recordings implements StreamListener {
   }
 
   /** The recordings a live stream should run now (the recorder pipeline's configuration). */
-  async runnable(input: AssignedInput): Promise<NodeRecording[]> {
-    if (this.listed.get(input.id) !== input.versions.recordings) await this.refresh();
+  async runnable(assigned: AssignedStream): Promise<NodeRecording[]> {
+    if (this.listed.get(assigned.id) !== assigned.versions.recordings) await this.refresh();
     return [...this.listing.values()].filter(
       (recording) =>
-        recording.streamId === input.id &&
+        recording.streamId === assigned.id &&
         !recording.stopRequested &&
         (recording.autostart ||
           (recording.state === 'Recording' && (!this.ran.has(recording.id) || this.capturing(recording.id)))),
@@ -111,7 +112,7 @@ export class Recordings implements StreamListener {
   async run(stream: LiveStream, recordings: readonly NodeRecording[]): Promise<void> {
     const wanted = new Set(recordings.map((recording) => recording.id));
     for (const run of this.runs)
-      if (run.capturing && run.record.streamId === stream.input.id && !wanted.has(run.recordingId))
+      if (run.capturing && run.record.streamId === stream.assigned.id && !wanted.has(run.recordingId))
         void this.finish(run);
     for (const recording of recordings) {
       const current = this.runs.find((run) => run.recordingId === recording.id && run.capturing);
@@ -161,7 +162,7 @@ export class Recordings implements StreamListener {
       this.held.delete(recordingId);
       const recording = this.listing.get(recordingId);
       if (stream.ended || !recording || recording.stopRequested) continue;
-      if (!(await this.runnable(stream.input)).some((each) => each.id === recordingId)) continue;
+      if (!(await this.runnable(stream.assigned)).some((each) => each.id === recordingId)) continue;
       await this.begin(recording, stream);
     }
   }
@@ -183,7 +184,7 @@ export class Recordings implements StreamListener {
   }
 
   /** A recording of a stream that is not live may have been stopped (it then ends without a file). */
-  configChanged(_input: AssignedInput, parts: ReadonlySet<ConfigPart>): void {
+  configChanged(_input: AssignedStream, parts: ReadonlySet<ConfigPart>): void {
     if (parts.has('recordings')) void this.refresh().catch(() => undefined);
   }
 
@@ -195,7 +196,7 @@ export class Recordings implements StreamListener {
     this.queued ??= (async () => {
       await this.refreshing?.catch(() => undefined);
       this.queued = null;
-      const versions = this.o.inputs().map((input) => [input.id, input.versions.recordings] as const);
+      const versions = this.o.assignedStreams().map((assigned) => [assigned.id, assigned.versions.recordings] as const);
       const reading = this.read(versions);
       this.refreshing = reading;
       await reading;

@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs';
-import { type AssignedInput, NOTHING_CONFIGURED, type NodeRelay, selectorConstrains } from '@streamcloud/contract';
+import { NOTHING_CONFIGURED, type NodeRelay, selectorConstrains } from '@streamcloud/contract';
 import type { ControlPlaneClient, ReportBody } from '../../control-plane.js';
+import type { AssignedStream } from '../../streams/directory.js';
 import type { StreamEvents } from '../../streams/events.js';
 import type { LiveStream } from '../../streams/types.js';
 import {
@@ -74,16 +75,16 @@ export function relaysKind(o: RelaysOptions): PipelineKind<NodeRelay[]> {
   let sweeping: NodeJS.Timeout | null = null;
   const sweep = async () => {
     sweeping = null;
-    const inputs = new Set(idle);
+    const streamIds = new Set(idle);
     idle.clear();
     let relays: NodeRelay[];
     try {
       relays = await o.client.relays();
     } catch {
-      return; // the next change of these inputs' relays tries again
+      return; // the next change of these streams' relays tries again
     }
     for (const relay of relays) {
-      if (!inputs.has(relay.streamId) || o.live(relay.streamId)) continue;
+      if (!streamIds.has(relay.streamId) || o.live(relay.streamId)) continue;
       if (!relay.stopRequested || relay.state !== 'Relaying') continue;
       const entry = paused.get(relay.id);
       paused.delete(relay.id);
@@ -101,9 +102,9 @@ export function relaysKind(o: RelaysOptions): PipelineKind<NodeRelay[]> {
   };
   o.events.subscribe({
     gone: (streamId) => complete((entry) => entry.streamId === streamId, 'The push ended'),
-    configChanged: (input, parts) => {
-      if (!parts.has('relays') || o.live(input.id)) return;
-      idle.add(input.id);
+    configChanged: (assigned, parts) => {
+      if (!parts.has('relays') || o.live(assigned.id)) return;
+      idle.add(assigned.id);
       sweeping ??= setTimeout(() => void sweep(), 100);
       sweeping.unref();
     },
@@ -121,15 +122,15 @@ export function relaysKind(o: RelaysOptions): PipelineKind<NodeRelay[]> {
   return {
     name: 'relays',
     part: 'relays',
-    async load(input: AssignedInput) {
+    async load(assigned: AssignedStream) {
       // A stream with no relay (its version says so) is not asked about: most streams going live have none.
       const relays =
-        input.versions.relays === NOTHING_CONFIGURED
+        assigned.versions.relays === NOTHING_CONFIGURED
           ? []
-          : (await o.client.relays()).filter((relay) => relay.streamId === input.id);
+          : (await o.client.relays()).filter((relay) => relay.streamId === assigned.id);
       // A paused relay no longer listed (deleted, or finished elsewhere) is forgotten.
       for (const [relayId, entry] of paused)
-        if (entry.streamId === input.id && !relays.some((relay) => relay.id === relayId)) paused.delete(relayId);
+        if (entry.streamId === assigned.id && !relays.some((relay) => relay.id === relayId)) paused.delete(relayId);
       return relays.length > 0 ? relays : null;
     },
     create: (context) => new StreamRelays(context, book),
@@ -259,7 +260,8 @@ class StreamRelays implements Pipeline<NodeRelay[]> {
           return job.stop({ how: 'finished', message: this.endMessage(reason, stream) });
         // Paused at once (the reconnect grace may end before the connection has closed).
         const uploaded = job.stop({ how: 'paused' });
-        if (stream) this.book.pause(relayId, { streamId: stream.input.id, uploaded, report: this.reporter(relayId) });
+        if (stream)
+          this.book.pause(relayId, { streamId: stream.assigned.id, uploaded, report: this.reporter(relayId) });
         await uploaded;
       }),
     );

@@ -17,9 +17,9 @@ import { SpeedMeter } from './speed.js';
 export const transcoderKind = (client: ControlPlaneClient): PipelineKind<TranscodeConfig> => ({
   name: 'transcoder',
   part: 'config',
-  async load(input) {
-    if (input.outputMode !== 'AdjustableTranscode') return null;
-    const config = await client.transcodeConfig(input.id);
+  async load(assigned) {
+    if (assigned.outputMode !== 'AdjustableTranscode') return null;
+    const config = await client.transcodeConfig(assigned.id);
     return hasLadder(config) || config.scte35.mode !== 'None' ? config : null;
   },
   create: (context) => new Transcoder(context),
@@ -102,7 +102,7 @@ class Transcoder implements Pipeline<TranscodeConfig> {
       return;
     }
 
-    this.workDir = join(tools.dataDir, 'transcoder', stream.input.id);
+    this.workDir = join(tools.dataDir, 'transcoder', stream.assigned.id);
     await mkdir(this.workDir, { recursive: true });
     const logo = config.overlay ? await this.writeLogo(config.overlay.data) : null;
     let epochFont: string | null = null;
@@ -116,9 +116,9 @@ class Transcoder implements Pipeline<TranscodeConfig> {
     }
     const video = tracks.find((track) => track.type === 'Video');
     const args = transcoderArgs(plan, {
-      input: tools.rtmpUrl(stream.source.rtmpName),
+      assigned: tools.rtmpUrl(stream.source.rtmpName),
       inputTracks: tracks,
-      output: (key) => tools.rtmpUrl(`${stream.input.id}_${key}`),
+      output: (key) => tools.rtmpUrl(`${stream.assigned.id}_${key}`),
       logo: logo && config.overlay ? { file: logo, x: config.overlay.offsetX, y: config.overlay.offsetY } : null,
       epochFont,
       sourceHeight: video?.height ?? null,
@@ -181,7 +181,7 @@ class Transcoder implements Pipeline<TranscodeConfig> {
     const going = () => child.running && !this.stopped && !stream.ended;
     const fragments: string[] = [];
     for (const rendition of plan.renditions) {
-      const fragment = await poll(() => newestFragment(hlsDir, `${stream.input.id}_${rendition.key}`, since), going);
+      const fragment = await poll(() => newestFragment(hlsDir, `${stream.assigned.id}_${rendition.key}`, since), going);
       if (!fragment) return;
       fragments.push(fragment);
     }
@@ -189,7 +189,7 @@ class Transcoder implements Pipeline<TranscodeConfig> {
     try {
       probed = await Promise.all(fragments.map((fragment) => probeMedia(ffprobe, fragment)));
     } catch (error) {
-      this.context.log.error(`probing the renditions of ${stream.input.name} failed: ${String(error)}`);
+      this.context.log.error(`probing the renditions of ${stream.assigned.name} failed: ${String(error)}`);
       return;
     }
     if (!going()) return;
@@ -203,7 +203,7 @@ class Transcoder implements Pipeline<TranscodeConfig> {
     stream.transcodedSinceReport = true;
     this.context.reporter.send({
       kind: 'stream-state',
-      streamId: stream.input.id,
+      streamId: stream.assigned.id,
       at: new Date().toISOString(),
       tracks: { outgoing: outgoingTracks(plan.renditions, probed) },
       // The stream's edges write the same master and pull its variants from here.
@@ -219,7 +219,7 @@ class Transcoder implements Pipeline<TranscodeConfig> {
 
   private rendition(stream: LiveStream, plan: RenditionPlan, tracks: ProbedTrack[]): Rendition {
     const video = tracks.find((track) => track.type === 'Video');
-    const name = `${stream.input.id}_${plan.key}`;
+    const name = `${stream.assigned.id}_${plan.key}`;
     return {
       key: plan.key,
       rtmpName: name,
@@ -241,7 +241,10 @@ class Transcoder implements Pipeline<TranscodeConfig> {
     this.restoreSource(stream);
     // Without their playlists, the master's variants play the push (HLS players keep going).
     for (const rendition of this.plan?.renditions ?? [])
-      void rm(join(this.context.tools.hlsDir, `${stream.input.id}_${rendition.key}`), { recursive: true, force: true });
+      void rm(join(this.context.tools.hlsDir, `${stream.assigned.id}_${rendition.key}`), {
+        recursive: true,
+        force: true,
+      });
     this.context.reporter.message(
       'error',
       `Transcoding failed 3 times within a minute (${failure}): viewers get the stream as it is pushed`,
@@ -256,7 +259,7 @@ class Transcoder implements Pipeline<TranscodeConfig> {
     if (wasTranscoding && !stream.ended && stream.tracks)
       this.context.reporter.send({
         kind: 'stream-state',
-        streamId: stream.input.id,
+        streamId: stream.assigned.id,
         at: new Date().toISOString(),
         tracks: { outgoing: stream.tracks },
         renditions: null,
