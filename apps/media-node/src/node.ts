@@ -79,7 +79,7 @@ export class MediaNode {
   readonly fallbacks: FallbackPlayer;
   /** As an edge: pulls streams ingested on other nodes while they have viewers here. */
   readonly edges: EdgePuller;
-  /** The inputs the control plane assigns this node, read and applied. */
+  /** The streams the control plane assigns this node, read and applied. */
   private readonly assignments: Assignments;
   private readonly load: LoadReport;
   /** The key the control plane signs its calls to this node with (from the node token: node-control-credential.ts). */
@@ -344,7 +344,7 @@ export class MediaNode {
     await this.frontEnds.stop();
   }
 
-  /** Reads the assigned inputs and lets the manager act on Stop and cleared sessions. */
+  /** Reads the assigned streams and lets the manager act on Stop and cleared sessions. */
   poll(): Promise<void> {
     return this.assignments.poll();
   }

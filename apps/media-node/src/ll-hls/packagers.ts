@@ -40,7 +40,7 @@ interface StreamEntry {
 }
 
 /**
- * The LL-HLS packagers of the node's streams, by input id (and rendition key for a ladder's variants). A packager
+ * The LL-HLS packagers of the node's streams, by stream id (and rendition key for a ladder's variants). A packager
  * outlives its push: through the reconnect grace its playlist stays (a resumed push continues it after an
  * EXT-X-DISCONTINUITY), then it ends (EXT-X-ENDLIST) and lingers ENDED_LINGER_MS — the rule Standard playlists
  * follow (PlaylistLifetimes).
@@ -51,7 +51,7 @@ export class LowLatencyPackagers {
   readonly disk: DiskBudget;
   private readonly dvrDir: string;
   /**
-   * Rewind windows a previous run left on disk, by folder (`<input>/<variant>`): counted in the budget until their
+   * Rewind windows a previous run left on disk, by folder (`<stream>/<variant>`): counted in the budget until their
    * stream comes back (its packager lists them again) or they are older than the longest window (they go).
    */
   private readonly leftovers = new Map<string, { bytes: number; expiry: NodeJS.Timeout }>();
@@ -72,7 +72,7 @@ export class LowLatencyPackagers {
     events.subscribe({ gone: (streamId) => this.end(streamId) });
   }
 
-  /** Keeps `windowSeconds` of the input's stream on disk for its outputs' rewind (0: the live window only). */
+  /** Keeps `windowSeconds` of the stream on disk for its outputs' rewind (0: the live window only). */
   setDvr(streamId: string, windowSeconds: number): void {
     const stream = this.streams.get(streamId);
     if (!stream) return;
@@ -142,7 +142,7 @@ export class LowLatencyPackagers {
     return [...variants].flatMap(([key, entry]) => (key === null ? [] : [{ key, packager: entry.packager }]));
   }
 
-  /** No output of the input is Low latency any more, or the node stops: its packagers go at once. */
+  /** No output of the stream is Low latency any more, or the node stops: its packagers go at once. */
   forget(streamId: string): void {
     const stream = this.streams.get(streamId);
     if (!stream) return;
@@ -206,7 +206,7 @@ export class LowLatencyPackagers {
     return storyboard;
   }
 
-  /** Counts the windows a previous run left (`<dvr>/<input>/<variant>/`) and removes those past the longest window. */
+  /** Counts the windows a previous run left (`<dvr>/<stream>/<variant>/`) and removes those past the longest window. */
   private keepLeftovers(): void {
     for (const streamId of namesIn(this.dvrDir))
       for (const variant of namesIn(join(this.dvrDir, streamId))) {

@@ -87,7 +87,7 @@ export class LivePipelines<C> {
 
   private changed(assigned: AssignedStream, parts: ReadonlySet<ConfigPart>): void {
     const entry = this.running.get(assigned.id);
-    // The input as just read: its versions say what changed (a kind may skip a read its version makes needless).
+    // The stream as just read: its versions say what changed (a kind may skip a read its version makes needless).
     if (entry && parts.has(this.kind.part)) this.reload(entry, assigned);
   }
 

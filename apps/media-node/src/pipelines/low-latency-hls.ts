@@ -16,11 +16,11 @@ export interface LowLatencyConfig {
   dvrWindowSeconds: number;
 }
 
-/** Whether an output of the input is an HLS output with Low latency (it needs the stream packaged as LL-HLS). */
+/** Whether an output of the stream is an HLS output with Low latency (it needs the stream packaged as LL-HLS). */
 export const isLowLatencyHls = (output: AssignedStream['outputs'][number]): boolean =>
   output.format === 'HLS' && output.hlsLatency === 'Low';
 
-/** The largest rewind window of the input's Low latency outputs listed to this node, seconds (0: none). */
+/** The largest rewind window of the stream's Low latency outputs listed to this node, seconds (0: none). */
 export const dvrWindowSecondsOf = (assigned: AssignedStream): number =>
   60 * Math.max(0, ...assigned.outputs.filter(isLowLatencyHls).map((output) => output.dvrWindowMinutes ?? 0));
 

@@ -42,7 +42,7 @@ export interface PipelineContext {
 export interface NodeTools {
   ffmpeg: string;
   ffprobe: string;
-  /** The node's data directory: a pipeline keeps its files under `<dataDir>/<kind>/<input id>/`. */
+  /** The node's data directory: a pipeline keeps its files under `<dataDir>/<kind>/<stream id>/`. */
   dataDir: string;
   /** The monospace font for text drawn into pictures. */
   font: string;
@@ -53,8 +53,8 @@ export interface NodeTools {
 }
 
 /**
- * A kind of pipeline: which part of an input's configuration it runs from (its version in
- * `GET /node/inputs`), how it reads it, and how it makes a pipeline. `load` answers null when the input
+ * A kind of pipeline: which part of a stream's configuration it runs from (its version in
+ * `GET /node/inputs`), how it reads it, and how it makes a pipeline. `load` answers null when the stream
  * needs no pipeline of this kind (nothing configured); it is called when a stream goes live and again
  * whenever the part's version changes while it is live.
  */
@@ -78,7 +78,7 @@ export interface PipelineKind<C> {
 /**
  * A kind of pipeline that brings streams to this node rather than running on one of its live streams: the edge
  * puller (pipelines/edge). Made once for the node by `startSource` (host.ts), which makes it what admission asks
- * for the stream of a viewer's input ingested on another node; it stops with the node.
+ * for a viewer's stream ingested on another node; it stops with the node.
  */
 export interface SourceKind<S extends StreamSource = StreamSource> {
   /** For logs: 'edge puller'. */
@@ -88,7 +88,7 @@ export interface SourceKind<S extends StreamSource = StreamSource> {
 
 /** A running source kind. */
 export interface StreamSource {
-  /** The stream of `input`, ingested on another node, brought here for a viewer; undefined when it cannot be. */
+  /** The stream `assigned`, ingested on another node, brought here for a viewer; undefined when it cannot be. */
   pull(assigned: AssignedStream): Promise<LiveStream | undefined>;
   /** The node stops: every stream it brought here ends. */
   stopAll(): Promise<void>;
@@ -106,7 +106,7 @@ export interface SourceContext {
 
 /** What a source may do with the node's streams (the stream manager does it): start, look up and end them. */
 export interface PulledStreams {
-  /** The input's push going on here, if any. */
+  /** The stream's push going on here, if any. */
   push(streamId: string): LiveStream | undefined;
   /** The stream as pulled from node `origin` for this node's viewers (nothing reported: its ingest node does). */
   startPulled(assigned: AssignedStream, origin: string, handle: PublishHandle): LiveStream | null;

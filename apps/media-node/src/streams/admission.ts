@@ -47,7 +47,7 @@ const isIngressName = (name: string) => normalizeName(name).toLowerCase().starts
 /**
  * Who may push and who may play: the rules only (known stream, its format, its token, one push at a time,
  * emergency cleanup), asked by every protocol front end. A name the node does not know re-reads the
- * assigned inputs first, so a stream or output created a moment ago works at once.
+ * assigned streams first, so a stream or output created a moment ago works at once.
  */
 export class Admission {
   /** Emergency cleanup: every push and play is refused until it is disabled. */
@@ -57,11 +57,11 @@ export class Admission {
 
   constructor(
     private readonly directory: StreamDirectory,
-    /** The input's push going on, if any. */
+    /** The stream's push going on, if any. */
     private readonly livePush: (streamId: string) => LiveStream | undefined,
     private readonly refreshDirectory?: () => Promise<void>,
     /**
-     * Stops the input's fallback (a push takes the stream back); resolves once it let go of the stream, or
+     * Stops the stream's fallback (a push takes the stream back); resolves once it let go of the stream, or
      * false when the push left first (`connected`, see FallbackTakeover.release): the fallback plays on.
      */
     private readonly releaseFallback: (streamId: string, connected?: () => boolean) => Promise<boolean> = async () =>

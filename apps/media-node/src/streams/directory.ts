@@ -87,7 +87,7 @@ export function tokenMatches(expected: string | null, given: string | null): boo
 /**
  * Whether a push or play may go on with `given`: the current token, or the one a rotation replaced until its
  * window ends by this node's clock (checked at each admission, so it stops then without a new read of the
- * inputs). `running`: the request belongs to a session admitted here before (an HLS player's next playlist or
+ * streams). `running`: the request belongs to a session admitted here before (an HLS player's next playlist or
  * fragment), which the window's end does not cut (docs/decisions.md, "Token rotation").
  */
 export function tokenAccepted(

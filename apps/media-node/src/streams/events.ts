@@ -6,13 +6,13 @@ import type { LiveStream } from './types.js';
 /**
  * What happens to the node's streams, for the parts that act on it (pipelines, viewers' front ends):
  * a push went live, a push ended (the stream may resume within the reconnect grace), and a part of an
- * input's configuration changed (its version in `GET /node/inputs` moved). Listeners run in the order
+ * stream's configuration changed (its version in `GET /node/inputs` moved). Listeners run in the order
  * they subscribed; one that throws is logged and the others still run.
  */
 export interface StreamListener {
   live?(stream: LiveStream): void;
   ended?(stream: LiveStream): void;
-  /** The reconnect grace of an input ended without a new push: it is Idle (or Error) now. */
+  /** The reconnect grace of a stream ended without a new push: it is Idle (or Error) now. */
   gone?(streamId: string): void;
   configChanged?(assigned: AssignedStream, parts: ReadonlySet<ConfigPart>): void;
 }

@@ -18,7 +18,7 @@ export interface StreamManagerOptions {
   hlsDir: string;
   ffprobe: string;
   reconnectGraceMs: number;
-  /** Reads the assigned inputs again now (a push may name a stream created since the last poll). */
+  /** Reads the assigned streams again now (a push may name a stream created since the last poll). */
   refreshDirectory?: () => Promise<void>;
   /** Asks the control plane for the stream of a GSLB name pushed here; null once it is here, else why not. */
   claimIngress?: (name: string) => Promise<string | null>;
@@ -35,17 +35,17 @@ export type StateFields = Omit<StreamStateReport, 'id' | 'kind' | 'streamId' | '
  * (or at once when the push failed) and lets it stop before a new push is admitted.
  */
 export interface FallbackTakeover {
-  /** The input's push is gone for good: answers whether a fallback takes over (its publish follows). */
+  /** The stream's push is gone for good: answers whether a fallback takes over (its publish follows). */
   takeOver(last: LiveStream): boolean;
   /**
-   * A push is about to be admitted: the input's fallback stops; resolves once nginx let go of the name
+   * A push is about to be admitted: the stream's fallback stops; resolves once nginx let go of the name
    * (true), or false when the push, held because the encoder is flapping, left first (`connected`).
    */
   release(streamId: string, connected?: () => boolean): Promise<boolean>;
 }
 
 /**
- * Coordinates the node's live streams: one push per input, the reconnect grace, Stop from the control
+ * Coordinates the node's live streams: one push per stream, the reconnect grace, Stop from the control
  * plane, emergency cleanup and shutdown. The rules and the bookkeeping are its parts: `admission` (who may
  * push and play), `viewers` (who watches), `usage` (metrics and billing), `events` (what pipelines and
  * front ends subscribe to). Front ends (RTMP via nginx, SRT, WHIP) ask `admission.push`, then call
@@ -59,12 +59,12 @@ export class StreamManager {
   readonly signed: SignedPlayback;
   readonly usage: UsageMeter;
   private readonly pushes = new Map<string, LiveStream>();
-  /** Inputs whose push ended, waiting out the reconnect grace before they are reported Idle or Error. */
+  /** Streams whose push ended, waiting out the reconnect grace before they are reported Idle or Error. */
   private readonly grace = new Map<string, { timer: NodeJS.Timeout; stream: LiveStream }>();
   /** Inputs a fallback took over since their last push: the next push resumes the stream. */
   private readonly afterFallback = new Set<string>();
   /**
-   * Inputs whose status the control plane has as Fallback (a fallback started and nothing else was
+   * Streams whose status the control plane has as Fallback (a fallback started and nothing else was
    * reported since), with the fallback playing, the tracks of the push it replaced and the Fallback
    * report's sequence: a push coming back counts (is reported) only once its media arrived, so an encoder
    * that connects and drops does not flip the status.
@@ -335,7 +335,7 @@ export class StreamManager {
     this.events.gone(streamId);
   }
 
-  /** The input's push going on, if any. */
+  /** The stream's push going on, if any. */
   push(streamId: string): LiveStream | undefined {
     const stream = this.pushes.get(streamId);
     return stream && !stream.ended ? stream : undefined;
@@ -345,7 +345,7 @@ export class StreamManager {
     return [...this.pushes.values()].filter((stream) => !stream.ended);
   }
 
-  /** Whether the input's push ended less than the reconnect grace ago (it may resume). */
+  /** Whether the stream's push ended less than the reconnect grace ago (it may resume). */
   inGrace(streamId: string): boolean {
     return this.grace.has(streamId);
   }
@@ -353,7 +353,7 @@ export class StreamManager {
   // ------------------------------------------------------------------ control plane
 
   /**
-   * The assigned inputs were read again (every ~2 s): an input no longer ours, or Idle while we push it
+   * The assigned streams were read again (every ~2 s): a stream no longer ours, or Idle while we push it
    * (Stop in the console), loses its publisher; viewers of cleared or deleted outputs are disconnected;
    * pipelines hear of every part of a configuration that changed. `deliveredSeq` is the reporter's
    * delivered sequence when the read was sent.
@@ -390,7 +390,7 @@ export class StreamManager {
     for (const streamId of this.liveElsewhere) if (!liveElsewhere.has(streamId)) this.events.gone(streamId);
     this.liveElsewhere = liveElsewhere;
     this.viewers.reconcile();
-    // Keys and revocations were read with the inputs (SignedPlayback.load; pushed on a revocation): the sessions
+    // Keys and revocations were read with the streams (SignedPlayback.load; pushed on a revocation): the sessions
     // they end, end now.
     this.signed.update(this.o.directory.all());
     this.sweepSigned();
@@ -446,7 +446,7 @@ export class StreamManager {
     this.grace.clear();
   }
 
-  /** Tells the control plane again what the node knows: states of inputs with pushes, and every output's sessions. */
+  /** Tells the control plane again what the node knows: states of streams with pushes, and every output's sessions. */
   resync(): number {
     const ours = new Map(this.activePushes().map((stream) => [stream.assigned.id, stream]));
     for (const assigned of this.o.directory.all()) {

@@ -87,8 +87,8 @@ interface Keyring {
 
 /**
  * Signed outputs' playback tokens (issue 34): the keys and revoked token ids of each account whose Signed outputs
- * are served here (read once per version the assigned inputs name: a revocation pushed by the control plane
- * changes the version, and the next read of the inputs reads the account's material again), the
+ * are served here (read once per version the assigned streams name: a revocation pushed by the control plane
+ * changes the version, and the next read of the streams reads the account's material again), the
  * verification of a viewer's token with `@streamcloud/playback-tokens` (the code the API's token test runs),
  * a warm cache of verified tokens, the count of each token's sessions on this node, and the end of the
  * sessions whose token, key or duration is over. Secrets are never logged: a refusal logs its reason only.
@@ -96,9 +96,9 @@ interface Keyring {
 export class SignedPlayback {
   /** By account. */
   private readonly keyrings = new Map<string, Keyring>();
-  /** The account of each input with a Signed output here. */
+  /** The account of each stream with a Signed output here. */
   private readonly accountOf = new Map<string, string>();
-  /** By input, then by token (TokenSessionId): the sessions of capped stream-wide tokens on its other nodes. */
+  /** By stream, then by token (TokenSessionId): the sessions of capped stream-wide tokens on its other nodes. */
   private readonly elsewhere = new Map<string, Map<string, RemoteSession[]>>();
   private readonly verified = new VerifiedTokens();
 
@@ -112,8 +112,8 @@ export class SignedPlayback {
   ) {}
 
   /**
-   * Before the assigned inputs are applied: reads the signing material of each account they name at a version
-   * not held here. A failed read keeps what was held (the next read of the inputs tries again).
+   * Before the assigned streams are applied: reads the signing material of each account they name at a version
+   * not held here. A failed read keeps what was held (the next read of the streams tries again).
    */
   async load(assignedStreams: readonly AssignedStream[]): Promise<void> {
     const readSigning = this.readSigning;
@@ -140,7 +140,7 @@ export class SignedPlayback {
     }
   }
 
-  /** The assigned inputs were applied: which account verifies each input's tokens; accounts no longer served go. */
+  /** The assigned streams were applied: which account verifies each stream's tokens; accounts no longer served go. */
   update(assignedStreams: readonly AssignedStream[]): void {
     this.accountOf.clear();
     this.elsewhere.clear();
@@ -217,7 +217,7 @@ export class SignedPlayback {
   /**
    * Ends the sessions their policy no longer admits: on a Signed output, a session without a token (admitted
    * with the static token or as Public before the change), or whose key or token was revoked, or whose
-   * `maxSessionSeconds` is over. Run after each read of the assigned inputs and every second.
+   * `maxSessionSeconds` is over. Run after each read of the assigned streams and every second.
    */
   sweep(outputAccess: (session: ViewerSession) => string | undefined, now = Date.now()): number {
     return this.viewers.kick((session) => {
@@ -261,7 +261,7 @@ export class SignedPlayback {
     return ranked.findIndex((entry) => entry.sessionId === session.id) >= grant.maxSessions;
   }
 
-  /** The sessions of a capped stream-wide token (`tokenId`) on the input's other nodes. */
+  /** The sessions of a capped stream-wide token (`tokenId`) on the stream's other nodes. */
   private remoteSessionsOf(streamId: string, tokenId: string): readonly RemoteSession[] {
     return this.elsewhere.get(streamId)?.get(tokenId) ?? [];
   }

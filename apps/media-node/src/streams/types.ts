@@ -37,7 +37,7 @@ export interface TransportStats {
 
 /**
  * One nginx-rtmp stream the node's viewers can be given: the push itself, or a rendition a pipeline
- * publishes back into nginx (under the input id and a suffix). HLS fragments are under `<hlsDir>/<hlsName>/`.
+ * publishes back into nginx (under the stream id and a suffix). HLS fragments are under `<hlsDir>/<hlsName>/`.
  */
 export interface MediaTrackSource {
   /** The nginx-rtmp stream name RTMP players and the node's own players (WHEP, snapshots) are sent to. */
@@ -78,7 +78,7 @@ export interface Outgoing {
 
 /**
  * A push going on: the live stream every part of the node works from (viewers, reports, pipelines).
- * A push that ends and resumes within the reconnect grace is a new LiveStream of the same input.
+ * A push that ends and resumes within the reconnect grace is a new LiveStream of the same stream.
  */
 export interface LiveStream {
   id: string;

@@ -113,7 +113,7 @@ export class Viewers {
   }
 
   /**
-   * The assigned inputs were read again: the viewers of an output that is gone (deleted, or its stream no
+   * The assigned streams were read again: the viewers of an output that is gone (deleted, or its stream no
    * longer served here) or whose sessions were cleared are disconnected at once.
    */
   reconcile(): void {
@@ -137,7 +137,7 @@ export class Viewers {
     this.dirty.add(streamId);
   }
 
-  /** The viewer sessions of every output of the inputs that changed, as the control plane shows them. */
+  /** The viewer sessions of every output of the streams that changed, as the control plane shows them. */
   flush(): void {
     for (const streamId of this.dirty) {
       const assigned = this.directory.byId(streamId);

@@ -31,7 +31,7 @@ const MANIFEST = 'vod.json';
 const SWEEP_MS = 5_000;
 
 export interface VodLibraryDeps {
-  /** `<data>/vod`: a folder per input, in it one per VOD (`<vod id>/`). */
+  /** `<data>/vod`: a folder per stream, in it one per VOD (`<vod id>/`). */
   dir: string;
   /** The rewind windows' disk budget (DVR_MAX_BYTES), which the VODs share. */
   budget: DiskBudget;
@@ -41,7 +41,7 @@ export interface VodLibraryDeps {
 
 /**
  * The last session of each stream with a rewind window, kept after its push ended as an HLS VOD (docs/decisions.md,
- * "VOD of an ended stream"): the window's segment files are hard-linked into `<data>/vod/<input>/<vod id>/` (no
+ * "VOD of an ended stream"): the window's segment files are hard-linked into `<data>/vod/<stream>/<vod id>/` (no
  * copy; the window's own folder goes when its packager does), listed by a VOD playlist, and reported to the control
  * plane. A VOD counts in the rewind disk budget and is the first thing to go when that budget is exceeded (oldest
  * first), before any live window's segments; the stream's next VOD replaces it. Either way it is reported Evicted.
@@ -190,7 +190,7 @@ export class VodLibrary {
   }
 
   /**
-   * The VODs a previous run left: the newest complete one of each input is kept (and reported again, in case its
+   * The VODs a previous run left: the newest complete one of each stream is kept (and reported again, in case its
    * report was lost with that run), everything else goes.
    */
   private restore(): void {

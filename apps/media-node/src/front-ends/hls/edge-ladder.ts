@@ -60,7 +60,7 @@ export class EdgeLadders {
   }
 
   /**
-   * On an edge, the origin's ladder the input's HLS viewers get: while the stream shows live (the origin's reconnect
+   * On an edge, the origin's ladder the stream's HLS viewers get: while the stream shows live (the origin's reconnect
    * grace included) the one the control plane gave, then the last one, ended, as a push's playlists; null when the
    * stream is not laddered here (not an edge, no ladder, or none played since it went live).
    */

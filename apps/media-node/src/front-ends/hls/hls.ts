@@ -52,7 +52,7 @@ interface Played {
  */
 export class HlsServer {
   private readonly sessions: HlsSessions;
-  /** The last push of inputs that are not live: played during the grace and the linger after it. */
+  /** The last push of streams that are not live: played during the grace and the linger after it. */
   private readonly recent = new PlaylistLifetimes<LiveStream>();
   /** On an edge: the origin's ladders of the laddered streams played here. */
   private readonly ladders: EdgeLadders;
@@ -209,7 +209,7 @@ export class HlsServer {
     return serveLowLatencyOutput(request, response, this.lowLatency, streamId, asked, count);
   }
 
-  /** The push an input's outputs play now: live, in its reconnect grace, or ended less than the linger ago. */
+  /** The push a stream's outputs play now: live, in its reconnect grace, or ended less than the linger ago. */
   private played(streamId: string): Played | null {
     const live = this.manager.push(streamId);
     if (live) return { stream: live, ended: false };
@@ -267,7 +267,7 @@ export class HlsServer {
     );
   }
 
-  /** A rendition's fragments: `<input id>_<key>`, whether or not the transcoder runs now. */
+  /** A rendition's fragments: `<stream id>_<key>`, whether or not the transcoder runs now. */
   private renditionDir(stream: LiveStream, key: string): string {
     return join(this.hlsDir, `${stream.assigned.id}_${key}`);
   }

@@ -2,7 +2,7 @@
 export const HLS_ENDED_LINGER_MS = 30_000;
 
 /**
- * How long an input's HLS playlists outlive its push, one rule for the stream's ingest node and its edges:
+ * How long a stream's HLS playlists outlive its push, one rule for the stream's ingest node and its edges:
  * kept unchanged while the push may resume (the reconnect grace: `keep`), then ended with EXT-X-ENDLIST from
  * when the grace ended (`end`) for HLS_ENDED_LINGER_MS, then gone. `T` is what the playlists are made from:
  * the push on its own node, the origin's ladder on an edge.
@@ -10,7 +10,7 @@ export const HLS_ENDED_LINGER_MS = 30_000;
 export class PlaylistLifetimes<T> {
   private readonly last = new Map<string, { content: T; endedAt: number | null }>();
 
-  /** The input's playlists, made from `content`, are kept (live, or in the reconnect grace). */
+  /** The stream's playlists, made from `content`, are kept (live, or in the reconnect grace). */
   keep(streamId: string, content: T): void {
     this.last.set(streamId, { content, endedAt: null });
   }
@@ -25,7 +25,7 @@ export class PlaylistLifetimes<T> {
     this.last.delete(streamId);
   }
 
-  /** What the input's playlists are made from, and whether they end; null when there are none (any more). */
+  /** What the stream's playlists are made from, and whether they end; null when there are none (any more). */
   played(streamId: string, now = Date.now()): { content: T; ended: boolean } | null {
     const last = this.last.get(streamId);
     if (!last) return null;

@@ -14,7 +14,7 @@ export interface RefreshableNode {
   /** Who the control plane says the node is: read again by ServerId, Location and ALL. */
   identity: Node | null;
   metadata(): Record<string, unknown>;
-  /** Reads the assigned inputs now. */
+  /** Reads the assigned streams now. */
   poll(): Promise<void>;
   /** Sends the load report now. */
   sendLoad(): void;

@@ -38,7 +38,7 @@ export interface RtmpFrontEndOptions {
 /**
  * RTMP: nginx-rtmp on a loopback port behind the node's byte-counting proxy (the public port), and the hooks
  * nginx calls before every publish and play (loopback only, under a secret path). A push is admitted and
- * renamed to its input id, a viewer to what it plays; an edge's pull is metered as internode traffic.
+ * renamed to its stream id, a viewer to what it plays; an edge's pull is metered as internode traffic.
  */
 export class RtmpFrontEnd {
   /** nginx's own (loopback) port: the node's players and relays use it. */
@@ -137,9 +137,9 @@ export class RtmpFrontEnd {
       const stream = fallbacks.published(fallbackOf, form.get('clientid') ?? '');
       return stream ? { ok: true, renameTo: stream.assigned.id } : REFUSED;
     }
-    // An edge pull publishing the stream it pulls from the origin node, under the input id.
+    // An edge pull publishing the stream it pulls from the origin node, under the stream id.
     if (form.get('edge') !== null) return this.internal(form, addr) && edges.published(name) ? OK : REFUSED;
-    // SRT and WebRTC relays push under the input id with the relay secret; the front end admitted them.
+    // SRT and WebRTC relays push under the stream id with the relay secret; the front end admitted them.
     if (form.get('relay') !== null) return this.internal(form, addr) ? OK : REFUSED;
     const connection = this.proxy?.byAddress(addr);
     if (!connection || connection.closed) return REFUSED;
@@ -162,14 +162,14 @@ export class RtmpFrontEnd {
       kick: () => connection.close(),
     });
     this.pushesByAlias.set(addr, session);
-    // The live stream is renamed to the input id, so players of every output name can be sent to it.
+    // The live stream is renamed to the stream id, so players of every output name can be sent to it.
     return { ok: true, renameTo: admitted.assigned.id };
   }
 
   private async play(form: URLSearchParams, addr: string): Promise<HookAnswer> {
     const { manager, log } = this.o;
     const name = form.get('name') ?? '';
-    // The node's own players (the WebRTC feeds) play the input id with the relay secret.
+    // The node's own players (the WebRTC feeds) play the stream id with the relay secret.
     if (form.get('relay') !== null) return this.internal(form, addr) ? OK : REFUSED;
     const connection = this.proxy?.byAddress(addr);
     if (!connection || connection.closed) return REFUSED;

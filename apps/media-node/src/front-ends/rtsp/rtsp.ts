@@ -86,7 +86,7 @@ const answer = (status: string, cseq: string) => `RTSP/1.0 ${status}\r\nCSeq: ${
 export class RtspIngest {
   private server: Server | null = null;
   private readonly sessions = new Set<() => void>();
-  /** Inputs whose admitted push has not reached RECORD yet: a second push meanwhile is refused. */
+  /** Streams whose admitted push has not reached RECORD yet: a second push meanwhile is refused. */
   private readonly starting = new Set<string>();
 
   constructor(private readonly o: RtspOptions) {}

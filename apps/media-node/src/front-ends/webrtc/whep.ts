@@ -63,7 +63,7 @@ interface WhepSession extends PeerSession, Admitted {
  * feeds run without a viewer (each costs 0.06–0.4 of a core); beyond it a feed starts with its first viewer.
  */
 export class WhepPlayback extends WebRtcEndpoint<WhepSession, Admitted> {
-  /** The running feeds by input id and video codec: a stream has an H.264 feed, a VP8 one, or both. */
+  /** The running feeds by stream id and video codec: a stream has an H.264 feed, a VP8 one, or both. */
   private readonly feeds = new Map<string, StreamFeed<WhepSession>>();
   protected override readonly sendsH264 = true;
   /** The node stops: no feed starts any more (a warm-up may still be waiting for the source's probe). */

@@ -45,7 +45,7 @@ interface PullSource {
   credential: string;
 }
 
-/** The nginx name a pull publishes here: the input id, or its rendition's name (the key of the pulls). */
+/** The nginx name a pull publishes here: the stream id, or its rendition's name (the key of the pulls). */
 const pullName = (streamId: string, rendition: string | null) =>
   rendition === null ? streamId : renditionName(streamId, rendition);
 
@@ -66,9 +66,9 @@ interface Pull {
   kind: PullKind;
   from: PullSource;
   assigned: AssignedStream;
-  /** The HLS rendition of an edge's ladder this pull carries (published as `<input id>_<key>`); null: the stream. */
+  /** The HLS rendition of an edge's ladder this pull carries (published as `<stream id>_<key>`); null: the stream. */
   rendition: string | null;
-  /** Its nginx name here (the input id, or the rendition's name): the key of the pulls. */
+  /** Its nginx name here (the stream id, or the rendition's name): the key of the pulls. */
   name: string;
   /** When it started; its publish reached nginx (every kind); the stream it became (not a rendition's pull). */
   startedAt: number;
@@ -100,22 +100,22 @@ interface Pull {
  * A node's pulls of streams from other nodes (the Internode path, docs/decisions.md). As an edge: when a viewer of an output assigned to this
  * node asks for a stream ingested on another node, one ffmpeg plays it from the origin's RTMP port with the
  * pull credential the control plane gave (`?edge=`), copied, and publishes it into this node's nginx-rtmp
- * under the input id (`&edge=1`: the publish hook hands it to `published`). Every viewer of the stream here
+ * under the stream id (`&edge=1`: the publish hook hands it to `published`). Every viewer of the stream here
  * then watches that one copy: RTMP and HLS from nginx, WebRTC and SRT from their feeds of the local stream.
  * The pull stops once the stream has had no viewer here for `idleMs` (or its outputs left this node), and
  * ends with the origin's push. Its bytes, counted by a relay in front of the origin, are internode usage.
  * A stream the origin transcodes (`edgeLadder`): its HLS viewers here get the origin's master, and each
  * variant they ask for is pulled on its own (`pullRendition`: the origin's rendition, published here under
- * the same name `<input id>_<key>`), stopping `idleMs` after its variant was last asked for; the stream's
+ * the same name `<stream id>_<key>`), stopping `idleMs` after its variant was last asked for; the stream's
  * own pull then serves its other viewers only (RTMP, WebRTC, SRT: the top rendition). When an output here is Low
  * latency, a rendition's pull also packages it as that variant's LL-HLS (RenditionPackaging).
- * For an Internode stream this node ingests (`input.source`): the same pull of its source stream, made while
+ * For an Internode stream this node ingests (`assigned.source`): the same pull of its source stream, made while
  * the control plane shows the source live and published as the Internode stream's push (protocol Internode:
  * Ingestion, its own outputs and jobs); it ends with the source's push, and a Stop holds it off until the
  * source's next push.
  */
 export class EdgePuller implements StreamSource {
-  /** By nginx name here: the input id, or a rendition's `<input id>_<key>`. */
+  /** By nginx name here: the stream id, or a rendition's `<stream id>_<key>`. */
   private readonly pulls = new Map<string, Pull>();
   /** Pulls being stopped, by name: a new pull of the name waits for the old one to leave nginx's name. */
   private readonly ending = new Map<string, Promise<void>>();
@@ -129,7 +129,7 @@ export class EdgePuller implements StreamSource {
   private readonly timer: NodeJS.Timeout;
 
   constructor(
-    /** The node's streams, inputs, tools and log; its meter bills the pulls' bytes as internode usage. */
+    /** The node's streams, its directory, tools and log; its meter bills the pulls' bytes as internode usage. */
     private readonly node: SourceContext,
     private readonly o: EdgePullerOptions,
   ) {
@@ -194,7 +194,7 @@ export class EdgePuller implements StreamSource {
     return true;
   }
 
-  /** Whether a pull of the input runs (tests and /metadata). */
+  /** Whether a pull of the stream runs (tests and /metadata). */
   pulling(streamId: string): boolean {
     const pull = this.pulls.get(streamId);
     return pull !== undefined && !pull.stopping;
@@ -223,7 +223,7 @@ export class EdgePuller implements StreamSource {
     await Promise.all([...this.pulls.values()].map((pull) => this.stop(pull, 'node stopping')));
   }
 
-  /** The edge pull of the input (or of its rendition `key`) going on, started now if none is. */
+  /** The edge pull of the stream (or of its rendition `key`) going on, started now if none is. */
   private async running(assigned: AssignedStream, rendition: string | null): Promise<Pull | undefined> {
     if (!assigned.origin) return undefined;
     const name = pullName(assigned.id, rendition);
@@ -449,7 +449,7 @@ export class EdgePuller implements StreamSource {
   }
 
   /**
-   * An input whose rewind window this edge keeps: pulled (a ladder's every rendition, packaged) from when the control
+   * A stream whose rewind window this edge keeps: pulled (a ladder's every rendition, packaged) from when the control
    * plane shows it live until its origin ends the pull, with or without viewers — a window made only while someone
    * watched would have holes where nobody did. The origin refuses a stream that is not live (a read up to one poll
    * old): a refused try waits REFUSED_RETRY_MS, as a viewer's would.
@@ -469,7 +469,7 @@ export class EdgePuller implements StreamSource {
 }
 
 /**
- * Whether this edge keeps the input's rewind window now: it serves a Low latency output of it with a window, and the
+ * Whether this edge keeps the stream's rewind window now: it serves a Low latency output of it with a window, and the
  * stream is live at its origin (an Internode stream's own pull is not an edge's).
  */
 const keepsWindow = (assigned: AssignedStream): boolean =>

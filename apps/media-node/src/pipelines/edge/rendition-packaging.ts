@@ -5,7 +5,7 @@ import { type LowLatencyPackagers, PART_SECONDS } from '../../ll-hls/packagers.j
 import type { AssignedStream } from '../../streams/directory.js';
 import { dvrWindowSecondsOf, isLowLatencyHls } from '../low-latency-hls.js';
 
-/** Whether an edge packages the ladder's renditions it pulls as LL-HLS: an HLS output of the input here is Low latency. */
+/** Whether an edge packages the ladder's renditions it pulls as LL-HLS: an HLS output of the stream here is Low latency. */
 export const wantsLowLatency = (assigned: AssignedStream): boolean => assigned.outputs.some(isLowLatencyHls);
 
 /**
@@ -51,7 +51,7 @@ export class RenditionPackaging {
   }
 
   /**
-   * The input as this node reads it now: its Low latency outputs' rewind window is kept by the variants' packagers
+   * The stream as this node reads it now: its Low latency outputs' rewind window is kept by the variants' packagers
    * here (an edge's live rewind: the stream pulled whole is not packaged while it has a ladder, so no LL-HLS
    * pipeline sets it).
    */

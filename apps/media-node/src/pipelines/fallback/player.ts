@@ -39,7 +39,7 @@ export interface FallbackPlayerOptions {
   send(report: ReportBody): void;
   /** A status message on the stream. */
   message(streamId: string, level: StatusMessage['level'], text: string): void;
-  /** Whether the node still serves an input (a deleted stream's, or one moved to another node, is not). */
+  /** Whether the node still serves a stream (a deleted stream's, or one moved to another node, is not). */
   serves(streamId: string): boolean;
   /** A kept copy of a storage object unused this long is removed (FALLBACK_COPY_MAX_IDLE_MS). */
   keptCopyMaxIdleMs: number;
@@ -57,7 +57,7 @@ interface Playing {
   leave(): void;
 }
 
-/** One takeover of an input: from the push's drop until the push returns, a Stop, or no fallback is left. */
+/** One takeover of a stream: from the push's drop until the push returns, a Stop, or no fallback is left. */
 interface Takeover {
   /** The push it replaces: its name in nginx, its size and frame rate, and its failure if it all ends. */
   last: LiveStream;
@@ -79,10 +79,10 @@ interface Takeover {
  * left the stream ends as it would have without fallbacks. A push that comes back releases it first.
  */
 export class FallbackPlayer implements FallbackTakeover {
-  /** Each input's fallbacks as last read while it was live, in the owner's order. */
+  /** Each stream's fallbacks as last read while it was live, in the owner's order. */
   private readonly configs = new Map<string, Fallback[]>();
   /**
-   * The storage-object fallbacks of inputs that are no longer live, whose copies are kept for the next live
+   * The storage-object fallbacks of streams that are no longer live, whose copies are kept for the next live
    * session (revalidated by ETag); the next list read removes those deleted meanwhile.
    */
   private readonly kept = new Map<string, Fallback[]>();
@@ -131,7 +131,7 @@ export class FallbackPlayer implements FallbackTakeover {
     if (removed.length > 0) this.o.log.info(`fallback copies removed: ${removed.length} unused`);
   }
 
-  /** The input's fallbacks (read while it is live): each is prepared, and a takeover follows the change. */
+  /** The stream's fallbacks (read while it is live): each is prepared, and a takeover follows the change. */
   configure(assigned: AssignedStream, fallbacks: Fallback[]): void {
     const before = this.configs.get(assigned.id) ?? this.kept.get(assigned.id) ?? [];
     this.kept.delete(assigned.id);

@@ -18,7 +18,7 @@ const MESSAGES_PER_REPORT = 20;
 export interface RecordingsOptions {
   client: Pick<ControlPlaneClient, 'recordings'>;
   reporter: Pick<Reporter, 'send' | 'delivered'>;
-  /** The inputs the node serves, with the version of their recordings. */
+  /** The streams the node serves, with the version of their recordings. */
   assignedStreams(): readonly AssignedStream[];
   tools: NodeTools;
   /** Uploads connect through these: net-guard's agents under the operator's address policy. */
@@ -42,7 +42,7 @@ export class Recordings implements StreamListener {
   private readonly journal: RecordingJournal;
   /** What `GET /node/recordings` answered last, by recording id. */
   private listing = new Map<string, NodeRecording>();
-  /** The recordings version of each input that the listing reflects. */
+  /** The recordings version of each stream that the listing reflects. */
   private readonly listed = new Map<string, string>();
   /** Runs not done, and done runs until their final report is delivered, oldest first. */
   private runs: RecordingRun[] = [];

@@ -27,7 +27,7 @@ export const RELAY_GIVE_UP_MS = 10 * 60_000;
 export interface RelaysOptions {
   client: Pick<ControlPlaneClient, 'relays'>;
   events: StreamEvents;
-  /** Whether an input's push is live here now (its relays then run in its pipeline). */
+  /** Whether a stream's push is live here now (its relays then run in its pipeline). */
   live(streamId: string): boolean;
   /** Sends a node report (relays of streams that are not live). */
   send(report: ReportBody): void;
@@ -70,7 +70,7 @@ export function relaysKind(o: RelaysOptions): PipelineKind<NodeRelay[]> {
     }
   };
   // Relays of streams that are not live: a Stop completes them here (no pipeline runs them). Read in one
-  // request for every input whose relays changed meanwhile (at the node's start, that is all of them).
+  // request for every stream whose relays changed meanwhile (at the node's start, that is all of them).
   const idle = new Set<string>();
   let sweeping: NodeJS.Timeout | null = null;
   const sweep = async () => {

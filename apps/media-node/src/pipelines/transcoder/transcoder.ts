@@ -31,7 +31,7 @@ const SCTE35_NOTE =
 
 /**
  * One ffmpeg per live stream: decodes the push once, draws the overlay and the epoch time, and encodes
- * every rendition of the ladder, each published back into nginx-rtmp as `<input id>_<key>` (which gives
+ * every rendition of the ladder, each published back into nginx-rtmp as `<stream id>_<key>` (which gives
  * it HLS fragments and RTMP playback). Once every rendition has a fragment, the stream's viewers get the
  * renditions (HLS: a master playlist; RTMP, WebRTC, the outgoing snapshot: the top one) and its outgoing
  * tracks are what ffprobe reads from them. The ffmpeg is restarted with backoff when it ends; after three
