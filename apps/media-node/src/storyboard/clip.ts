@@ -34,7 +34,7 @@ export async function makeClipStoryboard(
   const log = await runFfmpeg(
     ffmpeg,
     keyframeSheetArgs({
-      assigned: ['-i', clip],
+      input: ['-i', clip],
       select: INTERVAL_SELECT,
       // The height of tileSize(): TILE_WIDTH wide, even, of the picture's aspect.
       scale: `${TILE_WIDTH}:'2*round(${TILE_WIDTH / 2}*ih/iw)'`,

@@ -29,7 +29,7 @@ export function firstFragment(segment: Buffer): Buffer {
  * is padded at the end) — `frames` of them (a window's one sheet), or every one to `out`'s `%d` pattern (a clip's).
  */
 export function keyframeSheetArgs(o: {
-  assigned: string[];
+  input: string[];
   scale: string;
   out: string;
   select?: string;
@@ -43,7 +43,7 @@ export function keyframeSheetArgs(o: {
   ];
   return [
     ...['-hide_banner', '-nostdin', '-loglevel', o.loglevel ?? 'error'],
-    ...['-skip_frame', 'nokey', '-threads', '1', ...o.assigned],
+    ...['-skip_frame', 'nokey', '-threads', '1', ...o.input],
     ...['-map', '0:v:0', '-an', '-vf', filters.join(','), '-fps_mode', 'passthrough'],
     ...(o.frames ? ['-frames:v', String(o.frames)] : ['-start_number', '0']),
     ...['-q:v', '5', '-f', 'image2', '-y', o.out],
@@ -52,7 +52,7 @@ export function keyframeSheetArgs(o: {
 
 /** A window's sheet: an init segment and one fragment per tile on stdin, all of them tiled into one JPEG. */
 export const sheetArgs = (size: TileSize, out: string): string[] =>
-  keyframeSheetArgs({ assigned: ['-f', 'mp4', '-i', 'pipe:0'], scale: `${size.width}:${size.height}`, out, frames: 1 });
+  keyframeSheetArgs({ input: ['-f', 'mp4', '-i', 'pipe:0'], scale: `${size.width}:${size.height}`, out, frames: 1 });
 
 /** Makes the sheet `out` from `input` (init + fragments); replaces the file whole once it is written. */
 export async function renderSheet(ffmpeg: string, input: Buffer, size: TileSize, out: string): Promise<void> {

@@ -61,7 +61,7 @@ export class StreamManager {
   private readonly pushes = new Map<string, LiveStream>();
   /** Streams whose push ended, waiting out the reconnect grace before they are reported Idle or Error. */
   private readonly grace = new Map<string, { timer: NodeJS.Timeout; stream: LiveStream }>();
-  /** Inputs a fallback took over since their last push: the next push resumes the stream. */
+  /** Streams a fallback took over since their last push: the next push resumes the stream. */
   private readonly afterFallback = new Set<string>();
   /**
    * Streams whose status the control plane has as Fallback (a fallback started and nothing else was

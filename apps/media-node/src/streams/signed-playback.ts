@@ -163,7 +163,7 @@ export class SignedPlayback {
     return accountId === undefined ? undefined : this.keyrings.get(accountId);
   }
 
-  /** Whether `viewer` may play `target` (an output of `inputId`) with its token, and what the grant is. */
+  /** Whether `viewer` may play `target` (an output of `streamId`) with its token, and what the grant is. */
   verify(
     streamId: string,
     target: PlaybackTarget,

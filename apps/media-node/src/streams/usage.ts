@@ -176,7 +176,7 @@ export class UsageMeter {
   /** The usage reports of the interval since the last report; `cut` makes now the start of the next. */
   private usageSinceReport(cut: boolean): UsageBody[] {
     const now = Date.now();
-    const byInput = new Map<
+    const byStream = new Map<
       string,
       {
         processing?: ProcessingType;
@@ -186,14 +186,14 @@ export class UsageMeter {
       }
     >();
     const entry = (streamId: string) => {
-      let found = byInput.get(streamId);
+      let found = byStream.get(streamId);
       if (!found) {
         found = {
           incoming: [],
           out: { upload: 0, download: 0, duration: 0 },
           internode: { upload: 0, download: 0, duration: 0 },
         };
-        byInput.set(streamId, found);
+        byStream.set(streamId, found);
       }
       return found;
     };
@@ -245,7 +245,7 @@ export class UsageMeter {
     if (cut) for (const traffic of this.traffic) if (traffic.ended) this.traffic.delete(traffic);
     // Measured now: a report resent after a restart is still billed to the hour it was counted in.
     const at = new Date(now).toISOString();
-    return [...byInput].map(([streamId, usage]) => ({
+    return [...byStream].map(([streamId, usage]) => ({
       kind: 'usage',
       at,
       streamId,

@@ -132,7 +132,7 @@ export class Viewers {
     this.kick((viewer) => !outputs.has(viewer.outputId));
   }
 
-  /** Marks every stream's sessions to be reported again (a resync), or just those of `inputId`. */
+  /** Marks every stream's sessions to be reported again (a resync), or just those of `streamId`. */
   markChanged(streamId: string): void {
     this.dirty.add(streamId);
   }

@@ -15,6 +15,7 @@ import type { WindowStoryboard } from '../storyboard/window.js';
 /** What a VOD's folder says of it (`vod.json`, written once its files are all there). */
 interface VodManifest {
   id: string;
+  /** The stream's id, under the name `vod.json` files have always used (VODs kept by a previous run read back). */
   inputId: string;
   segments: Array<StoredSegment & { bytes: number }>;
   /** Its storyboard's cues (on its media timeline), their sheets linked beside its segments; none: no storyboard. */
@@ -59,7 +60,7 @@ export class VodLibrary {
   }
 
   /**
-   * The push of `inputId` ended (its reconnect grace is over): what its rewind window holds, once written, becomes
+   * The push of `streamId` ended (its reconnect grace is over): what its rewind window holds, once written, becomes
    * the stream's VOD, replacing the previous one.
    */
   async keep(streamId: string, store: DvrStore, storyboard: WindowStoryboard | null = null): Promise<void> {

@@ -200,6 +200,7 @@ export class EdgePuller implements StreamSource {
     return pull !== undefined && !pull.stopping;
   }
 
+  /** The pulls for /metadata (its `edgePulls`; `inputId` is the stream's id, the name that answer has always used). */
   describe(): Array<{
     inputId: string;
     kind: PullKind;

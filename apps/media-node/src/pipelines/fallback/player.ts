@@ -182,7 +182,7 @@ export class FallbackPlayer implements FallbackTakeover {
     return true;
   }
 
-  /** nginx asks whether the fallback publishing for `inputId` is expected: answers the stream it became. */
+  /** nginx asks whether the fallback publishing for `streamId` is expected: answers the stream it became. */
   published(streamId: string, clientId: string): LiveStream | null {
     const takeover = this.takeovers.get(streamId);
     const playing = takeover?.current;

@@ -184,7 +184,7 @@ export class Recordings implements StreamListener {
   }
 
   /** A recording of a stream that is not live may have been stopped (it then ends without a file). */
-  configChanged(_input: AssignedStream, parts: ReadonlySet<ConfigPart>): void {
+  configChanged(_assigned: AssignedStream, parts: ReadonlySet<ConfigPart>): void {
     if (parts.has('recordings')) void this.refresh().catch(() => undefined);
   }
 

@@ -4,7 +4,7 @@ import type { AudioPlan, LadderPlan, VideoPlan } from './plan.js';
 
 export interface CommandInputs {
   /** The push, played from nginx-rtmp. */
-  assigned: string;
+  input: string;
   /** Its tracks as probed (how long ffmpeg probes it: playInputArgs). */
   inputTracks: readonly TrackInfo[];
   /** Where rendition `key` is published (nginx-rtmp, `<stream id>_<key>`). */
@@ -35,7 +35,7 @@ const quoted = (value: string) => `'${value.replaceAll("'", "'\\''")}'`;
  */
 export function transcoderArgs(plan: LadderPlan, io: CommandInputs): string[] {
   const args = ['-hide_banner', '-nostdin', '-loglevel', 'error', '-progress', 'pipe:1', '-stats_period', '1'];
-  args.push(...playInputArgs(io.assigned, io.inputTracks));
+  args.push(...playInputArgs(io.input, io.inputTracks));
   const encoded = plan.renditions.filter((rendition) => rendition.video && rendition.video !== 'copy');
   const graph: string[] = [];
   if (encoded.length > 0) {

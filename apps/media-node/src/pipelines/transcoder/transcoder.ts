@@ -116,7 +116,7 @@ class Transcoder implements Pipeline<TranscodeConfig> {
     }
     const video = tracks.find((track) => track.type === 'Video');
     const args = transcoderArgs(plan, {
-      assigned: tools.rtmpUrl(stream.source.rtmpName),
+      input: tools.rtmpUrl(stream.source.rtmpName),
       inputTracks: tracks,
       output: (key) => tools.rtmpUrl(`${stream.assigned.id}_${key}`),
       logo: logo && config.overlay ? { file: logo, x: config.overlay.offsetX, y: config.overlay.offsetY } : null,
