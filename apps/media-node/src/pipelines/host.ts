@@ -1,4 +1,4 @@
-import type { ConfigPart } from '@streamcloud/contract';
+import { type ConfigPart, NOTHING_CONFIGURED } from '@streamcloud/contract';
 import type { Logger } from '../log.js';
 import type { AssignedStream } from '../streams/directory.js';
 import type { StreamEvents } from '../streams/events.js';
@@ -87,7 +87,7 @@ export class LivePipelines<C> {
 
   private changed(assigned: AssignedStream, parts: ReadonlySet<ConfigPart>): void {
     const entry = this.running.get(assigned.id);
-    // The stream as just read: its versions say what changed (a kind may skip a read its version makes needless).
+    // The stream as just read: its versions say what changed (an empty part is not read: whenNothing).
     if (entry && parts.has(this.kind.part)) this.reload(entry, assigned);
   }
 
@@ -110,7 +110,8 @@ export class LivePipelines<C> {
       if (entry.done) return;
       let config: C | null;
       try {
-        config = await this.kind.load(assigned);
+        const known = whenNothingConfigured(this.kind, assigned);
+        config = known !== undefined ? known : await this.kind.load(assigned);
       } catch (error) {
         this.o.log.error(
           `${this.kind.name} of ${entry.stream.assigned.name}: reading its configuration failed: ${String(error)}`,
@@ -159,6 +160,16 @@ export class LivePipelines<C> {
     });
     return entry.chain;
   }
+}
+
+/**
+ * The host's rule for a stream whose `part` holds nothing (its version is NOTHING_CONFIGURED): what the kind's
+ * `whenNothing` says, without a read — null for `'skip'`, else its configuration; undefined when `load` decides
+ * (something is configured, or the kind has no `whenNothing`).
+ */
+export function whenNothingConfigured<C>(kind: PipelineKind<C>, assigned: AssignedStream): C | null | undefined {
+  if (kind.whenNothing === undefined || assigned.versions[kind.part] !== NOTHING_CONFIGURED) return undefined;
+  return kind.whenNothing === 'skip' ? null : kind.whenNothing.config;
 }
 
 /**

@@ -56,13 +56,21 @@ export interface NodeTools {
  * A kind of pipeline: which part of a stream's configuration it runs from (its version in
  * `GET /node/inputs`), how it reads it, and how it makes a pipeline. `load` answers null when the stream
  * needs no pipeline of this kind (nothing configured); it is called when a stream goes live and again
- * whenever the part's version changes while it is live.
+ * whenever the part's version changes while it is live — unless the version says the part is empty and the kind
+ * knows what that means (`whenNothing`).
  */
 export interface PipelineKind<C> {
   /** For logs and messages: 'transcoder', 'snapshots', 'recorder' … */
   readonly name: string;
   readonly part: ConfigPart;
   load(assigned: AssignedStream): Promise<C | null>;
+  /**
+   * What a stream whose `part` holds nothing (its version is the contract's NOTHING_CONFIGURED) needs of this
+   * kind, decided by the host without calling `load`, so a wave of new streams going live costs no read of a part
+   * most of them leave empty: `'skip'`, no pipeline; `{ config }`, a pipeline with that configuration (the
+   * fallbacks' player is told a stream has none). Absent: `load` always decides.
+   */
+  readonly whenNothing?: 'skip' | { readonly config: C };
   create(context: PipelineContext): Pipeline<C>;
   /**
    * Whether it also runs for a stream an edge pulls (its viewers' packaging); by default a stream's jobs run once,

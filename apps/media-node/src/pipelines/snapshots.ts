@@ -1,4 +1,4 @@
-import { NOTHING_CONFIGURED, type SnapshotSettings } from '@streamcloud/contract';
+import type { SnapshotSettings } from '@streamcloud/contract';
 import type { ControlPlaneClient } from '../control-plane.js';
 import { snapshot } from '../probe.js';
 import { newestFragment } from '../streams/fragments.js';
@@ -15,8 +15,8 @@ const FIRST_RETRY_MS = 500;
 export const snapshotsKind = (client: ControlPlaneClient): PipelineKind<SnapshotConfig> => ({
   name: 'snapshots',
   part: 'snapshots',
+  whenNothing: 'skip',
   async load(assigned) {
-    if (assigned.versions.snapshots === NOTHING_CONFIGURED) return null;
     const settings = await client.snapshotSettings(assigned.id);
     return settings.incoming || settings.outgoing ? settings : null;
   },

@@ -1,4 +1,4 @@
-import { type NodeFallback as Fallback, NOTHING_CONFIGURED } from '@streamcloud/contract';
+import type { NodeFallback as Fallback } from '@streamcloud/contract';
 import type { ControlPlaneClient } from '../../control-plane.js';
 import type { LiveStream } from '../../streams/types.js';
 import type { Pipeline, PipelineKind } from '../pipeline.js';
@@ -16,8 +16,9 @@ export const fallbacksKind = (
 ): PipelineKind<Fallback[]> => ({
   name: 'fallbacks',
   part: 'fallbacks',
-  // A stream without fallbacks (their version says so) is not asked about: most streams going live have none.
-  load: async (assigned) => (assigned.versions.fallbacks === NOTHING_CONFIGURED ? [] : client.fallbacks(assigned.id)),
+  // A stream without fallbacks is not asked about, but its pipeline still runs: the player learns it has none.
+  whenNothing: { config: [] },
+  load: (assigned) => client.fallbacks(assigned.id),
   create: () => new FallbackConfig(player),
 });
 

@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import { NOTHING_CONFIGURED, type NodeRelay, selectorConstrains } from '@streamcloud/contract';
+import { type NodeRelay, selectorConstrains } from '@streamcloud/contract';
 import type { ControlPlaneClient, ReportBody } from '../../control-plane.js';
 import type { AssignedStream } from '../../streams/directory.js';
 import type { StreamEvents } from '../../streams/events.js';
@@ -69,6 +69,13 @@ export function relaysKind(o: RelaysOptions): PipelineKind<NodeRelay[]> {
       );
     }
   };
+  // A paused relay no longer listed for its stream (deleted, or finished elsewhere) is forgotten: when the stream
+  // goes live again with relays (load), or when its relays change during the grace (the sweep) — a stream left
+  // with none is not read when it goes live again (whenNothing).
+  const forgetUnlisted = (streamIds: ReadonlySet<string>, relays: readonly NodeRelay[]) => {
+    for (const [relayId, entry] of paused)
+      if (streamIds.has(entry.streamId) && !relays.some((relay) => relay.id === relayId)) paused.delete(relayId);
+  };
   // Relays of streams that are not live: a Stop completes them here (no pipeline runs them). Read in one
   // request for every stream whose relays changed meanwhile (at the node's start, that is all of them).
   const idle = new Set<string>();
@@ -83,6 +90,7 @@ export function relaysKind(o: RelaysOptions): PipelineKind<NodeRelay[]> {
     } catch {
       return; // the next change of these streams' relays tries again
     }
+    forgetUnlisted(streamIds, relays);
     for (const relay of relays) {
       if (!streamIds.has(relay.streamId) || o.live(relay.streamId)) continue;
       if (!relay.stopRequested || relay.state !== 'Relaying') continue;
@@ -122,15 +130,10 @@ export function relaysKind(o: RelaysOptions): PipelineKind<NodeRelay[]> {
   return {
     name: 'relays',
     part: 'relays',
+    whenNothing: 'skip',
     async load(assigned: AssignedStream) {
-      // A stream with no relay (its version says so) is not asked about: most streams going live have none.
-      const relays =
-        assigned.versions.relays === NOTHING_CONFIGURED
-          ? []
-          : (await o.client.relays()).filter((relay) => relay.streamId === assigned.id);
-      // A paused relay no longer listed (deleted, or finished elsewhere) is forgotten.
-      for (const [relayId, entry] of paused)
-        if (entry.streamId === assigned.id && !relays.some((relay) => relay.id === relayId)) paused.delete(relayId);
+      const relays = (await o.client.relays()).filter((relay) => relay.streamId === assigned.id);
+      forgetUnlisted(new Set([assigned.id]), relays);
       return relays.length > 0 ? relays : null;
     },
     create: (context) => new StreamRelays(context, book),
