@@ -28,12 +28,11 @@ import type { Logger } from './log.js';
 import { type EdgePuller, edgePullerKind } from './pipelines/edge/puller.js';
 import { fallbacksKind } from './pipelines/fallback/fallback.js';
 import { FallbackPlayer } from './pipelines/fallback/player.js';
-import { LivePipelines, startSource } from './pipelines/host.js';
 import { lowLatencyHlsKind } from './pipelines/low-latency-hls.js';
 import type { NodeTools, PipelineReporter } from './pipelines/pipeline.js';
+import { type PipelineKindOf, Pipelines } from './pipelines/pipelines.js';
 import { Recordings } from './pipelines/recorder/recordings.js';
 import { recorderKind } from './pipelines/recorder.js';
-import { relayPolicies } from './pipelines/relay/outbound.js';
 import { relaysKind } from './pipelines/relay/relay.js';
 import { snapshotsKind } from './pipelines/snapshots.js';
 import { transcoderKind } from './pipelines/transcoder/transcoder.js';
@@ -56,6 +55,21 @@ const FRONT_ENDS: readonly FrontEndKind[] = [
   rtspFrontEnd,
   whipFrontEnd,
   whepFrontEnd,
+];
+
+/**
+ * Every kind of pipeline the node runs, each made from what the node offers (pipelines/pipelines.ts), in this
+ * order: the order they hear a stream go live — the transcoder first, whose renditions LL-HLS, snapshots and relays
+ * may read (each also waits for them). The edge puller is a source: it brings streams here for viewers.
+ */
+const PIPELINES: readonly PipelineKindOf[] = [
+  edgePullerKind,
+  transcoderKind,
+  lowLatencyHlsKind,
+  snapshotsKind,
+  relaysKind,
+  fallbacksKind,
+  recorderKind,
 ];
 
 /**
@@ -94,8 +108,8 @@ export class MediaNode {
   private get recordingsDir(): string {
     return this.config.recordingsDir || join(this.config.dataDir, 'recordings');
   }
-  /** Every kind of pipeline the node runs for live streams. */
-  readonly pipelines: LivePipelines<unknown>[] = [];
+  /** Every kind of pipeline the node runs (PIPELINES). */
+  readonly pipelines: Pipelines;
   /** The LL-HLS packagers of streams with a Low latency output: written by their pipeline, read by HLS viewers. */
   readonly lowLatency: LowLatencyPackagers;
   /** The VODs of ended sessions (vod/), from the rewind windows of the packagers. */
@@ -145,23 +159,6 @@ export class MediaNode {
       dvrMaxBytes: config.dvrMaxBytes,
       ffmpeg: config.ffmpeg,
     });
-    this.edges = startSource(
-      edgePullerKind({ idleMs: config.edgeIdleMs, lowLatency: this.lowLatency }),
-      {
-        streams: this.manager,
-        directory: this.directory,
-        tools: this.tools,
-        log,
-        meter: (traffic) => this.manager.usage.meter(traffic, 'internode'),
-      },
-      this.manager.admission,
-    );
-    const host = {
-      log,
-      tools: this.tools,
-      reporterFor: (stream: LiveStream) => this.pipelineReporter(stream),
-      meter: this.manager.usage.meter.bind(this.manager.usage),
-    };
     this.vods = new VodLibrary({
       dir: join(config.dataDir, 'vod'),
       budget: this.lowLatency.disk,
@@ -172,24 +169,6 @@ export class MediaNode {
     this.lowLatency.onSessionEnd = (streamId, store, storyboard) => {
       if (!this.directory.byId(streamId)?.origin) void this.vods.keep(streamId, store, storyboard);
     };
-    this.pipelines.push(
-      new LivePipelines(transcoderKind(this.client), this.manager.events, host),
-      new LivePipelines(lowLatencyHlsKind(this.lowLatency), this.manager.events, host),
-      new LivePipelines(snapshotsKind(this.client), this.manager.events, host),
-      new LivePipelines(
-        relaysKind({
-          client: this.client,
-          events: this.manager.events,
-          live: (streamId) => this.manager.push(streamId) !== undefined,
-          send: (report) => this.reporter.send(report),
-          secretsDir: join(config.dataDir, 'relays'),
-          policies: relayPolicies({ allowPrivate: config.allowPrivateNetworks }),
-          failingForMs: config.relayGiveUpMs,
-        }),
-        this.manager.events,
-        host,
-      ),
-    );
     // Fallback sources and storage endpoints are users' settings: private and loopback addresses only when
     // the operator allows them.
     const outbound = addressPolicy({ allowPrivate: config.allowPrivateNetworks });
@@ -211,7 +190,6 @@ export class MediaNode {
       log,
     });
     this.manager.fallbacks = this.fallbacks;
-    this.pipelines.push(new LivePipelines(fallbacksKind(this.client, this.fallbacks), this.manager.events, host));
     this.recordings = new Recordings({
       client: this.client,
       reporter: this.reporter,
@@ -223,7 +201,37 @@ export class MediaNode {
       from: () => `node ${this.identity?.name ?? config.publicHostname}`,
     });
     this.manager.events.subscribe(this.recordings);
-    this.pipelines.push(new LivePipelines(recorderKind(this.recordings), this.manager.events, host));
+    // After the player and the recordings, which listen to the stream events before the kinds built on them.
+    this.pipelines = new Pipelines(
+      PIPELINES,
+      {
+        config,
+        client: this.client,
+        events: this.manager.events,
+        lowLatency: this.lowLatency,
+        fallbacks: this.fallbacks,
+        recordings: this.recordings,
+        live: (streamId) => this.manager.push(streamId) !== undefined,
+        send: (report) => this.reporter.send(report),
+      },
+      {
+        live: {
+          log,
+          tools: this.tools,
+          reporterFor: (stream) => this.pipelineReporter(stream),
+          meter: this.manager.usage.meter.bind(this.manager.usage),
+        },
+        source: {
+          streams: this.manager,
+          directory: this.directory,
+          tools: this.tools,
+          log,
+          meter: (traffic) => this.manager.usage.meter(traffic, 'internode'),
+        },
+        admission: this.manager.admission,
+      },
+    );
+    this.edges = this.pipelines.source(edgePullerKind);
     this.clips = new NodeClips({
       client: this.client,
       send: (report) => this.reporter.send(report),
@@ -333,10 +341,12 @@ export class MediaNode {
     this.vods.close();
     // Files being recorded are closed first (the journal keeps them for the next start), then pushes end.
     await this.recordings.stop();
-    await this.edges.stopAll();
+    // Pulled streams end before the manager lets go of the rest, the fallbacks after it (a push gone at shutdown
+    // must not be taken over), then every job of the streams that ended.
+    await this.pipelines.stopSources();
     this.manager.shutdown();
     await this.fallbacks.stopAll();
-    await Promise.all(this.pipelines.map((pipelines) => pipelines.stopAll()));
+    await this.pipelines.stopJobs();
     await this.reporter.flushed();
     // What the control plane did not acknowledge stays in the journal for the next start.
     await this.usageJournal.stop();

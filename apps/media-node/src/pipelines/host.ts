@@ -28,6 +28,14 @@ interface Running<C> {
   done: boolean;
 }
 
+/** What the host gives each pipeline it makes: the log, the node's tools, its stream's reporter, the meter. */
+export interface PipelineHost {
+  log: Logger;
+  tools: NodeTools;
+  reporterFor: (stream: LiveStream) => PipelineReporter;
+  meter: PipelineContext['meter'];
+}
+
 /**
  * Runs one kind of pipeline for every live stream that has a configuration for it: subscribes to the
  * node's stream events, loads the configuration when a stream goes live (and when its version changes),
@@ -39,12 +47,7 @@ export class LivePipelines<C> {
   constructor(
     private readonly kind: PipelineKind<C>,
     events: StreamEvents,
-    private readonly o: {
-      log: Logger;
-      tools: NodeTools;
-      reporterFor: (stream: LiveStream) => PipelineReporter;
-      meter: PipelineContext['meter'];
-    },
+    private readonly o: PipelineHost,
   ) {
     events.subscribe({
       live: (stream) => this.live(stream),

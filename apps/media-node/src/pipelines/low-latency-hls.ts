@@ -25,7 +25,11 @@ export const dvrWindowSecondsOf = (assigned: AssignedStream): number =>
   60 * Math.max(0, ...assigned.outputs.filter(isLowLatencyHls).map((output) => output.dvrWindowMinutes ?? 0));
 
 /** The LL-HLS packaging of a live stream: runs while one of its outputs is an HLS output with Low latency. */
-export const lowLatencyHlsKind = (packagers: LowLatencyPackagers): PipelineKind<LowLatencyConfig> => ({
+export const lowLatencyHlsKind = ({
+  lowLatency,
+}: {
+  lowLatency: LowLatencyPackagers;
+}): PipelineKind<LowLatencyConfig> => ({
   name: 'LL-HLS packager',
   part: 'outputs',
   // An edge packages the stream it pulls itself: its viewers block on its own parts, one hop from the push.
@@ -34,8 +38,8 @@ export const lowLatencyHlsKind = (packagers: LowLatencyPackagers): PipelineKind<
     if (!assigned.outputs.some(isLowLatencyHls)) return null;
     return { dvrWindowSeconds: dvrWindowSecondsOf(assigned) };
   },
-  create: (context) => new LowLatencyHls(context, packagers),
-  shutdown: () => packagers.close(),
+  create: (context) => new LowLatencyHls(context, lowLatency),
+  shutdown: () => lowLatency.close(),
 });
 
 /** How often the pipeline looks whether what HLS viewers get changed (the transcoder's renditions came or went). */

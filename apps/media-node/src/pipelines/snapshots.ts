@@ -12,7 +12,11 @@ export type SnapshotConfig = Record<Direction, SnapshotSettings | null>;
 const FIRST_RETRY_MS = 500;
 
 /** Snapshots of a live stream per its settings: a pipeline that runs while at least one direction is on. */
-export const snapshotsKind = (client: ControlPlaneClient): PipelineKind<SnapshotConfig> => ({
+export const snapshotsKind = ({
+  client,
+}: {
+  client: Pick<ControlPlaneClient, 'snapshotSettings'>;
+}): PipelineKind<SnapshotConfig> => ({
   name: 'snapshots',
   part: 'snapshots',
   whenNothing: 'skip',

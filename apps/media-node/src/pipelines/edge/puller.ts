@@ -1,4 +1,5 @@
 import { type GuardedChild, lastLine, spawnGuarded } from '../../child.js';
+import type { NodeConfig } from '../../config.js';
 import { playInputArgs } from '../../front-ends/rtmp/nginx.js';
 import { type ProxiedConnection, RtmpProxy } from '../../front-ends/rtmp/proxy.js';
 import type { LowLatencyPackagers } from '../../ll-hls/packagers.js';
@@ -25,9 +26,15 @@ export interface EdgePullerOptions {
 }
 
 /** The edge puller as a pipeline kind of the node: a source of the streams it pulls from other nodes. */
-export const edgePullerKind = (options: EdgePullerOptions): SourceKind<EdgePuller> => ({
+export const edgePullerKind = ({
+  config,
+  lowLatency,
+}: {
+  config: Pick<NodeConfig, 'edgeIdleMs'>;
+  lowLatency?: LowLatencyPackagers;
+}): SourceKind<EdgePuller> => ({
   name: 'edge puller',
-  create: (context) => new EdgePuller(context, options),
+  create: (context) => new EdgePuller(context, { idleMs: config.edgeIdleMs, lowLatency }),
 });
 
 /**

@@ -10,10 +10,14 @@ import type { FallbackPlayer } from './player.js';
  * which prepares them and plays them when the push is gone (player.ts). The pipeline itself runs no
  * process: what plays outlives the push it stands in for.
  */
-export const fallbacksKind = (
-  client: Pick<ControlPlaneClient, 'fallbacks'>,
-  player: FallbackPlayer,
-): PipelineKind<Fallback[]> => ({
+export const fallbacksKind = ({
+  client,
+  fallbacks: player,
+}: {
+  client: Pick<ControlPlaneClient, 'fallbacks'>;
+  /** The node's fallback player. */
+  fallbacks: FallbackPlayer;
+}): PipelineKind<Fallback[]> => ({
   name: 'fallbacks',
   part: 'fallbacks',
   // A stream without fallbacks is not asked about, but its pipeline still runs: the player learns it has none.

@@ -1,5 +1,7 @@
 import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { type NodeRelay, selectorConstrains } from '@streamcloud/contract';
+import type { NodeConfig } from '../../config.js';
 import type { ControlPlaneClient, ReportBody } from '../../control-plane.js';
 import type { AssignedStream } from '../../streams/directory.js';
 import type { StreamEvents } from '../../streams/events.js';
@@ -16,13 +18,10 @@ import {
 import type { NodeTools, Pipeline, PipelineContext, PipelineKind, StopReason } from '../pipeline.js';
 import { CmafTarget } from './cmaf.js';
 import { RelayJob, type RelayReport } from './job.js';
-import type { RelayPolicies } from './outbound.js';
+import { type RelayPolicies, relayPolicies } from './outbound.js';
 import { RtmpTarget } from './rtmp.js';
 import { RelayFailure, type RelaySource, type RelayTarget } from './target.js';
 import { UdpTarget } from './udp.js';
-
-/** Failures lasting this long end a relay in Error. */
-export const RELAY_GIVE_UP_MS = 10 * 60_000;
 
 export interface RelaysOptions {
   client: Pick<ControlPlaneClient, 'relays'>;
@@ -31,12 +30,12 @@ export interface RelaysOptions {
   live(streamId: string): boolean;
   /** Sends a node report (relays of streams that are not live). */
   send(report: ReportBody): void;
-  /** A directory only the node's user reads: RTMP relays' preset files (stream keys) live there for a moment. */
-  secretsDir: string;
-  /** Where relays may connect and send (ALLOW_PRIVATE_NETWORKS). */
-  policies: RelayPolicies;
-  /** Failures lasting this long end a relay in Error (RELAY_GIVE_UP_MS). */
-  failingForMs?: number;
+  /**
+   * `<dataDir>/relays`, a directory only the node's user reads: RTMP relays' preset files (stream keys) live
+   * there for a moment; where relays may connect and send (ALLOW_PRIVATE_NETWORKS); failures lasting
+   * `relayGiveUpMs` end a relay in Error.
+   */
+  config: Pick<NodeConfig, 'dataDir' | 'allowPrivateNetworks' | 'relayGiveUpMs'>;
 }
 
 /**
@@ -57,8 +56,10 @@ interface Paused {
  * Completed (an autostarting relay starts a new run with the next push).
  */
 export function relaysKind(o: RelaysOptions): PipelineKind<NodeRelay[]> {
+  const secretsDir = join(o.config.dataDir, 'relays');
+  const policies = relayPolicies({ allowPrivate: o.config.allowPrivateNetworks });
   // Preset files a node killed mid-relay left behind hold stream keys: none survives a start.
-  rmSync(o.secretsDir, { recursive: true, force: true });
+  rmSync(secretsDir, { recursive: true, force: true });
   const paused = new Map<string, Paused>();
   const complete = (filter: (entry: Paused) => boolean, text: string) => {
     for (const [relayId, entry] of paused) {
@@ -118,8 +119,8 @@ export function relaysKind(o: RelaysOptions): PipelineKind<NodeRelay[]> {
     },
   });
   const book: RelayBook = {
-    failingForMs: o.failingForMs ?? RELAY_GIVE_UP_MS,
-    target: (relay) => relayTarget(relay, o.secretsDir, o.policies),
+    failingForMs: o.config.relayGiveUpMs,
+    target: (relay) => relayTarget(relay, secretsDir, policies),
     pause: (relayId, entry) => paused.set(relayId, entry),
     resume: (relayId) => {
       const entry = paused.get(relayId);

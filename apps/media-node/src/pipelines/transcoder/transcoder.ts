@@ -14,7 +14,11 @@ import { describeRendition, hasLadder, type LadderPlan, planLadder, type Renditi
 import { SpeedMeter } from './speed.js';
 
 /** The transcoder of adjustable-transcode streams whose configuration has a ladder. */
-export const transcoderKind = (client: ControlPlaneClient): PipelineKind<TranscodeConfig> => ({
+export const transcoderKind = ({
+  client,
+}: {
+  client: Pick<ControlPlaneClient, 'transcodeConfig'>;
+}): PipelineKind<TranscodeConfig> => ({
   name: 'transcoder',
   part: 'config',
   async load(assigned) {
