@@ -22,6 +22,7 @@ import { FieldBox } from '@/components/ui/field-box';
 import { Options, SelectField } from '@/components/ui/form-fields';
 import { Icon } from '@/components/ui/icon';
 import { useNotify } from '@/components/ui/notifications';
+import { ToggleButtons } from '@/components/ui/toggle-buttons';
 import { useFetchStreamTracks } from '@/data/recordings/tracks';
 import { NO_CURRENT_TRACKS } from '../utils/messages';
 import { TrackSelectorModal } from './track-selector-modal';
@@ -111,24 +112,17 @@ export function CaptureEditor({
       >
         <Options values={CAPTURE_SOURCES} />
       </SelectField>
-      <fieldset className="mb-3">
-        <legend className="form-label fs-6 mb-1">Preset</legend>
-        <div className="btn-group btn-group-sm">
-          {CAPTURE_PRESETS.map((value) => (
-            <button
-              key={value}
-              type="button"
-              className={`btn ${preset === value ? 'btn-primary' : 'btn-outline-primary'}`}
-              aria-pressed={preset === value}
-              disabled={loadingTracks}
-              onClick={() => void applyPreset(value)}
-            >
-              {CAPTURE_PRESET_LABELS[value]}
-            </button>
-          ))}
-        </div>
+      <ToggleButtons
+        legend="Preset"
+        className="mb-3"
+        values={CAPTURE_PRESETS}
+        label={(value) => CAPTURE_PRESET_LABELS[value]}
+        isPressed={(value) => preset === value}
+        disabled={loadingTracks}
+        onToggle={(value) => void applyPreset(value)}
+      >
         {note && <div className="small text-secondary mt-1">{note}</div>}
-      </fieldset>
+      </ToggleButtons>
       <div className="d-flex justify-content-between align-items-center mb-1">
         <span className="form-label mb-0" id="capture-tracks-label">
           Tracks
