@@ -171,27 +171,23 @@ function SelectorEditor({ title, selector, fileFormat, onSave, onHide }: Omit<Tr
               <Options values={RESOLUTION_CONDITIONS} />
             </SelectField>
             {draft.resolutionCondition !== '' && (
-              <div className="row">
-                <div className="col">
-                  <NumberField
-                    id="track-width"
-                    label={needsSize ? 'Width' : 'Width (optional)'}
-                    min={0}
-                    value={draft.width}
-                    error={error('resolution.width')}
-                    onChange={(event) => change({ width: event.target.value })}
-                  />
-                </div>
-                <div className="col">
-                  <NumberField
-                    id="track-height"
-                    label={needsSize ? 'Height' : 'Height (optional)'}
-                    min={0}
-                    value={draft.height}
-                    error={error('resolution.height')}
-                    onChange={(event) => change({ height: event.target.value })}
-                  />
-                </div>
+              <div className="row row-cols-2">
+                <NumberField
+                  id="track-width"
+                  label={needsSize ? 'Width' : 'Width (optional)'}
+                  min={0}
+                  value={draft.width}
+                  error={error('resolution.width')}
+                  onChange={(event) => change({ width: event.target.value })}
+                />
+                <NumberField
+                  id="track-height"
+                  label={needsSize ? 'Height' : 'Height (optional)'}
+                  min={0}
+                  value={draft.height}
+                  error={error('resolution.height')}
+                  onChange={(event) => change({ height: event.target.value })}
+                />
               </div>
             )}
             {draft.resolutionCondition === 'Approximate' && (
