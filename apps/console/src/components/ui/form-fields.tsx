@@ -70,6 +70,14 @@ export function NumberField(props: Omit<TextFieldProps, 'type'>) {
   return <TextField type="number" {...props} />;
 }
 
+/**
+ * A labelled URL input: an address the platform calls or reaches (a callback, an endpoint), so the browser
+ * offers no autofill; the contract's schema says which schemes it takes.
+ */
+export function UrlField(props: Omit<TextFieldProps, 'type' | 'autoComplete'>) {
+  return <TextField type="url" autoComplete="off" {...props} />;
+}
+
 export type SecretFieldProps = Omit<TextFieldProps, 'type' | 'placeholder' | 'help'> & {
   /** Whether the server holds a value, which it never sends back. */
   isSet: boolean;

@@ -15,7 +15,7 @@ import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import { type Resolver, useForm, useWatch } from 'react-hook-form';
 import { LocationNote } from '@/components/location/location-note';
-import { CheckField, Options, SelectField, TextField } from '@/components/ui/form-fields';
+import { CheckField, Options, SelectField, TextField, UrlField } from '@/components/ui/form-fields';
 import { ModalActions } from '@/components/ui/modal-actions';
 import { useNotify } from '@/components/ui/notifications';
 import { useLocationLookup } from '@/data/location/use-location-lookup';
@@ -172,14 +172,7 @@ export function StreamModal({ show, mode, stream, ownerId = null, onHide, onSave
             </>
           )}
           <CheckField kind="switch" id="stream-gslb" label="GSLB" disabled={updating} {...register('gslb')} />
-          <TextField
-            id="stream-callback-uri"
-            label="Callback URI"
-            type="url"
-            autoComplete="off"
-            disabled={updating}
-            {...field('callbackUri')}
-          />
+          <UrlField id="stream-callback-uri" label="Callback URI" disabled={updating} {...field('callbackUri')} />
           <TextField
             id="stream-streamer-ip"
             label="Streamer IP"
