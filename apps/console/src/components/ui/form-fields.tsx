@@ -128,6 +128,41 @@ export function Options<V extends string | number>({
   ));
 }
 
+type Choice<V extends string> =
+  | { none?: undefined; value: V; onChoose: (value: V) => void }
+  | {
+      /** An empty first choice, labelled so ("Any", "None"); chosen, it hands on ''. */
+      none: string;
+      value: V | '';
+      onChoose: (value: V | '') => void;
+    };
+
+export type ChoiceFieldProps<V extends string> = Omit<SelectFieldProps, 'value' | 'onChange' | 'children'> &
+  Choice<V> & {
+    values: readonly V[];
+    /** How a value reads in the list (the value itself by default). */
+    optionLabel?: (value: V) => ReactNode;
+  };
+
+/**
+ * A labelled select of one of `values` held in the screen's state: it hands on the value chosen, typed as the
+ * list's, rather than the DOM's string for each screen to cast.
+ */
+export function ChoiceField<V extends string>(props: ChoiceFieldProps<V>) {
+  const { values, optionLabel, none, value, onChoose, ...select } = props;
+  const choose = (chosen: string) => {
+    const known = values.find((candidate) => candidate === chosen);
+    if (known !== undefined) onChoose(known);
+    else if (props.none !== undefined) props.onChoose('');
+  };
+  return (
+    <SelectField {...select} value={value} onChange={(event) => choose(event.target.value)}>
+      {none !== undefined && <option value="">{none}</option>}
+      <Options values={values} label={optionLabel} />
+    </SelectField>
+  );
+}
+
 export type CheckFieldProps = Omit<FieldFrame, 'error'> &
   Omit<ComponentProps<typeof Form.Check>, 'id' | 'label' | 'type'> & {
     /** A switch reads as on/off; a checkbox (the default) as a choice. */

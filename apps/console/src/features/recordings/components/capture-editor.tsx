@@ -19,7 +19,7 @@ import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { FieldBox } from '@/components/ui/field-box';
-import { Options, SelectField } from '@/components/ui/form-fields';
+import { ChoiceField } from '@/components/ui/form-fields';
 import { Icon } from '@/components/ui/icon';
 import { useNotify } from '@/components/ui/notifications';
 import { ToggleButtons } from '@/components/ui/toggle-buttons';
@@ -104,14 +104,7 @@ export function CaptureEditor({
 
   return (
     <FieldBox legend="Capture" aria-describedby={error ? 'capture-error' : undefined}>
-      <SelectField
-        id="capture-source"
-        label="Source"
-        value={source}
-        onChange={(event) => changeSource(event.target.value as CaptureSource)}
-      >
-        <Options values={CAPTURE_SOURCES} />
-      </SelectField>
+      <ChoiceField id="capture-source" label="Source" values={CAPTURE_SOURCES} value={source} onChoose={changeSource} />
       <ToggleButtons
         legend="Preset"
         className="mb-3"
