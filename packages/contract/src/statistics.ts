@@ -27,26 +27,20 @@ export const MetricName = z.enum(METRIC_NAMES);
 export type MetricName = z.infer<typeof MetricName>;
 
 /**
- * What one node measures. The two totals (OutgoingBitrateTotal, ConcurrentViewersTotal) add up every
- * node and location, which no single node can see: the control plane derives them.
+ * The totals and the per-node metric each one adds up: they add up every node and location, which no
+ * single node can see, so the control plane derives them.
  */
-export const NODE_METRIC_NAMES = [
-  'IncomingBitrate',
-  'OutgoingBitrate',
-  'ConcurrentViewers',
-  'IncomingPacketsSent',
-  'IncomingPacketsLost',
-  'IncomingPacketsRetrans',
-  'IncomingPacketsDropped',
-  'IncomingRTT',
-] as const satisfies readonly MetricName[];
-export type NodeMetricName = (typeof NODE_METRIC_NAMES)[number];
-
-/** The totals and the per-node metric each one adds up. */
 export const DERIVED_TOTALS = {
   OutgoingBitrateTotal: 'OutgoingBitrate',
   ConcurrentViewersTotal: 'ConcurrentViewers',
-} as const satisfies Partial<Record<MetricName, NodeMetricName>>;
+} as const satisfies Partial<Record<MetricName, MetricName>>;
+type DerivedTotal = keyof typeof DERIVED_TOTALS;
+
+/** What one node measures: every metric but the derived totals. */
+export type NodeMetricName = Exclude<MetricName, DerivedTotal>;
+export const NODE_METRIC_NAMES: readonly NodeMetricName[] = METRIC_NAMES.filter(
+  (name): name is NodeMetricName => !(name in DERIVED_TOTALS),
+);
 
 /** Statistic groupings over many streams (the metrics dashboard). */
 export const MetricKind = z.enum(['IncomingTotal', 'IncomingByOutputType', 'ViewersTotal']);
@@ -62,11 +56,8 @@ export type StatisticMetric = z.infer<typeof StatisticMetric>;
  * across streams. The other metric names only make sense for one stream.
  */
 export const ACCOUNT_METRICS = [
-  'IncomingTotal',
-  'IncomingByOutputType',
-  'ViewersTotal',
-  'OutgoingBitrateTotal',
-  'ConcurrentViewersTotal',
+  ...MetricKind.options,
+  ...(Object.keys(DERIVED_TOTALS) as DerivedTotal[]),
 ] as const satisfies readonly StatisticMetric[];
 export type AccountMetric = (typeof ACCOUNT_METRICS)[number];
 

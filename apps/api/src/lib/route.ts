@@ -61,18 +61,6 @@ function securityOf(def: AnyRoute): Array<Record<string, string[]>> {
   return def.sessionOnly ? [{ bearer: [] }] : [{ bearer: [] }, { apiKey: [] }];
 }
 
-/** How a file link's answer (a recording's, a clip's) may be kept: the link is a capability, so the browser may keep the bytes, no shared cache may. */
-export const FILE_LINK_CACHE = 'private, max-age=3600';
-
-/** Answers a file from a storage (all of it, or the range asked for): its status and headers, then its bytes. */
-export function sendFile(
-  reply: FastifyReply,
-  file: { status: number; headers: Record<string, string>; body: unknown },
-) {
-  reply.code(file.status).headers(file.headers);
-  return file.body;
-}
-
 /**
  * Registers one route of the contract: its schemas validate the request and the response and
  * document it in OpenAPI; the auth level picks the guard; the handler only calls the service.
@@ -174,4 +162,30 @@ declare module 'fastify' {
     /** Set by the auth guard on 'node' routes. */
     node: NodeIdentity;
   }
+}
+
+/** A file from a storage (all of it, or the range asked for): its status, its headers, then its bytes. */
+export interface StoredFile {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+/**
+ * Registers the route of a file link (a recording's, a clip's): public, its token the only credential.
+ * `open` checks the token and opens the file; the answer keeps its status and headers, and may be kept by
+ * the browser for an hour but by no shared cache (the link is a capability).
+ */
+export function addFileRoute<D extends AnyRoute & { auth: 'public' }>(
+  app: FastifyInstance,
+  def: D,
+  open: (input: RouteInput<D>) => Promise<StoredFile>,
+): void {
+  const send = async (input: RouteInput<D>) => {
+    const file = await open(input);
+    input.reply.code(file.status).headers(file.headers);
+    return file.body;
+  };
+  // A public route's handler is `send`'s type; TypeScript does not resolve `Handler<D>` for a generic `D`.
+  addRoute(app, def, send as Handler<D>, { cacheControl: 'private, max-age=3600' });
 }

@@ -17,15 +17,14 @@ export interface ApiKeyRow {
   last_used_address: string | null;
 }
 
+/** A key's own columns in `ApiKeyRow` (no column of `api_key_uses` has these names: unqualified in its join). */
+const KEY_COLUMNS = ['id', 'account_id', 'name', 'scope', 'prefix', 'created_at', 'expires_at'] as const;
+
 export class ApiKeysRepository {
   constructor(private readonly db: Db) {}
 
   async insert(key: NewApiKey): Promise<ApiKeyRow> {
-    const row = await this.db
-      .insertInto('api_keys')
-      .values(key)
-      .returning(['id', 'account_id', 'name', 'scope', 'prefix', 'created_at', 'expires_at'])
-      .executeTakeFirstOrThrow();
+    const row = await this.db.insertInto('api_keys').values(key).returning(KEY_COLUMNS).executeTakeFirstOrThrow();
     return { ...row, last_used_at: null, last_used_address: null };
   }
 
@@ -48,25 +47,13 @@ export class ApiKeysRepository {
     return this.db
       .selectFrom('api_keys as k')
       .leftJoin('api_key_uses as u', 'u.key_id', 'k.id')
-      .select([
-        'k.id',
-        'k.account_id',
-        'k.name',
-        'k.scope',
-        'k.prefix',
-        'k.created_at',
-        'k.expires_at',
-        'u.at as last_used_at',
-        'u.address as last_used_address',
-      ])
+      .select([...KEY_COLUMNS, 'u.at as last_used_at', 'u.address as last_used_address'])
       .where('k.account_id', '=', accountId)
       .where('k.revoked_at', 'is', null)
       .orderBy('k.created_at', 'desc')
       .orderBy('k.id')
       .execute();
   }
-
-  /** The account of a key not revoked, or null. */
 
   /** Revokes a key; answers whether this call did (of concurrent calls, one does). */
   async revoke(id: string, now: Date): Promise<boolean> {

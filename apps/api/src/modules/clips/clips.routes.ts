@@ -1,6 +1,6 @@
 import { clipRoutes, nodeClipRoutes } from '@streamcloud/contract';
 import type { FastifyInstance } from 'fastify';
-import { addRoute, FILE_LINK_CACHE, sendFile } from '../../lib/route.js';
+import { addFileRoute, addRoute } from '../../lib/route.js';
 import type { ClipsService } from './clips.service.js';
 
 export function registerClipRoutes(app: FastifyInstance, clips: ClipsService): void {
@@ -9,18 +9,11 @@ export function registerClipRoutes(app: FastifyInstance, clips: ClipsService): v
   addRoute(app, clipRoutes.storageUse, ({ auth }) => clips.storageUse(auth));
   addRoute(app, clipRoutes.get, ({ auth, params }) => clips.get(auth, params.id));
   addRoute(app, clipRoutes.playback, ({ auth, params }) => clips.playback(auth, params.id));
-  addRoute(
-    app,
-    clipRoutes.file,
-    async ({ params, query, request, reply }) =>
-      sendFile(reply, await clips.file(params.id, query.token, request.headers.range)),
-    { cacheControl: FILE_LINK_CACHE },
+  addFileRoute(app, clipRoutes.file, ({ params, query, request }) =>
+    clips.file(params.id, query.token, request.headers.range),
   );
-  addRoute(
-    app,
-    clipRoutes.storyboard,
-    async ({ params, query, reply }) => sendFile(reply, await clips.storyboard(params.id, params.file, query.token)),
-    { cacheControl: FILE_LINK_CACHE },
+  addFileRoute(app, clipRoutes.storyboard, ({ params, query }) =>
+    clips.storyboard(params.id, params.file, query.token),
   );
   addRoute(app, clipRoutes.delete, ({ auth, params }) => clips.delete(auth, params.id));
   addRoute(app, nodeClipRoutes.clips, ({ node }) => clips.ofNode(node));

@@ -1,6 +1,6 @@
 import { nodeRecordingRoutes, recordingRoutes, TOTAL_COUNT_HEADER } from '@streamcloud/contract';
 import type { FastifyInstance } from 'fastify';
-import { addRoute, FILE_LINK_CACHE, sendFile } from '../../lib/route.js';
+import { addFileRoute, addRoute } from '../../lib/route.js';
 import type { RecordingsService } from './recordings.service.js';
 
 export function registerRecordingRoutes(app: FastifyInstance, recordings: RecordingsService): void {
@@ -17,12 +17,8 @@ export function registerRecordingRoutes(app: FastifyInstance, recordings: Record
   addRoute(app, recordingRoutes.update, ({ auth, params, body }) => recordings.update(auth, params.id, body));
   addRoute(app, recordingRoutes.stop, ({ auth, params }) => recordings.stop(auth, params.id));
   addRoute(app, recordingRoutes.playback, ({ auth, params }) => recordings.playback(auth, params.id));
-  addRoute(
-    app,
-    recordingRoutes.file,
-    async ({ params, query, request, reply }) =>
-      sendFile(reply, await recordings.file(params.id, query.token, request.headers.range)),
-    { cacheControl: FILE_LINK_CACHE },
+  addFileRoute(app, recordingRoutes.file, ({ params, query, request }) =>
+    recordings.file(params.id, query.token, request.headers.range),
   );
   addRoute(app, recordingRoutes.delete, ({ auth, params }) => recordings.delete(auth, params.id));
   addRoute(app, nodeRecordingRoutes.recordings, ({ node }) => recordings.ofNode(node));

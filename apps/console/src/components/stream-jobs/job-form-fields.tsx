@@ -1,5 +1,5 @@
 import type { UseFormRegisterReturn } from 'react-hook-form';
-import { CheckField, type CheckFieldProps, TextField } from '@/components/ui/form-fields';
+import { CheckField, type CheckFieldProps, TextField, UrlField } from '@/components/ui/form-fields';
 
 /** `noun` ('recording') prefixes the control's id: `recording-stream-id`. */
 type Registered = UseFormRegisterReturn & { noun: string; error: string | undefined };
@@ -12,12 +12,10 @@ export function StreamIdField({ noun, error, ...registration }: Registered) {
 /** Where the node reports the job's events; empty for none. */
 export function CallbackUriField({ noun, error, ...registration }: Registered) {
   return (
-    <TextField
+    <UrlField
       id={`${noun}-callback-uri`}
       label="Callback URI"
-      type="url"
       placeholder={`https://example.com/${noun}-events`}
-      autoComplete="off"
       error={error}
       {...registration}
     />

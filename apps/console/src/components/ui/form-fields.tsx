@@ -70,6 +70,14 @@ export function NumberField(props: Omit<TextFieldProps, 'type'>) {
   return <TextField type="number" {...props} />;
 }
 
+/**
+ * A labelled URL input: an address the platform calls or reaches (a callback, an endpoint), so the browser
+ * offers no autofill; the contract's schema says which schemes it takes.
+ */
+export function UrlField(props: Omit<TextFieldProps, 'type' | 'autoComplete'>) {
+  return <TextField type="url" autoComplete="off" {...props} />;
+}
+
 export type SecretFieldProps = Omit<TextFieldProps, 'type' | 'placeholder' | 'help'> & {
   /** Whether the server holds a value, which it never sends back. */
   isSet: boolean;
@@ -118,6 +126,41 @@ export function Options<V extends string | number>({
       {label ? label(value) : value}
     </option>
   ));
+}
+
+type Choice<V extends string> =
+  | { none?: undefined; value: V; onChoose: (value: V) => void }
+  | {
+      /** An empty first choice, labelled so ("Any", "None"); chosen, it hands on ''. */
+      none: string;
+      value: V | '';
+      onChoose: (value: V | '') => void;
+    };
+
+export type ChoiceFieldProps<V extends string> = Omit<SelectFieldProps, 'value' | 'onChange' | 'children'> &
+  Choice<V> & {
+    values: readonly V[];
+    /** How a value reads in the list (the value itself by default). */
+    optionLabel?: (value: V) => ReactNode;
+  };
+
+/**
+ * A labelled select of one of `values` held in the screen's state: it hands on the value chosen, typed as the
+ * list's, rather than the DOM's string for each screen to cast.
+ */
+export function ChoiceField<V extends string>(props: ChoiceFieldProps<V>) {
+  const { values, optionLabel, none, value, onChoose, ...select } = props;
+  const choose = (chosen: string) => {
+    const known = values.find((candidate) => candidate === chosen);
+    if (known !== undefined) onChoose(known);
+    else if (props.none !== undefined) props.onChoose('');
+  };
+  return (
+    <SelectField {...select} value={value} onChange={(event) => choose(event.target.value)}>
+      {none !== undefined && <option value="">{none}</option>}
+      <Options values={values} label={optionLabel} />
+    </SelectField>
+  );
 }
 
 export type CheckFieldProps = Omit<FieldFrame, 'error'> &

@@ -130,22 +130,19 @@ function QualityRuleEditor({ streamId, rule, onDone }: { streamId: string; rule:
         help={QUALITY_TEXTS.enabledHelp}
         {...form.register('enabled')}
       />
-      <div className="row">
-        <div className="col-md-4">
-          <SelectField id="quality-metric" label={QUALITY_TEXTS.metric} {...field('metric')}>
-            <Options values={QUALITY_METRICS} label={(metric) => QUALITY_METRIC_LABELS[metric]} />
-          </SelectField>
-        </div>
+      <div className="row row-cols-md-3">
+        <SelectField id="quality-metric" label={QUALITY_TEXTS.metric} {...field('metric')}>
+          <Options values={QUALITY_METRICS} label={(metric) => QUALITY_METRIC_LABELS[metric]} />
+        </SelectField>
         {numberFields.map((input) => (
-          <div key={input.name} className="col-md-4">
-            <TextField
-              id={input.id}
-              label={input.label}
-              inputMode={input.inputMode}
-              help={input.help}
-              {...field(input.name)}
-            />
-          </div>
+          <TextField
+            key={input.name}
+            id={input.id}
+            label={input.label}
+            inputMode={input.inputMode}
+            help={input.help}
+            {...field(input.name)}
+          />
         ))}
       </div>
       <div className="d-flex gap-2">

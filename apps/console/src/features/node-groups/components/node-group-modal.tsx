@@ -11,7 +11,7 @@ import { useEffect } from 'react';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import { useForm } from 'react-hook-form';
-import { Options, SelectField, TextAreaField, TextField } from '@/components/ui/form-fields';
+import { Options, SelectField, TextAreaField, TextField, UrlField } from '@/components/ui/form-fields';
 import { ModalActions } from '@/components/ui/modal-actions';
 import { useNotify } from '@/components/ui/notifications';
 import { useAccounts } from '@/data/accounts/get-accounts';
@@ -117,10 +117,9 @@ export function NodeGroupModal({ show, group, onHide, onSaved }: NodeGroupModalP
               <option value={group.owner.id}>{group.owner.username}</option>
             )}
           </SelectField>
-          <TextField
+          <UrlField
             id="node-group-callback"
             label="Resources change callback URI"
-            type="url"
             placeholder="https://"
             {...field('onResourcesChangeCallbackUri')}
           />

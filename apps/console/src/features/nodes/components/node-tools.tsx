@@ -2,7 +2,7 @@ import { isApiError } from '@streamcloud/api-client';
 import { type Node, NodeRefreshMode, nodeRoutes } from '@streamcloud/contract';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import { Options, SelectField } from '@/components/ui/form-fields';
+import { ChoiceField } from '@/components/ui/form-fields';
 import { HeadedSection } from '@/components/ui/headed-section';
 import { useNotify } from '@/components/ui/notifications';
 import { TitledCard } from '@/components/ui/titled-card';
@@ -44,14 +44,13 @@ export function NodeTools({ node }: { node: Node }) {
     <TitledCard title="Node control">
       <div className="row align-items-end">
         <div className="col-md-5">
-          <SelectField
+          <ChoiceField
             id="node-refresh-mode"
             label="Refresh mode"
+            values={NodeRefreshMode.options}
             value={mode}
-            onChange={(event) => setMode(NodeRefreshMode.parse(event.target.value))}
-          >
-            <Options values={NodeRefreshMode.options} />
-          </SelectField>
+            onChoose={setMode}
+          />
         </div>
         <div className="col-md-7 d-flex flex-wrap gap-2 mb-3">
           <Button variant="outline-primary" disabled={refresh.isPending} onClick={() => void runRefresh()}>

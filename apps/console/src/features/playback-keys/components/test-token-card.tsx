@@ -85,17 +85,16 @@ export function TestTokenCard() {
           help="The output the player would open (its id, on the stream's page)."
           {...field('outputId')}
         />
-        <div className="row">
+        <div className="row row-cols-md-3">
           {VIEWER_FIELDS.map((viewer) => (
-            <div key={viewer.name} className="col-md-4">
-              <TextField
-                id={viewer.id}
-                label={viewer.label}
-                autoComplete="off"
-                help={viewer.help}
-                {...field(viewer.name)}
-              />
-            </div>
+            <TextField
+              key={viewer.name}
+              id={viewer.id}
+              label={viewer.label}
+              autoComplete="off"
+              help={viewer.help}
+              {...field(viewer.name)}
+            />
           ))}
         </div>
         <Button type="submit" className="mb-3" disabled={form.formState.isSubmitting}>

@@ -19,9 +19,10 @@ import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { FieldBox } from '@/components/ui/field-box';
-import { Options, SelectField } from '@/components/ui/form-fields';
+import { ChoiceField } from '@/components/ui/form-fields';
 import { Icon } from '@/components/ui/icon';
 import { useNotify } from '@/components/ui/notifications';
+import { ToggleButtons } from '@/components/ui/toggle-buttons';
 import { useFetchStreamTracks } from '@/data/recordings/tracks';
 import { NO_CURRENT_TRACKS } from '../utils/messages';
 import { TrackSelectorModal } from './track-selector-modal';
@@ -103,32 +104,18 @@ export function CaptureEditor({
 
   return (
     <FieldBox legend="Capture" aria-describedby={error ? 'capture-error' : undefined}>
-      <SelectField
-        id="capture-source"
-        label="Source"
-        value={source}
-        onChange={(event) => changeSource(event.target.value as CaptureSource)}
+      <ChoiceField id="capture-source" label="Source" values={CAPTURE_SOURCES} value={source} onChoose={changeSource} />
+      <ToggleButtons
+        legend="Preset"
+        className="mb-3"
+        values={CAPTURE_PRESETS}
+        label={(value) => CAPTURE_PRESET_LABELS[value]}
+        isPressed={(value) => preset === value}
+        disabled={loadingTracks}
+        onToggle={(value) => void applyPreset(value)}
       >
-        <Options values={CAPTURE_SOURCES} />
-      </SelectField>
-      <fieldset className="mb-3">
-        <legend className="form-label fs-6 mb-1">Preset</legend>
-        <div className="btn-group btn-group-sm">
-          {CAPTURE_PRESETS.map((value) => (
-            <button
-              key={value}
-              type="button"
-              className={`btn ${preset === value ? 'btn-primary' : 'btn-outline-primary'}`}
-              aria-pressed={preset === value}
-              disabled={loadingTracks}
-              onClick={() => void applyPreset(value)}
-            >
-              {CAPTURE_PRESET_LABELS[value]}
-            </button>
-          ))}
-        </div>
         {note && <div className="small text-secondary mt-1">{note}</div>}
-      </fieldset>
+      </ToggleButtons>
       <div className="d-flex justify-content-between align-items-center mb-1">
         <span className="form-label mb-0" id="capture-tracks-label">
           Tracks

@@ -10,6 +10,7 @@ import {
 } from '@streamcloud/contract';
 import { useState } from 'react';
 import Form from 'react-bootstrap/Form';
+import { ToggleButtons } from '@/components/ui/toggle-buttons';
 import { TippedLabel } from './info-tip';
 
 export interface FileNameFieldProps {
@@ -50,23 +51,16 @@ export function FileNameField({ value, onChange, onBlur, error, autostart, strea
         aria-describedby="recording-file-name-example recording-file-name-counter"
       />
       {error && <Form.Control.Feedback type="invalid">{error}</Form.Control.Feedback>}
-      <fieldset className="mt-2">
-        <legend className="small text-secondary mb-1 fs-6">Placeholders</legend>
-        <div className="d-flex flex-wrap gap-1">
-          {FILE_NAME_PLACEHOLDERS.map((placeholder) => (
-            <button
-              key={placeholder}
-              type="button"
-              className={`btn btn-sm ${used.has(placeholder) ? 'btn-secondary' : 'btn-outline-secondary'}`}
-              aria-pressed={used.has(placeholder)}
-              title={`{${placeholder}}: ${FILE_NAME_PLACEHOLDER_HINTS[placeholder]}`}
-              onClick={() => onChange(togglePlaceholder(value, placeholder))}
-            >
-              {FILE_NAME_PLACEHOLDER_LABELS[placeholder]}
-            </button>
-          ))}
-        </div>
-      </fieldset>
+      <ToggleButtons
+        legend="Placeholders"
+        tone="secondary"
+        className="mt-2"
+        values={FILE_NAME_PLACEHOLDERS}
+        label={(placeholder) => FILE_NAME_PLACEHOLDER_LABELS[placeholder]}
+        isPressed={(placeholder) => used.has(placeholder)}
+        title={(placeholder) => `{${placeholder}}: ${FILE_NAME_PLACEHOLDER_HINTS[placeholder]}`}
+        onToggle={(placeholder) => onChange(togglePlaceholder(value, placeholder))}
+      />
       <div className="small mt-2 d-flex flex-wrap justify-content-between gap-2">
         <span id="recording-file-name-example" className="text-break">
           Example: <code data-testid="file-name-example">{example}</code>

@@ -16,7 +16,7 @@ import {
 } from '@streamcloud/contract';
 import { useState } from 'react';
 import Modal from 'react-bootstrap/Modal';
-import { NumberField, Options, SelectField } from '@/components/ui/form-fields';
+import { ChoiceField, NumberField } from '@/components/ui/form-fields';
 import { ModalActions } from '@/components/ui/modal-actions';
 
 /** What the selector's inputs hold: text for numbers, '' for "not set". */
@@ -131,14 +131,7 @@ function SelectorEditor({ title, selector, fileFormat, onSave, onHide }: Omit<Tr
         <Modal.Title id="track-selector-title">{title}</Modal.Title>
       </Modal.Header>
       <Modal.Body>
-        <SelectField
-          id="track-type"
-          label="Type"
-          value={draft.type}
-          onChange={(event) => changeType(event.target.value as TrackType)}
-        >
-          <Options values={TRACK_TYPES} />
-        </SelectField>
+        <ChoiceField id="track-type" label="Type" values={TRACK_TYPES} value={draft.type} onChoose={changeType} />
         <NumberField
           id="track-idx"
           label="Track index"
@@ -148,50 +141,44 @@ function SelectorEditor({ title, selector, fileFormat, onSave, onHide }: Omit<Tr
           error={error('idx')}
           onChange={(event) => change({ idx: event.target.value })}
         />
-        <SelectField
+        <ChoiceField
           id="track-codec"
           label="Codec"
+          none="Any"
+          values={codecs}
           value={draft.codec}
           error={error('codec')}
-          onChange={(event) => change({ codec: event.target.value as TrackCodec | '' })}
-        >
-          <option value="">Any</option>
-          <Options values={codecs} />
-        </SelectField>
+          onChoose={(codec) => change({ codec })}
+        />
         {video && (
           <fieldset className="border rounded p-2 mb-3">
             <legend className="fs-6 float-none w-auto px-1 mb-0">Resolution</legend>
-            <SelectField
+            <ChoiceField
               id="track-resolution-condition"
               label="Resolution condition"
+              none="None"
+              values={RESOLUTION_CONDITIONS}
               value={draft.resolutionCondition}
-              onChange={(event) => change({ resolutionCondition: event.target.value as ResolutionCondition | '' })}
-            >
-              <option value="">None</option>
-              <Options values={RESOLUTION_CONDITIONS} />
-            </SelectField>
+              onChoose={(resolutionCondition) => change({ resolutionCondition })}
+            />
             {draft.resolutionCondition !== '' && (
-              <div className="row">
-                <div className="col">
-                  <NumberField
-                    id="track-width"
-                    label={needsSize ? 'Width' : 'Width (optional)'}
-                    min={0}
-                    value={draft.width}
-                    error={error('resolution.width')}
-                    onChange={(event) => change({ width: event.target.value })}
-                  />
-                </div>
-                <div className="col">
-                  <NumberField
-                    id="track-height"
-                    label={needsSize ? 'Height' : 'Height (optional)'}
-                    min={0}
-                    value={draft.height}
-                    error={error('resolution.height')}
-                    onChange={(event) => change({ height: event.target.value })}
-                  />
-                </div>
+              <div className="row row-cols-2">
+                <NumberField
+                  id="track-width"
+                  label={needsSize ? 'Width' : 'Width (optional)'}
+                  min={0}
+                  value={draft.width}
+                  error={error('resolution.width')}
+                  onChange={(event) => change({ width: event.target.value })}
+                />
+                <NumberField
+                  id="track-height"
+                  label={needsSize ? 'Height' : 'Height (optional)'}
+                  min={0}
+                  value={draft.height}
+                  error={error('resolution.height')}
+                  onChange={(event) => change({ height: event.target.value })}
+                />
               </div>
             )}
             {draft.resolutionCondition === 'Approximate' && (
@@ -209,15 +196,14 @@ function SelectorEditor({ title, selector, fileFormat, onSave, onHide }: Omit<Tr
         )}
         <fieldset className="border rounded p-2 mb-3">
           <legend className="fs-6 float-none w-auto px-1 mb-0">Bitrate</legend>
-          <SelectField
+          <ChoiceField
             id="track-bitrate-condition"
             label="Bitrate condition"
+            none="None"
+            values={BITRATE_CONDITIONS}
             value={draft.bitrateCondition}
-            onChange={(event) => change({ bitrateCondition: event.target.value as BitrateCondition | '' })}
-          >
-            <option value="">None</option>
-            <Options values={BITRATE_CONDITIONS} />
-          </SelectField>
+            onChoose={(bitrateCondition) => change({ bitrateCondition })}
+          />
           {draft.bitrateCondition !== '' && (
             <NumberField
               id="track-bitrate"

@@ -2,7 +2,7 @@ import { type RelayFormat, TIMESCALE_MAX, UDP_PORT_MAX } from '@streamcloud/cont
 import Form from 'react-bootstrap/Form';
 import type { UseFormRegister } from 'react-hook-form';
 import { FieldBox } from '@/components/ui/field-box';
-import { CheckField, NumberField, SecretField, TextField } from '@/components/ui/form-fields';
+import { CheckField, NumberField, SecretField, TextField, UrlField } from '@/components/ui/form-fields';
 import type { FieldBinder } from '@/lib/forms';
 import { MASKED_KEY } from '../utils/messages';
 import type { RelayFormValues } from '../utils/relay-form-values';
@@ -46,12 +46,10 @@ const TIMESCALES = [
 function CmafFields({ register, field }: FieldsProps) {
   return (
     <FieldBox legend="CMAF destination">
-      <TextField
+      <UrlField
         id="relay-endpoint"
         label="Endpoint"
-        type="url"
         placeholder="https://ingest.example.com/pub/channel.isml"
-        autoComplete="off"
         {...field('endpoint')}
       />
       <CheckField id="relay-usp" label="Unified Streaming Platform" {...register('unifiedStreamingPlatform')} />

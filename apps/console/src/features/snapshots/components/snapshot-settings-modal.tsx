@@ -82,40 +82,34 @@ function SnapshotForm({
                 label={`Enable ${direction} snapshots`}
                 {...register(`${direction}.enabled`)}
               />
-              <div className="row">
-                <div className="col-sm-4">
-                  <SelectField
-                    id={`snapshot-${direction}-format`}
-                    label="Format"
-                    defaultValue={getValues(`${direction}.format`)}
-                    disabled={off}
-                    {...field(`${direction}.format`)}
-                  >
-                    <Options values={SNAPSHOT_FORMATS} />
-                  </SelectField>
-                </div>
-                <div className="col-sm-4">
-                  <SelectField
-                    id={`snapshot-${direction}-quality`}
-                    label="Quality"
-                    defaultValue={getValues(`${direction}.quality`)}
-                    disabled={off}
-                    {...field(`${direction}.quality`)}
-                  >
-                    <Options values={SNAPSHOT_QUALITIES} />
-                  </SelectField>
-                </div>
-                <div className="col-sm-4">
-                  <NumberField
-                    id={`snapshot-${direction}-interval`}
-                    label="Interval (seconds)"
-                    min={SNAPSHOT_INTERVAL.min}
-                    max={SNAPSHOT_INTERVAL.max}
-                    step={1}
-                    disabled={off}
-                    {...field(`${direction}.interval`, { deps: [`${direction}.enabled`] })}
-                  />
-                </div>
+              <div className="row row-cols-sm-3">
+                <SelectField
+                  id={`snapshot-${direction}-format`}
+                  label="Format"
+                  defaultValue={getValues(`${direction}.format`)}
+                  disabled={off}
+                  {...field(`${direction}.format`)}
+                >
+                  <Options values={SNAPSHOT_FORMATS} />
+                </SelectField>
+                <SelectField
+                  id={`snapshot-${direction}-quality`}
+                  label="Quality"
+                  defaultValue={getValues(`${direction}.quality`)}
+                  disabled={off}
+                  {...field(`${direction}.quality`)}
+                >
+                  <Options values={SNAPSHOT_QUALITIES} />
+                </SelectField>
+                <NumberField
+                  id={`snapshot-${direction}-interval`}
+                  label="Interval (seconds)"
+                  min={SNAPSHOT_INTERVAL.min}
+                  max={SNAPSHOT_INTERVAL.max}
+                  step={1}
+                  disabled={off}
+                  {...field(`${direction}.interval`, { deps: [`${direction}.enabled`] })}
+                />
               </div>
             </fieldset>
           );

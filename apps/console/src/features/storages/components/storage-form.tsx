@@ -11,7 +11,7 @@ import {
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import { useForm, useWatch } from 'react-hook-form';
-import { Options, SecretField, SelectField, TextField } from '@/components/ui/form-fields';
+import { Options, SecretField, SelectField, TextField, UrlField } from '@/components/ui/form-fields';
 import { contractResolver, fieldsOf, namedFields, saveShowingFieldErrors } from '@/lib/forms';
 import { NEW_STORAGE_VALUES, type StorageFormValues, toBody, toFormValues } from '../utils/storage-form-values';
 
@@ -82,12 +82,10 @@ export function StorageForm({ storage, onSave }: StorageFormProps) {
             <Options values={STORAGE_TYPES} label={(value) => STORAGE_TYPE_LABELS[value]} />
           </SelectField>
           {type === 'AmazonS3Compatible' && (
-            <TextField
+            <UrlField
               id="storage-endpoint"
               label="Endpoint"
-              type="url"
               placeholder="https://s3.example.com:9000"
-              autoComplete="off"
               {...field('endpoint')}
             />
           )}

@@ -11,7 +11,7 @@ import {
 import { type FormEvent, useEffect, useState } from 'react';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
-import { Options, SelectField, TextField } from '@/components/ui/form-fields';
+import { Options, SelectField, UrlField } from '@/components/ui/form-fields';
 import { ModalActions } from '@/components/ui/modal-actions';
 import { useNotify } from '@/components/ui/notifications';
 import { useRouteMutation } from '@/data/route-mutation';
@@ -148,11 +148,9 @@ export function OutputModal({
           >
             <Options values={OutputAccess.options} label={(value) => OUTPUT_ACCESS_LABELS[value]} />
           </SelectField>
-          <TextField
+          <UrlField
             id="output-callback-uri"
             label="Callback URI"
-            type="url"
-            autoComplete="off"
             value={callbackUri}
             error={error}
             onChange={(event) => setCallbackUri(event.target.value)}

@@ -1,5 +1,5 @@
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
-import { memo, type RefObject, useLayoutEffect, useRef, useState } from 'react';
+import { memo, type ReactNode, type RefObject, useLayoutEffect, useRef, useState } from 'react';
 import type { ListedStream } from '../utils/stream-list';
 import type { ViewMode } from '../utils/view-mode';
 import { StreamCard, StreamRow } from './stream-item';
@@ -41,87 +41,73 @@ interface CollectionProps {
   items: readonly ListedStream[];
 }
 
-/**
- * The list view: only the rows in sight (and a few around them) are in the page. Rows are keyed by their
- * place in the list, not by stream: a search keystroke changes which streams are at the top, and React then
- * updates the texts and attributes of the rows that are there rather than removing them all and making new
- * ones (half the time of a keystroke with 10,000 streams went into that).
- */
-function VirtualList({ items }: CollectionProps) {
-  const ref = useRef<HTMLUListElement>(null);
-  const { top } = useLayoutBox(ref);
-  const virtualizer = useWindowVirtualizer({
-    count: items.length,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: OVERSCAN,
-    scrollMargin: top,
-  });
-  const margin = virtualizer.options.scrollMargin;
-  return (
-    <ul
-      ref={ref}
-      aria-label="Streams"
-      className="list-unstyled mb-0 border-top position-relative"
-      style={{ height: virtualizer.getTotalSize() }}
-    >
-      {virtualizer.getVirtualItems().map((row) => {
-        const item = items[row.index];
-        if (!item) return null;
-        return (
-          <li
-            key={row.index}
-            className="position-absolute start-0 w-100"
-            style={{ top: 0, height: ROW_HEIGHT, transform: `translateY(${row.start - margin}px)` }}
-          >
-            <StreamRow item={item} />
-          </li>
-        );
-      })}
-    </ul>
-  );
+/** How a view lays the streams out: in rows of `columns(width)` items of one height. */
+interface Layout {
+  columns: (width: number) => number;
+  rowHeight: number;
+  /** Around each item: half of it on either side, all of it below. */
+  gap: number;
+  className: string;
+  render: (item: ListedStream) => ReactNode;
 }
 
 export function gridColumns(width: number): number {
   return Math.max(1, Math.min(4, Math.floor(width / CARD_MIN_WIDTH)));
 }
 
-/** The grid view: rows of cards; only the rows in sight are in the page, keyed by place as the list's. */
-function VirtualGrid({ items }: CollectionProps) {
+const LIST: Layout = {
+  columns: () => 1,
+  rowHeight: ROW_HEIGHT,
+  gap: 0,
+  className: 'list-unstyled mb-0 border-top position-relative',
+  render: (item) => <StreamRow item={item} />,
+};
+
+const GRID: Layout = {
+  columns: gridColumns,
+  rowHeight: CARD_ROW_HEIGHT,
+  gap: GRID_GAP,
+  className: 'list-unstyled mb-0 position-relative',
+  render: (item) => <StreamCard item={item} />,
+};
+
+/**
+ * The streams in rows (one stream a row in the list view, a row of cards in the grid view): only the rows in
+ * sight (and a few around them) are in the page. Items are keyed by their place in the list, not by stream: a
+ * search keystroke changes which streams are at the top, and React then updates the texts and attributes of
+ * the items that are there rather than removing them all and making new ones (half the time of a keystroke
+ * with 10,000 streams went into that).
+ */
+function VirtualCollection({ items, layout }: CollectionProps & { layout: Layout }) {
   const ref = useRef<HTMLUListElement>(null);
   const { top, width } = useLayoutBox(ref);
-  const columns = gridColumns(width);
-  const rows = Math.ceil(items.length / columns);
+  const columns = layout.columns(width);
   const virtualizer = useWindowVirtualizer({
-    count: rows,
-    estimateSize: () => CARD_ROW_HEIGHT,
-    overscan: 3,
+    count: Math.ceil(items.length / columns),
+    estimateSize: () => layout.rowHeight,
+    overscan: OVERSCAN,
     scrollMargin: top,
   });
   const margin = virtualizer.options.scrollMargin;
   const share = 100 / columns;
   return (
-    <ul
-      ref={ref}
-      aria-label="Streams"
-      className="list-unstyled mb-0 position-relative"
-      style={{ height: virtualizer.getTotalSize() }}
-    >
+    <ul ref={ref} aria-label="Streams" className={layout.className} style={{ height: virtualizer.getTotalSize() }}>
       {virtualizer.getVirtualItems().flatMap((row) =>
         items.slice(row.index * columns, row.index * columns + columns).map((item, column) => (
           <li
-            // biome-ignore lint/suspicious/noArrayIndexKey: keyed by place on purpose, as the list's rows (see VirtualList)
+            // biome-ignore lint/suspicious/noArrayIndexKey: keyed by place on purpose (see above)
             key={row.index * columns + column}
             className="position-absolute"
             style={{
               top: 0,
               left: `${column * share}%`,
               width: `${share}%`,
-              height: CARD_ROW_HEIGHT,
-              padding: `0 ${GRID_GAP / 2}px ${GRID_GAP}px`,
+              height: layout.rowHeight,
+              padding: `0 ${layout.gap / 2}px ${layout.gap}px`,
               transform: `translateY(${row.start - margin}px)`,
             }}
           >
-            <StreamCard item={item} />
+            {layout.render(item)}
           </li>
         )),
       )}
@@ -129,7 +115,10 @@ function VirtualGrid({ items }: CollectionProps) {
   );
 }
 
-/** The streams as rows or as cards; rendered again only when the listed streams or the view change. */
+/**
+ * The streams as rows or as cards; rendered again only when the listed streams or the view change. A view
+ * has its own virtualizer (keyed by the view): the sizes one measured are not the other's.
+ */
 export const StreamCollection = memo(function StreamCollection({ items, mode }: CollectionProps & { mode: ViewMode }) {
-  return mode === 'grid' ? <VirtualGrid items={items} /> : <VirtualList items={items} />;
+  return <VirtualCollection key={mode} items={items} layout={mode === 'grid' ? GRID : LIST} />;
 });

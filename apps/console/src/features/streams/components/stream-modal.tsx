@@ -15,7 +15,7 @@ import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import { type Resolver, useForm, useWatch } from 'react-hook-form';
 import { LocationNote } from '@/components/location/location-note';
-import { CheckField, Options, SelectField, TextField } from '@/components/ui/form-fields';
+import { CheckField, Options, SelectField, TextField, UrlField } from '@/components/ui/form-fields';
 import { ModalActions } from '@/components/ui/modal-actions';
 import { useNotify } from '@/components/ui/notifications';
 import { useLocationLookup } from '@/data/location/use-location-lookup';
@@ -113,49 +113,39 @@ export function StreamModal({ show, mode, stream, ownerId = null, onHide, onSave
             </p>
           )}
           <TextField id="stream-caption" label="Caption" autoComplete="off" disabled={updating} {...field('caption')} />
-          <div className="row">
-            <div className="col-md-4">
-              <SelectField id="stream-format" label="Format" disabled={updating} {...register('format')}>
-                {(updating ? InputFormat.options : STREAM_FORMATS).map((format) => (
-                  <option key={format} value={format}>
-                    {format}
-                  </option>
-                ))}
-              </SelectField>
-            </div>
-            <div className="col-md-4">
-              <SelectField id="stream-output" label="Output" disabled={updating} {...register('output')}>
-                <Options values={OutputModeEnum.options} label={(mode) => OUTPUT_MODE_LABELS[mode]} />
-              </SelectField>
-            </div>
-            <div className="col-md-4">
-              <SelectField id="stream-access" label="Access" disabled={updating} {...register('access')}>
-                <Options values={AccessMode.options} label={(mode) => ACCESS_LABELS[mode]} />
-              </SelectField>
-            </div>
+          <div className="row row-cols-md-3">
+            <SelectField id="stream-format" label="Format" disabled={updating} {...register('format')}>
+              {(updating ? InputFormat.options : STREAM_FORMATS).map((format) => (
+                <option key={format} value={format}>
+                  {format}
+                </option>
+              ))}
+            </SelectField>
+            <SelectField id="stream-output" label="Output" disabled={updating} {...register('output')}>
+              <Options values={OutputModeEnum.options} label={(mode) => OUTPUT_MODE_LABELS[mode]} />
+            </SelectField>
+            <SelectField id="stream-access" label="Access" disabled={updating} {...register('access')}>
+              <Options values={AccessMode.options} label={(mode) => ACCESS_LABELS[mode]} />
+            </SelectField>
           </div>
           {format === 'Internode' && (
             <fieldset>
               <legend className="h6">Source stream</legend>
-              <div className="row">
-                <div className="col-md-6">
-                  <TextField
-                    id="stream-source-node"
-                    label="Stream node"
-                    autoComplete="off"
-                    disabled={updating}
-                    {...field('sourceNode')}
-                  />
-                </div>
-                <div className="col-md-6">
-                  <TextField
-                    id="stream-source-name"
-                    label="Stream name"
-                    autoComplete="off"
-                    disabled={updating}
-                    {...field('sourceName')}
-                  />
-                </div>
+              <div className="row row-cols-md-2">
+                <TextField
+                  id="stream-source-node"
+                  label="Stream node"
+                  autoComplete="off"
+                  disabled={updating}
+                  {...field('sourceNode')}
+                />
+                <TextField
+                  id="stream-source-name"
+                  label="Stream name"
+                  autoComplete="off"
+                  disabled={updating}
+                  {...field('sourceName')}
+                />
               </div>
               <p className="form-text mt-n2 mb-3">
                 The stream to pull and the node it is on, as its dashboard shows them: this stream's node pulls it while
@@ -182,14 +172,7 @@ export function StreamModal({ show, mode, stream, ownerId = null, onHide, onSave
             </>
           )}
           <CheckField kind="switch" id="stream-gslb" label="GSLB" disabled={updating} {...register('gslb')} />
-          <TextField
-            id="stream-callback-uri"
-            label="Callback URI"
-            type="url"
-            autoComplete="off"
-            disabled={updating}
-            {...field('callbackUri')}
-          />
+          <UrlField id="stream-callback-uri" label="Callback URI" disabled={updating} {...field('callbackUri')} />
           <TextField
             id="stream-streamer-ip"
             label="Streamer IP"

@@ -11,7 +11,7 @@ import { useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import { CopyableValue } from '@/components/ui/copy-button';
-import { Options, SelectField } from '@/components/ui/form-fields';
+import { ChoiceField } from '@/components/ui/form-fields';
 import { Icon } from '@/components/ui/icon';
 import { Loading } from '@/components/ui/loading';
 import { useNotify } from '@/components/ui/notifications';
@@ -74,15 +74,15 @@ function OutputItem({
       {token && output.access === 'Private' && <PlaybackToken token={token} />}
       {token && output.access === 'Private' && <OutputTokenRotation output={output} />}
       <div className="mt-2" style={{ maxWidth: '18rem' }}>
-        <SelectField
+        <ChoiceField
           id={`output-access-${output.id}`}
           label="Access"
+          values={OutputAccess.options}
+          optionLabel={(value) => OUTPUT_ACCESS_LABELS[value]}
           value={output.access}
           disabled={busy}
-          onChange={(event) => onChange({ access: event.target.value as OutputAccess })}
-        >
-          <Options values={OutputAccess.options} label={(value) => OUTPUT_ACCESS_LABELS[value]} />
-        </SelectField>
+          onChoose={(access) => onChange({ access })}
+        />
         {output.hlsLatency && (
           <HlsOutputFields
             id={`output-${output.id}`}

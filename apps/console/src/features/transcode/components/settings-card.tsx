@@ -1,6 +1,6 @@
 import { SCTE35_MODES, type TranscodeConfig } from '@streamcloud/contract';
 import Form from 'react-bootstrap/Form';
-import { Options, SelectField } from '@/components/ui/form-fields';
+import { ChoiceField } from '@/components/ui/form-fields';
 import { CollapsibleCard } from './collapsible-card';
 
 export interface SettingsCardProps {
@@ -18,18 +18,15 @@ export const SCTE35_HINT =
 export function SettingsCard({ config, disabled, onChange }: SettingsCardProps) {
   return (
     <CollapsibleCard title="Settings">
-      <SelectField
+      <ChoiceField
         id="transcode-scte35-mode"
         label="Ad-marker mode"
         help={SCTE35_HINT}
+        values={SCTE35_MODES}
         value={config.scte35.mode}
         disabled={disabled}
-        onChange={(event) =>
-          onChange({ ...config, scte35: { mode: event.target.value as TranscodeConfig['scte35']['mode'] } })
-        }
-      >
-        <Options values={SCTE35_MODES} />
-      </SelectField>
+        onChoose={(mode) => onChange({ ...config, scte35: { mode } })}
+      />
       <Form.Check
         type="switch"
         id="transcode-time-encoder"

@@ -4,7 +4,7 @@ import { WebhookTestBody, webhookRoutes } from '@streamcloud/contract';
 import Button from 'react-bootstrap/Button';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
-import { TextField } from '@/components/ui/form-fields';
+import { UrlField } from '@/components/ui/form-fields';
 import { useNotify } from '@/components/ui/notifications';
 import { TitledCard } from '@/components/ui/titled-card';
 import { useRouteMutation } from '@/data/route-mutation';
@@ -51,13 +51,7 @@ export function TestEventCard({ account }: { account: string | undefined }) {
         className="d-flex flex-wrap gap-2 align-items-start"
       >
         <div className="flex-grow-1" style={{ minWidth: '16rem' }}>
-          <TextField
-            id="webhook-test-url"
-            label="URL"
-            type="url"
-            placeholder="https://example.com/webhooks"
-            {...field('url')}
-          />
+          <UrlField id="webhook-test-url" label="URL" placeholder="https://example.com/webhooks" {...field('url')} />
         </div>
         <Button type="submit" className="align-self-end mb-3" disabled={form.formState.isSubmitting}>
           Send test event
