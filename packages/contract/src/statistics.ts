@@ -317,47 +317,50 @@ export const AccountMetricsQuery = z.strictObject({
 
 export const splitMetrics = (value: string) => value.split(',') as StatisticMetric[];
 
+/**
+ * What every statistics read shares: a signed-in caller (USER: its own streams only; ADMIN: any), and its
+ * answers besides 200 — a bad window or metric (400), a stream or account not the caller's (404), the metrics
+ * store unreachable (502).
+ */
+const STATISTICS_READ = {
+  method: 'GET' as const,
+  tag: 'statistics',
+  auth: 'user' as const,
+  errors: [400, 404, 502],
+};
+
 export const statisticsRoutes = {
   usage: defineRoute({
-    method: 'GET',
+    ...STATISTICS_READ,
     path: '/statistics/stream/from/:from/to/:to',
     summary:
       'Usage of every stream of the caller (ADMIN: every account, or ?account=) within the window: ' +
       '{streams, concurrentSessions}. With ?metrics= (IncomingTotal, IncomingByOutputType, ViewersTotal, ' +
       'OutgoingBitrateTotal, ConcurrentViewersTotal; comma-separated) the metric series instead: {result}. ' +
       'Usage is counted per hour: the window covers every hour it touches. At most 92 days.',
-    tag: 'statistics',
-    auth: 'user',
     params: WindowParams,
     query: StatisticsQuery,
     response: z.union([StatisticsResponse, MetricsResponse]),
-    errors: [400, 404, 502],
   }),
   streamUsage: defineRoute({
-    method: 'GET',
+    ...STATISTICS_READ,
     path: '/statistics/stream/:streamId/from/:from/to/:to',
     summary:
       'Usage of one stream (also after it was deleted) within the window: {streams}. With ?metrics= (any metric ' +
       'name or grouping, comma-separated) its metric series instead: {result}, one series per name and location.',
-    tag: 'statistics',
-    auth: 'user',
     params: StreamWindowParams,
     query: StreamStatisticsQuery,
     response: z.union([StreamStatisticsResponse, MetricsResponse]),
-    errors: [400, 404, 502],
   }),
   accountMetrics: defineRoute({
-    method: 'GET',
+    ...STATISTICS_READ,
     path: '/statistics/account/:accountId/metrics/from/:from/to/:to',
     summary:
       "Metric series of one account's streams (USER: only its own, else 404): ?metrics= IncomingTotal, " +
       'IncomingByOutputType, ViewersTotal, OutgoingBitrateTotal or ConcurrentViewersTotal (comma-separated).',
-    tag: 'statistics',
-    auth: 'user',
     params: AccountWindowParams,
     query: AccountMetricsQuery,
     response: MetricsResponse,
-    errors: [400, 404, 502],
   }),
 };
 
