@@ -50,8 +50,22 @@ export interface LocalMediaNode extends RunningNode {
   remove(): Promise<void>;
 }
 
+/** What a spec file may ask of its local media node. */
+export interface LocalMediaNodeOptions {
+  /**
+   * How long a stream stays live after its push drops (RECONNECT_GRACE_MS): 1 s by default, so an ended push is
+   * Idle (and its VOD listed) at once. A spec whose encoder reconnects within the grace asks for more: restarting
+   * ffmpeg takes over a second on a loaded machine.
+   */
+  reconnectGraceMs?: number;
+}
+
 /** Registers a node on 127.0.0.1 where STREAMER_IP is located, and runs a real media node process for it. */
-async function startLocalMediaNode(request: APIRequestContext, controlPlaneUrl: string): Promise<LocalMediaNode> {
+async function startLocalMediaNode(
+  request: APIRequestContext,
+  controlPlaneUrl: string,
+  { reconnectGraceMs = 1000 }: LocalMediaNodeOptions = {},
+): Promise<LocalMediaNode> {
   const admin = api(request, await apiLogin(request, ADMIN));
   const { geo } = await admin.call(streamRoutes.location, { query: { ipAddress: STREAMER_IP } });
   const ports = async () => ({ port: await freePort(), rtmpPort: await freePort(), srtPort: await freePort() });
@@ -68,7 +82,7 @@ async function startLocalMediaNode(request: APIRequestContext, controlPlaneUrl: 
       running = await runMediaNode(
         controlPlaneUrl,
         { id: node.id, name, token: node.token, ...chosen },
-        { RECONNECT_GRACE_MS: '1000', REPORT_INTERVAL_MS: '1000' },
+        { RECONNECT_GRACE_MS: String(reconnectGraceMs), REPORT_INTERVAL_MS: '1000' },
       );
     } catch (error) {
       if (attempt === 3 || !String(error).includes('EADDRINUSE')) {
@@ -95,12 +109,12 @@ async function startLocalMediaNode(request: APIRequestContext, controlPlaneUrl: 
  * One local media node for a spec file: started before its first test, removed after its last. Answers
  * a getter for the running node.
  */
-export function useLocalMediaNode(): () => LocalMediaNode {
+export function useLocalMediaNode(options: LocalMediaNodeOptions = {}): () => LocalMediaNode {
   let node: LocalMediaNode | undefined;
   let request: APIRequestContext | undefined;
   test.beforeAll(async ({ playwright, baseURL }) => {
     request = await playwright.request.newContext({ baseURL });
-    node = await startLocalMediaNode(request, baseURL ?? '');
+    node = await startLocalMediaNode(request, baseURL ?? '', options);
   });
   test.afterAll(async () => {
     await node?.remove();

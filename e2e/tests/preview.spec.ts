@@ -7,7 +7,9 @@ import { addViewerInConsole } from '../support/streams';
 // HLS with the preview credential, is counted as a preview (not a viewer) and is never billed.
 test.describe.configure({ timeout: 180_000 });
 
-useLocalMediaNode();
+// The encoder reconnects within the grace (below): 5 s, as ffmpeg's restart took over the default 1 s in a loaded
+// run, the stream's session ended (EXT-X-ENDLIST) and the player stopped.
+useLocalMediaNode({ reconnectGraceMs: 5000 });
 
 /** Video frames the preview element decoded so far. */
 const framesOf = (video: Locator) =>
