@@ -113,7 +113,7 @@ export class Admission {
     };
     const busy = {
       ok: false as const,
-      input: assigned,
+      assigned,
       reason: `Push${from} refused: the stream is already being pushed`,
     };
     if (pushing()) return busy;
