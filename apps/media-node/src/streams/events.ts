@@ -5,7 +5,7 @@ import type { LiveStream } from './types.js';
 
 /**
  * What happens to the node's streams, for the parts that act on it (pipelines, viewers' front ends):
- * a push went live, a push ended (the stream may resume within the reconnect grace), and a part of an
+ * a push went live, a push ended (the stream may resume within the reconnect grace), and a part of a
  * stream's configuration changed (its version in `GET /node/inputs` moved). Listeners run in the order
  * they subscribed; one that throws is logged and the others still run.
  */
