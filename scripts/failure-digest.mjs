@@ -2,9 +2,9 @@
 // failed run ends with this digest of each failed lane (`npm test`'s last lines), rather than leaving the failure
 // somewhere above the other lanes' output.
 
-/** The most lines a lane's digest takes, and a block of it. */
-const MAX_LINES = 160;
-const MAX_BLOCK_LINES = 50;
+/** The most lines a lane's digest takes, and one failure of it (a long message, a playlist, is cut). */
+const MAX_LINES = 200;
+const MAX_BLOCK_LINES = 30;
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes are what it removes.
 const ANSI = /\u001b\[[0-9;]*m/g;
@@ -15,10 +15,18 @@ const ANSI = /\u001b\[[0-9;]*m/g;
  * run's own "… failed" lines and thrown errors.
  */
 const BLOCKS = [
-  { start: /⎯{3,} (Failed Tests|Unhandled Errors?) \d+ ⎯{3,}/, end: /^\s*(Test Files|⎯{3,} (Failed Tests|Unhandled))/ },
+  // vitest: each failed test (its error and code frame) up to the next one, the separator or the summary.
+  { start: /^\s*FAIL\s/, end: /^\s*(FAIL\s|Test Files\s)|⎯{3,}(\[\d+\/\d+\]⎯|\s(Failed Tests|Unhandled))/ },
+  { start: /⎯{3,} Unhandled Errors? ⎯{3,}/, end: /^\s*(FAIL\s|Test Files\s)|⎯{3,}\[\d+\/\d+\]⎯/ },
+  // playwright: each numbered failure up to the next one or the summary.
   { start: /^ {2}\d+\) /, end: /^( {2}\d+\) |\s+\d+ (failed|flaky|passed|skipped|did not run)\b)/ },
 ];
-const SINGLE_LINES = [/ failed \(\d+\)$/, /^\s+\d+ (failed|flaky)\b/, /^(Error|TypeError|RangeError): /];
+const SINGLE_LINES = [
+  /⎯{3,} Failed Tests \d+ ⎯{3,}/,
+  / failed \(\d+\)$/,
+  /^\s+\d+ (failed|flaky)\b/,
+  /^(Error|TypeError|RangeError): /,
+];
 /** Playwright's pointers to its trace files: not readable on a CI page. */
 const NOISE = /^\s*(attachment #\d|Usage:|npx playwright show-trace|test-results\/.*\.(zip|md)$|─{10,}|Error Context:)/;
 
@@ -32,11 +40,19 @@ export function failureDigest(output) {
     if (block) {
       const taken = [line];
       for (index++; index < lines.length && !block.end.test(lines[index]); index++)
-        if (!NOISE.test(lines[index]) && taken.length < MAX_BLOCK_LINES) taken.push(lines[index]);
+        if (!NOISE.test(lines[index])) taken.push(lines[index].slice(0, 300));
       index--;
-      picked.push(...taken.filter((each, at) => each.trim() !== '' || taken[at - 1]?.trim() !== ''));
+      picked.push(...shortened(taken.filter((each, at) => each.trim() !== '' || taken[at - 1]?.trim() !== '')));
     } else if (SINGLE_LINES.some((pattern) => pattern.test(line))) picked.push(line);
   }
   const digest = picked.length > 0 ? picked : lines.filter((line) => line.trim() !== '').slice(-40);
   return digest.slice(0, MAX_LINES).join('\n');
+}
+
+/** A long failure's first lines (what failed) and last ones (where): a long message between them is cut. */
+function shortened(block) {
+  if (block.length <= MAX_BLOCK_LINES) return block;
+  const head = Math.floor(MAX_BLOCK_LINES / 3);
+  const tail = MAX_BLOCK_LINES - head - 1;
+  return [...block.slice(0, head), `  … (${block.length - head - tail} lines)`, ...block.slice(-tail)];
 }

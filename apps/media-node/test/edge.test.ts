@@ -546,8 +546,9 @@ describe('origin and edge', () => {
         await fetch(new URL(opened.headers.get('location') ?? '', rewind.connection?.uri))
       ).text();
       const [first = ''] = /#EXT-X-PROGRAM-DATE-TIME:(\S+)/.exec(playlist)?.slice(1) ?? [];
-      // The window on B begins seconds before this first viewer came.
-      expect(arrivedAt - Date.parse(first), playlist).toBeGreaterThan(3000);
+      // The window on B begins seconds before this first viewer came (4.5 s of idle pulling above; a loaded run's
+      // edge packaged 3 s of it in that time). Pulled only for the viewer, it would begin at its arrival.
+      expect(arrivedAt - Date.parse(first), playlist).toBeGreaterThan(1500);
     } finally {
       push.stop();
     }

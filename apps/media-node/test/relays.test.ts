@@ -163,7 +163,8 @@ describe('RTMP relays', () => {
       expect(JSON.stringify(done)).not.toContain(key);
       const received = await probe(file);
       expect(received.codecs).toEqual(['aac', 'h264']);
-      expect(Math.abs(received.duration - 5)).toBeLessThanOrEqual(1);
+      // The push's 5 s, give or take a GOP at each end (a loaded run received 6.0 s).
+      expect(Math.abs(received.duration - 5)).toBeLessThanOrEqual(1.5);
       expect(Math.abs(done.uploaded - counter.bytes()) / counter.bytes()).toBeLessThanOrEqual(0.02);
       // Billed as the stream's outgoing traffic.
       await waitFor(
