@@ -7,7 +7,7 @@ import type { AssignedStream, StreamDirectory } from './directory.js';
 import { StreamEvents } from './events.js';
 import { SignedPlayback } from './signed-playback.js';
 import { IncomingTracks } from './tracks.js';
-import type { LiveStream, PublishHandle, PushProtocol } from './types.js';
+import type { FallbackTakeover, LiveStream, PublishHandle, PushProtocol } from './types.js';
 import { UsageMeter } from './usage.js';
 import { Viewers } from './viewers.js';
 
@@ -29,20 +29,6 @@ export interface StreamManagerOptions {
 }
 
 export type StateFields = Omit<StreamStateReport, 'id' | 'kind' | 'streamId' | 'at'>;
-
-/**
- * What plays when a push is gone (pipelines/fallback): the manager asks it when the reconnect grace ends
- * (or at once when the push failed) and lets it stop before a new push is admitted.
- */
-export interface FallbackTakeover {
-  /** The stream's push is gone for good: answers whether a fallback takes over (its publish follows). */
-  takeOver(last: LiveStream): boolean;
-  /**
-   * A push is about to be admitted: the stream's fallback stops; resolves once nginx let go of the name
-   * (true), or false when the push, held because the encoder is flapping, left first (`connected`).
-   */
-  release(streamId: string, connected?: () => boolean): Promise<boolean>;
-}
 
 /**
  * Coordinates the node's live streams: one push per stream, the reconnect grace, Stop from the control

@@ -165,3 +165,17 @@ export interface ViewerSession {
   ended: boolean;
   reported: { bytesIn: number; bytesOut: number; at: number };
 }
+
+/**
+ * What plays when a push is gone (pipelines/fallback): the manager asks it when the reconnect grace ends
+ * (or at once when the push failed) and lets it stop before a new push is admitted.
+ */
+export interface FallbackTakeover {
+  /** The stream's push is gone for good: answers whether a fallback takes over (its publish follows). */
+  takeOver(last: LiveStream): boolean;
+  /**
+   * A push is about to be admitted: the stream's fallback stops; resolves once nginx let go of the name
+   * (true), or false when the push, held because the encoder is flapping, left first (`connected`).
+   */
+  release(streamId: string, connected?: () => boolean): Promise<boolean>;
+}

@@ -3,8 +3,8 @@ import { type GuardedChild, lastLine, spawnGuarded } from '../../child.js';
 import type { ReportBody } from '../../control-plane.js';
 import type { Logger } from '../../log.js';
 import type { AssignedStream } from '../../streams/directory.js';
-import type { FallbackTakeover, StreamManager } from '../../streams/manager.js';
-import type { LiveStream } from '../../streams/types.js';
+import type { StreamManager } from '../../streams/manager.js';
+import type { FallbackTakeover, LiveStream } from '../../streams/types.js';
 import type { NodeTools } from '../pipeline.js';
 import { fallbackArgs, type PlayoutFormat, playoutFormat } from './command.js';
 import {
