@@ -16,6 +16,7 @@ import {
   waitFor,
 } from '../harness.js';
 import { type Counted, judgeBills, settledBills } from './billing.js';
+import { type ConsoleWatch, watchConsole } from './console-watch.js';
 import { type RecordedWorld, type RecordingOutcome, startRecordedWorld } from './recorded.js';
 import { type StepRow, writeReport } from './report.js';
 import { PUSH_FORMATS, startPush, startWorkload, type Workload } from './workload.js';
@@ -57,6 +58,8 @@ let hooks: WebhookReceiver;
 let proxy: TcpProxy;
 let recorded: RecordedWorld;
 let workload: Workload | null = null;
+/** The console in Chromium beside the API (null: the console is not built). */
+let consoleWatch: ConsoleWatch | null = null;
 /** Recordings stopped while their storage was unreachable: their uploads must still complete. */
 const stoppedIntoOutage: string[] = [];
 /** Recordings made while the node's recordings disk was full: each must wait for room, then record. */
@@ -308,6 +311,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
+  await consoleWatch?.close();
   await Promise.all(encoders.map((encoder) => encoder.stop()));
   await node?.stop();
   await proxy?.close();
@@ -338,6 +342,8 @@ describe(`a bad day (seed ${SEED}${LEAN ? ', lean' : ''})`, () => {
       ];
       try {
         await allIngestion(Date.now(), 'the start');
+        // The full run's outages (15 s) leave the node silent past its bound by more than a poll; the lean run's may not.
+        consoleWatch = await watchConsole(plane, nodeSpec, encoders[0]?.stream as StreamInput, !LEAN);
         // Two streams record all along, to MKV and to MP4 (which a killed writer cannot finish by itself).
         await recorded.record(encoders[0]?.stream.id ?? '', 'MKV');
         await recorded.record(encoders[1]?.stream.id ?? '', 'MP4');
@@ -405,7 +411,12 @@ describe(`a bad day (seed ${SEED}${LEAN ? ', lean' : ''})`, () => {
         throw error;
       } finally {
         writer.stop();
+        await consoleWatch?.close();
       }
+      const shown = consoleWatch?.judge() ?? {
+        lines: ['Console in Chromium: not watched (the console is not built: npm run build).'],
+        failures: [],
+      };
 
       // Every recording Completed with its whole file in the bucket, or Error saying why; never silently lost.
       const recordings = await recorded.settle(120_000);
@@ -442,6 +453,7 @@ describe(`a bad day (seed ${SEED}${LEAN ? ', lean' : ''})`, () => {
         `Lost acknowledged writes: ${lost.length}.`,
         'Billing (bytes both ways, billed against counted by the pushers, viewers and relay receiver):',
         ...bill.lines.map((line) => `- ${line}`),
+        ...shown.lines,
         `Webhooks: ${hooks.received.length} requests (${hooks.received.filter((request) => request.status === 500).length} answered 500)` +
           ` for ${deliveredIds().size} events delivered; ${missing.length} logged events never delivered.`,
       ]);
@@ -454,6 +466,7 @@ describe(`a bad day (seed ${SEED}${LEAN ? ', lean' : ''})`, () => {
       expect(uploadsLostToOutage).toEqual([]);
       expect(notRecordedAfterFullDisk).toEqual([]);
       expect(bill.failures).toEqual([]);
+      expect(shown.failures).toEqual([]);
     },
     30 * 60_000,
   );
