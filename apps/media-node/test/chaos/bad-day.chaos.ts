@@ -15,7 +15,7 @@ import {
   startControlPlane,
   waitFor,
 } from '../harness.js';
-import { type Counted, judgeBills, settledBills } from './billing.js';
+import { type Counted, judgeBills, settledBills, whipSessionsLine } from './billing.js';
 import { type ConsoleWatch, watchConsole } from './console-watch.js';
 import { type RecordedWorld, type RecordingOutcome, startRecordedWorld } from './recorded.js';
 import { type StepRow, writeReport } from './report.js';
@@ -150,7 +150,13 @@ async function billing(runStarted: Date) {
   // Settled: unchanged for three of the nodes' report intervals (REPORT_INTERVAL_MS, 1 s in the run).
   const ids = streams.map((stream) => stream.streamId);
   const bills = await settledBills(plane, ids, runStarted, 3000, 60_000);
-  return judgeBills(streams, counted, bills, kills, runSeconds);
+  const verdict = judgeBills(streams, counted, bills, kills, runSeconds);
+  // A WHIP push's bill against its publisher's, session by session (where a shortfall came from).
+  for (const [index, { sessions }] of encoders.entries()) {
+    const stream = streams[index];
+    if (sessions && stream) verdict.lines.push(await whipSessionsLine(plane, stream, runStarted, sessions));
+  }
+  return verdict;
 }
 
 /** A fault: what it breaks (answering when it is over), and what the report says of it. */
