@@ -6,6 +6,9 @@ export interface TappedBatch {
   /** The control plane's status; 0 when it did not answer (the network behind the tap cut). */
   status: number;
   reports: NodeReport[];
+  /** When the node sent it, and when the control plane answered (or the tap gave up). */
+  sentAt: number;
+  answeredAt: number;
 }
 
 /**
@@ -33,7 +36,10 @@ export async function startReportTap(upstream: string): Promise<ReportTap> {
   const batches: TappedBatch[] = [];
   const server = createServer(async (request, response) => {
     const body = await bodyOf(request);
+    const sentAt = Date.now();
     const reportBatch = request.method === 'POST' && request.url === '/api/v1/node/reports';
+    const tapped = (status: number) =>
+      batches.push({ status, reports: JSON.parse(body.toString()).reports, sentAt, answeredAt: Date.now() });
     const headers = Object.entries(request.headers).filter(([name]) => !HOP_HEADERS.has(name)) as [string, string][];
     try {
       const answer = await fetch(`${upstream}${request.url}`, {
@@ -43,12 +49,12 @@ export async function startReportTap(upstream: string): Promise<ReportTap> {
         signal: AbortSignal.timeout(10_000),
       });
       const answered = Buffer.from(await answer.arrayBuffer());
-      if (reportBatch) batches.push({ status: answer.status, reports: JSON.parse(body.toString()).reports });
+      if (reportBatch) tapped(answer.status);
       const passed = [...answer.headers].filter(([name]) => !HOP_HEADERS.has(name) && name !== 'content-encoding');
       response.writeHead(answer.status, Object.fromEntries(passed));
       response.end(answered);
     } catch {
-      if (reportBatch) batches.push({ status: 0, reports: JSON.parse(body.toString()).reports });
+      if (reportBatch) tapped(0);
       request.socket.destroy();
     }
   });

@@ -15,10 +15,12 @@ import {
   startControlPlane,
   waitFor,
 } from '../harness.js';
-import { type Counted, judgeBills, settledBills, whipSessionsLine } from './billing.js';
+import { type ReportTap, startReportTap } from '../report-tap.js';
+import { billTheRun } from './billing.js';
 import { type ConsoleWatch, watchConsole } from './console-watch.js';
 import { type RecordedWorld, type RecordingOutcome, startRecordedWorld } from './recorded.js';
 import { type StepRow, writeReport } from './report.js';
+import { reportsStory } from './reports-story.js';
 import { PUSH_FORMATS, startPush, startWorkload, type Workload } from './workload.js';
 import {
   apiWorkers,
@@ -56,6 +58,8 @@ let plane: ControlPlane;
 let postgres: ChaosPostgres | null;
 let hooks: WebhookReceiver;
 let proxy: TcpProxy;
+/** Between the origin and the proxy: its report batches, in order (what a network cut's recovery is told with). */
+let tap: ReportTap;
 let recorded: RecordedWorld;
 let workload: Workload | null = null;
 /** The console in Chromium beside the API (null: the console is not built). */
@@ -97,7 +101,7 @@ const printReport = (totals: string[]) =>
 async function startNode(): Promise<RunningNode> {
   // The node reaches the control plane through the proxy (the network a fault may cut), and keeps its data
   // folder across kills (its usage journal and recordings survive them).
-  return runMediaNode(`http://127.0.0.1:${proxy.port}`, nodeSpec, {
+  return runMediaNode(tap.url, nodeSpec, {
     MEDIA_DATA_DIR: nodeDir,
     ...(recordingsDisk ? { RECORDINGS_DIR: recordingsDisk.dir } : {}),
   });
@@ -122,41 +126,6 @@ function recordingsLine(recordings: RecordingOutcome[]): string {
       `${outcome.state} ${outcome.duration.toFixed(1)} s${outcome.why ? ` (${outcome.why})` : ''}${outcome.problem ? ` [${outcome.problem}]` : ''}`,
   );
   return `Recordings: ${recordings.length} (${each.join('; ')}); ${stoppedIntoOutage.length} stopped while S3 was unreachable.`;
-}
-
-/**
- * Stops the pushers, the viewers and the relays' receivers (their counts final), waits for the nodes' last reports to
- * be billed, and judges each stream's bill against the counts (billing.ts).
- */
-async function billing(runStarted: Date) {
-  await Promise.all(encoders.map((encoder) => encoder.stop()));
-  await workload?.stopCounting();
-  const runSeconds = (Date.now() - runStarted.getTime()) / 1000;
-  const counted: Counted[] = [
-    ...encoders.map((encoder) => ({
-      streamId: encoder.stream.id,
-      direction: 'incoming' as const,
-      bytes: () => encoder.bytes(),
-      node: 'origin' as const,
-      // A WHIP sender notices its node's death up to half a second late (its check of the node's port).
-      lossPerKillSeconds: encoder.stream.format === 'WebRTC' ? 1.5 : 1,
-    })),
-    ...(workload?.counted ?? []),
-  ];
-  const streams = encoders.map(({ stream }) => ({
-    streamId: stream.id,
-    caption: `${stream.caption} (${stream.format})`,
-  }));
-  // Settled: unchanged for three of the nodes' report intervals (REPORT_INTERVAL_MS, 1 s in the run).
-  const ids = streams.map((stream) => stream.streamId);
-  const bills = await settledBills(plane, ids, runStarted, 3000, 60_000);
-  const verdict = judgeBills(streams, counted, bills, kills, runSeconds);
-  // A WHIP push's bill against its publisher's, session by session (where a shortfall came from).
-  for (const [index, { sessions }] of encoders.entries()) {
-    const stream = streams[index];
-    if (sessions && stream) verdict.lines.push(await whipSessionsLine(plane, stream, runStarted, sessions));
-  }
-  return verdict;
 }
 
 /** A fault: what it breaks (answering when it is over), and what the report says of it. */
@@ -289,6 +258,7 @@ beforeAll(async () => {
   recorded = await startRecordedWorld(plane);
   const apiPort = Number(new URL(plane.url).port);
   proxy = await startTcpProxy(apiPort);
+  tap = await startReportTap(`http://127.0.0.1:${proxy.port}`);
   nodeDir = mkdtempSync(join(tmpdir(), 'streamcloud-chaos-node-'));
   recordingsDisk = mountSmallDisk(join(nodeDir, 'recordings-disk'), RECORDINGS_DISK_MB);
   const port = await freePort();
@@ -320,6 +290,7 @@ afterAll(async () => {
   await consoleWatch?.close();
   await Promise.all(encoders.map((encoder) => encoder.stop()));
   await node?.stop();
+  await tap?.close();
   await proxy?.close();
   await recorded?.close();
   await workload?.close();
@@ -343,7 +314,11 @@ describe(`a bad day (seed ${SEED}${LEAN ? ', lean' : ''})`, () => {
         `Encoders reconnected ${encoders.reduce((sum, encoder) => sum + encoder.pushes - 1, 0)} times in all;` +
           ` ${workload?.totals() ?? 'no relay or viewer started'}.`,
         ...(stories.length > 0
-          ? ['', `Recoveries over ${seconds(TELL_RECOVERY_OVER_MS)}:`, ...stories.map((story) => `- ${story}`)]
+          ? [
+              '',
+              `Recoveries over ${seconds(TELL_RECOVERY_OVER_MS)}, and the node's reports after each network cut:`,
+              ...stories.map((story) => `- ${story}`),
+            ]
           : []),
       ];
       try {
@@ -379,6 +354,14 @@ describe(`a bad day (seed ${SEED}${LEAN ? ', lean' : ''})`, () => {
           const apiBack = Date.now() - repaired;
           const judgedFrom = Date.now();
           const recovery = await allIngestion(judgedFrom, step.join(' + '));
+          if (step.includes('networkCut'))
+            stories.push(
+              `${step.join(' + ')}: ${reportsStory(
+                tap,
+                repaired,
+                encoders.map((each) => each.stream.id),
+              )}`,
+            );
           const watched: string[] = [];
           for (const each of workload.watched) {
             // From the fault's start; a failure's from 30 s before (what ended it may have come earlier).
@@ -433,7 +416,7 @@ describe(`a bad day (seed ${SEED}${LEAN ? ', lean' : ''})`, () => {
       const notRecordedAfterFullDisk = recordings.filter(
         (outcome) => madeIntoFullDisk.includes(outcome.id) && !(outcome.state === 'Completed' && outcome.duration > 0),
       );
-      const bill = await billing(runStarted);
+      const bill = await billTheRun(plane, { encoders, workload, kills }, runStarted);
       // No acknowledged write lost.
       const keys = (await api<Array<{ name: string }>>('GET', '/api-keys')).body.map((key) => key.name);
       const lost = writer.log.acknowledged.filter((name) => !keys.includes(name));

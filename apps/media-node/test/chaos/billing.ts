@@ -1,7 +1,8 @@
 import type { StreamStatisticsResponse, StreamUsage } from '@streamcloud/contract';
 import type { ControlPlane } from '../harness.js';
 import { sleep } from '../harness.js';
-import { seconds, type WhipSession } from './world.js';
+import type { Workload } from './workload.js';
+import { type Encoder, seconds, type WhipSession } from './world.js';
 
 /**
  * The billing check of the chaos run: each stream's billed incoming and outgoing bytes (the statistics API, once the
@@ -149,4 +150,44 @@ export function judgeBills(
     }
   });
   return { lines, failures };
+}
+
+/**
+ * Stops the pushers, the viewers and the relays' receivers (their counts final), waits for the nodes' last reports to
+ * be billed, and judges each stream's bill against the counts; a WHIP push's is told session by session too.
+ */
+export async function billTheRun(
+  plane: ControlPlane,
+  run: { encoders: Encoder[]; workload: Workload | null; kills: Record<NodeName, number> },
+  runStarted: Date,
+): Promise<BillingVerdict> {
+  const { encoders, workload } = run;
+  await Promise.all(encoders.map((encoder) => encoder.stop()));
+  await workload?.stopCounting();
+  const runSeconds = (Date.now() - runStarted.getTime()) / 1000;
+  const counted: Counted[] = [
+    ...encoders.map((encoder) => ({
+      streamId: encoder.stream.id,
+      direction: 'incoming' as const,
+      bytes: () => encoder.bytes(),
+      node: 'origin' as const,
+      // A WHIP sender notices its node's death up to half a second late (its check of the node's port).
+      lossPerKillSeconds: encoder.stream.format === 'WebRTC' ? 1.5 : 1,
+    })),
+    ...(workload?.counted ?? []),
+  ];
+  const streams = encoders.map(({ stream }) => ({
+    streamId: stream.id,
+    caption: `${stream.caption} (${stream.format})`,
+  }));
+  // Settled: unchanged for three of the nodes' report intervals (REPORT_INTERVAL_MS, 1 s in the run).
+  const ids = streams.map((stream) => stream.streamId);
+  const bills = await settledBills(plane, ids, runStarted, 3000, 60_000);
+  const verdict = judgeBills(streams, counted, bills, run.kills, runSeconds);
+  // A WHIP push's bill against its publisher's, session by session (where a shortfall came from).
+  for (const [index, { sessions }] of encoders.entries()) {
+    const stream = streams[index];
+    if (sessions && stream) verdict.lines.push(await whipSessionsLine(plane, stream, runStarted, sessions));
+  }
+  return verdict;
 }
