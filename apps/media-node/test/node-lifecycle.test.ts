@@ -54,8 +54,9 @@ describe('a network cut between a node and the control plane', () => {
     const tap = await startReportTap(`http://127.0.0.1:${proxy.port}`);
     const cut = await startMediaNode(world.plane, 'media-cut', {
       CONTROL_PLANE_URL: tap.url,
-      // Load, metrics and usage 40 times a second: the cut leaves a backlog of several batches (100 reports each).
-      REPORT_INTERVAL_MS: '25',
+      // Load, metrics and usage 20 times a second (the least the node takes): the cut leaves a backlog of several
+      // batches (100 reports each).
+      REPORT_INTERVAL_MS: '50',
     });
     let push: Push | null = null;
     try {
@@ -83,7 +84,7 @@ describe('a network cut between a node and the control plane', () => {
         'the backlog of the cut delivered',
       );
       const backlog = delivered.filter((batch) => batch.reports.some(measuredBefore));
-      expect(backlog.length).toBeGreaterThanOrEqual(4);
+      expect(backlog.length).toBeGreaterThanOrEqual(3);
       // The first batch through tells the node the cut is over; the next one says the push goes on.
       const restated = delivered.findIndex((batch) =>
         batch.reports.some(
