@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runChaos } from './chaos-run.mjs';
+import { failureDigest } from './failure-digest.mjs';
 import {
   ensureConsoleBuilt,
   ensureDebianPackage,
@@ -45,14 +46,15 @@ const TYPED_PROJECTS = [
 ];
 const at = (dir) => join(ROOT, dir);
 /**
- * The media node's longest files (a node killed and restarted, silences waited out, a token rotation window:
- * ~1.5 min of waiting), and the chaos run's regression tests: their own suite, run after the CPU lane beside e2e, not
- * in the real-time lane before it (whose ~29 min are the run's critical path).
+ * The media node's longest files (a node killed and restarted, silences waited out, a token rotation window, a
+ * minute of rewind: ~3 min of waiting), and the chaos run's regression tests: their own suite, run after the CPU lane
+ * beside e2e, not in the real-time lane before it (whose ~29 min are the run's critical path).
  */
 const MEDIA_LATE_FILES = [
   'test/recordings-restart.test.ts',
   'test/node-lifecycle.test.ts',
   'test/token-rotation.test.ts',
+  'test/rewind.test.ts',
   'test/whip-session-end.test.ts',
 ];
 
@@ -171,32 +173,49 @@ async function runSuites(names, args) {
 
 const minutes = (ms) => `${(ms / 60_000).toFixed(1)} min`;
 
+/** The most of a printed lane's output kept for its failure digest (its end: what failed last). */
+const KEPT_OUTPUT_CHARS = 8_000_000;
+
 /**
  * A lane: this script again for its suites, in a process of its own so the lanes run at once. `niceness` lowers
  * its priority; `captured` keeps its output in a file, printed once the real-time lane is done (interleaved with
- * that lane's it could not be read). Resolves with whether it passed and its captured output.
+ * that lane's it could not be read); otherwise it is printed as it comes and kept (its end) for the digest.
+ * Resolves with whether it passed and its output.
  */
 function startLane(suites, { niceness = null, captured = true, env = {} } = {}) {
   const dir = captured ? mkdtempSync(join(tmpdir(), 'streamcloud-test-')) : null;
   const path = dir ? join(dir, 'lane.log') : null;
-  const out = path ? openSync(path, 'w') : 'inherit';
+  const out = path ? openSync(path, 'w') : 'pipe';
   const command = [process.execPath, fileURLToPath(import.meta.url), suites.join(',')];
   const options = { cwd: ROOT, stdio: ['ignore', out, out], env: { ...process.env, ...env } };
   const child = niceness
     ? spawn('nice', ['-n', niceness, ...command], options)
     : spawn(command[0], command.slice(1), options);
   if (typeof out === 'number') closeSync(out);
+  let printed = '';
+  const keep = (chunk) => {
+    printed = (printed + chunk.toString()).slice(-KEPT_OUTPUT_CHARS);
+  };
+  child.stdout?.on('data', (chunk) => {
+    process.stdout.write(chunk);
+    keep(chunk);
+  });
+  child.stderr?.on('data', (chunk) => {
+    process.stderr.write(chunk);
+    keep(chunk);
+  });
   return new Promise((resolve) => {
     let settled = false;
     const done = (passed, note = '') => {
       if (settled) return;
       settled = true;
-      const output = (path ? readFileSync(path, 'utf8') : '') + note;
+      const output = (path ? readFileSync(path, 'utf8') : printed) + note;
       if (dir) rmSync(dir, { recursive: true, force: true });
-      resolve({ suites, passed, output });
+      resolve({ suites, passed, output, captured });
     };
     child.once('error', (error) => done(false, `\n${error.message}\n`));
-    child.once('exit', (code) => done(code === 0));
+    // 'close': the lane's output is all read, not only the process ended.
+    child.once('close', (code) => done(code === 0));
   });
 }
 
@@ -229,12 +248,15 @@ async function main() {
     async (cpu) => [cpu, await startLane(AFTER_CPU_LANE)],
   );
   const realtime = await startLane(REALTIME_LANE, { captured: false, env: { [CONSOLE_BUILT_BY_CPU_LANE]: '1' } });
-  const failed = realtime.passed ? [] : [`${REALTIME_LANE.join(', ')} failed (above)`];
-  for (const lane of await others) {
-    process.stdout.write(lane.output);
-    if (!lane.passed) failed.push(`${lane.suites.join(', ')} failed (above)`);
+  const lanes = [realtime, ...(await others)];
+  for (const lane of lanes) if (lane.captured) process.stdout.write(lane.output);
+  const failed = lanes.filter((lane) => !lane.passed);
+  // Last, what failed in each failed lane: the end of the output is what a CI page shows.
+  for (const lane of failed) {
+    log(`What failed in ${lane.suites.join(', ')} (a digest; the whole output is above)`);
+    process.stdout.write(`${failureDigest(lane.output)}\n`);
   }
-  if (failed.length > 0) throw new Error(failed.join('\n'));
+  if (failed.length > 0) throw new Error(failed.map((lane) => `${lane.suites.join(', ')} failed`).join('\n'));
   log(`All suites passed in ${minutes(Date.now() - started)}`);
 }
 

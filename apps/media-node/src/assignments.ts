@@ -1,19 +1,19 @@
 import { ApiError } from '@streamcloud/api-client';
 import type { ControlPlaneClient, Reporter } from './control-plane.js';
-import type { InputDirectory } from './inputs.js';
 import type { Logger } from './log.js';
+import type { StreamDirectory } from './streams/directory.js';
 import type { StreamManager } from './streams/manager.js';
 
 export interface AssignmentsOptions {
   client: ControlPlaneClient;
   reporter: Reporter;
-  directory: InputDirectory;
+  directory: StreamDirectory;
   manager: StreamManager;
   log: Logger;
 }
 
 /**
- * The inputs the control plane assigns this node: read every POLL_INTERVAL_MS (and at once for a push or play
+ * The streams the control plane assigns this node: read every POLL_INTERVAL_MS (and at once for a push or play
  * naming an unknown stream or output, or a GSLB name pushed here), applied to the directory, and acted on by the
  * stream manager (Stop, cleared sessions, changed configurations).
  */
@@ -21,7 +21,7 @@ export class Assignments {
   private refreshing: Promise<void> | null = null;
   private queuedRefresh: Promise<void> | null = null;
   private lastRefreshAt = 0;
-  /** Reads of the assigned inputs, numbered as sent, and the newest one applied to the directory. */
+  /** Reads of the assigned streams, numbered as sent, and the newest one applied to the directory. */
   private pollsSent = 0;
   private pollApplied = 0;
 
@@ -41,7 +41,7 @@ export class Assignments {
   }
 
   /**
-   * An extra read of the assigned inputs for a push or play naming an unknown stream or output: it starts
+   * An extra read of the assigned streams for a push or play naming an unknown stream or output: it starts
    * after the call (a read already going on may have missed what was created a moment ago), at most
    * one at a time and twice a second; callers meanwhile share it.
    */
@@ -61,26 +61,26 @@ export class Assignments {
     return this.queuedRefresh;
   }
 
-  /** Reads the assigned inputs and lets the manager act on Stop and cleared sessions. */
+  /** Reads the assigned streams and lets the manager act on Stop and cleared sessions. */
   async poll(): Promise<void> {
     const { client, reporter, directory, manager, log } = this.o;
     const delivered = reporter.delivered;
     const sent = ++this.pollsSent;
     try {
-      const inputs = await client.inputs();
+      const assignedStreams = await client.assignedStreams();
       // The timer's read and a refresh (a player naming an output created a moment ago) may overlap and answer
       // out of order: an older answer never replaces a newer one (it would drop that output again, and an
       // edge would stop the pull its first viewer just started).
       if (sent < this.pollApplied) return;
-      // The signing material a Signed output's viewers are verified with is read before the inputs apply.
-      await manager.signed.load(inputs);
+      // The signing material a Signed output's viewers are verified with is read before the streams apply.
+      await manager.signed.load(assignedStreams);
       // (Again: a newer read may have applied while that material was read.)
       if (sent < this.pollApplied) return;
       this.pollApplied = sent;
-      const changes = directory.replace(inputs);
+      const changes = directory.replace(assignedStreams);
       manager.reconcile(delivered, changes);
     } catch (error) {
-      log.error(`reading the assigned inputs failed: ${String(error)}`);
+      log.error(`reading the assigned streams failed: ${String(error)}`);
     }
   }
 }

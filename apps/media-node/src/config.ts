@@ -27,11 +27,11 @@ export interface NodeConfig {
    * finished; empty: `<dataDir>/recordings`.
    */
   recordingsDir: string;
-  /** A push that ends is reported Idle only after this long without a new push of the same input. */
+  /** A push that ends is reported Idle only after this long without a new push of the same stream. */
   reconnectGraceMs: number;
   /** Load, metrics and usage are reported this often. */
   reportIntervalMs: number;
-  /** The assigned inputs (stop requests, new outputs, cleared sessions) are read this often. */
+  /** The assigned streams (stop requests, new outputs, cleared sessions) are read this often. */
   pollIntervalMs: number;
   /** A relay whose destination keeps failing this long ends in Error. */
   relayGiveUpMs: number;

@@ -35,7 +35,7 @@ export class ControlPlaneClient {
     return this.api.call(nodeReportRoutes.whoami);
   }
 
-  inputs() {
+  assignedStreams() {
     return this.api.call(nodeStreamRoutes.inputs);
   }
 
@@ -49,8 +49,8 @@ export class ControlPlaneClient {
     return this.api.call(nodeStreamRoutes.claimIngress, { body: { name } });
   }
 
-  snapshotSettings(inputId: string) {
-    return this.api.call(nodeSnapshotRoutes.settings, { params: { id: inputId } });
+  snapshotSettings(streamId: string) {
+    return this.api.call(nodeSnapshotRoutes.settings, { params: { id: streamId } });
   }
 
   /** The relays of the node's streams (RTMP keys in clear). */
@@ -69,12 +69,12 @@ export class ControlPlaneClient {
   }
 
   /** The fallbacks of a stream the node serves, in the order the owner added them. */
-  fallbacks(inputId: string) {
-    return this.api.call(nodeFallbackRoutes.list, { params: { id: inputId } });
+  fallbacks(streamId: string) {
+    return this.api.call(nodeFallbackRoutes.list, { params: { id: streamId } });
   }
 
-  transcodeConfig(inputId: string) {
-    return this.api.call(nodeTranscodeRoutes.get, { params: { id: inputId } });
+  transcodeConfig(streamId: string) {
+    return this.api.call(nodeTranscodeRoutes.get, { params: { id: streamId } });
   }
 
   setMediaPorts(ports: MediaPorts) {

@@ -22,22 +22,21 @@ import { missingTools } from './front-ends/tools.js';
 import { whepFrontEnd } from './front-ends/webrtc/whep.js';
 import { whipFrontEnd } from './front-ends/webrtc/whip.js';
 import { CountryLookup } from './geo.js';
-import { InputDirectory } from './inputs.js';
 import { LowLatencyPackagers } from './ll-hls/packagers.js';
 import { LoadReport } from './load-report.js';
 import type { Logger } from './log.js';
 import { type EdgePuller, edgePullerKind } from './pipelines/edge/puller.js';
 import { fallbacksKind } from './pipelines/fallback/fallback.js';
 import { FallbackPlayer } from './pipelines/fallback/player.js';
-import { LivePipelines, startSource } from './pipelines/host.js';
 import { lowLatencyHlsKind } from './pipelines/low-latency-hls.js';
 import type { NodeTools, PipelineReporter } from './pipelines/pipeline.js';
+import { type PipelineKindOf, Pipelines } from './pipelines/pipelines.js';
 import { Recordings } from './pipelines/recorder/recordings.js';
 import { recorderKind } from './pipelines/recorder.js';
-import { relayPolicies } from './pipelines/relay/outbound.js';
 import { relaysKind } from './pipelines/relay/relay.js';
 import { snapshotsKind } from './pipelines/snapshots.js';
 import { transcoderKind } from './pipelines/transcoder/transcoder.js';
+import { StreamDirectory } from './streams/directory.js';
 import { StreamManager } from './streams/manager.js';
 import type { LiveStream } from './streams/types.js';
 import { UsageJournal } from './streams/usage-journal.js';
@@ -59,6 +58,21 @@ const FRONT_ENDS: readonly FrontEndKind[] = [
 ];
 
 /**
+ * Every kind of pipeline the node runs, each made from what the node offers (pipelines/pipelines.ts), in this
+ * order: the order they hear a stream go live — the transcoder first, whose renditions LL-HLS, snapshots and relays
+ * may read (each also waits for them). The edge puller is a source: it brings streams here for viewers.
+ */
+const PIPELINES: readonly PipelineKindOf[] = [
+  edgePullerKind,
+  transcoderKind,
+  lowLatencyHlsKind,
+  snapshotsKind,
+  relaysKind,
+  fallbacksKind,
+  recorderKind,
+];
+
+/**
  * A media node, a coordinator: it makes the stream manager, the pipelines (pipelines/) and the front ends
  * (front-ends/: the control API and HLS, WHIP, WHEP on its HTTP port, RTMP through nginx-rtmp behind a
  * byte-counting proxy, SRT and RTSP through ffmpeg), starts them and stops them; it reports to the control
@@ -69,7 +83,7 @@ export class MediaNode {
   readonly reporter: Reporter;
   /** The usage not yet acknowledged by the control plane, on disk: billing survives a crash. */
   private readonly usageJournal: UsageJournal;
-  readonly directory = new InputDirectory();
+  readonly directory = new StreamDirectory();
   readonly manager: StreamManager;
   /** Every recording run of the node, from its push to its object in the storage (and across restarts). */
   readonly recordings: Recordings;
@@ -79,7 +93,7 @@ export class MediaNode {
   readonly fallbacks: FallbackPlayer;
   /** As an edge: pulls streams ingested on other nodes while they have viewers here. */
   readonly edges: EdgePuller;
-  /** The inputs the control plane assigns this node, read and applied. */
+  /** The streams the control plane assigns this node, read and applied. */
   private readonly assignments: Assignments;
   private readonly load: LoadReport;
   /** The key the control plane signs its calls to this node with (from the node token: node-control-credential.ts). */
@@ -94,8 +108,8 @@ export class MediaNode {
   private get recordingsDir(): string {
     return this.config.recordingsDir || join(this.config.dataDir, 'recordings');
   }
-  /** Every kind of pipeline the node runs for live streams. */
-  readonly pipelines: LivePipelines<unknown>[] = [];
+  /** Every kind of pipeline the node runs (PIPELINES). */
+  readonly pipelines: Pipelines;
   /** The LL-HLS packagers of streams with a Low latency output: written by their pipeline, read by HLS viewers. */
   readonly lowLatency: LowLatencyPackagers;
   /** The VODs of ended sessions (vod/), from the rewind windows of the packagers. */
@@ -145,23 +159,6 @@ export class MediaNode {
       dvrMaxBytes: config.dvrMaxBytes,
       ffmpeg: config.ffmpeg,
     });
-    this.edges = startSource(
-      edgePullerKind({ idleMs: config.edgeIdleMs, lowLatency: this.lowLatency }),
-      {
-        streams: this.manager,
-        directory: this.directory,
-        tools: this.tools,
-        log,
-        meter: (traffic) => this.manager.usage.meter(traffic, 'internode'),
-      },
-      this.manager.admission,
-    );
-    const host = {
-      log,
-      tools: this.tools,
-      reporterFor: (stream: LiveStream) => this.pipelineReporter(stream),
-      meter: this.manager.usage.meter.bind(this.manager.usage),
-    };
     this.vods = new VodLibrary({
       dir: join(config.dataDir, 'vod'),
       budget: this.lowLatency.disk,
@@ -169,27 +166,9 @@ export class MediaNode {
       log,
     });
     // A stream's VOD is its ingest node's (docs/decisions.md, "Live rewind on edges"): an edge's window of it goes.
-    this.lowLatency.onSessionEnd = (inputId, store, storyboard) => {
-      if (!this.directory.byId(inputId)?.origin) void this.vods.keep(inputId, store, storyboard);
+    this.lowLatency.onSessionEnd = (streamId, store, storyboard) => {
+      if (!this.directory.byId(streamId)?.origin) void this.vods.keep(streamId, store, storyboard);
     };
-    this.pipelines.push(
-      new LivePipelines(transcoderKind(this.client), this.manager.events, host),
-      new LivePipelines(lowLatencyHlsKind(this.lowLatency), this.manager.events, host),
-      new LivePipelines(snapshotsKind(this.client), this.manager.events, host),
-      new LivePipelines(
-        relaysKind({
-          client: this.client,
-          events: this.manager.events,
-          live: (inputId) => this.manager.push(inputId) !== undefined,
-          send: (report) => this.reporter.send(report),
-          secretsDir: join(config.dataDir, 'relays'),
-          policies: relayPolicies({ allowPrivate: config.allowPrivateNetworks }),
-          failingForMs: config.relayGiveUpMs,
-        }),
-        this.manager.events,
-        host,
-      ),
-    );
     // Fallback sources and storage endpoints are users' settings: private and loopback addresses only when
     // the operator allows them.
     const outbound = addressPolicy({ allowPrivate: config.allowPrivateNetworks });
@@ -205,17 +184,16 @@ export class MediaNode {
         dir: join(config.dataDir, 'fallbacks'),
       },
       send: (report) => this.reporter.send(report),
-      message: (inputId, level, text) => this.manager.state(inputId, { message: { level, text } }),
-      serves: (inputId) => this.directory.all().some((input) => input.id === inputId),
+      message: (streamId, level, text) => this.manager.state(streamId, { message: { level, text } }),
+      serves: (streamId) => this.directory.all().some((assigned) => assigned.id === streamId),
       keptCopyMaxIdleMs: config.fallbackCopyMaxIdleMs,
       log,
     });
     this.manager.fallbacks = this.fallbacks;
-    this.pipelines.push(new LivePipelines(fallbacksKind(this.client, this.fallbacks), this.manager.events, host));
     this.recordings = new Recordings({
       client: this.client,
       reporter: this.reporter,
-      inputs: () => this.directory.all(),
+      assignedStreams: () => this.directory.all(),
       tools: this.tools,
       agents: outboundAgents,
       log,
@@ -223,11 +201,41 @@ export class MediaNode {
       from: () => `node ${this.identity?.name ?? config.publicHostname}`,
     });
     this.manager.events.subscribe(this.recordings);
-    this.pipelines.push(new LivePipelines(recorderKind(this.recordings), this.manager.events, host));
+    // After the player and the recordings, which listen to the stream events before the kinds built on them.
+    this.pipelines = new Pipelines(
+      PIPELINES,
+      {
+        config,
+        client: this.client,
+        events: this.manager.events,
+        lowLatency: this.lowLatency,
+        fallbacks: this.fallbacks,
+        recordings: this.recordings,
+        live: (streamId) => this.manager.push(streamId) !== undefined,
+        send: (report) => this.reporter.send(report),
+      },
+      {
+        live: {
+          log,
+          tools: this.tools,
+          reporterFor: (stream) => this.pipelineReporter(stream),
+          meter: this.manager.usage.meter.bind(this.manager.usage),
+        },
+        source: {
+          streams: this.manager,
+          directory: this.directory,
+          tools: this.tools,
+          log,
+          meter: (traffic) => this.manager.usage.meter(traffic, 'internode'),
+        },
+        admission: this.manager.admission,
+      },
+    );
+    this.edges = this.pipelines.source(edgePullerKind);
     this.clips = new NodeClips({
       client: this.client,
       send: (report) => this.reporter.send(report),
-      packagerOf: (inputId) => this.lowLatency.of(inputId) ?? this.lowLatency.variants(inputId)[0]?.packager ?? null,
+      packagerOf: (streamId) => this.lowLatency.of(streamId) ?? this.lowLatency.variants(streamId)[0]?.packager ?? null,
       ffmpeg: config.ffmpeg,
       ffprobe: config.ffprobe,
       agents: outboundAgents,
@@ -262,7 +270,7 @@ export class MediaNode {
   /** A pipeline's reports about its stream: status messages and node reports, through the one reporter. */
   private pipelineReporter(stream: LiveStream): PipelineReporter {
     return {
-      message: (level, text) => this.manager.state(stream.input.id, { message: { level, text } }),
+      message: (level, text) => this.manager.state(stream.assigned.id, { message: { level, text } }),
       send: (report) => this.reporter.send(report),
     };
   }
@@ -333,10 +341,12 @@ export class MediaNode {
     this.vods.close();
     // Files being recorded are closed first (the journal keeps them for the next start), then pushes end.
     await this.recordings.stop();
-    await this.edges.stopAll();
+    // Pulled streams end before the manager lets go of the rest, the fallbacks after it (a push gone at shutdown
+    // must not be taken over), then every job of the streams that ended.
+    await this.pipelines.stopSources();
     this.manager.shutdown();
     await this.fallbacks.stopAll();
-    await Promise.all(this.pipelines.map((pipelines) => pipelines.stopAll()));
+    await this.pipelines.stopJobs();
     await this.reporter.flushed();
     // What the control plane did not acknowledge stays in the journal for the next start.
     await this.usageJournal.stop();
@@ -344,7 +354,7 @@ export class MediaNode {
     await this.frontEnds.stop();
   }
 
-  /** Reads the assigned inputs and lets the manager act on Stop and cleared sessions. */
+  /** Reads the assigned streams and lets the manager act on Stop and cleared sessions. */
   poll(): Promise<void> {
     return this.assignments.poll();
   }

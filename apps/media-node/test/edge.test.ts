@@ -299,7 +299,7 @@ describe('origin and edge', () => {
     }
     // The source's push ended: so does the Internode stream's, and its pull.
     await status(copy.id, 'Idle', 15_000);
-    // A retry started from a read of the inputs older than the source's end fails and is not started again.
+    // A retry started from a read of the streams older than the source's end fails and is not started again.
     await waitFor(
       () => pullsOn(node),
       (pulls) => pulls.length === 0,
@@ -339,7 +339,7 @@ describe('origin and edge', () => {
     const push = pushTestPattern(pushUrl, 'flv', 30, { size: '160x120', rate: 10 });
     try {
       await status(stream.id, 'Ingestion', 15_000);
-      // A reads its renditions' first fragments and reports its ladder; B gets it with its inputs and answers
+      // A reads its renditions' first fragments and reports its ladder; B gets it with its streams and answers
       // the same master at once (before that, B plays the stream as one media playlist).
       const master = await waitFor(
         () => get(url),

@@ -10,7 +10,7 @@ import { standardIfHls, streamsOf, uriOf, useMediaNode } from './streams.js';
 /**
  * Issue 34: Signed outputs on a real node. Tokens are minted here as a customer's backend does (node:crypto, the
  * key's PKCS#8 PEM and its kid), played over HLS, WHEP and RTMP, refused with the reason a player shows, and
- * revoked from the API while a viewer plays. The node polls its inputs only every 30 s: what reaches it within
+ * revoked from the API while a viewer plays. The node polls its streams only every 30 s: what reaches it within
  * 2 s was pushed. GEOIP_OVERRIDES gives the test's loopback address a country (France).
  */
 const world = useMediaNode('media-1', { POLL_INTERVAL_MS: '30000', GEOIP_OVERRIDES: '127.0.0.1=FR' });

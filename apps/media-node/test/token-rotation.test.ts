@@ -5,7 +5,7 @@ import { STANDARD_HLS, streamsOf, uriOf, useMediaNode } from './streams.js';
 
 /**
  * Token rotation (issue 34) on a real node: after a rotation both the old and the new token are taken until the
- * window ends (by the node's clock, with no new read of its inputs), then the new one only; what was admitted
+ * window ends (by the node's clock, with no new read of its streams), then the new one only; what was admitted
  * before goes on (docs/decisions.md, "Token rotation").
  */
 const world = useMediaNode('media-1', { REPORT_INTERVAL_MS: '500' });
@@ -96,7 +96,7 @@ describe('token rotation', () => {
 
       // The window ends on the node's clock: a new session with the old viewer token is refused from then on,
       // while the session opened before plays on (its player asking for the playlist as it plays), past the
-      // node's next read of its inputs (every 1.5 s): the old token stays on the node after the window for it.
+      // node's next read of its streams (every 1.5 s): the old token stays on the node after the window for it.
       const runningAnswers: number[] = [];
       const playOn = async () => {
         runningAnswers.push(await playlistStatus(running.url as URL));

@@ -23,7 +23,7 @@ export interface NodeClipsDeps {
   client: Pick<ControlPlaneClient, 'clips'>;
   send(report: ReportBody): void;
   /** The packager of a stream here (its rewind window and live segments), or null. */
-  packagerOf(inputId: string): LowLatencyPackager | null;
+  packagerOf(streamId: string): LowLatencyPackager | null;
   ffmpeg: string;
   ffprobe: string;
   /** Every connection to a storage goes through these (the operator's address policy). */

@@ -1,10 +1,10 @@
 import type { NodeRefreshMode } from '@streamcloud/contract';
 import type { MediaPorts, NodeConfig } from '../config.js';
-import type { InputDirectory } from '../inputs.js';
 import type { LowLatencyPackagers } from '../ll-hls/packagers.js';
 import type { Logger } from '../log.js';
 import type { EdgePuller } from '../pipelines/edge/puller.js';
 import type { FallbackPlayer } from '../pipelines/fallback/player.js';
+import type { StreamDirectory } from '../streams/directory.js';
 import type { StreamManager } from '../streams/manager.js';
 import type { VodLibrary } from '../vod/library.js';
 import type { RouteName } from './http/routes.js';
@@ -33,7 +33,7 @@ export interface FrontEndContext {
   config: NodeConfig;
   log: Logger;
   manager: StreamManager;
-  directory: InputDirectory;
+  directory: StreamDirectory;
   fallbacks: FallbackPlayer;
   edges: EdgePuller;
   lowLatency: LowLatencyPackagers;

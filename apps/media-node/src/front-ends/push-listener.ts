@@ -14,8 +14,8 @@ export interface ListenerOptions {
 
 /** What a listener that takes pushes in a protocol nginx-rtmp does not speak (SRT, RTSP) is given. */
 export interface PushListenerOptions extends ListenerOptions {
-  /** Where an admitted push is relayed to (nginx-rtmp, under the input id). */
-  relayUrl: (inputId: string) => string;
+  /** Where an admitted push is relayed to (nginx-rtmp, under the stream id). */
+  relayUrl: (streamId: string) => string;
 }
 
 /** A listener's options on the media port `port` of the node's configuration. */

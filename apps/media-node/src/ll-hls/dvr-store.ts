@@ -44,7 +44,7 @@ export const INDEX = 'index.jsonl';
 const INDEX_SLACK = 1_000;
 
 /**
- * One stream's rewind window on disk (`<data>/dvr/<input id>/<variant>/`): the complete segments the packager no
+ * One stream's rewind window on disk (`<data>/dvr/<stream id>/<variant>/`): the complete segments the packager no
  * longer keeps in memory (`seg-<msn>.m4s`), written as they close and removed as they leave the window (or the
  * node's budget); the init segment of each period (`init-<period>.mp4`); and an index, one JSON line per segment
  * written after its file, from which a node that restarted (even killed) lists the window again (`restore`).

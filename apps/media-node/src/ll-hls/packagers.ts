@@ -40,7 +40,7 @@ interface StreamEntry {
 }
 
 /**
- * The LL-HLS packagers of the node's streams, by input id (and rendition key for a ladder's variants). A packager
+ * The LL-HLS packagers of the node's streams, by stream id (and rendition key for a ladder's variants). A packager
  * outlives its push: through the reconnect grace its playlist stays (a resumed push continues it after an
  * EXT-X-DISCONTINUITY), then it ends (EXT-X-ENDLIST) and lingers ENDED_LINGER_MS — the rule Standard playlists
  * follow (PlaylistLifetimes).
@@ -51,7 +51,7 @@ export class LowLatencyPackagers {
   readonly disk: DiskBudget;
   private readonly dvrDir: string;
   /**
-   * Rewind windows a previous run left on disk, by folder (`<input>/<variant>`): counted in the budget until their
+   * Rewind windows a previous run left on disk, by folder (`<stream>/<variant>`): counted in the budget until their
    * stream comes back (its packager lists them again) or they are older than the longest window (they go).
    */
   private readonly leftovers = new Map<string, { bytes: number; expiry: NodeJS.Timeout }>();
@@ -59,7 +59,7 @@ export class LowLatencyPackagers {
    * Told when a stream with a rewind window ended (its reconnect grace is over), with the window's store: its VOD
    * is kept from it (vod/). The ladder's first variant (the best), or the stream without a ladder.
    */
-  onSessionEnd: ((inputId: string, store: DvrStore, storyboard: WindowStoryboard | null) => void) | null = null;
+  onSessionEnd: ((streamId: string, store: DvrStore, storyboard: WindowStoryboard | null) => void) | null = null;
   /** ffmpeg, which makes the rewind windows' storyboards (none without it). */
   private readonly ffmpeg: string | null;
 
@@ -69,30 +69,30 @@ export class LowLatencyPackagers {
     if (!o.dataDir) throw new Error('the LL-HLS packagers need the node data directory');
     this.dvrDir = join(o.dataDir, 'dvr');
     this.keepLeftovers();
-    events.subscribe({ gone: (inputId) => this.end(inputId) });
+    events.subscribe({ gone: (streamId) => this.end(streamId) });
   }
 
-  /** Keeps `windowSeconds` of the input's stream on disk for its outputs' rewind (0: the live window only). */
-  setDvr(inputId: string, windowSeconds: number): void {
-    const stream = this.streams.get(inputId);
+  /** Keeps `windowSeconds` of the stream on disk for its outputs' rewind (0: the live window only). */
+  setDvr(streamId: string, windowSeconds: number): void {
+    const stream = this.streams.get(streamId);
     if (!stream) return;
     stream.dvrWindowSeconds = windowSeconds;
-    for (const [key, entry] of stream.variants) this.applyDvr(inputId, key, entry, windowSeconds);
+    for (const [key, entry] of stream.variants) this.applyDvr(streamId, key, entry, windowSeconds);
   }
 
   /**
    * The packager a new push (or a new packaging ffmpeg of it) writes to, for the variant `key` (null: the stream
    * without a ladder): the stream's, continued in a new period, or a new one. Variants not in `keys` go.
    */
-  begin(inputId: string, key: string | null, keys: readonly (string | null)[] = [key]): LowLatencyPackager {
-    let stream = this.streams.get(inputId);
+  begin(streamId: string, key: string | null, keys: readonly (string | null)[] = [key]): LowLatencyPackager {
+    let stream = this.streams.get(streamId);
     if (stream?.linger) {
-      this.forget(inputId);
+      this.forget(streamId);
       stream = undefined;
     }
     if (!stream) {
       stream = { variants: new Map(), dvrWindowSeconds: 0, linger: null, retired: new Map() };
-      this.streams.set(inputId, stream);
+      this.streams.set(streamId, stream);
     }
     for (const [variant, entry] of stream.variants) if (!keys.includes(variant)) retire(stream, variant, entry);
     const entry = stream.variants.get(key);
@@ -110,7 +110,7 @@ export class LowLatencyPackagers {
     stream.retired.delete(key);
     const made: Entry = { packager, store: null, storyboard: null };
     stream.variants.set(key, made);
-    this.applyDvr(inputId, key, made, stream.dvrWindowSeconds);
+    this.applyDvr(streamId, key, made, stream.dvrWindowSeconds);
     return packager;
   }
 
@@ -118,45 +118,45 @@ export class LowLatencyPackagers {
    * Nothing feeds the variant's `packager` any more (an edge let go of its rendition's pull): it leaves the stream's
    * playlists and rendition reports; packaged again, it goes on from where it stopped. A newer packager stays.
    */
-  retire(inputId: string, key: string | null, packager: LowLatencyPackager): void {
-    const stream = this.streams.get(inputId);
+  retire(streamId: string, key: string | null, packager: LowLatencyPackager): void {
+    const stream = this.streams.get(streamId);
     const entry = stream?.variants.get(key);
     if (stream && entry?.packager === packager) retire(stream, key, entry);
   }
 
   /** The packager of a variant (null: the stream without a ladder) Low latency outputs serve now, or null. */
-  of(inputId: string, key: string | null = null): LowLatencyPackager | null {
-    return this.streams.get(inputId)?.variants.get(key)?.packager ?? null;
+  of(streamId: string, key: string | null = null): LowLatencyPackager | null {
+    return this.streams.get(streamId)?.variants.get(key)?.packager ?? null;
   }
 
   /** The storyboard of the stream's rewind window, and the packager of the variant it is made from; null: none. */
-  storyboardOf(inputId: string): { storyboard: WindowStoryboard; packager: LowLatencyPackager } | null {
-    for (const { storyboard, packager } of this.streams.get(inputId)?.variants.values() ?? [])
+  storyboardOf(streamId: string): { storyboard: WindowStoryboard; packager: LowLatencyPackager } | null {
+    for (const { storyboard, packager } of this.streams.get(streamId)?.variants.values() ?? [])
       if (storyboard) return { storyboard, packager };
     return null;
   }
 
   /** A ladder's variants, in the ladder's order; empty without a ladder (one packager, key null). */
-  variants(inputId: string): { key: string; packager: LowLatencyPackager }[] {
-    const variants = this.streams.get(inputId)?.variants ?? new Map<string | null, Entry>();
+  variants(streamId: string): { key: string; packager: LowLatencyPackager }[] {
+    const variants = this.streams.get(streamId)?.variants ?? new Map<string | null, Entry>();
     return [...variants].flatMap(([key, entry]) => (key === null ? [] : [{ key, packager: entry.packager }]));
   }
 
-  /** No output of the input is Low latency any more, or the node stops: its packagers go at once. */
-  forget(inputId: string): void {
-    const stream = this.streams.get(inputId);
+  /** No output of the stream is Low latency any more, or the node stops: its packagers go at once. */
+  forget(streamId: string): void {
+    const stream = this.streams.get(streamId);
     if (!stream) return;
     if (stream.linger) clearTimeout(stream.linger);
-    this.streams.delete(inputId);
+    this.streams.delete(streamId);
     for (const entry of stream.variants.values()) void entry.store?.clear();
   }
 
   /** The node stops: the packagers go, their rewind windows stay on disk for the node's next run. */
-  release(inputId: string): void {
-    const stream = this.streams.get(inputId);
+  release(streamId: string): void {
+    const stream = this.streams.get(streamId);
     if (!stream) return;
     if (stream.linger) clearTimeout(stream.linger);
-    this.streams.delete(inputId);
+    this.streams.delete(streamId);
     for (const entry of stream.variants.values()) entry.store?.release();
   }
 
@@ -170,15 +170,15 @@ export class LowLatencyPackagers {
 
   /** The node stops: what is on disk stays for its next run. */
   close(): void {
-    for (const inputId of [...this.streams.keys()]) this.release(inputId);
+    for (const streamId of [...this.streams.keys()]) this.release(streamId);
     for (const { expiry } of this.leftovers.values()) clearTimeout(expiry);
     this.leftovers.clear();
   }
 
-  private applyDvr(inputId: string, key: string | null, entry: Entry, windowSeconds: number): void {
+  private applyDvr(streamId: string, key: string | null, entry: Entry, windowSeconds: number): void {
     if (windowSeconds > 0 && !entry.store) {
-      const store = new DvrStore(join(this.dvrDir, inputId, key ?? 'main'), this.disk);
-      entry.storyboard = this.storyboardFor(inputId, store);
+      const store = new DvrStore(join(this.dvrDir, streamId, key ?? 'main'), this.disk);
+      entry.storyboard = this.storyboardFor(streamId, store);
       const leftover = this.takeLeftover(store.dir);
       // A window the node left before it restarted is listed again by a packager that has nothing yet; a packager
       // already writing (a window asked for mid-push) numbers its own segments from 0, so the old ones go.
@@ -192,8 +192,8 @@ export class LowLatencyPackagers {
   }
 
   /** A storyboard of the window in `store`, unless the stream has one (one ffmpeg at most per stream) or no ffmpeg. */
-  private storyboardFor(inputId: string, store: DvrStore): WindowStoryboard | null {
-    if (!this.ffmpeg || this.storyboardOf(inputId)) return null;
+  private storyboardFor(streamId: string, store: DvrStore): WindowStoryboard | null {
+    if (!this.ffmpeg || this.storyboardOf(streamId)) return null;
     const storyboard = new WindowStoryboard(
       {
         dir: store.dir,
@@ -206,11 +206,11 @@ export class LowLatencyPackagers {
     return storyboard;
   }
 
-  /** Counts the windows a previous run left (`<dvr>/<input>/<variant>/`) and removes those past the longest window. */
+  /** Counts the windows a previous run left (`<dvr>/<stream>/<variant>/`) and removes those past the longest window. */
   private keepLeftovers(): void {
-    for (const input of namesIn(this.dvrDir))
-      for (const variant of namesIn(join(this.dvrDir, input))) {
-        const dir = join(this.dvrDir, input, variant);
+    for (const streamId of namesIn(this.dvrDir))
+      for (const variant of namesIn(join(this.dvrDir, streamId))) {
+        const dir = join(this.dvrDir, streamId, variant);
         const written = lastWritten(dir);
         const leftMs = written + LEFTOVER_MS - Date.now();
         if (leftMs <= 0) {
@@ -238,15 +238,15 @@ export class LowLatencyPackagers {
     return true;
   }
 
-  private end(inputId: string): void {
-    const stream = this.streams.get(inputId);
+  private end(streamId: string): void {
+    const stream = this.streams.get(streamId);
     if (!stream || stream.linger) return;
     for (const { packager } of stream.variants.values()) packager.end();
     const [first] = stream.variants.values();
     const source = stream.variants.get(null) ?? first;
-    if (source?.store && stream.dvrWindowSeconds > 0) this.onSessionEnd?.(inputId, source.store, source.storyboard);
+    if (source?.store && stream.dvrWindowSeconds > 0) this.onSessionEnd?.(streamId, source.store, source.storyboard);
     stream.linger = setTimeout(() => {
-      if (this.streams.get(inputId) === stream) this.forget(inputId);
+      if (this.streams.get(streamId) === stream) this.forget(streamId);
     }, ENDED_LINGER_MS);
     stream.linger.unref();
   }

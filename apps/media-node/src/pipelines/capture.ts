@@ -166,7 +166,7 @@ export async function sourceOrigins(
  * gave up) the renditions stay null and the push is the outgoing source.
  */
 export function awaitingRenditions(stream: LiveStream): boolean {
-  if (stream.input.outputMode !== 'AdjustableTranscode') return false;
+  if (stream.assigned.outputMode !== 'AdjustableTranscode') return false;
   return stream.tracks === null || stream.outgoing.renditions?.length === 0;
 }
 

@@ -1,5 +1,6 @@
-import type { AssignedInput, ConfigPart } from '@streamcloud/contract';
+import { type ConfigPart, NOTHING_CONFIGURED } from '@streamcloud/contract';
 import type { Logger } from '../log.js';
+import type { AssignedStream } from '../streams/directory.js';
 import type { StreamEvents } from '../streams/events.js';
 import type { LiveStream } from '../streams/types.js';
 import type {
@@ -27,6 +28,14 @@ interface Running<C> {
   done: boolean;
 }
 
+/** What the host gives each pipeline it makes: the log, the node's tools, its stream's reporter, the meter. */
+export interface PipelineHost {
+  log: Logger;
+  tools: NodeTools;
+  reporterFor: (stream: LiveStream) => PipelineReporter;
+  meter: PipelineContext['meter'];
+}
+
 /**
  * Runs one kind of pipeline for every live stream that has a configuration for it: subscribes to the
  * node's stream events, loads the configuration when a stream goes live (and when its version changes),
@@ -38,17 +47,12 @@ export class LivePipelines<C> {
   constructor(
     private readonly kind: PipelineKind<C>,
     events: StreamEvents,
-    private readonly o: {
-      log: Logger;
-      tools: NodeTools;
-      reporterFor: (stream: LiveStream) => PipelineReporter;
-      meter: PipelineContext['meter'];
-    },
+    private readonly o: PipelineHost,
   ) {
     events.subscribe({
       live: (stream) => this.live(stream),
-      ended: (stream) => this.end(stream.input.id, stream, 'push ended'),
-      configChanged: (input, parts) => this.changed(input, parts),
+      ended: (stream) => this.end(stream.assigned.id, stream, 'push ended'),
+      configChanged: (assigned, parts) => this.changed(assigned, parts),
     });
   }
 
@@ -57,14 +61,14 @@ export class LivePipelines<C> {
   }
 
   /** The pipeline of a live stream (for tests and /metadata). */
-  of(inputId: string): Pipeline<C> | null {
-    return this.running.get(inputId)?.pipeline ?? null;
+  of(streamId: string): Pipeline<C> | null {
+    return this.running.get(streamId)?.pipeline ?? null;
   }
 
   /** Stops every pipeline (the node stops); resolves when they have stopped. */
   async stopAll(): Promise<void> {
     await Promise.all(
-      [...this.running.values()].map((entry) => this.end(entry.stream.input.id, entry.stream, 'node stopping')),
+      [...this.running.values()].map((entry) => this.end(entry.stream.assigned.id, entry.stream, 'node stopping')),
     );
     await this.kind.shutdown?.();
   }
@@ -80,20 +84,20 @@ export class LivePipelines<C> {
       retry: null,
       done: false,
     };
-    this.running.set(stream.input.id, entry);
+    this.running.set(stream.assigned.id, entry);
     this.reload(entry);
   }
 
-  private changed(input: AssignedInput, parts: ReadonlySet<ConfigPart>): void {
-    const entry = this.running.get(input.id);
-    // The input as just read: its versions say what changed (a kind may skip a read its version makes needless).
-    if (entry && parts.has(this.kind.part)) this.reload(entry, input);
+  private changed(assigned: AssignedStream, parts: ReadonlySet<ConfigPart>): void {
+    const entry = this.running.get(assigned.id);
+    // The stream as just read: its versions say what changed (an empty part is not read: whenNothing).
+    if (entry && parts.has(this.kind.part)) this.reload(entry, assigned);
   }
 
-  private end(inputId: string, stream: LiveStream, reason: StopReason): Promise<void> {
-    const entry = this.running.get(inputId);
+  private end(streamId: string, stream: LiveStream, reason: StopReason): Promise<void> {
+    const entry = this.running.get(streamId);
     if (!entry || entry.stream !== stream) return Promise.resolve();
-    this.running.delete(inputId);
+    this.running.delete(streamId);
     entry.done = true;
     if (entry.retry) clearTimeout(entry.retry);
     return this.enqueue(entry, async () => {
@@ -104,19 +108,20 @@ export class LivePipelines<C> {
   }
 
   /** Reads the stream's configuration and brings its pipeline in line with it. */
-  private reload(entry: Running<C>, input = entry.stream.input): void {
+  private reload(entry: Running<C>, assigned = entry.stream.assigned): void {
     void this.enqueue(entry, async () => {
       if (entry.done) return;
       let config: C | null;
       try {
-        config = await this.kind.load(input);
+        const known = whenNothingConfigured(this.kind, assigned);
+        config = known !== undefined ? known : await this.kind.load(assigned);
       } catch (error) {
         this.o.log.error(
-          `${this.kind.name} of ${entry.stream.input.name}: reading its configuration failed: ${String(error)}`,
+          `${this.kind.name} of ${entry.stream.assigned.name}: reading its configuration failed: ${String(error)}`,
         );
         entry.retry ??= setTimeout(() => {
           entry.retry = null;
-          this.reload(entry, input);
+          this.reload(entry, assigned);
         }, RELOAD_RETRY_MS);
         entry.retry.unref();
         return;
@@ -153,11 +158,21 @@ export class LivePipelines<C> {
   private enqueue(entry: Running<C>, step: () => Promise<void>): Promise<void> {
     entry.chain = entry.chain.then(step).catch((error: unknown) => {
       this.o.log.error(
-        `${this.kind.name} of ${entry.stream.input.name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+        `${this.kind.name} of ${entry.stream.assigned.name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
       );
     });
     return entry.chain;
   }
+}
+
+/**
+ * The host's rule for a stream whose `part` holds nothing (its version is NOTHING_CONFIGURED): what the kind's
+ * `whenNothing` says, without a read — null for `'skip'`, else its configuration; undefined when `load` decides
+ * (something is configured, or the kind has no `whenNothing`).
+ */
+export function whenNothingConfigured<C>(kind: PipelineKind<C>, assigned: AssignedStream): C | null | undefined {
+  if (kind.whenNothing === undefined || assigned.versions[kind.part] !== NOTHING_CONFIGURED) return undefined;
+  return kind.whenNothing === 'skip' ? null : kind.whenNothing.config;
 }
 
 /**
@@ -170,6 +185,6 @@ export function startSource<S extends StreamSource>(
   admission: { pull: StreamSource['pull'] | null },
 ): S {
   const source = kind.create(context);
-  admission.pull = (input) => source.pull(input);
+  admission.pull = (assigned) => source.pull(assigned);
   return source;
 }

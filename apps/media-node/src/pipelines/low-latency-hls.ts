@@ -1,9 +1,10 @@
-import type { AssignedInput, TrackInfo } from '@streamcloud/contract';
+import type { TrackInfo } from '@streamcloud/contract';
 import { lastLine, spawnGuarded } from '../child.js';
 import { playInputArgs } from '../front-ends/rtmp/nginx.js';
 import { fmp4OutputArgs } from '../ll-hls/files.js';
 import type { LowLatencyPackager } from '../ll-hls/packager.js';
 import { type LowLatencyPackagers, PART_SECONDS } from '../ll-hls/packagers.js';
+import type { AssignedStream } from '../streams/directory.js';
 import type { LiveStream } from '../streams/types.js';
 import { awaitingRenditions, tracksOf } from './capture.js';
 import { edgeLadder } from './edge/ladder.js';
@@ -15,26 +16,30 @@ export interface LowLatencyConfig {
   dvrWindowSeconds: number;
 }
 
-/** Whether an output of the input is an HLS output with Low latency (it needs the stream packaged as LL-HLS). */
-export const isLowLatencyHls = (output: AssignedInput['outputs'][number]): boolean =>
+/** Whether an output of the stream is an HLS output with Low latency (it needs the stream packaged as LL-HLS). */
+export const isLowLatencyHls = (output: AssignedStream['outputs'][number]): boolean =>
   output.format === 'HLS' && output.hlsLatency === 'Low';
 
-/** The largest rewind window of the input's Low latency outputs listed to this node, seconds (0: none). */
-export const dvrWindowSecondsOf = (input: AssignedInput): number =>
-  60 * Math.max(0, ...input.outputs.filter(isLowLatencyHls).map((output) => output.dvrWindowMinutes ?? 0));
+/** The largest rewind window of the stream's Low latency outputs listed to this node, seconds (0: none). */
+export const dvrWindowSecondsOf = (assigned: AssignedStream): number =>
+  60 * Math.max(0, ...assigned.outputs.filter(isLowLatencyHls).map((output) => output.dvrWindowMinutes ?? 0));
 
 /** The LL-HLS packaging of a live stream: runs while one of its outputs is an HLS output with Low latency. */
-export const lowLatencyHlsKind = (packagers: LowLatencyPackagers): PipelineKind<LowLatencyConfig> => ({
+export const lowLatencyHlsKind = ({
+  lowLatency,
+}: {
+  lowLatency: LowLatencyPackagers;
+}): PipelineKind<LowLatencyConfig> => ({
   name: 'LL-HLS packager',
   part: 'outputs',
   // An edge packages the stream it pulls itself: its viewers block on its own parts, one hop from the push.
   alsoOnEdges: true,
-  async load(input) {
-    if (!input.outputs.some(isLowLatencyHls)) return null;
-    return { dvrWindowSeconds: dvrWindowSecondsOf(input) };
+  async load(assigned) {
+    if (!assigned.outputs.some(isLowLatencyHls)) return null;
+    return { dvrWindowSeconds: dvrWindowSecondsOf(assigned) };
   },
-  create: (context) => new LowLatencyHls(context, packagers),
-  shutdown: () => packagers.close(),
+  create: (context) => new LowLatencyHls(context, lowLatency),
+  shutdown: () => lowLatency.close(),
 });
 
 /** How often the pipeline looks whether what HLS viewers get changed (the transcoder's renditions came or went). */
@@ -54,7 +59,7 @@ interface Source {
  * rendition pulls (pipelines/edge/rendition-packaging.ts): the stream pulled whole (for its other viewers) is none.
  */
 function sourcesOf(stream: LiveStream): Source[] {
-  if (awaitingRenditions(stream) || (stream.pulledFrom !== null && edgeLadder(stream.input) !== null)) return [];
+  if (awaitingRenditions(stream) || (stream.pulledFrom !== null && edgeLadder(stream.assigned) !== null)) return [];
   const { renditions, main } = stream.outgoing;
   if (renditions === null) return [{ key: null, rtmpName: main.rtmpName }];
   return renditions.map((rendition) => ({ key: rendition.key, rtmpName: rendition.rtmpName }));
@@ -96,7 +101,7 @@ class LowLatencyHls implements Pipeline<LowLatencyConfig> {
   /** The packaging is the same for every Low latency output; only the rewind window kept may change. */
   update(config: LowLatencyConfig): void {
     this.config = config;
-    if (this.stream) this.packagers.setDvr(this.stream.input.id, config.dvrWindowSeconds);
+    if (this.stream) this.packagers.setDvr(this.stream.assigned.id, config.dvrWindowSeconds);
   }
 
   async stop(reason: StopReason): Promise<void> {
@@ -108,15 +113,15 @@ class LowLatencyHls implements Pipeline<LowLatencyConfig> {
     // A push that ended keeps its playlists through the reconnect grace (LowLatencyPackagers); a node that stops
     // keeps its rewind windows on disk for its next run; otherwise they go.
     if (!this.stream || reason === 'push ended') return;
-    if (reason === 'node stopping') this.packagers.release(this.stream.input.id);
-    else this.packagers.forget(this.stream.input.id);
+    if (reason === 'node stopping') this.packagers.release(this.stream.assigned.id);
+    else this.packagers.forget(this.stream.assigned.id);
   }
 
   /** Each variant as packaged (its codecs and picture from its init segment) and what it holds in memory. */
   describe(): Record<string, unknown> {
-    const inputId = this.stream?.input.id ?? '';
+    const streamId = this.stream?.assigned.id ?? '';
     const variants = this.runs.map(({ source }) => {
-      const packager = this.packagers.of(inputId, source.key);
+      const packager = this.packagers.of(streamId, source.key);
       return {
         key: source.key,
         codecs: packager?.codecs() ?? null,
@@ -144,8 +149,8 @@ class LowLatencyHls implements Pipeline<LowLatencyConfig> {
   }
 
   private begin(stream: LiveStream, key: string | null, keys: (string | null)[]) {
-    const packager = this.packagers.begin(stream.input.id, key, keys);
-    this.packagers.setDvr(stream.input.id, this.config.dvrWindowSeconds);
+    const packager = this.packagers.begin(stream.assigned.id, key, keys);
+    this.packagers.setDvr(stream.assigned.id, this.config.dvrWindowSeconds);
     return packager;
   }
 }
@@ -206,7 +211,7 @@ class VariantRun {
         packager.write(chunk);
       } catch (error) {
         refused = String(error);
-        log.error(`LL-HLS packaging of ${stream.input.name} failed: ${refused}`);
+        log.error(`LL-HLS packaging of ${stream.assigned.name} failed: ${refused}`);
         void ffmpeg.stop();
       }
     });

@@ -1,7 +1,7 @@
-import type { AssignedInput, ConfigPart, StatusMessage } from '@streamcloud/contract';
+import type { ConfigPart, StatusMessage } from '@streamcloud/contract';
 import type { ReportBody } from '../control-plane.js';
-import type { InputDirectory } from '../inputs.js';
 import type { Logger } from '../log.js';
+import type { AssignedStream, StreamDirectory } from '../streams/directory.js';
 import type { LiveStream, PublishHandle, PushProtocol, ViewerSession } from '../streams/types.js';
 import type { OutgoingTraffic } from '../streams/usage.js';
 
@@ -42,7 +42,7 @@ export interface PipelineContext {
 export interface NodeTools {
   ffmpeg: string;
   ffprobe: string;
-  /** The node's data directory: a pipeline keeps its files under `<dataDir>/<kind>/<input id>/`. */
+  /** The node's data directory: a pipeline keeps its files under `<dataDir>/<kind>/<stream id>/`. */
   dataDir: string;
   /** The monospace font for text drawn into pictures. */
   font: string;
@@ -53,16 +53,24 @@ export interface NodeTools {
 }
 
 /**
- * A kind of pipeline: which part of an input's configuration it runs from (its version in
- * `GET /node/inputs`), how it reads it, and how it makes a pipeline. `load` answers null when the input
+ * A kind of pipeline: which part of a stream's configuration it runs from (its version in
+ * `GET /node/inputs`), how it reads it, and how it makes a pipeline. `load` answers null when the stream
  * needs no pipeline of this kind (nothing configured); it is called when a stream goes live and again
- * whenever the part's version changes while it is live.
+ * whenever the part's version changes while it is live — unless the version says the part is empty and the kind
+ * knows what that means (`whenNothing`).
  */
 export interface PipelineKind<C> {
   /** For logs and messages: 'transcoder', 'snapshots', 'recorder' … */
   readonly name: string;
   readonly part: ConfigPart;
-  load(input: AssignedInput): Promise<C | null>;
+  load(assigned: AssignedStream): Promise<C | null>;
+  /**
+   * What a stream whose `part` holds nothing (its version is the contract's NOTHING_CONFIGURED) needs of this
+   * kind, decided by the host without calling `load`, so a wave of new streams going live costs no read of a part
+   * most of them leave empty: `'skip'`, no pipeline; `{ config }`, a pipeline with that configuration (the
+   * fallbacks' player is told a stream has none). Absent: `load` always decides.
+   */
+  readonly whenNothing?: 'skip' | { readonly config: C };
   create(context: PipelineContext): Pipeline<C>;
   /**
    * Whether it also runs for a stream an edge pulls (its viewers' packaging); by default a stream's jobs run once,
@@ -78,7 +86,7 @@ export interface PipelineKind<C> {
 /**
  * A kind of pipeline that brings streams to this node rather than running on one of its live streams: the edge
  * puller (pipelines/edge). Made once for the node by `startSource` (host.ts), which makes it what admission asks
- * for the stream of a viewer's input ingested on another node; it stops with the node.
+ * for a viewer's stream ingested on another node; it stops with the node.
  */
 export interface SourceKind<S extends StreamSource = StreamSource> {
   /** For logs: 'edge puller'. */
@@ -88,8 +96,8 @@ export interface SourceKind<S extends StreamSource = StreamSource> {
 
 /** A running source kind. */
 export interface StreamSource {
-  /** The stream of `input`, ingested on another node, brought here for a viewer; undefined when it cannot be. */
-  pull(input: AssignedInput): Promise<LiveStream | undefined>;
+  /** The stream `assigned`, ingested on another node, brought here for a viewer; undefined when it cannot be. */
+  pull(assigned: AssignedStream): Promise<LiveStream | undefined>;
   /** The node stops: every stream it brought here ends. */
   stopAll(): Promise<void>;
 }
@@ -97,7 +105,7 @@ export interface StreamSource {
 /** What a source kind gets from the node: the node's streams (the stream manager's part for them), and its tools. */
 export interface SourceContext {
   streams: PulledStreams;
-  directory: Pick<InputDirectory, 'all' | 'byId'>;
+  directory: Pick<StreamDirectory, 'all' | 'byId'>;
   tools: Pick<NodeTools, 'ffmpeg' | 'rtmpUrl'>;
   log: Logger;
   /** Bills the bytes it brings from another node as the stream's internode usage; answers the call that ends it. */
@@ -106,12 +114,12 @@ export interface SourceContext {
 
 /** What a source may do with the node's streams (the stream manager does it): start, look up and end them. */
 export interface PulledStreams {
-  /** The input's push going on here, if any. */
+  /** The stream's push going on here, if any. */
   push(streamId: string): LiveStream | undefined;
   /** The stream as pulled from node `origin` for this node's viewers (nothing reported: its ingest node does). */
-  startPulled(input: AssignedInput, origin: string, handle: PublishHandle): LiveStream | null;
+  startPulled(assigned: AssignedStream, origin: string, handle: PublishHandle): LiveStream | null;
   /** The stream as a push of this node (an Internode stream's content). */
-  startPush(input: AssignedInput, protocol: PushProtocol, handle: PublishHandle): LiveStream;
+  startPush(assigned: AssignedStream, protocol: PushProtocol, handle: PublishHandle): LiveStream;
   endPush(stream: LiveStream, failure?: string | null, options?: { byOrigin?: boolean }): void;
   /** Who watches what here. */
   readonly viewers: { all(): ViewerSession[] };

@@ -9,11 +9,11 @@ import type { Recordings } from './recorder/recordings.js';
  * which outlive the push (reconnect grace, uploads, restarts), so the pipeline only tells it what the
  * stream needs.
  */
-export const recorderKind = (recordings: Recordings): PipelineKind<NodeRecording[]> => ({
+export const recorderKind = ({ recordings }: { recordings: Recordings }): PipelineKind<NodeRecording[]> => ({
   name: 'recorder',
   part: 'recordings',
-  async load(input) {
-    const runnable = await recordings.runnable(input);
+  async load(assigned) {
+    const runnable = await recordings.runnable(assigned);
     return runnable.length > 0 ? runnable : null;
   },
   create: () => new StreamRecorder(recordings),

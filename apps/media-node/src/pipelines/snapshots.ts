@@ -1,4 +1,4 @@
-import { NOTHING_CONFIGURED, type SnapshotSettings } from '@streamcloud/contract';
+import type { SnapshotSettings } from '@streamcloud/contract';
 import type { ControlPlaneClient } from '../control-plane.js';
 import { snapshot } from '../probe.js';
 import { newestFragment } from '../streams/fragments.js';
@@ -12,12 +12,16 @@ export type SnapshotConfig = Record<Direction, SnapshotSettings | null>;
 const FIRST_RETRY_MS = 500;
 
 /** Snapshots of a live stream per its settings: a pipeline that runs while at least one direction is on. */
-export const snapshotsKind = (client: ControlPlaneClient): PipelineKind<SnapshotConfig> => ({
+export const snapshotsKind = ({
+  client,
+}: {
+  client: Pick<ControlPlaneClient, 'snapshotSettings'>;
+}): PipelineKind<SnapshotConfig> => ({
   name: 'snapshots',
   part: 'snapshots',
-  async load(input) {
-    if (input.versions.snapshots === NOTHING_CONFIGURED) return null;
-    const settings = await client.snapshotSettings(input.id);
+  whenNothing: 'skip',
+  async load(assigned) {
+    const settings = await client.snapshotSettings(assigned.id);
     return settings.incoming || settings.outgoing ? settings : null;
   },
   create: (context) => new Snapshots(context),
@@ -92,14 +96,14 @@ class Snapshots implements Pipeline<SnapshotConfig> {
       if (!this.stopped) {
         this.context.reporter.send({
           kind: 'snapshot',
-          streamId: stream.input.id,
+          streamId: stream.assigned.id,
           direction,
           at: new Date().toISOString(),
           image: image.toString('base64'),
         });
       }
     } catch (error) {
-      this.context.log.error(`snapshot of ${stream.input.name} failed: ${String(error)}`);
+      this.context.log.error(`snapshot of ${stream.assigned.name} failed: ${String(error)}`);
     }
     return true;
   }

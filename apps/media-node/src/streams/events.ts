@@ -1,19 +1,20 @@
-import type { AssignedInput, ConfigPart } from '@streamcloud/contract';
+import type { ConfigPart } from '@streamcloud/contract';
 import type { Logger } from '../log.js';
+import type { AssignedStream } from './directory.js';
 import type { LiveStream } from './types.js';
 
 /**
  * What happens to the node's streams, for the parts that act on it (pipelines, viewers' front ends):
  * a push went live, a push ended (the stream may resume within the reconnect grace), and a part of an
- * input's configuration changed (its version in `GET /node/inputs` moved). Listeners run in the order
+ * stream's configuration changed (its version in `GET /node/inputs` moved). Listeners run in the order
  * they subscribed; one that throws is logged and the others still run.
  */
 export interface StreamListener {
   live?(stream: LiveStream): void;
   ended?(stream: LiveStream): void;
-  /** The reconnect grace of an input ended without a new push: it is Idle (or Error) now. */
-  gone?(inputId: string): void;
-  configChanged?(input: AssignedInput, parts: ReadonlySet<ConfigPart>): void;
+  /** The reconnect grace of a stream ended without a new push: it is Idle (or Error) now. */
+  gone?(streamId: string): void;
+  configChanged?(assigned: AssignedStream, parts: ReadonlySet<ConfigPart>): void;
 }
 
 export class StreamEvents {
@@ -33,12 +34,12 @@ export class StreamEvents {
     this.each((listener) => listener.ended?.(stream));
   }
 
-  gone(inputId: string): void {
-    this.each((listener) => listener.gone?.(inputId));
+  gone(streamId: string): void {
+    this.each((listener) => listener.gone?.(streamId));
   }
 
-  configChanged(input: AssignedInput, parts: ReadonlySet<ConfigPart>): void {
-    this.each((listener) => listener.configChanged?.(input, parts));
+  configChanged(assigned: AssignedStream, parts: ReadonlySet<ConfigPart>): void {
+    this.each((listener) => listener.configChanged?.(assigned, parts));
   }
 
   private each(call: (listener: StreamListener) => void): void {

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { AssignedInput, ConfigPart, NodeSigning, StreamStateReport, TrackInfo } from '@streamcloud/contract';
+import type { ConfigPart, NodeSigning, StreamStateReport, TrackInfo } from '@streamcloud/contract';
 import type { Reporter } from '../control-plane.js';
-import type { InputDirectory } from '../inputs.js';
 import type { Logger } from '../log.js';
 import { Admission, type PushRefusal } from './admission.js';
+import type { AssignedStream, StreamDirectory } from './directory.js';
 import { StreamEvents } from './events.js';
 import { SignedPlayback } from './signed-playback.js';
 import { IncomingTracks } from './tracks.js';
@@ -12,13 +12,13 @@ import { UsageMeter } from './usage.js';
 import { Viewers } from './viewers.js';
 
 export interface StreamManagerOptions {
-  directory: InputDirectory;
+  directory: StreamDirectory;
   reporter: Reporter;
   log: Logger;
   hlsDir: string;
   ffprobe: string;
   reconnectGraceMs: number;
-  /** Reads the assigned inputs again now (a push may name a stream created since the last poll). */
+  /** Reads the assigned streams again now (a push may name a stream created since the last poll). */
   refreshDirectory?: () => Promise<void>;
   /** Asks the control plane for the stream of a GSLB name pushed here; null once it is here, else why not. */
   claimIngress?: (name: string) => Promise<string | null>;
@@ -35,17 +35,17 @@ export type StateFields = Omit<StreamStateReport, 'id' | 'kind' | 'streamId' | '
  * (or at once when the push failed) and lets it stop before a new push is admitted.
  */
 export interface FallbackTakeover {
-  /** The input's push is gone for good: answers whether a fallback takes over (its publish follows). */
+  /** The stream's push is gone for good: answers whether a fallback takes over (its publish follows). */
   takeOver(last: LiveStream): boolean;
   /**
-   * A push is about to be admitted: the input's fallback stops; resolves once nginx let go of the name
+   * A push is about to be admitted: the stream's fallback stops; resolves once nginx let go of the name
    * (true), or false when the push, held because the encoder is flapping, left first (`connected`).
    */
-  release(inputId: string, connected?: () => boolean): Promise<boolean>;
+  release(streamId: string, connected?: () => boolean): Promise<boolean>;
 }
 
 /**
- * Coordinates the node's live streams: one push per input, the reconnect grace, Stop from the control
+ * Coordinates the node's live streams: one push per stream, the reconnect grace, Stop from the control
  * plane, emergency cleanup and shutdown. The rules and the bookkeeping are its parts: `admission` (who may
  * push and play), `viewers` (who watches), `usage` (metrics and billing), `events` (what pipelines and
  * front ends subscribe to). Front ends (RTMP via nginx, SRT, WHIP) ask `admission.push`, then call
@@ -59,12 +59,12 @@ export class StreamManager {
   readonly signed: SignedPlayback;
   readonly usage: UsageMeter;
   private readonly pushes = new Map<string, LiveStream>();
-  /** Inputs whose push ended, waiting out the reconnect grace before they are reported Idle or Error. */
+  /** Streams whose push ended, waiting out the reconnect grace before they are reported Idle or Error. */
   private readonly grace = new Map<string, { timer: NodeJS.Timeout; stream: LiveStream }>();
-  /** Inputs a fallback took over since their last push: the next push resumes the stream. */
+  /** Streams a fallback took over since their last push: the next push resumes the stream. */
   private readonly afterFallback = new Set<string>();
   /**
-   * Inputs whose status the control plane has as Fallback (a fallback started and nothing else was
+   * Streams whose status the control plane has as Fallback (a fallback started and nothing else was
    * reported since), with the fallback playing, the tracks of the push it replaced and the Fallback
    * report's sequence: a push coming back counts (is reported) only once its media arrived, so an encoder
    * that connects and drops does not flip the status.
@@ -84,9 +84,9 @@ export class StreamManager {
     this.signed = new SignedPlayback(this.viewers, o.countryOf ?? (() => null), o.log, o.readSigning ?? null);
     this.admission = new Admission(
       o.directory,
-      (inputId) => this.push(inputId),
+      (streamId) => this.push(streamId),
       o.refreshDirectory,
-      (inputId, connected) => this.fallbacks?.release(inputId, connected) ?? Promise.resolve(true),
+      (streamId, connected) => this.fallbacks?.release(streamId, connected) ?? Promise.resolve(true),
       o.claimIngress,
       this.signed,
     );
@@ -112,29 +112,29 @@ export class StreamManager {
   /** Reports a refused push on the stream it named (when that stream is ours) and logs it. */
   refusePush(refusal: PushRefusal): void {
     this.o.log.info(`push refused: ${refusal.reason}`);
-    if (refusal.input) this.state(refusal.input.id, { message: { level: 'warning', text: refusal.reason } });
+    if (refusal.assigned) this.state(refusal.assigned.id, { message: { level: 'warning', text: refusal.reason } });
   }
 
-  startPush(input: AssignedInput, protocol: PushProtocol, handle: PublishHandle): LiveStream {
-    const waiting = this.grace.get(input.id);
+  startPush(assigned: AssignedStream, protocol: PushProtocol, handle: PublishHandle): LiveStream {
+    const waiting = this.grace.get(assigned.id);
     if (waiting) {
       clearTimeout(waiting.timer);
-      this.grace.delete(input.id);
+      this.grace.delete(assigned.id);
     }
-    const resumed = waiting !== undefined || this.afterFallback.delete(input.id);
-    const stream = this.newStream(input, protocol, handle, null);
+    const resumed = waiting !== undefined || this.afterFallback.delete(assigned.id);
+    const stream = this.newStream(assigned, protocol, handle, null);
     const from = handle.remoteAddress ? ` from ${handle.remoteAddress}` : '';
     const text = resumed ? `Push resumed over ${protocol}${from}` : `Push started over ${protocol}${from}`;
-    const shown = this.showingFallback.get(input.id);
+    const shown = this.showingFallback.get(assigned.id);
     if (shown) {
       // Reported when its media arrives (mediaArrived); the stream shows Fallback until then, and a Stop
       // after that Fallback report ends it.
       stream.returning = { text, tracks: shown.tracks };
       stream.ingestionSeq = shown.seq;
     } else {
-      stream.ingestionSeq = this.state(input.id, { status: 'Ingestion', message: { level: 'info', text } });
+      stream.ingestionSeq = this.state(assigned.id, { status: 'Ingestion', message: { level: 'info', text } });
     }
-    this.o.log.info(`push of ${input.name} started over ${protocol}${from}`);
+    this.o.log.info(`push of ${assigned.name} started over ${protocol}${from}`);
     this.events.live(stream);
     return stream;
   }
@@ -144,23 +144,23 @@ export class StreamManager {
    * content from now on, with status Fallback, until a push comes back or it ends.
    */
   startFallback(last: LiveStream, fallback: { id: string; label: string }, handle: PublishHandle): LiveStream | null {
-    if (this.push(last.input.id)) return null;
-    const input = this.o.directory.byId(last.input.id) ?? last.input;
-    const stream = this.newStream(input, last.protocol, handle, fallback);
+    if (this.push(last.assigned.id)) return null;
+    const assigned = this.o.directory.byId(last.assigned.id) ?? last.assigned;
+    const stream = this.newStream(assigned, last.protocol, handle, fallback);
     // The same fallback again after a push that came back and dropped before its media: nothing changed
     // for anyone, so nothing is said (the next fallback of the list taking over is said).
-    const shown = this.showingFallback.get(input.id);
+    const shown = this.showingFallback.get(assigned.id);
     const again = shown?.fallbackId === fallback.id;
-    stream.ingestionSeq = this.state(input.id, {
+    stream.ingestionSeq = this.state(assigned.id, {
       status: 'Fallback',
       ...(again ? {} : { message: { level: 'warning' as const, text: `Fallback ${fallback.label} started` } }),
     });
-    this.showingFallback.set(input.id, {
+    this.showingFallback.set(assigned.id, {
       fallbackId: fallback.id,
       tracks: shown ? shown.tracks : last.tracks,
       seq: stream.ingestionSeq,
     });
-    this.o.log.info(`fallback ${fallback.label} of ${input.name} started`);
+    this.o.log.info(`fallback ${fallback.label} of ${assigned.name} started`);
     this.events.live(stream);
     return stream;
   }
@@ -170,41 +170,41 @@ export class StreamManager {
     if (!stream.returning || stream.ended) return;
     const { text } = stream.returning;
     stream.returning = null;
-    this.showingFallback.delete(stream.input.id);
-    stream.ingestionSeq = this.state(stream.input.id, { status: 'Ingestion', message: { level: 'info', text } });
+    this.showingFallback.delete(stream.assigned.id);
+    stream.ingestionSeq = this.state(stream.assigned.id, { status: 'Ingestion', message: { level: 'info', text } });
   }
 
   /**
    * An edge pull published the stream it pulls from `origin` (pipelines/edge): this node's viewers of the
    * stream's outputs watch it from now on. Nothing is reported about the stream: its ingest node does that.
    */
-  startPulled(input: AssignedInput, origin: string, handle: PublishHandle): LiveStream | null {
-    if (this.push(input.id)) return null;
-    const stream = this.newStream(input, 'RTMP', handle, null);
+  startPulled(assigned: AssignedStream, origin: string, handle: PublishHandle): LiveStream | null {
+    if (this.push(assigned.id)) return null;
+    const stream = this.newStream(assigned, 'RTMP', handle, null);
     stream.pulledFrom = origin;
-    this.o.log.info(`pulling ${input.name} from node ${origin}`);
+    this.o.log.info(`pulling ${assigned.name} from node ${origin}`);
     this.events.live(stream);
     return stream;
   }
 
   /** The takeover ended without a push coming back (no fallback could play, or the last one failed). */
   fallbackOver(last: LiveStream, failure: string | null): void {
-    if (this.push(last.input.id)) return;
-    this.afterFallback.delete(last.input.id);
-    this.over(last.input.id, failure);
+    if (this.push(last.assigned.id)) return;
+    this.afterFallback.delete(last.assigned.id);
+    this.over(last.assigned.id, failure);
   }
 
   private newStream(
-    input: AssignedInput,
+    assigned: AssignedStream,
     protocol: PushProtocol,
     handle: PublishHandle,
     fallback: LiveStream['fallback'],
   ): LiveStream {
     const now = Date.now();
-    const source = { rtmpName: input.id, hlsName: handle.rawName };
+    const source = { rtmpName: assigned.id, hlsName: handle.rawName };
     const stream: LiveStream = {
       id: randomUUID(),
-      input,
+      assigned,
       protocol,
       handle,
       startedAt: new Date(now),
@@ -224,7 +224,7 @@ export class StreamManager {
       transcodedSinceReport: false,
       reported: { bytesIn: 0, bytesOut: 0, at: now },
     };
-    this.pushes.set(input.id, stream);
+    this.pushes.set(assigned.id, stream);
     return stream;
   }
 
@@ -248,24 +248,24 @@ export class StreamManager {
     if (stream.fallback) {
       // The takeover decides what follows a fallback (the next one, the push, or Idle); a Stop ends it.
       this.events.ended(stream);
-      if (this.pushes.get(stream.input.id) === stream) this.pushes.delete(stream.input.id);
+      if (this.pushes.get(stream.assigned.id) === stream) this.pushes.delete(stream.assigned.id);
       if (stream.stoppedByControlPlane) {
-        this.afterFallback.delete(stream.input.id);
-        this.showingFallback.delete(stream.input.id);
-        this.events.gone(stream.input.id);
+        this.afterFallback.delete(stream.assigned.id);
+        this.showingFallback.delete(stream.assigned.id);
+        this.events.gone(stream.assigned.id);
       }
       return;
     }
-    this.o.log.info(`push of ${stream.input.name} ended${failure ? `: ${failure}` : ''}`);
+    this.o.log.info(`push of ${stream.assigned.name} ended${failure ? `: ${failure}` : ''}`);
     this.usage.pushEnded(stream);
     this.endViewersOf(stream);
     this.events.ended(stream);
-    if (this.pushes.get(stream.input.id) === stream) this.pushes.delete(stream.input.id);
+    if (this.pushes.get(stream.assigned.id) === stream) this.pushes.delete(stream.assigned.id);
     if (stream.stoppedByControlPlane) {
       // Stopped (Idle already in the control plane): no grace, no takeover; the stream is over here at once
       // (its HLS playlists end with EXT-X-ENDLIST, its relays complete), as when a grace ends.
-      this.showingFallback.delete(stream.input.id);
-      this.events.gone(stream.input.id);
+      this.showingFallback.delete(stream.assigned.id);
+      this.events.gone(stream.assigned.id);
       return;
     }
     if (stream.returning) {
@@ -278,17 +278,17 @@ export class StreamManager {
     if (failure && this.takeOver(stream)) return;
     if (stoppedByPublisher && !failure) {
       if (this.takeOver(stream)) return;
-      this.over(stream.input.id, null, 'Push stopped by the publisher');
+      this.over(stream.assigned.id, null, 'Push stopped by the publisher');
       return;
     }
     const timer = setTimeout(() => {
-      this.grace.delete(stream.input.id);
-      if (this.pushes.has(stream.input.id)) return;
+      this.grace.delete(stream.assigned.id);
+      if (this.pushes.has(stream.assigned.id)) return;
       if (this.takeOver(stream)) return;
-      this.over(stream.input.id, stream.failure);
+      this.over(stream.assigned.id, stream.failure);
     }, this.o.reconnectGraceMs);
     timer.unref();
-    this.grace.set(stream.input.id, { timer, stream });
+    this.grace.set(stream.assigned.id, { timer, stream });
   }
 
   /**
@@ -302,12 +302,12 @@ export class StreamManager {
     stream.ended = true;
     stream.failure = o.failure;
     this.o.log.info(
-      `pull of ${stream.input.name} from node ${stream.pulledFrom} ended${o.failure ? `: ${o.failure}` : ''}`,
+      `pull of ${stream.assigned.name} from node ${stream.pulledFrom} ended${o.failure ? `: ${o.failure}` : ''}`,
     );
     this.endViewersOf(stream);
     this.events.ended(stream);
-    if (this.pushes.get(stream.input.id) === stream) this.pushes.delete(stream.input.id);
-    if (!o.byOrigin || !this.liveElsewhere.has(stream.input.id)) this.events.gone(stream.input.id);
+    if (this.pushes.get(stream.assigned.id) === stream) this.pushes.delete(stream.assigned.id);
+    if (!o.byOrigin || !this.liveElsewhere.has(stream.assigned.id)) this.events.gone(stream.assigned.id);
   }
 
   /**
@@ -317,26 +317,27 @@ export class StreamManager {
    */
   private endViewersOf(stream: LiveStream): void {
     for (const viewer of this.viewers.all())
-      if (viewer.inputId === stream.input.id && viewer.format !== 'HLS') this.viewers.end(viewer.id);
+      if (viewer.streamId === stream.assigned.id && viewer.format !== 'HLS') this.viewers.end(viewer.id);
   }
 
   private takeOver(stream: LiveStream): boolean {
     if (!this.fallbacks?.takeOver(stream)) return false;
-    this.afterFallback.add(stream.input.id);
+    this.afterFallback.add(stream.assigned.id);
     return true;
   }
 
   /** The stream is over: Idle, or Error when the push failed. */
-  private over(inputId: string, failure: string | null, ended = 'Push ended'): void {
-    this.showingFallback.delete(inputId);
-    if (failure) this.state(inputId, { status: 'Error', message: { level: 'error', text: `Push failed: ${failure}` } });
-    else this.state(inputId, { status: 'Idle', message: { level: 'info', text: ended } });
-    this.events.gone(inputId);
+  private over(streamId: string, failure: string | null, ended = 'Push ended'): void {
+    this.showingFallback.delete(streamId);
+    if (failure)
+      this.state(streamId, { status: 'Error', message: { level: 'error', text: `Push failed: ${failure}` } });
+    else this.state(streamId, { status: 'Idle', message: { level: 'info', text: ended } });
+    this.events.gone(streamId);
   }
 
-  /** The input's push going on, if any. */
-  push(inputId: string): LiveStream | undefined {
-    const stream = this.pushes.get(inputId);
+  /** The stream's push going on, if any. */
+  push(streamId: string): LiveStream | undefined {
+    const stream = this.pushes.get(streamId);
     return stream && !stream.ended ? stream : undefined;
   }
 
@@ -344,63 +345,63 @@ export class StreamManager {
     return [...this.pushes.values()].filter((stream) => !stream.ended);
   }
 
-  /** Whether the input's push ended less than the reconnect grace ago (it may resume). */
-  inGrace(inputId: string): boolean {
-    return this.grace.has(inputId);
+  /** Whether the stream's push ended less than the reconnect grace ago (it may resume). */
+  inGrace(streamId: string): boolean {
+    return this.grace.has(streamId);
   }
 
   // ------------------------------------------------------------------ control plane
 
   /**
-   * The assigned inputs were read again (every ~2 s): an input no longer ours, or Idle while we push it
+   * The assigned streams were read again (every ~2 s): a stream no longer ours, or Idle while we push it
    * (Stop in the console), loses its publisher; viewers of cleared or deleted outputs are disconnected;
    * pipelines hear of every part of a configuration that changed. `deliveredSeq` is the reporter's
    * delivered sequence when the read was sent.
    */
-  reconcile(deliveredSeq: number, changes: ReadonlyMap<AssignedInput, ReadonlySet<ConfigPart>>): void {
+  reconcile(deliveredSeq: number, changes: ReadonlyMap<AssignedStream, ReadonlySet<ConfigPart>>): void {
     for (const stream of this.activePushes()) {
-      const input = this.o.directory.byId(stream.input.id);
-      if (!input) {
+      const assigned = this.o.directory.byId(stream.assigned.id);
+      if (!assigned) {
         this.stop(stream);
         continue;
       }
-      stream.input = input;
-      if (input.status === 'Idle' && stream.ingestionSeq <= deliveredSeq) {
-        this.o.log.info(`${input.name} was stopped from the control plane: disconnecting its publisher`);
+      stream.assigned = assigned;
+      if (assigned.status === 'Idle' && stream.ingestionSeq <= deliveredSeq) {
+        this.o.log.info(`${assigned.name} was stopped from the control plane: disconnecting its publisher`);
         this.stop(stream);
       }
     }
     // A takeover between two fallbacks (none publishing) of a stream stopped or deleted meanwhile ends.
-    for (const inputId of this.afterFallback) {
-      const input = this.o.directory.byId(inputId);
-      if (this.pushes.has(inputId) || (input && input.status !== 'Idle')) continue;
-      this.afterFallback.delete(inputId);
-      this.showingFallback.delete(inputId);
-      void this.fallbacks?.release(inputId);
-      this.events.gone(inputId);
+    for (const streamId of this.afterFallback) {
+      const assigned = this.o.directory.byId(streamId);
+      if (this.pushes.has(streamId) || (assigned && assigned.status !== 'Idle')) continue;
+      this.afterFallback.delete(streamId);
+      this.showingFallback.delete(streamId);
+      void this.fallbacks?.release(streamId);
+      this.events.gone(streamId);
     }
     // On an edge, a stream the origin no longer shows live (its grace ended there, or it moved) is over here too.
     const liveElsewhere = new Set(
       this.o.directory
         .all()
-        .filter((input) => input.origin && (input.status === 'Ingestion' || input.status === 'Fallback'))
-        .map((input) => input.id),
+        .filter((assigned) => assigned.origin && (assigned.status === 'Ingestion' || assigned.status === 'Fallback'))
+        .map((assigned) => assigned.id),
     );
-    for (const inputId of this.liveElsewhere) if (!liveElsewhere.has(inputId)) this.events.gone(inputId);
+    for (const streamId of this.liveElsewhere) if (!liveElsewhere.has(streamId)) this.events.gone(streamId);
     this.liveElsewhere = liveElsewhere;
     this.viewers.reconcile();
-    // Keys and revocations were read with the inputs (SignedPlayback.load; pushed on a revocation): the sessions
+    // Keys and revocations were read with the streams (SignedPlayback.load; pushed on a revocation): the sessions
     // they end, end now.
     this.signed.update(this.o.directory.all());
     this.sweepSigned();
-    for (const [input, parts] of changes) this.events.configChanged(input, parts);
+    for (const [assigned, parts] of changes) this.events.configChanged(assigned, parts);
   }
 
   /** Ends the sessions of Signed outputs whose token, key or viewing time is over (after each read, and every second). */
   sweepSigned(): number {
     return this.signed.sweep(
       (session) =>
-        this.o.directory.byId(session.inputId)?.outputs.find((output) => output.id === session.outputId)?.access,
+        this.o.directory.byId(session.streamId)?.outputs.find((output) => output.id === session.outputId)?.access,
     );
   }
 
@@ -412,7 +413,10 @@ export class StreamManager {
     for (const stream of pushes) {
       if (stream.fallback) {
         this.stop(stream);
-        this.state(stream.input.id, { status: 'Error', message: { level: 'error', text: `Push failed: ${reason}` } });
+        this.state(stream.assigned.id, {
+          status: 'Error',
+          message: { level: 'error', text: `Push failed: ${reason}` },
+        });
         continue;
       }
       stream.handle.kick();
@@ -427,14 +431,14 @@ export class StreamManager {
     for (const stream of this.activePushes()) {
       this.stop(stream);
       if (stream.pulledFrom) continue;
-      this.state(stream.input.id, {
+      this.state(stream.assigned.id, {
         status: 'Idle',
         message: { level: 'warning', text: 'The node serving this stream stopped' },
       });
     }
     for (const { timer, stream } of this.grace.values()) {
       clearTimeout(timer);
-      this.state(stream.input.id, {
+      this.state(stream.assigned.id, {
         status: stream.failure ? 'Error' : 'Idle',
         message: { level: 'info', text: 'Push ended' },
       });
@@ -442,24 +446,24 @@ export class StreamManager {
     this.grace.clear();
   }
 
-  /** Tells the control plane again what the node knows: states of inputs with pushes, and every output's sessions. */
+  /** Tells the control plane again what the node knows: states of streams with pushes, and every output's sessions. */
   resync(): number {
-    const ours = new Map(this.activePushes().map((stream) => [stream.input.id, stream]));
-    for (const input of this.o.directory.all()) {
-      const stream = ours.get(input.id);
-      if (input.origin) {
+    const ours = new Map(this.activePushes().map((stream) => [stream.assigned.id, stream]));
+    for (const assigned of this.o.directory.all()) {
+      const stream = ours.get(assigned.id);
+      if (assigned.origin) {
         // An edge reports its outputs' sessions only: the stream's state is its ingest node's.
       } else if (stream) {
         const status = stream.fallback || stream.returning ? 'Fallback' : 'Ingestion';
-        if (input.status !== status) this.state(input.id, { status });
-      } else if ((input.status === 'Ingestion' || input.status === 'Fallback') && !this.grace.has(input.id)) {
+        if (assigned.status !== status) this.state(assigned.id, { status });
+      } else if ((assigned.status === 'Ingestion' || assigned.status === 'Fallback') && !this.grace.has(assigned.id)) {
         // Ingestion without a push here: left over from before this node (re)started.
-        this.state(input.id, {
+        this.state(assigned.id, {
           status: 'Idle',
           message: { level: 'info', text: 'The node serving this stream restarted: no push is going on' },
         });
       }
-      this.viewers.markChanged(input.id);
+      this.viewers.markChanged(assigned.id);
     }
     this.viewers.flush();
     return this.o.directory.all().length;
@@ -476,7 +480,7 @@ export class StreamManager {
     for (const stream of this.activePushes()) {
       // An edge's pull is its origin's to report.
       if (stream.pulledFrom) continue;
-      this.state(stream.input.id, { status: stream.fallback || stream.returning ? 'Fallback' : 'Ingestion' });
+      this.state(stream.assigned.id, { status: stream.fallback || stream.returning ? 'Fallback' : 'Ingestion' });
     }
   }
 
@@ -487,7 +491,7 @@ export class StreamManager {
 
   reportTracks(stream: LiveStream, tracks: { incoming?: TrackInfo[]; outgoing?: TrackInfo[] }): void {
     if (stream.pulledFrom) return;
-    this.state(stream.input.id, { tracks });
+    this.state(stream.assigned.id, { tracks });
   }
 
   /** Ends a push the control plane no longer wants here: its publisher is disconnected, no status follows. */

@@ -1,14 +1,15 @@
 import { createHmac, randomUUID } from 'node:crypto';
-import type { AssignedInput, NodeSigning } from '@streamcloud/contract';
+import type { NodeSigning } from '@streamcloud/contract';
 import { describe, expect, it } from 'vitest';
-import { InputDirectory } from '../inputs.js';
+import type { AssignedStream } from './directory.js';
+import { StreamDirectory } from './directory.js';
 import type { StateFields } from './manager.js';
 import { SignedPlayback, tokenSessionId } from './signed-playback.js';
 import { Viewers } from './viewers.js';
 
 /**
  * Issue 34: a stream-wide playback token that caps its sessions (`maxSessions`) holds its cap across the nodes
- * serving the stream's outputs — each node counts the sessions the others reported (AssignedInput.tokenSessions),
+ * serving the stream's outputs — each node counts the sessions the others reported (AssignedStream.tokenSessions),
  * and the latest started beyond the cap ends wherever it plays.
  */
 const SECRET = Buffer.alloc(32, 7);
@@ -28,7 +29,7 @@ function mint(claims: Record<string, unknown>): string {
 }
 
 /** The stream as this node reads it, with the capped sessions its other nodes reported. */
-const assigned = (tokenSessions: AssignedInput['tokenSessions'] = []) =>
+const assignedWith = (tokenSessions: AssignedStream['tokenSessions'] = []) =>
   ({
     id: STREAM,
     name: 'in',
@@ -37,12 +38,12 @@ const assigned = (tokenSessions: AssignedInput['tokenSessions'] = []) =>
     signing: { accountId: randomUUID(), version: 'v1' },
     tokenSessions,
     versions: {},
-  }) as unknown as AssignedInput;
+  }) as unknown as AssignedStream;
 
-async function node(input: AssignedInput) {
+async function node(assigned: AssignedStream) {
   const reports: StateFields[] = [];
-  const directory = new InputDirectory();
-  directory.replace([input]);
+  const directory = new StreamDirectory();
+  directory.replace([assigned]);
   const viewers = new Viewers(directory, (_id, fields) => reports.push(fields));
   const signed = new SignedPlayback(
     viewers,
@@ -50,19 +51,19 @@ async function node(input: AssignedInput) {
     null,
     async () => SIGNING,
   );
-  const read = async (next: AssignedInput) => {
+  const read = async (next: AssignedStream) => {
     directory.replace([next]);
     await signed.load([next]);
     signed.update([next]);
   };
-  await read(input);
+  await read(assigned);
   const play = (token: string, id = `hls-${randomUUID()}`) => {
     const verdict = signed.verify(STREAM, { outputId: OUTPUT, streamId: STREAM }, { token, address: null });
     if (!verdict.ok) return { ok: false as const, message: verdict.message };
     const kicked: (string | undefined)[] = [];
     viewers.start({
       id,
-      inputId: STREAM,
+      streamId: STREAM,
       outputId: OUTPUT,
       format: 'HLS',
       grant: verdict.grant,
@@ -84,7 +85,7 @@ describe('a stream-wide token capping its sessions', () => {
 
   it('counts the sessions its stream plays on other nodes: at the cap, a new one is refused', async () => {
     const here = await node(
-      assigned([
+      assignedWith([
         { tokenId, sessionId: 'elsewhere-1', startedAt: ago(20) },
         { tokenId, sessionId: 'elsewhere-2', startedAt: ago(10) },
       ]),
@@ -95,7 +96,7 @@ describe('a stream-wide token capping its sessions', () => {
   });
 
   it("reports its sessions' token digest, and ends the latest started once another node's make it over the cap", async () => {
-    const here = await node(assigned([{ tokenId, sessionId: 'elsewhere-1', startedAt: ago(20) }]));
+    const here = await node(assignedWith([{ tokenId, sessionId: 'elsewhere-1', startedAt: ago(20) }]));
     const admitted = here.play(token, 'hls-here');
     expect(admitted.ok).toBe(true);
     if (!admitted.ok) return;
@@ -106,7 +107,7 @@ describe('a stream-wide token capping its sessions', () => {
 
     // Another node admitted one before it heard of this one: started earlier, it plays on; this one ends.
     await here.read(
-      assigned([
+      assignedWith([
         { tokenId, sessionId: 'elsewhere-1', startedAt: ago(20) },
         { tokenId, sessionId: 'elsewhere-2', startedAt: ago(15) },
       ]),
@@ -116,7 +117,7 @@ describe('a stream-wide token capping its sessions', () => {
   });
 
   it('is not shared when it names one output (that output plays on one node), nor without a cap', async () => {
-    const here = await node(assigned([{ tokenId, sessionId: 'elsewhere-1', startedAt: ago(20) }]));
+    const here = await node(assignedWith([{ tokenId, sessionId: 'elsewhere-1', startedAt: ago(20) }]));
     const forOutput = here.play(mint({ sub: OUTPUT, jti: 'ticket-9', maxSessions: 1 }));
     expect(forOutput.ok && forOutput.grant.sharedAs).toBeNull();
     const uncapped = here.play(mint({ sub: STREAM, jti: 'ticket-11' }));

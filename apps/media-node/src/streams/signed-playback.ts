@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { AssignedInput, NodeSigning } from '@streamcloud/contract';
+import type { NodeSigning } from '@streamcloud/contract';
 import {
   PlaybackKeyring,
   type PlaybackTarget,
@@ -11,6 +11,7 @@ import {
   verifyPlaybackToken,
 } from '@streamcloud/playback-tokens';
 import type { Logger } from '../log.js';
+import type { AssignedStream } from './directory.js';
 import type { SignedGrant, ViewerSession } from './types.js';
 import type { Viewers } from './viewers.js';
 
@@ -48,7 +49,7 @@ export function browserViewer(
 export const tokenSessionId = (countedAs: string) =>
   createHash('sha256').update(countedAs).digest('base64url').slice(0, 22);
 
-/** A session of a capped stream-wide token on another node serving the stream (AssignedInput.tokenSessions). */
+/** A session of a capped stream-wide token on another node serving the stream (AssignedStream.tokenSessions). */
 interface RemoteSession {
   sessionId: string;
   startedAt: number;
@@ -78,7 +79,7 @@ function toKey(key: NodeSigning['keys'][number]): VerificationKey {
 }
 
 interface Keyring {
-  /** The version of the material it was built from (AssignedInput.signing): read again only when that changes. */
+  /** The version of the material it was built from (AssignedStream.signing): read again only when that changes. */
   version: string;
   keys: PlaybackKeyring;
   revoked: ReadonlySet<string>;
@@ -86,8 +87,8 @@ interface Keyring {
 
 /**
  * Signed outputs' playback tokens (issue 34): the keys and revoked token ids of each account whose Signed outputs
- * are served here (read once per version the assigned inputs name: a revocation pushed by the control plane
- * changes the version, and the next read of the inputs reads the account's material again), the
+ * are served here (read once per version the assigned streams name: a revocation pushed by the control plane
+ * changes the version, and the next read of the streams reads the account's material again), the
  * verification of a viewer's token with `@streamcloud/playback-tokens` (the code the API's token test runs),
  * a warm cache of verified tokens, the count of each token's sessions on this node, and the end of the
  * sessions whose token, key or duration is over. Secrets are never logged: a refusal logs its reason only.
@@ -95,9 +96,9 @@ interface Keyring {
 export class SignedPlayback {
   /** By account. */
   private readonly keyrings = new Map<string, Keyring>();
-  /** The account of each input with a Signed output here. */
+  /** The account of each stream with a Signed output here. */
   private readonly accountOf = new Map<string, string>();
-  /** By input, then by token (TokenSessionId): the sessions of capped stream-wide tokens on its other nodes. */
+  /** By stream, then by token (TokenSessionId): the sessions of capped stream-wide tokens on its other nodes. */
   private readonly elsewhere = new Map<string, Map<string, RemoteSession[]>>();
   private readonly verified = new VerifiedTokens();
 
@@ -111,14 +112,14 @@ export class SignedPlayback {
   ) {}
 
   /**
-   * Before the assigned inputs are applied: reads the signing material of each account they name at a version
-   * not held here. A failed read keeps what was held (the next read of the inputs tries again).
+   * Before the assigned streams are applied: reads the signing material of each account they name at a version
+   * not held here. A failed read keeps what was held (the next read of the streams tries again).
    */
-  async load(inputs: readonly AssignedInput[]): Promise<void> {
+  async load(assignedStreams: readonly AssignedStream[]): Promise<void> {
     const readSigning = this.readSigning;
     if (!readSigning) return;
     const stale = new Set<string>();
-    for (const { signing } of inputs)
+    for (const { signing } of assignedStreams)
       if (signing && this.keyrings.get(signing.accountId)?.version !== signing.version) stale.add(signing.accountId);
     const accounts = [...stale];
     for (let i = 0; i < accounts.length; i += SIGNING_READS_AT_ONCE) {
@@ -139,38 +140,38 @@ export class SignedPlayback {
     }
   }
 
-  /** The assigned inputs were applied: which account verifies each input's tokens; accounts no longer served go. */
-  update(inputs: readonly AssignedInput[]): void {
+  /** The assigned streams were applied: which account verifies each stream's tokens; accounts no longer served go. */
+  update(assignedStreams: readonly AssignedStream[]): void {
     this.accountOf.clear();
     this.elsewhere.clear();
-    for (const input of inputs) {
-      if (input.signing) this.accountOf.set(input.id, input.signing.accountId);
+    for (const assigned of assignedStreams) {
+      if (assigned.signing) this.accountOf.set(assigned.id, assigned.signing.accountId);
       const byToken = new Map<string, RemoteSession[]>();
-      for (const { tokenId, sessionId, startedAt } of input.tokenSessions ?? []) {
+      for (const { tokenId, sessionId, startedAt } of assigned.tokenSessions ?? []) {
         const sessions = byToken.get(tokenId) ?? [];
         sessions.push({ sessionId, startedAt: Date.parse(startedAt) });
         byToken.set(tokenId, sessions);
       }
-      if (byToken.size > 0) this.elsewhere.set(input.id, byToken);
+      if (byToken.size > 0) this.elsewhere.set(assigned.id, byToken);
     }
     const served = new Set(this.accountOf.values());
     for (const accountId of this.keyrings.keys()) if (!served.has(accountId)) this.keyrings.delete(accountId);
   }
 
-  private keyringOf(inputId: string): Keyring | undefined {
-    const accountId = this.accountOf.get(inputId);
+  private keyringOf(streamId: string): Keyring | undefined {
+    const accountId = this.accountOf.get(streamId);
     return accountId === undefined ? undefined : this.keyrings.get(accountId);
   }
 
-  /** Whether `viewer` may play `target` (an output of `inputId`) with its token, and what the grant is. */
+  /** Whether `viewer` may play `target` (an output of `streamId`) with its token, and what the grant is. */
   verify(
-    inputId: string,
+    streamId: string,
     target: PlaybackTarget,
     viewer: ViewerRequest,
     now = new Date(),
   ): { ok: true; grant: SignedGrant } | Extract<Verdict, { ok: false }> {
     const token = viewer.token ?? '';
-    const keyring = this.keyringOf(inputId);
+    const keyring = this.keyringOf(streamId);
     // A session going on with this very token keeps its start (no cut mid-view after `exp`).
     const session = viewer.sessionId ? this.viewers.get(viewer.sessionId) : undefined;
     const started = session?.grant?.token === token ? session.startedAt : undefined;
@@ -189,7 +190,7 @@ export class SignedPlayback {
         activeSessions: (claims) =>
           this.sessionsOf(claims.jti ?? token, viewer.sessionId ?? null) +
           (claims.sub === target.streamId
-            ? this.remoteSessionsOf(inputId, tokenSessionId(claims.jti ?? token)).length
+            ? this.remoteSessionsOf(streamId, tokenSessionId(claims.jti ?? token)).length
             : 0),
       },
     });
@@ -216,7 +217,7 @@ export class SignedPlayback {
   /**
    * Ends the sessions their policy no longer admits: on a Signed output, a session without a token (admitted
    * with the static token or as Public before the change), or whose key or token was revoked, or whose
-   * `maxSessionSeconds` is over. Run after each read of the assigned inputs and every second.
+   * `maxSessionSeconds` is over. Run after each read of the assigned streams and every second.
    */
   sweep(outputAccess: (session: ViewerSession) => string | undefined, now = Date.now()): number {
     return this.viewers.kick((session) => {
@@ -231,7 +232,7 @@ export class SignedPlayback {
   private over(session: ViewerSession, now: number): string | null {
     const { grant } = session;
     if (!grant) return SIGNED_ONLY;
-    const keyring = this.keyringOf(session.inputId);
+    const keyring = this.keyringOf(session.streamId);
     const key = keyring?.keys.get(grant.kid);
     if (!key) return REFUSALS.unknown_key;
     if (key.revoked) return REFUSALS.key_revoked;
@@ -248,11 +249,11 @@ export class SignedPlayback {
    */
   private overSharedCap(session: ViewerSession, grant: SignedGrant): boolean {
     if (grant.sharedAs === null || grant.maxSessions === null) return false;
-    const remote = this.remoteSessionsOf(session.inputId, grant.sharedAs);
+    const remote = this.remoteSessionsOf(session.streamId, grant.sharedAs);
     if (remote.length === 0) return false;
     const local = this.viewers
       .all()
-      .filter((other) => other.inputId === session.inputId && other.grant?.countedAs === grant.countedAs)
+      .filter((other) => other.streamId === session.streamId && other.grant?.countedAs === grant.countedAs)
       .map((other) => ({ sessionId: other.id, startedAt: other.startedAt.getTime() }));
     const ranked = [...local, ...remote].sort(
       (a, b) => a.startedAt - b.startedAt || (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0),
@@ -260,9 +261,9 @@ export class SignedPlayback {
     return ranked.findIndex((entry) => entry.sessionId === session.id) >= grant.maxSessions;
   }
 
-  /** The sessions of a capped stream-wide token (`tokenId`) on the input's other nodes. */
-  private remoteSessionsOf(inputId: string, tokenId: string): readonly RemoteSession[] {
-    return this.elsewhere.get(inputId)?.get(tokenId) ?? [];
+  /** The sessions of a capped stream-wide token (`tokenId`) on the stream's other nodes. */
+  private remoteSessionsOf(streamId: string, tokenId: string): readonly RemoteSession[] {
+    return this.elsewhere.get(streamId)?.get(tokenId) ?? [];
   }
 
   /** Sessions on this node counted as `countedAs`, but `except` (the session asking again). */

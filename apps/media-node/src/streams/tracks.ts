@@ -48,7 +48,7 @@ export class IncomingTracks implements StreamListener {
       if (!stream.ended)
         this.o.report(stream, stream.transcoding ? { incoming: tracks } : { incoming: tracks, outgoing: tracks });
     } catch (error) {
-      this.o.log.error(`probing ${stream.input.name} failed: ${String(error)}`);
+      this.o.log.error(`probing ${stream.assigned.name} failed: ${String(error)}`);
     }
   }
 }

@@ -1,5 +1,6 @@
-import type { AssignedInput, TrackInfo } from '@streamcloud/contract';
+import type { TrackInfo } from '@streamcloud/contract';
 import type { VideoCoding } from '../probe.js';
+import type { AssignedStream } from './directory.js';
 
 /** How a stream's content arrives: a push in its format, or (Internode) the node's pull of its source stream. */
 export type PushProtocol = 'RTMP' | 'SRT' | 'WebRTC' | 'RTSP' | 'Internode';
@@ -36,7 +37,7 @@ export interface TransportStats {
 
 /**
  * One nginx-rtmp stream the node's viewers can be given: the push itself, or a rendition a pipeline
- * publishes back into nginx (under the input id and a suffix). HLS fragments are under `<hlsDir>/<hlsName>/`.
+ * publishes back into nginx (under the stream id and a suffix). HLS fragments are under `<hlsDir>/<hlsName>/`.
  */
 export interface MediaTrackSource {
   /** The nginx-rtmp stream name RTMP players and the node's own players (WHEP, snapshots) are sent to. */
@@ -77,11 +78,11 @@ export interface Outgoing {
 
 /**
  * A push going on: the live stream every part of the node works from (viewers, reports, pipelines).
- * A push that ends and resumes within the reconnect grace is a new LiveStream of the same input.
+ * A push that ends and resumes within the reconnect grace is a new LiveStream of the same stream.
  */
 export interface LiveStream {
   id: string;
-  input: AssignedInput;
+  assigned: AssignedStream;
   protocol: PushProtocol;
   handle: PublishHandle;
   startedAt: Date;
@@ -145,7 +146,7 @@ export interface SignedGrant {
 
 export interface ViewerSession {
   id: string;
-  inputId: string;
+  streamId: string;
   outputId: string;
   format: PlayFormat;
   ipAddress: string | null;

@@ -19,7 +19,7 @@ interface IncomingDelta {
  * as the stream's outgoing usage and counted in its OutgoingBitrate, like viewers' traffic.
  */
 export interface OutgoingTraffic {
-  readonly inputId: string;
+  readonly streamId: string;
   /** Bytes sent to the destination and received from it so far. */
   bytesOut(): number;
   bytesIn(): number;
@@ -69,7 +69,7 @@ export class UsageMeter {
   meter(traffic: OutgoingTraffic, kind: TrafficKind = 'outgoing'): () => void {
     const metered: MeteredTraffic = {
       kind,
-      inputId: traffic.inputId,
+      streamId: traffic.streamId,
       bytesIn: () => traffic.bytesIn(),
       bytesOut: () => traffic.bytesOut(),
       reported: { bytesIn: 0, bytesOut: 0, at: Date.now() },
@@ -87,18 +87,18 @@ export class UsageMeter {
     const seconds = Math.max(0.001, (now - this.lastTick) / 1000);
     this.lastTick = now;
     const metrics = new Map<string, { values: Partial<Record<NodeMetricName, number>>; sessions: number }>();
-    const entry = (inputId: string) => {
-      let found = metrics.get(inputId);
+    const entry = (streamId: string) => {
+      let found = metrics.get(streamId);
       if (!found) {
         found = { values: { IncomingBitrate: 0, OutgoingBitrate: 0, ConcurrentViewers: 0 }, sessions: 0 };
-        metrics.set(inputId, found);
+        metrics.set(streamId, found);
       }
       return found;
     };
     let totalBytes = 0;
     const pushes = this.pushes();
     for (const stream of pushes) {
-      const m = entry(stream.input.id);
+      const m = entry(stream.assigned.id);
       const delta = stream.handle.bytesIn() - stream.reported.bytesIn;
       m.values.IncomingBitrate = Math.round((delta * 8) / seconds);
       Object.assign(m.values, this.transportMetrics(stream, now, seconds));
@@ -107,19 +107,19 @@ export class UsageMeter {
     }
     // Previews load the node (its sessions) but are neither the stream's viewers nor its billed traffic.
     for (const viewer of this.viewers.viewers()) {
-      const m = entry(viewer.inputId);
+      const m = entry(viewer.streamId);
       const delta = viewer.bytesOut() - viewer.reported.bytesOut;
       m.values.OutgoingBitrate = (m.values.OutgoingBitrate ?? 0) + Math.round((delta * 8) / seconds);
       m.values.ConcurrentViewers = (m.values.ConcurrentViewers ?? 0) + 1;
       m.sessions += 1;
       totalBytes += delta;
-      this.viewers.markChanged(viewer.inputId);
+      this.viewers.markChanged(viewer.streamId);
     }
     for (const traffic of this.traffic) {
       const delta = traffic.bytesOut() - traffic.reported.bytesOut;
       totalBytes += delta + traffic.bytesIn() - traffic.reported.bytesIn;
       if (traffic.kind === 'internode') continue;
-      const m = entry(traffic.inputId);
+      const m = entry(traffic.streamId);
       m.values.OutgoingBitrate = (m.values.OutgoingBitrate ?? 0) + Math.round((delta * 8) / seconds);
     }
     this.reportUsage();
@@ -176,7 +176,7 @@ export class UsageMeter {
   /** The usage reports of the interval since the last report; `cut` makes now the start of the next. */
   private usageSinceReport(cut: boolean): UsageBody[] {
     const now = Date.now();
-    const byInput = new Map<
+    const byStream = new Map<
       string,
       {
         processing?: ProcessingType;
@@ -185,15 +185,15 @@ export class UsageMeter {
         internode: { upload: number; download: number; duration: number };
       }
     >();
-    const entry = (inputId: string) => {
-      let found = byInput.get(inputId);
+    const entry = (streamId: string) => {
+      let found = byStream.get(streamId);
       if (!found) {
         found = {
           incoming: [],
           out: { upload: 0, download: 0, duration: 0 },
           internode: { upload: 0, download: 0, duration: 0 },
         };
-        byInput.set(inputId, found);
+        byStream.set(streamId, found);
       }
       return found;
     };
@@ -206,7 +206,7 @@ export class UsageMeter {
       const download = bytesOut - stream.reported.bytesOut;
       const duration = Math.max(0, (now - stream.reported.at) / 1000);
       if (upload === 0 && download === 0 && duration < 0.5) continue;
-      const usage = entry(stream.input.id);
+      const usage = entry(stream.assigned.id);
       // Processing is Transcode for an interval in which a ladder ran, else Passthrough.
       usage.processing =
         usage.processing === 'Transcode' || stream.transcoding || stream.transcodedSinceReport
@@ -236,7 +236,7 @@ export class UsageMeter {
       const duration = Math.max(0, (now - sender.reported.at) / 1000);
       if (cut) sender.reported = { bytesIn, bytesOut, at: now };
       if (upload === 0 && download === 0) continue;
-      const usage = entry(sender.inputId);
+      const usage = entry(sender.streamId);
       const out = 'kind' in sender && sender.kind === 'internode' ? usage.internode : usage.out;
       out.upload += upload;
       out.download += download;
@@ -245,7 +245,7 @@ export class UsageMeter {
     if (cut) for (const traffic of this.traffic) if (traffic.ended) this.traffic.delete(traffic);
     // Measured now: a report resent after a restart is still billed to the hour it was counted in.
     const at = new Date(now).toISOString();
-    return [...byInput].map(([streamId, usage]) => ({
+    return [...byStream].map(([streamId, usage]) => ({
       kind: 'usage',
       at,
       streamId,

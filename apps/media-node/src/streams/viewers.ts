@@ -1,5 +1,5 @@
 import type { StreamStateReport } from '@streamcloud/contract';
-import type { InputDirectory } from '../inputs.js';
+import type { StreamDirectory } from './directory.js';
 import { PREVIEW_SESSIONS_PER_CREDENTIAL, PreviewSeats } from './preview-seats.js';
 import type { ViewerSession } from './types.js';
 
@@ -24,7 +24,7 @@ export class Viewers {
   private previewBytesEnded = 0;
 
   constructor(
-    private readonly directory: InputDirectory,
+    private readonly directory: StreamDirectory,
     private readonly state: (streamId: string, fields: StateFields) => number,
   ) {}
 
@@ -39,7 +39,7 @@ export class Viewers {
       reported: { bytesIn: 0, bytesOut: 0, at: Date.now() },
     };
     this.sessions.set(session.id, session);
-    this.changed(session.inputId);
+    this.changed(session.streamId);
     return session;
   }
 
@@ -52,7 +52,7 @@ export class Viewers {
     // A preview's bytes are never billed: only viewers' last bytes are owed.
     if (!session.preview) this.ended.push(session);
     else this.previewBytesEnded += session.bytesOut();
-    this.changed(session.inputId);
+    this.changed(session.streamId);
   }
 
   get(id: string): ViewerSession | undefined {
@@ -113,13 +113,13 @@ export class Viewers {
   }
 
   /**
-   * The assigned inputs were read again: the viewers of an output that is gone (deleted, or its stream no
+   * The assigned streams were read again: the viewers of an output that is gone (deleted, or its stream no
    * longer served here) or whose sessions were cleared are disconnected at once.
    */
   reconcile(): void {
     const outputs = new Set<string>();
-    for (const input of this.directory.all()) {
-      for (const output of input.outputs) {
+    for (const assigned of this.directory.all()) {
+      for (const output of assigned.outputs) {
         outputs.add(output.id);
         const cleared = output.sessionsClearedAt;
         const seen = this.clearedSeen.get(output.id);
@@ -132,17 +132,17 @@ export class Viewers {
     this.kick((viewer) => !outputs.has(viewer.outputId));
   }
 
-  /** Marks every stream's sessions to be reported again (a resync), or just those of `inputId`. */
-  markChanged(inputId: string): void {
-    this.dirty.add(inputId);
+  /** Marks every stream's sessions to be reported again (a resync), or just those of `streamId`. */
+  markChanged(streamId: string): void {
+    this.dirty.add(streamId);
   }
 
-  /** The viewer sessions of every output of the inputs that changed, as the control plane shows them. */
+  /** The viewer sessions of every output of the streams that changed, as the control plane shows them. */
   flush(): void {
-    for (const inputId of this.dirty) {
-      const input = this.directory.byId(inputId);
-      if (!input) continue;
-      const outputs = input.outputs.map((output) => {
+    for (const streamId of this.dirty) {
+      const assigned = this.directory.byId(streamId);
+      if (!assigned) continue;
+      const outputs = assigned.outputs.map((output) => {
         const sessions = this.all().filter((session) => session.outputId === output.id);
         return {
           outputId: output.id,
@@ -159,14 +159,14 @@ export class Viewers {
           previews: sessions.filter((session) => session.preview).length,
         };
       });
-      if (outputs.length > 0) this.state(inputId, { outputs });
+      if (outputs.length > 0) this.state(streamId, { outputs });
     }
     this.dirty.clear();
   }
 
   /** Sessions are reported a moment after they change, several changes at once. */
-  private changed(inputId: string): void {
-    this.dirty.add(inputId);
+  private changed(streamId: string): void {
+    this.dirty.add(streamId);
     if (this.timer) return;
     this.timer = setTimeout(() => {
       this.timer = null;

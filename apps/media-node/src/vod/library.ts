@@ -15,6 +15,7 @@ import type { WindowStoryboard } from '../storyboard/window.js';
 /** What a VOD's folder says of it (`vod.json`, written once its files are all there). */
 interface VodManifest {
   id: string;
+  /** The stream's id, under the name `vod.json` files have always used (VODs kept by a previous run read back). */
   inputId: string;
   segments: Array<StoredSegment & { bytes: number }>;
   /** Its storyboard's cues (on its media timeline), their sheets linked beside its segments; none: no storyboard. */
@@ -31,7 +32,7 @@ const MANIFEST = 'vod.json';
 const SWEEP_MS = 5_000;
 
 export interface VodLibraryDeps {
-  /** `<data>/vod`: a folder per input, in it one per VOD (`<vod id>/`). */
+  /** `<data>/vod`: a folder per stream, in it one per VOD (`<vod id>/`). */
   dir: string;
   /** The rewind windows' disk budget (DVR_MAX_BYTES), which the VODs share. */
   budget: DiskBudget;
@@ -41,7 +42,7 @@ export interface VodLibraryDeps {
 
 /**
  * The last session of each stream with a rewind window, kept after its push ended as an HLS VOD (docs/decisions.md,
- * "VOD of an ended stream"): the window's segment files are hard-linked into `<data>/vod/<input>/<vod id>/` (no
+ * "VOD of an ended stream"): the window's segment files are hard-linked into `<data>/vod/<stream>/<vod id>/` (no
  * copy; the window's own folder goes when its packager does), listed by a VOD playlist, and reported to the control
  * plane. A VOD counts in the rewind disk budget and is the first thing to go when that budget is exceeded (oldest
  * first), before any live window's segments; the stream's next VOD replaces it. Either way it is reported Evicted.
@@ -59,13 +60,13 @@ export class VodLibrary {
   }
 
   /**
-   * The push of `inputId` ended (its reconnect grace is over): what its rewind window holds, once written, becomes
+   * The push of `streamId` ended (its reconnect grace is over): what its rewind window holds, once written, becomes
    * the stream's VOD, replacing the previous one.
    */
-  async keep(inputId: string, store: DvrStore, storyboard: WindowStoryboard | null = null): Promise<void> {
+  async keep(streamId: string, store: DvrStore, storyboard: WindowStoryboard | null = null): Promise<void> {
     await store.settled();
     const id = randomUUID();
-    const dir = join(this.deps.dir, inputId, id);
+    const dir = join(this.deps.dir, streamId, id);
     const segments: Kept['segments'] = [];
     let cues: Cue[] = [];
     try {
@@ -84,31 +85,31 @@ export class VodLibrary {
       cues = storyboard ? await keepStoryboard(storyboard, store.dir, dir, segments) : [];
       await writeFileDurably(
         join(dir, MANIFEST),
-        JSON.stringify({ id, inputId, segments, storyboard: cues } satisfies VodManifest),
+        JSON.stringify({ id, inputId: streamId, segments, storyboard: cues } satisfies VodManifest),
       );
     } catch (error) {
-      this.deps.log?.error(`no VOD of ${inputId}: ${(error as Error).message}`);
+      this.deps.log?.error(`no VOD of ${streamId}: ${(error as Error).message}`);
       await rm(dir, { recursive: true, force: true });
       return;
     }
-    const previous = this.kept.get(inputId);
+    const previous = this.kept.get(streamId);
     if (previous) this.evict(previous);
     const bytes = sum(segments.map((segment) => segment.bytes));
-    const vod: Kept = { id, inputId, segments, storyboard: cues, dir, bytes };
-    this.kept.set(inputId, vod);
+    const vod: Kept = { id, inputId: streamId, segments, storyboard: cues, dir, bytes };
+    this.kept.set(streamId, vod);
     store.handOver();
     this.deps.budget.used += vod.bytes;
     this.report(vod, 'Available');
     this.evictOverBudget();
   }
 
-  has(inputId: string): boolean {
-    return this.kept.has(inputId);
+  has(streamId: string): boolean {
+    return this.kept.has(streamId);
   }
 
   /** The stream's VOD playlist, each URI decorated by `uri` (a session's query); null when it has none. */
-  playlist(inputId: string, uri: (file: string) => string): string | null {
-    const vod = this.kept.get(inputId);
+  playlist(streamId: string, uri: (file: string) => string): string | null {
+    const vod = this.kept.get(streamId);
     if (!vod) return null;
     return renderPlaylist({
       segments: vod.segments.map((segment) => ({
@@ -131,14 +132,14 @@ export class VodLibrary {
   }
 
   /** The WebVTT of the stream's VOD storyboard, each sheet's URI decorated by `uri`; null when it has none. */
-  storyboard(inputId: string, uri: (file: string) => string): string | null {
-    const cues = this.kept.get(inputId)?.storyboard;
+  storyboard(streamId: string, uri: (file: string) => string): string | null {
+    const cues = this.kept.get(streamId)?.storyboard;
     return cues && cues.length > 0 ? renderVtt(cues, { uri }) : null;
   }
 
   /** An init segment, segment or storyboard sheet the stream's VOD lists; null for any other name. */
-  async file(inputId: string, name: string): Promise<Buffer | null> {
-    const vod = this.kept.get(inputId);
+  async file(streamId: string, name: string): Promise<Buffer | null> {
+    const vod = this.kept.get(streamId);
     const sheet = parseSheetFile(name);
     if (vod && sheet !== null)
       return vod.storyboard?.some((cue) => cue.sheet === sheet)
@@ -190,16 +191,16 @@ export class VodLibrary {
   }
 
   /**
-   * The VODs a previous run left: the newest complete one of each input is kept (and reported again, in case its
+   * The VODs a previous run left: the newest complete one of each stream is kept (and reported again, in case its
    * report was lost with that run), everything else goes.
    */
   private restore(): void {
-    for (const inputId of namesIn(this.deps.dir)) {
+    for (const streamId of namesIn(this.deps.dir)) {
       const found: Kept[] = [];
-      for (const id of namesIn(join(this.deps.dir, inputId))) {
-        const dir = join(this.deps.dir, inputId, id);
+      for (const id of namesIn(join(this.deps.dir, streamId))) {
+        const dir = join(this.deps.dir, streamId, id);
         const manifest = readManifest(dir);
-        if (manifest?.id === id && manifest.inputId === inputId)
+        if (manifest?.id === id && manifest.inputId === streamId)
           found.push({ ...manifest, dir, bytes: sum(manifest.segments.map((segment) => segment.bytes)) });
         else void rm(dir, { recursive: true, force: true });
       }
@@ -207,7 +208,7 @@ export class VodLibrary {
       const [newest, ...older] = found;
       for (const vod of older) void rm(vod.dir, { recursive: true, force: true });
       if (!newest) continue;
-      this.kept.set(inputId, newest);
+      this.kept.set(streamId, newest);
       this.deps.budget.used += newest.bytes;
       this.report(newest, 'Available');
     }

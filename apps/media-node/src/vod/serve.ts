@@ -17,20 +17,20 @@ export const VOD_PATH = 'vod';
  */
 export async function serveVod(
   response: ServerResponse,
-  asked: { library: VodLibrary; inputId: string; file: string; suffix: string; count(bytes: number): void },
+  asked: { library: VodLibrary; streamId: string; file: string; suffix: string; count(bytes: number): void },
 ): Promise<void> {
-  const { library, inputId, file } = asked;
+  const { library, streamId, file } = asked;
   if (file === 'index.m3u8') {
-    const playlist = library.playlist(inputId, (uri) => `${uri}${asked.suffix}`);
+    const playlist = library.playlist(streamId, (uri) => `${uri}${asked.suffix}`);
     if (playlist === null) return text(response, 404, 'The stream has no VOD on this node');
     return sendBody(response, asked, Buffer.from(playlist), 'application/vnd.apple.mpegurl', 'no-store');
   }
   if (file === VTT_FILE) {
-    const vtt = library.storyboard(inputId, (uri) => `${uri}${asked.suffix}`);
+    const vtt = library.storyboard(streamId, (uri) => `${uri}${asked.suffix}`);
     if (vtt === null) return text(response, 404, 'The VOD has no storyboard');
     return sendBody(response, asked, Buffer.from(vtt), VTT_TYPE, 'max-age=3600');
   }
-  const body = await library.file(inputId, file);
+  const body = await library.file(streamId, file);
   if (!body) return text(response, 404, 'No such segment in the VOD');
   // A VOD's files never change.
   return sendBody(response, asked, body, parseSheetFile(file) === null ? 'video/mp4' : SHEET_TYPE, 'max-age=3600');

@@ -1,8 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import type { AssignedInput, LadderRendition } from '@streamcloud/contract';
+import type { LadderRendition } from '@streamcloud/contract';
 import { text } from '../../http-answer.js';
 import { edgeLadder, renditionName } from '../../pipelines/edge/ladder.js';
+import type { AssignedStream } from '../../streams/directory.js';
 import { newestFragment, poll } from '../../streams/fragments.js';
 import { sendFragment, sendPlaylist } from './answers.js';
 import type { LowLatencyAsk } from './low-latency.js';
@@ -18,7 +19,7 @@ export interface PlayedLadder {
 
 /** What a request of a laddered stream on an edge asks for. */
 export interface LadderAsk extends PlayedLadder {
-  input: AssignedInput;
+  assigned: AssignedStream;
   rendition: string | null;
   file: string;
   lowLatency: LowLatencyAsk | null;
@@ -30,12 +31,12 @@ export interface EdgeLaddersOptions {
    * Pulls a rendition of the origin's ladder (EdgePuller.pullRendition), kept pulled at least until `heldUntil`
    * settles; when it started, or null.
    */
-  pullRendition: (input: AssignedInput, key: string, heldUntil?: Promise<unknown>) => Promise<number | null>;
+  pullRendition: (assigned: AssignedStream, key: string, heldUntil?: Promise<unknown>) => Promise<number | null>;
   /** Answers a Low latency output's request from its packagers (HlsServer, low-latency.ts). */
   serveLowLatency: (
     request: IncomingMessage,
     response: ServerResponse,
-    inputId: string,
+    streamId: string,
     asked: LowLatencyAsk,
   ) => Promise<void>;
   /** Counts bytes sent to a viewer's session (HlsSessions.countTo). */
@@ -54,23 +55,23 @@ export class EdgeLadders {
   constructor(private readonly o: EdgeLaddersOptions) {}
 
   /** The stream is over here (the control plane shows its grace over on the origin): its playlists end. */
-  end(inputId: string): void {
-    this.ladders.end(inputId);
+  end(streamId: string): void {
+    this.ladders.end(streamId);
   }
 
   /**
-   * On an edge, the origin's ladder the input's HLS viewers get: while the stream shows live (the origin's reconnect
+   * On an edge, the origin's ladder the stream's HLS viewers get: while the stream shows live (the origin's reconnect
    * grace included) the one the control plane gave, then the last one, ended, as a push's playlists; null when the
    * stream is not laddered here (not an edge, no ladder, or none played since it went live).
    */
-  of(input: AssignedInput): PlayedLadder | null {
-    if (!input.origin) return null;
-    if (input.status === 'Ingestion' || input.status === 'Fallback') {
-      const ladder = edgeLadder(input);
-      if (ladder) this.ladders.keep(input.id, ladder);
-      else this.ladders.forget(input.id);
+  of(assigned: AssignedStream): PlayedLadder | null {
+    if (!assigned.origin) return null;
+    if (assigned.status === 'Ingestion' || assigned.status === 'Fallback') {
+      const ladder = edgeLadder(assigned);
+      if (ladder) this.ladders.keep(assigned.id, ladder);
+      else this.ladders.forget(assigned.id);
     }
-    const played = this.ladders.played(input.id);
+    const played = this.ladders.played(assigned.id);
     return played && { ladder: played.content, ended: played.ended };
   }
 
@@ -92,12 +93,12 @@ export class EdgeLadders {
     suffix: string,
   ): Promise<void> {
     const { hlsDir, pullRendition } = this.o;
-    const { input, ladder, ended, rendition, file, lowLatency } = asked;
+    const { assigned, ladder, ended, rendition, file, lowLatency } = asked;
     // A Low latency output's viewer keeps every variant pulled and packaged here: a player switching variants finds
     // the other's parts at once (and its rendition report). A cold switch stalls it, and hls.js then adds a second
     // to its distance from live for the rest of the session (liveSyncOnStallIncrease).
     const pullAll = (heldUntil?: Promise<unknown>) => {
-      if (!ended) for (const variant of ladder) void pullRendition(input, variant.key, heldUntil);
+      if (!ended) for (const variant of ladder) void pullRendition(assigned, variant.key, heldUntil);
     };
     if (rendition === null) {
       if (file !== 'index.m3u8') return text(response, 404, 'No such fragment');
@@ -108,12 +109,12 @@ export class EdgeLadders {
     if (lowLatency) {
       // Answered from the packager as soon as it has the part asked for; the renditions stay pulled while the
       // request is held (the wait for a new pull's first part, a blocking reload), not only when it was made.
-      const answered = this.o.serveLowLatency(request, response, input.id, lowLatency);
+      const answered = this.o.serveLowLatency(request, response, assigned.id, lowLatency);
       pullAll(answered);
       return answered;
     }
-    const name = renditionName(input.id, rendition);
-    const pulled = ended ? Promise.resolve(null) : pullRendition(input, rendition);
+    const name = renditionName(assigned.id, rendition);
+    const pulled = ended ? Promise.resolve(null) : pullRendition(assigned, rendition);
     if (!file.endsWith('.m3u8')) {
       // Served from here whether or not the pull starts: the player asks for what a playlist listed.
       void pulled;

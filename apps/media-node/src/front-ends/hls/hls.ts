@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import type { AssignedInput } from '@streamcloud/contract';
 import { text } from '../../http-answer.js';
 import type { LowLatencyPackagers } from '../../ll-hls/packagers.js';
 import { isLowLatencyHls } from '../../pipelines/low-latency-hls.js';
 import { isStoryboardFile, VTT_FILE } from '../../storyboard/layout.js';
 import { serveWindowStoryboard } from '../../storyboard/serve.js';
+import type { AssignedStream } from '../../streams/directory.js';
 import { poll } from '../../streams/fragments.js';
 import type { StreamManager } from '../../streams/manager.js';
 import { NO_PREVIEW_SEAT } from '../../streams/preview-seats.js';
@@ -52,7 +52,7 @@ interface Played {
  */
 export class HlsServer {
   private readonly sessions: HlsSessions;
-  /** The last push of inputs that are not live: played during the grace and the linger after it. */
+  /** The last push of streams that are not live: played during the grace and the linger after it. */
   private readonly recent = new PlaylistLifetimes<LiveStream>();
   /** On an edge: the origin's ladders of the laddered streams played here. */
   private readonly ladders: EdgeLadders;
@@ -66,7 +66,7 @@ export class HlsServer {
      * `heldUntil` settles; when it started, or null.
      */
     pullRendition: (
-      input: AssignedInput,
+      assigned: AssignedStream,
       key: string,
       heldUntil?: Promise<unknown>,
     ) => Promise<number | null> = async () => null,
@@ -79,17 +79,17 @@ export class HlsServer {
     this.ladders = new EdgeLadders({
       hlsDir,
       pullRendition,
-      serveLowLatency: (request, response, inputId, asked) => this.serveLowLatency(request, response, inputId, asked),
+      serveLowLatency: (request, response, streamId, asked) => this.serveLowLatency(request, response, streamId, asked),
       countTo: (viewer) => this.sessions.countTo(viewer),
     });
     this.sweeper = setInterval(() => void this.sweep(), 2000);
     this.sweeper.unref();
     manager.events.subscribe({
-      live: (stream) => this.recent.forget(stream.input.id),
-      ended: (stream) => this.recent.keep(stream.input.id, stream),
-      gone: (inputId) => {
-        this.recent.end(inputId);
-        this.ladders.end(inputId);
+      live: (stream) => this.recent.forget(stream.assigned.id),
+      ended: (stream) => this.recent.keep(stream.assigned.id, stream),
+      gone: (streamId) => {
+        this.recent.end(streamId);
+        this.ladders.end(streamId);
       },
     });
   }
@@ -127,12 +127,12 @@ export class HlsServer {
       running,
     });
     if (!admitted.ok) return text(response, admitted.status, admitted.reason);
-    if (vod && !this.vods?.has(admitted.input.id)) return text(response, 404, 'The stream has no VOD on this node');
+    if (vod && !this.vods?.has(admitted.assigned.id)) return text(response, 404, 'The stream has no VOD on this node');
     // An edge pulls the stream from its ingest node for the first of its viewers; a ladder's variants are
     // pulled one by one as they are asked for (below).
-    const ladder = vod ? null : this.ladders.of(admitted.input);
-    if (admitted.input.origin && !ladder && !vod) await this.manager.admission.live(admitted.input);
-    const played = ladder || vod ? null : this.played(admitted.input.id);
+    const ladder = vod ? null : this.ladders.of(admitted.assigned);
+    if (admitted.assigned.origin && !ladder && !vod) await this.manager.admission.live(admitted.assigned);
+    const played = ladder || vod ? null : this.played(admitted.assigned.id);
     if (!ladder && !played && !vod) return text(response, 404, 'the stream is not live');
     const ended = this.sessions.endedWhy(sid);
     if (ended !== undefined) return ended ? text(response, 403, ended) : text(response, 410, 'This session was ended');
@@ -155,9 +155,9 @@ export class HlsServer {
     const suffix = `?${new URLSearchParams({ sid, ...(token ? { token } : {}) })}`;
     if (vod && this.vods) {
       const count = this.sessions.countTo(viewer);
-      return serveVod(response, { library: this.vods, inputId: admitted.input.id, file, suffix, count });
+      return serveVod(response, { library: this.vods, streamId: admitted.assigned.id, file, suffix, count });
     }
-    const output = admitted.input.outputs.find((each) => each.id === admitted.outputId);
+    const output = admitted.assigned.outputs.find((each) => each.id === admitted.outputId);
     const low = this.lowLatency && output && isLowLatencyHls(output) ? output : null;
     // A laddered stream's master playlist is the same for both latencies (its variants' URIs are); the variants differ.
     const lowLatency = low && {
@@ -169,7 +169,7 @@ export class HlsServer {
       windowSeconds: 60 * (low.dvrWindowMinutes ?? 0),
     };
     if (isStoryboardFile(file) && rendition === null) {
-      const found = ladder ? null : (this.lowLatency?.storyboardOf(admitted.input.id) ?? null);
+      const found = ladder ? null : (this.lowLatency?.storyboardOf(admitted.assigned.id) ?? null);
       const windowSeconds = lowLatency ? lowLatency.windowSeconds : 0;
       const count = this.sessions.countTo(viewer);
       return serveWindowStoryboard(response, { found, file, suffix, windowSeconds, count });
@@ -178,16 +178,16 @@ export class HlsServer {
       return this.ladders.serve(
         request,
         response,
-        { input: admitted.input, ...ladder, rendition, file, lowLatency },
+        { assigned: admitted.assigned, ...ladder, rendition, file, lowLatency },
         viewer,
         suffix,
       );
     if (!played) return;
     const { stream } = played;
     const master = rendition === null && file === 'index.m3u8' && stream.outgoing.renditions !== null;
-    if (lowLatency && !master) return this.serveLowLatency(request, response, admitted.input.id, lowLatency);
+    if (lowLatency && !master) return this.serveLowLatency(request, response, admitted.assigned.id, lowLatency);
     if (file.endsWith('.m3u8')) {
-      const playlist = await this.awaitPlaylist(request, admitted.input.id, played, rendition, suffix);
+      const playlist = await this.awaitPlaylist(request, admitted.assigned.id, played, rendition, suffix);
       return sendPlaylist(response, viewer, playlist);
     }
     const dir = rendition ? this.renditionDir(stream, rendition) : join(this.hlsDir, stream.outgoing.main.hlsName);
@@ -201,19 +201,19 @@ export class HlsServer {
   private async serveLowLatency(
     request: IncomingMessage,
     response: ServerResponse,
-    inputId: string,
+    streamId: string,
     asked: LowLatencyAsk,
   ): Promise<void> {
     if (!this.lowLatency) return;
     const count = this.sessions.countTo(asked.viewer);
-    return serveLowLatencyOutput(request, response, this.lowLatency, inputId, asked, count);
+    return serveLowLatencyOutput(request, response, this.lowLatency, streamId, asked, count);
   }
 
-  /** The push an input's outputs play now: live, in its reconnect grace, or ended less than the linger ago. */
-  private played(inputId: string): Played | null {
-    const live = this.manager.push(inputId);
+  /** The push a stream's outputs play now: live, in its reconnect grace, or ended less than the linger ago. */
+  private played(streamId: string): Played | null {
+    const live = this.manager.push(streamId);
     if (live) return { stream: live, ended: false };
-    const last = this.recent.played(inputId);
+    const last = this.recent.played(streamId);
     return last && { stream: last.content, ended: last.ended };
   }
 
@@ -247,7 +247,7 @@ export class HlsServer {
    */
   private async awaitPlaylist(
     request: IncomingMessage,
-    inputId: string,
+    streamId: string,
     played: Played,
     rendition: string | null,
     suffix: string,
@@ -256,7 +256,7 @@ export class HlsServer {
     const now = await this.playlist(played, rendition, suffix);
     if (now !== null) return now;
     // Only a live push is worth waiting for: one that ended writes no new fragment.
-    const live = () => this.manager.push(inputId);
+    const live = () => this.manager.push(streamId);
     return poll(
       async () => {
         const stream = live();
@@ -267,9 +267,9 @@ export class HlsServer {
     );
   }
 
-  /** A rendition's fragments: `<input id>_<key>`, whether or not the transcoder runs now. */
+  /** A rendition's fragments: `<stream id>_<key>`, whether or not the transcoder runs now. */
   private renditionDir(stream: LiveStream, key: string): string {
-    return join(this.hlsDir, `${stream.input.id}_${key}`);
+    return join(this.hlsDir, `${stream.assigned.id}_${key}`);
   }
 
   /** Idle sessions end; old fragments and the directories of streams long gone are deleted. */
@@ -289,7 +289,7 @@ export const hlsFrontEnd: FrontEndKind<HlsServer> = {
     const hls = new HlsServer(
       manager,
       `${config.dataDir}/hls`,
-      (input, key, heldUntil) => edges.pullRendition(input, key, heldUntil),
+      (assigned, key, heldUntil) => edges.pullRendition(assigned, key, heldUntil),
       lowLatency,
       vods,
     );

@@ -27,7 +27,7 @@ export async function serveLowLatencyOutput(
   request: IncomingMessage,
   response: ServerResponse,
   lowLatency: LowLatencyPackagers,
-  inputId: string,
+  streamId: string,
   asked: LowLatencyAsk,
   count: (bytes: number) => void,
 ): Promise<void> {
@@ -37,7 +37,7 @@ export async function serveLowLatencyOutput(
   // first, waits for a complete segment too — unless there is none to wait for (the push ended meanwhile).
   const firstLoad = asked.file === 'index.m3u8' && !asked.query.has('_HLS_msn');
   const withParts = () => {
-    const found = lowLatency.of(inputId, asked.key);
+    const found = lowLatency.of(streamId, asked.key);
     return found?.lastPart() ? found : null;
   };
   const playable = async () => {
@@ -50,7 +50,7 @@ export async function serveLowLatencyOutput(
   if (!packager) return text(response, 404, 'The stream has no playlist yet');
   // Each variant's playlist reports where its siblings are, so a player switching variants asks the right part.
   const renditionReports = lowLatency
-    .variants(inputId)
+    .variants(streamId)
     .filter((variant) => variant.key !== asked.key)
     .flatMap(({ key, packager: sibling }) => {
       const last = sibling.lastPart();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HLS_ENDED_LINGER_MS, PlaylistLifetimes } from './playlist-lifetime.js';
 
-/** The one rule by which an input's HLS playlists outlive its push, on its ingest node and on its edges. */
+/** The one rule by which a stream's HLS playlists outlive its push, on its ingest node and on its edges. */
 describe('PlaylistLifetimes', () => {
   it('keeps the playlists unchanged until the grace ends, then ended for the linger, then none', () => {
     const lifetimes = new PlaylistLifetimes<string>();

@@ -21,7 +21,7 @@ export interface HlsViewer {
 
 /** What admission answered for a viewer's request, as far as its session needs it. */
 export interface AdmittedViewer {
-  input: { id: string };
+  assigned: { id: string };
   outputId: string;
   preview: boolean;
   grant: SignedGrant | null;
@@ -82,7 +82,7 @@ export class HlsSessions {
   viewer(
     sid: string,
     request: IncomingMessage,
-    { input, outputId, preview, grant }: AdmittedViewer,
+    { assigned, outputId, preview, grant }: AdmittedViewer,
     token: string | null,
   ): HlsViewer | null {
     let viewer = this.viewers.get(sid);
@@ -93,7 +93,7 @@ export class HlsSessions {
       this.viewers.set(sid, state);
       this.manager.viewers.start({
         id: sid,
-        inputId: input.id,
+        streamId: assigned.id,
         outputId,
         format: 'HLS',
         preview,
@@ -132,10 +132,10 @@ export class HlsSessions {
 
 /** What an HLS session id is bound to: the stream, the output, and the preview credential (or "a viewer"). */
 export function sessionBinding(
-  admitted: { input: { id: string }; outputId: string; preview: boolean },
+  admitted: { assigned: { id: string }; outputId: string; preview: boolean },
   token: string | null,
 ): string {
-  return [admitted.input.id, admitted.outputId, admitted.preview ? `preview ${token}` : 'viewer'].join('|');
+  return [admitted.assigned.id, admitted.outputId, admitted.preview ? `preview ${token}` : 'viewer'].join('|');
 }
 
 export const remoteAddressOf = (request: IncomingMessage) =>

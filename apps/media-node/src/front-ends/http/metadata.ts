@@ -3,7 +3,7 @@ import type { NodeClips } from '../../clips/clips.js';
 import type { MediaPorts, NodeConfig } from '../../config.js';
 import type { LowLatencyPackagers } from '../../ll-hls/packagers.js';
 import type { EdgePuller } from '../../pipelines/edge/puller.js';
-import type { LivePipelines } from '../../pipelines/host.js';
+import type { Pipelines } from '../../pipelines/pipelines.js';
 import type { StreamManager } from '../../streams/manager.js';
 import type { FrontEnds } from '../front-ends.js';
 import { hlsFrontEnd } from '../hls/hls.js';
@@ -26,7 +26,7 @@ export interface NodeFacts {
   readonly frontEnds: FrontEnds;
   readonly manager: StreamManager;
   readonly lowLatency: LowLatencyPackagers;
-  readonly pipelines: readonly LivePipelines<unknown>[];
+  readonly pipelines: Pick<Pipelines, 'running'>;
   readonly edges: EdgePuller;
   readonly clips: NodeClips;
 }
@@ -79,18 +79,15 @@ export function nodeMetadata(node: NodeFacts): Record<string, unknown> {
     },
     mediaPorts: ports,
     streams: manager.activePushes().map((session) => ({
-      id: session.input.id,
-      name: session.input.name,
+      id: session.assigned.id,
+      name: session.assigned.name,
       protocol: session.protocol,
       since: session.startedAt.toISOString(),
       bytesIn: session.handle.bytesIn(),
       // How its WebRTC viewers get the video: H.264 as it is, or VP8 re-encoded and why (one entry per feed).
-      webrtcFeeds: whep?.describe(session.input.id) ?? [],
+      webrtcFeeds: whep?.describe(session.assigned.id) ?? [],
       pipelines: Object.fromEntries(
-        node.pipelines.flatMap((pipelines) => {
-          const running = pipelines.of(session.input.id);
-          return running ? [[pipelines.name, running.describe?.() ?? {}]] : [];
-        }),
+        node.pipelines.running(session.assigned.id).map(([kind, pipeline]) => [kind, pipeline.describe?.() ?? {}]),
       ),
     })),
     sessions: manager.viewers.count,

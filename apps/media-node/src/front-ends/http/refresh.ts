@@ -14,7 +14,7 @@ export interface RefreshableNode {
   /** Who the control plane says the node is: read again by ServerId, Location and ALL. */
   identity: Node | null;
   metadata(): Record<string, unknown>;
-  /** Reads the assigned inputs now. */
+  /** Reads the assigned streams now. */
   poll(): Promise<void>;
   /** Sends the load report now. */
   sendLoad(): void;
@@ -60,9 +60,9 @@ export async function refreshNode(node: RefreshableNode, mode: NodeRefreshMode):
       node.identity = identity;
       await client.setMediaPorts(node.ports);
       await node.poll();
-      const inputs = manager.resync();
+      const streams = manager.resync();
       node.sendLoad();
-      return { serverId: identity.id, inputs, sessions: manager.viewers.count, mediaPorts: node.ports };
+      return { serverId: identity.id, inputs: streams, sessions: manager.viewers.count, mediaPorts: node.ports };
     }
   }
 }

@@ -2,12 +2,12 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { verifyEdgeCredential } from '@streamcloud/contract/edge-credential';
 import { text } from '../../http-answer.js';
-import { type InputDirectory, normalizeName, splitNameAndToken } from '../../inputs.js';
 import type { Logger } from '../../log.js';
 import { RENDITIONS_WAIT_MS, renditionsReady } from '../../pipelines/capture.js';
 import type { EdgePuller } from '../../pipelines/edge/puller.js';
 import type { FallbackPlayer } from '../../pipelines/fallback/player.js';
 import { freeLoopbackPort } from '../../ports.js';
+import { normalizeName, type StreamDirectory, splitNameAndToken } from '../../streams/directory.js';
 import type { StreamManager } from '../../streams/manager.js';
 import type { LiveStream, MediaTrackSource } from '../../streams/types.js';
 import type { FrontEndKind } from '../front-end.js';
@@ -29,7 +29,7 @@ export interface RtmpFrontEndOptions {
   /** The secret the node's own pushes and plays of nginx carry as `relay=` (SRT/WebRTC relays, feeds, pulls). */
   relaySecret: string;
   manager: StreamManager;
-  directory: InputDirectory;
+  directory: StreamDirectory;
   fallbacks: FallbackPlayer;
   edges: EdgePuller;
   log: Logger;
@@ -38,7 +38,7 @@ export interface RtmpFrontEndOptions {
 /**
  * RTMP: nginx-rtmp on a loopback port behind the node's byte-counting proxy (the public port), and the hooks
  * nginx calls before every publish and play (loopback only, under a secret path). A push is admitted and
- * renamed to its input id, a viewer to what it plays; an edge's pull is metered as internode traffic.
+ * renamed to its stream id, a viewer to what it plays; an edge's pull is metered as internode traffic.
  */
 export class RtmpFrontEnd {
   /** nginx's own (loopback) port: the node's players and relays use it. */
@@ -135,11 +135,11 @@ export class RtmpFrontEnd {
       // The node's fallback player, publishing into the name of the push it stands in for.
       if (!this.internal(form, addr)) return REFUSED;
       const stream = fallbacks.published(fallbackOf, form.get('clientid') ?? '');
-      return stream ? { ok: true, renameTo: stream.input.id } : REFUSED;
+      return stream ? { ok: true, renameTo: stream.assigned.id } : REFUSED;
     }
-    // An edge pull publishing the stream it pulls from the origin node, under the input id.
+    // An edge pull publishing the stream it pulls from the origin node, under the stream id.
     if (form.get('edge') !== null) return this.internal(form, addr) && edges.published(name) ? OK : REFUSED;
-    // SRT and WebRTC relays push under the input id with the relay secret; the front end admitted them.
+    // SRT and WebRTC relays push under the stream id with the relay secret; the front end admitted them.
     if (form.get('relay') !== null) return this.internal(form, addr) ? OK : REFUSED;
     const connection = this.proxy?.byAddress(addr);
     if (!connection || connection.closed) return REFUSED;
@@ -154,7 +154,7 @@ export class RtmpFrontEnd {
       manager.refusePush(admitted);
       return REFUSED;
     }
-    const session = manager.startPush(admitted.input, 'RTMP', {
+    const session = manager.startPush(admitted.assigned, 'RTMP', {
       rawName: name,
       remoteAddress: connection.remoteAddress,
       bytesIn: () => connection.bytesFromClient,
@@ -162,14 +162,14 @@ export class RtmpFrontEnd {
       kick: () => connection.close(),
     });
     this.pushesByAlias.set(addr, session);
-    // The live stream is renamed to the input id, so players of every output name can be sent to it.
-    return { ok: true, renameTo: admitted.input.id };
+    // The live stream is renamed to the stream id, so players of every output name can be sent to it.
+    return { ok: true, renameTo: admitted.assigned.id };
   }
 
   private async play(form: URLSearchParams, addr: string): Promise<HookAnswer> {
     const { manager, log } = this.o;
     const name = form.get('name') ?? '';
-    // The node's own players (the WebRTC feeds) play the input id with the relay secret.
+    // The node's own players (the WebRTC feeds) play the stream id with the relay secret.
     if (form.get('relay') !== null) return this.internal(form, addr) ? OK : REFUSED;
     const connection = this.proxy?.byAddress(addr);
     if (!connection || connection.closed) return REFUSED;
@@ -190,7 +190,7 @@ export class RtmpFrontEnd {
     const id = `rtmp-${connection.id}-${form.get('clientid') ?? '0'}`;
     manager.viewers.start({
       id,
-      inputId: admitted.input.id,
+      streamId: admitted.assigned.id,
       outputId: admitted.outputId,
       format: 'RTMP',
       ...(admitted.grant ? { grant: admitted.grant } : {}),
@@ -220,24 +220,24 @@ export class RtmpFrontEnd {
     connection: ProxiedConnection,
   ): MediaTrackSource | null {
     const { directory, manager, log } = this.o;
-    const input = directory.input(name);
+    const assigned = directory.byName(name);
     const edgeNodeId =
-      input?.edgeKey && !input.origin ? verifyEdgeCredential(input.edgeKey, input.id, credential) : null;
-    const push = input && edgeNodeId ? manager.push(input.id) : undefined;
+      assigned?.edgeKey && !assigned.origin ? verifyEdgeCredential(assigned.edgeKey, assigned.id, credential) : null;
+    const push = assigned && edgeNodeId ? manager.push(assigned.id) : undefined;
     const played =
       rendition === null ? push?.outgoing.main : push?.outgoing.renditions?.find((each) => each.key === rendition);
-    if (!input || !edgeNodeId || !played) {
+    if (!assigned || !edgeNodeId || !played) {
       const why = !edgeNodeId ? 'bad credential' : push ? `no rendition ${rendition}` : 'not live';
       log.info(`edge pull of ${name} from ${connection.remoteAddress} refused: ${why}`);
       return null;
     }
-    const what = rendition === null ? input.name : `rendition ${rendition} of ${input.name}`;
+    const what = rendition === null ? assigned.name : `rendition ${rendition} of ${assigned.name}`;
     log.info(`node ${edgeNodeId} pulls ${what} as an edge from ${connection.remoteAddress}`);
     this.endEdgePlay(connection.alias);
     this.edgePlaysByAlias.set(
       connection.alias,
       manager.usage.meter(
-        { inputId: input.id, bytesIn: () => connection.bytesFromClient, bytesOut: () => connection.bytesToClient },
+        { streamId: assigned.id, bytesIn: () => connection.bytesFromClient, bytesOut: () => connection.bytesToClient },
         'internode',
       ),
     );

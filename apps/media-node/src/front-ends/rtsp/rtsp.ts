@@ -1,8 +1,8 @@
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { AssignedInput } from '@streamcloud/contract';
 import { type GuardedChild, lastLine, spawnGuarded } from '../../child.js';
 import { freeLoopbackPort } from '../../ports.js';
+import type { AssignedStream } from '../../streams/directory.js';
 import type { LiveStream } from '../../streams/types.js';
 import type { FrontEndKind } from '../front-end.js';
 import { listenerOptions, type PushListenerOptions } from '../push-listener.js';
@@ -86,7 +86,7 @@ const answer = (status: string, cseq: string) => `RTSP/1.0 ${status}\r\nCSeq: ${
 export class RtspIngest {
   private server: Server | null = null;
   private readonly sessions = new Set<() => void>();
-  /** Inputs whose admitted push has not reached RECORD yet: a second push meanwhile is refused. */
+  /** Streams whose admitted push has not reached RECORD yet: a second push meanwhile is refused. */
   private readonly starting = new Set<string>();
 
   constructor(private readonly o: RtspOptions) {}
@@ -136,28 +136,28 @@ export class RtspIngest {
     if (client.destroyed) return;
     if (!admitted.ok) {
       this.o.manager.refusePush(admitted);
-      return refuse(admitted.input ? '403 Forbidden' : '404 Not Found');
+      return refuse(admitted.assigned ? '403 Forbidden' : '404 Not Found');
     }
-    if (this.starting.has(admitted.input.id)) {
-      this.refused(admitted.input, remoteAddress, 'the stream is already being pushed');
+    if (this.starting.has(admitted.assigned.id)) {
+      this.refused(admitted.assigned, remoteAddress, 'the stream is already being pushed');
       return refuse('403 Forbidden');
     }
-    this.starting.add(admitted.input.id);
+    this.starting.add(admitted.assigned.id);
     try {
-      await this.relay(client, head, admitted.input, remoteAddress);
+      await this.relay(client, head, admitted.assigned, remoteAddress);
     } finally {
-      this.starting.delete(admitted.input.id);
+      this.starting.delete(admitted.assigned.id);
     }
   }
 
   /** Tells the stream a push was refused after admission, in the words admission uses. */
-  private refused(input: AssignedInput, remoteAddress: string | null, why: string): void {
+  private refused(assigned: AssignedStream, remoteAddress: string | null, why: string): void {
     const from = remoteAddress ? ` from ${remoteAddress}` : '';
-    this.o.manager.refusePush({ ok: false, input, reason: `Push${from} refused: ${why}` });
+    this.o.manager.refusePush({ ok: false, assigned, reason: `Push${from} refused: ${why}` });
   }
 
   /** An admitted publisher: its ffmpeg listener, the relay to it, and the push while it lasts. */
-  private async relay(client: Socket, head: Buffer, input: AssignedInput, remoteAddress: string | null) {
+  private async relay(client: Socket, head: Buffer, assigned: AssignedStream, remoteAddress: string | null) {
     const o = this.o;
     const port = await freeLoopbackPort();
     // The listener answers any path; the publisher's own URL (and its token) stays off the command line.
@@ -169,14 +169,14 @@ export class RtspIngest {
       '-listen_timeout',
       String(LISTEN_TIMEOUT_S),
       '-i',
-      `rtsp://127.0.0.1:${port}/live/${input.id}`,
+      `rtsp://127.0.0.1:${port}/live/${assigned.id}`,
       '-map',
       '0',
       '-c',
       'copy',
       '-f',
       'flv',
-      o.relayUrl(input.id),
+      o.relayUrl(assigned.id),
     ]);
     let log = '';
     listener.stderr.on('data', (chunk: Buffer) => {
@@ -212,9 +212,9 @@ export class RtspIngest {
     };
     const startRecording = () => {
       clearTimeout(recordTimer);
-      this.starting.delete(input.id);
-      session = o.manager.startPush(input, 'RTSP', {
-        rawName: input.id,
+      this.starting.delete(assigned.id);
+      session = o.manager.startPush(assigned, 'RTSP', {
+        rawName: assigned.id,
         remoteAddress,
         bytesIn: () => bytesIn,
         bytesOut: () => bytesOut,
@@ -271,7 +271,7 @@ export class RtspIngest {
     end();
     this.sessions.delete(end);
     if (!session) {
-      if (refusal) this.refused(input, remoteAddress, refusal);
+      if (refusal) this.refused(assigned, remoteAddress, refusal);
       return;
     }
     const failure =

@@ -1,6 +1,6 @@
 import type { RemoteInfo } from 'node:dgram';
 import { type GuardedChild, lastLine, spawnGuarded } from '../../child.js';
-import { splitNameAndToken } from '../../inputs.js';
+import { splitNameAndToken } from '../../streams/directory.js';
 import type { LiveStream } from '../../streams/types.js';
 import type { FrontEndKind } from '../front-end.js';
 import { listenerOptions, type PushListenerOptions } from '../push-listener.js';
@@ -18,7 +18,7 @@ export const STREAM_ID = /accept streamid \[(.*)\], length \d+/;
  */
 export function watchStreamId(
   listener: GuardedChild,
-  admit: (streamId: string) => void,
+  admit: (srtStreamId: string) => void,
 ): { log(): string; accepted(): boolean } {
   let log = '';
   let accepted = false;
@@ -95,9 +95,9 @@ class SrtPush implements SrtSession {
       if (relay?.extra) relay.extra.write(chunk);
       else if (!session) pending.push(chunk);
     });
-    const caller = watchStreamId(listener, (streamId) => void admit(streamId));
-    const admit = async (streamId: string) => {
-      const { name, token } = splitNameAndToken(streamId);
+    const caller = watchStreamId(listener, (srtStreamId) => void admit(srtStreamId));
+    const admit = async (srtStreamId: string) => {
+      const { name, token } = splitNameAndToken(srtStreamId);
       const admitted = await o.manager.admission.push('SRT', name, token, remoteAddress);
       if (!listener.running) return;
       if (!admitted.ok) {
@@ -121,7 +121,7 @@ class SrtPush implements SrtSession {
           'copy',
           '-f',
           'flv',
-        ].concat(o.relayUrl(admitted.input.id)),
+        ].concat(o.relayUrl(admitted.assigned.id)),
         { extraPipe: true },
       );
       let relayLog = '';
@@ -137,8 +137,8 @@ class SrtPush implements SrtSession {
         if (thisRelay === relay) relay = null;
       });
       for (const buffered of pending.splice(0)) relay.extra?.write(buffered);
-      session = o.manager.startPush(admitted.input, 'SRT', {
-        rawName: admitted.input.id,
+      session = o.manager.startPush(admitted.assigned, 'SRT', {
+        rawName: admitted.assigned.id,
         remoteAddress,
         bytesIn: () => bytesIn,
         bytesOut: () => 0,

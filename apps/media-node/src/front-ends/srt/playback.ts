@@ -1,8 +1,8 @@
 import type { RemoteInfo } from 'node:dgram';
 import { setTimeout as delay } from 'node:timers/promises';
 import { type GuardedChild, lastLine, spawnGuarded } from '../../child.js';
-import { splitNameAndToken } from '../../inputs.js';
 import { captureInputArgs, renditionsReady } from '../../pipelines/capture.js';
+import { splitNameAndToken } from '../../streams/directory.js';
 import type { FrontEndKind } from '../front-end.js';
 import { type ListenerOptions, listenerOptions } from '../push-listener.js';
 import { ACCEPT_TIMEOUT_US, watchStreamId } from './ingest.js';
@@ -74,16 +74,16 @@ class SrtViewer implements SrtSession {
     this.listener = listener;
     listener.extra?.on('error', () => undefined);
     listener.extra?.write(PREROLL);
-    watchStreamId(listener, (streamId) => void this.admit(streamId));
+    watchStreamId(listener, (srtStreamId) => void this.admit(srtStreamId));
     await listener.exited;
     await this.source?.stop();
     if (this.viewerId) this.o.manager.viewers.end(this.viewerId);
   }
 
   /** Admits the caller's stream id and feeds it while the push goes on (a refused caller is let go). */
-  private async admit(streamId: string): Promise<void> {
+  private async admit(srtStreamId: string): Promise<void> {
     const listener = this.listener;
-    const { name, token } = splitNameAndToken(streamId);
+    const { name, token } = splitNameAndToken(srtStreamId);
     const admitted = await this.o.manager.admission.play('SRT', name, { token, address: this.from.address });
     if (!listener?.running || this.stopped) return;
     if (!admitted.ok) {
@@ -95,7 +95,7 @@ class SrtViewer implements SrtSession {
     this.viewerId = `srt-${this.from.address}:${this.from.port}-${++viewerSeq}`;
     this.o.manager.viewers.start({
       id: this.viewerId,
-      inputId: admitted.input.id,
+      streamId: admitted.assigned.id,
       outputId: admitted.outputId,
       format: 'SRT',
       ...(admitted.grant ? { grant: admitted.grant } : {}),
@@ -105,13 +105,13 @@ class SrtViewer implements SrtSession {
       kick: () => void this.stop(),
     });
     this.o.log.info(`SRT viewer of ${name} connected from ${this.from.address}`);
-    const inputId = admitted.input.id;
+    const streamId = admitted.assigned.id;
     for (let restarts = 0; restarts <= MAX_SOURCE_RESTARTS && listener.running && !this.stopped; restarts++) {
-      const push = this.o.manager.push(inputId);
+      const push = this.o.manager.push(streamId);
       if (!push) break;
       // An adjustable-transcode stream's viewers get its top rendition: until the ladder has one, the push
       // is not what they will get (the same wait as an Outgoing capture's).
-      const going = () => listener.running && !this.stopped && this.o.manager.push(inputId) === push;
+      const going = () => listener.running && !this.stopped && this.o.manager.push(streamId) === push;
       if (!(await renditionsReady(push, going))) continue;
       const source = spawnGuarded(this.o.ffmpeg, [
         '-hide_banner',

@@ -212,7 +212,7 @@ export class StreamFeed<V extends FeedViewer = FeedViewer> {
     });
     const kinds = tracks.length > 0 ? tracks.map((track) => track.type).join('+') : 'tracks not known yet';
     this.o.log.debug(
-      `WHEP feed of ${this.push.input.name} started on ${main.rtmpName} (${this.path.codec === 'H264' ? 'H.264 as it is' : `VP8 at ${bitrate} b/s`}; ${kinds})`,
+      `WHEP feed of ${this.push.assigned.name} started on ${main.rtmpName} (${this.path.codec === 'H264' ? 'H.264 as it is' : `VP8 at ${bitrate} b/s`}; ${kinds})`,
     );
     if (tracks.length === 0) {
       // Its probe waits for both kinds of track until its bound (playInputArgs): once the push's tracks are
@@ -255,11 +255,11 @@ export class StreamFeed<V extends FeedViewer = FeedViewer> {
   fail(failure: string, isError = true): void {
     if (this.stopped) return;
     if (isError) {
-      this.o.log.error(`WHEP feed of ${this.push.input.name}: ${failure}`);
+      this.o.log.error(`WHEP feed of ${this.push.assigned.name}: ${failure}`);
       // The stream's messages say why (once a push: each new viewer starts the feed again).
       if (!reportedFailures.has(this.push)) {
         reportedFailures.add(this.push);
-        this.o.manager.state(this.push.input.id, {
+        this.o.manager.state(this.push.assigned.id, {
           message: { level: 'error', text: `${WEBRTC_PLAYBACK_FAILED}: ${failure}` },
         });
       }
@@ -273,7 +273,7 @@ export class StreamFeed<V extends FeedViewer = FeedViewer> {
     this.stopped = true;
     void this.ffmpeg?.stop();
     for (const socket of this.sockets) socket.close();
-    this.o.log.debug(`WHEP feed of ${this.push.input.name} stopped`);
+    this.o.log.debug(`WHEP feed of ${this.push.assigned.name} stopped`);
   }
 
   /** The push's tracks; an empty list when they are not known after a short wait (`late`: a longer one). */
@@ -310,7 +310,7 @@ export class StreamFeed<V extends FeedViewer = FeedViewer> {
     this.respawns = 0;
     if (!this.firstVideo) {
       this.firstVideo = true;
-      this.o.log.debug(`WHEP feed of ${this.push.input.name}: first ${this.path.codec} packet`);
+      this.o.log.debug(`WHEP feed of ${this.push.assigned.name}: first ${this.path.codec} packet`);
     }
     const keyframeStart = this.startsKeyframe(data);
     if (keyframeStart) this.sinceKeyframe = [];
@@ -372,7 +372,7 @@ export async function sourceKnown(push: LiveStream, probeWaitMs: number, going =
 }
 
 /** A feed's key: the stream and its video codec (each stream has at most one feed of each). */
-export const feedKey = (push: LiveStream, path: VideoPath) => `${push.input.id}/${path.codec}`;
+export const feedKey = (push: LiveStream, path: VideoPath) => `${push.assigned.id}/${path.codec}`;
 
 /** The paths already told in each push's messages (a few at most: a reason per codec). */
 const reportedPaths = new WeakMap<LiveStream, Set<string>>();
@@ -391,7 +391,7 @@ function reportPath(manager: StreamManager, push: LiveStream, path: VideoPath): 
   if (told.has(text) || told.size >= MAX_REPORTED_PATHS) return;
   told.add(text);
   reportedPaths.set(push, told);
-  manager.state(push.input.id, { message: { level: 'info', text } });
+  manager.state(push.assigned.id, { message: { level: 'info', text } });
 }
 
 /** RTCP (sender reports) rather than RTP: payload types 200–204 with the marker bit. */

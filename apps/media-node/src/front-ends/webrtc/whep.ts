@@ -63,7 +63,7 @@ interface WhepSession extends PeerSession, Admitted {
  * feeds run without a viewer (each costs 0.06–0.4 of a core); beyond it a feed starts with its first viewer.
  */
 export class WhepPlayback extends WebRtcEndpoint<WhepSession, Admitted> {
-  /** The running feeds by input id and video codec: a stream has an H.264 feed, a VP8 one, or both. */
+  /** The running feeds by stream id and video codec: a stream has an H.264 feed, a VP8 one, or both. */
   private readonly feeds = new Map<string, StreamFeed<WhepSession>>();
   protected override readonly sendsH264 = true;
   /** The node stops: no feed starts any more (a warm-up may still be waiting for the source's probe). */
@@ -74,29 +74,29 @@ export class WhepPlayback extends WebRtcEndpoint<WhepSession, Admitted> {
     o.manager.events.subscribe({
       live: (push) => void this.keepWarm(push),
       ended: (push) => {
-        for (const feed of this.feedsOf(push.input.id)) {
+        for (const feed of this.feedsOf(push.assigned.id)) {
           if (feed.push !== push) continue;
           for (const session of [...feed.viewers]) this.end(session);
           this.stopFeed(feed);
         }
       },
-      configChanged: (input, parts) => {
+      configChanged: (assigned, parts) => {
         if (!parts.has('outputs')) return;
-        const push = o.manager.push(input.id);
+        const push = o.manager.push(assigned.id);
         if (push && hasWebRtcOutput(push)) void this.keepWarm(push);
-        else for (const feed of this.feedsOf(input.id)) if (feed.viewers.size === 0) this.stopFeed(feed);
+        else for (const feed of this.feedsOf(assigned.id)) if (feed.viewers.size === 0) this.stopFeed(feed);
       },
     });
   }
 
   /** The stream's running feeds (at most one per codec). */
-  private feedsOf(inputId: string): StreamFeed<WhepSession>[] {
-    return [...this.feeds.values()].filter((feed) => feed.push.input.id === inputId);
+  private feedsOf(streamId: string): StreamFeed<WhepSession>[] {
+    return [...this.feeds.values()].filter((feed) => feed.push.assigned.id === streamId);
   }
 
   /** What the stream's WebRTC feeds send, for /metadata: per feed its video, why it is re-encoded, its viewers. */
-  describe(inputId: string): { video: string; reencoded: string | null; viewers: number }[] {
-    return this.feedsOf(inputId).map((feed) => ({
+  describe(streamId: string): { video: string; reencoded: string | null; viewers: number }[] {
+    return this.feedsOf(streamId).map((feed) => ({
       video: feed.path.codec === 'H264' ? 'H.264 as it is' : 'VP8 re-encoded',
       reencoded: feed.path.codec === 'VP8' ? feed.path.reason : null,
       viewers: feed.viewers.size,
@@ -126,11 +126,15 @@ export class WhepPlayback extends WebRtcEndpoint<WhepSession, Admitted> {
    * viewers will take (H.264 as it is when the source allows it; browsers offer H.264).
    */
   private async keepWarm(push: LiveStream): Promise<void> {
-    if (!hasWebRtcOutput(push) || this.feedsOf(push.input.id).some((feed) => feed.push === push && !feed.stopped))
+    if (!hasWebRtcOutput(push) || this.feedsOf(push.assigned.id).some((feed) => feed.push === push && !feed.stopped))
       return;
     // A push's first fragment (which the probe reads) may take a while (WHIP: the ingest's encoder starts first).
     const path = await this.sourcePath(push, TRACKS_LATE_WAIT_MS);
-    if (push.ended || this.closing || this.feedsOf(push.input.id).some((feed) => feed.push === push && !feed.stopped))
+    if (
+      push.ended ||
+      this.closing ||
+      this.feedsOf(push.assigned.id).some((feed) => feed.push === push && !feed.stopped)
+    )
       return;
     // Still not probed: a guess would likely start a VP8 encoder nobody needs; the first viewer starts its feed.
     if (push.outgoing.main.coding === undefined) return;
@@ -252,7 +256,7 @@ export class WhepPlayback extends WebRtcEndpoint<WhepSession, Admitted> {
     session.viewerId = viewerIdOf(session.id);
     this.o.manager.viewers.start({
       id: session.viewerId,
-      inputId: session.push.input.id,
+      streamId: session.push.assigned.id,
       outputId: session.outputId,
       format: 'WebRTC',
       preview: session.preview,
@@ -300,7 +304,7 @@ const viewerIdOf = (sessionId: string) => `whep-${sessionId}`;
 
 /** Whether the stream has a WebRTC output this node serves (its feed may be kept warm). */
 function hasWebRtcOutput(push: LiveStream): boolean {
-  return push.input.outputs.some((output) => output.format === 'WebRTC');
+  return push.assigned.outputs.some((output) => output.format === 'WebRTC');
 }
 
 /** WHEP on the node's HTTP port: WebRTC playback of what an output's viewers get, from nginx-rtmp. */

@@ -2,9 +2,9 @@ import { createSocket, type Socket } from 'node:dgram';
 import { writeFile } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
-import type { AssignedInput } from '@streamcloud/contract';
 import { type GuardedChild, lastLine, spawnGuarded } from '../../child.js';
 import type { Logger } from '../../log.js';
+import type { AssignedStream } from '../../streams/directory.js';
 import type { StreamManager } from '../../streams/manager.js';
 import type { LiveStream } from '../../streams/types.js';
 import { type Admission, OPUS, type PeerSession, peerReceiveStats, VP8, WebRtcEndpoint } from './endpoint.js';
@@ -14,14 +14,14 @@ export interface WhipOptions {
   ffmpeg: string;
   manager: StreamManager;
   log: Logger;
-  relayUrl: (inputId: string) => string;
+  relayUrl: (streamId: string) => string;
   dataDir: string;
   /** STUN servers (NodeConfig.iceServers). */
   iceServers: readonly string[];
 }
 
 interface WhipSession extends PeerSession {
-  input: AssignedInput;
+  assigned: AssignedStream;
   udp: Socket;
   kinds: Set<string>;
   videoPort: number;
@@ -49,7 +49,7 @@ const freeUdpPortPair = (): Promise<number> =>
  * transcodes it to H.264/AAC and relays it to nginx-rtmp, so HLS, RTMP playback and snapshots work as
  * for any push.
  */
-export class WhipIngest extends WebRtcEndpoint<WhipSession, AssignedInput> {
+export class WhipIngest extends WebRtcEndpoint<WhipSession, AssignedStream> {
   constructor(private readonly o: WhipOptions) {
     super('whip', 'VP8 video and Opus audio are accepted', o.iceServers);
   }
@@ -59,21 +59,21 @@ export class WhipIngest extends WebRtcEndpoint<WhipSession, AssignedInput> {
     name: string,
     token: string | null,
     remoteAddress: string | null,
-  ): Promise<Admission<AssignedInput>> {
+  ): Promise<Admission<AssignedStream>> {
     const admitted = await this.o.manager.admission.push('WebRTC', name, token, remoteAddress);
-    if (admitted.ok) return { ok: true, admitted: admitted.input };
+    if (admitted.ok) return { ok: true, admitted: admitted.assigned };
     this.o.manager.refusePush(admitted);
-    const status = admitted.input ? (admitted.reason.includes('token') ? 401 : 409) : 404;
+    const status = admitted.assigned ? (admitted.reason.includes('token') ? 401 : 409) : 404;
     return { ok: false, status, message: admitted.reason };
   }
 
-  protected async open(base: PeerSession, input: AssignedInput): Promise<WhipSession> {
+  protected async open(base: PeerSession, assigned: AssignedStream): Promise<WhipSession> {
     const videoPort = await freeUdpPortPair();
     let audioPort = await freeUdpPortPair();
     if (audioPort === videoPort) audioPort = videoPort + 2;
     const session: WhipSession = {
       ...base,
-      input,
+      assigned,
       udp: createSocket('udp4'),
       kinds: new Set(),
       videoPort,
@@ -107,8 +107,8 @@ export class WhipIngest extends WebRtcEndpoint<WhipSession, AssignedInput> {
   }
 
   private async startRelay(session: WhipSession): Promise<void> {
-    const { input, remoteAddress, kinds, videoPort, audioPort } = session;
-    const again = await this.o.manager.admission.push('WebRTC', input.name, input.accessToken, remoteAddress);
+    const { assigned, remoteAddress, kinds, videoPort, audioPort } = session;
+    const again = await this.o.manager.admission.push('WebRTC', assigned.name, assigned.accessToken, remoteAddress);
     if (!again.ok) {
       this.o.manager.refusePush(again);
       this.end(session);
@@ -152,7 +152,7 @@ export class WhipIngest extends WebRtcEndpoint<WhipSession, AssignedInput> {
       '48000',
       '-f',
       'flv',
-      this.o.relayUrl(input.id),
+      this.o.relayUrl(assigned.id),
     ]);
     session.ffmpeg = ffmpeg;
     let log = '';
@@ -163,8 +163,8 @@ export class WhipIngest extends WebRtcEndpoint<WhipSession, AssignedInput> {
       if (!session.ended)
         this.end(session, `transcoding the WebRTC push failed: ${lastLine(log) || `ffmpeg exited with ${code}`}`);
     });
-    session.push = this.o.manager.startPush(input, 'WebRTC', {
-      rawName: input.id,
+    session.push = this.o.manager.startPush(assigned, 'WebRTC', {
+      rawName: assigned.id,
       remoteAddress,
       bytesIn: () => session.bytesIn,
       bytesOut: () => 0,

@@ -1,8 +1,9 @@
-import type { AssignedInput } from '@streamcloud/contract';
 import { type GuardedChild, lastLine, spawnGuarded } from '../../child.js';
+import type { NodeConfig } from '../../config.js';
 import { playInputArgs } from '../../front-ends/rtmp/nginx.js';
 import { type ProxiedConnection, RtmpProxy } from '../../front-ends/rtmp/proxy.js';
 import type { LowLatencyPackagers } from '../../ll-hls/packagers.js';
+import type { AssignedStream } from '../../streams/directory.js';
 import type { LiveStream } from '../../streams/types.js';
 import { dvrWindowSecondsOf } from '../low-latency-hls.js';
 import type { SourceContext, SourceKind, StreamSource } from '../pipeline.js';
@@ -25,9 +26,15 @@ export interface EdgePullerOptions {
 }
 
 /** The edge puller as a pipeline kind of the node: a source of the streams it pulls from other nodes. */
-export const edgePullerKind = (options: EdgePullerOptions): SourceKind<EdgePuller> => ({
+export const edgePullerKind = ({
+  config,
+  lowLatency,
+}: {
+  config: Pick<NodeConfig, 'edgeIdleMs'>;
+  lowLatency?: LowLatencyPackagers;
+}): SourceKind<EdgePuller> => ({
   name: 'edge puller',
-  create: (context) => new EdgePuller(context, options),
+  create: (context) => new EdgePuller(context, { idleMs: config.edgeIdleMs, lowLatency }),
 });
 
 /**
@@ -45,9 +52,9 @@ interface PullSource {
   credential: string;
 }
 
-/** The nginx name a pull publishes here: the input id, or its rendition's name (the key of the pulls). */
-const pullName = (inputId: string, rendition: string | null) =>
-  rendition === null ? inputId : renditionName(inputId, rendition);
+/** The nginx name a pull publishes here: the stream id, or its rendition's name (the key of the pulls). */
+const pullName = (streamId: string, rendition: string | null) =>
+  rendition === null ? streamId : renditionName(streamId, rendition);
 
 /** Why a pull stopped when its ffmpeg ended on its own: the origin's nginx dropped it (the push there ended). */
 const ORIGIN_ENDED = 'the origin ended it';
@@ -65,10 +72,10 @@ const REFUSED_RETRY_MS = 1_000;
 interface Pull {
   kind: PullKind;
   from: PullSource;
-  input: AssignedInput;
-  /** The HLS rendition of an edge's ladder this pull carries (published as `<input id>_<key>`); null: the stream. */
+  assigned: AssignedStream;
+  /** The HLS rendition of an edge's ladder this pull carries (published as `<stream id>_<key>`); null: the stream. */
   rendition: string | null;
-  /** Its nginx name here (the input id, or the rendition's name): the key of the pulls. */
+  /** Its nginx name here (the stream id, or the rendition's name): the key of the pulls. */
   name: string;
   /** When it started; its publish reached nginx (every kind); the stream it became (not a rendition's pull). */
   startedAt: number;
@@ -100,22 +107,22 @@ interface Pull {
  * A node's pulls of streams from other nodes (the Internode path, docs/decisions.md). As an edge: when a viewer of an output assigned to this
  * node asks for a stream ingested on another node, one ffmpeg plays it from the origin's RTMP port with the
  * pull credential the control plane gave (`?edge=`), copied, and publishes it into this node's nginx-rtmp
- * under the input id (`&edge=1`: the publish hook hands it to `published`). Every viewer of the stream here
+ * under the stream id (`&edge=1`: the publish hook hands it to `published`). Every viewer of the stream here
  * then watches that one copy: RTMP and HLS from nginx, WebRTC and SRT from their feeds of the local stream.
  * The pull stops once the stream has had no viewer here for `idleMs` (or its outputs left this node), and
  * ends with the origin's push. Its bytes, counted by a relay in front of the origin, are internode usage.
  * A stream the origin transcodes (`edgeLadder`): its HLS viewers here get the origin's master, and each
  * variant they ask for is pulled on its own (`pullRendition`: the origin's rendition, published here under
- * the same name `<input id>_<key>`), stopping `idleMs` after its variant was last asked for; the stream's
+ * the same name `<stream id>_<key>`), stopping `idleMs` after its variant was last asked for; the stream's
  * own pull then serves its other viewers only (RTMP, WebRTC, SRT: the top rendition). When an output here is Low
  * latency, a rendition's pull also packages it as that variant's LL-HLS (RenditionPackaging).
- * For an Internode stream this node ingests (`input.source`): the same pull of its source stream, made while
+ * For an Internode stream this node ingests (`assigned.source`): the same pull of its source stream, made while
  * the control plane shows the source live and published as the Internode stream's push (protocol Internode:
  * Ingestion, its own outputs and jobs); it ends with the source's push, and a Stop holds it off until the
  * source's next push.
  */
 export class EdgePuller implements StreamSource {
-  /** By nginx name here: the input id, or a rendition's `<input id>_<key>`. */
+  /** By nginx name here: the stream id, or a rendition's `<stream id>_<key>`. */
   private readonly pulls = new Map<string, Pull>();
   /** Pulls being stopped, by name: a new pull of the name waits for the old one to leave nginx's name. */
   private readonly ending = new Map<string, Promise<void>>();
@@ -129,7 +136,7 @@ export class EdgePuller implements StreamSource {
   private readonly timer: NodeJS.Timeout;
 
   constructor(
-    /** The node's streams, inputs, tools and log; its meter bills the pulls' bytes as internode usage. */
+    /** The node's streams, its directory, tools and log; its meter bills the pulls' bytes as internode usage. */
     private readonly node: SourceContext,
     private readonly o: EdgePullerOptions,
   ) {
@@ -138,8 +145,8 @@ export class EdgePuller implements StreamSource {
   }
 
   /** The stream pulled for a viewer here: starts the pull if none runs; undefined when it cannot be pulled. */
-  async pull(input: AssignedInput): Promise<LiveStream | undefined> {
-    const pull = await this.running(input, null);
+  async pull(assigned: AssignedStream): Promise<LiveStream | undefined> {
+    const pull = await this.running(assigned, null);
     return pull && (await this.started(pull)) ? (pull.stream ?? undefined) : undefined;
   }
 
@@ -148,9 +155,9 @@ export class EdgePuller implements StreamSource {
    * pulled, also while `heldUntil` has not settled: a request held for its answer): when it started, once it is
    * published here; null when it cannot be pulled.
    */
-  async pullRendition(input: AssignedInput, key: string, heldUntil?: Promise<unknown>): Promise<number | null> {
-    if (!edgeLadder(input)?.some((rendition) => rendition.key === key)) return null;
-    const pull = await this.running(input, key);
+  async pullRendition(assigned: AssignedStream, key: string, heldUntil?: Promise<unknown>): Promise<number | null> {
+    if (!edgeLadder(assigned)?.some((rendition) => rendition.key === key)) return null;
+    const pull = await this.running(assigned, key);
     if (pull && heldUntil) {
       pull.held++;
       void heldUntil.finally(() => {
@@ -175,7 +182,7 @@ export class EdgePuller implements StreamSource {
     // Metered from here, every byte since its connection opened: the origin admitted the play (ffmpeg publishes
     // only what it plays), and meters it from then as internode too; a play it refused is billed on neither node.
     pull.endMetering = this.node.meter({
-      inputId: pull.input.id,
+      streamId: pull.assigned.id,
       // What the origin sent this node is its upload here; what this node sent back, its download.
       bytesIn: () => connectionOf(pull)?.bytesToClient ?? 0,
       bytesOut: () => connectionOf(pull)?.bytesFromClient ?? 0,
@@ -194,12 +201,13 @@ export class EdgePuller implements StreamSource {
     return true;
   }
 
-  /** Whether a pull of the input runs (tests and /metadata). */
-  pulling(inputId: string): boolean {
-    const pull = this.pulls.get(inputId);
+  /** Whether a pull of the stream runs (tests and /metadata). */
+  pulling(streamId: string): boolean {
+    const pull = this.pulls.get(streamId);
     return pull !== undefined && !pull.stopping;
   }
 
+  /** The pulls for /metadata (its `edgePulls`; `inputId` is the stream's id, the name that answer has always used). */
   describe(): Array<{
     inputId: string;
     kind: PullKind;
@@ -209,7 +217,7 @@ export class EdgePuller implements StreamSource {
     bytes: number;
   }> {
     return [...this.pulls.values()].map((pull) => ({
-      inputId: pull.input.id,
+      inputId: pull.assigned.id,
       kind: pull.kind,
       rendition: pull.rendition,
       source: pull.from.name,
@@ -223,10 +231,10 @@ export class EdgePuller implements StreamSource {
     await Promise.all([...this.pulls.values()].map((pull) => this.stop(pull, 'node stopping')));
   }
 
-  /** The edge pull of the input (or of its rendition `key`) going on, started now if none is. */
-  private async running(input: AssignedInput, rendition: string | null): Promise<Pull | undefined> {
-    if (!input.origin) return undefined;
-    const name = pullName(input.id, rendition);
+  /** The edge pull of the stream (or of its rendition `key`) going on, started now if none is. */
+  private async running(assigned: AssignedStream, rendition: string | null): Promise<Pull | undefined> {
+    if (!assigned.origin) return undefined;
+    const name = pullName(assigned.id, rendition);
     const going = () => {
       const pull = this.pulls.get(name);
       return pull && !pull.stopping ? pull : undefined;
@@ -239,7 +247,7 @@ export class EdgePuller implements StreamSource {
     await this.ending.get(name);
     if ((this.nextTryAt.get(name) ?? 0) > Date.now()) return going();
     // Not gated on the status read here (it may be a poll old): the origin refuses a stream that is not live.
-    return going() ?? (await this.start(input, 'edge', { ...input.origin, name: input.name }, rendition));
+    return going() ?? (await this.start(assigned, 'edge', { ...assigned.origin, name: assigned.name }, rendition));
   }
 
   /** Whether the pull published here within the start timeout (waited for). */
@@ -254,35 +262,37 @@ export class EdgePuller implements StreamSource {
   private startStream(pull: Pull): LiveStream | null {
     const connection = () => connectionOf(pull);
     const handle = {
-      rawName: pull.input.id,
+      rawName: pull.assigned.id,
       remoteAddress: pull.from.hostname,
       bytesIn: () => connection()?.bytesToClient ?? 0,
       bytesOut: () => connection()?.bytesFromClient ?? 0,
       kick: () => {
         // A Stop of the Internode stream: it stays off while this push of its source lasts.
-        if (pull.kind === 'internode') this.held.add(pull.input.id);
+        if (pull.kind === 'internode') this.held.add(pull.assigned.id);
         void this.stop(pull, 'kicked');
       },
     };
-    if (pull.kind === 'edge') return this.node.streams.startPulled(pull.input, pull.from.nodeName, handle);
-    return this.node.streams.push(pull.input.id) ? null : this.node.streams.startPush(pull.input, 'Internode', handle);
+    if (pull.kind === 'edge') return this.node.streams.startPulled(pull.assigned, pull.from.nodeName, handle);
+    return this.node.streams.push(pull.assigned.id)
+      ? null
+      : this.node.streams.startPush(pull.assigned, 'Internode', handle);
   }
 
   private async start(
-    input: AssignedInput,
+    assigned: AssignedStream,
     kind: PullKind,
     origin: PullSource,
     rendition: string | null = null,
   ): Promise<Pull> {
     const relay = new RtmpProxy(origin.rtmpPort, { host: origin.hostname, aliases: false });
-    const name = pullName(input.id, rendition);
+    const name = pullName(assigned.id, rendition);
     const target = new URL(`${this.node.tools.rtmpUrl(name)}&edge=1`);
     const publisher = new RtmpProxy(Number(target.port), { host: target.hostname, aliases: false });
     let resolvePublished: (published: boolean) => void = () => undefined;
     const pull: Pull = {
       kind,
       from: origin,
-      input,
+      assigned,
       rendition,
       name,
       startedAt: Date.now(),
@@ -303,15 +313,15 @@ export class EdgePuller implements StreamSource {
       packaging: null,
       held: 0,
     };
-    const ladder = rendition === null ? null : edgeLadder(input);
-    if (rendition !== null && ladder && this.o.lowLatency && wantsLowLatency(input)) {
+    const ladder = rendition === null ? null : edgeLadder(assigned);
+    if (rendition !== null && ladder && this.o.lowLatency && wantsLowLatency(assigned)) {
       pull.packaging = new RenditionPackaging(
         this.o.lowLatency,
-        input.id,
+        assigned.id,
         rendition,
         ladder.map((variant) => variant.key),
       );
-      pull.packaging.follow(input);
+      pull.packaging.follow(assigned);
     }
     this.pulls.set(name, pull);
     const port = await relay.listen(0, '127.0.0.1');
@@ -395,28 +405,28 @@ export class EdgePuller implements StreamSource {
     const watched = new Set(
       this.node.streams.viewers
         .all()
-        .filter((viewer) => viewer.format !== 'HLS' || !this.laddered(viewer.inputId))
-        .map((viewer) => viewer.inputId),
+        .filter((viewer) => viewer.format !== 'HLS' || !this.laddered(viewer.streamId))
+        .map((viewer) => viewer.streamId),
     );
     for (const pull of this.pulls.values()) {
-      const input = this.node.directory.byId(pull.input.id);
+      const assigned = this.node.directory.byId(pull.assigned.id);
       if (pull.kind === 'internode') {
-        if (!input?.source?.live || input.source.inputId !== pull.input.source?.inputId)
+        if (!assigned?.source?.live || assigned.source.inputId !== pull.assigned.source?.inputId)
           void this.stop(pull, 'its source is not live');
         else if (!pull.live && now - pull.lastWatchedAt >= PULL_START_TIMEOUT_MS)
           void this.stop(pull, 'it did not start in time');
         continue;
       }
-      if (!input?.origin) {
+      if (!assigned?.origin) {
         void this.stop(pull, 'its outputs are no longer served here');
         continue;
       }
-      if (pull.rendition !== null && !edgeLadder(input)?.some((rendition) => rendition.key === pull.rendition)) {
+      if (pull.rendition !== null && !edgeLadder(assigned)?.some((rendition) => rendition.key === pull.rendition)) {
         void this.stop(pull, 'the origin no longer serves that rendition');
         continue;
       }
       // An output made Low latency (or no longer): the variant's next request pulls it again, packaged or not.
-      if (pull.rendition !== null && this.o.lowLatency && (pull.packaging !== null) !== wantsLowLatency(input)) {
+      if (pull.rendition !== null && this.o.lowLatency && (pull.packaging !== null) !== wantsLowLatency(assigned)) {
         void this.stop(pull, "its outputs' latency changed");
         continue;
       }
@@ -425,53 +435,53 @@ export class EdgePuller implements StreamSource {
         if (now - pull.lastWatchedAt >= PULL_START_TIMEOUT_MS) void this.stop(pull, 'it did not start in time');
         continue;
       }
-      pull.packaging?.follow(input);
-      const viewed = (pull.rendition === null && watched.has(pull.input.id)) || pull.held > 0;
-      if (viewed || keepsWindow(input)) pull.lastWatchedAt = now;
+      pull.packaging?.follow(assigned);
+      const viewed = (pull.rendition === null && watched.has(pull.assigned.id)) || pull.held > 0;
+      if (viewed || keepsWindow(assigned)) pull.lastWatchedAt = now;
       else if (now - pull.lastWatchedAt >= this.o.idleMs) void this.stop(pull, 'no viewer left');
     }
-    for (const input of this.node.directory.all()) {
-      if (keepsWindow(input)) this.keepPulled(input, now);
-      if (!input.source?.live) {
-        this.held.delete(input.id);
+    for (const assigned of this.node.directory.all()) {
+      if (keepsWindow(assigned)) this.keepPulled(assigned, now);
+      if (!assigned.source?.live) {
+        this.held.delete(assigned.id);
         continue;
       }
       const blocked =
-        this.pulls.has(input.id) ||
-        this.ending.has(input.id) ||
-        this.held.has(input.id) ||
-        (this.nextTryAt.get(input.id) ?? 0) > now ||
-        this.node.streams.push(input.id) !== undefined;
-      if (!blocked) void this.start(input, 'internode', input.source);
+        this.pulls.has(assigned.id) ||
+        this.ending.has(assigned.id) ||
+        this.held.has(assigned.id) ||
+        (this.nextTryAt.get(assigned.id) ?? 0) > now ||
+        this.node.streams.push(assigned.id) !== undefined;
+      if (!blocked) void this.start(assigned, 'internode', assigned.source);
     }
   }
 
   /**
-   * An input whose rewind window this edge keeps: pulled (a ladder's every rendition, packaged) from when the control
+   * A stream whose rewind window this edge keeps: pulled (a ladder's every rendition, packaged) from when the control
    * plane shows it live until its origin ends the pull, with or without viewers — a window made only while someone
    * watched would have holes where nobody did. The origin refuses a stream that is not live (a read up to one poll
    * old): a refused try waits REFUSED_RETRY_MS, as a viewer's would.
    */
-  private keepPulled(input: AssignedInput, now: number): void {
-    const names = (edgeLadder(input)?.map((rendition) => rendition.key) ?? [null]).filter((rendition) => {
-      const name = pullName(input.id, rendition);
+  private keepPulled(assigned: AssignedStream, now: number): void {
+    const names = (edgeLadder(assigned)?.map((rendition) => rendition.key) ?? [null]).filter((rendition) => {
+      const name = pullName(assigned.id, rendition);
       return !this.pulls.has(name) && !this.ending.has(name) && (this.nextTryAt.get(name) ?? 0) <= now;
     });
-    for (const rendition of names) void this.running(input, rendition);
+    for (const rendition of names) void this.running(assigned, rendition);
   }
 
-  private laddered(inputId: string): boolean {
-    const input = this.node.directory.byId(inputId);
-    return input !== undefined && edgeLadder(input) !== null;
+  private laddered(streamId: string): boolean {
+    const assigned = this.node.directory.byId(streamId);
+    return assigned !== undefined && edgeLadder(assigned) !== null;
   }
 }
 
 /**
- * Whether this edge keeps the input's rewind window now: it serves a Low latency output of it with a window, and the
+ * Whether this edge keeps the stream's rewind window now: it serves a Low latency output of it with a window, and the
  * stream is live at its origin (an Internode stream's own pull is not an edge's).
  */
-const keepsWindow = (input: AssignedInput): boolean =>
-  input.origin !== null && input.status === 'Ingestion' && dvrWindowSecondsOf(input) > 0;
+const keepsWindow = (assigned: AssignedStream): boolean =>
+  assigned.origin !== null && assigned.status === 'Ingestion' && dvrWindowSecondsOf(assigned) > 0;
 
 /** What a pull carries, for the log. */
 function describePull(pull: Pull): string {

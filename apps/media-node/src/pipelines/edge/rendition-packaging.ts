@@ -1,12 +1,12 @@
-import type { AssignedInput } from '@streamcloud/contract';
 import type { GuardedChild } from '../../child.js';
 import { fmp4OutputArgs } from '../../ll-hls/files.js';
 import type { LowLatencyPackager } from '../../ll-hls/packager.js';
 import { type LowLatencyPackagers, PART_SECONDS } from '../../ll-hls/packagers.js';
+import type { AssignedStream } from '../../streams/directory.js';
 import { dvrWindowSecondsOf, isLowLatencyHls } from '../low-latency-hls.js';
 
-/** Whether an edge packages the ladder's renditions it pulls as LL-HLS: an HLS output of the input here is Low latency. */
-export const wantsLowLatency = (input: AssignedInput): boolean => input.outputs.some(isLowLatencyHls);
+/** Whether an edge packages the ladder's renditions it pulls as LL-HLS: an HLS output of the stream here is Low latency. */
+export const wantsLowLatency = (assigned: AssignedStream): boolean => assigned.outputs.some(isLowLatencyHls);
 
 /**
  * The LL-HLS packaging of one rendition an edge pulls from its origin (docs/decisions.md, "LL-HLS on edges for ladders"). The
@@ -24,7 +24,7 @@ export class RenditionPackaging {
 
   constructor(
     private readonly packagers: LowLatencyPackagers,
-    private readonly inputId: string,
+    private readonly streamId: string,
     private readonly key: string,
     /** The origin's ladder when the pull started: variants no longer in it leave the stream's packagers. */
     private readonly keys: readonly string[],
@@ -39,8 +39,8 @@ export class RenditionPackaging {
       if (this.failed) return;
       try {
         if (!this.packager) {
-          this.packager = this.packagers.begin(this.inputId, this.key, this.keys);
-          this.packagers.setDvr(this.inputId, this.windowSeconds);
+          this.packager = this.packagers.begin(this.streamId, this.key, this.keys);
+          this.packagers.setDvr(this.streamId, this.windowSeconds);
         }
         this.packager.write(chunk);
       } catch (error) {
@@ -51,15 +51,15 @@ export class RenditionPackaging {
   }
 
   /**
-   * The input as this node reads it now: its Low latency outputs' rewind window is kept by the variants' packagers
+   * The stream as this node reads it now: its Low latency outputs' rewind window is kept by the variants' packagers
    * here (an edge's live rewind: the stream pulled whole is not packaged while it has a ladder, so no LL-HLS
    * pipeline sets it).
    */
-  follow(input: AssignedInput): void {
-    const windowSeconds = dvrWindowSecondsOf(input);
+  follow(assigned: AssignedStream): void {
+    const windowSeconds = dvrWindowSecondsOf(assigned);
     if (windowSeconds === this.windowSeconds) return;
     this.windowSeconds = windowSeconds;
-    if (this.packager) this.packagers.setDvr(this.inputId, windowSeconds);
+    if (this.packager) this.packagers.setDvr(this.streamId, windowSeconds);
   }
 
   /**
@@ -68,6 +68,6 @@ export class RenditionPackaging {
    * takes its variant out of the stream's playlists and rendition reports: nothing feeds it any more.
    */
   stop(o: { byOrigin: boolean }): void {
-    if (!o.byOrigin && this.packager) this.packagers.retire(this.inputId, this.key, this.packager);
+    if (!o.byOrigin && this.packager) this.packagers.retire(this.streamId, this.key, this.packager);
   }
 }

@@ -1,4 +1,4 @@
-import { type NodeFallback as Fallback, NOTHING_CONFIGURED } from '@streamcloud/contract';
+import type { NodeFallback as Fallback } from '@streamcloud/contract';
 import type { ControlPlaneClient } from '../../control-plane.js';
 import type { LiveStream } from '../../streams/types.js';
 import type { Pipeline, PipelineKind } from '../pipeline.js';
@@ -10,14 +10,19 @@ import type { FallbackPlayer } from './player.js';
  * which prepares them and plays them when the push is gone (player.ts). The pipeline itself runs no
  * process: what plays outlives the push it stands in for.
  */
-export const fallbacksKind = (
-  client: Pick<ControlPlaneClient, 'fallbacks'>,
-  player: FallbackPlayer,
-): PipelineKind<Fallback[]> => ({
+export const fallbacksKind = ({
+  client,
+  fallbacks: player,
+}: {
+  client: Pick<ControlPlaneClient, 'fallbacks'>;
+  /** The node's fallback player. */
+  fallbacks: FallbackPlayer;
+}): PipelineKind<Fallback[]> => ({
   name: 'fallbacks',
   part: 'fallbacks',
-  // A stream without fallbacks (their version says so) is not asked about: most streams going live have none.
-  load: async (input) => (input.versions.fallbacks === NOTHING_CONFIGURED ? [] : client.fallbacks(input.id)),
+  // A stream without fallbacks is not asked about, but its pipeline still runs: the player learns it has none.
+  whenNothing: { config: [] },
+  load: (assigned) => client.fallbacks(assigned.id),
   create: () => new FallbackConfig(player),
 });
 
@@ -28,11 +33,11 @@ class FallbackConfig implements Pipeline<Fallback[]> {
 
   start(stream: LiveStream, fallbacks: Fallback[]): void {
     this.stream = stream;
-    this.player.configure(stream.input, fallbacks);
+    this.player.configure(stream.assigned, fallbacks);
   }
 
   update(fallbacks: Fallback[]): void {
-    if (this.stream) this.player.configure(this.stream.input, fallbacks);
+    if (this.stream) this.player.configure(this.stream.assigned, fallbacks);
   }
 
   stop(): void {
@@ -40,6 +45,6 @@ class FallbackConfig implements Pipeline<Fallback[]> {
   }
 
   describe(): Record<string, unknown> {
-    return (this.stream && this.player.describe(this.stream.input.id)) ?? {};
+    return (this.stream && this.player.describe(this.stream.assigned.id)) ?? {};
   }
 }

@@ -1,7 +1,8 @@
-import type { AssignedInput, NodeFallback as Fallback, FallbackState, StatusMessage } from '@streamcloud/contract';
+import type { NodeFallback as Fallback, FallbackState, StatusMessage } from '@streamcloud/contract';
 import { type GuardedChild, lastLine, spawnGuarded } from '../../child.js';
 import type { ReportBody } from '../../control-plane.js';
 import type { Logger } from '../../log.js';
+import type { AssignedStream } from '../../streams/directory.js';
 import type { FallbackTakeover, StreamManager } from '../../streams/manager.js';
 import type { LiveStream } from '../../streams/types.js';
 import type { NodeTools } from '../pipeline.js';
@@ -37,9 +38,9 @@ export interface FallbackPlayerOptions {
   /** Node reports (fallback-state). */
   send(report: ReportBody): void;
   /** A status message on the stream. */
-  message(inputId: string, level: StatusMessage['level'], text: string): void;
-  /** Whether the node still serves an input (a deleted stream's, or one moved to another node, is not). */
-  serves(inputId: string): boolean;
+  message(streamId: string, level: StatusMessage['level'], text: string): void;
+  /** Whether the node still serves a stream (a deleted stream's, or one moved to another node, is not). */
+  serves(streamId: string): boolean;
   /** A kept copy of a storage object unused this long is removed (FALLBACK_COPY_MAX_IDLE_MS). */
   keptCopyMaxIdleMs: number;
   log: Logger;
@@ -56,7 +57,7 @@ interface Playing {
   leave(): void;
 }
 
-/** One takeover of an input: from the push's drop until the push returns, a Stop, or no fallback is left. */
+/** One takeover of a stream: from the push's drop until the push returns, a Stop, or no fallback is left. */
 interface Takeover {
   /** The push it replaces: its name in nginx, its size and frame rate, and its failure if it all ends. */
   last: LiveStream;
@@ -78,10 +79,10 @@ interface Takeover {
  * left the stream ends as it would have without fallbacks. A push that comes back releases it first.
  */
 export class FallbackPlayer implements FallbackTakeover {
-  /** Each input's fallbacks as last read while it was live, in the owner's order. */
+  /** Each stream's fallbacks as last read while it was live, in the owner's order. */
   private readonly configs = new Map<string, Fallback[]>();
   /**
-   * The storage-object fallbacks of inputs that are no longer live, whose copies are kept for the next live
+   * The storage-object fallbacks of streams that are no longer live, whose copies are kept for the next live
    * session (revalidated by ETag); the next list read removes those deleted meanwhile.
    */
   private readonly kept = new Map<string, Fallback[]>();
@@ -96,7 +97,7 @@ export class FallbackPlayer implements FallbackTakeover {
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(private readonly o: FallbackPlayerOptions) {
-    o.manager.events.subscribe({ gone: (inputId) => this.forget(inputId) });
+    o.manager.events.subscribe({ gone: (streamId) => this.forget(streamId) });
     this.sweeper = setInterval(() => void this.sweep(), SWEEP_INTERVAL_MS);
     this.sweeper.unref();
     // At once too: what a node process before this one kept is known to no one now.
@@ -110,31 +111,31 @@ export class FallbackPlayer implements FallbackTakeover {
    */
   async sweep(now = new Date()): Promise<void> {
     const keptBy = new Map<string, string>();
-    for (const [inputId, fallbacks] of this.kept) for (const fallback of fallbacks) keptBy.set(fallback.id, inputId);
+    for (const [streamId, fallbacks] of this.kept) for (const fallback of fallbacks) keptBy.set(fallback.id, streamId);
     const removed = await sweepSources(
       this.o.sources.dir,
       (fallbackId) => [...this.configs.values()].some((fallbacks) => fallbacks.some(({ id }) => id === fallbackId)),
       (fallbackId) => {
-        const inputId = keptBy.get(fallbackId);
-        return inputId !== undefined && !this.o.serves(inputId);
+        const streamId = keptBy.get(fallbackId);
+        return streamId !== undefined && !this.o.serves(streamId);
       },
       new Date(now.getTime() - this.o.keptCopyMaxIdleMs),
     );
     for (const fallbackId of removed) {
-      const inputId = keptBy.get(fallbackId);
-      if (inputId === undefined) continue;
-      const left = (this.kept.get(inputId) ?? []).filter(({ id }) => id !== fallbackId);
-      if (left.length > 0) this.kept.set(inputId, left);
-      else this.kept.delete(inputId);
+      const streamId = keptBy.get(fallbackId);
+      if (streamId === undefined) continue;
+      const left = (this.kept.get(streamId) ?? []).filter(({ id }) => id !== fallbackId);
+      if (left.length > 0) this.kept.set(streamId, left);
+      else this.kept.delete(streamId);
     }
     if (removed.length > 0) this.o.log.info(`fallback copies removed: ${removed.length} unused`);
   }
 
-  /** The input's fallbacks (read while it is live): each is prepared, and a takeover follows the change. */
-  configure(input: AssignedInput, fallbacks: Fallback[]): void {
-    const before = this.configs.get(input.id) ?? this.kept.get(input.id) ?? [];
-    this.kept.delete(input.id);
-    this.configs.set(input.id, fallbacks);
+  /** The stream's fallbacks (read while it is live): each is prepared, and a takeover follows the change. */
+  configure(assigned: AssignedStream, fallbacks: Fallback[]): void {
+    const before = this.configs.get(assigned.id) ?? this.kept.get(assigned.id) ?? [];
+    this.kept.delete(assigned.id);
+    this.configs.set(assigned.id, fallbacks);
     for (const gone of before) {
       if (fallbacks.some((fallback) => fallback.id === gone.id)) continue;
       this.prepared.delete(gone.id);
@@ -142,7 +143,7 @@ export class FallbackPlayer implements FallbackTakeover {
       void forgetSource(this.o.sources.dir, gone.id);
     }
     for (const fallback of fallbacks) void this.preparation(fallback);
-    const takeover = this.takeovers.get(input.id);
+    const takeover = this.takeovers.get(assigned.id);
     const playing = takeover?.current?.fallback;
     if (takeover && playing && !fallbacks.some((fallback) => version(fallback) === version(playing))) {
       // The fallback playing was changed or deleted: the list's first usable one takes over.
@@ -152,8 +153,8 @@ export class FallbackPlayer implements FallbackTakeover {
   }
 
   takeOver(last: LiveStream): boolean {
-    const candidates = this.configs.get(last.input.id) ?? [];
-    if (candidates.length === 0 || this.takeovers.has(last.input.id)) return false;
+    const candidates = this.configs.get(last.assigned.id) ?? [];
+    if (candidates.length === 0 || this.takeovers.has(last.assigned.id)) return false;
     const takeover: Takeover = {
       last,
       format: playoutFormat(last.tracks),
@@ -163,27 +164,27 @@ export class FallbackPlayer implements FallbackTakeover {
       // The push it replaces had come back during a takeover and dropped before its media.
       flappedAt: last.returning ? Date.now() : null,
     };
-    this.takeovers.set(last.input.id, takeover);
+    this.takeovers.set(last.assigned.id, takeover);
     void this.next(takeover);
     return true;
   }
 
-  async release(inputId: string, connected?: () => boolean): Promise<boolean> {
-    let takeover = this.takeovers.get(inputId);
+  async release(streamId: string, connected?: () => boolean): Promise<boolean> {
+    let takeover = this.takeovers.get(streamId);
     if (takeover && connected && takeover.flappedAt !== null && Date.now() - takeover.flappedAt < FLAP_WINDOW_MS) {
       if (!(await holdWhile(connected, FLAP_HOLD_MS))) return false;
-      takeover = this.takeovers.get(inputId);
+      takeover = this.takeovers.get(streamId);
     }
     if (!takeover) return true;
     takeover.done = true;
-    this.takeovers.delete(inputId);
+    this.takeovers.delete(streamId);
     await this.end(takeover);
     return true;
   }
 
-  /** nginx asks whether the fallback publishing for `inputId` is expected: answers the stream it became. */
-  published(inputId: string, clientId: string): LiveStream | null {
-    const takeover = this.takeovers.get(inputId);
+  /** nginx asks whether the fallback publishing for `streamId` is expected: answers the stream it became. */
+  published(streamId: string, clientId: string): LiveStream | null {
+    const takeover = this.takeovers.get(streamId);
     const playing = takeover?.current;
     if (!takeover || !playing || playing.stream) return null;
     const { fallback } = playing;
@@ -196,7 +197,7 @@ export class FallbackPlayer implements FallbackTakeover {
         bytesIn: () => 0,
         bytesOut: () => 0,
         // A Stop (or the node stopping): the takeover ends without another fallback.
-        kick: () => void this.release(inputId),
+        kick: () => void this.release(streamId),
       },
     );
     if (!stream) return null;
@@ -218,15 +219,15 @@ export class FallbackPlayer implements FallbackTakeover {
   }
 
   /** For /metadata: the fallbacks playing now. */
-  describe(inputId: string): Record<string, unknown> | null {
-    const playing = this.takeovers.get(inputId)?.current;
+  describe(streamId: string): Record<string, unknown> | null {
+    const playing = this.takeovers.get(streamId)?.current;
     return playing ? { fallback: playing.fallback.id, type: playing.fallback.type } : null;
   }
 
   /** The node stops: every takeover ends. */
   async stopAll(): Promise<void> {
     clearInterval(this.sweeper);
-    await Promise.all([...this.takeovers.keys()].map((inputId) => this.release(inputId)));
+    await Promise.all([...this.takeovers.keys()].map((streamId) => this.release(streamId)));
   }
 
   private preparation(fallback: Fallback): Promise<Prepared> {
@@ -245,8 +246,8 @@ export class FallbackPlayer implements FallbackTakeover {
 
   /** Plays the list's first fallback that is usable and has not failed in this takeover; else the takeover ends. */
   private async next(takeover: Takeover): Promise<void> {
-    const inputId = takeover.last.input.id;
-    for (const fallback of this.configs.get(inputId) ?? []) {
+    const streamId = takeover.last.assigned.id;
+    for (const fallback of this.configs.get(streamId) ?? []) {
       if (takeover.done) return;
       if (takeover.failed.has(fallback.id)) continue;
       const prepared = await this.preparation(fallback);
@@ -260,13 +261,13 @@ export class FallbackPlayer implements FallbackTakeover {
     }
     if (takeover.done) return;
     takeover.done = true;
-    this.takeovers.delete(inputId);
+    this.takeovers.delete(streamId);
     this.o.manager.fallbackOver(takeover.last, takeover.last.failure);
   }
 
   private play(takeover: Takeover, fallback: Fallback, source: FallbackSource): void {
     const { last } = takeover;
-    const url = `${this.o.tools.rtmpUrl(last.source.hlsName)}&fallback=${encodeURIComponent(last.input.id)}`;
+    const url = `${this.o.tools.rtmpUrl(last.source.hlsName)}&fallback=${encodeURIComponent(last.assigned.id)}`;
     const child = spawnGuarded(this.o.tools.ffmpeg, fallbackArgs(source, takeover.format, url));
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => {
@@ -278,7 +279,7 @@ export class FallbackPlayer implements FallbackTakeover {
     });
     const playing: Playing = { fallback, child, stream: null, clientId: null, left, leave };
     takeover.current = playing;
-    this.o.log.info(`fallback ${labelOf(fallback)} of ${last.input.name} starting`);
+    this.o.log.info(`fallback ${labelOf(fallback)} of ${last.assigned.name} starting`);
     void child.exited.then((code) => {
       if (playing.clientId) this.byClient.delete(playing.clientId);
       if (playing.stream) this.o.manager.endPush(playing.stream);
@@ -286,11 +287,11 @@ export class FallbackPlayer implements FallbackTakeover {
       if (takeover.done || takeover.current !== playing) return;
       // It failed while playing (or could not start): the next usable fallback takes over.
       const reason = lastLine(stderr.replace(/^.*Last message repeated.*$/gm, '')) || `ffmpeg exited (${code})`;
-      this.o.log.error(`fallback ${labelOf(fallback)} of ${last.input.name} failed: ${reason}`);
+      this.o.log.error(`fallback ${labelOf(fallback)} of ${last.assigned.name} failed: ${reason}`);
       takeover.current = null;
       takeover.failed.add(fallback.id);
       this.report(fallback, 'Error', `Playing failed: ${reason}`);
-      this.o.message(last.input.id, 'error', `Fallback ${labelOf(fallback)} failed: ${reason}`);
+      this.o.message(last.assigned.id, 'error', `Fallback ${labelOf(fallback)} failed: ${reason}`);
       void this.next(takeover);
     });
   }
@@ -308,7 +309,7 @@ export class FallbackPlayer implements FallbackTakeover {
     if (!playing) return;
     // Read now: a Stop forgets the stream's fallbacks while this one leaves.
     const preparing = this.prepared.get(playing.fallback.id)?.result;
-    const still = this.configs.get(takeover.last.input.id)?.some((f) => version(f) === version(playing.fallback));
+    const still = this.configs.get(takeover.last.assigned.id)?.some((f) => version(f) === version(playing.fallback));
     await playing.child.stop();
     await Promise.race([playing.left, new Promise((resolve) => setTimeout(resolve, LEAVE_TIMEOUT_MS).unref())]);
     const prepared = await preparing;
@@ -323,19 +324,19 @@ export class FallbackPlayer implements FallbackTakeover {
    * The stream is over (Idle or Error): what was prepared for it goes and the next push prepares again;
    * copies of storage objects stay, so that only checks they are unchanged.
    */
-  private forget(inputId: string): void {
-    if (this.takeovers.has(inputId)) return;
-    const fallbacks = this.configs.get(inputId) ?? [];
+  private forget(streamId: string): void {
+    if (this.takeovers.has(streamId)) return;
+    const fallbacks = this.configs.get(streamId) ?? [];
     for (const fallback of fallbacks) {
       this.prepared.delete(fallback.id);
       this.reported.delete(fallback.id);
       if (!keepsCopy(fallback)) void forgetSource(this.o.sources.dir, fallback.id);
     }
-    this.configs.delete(inputId);
+    this.configs.delete(streamId);
     const kept = fallbacks.filter(keepsCopy);
     // Unused from now on: the sweep counts its idle time from the stream's end.
     for (const fallback of kept) void touchKept(this.o.sources.dir, fallback.id);
-    if (kept.length > 0) this.kept.set(inputId, kept);
+    if (kept.length > 0) this.kept.set(streamId, kept);
   }
 
   private report(fallback: Fallback, state: FallbackState, message: string): void {

@@ -158,7 +158,7 @@ export class FileCapture {
     return {
       ended: reader.exited.then((code) => {
         if (this.readerProcess === reader) this.readerProcess = null;
-        this.o.log.debug(`${this.o.file}: the reader of ${stream.input.name} ended (${code}) after ${bytes} bytes`);
+        this.o.log.debug(`${this.o.file}: the reader of ${stream.assigned.name} ended (${code}) after ${bytes} bytes`);
         // nginx ends its players when the push ends: that is no failure.
         if (code === 0 || stream.ended) return null;
         return lastLine(log) || `ffmpeg exited with ${code}`;

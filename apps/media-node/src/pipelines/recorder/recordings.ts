@@ -1,7 +1,8 @@
-import type { AssignedInput, ConfigPart, NodeRecording } from '@streamcloud/contract';
+import type { ConfigPart, NodeRecording } from '@streamcloud/contract';
 import type { GuardedAgents } from '@streamcloud/net-guard';
 import type { ControlPlaneClient, Reporter } from '../../control-plane.js';
 import type { Logger } from '../../log.js';
+import type { AssignedStream } from '../../streams/directory.js';
 import type { StreamListener } from '../../streams/events.js';
 import type { LiveStream } from '../../streams/types.js';
 import type { NodeTools, StopReason } from '../pipeline.js';
@@ -17,8 +18,8 @@ const MESSAGES_PER_REPORT = 20;
 export interface RecordingsOptions {
   client: Pick<ControlPlaneClient, 'recordings'>;
   reporter: Pick<Reporter, 'send' | 'delivered'>;
-  /** The inputs the node serves, with the version of their recordings. */
-  inputs(): readonly AssignedInput[];
+  /** The streams the node serves, with the version of their recordings. */
+  assignedStreams(): readonly AssignedStream[];
   tools: NodeTools;
   /** Uploads connect through these: net-guard's agents under the operator's address policy. */
   agents: GuardedAgents;
@@ -41,7 +42,7 @@ export class Recordings implements StreamListener {
   private readonly journal: RecordingJournal;
   /** What `GET /node/recordings` answered last, by recording id. */
   private listing = new Map<string, NodeRecording>();
-  /** The recordings version of each input that the listing reflects. */
+  /** The recordings version of each stream that the listing reflects. */
   private readonly listed = new Map<string, string>();
   /** Runs not done, and done runs until their final report is delivered, oldest first. */
   private runs: RecordingRun[] = [];
@@ -96,11 +97,11 @@ export class Recordings implements StreamListener {
   }
 
   /** The recordings a live stream should run now (the recorder pipeline's configuration). */
-  async runnable(input: AssignedInput): Promise<NodeRecording[]> {
-    if (this.listed.get(input.id) !== input.versions.recordings) await this.refresh();
+  async runnable(assigned: AssignedStream): Promise<NodeRecording[]> {
+    if (this.listed.get(assigned.id) !== assigned.versions.recordings) await this.refresh();
     return [...this.listing.values()].filter(
       (recording) =>
-        recording.streamId === input.id &&
+        recording.streamId === assigned.id &&
         !recording.stopRequested &&
         (recording.autostart ||
           (recording.state === 'Recording' && (!this.ran.has(recording.id) || this.capturing(recording.id)))),
@@ -111,7 +112,7 @@ export class Recordings implements StreamListener {
   async run(stream: LiveStream, recordings: readonly NodeRecording[]): Promise<void> {
     const wanted = new Set(recordings.map((recording) => recording.id));
     for (const run of this.runs)
-      if (run.capturing && run.record.streamId === stream.input.id && !wanted.has(run.recordingId))
+      if (run.capturing && run.record.streamId === stream.assigned.id && !wanted.has(run.recordingId))
         void this.finish(run);
     for (const recording of recordings) {
       const current = this.runs.find((run) => run.recordingId === recording.id && run.capturing);
@@ -161,7 +162,7 @@ export class Recordings implements StreamListener {
       this.held.delete(recordingId);
       const recording = this.listing.get(recordingId);
       if (stream.ended || !recording || recording.stopRequested) continue;
-      if (!(await this.runnable(stream.input)).some((each) => each.id === recordingId)) continue;
+      if (!(await this.runnable(stream.assigned)).some((each) => each.id === recordingId)) continue;
       await this.begin(recording, stream);
     }
   }
@@ -177,13 +178,13 @@ export class Recordings implements StreamListener {
   }
 
   /** The reconnect grace ended without a new push: the files waiting for one are finished. */
-  gone(inputId: string): void {
+  gone(streamId: string): void {
     for (const run of this.runs)
-      if (run.capturing && !run.stream && run.record.streamId === inputId) void this.finish(run);
+      if (run.capturing && !run.stream && run.record.streamId === streamId) void this.finish(run);
   }
 
   /** A recording of a stream that is not live may have been stopped (it then ends without a file). */
-  configChanged(_input: AssignedInput, parts: ReadonlySet<ConfigPart>): void {
+  configChanged(_assigned: AssignedStream, parts: ReadonlySet<ConfigPart>): void {
     if (parts.has('recordings')) void this.refresh().catch(() => undefined);
   }
 
@@ -195,7 +196,7 @@ export class Recordings implements StreamListener {
     this.queued ??= (async () => {
       await this.refreshing?.catch(() => undefined);
       this.queued = null;
-      const versions = this.o.inputs().map((input) => [input.id, input.versions.recordings] as const);
+      const versions = this.o.assignedStreams().map((assigned) => [assigned.id, assigned.versions.recordings] as const);
       const reading = this.read(versions);
       this.refreshing = reading;
       await reading;
@@ -206,7 +207,7 @@ export class Recordings implements StreamListener {
   private async read(versions: ReadonlyArray<readonly [string, string]>): Promise<void> {
     const recordings = await this.o.client.recordings();
     this.listing = new Map(recordings.map((recording) => [recording.id, recording]));
-    for (const [inputId, version] of versions) this.listed.set(inputId, version);
+    for (const [streamId, version] of versions) this.listed.set(streamId, version);
     for (const run of this.runs) {
       const recording = this.listing.get(run.recordingId);
       if (recording) run.know(recording);

@@ -12,7 +12,7 @@ const relay = {
   capture: { source: 'Incoming', tracks: [] },
 } as unknown as NodeRelay;
 
-const stream = { input: { id: 'input-1', name: 'input-1' }, startedAt: new Date(0), ended: false } as LiveStream;
+const stream = { assigned: { id: 'input-1', name: 'input-1' }, startedAt: new Date(0), ended: false } as LiveStream;
 
 const source: RelaySource = {
   ffmpeg: 'ffmpeg',

@@ -189,7 +189,7 @@ export class RelayJob {
         run = this.startRun(target, source);
         const failure = await run.ended;
         this.o.context.log.debug(
-          `relay ${this.relay.id} of ${this.stream.input.name}: a run ended${failure ? `: ${failure.message}` : ''}`,
+          `relay ${this.relay.id} of ${this.stream.assigned.name}: a run ended${failure ? `: ${failure.message}` : ''}`,
         );
         if (stopped || this.stream.ended || failure === null) return null;
         this.lastFailure = failure;
@@ -224,7 +224,7 @@ export class RelayJob {
     });
     this.current = run;
     const unmeter = this.o.context.meter({
-      inputId: this.stream.input.id,
+      streamId: this.stream.assigned.id,
       bytesOut: () => run.bytesOut(),
       bytesIn: () => run.bytesIn(),
     });

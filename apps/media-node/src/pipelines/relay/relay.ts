@@ -1,6 +1,9 @@
 import { rmSync } from 'node:fs';
-import { type AssignedInput, NOTHING_CONFIGURED, type NodeRelay, selectorConstrains } from '@streamcloud/contract';
+import { join } from 'node:path';
+import { type NodeRelay, selectorConstrains } from '@streamcloud/contract';
+import type { NodeConfig } from '../../config.js';
 import type { ControlPlaneClient, ReportBody } from '../../control-plane.js';
+import type { AssignedStream } from '../../streams/directory.js';
 import type { StreamEvents } from '../../streams/events.js';
 import type { LiveStream } from '../../streams/types.js';
 import {
@@ -15,27 +18,24 @@ import {
 import type { NodeTools, Pipeline, PipelineContext, PipelineKind, StopReason } from '../pipeline.js';
 import { CmafTarget } from './cmaf.js';
 import { RelayJob, type RelayReport } from './job.js';
-import type { RelayPolicies } from './outbound.js';
+import { type RelayPolicies, relayPolicies } from './outbound.js';
 import { RtmpTarget } from './rtmp.js';
 import { RelayFailure, type RelaySource, type RelayTarget } from './target.js';
 import { UdpTarget } from './udp.js';
 
-/** Failures lasting this long end a relay in Error. */
-export const RELAY_GIVE_UP_MS = 10 * 60_000;
-
 export interface RelaysOptions {
   client: Pick<ControlPlaneClient, 'relays'>;
   events: StreamEvents;
-  /** Whether an input's push is live here now (its relays then run in its pipeline). */
-  live(inputId: string): boolean;
+  /** Whether a stream's push is live here now (its relays then run in its pipeline). */
+  live(streamId: string): boolean;
   /** Sends a node report (relays of streams that are not live). */
   send(report: ReportBody): void;
-  /** A directory only the node's user reads: RTMP relays' preset files (stream keys) live there for a moment. */
-  secretsDir: string;
-  /** Where relays may connect and send (ALLOW_PRIVATE_NETWORKS). */
-  policies: RelayPolicies;
-  /** Failures lasting this long end a relay in Error (RELAY_GIVE_UP_MS). */
-  failingForMs?: number;
+  /**
+   * `<dataDir>/relays`, a directory only the node's user reads: RTMP relays' preset files (stream keys) live
+   * there for a moment; where relays may connect and send (ALLOW_PRIVATE_NETWORKS); failures lasting
+   * `relayGiveUpMs` end a relay in Error.
+   */
+  config: Pick<NodeConfig, 'dataDir' | 'allowPrivateNetworks' | 'relayGiveUpMs'>;
 }
 
 /**
@@ -43,7 +43,7 @@ export interface RelaysOptions {
  * Completed. Its uploaded bytes are known once its connection has closed.
  */
 interface Paused {
-  inputId: string;
+  streamId: string;
   uploaded: Promise<number>;
   report(fields: RelayReport): void;
 }
@@ -56,8 +56,10 @@ interface Paused {
  * Completed (an autostarting relay starts a new run with the next push).
  */
 export function relaysKind(o: RelaysOptions): PipelineKind<NodeRelay[]> {
+  const secretsDir = join(o.config.dataDir, 'relays');
+  const policies = relayPolicies({ allowPrivate: o.config.allowPrivateNetworks });
   // Preset files a node killed mid-relay left behind hold stream keys: none survives a start.
-  rmSync(o.secretsDir, { recursive: true, force: true });
+  rmSync(secretsDir, { recursive: true, force: true });
   const paused = new Map<string, Paused>();
   const complete = (filter: (entry: Paused) => boolean, text: string) => {
     for (const [relayId, entry] of paused) {
@@ -68,22 +70,30 @@ export function relaysKind(o: RelaysOptions): PipelineKind<NodeRelay[]> {
       );
     }
   };
+  // A paused relay no longer listed for its stream (deleted, or finished elsewhere) is forgotten: when the stream
+  // goes live again with relays (load), or when its relays change during the grace (the sweep) — a stream left
+  // with none is not read when it goes live again (whenNothing).
+  const forgetUnlisted = (streamIds: ReadonlySet<string>, relays: readonly NodeRelay[]) => {
+    for (const [relayId, entry] of paused)
+      if (streamIds.has(entry.streamId) && !relays.some((relay) => relay.id === relayId)) paused.delete(relayId);
+  };
   // Relays of streams that are not live: a Stop completes them here (no pipeline runs them). Read in one
-  // request for every input whose relays changed meanwhile (at the node's start, that is all of them).
+  // request for every stream whose relays changed meanwhile (at the node's start, that is all of them).
   const idle = new Set<string>();
   let sweeping: NodeJS.Timeout | null = null;
   const sweep = async () => {
     sweeping = null;
-    const inputs = new Set(idle);
+    const streamIds = new Set(idle);
     idle.clear();
     let relays: NodeRelay[];
     try {
       relays = await o.client.relays();
     } catch {
-      return; // the next change of these inputs' relays tries again
+      return; // the next change of these streams' relays tries again
     }
+    forgetUnlisted(streamIds, relays);
     for (const relay of relays) {
-      if (!inputs.has(relay.streamId) || o.live(relay.streamId)) continue;
+      if (!streamIds.has(relay.streamId) || o.live(relay.streamId)) continue;
       if (!relay.stopRequested || relay.state !== 'Relaying') continue;
       const entry = paused.get(relay.id);
       paused.delete(relay.id);
@@ -100,17 +110,17 @@ export function relaysKind(o: RelaysOptions): PipelineKind<NodeRelay[]> {
     }
   };
   o.events.subscribe({
-    gone: (inputId) => complete((entry) => entry.inputId === inputId, 'The push ended'),
-    configChanged: (input, parts) => {
-      if (!parts.has('relays') || o.live(input.id)) return;
-      idle.add(input.id);
+    gone: (streamId) => complete((entry) => entry.streamId === streamId, 'The push ended'),
+    configChanged: (assigned, parts) => {
+      if (!parts.has('relays') || o.live(assigned.id)) return;
+      idle.add(assigned.id);
       sweeping ??= setTimeout(() => void sweep(), 100);
       sweeping.unref();
     },
   });
   const book: RelayBook = {
-    failingForMs: o.failingForMs ?? RELAY_GIVE_UP_MS,
-    target: (relay) => relayTarget(relay, o.secretsDir, o.policies),
+    failingForMs: o.config.relayGiveUpMs,
+    target: (relay) => relayTarget(relay, secretsDir, policies),
     pause: (relayId, entry) => paused.set(relayId, entry),
     resume: (relayId) => {
       const entry = paused.get(relayId);
@@ -121,15 +131,10 @@ export function relaysKind(o: RelaysOptions): PipelineKind<NodeRelay[]> {
   return {
     name: 'relays',
     part: 'relays',
-    async load(input: AssignedInput) {
-      // A stream with no relay (its version says so) is not asked about: most streams going live have none.
-      const relays =
-        input.versions.relays === NOTHING_CONFIGURED
-          ? []
-          : (await o.client.relays()).filter((relay) => relay.streamId === input.id);
-      // A paused relay no longer listed (deleted, or finished elsewhere) is forgotten.
-      for (const [relayId, entry] of paused)
-        if (entry.inputId === input.id && !relays.some((relay) => relay.id === relayId)) paused.delete(relayId);
+    whenNothing: 'skip',
+    async load(assigned: AssignedStream) {
+      const relays = (await o.client.relays()).filter((relay) => relay.streamId === assigned.id);
+      forgetUnlisted(new Set([assigned.id]), relays);
       return relays.length > 0 ? relays : null;
     },
     create: (context) => new StreamRelays(context, book),
@@ -259,7 +264,8 @@ class StreamRelays implements Pipeline<NodeRelay[]> {
           return job.stop({ how: 'finished', message: this.endMessage(reason, stream) });
         // Paused at once (the reconnect grace may end before the connection has closed).
         const uploaded = job.stop({ how: 'paused' });
-        if (stream) this.book.pause(relayId, { inputId: stream.input.id, uploaded, report: this.reporter(relayId) });
+        if (stream)
+          this.book.pause(relayId, { streamId: stream.assigned.id, uploaded, report: this.reporter(relayId) });
         await uploaded;
       }),
     );

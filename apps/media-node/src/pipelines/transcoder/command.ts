@@ -7,7 +7,7 @@ export interface CommandInputs {
   input: string;
   /** Its tracks as probed (how long ffmpeg probes it: playInputArgs). */
   inputTracks: readonly TrackInfo[];
-  /** Where rendition `key` is published (nginx-rtmp, `<input id>_<key>`). */
+  /** Where rendition `key` is published (nginx-rtmp, `<stream id>_<key>`). */
   output: (key: string) => string;
   /** The overlay logo as a file, at its offsets in source pixels; null without one. */
   logo: { file: string; x: number; y: number } | null;

@@ -40,7 +40,7 @@ export interface AudioPlan {
  * or an audio-only rendition.
  */
 export interface RenditionPlan {
-  /** Suffix of its nginx-rtmp name (`<input id>_<key>`) and path segment of its HLS playlist. */
+  /** Suffix of its nginx-rtmp name (`<stream id>_<key>`) and path segment of its HLS playlist. */
   key: string;
   video: VideoPlan | 'copy' | null;
   audio: AudioPlan | 'copy' | null;

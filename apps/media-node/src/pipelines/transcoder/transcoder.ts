@@ -14,12 +14,16 @@ import { describeRendition, hasLadder, type LadderPlan, planLadder, type Renditi
 import { SpeedMeter } from './speed.js';
 
 /** The transcoder of adjustable-transcode streams whose configuration has a ladder. */
-export const transcoderKind = (client: ControlPlaneClient): PipelineKind<TranscodeConfig> => ({
+export const transcoderKind = ({
+  client,
+}: {
+  client: Pick<ControlPlaneClient, 'transcodeConfig'>;
+}): PipelineKind<TranscodeConfig> => ({
   name: 'transcoder',
   part: 'config',
-  async load(input) {
-    if (input.outputMode !== 'AdjustableTranscode') return null;
-    const config = await client.transcodeConfig(input.id);
+  async load(assigned) {
+    if (assigned.outputMode !== 'AdjustableTranscode') return null;
+    const config = await client.transcodeConfig(assigned.id);
     return hasLadder(config) || config.scte35.mode !== 'None' ? config : null;
   },
   create: (context) => new Transcoder(context),
@@ -31,7 +35,7 @@ const SCTE35_NOTE =
 
 /**
  * One ffmpeg per live stream: decodes the push once, draws the overlay and the epoch time, and encodes
- * every rendition of the ladder, each published back into nginx-rtmp as `<input id>_<key>` (which gives
+ * every rendition of the ladder, each published back into nginx-rtmp as `<stream id>_<key>` (which gives
  * it HLS fragments and RTMP playback). Once every rendition has a fragment, the stream's viewers get the
  * renditions (HLS: a master playlist; RTMP, WebRTC, the outgoing snapshot: the top one) and its outgoing
  * tracks are what ffprobe reads from them. The ffmpeg is restarted with backoff when it ends; after three
@@ -102,7 +106,7 @@ class Transcoder implements Pipeline<TranscodeConfig> {
       return;
     }
 
-    this.workDir = join(tools.dataDir, 'transcoder', stream.input.id);
+    this.workDir = join(tools.dataDir, 'transcoder', stream.assigned.id);
     await mkdir(this.workDir, { recursive: true });
     const logo = config.overlay ? await this.writeLogo(config.overlay.data) : null;
     let epochFont: string | null = null;
@@ -118,7 +122,7 @@ class Transcoder implements Pipeline<TranscodeConfig> {
     const args = transcoderArgs(plan, {
       input: tools.rtmpUrl(stream.source.rtmpName),
       inputTracks: tracks,
-      output: (key) => tools.rtmpUrl(`${stream.input.id}_${key}`),
+      output: (key) => tools.rtmpUrl(`${stream.assigned.id}_${key}`),
       logo: logo && config.overlay ? { file: logo, x: config.overlay.offsetX, y: config.overlay.offsetY } : null,
       epochFont,
       sourceHeight: video?.height ?? null,
@@ -181,7 +185,7 @@ class Transcoder implements Pipeline<TranscodeConfig> {
     const going = () => child.running && !this.stopped && !stream.ended;
     const fragments: string[] = [];
     for (const rendition of plan.renditions) {
-      const fragment = await poll(() => newestFragment(hlsDir, `${stream.input.id}_${rendition.key}`, since), going);
+      const fragment = await poll(() => newestFragment(hlsDir, `${stream.assigned.id}_${rendition.key}`, since), going);
       if (!fragment) return;
       fragments.push(fragment);
     }
@@ -189,7 +193,7 @@ class Transcoder implements Pipeline<TranscodeConfig> {
     try {
       probed = await Promise.all(fragments.map((fragment) => probeMedia(ffprobe, fragment)));
     } catch (error) {
-      this.context.log.error(`probing the renditions of ${stream.input.name} failed: ${String(error)}`);
+      this.context.log.error(`probing the renditions of ${stream.assigned.name} failed: ${String(error)}`);
       return;
     }
     if (!going()) return;
@@ -203,7 +207,7 @@ class Transcoder implements Pipeline<TranscodeConfig> {
     stream.transcodedSinceReport = true;
     this.context.reporter.send({
       kind: 'stream-state',
-      streamId: stream.input.id,
+      streamId: stream.assigned.id,
       at: new Date().toISOString(),
       tracks: { outgoing: outgoingTracks(plan.renditions, probed) },
       // The stream's edges write the same master and pull its variants from here.
@@ -219,7 +223,7 @@ class Transcoder implements Pipeline<TranscodeConfig> {
 
   private rendition(stream: LiveStream, plan: RenditionPlan, tracks: ProbedTrack[]): Rendition {
     const video = tracks.find((track) => track.type === 'Video');
-    const name = `${stream.input.id}_${plan.key}`;
+    const name = `${stream.assigned.id}_${plan.key}`;
     return {
       key: plan.key,
       rtmpName: name,
@@ -241,7 +245,10 @@ class Transcoder implements Pipeline<TranscodeConfig> {
     this.restoreSource(stream);
     // Without their playlists, the master's variants play the push (HLS players keep going).
     for (const rendition of this.plan?.renditions ?? [])
-      void rm(join(this.context.tools.hlsDir, `${stream.input.id}_${rendition.key}`), { recursive: true, force: true });
+      void rm(join(this.context.tools.hlsDir, `${stream.assigned.id}_${rendition.key}`), {
+        recursive: true,
+        force: true,
+      });
     this.context.reporter.message(
       'error',
       `Transcoding failed 3 times within a minute (${failure}): viewers get the stream as it is pushed`,
@@ -256,7 +263,7 @@ class Transcoder implements Pipeline<TranscodeConfig> {
     if (wasTranscoding && !stream.ended && stream.tracks)
       this.context.reporter.send({
         kind: 'stream-state',
-        streamId: stream.input.id,
+        streamId: stream.assigned.id,
         at: new Date().toISOString(),
         tracks: { outgoing: stream.tracks },
         renditions: null,

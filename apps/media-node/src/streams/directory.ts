@@ -1,6 +1,11 @@
 import { type AssignedInput, CONFIG_PARTS, type ConfigPart, type PreviousAccessToken } from '@streamcloud/contract';
 
-export type AssignedOutput = AssignedInput['outputs'][number];
+/**
+ * A stream as the control plane assigns it to this node (`GET /node/inputs`): its name, outputs, tokens and the
+ * versions of its configuration. The contract's wire name is `AssignedInput`; in the node it is a stream.
+ */
+export type AssignedStream = AssignedInput;
+export type AssignedOutput = AssignedStream['outputs'][number];
 
 /** Names as streamers and players send them: `in+<uuid>`, `in%2B<uuid>` (URL-encoded once or twice). */
 export function normalizeName(raw: string): string {
@@ -24,48 +29,48 @@ export function splitNameAndToken(raw: string): { name: string; token: string | 
   return { name: decoded.slice(0, at), token: params.get('token') };
 }
 
-/** The inputs assigned to this node as the control plane last answered, indexed by every name they answer to. */
-export class InputDirectory {
-  private inputs = new Map<string, AssignedInput>();
-  private byName = new Map<string, AssignedInput>();
-  private outputs = new Map<string, { input: AssignedInput; output: AssignedOutput }>();
+/** The streams assigned to this node as the control plane last answered, indexed by every name they answer to. */
+export class StreamDirectory {
+  private streams = new Map<string, AssignedStream>();
+  private names = new Map<string, AssignedStream>();
+  private outputs = new Map<string, { assigned: AssignedStream; output: AssignedOutput }>();
 
   /**
-   * Takes the control plane's new answer; answers, for each input, the parts of its configuration whose
-   * version changed (inputs without a change are left out): every part of an input seen for the first
+   * Takes the control plane's new answer; answers, for each stream, the parts of its configuration whose
+   * version changed (streams without a change are left out): every part of a stream seen for the first
    * time (at the node's start, or created since the last read), so what waits for it is acted on.
    */
-  replace(inputs: AssignedInput[]): Map<AssignedInput, Set<ConfigPart>> {
-    const changes = new Map<AssignedInput, Set<ConfigPart>>();
-    for (const input of inputs) {
-      const before = this.inputs.get(input.id);
-      const parts = new Set(CONFIG_PARTS.filter((part) => before?.versions[part] !== input.versions[part]));
-      if (parts.size > 0) changes.set(input, parts);
+  replace(assignedStreams: AssignedStream[]): Map<AssignedStream, Set<ConfigPart>> {
+    const changes = new Map<AssignedStream, Set<ConfigPart>>();
+    for (const assigned of assignedStreams) {
+      const before = this.streams.get(assigned.id);
+      const parts = new Set(CONFIG_PARTS.filter((part) => before?.versions[part] !== assigned.versions[part]));
+      if (parts.size > 0) changes.set(assigned, parts);
     }
-    this.inputs = new Map(inputs.map((input) => [input.id, input]));
-    this.byName = new Map();
+    this.streams = new Map(assignedStreams.map((assigned) => [assigned.id, assigned]));
+    this.names = new Map();
     this.outputs = new Map();
-    for (const input of inputs) {
-      this.byName.set(input.name.toLowerCase(), input);
-      if (input.ingressName) this.byName.set(input.ingressName.toLowerCase(), input);
-      for (const output of input.outputs) this.outputs.set(output.name.toLowerCase(), { input, output });
+    for (const assigned of assignedStreams) {
+      this.names.set(assigned.name.toLowerCase(), assigned);
+      if (assigned.ingressName) this.names.set(assigned.ingressName.toLowerCase(), assigned);
+      for (const output of assigned.outputs) this.outputs.set(output.name.toLowerCase(), { assigned, output });
     }
     return changes;
   }
 
-  all(): AssignedInput[] {
-    return [...this.inputs.values()];
+  all(): AssignedStream[] {
+    return [...this.streams.values()];
   }
 
-  byId(id: string): AssignedInput | undefined {
-    return this.inputs.get(id);
+  byId(id: string): AssignedStream | undefined {
+    return this.streams.get(id);
   }
 
-  input(name: string): AssignedInput | undefined {
-    return this.byName.get(normalizeName(name).toLowerCase());
+  byName(name: string): AssignedStream | undefined {
+    return this.names.get(normalizeName(name).toLowerCase());
   }
 
-  output(name: string): { input: AssignedInput; output: AssignedOutput } | undefined {
+  output(name: string): { assigned: AssignedStream; output: AssignedOutput } | undefined {
     return this.outputs.get(normalizeName(name).toLowerCase());
   }
 }
@@ -82,7 +87,7 @@ export function tokenMatches(expected: string | null, given: string | null): boo
 /**
  * Whether a push or play may go on with `given`: the current token, or the one a rotation replaced until its
  * window ends by this node's clock (checked at each admission, so it stops then without a new read of the
- * inputs). `running`: the request belongs to a session admitted here before (an HLS player's next playlist or
+ * streams). `running`: the request belongs to a session admitted here before (an HLS player's next playlist or
  * fragment), which the window's end does not cut (docs/decisions.md, "Token rotation").
  */
 export function tokenAccepted(
