@@ -98,7 +98,7 @@ describe('a network cut between a node and the control plane', () => {
         .filter((batch) => batch.status === 200)
         .flatMap((batch) => batch.reports.filter((report) => report.kind === 'usage'))
         .map((report) => Number(report.id.split('-').at(-1)));
-      expect(usage.length).toBeGreaterThan(100);
+      expect(usage.length).toBeGreaterThan(20);
       expect(usage).toEqual([...new Set(usage)].sort((a, b) => a - b));
     } finally {
       push?.stop();
