@@ -141,6 +141,16 @@ function note(timeline: Timeline, value: string | null | undefined): void {
 }
 
 /**
+ * When the page showed `state` from its start on: at once if it showed it already (the state the API left came and
+ * went unseen), else at the page's first change to it (a sample before the API's read at the earliest).
+ */
+function shownFrom(page: Timeline, state: Timeline[number]): number | undefined {
+  const before = page.filter((seen) => seen.at <= state.at - SAMPLE_MS).at(-1);
+  if (before?.value === state.value) return state.at;
+  return page.find((seen) => seen.value === state.value && seen.at > state.at - SAMPLE_MS)?.at;
+}
+
+/**
  * Each state the API held for at least a poll and its slack must be on the page within them: its lag is from the first
  * read of the API that showed it to the first sample of the page that did (a page may show it a sample earlier).
  */
@@ -153,7 +163,7 @@ function judge(watched: Watched[]): { lines: string[]; failures: string[] } {
     each.api.forEach((state, index) => {
       const until = each.api[index + 1]?.at ?? Date.now();
       const held = until - state.at >= bound;
-      const shownAt = each.page.find((seen) => seen.value === state.value && seen.at >= state.at - SAMPLE_MS)?.at;
+      const shownAt = shownFrom(each.page, state);
       if (shownAt !== undefined && shownAt <= state.at + bound) {
         lags.push(`${state.value} ${seconds(Math.max(0, shownAt - state.at))}`);
       } else if (held) {
