@@ -71,12 +71,8 @@ export async function watchConsole(
     await nodes.goto(`${plane.url}/#/nodes`);
     const dashboard = await context.newPage();
     await dashboard.goto(`${plane.url}/#/streams/view/${stream.id}`);
-    const watched: Watched[] = [
-      {
-        what: `node ${node.name}`,
-        mustShow: outagesShow ? ['Offline'] : [],
-        api: [],
-        page: [],
+    const watched = [
+      watching(`node ${node.name}`, outagesShow ? ['Offline'] : [], {
         readApi: async () => {
           const answer = await plane.api<Node>('GET', `/nodes/${node.id}`);
           return answer.status === 200 ? REPORTING_SHOWN[answer.body.reporting] : null;
@@ -85,18 +81,14 @@ export async function watchConsole(
           const row = await shown(nodes, (page) => page.getByRole('row').filter({ hasText: node.name }));
           return row === null ? null : (/(Offline|Reporting|Never reported)/.exec(row)?.[1] ?? null);
         },
-      },
-      {
-        what: `stream ${stream.caption}`,
-        mustShow: outagesShow ? ['Error'] : [],
-        api: [],
-        page: [],
+      }),
+      watching(`stream ${stream.caption}`, outagesShow ? ['Error'] : [], {
         readApi: async () => {
           const answer = await plane.api<StreamInput>('GET', `/inputs/${stream.id}`);
           return answer.status === 200 ? answer.body.status : null;
         },
         readPage: () => shown(dashboard, (page) => page.getByTestId('stream-status')),
-      },
+      }),
     ];
     let stopped = false;
     const sampling = (async () => {
@@ -124,6 +116,15 @@ export async function watchConsole(
     throw error;
   }
 }
+
+/** A thing to watch, with its empty timelines. */
+const watching = (what: string, mustShow: string[], read: Pick<Watched, 'readApi' | 'readPage'>): Watched => ({
+  what,
+  mustShow,
+  api: [],
+  page: [],
+  ...read,
+});
 
 /** The text of what `locate` finds on the page now, or null (not there yet, or the page is between reads). */
 async function shown(page: Page, locate: (page: Page) => ReturnType<Page['getByTestId']>): Promise<string | null> {
