@@ -60,6 +60,8 @@ let hooks: WebhookReceiver;
 let proxy: TcpProxy;
 /** Between the origin and the proxy: its report batches, in order (what a network cut's recovery is told with). */
 let tap: ReportTap;
+/** When the latest network cut was repaired (its reports are told from then). */
+let cutRepairedAt = 0;
 let recorded: RecordedWorld;
 let workload: Workload | null = null;
 /** The console in Chromium beside the API (null: the console is not built). */
@@ -169,6 +171,7 @@ const FAULTS: Record<string, Fault> = {
       await proxy.cut();
       await sleep(OUTAGE_MS);
       await proxy.restore();
+      cutRepairedAt = Date.now();
       return `cut ${seconds(OUTAGE_MS)}`;
     },
   },
@@ -358,7 +361,7 @@ describe(`a bad day (seed ${SEED}${LEAN ? ', lean' : ''})`, () => {
             stories.push(
               `${step.join(' + ')}: ${reportsStory(
                 tap,
-                repaired,
+                cutRepairedAt,
                 encoders.map((each) => each.stream.id),
               )}`,
             );
