@@ -60,7 +60,8 @@ let hooks: WebhookReceiver;
 let proxy: TcpProxy;
 /** Between the origin and the proxy: its report batches, in order (what a network cut's recovery is told with). */
 let tap: ReportTap;
-/** When the latest network cut was repaired (its reports are told from then). */
+/** When each network cut was repaired: the node's reports from then are told at the end of the run. */
+const cutsRepaired: Array<{ step: string; at: number }> = [];
 let cutRepairedAt = 0;
 let recorded: RecordedWorld;
 let workload: Workload | null = null;
@@ -357,14 +358,7 @@ describe(`a bad day (seed ${SEED}${LEAN ? ', lean' : ''})`, () => {
           const apiBack = Date.now() - repaired;
           const judgedFrom = Date.now();
           const recovery = await allIngestion(judgedFrom, step.join(' + '));
-          if (step.includes('networkCut'))
-            stories.push(
-              `${step.join(' + ')}: ${reportsStory(
-                tap,
-                cutRepairedAt,
-                encoders.map((each) => each.stream.id),
-              )}`,
-            );
+          if (step.includes('networkCut')) cutsRepaired.push({ step: step.join(' + '), at: cutRepairedAt });
           const watched: string[] = [];
           for (const each of workload.watched) {
             // From the fault's start; a failure's from 30 s before (what ended it may have come earlier).
@@ -411,6 +405,14 @@ describe(`a bad day (seed ${SEED}${LEAN ? ', lean' : ''})`, () => {
       };
 
       // Every recording Completed with its whole file in the bucket, or Error saying why; never silently lost.
+      for (const cut of cutsRepaired)
+        stories.push(
+          `${cut.step}: ${reportsStory(
+            tap,
+            cut.at,
+            encoders.map((each) => each.stream.id),
+          )}`,
+        );
       const recordings = await recorded.settle(120_000);
       const recordingProblems = recordings.filter((outcome) => outcome.problem);
       const uploadsLostToOutage = recordings.filter(
