@@ -1,9 +1,11 @@
 // One chaos scenario (apps/media-node/test/chaos): a throw-away durable PostgreSQL, the bad day with the given
 // seed on it, its report written to `reportPath`. Shared by `npm run chaos` and `npm test`'s lean run.
 import { join } from 'node:path';
-import { ROOT, run, startPostgres } from './lib.mjs';
+import { ensureConsoleBuilt, ROOT, run, startPostgres } from './lib.mjs';
 
 export async function runChaos({ seed, lean, reportPath }) {
+  // The run watches the console in Chromium (console-watch.ts): built unless its build is newer than its sources.
+  ensureConsoleBuilt();
   // Durable: with commits acknowledged before they are on disk (the tests' setting), a kill -9 loses some.
   const postgres = await startPostgres({ durable: true });
   try {

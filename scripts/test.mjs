@@ -47,13 +47,15 @@ const TYPED_PROJECTS = [
 const at = (dir) => join(ROOT, dir);
 /**
  * The media node's longest files (a node killed and restarted, silences waited out, a token rotation window, a
- * minute of rewind: ~3 min of waiting): their own suite, run after the CPU lane beside e2e, not in the real-time lane before it.
+ * minute of rewind: ~3 min of waiting), and the chaos run's regression tests: their own suite, run after the CPU lane
+ * beside e2e, not in the real-time lane before it (whose ~29 min are the run's critical path).
  */
 const MEDIA_LATE_FILES = [
   'test/recordings-restart.test.ts',
   'test/node-lifecycle.test.ts',
   'test/token-rotation.test.ts',
   'test/rewind.test.ts',
+  'test/whip-session-end.test.ts',
 ];
 
 const SUITES = {

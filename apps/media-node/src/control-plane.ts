@@ -94,20 +94,36 @@ export interface ReportLedger {
   settled(reports: NodeReport[]): void;
 }
 
-/** Load and metrics reports kept while the control plane is away; beyond, the oldest go. */
+/** Reports other than usage kept while the control plane is away; beyond, the oldest go (load and metrics first). */
 const QUEUE_MAX = 5000;
 /** Usage reports kept while the control plane is away (billing: one per stream and report interval). */
 const USAGE_QUEUE_MAX = 100_000;
+/** Reports per batch (the control plane takes up to NODE_REPORT_BATCH_MAX). */
+const BATCH_MAX = 100;
+
+/**
+ * The kinds that measure an interval (usage, metrics, load: several each interval, a backlog of them after the control
+ * plane was away), as opposed to those that say a state (a stream's, recording's, relay's...).
+ */
+const MEASUREMENTS: ReadonlySet<NodeReport['kind']> = new Set(['usage', 'metrics', 'load']);
+const measures = (report: NodeReport) => MEASUREMENTS.has(report.kind);
 
 /**
  * Sends reports in batches. Each report gets an id (`<boot id>-<sequence>`) when queued; a batch that
  * fails for a reason other than a 400 is resent as it was (the control plane counts repeats as
- * duplicates). `flushed()` resolves once everything queued so far is delivered or dropped.
+ * duplicates). A batch takes the states first and fills up with measurements: after the control plane was away,
+ * what the node says of its streams (and says again on reconnecting, `onReconnected`) reaches it in the next batch,
+ * not behind the backlog of usage, metrics and load. Each of the two goes in the order it was queued (the control
+ * plane applies a batch's reports kind by kind anyway). `flushed()` resolves once everything queued so far is
+ * delivered or dropped.
  */
 export class Reporter {
   private readonly bootId = randomUUID().slice(0, 8);
   private sequence = 0;
-  private queue: NodeReport[] = [];
+  /** States, in the order they were said. */
+  private states: NodeReport[] = [];
+  /** Usage, metrics and load, in the order they were measured. */
+  private measurements: NodeReport[] = [];
   private sending: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
@@ -119,7 +135,10 @@ export class Reporter {
     private readonly delayMs = 100,
   ) {}
 
-  /** Highest sequence number the control plane has accepted (reports are delivered in order). */
+  /**
+   * Highest sequence number of the states the control plane has accepted: every state with a lower one was accepted
+   * too (states are delivered in order). Measurements queued before it may not be yet.
+   */
   delivered = 0;
 
   /**
@@ -143,7 +162,7 @@ export class Reporter {
 
   /** Resolves once every report queued before the call was sent (or dropped). */
   async flushed(): Promise<void> {
-    for (let attempt = 0; attempt < 50 && (this.queue.length > 0 || this.sending); attempt++) {
+    for (let attempt = 0; attempt < 50 && (this.queued() > 0 || this.sending); attempt++) {
       if (!this.sending) this.flush();
       await this.sending;
     }
@@ -154,8 +173,12 @@ export class Reporter {
     if (this.timer) clearTimeout(this.timer);
   }
 
+  private queued(): number {
+    return this.states.length + this.measurements.length;
+  }
+
   private enqueue(report: NodeReport): void {
-    this.queue.push(report);
+    (measures(report) ? this.measurements : this.states).push(report);
     this.ledger?.queued(report);
     this.schedule(this.delayMs);
   }
@@ -173,20 +196,23 @@ export class Reporter {
   private settle(batch: NodeReport[]): void {
     for (const report of batch) {
       // Reports of a previous life (resent from the journal) have another boot id.
-      if (report.id.startsWith(`${this.bootId}-`))
+      if (!measures(report) && report.id.startsWith(`${this.bootId}-`))
         this.delivered = Math.max(this.delivered, Number(report.id.slice(this.bootId.length + 1)));
     }
     this.ledger?.settled(batch);
   }
 
-  /** Keeps memory bounded while the control plane is away: the oldest load/metrics go first, then usage. */
+  /**
+   * Keeps memory bounded while the control plane is away: beyond QUEUE_MAX reports other than usage, the oldest load
+   * and metrics go, then the oldest states; beyond USAGE_QUEUE_MAX usage reports, the oldest usage.
+   */
   private trim(): void {
-    const usage = this.queue.filter((report) => report.kind === 'usage').length;
-    let dropOther = Math.max(0, this.queue.length - usage - QUEUE_MAX);
+    const usage = this.measurements.filter((report) => report.kind === 'usage').length;
+    let dropOther = Math.max(0, this.queued() - usage - QUEUE_MAX);
     let dropUsage = Math.max(0, usage - USAGE_QUEUE_MAX);
     if (dropOther === 0 && dropUsage === 0) return;
     const dropped: NodeReport[] = [];
-    this.queue = this.queue.filter((report) => {
+    this.measurements = this.measurements.filter((report) => {
       const isUsage = report.kind === 'usage';
       if (isUsage ? dropUsage === 0 : dropOther === 0) return true;
       if (isUsage) dropUsage -= 1;
@@ -194,14 +220,16 @@ export class Reporter {
       dropped.push(report);
       return false;
     });
+    dropped.push(...this.states.splice(0, dropOther));
     const lost = dropped.filter((report) => report.kind === 'usage').length;
     if (lost > 0) this.log.error(`the control plane has been away too long: ${lost} usage reports were dropped`);
     this.ledger?.settled(dropped);
   }
 
   private flush(): void {
-    if (this.sending || this.queue.length === 0) return;
-    const batch = this.queue.splice(0, 100);
+    if (this.sending || this.queued() === 0) return;
+    const batch = this.states.splice(0, BATCH_MAX);
+    batch.push(...this.measurements.splice(0, BATCH_MAX - batch.length));
     this.sending = this.client
       .report(batch)
       .then(
@@ -219,7 +247,9 @@ export class Reporter {
           } else {
             this.log.error(`reporting failed, will retry: ${String(error)}`);
             this.failing = true;
-            this.queue.unshift(...batch);
+            // Back at the head of their queues, as they were.
+            this.states.unshift(...batch.filter((report) => !measures(report)));
+            this.measurements.unshift(...batch.filter(measures));
             this.trim();
             this.schedule(2000);
           }
@@ -227,7 +257,7 @@ export class Reporter {
       )
       .finally(() => {
         this.sending = null;
-        if (this.queue.length > 0) this.schedule(this.delayMs);
+        if (this.queued() > 0) this.schedule(this.delayMs);
       });
   }
 }

@@ -1,10 +1,11 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Node } from '@streamcloud/contract';
+import type { Node, NodeReport } from '@streamcloud/contract';
 import { describe, expect, it } from 'vitest';
 import { startTcpProxy } from '../../api/test/tcp-proxy.js';
 import { type Push, pushTestPattern, startMediaNode, waitFor } from './harness.js';
+import { startReportTap } from './report-tap.js';
 import { streamsOf, uriOf, useMediaNode } from './streams.js';
 
 /** A media node's own life: it dies, it restarts. */
@@ -47,10 +48,15 @@ describe('a media node that dies', () => {
 });
 
 describe('a network cut between a node and the control plane', () => {
-  it('longer than the silence time: its streams go to Error, and are Ingestion again once its reports go through', async () => {
+  it('longer than the silence time: its streams go to Error, and are Ingestion again once its reports go through, ahead of the backlog', async () => {
     const proxy = await startTcpProxy(Number(new URL(world.plane.url).port));
+    // Between the node and the proxy (the network the test cuts): the order its report batches went in.
+    const tap = await startReportTap(`http://127.0.0.1:${proxy.port}`);
     const cut = await startMediaNode(world.plane, 'media-cut', {
-      CONTROL_PLANE_URL: `http://127.0.0.1:${proxy.port}`,
+      CONTROL_PLANE_URL: tap.url,
+      // Load, metrics and usage 20 times a second (the least the node takes): the cut leaves a backlog of several
+      // batches (100 reports each).
+      REPORT_INTERVAL_MS: '50',
     });
     let push: Push | null = null;
     try {
@@ -61,13 +67,43 @@ describe('a network cut between a node and the control plane', () => {
       await status(stream.id, 'Ingestion');
       await proxy.cut();
       await status(stream.id, 'Error', 15_000);
+      const sentBefore = tap.batches.length;
+      const restoredAt = Date.now();
       await proxy.restore();
       // The push went on all along: the node says so again as soon as a report goes through.
       await status(stream.id, 'Ingestion', 10_000);
       expect(await messages(stream.id)).toContain('Node media-cut reports the stream Ingestion again');
+
+      // The node's statuses, said again, reached the control plane ahead of the usage, metrics and load it measured
+      // during the cut: a backlog of several batches (100 reports each), which they do not wait behind.
+      const measuredBefore = (report: NodeReport) => report.at !== undefined && Date.parse(report.at) < restoredAt;
+      const delivered = await waitFor(
+        async () => tap.batches.slice(sentBefore).filter((batch) => batch.status === 200),
+        (batches) => batches.some((batch) => batch.reports.some((report) => !measuredBefore(report))),
+        20_000,
+        'the backlog of the cut delivered',
+      );
+      const backlog = delivered.filter((batch) => batch.reports.some(measuredBefore));
+      expect(backlog.length).toBeGreaterThanOrEqual(3);
+      // The first batch through tells the node the cut is over; the next one says the push goes on.
+      const restated = delivered.findIndex((batch) =>
+        batch.reports.some(
+          (report) => report.kind === 'stream-state' && report.streamId === stream.id && report.status === 'Ingestion',
+        ),
+      );
+      expect(restated).toBeGreaterThanOrEqual(0);
+      expect(restated).toBeLessThanOrEqual(1);
+      // Billing's reports all went, once each, in the order they were counted.
+      const usage = tap.batches
+        .filter((batch) => batch.status === 200)
+        .flatMap((batch) => batch.reports.filter((report) => report.kind === 'usage'))
+        .map((report) => Number(report.id.split('-').at(-1)));
+      expect(usage.length).toBeGreaterThan(20);
+      expect(usage).toEqual([...new Set(usage)].sort((a, b) => a - b));
     } finally {
       push?.stop();
       await cut.stop();
+      await tap.close();
       await proxy.close();
     }
   });

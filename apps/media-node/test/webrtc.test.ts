@@ -1,8 +1,8 @@
-import { createSocket } from 'node:dgram';
 import { describe, expect, it } from 'vitest';
-import { MediaStreamTrack, RTCPeerConnection, RtpPacket, Vp8RtpPayload } from 'werift';
-import { freePort, nodeMetadata, processRunning, pushTestPattern, pushTestPatternVp8, waitFor } from './harness.js';
+import { RTCPeerConnection, Vp8RtpPayload } from 'werift';
+import { nodeMetadata, processRunning, pushTestPattern, waitFor } from './harness.js';
 import { streamsOf, uriOf, useMediaNode } from './streams.js';
+import { publishWhip } from './whip-publisher.js';
 
 /** WebRTC both ways: WHIP pushes from a werift publisher, WHEP playback to werift viewers. */
 /** A feed without viewers stops 2 s after the last one left (kept warm that long for the next). */
@@ -19,33 +19,13 @@ describe('WHIP', () => {
     const whip = uriOf(stream);
     expect(whip).toBe(`http://127.0.0.1:${world.node.port}/whip/${encodeURIComponent(stream.name)}`);
 
-    // ffmpeg encodes VP8 into RTP on a local port; the werift publisher sends those packets.
-    const rtpPort = await freePort();
-    const socket = createSocket('udp4');
-    await new Promise<void>((resolve) => socket.bind(rtpPort, '127.0.0.1', resolve));
-    const track = new MediaStreamTrack({ kind: 'video' });
-    socket.on('message', (data) => track.writeRtp(RtpPacket.deSerialize(data)));
-    const pc = new RTCPeerConnection({ iceAdditionalHostAddresses: ['127.0.0.1'], iceUseIpv6: false });
-    pc.addTransceiver(track, { direction: 'sendonly' });
-    await pc.setLocalDescription(await pc.createOffer());
-
-    const refused = await fetch(whip, {
-      method: 'POST',
-      headers: { 'content-type': 'application/sdp' },
-      body: pc.localDescription?.sdp,
-    });
-    expect(refused.status).toBe(401);
-    const answer = await fetch(whip, {
-      method: 'POST',
-      headers: { 'content-type': 'application/sdp', authorization: `Bearer ${stream.accessToken}` },
-      body: pc.localDescription?.sdp,
-    });
-    expect(answer.status).toBe(201);
-    const location = answer.headers.get('location') ?? '';
+    // A werift publisher sends ffmpeg's VP8 test pattern (RTP on a local port); without the token it is refused.
+    expect(await publishWhip(whip, null)).toEqual({ refused: 401 });
+    const publisher = await publishWhip(whip, stream.accessToken);
+    if ('refused' in publisher) throw new Error(`the offer was refused: ${publisher.refused}`);
+    const { location } = publisher;
     expect(location).toMatch(/^\/whip\//);
-    await pc.setRemoteDescription({ type: 'answer', sdp: await answer.text() });
-
-    const encoder = pushTestPatternVp8(rtpPort);
+    publisher.feed();
     try {
       await status(stream.id, 'Ingestion', 15_000);
       const tracks = await waitFor(
@@ -71,9 +51,7 @@ describe('WHIP', () => {
       await status(stream.id, 'Idle', 10_000);
       expect((await getStream(stream.id)).statusMessages[0]?.text).toBe('Push stopped by the publisher');
     } finally {
-      encoder.stop();
-      await pc.close();
-      socket.close();
+      await publisher.close();
     }
   });
 });

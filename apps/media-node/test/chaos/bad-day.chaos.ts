@@ -15,9 +15,12 @@ import {
   startControlPlane,
   waitFor,
 } from '../harness.js';
-import { type Counted, judgeBills, settledBills } from './billing.js';
+import { type ReportTap, startReportTap } from '../report-tap.js';
+import { billTheRun } from './billing.js';
+import { type ConsoleWatch, watchConsole } from './console-watch.js';
 import { type RecordedWorld, type RecordingOutcome, startRecordedWorld } from './recorded.js';
 import { type StepRow, writeReport } from './report.js';
+import { reportsStory } from './reports-story.js';
 import { PUSH_FORMATS, startPush, startWorkload, type Workload } from './workload.js';
 import {
   apiWorkers,
@@ -55,8 +58,15 @@ let plane: ControlPlane;
 let postgres: ChaosPostgres | null;
 let hooks: WebhookReceiver;
 let proxy: TcpProxy;
+/** Between the origin and the proxy: its report batches, in order (what a network cut's recovery is told with). */
+let tap: ReportTap;
+/** When each network cut was repaired: the node's reports from then are told at the end of the run. */
+const cutsRepaired: Array<{ step: string; at: number }> = [];
+let cutRepairedAt = 0;
 let recorded: RecordedWorld;
 let workload: Workload | null = null;
+/** The console in Chromium beside the API (null: the console is not built). */
+let consoleWatch: ConsoleWatch | null = null;
 /** Recordings stopped while their storage was unreachable: their uploads must still complete. */
 const stoppedIntoOutage: string[] = [];
 /** Recordings made while the node's recordings disk was full: each must wait for room, then record. */
@@ -94,7 +104,7 @@ const printReport = (totals: string[]) =>
 async function startNode(): Promise<RunningNode> {
   // The node reaches the control plane through the proxy (the network a fault may cut), and keeps its data
   // folder across kills (its usage journal and recordings survive them).
-  return runMediaNode(`http://127.0.0.1:${proxy.port}`, nodeSpec, {
+  return runMediaNode(tap.url, nodeSpec, {
     MEDIA_DATA_DIR: nodeDir,
     ...(recordingsDisk ? { RECORDINGS_DIR: recordingsDisk.dir } : {}),
   });
@@ -119,35 +129,6 @@ function recordingsLine(recordings: RecordingOutcome[]): string {
       `${outcome.state} ${outcome.duration.toFixed(1)} s${outcome.why ? ` (${outcome.why})` : ''}${outcome.problem ? ` [${outcome.problem}]` : ''}`,
   );
   return `Recordings: ${recordings.length} (${each.join('; ')}); ${stoppedIntoOutage.length} stopped while S3 was unreachable.`;
-}
-
-/**
- * Stops the pushers, the viewers and the relays' receivers (their counts final), waits for the nodes' last reports to
- * be billed, and judges each stream's bill against the counts (billing.ts).
- */
-async function billing(runStarted: Date) {
-  await Promise.all(encoders.map((encoder) => encoder.stop()));
-  await workload?.stopCounting();
-  const runSeconds = (Date.now() - runStarted.getTime()) / 1000;
-  const counted: Counted[] = [
-    ...encoders.map((encoder) => ({
-      streamId: encoder.stream.id,
-      direction: 'incoming' as const,
-      bytes: () => encoder.bytes(),
-      node: 'origin' as const,
-      // A WHIP sender notices its node's death up to half a second late (its check of the node's port).
-      lossPerKillSeconds: encoder.stream.format === 'WebRTC' ? 1.5 : 1,
-    })),
-    ...(workload?.counted ?? []),
-  ];
-  const streams = encoders.map(({ stream }) => ({
-    streamId: stream.id,
-    caption: `${stream.caption} (${stream.format})`,
-  }));
-  // Settled: unchanged for three of the nodes' report intervals (REPORT_INTERVAL_MS, 1 s in the run).
-  const ids = streams.map((stream) => stream.streamId);
-  const bills = await settledBills(plane, ids, runStarted, 3000, 60_000);
-  return judgeBills(streams, counted, bills, kills, runSeconds);
 }
 
 /** A fault: what it breaks (answering when it is over), and what the report says of it. */
@@ -191,6 +172,7 @@ const FAULTS: Record<string, Fault> = {
       await proxy.cut();
       await sleep(OUTAGE_MS);
       await proxy.restore();
+      cutRepairedAt = Date.now();
       return `cut ${seconds(OUTAGE_MS)}`;
     },
   },
@@ -280,6 +262,7 @@ beforeAll(async () => {
   recorded = await startRecordedWorld(plane);
   const apiPort = Number(new URL(plane.url).port);
   proxy = await startTcpProxy(apiPort);
+  tap = await startReportTap(`http://127.0.0.1:${proxy.port}`);
   nodeDir = mkdtempSync(join(tmpdir(), 'streamcloud-chaos-node-'));
   recordingsDisk = mountSmallDisk(join(nodeDir, 'recordings-disk'), RECORDINGS_DISK_MB);
   const port = await freePort();
@@ -308,8 +291,10 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
+  await consoleWatch?.close();
   await Promise.all(encoders.map((encoder) => encoder.stop()));
   await node?.stop();
+  await tap?.close();
   await proxy?.close();
   await recorded?.close();
   await workload?.close();
@@ -333,11 +318,17 @@ describe(`a bad day (seed ${SEED}${LEAN ? ', lean' : ''})`, () => {
         `Encoders reconnected ${encoders.reduce((sum, encoder) => sum + encoder.pushes - 1, 0)} times in all;` +
           ` ${workload?.totals() ?? 'no relay or viewer started'}.`,
         ...(stories.length > 0
-          ? ['', `Recoveries over ${seconds(TELL_RECOVERY_OVER_MS)}:`, ...stories.map((story) => `- ${story}`)]
+          ? [
+              '',
+              `Recoveries over ${seconds(TELL_RECOVERY_OVER_MS)}, and the node's reports after each network cut:`,
+              ...stories.map((story) => `- ${story}`),
+            ]
           : []),
       ];
       try {
         await allIngestion(Date.now(), 'the start');
+        // The full run's outages (15 s) leave the node silent past its bound by more than a poll; the lean run's may not.
+        consoleWatch = await watchConsole(plane, nodeSpec, encoders[0]?.stream as StreamInput, !LEAN);
         // Two streams record all along, to MKV and to MP4 (which a killed writer cannot finish by itself).
         await recorded.record(encoders[0]?.stream.id ?? '', 'MKV');
         await recorded.record(encoders[1]?.stream.id ?? '', 'MP4');
@@ -367,6 +358,7 @@ describe(`a bad day (seed ${SEED}${LEAN ? ', lean' : ''})`, () => {
           const apiBack = Date.now() - repaired;
           const judgedFrom = Date.now();
           const recovery = await allIngestion(judgedFrom, step.join(' + '));
+          if (step.includes('networkCut')) cutsRepaired.push({ step: step.join(' + '), at: cutRepairedAt });
           const watched: string[] = [];
           for (const each of workload.watched) {
             // From the fault's start; a failure's from 30 s before (what ended it may have come earlier).
@@ -405,9 +397,22 @@ describe(`a bad day (seed ${SEED}${LEAN ? ', lean' : ''})`, () => {
         throw error;
       } finally {
         writer.stop();
+        await consoleWatch?.close();
       }
+      const shown = consoleWatch?.judge() ?? {
+        lines: ['Console in Chromium: not watched (the console is not built: npm run build).'],
+        failures: [],
+      };
 
       // Every recording Completed with its whole file in the bucket, or Error saying why; never silently lost.
+      for (const cut of cutsRepaired)
+        stories.push(
+          `${cut.step}: ${reportsStory(
+            tap,
+            cut.at,
+            encoders.map((each) => each.stream.id),
+          )}`,
+        );
       const recordings = await recorded.settle(120_000);
       const recordingProblems = recordings.filter((outcome) => outcome.problem);
       const uploadsLostToOutage = recordings.filter(
@@ -416,7 +421,7 @@ describe(`a bad day (seed ${SEED}${LEAN ? ', lean' : ''})`, () => {
       const notRecordedAfterFullDisk = recordings.filter(
         (outcome) => madeIntoFullDisk.includes(outcome.id) && !(outcome.state === 'Completed' && outcome.duration > 0),
       );
-      const bill = await billing(runStarted);
+      const bill = await billTheRun(plane, { encoders, workload, kills }, runStarted);
       // No acknowledged write lost.
       const keys = (await api<Array<{ name: string }>>('GET', '/api-keys')).body.map((key) => key.name);
       const lost = writer.log.acknowledged.filter((name) => !keys.includes(name));
@@ -442,6 +447,7 @@ describe(`a bad day (seed ${SEED}${LEAN ? ', lean' : ''})`, () => {
         `Lost acknowledged writes: ${lost.length}.`,
         'Billing (bytes both ways, billed against counted by the pushers, viewers and relay receiver):',
         ...bill.lines.map((line) => `- ${line}`),
+        ...shown.lines,
         `Webhooks: ${hooks.received.length} requests (${hooks.received.filter((request) => request.status === 500).length} answered 500)` +
           ` for ${deliveredIds().size} events delivered; ${missing.length} logged events never delivered.`,
       ]);
@@ -454,6 +460,9 @@ describe(`a bad day (seed ${SEED}${LEAN ? ', lean' : ''})`, () => {
       expect(uploadsLostToOutage).toEqual([]);
       expect(notRecordedAfterFullDisk).toEqual([]);
       expect(bill.failures).toEqual([]);
+      // The lean run (inside `npm test`) reports the console's lags without failing on them until the API's stale
+      // answers after PostgreSQL's kill are mended (docs/chaos.md, "Found, not fixed: the console ... after PostgreSQL's kill").
+      if (!LEAN) expect(shown.failures).toEqual([]);
     },
     30 * 60_000,
   );

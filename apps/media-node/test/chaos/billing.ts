@@ -1,6 +1,8 @@
-import type { StreamStatisticsResponse } from '@streamcloud/contract';
+import type { StreamStatisticsResponse, StreamUsage } from '@streamcloud/contract';
 import type { ControlPlane } from '../harness.js';
 import { sleep } from '../harness.js';
+import type { Workload } from './workload.js';
+import { type Encoder, seconds, type WhipSession } from './world.js';
 
 /**
  * The billing check of the chaos run: each stream's billed incoming and outgoing bytes (the statistics API, once the
@@ -42,8 +44,8 @@ export const BILLING_TOLERANCE = 0.01;
 
 export type Direction = 'incoming' | 'outgoing';
 
-/** The bytes billed to a stream since `from` (both ways: what the peers sent the node and what it sent them). */
-async function billed(plane: ControlPlane, streamId: string, from: Date): Promise<Record<Direction, number>> {
+/** A stream's usage since `from`, as the statistics API bills it (undefined: none). */
+async function usageOf(plane: ControlPlane, streamId: string, from: Date): Promise<StreamUsage | undefined> {
   // Usage is counted per hour: a window from an hour before the run to an hour after covers all of it.
   const start = new Date(from.getTime() - 3600_000).toISOString();
   const end = new Date(Date.now() + 3600_000).toISOString();
@@ -52,10 +54,41 @@ async function billed(plane: ControlPlane, streamId: string, from: Date): Promis
     `/statistics/stream/${streamId}/from/${start}/to/${end}`,
   );
   if (answer.status !== 200) throw new Error(`statistics of ${streamId}: ${answer.status}`);
-  const usage = answer.body.streams[0];
+  return answer.body.streams[0];
+}
+
+/** The bytes billed to a stream since `from` (both ways: what the peers sent the node and what it sent them). */
+async function billed(plane: ControlPlane, streamId: string, from: Date): Promise<Record<Direction, number>> {
+  const usage = await usageOf(plane, streamId, from);
   const sum = (rows: Array<{ upload: number; download: number }> = []) =>
     rows.reduce((total, row) => total + row.upload + row.download, 0);
   return { incoming: sum(usage?.incoming), outgoing: sum(usage?.outgoing) };
+}
+
+/**
+ * A WHIP push's story, session by session: each publication (from the run's start) with what its sender sent, the
+ * bill of the node's push session that began with it (up to 10 s after the node answered the offer), and how it
+ * ended. A publication billed nothing is one the node ended before it became a push, or never counted.
+ */
+export async function whipSessionsLine(
+  plane: ControlPlane,
+  stream: { streamId: string; caption: string },
+  from: Date,
+  sessions: WhipSession[],
+): Promise<string> {
+  const rows = (await usageOf(plane, stream.streamId, from))?.incoming ?? [];
+  const unmatched = [...rows];
+  const told = sessions.map((session) => {
+    const index = unmatched.findIndex((row) => {
+      const started = Date.parse(row.started);
+      return started >= session.answeredAt - 2000 && started <= session.answeredAt + 10_000;
+    });
+    const row = index >= 0 ? unmatched.splice(index, 1)[0] : undefined;
+    const bill = row ? `billed ${row.upload + row.download} B` : 'billed nothing';
+    return `+${seconds(session.answeredAt - from.getTime())} sent ${session.bytes} B, ${bill}, ended: ${session.ended}`;
+  });
+  const others = unmatched.length > 0 ? `; billed sessions with no publication: ${unmatched.length}` : '';
+  return `${stream.caption} sessions (${sessions.length} published, ${rows.length} billed): ${told.join('; ')}${others}`;
 }
 
 /**
@@ -117,4 +150,44 @@ export function judgeBills(
     }
   });
   return { lines, failures };
+}
+
+/**
+ * Stops the pushers, the viewers and the relays' receivers (their counts final), waits for the nodes' last reports to
+ * be billed, and judges each stream's bill against the counts; a WHIP push's is told session by session too.
+ */
+export async function billTheRun(
+  plane: ControlPlane,
+  run: { encoders: Encoder[]; workload: Workload | null; kills: Record<NodeName, number> },
+  runStarted: Date,
+): Promise<BillingVerdict> {
+  const { encoders, workload } = run;
+  await Promise.all(encoders.map((encoder) => encoder.stop()));
+  await workload?.stopCounting();
+  const runSeconds = (Date.now() - runStarted.getTime()) / 1000;
+  const counted: Counted[] = [
+    ...encoders.map((encoder) => ({
+      streamId: encoder.stream.id,
+      direction: 'incoming' as const,
+      bytes: () => encoder.bytes(),
+      node: 'origin' as const,
+      // A WHIP sender notices its node's death up to half a second late (its check of the node's port).
+      lossPerKillSeconds: encoder.stream.format === 'WebRTC' ? 1.5 : 1,
+    })),
+    ...(workload?.counted ?? []),
+  ];
+  const streams = encoders.map(({ stream }) => ({
+    streamId: stream.id,
+    caption: `${stream.caption} (${stream.format})`,
+  }));
+  // Settled: unchanged for three of the nodes' report intervals (REPORT_INTERVAL_MS, 1 s in the run).
+  const ids = streams.map((stream) => stream.streamId);
+  const bills = await settledBills(plane, ids, runStarted, 3000, 60_000);
+  const verdict = judgeBills(streams, counted, bills, run.kills, runSeconds);
+  // A WHIP push's bill against its publisher's, session by session (where a shortfall came from).
+  for (const [index, { sessions }] of encoders.entries()) {
+    const stream = streams[index];
+    if (sessions && stream) verdict.lines.push(await whipSessionsLine(plane, stream, runStarted, sessions));
+  }
+  return verdict;
 }

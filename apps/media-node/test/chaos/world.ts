@@ -18,7 +18,17 @@ export interface Encoder {
    * counting relay in front of the node's port; SRT's media the node acknowledged (`startSrtCounter`).
    */
   bytes(): number;
+  /** A WHIP encoder's publications, one by one (whip-encoder.ts). */
+  sessions?: WhipSession[];
   stop(): Promise<void>;
+}
+
+/** One publication of a WHIP encoder: when the node answered it, what it sent, and how it ended. */
+export interface WhipSession {
+  answeredAt: number;
+  bytes: number;
+  /** Why it ended (null: it goes on). */
+  ended: string | null;
 }
 
 export async function startEncoder(stream: StreamInput): Promise<Encoder> {

@@ -4,6 +4,7 @@ import { type RTCInboundRtpStreamStats, RTCPeerConnection, RTCRtpCodecParameters
 import { text } from '../../http-answer.js';
 import type { TransportStats } from '../../streams/types.js';
 import { pathAfterRoute, type RouteHandler } from '../http/server.js';
+import { closePeer } from './dtls-close.js';
 import { H264 } from './h264.js';
 import { OFFER_RETRY_AFTER_SECONDS, type OfferSlot, PendingOffers } from './pending-offers.js';
 
@@ -218,7 +219,9 @@ export abstract class WebRtcEndpoint<S extends PeerSession, A> {
     session.ended = true;
     this.sessions.delete(session.id);
     this.release(session.id);
-    void session.pc.close().catch(() => undefined);
+    // Ended here rather than by the peer's DELETE: the peer hears it at once (else it sends on until ICE consent
+    // expires, 30 s later, into a session nobody counts).
+    void closePeer(session.pc, session.connected && !deliberate);
     this.closed(session, failure, deliberate);
   }
 

@@ -8,6 +8,7 @@ import { ListQuery } from '@/components/ui/list-query';
 import { NodeStatusBadges } from '@/components/ui/node-status-badges';
 import { PageShell } from '@/components/ui/page-shell';
 import { nodeKeys } from '@/data/nodes/keys';
+import { NODES_POLL_MS } from '@/data/nodes/list-poll';
 import { useRouteQuery } from '@/data/route-query';
 import { BITS_PER_MEGABIT, formatBitrate } from '@/lib/format';
 import { groupNodesByRegion, type RegionGroup } from '../utils/region-groups';
@@ -46,9 +47,9 @@ function RegionSection({ group }: { group: RegionGroup }) {
   );
 }
 
-/** /nodes: every node, grouped by world region. */
+/** /nodes: every node, grouped by world region, read again every NODES_POLL_MS while shown. */
 export function NodesScreen() {
-  const nodes = useRouteQuery(nodeRoutes.list, nodeKeys.lists(), {});
+  const nodes = useRouteQuery(nodeRoutes.list, nodeKeys.lists(), {}, { refetchInterval: NODES_POLL_MS });
   return (
     <PageShell title="Nodes" actions={<AddLink to="/nodes/create">Add node</AddLink>}>
       <ListQuery query={nodes} failed="The nodes could not be loaded." empty={<p>No nodes yet.</p>}>

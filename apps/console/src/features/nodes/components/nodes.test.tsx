@@ -4,6 +4,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { LOCATION_UNDETERMINED } from '@/components/location/location-note';
 import { LOCATION_LOOKUP_DEBOUNCE_MS } from '@/data/location/use-location-lookup';
+import { NODES_POLL_MS } from '@/data/nodes/list-poll';
 import { adminAccount, whoAmI } from '@/test/fixtures';
 import { renderApp } from '@/test/render-app';
 import { groupNodesByRegion } from '../utils/region-groups';
@@ -141,6 +142,23 @@ describe('/nodes', () => {
   it('says so when there is no node', async () => {
     renderNodes('/nodes', { 'GET /api/v1/nodes': () => jsonResponse([]) });
     await screen.findByText('No nodes yet.');
+  });
+
+  it('reads the nodes again every 5 s: a node that stops reporting shows Offline, then Reporting again', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      let reporting: Node['reporting'] = 'Reporting';
+      renderNodes('/nodes', { 'GET /api/v1/nodes': () => jsonResponse([{ ...edge, reporting }]) });
+      await screen.findByText('Reporting');
+      reporting = 'Silent';
+      await vi.advanceTimersByTimeAsync(NODES_POLL_MS);
+      expect((await screen.findByText('Offline')).getAttribute('title')).toMatch(/^No report for NODE_SILENCE_SECONDS/);
+      reporting = 'Reporting';
+      await vi.advanceTimersByTimeAsync(NODES_POLL_MS);
+      await screen.findByText('Reporting');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
