@@ -85,6 +85,20 @@ describe('playHls', () => {
     expect((await playback.stats()).bitrate).toBe(((250_000 + 125_000 + 31_250) * 8) / 3.25);
   });
 
+  it("knows its storyboard's address from the first part loaded, even of a segment with no URI yet (the live edge)", async () => {
+    const playback = await playHls('http://node.example:4242/hls/out%2Bh/index.m3u8', 'pv1.x.y', video());
+    expect(playback.storyboardUrl?.()).toBeNull();
+    // hls.js's fragment of a segment still being written has no URI of its own: an empty url.
+    player.handlers.hlsFragLoaded?.('hlsFragLoaded', {
+      frag: { type: 'main', duration: 1, url: '' },
+      part: { duration: 0.2, url: 'http://node.example:4242/hls/out%2Bh/part-3.1.m4s?sid=hls-a.b&token=pv1.x.y' },
+      payload: new ArrayBuffer(1000),
+    });
+    expect(playback.storyboardUrl?.()).toBe(
+      'http://node.example:4242/hls/out%2Bh/storyboard.vtt?sid=hls-a.b&token=pv1.x.y',
+    );
+  });
+
   it("reports a fatal error with the node's refusal, and ignores what hls.js recovers from", async () => {
     const onFailure = vi.fn();
     await playHls('http://node.example:4242/hls/out%2Bh/index.m3u8', 'pv1.x.y', video(), onFailure);

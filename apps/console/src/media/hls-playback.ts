@@ -39,7 +39,9 @@ export async function playHls(
   hls.on(Hls.Events.FRAG_LOADED, (_event, data) => {
     // An LL-HLS part's bytes are the part's, over the part's duration (not its segment's).
     if (data.frag.type === 'main') loaded.add(data.payload.byteLength, data.part?.duration ?? data.frag.duration);
-    session ??= sessionQuery(data.frag.url);
+    // A part's own URI: at the live edge a player may load only parts of segments not yet complete, which have no
+    // URI of their own (hls.js gives them an empty url), so the session would never be known from the segment's.
+    session ??= sessionQuery(data.part?.url || data.frag.url);
   });
   hls.loadSource(source.toString());
   hls.attachMedia(video);
