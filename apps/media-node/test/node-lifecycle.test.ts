@@ -77,14 +77,20 @@ describe('a network cut between a node and the control plane', () => {
       // The node's statuses, said again, reached the control plane ahead of the usage, metrics and load it measured
       // during the cut: a backlog of several batches (100 reports each), which they do not wait behind.
       const measuredBefore = (report: NodeReport) => report.at !== undefined && Date.parse(report.at) < restoredAt;
+      const measurement = (report: NodeReport) => ['usage', 'metrics', 'load'].includes(report.kind);
+      // Delivered once a measurement made after the repair went: measurements go in the order they were made, so
+      // the cut's backlog went before it (the restated statuses, ahead of it, come first and do not tell that).
       const delivered = await waitFor(
         async () => tap.batches.slice(sentBefore).filter((batch) => batch.status === 200),
-        (batches) => batches.some((batch) => batch.reports.some((report) => !measuredBefore(report))),
+        (batches) =>
+          batches.some((batch) => batch.reports.some((report) => measurement(report) && !measuredBefore(report))),
         20_000,
         'the backlog of the cut delivered',
       );
       const backlog = delivered.filter((batch) => batch.reports.some(measuredBefore));
-      expect(backlog.length).toBeGreaterThanOrEqual(3);
+      // Two batches at least (how many the cut fills depends on what the node measured meanwhile): behind them, as
+      // before, the restated status would come third or later.
+      expect(backlog.length).toBeGreaterThanOrEqual(2);
       // The first batch through tells the node the cut is over; the next one says the push goes on.
       const restated = delivered.findIndex((batch) =>
         batch.reports.some(
