@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { StreamInput, StreamOutput } from '@streamcloud/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeMetadata, type Push, pushTestPattern, runMediaNode, runTool, waitFor } from './harness.js';
-import { STANDARD_HLS, streamsOf, uriOf, useMediaNode } from './streams.js';
+import { openHlsSession, STANDARD_HLS, streamsOf, uriOf, useMediaNode } from './streams.js';
 
 /**
  * Issue 36: a Low latency HLS output, served by the node's LL-HLS packager — parts, preload hints, blocking
@@ -45,14 +45,6 @@ afterAll(async () => {
   await Promise.all(pushes.map((each) => each.exited));
 });
 
-/** Opens a session of `output` (the redirect to a session id); answers its playlist's URL. */
-async function open(output: StreamOutput): Promise<URL> {
-  const uri = output.connection?.uri ?? '';
-  const first = await fetch(uri, { redirect: 'manual' });
-  expect(first.status, await first.clone().text()).toBe(302);
-  return new URL(first.headers.get('location') ?? '', uri);
-}
-
 const get = async (url: URL) => {
   const response = await fetch(url);
   return { status: response.status, text: await response.text(), type: response.headers.get('content-type') };
@@ -76,7 +68,7 @@ describe('a Low latency HLS output', () => {
   let playlistUrl: URL;
 
   it('serves an LL-HLS playlist: parts with their session id, a preload hint, blocking reload and a delta update', async () => {
-    playlistUrl = await open(low);
+    playlistUrl = await openHlsSession(low);
     const sid = playlistUrl.searchParams.get('sid') ?? '';
     const first = await waitFor(
       () => get(playlistUrl),
@@ -148,7 +140,7 @@ describe('a Low latency HLS output', () => {
       20_000,
       'the live window to slide',
     );
-    const rewindUrl = await open(rewind);
+    const rewindUrl = await openHlsSession(rewind);
     const dvr = await get(rewindUrl);
     expect(dvr.status).toBe(200);
     expect(sequence(dvr.text)).toBe(0);
@@ -170,7 +162,7 @@ describe('a Low latency HLS output', () => {
       20_000,
     );
     expect(played.code, played.stderr).toBe(0);
-    const standardUrl = await open(standard);
+    const standardUrl = await openHlsSession(standard);
     const ts = await waitFor(
       () => get(standardUrl),
       (answer) => answer.status === 200 && answer.text.includes('.ts?'),
@@ -202,7 +194,7 @@ describe('a Low latency HLS output', () => {
   });
 
   it('keeps the rewind window on disk through a node restart: the next push goes on after it', async () => {
-    const rewindUrl = await open(rewind);
+    const rewindUrl = await openHlsSession(rewind);
     const before = await get(rewindUrl);
     const firstBefore = Number(/^seg-(\d+)\.m4s/m.exec(before.text)?.[1]);
     const lastBefore = Math.max(...[...before.text.matchAll(/^seg-(\d+)\.m4s/gm)].map((match) => Number(match[1])));
@@ -212,7 +204,7 @@ describe('a Low latency HLS output', () => {
     world.node = await runMediaNode(world.plane.url, node, { ...NODE_ENV, MEDIA_DATA_DIR: dataDir });
     startPush(4);
     await status(stream.id, 'Ingestion', 15_000);
-    const restartedUrl = await open(rewind);
+    const restartedUrl = await openHlsSession(rewind);
     const after = await waitFor(
       () => get(restartedUrl),
       (answer) => answer.status === 200 && answer.text.includes('#EXT-X-DISCONTINUITY'),

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Push, pushTestPattern, runTool, waitFor } from './harness.js';
 import { createStorage } from './recordings.js';
 import { downloadObject, type LocalS3Server, probeFile, startLocalS3 } from './s3.js';
-import { streamsOf, uriOf, useMediaNode } from './streams.js';
+import { openHlsSession, streamsOf, uriOf, useMediaNode } from './streams.js';
 
 /**
  * Issue 35's checks that need over a minute of rewind window, on one push (a media-late file, beside e2e):
@@ -42,14 +42,6 @@ afterAll(async () => {
   await s3?.close();
 });
 
-/** The output's playlist URL for a new viewer session (the node's redirect to a session id). */
-async function open(output: StreamOutput): Promise<URL> {
-  const uri = output.connection?.uri ?? '';
-  const first = await fetch(uri, { redirect: 'manual' });
-  expect(first.status, await first.clone().text()).toBe(302);
-  return new URL(first.headers.get('location') ?? '', uri);
-}
-
 /**
  * What an HLS viewer started `back` segments behind the playlist's end decodes first: the time of its first video
  * frame, seconds (ffmpeg's HLS demuxer's `live_start_index`: -1 is the live edge).
@@ -71,7 +63,7 @@ async function firstFrameTime(playlist: URL, back: number): Promise<number> {
 
 describe('a live HLS viewer of an output with a rewind window', () => {
   it('starts 60 s back and plays what was pushed a minute earlier; at the live edge, what is pushed now', async () => {
-    const playlist = await open(rewind);
+    const playlist = await openHlsSession(rewind);
     const segments = (text: string) => text.match(/^seg-\d+\.m4s/gm)?.length ?? 0;
     await waitFor(
       async () => segments(await (await fetch(playlist)).text()),
@@ -103,7 +95,7 @@ async function firstPicture(file: string): Promise<string> {
 describe('a 30 s clip of the rewind window', () => {
   it('is Ready within 5 s of the call with 30 s (± a keyframe interval) of the same pictures', async () => {
     const storageId = (await createStorage(api, s3, { bucket: 'clips', path: 'rewind' })).id;
-    const playlist = await open(rewind);
+    const playlist = await openHlsSession(rewind);
     const text = await (await fetch(playlist)).text();
     // Each segment's program date and file (the date tag comes right before its segment).
     const segments = [...text.matchAll(/#EXT-X-PROGRAM-DATE-TIME:(\S+)\n(?:#.*\n)*(seg-\d+\.m4s\S*)/g)].map(

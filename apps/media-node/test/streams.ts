@@ -168,3 +168,11 @@ export const uriOf = (stream: StreamInput) => {
 export const STANDARD_HLS = { hlsLatency: 'Standard' } as const;
 /** The fields an output of `format` is created with in a test of the TS playlists: Standard latency for HLS. */
 export const standardIfHls = (format: string) => (format === 'HLS' ? STANDARD_HLS : {});
+
+/** The playlist URL of a new viewer session of an HLS output: where the node redirects its address (a session id). */
+export async function openHlsSession(output: StreamOutput): Promise<URL> {
+  const uri = output.connection?.uri ?? '';
+  const first = await fetch(uri, { redirect: 'manual' });
+  if (first.status !== 302) throw new Error(`opening ${uri}: ${first.status} ${await first.text()}`);
+  return new URL(first.headers.get('location') ?? '', uri);
+}
