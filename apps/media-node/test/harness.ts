@@ -306,10 +306,21 @@ export interface Push {
   exited: Promise<number | null>;
   running(): boolean;
   stderr: () => string;
+  /**
+   * Stops it as an encoder quits (SIGINT: ffmpeg ends its output and closes its connection cleanly), SIGKILL
+   * if it has not gone within STOP_GRACE_MS. A killed encoder's socket may be reset by its kernel (what the
+   * node last sent unread), which the node rightly takes as a failed push (Error): a test that means a crash
+   * calls `kill()`.
+   */
   stop(): void;
+  /** SIGKILL: the encoder dies without a word. */
+  kill(): void;
 }
 
-/** ffmpeg with these arguments, its diagnostics kept; `stop()` kills it. */
+/** How long a stopped ffmpeg may take to close its output before it is killed. */
+const STOP_GRACE_MS = 3000;
+
+/** ffmpeg with these arguments, its diagnostics kept; `stop()` ends it as an encoder quits. */
 export function ffmpeg(args: string[]): Push {
   const child = spawn('ffmpeg', ['-hide_banner', '-nostdin', '-loglevel', 'error', ...args], {
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -322,7 +333,12 @@ export function ffmpeg(args: string[]): Push {
     exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))),
     running: () => child.exitCode === null && child.signalCode === null,
     stderr: () => stderr,
-    stop: () => child.kill('SIGKILL'),
+    stop: () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGINT');
+      setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS).unref();
+    },
+    kill: () => child.kill('SIGKILL'),
   };
 }
 
