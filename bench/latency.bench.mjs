@@ -81,11 +81,11 @@ async function measure(api, context, { streamId, dashboardUrl, node }, testCase)
   try {
     page = await openPreview(context, dashboardUrl, output.id, testCase.kind);
     const cpu = await cpuPercentOver(node.pid, SECONDS * 1000);
-    const { frames, unread } = await page.evaluate(() => window.__timeCode);
+    const { frames, unread, stalls } = await page.evaluate(() => window.__timeCode);
     const played = frames.filter((frame) => frame.kind === testCase.kind);
     const latencies = played.map((frame) => frame.latency);
     const ahead = played.map((frame) => frame.ahead).filter((value) => value !== null);
-    return { servedBy: output.node?.name ?? '?', latencies, ahead, unread, cpu };
+    return { servedBy: output.node?.name ?? '?', latencies, ahead, unread, stalls: stalls.length, cpu };
   } finally {
     await page?.close();
     await api.call(streamRoutes.deleteOutput, { params: { id: output.id } });
@@ -122,6 +122,7 @@ function row(testCase, where, result) {
     'buffered ahead ms (median)': ms(percentile(result.ahead, 50)),
     'frames read': result.latencies.length,
     unread: result.unread,
+    stalls: result.stalls,
     'node CPU, % of a core': result.cpu.toFixed(1),
     goal,
     met: goal === '' ? '' : missed.length === 0 ? 'yes' : `no: ${missed.join(', ')}`,

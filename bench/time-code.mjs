@@ -77,7 +77,7 @@ export function readTimeCode(luma, code, scale = 1) {
  * gets it with `timeCodeReaderScript()`.
  */
 export function installTimeCodeReader(read, code) {
-  const state = { frames: [], unread: 0 };
+  const state = { frames: [], unread: 0, stalls: [] };
   window.__timeCode = state;
   const rows = Math.ceil(code.bits / code.columns);
   const canvas = document.createElement('canvas');
@@ -110,6 +110,10 @@ export function installTimeCodeReader(read, code) {
       });
     };
     video.requestVideoFrameCallback(onFrame);
+    // A stall (the player ran out of media): hls.js then keeps further from live for the rest of the session.
+    video.addEventListener('waiting', () => {
+      if (state.frames.length > 0) state.stalls.push({ at: performance.now(), afterFrames: state.frames.length });
+    });
   };
   const observer = new MutationObserver(() => {
     const video = document.querySelector('video[aria-label="Stream preview"]');
