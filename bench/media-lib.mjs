@@ -140,7 +140,9 @@ export async function startNode(base, token, dataDir, env = {}, name = 'bench-no
       opened: true,
     },
   });
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/media-node/src/main.ts'], {
+  // BENCH_MEDIA_NODE_ARGS: Node options for the media nodes alone (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
+  const nodeArgs = (process.env.BENCH_MEDIA_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'apps/media-node/src/main.ts'], {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -1,8 +1,7 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import { text } from '../../http-answer.js';
 import type { HlsViewer } from './sessions.js';
+import type { StandardHlsFiles } from './standard-files.js';
 
 /** A playlist to the viewer (its bytes counted to the session), or 404 while there is none yet. */
 export function sendPlaylist(response: ServerResponse, viewer: HlsViewer, playlist: string | null): void {
@@ -20,25 +19,21 @@ export function sendPlaylist(response: ServerResponse, viewer: HlsViewer, playli
   response.end(body);
 }
 
-/** A fragment file, its bytes counted to the viewer's session (`count`: HlsSessions.countTo). */
+/** A fragment file (read through `files`), its bytes counted to the viewer's session (`count`: HlsSessions.countTo). */
 export async function sendFragment(
   response: ServerResponse,
+  files: StandardHlsFiles,
   fragment: string,
   count: (bytes: number) => void,
 ): Promise<void> {
-  let size: number;
-  try {
-    size = (await stat(fragment)).size;
-  } catch {
-    return text(response, 404, 'No such fragment');
-  }
+  const body = await files.fragment(fragment);
+  if (body === null) return text(response, 404, 'No such fragment');
   response.writeHead(200, {
     'content-type': 'video/mp2t',
-    'content-length': size,
+    'content-length': body.length,
     'cache-control': 'max-age=60',
   });
-  const reader = createReadStream(fragment);
-  reader.on('data', (chunk) => count(chunk.length));
-  reader.on('error', () => response.destroy());
-  reader.pipe(response);
+  // Billed once the whole body went out: a player that left in the middle did not get it.
+  response.once('finish', () => count(body.length));
+  response.end(body);
 }

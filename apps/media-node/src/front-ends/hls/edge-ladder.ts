@@ -8,8 +8,9 @@ import { newestFragment, poll } from '../../streams/fragments.js';
 import { sendFragment, sendPlaylist } from './answers.js';
 import type { LowLatencyAsk } from './low-latency.js';
 import { PlaylistLifetimes } from './playlist-lifetime.js';
-import { master, PLAYLIST_POLL_MS, PLAYLIST_WAIT_MS, readPlaylist, rewrite } from './playlists.js';
+import { master, PLAYLIST_POLL_MS, PLAYLIST_WAIT_MS, rewrite } from './playlists.js';
 import type { HlsViewer } from './sessions.js';
+import type { StandardHlsFiles } from './standard-files.js';
 
 /** On an edge: the origin's ladder its HLS viewers get, and whether the stream ended (its playlists end). */
 export interface PlayedLadder {
@@ -27,6 +28,8 @@ export interface LadderAsk extends PlayedLadder {
 
 export interface EdgeLaddersOptions {
   hlsDir: string;
+  /** nginx-rtmp's playlists and fragments, read once for all the viewers of a stream (the HlsServer's). */
+  files: StandardHlsFiles;
   /**
    * Pulls a rendition of the origin's ladder (EdgePuller.pullRendition), kept pulled at least until `heldUntil`
    * settles; when it started, or null.
@@ -118,11 +121,11 @@ export class EdgeLadders {
     if (!file.endsWith('.m3u8')) {
       // Served from here whether or not the pull starts: the player asks for what a playlist listed.
       void pulled;
-      return sendFragment(response, join(hlsDir, name, file), this.o.countTo(viewer));
+      return sendFragment(response, this.o.files, join(hlsDir, name, file), this.o.countTo(viewer));
     }
     const startedAt = await pulled;
     if (startedAt === null) {
-      const last = await readPlaylist(join(hlsDir, name));
+      const last = await this.o.files.playlist(join(hlsDir, name));
       return sendPlaylist(response, viewer, last === null ? null : rewrite(last, { suffix, ended }));
     }
     const deadline = Date.now() + PLAYLIST_WAIT_MS;
@@ -131,7 +134,8 @@ export class EdgeLadders {
       () => !request.socket.destroyed && Date.now() < deadline,
       PLAYLIST_POLL_MS,
     );
-    const playlist = fragment === null ? null : await readPlaylist(join(hlsDir, name));
+    // Read now: a read of a moment ago may predate the fragment just found.
+    const playlist = fragment === null ? null : await this.o.files.playlist(join(hlsDir, name), { fresh: true });
     return sendPlaylist(response, viewer, playlist === null ? null : rewrite(playlist, { suffix, ended: false }));
   }
 }

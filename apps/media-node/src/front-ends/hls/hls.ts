@@ -20,8 +20,9 @@ import { removeOldFragments } from './cleanup.js';
 import { EdgeLadders } from './edge-ladder.js';
 import { type LowLatencyAsk, serveLowLatencyOutput } from './low-latency.js';
 import { PlaylistLifetimes } from './playlist-lifetime.js';
-import { master, PLAYLIST_POLL_MS, PLAYLIST_WAIT_MS, readPlaylist, rewrite } from './playlists.js';
+import { master, PLAYLIST_POLL_MS, PLAYLIST_WAIT_MS, rewrite } from './playlists.js';
 import { HlsSessions, remoteAddressOf, sessionBinding } from './sessions.js';
+import { StandardHlsFiles } from './standard-files.js';
 
 /** nginx-rtmp's playlists and TS fragments, and the LL-HLS packager's init segments, parts and segments. */
 const FILE = /^[\w.-]+\.(ts|m3u8|mp4|m4s)$/;
@@ -57,6 +58,8 @@ export class HlsServer {
   /** On an edge: the origin's ladders of the laddered streams played here. */
   private readonly ladders: EdgeLadders;
   private readonly sweeper: NodeJS.Timeout;
+  /** nginx-rtmp's playlists and fragments, read once for all the viewers of a stream. */
+  private readonly files = new StandardHlsFiles();
 
   constructor(
     private readonly manager: StreamManager,
@@ -78,6 +81,7 @@ export class HlsServer {
     this.sessions = new HlsSessions(manager);
     this.ladders = new EdgeLadders({
       hlsDir,
+      files: this.files,
       pullRendition,
       serveLowLatency: (request, response, streamId, asked) => this.serveLowLatency(request, response, streamId, asked),
       countTo: (viewer) => this.sessions.countTo(viewer),
@@ -191,7 +195,7 @@ export class HlsServer {
       return sendPlaylist(response, viewer, playlist);
     }
     const dir = rendition ? this.renditionDir(stream, rendition) : join(this.hlsDir, stream.outgoing.main.hlsName);
-    return sendFragment(response, join(dir, file), this.sessions.countTo(viewer));
+    return sendFragment(response, this.files, join(dir, file), this.sessions.countTo(viewer));
   }
 
   /**
@@ -226,14 +230,14 @@ export class HlsServer {
     const { renditions, main } = stream.outgoing;
     if (rendition) {
       const dir = this.renditionDir(stream, rendition);
-      const own = await readPlaylist(dir);
+      const own = await this.files.playlist(dir);
       if (own !== null) return rewrite(own, { suffix, ended });
       // The transcoder gave up (its renditions are gone): the variant plays the push as it came.
-      const source = await readPlaylist(join(this.hlsDir, stream.source.hlsName));
+      const source = await this.files.playlist(join(this.hlsDir, stream.source.hlsName));
       return source === null ? null : rewrite(source, { prefix: '../', suffix, ended });
     }
     if (renditions === null) {
-      const media = await readPlaylist(join(this.hlsDir, main.hlsName));
+      const media = await this.files.playlist(join(this.hlsDir, main.hlsName));
       return media === null ? null : rewrite(media, { suffix, ended });
     }
     // Renditions are starting: the master comes once each has a fragment.

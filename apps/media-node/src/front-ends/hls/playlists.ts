@@ -1,5 +1,3 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { LadderRendition } from '@streamcloud/contract';
 
 /**
@@ -13,15 +11,6 @@ export const PLAYLIST_POLL_MS = 50;
 
 /** nginx-rtmp names fragments by the system time (ms) they started at (`hls_fragment_naming system`). */
 const TIMED_FRAGMENT = /^(\d{13})\.ts$/;
-
-/** nginx-rtmp's media playlist of a stream's directory; null while it has none. */
-export async function readPlaylist(dir: string): Promise<string | null> {
-  try {
-    return await readFile(join(dir, 'index.m3u8'), 'utf8');
-  } catch {
-    return null;
-  }
-}
 
 /**
  * nginx-rtmp's media playlist as the viewer gets it: every URI with `prefix` and the session `suffix`, an
