@@ -36,7 +36,10 @@ export interface LowLatencyRequest {
 export async function serveLowLatency(response: ServerResponse, asked: LowLatencyRequest): Promise<void> {
   const { packager, file, query } = asked;
   const closed = new AbortController();
-  response.once('close', () => closed.abort());
+  // Only a player gone before its answer ends a wait (an abort after every answer cost a DOMException each).
+  response.once('close', () => {
+    if (!response.writableFinished) closed.abort();
+  });
   if (file === 'index.m3u8') {
     const blocking = blockingRequest(query);
     if ('error' in blocking) return text(response, 400, blocking.error);
