@@ -172,6 +172,11 @@ export class EdgePuller implements StreamSource {
   published(name: string): boolean {
     const pull = this.pulls.get(name);
     if (!pull || pull.stopping || pull.live) return false;
+    // The stream as the control plane shows it now, not as it was when the pull started: the node's pipelines load
+    // their configuration from it once it is live, and hear only of later changes. An output made meanwhile (a Low
+    // latency one, read for its first request while the pull still waited for the origin's keyframe) would
+    // otherwise never be packaged (docs/chaos.md, "an LL-HLS output added on the edge never answered").
+    pull.assigned = this.node.directory.byId(pull.assigned.id) ?? pull.assigned;
     if (pull.rendition === null) {
       const stream = this.startStream(pull);
       if (!stream) return false;
