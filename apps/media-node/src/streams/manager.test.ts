@@ -26,20 +26,26 @@ const pulledStream = (status: string) =>
     versions: {},
   }) as unknown as AssignedStream;
 
+/** An edge's stream manager, what it said was over (`gone`), and a read of the stream with `status`. */
+function edge() {
+  const directory = new StreamDirectory();
+  const manager = new StreamManager({
+    directory,
+    reporter: {} as Reporter,
+    log: createLogger('silent'),
+    hlsDir,
+    ffprobe: 'ffprobe',
+    reconnectGraceMs: 1000,
+  });
+  const gone: string[] = [];
+  manager.events.subscribe({ gone: (streamId) => gone.push(streamId) });
+  const read = (status: string) => manager.reconcile(0, directory.replace([pulledStream(status)]));
+  return { manager, gone, read };
+}
+
 describe('an edge: a pulled stream is over (gone) once the control plane shows it over', () => {
   it('not while the edge still pulls it (the origin silent to the control plane), but once the pull ended', () => {
-    const directory = new StreamDirectory();
-    const manager = new StreamManager({
-      directory,
-      reporter: {} as Reporter,
-      log: createLogger('silent'),
-      hlsDir,
-      ffprobe: 'ffprobe',
-      reconnectGraceMs: 1000,
-    });
-    const gone: string[] = [];
-    manager.events.subscribe({ gone: (streamId) => gone.push(streamId) });
-    const read = (status: string) => manager.reconcile(0, directory.replace([pulledStream(status)]));
+    const { manager, gone, read } = edge();
     read('Ingestion');
     const handle = { rawName: 'b1', remoteAddress: null, bytesIn: () => 0, bytesOut: () => 0, kick: () => undefined };
     const stream = manager.startPulled(pulledStream('Ingestion'), 'origin', handle);
@@ -51,6 +57,18 @@ describe('an edge: a pulled stream is over (gone) once the control plane shows i
     // The origin ended the pull: over at the next read that still shows it over.
     if (stream) manager.endPush(stream, null, { byOrigin: true });
     expect(gone).toEqual([]);
+    read('Error');
+    expect(gone).toEqual([pulledStream('Error').id]);
+  });
+
+  it("not while a ladder's rendition is pulled here (its viewers' HLS), with no pull of the stream whole", () => {
+    const { manager, gone, read } = edge();
+    let renditionPulled = true;
+    manager.pulledHere = () => renditionPulled;
+    read('Ingestion');
+    read('Error');
+    expect(gone).toEqual([]);
+    renditionPulled = false;
     read('Error');
     expect(gone).toEqual([pulledStream('Error').id]);
   });

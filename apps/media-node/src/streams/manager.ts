@@ -63,6 +63,8 @@ export class StreamManager {
   private liveElsewhere = new Set<string>();
   /** The fallback player, once the node has wired it. */
   fallbacks: FallbackTakeover | null = null;
+  /** On an edge: whether a pull of the stream (whole, or a ladder's rendition) still brings it here (the edge puller's). */
+  pulledHere: (streamId: string) => boolean = (streamId) => Boolean(this.pushes.get(streamId)?.pulledFrom);
 
   constructor(private readonly o: StreamManagerOptions) {
     this.events = new StreamEvents(o.log);
@@ -375,9 +377,7 @@ export class StreamManager {
         .filter(
           (assigned) =>
             assigned.origin &&
-            (assigned.status === 'Ingestion' ||
-              assigned.status === 'Fallback' ||
-              this.pushes.get(assigned.id)?.pulledFrom),
+            (assigned.status === 'Ingestion' || assigned.status === 'Fallback' || this.pulledHere(assigned.id)),
         )
         .map((assigned) => assigned.id),
     );

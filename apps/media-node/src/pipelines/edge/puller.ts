@@ -1,13 +1,14 @@
-import { type GuardedChild, lastLine, spawnGuarded } from '../../child.js';
+import { lastLine, spawnGuarded } from '../../child.js';
 import type { NodeConfig } from '../../config.js';
 import { playInputArgs } from '../../front-ends/rtmp/nginx.js';
-import { type ProxiedConnection, RtmpProxy } from '../../front-ends/rtmp/proxy.js';
+import { RtmpProxy } from '../../front-ends/rtmp/proxy.js';
 import type { LowLatencyPackagers } from '../../ll-hls/packagers.js';
 import type { AssignedStream } from '../../streams/directory.js';
 import type { LiveStream } from '../../streams/types.js';
 import { dvrWindowSecondsOf } from '../low-latency-hls.js';
 import type { SourceContext, SourceKind, StreamSource } from '../pipeline.js';
-import { edgeLadder, renditionName } from './ladder.js';
+import { edgeLadder } from './ladder.js';
+import { connectionOf, describePull, type Pull, type PullKind, type PullSource, pullName } from './pull.js';
 import { RenditionPackaging, wantsLowLatency } from './rendition-packaging.js';
 
 /**
@@ -37,25 +38,6 @@ export const edgePullerKind = ({
   create: (context) => new EdgePuller(context, { idleMs: config.edgeIdleMs, lowLatency }),
 });
 
-/**
- * Why a stream is pulled: `edge`, for this node's viewers of a stream ingested elsewhere (while they watch);
- * `internode`, as the content of an Internode stream this node ingests (while its source is live).
- */
-type PullKind = 'edge' | 'internode';
-
-/** The stream a pull plays and where from: the origin's RTMP port, with the control plane's credential. */
-interface PullSource {
-  name: string;
-  nodeName: string;
-  hostname: string;
-  rtmpPort: number;
-  credential: string;
-}
-
-/** The nginx name a pull publishes here: the stream id, or its rendition's name (the key of the pulls). */
-const pullName = (streamId: string, rendition: string | null) =>
-  rendition === null ? streamId : renditionName(streamId, rendition);
-
 /** Why a pull stopped when its ffmpeg ended on its own: the origin's nginx dropped it (the push there ended). */
 const ORIGIN_ENDED = 'the origin ended it';
 
@@ -67,41 +49,6 @@ const INTERNODE_RETRY_MS = 2_000;
  * ffmpeg: an HLS player polls its playlist every second or so through the origin's grace.
  */
 const REFUSED_RETRY_MS = 1_000;
-
-/** One stream pulled from its origin node: ffmpeg reads it through a counting relay and publishes it here. */
-interface Pull {
-  kind: PullKind;
-  from: PullSource;
-  assigned: AssignedStream;
-  /** The HLS rendition of an edge's ladder this pull carries (published as `<stream id>_<key>`); null: the stream. */
-  rendition: string | null;
-  /** Its nginx name here (the stream id, or the rendition's name): the key of the pulls. */
-  name: string;
-  /** When it started; its publish reached nginx (every kind); the stream it became (not a rendition's pull). */
-  startedAt: number;
-  live: boolean;
-  relay: RtmpProxy;
-  /**
-   * A relay between ffmpeg and this node's nginx: ffmpeg sends nothing after its publish command until nginx
-   * accepted the publish (it waits for NetStream.Publish.Start), so its bytes tell when the stream exists there.
-   */
-  publisher: RtmpProxy;
-  ffmpeg: GuardedChild | null;
-  /** The relay's one connection to the origin, once ffmpeg made it: its bytes are the internode traffic. */
-  connection: ProxiedConnection | null;
-  stream: LiveStream | null;
-  /** Resolves once it is published here (true), or when the pull failed first (false). */
-  published: Promise<boolean>;
-  resolvePublished: (published: boolean) => void;
-  endMetering: (() => void) | null;
-  lastWatchedAt: number;
-  stopping: boolean;
-  stderr: string;
-  /** A ladder's rendition pulled for a Low latency output: its LL-HLS packaging here; null otherwise. */
-  packaging: RenditionPackaging | null;
-  /** Requests of its variant held for their answer (LL-HLS): the pull is watched while there are any. */
-  held: number;
-}
 
 /**
  * A node's pulls of streams from other nodes (the Internode path, docs/decisions.md). As an edge: when a viewer of an output assigned to this
@@ -142,6 +89,8 @@ export class EdgePuller implements StreamSource {
   ) {
     this.timer = setInterval(() => this.watch(), WATCH_INTERVAL_MS);
     this.timer.unref();
+    // A laddered stream's viewers here may be fed by its renditions' pulls alone (no pull of the stream whole).
+    node.streams.pulledHere = (streamId) => this.receiving(streamId);
   }
 
   /** The stream pulled for a viewer here: starts the pull if none runs; undefined when it cannot be pulled. */
@@ -204,6 +153,13 @@ export class EdgePuller implements StreamSource {
       pull.resolvePublished(true);
     });
     return true;
+  }
+
+  /** Whether an edge pull of the stream (whole, or one of its renditions) is live here: the origin still sends it. */
+  receiving(streamId: string): boolean {
+    for (const pull of this.pulls.values())
+      if (pull.assigned.id === streamId && pull.kind === 'edge' && pull.live && !pull.stopping) return true;
+    return false;
   }
 
   /** Whether a pull of the stream runs (tests and /metadata). */
@@ -487,14 +443,3 @@ export class EdgePuller implements StreamSource {
  */
 const keepsWindow = (assigned: AssignedStream): boolean =>
   assigned.origin !== null && assigned.status === 'Ingestion' && dvrWindowSecondsOf(assigned) > 0;
-
-/** What a pull carries, for the log. */
-function describePull(pull: Pull): string {
-  return pull.rendition === null ? pull.from.name : `rendition ${pull.rendition} of ${pull.from.name}`;
-}
-
-/** The relay's connection to the origin, kept once made (the relay forgets closed connections after a while). */
-function connectionOf(pull: Pull): ProxiedConnection | null {
-  if (!pull.connection) pull.connection = pull.relay.connections[0] ?? null;
-  return pull.connection;
-}
