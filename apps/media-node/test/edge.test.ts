@@ -44,6 +44,11 @@ const pullsOn = async (node: RunningNode): Promise<EdgePull[]> =>
 const dvrBytesOn = async (node: RunningNode) =>
   (await nodeMetadata<{ protocols: { HLS: { lowLatency: { dvrBytes: number } } } }>(node)).protocols.HLS.lowLatency
     .dvrBytes;
+/** The packaging ffmpegs of B's LL-HLS pipeline for the stream B pulls (its variants); undefined: no such stream. */
+const llPipelineVariantsOn = async (node: RunningNode, streamId: string) =>
+  (
+    await nodeMetadata<{ streams: { id: string; pipelines: Record<string, { variants?: unknown[] }> }[] }>(node)
+  ).streams.find((stream) => stream.id === streamId)?.pipelines['LL-HLS packager']?.variants;
 const withToken = (output: StreamOutput) =>
   `${output.connection?.uri}?token=${encodeURIComponent(output.viewer.accessToken ?? '')}`;
 
@@ -243,6 +248,8 @@ describe('origin and edge', () => {
       lowPlaylist.searchParams.set('_HLS_msn', msn);
       lowPlaylist.searchParams.set('_HLS_part', part);
       expect(await (await fetch(lowPlaylist)).text()).toContain(`part-${msn}.${part}.m4s`);
+      // Made Low while B pulled the stream: packaged by B's LL-HLS pipeline (the pull's ffmpeg cannot gain an output).
+      expect(await llPipelineVariantsOn(node, stream.id)).toHaveLength(1);
       const opened = await fetch(withSigned(hls, 'edge-hls'), { redirect: 'manual' });
       expect(opened.status, await opened.clone().text()).toBe(302);
       const playlist = new URL(opened.headers.get('location') ?? '', hls.connection?.uri);
@@ -544,6 +551,9 @@ describe('origin and edge', () => {
         15_000,
         "B's window on its disk",
       );
+      // Low from the pull's start: the pull's own ffmpeg packages it, not a second one of B's LL-HLS pipeline (one
+      // process start and one probe less before the first part, e.g. after B restarts: docs/chaos.md).
+      expect(await llPipelineVariantsOn(node, stream.id)).toEqual([]);
       // Still pulled three idle times later (EDGE_IDLE_MS 1.5 s), though no viewer asked.
       for (const until = Date.now() + 4500; Date.now() < until; await sleep(500))
         expect(kept(await pullsOn(node))).toBe(true);

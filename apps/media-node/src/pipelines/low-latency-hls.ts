@@ -136,7 +136,11 @@ class LowLatencyHls implements Pipeline<LowLatencyConfig> {
   private follow(): void {
     const stream = this.stream;
     if (!stream) return;
-    const sources = sourcesOf(stream);
+    // On an edge, the pull's own ffmpeg packages the stream when it had a Low output as it started (not one made
+    // Low since): one process and one probe less before its first part (docs/chaos.md).
+    const fed = (source: Source) =>
+      stream.pulledFrom !== null && this.packagers.fedByPull(stream.assigned.id, source.key);
+    const sources = sourcesOf(stream).filter((source) => !fed(source));
     const playing = JSON.stringify(sources);
     if (playing === this.playing) return;
     this.playing = playing;

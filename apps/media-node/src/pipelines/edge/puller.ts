@@ -40,6 +40,7 @@ export const edgePullerKind = ({
 
 /** Why a pull stopped when its ffmpeg ended on its own: the origin's nginx dropped it (the push there ended). */
 const ORIGIN_ENDED = 'the origin ended it';
+const NODE_STOPPING = 'node stopping';
 
 /** After an Internode pull ended or failed while its source still showed live, the next try waits this long. */
 const INTERNODE_RETRY_MS = 2_000;
@@ -189,7 +190,7 @@ export class EdgePuller implements StreamSource {
 
   async stopAll(): Promise<void> {
     clearInterval(this.timer);
-    await Promise.all([...this.pulls.values()].map((pull) => this.stop(pull, 'node stopping')));
+    await Promise.all([...this.pulls.values()].map((pull) => this.stop(pull, NODE_STOPPING)));
   }
 
   /** The edge pull of the stream (or of its rendition `key`) going on, started now if none is. */
@@ -274,14 +275,12 @@ export class EdgePuller implements StreamSource {
       packaging: null,
       held: 0,
     };
-    const ladder = rendition === null ? null : edgeLadder(assigned);
-    if (rendition !== null && ladder && this.o.lowLatency && wantsLowLatency(assigned)) {
-      pull.packaging = new RenditionPackaging(
-        this.o.lowLatency,
-        assigned.id,
-        rendition,
-        ladder.map((variant) => variant.key),
-      );
+    // A ladder's rendition, or the stream pulled whole without a ladder (for its Low output and its other viewers):
+    // packaged by this pull's own ffmpeg. The stream whole of a laddered one packages nothing (its variants do).
+    const ladder = edgeLadder(assigned);
+    const variants = rendition === null ? (ladder ? null : [null]) : ladder?.map((variant) => variant.key);
+    if (kind === 'edge' && variants && this.o.lowLatency && wantsLowLatency(assigned)) {
+      pull.packaging = new RenditionPackaging(this.o.lowLatency, assigned.id, rendition, variants);
       pull.packaging.follow(assigned);
     }
     this.pulls.set(name, pull);
@@ -340,7 +339,7 @@ export class EdgePuller implements StreamSource {
     // The stream ends here at once (a viewer arriving now starts a new pull, once this one let go of nginx).
     pull.resolvePublished(false);
     if (pull.stream) this.node.streams.endPush(pull.stream, null, { byOrigin: reason === ORIGIN_ENDED });
-    pull.packaging?.stop({ byOrigin: reason === ORIGIN_ENDED });
+    pull.packaging?.stop({ keep: reason === ORIGIN_ENDED || reason === NODE_STOPPING });
     const ended = (async () => {
       await pull.ffmpeg?.stop();
       await Promise.all([pull.relay.close(), pull.publisher.close()]);

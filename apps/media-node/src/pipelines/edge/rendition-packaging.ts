@@ -25,10 +25,13 @@ export class RenditionPackaging {
   constructor(
     private readonly packagers: LowLatencyPackagers,
     private readonly streamId: string,
-    private readonly key: string,
-    /** The origin's ladder when the pull started: variants no longer in it leave the stream's packagers. */
-    private readonly keys: readonly string[],
-  ) {}
+    /** The rendition, or null for the stream pulled whole (no ladder). */
+    private readonly key: string | null,
+    /** The origin's ladder when the pull started ([null] without one): variants not in it leave the stream's packagers. */
+    private readonly keys: readonly (string | null)[],
+  ) {
+    packagers.feedByPull(streamId, key, null);
+  }
 
   /**
    * Feeds the variant's packager from the pull's ffmpeg: a new period of its playlist from the first bytes (a variant
@@ -40,6 +43,7 @@ export class RenditionPackaging {
       try {
         if (!this.packager) {
           this.packager = this.packagers.begin(this.streamId, this.key, this.keys);
+          this.packagers.feedByPull(this.streamId, this.key, this.packager);
           this.packagers.setDvr(this.streamId, this.windowSeconds);
         }
         this.packager.write(chunk);
@@ -64,10 +68,12 @@ export class RenditionPackaging {
 
   /**
    * The pull stopped. One the origin ended keeps its playlist through the origin's reconnect grace (the stream's end
-   * here, `gone`, ends it, as the origin's); one this node let go of (no viewer of the variant left, the outputs gone)
-   * takes its variant out of the stream's playlists and rendition reports: nothing feeds it any more.
+   * here, `gone`, ends it, as the origin's), and so does the node stopping (its rewind windows stay on disk for its
+   * next run); one this node let go of (no viewer of the variant left, the outputs gone) takes its variant out of the
+   * stream's playlists and rendition reports: nothing feeds it any more.
    */
-  stop(o: { byOrigin: boolean }): void {
-    if (!o.byOrigin && this.packager) this.packagers.retire(this.streamId, this.key, this.packager);
+  stop(o: { keep: boolean }): void {
+    this.packagers.feedByPull(this.streamId, this.key, undefined);
+    if (!o.keep && this.packager) this.packagers.retire(this.streamId, this.key, this.packager);
   }
 }
