@@ -57,6 +57,7 @@ interface Source {
  * the variants a reconnecting push's viewers play (LowLatencyPackagers.begin retires those not packaged), and they
  * would find no playlist until the ladder is back. On an edge, a laddered stream's variants are packaged by their
  * rendition pulls (pipelines/edge/rendition-packaging.ts): the stream pulled whole (for its other viewers) is none.
+ * Without a ladder, an edge's pull packages the stream itself when it had its Low output as it started (`follow`).
  */
 function sourcesOf(stream: LiveStream): Source[] {
   if (awaitingRenditions(stream) || (stream.pulledFrom !== null && edgeLadder(stream.assigned) !== null)) return [];

@@ -63,7 +63,8 @@ const REFUSED_RETRY_MS = 1_000;
  * variant they ask for is pulled on its own (`pullRendition`: the origin's rendition, published here under
  * the same name `<stream id>_<key>`), stopping `idleMs` after its variant was last asked for; the stream's
  * own pull then serves its other viewers only (RTMP, WebRTC, SRT: the top rendition). When an output here is Low
- * latency, a rendition's pull also packages it as that variant's LL-HLS (RenditionPackaging).
+ * latency, a rendition's pull also packages it as that variant's LL-HLS (RenditionPackaging), and so does the pull of
+ * a stream without a ladder (an output made Low after it started is packaged by the LL-HLS pipeline instead).
  * For an Internode stream this node ingests (`assigned.source`): the same pull of its source stream, made while
  * the control plane shows the source live and published as the Internode stream's push (protocol Internode:
  * Ingestion, its own outputs and jobs); it ends with the source's push, and a Stop holds it off until the

@@ -5,14 +5,15 @@ import { type LowLatencyPackagers, PART_SECONDS } from '../../ll-hls/packagers.j
 import type { AssignedStream } from '../../streams/directory.js';
 import { dvrWindowSecondsOf, isLowLatencyHls } from '../low-latency-hls.js';
 
-/** Whether an edge packages the ladder's renditions it pulls as LL-HLS: an HLS output of the stream here is Low latency. */
+/** Whether an edge packages what it pulls of the stream as LL-HLS: an HLS output of the stream here is Low latency. */
 export const wantsLowLatency = (assigned: AssignedStream): boolean => assigned.outputs.some(isLowLatencyHls);
 
 /**
- * The LL-HLS packaging of one rendition an edge pulls from its origin (docs/decisions.md, "LL-HLS on edges for ladders"). The
- * pull's own ffmpeg writes what it pulls a second time, copied, as fragmented MP4 on its stdout (`args`), and the
- * variant's packager here cuts it into parts: no second ffmpeg and no hop through this node's nginx, so an edge
- * viewer's parts come one copy after the origin's, as the origin's own packaging ffmpeg makes them from its nginx.
+ * The LL-HLS packaging of one rendition an edge pulls from its origin (docs/decisions.md, "LL-HLS on edges for ladders"),
+ * or of the stream it pulls whole when it has no ladder (key null). The pull's own ffmpeg writes what it pulls a
+ * second time, copied, as fragmented MP4 on its stdout (`args`), and the variant's packager here cuts it into parts:
+ * no second ffmpeg and no hop through this node's nginx, so an edge viewer's parts come one copy after the origin's,
+ * as the origin's own packaging ffmpeg makes them from its nginx.
  */
 export class RenditionPackaging {
   /** The pull ffmpeg's second output: every track again, to its stdout. */
