@@ -62,6 +62,11 @@ export class LowLatencyPackagers {
   onSessionEnd: ((streamId: string, store: DvrStore, storyboard: WindowStoryboard | null) => void) | null = null;
   /** ffmpeg, which makes the rewind windows' storyboards (none without it). */
   private readonly ffmpeg: string | null;
+  /**
+   * Variants an edge's pull packages in its own ffmpeg (pipelines/edge/rendition-packaging.ts), by `<stream>/<key>`:
+   * the packager it feeds, null before its first bytes. The stream's LL-HLS pipeline leaves those to it.
+   */
+  private readonly pulled = new Map<string, LowLatencyPackager | null>();
 
   constructor(events: StreamEvents, o: { dataDir: string; dvrMaxBytes: number; ffmpeg?: string }) {
     this.ffmpeg = o.ffmpeg ?? null;
@@ -122,6 +127,21 @@ export class LowLatencyPackagers {
     const stream = this.streams.get(streamId);
     const entry = stream?.variants.get(key);
     if (stream && entry?.packager === packager) retire(stream, key, entry);
+  }
+
+  /** An edge's pull packages the variant, feeding `packager` (null: from its first bytes); undefined: it stopped. */
+  feedByPull(streamId: string, key: string | null, packager: LowLatencyPackager | null | undefined): void {
+    if (packager === undefined) this.pulled.delete(`${streamId}/${key}`);
+    else this.pulled.set(`${streamId}/${key}`, packager);
+  }
+
+  /**
+   * Whether an edge's pull packages the variant into the packager its outputs serve (not one since forgotten: an
+   * output made Standard and Low again while pulled): then nothing else need package it.
+   */
+  fedByPull(streamId: string, key: string | null): boolean {
+    const fed = this.pulled.get(`${streamId}/${key}`);
+    return fed === null || (fed !== undefined && fed === this.of(streamId, key));
   }
 
   /** The packager of a variant (null: the stream without a ladder) Low latency outputs serve now, or null. */

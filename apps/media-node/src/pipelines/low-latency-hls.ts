@@ -57,6 +57,7 @@ interface Source {
  * the variants a reconnecting push's viewers play (LowLatencyPackagers.begin retires those not packaged), and they
  * would find no playlist until the ladder is back. On an edge, a laddered stream's variants are packaged by their
  * rendition pulls (pipelines/edge/rendition-packaging.ts): the stream pulled whole (for its other viewers) is none.
+ * Without a ladder, an edge's pull packages the stream itself when it had its Low output as it started (`follow`).
  */
 function sourcesOf(stream: LiveStream): Source[] {
   if (awaitingRenditions(stream) || (stream.pulledFrom !== null && edgeLadder(stream.assigned) !== null)) return [];
@@ -136,7 +137,11 @@ class LowLatencyHls implements Pipeline<LowLatencyConfig> {
   private follow(): void {
     const stream = this.stream;
     if (!stream) return;
-    const sources = sourcesOf(stream);
+    // On an edge, the pull's own ffmpeg packages the stream when it had a Low output as it started (not one made
+    // Low since): one process and one probe less before its first part (docs/chaos.md).
+    const fed = (source: Source) =>
+      stream.pulledFrom !== null && this.packagers.fedByPull(stream.assigned.id, source.key);
+    const sources = sourcesOf(stream).filter((source) => !fed(source));
     const playing = JSON.stringify(sources);
     if (playing === this.playing) return;
     this.playing = playing;

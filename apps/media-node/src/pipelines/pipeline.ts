@@ -123,4 +123,6 @@ export interface PulledStreams {
   endPush(stream: LiveStream, failure?: string | null, options?: { byOrigin?: boolean }): void;
   /** Who watches what here. */
   readonly viewers: { all(): ViewerSession[] };
+  /** Whether a pull still brings the stream here: while one does, the control plane showing it over does not end it. */
+  pulledHere: (streamId: string) => boolean;
 }

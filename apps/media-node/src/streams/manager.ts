@@ -58,11 +58,13 @@ export class StreamManager {
   private readonly showingFallback = new Map<string, { fallbackId: string; tracks: TrackInfo[] | null; seq: number }>();
   /**
    * On an edge: the streams ingested elsewhere that the control plane showed live (their reconnect grace on the
-   * origin included) at the last read; one that no longer shows live is over here too (`gone`).
+   * origin included) or this node pulled at the last read; one no longer either is over here too (`gone`).
    */
   private liveElsewhere = new Set<string>();
   /** The fallback player, once the node has wired it. */
   fallbacks: FallbackTakeover | null = null;
+  /** On an edge: whether a pull of the stream (whole, or a ladder's rendition) still brings it here (the edge puller's). */
+  pulledHere: (streamId: string) => boolean = (streamId) => Boolean(this.pushes.get(streamId)?.pulledFrom);
 
   constructor(private readonly o: StreamManagerOptions) {
     this.events = new StreamEvents(o.log);
@@ -366,11 +368,17 @@ export class StreamManager {
       void this.fallbacks?.release(streamId);
       this.events.gone(streamId);
     }
-    // On an edge, a stream the origin no longer shows live (its grace ended there, or it moved) is over here too.
+    // On an edge, a stream the control plane no longer shows live (its grace ended on the origin, or it moved) is
+    // over here too — not while this node still pulls it: the origin still sends it, and the control plane may only
+    // have stopped hearing from the origin (a network cut between them, docs/chaos.md).
     const liveElsewhere = new Set(
       this.o.directory
         .all()
-        .filter((assigned) => assigned.origin && (assigned.status === 'Ingestion' || assigned.status === 'Fallback'))
+        .filter(
+          (assigned) =>
+            assigned.origin &&
+            (assigned.status === 'Ingestion' || assigned.status === 'Fallback' || this.pulledHere(assigned.id)),
+        )
         .map((assigned) => assigned.id),
     );
     for (const streamId of this.liveElsewhere) if (!liveElsewhere.has(streamId)) this.events.gone(streamId);

@@ -71,8 +71,8 @@ export async function startEdgeWorld(plane: ControlPlane, streamId: string): Pro
     30_000,
     'the edge reporting',
   );
-  // Standard HLS: a Low latency output on an edge recovers from the edge's or the origin's kill in 18–30+ s (found by
-  // this run, not fixed yet: docs/chaos.md), which would hide how everything else recovers.
+  // Standard HLS (for players without LL-HLS); the full run's LL-HLS viewer watches a Low output of the same stream
+  // (workload.ts).
   const output = await plane.api<StreamOutput>('POST', '/outputs', { streamId, format: 'HLS', hlsLatency: 'Standard' });
   if (output.status !== 201 || output.body.node?.id !== spec.id)
     throw new Error(`edge output: ${output.status} on ${output.body.node?.id}`);

@@ -45,9 +45,10 @@ export function startHlsViewer(url: string, name: string): HlsViewer {
         const uris = (text: string) => text.split('\n').filter((line) => line !== '' && !line.startsWith('#'));
         const variant = uris(playlist.body.toString()).find((line) => line.split('?')[0]?.endsWith('.m3u8'));
         if (variant) playlist = await get(new URL(variant, playlist.response.url));
-        for (const segment of uris(playlist.body.toString())) {
-          // The segment's name, without the session's query.
-          const name = segment.split('?')[0] ?? segment;
+        for (const { segment, at } of segmentsOf(playlist.body.toString())) {
+          // The segment's name, without the session's query, and when it began: an LL-HLS packager started again (its
+          // node restarted) numbers its segments from 0 again, so a name alone may be one seen before the fault.
+          const name = `${segment.split('?')[0] ?? segment} ${at}`;
           if (seen.has(name)) continue;
           const media = await get(new URL(segment, playlist.response.url));
           const status = media.response.status;
@@ -92,4 +93,15 @@ export function startHlsViewer(url: string, name: string): HlsViewer {
       await Promise.race([viewing, sleep(6000)]);
     },
   };
+}
+
+/** A media playlist's segment URIs, each with the EXT-X-PROGRAM-DATE-TIME before it ('' where none). */
+function segmentsOf(playlist: string): Array<{ segment: string; at: string }> {
+  let at = '';
+  const segments: Array<{ segment: string; at: string }> = [];
+  for (const line of playlist.split('\n')) {
+    if (line.startsWith('#EXT-X-PROGRAM-DATE-TIME:')) at = line.slice('#EXT-X-PROGRAM-DATE-TIME:'.length);
+    else if (line !== '' && !line.startsWith('#')) segments.push({ segment: line, at });
+  }
+  return segments;
 }

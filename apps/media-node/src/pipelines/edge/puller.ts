@@ -1,13 +1,14 @@
-import { type GuardedChild, lastLine, spawnGuarded } from '../../child.js';
+import { lastLine, spawnGuarded } from '../../child.js';
 import type { NodeConfig } from '../../config.js';
 import { playInputArgs } from '../../front-ends/rtmp/nginx.js';
-import { type ProxiedConnection, RtmpProxy } from '../../front-ends/rtmp/proxy.js';
+import { RtmpProxy } from '../../front-ends/rtmp/proxy.js';
 import type { LowLatencyPackagers } from '../../ll-hls/packagers.js';
 import type { AssignedStream } from '../../streams/directory.js';
 import type { LiveStream } from '../../streams/types.js';
 import { dvrWindowSecondsOf } from '../low-latency-hls.js';
 import type { SourceContext, SourceKind, StreamSource } from '../pipeline.js';
-import { edgeLadder, renditionName } from './ladder.js';
+import { edgeLadder } from './ladder.js';
+import { connectionOf, describePull, type Pull, type PullKind, type PullSource, pullName } from './pull.js';
 import { RenditionPackaging, wantsLowLatency } from './rendition-packaging.js';
 
 /**
@@ -37,27 +38,9 @@ export const edgePullerKind = ({
   create: (context) => new EdgePuller(context, { idleMs: config.edgeIdleMs, lowLatency }),
 });
 
-/**
- * Why a stream is pulled: `edge`, for this node's viewers of a stream ingested elsewhere (while they watch);
- * `internode`, as the content of an Internode stream this node ingests (while its source is live).
- */
-type PullKind = 'edge' | 'internode';
-
-/** The stream a pull plays and where from: the origin's RTMP port, with the control plane's credential. */
-interface PullSource {
-  name: string;
-  nodeName: string;
-  hostname: string;
-  rtmpPort: number;
-  credential: string;
-}
-
-/** The nginx name a pull publishes here: the stream id, or its rendition's name (the key of the pulls). */
-const pullName = (streamId: string, rendition: string | null) =>
-  rendition === null ? streamId : renditionName(streamId, rendition);
-
 /** Why a pull stopped when its ffmpeg ended on its own: the origin's nginx dropped it (the push there ended). */
 const ORIGIN_ENDED = 'the origin ended it';
+const NODE_STOPPING = 'node stopping';
 
 /** After an Internode pull ended or failed while its source still showed live, the next try waits this long. */
 const INTERNODE_RETRY_MS = 2_000;
@@ -67,41 +50,6 @@ const INTERNODE_RETRY_MS = 2_000;
  * ffmpeg: an HLS player polls its playlist every second or so through the origin's grace.
  */
 const REFUSED_RETRY_MS = 1_000;
-
-/** One stream pulled from its origin node: ffmpeg reads it through a counting relay and publishes it here. */
-interface Pull {
-  kind: PullKind;
-  from: PullSource;
-  assigned: AssignedStream;
-  /** The HLS rendition of an edge's ladder this pull carries (published as `<stream id>_<key>`); null: the stream. */
-  rendition: string | null;
-  /** Its nginx name here (the stream id, or the rendition's name): the key of the pulls. */
-  name: string;
-  /** When it started; its publish reached nginx (every kind); the stream it became (not a rendition's pull). */
-  startedAt: number;
-  live: boolean;
-  relay: RtmpProxy;
-  /**
-   * A relay between ffmpeg and this node's nginx: ffmpeg sends nothing after its publish command until nginx
-   * accepted the publish (it waits for NetStream.Publish.Start), so its bytes tell when the stream exists there.
-   */
-  publisher: RtmpProxy;
-  ffmpeg: GuardedChild | null;
-  /** The relay's one connection to the origin, once ffmpeg made it: its bytes are the internode traffic. */
-  connection: ProxiedConnection | null;
-  stream: LiveStream | null;
-  /** Resolves once it is published here (true), or when the pull failed first (false). */
-  published: Promise<boolean>;
-  resolvePublished: (published: boolean) => void;
-  endMetering: (() => void) | null;
-  lastWatchedAt: number;
-  stopping: boolean;
-  stderr: string;
-  /** A ladder's rendition pulled for a Low latency output: its LL-HLS packaging here; null otherwise. */
-  packaging: RenditionPackaging | null;
-  /** Requests of its variant held for their answer (LL-HLS): the pull is watched while there are any. */
-  held: number;
-}
 
 /**
  * A node's pulls of streams from other nodes (the Internode path, docs/decisions.md). As an edge: when a viewer of an output assigned to this
@@ -115,7 +63,8 @@ interface Pull {
  * variant they ask for is pulled on its own (`pullRendition`: the origin's rendition, published here under
  * the same name `<stream id>_<key>`), stopping `idleMs` after its variant was last asked for; the stream's
  * own pull then serves its other viewers only (RTMP, WebRTC, SRT: the top rendition). When an output here is Low
- * latency, a rendition's pull also packages it as that variant's LL-HLS (RenditionPackaging).
+ * latency, a rendition's pull also packages it as that variant's LL-HLS (RenditionPackaging), and so does the pull of
+ * a stream without a ladder (an output made Low after it started is packaged by the LL-HLS pipeline instead).
  * For an Internode stream this node ingests (`assigned.source`): the same pull of its source stream, made while
  * the control plane shows the source live and published as the Internode stream's push (protocol Internode:
  * Ingestion, its own outputs and jobs); it ends with the source's push, and a Stop holds it off until the
@@ -142,6 +91,8 @@ export class EdgePuller implements StreamSource {
   ) {
     this.timer = setInterval(() => this.watch(), WATCH_INTERVAL_MS);
     this.timer.unref();
+    // A laddered stream's viewers here may be fed by its renditions' pulls alone (no pull of the stream whole).
+    node.streams.pulledHere = (streamId) => this.receiving(streamId);
   }
 
   /** The stream pulled for a viewer here: starts the pull if none runs; undefined when it cannot be pulled. */
@@ -172,6 +123,11 @@ export class EdgePuller implements StreamSource {
   published(name: string): boolean {
     const pull = this.pulls.get(name);
     if (!pull || pull.stopping || pull.live) return false;
+    // The stream as the control plane shows it now, not as it was when the pull started: the node's pipelines load
+    // their configuration from it once it is live, and hear only of later changes. An output made meanwhile (a Low
+    // latency one, read for its first request while the pull still waited for the origin's keyframe) would
+    // otherwise never be packaged (docs/chaos.md, "an LL-HLS output added on the edge never answered").
+    pull.assigned = this.node.directory.byId(pull.assigned.id) ?? pull.assigned;
     if (pull.rendition === null) {
       const stream = this.startStream(pull);
       if (!stream) return false;
@@ -201,6 +157,13 @@ export class EdgePuller implements StreamSource {
     return true;
   }
 
+  /** Whether an edge pull of the stream (whole, or one of its renditions) is live here: the origin still sends it. */
+  receiving(streamId: string): boolean {
+    for (const pull of this.pulls.values())
+      if (pull.assigned.id === streamId && pull.kind === 'edge' && pull.live && !pull.stopping) return true;
+    return false;
+  }
+
   /** Whether a pull of the stream runs (tests and /metadata). */
   pulling(streamId: string): boolean {
     const pull = this.pulls.get(streamId);
@@ -228,7 +191,7 @@ export class EdgePuller implements StreamSource {
 
   async stopAll(): Promise<void> {
     clearInterval(this.timer);
-    await Promise.all([...this.pulls.values()].map((pull) => this.stop(pull, 'node stopping')));
+    await Promise.all([...this.pulls.values()].map((pull) => this.stop(pull, NODE_STOPPING)));
   }
 
   /** The edge pull of the stream (or of its rendition `key`) going on, started now if none is. */
@@ -313,14 +276,12 @@ export class EdgePuller implements StreamSource {
       packaging: null,
       held: 0,
     };
-    const ladder = rendition === null ? null : edgeLadder(assigned);
-    if (rendition !== null && ladder && this.o.lowLatency && wantsLowLatency(assigned)) {
-      pull.packaging = new RenditionPackaging(
-        this.o.lowLatency,
-        assigned.id,
-        rendition,
-        ladder.map((variant) => variant.key),
-      );
+    // A ladder's rendition, or the stream pulled whole without a ladder (for its Low output and its other viewers):
+    // packaged by this pull's own ffmpeg. The stream whole of a laddered one packages nothing (its variants do).
+    const ladder = edgeLadder(assigned);
+    const variants = rendition === null ? (ladder ? null : [null]) : ladder?.map((variant) => variant.key);
+    if (kind === 'edge' && variants && this.o.lowLatency && wantsLowLatency(assigned)) {
+      pull.packaging = new RenditionPackaging(this.o.lowLatency, assigned.id, rendition, variants);
       pull.packaging.follow(assigned);
     }
     this.pulls.set(name, pull);
@@ -379,7 +340,7 @@ export class EdgePuller implements StreamSource {
     // The stream ends here at once (a viewer arriving now starts a new pull, once this one let go of nginx).
     pull.resolvePublished(false);
     if (pull.stream) this.node.streams.endPush(pull.stream, null, { byOrigin: reason === ORIGIN_ENDED });
-    pull.packaging?.stop({ byOrigin: reason === ORIGIN_ENDED });
+    pull.packaging?.stop({ keep: reason === ORIGIN_ENDED || reason === NODE_STOPPING });
     const ended = (async () => {
       await pull.ffmpeg?.stop();
       await Promise.all([pull.relay.close(), pull.publisher.close()]);
@@ -482,14 +443,3 @@ export class EdgePuller implements StreamSource {
  */
 const keepsWindow = (assigned: AssignedStream): boolean =>
   assigned.origin !== null && assigned.status === 'Ingestion' && dvrWindowSecondsOf(assigned) > 0;
-
-/** What a pull carries, for the log. */
-function describePull(pull: Pull): string {
-  return pull.rendition === null ? pull.from.name : `rendition ${pull.rendition} of ${pull.from.name}`;
-}
-
-/** The relay's connection to the origin, kept once made (the relay forgets closed connections after a while). */
-function connectionOf(pull: Pull): ProxiedConnection | null {
-  if (!pull.connection) pull.connection = pull.relay.connections[0] ?? null;
-  return pull.connection;
-}

@@ -5,14 +5,15 @@ import { type LowLatencyPackagers, PART_SECONDS } from '../../ll-hls/packagers.j
 import type { AssignedStream } from '../../streams/directory.js';
 import { dvrWindowSecondsOf, isLowLatencyHls } from '../low-latency-hls.js';
 
-/** Whether an edge packages the ladder's renditions it pulls as LL-HLS: an HLS output of the stream here is Low latency. */
+/** Whether an edge packages what it pulls of the stream as LL-HLS: an HLS output of the stream here is Low latency. */
 export const wantsLowLatency = (assigned: AssignedStream): boolean => assigned.outputs.some(isLowLatencyHls);
 
 /**
- * The LL-HLS packaging of one rendition an edge pulls from its origin (docs/decisions.md, "LL-HLS on edges for ladders"). The
- * pull's own ffmpeg writes what it pulls a second time, copied, as fragmented MP4 on its stdout (`args`), and the
- * variant's packager here cuts it into parts: no second ffmpeg and no hop through this node's nginx, so an edge
- * viewer's parts come one copy after the origin's, as the origin's own packaging ffmpeg makes them from its nginx.
+ * The LL-HLS packaging of one rendition an edge pulls from its origin (docs/decisions.md, "LL-HLS on edges for ladders"),
+ * or of the stream it pulls whole when it has no ladder (key null). The pull's own ffmpeg writes what it pulls a
+ * second time, copied, as fragmented MP4 on its stdout (`args`), and the variant's packager here cuts it into parts:
+ * no second ffmpeg and no hop through this node's nginx, so an edge viewer's parts come one copy after the origin's,
+ * as the origin's own packaging ffmpeg makes them from its nginx.
  */
 export class RenditionPackaging {
   /** The pull ffmpeg's second output: every track again, to its stdout. */
@@ -25,10 +26,13 @@ export class RenditionPackaging {
   constructor(
     private readonly packagers: LowLatencyPackagers,
     private readonly streamId: string,
-    private readonly key: string,
-    /** The origin's ladder when the pull started: variants no longer in it leave the stream's packagers. */
-    private readonly keys: readonly string[],
-  ) {}
+    /** The rendition, or null for the stream pulled whole (no ladder). */
+    private readonly key: string | null,
+    /** The origin's ladder when the pull started ([null] without one): variants not in it leave the stream's packagers. */
+    private readonly keys: readonly (string | null)[],
+  ) {
+    packagers.feedByPull(streamId, key, null);
+  }
 
   /**
    * Feeds the variant's packager from the pull's ffmpeg: a new period of its playlist from the first bytes (a variant
@@ -40,6 +44,7 @@ export class RenditionPackaging {
       try {
         if (!this.packager) {
           this.packager = this.packagers.begin(this.streamId, this.key, this.keys);
+          this.packagers.feedByPull(this.streamId, this.key, this.packager);
           this.packagers.setDvr(this.streamId, this.windowSeconds);
         }
         this.packager.write(chunk);
@@ -64,10 +69,12 @@ export class RenditionPackaging {
 
   /**
    * The pull stopped. One the origin ended keeps its playlist through the origin's reconnect grace (the stream's end
-   * here, `gone`, ends it, as the origin's); one this node let go of (no viewer of the variant left, the outputs gone)
-   * takes its variant out of the stream's playlists and rendition reports: nothing feeds it any more.
+   * here, `gone`, ends it, as the origin's), and so does the node stopping (its rewind windows stay on disk for its
+   * next run); one this node let go of (no viewer of the variant left, the outputs gone) takes its variant out of the
+   * stream's playlists and rendition reports: nothing feeds it any more.
    */
-  stop(o: { byOrigin: boolean }): void {
-    if (!o.byOrigin && this.packager) this.packagers.retire(this.streamId, this.key, this.packager);
+  stop(o: { keep: boolean }): void {
+    this.packagers.feedByPull(this.streamId, this.key, undefined);
+    if (!o.keep && this.packager) this.packagers.retire(this.streamId, this.key, this.packager);
   }
 }
