@@ -156,28 +156,37 @@ describe('POST /node/reports: a wave of pushes', () => {
     message: { level: 'info', text },
     push: { protocol: 'RTMP', remoteAddress: '127.0.0.1' },
   });
-  const probed = (streamId: string) => ({
+  const probed = (streamId: string, outputId: string) => ({
     id: randomUUID(),
     kind: 'stream-state',
     streamId,
     tracks: { incoming: [track], outgoing: [track] },
+    outputs: [{ outputId, sessions: [{ id: `s-${outputId}`, ipAddress: null, startedAt: at, bytes: 1000 }] }],
   });
+  const at = new Date().toISOString();
   const get = async (id: string, path = '') =>
     (await t.request({ method: 'GET', url: `/api/v1${path || '/inputs/'}${id}`, token: t.roles.owner.token })).json();
 
   it('applies 8 streams going live in as many queries as 1, and two reports of one stream in their order', async () => {
     const node = await t.createNode(t.roles.admin);
     const inputs = [];
-    for (let i = 0; i < 9; i++) inputs.push(await t.createInput({ format: 'RTMP' }));
+    const outputOf = new Map<string, string>();
+    for (let i = 0; i < 9; i++) {
+      const input = await t.createInput({ format: 'RTMP' });
+      inputs.push(input);
+      outputOf.set(input.id, (await t.createOutput({ streamId: input.id, format: 'HLS' })).id);
+    }
     const wave = (ids: string[]) =>
       t.queryCount(async () => {
-        const answer = await t.report(node.token, [...ids.map((id) => started(id)), ...ids.map(probed)]);
-        expect(answer.statusCode).toBe(200);
+        const reports = [...ids.map((id) => started(id)), ...ids.map((id) => probed(id, outputOf.get(id) ?? ''))];
+        expect((await t.report(node.token, reports)).statusCode).toBe(200);
       });
     const one = await wave([inputs[0]?.id ?? '']);
     const eight = await wave(inputs.slice(1).map((input) => input.id));
     expect(eight).toBe(one);
     for (const input of inputs) {
+      const [output] = await get(`?streamId=${input.id}`, '/outputs');
+      expect(output.sessions.map((session: { id: string }) => session.id)).toEqual([`s-${output.id}`]);
       const stream = await get(input.id);
       expect(stream.status).toBe('Ingestion');
       expect(stream.statusMessages[0].text).toBe('Push started over RTMP');

@@ -2,6 +2,7 @@ import type { StreamStateReport } from '@streamcloud/contract';
 import type { Scope } from '../../db/unit-of-work.js';
 import { serves } from '../access/access.js';
 import { measuredAt, type ReportContext } from '../nodes/index.js';
+import type { OutputRow, SessionRow } from './outputs.repository.js';
 import type { StreamEvents } from './stream-events.js';
 import { servingNodeIdOf } from './stream-mapper.js';
 import type { StateChange, TracksOf } from './stream-states.repository.js';
@@ -23,7 +24,7 @@ interface Applied {
  *
  * A batch is applied in rounds, each with at most one report per stream, in the order they came: a round's
  * streams are read in one statement and its writes made per kind for all of them (StreamStatesRepository), then
- * its status changes are published and its viewer sessions applied, report by report. A wave of 200 pushes
+ * its status changes and viewer sessions are published, report by report. A wave of 200 pushes
  * starting is a few statements, not five per stream; a stream reported twice in a batch (a push that started and
  * ended within one) has its second report in the next round, which reads the first one's outcome.
  */
@@ -101,19 +102,22 @@ export class StreamStateReports {
         },
       );
     }
-    for (const { report, row } of applied) await this.applySessions(context, row, report.outputs ?? []);
+    await this.applySessions(context, applied);
   }
 
-  /** The viewer sessions a node reported for outputs of `row`: only those of the outputs it serves count. */
-  private async applySessions(
-    context: ReportContext<StreamsScope>,
-    row: StreamRow,
-    reported: NonNullable<StreamStateReport['outputs']>,
-  ): Promise<void> {
-    const { outputs } = context.uow;
-    for (const output of reported) {
-      const target = await outputs.findOfInput(row.id, output.outputId);
-      if (!target || servingNodeIdOf(target, row.node_id) !== context.node.id) continue;
+  /**
+   * The viewer sessions a node reported for outputs of the round's streams: only those of the outputs it serves
+   * count. Read and written for the whole round; the changes are published output by output.
+   */
+  private async applySessions(context: ReportContext<StreamStatesScope>, applied: Applied[]): Promise<void> {
+    const { outputs, streamStates } = context.uow;
+    const reported = applied.flatMap(({ report, row }) => (report.outputs ?? []).map((output) => ({ row, output })));
+    if (reported.length === 0) return;
+    const targets = await streamStates.outputsByIds(reported.map(({ output }) => output.outputId));
+    const changed = new Map<string, { row: StreamRow; target: OutputRow; sessions: SessionRow[] }>();
+    for (const { row, output } of reported) {
+      const target = targets.get(output.outputId);
+      if (!target || target.input_id !== row.id || servingNodeIdOf(target, row.node_id) !== context.node.id) continue;
       const sessions = output.sessions.map((session) => ({
         session_id: session.id,
         ip_address: session.ipAddress,
@@ -121,12 +125,23 @@ export class StreamStateReports {
         bytes: session.bytes,
         token_id: session.tokenId ?? null,
       }));
-      // The sessions before are read only when a callback wants to hear of the change.
-      const before = target.callback_uri ? ((await outputs.sessionsOf([target.id])).get(target.id) ?? []) : [];
-      await outputs.replaceSessions(target.id, sessions);
+      changed.set(target.id, { row, target, sessions });
       if (output.previews !== undefined && output.previews !== target.preview_sessions)
         await outputs.setPreviewSessions(target.id, output.previews);
-      await this.events.sessionsChanged(context.uow, row, target, before, sessions, context.receivedAt);
     }
+    // The sessions before are read only for the outputs whose callback wants to hear of the change.
+    const before = await outputs.sessionsOf(
+      [...changed.values()].filter(({ target }) => target.callback_uri).map(({ target }) => target.id),
+    );
+    await streamStates.replaceSessions(new Map([...changed].map(([id, { sessions }]) => [id, sessions])));
+    for (const { row, target, sessions } of changed.values())
+      await this.events.sessionsChanged(
+        context.uow,
+        row,
+        target,
+        before.get(target.id) ?? [],
+        sessions,
+        context.receivedAt,
+      );
   }
 }

@@ -1,6 +1,7 @@
 import type { LadderRendition, StreamStatus } from '@streamcloud/contract';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
+import type { OutputRow, SessionRow } from './outputs.repository.js';
 import { STATUS_MESSAGES_KEPT } from './stream-reads.repository.js';
 import type { StatusMessageRow, StreamRow, TrackRow } from './streams.table.js';
 
@@ -88,5 +89,25 @@ export class StreamStatesRepository {
       tracks.map((track) => ({ ...track, input_id: streamId, source })),
     );
     if (rows.length > 0) await this.db.insertInto('input_tracks').values(rows).execute();
+  }
+
+  /** The outputs of these ids (those that exist), by id. */
+  async outputsByIds(ids: readonly string[]): Promise<Map<string, OutputRow>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db.selectFrom('outputs').selectAll().where('id', 'in', ids).execute();
+    return new Map(rows.map((row) => [row.id, row]));
+  }
+
+  /** Replaces the viewer sessions of each output listed (one statement for the old rows, one for the new). */
+  async replaceSessions(sessions: ReadonlyMap<string, SessionRow[]>): Promise<void> {
+    if (sessions.size === 0) return;
+    await this.db
+      .deleteFrom('output_sessions')
+      .where('output_id', 'in', [...sessions.keys()])
+      .execute();
+    const rows = [...sessions].flatMap(([outputId, list]) =>
+      list.map((session) => ({ ...session, output_id: outputId })),
+    );
+    if (rows.length > 0) await this.db.insertInto('output_sessions').values(rows).execute();
   }
 }
