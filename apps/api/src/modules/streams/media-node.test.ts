@@ -148,11 +148,11 @@ describe('GET /node/inputs: many pushes at once', () => {
 
 describe('POST /node/reports: a wave of pushes', () => {
   const track = { idx: 0, type: 'Video', codec: 'H264', width: 1280, height: 720, bps: 2e6, channels: null, rate: 30 };
-  const started = (streamId: string, text = 'Push started over RTMP') => ({
+  const said = (streamId: string, status: string, text: string) => ({
     id: randomUUID(),
     kind: 'stream-state',
     streamId,
-    status: 'Ingestion',
+    status,
     message: { level: 'info', text },
     push: { protocol: 'RTMP', remoteAddress: '127.0.0.1' },
   });
@@ -178,7 +178,10 @@ describe('POST /node/reports: a wave of pushes', () => {
     }
     const wave = (ids: string[]) =>
       t.queryCount(async () => {
-        const reports = [...ids.map((id) => started(id)), ...ids.map((id) => probed(id, outputOf.get(id) ?? ''))];
+        const reports = [
+          ...ids.map((id) => said(id, 'Ingestion', 'Push started over RTMP')),
+          ...ids.map((id) => probed(id, outputOf.get(id) ?? '')),
+        ];
         expect((await t.report(node.token, reports)).statusCode).toBe(200);
       });
     const one = await wave([inputs[0]?.id ?? '']);
@@ -196,16 +199,7 @@ describe('POST /node/reports: a wave of pushes', () => {
     // A push that ended and came back within one batch: the second report reads what the first one did.
     const [first] = inputs;
     if (!first) throw new Error('no input');
-    const answer = await t.report(node.token, [
-      {
-        id: randomUUID(),
-        kind: 'stream-state',
-        streamId: first.id,
-        status: 'Idle',
-        message: { level: 'info', text: 'ended' },
-      },
-      started(first.id, 'back'),
-    ]);
+    const answer = await t.report(node.token, [said(first.id, 'Idle', 'ended'), said(first.id, 'Ingestion', 'back')]);
     expect(answer.statusCode).toBe(200);
     const stream = await get(first.id);
     expect(stream.status).toBe('Ingestion');
