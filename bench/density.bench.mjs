@@ -97,7 +97,8 @@ async function allTracksKnown(api, streams, startedAt) {
     );
     unknown = unknown.filter((_, index) => !known[index]);
     if (unknown.length === 0) return Date.now() - startedAt;
-    await sleep(500);
+    // Seldom: the publisher shares this process, and 200 reads at a time cost it.
+    await sleep(2000);
   }
   return null;
 }
