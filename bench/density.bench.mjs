@@ -2,7 +2,8 @@
 // a 2.5 Mb/s 1280x720 30 fps H.264/AAC clip (a keyframe a second) are pushed over RTMP at once — their publishes
 // started within one second — to a real node, each stream with a Standard HLS output, from one light publisher
 // process (rtmp-publisher.mjs: ffmpeg pushers would cost about as much as the node's own work per stream). Per N:
-// publish → every stream Ingestion as the API lists it (goal: 200 within 3 s, none refused); then, once settled, the
+// publish → every stream Ingestion as the API lists it (goal: 200 within 3 s, none refused), and its tracks known (the
+// node probes a wave's first fragments a few at a time); then, once settled, the
 // node's CPU over a window, whole and by part (its own Node.js process, nginx-rtmp, the rest of its tree), per stream
 // (goal ≤ 0.35 % of a core), its RSS, and whether every stream is healthy: its HLS playlist advanced over the window.
 import { readFileSync } from 'node:fs';
@@ -15,6 +16,8 @@ import { createScheduler, publish, readFlvTags } from './rtmp-publisher.mjs';
 const COUNTS = (process.env.BENCH_DENSITY_COUNTS ?? '50,100,200').split(',').map(Number);
 const CPU_WINDOW_MS = Number(process.env.BENCH_DENSITY_CPU_WINDOW_MS ?? 20_000);
 const LIVE_TIMEOUT_MS = 60_000;
+/** Every stream's tracks known: a wave's probes take a while (two at a time, ~0.1 s of a core each). */
+const TRACKS_TIMEOUT_MS = 180_000;
 const TICKS_PER_SECOND = 100;
 
 /** CPU seconds of one process alone (not its children). */
@@ -82,6 +85,24 @@ async function playlistMarks(outputs) {
   );
 }
 
+/** When every stream's incoming tracks were known (ms after `startedAt`), polled; null when not within the timeout. */
+async function allTracksKnown(api, streams, startedAt) {
+  let unknown = streams.map((stream) => stream.id);
+  while (Date.now() - startedAt < TRACKS_TIMEOUT_MS) {
+    const known = await Promise.all(
+      unknown.map(async (streamId) => {
+        const tracks = await api.call(streamRoutes.streamInfo, { params: { streamId, type: 'incoming' } });
+        return tracks.length > 0;
+      }),
+    );
+    unknown = unknown.filter((_, index) => !known[index]);
+    if (unknown.length === 0) return Date.now() - startedAt;
+    // Seldom: the publisher shares this process, and 200 reads at a time cost it.
+    await sleep(2000);
+  }
+  return null;
+}
+
 async function round(base, token, node, flv, count) {
   const api = apiClient(base, token);
   const streams = [];
@@ -122,6 +143,8 @@ async function round(base, token, node, flv, count) {
       }
       await sleep(100);
     }
+    // Settled: every push's tracks known (the node probes a wave's first fragments a few at a time), then 5 s.
+    const tracksKnownMs = await allTracksKnown(api, streams, startedAt);
     await sleep(5000);
     const nginx = nginxOf(node.pid);
     const before = {
@@ -146,6 +169,7 @@ async function round(base, token, node, flv, count) {
       refused: refused.length,
       'all publishing after, ms': lastAdmittedMs,
       'all Ingestion after, ms': allLiveMs ?? `not in ${LIVE_TIMEOUT_MS}`,
+      'all tracks known after, ms': tracksKnownMs ?? `not in ${TRACKS_TIMEOUT_MS}`,
       'healthy (playlist advanced)': `${healthy} of ${count}`,
       'node CPU, % of a core': percent(tree),
       'per stream': `${((tree / count) * 100).toFixed(2)} %`,

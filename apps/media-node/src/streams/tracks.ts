@@ -6,10 +6,21 @@ import { newestFragment, poll } from './fragments.js';
 import type { LiveStream } from './types.js';
 
 /**
- * The push's tracks: when its first HLS fragment exists, ffprobe reads it and they are reported as the
- * incoming tracks, and as the outgoing ones too unless a transcoder runs (it reports its own).
+ * Probes run at once. Each ffprobe costs ~0.1 s of a core (most of it the process starting), so a wave of pushes
+ * probing together (200 at once: ~20 core-seconds) would starve the pushes, nginx and the node's own loop, and
+ * probes would time out; in turn, the wave's tracks arrive a few seconds apart instead (issue 39).
+ */
+export const PROBES_AT_ONCE = 2;
+
+/**
+ * The push's tracks: when its first HLS fragment exists, ffprobe reads the newest one (PROBES_AT_ONCE at a time)
+ * and they are reported as the incoming tracks, and as the outgoing ones too unless a transcoder runs (it reports
+ * its own).
  */
 export class IncomingTracks implements StreamListener {
+  private probing = 0;
+  private readonly waiting: Array<() => void> = [];
+
   constructor(
     private readonly o: {
       hlsDir: string;
@@ -41,7 +52,16 @@ export class IncomingTracks implements StreamListener {
     stream.firstFragmentAt = Date.now();
     this.o.firstFragment?.(stream);
     try {
-      const probed = await probeMedia(this.o.ffprobe, fragment);
+      // The newest fragment when its turn comes: the first one may have left the playlist meanwhile.
+      const probed = await this.inTurn(async () =>
+        stream.ended
+          ? null
+          : probeMedia(
+              this.o.ffprobe,
+              (await newestFragment(this.o.hlsDir, hlsName, stream.startedAt.getTime())) ?? fragment,
+            ),
+      );
+      if (!probed) return;
       const tracks = trackInfos(probed);
       stream.source.coding = videoCodingOf(probed);
       stream.tracks = tracks;
@@ -49,6 +69,18 @@ export class IncomingTracks implements StreamListener {
         this.o.report(stream, stream.transcoding ? { incoming: tracks } : { incoming: tracks, outgoing: tracks });
     } catch (error) {
       this.o.log.error(`probing ${stream.assigned.name} failed: ${String(error)}`);
+    }
+  }
+
+  /** Runs `probe` once fewer than PROBES_AT_ONCE run, in the order asked. */
+  private async inTurn<T>(probe: () => Promise<T>): Promise<T> {
+    while (this.probing >= PROBES_AT_ONCE) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.probing++;
+    try {
+      return await probe();
+    } finally {
+      this.probing--;
+      this.waiting.shift()?.();
     }
   }
 }

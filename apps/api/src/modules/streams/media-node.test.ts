@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { NOTHING_CONFIGURED } from '@streamcloud/contract';
 import { describe, expect, it } from 'vitest';
 import { TestClock, useTestApp } from '../../../test/helpers.js';
+import { STATUS_MESSAGES_KEPT } from './stream-reads.repository.js';
 
 /** What the media node relies on: its reported ports in the URLs, cleared sessions, and the heartbeat rule. */
 const clock = new TestClock();
@@ -141,6 +142,92 @@ describe('GET /node/inputs: many pushes at once', () => {
         listed.json().map((output: { id: string }) => output.id),
       );
       expect(input.ingressName).toBe(input.id === others[0]?.id ? gslb.json().name : null);
+    }
+  });
+});
+
+describe('POST /node/reports: a wave of pushes', () => {
+  const track = { idx: 0, type: 'Video', codec: 'H264', width: 1280, height: 720, bps: 2e6, channels: null, rate: 30 };
+  const said = (streamId: string, status: string, text: string) => ({
+    id: randomUUID(),
+    kind: 'stream-state',
+    streamId,
+    status,
+    message: { level: 'info', text },
+    push: { protocol: 'RTMP', remoteAddress: '127.0.0.1' },
+  });
+  const probed = (streamId: string, outputId: string) => ({
+    id: randomUUID(),
+    kind: 'stream-state',
+    streamId,
+    tracks: { incoming: [track], outgoing: [track] },
+    outputs: [{ outputId, sessions: [{ id: `s-${outputId}`, ipAddress: null, startedAt: at, bytes: 1000 }] }],
+  });
+  const at = new Date().toISOString();
+  const get = async (id: string, path = '') =>
+    (await t.request({ method: 'GET', url: `/api/v1${path || '/inputs/'}${id}`, token: t.roles.owner.token })).json();
+
+  it('applies 8 streams going live in as many queries as 1, and two reports of one stream in their order', async () => {
+    const node = await t.createNode(t.roles.admin);
+    const inputs = [];
+    const outputOf = new Map<string, string>();
+    for (let i = 0; i < 9; i++) {
+      const input = await t.createInput({ format: 'RTMP' });
+      inputs.push(input);
+      outputOf.set(input.id, (await t.createOutput({ streamId: input.id, format: 'HLS' })).id);
+    }
+    const wave = (ids: string[]) =>
+      t.queryCount(async () => {
+        const reports = [
+          ...ids.map((id) => said(id, 'Ingestion', 'Push started over RTMP')),
+          ...ids.map((id) => probed(id, outputOf.get(id) ?? '')),
+        ];
+        expect((await t.report(node.token, reports)).statusCode).toBe(200);
+      });
+    const one = await wave([inputs[0]?.id ?? '']);
+    const eight = await wave(inputs.slice(1).map((input) => input.id));
+    expect(eight).toBe(one);
+    for (const input of inputs) {
+      const [output] = await get(`?streamId=${input.id}`, '/outputs');
+      expect(output.sessions.map((session: { id: string }) => session.id)).toEqual([`s-${output.id}`]);
+      const stream = await get(input.id);
+      expect(stream.status).toBe('Ingestion');
+      expect(stream.statusMessages[0].text).toBe('Push started over RTMP');
+      expect(await get(`${input.id}/incoming`, '/info/stream/')).toEqual([track]);
+      expect(await get(`${input.id}/outgoing`, '/info/stream/')).toEqual([track]);
+    }
+    // A push that ended and came back within one batch: the second report reads what the first one did.
+    const [first] = inputs;
+    if (!first) throw new Error('no input');
+    const answer = await t.report(node.token, [said(first.id, 'Idle', 'ended'), said(first.id, 'Ingestion', 'back')]);
+    expect(answer.statusCode).toBe(200);
+    const stream = await get(first.id);
+    expect(stream.status).toBe('Ingestion');
+    expect(stream.statusMessages.slice(0, 3).map((message: { text: string }) => message.text)).toEqual([
+      'back',
+      'ended',
+      'Push started over RTMP',
+    ]);
+    // Each stream keeps its STATUS_MESSAGES_KEPT newest messages, however many one batch brings.
+    const notes = [];
+    for (let n = 0; n < 60; n++)
+      for (const input of inputs.slice(0, 2))
+        notes.push({
+          id: randomUUID(),
+          kind: 'stream-state',
+          streamId: input.id,
+          message: { level: 'info', text: `note ${n}` },
+        });
+    expect((await t.report(node.token, notes)).statusCode).toBe(200);
+    for (const input of inputs.slice(0, 2)) {
+      const kept = await t.database.db
+        .selectFrom('input_status_messages')
+        .select('text')
+        .where('input_id', '=', input.id)
+        .orderBy('id', 'desc')
+        .execute();
+      expect(kept).toHaveLength(STATUS_MESSAGES_KEPT);
+      expect([kept[0]?.text, kept.at(-1)?.text]).toEqual(['note 59', 'note 10']);
     }
   });
 });

@@ -7,6 +7,7 @@ import { OutputsRepository } from './outputs.repository.js';
 import { OutputsService } from './outputs.service.js';
 import type { StreamCatalog } from './stream-catalog.js';
 import { StreamStateReports } from './stream-state-reports.js';
+import { StreamStatesRepository } from './stream-states.repository.js';
 import { StreamsRepository } from './streams.repository.js';
 import { registerStreamRoutes } from './streams.routes.js';
 import { StreamsService } from './streams.service.js';
@@ -33,6 +34,8 @@ declare module '../../db/unit-of-work.js' {
   interface UnitOfWorkParts {
     streams: StreamsRepository;
     outputs: OutputsRepository;
+    /** The node-facing writes of many streams at once (stream-state reports). */
+    streamStates: StreamStatesRepository;
     /** The streams module's port: what other modules may read of streams. */
     streamCatalog: StreamCatalog;
   }
@@ -61,7 +64,7 @@ export const streamsModule = defineModule({
     'output_sessions',
     'ingress_endpoints',
   ],
-  repositories: { streams: StreamsRepository, outputs: OutputsRepository },
+  repositories: { streams: StreamsRepository, outputs: OutputsRepository, streamStates: StreamStatesRepository },
   ports: { streamCatalog: (uow) => uow.streams },
   access: {
     stream: { entity: 'Stream', table: 'inputs', owner: 'owner_id', stream: 'id', node: 'node_id' },
