@@ -12,6 +12,12 @@ export const PLAYLIST_POLL_MS = 50;
 /** nginx-rtmp names fragments by the system time (ms) they started at (`hls_fragment_naming system`). */
 const TIMED_FRAGMENT = /^(\d{13})\.ts$/;
 
+/** When a fragment named by nginx-rtmp started (ms since the epoch), read from its name; null for another name. */
+export function fragmentStartMs(name: string): number | null {
+  const timed = TIMED_FRAGMENT.exec(name);
+  return timed ? Number(timed[1]) : null;
+}
+
 /**
  * nginx-rtmp's media playlist as the viewer gets it: every URI with `prefix` and the session `suffix`, an
  * EXT-X-PROGRAM-DATE-TIME before each fragment named by its start time, and EXT-X-ENDLIST once the stream ended.
@@ -24,8 +30,8 @@ export function rewrite(playlist: string, o: { prefix?: string; suffix: string; 
     if (!line) continue;
     if (line.startsWith('#EXTINF')) {
       const uri = lines.slice(i + 1).find((next) => next && !next.startsWith('#')) ?? '';
-      const timed = TIMED_FRAGMENT.exec(uri);
-      if (timed) out.push(`#EXT-X-PROGRAM-DATE-TIME:${new Date(Number(timed[1])).toISOString()}`);
+      const started = fragmentStartMs(uri);
+      if (started !== null) out.push(`#EXT-X-PROGRAM-DATE-TIME:${new Date(started).toISOString()}`);
     }
     if (line === '#EXT-X-ENDLIST') continue;
     out.push(line.startsWith('#') ? line : `${o.prefix ?? ''}${line}${o.suffix}`);
