@@ -83,6 +83,9 @@ export function redPngDataUri(dir, size) {
   return `data:image/png;base64,${readFileSync(file).toString('base64')}`;
 }
 
+/** The clip of the WebRTC and viewer benches: 720p30 at 2.5 Mb/s without B-frames (a WebRTC-safe H.264 source). */
+export const HD_NO_B_FRAMES = { size: '1280x720', rate: 30, kbps: 2500, bFrames: false };
+
 /** Pushes a clip in a loop, in real time, with -c copy. */
 export function pushClip(clip, url) {
   return spawn(
@@ -197,19 +200,39 @@ export async function startNode(base, token, dataDir, env = {}, name = 'bench-no
  * A media bench's world: a temporary folder, the API on PGlite signed in as the bench admin, and one real node
  * registered on it; `work({ dir, base, token, node })` runs in it, and all of it goes after, whatever happened.
  */
-export async function withNodeWorld(prefix, work) {
+export async function withNodeWorld(prefix, work, nodeEnv = {}) {
   const dir = mkdtempSync(join(tmpdir(), `streamcloud-${prefix}-bench-`));
   const server = await startApi('pglite');
   let node;
   try {
     const token = await server.login();
-    node = await startNode(server.url, token, join(dir, 'node'));
+    node = await startNode(server.url, token, join(dir, 'node'), nodeEnv);
     return await work({ dir, base: server.url, token, node });
   } finally {
     await node?.stop();
     await server.stop();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * A node world (withNodeWorld, the node with `nodeEnv`) with one passthrough stream live, pushed with a clip made
+ * with `clipOptions` (makeClip); `work({ dir, base, token, node, api, stream })` runs while it is pushed.
+ */
+export function withLivePush(prefix, { clipOptions, nodeEnv = {} }, work) {
+  return withNodeWorld(
+    prefix,
+    async (world) => {
+      const clip = makeClip(world.dir, clipOptions);
+      const { stream, push } = await pushLiveStream(world.base, world.token, clip, `${prefix} bench`);
+      try {
+        return await work({ ...world, api: apiClient(world.base, world.token), stream });
+      } finally {
+        push.kill('SIGKILL');
+      }
+    },
+    nodeEnv,
+  );
 }
 
 /** A storage of the signed-in account in the local S3 server's `bucket` (under `bench/`), not checked. */

@@ -11,14 +11,13 @@
 // their newest segment within 2 of the live edge; WHEP: video packets at ≥ 90 % of the rate a lone viewer gets), the
 // time to their first segment or video packet, and this process's own CPU (the load generator: where it saturates,
 // the limit is the bench's, not the node's). A kind stops at the first step where fewer than 95 % keep up.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { streamRoutes } from '@streamcloud/contract';
 import { whepViewer } from '@streamcloud/whip-client';
 import { hlsLoad } from './hls-load.mjs';
-import { apiClient, percentile, printTable, startApi } from './lib.mjs';
-import { cpuPercentOver, makeClip, pushLiveStream, sleep, startNode } from './media-lib.mjs';
+import { percentile, printTable } from './lib.mjs';
+import { cpuPercentOver, HD_NO_B_FRAMES, sleep, withLivePush } from './media-lib.mjs';
 
 const counts = (value, fallback) => (value ?? fallback).split(',').filter(Boolean).map(Number);
 const HLS_COUNTS = counts(process.env.BENCH_VIEWERS_HLS, '250,500,1000,2000');
@@ -151,35 +150,25 @@ async function whepSteps(api, node, streamId, baseline) {
   return rows;
 }
 
-export default async function viewersBench() {
-  const dir = mkdtempSync(join(tmpdir(), 'streamcloud-viewers-bench-'));
-  const server = await startApi('pglite');
-  let node;
-  let push;
-  try {
-    const token = await server.login();
-    const api = apiClient(server.url, token);
-    node = await startNode(server.url, token, join(dir, 'node'), { WEBRTC_WARM_FEEDS: '0' });
-    const clip = makeClip(dir, { size: '1280x720', rate: 30, kbps: 2500, bFrames: false });
-    let stream;
-    ({ stream, push } = await pushLiveStream(server.url, token, clip, 'viewers bench'));
-    const baseline = await cpuPercentOver(node.pid, WINDOW_MS);
-    const rows = [{ viewers: 'none (the push alone)', 'node CPU %': baseline.toFixed(1) }];
-    for (const latency of HLS_LATENCIES) rows.push(...(await hlsSteps(api, node, stream.id, latency, baseline)));
-    if (WHEP_COUNTS.length > 0) rows.push(...(await whepSteps(api, node, stream.id, baseline)));
-    const load = loadavg()
-      .map((value) => value.toFixed(1))
-      .join(' ');
-    printTable(
-      `Viewers of one 720p30 2.5 Mb/s H.264/AAC push on one node (viewers in the bench's process; ${WINDOW_MS / 1000} s ` +
-        `per step after ${SETTLE_MS / 1000} s to settle; CPU in % of a core, the node's process tree from /proc; ` +
-        `per viewer: above the push alone); load average ${load}`,
-      rows,
-    );
-  } finally {
-    push?.kill('SIGKILL');
-    await node?.stop();
-    await server.stop();
-    rmSync(dir, { recursive: true, force: true });
-  }
+export default function viewersBench() {
+  return withLivePush(
+    'viewers',
+    { clipOptions: HD_NO_B_FRAMES, nodeEnv: { WEBRTC_WARM_FEEDS: '0' } },
+    async (world) => {
+      const { api, node, stream } = world;
+      const baseline = await cpuPercentOver(node.pid, WINDOW_MS);
+      const rows = [{ viewers: 'none (the push alone)', 'node CPU %': baseline.toFixed(1) }];
+      for (const latency of HLS_LATENCIES) rows.push(...(await hlsSteps(api, node, stream.id, latency, baseline)));
+      if (WHEP_COUNTS.length > 0) rows.push(...(await whepSteps(api, node, stream.id, baseline)));
+      const load = loadavg()
+        .map((value) => value.toFixed(1))
+        .join(' ');
+      printTable(
+        `Viewers of one 720p30 2.5 Mb/s H.264/AAC push on one node (viewers in the bench's process; ${WINDOW_MS / 1000} s ` +
+          `per step after ${SETTLE_MS / 1000} s to settle; CPU in % of a core, the node's process tree from /proc; ` +
+          `per viewer: above the push alone); load average ${load}`,
+        rows,
+      );
+    },
+  );
 }

@@ -6,21 +6,11 @@
 // - a viewer offering H.264 and VP8 (as browsers do): the node sends the H.264 as it is (Opus made of the AAC);
 // - a viewer offering VP8 only: the node re-encodes to VP8 (libvpx), as it did for every viewer before.
 // Warm feeds are off (WEBRTC_WARM_FEEDS=0): a feed runs only while its viewer plays.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { loadavg } from 'node:os';
 import { streamRoutes } from '@streamcloud/contract';
 import { whepViewer } from '@streamcloud/whip-client';
-import { apiClient, printTable, startApi } from './lib.mjs';
-import {
-  cpuPercentOver,
-  makeClip,
-  processIds,
-  pushLiveStream,
-  sleep,
-  startNode,
-  treeCpuSeconds,
-} from './media-lib.mjs';
+import { printTable } from './lib.mjs';
+import { cpuPercentOver, HD_NO_B_FRAMES, processIds, sleep, treeCpuSeconds, withLivePush } from './media-lib.mjs';
 
 const SECONDS = Number(process.env.BENCH_WHEP_SECONDS ?? 20);
 
@@ -52,65 +42,60 @@ async function measure(node, streamId) {
   return { cpu, feedCpu };
 }
 
-export default async function whepCpuBench() {
-  const dir = mkdtempSync(join(tmpdir(), 'streamcloud-whep-cpu-bench-'));
-  const server = await startApi('pglite');
-  let node;
-  let push;
-  try {
-    const token = await server.login();
-    const api = apiClient(server.url, token);
-    node = await startNode(server.url, token, join(dir, 'node'), { WEBRTC_WARM_FEEDS: '0' });
-    const clip = makeClip(dir, { size: '1280x720', rate: 30, kbps: 2500, bFrames: false });
-    let stream;
-    ({ stream, push } = await pushLiveStream(server.url, token, clip, 'whep cpu bench'));
-    const output = await api.call(streamRoutes.createOutput, { body: { streamId: stream.id, format: 'WebRTC' } });
-    const rows = [];
-    const baseline = await measure(node, stream.id);
-    rows.push({ case: 'no viewer', video: '', 'node CPU, % of a core': baseline.cpu.toFixed(1), 'feed ffmpeg, %': '' });
-    for (const [name, offer] of [
-      ['viewer offering H.264 + VP8', 'h264+vp8'],
-      ['viewer offering VP8 only', 'vp8'],
-    ]) {
-      process.stderr.write(`whep-cpu bench: ${name}\n`);
-      const viewer = await whepViewer(output.connection.signallingUri, offer);
-      try {
+export default function whepCpuBench() {
+  return withLivePush(
+    'whep-cpu',
+    { clipOptions: HD_NO_B_FRAMES, nodeEnv: { WEBRTC_WARM_FEEDS: '0' } },
+    async (world) => {
+      const { api, node, stream } = world;
+      const output = await api.call(streamRoutes.createOutput, { body: { streamId: stream.id, format: 'WebRTC' } });
+      const rows = [];
+      const baseline = await measure(node, stream.id);
+      rows.push({
+        case: 'no viewer',
+        video: '',
+        'node CPU, % of a core': baseline.cpu.toFixed(1),
+        'feed ffmpeg, %': '',
+      });
+      for (const [name, offer] of [
+        ['viewer offering H.264 + VP8', 'h264+vp8'],
+        ['viewer offering VP8 only', 'vp8'],
+      ]) {
+        process.stderr.write(`whep-cpu bench: ${name}\n`);
+        const viewer = await whepViewer(output.connection.signallingUri, offer);
+        try {
+          await until(
+            async () => viewer.got,
+            (got) => got.video > 100,
+            20_000,
+            'the viewer’s video',
+          );
+          const [feed] = await feedsOf(node, stream.id);
+          const { cpu, feedCpu } = await measure(node, stream.id);
+          rows.push({
+            case: name,
+            video: feed ? `${feed.video}${feed.reencoded ? ` (${feed.reencoded})` : ''}` : '?',
+            'node CPU, % of a core': cpu.toFixed(1),
+            'feed ffmpeg, %': feedCpu.toFixed(1),
+          });
+        } finally {
+          await viewer.close();
+        }
         await until(
-          async () => viewer.got,
-          (got) => got.video > 100,
-          20_000,
-          'the viewer’s video',
+          () => feedsOf(node, stream.id),
+          (feeds) => feeds.length === 0,
+          15_000,
+          'the feed to stop',
         );
-        const [feed] = await feedsOf(node, stream.id);
-        const { cpu, feedCpu } = await measure(node, stream.id);
-        rows.push({
-          case: name,
-          video: feed ? `${feed.video}${feed.reencoded ? ` (${feed.reencoded})` : ''}` : '?',
-          'node CPU, % of a core': cpu.toFixed(1),
-          'feed ffmpeg, %': feedCpu.toFixed(1),
-        });
-      } finally {
-        await viewer.close();
       }
-      await until(
-        () => feedsOf(node, stream.id),
-        (feeds) => feeds.length === 0,
-        15_000,
-        'the feed to stop',
+      const load = loadavg()
+        .map((value) => value.toFixed(1))
+        .join(' ');
+      printTable(
+        `WHEP: the node's CPU for one 720p30 2.5 Mb/s H.264 stream (no B-frames) with one viewer, ${SECONDS} s ` +
+          `per case (its process tree from /proc; the viewer runs in the bench's process); load average ${load}`,
+        rows,
       );
-    }
-    const load = loadavg()
-      .map((value) => value.toFixed(1))
-      .join(' ');
-    printTable(
-      `WHEP: the node's CPU for one 720p30 2.5 Mb/s H.264 stream (no B-frames) with one viewer, ${SECONDS} s ` +
-        `per case (its process tree from /proc; the viewer runs in the bench's process); load average ${load}`,
-      rows,
-    );
-  } finally {
-    push?.kill('SIGKILL');
-    await node?.stop();
-    await server.stop();
-    rmSync(dir, { recursive: true, force: true });
-  }
+    },
+  );
 }
