@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Node, StreamInput } from '@streamcloud/contract';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, chromium, type Page, type Request } from 'playwright-core';
 import { ADMIN, type ControlPlane, ROOT, sleep } from '../harness.js';
 import { seconds } from './world.js';
 
@@ -12,17 +12,36 @@ const SLACK_MS = 1_500;
 /** How often the watch reads the API's state and what the pages show. */
 const SAMPLE_MS = 300;
 
-/** What one side (the API, or the console's page) said of one thing, each time it changed, and when. */
-type Timeline = Array<{ at: number; value: string }>;
+/** What one side (the API, or the console's page) said of one thing, each time it changed, and when (and whose answer). */
+type Timeline = Array<{ at: number; value: string; worker?: string }>;
+
+/** The API's header naming the API_WORKERS process that answered (apps/api/src/app.ts, API_WORKER_HEADER). */
+const WORKER_HEADER = 'x-api-worker';
+/** At most this many of the pages' reads are kept (a full run makes ~1 500). */
+const READS_KEPT = 20_000;
+
+/** One read of the API a console page made, as Chromium saw it: when, how long it waited to be sent, its answer. */
+interface PageRead {
+  path: string;
+  at: number;
+  /** From the page's asking to the request's sending (Chromium's queue: its 6 connections to the API's host). */
+  queuedMs: number;
+  ms: number;
+  /** The status, or why no answer came. */
+  answer: string;
+  worker: string;
+}
 
 /** One thing the console shows: the node's reporting state, or the stream's status. */
 interface Watched {
   what: string;
+  /** The API path whose answers the page shows it from. */
+  path: string;
   /** States the page must have shown at some time (a fault long enough to show them is in the run). */
   mustShow: string[];
   api: Timeline;
   page: Timeline;
-  readApi(): Promise<string | null>;
+  readApi(): Promise<{ value: string; worker: string } | null>;
   readPage(): Promise<string | null>;
 }
 
@@ -71,21 +90,23 @@ export async function watchConsole(
     await nodes.goto(`${plane.url}/#/nodes`);
     const dashboard = await context.newPage();
     await dashboard.goto(`${plane.url}/#/streams/view/${stream.id}`);
+    const reads: PageRead[] = [];
+    for (const page of [nodes, dashboard]) recordReads(page, reads);
     const watched = [
-      watching(`node ${node.name}`, outagesShow ? ['Offline'] : [], {
+      watching(`node ${node.name}`, '/nodes', outagesShow ? ['Offline'] : [], {
         readApi: async () => {
-          const answer = await plane.api<Node>('GET', `/nodes/${node.id}`);
-          return answer.status === 200 ? REPORTING_SHOWN[answer.body.reporting] : null;
+          const answer = await readApi<Node>(plane, `/nodes/${node.id}`);
+          return answer && { value: REPORTING_SHOWN[answer.body.reporting], worker: answer.worker };
         },
         readPage: async () => {
           const row = await shown(nodes, (page) => page.getByRole('row').filter({ hasText: node.name }));
           return row === null ? null : (/(Offline|Reporting|Never reported)/.exec(row)?.[1] ?? null);
         },
       }),
-      watching(`stream ${stream.caption}`, outagesShow ? ['Error'] : [], {
+      watching(`stream ${stream.caption}`, `/inputs/${stream.id}`, outagesShow ? ['Error'] : [], {
         readApi: async () => {
-          const answer = await plane.api<StreamInput>('GET', `/inputs/${stream.id}`);
-          return answer.status === 200 ? answer.body.status : null;
+          const answer = await readApi<StreamInput>(plane, `/inputs/${stream.id}`);
+          return answer && { value: answer.body.status, worker: answer.worker };
         },
         readPage: () => shown(dashboard, (page) => page.getByTestId('stream-status')),
       }),
@@ -95,7 +116,8 @@ export async function watchConsole(
       while (!stopped) {
         await Promise.all(
           watched.map(async (each) => {
-            note(each.api, await each.readApi().catch(() => null));
+            const answer = await each.readApi().catch(() => null);
+            note(each.api, answer?.value, answer?.worker);
             note(each.page, await each.readPage());
           }),
         );
@@ -103,7 +125,7 @@ export async function watchConsole(
       }
     })();
     return {
-      judge: () => judge(watched),
+      judge: () => judge(watched, reads),
       async close() {
         if (stopped) return;
         stopped = true;
@@ -118,8 +140,14 @@ export async function watchConsole(
 }
 
 /** A thing to watch, with its empty timelines. */
-const watching = (what: string, mustShow: string[], read: Pick<Watched, 'readApi' | 'readPage'>): Watched => ({
+const watching = (
+  what: string,
+  path: string,
+  mustShow: string[],
+  read: Pick<Watched, 'readApi' | 'readPage'>,
+): Watched => ({
   what,
+  path,
   mustShow,
   api: [],
   page: [],
@@ -135,10 +163,62 @@ async function shown(page: Page, locate: (page: Page) => ReturnType<Page['getByT
     .catch(() => null);
 }
 
+/** The API's answer to the run's own read (200 only), and which worker gave it. */
+async function readApi<T>(plane: ControlPlane, path: string): Promise<{ body: T; worker: string } | null> {
+  const response = await fetch(`${plane.url}/api/v1${path}`, {
+    headers: { authorization: `Bearer ${plane.token}` },
+    signal: AbortSignal.timeout(5_000),
+  });
+  if (response.status !== 200) {
+    await response.body?.cancel();
+    return null;
+  }
+  return { body: (await response.json()) as T, worker: response.headers.get(WORKER_HEADER) ?? '?' };
+}
+
+/** Keeps every read of the API the page makes: its path, its time in Chromium's queue and in all, its answer. */
+function recordReads(page: Page, reads: PageRead[]): void {
+  const keep = (request: Request, answer: string, worker: string) => {
+    const url = new URL(request.url());
+    if (!url.pathname.startsWith('/api/v1/') || reads.length >= READS_KEPT) return;
+    const timing = request.timing();
+    reads.push({
+      path: url.pathname.slice('/api/v1'.length),
+      at: Math.round(timing.startTime),
+      queuedMs: Math.max(0, Math.round(timing.requestStart)),
+      ms: Math.round(timing.responseEnd >= 0 ? timing.responseEnd : Date.now() - timing.startTime),
+      answer,
+      worker,
+    });
+  };
+  page.on('requestfinished', async (request) => {
+    const response = await request.response().catch(() => null);
+    keep(request, String(response?.status() ?? '?'), response?.headers()[WORKER_HEADER] ?? '?');
+  });
+  page.on('requestfailed', (request) => keep(request, request.failure()?.errorText ?? 'failed', '?'));
+}
+
 /** Adds a value to a timeline when it differs from the last one (an unknown value, null, is not one). */
-function note(timeline: Timeline, value: string | null | undefined): void {
+function note(timeline: Timeline, value: string | null | undefined, worker?: string): void {
   if (value === null || value === undefined || timeline.at(-1)?.value === value) return;
-  timeline.push({ at: Date.now(), value });
+  timeline.push({ at: Date.now(), value, ...(worker ? { worker } : {}) });
+}
+
+/**
+ * What the page asked of the API while it showed a state late: its reads of the watched path from a poll before the
+ * API's change until the page showed it (each: when, from the change; its answer; its time, in Chromium's queue first;
+ * which worker), and its other reads that took over a second then.
+ */
+function readsStory(reads: PageRead[], path: string, from: number, until: number): string {
+  const during = reads.filter((read) => read.at >= from - CONSOLE_POLL_MS && read.at <= until);
+  const told = (read: PageRead) =>
+    `${seconds(read.at - from)} ${read.answer} in ${read.ms} ms (queued ${read.queuedMs} ms, worker ${read.worker})`;
+  const own = during.filter((read) => read.path === path);
+  const slow = during.filter((read) => read.path !== path && read.ms > 1000);
+  return [
+    `its reads of ${path}: ${own.map(told).join('; ') || 'none'}`,
+    `its other reads over 1 s: ${slow.map((read) => `${read.path} ${told(read)}`).join('; ') || 'none'}`,
+  ].join('; ');
 }
 
 /**
@@ -155,7 +235,7 @@ function shownFrom(page: Timeline, state: Timeline[number]): number | undefined 
  * Each state the API held for at least a poll and its slack must be on the page within them: its lag is from the first
  * read of the API that showed it to the first sample of the page that did (a page may show it a sample earlier).
  */
-function judge(watched: Watched[]): { lines: string[]; failures: string[] } {
+function judge(watched: Watched[], reads: PageRead[]): { lines: string[]; failures: string[] } {
   const bound = CONSOLE_POLL_MS + SLACK_MS;
   const lines: string[] = [];
   const failures: string[] = [];
@@ -171,7 +251,8 @@ function judge(watched: Watched[]): { lines: string[]; failures: string[] } {
         const late = shownAt === undefined ? 'never' : `after ${seconds(shownAt - state.at)}`;
         lags.push(`${state.value} ${late}`);
         failures.push(
-          `${each.what}: the API said ${state.value} for ${seconds(until - state.at)}; the console showed it ${late}`,
+          `${each.what}: the API said ${state.value} for ${seconds(until - state.at)} (worker ${state.worker ?? '?'}); ` +
+            `the console showed it ${late}; ${readsStory(reads, each.path, state.at, shownAt ?? until)}`,
         );
       }
     });
@@ -183,6 +264,7 @@ function judge(watched: Watched[]): { lines: string[]; failures: string[] } {
   return {
     lines: [
       `Console in Chromium (each state on the page after the API's, bound ${seconds(bound)}): ${lines.join('; ')}.`,
+      ...failures.map((failure) => `- ${failure}`),
     ],
     failures,
   };
