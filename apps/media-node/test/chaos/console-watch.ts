@@ -176,26 +176,41 @@ async function readApi<T>(plane: ControlPlane, path: string): Promise<{ body: T;
   return { body: (await response.json()) as T, worker: response.headers.get(WORKER_HEADER) ?? '?' };
 }
 
-/** Keeps every read of the API the page makes: its path, its time in Chromium's queue and in all, its answer. */
+/**
+ * Keeps every read of the API the page makes, from its asking (one never answered stays 'no answer yet'): its path,
+ * its time in Chromium's queue and in all, its answer.
+ */
 function recordReads(page: Page, reads: PageRead[]): void {
-  const keep = (request: Request, answer: string, worker: string) => {
+  const open = new Map<Request, PageRead>();
+  page.on('request', (request) => {
     const url = new URL(request.url());
     if (!url.pathname.startsWith('/api/v1/') || reads.length >= READS_KEPT) return;
-    const timing = request.timing();
-    reads.push({
+    const read = {
       path: url.pathname.slice('/api/v1'.length),
-      at: Math.round(timing.startTime),
-      queuedMs: Math.max(0, Math.round(timing.requestStart)),
-      ms: Math.round(timing.responseEnd >= 0 ? timing.responseEnd : Date.now() - timing.startTime),
-      answer,
-      worker,
-    });
+      at: Date.now(),
+      queuedMs: -1,
+      ms: -1,
+      answer: 'no answer yet',
+      worker: '?',
+    };
+    open.set(request, read);
+    reads.push(read);
+  });
+  const settle = (request: Request, answer: string, worker: string) => {
+    const read = open.get(request);
+    if (!read) return;
+    open.delete(request);
+    const timing = request.timing();
+    read.queuedMs = Math.round(timing.requestStart);
+    read.ms = timing.responseEnd >= 0 ? Math.round(timing.responseEnd) : Date.now() - read.at;
+    read.answer = answer;
+    read.worker = worker;
   };
   page.on('requestfinished', async (request) => {
     const response = await request.response().catch(() => null);
-    keep(request, String(response?.status() ?? '?'), response?.headers()[WORKER_HEADER] ?? '?');
+    settle(request, String(response?.status() ?? '?'), response?.headers()[WORKER_HEADER] ?? '?');
   });
-  page.on('requestfailed', (request) => keep(request, request.failure()?.errorText ?? 'failed', '?'));
+  page.on('requestfailed', (request) => settle(request, request.failure()?.errorText ?? 'failed', '?'));
 }
 
 /** Adds a value to a timeline when it differs from the last one (an unknown value, null, is not one). */
@@ -210,11 +225,16 @@ function note(timeline: Timeline, value: string | null | undefined, worker?: str
  * which worker), and its other reads that took over a second then.
  */
 function readsStory(reads: PageRead[], path: string, from: number, until: number): string {
-  const during = reads.filter((read) => read.at >= from - CONSOLE_POLL_MS && read.at <= until);
+  // Those under way then: asked before the page showed it, answered (or not) after a poll before the API's change.
+  const during = reads.filter(
+    (read) => read.at <= until && (read.ms < 0 || read.at + read.ms >= from - CONSOLE_POLL_MS),
+  );
   const told = (read: PageRead) =>
-    `${seconds(read.at - from)} ${read.answer} in ${read.ms} ms (queued ${read.queuedMs} ms, worker ${read.worker})`;
+    read.ms < 0
+      ? `${seconds(read.at - from)} no answer (${Date.now() - read.at} ms on)`
+      : `${seconds(read.at - from)} ${read.answer} in ${read.ms} ms (queued ${read.queuedMs} ms, worker ${read.worker})`;
   const own = during.filter((read) => read.path === path);
-  const slow = during.filter((read) => read.path !== path && read.ms > 1000);
+  const slow = during.filter((read) => read.path !== path && (read.ms > 1000 || read.ms < 0));
   return [
     `its reads of ${path}: ${own.map(told).join('; ') || 'none'}`,
     `its other reads over 1 s: ${slow.map((read) => `${read.path} ${told(read)}`).join('; ') || 'none'}`,
