@@ -13,7 +13,7 @@ const SLACK_MS = 1_500;
 const SAMPLE_MS = 300;
 
 /** What one side (the API, or the console's page) said of one thing, each time it changed, and when (and whose answer). */
-type Timeline = Array<{ at: number; value: string; worker?: string }>;
+export type Timeline = Array<{ at: number; value: string; worker?: string }>;
 
 /** The API's header naming the API_WORKERS process that answered (apps/api/src/app.ts, API_WORKER_HEADER). */
 const WORKER_HEADER = 'x-api-worker';
@@ -21,7 +21,7 @@ const WORKER_HEADER = 'x-api-worker';
 const READS_KEPT = 20_000;
 
 /** One read of the API a console page made, as Chromium saw it: when, how long it waited to be sent, its answer. */
-interface PageRead {
+export interface PageRead {
   path: string;
   at: number;
   /** From the page's asking to the request's sending (Chromium's queue: its 6 connections to the API's host). */
@@ -33,7 +33,7 @@ interface PageRead {
 }
 
 /** One thing the console shows: the node's reporting state, or the stream's status. */
-interface Watched {
+export interface Watched {
   what: string;
   /** The API path whose answers the page shows it from. */
   path: string;
@@ -114,13 +114,7 @@ export async function watchConsole(
     let stopped = false;
     const sampling = (async () => {
       while (!stopped) {
-        await Promise.all(
-          watched.map(async (each) => {
-            const answer = await each.readApi().catch(() => null);
-            note(each.api, answer?.value, answer?.worker);
-            note(each.page, await each.readPage());
-          }),
-        );
+        await sample(watched);
         await sleep(SAMPLE_MS);
       }
     })();
@@ -139,8 +133,26 @@ export async function watchConsole(
   }
 }
 
+/**
+ * What the API's timeline holds while the API does not answer the run's read (503 while the database is away, a worker
+ * killed under the read, no answer within 5 s): no state to show, and the end of the one before. The console cannot
+ * read a state either while the API does not answer, so a state is held, and must be on the page, only while answered.
+ */
+export const NOT_ANSWERED = 'not answered';
+
+/** Reads once what the API answers and what the pages show of each watched thing, and notes what changed. */
+export async function sample(watched: Watched[]): Promise<void> {
+  await Promise.all(
+    watched.map(async (each) => {
+      const answer = await each.readApi().catch(() => null);
+      note(each.api, answer?.value ?? NOT_ANSWERED, answer?.worker);
+      note(each.page, await each.readPage());
+    }),
+  );
+}
+
 /** A thing to watch, with its empty timelines. */
-const watching = (
+export const watching = (
   what: string,
   path: string,
   mustShow: string[],
@@ -253,15 +265,17 @@ function shownFrom(page: Timeline, state: Timeline[number]): number | undefined 
 
 /**
  * Each state the API held for at least a poll and its slack must be on the page within them: its lag is from the first
- * read of the API that showed it to the first sample of the page that did (a page may show it a sample earlier).
+ * read of the API that showed it to the first sample of the page that did (a page may show it a sample earlier). Held is
+ * answered: a state ends where the API stops answering (NOT_ANSWERED), and one it answers again after is judged anew.
  */
-function judge(watched: Watched[], reads: PageRead[]): { lines: string[]; failures: string[] } {
+export function judge(watched: Watched[], reads: PageRead[]): { lines: string[]; failures: string[] } {
   const bound = CONSOLE_POLL_MS + SLACK_MS;
   const lines: string[] = [];
   const failures: string[] = [];
   for (const each of watched) {
     const lags: string[] = [];
     each.api.forEach((state, index) => {
+      if (state.value === NOT_ANSWERED) return;
       const until = each.api[index + 1]?.at ?? Date.now();
       const held = until - state.at >= bound;
       const shownAt = shownFrom(each.page, state);
