@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import rateLimit from '@fastify/rate-limit';
 import { API_BASE } from '@streamcloud/contract';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -94,6 +95,9 @@ export const MODULES = [
   playModule,
 ];
 
+/** Names the API_WORKERS process that answered (its cluster worker id); absent from a single process. */
+export const API_WORKER_HEADER = 'x-api-worker';
+
 /** The whole control plane as one Fastify instance: plugins, then modules, then the console. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance & { services: AppServices }> {
   const app = Fastify({
@@ -120,6 +124,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
   // The API speaks JSON only: anything else is refused with 415 rather than validated as a string.
   app.removeContentTypeParser('text/plain');
   registerErrorHandler(app);
+  // Which of the API_WORKERS processes answered (the cluster's number of the worker, new at each restart): each
+  // keeps caches of its own (db/response-cache.ts), and the chaos run tells whose answers a console page got.
+  if (cluster.worker) {
+    const worker = String(cluster.worker.id);
+    app.addHook('onSend', async (_request, reply) => {
+      reply.header(API_WORKER_HEADER, worker);
+    });
+  }
   registerShutdownGate(app);
 
   const sessionCache = new SessionCache();

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { createServerDatabase, TEST_SECRET } from '../test/helpers.js';
-import { buildApp, LEADER_LOCK_KEY } from './app.js';
+import { API_WORKER_HEADER, buildApp, LEADER_LOCK_KEY } from './app.js';
 import { openDatabase } from './db/database.js';
 
 const SERVER = fileURLToPath(new URL('./server.ts', import.meta.url));
@@ -112,7 +112,10 @@ describe('API_WORKERS on PostgreSQL', () => {
         await expect.poll(async () => (await rows(leaders)).length, { timeout: 30_000 }).toBe(1);
         const [leader] = await rows(leaders);
         for (let attempt = 0; attempt < 4; attempt++) {
-          expect((await fetch(`http://127.0.0.1:${started.port}/readyz`)).status).toBe(200);
+          const ready = await fetch(`http://127.0.0.1:${started.port}/readyz`);
+          expect(ready.status).toBe(200);
+          // Each answer names the worker that gave it (the chaos run tells so whose answers a console page got).
+          expect(ready.headers.get(API_WORKER_HEADER)).toMatch(/^[1-9][0-9]*$/);
         }
         // The leader's lock connection ends (as when its process dies): the other worker takes the lead.
         await rows(`select pg_terminate_backend(${leader.pid})`);
