@@ -42,14 +42,19 @@ import {
 const SEED = Number(process.env.CHAOS_SEED ?? 1);
 const LEAN = process.env.CHAOS_LEAN === '1';
 const FORMATS = LEAN ? PUSH_FORMATS.lean : PUSH_FORMATS.full;
-/** How long a node stays dead, the network stays cut, the database stays down, the receiver fails. */
+/** How long a node stays dead, the database stays down, the recordings disk stays full. */
 const OUTAGE_MS = LEAN ? 5_000 : 15_000;
+/** The full run's other outages are the issue's (38): the network cut 30 s, the S3 storage 60 s, the receiver 2 min. */
+const NETWORK_CUT_MS = LEAN ? OUTAGE_MS : 30_000;
+const S3_OUTAGE_MS = LEAN ? OUTAGE_MS : 60_000;
 /** A relay is Relaying again, bytes flowing, within this of the API being back (its reconnects back off). */
 const RELAY_RECOVERY_MS = 30_000;
 /** The viewers get media again within this of the API being back (an edge's pull starts, probes). */
 const EDGE_RECOVERY_MS = 30_000;
 /** How much longer than the other faults' outage the webhook receiver fails (NODE_SILENCE_SECONDS and a report). */
 const RECEIVER_OVERLAP_MS = 6_000;
+/** The full run's receiver fails 2 minutes (the issue's), past every fault it overlaps by more than that. */
+const RECEIVER_FAILS_MS = 120_000;
 /** Streams whose encoder pushes are Ingestion again within this of their node being back. */
 const RECOVERY_MS = 10_000;
 
@@ -170,10 +175,10 @@ const FAULTS: Record<string, Fault> = {
     name: 'network cut between the node and the control plane',
     async run() {
       await proxy.cut();
-      await sleep(OUTAGE_MS);
+      await sleep(NETWORK_CUT_MS);
       await proxy.restore();
       cutRepairedAt = Date.now();
-      return `cut ${seconds(OUTAGE_MS)}`;
+      return `cut ${seconds(NETWORK_CUT_MS)}`;
     },
   },
   postgres: {
@@ -203,9 +208,9 @@ const FAULTS: Record<string, Fault> = {
       // A recording stopped now uploads into the outage (and a new one goes on recording the stream).
       const stopped = await recorded.restart(encoders[0]?.stream.id ?? '');
       stoppedIntoOutage.push(stopped);
-      await sleep(OUTAGE_MS);
+      await sleep(S3_OUTAGE_MS);
       await recorded.proxy.restore();
-      return `cut ${seconds(OUTAGE_MS)}; recording ${stopped} stopped into it`;
+      return `cut ${seconds(S3_OUTAGE_MS)}; recording ${stopped} stopped into it`;
     },
   },
   fullDisk: {
@@ -226,7 +231,7 @@ const FAULTS: Record<string, Fault> = {
     async run() {
       // Past the outage by the silence bound and a report: the events of a fault it overlaps (streams Error
       // once their node is silent, Ingestion again once it is back) then meet the failing receiver.
-      const failing = OUTAGE_MS + RECEIVER_OVERLAP_MS;
+      const failing = LEAN ? OUTAGE_MS + RECEIVER_OVERLAP_MS : RECEIVER_FAILS_MS;
       hooks.failFor(failing);
       await sleep(failing);
       return `500 for ${seconds(failing)}`;
