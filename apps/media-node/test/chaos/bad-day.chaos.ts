@@ -337,15 +337,11 @@ describe(`a bad day (seed ${SEED}${LEAN ? ', lean' : ''})`, () => {
         // Two streams record all along, to MKV and to MP4 (which a killed writer cannot finish by itself).
         await recorded.record(encoders[0]?.stream.id ?? '', 'MKV');
         await recorded.record(encoders[1]?.stream.id ?? '', 'MP4');
-        // Relays over RTMP, viewers on an edge node (which pulls from the origin), and in the full run viewers of the
-        // origin and a ladder's viewer.
-        workload = await startWorkload(
-          plane,
-          encoders,
-          !LEAN,
-          { relayMs: RELAY_RECOVERY_MS, viewerMs: EDGE_RECOVERY_MS },
-          nodeSpec.id,
-        );
+        // Relays over RTMP, viewers on an edge node (which pulls from the origin), and in the full run a ladder's viewer.
+        workload = await startWorkload(plane, encoders, !LEAN, {
+          relayMs: RELAY_RECOVERY_MS,
+          viewerMs: EDGE_RECOVERY_MS,
+        });
         for (const step of schedule()) {
           await sleep(2000 + Math.round(random() * 4000));
           const before = writer.log.acknowledged.length;

@@ -1,10 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { StreamOutput } from '@streamcloud/contract';
 import type { ControlPlane, RunningNode } from '../harness.js';
-import { freePort, runMediaNode, waitFor } from '../harness.js';
-import { startOutputViewers } from './output-viewers.js';
-import type { RtmpViewer } from './rtmp-viewer.js';
+import { countingRelay, freePort, runMediaNode, waitFor } from '../harness.js';
+import { startHlsViewer } from './hls-viewer.js';
+import { type RtmpViewer, startRtmpViewer } from './rtmp-viewer.js';
 
 /**
  * The chaos run's edge: a second node in an Outgoing group, an HLS output of one stream placed on it (the edge
@@ -72,9 +73,26 @@ export async function startEdgeWorld(plane: ControlPlane, streamId: string): Pro
   );
   // Standard HLS (for players without LL-HLS); the full run's LL-HLS viewer watches a Low output of the same stream
   // (workload.ts).
-  const viewers = await startOutputViewers(plane, streamId, { hlsLatency: 'Standard', nodeId: spec.id, label: 'edge' });
-  const { hls, rtmp } = viewers;
-  const stopViewers = () => viewers.stop();
+  const output = await plane.api<StreamOutput>('POST', '/outputs', { streamId, format: 'HLS', hlsLatency: 'Standard' });
+  if (output.status !== 201 || output.body.node?.id !== spec.id)
+    throw new Error(`edge output: ${output.status} on ${output.body.node?.id}`);
+  const withToken = (created: StreamOutput) =>
+    `${created.connection?.uri}?token=${encodeURIComponent(created.viewer.accessToken ?? '')}`;
+  const url = withToken(output.body);
+  const rtmpOutput = await plane.api<StreamOutput>('POST', '/outputs', { streamId, format: 'RTMP' });
+  if (rtmpOutput.status !== 201 || rtmpOutput.body.node?.id !== spec.id)
+    throw new Error(`edge RTMP output: ${rtmpOutput.status} on ${rtmpOutput.body.node?.id}`);
+  // The RTMP viewer plays through a counting relay (the edge, restarted, takes its port again).
+  const rtmpCounter = await countingRelay(spec.rtmpPort);
+  const rtmpUrl = new URL(withToken(rtmpOutput.body));
+  rtmpUrl.port = String(rtmpCounter.port);
+  const rtmp = startRtmpViewer(rtmpUrl.toString(), rtmpCounter);
+  const hls = startHlsViewer(url, "the edge's HLS viewer");
+
+  const stopViewers = async () => {
+    await Promise.all([hls.stop(), rtmp.close()]);
+    await rtmpCounter.close();
+  };
   return {
     get node() {
       return node;
@@ -83,7 +101,7 @@ export async function startEdgeWorld(plane: ControlPlane, streamId: string): Pro
       return hls.segments;
     },
     rtmp,
-    bytes: () => viewers.bytes(),
+    bytes: () => hls.bytes + rtmp.billable,
     sawSince: (since) => hls.sawSince(since),
     playing: (since, what, timeoutMs) => hls.playing(since, what, timeoutMs),
     async kill() {

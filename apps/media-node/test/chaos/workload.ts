@@ -3,7 +3,6 @@ import type { ControlPlane } from '../harness.js';
 import type { Counted, NodeName } from './billing.js';
 import { type EdgeWorld, startEdgeWorld } from './edge-viewer.js';
 import { type HlsViewer, startHlsViewer } from './hls-viewer.js';
-import { startOutputViewers } from './output-viewers.js';
 import { type RelayedWorld, startRelayedWorld } from './relayed.js';
 import type { Watched } from './report.js';
 import { startWhipEncoder } from './whip-encoder.js';
@@ -81,22 +80,15 @@ export async function startWorkload(
   encoders: Encoder[],
   full: boolean,
   bounds: Bounds,
-  originId: string,
 ): Promise<Workload> {
   const streamOf = (index: number) => encoders[index]?.stream.id ?? '';
   const relayedStreams = full ? [2, 0] : [2];
   const relays: RelayedWorld[] = [];
   for (const index of relayedStreams) relays.push(await startRelayedWorld(plane, streamOf(index)));
-  // The full run's viewers of the origin itself (a Low latency HLS and an RTMP output of stream 1), made before the
-  // edge's Outgoing group takes every new output.
-  const origin = full
-    ? await startOutputViewers(plane, streamOf(0), { hlsLatency: 'Low', nodeId: originId, label: 'origin' })
-    : null;
   const edge = await startEdgeWorld(plane, streamOf(1));
   const counted: Counted[] = [
     ...relays.map((relay, at) => outgoing(streamOf(relayedStreams[at] ?? 0), 'origin', () => relay.bytes())),
     outgoing(streamOf(1), 'edge', () => edge.bytes()),
-    ...(origin ? [outgoing(streamOf(0), 'origin', () => origin.bytes())] : []),
   ];
   const watched: Watched[] = [
     ...relays.map((relay, at) => ({
@@ -113,19 +105,6 @@ export async function startWorkload(
       column: 'edge RTMP viewer playing after',
       back: (since: number, what: string) => edge.rtmp.watching(since, what, bounds.viewerMs),
     },
-    ...(origin
-      ? [
-          {
-            column: 'origin LL-HLS viewer playing after',
-            back: (since: number, what: string) => origin.hls.playing(since, what, bounds.viewerMs),
-            story: async (since: number) => origin.hls.sawSince(since),
-          },
-          {
-            column: 'origin RTMP viewer playing after',
-            back: (since: number, what: string) => origin.rtmp.watching(since, what, bounds.viewerMs),
-          },
-        ]
-      : []),
   ];
   const viewers: Array<HlsViewer & { where: string }> = [];
   if (full) {
@@ -147,7 +126,7 @@ export async function startWorkload(
     await extra(1, 'Low', 'edge LL-HLS viewer playing after', bounds.viewerMs);
   }
   const stopCounting = async () => {
-    await Promise.all([edge.stopViewers(), origin?.stop(), ...viewers.map((viewer) => viewer.stop())]);
+    await Promise.all([edge.stopViewers(), ...viewers.map((viewer) => viewer.stop())]);
     await Promise.all(relays.map((relay) => relay.close()));
   };
   // Each is working before the first fault.
@@ -164,11 +143,7 @@ export async function startWorkload(
     totals: () =>
       `the relays' receivers took ${relays.map((relay) => relay.connections).join(' and ')} connections;` +
       ` the edge's HLS viewer fetched ${edge.segments} segments, its RTMP viewer ${(edge.rtmp.bytes / 1e6).toFixed(1)} MB in ${edge.rtmp.plays} plays` +
-      viewers.map((viewer) => `; the viewer of the ${viewer.where} fetched ${viewer.segments} segments`).join('') +
-      (origin
-        ? `; the origin's LL-HLS viewer fetched ${origin.hls.segments} segments, its RTMP viewer ` +
-          `${(origin.rtmp.bytes / 1e6).toFixed(1)} MB in ${origin.rtmp.plays} plays`
-        : ''),
+      viewers.map((viewer) => `; the viewer of the ${viewer.where} fetched ${viewer.segments} segments`).join(''),
     stopCounting,
     async close() {
       await stopCounting();
