@@ -396,6 +396,12 @@ export class EdgePuller implements StreamSource {
         if (now - pull.lastWatchedAt >= PULL_START_TIMEOUT_MS) void this.stop(pull, 'it did not start in time');
         continue;
       }
+      // The stream pulled whole, packaged while it had no ladder: the origin's ladder came, and its variants' pulls
+      // package it here now (a key-null variant would retire theirs). Its viewers of RTMP, WebRTC or SRT keep it.
+      if (pull.rendition === null && pull.packaging && edgeLadder(assigned)) {
+        pull.packaging.detach();
+        pull.packaging = null;
+      }
       pull.packaging?.follow(assigned);
       const viewed = (pull.rendition === null && watched.has(pull.assigned.id)) || pull.held > 0;
       if (viewed || keepsWindow(assigned)) pull.lastWatchedAt = now;

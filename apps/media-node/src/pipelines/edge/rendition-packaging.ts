@@ -20,6 +20,8 @@ export class RenditionPackaging {
   static readonly args: readonly string[] = ['-map', '0:v?', '-map', '0:a?', ...fmp4OutputArgs(PART_SECONDS)];
   private packager: LowLatencyPackager | null = null;
   private failed = false;
+  /** No longer packaging (detach): what the pull's ffmpeg writes on its stdout is dropped. */
+  private detached = false;
   /** The rewind window the stream's packagers keep for this node's Low latency outputs, seconds (0: none). */
   private windowSeconds = 0;
 
@@ -40,8 +42,12 @@ export class RenditionPackaging {
    */
   attach(ffmpeg: GuardedChild, onFailure: (failure: string) => void): void {
     ffmpeg.stdout.on('data', (chunk: Buffer) => {
-      if (this.failed) return;
+      if (this.failed || this.detached) return;
       try {
+        if (!this.packager && this.ladderCame()) {
+          this.detach();
+          return;
+        }
         if (!this.packager) {
           this.packager = this.packagers.begin(this.streamId, this.key, this.keys);
           this.packagers.feedByPull(this.streamId, this.key, this.packager);
@@ -53,6 +59,22 @@ export class RenditionPackaging {
         onFailure(String(error));
       }
     });
+  }
+
+  /**
+   * The stream pulled whole was to be packaged as a stream without a ladder, and the origin's ladder came since: its
+   * variants' pulls package them here, and beginning the key-null variant would retire theirs (`begin`'s keys). Its
+   * ffmpeg's fMP4 is read and dropped from now on; the pull goes on for its other viewers.
+   */
+  detach(): void {
+    if (this.detached) return;
+    this.detached = true;
+    this.stop({ keep: false });
+  }
+
+  /** Whether this is the stream pulled whole while a ladder's variants are packaged here. */
+  private ladderCame(): boolean {
+    return this.key === null && this.packagers.variants(this.streamId).length > 0;
   }
 
   /**
