@@ -221,14 +221,4 @@ export class OutputsRepository {
   async setPreviewSessions(outputId: string, count: number): Promise<void> {
     await this.db.updateTable('outputs').set({ preview_sessions: count }).where('id', '=', outputId).execute();
   }
-
-  async replaceSessions(outputId: string, sessions: SessionRow[]): Promise<void> {
-    await this.db.deleteFrom('output_sessions').where('output_id', '=', outputId).execute();
-    if (sessions.length > 0) {
-      await this.db
-        .insertInto('output_sessions')
-        .values(sessions.map((session) => ({ ...session, output_id: outputId })))
-        .execute();
-    }
-  }
 }

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
 import type { Db } from '../../db/database.js';
 import { precompiled } from '../../db/precompiled.js';
-import type { NodeHostGroup } from './streams.table.js';
+import type { NodeHostGroup, StatusMessageRow } from './streams.table.js';
 
 // The streams repository's larger queries, built once: the list's page as JSON, a stream with its details, the
 // node hosts they join, and the versions the node-facing list carries.
@@ -170,3 +170,28 @@ export const assignedVersionColumns = [
     'node_id',
   ]).as('outputs_version'),
 ];
+
+/**
+ * Adds status messages (in this order) and keeps each of their streams' STATUS_MESSAGES_KEPT newest: one insert and
+ * one delete however many streams (a report batch's, or one stream's own message: StreamsRepository.addMessage).
+ */
+export async function addStatusMessages(
+  db: Db,
+  messages: ReadonlyArray<StatusMessageRow & { input_id: string }>,
+): Promise<void> {
+  if (messages.length === 0) return;
+  await db
+    .insertInto('input_status_messages')
+    .values([...messages])
+    .execute();
+  const streamIds = [...new Set(messages.map((message) => message.input_id))];
+  const ranked = db
+    .selectFrom('input_status_messages')
+    .select(['id', sql<number>`row_number() over (partition by input_id order by id desc)`.as('rank')])
+    .where('input_id', 'in', streamIds)
+    .as('ranked');
+  await db
+    .deleteFrom('input_status_messages')
+    .where('id', 'in', db.selectFrom(ranked).select('ranked.id').where('ranked.rank', '>', STATUS_MESSAGES_KEPT))
+    .execute();
+}

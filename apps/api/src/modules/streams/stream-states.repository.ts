@@ -1,8 +1,7 @@
 import type { LadderRendition, StreamStatus } from '@streamcloud/contract';
-import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { OutputRow, SessionRow } from './outputs.repository.js';
-import { STATUS_MESSAGES_KEPT } from './stream-reads.repository.js';
+import { addStatusMessages } from './stream-reads.repository.js';
 import type { StatusMessageRow, StreamRow, TrackRow } from './streams.table.js';
 
 /** What one report sets on its stream's row: its status (and the time), its ladder, or both. */
@@ -60,22 +59,8 @@ export class StreamStatesRepository {
   }
 
   /** Adds messages (in this order) and keeps each of their streams' STATUS_MESSAGES_KEPT newest. */
-  async addMessages(messages: ReadonlyArray<StatusMessageRow & { input_id: string }>): Promise<void> {
-    if (messages.length === 0) return;
-    await this.db
-      .insertInto('input_status_messages')
-      .values([...messages])
-      .execute();
-    const streamIds = [...new Set(messages.map((message) => message.input_id))];
-    const ranked = this.db
-      .selectFrom('input_status_messages')
-      .select(['id', sql<number>`row_number() over (partition by input_id order by id desc)`.as('rank')])
-      .where('input_id', 'in', streamIds)
-      .as('ranked');
-    await this.db
-      .deleteFrom('input_status_messages')
-      .where('id', 'in', this.db.selectFrom(ranked).select('ranked.id').where('ranked.rank', '>', STATUS_MESSAGES_KEPT))
-      .execute();
+  addMessages(messages: ReadonlyArray<StatusMessageRow & { input_id: string }>): Promise<void> {
+    return addStatusMessages(this.db, messages);
   }
 
   /** Replaces the tracks of each stream and source listed (one statement per source, one for the new rows). */

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { nodeReportedSince, nodeSilentSince } from '../nodes/node-reports.repository.js';
 import {
+  addStatusMessages,
   assignedVersionColumns,
   listPage,
   listPageOfOwner,
@@ -154,15 +155,6 @@ export class StreamsRepository {
       .execute();
   }
 
-  /** The HLS ladder the stream's ingest node reported it serves (null: none). */
-  async setRenditions(id: string, renditions: LadderRendition[] | null): Promise<void> {
-    await this.db
-      .updateTable('inputs')
-      .set({ renditions: renditions === null ? null : JSON.stringify(renditions) })
-      .where('id', '=', id)
-      .execute();
-  }
-
   /** Sets the input Idle if it is in one of `from`; answers whether it was. */
   async stop(id: string, from: readonly StreamStatus[], now: Date): Promise<boolean> {
     const result = await this.db
@@ -179,26 +171,9 @@ export class StreamsRepository {
     return Number(result.numDeletedRows) > 0;
   }
 
+  /** Adds a message and keeps the stream's STATUS_MESSAGES_KEPT newest (the one rule: StreamStatesRepository's). */
   async addMessage(streamId: string, message: StatusMessageRow): Promise<void> {
-    await this.db
-      .insertInto('input_status_messages')
-      .values({ input_id: streamId, ...message })
-      .execute();
-    await this.db
-      .deleteFrom('input_status_messages')
-      .where('input_id', '=', streamId)
-      .where(
-        'id',
-        '<',
-        this.db
-          .selectFrom('input_status_messages')
-          .select('id')
-          .where('input_id', '=', streamId)
-          .orderBy('id', 'desc')
-          .offset(STATUS_MESSAGES_KEPT - 1)
-          .limit(1),
-      )
-      .execute();
+    await addStatusMessages(this.db, [{ input_id: streamId, ...message }]);
   }
 
   async messages(streamId: string): Promise<StatusMessageRow[]> {
@@ -218,15 +193,6 @@ export class StreamsRepository {
       .where('input_id', '=', streamId)
       .where('source', '=', source)
       .orderBy('idx')
-      .execute();
-  }
-
-  async replaceTracks(streamId: string, source: 'incoming' | 'outgoing', tracks: TrackRow[]): Promise<void> {
-    await this.db.deleteFrom('input_tracks').where('input_id', '=', streamId).where('source', '=', source).execute();
-    if (tracks.length === 0) return;
-    await this.db
-      .insertInto('input_tracks')
-      .values(tracks.map((track) => ({ ...track, input_id: streamId, source })))
       .execute();
   }
 
