@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { streamRoutes } from '@streamcloud/contract';
 import { apiClient, printTable } from './lib.mjs';
-import { makeClip, processIds, sleep, treeCpuSeconds, withNodeWorld } from './media-lib.mjs';
+import { makeClip, processIds, sleep, treeCpuSeconds, treeRssMb, withNodeWorld } from './media-lib.mjs';
 import { createScheduler, publish, readFlvTags } from './rtmp-publisher.mjs';
 
 const COUNTS = (process.env.BENCH_DENSITY_COUNTS ?? '50,100,200').split(',').map(Number);
@@ -29,19 +29,6 @@ function ownCpuSeconds(pid) {
   } catch {
     return 0;
   }
-}
-
-/** Resident memory of a process tree's processes, MB (their sum; shared pages counted in each). */
-function treeRssMb(pids) {
-  let kb = 0;
-  for (const pid of pids) {
-    try {
-      kb += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
-    } catch {
-      // ended meanwhile
-    }
-  }
-  return kb / 1024;
 }
 
 /** The parent of a process (Linux /proc); 0 when it ended. */

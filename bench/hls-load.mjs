@@ -99,8 +99,14 @@ export function hlsLoad(uri, spreadMs = 2000) {
     async grow(count) {
       const adding = count - viewers.length;
       for (let index = 0; index < adding; index++) {
-        const viewer = { startedAt: performance.now(), bytes: 0, segments: 0, lastMsn: null, edgeSeen: -1 };
-        viewer.firstSegmentMs = null;
+        const viewer = {
+          startedAt: performance.now(),
+          bytes: 0,
+          segments: 0,
+          lastMsn: null,
+          edgeSeen: -1,
+          firstSegmentMs: null,
+        };
         viewers.push(viewer);
         runs.push(runViewer(uri, viewer, () => stopped));
         await sleep(spreadMs / adding);

@@ -95,6 +95,19 @@ export function pushClip(clip, url) {
   );
 }
 
+/** Resident memory of some processes, MB (their sum; shared pages counted in each). */
+export function treeRssMb(pids) {
+  let kb = 0;
+  for (const pid of pids) {
+    try {
+      kb += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return kb / 1024;
+}
+
 /** The node's process tree CPU over `ms`, in % of a core. */
 export async function cpuPercentOver(pid, ms) {
   const before = treeCpuSeconds(pid);

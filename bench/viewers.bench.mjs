@@ -11,13 +11,12 @@
 // their newest segment within 2 of the live edge; WHEP: video packets at ≥ 90 % of the rate a lone viewer gets), the
 // time to their first segment or video packet, and this process's own CPU (the load generator: where it saturates,
 // the limit is the bench's, not the node's). A kind stops at the first step where fewer than 95 % keep up.
-import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { streamRoutes } from '@streamcloud/contract';
 import { whepViewer } from '@streamcloud/whip-client';
 import { hlsLoad } from './hls-load.mjs';
 import { percentile, printTable } from './lib.mjs';
-import { cpuPercentOver, HD_NO_B_FRAMES, sleep, withLivePush } from './media-lib.mjs';
+import { cpuPercentOver, HD_NO_B_FRAMES, sleep, treeRssMb, withLivePush } from './media-lib.mjs';
 
 const counts = (value, fallback) => (value ?? fallback).split(',').filter(Boolean).map(Number);
 const HLS_COUNTS = counts(process.env.BENCH_VIEWERS_HLS, '250,500,1000,2000');
@@ -28,11 +27,6 @@ const SETTLE_MS = 5000;
 const KEEPING_UP = 0.95;
 /** WHEP viewers offering at once (each offer waits for its answer). */
 const WHEP_BATCH = 10;
-
-/** Resident memory of one process, MB. */
-function rssMb(pid) {
-  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
-}
 
 /** `work()`'s result with the node's tree CPU and this process's own over the same window, % of a core. */
 async function overWindow(node, work) {
@@ -54,7 +48,7 @@ function row(kind, count, baseline, { nodeCpu, benchCpu }, node, extra) {
     ...extra,
     'node CPU %': nodeCpu.toFixed(1),
     'per viewer %': ((nodeCpu - baseline) / count).toFixed(3),
-    'node RSS MB': Math.round(rssMb(node.pid)),
+    'node RSS MB': Math.round(treeRssMb([node.pid])),
     'bench CPU %': benchCpu.toFixed(1),
   };
 }
