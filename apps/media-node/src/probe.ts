@@ -1,5 +1,7 @@
+import { readFile, stat } from 'node:fs/promises';
 import type { SnapshotSettings, TrackInfo } from '@streamcloud/contract';
 import { runTool } from './child.js';
+import { fragmentTracks } from './media-probe/fragment.js';
 
 interface ProbeStream {
   index: number;
@@ -48,6 +50,9 @@ const AVC_PROFILES: Record<string, string> = {
   Baseline: '4200',
   Main: '4d40',
   High: '6400',
+  'High 10': '6e00',
+  'High 4:2:2': '7a00',
+  'High 4:4:4 Predictive': 'f400',
 };
 
 /** The HLS CODECS value of a probed stream (`avc1.64001f`, `mp4a.40.2`); null for what HLS does not name. */
@@ -88,15 +93,25 @@ export const videoCodingOf = (tracks: readonly ProbedTrack[]): VideoCoding | nul
 export const trackInfos = (tracks: readonly ProbedTrack[]): TrackInfo[] =>
   tracks.map(({ codecs: _codecs, coding: _coding, ...track }) => track);
 
+/** The most of an HLS fragment read into the node to probe it there; a bigger one goes to ffprobe. */
+const FRAGMENT_READ_LIMIT = 32 * 1024 * 1024;
+
 /**
- * Track information of a media file (an HLS fragment of the live stream): codec, size, frame or sample
- * rate, channels, and each track's bitrate from its packets (sizes over durations).
+ * The tracks of one of nginx-rtmp's MPEG-TS HLS fragments (a push's, a rendition's): read in the node when it holds
+ * H.264 and AAC or MP3 as nginx-rtmp writes them (media-probe/fragment.ts, no process started), by ffprobe otherwise.
  */
-export async function probeTracks(ffprobe: string, file: string): Promise<TrackInfo[]> {
-  return trackInfos(await probeMedia(ffprobe, file));
+export async function probeFragment(ffprobe: string, file: string): Promise<ProbedTrack[]> {
+  if ((await stat(file)).size <= FRAGMENT_READ_LIMIT) {
+    const tracks = fragmentTracks(await readFile(file));
+    if (tracks) return tracks;
+  }
+  return probeMedia(ffprobe, file);
 }
 
-/** `probeTracks`, with each track's HLS CODECS value. */
+/**
+ * Track information of a media file by ffprobe: codec, size, frame or sample rate, channels, each track's bitrate
+ * from its packets (sizes over durations), its HLS CODECS value and a video track's coding.
+ */
 export async function probeMedia(
   ffprobe: string,
   file: string,

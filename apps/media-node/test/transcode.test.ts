@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { StreamInput } from '@streamcloud/contract';
 import { describe, expect, it } from 'vitest';
-import { probeTracks } from '../src/probe.js';
+import { probeMedia, trackInfos } from '../src/probe.js';
 import { pixelAt, processIds, pushTestPattern, runTool, waitFor } from './harness.js';
 import { STANDARD_HLS, streamsOf, uriOf, useMediaNode } from './streams.js';
 
@@ -83,7 +83,7 @@ async function newestFragmentOf(playlistUrl: string): Promise<string> {
 
 /** ffprobe of one fragment (the node's own probe: each track's bitrate from its packets): video and audio. */
 async function probeFragment(url: string) {
-  const tracks = await probeTracks('ffprobe', url);
+  const tracks = trackInfos(await probeMedia('ffprobe', url));
   return {
     video: tracks.find((track) => track.type === 'Video'),
     audio: tracks.find((track) => track.type === 'Audio'),

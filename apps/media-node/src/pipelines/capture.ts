@@ -8,7 +8,7 @@ import type {
   TrackType,
 } from '@streamcloud/contract';
 import { playInputArgs } from '../front-ends/rtmp/nginx.js';
-import { probeTracks } from '../probe.js';
+import { probeFragment, trackInfos } from '../probe.js';
 import { newestFragment, poll } from '../streams/fragments.js';
 import type { LiveStream, MediaTrackSource, Rendition } from '../streams/types.js';
 
@@ -154,7 +154,7 @@ export async function sourceOrigins(
   for (const rendition of renditions) {
     const fragment = await poll(() => newestFragment(o.hlsDir, rendition.hlsName, stream.startedAt.getTime()), o.going);
     if (!fragment) return null;
-    origins.push({ source: rendition, tracks: await probeTracks(o.ffprobe, fragment) });
+    origins.push({ source: rendition, tracks: trackInfos(await probeFragment(o.ffprobe, fragment)) });
   }
   return origins;
 }

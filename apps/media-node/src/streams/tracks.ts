@@ -1,19 +1,20 @@
 import type { TrackInfo } from '@streamcloud/contract';
 import type { Logger } from '../log.js';
-import { probeMedia, trackInfos, videoCodingOf } from '../probe.js';
+import { probeFragment, trackInfos, videoCodingOf } from '../probe.js';
 import type { StreamListener } from './events.js';
 import { newestFragment, poll } from './fragments.js';
 import type { LiveStream } from './types.js';
 
 /**
- * Probes run at once. Each ffprobe costs ~0.1 s of a core (most of it the process starting), so a wave of pushes
- * probing together (200 at once: ~20 core-seconds) would starve the pushes, nginx and the node's own loop, and
- * probes would time out; in turn, the wave's tracks arrive a few seconds apart instead (issue 39).
+ * Probes run at once. A fragment of H.264 and AAC is read in the node in a few milliseconds, but one it does not read
+ * goes to ffprobe, ~0.1 s of a core (most of it the process starting): a wave of such pushes probing together (200 at
+ * once: ~20 core-seconds) would starve the pushes, nginx and the node's own loop, and probes would time out; in
+ * turn, the wave's tracks arrive a few seconds apart instead (issue 39).
  */
 export const PROBES_AT_ONCE = 2;
 
 /**
- * The push's tracks: when its first HLS fragment exists, ffprobe reads the newest one (PROBES_AT_ONCE at a time)
+ * The push's tracks: when its first HLS fragment exists, the newest one is probed (probeFragment, PROBES_AT_ONCE at a time)
  * and they are reported as the incoming tracks, and as the outgoing ones too unless a transcoder runs (it reports
  * its own).
  */
@@ -56,7 +57,7 @@ export class IncomingTracks implements StreamListener {
       const probed = await this.inTurn(async () =>
         stream.ended
           ? null
-          : probeMedia(
+          : probeFragment(
               this.o.ffprobe,
               (await newestFragment(this.o.hlsDir, hlsName, stream.startedAt.getTime())) ?? fragment,
             ),

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { TrackInfo, TranscodeConfig } from '@streamcloud/contract';
 import { type GuardedChild, lastLine, spawnGuarded } from '../../child.js';
 import type { ControlPlaneClient } from '../../control-plane.js';
-import { type ProbedTrack, probeMedia, trackInfos, videoCodingOf } from '../../probe.js';
+import { type ProbedTrack, probeFragment, trackInfos, videoCodingOf } from '../../probe.js';
 import { newestFragment, poll } from '../../streams/fragments.js';
 import type { LiveStream, Rendition } from '../../streams/types.js';
 import type { Pipeline, PipelineContext, PipelineKind, StopReason } from '../pipeline.js';
@@ -191,7 +191,7 @@ class Transcoder implements Pipeline<TranscodeConfig> {
     }
     let probed: ProbedTrack[][];
     try {
-      probed = await Promise.all(fragments.map((fragment) => probeMedia(ffprobe, fragment)));
+      probed = await Promise.all(fragments.map((fragment) => probeFragment(ffprobe, fragment)));
     } catch (error) {
       this.context.log.error(`probing the renditions of ${stream.assigned.name} failed: ${String(error)}`);
       return;
