@@ -1,17 +1,18 @@
 // Issue 39, `npm run bench -- density`: how many passthrough streams one node takes, and what each costs. N copies of
 // a 2.5 Mb/s 1280x720 30 fps H.264/AAC clip (a keyframe a second) are pushed over RTMP at once — their publishes
-// started within one second — to a real node, each stream with a Standard HLS output, from one light publisher
-// process (rtmp-publisher.mjs: ffmpeg pushers would cost about as much as the node's own work per stream). Per N:
+// started within one second — to a real node, each stream with a Standard HLS output, from one light publisher in a
+// process of its own (publisher-process.mjs, rtmp-publisher.mjs: ffmpeg pushers would cost about as much as the
+// node's own work per stream). Per N:
 // publish → every stream Ingestion as the API lists it (goal: 200 within 3 s, none refused), and its tracks known (the
 // node probes a wave's first fragments a few at a time); then, once settled, the
 // node's CPU over a window, whole and by part (its own Node.js process, nginx-rtmp, the rest of its tree), per stream
 // (goal ≤ 0.35 % of a core), its RSS, and whether every stream is healthy: its HLS playlist advanced over the window.
+import { fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { streamRoutes } from '@streamcloud/contract';
 import { apiClient, printTable } from './lib.mjs';
 import { makeClip, processIds, sleep, treeCpuSeconds, treeRssMb, withNodeWorld } from './media-lib.mjs';
-import { createScheduler, publish, readFlvTags } from './rtmp-publisher.mjs';
 
 const COUNTS = (process.env.BENCH_DENSITY_COUNTS ?? '50,100,200').split(',').map(Number);
 const CPU_WINDOW_MS = Number(process.env.BENCH_DENSITY_CPU_WINDOW_MS ?? 20_000);
@@ -84,13 +85,35 @@ async function allTracksKnown(api, streams, startedAt) {
     );
     unknown = unknown.filter((_, index) => !known[index]);
     if (unknown.length === 0) return Date.now() - startedAt;
-    // Seldom: the publisher shares this process, and 200 reads at a time cost it.
-    await sleep(2000);
+    await sleep(1000);
   }
   return null;
 }
 
-async function round(base, token, node, flv, count) {
+/** The publisher's process (publisher-process.mjs): `publishAll` answers every push's outcome, in order. */
+function startPublisher(clip) {
+  const child = fork(new URL('./publisher-process.mjs', import.meta.url), [clip], { stdio: 'inherit' });
+  return {
+    pid: child.pid,
+    publishAll(uris, spreadMs) {
+      return new Promise((resolve, reject) => {
+        const results = new Array(uris.length);
+        let answered = 0;
+        child.on('message', ({ index, ...result }) => {
+          results[index] = result;
+          if (++answered === uris.length) resolve(results);
+        });
+        child.once('exit', (code) => reject(new Error(`the publisher exited (${code})`)));
+        child.send({ uris, spreadMs });
+      });
+    },
+    stop() {
+      if (child.connected) child.disconnect();
+    },
+  };
+}
+
+async function round(base, token, node, clip, count) {
   const api = apiClient(base, token);
   const streams = [];
   const outputs = [];
@@ -105,19 +128,17 @@ async function round(base, token, node, flv, count) {
       }),
     );
   }
-  const scheduler = createScheduler();
+  const publisher = startPublisher(clip);
   try {
     // Every publish starts within one second, as a wave of encoders after an outage would.
     const startedAt = Date.now();
-    const results = await Promise.allSettled(
-      streams.map(async (stream) => {
-        await sleep(Math.random() * 1000);
-        return publish(stream.connection.uri, flv, scheduler);
-      }),
+    const results = await publisher.publishAll(
+      streams.map((stream) => stream.connection.uri),
+      1000,
     );
-    const refused = results.filter((result) => result.status === 'rejected');
+    const refused = results.filter((result) => result.error);
     // When the node's nginx said NetStream.Publish.Start to the last of them: the node's own admission.
-    const admitted = results.filter((result) => result.status === 'fulfilled').map((result) => result.value.startedAt);
+    const admitted = results.filter((result) => !result.error).map((result) => result.startedAt);
     const lastAdmittedMs = admitted.length > 0 ? Math.max(...admitted) - startedAt : null;
     const ids = new Set(streams.map((stream) => stream.id));
     let allLiveMs = null;
@@ -138,7 +159,7 @@ async function round(base, token, node, flv, count) {
       tree: treeCpuSeconds(node.pid),
       node: ownCpuSeconds(node.pid),
       nginx: nginx.reduce((sum, pid) => sum + ownCpuSeconds(pid), 0),
-      publisher: process.cpuUsage(),
+      publisher: ownCpuSeconds(publisher.pid),
     };
     const marks = await playlistMarks(outputs);
     const windowStart = Date.now();
@@ -147,7 +168,7 @@ async function round(base, token, node, flv, count) {
     const tree = (treeCpuSeconds(node.pid) - before.tree) / seconds;
     const own = (ownCpuSeconds(node.pid) - before.node) / seconds;
     const nginxCpu = (nginx.reduce((sum, pid) => sum + ownCpuSeconds(pid), 0) - before.nginx) / seconds;
-    const publisherUsage = process.cpuUsage(before.publisher);
+    const publisherCpu = (ownCpuSeconds(publisher.pid) - before.publisher) / seconds;
     const after = await playlistMarks(outputs);
     const healthy = after.filter((mark, index) => mark !== null && mark !== marks[index]).length;
     const percent = (share) => `${(share * 100).toFixed(1)} %`;
@@ -165,11 +186,11 @@ async function round(base, token, node, flv, count) {
       'rest of its tree': percent(tree - own - nginxCpu),
       'node RSS, MB': Math.round(treeRssMb([node.pid])),
       'nginx RSS, MB': Math.round(treeRssMb(nginx)),
-      'publisher CPU, % of a core': percent((publisherUsage.user + publisherUsage.system) / 1e6 / seconds),
-      ...(refused.length > 0 ? { 'first refusal': String(refused[0].reason).slice(0, 120) } : {}),
+      'publisher CPU, % of a core': percent(publisherCpu),
+      ...(refused.length > 0 ? { 'first refusal': refused[0].error.slice(0, 120) } : {}),
     };
   } finally {
-    scheduler.close();
+    publisher.stop();
     for (const stream of streams) await api.call(streamRoutes.delete, { params: { id: stream.id } }).catch(() => {});
   }
 }
@@ -177,11 +198,10 @@ async function round(base, token, node, flv, count) {
 export default async function densityBench() {
   await withNodeWorld('density', async ({ dir, base, token, node }) => {
     const clip = makeClip(dir, { size: '1280x720', rate: 30, kbps: 2400, bFrames: false });
-    const flv = readFlvTags(clip);
     const rows = [];
     for (const count of COUNTS) {
       process.stderr.write(`density bench: ${count} streams\n`);
-      rows.push(await round(base, token, node, flv, count));
+      rows.push(await round(base, token, node, clip, count));
       // The node lets go of the deleted streams before the next round.
       await sleep(5000);
     }
