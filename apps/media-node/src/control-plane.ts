@@ -92,6 +92,11 @@ export interface ReportLedger {
   queued(report: NodeReport): void;
   /** The control plane acknowledged these reports, or they were given up for good. */
   settled(reports: NodeReport[]): void;
+  /**
+   * Resolves once the ledger's record holds `batch` as it is about to be sent: a record older than what the control
+   * plane has may hold, as not yet reported, usage a report of the batch carries (replayed after a crash, billed twice).
+   */
+  recorded(batch: NodeReport[]): Promise<void>;
 }
 
 /** Reports other than usage kept while the control plane is away; beyond, the oldest go (load and metrics first). */
@@ -230,8 +235,9 @@ export class Reporter {
     if (this.sending || this.queued() === 0) return;
     const batch = this.states.splice(0, BATCH_MAX);
     batch.push(...this.measurements.splice(0, BATCH_MAX - batch.length));
-    this.sending = this.client
-      .report(batch)
+    // The ledger first: a crash must not find it older than what the control plane was sent.
+    this.sending = (this.ledger?.recorded(batch) ?? Promise.resolve())
+      .then(() => this.client.report(batch))
       .then(
         () => {
           this.settle(batch);

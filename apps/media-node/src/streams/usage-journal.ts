@@ -70,6 +70,15 @@ export class UsageJournal implements ReportLedger {
     for (const report of reports) this.unacknowledged.delete(report.id);
   }
 
+  /**
+   * A batch with usage goes out only once the file holds its reports and no longer holds, as pending, what they carry:
+   * were the node killed after the batch was billed and before the next timed write, the old file's pending usage
+   * (ids the control plane never saw) would be billed again at the next start.
+   */
+  async recorded(batch: NodeReport[]): Promise<void> {
+    if (batch.some((report) => report.kind === 'usage')) await this.write();
+  }
+
   /** Writes the journal every second from now on. */
   start(): void {
     this.timer = setInterval(() => void this.write(), USAGE_JOURNAL_INTERVAL_MS);

@@ -21,7 +21,7 @@ import { type ConsoleWatch, watchConsole } from './console-watch.js';
 import { type RecordedWorld, type RecordingOutcome, startRecordedWorld } from './recorded.js';
 import { type StepRow, writeReport } from './report.js';
 import { reportsStory } from './reports-story.js';
-import { PUSH_FORMATS, startPush, startWorkload, type Workload } from './workload.js';
+import { ORIGIN_VIEWED, PUSH_FORMATS, secondAccount, startPush, startWorkload, type Workload } from './workload.js';
 import {
   apiWorkers,
   type ChaosPostgres,
@@ -314,8 +314,10 @@ describe(`a bad day (seed ${SEED}${LEAN ? ', lean' : ''})`, () => {
     'keeps every push, write and webhook event through each fault, and recovers within the bounds',
     async () => {
       const runStarted = new Date();
+      // One push is a second account's, whose viewers the control plane keeps on the origin (workload.ts).
+      const tenant = await secondAccount(plane, `chaos-tenant-${SEED}`);
       for (let index = 0; index < FORMATS.length; index++)
-        encoders.push(await startPush(plane, index, FORMATS, `${hooks.url}/stream`));
+        encoders.push(await startPush(index === ORIGIN_VIEWED ? tenant : plane, index, FORMATS, `${hooks.url}/stream`));
       const writer = startWriter(plane, `chaos-${SEED}`);
       const totals = () => [
         `Writes: ${writer.log.acknowledged.length} acknowledged; ${writer.log.unavailable} answered 503,` +
@@ -337,11 +339,15 @@ describe(`a bad day (seed ${SEED}${LEAN ? ', lean' : ''})`, () => {
         // Two streams record all along, to MKV and to MP4 (which a killed writer cannot finish by itself).
         await recorded.record(encoders[0]?.stream.id ?? '', 'MKV');
         await recorded.record(encoders[1]?.stream.id ?? '', 'MP4');
-        // Relays over RTMP, viewers on an edge node (which pulls from the origin), and in the full run a ladder's viewer.
-        workload = await startWorkload(plane, encoders, !LEAN, {
-          relayMs: RELAY_RECOVERY_MS,
-          viewerMs: EDGE_RECOVERY_MS,
-        });
+        // Relays over RTMP, viewers on an edge node (which pulls from the origin) and on the origin, and in the full run a
+        // ladder's viewer.
+        workload = await startWorkload(
+          plane,
+          encoders,
+          !LEAN,
+          { relayMs: RELAY_RECOVERY_MS, viewerMs: EDGE_RECOVERY_MS },
+          nodeSpec,
+        );
         for (const step of schedule()) {
           await sleep(2000 + Math.round(random() * 4000));
           const before = writer.log.acknowledged.length;

@@ -1,11 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { StreamOutput } from '@streamcloud/contract';
 import type { ControlPlane, RunningNode } from '../harness.js';
-import { countingRelay, freePort, runMediaNode, waitFor } from '../harness.js';
-import { startHlsViewer } from './hls-viewer.js';
-import { type RtmpViewer, startRtmpViewer } from './rtmp-viewer.js';
+import { freePort, runMediaNode, waitFor } from '../harness.js';
+import type { RtmpViewer } from './rtmp-viewer.js';
+import { startViewerPair } from './viewer-pair.js';
 
 /**
  * The chaos run's edge: a second node in an Outgoing group, an HLS output of one stream placed on it (the edge
@@ -35,7 +34,11 @@ export interface EdgeWorld {
   close(): Promise<void>;
 }
 
-export async function startEdgeWorld(plane: ControlPlane, streamId: string): Promise<EdgeWorld> {
+/**
+ * `ownerId`: the account whose viewers the edge serves (its Outgoing group is that account's, so another account's
+ * streams keep their viewers on their ingest node: the run's origin viewers).
+ */
+export async function startEdgeWorld(plane: ControlPlane, streamId: string, ownerId: string): Promise<EdgeWorld> {
   const dataDir = mkdtempSync(join(tmpdir(), 'streamcloud-chaos-edge-'));
   const port = await freePort();
   const created = await plane.api<{ id: string; token: string }>('POST', '/nodes', {
@@ -59,7 +62,7 @@ export async function startEdgeWorld(plane: ControlPlane, streamId: string): Pro
   const group = await plane.api<{ id: string }>('POST', '/node-groups', {
     name: 'chaos edges',
     assignment: 'Outgoing',
-    ownerId: 'NONE',
+    ownerId,
   });
   if (group.status !== 201) throw new Error(`edge group: ${group.status}`);
   await plane.api('PUT', `/node-groups/${group.body.id}/node/${spec.id}`);
@@ -73,46 +76,27 @@ export async function startEdgeWorld(plane: ControlPlane, streamId: string): Pro
   );
   // Standard HLS (for players without LL-HLS); the full run's LL-HLS viewer watches a Low output of the same stream
   // (workload.ts).
-  const output = await plane.api<StreamOutput>('POST', '/outputs', { streamId, format: 'HLS', hlsLatency: 'Standard' });
-  if (output.status !== 201 || output.body.node?.id !== spec.id)
-    throw new Error(`edge output: ${output.status} on ${output.body.node?.id}`);
-  const withToken = (created: StreamOutput) =>
-    `${created.connection?.uri}?token=${encodeURIComponent(created.viewer.accessToken ?? '')}`;
-  const url = withToken(output.body);
-  const rtmpOutput = await plane.api<StreamOutput>('POST', '/outputs', { streamId, format: 'RTMP' });
-  if (rtmpOutput.status !== 201 || rtmpOutput.body.node?.id !== spec.id)
-    throw new Error(`edge RTMP output: ${rtmpOutput.status} on ${rtmpOutput.body.node?.id}`);
-  // The RTMP viewer plays through a counting relay (the edge, restarted, takes its port again).
-  const rtmpCounter = await countingRelay(spec.rtmpPort);
-  const rtmpUrl = new URL(withToken(rtmpOutput.body));
-  rtmpUrl.port = String(rtmpCounter.port);
-  const rtmp = startRtmpViewer(rtmpUrl.toString(), rtmpCounter);
-  const hls = startHlsViewer(url, "the edge's HLS viewer");
-
-  const stopViewers = async () => {
-    await Promise.all([hls.stop(), rtmp.close()]);
-    await rtmpCounter.close();
-  };
+  const viewers = await startViewerPair(plane, streamId, spec, 'the edge');
   return {
     get node() {
       return node;
     },
     get segments() {
-      return hls.segments;
+      return viewers.hls.segments;
     },
-    rtmp,
-    bytes: () => hls.bytes + rtmp.billable,
-    sawSince: (since) => hls.sawSince(since),
-    playing: (since, what, timeoutMs) => hls.playing(since, what, timeoutMs),
+    rtmp: viewers.rtmp,
+    bytes: () => viewers.bytes(),
+    sawSince: (since) => viewers.hls.sawSince(since),
+    playing: (since, what, timeoutMs) => viewers.hls.playing(since, what, timeoutMs),
     async kill() {
       await node.kill();
     },
     async start() {
       node = await run();
     },
-    stopViewers,
+    stopViewers: () => viewers.stop(),
     async close() {
-      await stopViewers();
+      await viewers.stop();
       await node.stop();
       await plane.api('DELETE', `/node-groups/${group.body.id}`);
       rmSync(dataDir, { recursive: true, force: true });

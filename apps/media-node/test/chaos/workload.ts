@@ -1,21 +1,42 @@
 import type { StreamInput, StreamOutput } from '@streamcloud/contract';
-import type { ControlPlane } from '../harness.js';
+import { type ControlPlane, connectControlPlane } from '../harness.js';
 import type { Counted, NodeName } from './billing.js';
 import { type EdgeWorld, startEdgeWorld } from './edge-viewer.js';
 import { type HlsViewer, startHlsViewer } from './hls-viewer.js';
 import { type RelayedWorld, startRelayedWorld } from './relayed.js';
 import type { Watched } from './report.js';
+import { startViewerPair, type ViewerPair } from './viewer-pair.js';
 import { startWhipEncoder } from './whip-encoder.js';
 import { type Encoder, startEncoder } from './world.js';
 
 /**
  * The chaos run's pushes and what is done with them, by stream:
  * 0 RTMP (recorded to MKV; relayed too in the full run), 1 RTMP (recorded to MP4; HLS and RTMP viewers on the edge),
- * 2 SRT (relayed). The full run adds 3 RTMP with a transcoding ladder (an HLS
+ * 2 SRT (relayed; a second account's, HLS and RTMP viewers on the origin). The full run adds 3 RTMP with a transcoding ladder (an HLS
  * viewer of its first rendition), 4 WHIP, 5 SRT, and an LL-HLS viewer of stream 1 on the edge.
  */
 export const PUSH_FORMATS = { lean: ['RTMP', 'RTMP', 'SRT'], full: ['RTMP', 'RTMP', 'SRT', 'RTMP', 'WebRTC', 'SRT'] };
 const LADDERED = 3;
+/**
+ * The push of a second account, which has no Outgoing group (the edge's is the run's account's): the control plane
+ * places its viewer outputs on its ingest node, the origin (decisions.md, "Output assignment").
+ */
+export const ORIGIN_VIEWED = 2;
+
+/** A second account (USER) of the control plane, signed in: it owns push ORIGIN_VIEWED. */
+export async function secondAccount(plane: ControlPlane, username: string): Promise<ControlPlane> {
+  const password = `${username}-password`;
+  const created = await plane.api('POST', '/accounts', { username, password, role: 'USER' });
+  if (created.status !== 201) throw new Error(`second account: ${created.status} ${JSON.stringify(created.body)}`);
+  const login = await fetch(`${plane.url}/api/v1/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
+  if (login.status !== 200) throw new Error(`second account's sign-in: ${login.status}`);
+  const { token } = (await login.json()) as { token: string };
+  return connectControlPlane(plane.url, token);
+}
 /** The run's ladder: one small rendition, cheap on two shared cores. */
 const LADDER = {
   tracks: [
@@ -56,6 +77,8 @@ export async function startPush(
 export interface Workload {
   relays: RelayedWorld[];
   edge: EdgeWorld;
+  /** Stream ORIGIN_VIEWED's viewers on the origin. */
+  origin: ViewerPair;
   /** Checked after every fault, in this order (the report's columns). */
   watched: Watched[];
   /** The viewers' and relays' bytes, by stream (the pushes' are the encoders'). */
@@ -74,21 +97,29 @@ export interface Bounds {
   viewerMs: number;
 }
 
-/** Starts the relays, the edge and its viewers (and in the full run the ladder's viewer), each checked once. */
+/**
+ * Starts the relays, the edge and its viewers, the origin's viewers (of the second account's push, `origin` the node
+ * it was placed on), and in the full run the ladder's viewer; each checked once.
+ */
 export async function startWorkload(
   plane: ControlPlane,
   encoders: Encoder[],
   full: boolean,
   bounds: Bounds,
+  origin: { id: string; rtmpPort: number },
 ): Promise<Workload> {
   const streamOf = (index: number) => encoders[index]?.stream.id ?? '';
   const relayedStreams = full ? [2, 0] : [2];
   const relays: RelayedWorld[] = [];
   for (const index of relayedStreams) relays.push(await startRelayedWorld(plane, streamOf(index)));
-  const edge = await startEdgeWorld(plane, streamOf(1));
+  // The edge serves the run's account's viewers only (its Outgoing group is that account's).
+  const self = await plane.api<{ id: string }>('GET', '/accounts/whoami');
+  const edge = await startEdgeWorld(plane, streamOf(1), self.body.id);
+  const originViewers = await startViewerPair(plane, streamOf(ORIGIN_VIEWED), origin, 'the origin');
   const counted: Counted[] = [
     ...relays.map((relay, at) => outgoing(streamOf(relayedStreams[at] ?? 0), 'origin', () => relay.bytes())),
     outgoing(streamOf(1), 'edge', () => edge.bytes()),
+    outgoing(streamOf(ORIGIN_VIEWED), 'origin', () => originViewers.bytes()),
   ];
   const watched: Watched[] = [
     ...relays.map((relay, at) => ({
@@ -104,6 +135,15 @@ export async function startWorkload(
     {
       column: 'edge RTMP viewer playing after',
       back: (since: number, what: string) => edge.rtmp.watching(since, what, bounds.viewerMs),
+    },
+    {
+      column: 'origin HLS viewer playing after',
+      back: (since: number, what: string) => originViewers.hls.playing(since, what, bounds.viewerMs),
+      story: async (since: number) => originViewers.hls.sawSince(since),
+    },
+    {
+      column: 'origin RTMP viewer playing after',
+      back: (since: number, what: string) => originViewers.rtmp.watching(since, what, bounds.viewerMs),
     },
   ];
   const viewers: Array<HlsViewer & { where: string }> = [];
@@ -126,7 +166,7 @@ export async function startWorkload(
     await extra(1, 'Low', 'edge LL-HLS viewer playing after', bounds.viewerMs);
   }
   const stopCounting = async () => {
-    await Promise.all([edge.stopViewers(), ...viewers.map((viewer) => viewer.stop())]);
+    await Promise.all([edge.stopViewers(), originViewers.stop(), ...viewers.map((viewer) => viewer.stop())]);
     await Promise.all(relays.map((relay) => relay.close()));
   };
   // Each is working before the first fault.
@@ -138,11 +178,13 @@ export async function startWorkload(
   return {
     relays,
     edge,
+    origin: originViewers,
     watched,
     counted,
     totals: () =>
       `the relays' receivers took ${relays.map((relay) => relay.connections).join(' and ')} connections;` +
-      ` the edge's HLS viewer fetched ${edge.segments} segments, its RTMP viewer ${(edge.rtmp.bytes / 1e6).toFixed(1)} MB in ${edge.rtmp.plays} plays` +
+      ` the edge's HLS viewer fetched ${edge.segments} segments, its RTMP viewer ${(edge.rtmp.bytes / 1e6).toFixed(1)} MB in ${edge.rtmp.plays} plays;` +
+      ` the origin's ${originViewers.hls.segments} segments, ${(originViewers.rtmp.bytes / 1e6).toFixed(1)} MB in ${originViewers.rtmp.plays} plays` +
       viewers.map((viewer) => `; the viewer of the ${viewer.where} fetched ${viewer.segments} segments`).join(''),
     stopCounting,
     async close() {
