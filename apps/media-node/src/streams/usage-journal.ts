@@ -15,12 +15,16 @@ interface JournalContent {
   pending: UsageReport[];
 }
 
-/** How often the journal is written (when it changed): the most billing a crash can lose. */
-export const USAGE_JOURNAL_INTERVAL_MS = 1000;
+/**
+ * How often the journal is written (when it changed): the most billing a crash can lose. A write is a small file
+ * synced and renamed; four a second keep a kill's loss to a quarter second of each stream's traffic (it was 1 s: the
+ * chaos run's bills, 3 kills in 3 minutes, sat ~1.5 % under the count).
+ */
+export const USAGE_JOURNAL_INTERVAL_MS = 250;
 
 /**
  * Billing that survives a crash: the node's usage not yet acknowledged by the control plane, on disk.
- * Every second (when it changed) the file is replaced whole (`writeFileDurably`) by the usage reports
+ * Every USAGE_JOURNAL_INTERVAL_MS (when it changed) the file is replaced whole (`writeFileDurably`) by the usage reports
  * queued and not acknowledged, plus the usage counted since the last report (`pending`, each with an id
  * chosen when written, so a report sent after one restart and again after a second is still one report).
  * After a restart, `recover()` answers everything the file holds, to be sent again with its own ids: the
@@ -79,7 +83,7 @@ export class UsageJournal implements ReportLedger {
     if (batch.some((report) => report.kind === 'usage')) await this.write();
   }
 
-  /** Writes the journal every second from now on. */
+  /** Writes the journal every USAGE_JOURNAL_INTERVAL_MS from now on. */
   start(): void {
     this.timer = setInterval(() => void this.write(), USAGE_JOURNAL_INTERVAL_MS);
     this.timer.unref();

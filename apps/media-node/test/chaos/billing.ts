@@ -10,8 +10,8 @@ import { type Encoder, seconds, type WhipSession } from './world.js';
  * nodes (counted at their end: `Encoder.bytes`, `EdgeWorld.bytes`, `RelayedWorld.bytes`).
  *
  * What the node may bill short, and why it is allowed: a node killed with -9 loses the usage it counted since its
- * journal's last write (`USAGE_JOURNAL_INTERVAL_MS`, 1 s), so each kill of the node metering a count may take up to
- * `lossPerKillSeconds` of that stream's bytes from its bill. Nothing may be billed over the count by more than 1 %:
+ * journal's last write (`USAGE_JOURNAL_INTERVAL_MS`, 0.25 s) and what its sockets held, so each kill of the node
+ * metering a count may take up to `lossPerKillSeconds` of that stream's bytes from its bill. Nothing may be billed over the count by more than 1 %:
  * a report replayed after a restart or a cut and billed twice would show there. Internode traffic (the edge's pull)
  * is not compared: no client of the run sees it (edge.test.ts checks both nodes bill the same internode bytes).
  */
@@ -25,8 +25,8 @@ export interface Counted {
   /** The node that meters it. */
   node: NodeName;
   /**
-   * How much of its last seconds a kill of that node may take from the bill (the journal's 1 s, and more for a
-   * protocol whose sender notices the node's death later).
+   * How much of its last seconds a kill of that node may take from the bill (1 s: the journal's quarter second and
+   * what the sockets held; more for a protocol whose sender notices the node's death later).
    */
   lossPerKillSeconds: number;
 }
