@@ -1,9 +1,9 @@
 import type { TrackInfo } from '@streamcloud/contract';
-import { lastLine, spawnGuarded } from '../child.js';
-import { playInputArgs } from '../front-ends/rtmp/nginx.js';
-import { fmp4OutputArgs } from '../ll-hls/files.js';
+import { type PackagerInput, packagerInputOf } from '../ll-hls/input/choose.js';
+import { ffmpegInput } from '../ll-hls/input/ffmpeg-input.js';
+import { type RemuxClock, rtmpInput } from '../ll-hls/input/rtmp-input.js';
 import type { LowLatencyPackager } from '../ll-hls/packager.js';
-import { type LowLatencyPackagers, PART_SECONDS } from '../ll-hls/packagers.js';
+import type { LowLatencyPackagers } from '../ll-hls/packagers.js';
 import type { AssignedStream } from '../streams/directory.js';
 import type { LiveStream } from '../streams/types.js';
 import { awaitingRenditions, tracksOf } from './capture.js';
@@ -118,13 +118,17 @@ class LowLatencyHls implements Pipeline<LowLatencyConfig> {
     else this.packagers.forget(this.stream.assigned.id);
   }
 
-  /** Each variant as packaged (its codecs and picture from its init segment) and what it holds in memory. */
+  /**
+   * Each variant as packaged (its codecs and picture from its init segment), how its fMP4 is made (`input`) and what
+   * it holds in memory.
+   */
   describe(): Record<string, unknown> {
     const streamId = this.stream?.assigned.id ?? '';
-    const variants = this.runs.map(({ source }) => {
+    const variants = this.runs.map(({ source, input }) => {
       const packager = this.packagers.of(streamId, source.key);
       return {
         key: source.key,
+        input,
         codecs: packager?.codecs() ?? null,
         resolution: packager?.resolution() ?? null,
         memoryBytes: packager?.memoryBytes() ?? 0,
@@ -161,12 +165,16 @@ class LowLatencyHls implements Pipeline<LowLatencyConfig> {
 }
 
 /**
- * One variant's packaging ffmpeg, kept running by the pipelines' Supervisor: started again (in a new period) when it
- * ends while the push goes on — nginx ends it cleanly when what it plays changes — with backoff after failures, and
- * given up (said in the stream's messages) after three failures in a minute.
+ * One variant's packaging, kept running by the pipelines' Supervisor: its fMP4 made in the node's own process from an
+ * RTMP play of nginx when the variant is H.264/AAC, by an ffmpeg of its own otherwise (ll-hls/input/choose.ts).
+ * Started again (in a new period) when it ends while the push goes on — nginx ends a play cleanly when what it plays
+ * changes — with backoff after failures, and given up (said in the stream's messages) after three failures in a
+ * minute.
  */
 class VariantRun {
   private readonly supervisor: Supervisor;
+  /** The in-process remuxer's clock, kept rising across the runs (each a new period). */
+  private readonly clock: RemuxClock = { nextStartMs: 0 };
 
   constructor(
     private readonly context: PipelineContext,
@@ -178,6 +186,11 @@ class VariantRun {
       run: () => this.run(),
       onGiveUp: (failure) => context.reporter.message('error', `Low-latency HLS packaging stopped: ${failure}`),
     });
+  }
+
+  /** How the current (or next) run makes the variant's fMP4, from what the probe says of its tracks. */
+  get input(): PackagerInput {
+    return packagerInputOf(tracksOfSource(this.stream, this.source));
   }
 
   spawn(): void {
@@ -192,39 +205,17 @@ class VariantRun {
     const { stream, source } = this;
     const { tools, log } = this.context;
     const packager = this.begin();
-    const ffmpeg = spawnGuarded(tools.ffmpeg, [
-      '-hide_banner',
-      '-nostdin',
-      '-loglevel',
-      'error',
-      // Probed until the video came (nginx sends audio first: playInputArgs).
-      ...playInputArgs(tools.rtmpUrl(source.rtmpName), tracksOfSource(stream, source)),
-      '-map',
-      '0:v?',
-      '-map',
-      '0:a?',
-      ...fmp4OutputArgs(PART_SECONDS),
-    ]);
-    let stderr = '';
-    let refused: string | null = null;
-    ffmpeg.stderr.on('data', (chunk: Buffer) => {
-      stderr = (stderr + chunk.toString()).slice(-4000);
-    });
-    ffmpeg.stdout.on('data', (chunk: Buffer) => {
-      if (refused) return;
+    const tracks = tracksOfSource(stream, source);
+    const url = tools.rtmpUrl(source.rtmpName);
+    const write = (chunk: Buffer) => {
       try {
         packager.write(chunk);
       } catch (error) {
-        refused = String(error);
-        log.error(`LL-HLS packaging of ${stream.assigned.name} failed: ${refused}`);
-        void ffmpeg.stop();
+        log.error(`LL-HLS packaging of ${stream.assigned.name} failed: ${String(error)}`);
+        throw error;
       }
-    });
-    return {
-      ended: ffmpeg.exited.then(
-        (code) => refused ?? (code === 0 ? null : lastLine(stderr) || `ffmpeg exited with ${code}`),
-      ),
-      stop: () => ffmpeg.stop(),
     };
+    if (tracks && packagerInputOf(tracks) === 'in-process') return rtmpInput(url, tracks, this.clock, write);
+    return ffmpegInput(tools.ffmpeg, url, tracks, write);
   }
 }
