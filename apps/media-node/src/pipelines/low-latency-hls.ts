@@ -152,7 +152,8 @@ class LowLatencyHls implements Pipeline<LowLatencyConfig> {
     for (const run of this.runs) void run.stop();
     const keys = sources.map((source) => source.key);
     this.runs = sources.map(
-      (source) => new VariantRun(this.context, stream, source, () => this.begin(stream, source.key, keys)),
+      (source) =>
+        new VariantRun(this.context, stream, source, this.packagers.remux, () => this.begin(stream, source.key, keys)),
     );
     for (const run of this.runs) run.spawn();
   }
@@ -180,6 +181,7 @@ class VariantRun {
     private readonly context: PipelineContext,
     private readonly stream: LiveStream,
     readonly source: Source,
+    private readonly remux: boolean,
     private readonly begin: () => LowLatencyPackager,
   ) {
     this.supervisor = new Supervisor({
@@ -190,7 +192,7 @@ class VariantRun {
 
   /** How the current (or next) run makes the variant's fMP4, from what the probe says of its tracks. */
   get input(): PackagerInput {
-    return packagerInputOf(tracksOfSource(this.stream, this.source));
+    return packagerInputOf(tracksOfSource(this.stream, this.source), this.remux);
   }
 
   spawn(): void {
@@ -215,7 +217,7 @@ class VariantRun {
         throw error;
       }
     };
-    if (tracks && packagerInputOf(tracks) === 'in-process') return rtmpInput(url, tracks, this.clock, write);
+    if (tracks && packagerInputOf(tracks, this.remux) === 'in-process') return rtmpInput(url, tracks, this.clock, write);
     return ffmpegInput(tools.ffmpeg, url, tracks, write);
   }
 }
