@@ -59,8 +59,5 @@ export default async function llHlsCpuBench() {
       });
     });
   }
-  printTable(
-    `LL-HLS CPU: the node's process tree for one 720p30 2.5 Mb/s H.264/AAC push, ${SECONDS} s per case`,
-    rows,
-  );
+  printTable(`LL-HLS CPU: the node's process tree for one 720p30 2.5 Mb/s H.264/AAC push, ${SECONDS} s per case`, rows);
 }

@@ -92,9 +92,9 @@ describe('a Low latency HLS output', () => {
     // The push is H.264/AAC: its fMP4 is remuxed in the node's own process, no packaging ffmpeg (ll-hls/input/).
     const pipelines = async () =>
       (
-        await nodeMetadata<{ streams: { id: string; pipelines: Record<string, { variants?: { input: string }[] }> }[] }>(
-          world.node,
-        )
+        await nodeMetadata<{
+          streams: { id: string; pipelines: Record<string, { variants?: { input: string }[] }> }[];
+        }>(world.node)
       ).streams.find((each) => each.id === stream.id)?.pipelines['LL-HLS packager']?.variants;
     expect((await pipelines())?.map((variant) => variant.input)).toEqual(['in-process']);
 

@@ -217,7 +217,8 @@ class VariantRun {
         throw error;
       }
     };
-    if (tracks && packagerInputOf(tracks, this.remux) === 'in-process') return rtmpInput(url, tracks, this.clock, write);
+    if (tracks && packagerInputOf(tracks, this.remux) === 'in-process')
+      return rtmpInput(url, tracks, this.clock, write);
     return ffmpegInput(tools.ffmpeg, url, tracks, write);
   }
 }

@@ -134,8 +134,10 @@ class PlaySession {
 
   private userControl(payload: Buffer): void {
     const event = payload.readUInt16BE(0);
-    if (event === PING_REQUEST) this.send(2, USER_CONTROL, 0, Buffer.concat([uint16(PING_RESPONSE), payload.subarray(2, 6)]));
-    else if (event === STREAM_EOF && payload.readUInt32BE(2) === this.streamId && this.streamId !== 0) this.finish(null);
+    if (event === PING_REQUEST)
+      this.send(2, USER_CONTROL, 0, Buffer.concat([uint16(PING_RESPONSE), payload.subarray(2, 6)]));
+    else if (event === STREAM_EOF && payload.readUInt32BE(2) === this.streamId && this.streamId !== 0)
+      this.finish(null);
   }
 
   /** The server's answers: connect's and createStream's results, then the play's status. */

@@ -44,7 +44,9 @@ export function ffmpegInput(
     }
   });
   return {
-    ended: ffmpeg.exited.then((code) => refused ?? (code === 0 ? null : lastLine(stderr) || `ffmpeg exited with ${code}`)),
+    ended: ffmpeg.exited.then(
+      (code) => refused ?? (code === 0 ? null : lastLine(stderr) || `ffmpeg exited with ${code}`),
+    ),
     stop: () => ffmpeg.stop(),
   };
 }

@@ -24,11 +24,11 @@ export function videoSize(avcC: Buffer): { width: number; height: number } {
     throw new Error('an H.264 sequence header without a decoder configuration and an SPS');
   const length = avcC.readUInt16BE(6);
   if (avcC.length < 8 + length) throw new Error('an H.264 SPS cut short');
-  return spsSize(unescape(avcC.subarray(8, 8 + length)));
+  return spsSize(withoutEmulationPrevention(avcC.subarray(8, 8 + length)));
 }
 
 /** The NAL unit's payload without its emulation prevention bytes (00 00 03 → 00 00). */
-function unescape(nal: Buffer): Buffer {
+function withoutEmulationPrevention(nal: Buffer): Buffer {
   const out: number[] = [];
   for (let i = 0; i < nal.length; i++) {
     if (i >= 2 && nal[i] === 3 && nal[i - 1] === 0 && nal[i - 2] === 0) continue;

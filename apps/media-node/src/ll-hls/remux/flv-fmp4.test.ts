@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CmafObject, Fmp4Splitter } from '../../fmp4-splitter.js';
-import { readFragment, readInitTracks } from '../fmp4-boxes.js';
 import { fmp4OutputArgs } from '../files.js';
+import { readFragment, readInitTracks } from '../fmp4-boxes.js';
 import { FlvFmp4Remuxer } from './flv-fmp4.js';
 
 const run = promisify(execFile);
@@ -32,10 +32,14 @@ beforeAll(async () => {
   ]);
   flv = await import('node:fs').then((fs) => fs.readFileSync(flvPath));
   ours = split(remux(flv));
-  const { stdout } = await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-i', flvPath, ...fmp4OutputArgs(0.2)], {
-    encoding: 'buffer',
-    maxBuffer: 64 * 1024 * 1024,
-  });
+  const { stdout } = await run(
+    'ffmpeg',
+    ['-hide_banner', '-loglevel', 'error', '-i', flvPath, ...fmp4OutputArgs(0.2)],
+    {
+      encoding: 'buffer',
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
   theirs = split(stdout);
 });
 

@@ -60,7 +60,7 @@ export class FlvFmp4Remuxer {
     if (!this.o.video || body.length < 5) return;
     if ((body[0] ?? 0) % 16 !== AVC) throw new Error(`FLV video of codec id ${(body[0] ?? 0) % 16}, not AVC`);
     const packetType = body[1];
-    if (packetType === 0) return this.configure(this.video, body.subarray(5), () => this.videoHeader(body.subarray(5)));
+    if (packetType === 0) this.configure(this.video, body.subarray(5), () => this.videoHeader(body.subarray(5)));
     if (packetType !== 1) return;
     const keyframe = (body[0] ?? 0) >> 4 === 1;
     const compositionMs = body.readIntBE(2, 3);
@@ -71,19 +71,33 @@ export class FlvFmp4Remuxer {
   pushAudio(timestampMs: number, body: Buffer): void {
     if (!this.o.audio || body.length < 2) return;
     if ((body[0] ?? 0) >> 4 !== AAC) throw new Error(`FLV audio of sound format ${(body[0] ?? 0) >> 4}, not AAC`);
-    if (body[1] === 0) return this.configure(this.audio, body.subarray(2), () => this.audioHeader(body.subarray(2)));
-    this.sample(this.audio, timestampMs, body.subarray(2), 0, true);
+    if (body[1] === 0) this.configure(this.audio, body.subarray(2), () => this.audioHeader(body.subarray(2)));
+    else this.sample(this.audio, timestampMs, body.subarray(2), 0, true);
   }
 
   private videoHeader(avcC: Buffer): TrackHeader {
     const { width, height } = videoSize(avcC);
-    return { id: 1, kind: 'video', timescale: VIDEO_TIMESCALE, sampleEntry: avc1Entry(avcC, width, height), width, height };
+    return {
+      id: 1,
+      kind: 'video',
+      timescale: VIDEO_TIMESCALE,
+      sampleEntry: avc1Entry(avcC, width, height),
+      width,
+      height,
+    };
   }
 
   private audioHeader(asc: Buffer): TrackHeader {
     const { sampleRate, channels } = audioConfig(asc);
     const id = this.o.video ? 2 : 1;
-    return { id, kind: 'audio', timescale: sampleRate, sampleEntry: mp4aEntry(asc, channels, sampleRate), width: 0, height: 0 };
+    return {
+      id,
+      kind: 'audio',
+      timescale: sampleRate,
+      sampleEntry: mp4aEntry(asc, channels, sampleRate),
+      width: 0,
+      height: 0,
+    };
   }
 
   /** A sequence header: the track's first makes its header; the same again changes nothing. */

@@ -62,7 +62,20 @@ const NON_SYNC_FLAGS = 0x0101_0000;
 export function initSegment(tracks: readonly TrackHeader[]): Buffer {
   const ftyp = box('ftyp', Buffer.from('iso5', 'latin1'), u32(512), Buffer.from('iso5iso6mp41', 'latin1'));
   const nextTrack = Math.max(0, ...tracks.map((track) => track.id)) + 1;
-  const mvhd = fullBox('mvhd', 0, 0, zeros(8), u32(1000), u32(0), u32(0x10000), u16(0x0100), zeros(10), MATRIX, zeros(24), u32(nextTrack));
+  const mvhd = fullBox(
+    'mvhd',
+    0,
+    0,
+    zeros(8),
+    u32(1000),
+    u32(0),
+    u32(0x10000),
+    u16(0x0100),
+    zeros(10),
+    MATRIX,
+    zeros(24),
+    u32(nextTrack),
+  );
   const trex = (track: TrackHeader) => fullBox('trex', 0, 0, u32(track.id), u32(1), u32(0), u32(0), u32(0));
   return Buffer.concat([ftyp, box('moov', mvhd, ...tracks.map(trak), box('mvex', ...tracks.map(trex)))]);
 }
@@ -70,19 +83,44 @@ export function initSegment(tracks: readonly TrackHeader[]): Buffer {
 function trak(track: TrackHeader): Buffer {
   const video = track.kind === 'video';
   const tkhd = fullBox(
-    'tkhd', 0, 3, zeros(8), u32(track.id), zeros(4), u32(0), zeros(8), u16(0), u16(video ? 0 : 1),
-    u16(video ? 0 : 0x0100), zeros(2), MATRIX, u32(track.width << 16), u32(track.height << 16),
+    'tkhd',
+    0,
+    3,
+    zeros(8),
+    u32(track.id),
+    zeros(4),
+    u32(0),
+    zeros(8),
+    u16(0),
+    u16(video ? 0 : 1),
+    u16(video ? 0 : 0x0100),
+    zeros(2),
+    MATRIX,
+    u32(track.width << 16),
+    u32(track.height << 16),
   );
   // Language `und` (ISO 639-2/T packed in 5-bit letters).
   const mdhd = fullBox('mdhd', 0, 0, zeros(8), u32(track.timescale), u32(0), u16(0x55c4), zeros(2));
   const handler = video ? 'vide' : 'soun';
-  const hdlr = fullBox('hdlr', 0, 0, zeros(4), Buffer.from(handler, 'latin1'), zeros(12), Buffer.from(`${video ? 'Video' : 'Sound'}Handler\0`, 'latin1'));
+  const hdlr = fullBox(
+    'hdlr',
+    0,
+    0,
+    zeros(4),
+    Buffer.from(handler, 'latin1'),
+    zeros(12),
+    Buffer.from(`${video ? 'Video' : 'Sound'}Handler\0`, 'latin1'),
+  );
   const mediaHeader = video ? fullBox('vmhd', 0, 1, zeros(8)) : fullBox('smhd', 0, 0, zeros(4));
   const dinf = box('dinf', fullBox('dref', 0, 0, u32(1), fullBox('url ', 0, 1)));
   const emptyTable = (type: string) => fullBox(type, 0, 0, u32(0));
   const stbl = box(
-    'stbl', fullBox('stsd', 0, 0, u32(1), track.sampleEntry), emptyTable('stts'), emptyTable('stsc'),
-    fullBox('stsz', 0, 0, u32(0), u32(0)), emptyTable('stco'),
+    'stbl',
+    fullBox('stsd', 0, 0, u32(1), track.sampleEntry),
+    emptyTable('stts'),
+    emptyTable('stsc'),
+    fullBox('stsz', 0, 0, u32(0), u32(0)),
+    emptyTable('stco'),
   );
   return box('trak', tkhd, box('mdia', mdhd, hdlr, box('minf', mediaHeader, dinf, stbl)));
 }
@@ -90,8 +128,20 @@ function trak(track: TrackHeader): Buffer {
 /** An avc1 sample entry: a visual sample entry of the picture's size, with the decoder configuration (avcC). */
 export function avc1Entry(avcC: Buffer, width: number, height: number): Buffer {
   return box(
-    'avc1', zeros(6), u16(1), zeros(16), u16(width), u16(height), u32(0x00480000), u32(0x00480000), zeros(4), u16(1),
-    zeros(32), u16(0x0018), u16(0xffff), box('avcC', avcC),
+    'avc1',
+    zeros(6),
+    u16(1),
+    zeros(16),
+    u16(width),
+    u16(height),
+    u32(0x00480000),
+    u32(0x00480000),
+    zeros(4),
+    u16(1),
+    zeros(32),
+    u16(0x0018),
+    u16(0xffff),
+    box('avcC', avcC),
   );
 }
 
@@ -102,10 +152,27 @@ export function mp4aEntry(audioSpecificConfig: Buffer, channels: number, sampleR
     return Buffer.concat([Buffer.from([tag, 0x80, 0x80, 0x80, payload.length & 0x7f]), payload]);
   };
   // DecoderConfig: MPEG-4 audio (0x40), an audio stream (5 << 2 | 1), buffer size and bit rates unknown (0).
-  const decoderConfig = descriptor(0x04, Buffer.from([0x40, 0x15]), zeros(3), u32(0), u32(0), descriptor(0x05, audioSpecificConfig));
+  const decoderConfig = descriptor(
+    0x04,
+    Buffer.from([0x40, 0x15]),
+    zeros(3),
+    u32(0),
+    u32(0),
+    descriptor(0x05, audioSpecificConfig),
+  );
   const es = descriptor(0x03, u16(0), Buffer.from([0]), decoderConfig, descriptor(0x06, Buffer.from([0x02])));
   const rate = sampleRate < 0x10000 ? sampleRate : 0;
-  return box('mp4a', zeros(6), u16(1), zeros(8), u16(channels), u16(16), zeros(4), u32(rate << 16), fullBox('esds', 0, 0, es));
+  return box(
+    'mp4a',
+    zeros(6),
+    u16(1),
+    zeros(8),
+    u16(channels),
+    u16(16),
+    zeros(4),
+    u32(rate << 16),
+    fullBox('esds', 0, 0, es),
+  );
 }
 
 /** One fragment: moof (mfhd, a traf per track with samples) and its mdat, each track's data in turn. */
@@ -142,6 +209,13 @@ function trafOf(run: TrackRun, dataOffset: number): Buffer {
       u32(sample.compositionOffset),
     ]),
   );
-  const trun = fullBox('trun', 1, 0x01 | 0x100 | 0x200 | 0x400 | 0x800, u32(run.samples.length), u32(dataOffset), ...fields);
+  const trun = fullBox(
+    'trun',
+    1,
+    0x01 | 0x100 | 0x200 | 0x400 | 0x800,
+    u32(run.samples.length),
+    u32(dataOffset),
+    ...fields,
+  );
   return box('traf', tfhd, tfdt, trun);
 }
