@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
+import { u16, u32 } from '../big-endian.js';
 import { type Amf0Value, decodeAmf0, encodeAmf0 } from './amf0.js';
 import { RtmpChunkReader, type RtmpMessage, SET_CHUNK_SIZE } from './chunk-reader.js';
 
@@ -110,7 +111,7 @@ class PlaySession {
     const rest = this.handshake.subarray(1 + 2 * HANDSHAKE_BLOCK);
     this.handshake = null;
     this.socket.write(s1); // C2: S1 echoed.
-    this.send(2, SET_CHUNK_SIZE, 0, uint32(OUT_CHUNK_SIZE));
+    this.send(2, SET_CHUNK_SIZE, 0, u32(OUT_CHUNK_SIZE));
     const { app, tcUrl } = this.target;
     this.command(0, ['connect', 1, { app, flashVer: 'LNX 9,0,124,2', tcUrl, fpad: false, capabilities: 15 }]);
     if (rest.length > 0) this.read(rest);
@@ -121,7 +122,7 @@ class PlaySession {
     const read = this.chunks.bytesRead;
     if (this.ackWindow <= 0 || read - this.acknowledged < this.ackWindow) return;
     this.acknowledged = read;
-    this.send(2, ACKNOWLEDGEMENT, 0, uint32(read >>> 0));
+    this.send(2, ACKNOWLEDGEMENT, 0, u32(read >>> 0));
   }
 
   private message(message: RtmpMessage): void {
@@ -135,7 +136,7 @@ class PlaySession {
   private userControl(payload: Buffer): void {
     const event = payload.readUInt16BE(0);
     if (event === PING_REQUEST)
-      this.send(2, USER_CONTROL, 0, Buffer.concat([uint16(PING_RESPONSE), payload.subarray(2, 6)]));
+      this.send(2, USER_CONTROL, 0, Buffer.concat([u16(PING_RESPONSE), payload.subarray(2, 6)]));
     else if (event === STREAM_EOF && payload.readUInt32BE(2) === this.streamId && this.streamId !== 0)
       this.finish(null);
   }
@@ -149,7 +150,7 @@ class PlaySession {
       this.streamId = info;
       // Live (-1000, as ffmpeg's `-rtmp_live live` asks), then a buffer length as ffmpeg sends it.
       this.command(info, ['play', 0, null, this.target.name, -1000]);
-      this.send(2, USER_CONTROL, 0, Buffer.concat([uint16(SET_BUFFER_LENGTH), uint32(info), uint32(3000)]));
+      this.send(2, USER_CONTROL, 0, Buffer.concat([u16(SET_BUFFER_LENGTH), u32(info), u32(3000)]));
     } else if (command === 'onStatus' && info !== null && typeof info === 'object') {
       const { level, code } = info;
       if (level === 'error') throw new Error(`RTMP play refused: ${String(code)}`);
@@ -173,14 +174,3 @@ class PlaySession {
     this.socket.write(Buffer.concat([header, payload]));
   }
 }
-
-const uint32 = (value: number) => {
-  const out = Buffer.alloc(4);
-  out.writeUInt32BE(value);
-  return out;
-};
-const uint16 = (value: number) => {
-  const out = Buffer.alloc(2);
-  out.writeUInt16BE(value);
-  return out;
-};

@@ -1,3 +1,5 @@
+import { u16, u32 } from '../../big-endian.js';
+
 /**
  * Writing fragmented MP4 (ISO/IEC 14496-12) as ffmpeg's muxer writes it with
  * `frag_keyframe+empty_moov+default_base_moof`: an init segment (ftyp + moov with empty sample tables and mvex), then
@@ -41,16 +43,6 @@ function fullBox(type: string, version: number, flags: number, ...payload: Buffe
   return box(type, u32(((version << 24) | flags) >>> 0), ...payload);
 }
 
-export const u32 = (value: number) => {
-  const out = Buffer.alloc(4);
-  out.writeUInt32BE(value >>> 0);
-  return out;
-};
-export const u16 = (value: number) => {
-  const out = Buffer.alloc(2);
-  out.writeUInt16BE(value);
-  return out;
-};
 const zeros = (bytes: number) => Buffer.alloc(bytes);
 /** The identity matrix of mvhd and tkhd. */
 const MATRIX = Buffer.concat([0x10000, 0, 0, 0, 0x10000, 0, 0, 0, 0x40000000].map(u32));
