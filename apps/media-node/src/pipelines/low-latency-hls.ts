@@ -176,6 +176,7 @@ class VariantRun {
   private readonly supervisor: Supervisor;
   /** The in-process remuxer's clock, kept rising across the runs (each a new period). */
   private readonly clock: RemuxClock = { nextStartMs: 0 };
+  private current: PackagerInput | null = null;
 
   constructor(
     private readonly context: PipelineContext,
@@ -190,9 +191,9 @@ class VariantRun {
     });
   }
 
-  /** How the current (or next) run makes the variant's fMP4, from what the probe says of its tracks. */
+  /** How the current run makes the variant's fMP4 (before the first run: how it will, from the probe). */
   get input(): PackagerInput {
-    return packagerInputOf(tracksOfSource(this.stream, this.source), this.remux);
+    return this.current ?? packagerInputOf(tracksOfSource(this.stream, this.source), this.remux);
   }
 
   spawn(): void {
@@ -217,8 +218,8 @@ class VariantRun {
         throw error;
       }
     };
-    if (tracks && packagerInputOf(tracks, this.remux) === 'in-process')
-      return rtmpInput(url, tracks, this.clock, write);
+    this.current = packagerInputOf(tracks, this.remux);
+    if (tracks && this.current === 'in-process') return rtmpInput(url, tracks, this.clock, write);
     return ffmpegInput(tools.ffmpeg, url, tracks, write);
   }
 }
