@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CmafObject, Fmp4Splitter } from '../../fmp4-splitter.js';
 import { fmp4OutputArgs } from '../files.js';
 import { readFragment, readInitTracks } from '../fmp4-boxes.js';
-import { FlvFmp4Remuxer } from './flv-fmp4.js';
+import { FlvFmp4Remuxer, HEADER_WAIT_MS } from './flv-fmp4.js';
 
 const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'remux-test-'));
@@ -140,6 +140,17 @@ describe('FLV → fragmented MP4 remuxer', () => {
   it('starts its clock where a previous run left off', () => {
     const fragments = fragmentsOf(split(remux(flv, 5000)));
     expect(fragments[0]?.find((run) => run.trackId === 1)?.baseDecodeTime).toBe(5000 * 90);
+  });
+
+  it('fails when a probed track’s sequence header does not come within HEADER_WAIT_MS of media', () => {
+    const remuxer = new FlvFmp4Remuxer({ video: true, audio: true, fragmentMs: 180, startMs: 0, emit: () => {} });
+    const tags = [...flvTags(flv)].filter((tag) => tag.type === 8);
+    expect(() => {
+      for (const tag of tags) remuxer.pushAudio(tag.timestamp, tag.body);
+    }).not.toThrow();
+    expect(() => remuxer.pushAudio(HEADER_WAIT_MS + 100, tags[1]?.body ?? Buffer.alloc(0))).toThrow(
+      `no video sequence header in ${HEADER_WAIT_MS} ms of media`,
+    );
   });
 
   it('refuses a codec other than AVC and AAC', () => {

@@ -5,6 +5,11 @@ import { avc1Entry, fragment, initSegment, mp4aEntry, type Sample, type TrackHea
 const AAC = 10;
 const AVC = 7;
 const VIDEO_TIMESCALE = 90_000;
+/**
+ * How much media (ms of its timestamps) may come before every probed track's sequence header did: past it the run
+ * fails, said in the stream's messages after the Supervisor's retries, instead of waiting silently for ever.
+ */
+export const HEADER_WAIT_MS = 5000;
 
 export interface RemuxOptions {
   /** The tracks the variant has (as probed): the init segment waits for each one's sequence header. */
@@ -45,6 +50,8 @@ export class FlvFmp4Remuxer {
   /** The timestamp (ms) of this run's first sample: media time counts from there. */
   private firstMs: number | null = null;
   private lastMs: number;
+  /** The timestamp of the first sample that came before the init segment. */
+  private waitingSince: number | null = null;
 
   constructor(private readonly o: RemuxOptions) {
     this.lastMs = o.startMs;
@@ -117,7 +124,14 @@ export class FlvFmp4Remuxer {
   private sample(track: Track, timestampMs: number, data: Buffer, compositionMs: number, keyframe: boolean): void {
     const header = track.header;
     // Before the init segment (a track's sequence header still missing) a sample has nowhere to go.
-    if (!this.initDone || !header) return;
+    if (!this.initDone || !header) {
+      this.waitingSince ??= timestampMs;
+      if (timestampMs - this.waitingSince > HEADER_WAIT_MS) {
+        const missing = [this.o.video && !this.video.header && 'video', this.o.audio && !this.audio.header && 'audio'];
+        throw new Error(`no ${missing.filter(Boolean).join(' and ')} sequence header in ${HEADER_WAIT_MS} ms of media`);
+      }
+      return;
+    }
     this.firstMs ??= timestampMs;
     const previous = track.pending;
     // Media time of this run, kept rising within each track (a sample's duration is never 0 or less).
