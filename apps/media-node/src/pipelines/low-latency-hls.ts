@@ -42,6 +42,9 @@ export const lowLatencyHlsKind = ({
   shutdown: () => lowLatency.close(),
 });
 
+/** How long a variant waits for its tracks' probe before it is packaged by ffmpeg without it. */
+const PROBE_WAIT_MS = 10_000;
+
 /** How often the pipeline looks whether what HLS viewers get changed (the transcoder's renditions came or went). */
 const SOURCE_CHECK_MS = 1000;
 
@@ -145,7 +148,7 @@ class LowLatencyHls implements Pipeline<LowLatencyConfig> {
     // Low since): one process and one probe less before its first part (docs/chaos.md).
     const fed = (source: Source) =>
       stream.pulledFrom !== null && this.packagers.fedByPull(stream.assigned.id, source.key);
-    const sources = sourcesOf(stream).filter((source) => !fed(source));
+    const sources = sourcesOf(stream).filter((source) => !fed(source) && !this.awaitingProbe(stream, source));
     const playing = JSON.stringify(sources);
     if (playing === this.playing) return;
     this.playing = playing;
@@ -156,6 +159,16 @@ class LowLatencyHls implements Pipeline<LowLatencyConfig> {
         new VariantRun(this.context, stream, source, this.packagers.remux, () => this.begin(stream, source.key, keys)),
     );
     for (const run of this.runs) run.spawn();
+  }
+
+  /**
+   * Whether a variant waits for the probe of its tracks (the push's first HLS fragment, ~1–2 s): the input is chosen
+   * by them (ll-hls/input/choose.ts), and an ffmpeg started meanwhile would package the whole push. Not past
+   * PROBE_WAIT_MS from the push's start (a probe that failed): ffmpeg then probes it itself.
+   */
+  private awaitingProbe(stream: LiveStream, source: Source): boolean {
+    if (!this.packagers.remux || tracksOfSource(stream, source) !== null) return false;
+    return Date.now() - stream.startedAt.getTime() < PROBE_WAIT_MS;
   }
 
   private begin(stream: LiveStream, key: string | null, keys: (string | null)[]) {
