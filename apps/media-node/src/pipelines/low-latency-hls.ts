@@ -164,10 +164,11 @@ class LowLatencyHls implements Pipeline<LowLatencyConfig> {
   /**
    * Whether a variant waits for the probe of its tracks (the push's first HLS fragment, ~1–2 s): the input is chosen
    * by them (ll-hls/input/choose.ts), and an ffmpeg started meanwhile would package the whole push. Not past
-   * PROBE_WAIT_MS from the push's start (a probe that failed): ffmpeg then probes it itself.
+   * PROBE_WAIT_MS from the push's start (a probe that failed): ffmpeg then probes it itself. Not on an edge: there
+   * the stream pulled whole plays meanwhile (edge.test's ladder lost its rendition pulls when it waited).
    */
   private awaitingProbe(stream: LiveStream, source: Source): boolean {
-    if (!this.packagers.remux || tracksOfSource(stream, source) !== null) return false;
+    if (!this.packagers.remux || stream.pulledFrom !== null || tracksOfSource(stream, source) !== null) return false;
     return Date.now() - stream.startedAt.getTime() < PROBE_WAIT_MS;
   }
 
