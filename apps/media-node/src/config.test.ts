@@ -20,3 +20,16 @@ describe('WEBRTC_ICE_SERVERS', () => {
     );
   });
 });
+
+describe('LL_HLS_REMUX', () => {
+  it('remuxes H.264/AAC LL-HLS variants in the node by default; off gives each its ffmpeg', () => {
+    expect(loadNodeConfig(base).llHlsRemux).toBe(true);
+    expect(loadNodeConfig({ ...base, LL_HLS_REMUX: 'off' }).llHlsRemux).toBe(false);
+  });
+
+  it('refuses anything but on and off, naming the setting', () => {
+    expect(() => loadNodeConfig({ ...base, LL_HLS_REMUX: 'yes' })).toThrow(
+      new ConfigError('LL_HLS_REMUX must be on or off'),
+    );
+  });
+});

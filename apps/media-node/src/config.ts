@@ -53,6 +53,8 @@ export interface NodeConfig {
   iceServers: string[];
   /** Relays may reach private and loopback addresses (and multicast groups): ALLOW_PRIVATE_NETWORKS=on. */
   allowPrivateNetworks: boolean;
+  /** LL_HLS_REMUX=off: every LL-HLS variant packaged by an ffmpeg of its own, as before the in-process remuxer. */
+  llHlsRemux: boolean;
   ffmpeg: string;
   ffprobe: string;
   nginx: string;
@@ -132,6 +134,8 @@ export function loadNodeConfig(env: NodeJS.ProcessEnv = process.env): NodeConfig
   const allowPrivate = env.ALLOW_PRIVATE_NETWORKS || 'off';
   if (allowPrivate !== 'on' && allowPrivate !== 'off')
     throw new ConfigError('ALLOW_PRIVATE_NETWORKS must be on or off');
+  const llHlsRemux = env.LL_HLS_REMUX || 'on';
+  if (llHlsRemux !== 'on' && llHlsRemux !== 'off') throw new ConfigError('LL_HLS_REMUX must be on or off');
   const logLevel = env.NODE_LOG_LEVEL ?? 'info';
   if (!['silent', 'error', 'info', 'debug'].includes(logLevel))
     throw new ConfigError('NODE_LOG_LEVEL must be silent, error, info or debug');
@@ -162,6 +166,7 @@ export function loadNodeConfig(env: NodeJS.ProcessEnv = process.env): NodeConfig
     },
     iceServers: stunServers(env, 'WEBRTC_ICE_SERVERS'),
     allowPrivateNetworks: allowPrivate === 'on',
+    llHlsRemux: llHlsRemux === 'on',
     ffmpeg: env.FFMPEG_PATH || '/usr/bin/ffmpeg',
     ffprobe: env.FFPROBE_PATH || '/usr/bin/ffprobe',
     nginx: env.NGINX_PATH || '/usr/sbin/nginx',

@@ -158,6 +158,7 @@ export class MediaNode {
       dataDir: config.dataDir,
       dvrMaxBytes: config.dvrMaxBytes,
       ffmpeg: config.ffmpeg,
+      remux: config.llHlsRemux,
     });
     this.vods = new VodLibrary({
       dir: join(config.dataDir, 'vod'),

@@ -89,6 +89,15 @@ describe('a Low latency HLS output', () => {
     // Every URI carries the session: parts, segments and the hint alike.
     for (const uri of first.text.matchAll(/URI="([^"]+)"/g)) expect(uri[1]).toContain(`sid=${encodeURIComponent(sid)}`);
 
+    // The push is H.264/AAC: its fMP4 is remuxed in the node's own process, no packaging ffmpeg (ll-hls/input/).
+    const pipelines = async () =>
+      (
+        await nodeMetadata<{
+          streams: { id: string; pipelines: Record<string, { variants?: { input: string }[] }> }[];
+        }>(world.node)
+      ).streams.find((each) => each.id === stream.id)?.pipelines['LL-HLS packager']?.variants;
+    expect((await pipelines())?.map((variant) => variant.input)).toEqual(['in-process']);
+
     // The init segment and a part are fMP4 the session is billed for.
     const init = await fetch(new URL(`init-0.mp4?${new URLSearchParams({ sid })}`, playlistUrl));
     expect(init.status).toBe(200);

@@ -68,8 +68,12 @@ export class LowLatencyPackagers {
    */
   private readonly pulled = new Map<string, LowLatencyPackager | null>();
 
-  constructor(events: StreamEvents, o: { dataDir: string; dvrMaxBytes: number; ffmpeg?: string }) {
+  /** Whether H.264/AAC variants are remuxed in the node's process (ll-hls/input/choose.ts); else all by ffmpeg. */
+  readonly remux: boolean;
+
+  constructor(events: StreamEvents, o: { dataDir: string; dvrMaxBytes: number; ffmpeg?: string; remux?: boolean }) {
     this.ffmpeg = o.ffmpeg ?? null;
+    this.remux = o.remux ?? true;
     this.disk = new DiskBudget(o.dvrMaxBytes);
     if (!o.dataDir) throw new Error('the LL-HLS packagers need the node data directory');
     this.dvrDir = join(o.dataDir, 'dvr');

@@ -1,9 +1,9 @@
 import type { TrackInfo } from '@streamcloud/contract';
-import { lastLine, spawnGuarded } from '../child.js';
-import { playInputArgs } from '../front-ends/rtmp/nginx.js';
-import { fmp4OutputArgs } from '../ll-hls/files.js';
+import { type PackagerInput, packagerInputOf } from '../ll-hls/input/choose.js';
+import { ffmpegInput } from '../ll-hls/input/ffmpeg-input.js';
+import { type RemuxClock, rtmpInput } from '../ll-hls/input/rtmp-input.js';
 import type { LowLatencyPackager } from '../ll-hls/packager.js';
-import { type LowLatencyPackagers, PART_SECONDS } from '../ll-hls/packagers.js';
+import type { LowLatencyPackagers } from '../ll-hls/packagers.js';
 import type { AssignedStream } from '../streams/directory.js';
 import type { LiveStream } from '../streams/types.js';
 import { awaitingRenditions, tracksOf } from './capture.js';
@@ -41,6 +41,9 @@ export const lowLatencyHlsKind = ({
   create: (context) => new LowLatencyHls(context, lowLatency),
   shutdown: () => lowLatency.close(),
 });
+
+/** How long a variant waits for its tracks' probe before it is packaged by ffmpeg without it. */
+const PROBE_WAIT_MS = 10_000;
 
 /** How often the pipeline looks whether what HLS viewers get changed (the transcoder's renditions came or went). */
 const SOURCE_CHECK_MS = 1000;
@@ -118,13 +121,17 @@ class LowLatencyHls implements Pipeline<LowLatencyConfig> {
     else this.packagers.forget(this.stream.assigned.id);
   }
 
-  /** Each variant as packaged (its codecs and picture from its init segment) and what it holds in memory. */
+  /**
+   * Each variant as packaged (its codecs and picture from its init segment), how its fMP4 is made (`input`) and what
+   * it holds in memory.
+   */
   describe(): Record<string, unknown> {
     const streamId = this.stream?.assigned.id ?? '';
-    const variants = this.runs.map(({ source }) => {
+    const variants = this.runs.map(({ source, input }) => {
       const packager = this.packagers.of(streamId, source.key);
       return {
         key: source.key,
+        input,
         codecs: packager?.codecs() ?? null,
         resolution: packager?.resolution() ?? null,
         memoryBytes: packager?.memoryBytes() ?? 0,
@@ -141,16 +148,28 @@ class LowLatencyHls implements Pipeline<LowLatencyConfig> {
     // Low since): one process and one probe less before its first part (docs/chaos.md).
     const fed = (source: Source) =>
       stream.pulledFrom !== null && this.packagers.fedByPull(stream.assigned.id, source.key);
-    const sources = sourcesOf(stream).filter((source) => !fed(source));
+    const sources = sourcesOf(stream).filter((source) => !fed(source) && !this.awaitingProbe(stream, source));
     const playing = JSON.stringify(sources);
     if (playing === this.playing) return;
     this.playing = playing;
     for (const run of this.runs) void run.stop();
     const keys = sources.map((source) => source.key);
     this.runs = sources.map(
-      (source) => new VariantRun(this.context, stream, source, () => this.begin(stream, source.key, keys)),
+      (source) =>
+        new VariantRun(this.context, stream, source, this.packagers.remux, () => this.begin(stream, source.key, keys)),
     );
     for (const run of this.runs) run.spawn();
+  }
+
+  /**
+   * Whether a variant waits for the probe of its tracks (the push's first HLS fragment, ~1–2 s): the input is chosen
+   * by them (ll-hls/input/choose.ts), and an ffmpeg started meanwhile would package the whole push. Not past
+   * PROBE_WAIT_MS from the push's start (a probe that failed): ffmpeg then probes it itself. Not on an edge: there
+   * the stream pulled whole plays meanwhile (edge.test's ladder lost its rendition pulls when it waited).
+   */
+  private awaitingProbe(stream: LiveStream, source: Source): boolean {
+    if (!this.packagers.remux || stream.pulledFrom !== null || tracksOfSource(stream, source) !== null) return false;
+    return Date.now() - stream.startedAt.getTime() < PROBE_WAIT_MS;
   }
 
   private begin(stream: LiveStream, key: string | null, keys: (string | null)[]) {
@@ -161,23 +180,34 @@ class LowLatencyHls implements Pipeline<LowLatencyConfig> {
 }
 
 /**
- * One variant's packaging ffmpeg, kept running by the pipelines' Supervisor: started again (in a new period) when it
- * ends while the push goes on — nginx ends it cleanly when what it plays changes — with backoff after failures, and
- * given up (said in the stream's messages) after three failures in a minute.
+ * One variant's packaging, kept running by the pipelines' Supervisor: its fMP4 made in the node's own process from an
+ * RTMP play of nginx when the variant is H.264/AAC, by an ffmpeg of its own otherwise (ll-hls/input/choose.ts).
+ * Started again (in a new period) when it ends while the push goes on — nginx ends a play cleanly when what it plays
+ * changes — with backoff after failures, and given up (said in the stream's messages) after three failures in a
+ * minute.
  */
 class VariantRun {
   private readonly supervisor: Supervisor;
+  /** The in-process remuxer's clock, kept rising across the runs (each a new period). */
+  private readonly clock: RemuxClock = { nextStartMs: 0 };
+  private current: PackagerInput | null = null;
 
   constructor(
     private readonly context: PipelineContext,
     private readonly stream: LiveStream,
     readonly source: Source,
+    private readonly remux: boolean,
     private readonly begin: () => LowLatencyPackager,
   ) {
     this.supervisor = new Supervisor({
       run: () => this.run(),
       onGiveUp: (failure) => context.reporter.message('error', `Low-latency HLS packaging stopped: ${failure}`),
     });
+  }
+
+  /** How the current run makes the variant's fMP4 (before the first run: how it will, from the probe). */
+  get input(): PackagerInput {
+    return this.current ?? packagerInputOf(tracksOfSource(this.stream, this.source), this.remux);
   }
 
   spawn(): void {
@@ -192,39 +222,18 @@ class VariantRun {
     const { stream, source } = this;
     const { tools, log } = this.context;
     const packager = this.begin();
-    const ffmpeg = spawnGuarded(tools.ffmpeg, [
-      '-hide_banner',
-      '-nostdin',
-      '-loglevel',
-      'error',
-      // Probed until the video came (nginx sends audio first: playInputArgs).
-      ...playInputArgs(tools.rtmpUrl(source.rtmpName), tracksOfSource(stream, source)),
-      '-map',
-      '0:v?',
-      '-map',
-      '0:a?',
-      ...fmp4OutputArgs(PART_SECONDS),
-    ]);
-    let stderr = '';
-    let refused: string | null = null;
-    ffmpeg.stderr.on('data', (chunk: Buffer) => {
-      stderr = (stderr + chunk.toString()).slice(-4000);
-    });
-    ffmpeg.stdout.on('data', (chunk: Buffer) => {
-      if (refused) return;
+    const tracks = tracksOfSource(stream, source);
+    const url = tools.rtmpUrl(source.rtmpName);
+    const write = (chunk: Buffer) => {
       try {
         packager.write(chunk);
       } catch (error) {
-        refused = String(error);
-        log.error(`LL-HLS packaging of ${stream.assigned.name} failed: ${refused}`);
-        void ffmpeg.stop();
+        log.error(`LL-HLS packaging of ${stream.assigned.name} failed: ${String(error)}`);
+        throw error;
       }
-    });
-    return {
-      ended: ffmpeg.exited.then(
-        (code) => refused ?? (code === 0 ? null : lastLine(stderr) || `ffmpeg exited with ${code}`),
-      ),
-      stop: () => ffmpeg.stop(),
     };
+    this.current = packagerInputOf(tracks, this.remux);
+    if (tracks && this.current === 'in-process') return rtmpInput(url, tracks, this.clock, write);
+    return ffmpegInput(tools.ffmpeg, url, tracks, write);
   }
 }
