@@ -2,7 +2,7 @@
 // H.264 (B-frames) / AAC push over RTMP to a real media node; the node's process tree CPU (node, nginx, packaging
 // ffmpegs) from /proc over BENCH_LL_CPU_SECONDS, with (a) a Standard HLS output only (nginx-rtmp's TS, always on),
 // (b) a Low latency output only, for each way of making its fMP4: the node's in-process RTMP play + FLV→fMP4 remuxer
-// (LL_HLS_REMUX=on, the default) and a packaging ffmpeg (LL_HLS_REMUX=off). Each mode is a node of its own, one after
+// (LL_HLS_REMUX=on) and a packaging ffmpeg (LL_HLS_REMUX=off, the default). Each mode is a node of its own, one after
 // the other, back to back; no viewer (what packaging costs, not serving).
 import { loadavg } from 'node:os';
 import { streamRoutes } from '@streamcloud/contract';

@@ -22,9 +22,9 @@ describe('WEBRTC_ICE_SERVERS', () => {
 });
 
 describe('LL_HLS_REMUX', () => {
-  it('remuxes H.264/AAC LL-HLS variants in the node by default; off gives each its ffmpeg', () => {
-    expect(loadNodeConfig(base).llHlsRemux).toBe(true);
-    expect(loadNodeConfig({ ...base, LL_HLS_REMUX: 'off' }).llHlsRemux).toBe(false);
+  it('gives each LL-HLS variant its ffmpeg by default; on remuxes H.264/AAC variants in the node', () => {
+    expect(loadNodeConfig(base).llHlsRemux).toBe(false);
+    expect(loadNodeConfig({ ...base, LL_HLS_REMUX: 'on' }).llHlsRemux).toBe(true);
   });
 
   it('refuses anything but on and off, naming the setting', () => {

@@ -53,7 +53,12 @@ export interface NodeConfig {
   iceServers: string[];
   /** Relays may reach private and loopback addresses (and multicast groups): ALLOW_PRIVATE_NETWORKS=on. */
   allowPrivateNetworks: boolean;
-  /** LL_HLS_REMUX=off: every LL-HLS variant packaged by an ffmpeg of its own, as before the in-process remuxer. */
+  /**
+   * LL_HLS_REMUX=on: H.264/AAC LL-HLS variants remuxed in the node's process (ll-hls/remux/); off (the default): every
+   * variant packaged by an ffmpeg of its own. Off by default until the remuxer's output plays as smoothly as
+   * ffmpeg's: in the quiet latency bench (2026-11-30) hls.js stalled once or twice a minute on it and played
+   * ~370 ms further behind (origin median 1270–1286 ms against 897 ms with ffmpeg).
+   */
   llHlsRemux: boolean;
   ffmpeg: string;
   ffprobe: string;
@@ -134,7 +139,7 @@ export function loadNodeConfig(env: NodeJS.ProcessEnv = process.env): NodeConfig
   const allowPrivate = env.ALLOW_PRIVATE_NETWORKS || 'off';
   if (allowPrivate !== 'on' && allowPrivate !== 'off')
     throw new ConfigError('ALLOW_PRIVATE_NETWORKS must be on or off');
-  const llHlsRemux = env.LL_HLS_REMUX || 'on';
+  const llHlsRemux = env.LL_HLS_REMUX || 'off';
   if (llHlsRemux !== 'on' && llHlsRemux !== 'off') throw new ConfigError('LL_HLS_REMUX must be on or off');
   const logLevel = env.NODE_LOG_LEVEL ?? 'info';
   if (!['silent', 'error', 'info', 'debug'].includes(logLevel))

@@ -11,7 +11,9 @@ import { openHlsSession, STANDARD_HLS, streamsOf, uriOf, useMediaNode } from './
  * playlist reloads, delta updates — played by ffmpeg through a reconnect, and ended after the grace; the
  * stream's Standard output keeps nginx-rtmp's TS playlist.
  */
-const NODE_ENV = { RECONNECT_GRACE_MS: '3000', REPORT_INTERVAL_MS: '500' };
+// The in-process remuxer (LL_HLS_REMUX, off by default) is what this file plays: ffmpeg's packaging is every other
+// Low latency test's.
+const NODE_ENV = { RECONNECT_GRACE_MS: '3000', REPORT_INTERVAL_MS: '500', LL_HLS_REMUX: 'on' };
 /** The node's data directory, kept across its restart (the rewind window on disk). */
 const dataDir = mkdtempSync(join(tmpdir(), 'streamcloud-ll-hls-'));
 const world = useMediaNode('media-1', NODE_ENV, { dataDir });
