@@ -85,7 +85,9 @@ async function measure(api, context, { streamId, dashboardUrl, node }, testCase)
     const played = frames.filter((frame) => frame.kind === testCase.kind);
     const latencies = played.map((frame) => frame.latency);
     const ahead = played.map((frame) => frame.ahead).filter((value) => value !== null);
-    return { servedBy: output.node?.name ?? '?', latencies, ahead, unread, stalls: stalls.length, cpu };
+    // When each stall came (the frames played before it): at the start, or in the minute.
+    const stalledAfter = stalls.map((stall) => stall.afterFrames);
+    return { servedBy: output.node?.name ?? '?', latencies, ahead, unread, stalledAfter, cpu };
   } finally {
     await page?.close();
     await api.call(streamRoutes.deleteOutput, { params: { id: output.id } });
@@ -122,7 +124,8 @@ function row(testCase, where, result) {
     'buffered ahead ms (median)': ms(percentile(result.ahead, 50)),
     'frames read': result.latencies.length,
     unread: result.unread,
-    stalls: result.stalls,
+    'stalls (after frame)':
+      result.stalledAfter.length === 0 ? 0 : `${result.stalledAfter.length} (${result.stalledAfter.join(', ')})`,
     'node CPU, % of a core': result.cpu.toFixed(1),
     goal,
     met: goal === '' ? '' : missed.length === 0 ? 'yes' : `no: ${missed.join(', ')}`,
