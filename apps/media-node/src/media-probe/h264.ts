@@ -1,3 +1,5 @@
+import { BitReader } from '../bit-reader.js';
+
 /**
  * What an H.264 sequence parameter set says of a stream (ITU-T H.264 7.3.2.1.1 and E.1.1), read in the node:
  * profile and level, picture size after cropping, pixel format, frame rate from the VUI's timing, and the decoder's
@@ -50,42 +52,10 @@ function rbsp(nal: Buffer): Buffer {
   return out.subarray(0, length);
 }
 
-/** Reads bits and Exp-Golomb codes; past the end it throws, and the caller gives the SPS up. */
-class Bits {
-  private at = 0;
-  constructor(private readonly data: Buffer) {}
-
-  u(count: number): number {
-    let value = 0;
-    for (let i = 0; i < count; i++) {
-      const byte = this.data[this.at >> 3];
-      if (byte === undefined) throw new RangeError('SPS ended early');
-      value = value * 2 + ((byte >> (7 - (this.at & 7))) & 1);
-      this.at++;
-    }
-    return value;
-  }
-
-  flag(): boolean {
-    return this.u(1) === 1;
-  }
-
-  ue(): number {
-    let zeros = 0;
-    while (this.u(1) === 0) if (++zeros > 31) throw new RangeError('bad Exp-Golomb code');
-    return 2 ** zeros - 1 + this.u(zeros);
-  }
-
-  se(): number {
-    const code = this.ue();
-    return code % 2 === 1 ? (code + 1) / 2 : -code / 2;
-  }
-}
-
 /** Profiles whose SPS carries chroma format, bit depths and scaling matrices (7.3.2.1.1). */
 const HIGH_PROFILES = new Set([100, 110, 122, 244, 44, 83, 86, 118, 128, 138, 139, 134, 135]);
 
-function skipScalingList(bits: Bits, size: number): void {
+function skipScalingList(bits: BitReader, size: number): void {
   let last = 8;
   let next = 8;
   for (let j = 0; j < size; j++) {
@@ -94,39 +64,39 @@ function skipScalingList(bits: Bits, size: number): void {
   }
 }
 
-function skipHrd(bits: Bits): void {
+function skipHrd(bits: BitReader): void {
   const count = bits.ue() + 1;
-  bits.u(8); // bit_rate_scale, cpb_size_scale
+  bits.read(8); // bit_rate_scale, cpb_size_scale
   for (let i = 0; i < count; i++) {
     bits.ue();
     bits.ue();
-    bits.u(1);
+    bits.read(1);
   }
-  bits.u(20); // four 5-bit lengths
+  bits.read(20); // four 5-bit lengths
 }
 
 /** The SPS of a NAL unit of type 7 (its header byte included); null when it cannot be read. */
 export function parseSps(nal: Buffer): Sps | null {
   try {
-    return readSps(new Bits(rbsp(nal.subarray(1))));
+    return readSps(new BitReader(rbsp(nal.subarray(1))));
   } catch {
     return null;
   }
 }
 
-function readSps(bits: Bits): Sps {
-  const profileIdc = bits.u(8);
-  const constraints = bits.u(8);
-  const levelIdc = bits.u(8);
+function readSps(bits: BitReader): Sps {
+  const profileIdc = bits.read(8);
+  const constraints = bits.read(8);
+  const levelIdc = bits.read(8);
   bits.ue(); // seq_parameter_set_id
   let chromaFormat = 1;
   let bitDepth = 8;
   if (HIGH_PROFILES.has(profileIdc)) {
     chromaFormat = bits.ue();
-    if (chromaFormat === 3) bits.u(1); // separate_colour_plane_flag
+    if (chromaFormat === 3) bits.read(1); // separate_colour_plane_flag
     bitDepth = bits.ue() + 8;
     bits.ue(); // bit_depth_chroma
-    bits.u(1); // qpprime_y_zero_transform_bypass_flag
+    bits.read(1); // qpprime_y_zero_transform_bypass_flag
     const scalingLists = bits.flag() ? (chromaFormat === 3 ? 12 : 8) : 0;
     for (let i = 0; i < scalingLists; i++) {
       const present = bits.flag();
@@ -137,19 +107,19 @@ function readSps(bits: Bits): Sps {
   const pocType = bits.ue();
   if (pocType === 0) bits.ue();
   else if (pocType === 1) {
-    bits.u(1);
+    bits.read(1);
     bits.se();
     bits.se();
     const cycle = bits.ue();
     for (let i = 0; i < cycle; i++) bits.se();
   }
   bits.ue(); // max_num_ref_frames
-  bits.u(1); // gaps_in_frame_num_value_allowed_flag
+  bits.read(1); // gaps_in_frame_num_value_allowed_flag
   const widthMbs = bits.ue() + 1;
   const heightMapUnits = bits.ue() + 1;
-  const frameMbsOnly = bits.u(1);
-  if (!frameMbsOnly) bits.u(1);
-  bits.u(1); // direct_8x8_inference_flag
+  const frameMbsOnly = bits.read(1);
+  if (!frameMbsOnly) bits.read(1);
+  bits.read(1); // direct_8x8_inference_flag
   const [left, right, top, bottom] = bits.flag() ? [bits.ue(), bits.ue(), bits.ue(), bits.ue()] : [0, 0, 0, 0];
   const subWidth = chromaFormat === 1 || chromaFormat === 2 ? 2 : 1;
   const subHeight = chromaFormat === 1 ? 2 : 1;
@@ -171,32 +141,32 @@ function readSps(bits: Bits): Sps {
   return sps;
 }
 
-function readVui(bits: Bits, sps: Sps): void {
-  if (bits.flag() && bits.u(8) === 255) bits.u(32); // aspect ratio, extended SAR
-  if (bits.flag()) bits.u(1); // overscan
+function readVui(bits: BitReader, sps: Sps): void {
+  if (bits.flag() && bits.read(8) === 255) bits.read(32); // aspect ratio, extended SAR
+  if (bits.flag()) bits.read(1); // overscan
   if (bits.flag()) {
-    bits.u(3); // video_format
+    bits.read(3); // video_format
     sps.fullRange = bits.flag();
-    if (bits.flag()) bits.u(24); // colour description
+    if (bits.flag()) bits.read(24); // colour description
   }
   if (bits.flag()) {
     bits.ue();
     bits.ue();
   }
   if (bits.flag()) {
-    const unitsInTick = bits.u(32);
-    const timeScale = bits.u(32);
-    bits.u(1); // fixed_frame_rate_flag
+    const unitsInTick = bits.read(32);
+    const timeScale = bits.read(32);
+    bits.read(1); // fixed_frame_rate_flag
     if (unitsInTick > 0) sps.frameRate = Math.round((timeScale / (2 * unitsInTick)) * 100) / 100;
   }
   const nalHrd = bits.flag();
   if (nalHrd) skipHrd(bits);
   const vclHrd = bits.flag();
   if (vclHrd) skipHrd(bits);
-  if (nalHrd || vclHrd) bits.u(1); // low_delay_hrd_flag
-  bits.u(1); // pic_struct_present_flag
+  if (nalHrd || vclHrd) bits.read(1); // low_delay_hrd_flag
+  bits.read(1); // pic_struct_present_flag
   if (bits.flag()) {
-    bits.u(1);
+    bits.read(1);
     for (let i = 0; i < 4; i++) bits.ue();
     sps.reorderFrames = bits.ue();
   }
