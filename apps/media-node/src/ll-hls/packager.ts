@@ -205,6 +205,25 @@ export class LowLatencyPackager {
   }
 
   /**
+   * What the playlist of `windowSeconds` is made of, as a key: it changes with every part, segment, trim and end, so
+   * a playlist rendered for one viewer serves every other until it changes (ll-hls/serve.ts).
+   */
+  playlistState(windowSeconds: number): string {
+    const from = this.firstListed(windowSeconds);
+    const last = this.segments.at(-1);
+    return [
+      from,
+      this.segments[from]?.msn,
+      this.segments.length,
+      last?.msn,
+      last?.parts.length,
+      last?.complete,
+      this.ended,
+      this.discontinuitiesDropped,
+    ].join(':');
+  }
+
+  /**
    * The media playlist: the live window, or the last `windowSeconds` of the rewind window (an output's own);
    * `skip`: a delta update (EXT-X-SKIP); `uri` decorates each URI (a session's query).
    */

@@ -24,7 +24,10 @@ export interface LowLatencyRequest {
   count(bytes: number): void;
   /** The output's rewind window, seconds (0: the live window). */
   windowSeconds: number;
-  /** A ladder variant's siblings, as EXT-X-RENDITION-REPORT tells them (empty without a ladder). */
+  /**
+   * A ladder variant's siblings, as EXT-X-RENDITION-REPORT tells them (empty without a ladder); their URIs without
+   * the session's query, which the playlist adds.
+   */
   renditionReports: RenditionReport[];
 }
 
@@ -48,12 +51,7 @@ export async function serveLowLatency(response: ServerResponse, asked: LowLatenc
       if (waited === 'too-far') return text(response, 400, 'The playlist asked for is more than two segments ahead');
       if (waited === 'timeout') return text(response, 503, 'The part asked for did not come in time');
     }
-    const playlist = packager.playlist({
-      skip: query.get('_HLS_skip') === 'YES',
-      uri: (uri) => `${uri}${asked.suffix}`,
-      windowSeconds: asked.windowSeconds,
-      renditionReports: asked.renditionReports,
-    });
+    const playlist = sessionPlaylist(asked, query.get('_HLS_skip') === 'YES');
     return sendBody(response, asked, Buffer.from(playlist), 'application/vnd.apple.mpegurl', 'no-store');
   }
   const parsed = parseLowLatencyFile(file);
@@ -73,6 +71,38 @@ export async function serveLowLatency(response: ServerResponse, asked: LowLatenc
     part = packager.part(parsed.msn, parsed.index);
   }
   return sendMedia(response, asked, part);
+}
+
+/** Where a session's query goes in a playlist rendered for every viewer (no URI holds a NUL). */
+const SESSION = '\u0000';
+/** Playlists kept rendered per packager: a few windows and kinds of update, each at its newest state. */
+const RENDERED_KEPT = 16;
+const rendered = new WeakMap<LowLatencyPackager, Map<string, { state: string; text: string }>>();
+
+/**
+ * The playlist a session asked for. Every viewer of a window gets the same one but for the session's query in its
+ * URIs, so it is rendered once per packager state (with SESSION where the query goes) and each answer only puts the
+ * query in: rendered per request, 2,000 whole-segment viewers of a Low output cost the node more than it had.
+ */
+function sessionPlaylist(asked: LowLatencyRequest, skip: boolean): string {
+  const { packager, windowSeconds, renditionReports } = asked;
+  const kind = [windowSeconds, skip, ...renditionReports.map((r) => `${r.uri} ${r.lastMsn} ${r.lastPart}`)].join('|');
+  const state = packager.playlistState(windowSeconds);
+  const kept = rendered.get(packager) ?? new Map<string, { state: string; text: string }>();
+  rendered.set(packager, kept);
+  let entry = kept.get(kind);
+  if (entry?.state !== state) {
+    const text = packager.playlist({
+      skip,
+      uri: (uri) => `${uri}${SESSION}`,
+      windowSeconds,
+      renditionReports: renditionReports.map((report) => ({ ...report, uri: `${report.uri}${SESSION}` })),
+    });
+    if (kept.size >= RENDERED_KEPT) kept.clear();
+    entry = { state, text };
+    kept.set(kind, entry);
+  }
+  return entry.text.split(SESSION).join(asked.suffix);
 }
 
 /** The blocking reload a playlist request asks for: `_HLS_msn` (and `_HLS_part`), or none; bad values refused. */

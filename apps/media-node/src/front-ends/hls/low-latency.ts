@@ -54,7 +54,7 @@ export async function serveLowLatencyOutput(
     .filter((variant) => variant.key !== asked.key)
     .flatMap(({ key, packager: sibling }) => {
       const last = sibling.lastPart();
-      return last ? [{ uri: `../${key}/index.m3u8${asked.suffix}`, lastMsn: last.msn, lastPart: last.part }] : [];
+      return last ? [{ uri: `../${key}/index.m3u8`, lastMsn: last.msn, lastPart: last.part }] : [];
     });
   return serveLowLatency(response, {
     packager,
